@@ -1,0 +1,15 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  resolve: {
+    // type-graphql loads graphql's CommonJS build; point every import at that one copy so that
+    // schema objects are not "from another module or realm".
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+  },
+});
