@@ -1,0 +1,203 @@
+// Matching of expected values against actual ones, as "Evaluating Matches" in the unified test
+// format specifies: $$ operators, numbers equal across int/long/double, extra keys allowed in
+// root-level documents only, arrays of the same length. Returns the first difference as text
+// (or null when the values match) so the caller can report it.
+import { Binary, EJSON } from 'bson';
+import {
+  bsonTypeNames,
+  describe,
+  isDocument,
+  numberLessOrEqual,
+  numbersEqual,
+  numericValue,
+  scalarsEqual,
+} from './bsonTypes.ts';
+
+/** What the matcher needs from the test's entity map. */
+export interface MatchEntities {
+  /** The logical session id (`{ id: Binary }`) of a session entity. */
+  sessionLsid(name: string): unknown;
+  /** A BSON value saved in the entity map (saveResultAsEntity). */
+  bsonEntity(name: string): unknown;
+}
+
+const NO_ENTITIES: MatchEntities = {
+  sessionLsid: (name) => {
+    throw new Error(`no entity map: cannot resolve session ${name}`);
+  },
+  bsonEntity: (name) => {
+    throw new Error(`no entity map: cannot resolve entity ${name}`);
+  },
+};
+
+type Difference = string | null;
+
+/** The special operator of `value` when it is a document whose only key starts with `$$`. */
+function specialOperator(value: unknown): string | undefined {
+  if (!isDocument(value)) return undefined;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0]!.startsWith('$$') ? keys[0] : undefined;
+}
+
+function at(path: string, message: string): string {
+  return `${path || '(root)'}: ${message}`;
+}
+
+export class Matcher {
+  constructor(private readonly entities: MatchEntities = NO_ENTITIES) {}
+
+  /** Match a value whose top level is a root-level document (extra keys allowed there). */
+  matchRoot(expected: unknown, actual: unknown, path = ''): Difference {
+    return this.match(expected, actual, path, true);
+  }
+
+  /** Match a value that is not a root-level document (e.g. `distinct` results). */
+  matchNested(expected: unknown, actual: unknown, path = ''): Difference {
+    return this.match(expected, actual, path, false);
+  }
+
+  /** Match a list of root-level documents (iterated cursor results): same length, each root. */
+  matchDocumentList(expected: unknown, actual: unknown, path = ''): Difference {
+    if (!Array.isArray(expected)) return this.matchRoot(expected, actual, path);
+    if (!Array.isArray(actual)) return at(path, `expected an array, got ${describe(actual)}`);
+    if (expected.length !== actual.length) {
+      return at(path, `expected ${expected.length} documents, got ${actual.length}: ${describe(actual)}`);
+    }
+    for (let i = 0; i < expected.length; i += 1) {
+      const difference = this.matchRoot(expected[i], actual[i], `${path}[${i}]`);
+      if (difference !== null) return difference;
+    }
+    return null;
+  }
+
+  private match(expected: unknown, actual: unknown, path: string, isRoot: boolean): Difference {
+    const operator = specialOperator(expected);
+    if (operator !== undefined) {
+      return this.matchOperator(operator, (expected as Record<string, unknown>)[operator], actual, path, isRoot);
+    }
+    if (isDocument(expected)) return this.matchDocument(expected, actual, path, isRoot);
+    if (Array.isArray(expected)) return this.matchArray(expected, actual, path);
+    return matchScalar(expected, actual, path);
+  }
+
+  private matchDocument(expected: Record<string, unknown>, actual: unknown, path: string, isRoot: boolean): Difference {
+    if (!isDocument(actual)) return at(path, `expected a document, got ${describe(actual)}`);
+    for (const [key, value] of Object.entries(expected)) {
+      const keyPath = path ? `${path}.${key}` : key;
+      const operator = specialOperator(value);
+      const present = Object.hasOwn(actual, key) && actual[key] !== undefined;
+      if (operator === '$$exists') {
+        const wanted = (value as Record<string, unknown>)[operator] === true;
+        if (wanted !== present) return at(keyPath, wanted ? 'expected the key to exist' : `expected no key, got ${describe(actual[key])}`);
+        continue;
+      }
+      if (operator === '$$unsetOrMatches' && !present) continue;
+      if (!present) return at(keyPath, `missing, expected ${describe(value)}`);
+      const difference = this.match(value, actual[key], keyPath, false);
+      if (difference !== null) return difference;
+    }
+    if (!isRoot) {
+      const extra = Object.keys(actual).filter((key) => actual[key] !== undefined && !Object.hasOwn(expected, key));
+      if (extra.length > 0) return at(path, `unexpected key(s) ${extra.join(', ')} in nested document ${describe(actual)}`);
+    }
+    return null;
+  }
+
+  private matchArray(expected: unknown[], actual: unknown, path: string): Difference {
+    if (!Array.isArray(actual)) return at(path, `expected an array, got ${describe(actual)}`);
+    if (expected.length !== actual.length) {
+      return at(path, `expected ${expected.length} elements, got ${actual.length}: ${describe(actual)}`);
+    }
+    for (let i = 0; i < expected.length; i += 1) {
+      const difference = this.match(expected[i], actual[i], `${path}[${i}]`, false);
+      if (difference !== null) return difference;
+    }
+    return null;
+  }
+
+  private matchOperator(operator: string, argument: unknown, actual: unknown, path: string, isRoot: boolean): Difference {
+    switch (operator) {
+      case '$$exists':
+        // Outside a document key position $$exists can only speak about the value itself.
+        return (argument === true) === (actual !== undefined) ? null : at(path, `$$exists: ${String(argument)} not satisfied`);
+      case '$$unsetOrMatches':
+        return actual === undefined ? null : this.match(argument, actual, path, isRoot);
+      case '$$type': {
+        if (actual === undefined) return at(path, `expected a value of type ${describe(argument)}, got nothing`);
+        const wanted = Array.isArray(argument) ? (argument as string[]) : [argument as string];
+        const names = bsonTypeNames(actual);
+        return wanted.some((type) => names.includes(type)) ? null : at(path, `expected type ${wanted.join('|')}, got ${names[0]} ${describe(actual)}`);
+      }
+      case '$$sessionLsid':
+        return this.match(this.entities.sessionLsid(String(argument)), actual, path, false);
+      case '$$matchesEntity':
+        return this.match(this.entities.bsonEntity(String(argument)), actual, path, isRoot);
+      case '$$matchesHexBytes':
+        return matchHexBytes(String(argument), actual, path);
+      case '$$lte': {
+        const [limit, value] = [numericValue(argument), numericValue(actual)];
+        if (limit === undefined) throw new Error(`$$lte needs a number, got ${describe(argument)}`);
+        return value !== undefined && numberLessOrEqual(value, limit) ? null : at(path, `expected <= ${describe(argument)}, got ${describe(actual)}`);
+      }
+      case '$$matchAsDocument': {
+        if (typeof actual !== 'string') return at(path, `expected an Extended JSON string, got ${describe(actual)}`);
+        return this.match(argument, EJSON.parse(actual, { relaxed: false }), path, false);
+      }
+      case '$$matchAsRoot':
+        return this.match(argument, actual, path, true);
+      default:
+        throw new Error(`unknown special operator ${operator}`);
+    }
+  }
+}
+
+function matchScalar(expected: unknown, actual: unknown, path: string): Difference {
+  const expectedNumber = numericValue(expected);
+  if (expectedNumber !== undefined) {
+    const actualNumber = numericValue(actual);
+    if (actualNumber !== undefined && numbersEqual(expectedNumber, actualNumber)) return null;
+    return at(path, `expected ${describe(expected)}, got ${describe(actual)}`);
+  }
+  return scalarsEqual(expected, actual) ? null : at(path, `expected ${describe(expected)}, got ${describe(actual)}`);
+}
+
+const HEX_BYTES = /^(?:[0-9a-fA-F]{2})*$/;
+
+function matchHexBytes(hex: string, actual: unknown, path: string): Difference {
+  if (!HEX_BYTES.test(hex)) throw new Error(`malformed $$matchesHexBytes argument ${hex}`);
+  let bytes: Uint8Array | undefined;
+  if (actual instanceof Uint8Array) bytes = actual;
+  else if (actual instanceof Binary) bytes = actual.value();
+  else if (typeof actual === 'string') bytes = Buffer.from(actual, 'latin1');
+  if (bytes === undefined) return at(path, `expected bytes ${hex}, got ${describe(actual)}`);
+  return Buffer.from(bytes).toString('hex') === hex.toLowerCase() ? null : at(path, `expected bytes ${hex}, got ${Buffer.from(bytes).toString('hex')}`);
+}
+
+/**
+ * Exact equality for collection contents in `outcome`: every key on both sides at every level,
+ * key order ignored, numbers compared across int/long/double.
+ */
+export function exactDifference(expected: unknown, actual: unknown, path = ''): Difference {
+  if (isDocument(expected)) {
+    if (!isDocument(actual)) return at(path, `expected a document, got ${describe(actual)}`);
+    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+    for (const key of keys) {
+      const keyPath = path ? `${path}.${key}` : key;
+      if (!Object.hasOwn(actual, key)) return at(keyPath, `missing, expected ${describe(expected[key])}`);
+      if (!Object.hasOwn(expected, key)) return at(keyPath, `unexpected key with value ${describe(actual[key])}`);
+      const difference = exactDifference(expected[key], actual[key], keyPath);
+      if (difference !== null) return difference;
+    }
+    return null;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return at(path, `expected an array, got ${describe(actual)}`);
+    if (expected.length !== actual.length) return at(path, `expected ${expected.length} elements, got ${actual.length}: ${describe(actual)}`);
+    for (let i = 0; i < expected.length; i += 1) {
+      const difference = exactDifference(expected[i], actual[i], `${path}[${i}]`);
+      if (difference !== null) return difference;
+    }
+    return null;
+  }
+  return matchScalar(expected, actual, path);
+}
