@@ -1,0 +1,6 @@
+import type { CommandDefinition } from './types.ts';
+
+export const ping: CommandDefinition = {
+  names: ['ping'],
+  run: () => ({}),
+};

@@ -1,0 +1,48 @@
+import { Binary, Timestamp } from 'bson';
+import type { Document } from '../engine/types.ts';
+
+/** The signature of an unauthenticated deployment's $clusterTime: keyId 0 and a zero hash. */
+const ZERO_HASH = new Binary(Buffer.alloc(20));
+
+/**
+ * The logical clock of the one-node replica set: a Timestamp (seconds, increment) that never
+ * goes backwards and advances on every write, which is what operationTime and $clusterTime
+ * report and what the oplog is ordered by.
+ */
+export class ClusterClock {
+  private seconds = 0;
+  private increment = 0;
+  private lastWriteWallTime = new Date();
+
+  constructor(private readonly wallClockMs: () => number = Date.now) {
+    this.tick();
+  }
+
+  /** The latest time handed out, without advancing. */
+  now(): Timestamp {
+    return new Timestamp({ t: this.seconds, i: this.increment });
+  }
+
+  /** Advances for one write and returns that write's time. */
+  tick(): Timestamp {
+    const wallMs = this.wallClockMs();
+    const wallSeconds = Math.floor(wallMs / 1000);
+    if (wallSeconds > this.seconds) {
+      this.seconds = wallSeconds;
+      this.increment = 1;
+    } else {
+      this.increment += 1;
+    }
+    this.lastWriteWallTime = new Date(wallMs);
+    return this.now();
+  }
+
+  get lastWriteDate(): Date {
+    return this.lastWriteWallTime;
+  }
+
+  /** The `$clusterTime` document every reply carries. */
+  clusterTimeDocument(): Document {
+    return { clusterTime: this.now(), signature: { hash: ZERO_HASH, keyId: 0n } };
+  }
+}
