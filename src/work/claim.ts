@@ -1,0 +1,51 @@
+import { performance } from 'node:perf_hooks';
+import type { ObjectId, Sort } from 'mongodb';
+import type { WorkContext } from './context.ts';
+import type { ClaimWorkItemInput } from './inputs.ts';
+import * as pipelines from './pipelines.ts';
+import { applied, refused } from './outcomes.ts';
+import type { ClaimResult } from './results.ts';
+
+// A claim is one findOneAndUpdate whose filter holds the expected status (and version, when
+// given): of N concurrent claimers of one item exactly one matches, the rest get ConflictLost.
+
+export async function claimWorkItem(ctx: WorkContext, input: ClaimWorkItemInput): Promise<ClaimResult> {
+  const startedMs = performance.now();
+  const result = input.id === undefined ? await claimNext(ctx, input) : await claimById(ctx, input, input.id);
+  ctx.telemetry.claimDuration((performance.now() - startedMs) / 1000, result.kind);
+  return result;
+}
+
+async function claimById(ctx: WorkContext, input: ClaimWorkItemInput, id: ObjectId): Promise<ClaimResult> {
+  const item = await ctx.collection.findOneAndUpdate(
+    ctx.preconditions.claimById(id, input.expectedVersion),
+    pipelines.claim(input.workerId, input.leaseSeconds * 1000),
+    { returnDocument: 'after' },
+  );
+  if (item === null) return refused(ctx, 'claim', id, input.workerId);
+  applied(ctx, 'claim', item, input.workerId);
+  return { kind: 'claimed', item };
+}
+
+/**
+ * The oldest available item of `kinds`: first a stalled one (lease expired, oldest expiry
+ * first), else a due PENDING one (oldest `availableAt` first). Each is an index walk on
+ * `{status, <sort field>}` that stops at the first match. The server re-evaluates the filter on
+ * the document it modifies, so two claimers never take the same item.
+ */
+async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<ClaimResult> {
+  const walks: { filter: ReturnType<WorkContext['preconditions']['claimNextPending']>; sort: Sort }[] = [
+    { filter: ctx.preconditions.claimNextExpired(input.kinds), sort: { leaseExpiresAt: 1 } },
+    { filter: ctx.preconditions.claimNextPending(input.kinds), sort: { availableAt: 1 } },
+  ];
+  for (const { filter, sort } of walks) {
+    const item = await ctx.collection.findOneAndUpdate(filter, pipelines.claim(input.workerId, input.leaseSeconds * 1000), {
+      sort,
+      returnDocument: 'after',
+    });
+    if (item === null) continue;
+    applied(ctx, 'claim', item, input.workerId);
+    return { kind: 'claimed', item };
+  }
+  return { kind: 'nothingToClaim', kinds: input.kinds ?? [] };
+}

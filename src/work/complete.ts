@@ -1,0 +1,40 @@
+import type { WorkContext } from './context.ts';
+import type { CompleteWorkItemInput } from './inputs.ts';
+import * as pipelines from './pipelines.ts';
+import { applied, refused } from './outcomes.ts';
+import type { CompleteResult } from './results.ts';
+import { sameJson } from './sameJson.ts';
+
+/**
+ * Completion by the lease holder at its version, keyed by `(id, workerId, version)`. When the
+ * write matches nothing, the item's `lastCompletion` tells a replay of this very completion
+ * (same outcome and result: DuplicateReplayed) from a fenced-off or conflicting one (ConflictLost).
+ */
+export async function completeWorkItem(ctx: WorkContext, input: CompleteWorkItemInput): Promise<CompleteResult> {
+  const result = input.result ?? null;
+  const item = await ctx.collection.findOneAndUpdate(
+    ctx.preconditions.heldBy(input.id, input.workerId, input.version),
+    pipelines.complete(input.workerId, input.version, input.outcome, result, ctx.retryBackoffBaseMs),
+    { returnDocument: 'after' },
+  );
+  if (item !== null) {
+    applied(ctx, 'complete', item, input.workerId);
+    return { kind: 'completed', item };
+  }
+  const current = await ctx.collection.findOne({ _id: input.id });
+  const prior = current?.lastCompletion;
+  const replay =
+    current != null &&
+    prior != null &&
+    prior.workerId === input.workerId &&
+    prior.version === input.version &&
+    prior.outcome === input.outcome &&
+    sameJson(prior.result, result);
+  if (!replay) return refused(ctx, 'complete', input.id, input.workerId, current);
+  return {
+    kind: 'duplicateReplayed',
+    requestId: `${input.id.toHexString()}:${input.workerId}:${input.version}`,
+    firstSeenAt: prior.completedAt,
+    original: { kind: 'completed', item: current },
+  };
+}

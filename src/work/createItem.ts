@@ -1,0 +1,65 @@
+import { MongoServerError } from 'mongodb';
+import type { WorkContext } from './context.ts';
+import type { CreateWorkItemInput } from './inputs.ts';
+import { KeyNamespace, Limits, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
+import { createIfMissing, type NewItem } from './pipelines.ts';
+import type { CreateResult } from './results.ts';
+import { sameJson } from './sameJson.ts';
+
+// Creation is an upsert on the unique, namespaced idempotency key: a retry, a replay of the
+// projection or a concurrent twin finds the item already there and changes nothing.
+
+/** Two concurrent upserts of one key may both miss and one then hits the unique index: once more. */
+const UPSERT_ATTEMPTS_MAX = 2;
+const DUPLICATE_KEY_CODE = 11000;
+
+export async function upsertWorkItem(ctx: WorkContext, item: NewItem): Promise<{ created: boolean; item: WorkItemDoc }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const reply = await ctx.collection.findOneAndUpdate({ idempotencyKey: item.idempotencyKey }, createIfMissing(item), {
+        upsert: true,
+        returnDocument: 'after',
+        includeResultMetadata: true,
+      });
+      if (reply.value === null) throw new Error(`upsert of work item ${item.idempotencyKey} returned no document`);
+      const created = reply.lastErrorObject?.upserted !== undefined;
+      if (created) ctx.telemetry.transition(null, WorkStatus.PENDING);
+      return { created, item: reply.value };
+    } catch (error) {
+      const duplicate = error instanceof MongoServerError && error.code === DUPLICATE_KEY_CODE;
+      if (!duplicate || attempt >= UPSERT_ATTEMPTS_MAX) throw error;
+    }
+  }
+}
+
+export async function createWorkItem(ctx: WorkContext, input: CreateWorkItemInput): Promise<CreateResult> {
+  const wanted: NewItem = {
+    idempotencyKey: namespacedKey(KeyNamespace.CLIENT, input.idempotencyKey),
+    kind: input.kind,
+    payload: input.payload ?? null,
+    maxAttempts: input.maxAttempts,
+  };
+  const { created, item } = await upsertWorkItem(ctx, wanted);
+  if (created) return { kind: 'created', item };
+  const replay = { requestId: input.idempotencyKey, firstSeenAt: item.createdAt };
+  const sameParams =
+    item.kind === wanted.kind && item.maxAttempts === wanted.maxAttempts && sameJson(item.payload, wanted.payload);
+  if (!sameParams) return { kind: 'idempotencyKeyReused', ...replay };
+  return { kind: 'duplicateReplayed', ...replay, original: { kind: 'created', item } };
+}
+
+/**
+ * The payout projection's entry point: exactly one PAYOUT item per applied withdrawal, however
+ * often the change event is replayed. Returns whether this call created it.
+ */
+export async function createPayoutWorkItem(
+  ctx: WorkContext,
+  payout: { entryId: string; payload: unknown },
+): Promise<{ created: boolean; item: WorkItemDoc }> {
+  return upsertWorkItem(ctx, {
+    idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId),
+    kind: 'PAYOUT',
+    payload: payout.payload,
+    maxAttempts: Limits.maxAttemptsDefault,
+  });
+}

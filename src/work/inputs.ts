@@ -1,0 +1,56 @@
+import { ObjectId } from 'mongodb';
+import { z } from 'zod';
+import { CompletionOutcome, Limits } from './model.ts';
+
+// The inputs of the work service, validated at the edge (resolvers) with zod; the service takes
+// the parsed output and trusts it.
+
+const objectId = z
+  .string()
+  .regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex ObjectId')
+  .transform((hex) => ObjectId.createFromHexString(hex));
+
+/** Kinds become metric labels and index keys: short, plain identifiers only. */
+const itemKind = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'must be an identifier of at most 64 characters');
+const workerId = z.string().min(1).max(200);
+const version = z.number().int().min(1);
+
+function jsonOfAtMost(bytesMax: number) {
+  return z.unknown().refine((value) => Buffer.byteLength(JSON.stringify(value ?? null)) <= bytesMax, {
+    message: `must serialize to at most ${bytesMax} bytes of JSON`,
+  });
+}
+
+export const createWorkItemInput = z.object({
+  kind: itemKind,
+  payload: jsonOfAtMost(Limits.payloadBytesMax),
+  idempotencyKey: z.string().min(1).max(200),
+  maxAttempts: z.number().int().min(1).max(Limits.maxAttemptsMax).default(Limits.maxAttemptsDefault),
+});
+export type CreateWorkItemInput = z.output<typeof createWorkItemInput>;
+
+export const claimWorkItemInput = z.object({
+  workerId,
+  id: objectId.optional(),
+  expectedVersion: version.optional(),
+  kinds: z.array(itemKind).max(Limits.kindsPerClaimMax).optional(),
+  leaseSeconds: z.number().int().min(1).max(Limits.leaseSecondsMax).default(Limits.leaseSecondsDefault),
+});
+export type ClaimWorkItemInput = z.output<typeof claimWorkItemInput>;
+
+export const heartbeatWorkItemInput = z.object({ id: objectId, workerId, version });
+export type HeartbeatWorkItemInput = z.output<typeof heartbeatWorkItemInput>;
+
+export const completeWorkItemInput = z.object({
+  id: objectId,
+  workerId,
+  version,
+  outcome: z.enum([CompletionOutcome.DONE, CompletionOutcome.FAILED]),
+  result: jsonOfAtMost(Limits.resultBytesMax),
+});
+export type CompleteWorkItemInput = z.output<typeof completeWorkItemInput>;
+
+export const requeueWorkItemInput = z.object({ id: objectId, version });
+export type RequeueWorkItemInput = z.output<typeof requeueWorkItemInput>;
+
+export const workItemIdInput = objectId;

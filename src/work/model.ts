@@ -1,0 +1,118 @@
+import type { Collection, Db, IndexDescription, ObjectId } from 'mongodb';
+
+// The work-items collection: its document shape, its statuses, the transition table of
+// DESIGN.md as data, and the indexes that make "claim the oldest available item" an index walk.
+
+export const WORK_ITEMS_COLLECTION = 'workItems';
+
+export const WorkStatus = Object.freeze({
+  PENDING: 'PENDING',
+  PROCESSING: 'PROCESSING',
+  DONE: 'DONE',
+  FAILED: 'FAILED',
+} as const);
+export type WorkStatus = (typeof WorkStatus)[keyof typeof WorkStatus];
+export const WORK_STATUSES: readonly WorkStatus[] = Object.values(WorkStatus);
+
+/** The outcome a worker reports; FAILED either retries (with backoff) or dead-letters. */
+export const CompletionOutcome = Object.freeze({ DONE: 'DONE', FAILED: 'FAILED' } as const);
+export type CompletionOutcome = (typeof CompletionOutcome)[keyof typeof CompletionOutcome];
+
+/** DESIGN.md's transition table; `null` is "no document yet". Nothing else may happen. */
+export const TRANSITIONS: readonly (readonly [WorkStatus | null, WorkStatus])[] = Object.freeze([
+  [null, WorkStatus.PENDING],
+  [WorkStatus.PENDING, WorkStatus.PROCESSING],
+  [WorkStatus.PROCESSING, WorkStatus.PROCESSING],
+  [WorkStatus.PROCESSING, WorkStatus.DONE],
+  [WorkStatus.PROCESSING, WorkStatus.PENDING],
+  [WorkStatus.PROCESSING, WorkStatus.FAILED],
+  [WorkStatus.FAILED, WorkStatus.PENDING],
+]);
+
+export function isAllowedTransition(from: WorkStatus | null, to: WorkStatus): boolean {
+  return TRANSITIONS.some(([f, t]) => f === from && t === to);
+}
+
+/** Idempotency keys are stored namespaced, so a client key never collides with the projection's. */
+export const KeyNamespace = Object.freeze({ CLIENT: 'client', PAYOUT: 'payout' } as const);
+export type KeyNamespace = (typeof KeyNamespace)[keyof typeof KeyNamespace];
+
+export function namespacedKey(namespace: KeyNamespace, key: string): string {
+  return `${namespace}:${key}`;
+}
+
+/** One entry of the bounded stored history: every transition, as the write itself recorded it. */
+export interface TransitionRecord {
+  from: WorkStatus | null;
+  to: WorkStatus;
+  version: number;
+  at: Date;
+  workerId: string | null;
+}
+
+/** What the lease holder reported; kept so that a replayed completion can be recognised. */
+export interface CompletionRecord {
+  workerId: string;
+  version: number;
+  outcome: CompletionOutcome;
+  result: unknown;
+  completedAt: Date;
+}
+
+export interface WorkItemDoc {
+  _id: ObjectId;
+  idempotencyKey: string;
+  kind: string;
+  payload: unknown;
+  status: WorkStatus;
+  previousStatus: WorkStatus | null;
+  /** Bumped by every transition; the fencing token a lease holder presents. */
+  version: number;
+  lockedBy: string | null;
+  leaseExpiresAt: Date | null;
+  leaseDurationMs: number | null;
+  attempts: number;
+  maxAttempts: number;
+  /** When a PENDING item may next be claimed (creation time, or after a retry backoff). */
+  availableAt: Date;
+  result: unknown;
+  lastCompletion: CompletionRecord | null;
+  history: TransitionRecord[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const Limits = Object.freeze({
+  /** Transitions kept per item; older ones fall off the front. */
+  historyLengthMax: 64,
+  maxAttemptsDefault: 5,
+  maxAttemptsMax: 100,
+  leaseSecondsDefault: 30,
+  leaseSecondsMax: 3_600,
+  /** Retry backoff: base * 2^(attempts-1), capped. */
+  retryBackoffBaseMs: 1_000,
+  retryBackoffMaxMs: 5 * 60_000,
+  kindsPerClaimMax: 32,
+  pageSizeMax: 100,
+  payloadBytesMax: 64 * 1024,
+  resultBytesMax: 64 * 1024,
+});
+
+/**
+ * Equality on `status`, then the sort field: a claim walks one of these in order and stops at
+ * the first match. PENDING items are taken by `availableAt`, stalled PROCESSING items by lease expiry.
+ */
+export const WORK_ITEM_INDEXES: IndexDescription[] = [
+  { key: { idempotencyKey: 1 }, name: 'idempotencyKey_unique', unique: true },
+  { key: { status: 1, availableAt: 1 }, name: 'status_availableAt' },
+  { key: { status: 1, leaseExpiresAt: 1 }, name: 'status_leaseExpiresAt' },
+  { key: { kind: 1, status: 1 }, name: 'kind_status' },
+];
+
+export function workItems(db: Db): Collection<WorkItemDoc> {
+  return db.collection<WorkItemDoc>(WORK_ITEMS_COLLECTION);
+}
+
+export async function ensureWorkItemIndexes(db: Db): Promise<void> {
+  await workItems(db).createIndexes(WORK_ITEM_INDEXES);
+}

@@ -1,0 +1,129 @@
+import type { Document } from 'mongodb';
+import { CompletionOutcome, Limits, WorkStatus } from './model.ts';
+
+// Update pipelines for every transition. Pipelines (rather than operator updates) let the write
+// read the current document (`$status`, `$attempts`) and the server's clock (`$$NOW`) in the same
+// atomic step, so nothing the caller read earlier is trusted.
+
+/** Caller data always goes in as a literal: a string starting with `$` must not become a path. */
+function lit(value: unknown): Document {
+  return { $literal: value };
+}
+
+/**
+ * The common shape of a transition: remember the status left, move to `to`, bump the version
+ * (the fencing token), and append to the bounded history what this very write did.
+ */
+function transition(to: unknown, workerId: string | null, fields: Document): Document[] {
+  return [
+    { $set: { previousStatus: '$status' } },
+    { $set: { ...fields, status: to, version: { $add: ['$version', 1] }, updatedAt: '$$NOW' } },
+    {
+      $set: {
+        history: {
+          $slice: [
+            {
+              $concatArrays: [
+                { $ifNull: ['$history', []] },
+                [{ from: '$previousStatus', to: '$status', version: '$version', at: '$$NOW', workerId: lit(workerId) }],
+              ],
+            },
+            -Limits.historyLengthMax,
+          ],
+        },
+      },
+    },
+  ];
+}
+
+export interface NewItem {
+  idempotencyKey: string;
+  kind: string;
+  payload: unknown;
+  maxAttempts: number;
+}
+
+/**
+ * For an upsert on the unique `idempotencyKey`: builds the item when the upsert inserts, and
+ * leaves an existing item exactly as it is (no version bump, no history entry).
+ */
+export function createIfMissing(item: NewItem): Document[] {
+  const fresh = {
+    kind: lit(item.kind),
+    payload: lit(item.payload),
+    status: WorkStatus.PENDING,
+    previousStatus: null,
+    version: 1,
+    lockedBy: null,
+    leaseExpiresAt: null,
+    leaseDurationMs: null,
+    attempts: 0,
+    maxAttempts: item.maxAttempts,
+    availableAt: '$$NOW',
+    result: null,
+    lastCompletion: null,
+    history: [{ from: null, to: WorkStatus.PENDING, version: 1, at: '$$NOW', workerId: null }],
+    createdAt: '$$NOW',
+    updatedAt: '$$NOW',
+  };
+  return [
+    {
+      $replaceWith: {
+        $cond: {
+          if: { $eq: [{ $type: '$version' }, 'missing'] },
+          then: { $mergeObjects: ['$$ROOT', fresh] },
+          else: '$$ROOT',
+        },
+      },
+    },
+  ];
+}
+
+/** PENDING → PROCESSING, or PROCESSING → PROCESSING when a stalled lease is taken over. */
+export function claim(workerId: string, leaseDurationMs: number): Document[] {
+  return transition(WorkStatus.PROCESSING, workerId, {
+    lockedBy: lit(workerId),
+    leaseDurationMs,
+    leaseExpiresAt: { $add: ['$$NOW', leaseDurationMs] },
+    attempts: { $add: ['$attempts', 1] },
+  });
+}
+
+/** Extends the lease by the duration it was claimed with; bumps nothing. */
+export function heartbeat(): Document[] {
+  return [{ $set: { leaseExpiresAt: { $add: ['$$NOW', '$leaseDurationMs'] } } }];
+}
+
+/**
+ * PROCESSING → DONE, or for a failure PROCESSING → PENDING after a backoff while attempts are
+ * left, else PROCESSING → FAILED (dead letter).
+ */
+export function complete(
+  workerId: string,
+  version: number,
+  outcome: CompletionOutcome,
+  result: unknown,
+  retryBackoffBaseMs: number,
+): Document[] {
+  const retry = { $lt: ['$attempts', '$maxAttempts'] };
+  const backoffMs = {
+    $min: [
+      Limits.retryBackoffMaxMs,
+      { $multiply: [retryBackoffBaseMs, { $pow: [2, { $max: [0, { $subtract: ['$attempts', 1] }] }] }] },
+    ],
+  };
+  const failed = outcome === CompletionOutcome.FAILED;
+  const to = failed ? { $cond: [retry, WorkStatus.PENDING, WorkStatus.FAILED] } : WorkStatus.DONE;
+  return transition(to, workerId, {
+    lockedBy: null,
+    leaseExpiresAt: null,
+    result: lit(result),
+    ...(failed ? { availableAt: { $cond: [retry, { $add: ['$$NOW', backoffMs] }, '$availableAt'] } } : {}),
+    lastCompletion: { workerId: lit(workerId), version, outcome, result: lit(result), completedAt: '$$NOW' },
+  });
+}
+
+/** FAILED → PENDING with a fresh set of attempts, due now. */
+export function requeue(): Document[] {
+  return transition(WorkStatus.PENDING, null, { attempts: 0, availableAt: '$$NOW' });
+}

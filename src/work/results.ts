@@ -1,0 +1,48 @@
+import type { WorkItemDoc } from './model.ts';
+
+// What the work service answers: plain discriminated unions, one member per contract branch.
+// Resolvers map them one to one onto DESIGN.md's GraphQL unions; nothing here knows GraphQL.
+
+export type WorkOperation = 'create' | 'claim' | 'heartbeat' | 'complete' | 'requeue';
+
+export interface ConflictLost {
+  kind: 'conflictLost';
+  operation: WorkOperation;
+  /** The item as it is now, read after the conditional write matched nothing. */
+  current: WorkItemDoc;
+}
+export interface WorkItemNotFound {
+  kind: 'workItemNotFound';
+  id: string;
+}
+export interface DuplicateReplayed<Original> {
+  kind: 'duplicateReplayed';
+  requestId: string;
+  firstSeenAt: Date;
+  original: Original;
+}
+
+export interface CreateSuccess {
+  kind: 'created';
+  item: WorkItemDoc;
+}
+export type CreateResult =
+  | CreateSuccess
+  | DuplicateReplayed<CreateSuccess>
+  | { kind: 'idempotencyKeyReused'; requestId: string; firstSeenAt: Date };
+
+export type ClaimResult =
+  | { kind: 'claimed'; item: WorkItemDoc }
+  | ConflictLost
+  | { kind: 'nothingToClaim'; kinds: readonly string[] }
+  | WorkItemNotFound;
+
+export type HeartbeatResult = { kind: 'heartbeat'; item: WorkItemDoc } | ConflictLost | WorkItemNotFound;
+
+export interface CompleteSuccess {
+  kind: 'completed';
+  item: WorkItemDoc;
+}
+export type CompleteResult = CompleteSuccess | ConflictLost | DuplicateReplayed<CompleteSuccess> | WorkItemNotFound;
+
+export type RequeueResult = { kind: 'requeued'; item: WorkItemDoc } | ConflictLost | WorkItemNotFound;

@@ -1,0 +1,55 @@
+import type { Db, ObjectId } from 'mongodb';
+import { claimWorkItem } from './claim.ts';
+import { completeWorkItem } from './complete.ts';
+import type { WorkContext } from './context.ts';
+import { createPayoutWorkItem, createWorkItem } from './createItem.ts';
+import { heartbeatWorkItem } from './heartbeat.ts';
+import type {
+  ClaimWorkItemInput,
+  CompleteWorkItemInput,
+  CreateWorkItemInput,
+  HeartbeatWorkItemInput,
+  RequeueWorkItemInput,
+} from './inputs.ts';
+import { Limits, workItems } from './model.ts';
+import { preconditions, type Preconditions } from './preconditions.ts';
+import { getWorkItem, listWorkItems, workQueueStats, type WorkItemPageQuery } from './queries.ts';
+import { requeueWorkItem } from './requeue.ts';
+import type { WorkTelemetry } from './telemetry.ts';
+
+export interface WorkServiceOptions {
+  db: Db;
+  telemetry: WorkTelemetry;
+  retryBackoffBaseMs?: number;
+  /**
+   * Test-only: replaces the write preconditions, so that a meta-test can prove the race tests
+   * fail without them. Refused outside vitest: production always uses the real ones.
+   */
+  preconditionsForTest?: Preconditions;
+}
+
+/** The only writer of the work-items collection (the payout projection calls `createPayout`). */
+export function createWorkService(options: WorkServiceOptions) {
+  if (options.preconditionsForTest !== undefined && process.env.VITEST !== 'true') {
+    throw new Error('preconditionsForTest is for the test suite only');
+  }
+  const ctx: WorkContext = {
+    collection: workItems(options.db),
+    preconditions: options.preconditionsForTest ?? preconditions,
+    telemetry: options.telemetry,
+    retryBackoffBaseMs: options.retryBackoffBaseMs ?? Limits.retryBackoffBaseMs,
+  };
+  return Object.freeze({
+    create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
+    createPayout: (payout: { entryId: string; payload: unknown }) => createPayoutWorkItem(ctx, payout),
+    claim: (input: ClaimWorkItemInput) => claimWorkItem(ctx, input),
+    heartbeat: (input: HeartbeatWorkItemInput) => heartbeatWorkItem(ctx, input),
+    complete: (input: CompleteWorkItemInput) => completeWorkItem(ctx, input),
+    requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
+    get: (id: ObjectId) => getWorkItem(ctx, id),
+    list: (query: WorkItemPageQuery) => listWorkItems(ctx, query),
+    stats: () => workQueueStats(ctx),
+  });
+}
+
+export type WorkService = ReturnType<typeof createWorkService>;

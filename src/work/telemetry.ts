@@ -1,0 +1,99 @@
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Logger } from 'pino';
+import type { WorkItemDoc, WorkStatus } from './model.ts';
+import type { WorkOperation } from './results.ts';
+
+// Metrics and logs of the work service. Races must be visible: every lost race is counted by
+// operation and kind, every transition by its edge, and every claim and completion is logged
+// with what was read and what was written (the correlated trace that found seed case 000).
+
+export interface WorkTelemetry {
+  conflict(operation: WorkOperation, itemKind: string): void;
+  transition(from: WorkStatus | null, to: WorkStatus): void;
+  claimDuration(seconds: number, outcome: string): void;
+  /** A claim or completion: `readStatus` is the status the write left (or found), `writeStatus` the one it wrote. */
+  trace(event: WorkTrace): void;
+  conflictsSinceStart(): Promise<number>;
+}
+
+export interface WorkTrace {
+  operation: WorkOperation;
+  outcome: string;
+  workItemId: string;
+  workerId: string | null;
+  readStatus: WorkStatus | null;
+  writeStatus: WorkStatus | null;
+  version: number | null;
+}
+
+const CLAIM_DURATION_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** Re-uses a metric already on the registry, so that several app instances can share one. */
+function metricOn<T>(registry: Registry, name: string, make: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? make();
+}
+
+export function createWorkTelemetry(registry: Registry, logger: Logger): WorkTelemetry {
+  const conflicts = metricOn(
+    registry,
+    'claim_conflict_total',
+    () =>
+      new Counter({
+        name: 'claim_conflict_total',
+        help: 'Conditional work-item writes that lost a race (ConflictLost), by operation and item kind.',
+        labelNames: ['operation', 'kind'],
+        registers: [registry],
+      }),
+  );
+  const transitions = metricOn(
+    registry,
+    'work_item_transitions_total',
+    () =>
+      new Counter({
+        name: 'work_item_transitions_total',
+        help: 'Work-item status transitions applied, by edge of the transition table (from="none" on creation).',
+        labelNames: ['from', 'to'],
+        registers: [registry],
+      }),
+  );
+  const claimSeconds = metricOn(
+    registry,
+    'work_item_claim_duration_seconds',
+    () =>
+      new Histogram({
+        name: 'work_item_claim_duration_seconds',
+        help: 'Latency of claimWorkItem in the service, by outcome; its _count is the number of claims.',
+        labelNames: ['outcome'],
+        buckets: CLAIM_DURATION_BUCKETS_S,
+        registers: [registry],
+      }),
+  );
+  const log = logger.child({ component: 'work' });
+  return {
+    conflict: (operation, itemKind) => conflicts.inc({ operation, kind: itemKind }),
+    transition: (from, to) => transitions.inc({ from: from ?? 'none', to }),
+    claimDuration: (seconds, outcome) => claimSeconds.observe({ outcome }, seconds),
+    trace: (event) => log.info(event, `work item ${event.operation}: ${event.outcome}`),
+    async conflictsSinceStart() {
+      const { values } = await conflicts.get();
+      return values.reduce((sum, v) => sum + v.value, 0);
+    },
+  };
+}
+
+/** The trace of a write that went through: the status it left and the one it wrote. */
+export function appliedTrace(
+  operation: WorkOperation,
+  item: WorkItemDoc,
+  workerId: string | null,
+): WorkTrace {
+  return {
+    operation,
+    outcome: 'applied',
+    workItemId: item._id.toHexString(),
+    workerId,
+    readStatus: item.previousStatus,
+    writeStatus: item.status,
+    version: item.version,
+  };
+}
