@@ -95,6 +95,7 @@ export const ErrorCodes = Object.freeze({
   Location31253: 31253,
   Location31254: 31254,
   Location31395: 31395,
+  Location51091: 51091,
   Location16755: 16755,
   Location40324: 40324,
   Location40352: 40352,
