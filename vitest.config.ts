@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
+    // type-graphql's decorators need the Reflect metadata API before any resolver file loads.
+    setupFiles: ['reflect-metadata'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
