@@ -99,7 +99,7 @@ export function compareNumbers(a: number | bigint, b: number | bigint): number {
     if (Number.isNaN(b)) return 1;
     return a < b ? -1 : a > b ? 1 : 0;
   }
-  if (typeof a === 'bigint') return -compareNumbers(b, a);
+  if (typeof a === 'bigint') return -compareNumbers(b, a) || 0;
   // a is a double, b an int64.
   const n = a as number;
   const big = b as bigint;

@@ -1,0 +1,200 @@
+// Aggregation expressions, evaluated by mingo with the operators whose semantics differ from
+// MongoDB's on BSON values replaced: mingo compares bigints as strings, ignores them in sums and
+// does not know ObjectId/Decimal128 ordering. Comparisons and arithmetic here go through
+// compare.ts and numeric.ts instead.
+import { Context, evalExpr } from 'mingo/core';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import * as projectionOperators from 'mingo/operators/projection';
+import * as queryOperators from 'mingo/operators/query';
+import type { Options } from 'mingo/types';
+import { CommandError } from '../errors.ts';
+import { compareValues } from './compare.ts';
+import { addNumbers, isNumeric, multiplyNumbers, subtractNumbers, toDouble } from './numeric.ts';
+import type { Document } from './types.ts';
+
+type Evaluated = unknown[];
+
+function args(obj: unknown, expr: unknown, options: Options, name: string, count?: number): Evaluated {
+  const values = evalExpr(obj, expr, options);
+  if (!Array.isArray(values) || (count !== undefined && values.length !== count)) {
+    throw new CommandError('Location16020', `Expression ${name} takes exactly ${count} arguments.`);
+  }
+  return values;
+}
+
+function comparison(name: string, test: (c: number) => boolean) {
+  return (obj: unknown, expr: unknown, options: Options) => {
+    const [a, b] = args(obj, expr, options, name, 2);
+    return test(compareValues(a, b));
+  };
+}
+
+/** Sum of numbers with mongod's widening; an int64 overflow degrades to a double, as $add does. */
+export function sumValues(values: unknown[]): unknown {
+  let total: unknown = 0;
+  for (const v of values) {
+    if (!isNumeric(v)) continue;
+    total = addNumbers(total, v) ?? toDouble(total) + toDouble(v);
+  }
+  return total;
+}
+
+const isNullish = (v: unknown): boolean => v === null || v === undefined;
+
+function $add(obj: unknown, expr: unknown, options: Options): unknown {
+  const values = args(obj, expr, options, '$add');
+  let total: unknown = 0;
+  let date: Date | undefined;
+  for (const v of values) {
+    if (isNullish(v)) return null;
+    if (v instanceof Date) {
+      if (date) throw new CommandError('Location16612', 'only one date allowed in an $add expression');
+      date = v;
+    } else if (isNumeric(v)) {
+      total = addNumbers(total, v) ?? toDouble(total) + toDouble(v);
+    } else {
+      throw new CommandError('TypeMismatch', `$add only supports numeric or date types, not ${typeof v}`);
+    }
+  }
+  return date ? new Date(date.getTime() + toDouble(total)) : total;
+}
+
+function $subtract(obj: unknown, expr: unknown, options: Options): unknown {
+  const [a, b] = args(obj, expr, options, '$subtract', 2);
+  if (isNullish(a) || isNullish(b)) return null;
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  if (a instanceof Date) return new Date(a.getTime() - toDouble(b));
+  return subtractNumbers(a, b) ?? toDouble(a) - toDouble(b);
+}
+
+function $multiply(obj: unknown, expr: unknown, options: Options): unknown {
+  const values = args(obj, expr, options, '$multiply');
+  let product: unknown = 1;
+  for (const v of values) {
+    if (isNullish(v)) return null;
+    product = multiplyNumbers(product, v) ?? toDouble(product) * toDouble(v);
+  }
+  return product;
+}
+
+function extreme(sign: 1 | -1) {
+  return (values: unknown[]): unknown => {
+    let best: unknown = null;
+    for (const v of values) {
+      if (isNullish(v)) continue;
+      if (best === null || sign * compareValues(v, best) > 0) best = v;
+    }
+    return best;
+  };
+}
+const maxOf = extreme(1);
+const minOf = extreme(-1);
+
+/** Values an accumulator sees: the expression evaluated against every document of the group. */
+function collect(coll: unknown[], expr: unknown, options: Options): unknown[] {
+  return coll.map((doc) => evalExpr(doc, expr, options));
+}
+
+function listArg(obj: unknown, expr: unknown, options: Options): unknown[] {
+  const values = evalExpr(obj, expr, options);
+  if (Array.isArray(expr)) return values as unknown[];
+  return Array.isArray(values) ? values : [values];
+}
+
+const overrides = Context.init({
+  expression: {
+    $eq: comparison('$eq', (c) => c === 0),
+    $ne: comparison('$ne', (c) => c !== 0),
+    $gt: comparison('$gt', (c) => c > 0),
+    $gte: comparison('$gte', (c) => c >= 0),
+    $lt: comparison('$lt', (c) => c < 0),
+    $lte: comparison('$lte', (c) => c <= 0),
+    $cmp: (obj: unknown, expr: unknown, options: Options) => {
+      const [a, b] = args(obj, expr, options, '$cmp', 2);
+      return Math.sign(compareValues(a, b));
+    },
+    $add,
+    $subtract,
+    $multiply,
+    $sum: (obj: unknown, expr: unknown, options: Options) => sumValues(listArg(obj, expr, options)),
+    $max: (obj: unknown, expr: unknown, options: Options) => maxOf(listArg(obj, expr, options)),
+    $min: (obj: unknown, expr: unknown, options: Options) => minOf(listArg(obj, expr, options)),
+  },
+  accumulator: {
+    $sum: (coll: unknown[], expr: unknown, options: Options) => sumValues(collect(coll, expr, options)),
+    $avg: (coll: unknown[], expr: unknown, options: Options) => {
+      const nums = collect(coll, expr, options).filter(isNumeric);
+      return nums.length === 0 ? null : toDouble(sumValues(nums)) / nums.length;
+    },
+    $max: (coll: unknown[], expr: unknown, options: Options) => maxOf(collect(coll, expr, options)),
+    $min: (coll: unknown[], expr: unknown, options: Options) => minOf(collect(coll, expr, options)),
+  },
+});
+
+/** mingo's operators with MongoDB-exact ones laid over them (in Context.from, first wins). */
+export const engineContext = Context.from(
+  overrides,
+  Context.init({
+    accumulator: accumulatorOperators,
+    expression: expressionOperators,
+    pipeline: pipelineOperators,
+    projection: projectionOperators,
+    query: queryOperators,
+  }),
+);
+
+export interface ExpressionVariables {
+  now: Date;
+  clusterTime: unknown;
+  variables?: Document;
+}
+
+/** Replaces `$$NOW` and `$$CLUSTER_TIME` by literals: mingo's clock cannot be injected. */
+export function bindSystemVariables<T>(expr: T, vars: ExpressionVariables): T {
+  if (expr === '$$NOW') return { $literal: vars.now } as T;
+  if (expr === '$$CLUSTER_TIME') return { $literal: vars.clusterTime } as T;
+  if (Array.isArray(expr)) return expr.map((e) => bindSystemVariables(e, vars)) as T;
+  if (expr !== null && typeof expr === 'object' && Object.getPrototypeOf(expr) === Object.prototype) {
+    if ('$literal' in expr) return expr;
+    const out: Document = {};
+    for (const [k, v] of Object.entries(expr)) out[k] = bindSystemVariables(v, vars);
+    return out as T;
+  }
+  return expr;
+}
+
+/** Evaluates one aggregation expression against a document (`$expr`, pipeline updates). */
+export function evaluate(doc: Document, expr: unknown, vars: ExpressionVariables): unknown {
+  return translateMingoErrors(() =>
+    evalExpr(doc, bindSystemVariables(expr, vars), {
+      context: engineContext,
+      variables: { ...vars.variables },
+    } as Options),
+  );
+}
+
+/** Aggregation truthiness: false, null, missing and zero are false. */
+export function isTruthy(v: unknown): boolean {
+  if (v === false || v === null || v === undefined) return false;
+  if (typeof v === 'number') return v !== 0;
+  if (typeof v === 'bigint') return v !== 0n;
+  return true;
+}
+
+/** mingo reports errors as MingoError messages; turn the ones mongod has codes for into them. */
+export function translateMingoErrors<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof CommandError || !(err instanceof Error)) throw err;
+    const unknownOp = /(?:accumulator|operator) '?(\$\w+)'? is not registered|unknown (?:query )?operator:? '?(\$\w+)/.exec(err.message);
+    if (unknownOp) {
+      throw new CommandError('InvalidPipelineOperator', `Unrecognized expression '${unknownOp[1] ?? unknownOp[2]}'`);
+    }
+    const undefinedVar = /Use of undefined variable: (\w+)/.exec(err.message);
+    if (undefinedVar) throw new CommandError('Location17276', `Use of undefined variable: ${undefinedVar[1]}`);
+    throw new CommandError('BadValue', err.message);
+  }
+}
