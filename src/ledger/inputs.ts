@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { type CursorKind, decodeCursor } from './cursor.ts';
+import { cursorLengthMax, idLengthMax, pageSizeDefault, pageSizeMax } from './limits.ts';
+
+// Input schemas of the ledger mutations. The resolver parses raw GraphQL arguments with these
+// and turns failures into BAD_USER_INPUT before anything touches the database.
+
+/** Printable ASCII without spaces: ids show up in logs, URLs and metrics labels. */
+const printableId = (what: string) =>
+  z
+    .string()
+    .min(1, `${what} must not be empty`)
+    .max(idLengthMax, `${what} must be at most ${idLengthMax} characters`)
+    .regex(/^[\x21-\x7e]+$/, `${what} must be printable ASCII without spaces`);
+
+const accountId = printableId('accountId');
+const requestId = printableId('requestId');
+
+/** Integer minor units, positive and exactly representable in JSON and JavaScript. */
+const amount = z
+  .number()
+  .int('amount must be an integer number of minor units')
+  .positive('amount must be positive')
+  .max(Number.MAX_SAFE_INTEGER, 'amount must be at most 2^53-1');
+
+export const openAccountInput = z.object({
+  accountId,
+  currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be a 3-letter upper-case code such as EUR'),
+});
+
+export const depositInput = z.object({ accountId, amount, requestId });
+
+export const withdrawInput = z.object({ accountId, amount, requestId });
+
+export const transferInput = z
+  .object({ fromAccountId: accountId, toAccountId: accountId, amount, requestId })
+  .refine((input) => input.fromAccountId !== input.toAccountId, {
+    message: 'fromAccountId and toAccountId must differ',
+    path: ['toAccountId'],
+  });
+
+export type OpenAccountInput = z.infer<typeof openAccountInput>;
+export type DepositInput = z.infer<typeof depositInput>;
+export type WithdrawInput = z.infer<typeof withdrawInput>;
+export type TransferInput = z.infer<typeof transferInput>;
+
+const first = z
+  .number()
+  .int('first must be an integer')
+  .min(1, 'first must be at least 1')
+  .max(pageSizeMax, `first must be at most ${pageSizeMax}`)
+  .default(pageSizeDefault);
+
+const after = (kind: CursorKind) =>
+  z
+    .string()
+    .max(cursorLengthMax, 'after is not a cursor of this list')
+    .transform((cursor, context) => {
+      const position = decodeCursor(kind, cursor);
+      if (position === null) context.addIssue({ code: 'custom', message: 'after is not a cursor of this list' });
+      return position ?? '';
+    })
+    .nullish();
+
+export const accountsPageInput = z.object({ first, after: after('account') });
+
+export const entriesPageInput = z.object({
+  accountId,
+  first,
+  after: after('entry').refine((position) => position == null || /^\d+$/.test(position), 'after is not a cursor of this list'),
+});
+
+export const ledgerEntryInput = z.object({ requestId });
+
+export type AccountsPageInput = z.infer<typeof accountsPageInput>;
+export type EntriesPageInput = z.infer<typeof entriesPageInput>;

@@ -1,0 +1,38 @@
+import type { Collection } from 'mongodb';
+import { toAccountSnapshot } from './convert.ts';
+import type { OpenAccountInput } from './inputs.ts';
+import type { AccountDoc } from './model.ts';
+import { toLong } from './money.ts';
+import { isDuplicateKey } from './mongoErrors.ts';
+import type { OpenAccountResult } from './results.ts';
+
+/**
+ * Opens an account keyed by the caller's accountId: the insert on the unique _id is the claim.
+ * A repeat with the same currency replays the opening; another currency reuses the key.
+ */
+export async function openAccount(accounts: Collection<AccountDoc>, input: OpenAccountInput): Promise<OpenAccountResult> {
+  const doc: AccountDoc = {
+    _id: input.accountId,
+    currency: input.currency,
+    balance: toLong(0),
+    version: toLong(0),
+    openedAt: new Date(),
+    trace: [],
+  };
+  try {
+    await accounts.insertOne(doc);
+    return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+  const existing = await accounts.findOne({ _id: input.accountId }, { projection: { trace: 0 } });
+  if (!existing) throw new Error(`invariant: account ${input.accountId} vanished (accounts are never deleted)`);
+  if (existing.currency !== input.currency) return { kind: 'idempotencyKeyReused', requestId: input.accountId };
+  const opened = { id: existing._id, currency: existing.currency, balance: 0, version: 0 };
+  return {
+    kind: 'duplicateReplayed',
+    requestId: input.accountId,
+    firstSeenAt: existing.openedAt,
+    original: { kind: 'openAccountSuccess', account: opened },
+  };
+}

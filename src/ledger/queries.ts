@@ -1,0 +1,57 @@
+import { toAccountSnapshot, toLedgerEntry } from './convert.ts';
+import { encodeCursor } from './cursor.ts';
+import type { AccountsPageInput, EntriesPageInput } from './inputs.ts';
+import { entryId, type LedgerCollections } from './model.ts';
+import { toLong } from './money.ts';
+import { requestKey } from './requests.ts';
+import type { AccountSnapshot, LedgerEntry } from './results.ts';
+
+// Reporting reads. They run on the reporting collections (secondaryPreferred, majority read
+// concern), never on the write path, and never return the accounts' trace.
+
+export interface Page<T> {
+  items: T[];
+  endCursor: string | null;
+  hasNextPage: boolean;
+}
+
+const withoutTrace = { projection: { trace: 0 } } as const;
+
+/** Accounts by id, in the order asked, null where none exists: the batch function of a DataLoader. */
+export async function accountsByIds(collections: LedgerCollections, ids: readonly string[]): Promise<(AccountSnapshot | null)[]> {
+  const docs = await collections.accounts.find({ _id: { $in: [...ids] } }, withoutTrace).toArray();
+  const byId = new Map(docs.map((doc) => [doc._id, toAccountSnapshot(doc)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+/** Accounts in id order. */
+export async function listAccounts(collections: LedgerCollections, page: AccountsPageInput): Promise<Page<AccountSnapshot>> {
+  const filter = page.after == null ? {} : { _id: { $gt: page.after } };
+  const docs = await collections.accounts.find(filter, withoutTrace).sort({ _id: 1 }).limit(page.first + 1).toArray();
+  return pageOf(docs.map(toAccountSnapshot), page.first, (account) => encodeCursor('account', account.id));
+}
+
+/** One account's journal, newest first (by the version each entry left the account at). */
+export async function listEntries(collections: LedgerCollections, page: EntriesPageInput): Promise<Page<LedgerEntry>> {
+  const filter =
+    page.after == null
+      ? { accountId: page.accountId }
+      : { accountId: page.accountId, versionAfter: { $lt: toLong(Number(page.after)) } };
+  const docs = await collections.entries.find(filter).sort({ accountId: 1, versionAfter: -1 }).limit(page.first + 1).toArray();
+  return pageOf(docs.map(toLedgerEntry), page.first, (entry) => encodeCursor('entry', entry.versionAfter));
+}
+
+/** The entry a request wrote; for a transfer, its debit leg (the credit names it as counterparty). */
+export async function entryByRequest(collections: LedgerCollections, requestId: string): Promise<LedgerEntry | null> {
+  const key = requestKey(requestId);
+  const debitId = entryId(key, 'debit');
+  const docs = await collections.entries.find({ _id: { $in: [debitId, entryId(key, 'credit')] } }).toArray();
+  const doc = docs.find((candidate) => candidate._id === debitId) ?? docs[0];
+  return doc ? toLedgerEntry(doc) : null;
+}
+
+function pageOf<T>(fetched: T[], first: number, cursorOf: (item: T) => string): Page<T> {
+  const items = fetched.slice(0, first);
+  const last = items.at(-1);
+  return { items, endCursor: last === undefined ? null : cursorOf(last), hasNextPage: fetched.length > first };
+}

@@ -1,0 +1,86 @@
+import type { EntryKind } from './model.ts';
+
+// What the ledger service answers: plain discriminated unions, no GraphQL. Money is a safe
+// integer of minor units here; it is a BSON long only inside MongoDB.
+
+export interface AccountSnapshot {
+  id: string;
+  currency: string;
+  balance: number;
+  version: number;
+}
+
+export interface LedgerEntry {
+  id: string;
+  requestId: string;
+  accountId: string;
+  currency: string;
+  kind: EntryKind;
+  amount: number;
+  balanceAfter: number;
+  versionAfter: number;
+  counterpartyAccountId: string | null;
+  createdAt: Date;
+}
+
+/** Success types carry the account as it was right after the write, so replays repeat it exactly. */
+export type OpenAccountSuccess = { kind: 'openAccountSuccess'; account: AccountSnapshot };
+export type DepositSuccess = { kind: 'depositSuccess'; entry: LedgerEntry; account: AccountSnapshot };
+export type WithdrawSuccess = { kind: 'withdrawSuccess'; entry: LedgerEntry; account: AccountSnapshot };
+export type TransferSuccess = {
+  kind: 'transferSuccess';
+  debit: LedgerEntry;
+  credit: LedgerEntry;
+  from: AccountSnapshot;
+  to: AccountSnapshot;
+};
+export type InsufficientFunds = { kind: 'insufficientFunds'; accountId: string; balance: number; amount: number };
+
+/** The decided outcomes of a money movement, stored on its request. */
+export type MoveOutcome = DepositSuccess | WithdrawSuccess | TransferSuccess | InsufficientFunds;
+
+/** The outcomes that are final for their key and come back inside DuplicateReplayed. */
+export type ReplayableOutcome = OpenAccountSuccess | MoveOutcome;
+
+export type DuplicateReplayed = {
+  kind: 'duplicateReplayed';
+  requestId: string;
+  firstSeenAt: Date;
+  original: ReplayableOutcome;
+};
+export type IdempotencyKeyReused = { kind: 'idempotencyKeyReused'; requestId: string };
+export type AccountNotFound = { kind: 'accountNotFound'; accountId: string };
+export type RequestInProgress = { kind: 'requestInProgress'; requestId: string; firstSeenAt: Date };
+export type OutcomeUnknown = { kind: 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
+export type CurrencyMismatch = {
+  kind: 'currencyMismatch';
+  fromAccountId: string;
+  fromCurrency: string;
+  toAccountId: string;
+  toCurrency: string;
+};
+
+export type OpenAccountResult = OpenAccountSuccess | DuplicateReplayed | IdempotencyKeyReused;
+export type DepositResult =
+  | DepositSuccess
+  | DuplicateReplayed
+  | IdempotencyKeyReused
+  | AccountNotFound
+  | RequestInProgress;
+export type WithdrawResult =
+  | WithdrawSuccess
+  | InsufficientFunds
+  | DuplicateReplayed
+  | IdempotencyKeyReused
+  | AccountNotFound
+  | RequestInProgress
+  | OutcomeUnknown;
+export type TransferResult =
+  | TransferSuccess
+  | InsufficientFunds
+  | CurrencyMismatch
+  | DuplicateReplayed
+  | IdempotencyKeyReused
+  | AccountNotFound
+  | RequestInProgress
+  | OutcomeUnknown;

@@ -1,0 +1,81 @@
+import type { Db } from 'mongodb';
+import type { DepositInput, OpenAccountInput, TransferInput, WithdrawInput } from './inputs.ts';
+import { reportingCollections, writeCollections } from './model.ts';
+import { type LedgerDeps, moveMoney, type MoveResult } from './moveMoney.ts';
+import { openAccount } from './openAccount.ts';
+import { accountPreconditions, type AccountPreconditions } from './preconditions.ts';
+import * as queries from './queries.ts';
+import type { AccountsPageInput, EntriesPageInput } from './inputs.ts';
+import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
+import { sweepPendingRequests } from './sweep.ts';
+
+export interface LedgerServiceOptions {
+  /** Tests only: swap the account filters to prove the race tests catch a missing precondition. */
+  preconditions?: AccountPreconditions;
+  /** Told about each request whose outcome came back, e.g. for metrics. */
+  onOutcome?: (op: string, outcome: string) => void;
+  onDriveFailure?: (requestKey: string, error: unknown) => void;
+}
+
+export type LedgerService = ReturnType<typeof createLedgerService>;
+
+/** The ledger's operations over one database. Inputs must already be parsed by ./inputs.ts. */
+export function createLedgerService(db: Db, options: LedgerServiceOptions = {}) {
+  const deps: LedgerDeps = {
+    collections: writeCollections(db),
+    preconditions: options.preconditions ?? accountPreconditions,
+    onDriveFailure: options.onDriveFailure ?? (() => undefined),
+  };
+  const reporting = reportingCollections(db);
+  const report = <R extends { kind: string }>(op: string, result: R): R => {
+    options.onOutcome?.(op, result.kind);
+    return result;
+  };
+
+  return {
+    async openAccount(input: OpenAccountInput): Promise<OpenAccountResult> {
+      return report('openAccount', await openAccount(deps.collections.accounts, input));
+    },
+    async deposit(input: DepositInput): Promise<DepositResult> {
+      const result = await moveMoney(deps, { op: 'deposit', requestId: input.requestId, fromAccountId: null, toAccountId: input.accountId, amount: input.amount });
+      return report('deposit', asDepositResult(result));
+    },
+    async withdraw(input: WithdrawInput): Promise<WithdrawResult> {
+      const result = await moveMoney(deps, { op: 'withdraw', requestId: input.requestId, fromAccountId: input.accountId, toAccountId: null, amount: input.amount });
+      return report('withdraw', asWithdrawResult(result));
+    },
+    async transfer(input: TransferInput): Promise<TransferResult> {
+      const result = await moveMoney(deps, { op: 'transfer', ...input });
+      return report('transfer', asTransferResult(result));
+    },
+    sweepPendingRequests: () => sweepPendingRequests(deps),
+    accountsByIds: (ids: readonly string[]) => queries.accountsByIds(reporting, ids),
+    listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
+    listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
+    entryByRequest: (requestId: string) => queries.entryByRequest(reporting, requestId),
+  };
+}
+
+// A deposit has nobody to ask for funds and no OutcomeUnknown member: an unfinished deposit is
+// "in progress" (the next replay or the sweep completes it).
+function asDepositResult(result: MoveResult): DepositResult {
+  if (result.kind === 'outcomeUnknown') return { ...result, kind: 'requestInProgress' };
+  if (result.kind === 'insufficientFunds' || result.kind === 'currencyMismatch' || result.kind === 'withdrawSuccess' || result.kind === 'transferSuccess') {
+    throw new Error(`invariant: a deposit answered ${result.kind}`);
+  }
+  return result;
+}
+
+function asWithdrawResult(result: MoveResult): WithdrawResult {
+  if (result.kind === 'currencyMismatch' || result.kind === 'depositSuccess' || result.kind === 'transferSuccess') {
+    throw new Error(`invariant: a withdrawal answered ${result.kind}`);
+  }
+  return result;
+}
+
+function asTransferResult(result: MoveResult): TransferResult {
+  if (result.kind === 'depositSuccess' || result.kind === 'withdrawSuccess') {
+    throw new Error(`invariant: a transfer answered ${result.kind}`);
+  }
+  return result;
+}
