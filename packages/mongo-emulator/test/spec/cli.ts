@@ -1,0 +1,94 @@
+// `npm run test:spec [paths…] [--write-known-failures] [--filter text]`: runs unified-format spec
+// test files through the Node driver against MONGODB_URI, or against an emulator started here.
+// Exit code 1 when a test outside known-failures.json fails or a listed test no longer fails.
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
+import { startEmulator } from '@precondition/mongo-emulator';
+import { judge, loadKnownFailures, regenerate, writeKnownFailures } from './knownFailures.ts';
+import { formatFailure, formatSkips, formatTable, formatVerdict, summaryLine } from './report.ts';
+import { gatherServerFacts } from './requirements.ts';
+import { killAllSessions } from './runTest.ts';
+import { runFile, type TestReport } from './runFile.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = resolve(HERE, '../../../..');
+const DEFAULT_SPEC_PATH = resolve(REPO_ROOT, '../shared/mongo-spec-tests');
+const KNOWN_FAILURES_PATH = join(HERE, 'known-failures.json');
+/** Bound on one test; change streams wait for events, fail points block connections. */
+const TEST_TIMEOUT_MS = Number(process.env.SPEC_TEST_TIMEOUT_MS ?? 15_000);
+/** Bound on how deep a directory of test files is searched. */
+const DIRECTORY_DEPTH_MAX = 8;
+
+interface CliOptions {
+  paths: string[];
+  writeKnownFailures: boolean;
+  filter?: string;
+}
+
+function parseArgs(argv: string[]): CliOptions {
+  const options: CliOptions = { paths: [], writeKnownFailures: false };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--write-known-failures') options.writeKnownFailures = true;
+    else if (arg === '--filter') options.filter = argv[++i];
+    else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
+    else options.paths.push(resolve(arg));
+  }
+  if (options.paths.length === 0) options.paths.push(DEFAULT_SPEC_PATH);
+  return options;
+}
+
+function testFiles(path: string, depth = 0): string[] {
+  if (depth > DIRECTORY_DEPTH_MAX) throw new Error(`${path}: directories nested deeper than ${DIRECTORY_DEPTH_MAX}`);
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => {
+      const child = join(path, name);
+      return statSync(child).isDirectory() ? testFiles(child, depth + 1) : name.endsWith('.json') ? [child] : [];
+    });
+}
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  const files = options.paths.flatMap((path) => testFiles(path)).filter((f) => options.filter === undefined || f.includes(options.filter));
+  const emulator = process.env.MONGODB_URI ? undefined : await startEmulator({ port: 0, replSetName: 'rs0' });
+  const uri = process.env.MONGODB_URI ?? emulator!.uri;
+  console.log(`[test:spec] ${files.length} files against ${emulator ? `the emulator at ${uri}` : 'MONGODB_URI'}`);
+  const internalClient = new MongoClient(uri);
+  const reports: TestReport[] = [];
+  try {
+    await internalClient.connect();
+    const facts = await gatherServerFacts(internalClient, uri);
+    console.log(`[test:spec] server ${facts.version}, topology ${facts.topology}`);
+    await killAllSessions(internalClient);
+    for (const file of files) {
+      const fileReports = await runFile(file, { uri, internalClient, facts, testTimeoutMs: TEST_TIMEOUT_MS });
+      for (const report of fileReports.filter((r) => r.status === 'failed')) console.log(formatFailure(report));
+      reports.push(...fileReports);
+    }
+  } finally {
+    await internalClient.close(true);
+    await emulator?.stop();
+  }
+  const known = loadKnownFailures(KNOWN_FAILURES_PATH);
+  if (options.writeKnownFailures) {
+    writeKnownFailures(KNOWN_FAILURES_PATH, regenerate(reports, known));
+    console.log(`[test:spec] wrote ${KNOWN_FAILURES_PATH}: give every new entry its one-line reason before committing`);
+  }
+  const verdict = judge(reports, options.writeKnownFailures ? loadKnownFailures(KNOWN_FAILURES_PATH) : known);
+  console.log('');
+  for (const line of [...formatSkips(reports), '', ...formatTable(reports), '', ...formatVerdict(verdict)]) console.log(line);
+  console.log(summaryLine(reports));
+  return verdict.newFailures.length > 0 || verdict.stale.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(2);
+  },
+);

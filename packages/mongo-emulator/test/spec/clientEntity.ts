@@ -1,0 +1,142 @@
+// A client entity: a MongoClient on the URI under test plus the events it observed, filtered as
+// the unified test format says (ignored commands, configureFailPoint, sensitive commands).
+import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { plain } from './commonOptions.ts';
+import { unsupported } from './outcomes.ts';
+
+export interface ClientEntityDefinition {
+  id: string;
+  uriOptions?: Record<string, unknown>;
+  useMultipleMongoses?: boolean;
+  observeEvents?: string[];
+  ignoreCommandMonitoringEvents?: string[];
+  observeSensitiveCommands?: boolean;
+  storeEventsAsEntities?: unknown;
+  observeLogMessages?: unknown;
+  serverApi?: { version: string; strict?: boolean; deprecationErrors?: boolean };
+  autoEncryptOpts?: unknown;
+}
+
+/** One observed event: its unified-format name (e.g. `commandStartedEvent`) and the driver's object. */
+export interface ObservedEvent {
+  name: string;
+  event: Record<string, unknown>;
+}
+
+const COMMAND_EVENTS: Record<string, string> = {
+  commandStarted: 'commandStartedEvent',
+  commandSucceeded: 'commandSucceededEvent',
+  commandFailed: 'commandFailedEvent',
+};
+
+const CMAP_EVENTS: Record<string, string> = {
+  connectionPoolCreated: 'poolCreatedEvent',
+  connectionPoolReady: 'poolReadyEvent',
+  connectionPoolCleared: 'poolClearedEvent',
+  connectionPoolClosed: 'poolClosedEvent',
+  connectionCreated: 'connectionCreatedEvent',
+  connectionReady: 'connectionReadyEvent',
+  connectionClosed: 'connectionClosedEvent',
+  connectionCheckOutStarted: 'connectionCheckOutStartedEvent',
+  connectionCheckOutFailed: 'connectionCheckOutFailedEvent',
+  connectionCheckedOut: 'connectionCheckedOutEvent',
+  connectionCheckedIn: 'connectionCheckedInEvent',
+};
+
+export const CMAP_EVENT_NAMES = new Set(Object.values(CMAP_EVENTS));
+
+// Command Logging and Monitoring spec, "Security": these commands are never observed unless asked.
+const SENSITIVE_COMMANDS = new Set([
+  'authenticate', 'saslstart', 'saslcontinue', 'getnonce', 'createuser', 'updateuser',
+  'copydbgetnonce', 'copydbsaslstart', 'copydb',
+]);
+const HELLO_COMMANDS = new Set(['hello', 'ismaster']);
+
+/** A bound on what one client may record, so a runaway test fails instead of eating memory. */
+const EVENTS_PER_CLIENT_MAX = 100_000;
+
+export class ClientEntity {
+  readonly events: ObservedEvent[] = [];
+  /** Every commandStartedEvent, for the lsid assertions (observed or not by expectEvents). */
+  readonly startedCommands: Array<Record<string, unknown>> = [];
+  private observing = true;
+
+  private constructor(
+    readonly id: string,
+    readonly client: MongoClient,
+  ) {}
+
+  static async create(definition: ClientEntityDefinition, baseUri: string): Promise<ClientEntity> {
+    if (definition.storeEventsAsEntities !== undefined) unsupported('client storeEventsAsEntities');
+    if (definition.observeLogMessages !== undefined) unsupported('client observeLogMessages');
+    if (definition.autoEncryptOpts !== undefined) unsupported('client autoEncryptOpts (CSFLE)');
+    const observe = new Set(definition.observeEvents ?? []);
+    for (const name of observe) {
+      if (!Object.values(COMMAND_EVENTS).includes(name) && !CMAP_EVENT_NAMES.has(name)) unsupported(`observing ${name}`);
+    }
+    const options: MongoClientOptions = { monitorCommands: true };
+    if (definition.serverApi !== undefined) options.serverApi = definition.serverApi as MongoClientOptions['serverApi'];
+    const client = new MongoClient(withUriOptions(baseUri, definition.uriOptions ?? {}), options);
+    const entity = new ClientEntity(definition.id, client);
+    const ignored = new Set(['configurefailpoint', ...(definition.ignoreCommandMonitoringEvents ?? []).map((c) => c.toLowerCase())]);
+    for (const [driverName, name] of Object.entries(COMMAND_EVENTS)) {
+      client.on(driverName as 'commandStarted', (event) => {
+        const record = event as unknown as Record<string, unknown>;
+        const commandName = String(record.commandName).toLowerCase();
+        if (ignored.has(commandName)) return;
+        if (!definition.observeSensitiveCommands && isSensitive(commandName, record)) return;
+        if (name === 'commandStartedEvent' && entity.observing) entity.startedCommands.push(record);
+        if (observe.has(name)) entity.record(name, record);
+      });
+    }
+    for (const [driverName, name] of Object.entries(CMAP_EVENTS)) {
+      if (observe.has(name)) client.on(driverName as 'connectionCreated', (event) => entity.record(name, event as unknown as Record<string, unknown>));
+    }
+    await client.connect();
+    return entity;
+  }
+
+  private record(name: string, event: Record<string, unknown>): void {
+    if (!this.observing) return;
+    if (this.events.length >= EVENTS_PER_CLIENT_MAX) throw new Error(`client ${this.id} observed more than ${EVENTS_PER_CLIENT_MAX} events`);
+    this.events.push({ name, event });
+  }
+
+  /** Stop recording: cleanup commands (killCursors, endSessions) are not part of the test. */
+  stopObserving(): void {
+    this.observing = false;
+  }
+
+  async close(): Promise<void> {
+    this.stopObserving();
+    await this.client.close(true).catch(() => undefined);
+  }
+}
+
+function isSensitive(commandName: string, event: Record<string, unknown>): boolean {
+  if (SENSITIVE_COMMANDS.has(commandName)) return true;
+  if (!HELLO_COMMANDS.has(commandName)) return false;
+  // hello is sensitive only with speculativeAuthenticate; the driver then redacts it to {}.
+  const body = (event.command ?? event.reply) as Record<string, unknown> | undefined;
+  return body !== undefined && Object.keys(body).length === 0;
+}
+
+/** The base URI with the entity's uriOptions applied; entity options win over the base ones. */
+export function withUriOptions(baseUri: string, uriOptions: Record<string, unknown>): string {
+  const [head, query = ''] = baseUri.split('?', 2) as [string, string?];
+  const params = new Map<string, string>();
+  for (const pair of query.split('&').filter(Boolean)) {
+    const [key, value = ''] = pair.split('=', 2) as [string, string?];
+    params.set(key, value);
+  }
+  for (const [key, rawValue] of Object.entries(uriOptions)) {
+    const value = plain(rawValue);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) unsupported(`uriOptions.${key} as a document ($$placeholder)`);
+    for (const existing of [...params.keys()]) if (existing.toLowerCase() === key.toLowerCase()) params.delete(existing);
+    const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
+    params.set(key, encodeURIComponent(text));
+  }
+  const path = head.includes('/', head.indexOf('//') + 2) ? head : `${head}/`;
+  const search = [...params].map(([key, value]) => `${key}=${value}`).join('&');
+  return search ? `${path}?${search}` : path;
+}
