@@ -1,4 +1,4 @@
-import { MongoServerError } from 'mongodb';
+import { isDuplicateKey } from '../ledger/mongoErrors.ts';
 import type { WorkContext } from './context.ts';
 import type { CreateWorkItemInput } from './inputs.ts';
 import { KeyNamespace, Limits, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
@@ -11,7 +11,6 @@ import { sameJson } from './sameJson.ts';
 
 /** Two concurrent upserts of one key may both miss and one then hits the unique index: once more. */
 const UPSERT_ATTEMPTS_MAX = 2;
-const DUPLICATE_KEY_CODE = 11000;
 
 export async function upsertWorkItem(ctx: WorkContext, item: NewItem): Promise<{ created: boolean; item: WorkItemDoc }> {
   for (let attempt = 1; ; attempt++) {
@@ -26,8 +25,7 @@ export async function upsertWorkItem(ctx: WorkContext, item: NewItem): Promise<{
       if (created) ctx.telemetry.transition(null, WorkStatus.PENDING);
       return { created, item: reply.value };
     } catch (error) {
-      const duplicate = error instanceof MongoServerError && error.code === DUPLICATE_KEY_CODE;
-      if (!duplicate || attempt >= UPSERT_ATTEMPTS_MAX) throw error;
+      if (!isDuplicateKey(error) || attempt >= UPSERT_ATTEMPTS_MAX) throw error;
     }
   }
 }

@@ -1,0 +1,2 @@
+export { DuplicateReplayed, ReplayableOutcome, registerReplayableOutcome } from './DuplicateReplayed.ts';
+export { IdempotencyKeyReused } from './IdempotencyKeyReused.ts';
