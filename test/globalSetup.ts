@@ -1,19 +1,22 @@
 import type { TestProject } from 'vitest/node';
-import { startEmulator } from '@precondition/mongo-emulator';
+import { loadConfig } from '../src/config.ts';
+import { resolveEngine } from '../src/db/engine.ts';
 
-// Resolves the engine once per run and hands its URI to every test file through `inject`.
-// (Engine resolution proper — MONGODB_URI, mongodb-memory-server, emulator — lives in src/db.)
+// Resolves the engine once per run, exactly as the server does (src/db/engine.ts), prints which
+// and why, and hands its URI to every test file through `inject`.
 export default async function setup(project: TestProject) {
-  const emulator = await startEmulator({ port: 0, replSetName: 'rs0' });
-  console.log(`[test engine] emulator at ${emulator.uri}`);
-  project.provide('mongoUri', emulator.uri);
+  const engine = await resolveEngine(loadConfig(process.env));
+  console.log(`[test engine] ${engine.kind} at ${engine.uri} because ${engine.reason}`);
+  project.provide('mongoUri', engine.uri);
+  project.provide('mongoEngine', { kind: engine.kind, reason: engine.reason });
   return async () => {
-    await emulator.stop();
+    await engine.stop();
   };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     mongoUri: string;
+    mongoEngine: { kind: 'uri' | 'memory-server' | 'emulator'; reason: string };
   }
 }

@@ -15,6 +15,11 @@ export function testMongoUri(): string {
   return inject('mongoUri');
 }
 
+/** Which engine the run uses and why (for the `health` query of test servers). */
+export function testMongoEngine(): { kind: 'uri' | 'memory-server' | 'emulator'; reason: string } {
+  return inject('mongoEngine');
+}
+
 /**
  * A client and a database of this test file's own, so that files can run in parallel on one
  * engine. `tag` names the file in the database name to make leftovers easy to trace.

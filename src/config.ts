@@ -1,0 +1,116 @@
+// The one place that reads the environment. Every variable is validated here with zod; a wrong
+// value stops start-up with a message naming the variable and what it expected. To add a limit,
+// add one line to `envSchema` (and one row to the README's configuration table).
+import { z } from 'zod';
+import { parseApiKeys, type ApiKeyEntry } from './graphql/auth/apiKeys.ts';
+
+export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
+export type MongoEngineKind = (typeof MONGO_ENGINES)[number];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const intVar = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `expected an integer between ${min} and ${max}` })
+    .int({ error: `expected an integer between ${min} and ${max}` })
+    .min(min, { error: `expected an integer between ${min} and ${max}` })
+    .max(max, { error: `expected an integer between ${min} and ${max}` })
+    .default(fallback);
+
+const envSchema = z
+  .object({
+    PORT: intVar(0, 65_535, 4000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    MONGODB_URI: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\/\S+$/, { error: 'expected a mongodb:// or mongodb+srv:// connection string' })
+      .optional(),
+    MONGODB_DB: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,63}$/, { error: 'expected a database name (letters, digits, _ or -)' })
+      .default('precondition'),
+    MONGO_ENGINE: z.enum(MONGO_ENGINES).optional(),
+    API_KEYS: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined || raw.trim() === '') return undefined;
+        const parsed = parseApiKeys(raw);
+        if (parsed.ok) return parsed.entries;
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }),
+    // Limits. Units go last in every name.
+    MONGO_SOCKET_TIMEOUT_MS: intVar(100, 600_000, 10_000),
+    MONGO_SERVER_SELECTION_TIMEOUT_MS: intVar(100, 600_000, 10_000),
+    MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS: intVar(100, 60_000, 3_000),
+    HTTP_BODY_LIMIT_BYTES: intVar(1_024, 10_485_760, 1_048_576),
+    SHUTDOWN_GRACE_MS: intVar(0, 120_000, 10_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.API_KEYS === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['API_KEYS'],
+        message: 'required when NODE_ENV=production (format: token1=role1,token2=role2)',
+      });
+    }
+    if (env.MONGO_ENGINE === 'uri' && env.MONGODB_URI === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'required when MONGO_ENGINE=uri' });
+    }
+  });
+
+export interface Config {
+  port: number;
+  host: string;
+  nodeEnv: 'development' | 'test' | 'production';
+  logLevel: (typeof LOG_LEVELS)[number];
+  mongodbUri: string | undefined;
+  mongodbDb: string;
+  mongoEngine: MongoEngineKind | undefined;
+  /** Undefined when API_KEYS is unset: outside production a random admin key is generated. */
+  apiKeys: readonly ApiKeyEntry[] | undefined;
+  limits: {
+    mongoSocketTimeoutMs: number;
+    mongoServerSelectionTimeoutMs: number;
+    mongodDownloadProbeTimeoutMs: number;
+    httpBodyLimitBytes: number;
+    shutdownGraceMs: number;
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; throws a ConfigError naming every wrong variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable (`PORT=`) means unset, not zero.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    // Messages never echo the value: API_KEYS and MONGODB_URI may hold secrets.
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    mongodbUri: e.MONGODB_URI,
+    mongodbDb: e.MONGODB_DB,
+    mongoEngine: e.MONGO_ENGINE,
+    apiKeys: e.API_KEYS,
+    limits: {
+      mongoSocketTimeoutMs: e.MONGO_SOCKET_TIMEOUT_MS,
+      mongoServerSelectionTimeoutMs: e.MONGO_SERVER_SELECTION_TIMEOUT_MS,
+      mongodDownloadProbeTimeoutMs: e.MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS,
+      httpBodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    },
+  };
+}

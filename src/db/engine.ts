@@ -1,0 +1,96 @@
+// Engine resolution, in one place, for the server and the test suite alike:
+//   MONGO_ENGINE (uri | memory-server | emulator) if set; else MONGODB_URI if set; else
+//   mongodb-memory-server's one-node replica set of real mongod when a binary can be had
+//   (MONGOMS_SYSTEM_BINARY, its cache, or a download host that answers within the probe
+//   timeout); else the project's emulator. The caller logs the one line saying which and why.
+import { existsSync } from 'node:fs';
+import type { Config, MongoEngineKind } from '../config.ts';
+
+export interface EngineInfo {
+  kind: MongoEngineKind;
+  /** Why this engine was chosen, in words. */
+  reason: string;
+}
+
+export interface ResolvedEngine extends EngineInfo {
+  uri: string;
+  /** Stops an engine this process started; a no-op for `uri`. */
+  stop(): Promise<void>;
+}
+
+export type EngineConfig = Pick<Config, 'mongodbUri' | 'mongoEngine'> & {
+  limits: Pick<Config['limits'], 'mongodDownloadProbeTimeoutMs'>;
+};
+
+const REPLICA_SET_NAME = 'rs0';
+const DEFAULT_DOWNLOAD_MIRROR = 'https://fastdl.mongodb.org';
+
+export async function resolveEngine(config: EngineConfig): Promise<ResolvedEngine> {
+  const choice = await chooseEngine(config);
+  switch (choice.kind) {
+    case 'uri':
+      return { ...choice, uri: config.mongodbUri as string, stop: async () => undefined };
+    case 'memory-server':
+      return { ...choice, ...(await startMemoryServer()) };
+    case 'emulator':
+      return { ...choice, ...(await startEmbeddedEmulator()) };
+  }
+}
+
+async function chooseEngine(config: EngineConfig): Promise<EngineInfo> {
+  if (config.mongoEngine) {
+    return { kind: config.mongoEngine, reason: `MONGO_ENGINE=${config.mongoEngine}` };
+  }
+  if (config.mongodbUri) return { kind: 'uri', reason: 'MONGODB_URI is set' };
+  const mongod = await findMongod(config.limits.mongodDownloadProbeTimeoutMs);
+  if (mongod.available) {
+    return { kind: 'memory-server', reason: `no MONGODB_URI; ${mongod.detail}` };
+  }
+  return {
+    kind: 'emulator',
+    reason: `no MONGODB_URI and no mongod binary (${mongod.detail}); using the in-memory emulator, a test engine, not a database`,
+  };
+}
+
+type MongodAvailability = { available: boolean; detail: string };
+
+async function findMongod(probeTimeoutMs: number): Promise<MongodAvailability> {
+  const systemBinary = process.env['MONGOMS_SYSTEM_BINARY'];
+  if (systemBinary) {
+    return existsSync(systemBinary)
+      ? { available: true, detail: `MONGOMS_SYSTEM_BINARY=${systemBinary}` }
+      : { available: false, detail: `MONGOMS_SYSTEM_BINARY=${systemBinary} does not exist` };
+  }
+  const { DryMongoBinary } = await import('mongodb-memory-server');
+  const cached = await DryMongoBinary.locateBinary(await DryMongoBinary.generateOptions()).catch(() => undefined);
+  if (cached) return { available: true, detail: `mongod cached at ${cached}` };
+  return probeDownloadHost(probeTimeoutMs);
+}
+
+/** A HEAD request with a short timeout, so an offline machine learns it within seconds. */
+async function probeDownloadHost(timeoutMs: number): Promise<MongodAvailability> {
+  const url = process.env['MONGOMS_DOWNLOAD_URL'] ?? process.env['MONGOMS_DOWNLOAD_MIRROR'] ?? DEFAULT_DOWNLOAD_MIRROR;
+  const host = new URL(url).host;
+  try {
+    await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+    return { available: true, detail: `no cached mongod, downloading from ${host}` };
+  } catch (error) {
+    const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.name) : 'error';
+    return { available: false, detail: `none cached, ${host} unreachable within ${timeoutMs}ms: ${cause}` };
+  }
+}
+
+async function startMemoryServer(): Promise<{ uri: string; stop(): Promise<void> }> {
+  const { MongoMemoryReplSet } = await import('mongodb-memory-server');
+  // enableTestCommands lets tests use fail points, as on the emulator.
+  const replSet = await MongoMemoryReplSet.create({
+    replSet: { name: REPLICA_SET_NAME, count: 1, args: ['--setParameter', 'enableTestCommands=1'] },
+  });
+  return { uri: replSet.getUri(), stop: async () => void (await replSet.stop()) };
+}
+
+async function startEmbeddedEmulator(): Promise<{ uri: string; stop(): Promise<void> }> {
+  const { startEmulator } = await import('@precondition/mongo-emulator');
+  const emulator = await startEmulator({ port: 0, replSetName: REPLICA_SET_NAME });
+  return { uri: emulator.uri, stop: () => emulator.stop() };
+}

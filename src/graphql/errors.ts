@@ -1,0 +1,17 @@
+// The GraphQL error codes this API answers with (`extensions.code`), in one table. Expected
+// business outcomes are union members, not errors; these are for bad input, missing or
+// insufficient credentials, and internal faults.
+import { GraphQLError } from 'graphql';
+
+export const ErrorCode = Object.freeze({
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const);
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export function appError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { ...extensions, code } });
+}

@@ -1,0 +1,31 @@
+// The schema: one sorted list of resolver classes. A feature adds one import and one entry.
+// Used by the server, by `npm run schema` and by the tests, so all three see the same schema.
+import 'reflect-metadata';
+import { buildSchema } from 'type-graphql';
+import type { GraphQLSchema } from 'graphql';
+import { HealthResolver } from '../health/HealthResolver.ts';
+import { assertEveryRootFieldHasRight } from './auth/assertEveryRootFieldHasRight.ts';
+import { authChecker } from './auth/authChecker.ts';
+import { refusingPubSub } from './pubSub.ts';
+
+export const resolvers = [
+  HealthResolver,
+] as const;
+
+export interface BuildAppSchemaOptions {
+  /** Test-only resolvers added to the app's own (e.g. access-control probes). */
+  extraResolvers?: readonly Function[];
+}
+
+export async function buildAppSchema(options: BuildAppSchemaOptions = {}): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
+    resolvers: [...resolvers, ...(options.extraResolvers ?? [])] as [Function, ...Function[]],
+    authChecker,
+    authMode: 'error',
+    pubSub: refusingPubSub,
+    // Inputs are validated with zod in resolvers/services, not class-validator.
+    validate: false,
+  });
+  assertEveryRootFieldHasRight(schema);
+  return schema;
+}

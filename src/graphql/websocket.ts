@@ -1,0 +1,56 @@
+// graphql-ws on the HTTP server's port and path. Credentials are checked once at connection_init
+// (before any subscription can start); every operation then runs through the same schema and
+// auth checker as HTTP, with a context built the same way, so the socket is no side door.
+import type { GraphQLSchema } from 'graphql';
+import { CloseCode } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { WebSocketServer } from 'ws';
+import type { Logger } from '../observability/logger.ts';
+import { authFailuresTotal } from '../observability/metrics.ts';
+import type { Keyring } from './auth/apiKeys.ts';
+import { roleMaySubscribe } from './auth/roles.ts';
+import { createContext, type AppServices } from './context.ts';
+
+export interface GraphqlWsOptions {
+  wss: WebSocketServer;
+  schema: GraphQLSchema;
+  keyring: Keyring;
+  services: AppServices;
+  logger: Logger;
+}
+
+/** Seconds a client has to send connection_init before it is closed (graphql-ws 4408). */
+const CONNECTION_INIT_WAIT_MS = 3_000;
+
+export function attachGraphqlWs({ wss, schema, keyring, services, logger }: GraphqlWsOptions): { dispose(): Promise<void> } {
+  const disposable = useServer(
+    {
+      schema,
+      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
+      onConnect: (ctx) => {
+        const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
+        if (!auth.ok) {
+          authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
+          logger.info({ reason: auth.failure }, 'websocket refused: unauthenticated');
+          // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
+          // first (the library's own close is then a no-op on a closing socket).
+          ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized');
+          return false;
+        }
+        if (!roleMaySubscribe(auth.principal.role)) {
+          authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
+          logger.info({ role: auth.principal.role, keyId: auth.principal.keyId }, 'websocket refused: forbidden');
+          return false;
+        }
+        return true;
+      },
+      context: (ctx) => createContext(services, keyring.authenticate(ctx.connectionParams?.['authorization']), 'ws'),
+    },
+    wss,
+  );
+  return {
+    async dispose() {
+      await disposable.dispose();
+    },
+  };
+}
