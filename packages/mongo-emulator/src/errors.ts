@@ -97,6 +97,7 @@ export const ErrorCodes = Object.freeze({
   Location31395: 31395,
   Location51091: 51091,
   Location16755: 16755,
+  Location40323: 40323,
   Location40324: 40324,
   Location40352: 40352,
   Location40415: 40415,
