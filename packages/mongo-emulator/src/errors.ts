@@ -100,6 +100,7 @@ export const ErrorCodes = Object.freeze({
   Location40323: 40323,
   Location40324: 40324,
   Location40352: 40352,
+  Location40414: 40414,
   Location40415: 40415,
   Location51024: 51024,
   Location31368: 31368,
