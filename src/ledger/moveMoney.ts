@@ -5,6 +5,7 @@ import type { LedgerCollections, MoveOp, RequestDoc } from './model.ts';
 import { toLong } from './money.ts';
 import { loadOutcome } from './outcome.ts';
 import type { AccountPreconditions } from './preconditions.ts';
+import type { LedgerTelemetry } from './telemetry.ts';
 import { claimRequest, hashParams, leaseEnd, releaseLease, renewLease, requestKey, waitWhileLeased } from './requests.ts';
 import type {
   AccountNotFound,
@@ -19,8 +20,7 @@ import type {
 export interface LedgerDeps {
   collections: LedgerCollections;
   preconditions: AccountPreconditions;
-  /** Told about every drive that failed, for logs; the caller still gets a typed answer. */
-  onDriveFailure(requestKey: string, error: unknown): void;
+  telemetry: LedgerTelemetry;
 }
 
 export interface MoveRequest {
@@ -72,7 +72,7 @@ export async function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<Mo
     decidedAt: null,
   };
   const claim = await claimRequest(deps.collections.requests, request).catch((error: unknown) => {
-    deps.onDriveFailure(request._id, error);
+    deps.telemetry.driveFailure(request._id, error);
     return null;
   });
   if (claim === null) {
@@ -110,9 +110,13 @@ export async function driveWithRetries(deps: LedgerDeps, request: RequestDoc): P
   for (let attempt = 1; attempt <= driveAttemptsMax; attempt += 1) {
     try {
       last = await driveRequest(deps.collections, deps.preconditions, request);
-      if (last.kind === 'decided' || last.reason === 'untraceable') break;
+      if (last.kind === 'decided') break;
+      if (last.reason === 'untraceable') {
+        deps.telemetry.untraceable(request._id);
+        break;
+      }
     } catch (error) {
-      deps.onDriveFailure(request._id, error);
+      deps.telemetry.driveFailure(request._id, error);
     }
     if (attempt < driveAttemptsMax) await sleep(driveBackoffMs * attempt);
   }

@@ -8,31 +8,38 @@ import * as queries from './queries.ts';
 import type { AccountsPageInput, EntriesPageInput } from './inputs.ts';
 import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
 import { sweepPendingRequests } from './sweep.ts';
+import type { LedgerTelemetry } from './telemetry.ts';
 
 export interface LedgerServiceOptions {
-  /** Tests only: swap the account filters to prove the race tests catch a missing precondition. */
-  preconditions?: AccountPreconditions;
-  /** Told about each request whose outcome came back, e.g. for metrics. */
-  onOutcome?: (op: string, outcome: string) => void;
-  onDriveFailure?: (requestKey: string, error: unknown) => void;
+  db: Db;
+  telemetry: LedgerTelemetry;
+  /**
+   * Test-only: replaces the account filters, so that a meta-test can prove the race tests fail
+   * without the preconditions. Refused outside vitest: production always uses the real ones.
+   */
+  preconditionsForTest?: AccountPreconditions;
 }
 
 export type LedgerService = ReturnType<typeof createLedgerService>;
 
 /** The ledger's operations over one database. Inputs must already be parsed by ./inputs.ts. */
-export function createLedgerService(db: Db, options: LedgerServiceOptions = {}) {
+export function createLedgerService(options: LedgerServiceOptions) {
+  if (options.preconditionsForTest !== undefined && process.env.VITEST !== 'true') {
+    throw new Error('preconditionsForTest is for the test suite only');
+  }
+  const { db, telemetry } = options;
   const deps: LedgerDeps = {
     collections: writeCollections(db),
-    preconditions: options.preconditions ?? accountPreconditions,
-    onDriveFailure: options.onDriveFailure ?? (() => undefined),
+    preconditions: options.preconditionsForTest ?? accountPreconditions,
+    telemetry,
   };
   const reporting = reportingCollections(db);
   const report = <R extends { kind: string }>(op: string, result: R): R => {
-    options.onOutcome?.(op, result.kind);
+    telemetry.outcome(op, result.kind);
     return result;
   };
 
-  return {
+  return Object.freeze({
     async openAccount(input: OpenAccountInput): Promise<OpenAccountResult> {
       return report('openAccount', await openAccount(deps.collections.accounts, input));
     },
@@ -53,7 +60,7 @@ export function createLedgerService(db: Db, options: LedgerServiceOptions = {}) 
     listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
     entryByRequest: (requestId: string) => queries.entryByRequest(reporting, requestId),
-  };
+  });
 }
 
 // A deposit has nobody to ask for funds and no OutcomeUnknown member: an unfinished deposit is

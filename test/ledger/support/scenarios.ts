@@ -1,0 +1,46 @@
+import { expect } from 'vitest';
+import type { LedgerService } from '../../../src/ledger/index.ts';
+import type { TestDb } from '../../support/mongo.ts';
+
+// The G1 race, written once: the race test runs it against the real preconditions, and the
+// meta-test against a broken debit filter and expects the checks to fail.
+
+export interface WithdrawalRace {
+  kinds: Record<string, number>;
+  finalBalance: number;
+  lowestBalanceAfter: number;
+  appliedEntries: number;
+}
+
+/** `count` withdrawals of `amount` from one account at once, spread over `services`. */
+export async function raceWithdrawals(
+  db: TestDb,
+  services: LedgerService[],
+  accountId: string,
+  count: number,
+  amount: number,
+): Promise<WithdrawalRace> {
+  const results = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      services[i % services.length]!.withdraw({ accountId, amount, requestId: `${accountId}-w${i}` }),
+    ),
+  );
+  const kinds: Record<string, number> = {};
+  for (const result of results) kinds[result.kind] = (kinds[result.kind] ?? 0) + 1;
+  const account = await db.db.collection('accounts').findOne({ _id: accountId as never });
+  const entries = await db.db.collection('ledger_entries').find({ accountId, kind: 'withdrawal' }).toArray();
+  return {
+    kinds,
+    finalBalance: Number(account?.balance),
+    lowestBalanceAfter: Math.min(...entries.map((entry) => Number(entry.balanceAfter))),
+    appliedEntries: entries.length,
+  };
+}
+
+/** G1 for 2,000 minor units and withdrawals of 10: exactly 200 apply, the rest are refused. */
+export function expectNoOverdraft(race: WithdrawalRace, count: number): void {
+  expect(race.kinds).toEqual({ withdrawSuccess: 200, insufficientFunds: count - 200 });
+  expect(race.finalBalance).toBe(0);
+  expect(race.lowestBalanceAfter).toBe(0);
+  expect(race.appliedEntries).toBe(200);
+}
