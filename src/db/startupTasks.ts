@@ -5,6 +5,7 @@
 import type { Db, MongoClient } from 'mongodb';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
+import { workItemIndexesTask } from '../work/startupTask.ts';
 
 export interface StartupDeps {
   client: MongoClient;
@@ -24,4 +25,5 @@ export interface StartupTask {
 }
 
 export const startupTasks: readonly StartupTask[] = [
+  workItemIndexesTask,
 ];

@@ -4,12 +4,14 @@ import 'reflect-metadata';
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { HealthResolver } from '../health/HealthResolver.ts';
+import { WorkItemResolver } from '../work/graphql/WorkItemResolver.ts';
 import { assertEveryRootFieldHasRight } from './auth/assertEveryRootFieldHasRight.ts';
 import { authChecker } from './auth/authChecker.ts';
 import { refusingPubSub } from './pubSub.ts';
 
 export const resolvers = [
   HealthResolver,
+  WorkItemResolver,
 ] as const;
 
 export interface BuildAppSchemaOptions {

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
-import { CompletionOutcome, Limits } from './model.ts';
+import { CompletionOutcome, Limits, WorkStatus } from './model.ts';
 
 // The inputs of the work service, validated at the edge (resolvers) with zod; the service takes
 // the parsed output and trusts it.
@@ -53,4 +53,11 @@ export type CompleteWorkItemInput = z.output<typeof completeWorkItemInput>;
 export const requeueWorkItemInput = z.object({ id: objectId, version });
 export type RequeueWorkItemInput = z.output<typeof requeueWorkItemInput>;
 
-export const workItemIdInput = objectId;
+export const workItemIdQuery = z.object({ id: objectId });
+
+export const workItemsQuery = z.object({
+  status: z.enum(Object.values(WorkStatus)).optional(),
+  kind: itemKind.optional(),
+  first: z.number().int().min(1).max(Limits.pageSizeMax),
+  after: objectId.optional(),
+});

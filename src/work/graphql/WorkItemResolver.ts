@@ -1,0 +1,104 @@
+// Thin resolvers: validate with zod, call the work service, map its result onto the contract's
+// union. Rights mirror DESIGN.md's roles table.
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Allow, Rights } from '../../graphql/auth/index.ts';
+import type { AppContext } from '../../graphql/context.ts';
+import { metricsRegistry } from '../../observability/metrics.ts';
+import * as zodInputs from '../inputs.ts';
+import { Limits, WorkStatus } from '../model.ts';
+import { createWorkService, type WorkService } from '../service.ts';
+import { createWorkTelemetry } from '../telemetry.ts';
+import {
+  ClaimWorkItemInput,
+  CompleteWorkItemInput,
+  CreateWorkItemInput,
+  HeartbeatWorkItemInput,
+  RequeueWorkItemInput,
+} from './inputs.ts';
+import { parseInput } from './parseInput.ts';
+import {
+  ClaimWorkItemResult,
+  CompleteWorkItemResult,
+  CreateWorkItemResult,
+  HeartbeatWorkItemResult,
+  RequeueWorkItemResult,
+} from './results.ts';
+import { toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
+import { toWorkItem, WorkItem, WorkItemPage, WorkQueueStats } from './types.ts';
+
+/** The service for one request: metrics on the process registry, logs bound to the request. */
+function work(ctx: AppContext): WorkService {
+  return createWorkService({ db: ctx.db, telemetry: createWorkTelemetry(metricsRegistry, ctx.logger) });
+}
+
+const PAGE_SIZE_DEFAULT = 20;
+
+@Resolver()
+export class WorkItemResolver {
+  @Mutation(() => CreateWorkItemResult)
+  @Allow(Rights.createWork)
+  async createWorkItem(@Arg('input', () => CreateWorkItemInput) input: CreateWorkItemInput, @Ctx() ctx: AppContext) {
+    return toCreateResult(await work(ctx).create(parseInput(zodInputs.createWorkItemInput, input)));
+  }
+
+  @Mutation(() => ClaimWorkItemResult)
+  @Allow(Rights.processWork)
+  async claimWorkItem(@Arg('input', () => ClaimWorkItemInput) input: ClaimWorkItemInput, @Ctx() ctx: AppContext) {
+    return toClaimResult(await work(ctx).claim(parseInput(zodInputs.claimWorkItemInput, input)));
+  }
+
+  @Mutation(() => HeartbeatWorkItemResult)
+  @Allow(Rights.processWork)
+  async heartbeatWorkItem(@Arg('input', () => HeartbeatWorkItemInput) input: HeartbeatWorkItemInput, @Ctx() ctx: AppContext) {
+    return toHeartbeatResult(await work(ctx).heartbeat(parseInput(zodInputs.heartbeatWorkItemInput, input)));
+  }
+
+  @Mutation(() => CompleteWorkItemResult)
+  @Allow(Rights.processWork)
+  async completeWorkItem(@Arg('input', () => CompleteWorkItemInput) input: CompleteWorkItemInput, @Ctx() ctx: AppContext) {
+    return toCompleteResult(await work(ctx).complete(parseInput(zodInputs.completeWorkItemInput, input)));
+  }
+
+  @Mutation(() => RequeueWorkItemResult)
+  @Allow(Rights.requeueWork)
+  async requeueWorkItem(@Arg('input', () => RequeueWorkItemInput) input: RequeueWorkItemInput, @Ctx() ctx: AppContext) {
+    return toRequeueResult(await work(ctx).requeue(parseInput(zodInputs.requeueWorkItemInput, input)));
+  }
+
+  @Query(() => WorkItem, { nullable: true })
+  @Allow(Rights.query)
+  async workItem(@Arg('id', () => ID) id: string, @Ctx() ctx: AppContext): Promise<WorkItem | null> {
+    const doc = await work(ctx).get(parseInput(zodInputs.workItemIdQuery, { id }).id);
+    return doc === null ? null : toWorkItem(doc);
+  }
+
+  @Query(() => WorkItemPage, { description: `Oldest first; at most ${Limits.pageSizeMax} per page` })
+  @Allow(Rights.query)
+  async workItems(
+    @Arg('status', () => WorkStatus, { nullable: true }) status: WorkStatus | null,
+    @Arg('kind', () => String, { nullable: true }) kind: string | null,
+    @Arg('first', () => Int, { defaultValue: PAGE_SIZE_DEFAULT }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: AppContext,
+  ): Promise<WorkItemPage> {
+    const query = parseInput(zodInputs.workItemsQuery, { status, kind, first, after });
+    const page = await work(ctx).list(query);
+    const items = page.items.map(toWorkItem);
+    return Object.assign(new WorkItemPage(), {
+      items,
+      hasNextPage: page.hasNextPage,
+      endCursor: items.at(-1)?.id ?? null,
+    });
+  }
+
+  @Query(() => WorkQueueStats)
+  @Allow(Rights.query)
+  async workQueueStats(@Ctx() ctx: AppContext): Promise<WorkQueueStats> {
+    const stats = await work(ctx).stats();
+    return Object.assign(new WorkQueueStats(), {
+      counts: stats.counts,
+      oldestPendingAgeSeconds: stats.oldestPendingAgeMs === null ? null : stats.oldestPendingAgeMs / 1000,
+      conflictsSinceStart: stats.conflictsSinceStart,
+    });
+  }
+}

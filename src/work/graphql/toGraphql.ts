@@ -1,0 +1,94 @@
+// Service results → GraphQL union members, one to one. Class instances, so that type-graphql's
+// unions resolve their member by `instanceof`.
+import { DuplicateReplayed, IdempotencyKeyReused } from '../../graphql/results/index.ts';
+import type * as R from '../results.ts';
+import {
+  ClaimSuccess,
+  CompleteSuccess,
+  ConflictLost,
+  CreateWorkItemSuccess,
+  HeartbeatSuccess,
+  NothingToClaim,
+  RequeueSuccess,
+  WorkItemNotFound,
+} from './results.ts';
+import { toWorkItem } from './types.ts';
+
+function conflictLost(result: R.ConflictLost): ConflictLost {
+  return Object.assign(new ConflictLost(), { operation: result.operation, item: toWorkItem(result.current) });
+}
+
+function notFound(result: R.WorkItemNotFound): WorkItemNotFound {
+  return Object.assign(new WorkItemNotFound(), { id: result.id });
+}
+
+function replayed(result: R.DuplicateReplayed<unknown>, original: object): DuplicateReplayed {
+  return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original });
+}
+
+function createSuccess(result: R.CreateSuccess): CreateWorkItemSuccess {
+  return Object.assign(new CreateWorkItemSuccess(), { item: toWorkItem(result.item) });
+}
+
+function completeSuccess(result: R.CompleteSuccess): CompleteSuccess {
+  return Object.assign(new CompleteSuccess(), { item: toWorkItem(result.item) });
+}
+
+export function toCreateResult(result: R.CreateResult) {
+  switch (result.kind) {
+    case 'created':
+      return createSuccess(result);
+    case 'duplicateReplayed':
+      return replayed(result, createSuccess(result.original));
+    case 'idempotencyKeyReused':
+      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId });
+  }
+}
+
+export function toClaimResult(result: R.ClaimResult) {
+  switch (result.kind) {
+    case 'claimed':
+      return Object.assign(new ClaimSuccess(), { item: toWorkItem(result.item) });
+    case 'nothingToClaim':
+      return Object.assign(new NothingToClaim(), { kinds: [...result.kinds] });
+    case 'conflictLost':
+      return conflictLost(result);
+    case 'workItemNotFound':
+      return notFound(result);
+  }
+}
+
+export function toHeartbeatResult(result: R.HeartbeatResult) {
+  switch (result.kind) {
+    case 'heartbeat':
+      return Object.assign(new HeartbeatSuccess(), { item: toWorkItem(result.item) });
+    case 'conflictLost':
+      return conflictLost(result);
+    case 'workItemNotFound':
+      return notFound(result);
+  }
+}
+
+export function toCompleteResult(result: R.CompleteResult) {
+  switch (result.kind) {
+    case 'completed':
+      return completeSuccess(result);
+    case 'duplicateReplayed':
+      return replayed(result, completeSuccess(result.original));
+    case 'conflictLost':
+      return conflictLost(result);
+    case 'workItemNotFound':
+      return notFound(result);
+  }
+}
+
+export function toRequeueResult(result: R.RequeueResult) {
+  switch (result.kind) {
+    case 'requeued':
+      return Object.assign(new RequeueSuccess(), { item: toWorkItem(result.item) });
+    case 'conflictLost':
+      return conflictLost(result);
+    case 'workItemNotFound':
+      return notFound(result);
+  }
+}
