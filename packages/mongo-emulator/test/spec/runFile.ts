@@ -6,7 +6,7 @@ import { EJSON } from 'bson';
 import type { MongoClient } from 'mongodb';
 import { SkipTest } from './outcomes.ts';
 import { unmetRequirements, type RunOnRequirement, type ServerFacts } from './requirements.ts';
-import { TestRun, type TestFile } from './runTest.ts';
+import { TestRun, type TestCase, type TestFile } from './runTest.ts';
 import { schemaVersionProblem } from './schemaVersion.ts';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped' | 'notApplicable';
@@ -44,11 +44,31 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+// Entity types this runner does not implement: a test that creates one is skipped before it
+// touches the server, whatever the server would have answered.
+const UNSUPPORTED_ENTITIES: Record<string, string> = {
+  bucket: 'GridFS (bucket entities) is out of scope',
+  clientEncryption: 'clientEncryption entities (CSFLE) are not supported',
+  thread: 'thread entities are not supported',
+};
+
+function unsupportedEntityReason(file: TestFile, test: TestCase): string | undefined {
+  const created = test.operations.filter((o) => o.object === 'testRunner' && o.name === 'createEntities');
+  const definitions = [...(file.createEntities ?? []), ...created.flatMap((o) => (o.arguments?.entities ?? []) as TestFile['createEntities'] & object)];
+  for (const definition of definitions) {
+    const reason = UNSUPPORTED_ENTITIES[Object.keys(definition)[0] ?? ''];
+    if (reason !== undefined) return `runner: ${reason}`;
+  }
+  return undefined;
+}
+
 async function runOneTest(file: TestFile, index: number, resources: RunnerResources): Promise<Pick<TestReport, 'status' | 'detail'>> {
   const test = file.tests[index]!;
   const unmet = await unmetRequirements(test.runOnRequirements as RunOnRequirement[] | undefined, resources.facts);
   if (unmet !== null) return { status: 'notApplicable', detail: unmet };
   if (test.skipReason !== undefined) return { status: 'skipped', detail: `skipReason: ${test.skipReason}` };
+  const unsupportedReason = unsupportedEntityReason(file, test);
+  if (unsupportedReason !== undefined) return { status: 'skipped', detail: unsupportedReason };
   const run = new TestRun(file, test, resources.uri, resources.internalClient);
   const execution = run.execute();
   execution.catch(() => undefined); // after a timeout its late rejection is expected
