@@ -117,6 +117,7 @@ export const ErrorCodes = Object.freeze({
   NotYetInitialized: 94,
   LockFailed: 107,
   InvalidIndexSpecificationOption: 197,
+  CannotIndexParallelArrays: 171,
   StaleEpoch: 150,
   ClientMarkedKilled: 46841,
   CursorKilled: 237,
