@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const logger = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(`[warn] ${m}`) };
-  const emulator = await startEmulator({ ...parsed.options, logger });
+  const emulator = await startEmulator({ ...parsed.options, logger, argv: ['mongo-emulator', ...argv] });
   console.log(
     `mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, in-memory; not for production)`,
   );

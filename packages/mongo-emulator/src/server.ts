@@ -1,9 +1,13 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { ObjectId } from 'bson';
 import { CommandDispatcher } from './commands/dispatch.ts';
+import { CursorManager } from './commands/lib/CursorManager.ts';
 import { CommandRegistry } from './commands/registry.ts';
 import type { EmulatorLogger, NodeIdentity, ServerCounters, ServerState } from './commands/types.ts';
+import { Catalog } from './engine/catalog.ts';
+import { FailPointRegistry } from './failpoints/FailPointRegistry.ts';
 import { ClusterClock } from './session/ClusterClock.ts';
+import { SessionRegistry } from './session/SessionRegistry.ts';
 import { Connection } from './wire/Connection.ts';
 
 export interface EmulatorOptions {
@@ -14,6 +18,8 @@ export interface EmulatorOptions {
   /** Oplog entries kept for change streams before the oldest are dropped. */
   oplogMaxEntries?: number;
   logger?: EmulatorLogger;
+  /** What getCmdLineOpts reports as argv (the CLI passes its own). */
+  argv?: string[];
 }
 
 export interface RunningEmulator {
@@ -43,9 +49,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const stopController = new AbortController();
+  const clock = new ClusterClock();
+  const catalog = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }) });
+  // Every document-level change is one write on the logical clock.
+  catalog.observe(() => clock.tick());
+  const oplogMaxEntries = options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES;
   const state: ServerState = {
     node: identity(address, replSetName),
-    clock: new ClusterClock(),
+    clock,
+    catalog,
+    cursors: new CursorManager(),
+    sessions: new SessionRegistry(),
+    failPoints: new FailPointRegistry(),
+    startOptions: {
+      argv: options.argv ?? ['mongo-emulator'],
+      parsed: { net: { bindIp: host, port }, replication: { replSet: replSetName, oplogMaxEntries } },
+    },
     counters: newCounters(),
     logger,
     stopSignal: stopController.signal,

@@ -1,10 +1,74 @@
+import { aggregate } from './aggregate.ts';
 import { buildInfo } from './buildInfo.ts';
+import { configureFailPoint } from './configureFailPoint.ts';
+import { connectionStatus } from './connectionStatus.ts';
+import { count } from './count.ts';
+import { create } from './create.ts';
+import { createIndexes } from './createIndexes.ts';
+import { currentOp } from './currentOp.ts';
+import { deleteCommand } from './delete.ts';
+import { distinct } from './distinct.ts';
+import { drop } from './drop.ts';
+import { dropDatabase } from './dropDatabase.ts';
+import { dropIndexes } from './dropIndexes.ts';
+import { endSessions } from './endSessions.ts';
+import { find } from './find.ts';
+import { findAndModify } from './findAndModify.ts';
+import { getCmdLineOpts } from './getCmdLineOpts.ts';
+import { getMore } from './getMore.ts';
+import { getParameter } from './getParameter.ts';
 import { hello } from './hello.ts';
+import { hostInfo } from './hostInfo.ts';
+import { insert } from './insert.ts';
+import { killAllSessions } from './killAllSessions.ts';
+import { killCursors } from './killCursors.ts';
+import { listCollections } from './listCollections.ts';
+import { listDatabases } from './listDatabases.ts';
+import { listIndexes } from './listIndexes.ts';
 import { ping } from './ping.ts';
+import { refreshSessions } from './refreshSessions.ts';
+import { replSetGetStatus } from './replSetGetStatus.ts';
+import { serverStatus } from './serverStatus.ts';
+import { update } from './update.ts';
+import { whatsmyuri } from './whatsmyuri.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** Every command the emulator answers, sorted by name. */
-const SUPPORTED: readonly CommandDefinition[] = [buildInfo, hello, ping];
+export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
+  aggregate,
+  buildInfo,
+  configureFailPoint,
+  connectionStatus,
+  count,
+  create,
+  createIndexes,
+  currentOp,
+  deleteCommand,
+  distinct,
+  drop,
+  dropDatabase,
+  dropIndexes,
+  endSessions,
+  find,
+  findAndModify,
+  getCmdLineOpts,
+  getMore,
+  getParameter,
+  hello,
+  hostInfo,
+  insert,
+  killAllSessions,
+  killCursors,
+  listCollections,
+  listDatabases,
+  listIndexes,
+  ping,
+  refreshSessions,
+  replSetGetStatus,
+  serverStatus,
+  update,
+  whatsmyuri,
+];
 
 /**
  * Commands mongod has that the emulator refuses on purpose, with the reason given to the
@@ -13,10 +77,14 @@ const SUPPORTED: readonly CommandDefinition[] = [buildInfo, hello, ping];
 const UNSUPPORTED: Readonly<Record<string, string>> = Object.freeze({
   abortTransaction: 'multi-document transactions are not supported by mongo-emulator yet',
   authenticate: 'mongo-emulator has no authentication',
+  collMod: 'collection options cannot be changed in mongo-emulator',
   commitTransaction: 'multi-document transactions are not supported by mongo-emulator yet',
   compact: 'mongo-emulator has no storage to compact',
   eval: 'server-side JavaScript is not supported',
+  explain: 'mongo-emulator has no query planner to explain',
+  getLog: 'mongo-emulator keeps no server log',
   mapReduce: 'mapReduce is not supported by mongo-emulator; use aggregate',
+  renameCollection: 'renameCollection is not supported by mongo-emulator',
   saslContinue: 'mongo-emulator has no authentication',
   saslStart: 'mongo-emulator has no authentication',
   shutdown: 'stop mongo-emulator through its process or its stop() API',
@@ -30,7 +98,7 @@ export type CommandLookup =
 export class CommandRegistry {
   private readonly byName = new Map<string, CommandDefinition>();
 
-  constructor(definitions: readonly CommandDefinition[] = SUPPORTED) {
+  constructor(definitions: readonly CommandDefinition[] = SUPPORTED_COMMANDS) {
     for (const definition of definitions) {
       for (const name of definition.names) {
         if (this.byName.has(name)) throw new Error(`command ${name} registered twice`);

@@ -1,6 +1,10 @@
 import type { ObjectId } from 'bson';
+import type { Catalog } from '../engine/catalog.ts';
 import type { Document } from '../engine/types.ts';
+import type { FailPointRegistry } from '../failpoints/FailPointRegistry.ts';
 import type { ClusterClock } from '../session/ClusterClock.ts';
+import type { LogicalSession, SessionRegistry } from '../session/SessionRegistry.ts';
+import type { CursorManager } from './lib/CursorManager.ts';
 import type { Connection } from '../wire/Connection.ts';
 
 export interface EmulatorLogger {
@@ -32,6 +36,12 @@ export interface ServerCounters {
 export interface ServerState {
   readonly node: NodeIdentity;
   readonly clock: ClusterClock;
+  readonly catalog: Catalog;
+  readonly cursors: CursorManager;
+  readonly sessions: SessionRegistry;
+  readonly failPoints: FailPointRegistry;
+  /** The command line (or options) the server started with, for getCmdLineOpts. */
+  readonly startOptions: { argv: string[]; parsed: Document };
   readonly counters: ServerCounters;
   readonly logger: EmulatorLogger;
   /** Aborted by stop(): every waiting command (awaitable hello, blockConnection) gives up. */
@@ -45,6 +55,8 @@ export interface CommandContext {
   /** The command name as sent (an alias such as `ismaster` stays as sent). */
   readonly name: string;
   readonly command: Document;
+  /** The logical session named by `lsid`, if any. */
+  readonly session: LogicalSession | undefined;
 }
 
 export interface CommandDefinition {
@@ -52,5 +64,11 @@ export interface CommandDefinition {
   readonly names: readonly string[];
   /** May answer the awaitable hello in exhaust mode (OP_MSG exhaustAllowed). */
   readonly exhaustible?: boolean;
+  /** Takes a writeConcern (validated before, satisfied or not after the command runs). */
+  readonly acceptsWriteConcern?: boolean;
+  /** insert/update/delete/findAndModify: with a txnNumber, a retryable write. */
+  readonly retryableWrite?: boolean;
+  /** Only runs against the admin database, as mongod's adminOnly commands. */
+  readonly adminOnly?: boolean;
   run(context: CommandContext): Document | Promise<Document>;
 }

@@ -1,0 +1,36 @@
+import { CommandError } from '../errors.ts';
+import type { Document } from '../engine/types.ts';
+import { bsonTypeName, collectionName } from './lib/namespace.ts';
+import { optionalCount, optionalDocument, requiredArray } from './lib/options.ts';
+import type { CommandContext, CommandDefinition } from './types.ts';
+
+/** `aggregate` on a collection or (`aggregate: 1`) on the database; results through a cursor. */
+export const aggregate: CommandDefinition = {
+  names: ['aggregate'],
+  acceptsWriteConcern: true,
+  run(context) {
+    const { command, db, server } = context;
+    const coll = command.aggregate === 1 ? null : collectionName(context);
+    const pipeline = requiredArray(command, 'pipeline', 'aggregate');
+    if (command.explain !== undefined && command.explain !== false) {
+      throw new CommandError('CommandNotSupported', 'mongo-emulator does not explain aggregations');
+    }
+    const cursorOptions = cursorOption(command);
+    const variables = optionalDocument(command, 'let');
+    const results = server.catalog.aggregate(db, coll, pipeline, {
+      ...(variables ? { let: variables } : {}),
+      ...(command.collation !== undefined ? { collation: command.collation as never } : {}),
+    });
+    const ns = coll === null ? `${db}.$cmd.aggregate` : `${db}.${coll}`;
+    return { cursor: server.cursors.open(ns, results, { batchSize: optionalCount(cursorOptions, 'batchSize') }) };
+  },
+};
+
+function cursorOption(command: CommandContext['command']): Document {
+  if (command.cursor === undefined) {
+    throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  const cursor = optionalDocument(command, 'cursor');
+  if (!cursor) throw new CommandError('TypeMismatch', `cursor field must be an object, got ${bsonTypeName(command.cursor)}`);
+  return cursor;
+}

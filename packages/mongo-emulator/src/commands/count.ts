@@ -1,0 +1,15 @@
+import { collectionName } from './lib/namespace.ts';
+import { optionalCount, optionalDocument } from './lib/options.ts';
+import type { CommandDefinition } from './types.ts';
+
+export const count: CommandDefinition = {
+  names: ['count'],
+  run(context) {
+    const coll = collectionName(context);
+    const { command, db, server } = context;
+    server.counters.opcounters.query += 1;
+    const query = optionalDocument(command, 'query') ?? {};
+    const options = { skip: optionalCount(command, 'skip'), limit: optionalCount(command, 'limit') };
+    return { n: server.catalog.getCollection(db, coll)?.count(query, options) ?? 0 };
+  },
+};

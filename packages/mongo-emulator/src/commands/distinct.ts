@@ -1,0 +1,16 @@
+import { CommandError } from '../errors.ts';
+import { collectionName } from './lib/namespace.ts';
+import { optionalDocument } from './lib/options.ts';
+import type { CommandDefinition } from './types.ts';
+
+export const distinct: CommandDefinition = {
+  names: ['distinct'],
+  run(context) {
+    const coll = collectionName(context);
+    const { command, db, server } = context;
+    if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
+    server.counters.opcounters.query += 1;
+    const query = optionalDocument(command, 'query') ?? {};
+    return { values: server.catalog.getCollection(db, coll)?.distinct(command.key, query) ?? [] };
+  },
+};

@@ -1,0 +1,16 @@
+import { collectionName } from './lib/namespace.ts';
+import type { CommandDefinition } from './types.ts';
+
+/** `drop`: as mongod 7.0, dropping a collection that does not exist succeeds. */
+export const drop: CommandDefinition = {
+  names: ['drop'],
+  acceptsWriteConcern: true,
+  run(context) {
+    const coll = collectionName(context);
+    const { catalog } = context.server;
+    const nIndexesWas = catalog.getCollection(context.db, coll)?.listIndexes().length;
+    catalog.dropCollection(context.db, coll);
+    const ns = `${context.db}.${coll}`;
+    return nIndexesWas === undefined ? { ns } : { nIndexesWas, ns };
+  },
+};

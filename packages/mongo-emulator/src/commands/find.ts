@@ -1,0 +1,39 @@
+import type { Document, FindOptions } from '../engine/types.ts';
+import { collectionName } from './lib/namespace.ts';
+import { optionalBoolean, optionalCount, optionalDocument } from './lib/options.ts';
+import type { CommandDefinition } from './types.ts';
+
+/** `find`: the whole result is computed at once and handed out through a cursor. */
+export const find: CommandDefinition = {
+  names: ['find'],
+  run(context) {
+    const coll = collectionName(context);
+    const { command, db, server } = context;
+    server.counters.opcounters.query += 1;
+    const filter = optionalDocument(command, 'filter') ?? {};
+    const options = findOptions(command);
+    const results = server.catalog.getCollection(db, coll)?.find(filter, options) ?? [];
+    const cursor = server.cursors.open(`${db}.${coll}`, results, {
+      batchSize: optionalCount(command, 'batchSize'),
+      singleBatch: optionalBoolean(command, 'singleBatch') ?? false,
+    });
+    return { cursor };
+  },
+};
+
+function findOptions(command: Document): FindOptions {
+  const options: FindOptions = {};
+  const sort = optionalDocument(command, 'sort');
+  const projection = optionalDocument(command, 'projection');
+  const skip = optionalCount(command, 'skip');
+  const limit = optionalCount(command, 'limit');
+  const variables = optionalDocument(command, 'let');
+  if (sort) options.sort = sort;
+  if (projection) options.projection = projection;
+  if (skip) options.skip = skip;
+  if (limit) options.limit = limit;
+  if (variables) options.let = variables;
+  if (command.hint !== undefined) options.hint = command.hint as FindOptions['hint'];
+  if (command.collation !== undefined) options.collation = command.collation as FindOptions['collation'];
+  return options;
+}

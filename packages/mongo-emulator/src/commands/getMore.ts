@@ -1,0 +1,21 @@
+import { CommandError } from '../errors.ts';
+import { bsonTypeName } from './lib/namespace.ts';
+import { optionalCount } from './lib/options.ts';
+import type { CommandDefinition } from './types.ts';
+
+/** `getMore`: the next batch of an open cursor (batchSize 0 or absent: up to 16 MiB). */
+export const getMore: CommandDefinition = {
+  names: ['getMore'],
+  run({ command, db, server }) {
+    const id = command.getMore;
+    if (typeof id !== 'bigint') {
+      throw new CommandError('TypeMismatch', `BSON field 'getMore.getMore' is the wrong type '${bsonTypeName(id)}', expected type 'long'`);
+    }
+    if (typeof command.collection !== 'string') {
+      throw new CommandError('TypeMismatch', "BSON field 'getMore.collection' is missing or not a string");
+    }
+    server.counters.opcounters.getmore += 1;
+    const batchSize = optionalCount(command, 'batchSize') || undefined;
+    return { cursor: server.cursors.getMore(id, `${db}.${command.collection}`, batchSize) };
+  },
+};

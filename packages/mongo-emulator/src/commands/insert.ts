@@ -1,0 +1,23 @@
+import type { Document } from '../engine/types.ts';
+import { collectionName } from './lib/namespace.ts';
+import { requiredArray } from './lib/options.ts';
+import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
+import type { CommandDefinition } from './types.ts';
+
+/** `insert`: each document on its own; the collection is created on first insert. */
+export const insert: CommandDefinition = {
+  names: ['insert'],
+  acceptsWriteConcern: true,
+  retryableWrite: true,
+  run(context) {
+    const coll = collectionName(context);
+    const documents = requiredArray(context.command, 'documents', 'insert');
+    const { catalog, counters } = context.server;
+    const outcome = runWriteBatch(context, documents, (document: Document) => {
+      counters.opcounters.insert += 1;
+      catalog.getOrCreateCollection(context.db, coll).insertOne(document);
+      return { n: 1 };
+    });
+    return { n: outcome.results.length, ...batchReplyFields(outcome) };
+  },
+};

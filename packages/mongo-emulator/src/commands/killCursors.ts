@@ -1,0 +1,16 @@
+import { CommandError } from '../errors.ts';
+import { collectionName } from './lib/namespace.ts';
+import type { CommandDefinition } from './types.ts';
+
+export const killCursors: CommandDefinition = {
+  names: ['killCursors'],
+  run(context) {
+    collectionName(context);
+    const ids = context.command.cursors;
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'bigint')) {
+      throw new CommandError('TypeMismatch', "BSON field 'killCursors.cursors' must be an array of longs");
+    }
+    const { killed, notFound } = context.server.cursors.kill(ids as bigint[]);
+    return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [] };
+  },
+};

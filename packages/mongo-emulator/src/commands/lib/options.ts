@@ -1,0 +1,43 @@
+import { CommandError } from '../../errors.ts';
+import type { Document } from '../../engine/types.ts';
+import { bsonTypeName } from './namespace.ts';
+
+/** Reads an optional non-negative integer field (int, long or whole double), as mongod accepts. */
+export function optionalCount(command: Document, field: string): number | undefined {
+  const value = command[field];
+  if (value === undefined || value === null) return undefined;
+  const n = typeof value === 'bigint' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n)) {
+    throw new CommandError('TypeMismatch', `Field '${field}' should be an integer, got ${bsonTypeName(value)}`);
+  }
+  if (n < 0) throw new CommandError('BadValue', `${field} value must be non-negative, but received: ${n}`);
+  return n;
+}
+
+export function optionalDocument(command: Document, field: string): Document | undefined {
+  const value = command[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value) || (value as { _bsontype?: string })._bsontype) {
+    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${bsonTypeName(value)}', expected type 'object'`);
+  }
+  return value as Document;
+}
+
+export function optionalBoolean(command: Document, field: string): boolean | undefined {
+  const value = command[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return Number(value) !== 0;
+  throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${bsonTypeName(value)}', expected type 'bool'`);
+}
+
+export function requiredArray(command: Document, field: string, commandName: string): Document[] {
+  const value = command[field];
+  if (value === undefined) {
+    throw new CommandError('Location40414', `BSON field '${commandName}.${field}' is missing but a required field`);
+  }
+  if (!Array.isArray(value)) {
+    throw new CommandError('TypeMismatch', `BSON field '${commandName}.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'array'`);
+  }
+  return value as Document[];
+}

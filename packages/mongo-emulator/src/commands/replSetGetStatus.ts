@@ -1,0 +1,59 @@
+import type { CommandDefinition } from './types.ts';
+
+const PRIMARY_STATE = 1;
+
+/** `replSetGetStatus`: one healthy PRIMARY member, whose optimes are the latest write. */
+export const replSetGetStatus: CommandDefinition = {
+  names: ['replSetGetStatus'],
+  adminOnly: true,
+  run({ server }) {
+    const { node, clock } = server;
+    const now = new Date();
+    const opTime = { ts: clock.now(), t: node.term };
+    const opTimeDate = clock.lastWriteDate;
+    const uptimeSeconds = Math.floor((now.getTime() - node.startedAt.getTime()) / 1000);
+    return {
+      set: node.setName,
+      date: now,
+      myState: PRIMARY_STATE,
+      term: node.term,
+      heartbeatIntervalMillis: 2000n,
+      majorityVoteCount: 1,
+      writeMajorityCount: 1,
+      votingMembersCount: 1,
+      writableVotingMembersCount: 1,
+      optimes: {
+        lastCommittedOpTime: opTime,
+        lastCommittedWallTime: opTimeDate,
+        readConcernMajorityOpTime: opTime,
+        appliedOpTime: opTime,
+        durableOpTime: opTime,
+        lastAppliedWallTime: opTimeDate,
+        lastDurableWallTime: opTimeDate,
+      },
+      members: [
+        {
+          _id: 0,
+          name: node.address,
+          health: 1,
+          state: PRIMARY_STATE,
+          stateStr: 'PRIMARY',
+          uptime: uptimeSeconds,
+          optime: opTime,
+          optimeDate: opTimeDate,
+          lastAppliedWallTime: opTimeDate,
+          lastDurableWallTime: opTimeDate,
+          syncSourceHost: '',
+          syncSourceId: -1,
+          infoMessage: '',
+          electionTime: clock.now(),
+          electionDate: node.startedAt,
+          configVersion: node.setVersion,
+          configTerm: Number(node.term),
+          self: true,
+          lastHeartbeatMessage: '',
+        },
+      ],
+    };
+  },
+};

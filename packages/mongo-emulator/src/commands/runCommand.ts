@@ -1,0 +1,73 @@
+import type { Document } from '../engine/types.ts';
+import { CommandError } from '../errors.ts';
+import { failCommandErrorReply, type FailCommandAction } from '../failpoints/failCommand.ts';
+import type { Connection } from '../wire/Connection.ts';
+import { errorReply } from './lib/errorReply.ts';
+import { addAutomaticLabels } from './lib/errorLabels.ts';
+import { sleep } from './lib/sleep.ts';
+import { checkWriteConcern } from './lib/writeConcern.ts';
+import type { CommandContext, CommandDefinition, ServerState } from './types.ts';
+
+export type CommandOutcome = { kind: 'reply'; document: Document } | { kind: 'close' };
+
+/**
+ * One command, in mongod's order: refuse what this server does not do, let `failCommand` act
+ * before the command (block, close, fail), validate the write concern, run, then attach what
+ * comes after the write (writeConcernError, automatic error labels).
+ */
+export async function runCommand(
+  server: ServerState,
+  connection: Connection,
+  definition: CommandDefinition,
+  request: { db: string; name: string; command: Document },
+): Promise<CommandOutcome> {
+  server.counters.opcounters.command += 1;
+  const { command } = request;
+  const retryableWrite = definition.retryableWrite === true && command.txnNumber !== undefined;
+  const labelled = (reply: Document) => (retryableWrite ? addAutomaticLabels(reply) : reply);
+  try {
+    refuseUnsupported(definition, request);
+    const action = server.failPoints.failCommandFor({
+      names: definition.names,
+      appName: connection.appName,
+      namespace: namespaceOf(request),
+    });
+    if (action?.blockTimeMS !== undefined) await sleep(action.blockTimeMS, [connection.closeSignal, server.stopSignal]);
+    if (action?.closeConnection) return { kind: 'close' };
+    if (action?.errorCode !== undefined) return { kind: 'reply', document: labelled(failCommandErrorReply(action)) };
+    const writeConcernError = definition.acceptsWriteConcern ? checkWriteConcern(command) : undefined;
+    const session = server.sessions.touch(command.lsid);
+    const context: CommandContext = { server, connection, ...request, session };
+    const result = await definition.run(context);
+    const reply: Document = { ...result, ok: 1 };
+    attachAfterWrite(reply, writeConcernError, action);
+    return { kind: 'reply', document: labelled(reply) };
+  } catch (error) {
+    return { kind: 'reply', document: labelled(errorReply(error, server)) };
+  }
+}
+
+function refuseUnsupported(definition: CommandDefinition, { db, name, command }: { db: string; name: string; command: Document }): void {
+  if (definition.adminOnly && db !== 'admin') {
+    throw new CommandError('Unauthorized', `${name} may only be run against the admin database.`);
+  }
+  if (command.autocommit !== undefined || command.startTransaction !== undefined) {
+    throw new CommandError('IllegalOperation', 'mongo-emulator does not support multi-document transactions yet (autocommit/startTransaction)');
+  }
+}
+
+/** A write concern the set cannot satisfy, or failCommand's writeConcernError, goes on after the write. */
+function attachAfterWrite(reply: Document, writeConcernError: Document | undefined, action: FailCommandAction | undefined): void {
+  const injected = action?.writeConcernError;
+  if (injected) {
+    reply.writeConcernError = injected;
+    if (action.errorLabels !== undefined) reply.errorLabels = action.errorLabels;
+  } else if (writeConcernError) {
+    reply.writeConcernError = writeConcernError;
+  }
+}
+
+function namespaceOf({ db, name, command }: { db: string; name: string; command: Document }): string {
+  const target = command[name];
+  return typeof target === 'string' ? `${db}.${target}` : `${db}.$cmd`;
+}

@@ -1,0 +1,33 @@
+import { hostname } from 'node:os';
+import { SERVER_VERSION } from './buildInfo.ts';
+import type { CommandDefinition } from './types.ts';
+
+/** `serverStatus`, minimal: what dashboards and tests read (connections, opcounters, uptime). */
+export const serverStatus: CommandDefinition = {
+  names: ['serverStatus'],
+  run({ server }) {
+    const { node, counters, cursors, sessions } = server;
+    const now = new Date();
+    const uptimeMillis = now.getTime() - node.startedAt.getTime();
+    return {
+      host: hostname(),
+      version: SERVER_VERSION,
+      process: 'mongod',
+      pid: BigInt(process.pid),
+      uptime: Math.floor(uptimeMillis / 1000),
+      uptimeMillis: BigInt(uptimeMillis),
+      uptimeEstimate: BigInt(Math.floor(uptimeMillis / 1000)),
+      localTime: now,
+      connections: {
+        current: counters.connectionsCurrent,
+        available: 10_000 - counters.connectionsCurrent,
+        totalCreated: counters.connectionsTotalCreated,
+      },
+      opcounters: { ...counters.opcounters },
+      metrics: { cursor: { open: { total: cursors.openCount } } },
+      logicalSessionRecordCache: { activeSessionsCount: sessions.size },
+      repl: { setName: node.setName, isWritablePrimary: true, secondary: false, primary: node.address, me: node.address, hosts: [node.address] },
+      storageEngine: { name: 'emulator', supportsCommittedReads: true, persistent: false },
+    };
+  },
+};

@@ -1,0 +1,60 @@
+import { CommandError } from '../errors.ts';
+import type { Document, UpdateSpec } from '../engine/types.ts';
+import { collectionName } from './lib/namespace.ts';
+import { optionalBoolean, optionalDocument, requiredArray } from './lib/options.ts';
+import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
+import type { CommandDefinition } from './types.ts';
+
+interface StatementResult {
+  n: number;
+  nModified: number;
+  upsertedId?: unknown;
+}
+
+/** `update`: each statement on its own; an upsert creates the collection if needed. */
+export const update: CommandDefinition = {
+  names: ['update'],
+  acceptsWriteConcern: true,
+  retryableWrite: true,
+  run(context) {
+    const coll = collectionName(context);
+    const statements = requiredArray(context.command, 'updates', 'update').map((s) => toSpec(s, context.command));
+    const { catalog, counters } = context.server;
+    const outcome = runWriteBatch(context, statements, (spec): StatementResult => {
+      counters.opcounters.update += 1;
+      const collection = spec.upsert ? catalog.getOrCreateCollection(context.db, coll) : catalog.getCollection(context.db, coll);
+      if (!collection) return { n: 0, nModified: 0 };
+      const result = collection.update(spec);
+      if (result.upsertedId !== undefined) return { n: 1, nModified: 0, upsertedId: result.upsertedId };
+      return { n: result.matched, nModified: result.modified };
+    });
+    const upserted = outcome.results
+      .filter(({ result }) => result.upsertedId !== undefined)
+      .map(({ index, result }) => ({ index, _id: result.upsertedId }));
+    const reply: Document = {
+      n: outcome.results.reduce((sum, { result }) => sum + result.n, 0),
+      nModified: outcome.results.reduce((sum, { result }) => sum + result.nModified, 0),
+    };
+    if (upserted.length > 0) reply.upserted = upserted;
+    return { ...reply, ...batchReplyFields(outcome) };
+  },
+};
+
+function toSpec(statement: Document, command: Document): UpdateSpec {
+  const q = optionalDocument(statement, 'q');
+  const u = statement.u;
+  if (q === undefined) throw new CommandError('Location40414', "BSON field 'update.updates.q' is missing but a required field");
+  if (u === null || typeof u !== 'object') {
+    throw new CommandError('FailedToParse', "BSON field 'update.updates.u' is missing or not an object or pipeline");
+  }
+  const spec: UpdateSpec = { q, u: u as Document | Document[] };
+  if (optionalBoolean(statement, 'multi')) spec.multi = true;
+  if (optionalBoolean(statement, 'upsert')) spec.upsert = true;
+  if (Array.isArray(statement.arrayFilters)) spec.arrayFilters = statement.arrayFilters as Document[];
+  if (statement.collation !== undefined) spec.collation = statement.collation as UpdateSpec['collation'];
+  if (statement.hint !== undefined) spec.hint = statement.hint as UpdateSpec['hint'];
+  if (statement.sort !== undefined) spec.sort = statement.sort as Document;
+  const variables = optionalDocument(command, 'let');
+  if (variables) spec.let = variables;
+  return spec;
+}
