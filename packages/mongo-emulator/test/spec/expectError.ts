@@ -1,7 +1,7 @@
 // expectError: every key of the format's expectedError, checked against a driver error. Bulk write
 // errors aggregate several server errors; codes and messages are looked for in all of them.
 import { MongoBulkWriteError, MongoError, MongoOperationTimeoutError, MongoServerError, MongoWriteConcernError } from 'mongodb';
-import { ErrorCodes } from '@precondition/mongo-emulator';
+import { ErrorCodes } from '../../src/errors.ts';
 import { describe } from './bsonTypes.ts';
 import type { Matcher } from './matcher.ts';
 import { bulkWriteResultDocument } from './operations/results.ts';

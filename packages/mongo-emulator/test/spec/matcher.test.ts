@@ -48,6 +48,11 @@ describe('extra keys', () => {
     expect(matcher.matchDocumentList([{ _id: 1 }], [{ _id: 1 }, { _id: 2 }])).toMatch(/expected 1 documents, got 2/);
   });
 
+  it('matches a Map (how the driver sends sort documents) as a document', () => {
+    expect(matcher.matchRoot({ sort: { _id: 1 } }, { sort: new Map([['_id', 1]]) })).toBeNull();
+    expect(matcher.matchRoot({ sort: { _id: 1 } }, { sort: new Map([['_id', -1]]) })).toMatch(/sort._id/);
+  });
+
   it('ignores key order', () => {
     expect(matcher.matchNested({ a: 1, b: 2 }, { b: 2, a: 1 })).toBeNull();
   });

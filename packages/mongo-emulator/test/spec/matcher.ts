@@ -70,7 +70,8 @@ export class Matcher {
     return null;
   }
 
-  private match(expected: unknown, actual: unknown, path: string, isRoot: boolean): Difference {
+  private match(expected: unknown, rawActual: unknown, path: string, isRoot: boolean): Difference {
+    const actual = fromMap(rawActual);
     const operator = specialOperator(expected);
     if (operator !== undefined) {
       return this.matchOperator(operator, (expected as Record<string, unknown>)[operator], actual, path, isRoot);
@@ -151,6 +152,11 @@ export class Matcher {
   }
 }
 
+/** The driver sends some documents (e.g. `sort`) as Maps to keep key order; match them as documents. */
+function fromMap(value: unknown): unknown {
+  return value instanceof Map ? Object.fromEntries(value) : value;
+}
+
 function matchScalar(expected: unknown, actual: unknown, path: string): Difference {
   const expectedNumber = numericValue(expected);
   if (expectedNumber !== undefined) {
@@ -177,7 +183,8 @@ function matchHexBytes(hex: string, actual: unknown, path: string): Difference {
  * Exact equality for collection contents in `outcome`: every key on both sides at every level,
  * key order ignored, numbers compared across int/long/double.
  */
-export function exactDifference(expected: unknown, actual: unknown, path = ''): Difference {
+export function exactDifference(expected: unknown, rawActual: unknown, path = ''): Difference {
+  const actual = fromMap(rawActual);
   if (isDocument(expected)) {
     if (!isDocument(actual)) return at(path, `expected a document, got ${describe(actual)}`);
     const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
