@@ -93,7 +93,8 @@ async function insertEntries(collections: LedgerCollections, entries: EntryDoc[]
     await collections.entries.insertMany(entries, { ordered: false });
   } catch (error) {
     if (!isOnlyDuplicateKeys(error)) throw error;
-    const stored = await collections.entries.countDocuments({ _id: { $in: entries.map((entry) => entry._id) } });
-    if (stored !== entries.length) throw new Error(`invariant: entries of ${entries[0]?.requestId} clash with others`);
+    const ids = entries.map((entry) => entry._id);
+    const stored = await collections.entries.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray();
+    if (stored.length !== entries.length) throw new Error(`invariant: entries of ${entries[0]?.requestId} clash with others`);
   }
 }

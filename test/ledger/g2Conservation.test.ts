@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountDoc, EntryDoc } from '../../src/ledger/index.ts';
+import { countOf } from './support/count.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
 // G2: after a concurrent mix of deposits, withdrawals and transfers among 20 accounts, every
@@ -83,16 +84,16 @@ describe('G2 conservation', () => {
     const transfers = results.filter((r) => r.kind === 'transferSuccess').length;
     expect(entries.filter((entry) => entry.kind === 'transferOut')).toHaveLength(transfers);
     expect(entries.filter((entry) => entry.kind === 'transferIn')).toHaveLength(transfers);
-    expect(await h.db.db.collection('ledger_requests').countDocuments({ status: 'pending' })).toBe(0);
+    expect(await countOf(h.db.db, 'ledger_requests', { status: 'pending' })).toBe(0);
   });
 
   it('stores balances and amounts as BSON long', async () => {
     await h.fundedAccount('g2-long', 2 ** 40);
-    const accounts = h.db.db.collection('accounts');
-    const entriesCollection = h.db.db.collection('ledger_entries');
-    expect(await accounts.countDocuments({ _id: 'g2-long' as never, balance: { $type: 'long' }, version: { $type: 'long' } })).toBe(1);
-    expect(await accounts.countDocuments({ balance: { $not: { $type: 'long' } } })).toBe(0);
-    expect(await entriesCollection.countDocuments({ accountId: 'g2-long', amount: { $type: 'long' }, balanceAfter: { $type: 'long' } })).toBe(1);
-    expect(await entriesCollection.countDocuments({ $or: [{ amount: { $not: { $type: 'long' } } }, { balanceAfter: { $not: { $type: 'long' } } }] })).toBe(0);
+    const { db } = h.db;
+    expect(await countOf(db, 'accounts', { _id: 'g2-long', balance: { $type: 'long' }, version: { $type: 'long' } })).toBe(1);
+    expect(await countOf(db, 'accounts', { balance: { $not: { $type: 'long' } } })).toBe(0);
+    expect(await countOf(db, 'ledger_entries', { accountId: 'g2-long', amount: { $type: 'long' }, balanceAfter: { $type: 'long' } })).toBe(1);
+    const notLong = { $or: [{ amount: { $not: { $type: 'long' } } }, { balanceAfter: { $not: { $type: 'long' } } }] };
+    expect(await countOf(db, 'ledger_entries', notLong)).toBe(0);
   });
 });

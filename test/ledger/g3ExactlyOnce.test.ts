@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WithdrawResult } from '../../src/ledger/index.ts';
+import { countOf } from './support/count.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
 // G3: one requestId, one effect. The key is claimed before the money moves; replays that overlap
@@ -16,7 +17,7 @@ afterAll(async () => {
 
 const balanceOf = async (accountId: string) =>
   Number((await h.db.db.collection('accounts').findOne({ _id: accountId as never }))?.balance);
-const entriesOf = (requestId: string) => h.db.db.collection('ledger_entries').countDocuments({ requestId });
+const entriesOf = (requestId: string) => countOf(h.db.db, 'ledger_entries', { requestId });
 
 describe('G3 exactly once per requestId', () => {
   it('applies one withdrawal sent 50 times at once and 50 times afterwards', async () => {

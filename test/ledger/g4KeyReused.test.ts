@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countOf } from './support/count.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
 // G4: a requestId names one operation with one set of parameters. Sending it with anything else
@@ -43,7 +44,7 @@ describe('G4 same key, other parameters', () => {
     const winnerAmount = winner!.kind === 'depositSuccess' ? winner!.entry.amount : 0;
     const reusedCount = results.filter((result) => result.kind === 'idempotencyKeyReused').length;
     expect(reusedCount).toBe(15);
-    expect(await h.db.db.collection('ledger_entries').countDocuments({ requestId: 'g4-race' })).toBe(1);
+    expect(await countOf(h.db.db, 'ledger_entries', { requestId: 'g4-race' })).toBe(1);
     expect(Number((await h.db.db.collection('accounts').findOne({ _id: 'g4-b' as never }))?.balance)).toBe(1_000 + winnerAmount);
   });
 
