@@ -1,7 +1,14 @@
-// Aggregation pipelines. (Naive first cut over mingo.)
+// Aggregation pipelines, run by mingo with MongoDB-exact $match and $sort and the expression
+// overrides of expression.ts. Stage names are checked first so an unknown stage fails as mongod.
 import type { Timestamp } from 'bson';
-import { aggregate } from 'mingo';
+import { Aggregator } from 'mingo/aggregator';
+import { Context } from 'mingo/core';
+import { Lazy, type Iterator } from 'mingo/lazy';
+import type { Options } from 'mingo/types';
 import { CommandError } from '../errors.ts';
+import { bindSystemVariables, engineContext, translateMingoErrors } from './expression.ts';
+import { compileFilter } from './match.ts';
+import { compileSort } from './sort.ts';
 import type { Document } from './types.ts';
 
 export interface PipelineContext {
@@ -12,21 +19,48 @@ export interface PipelineContext {
   resolve(name: string): Document[];
 }
 
-export function aggregateDocuments(source: Document[], pipeline: Document[], ctx: PipelineContext): Document[] {
+const SUPPORTED_STAGES = new Set([
+  '$match', '$project', '$addFields', '$set', '$unset', '$sort', '$limit', '$skip', '$group', '$count',
+  '$lookup', '$unwind', '$replaceRoot', '$replaceWith', '$facet', '$sortByCount', '$bucket', '$bucketAuto',
+  '$sample', '$documents', '$unionWith', '$redact', '$graphLookup', '$setWindowFields', '$densify', '$fill',
+]);
+
+function checkStages(pipeline: Document[]): void {
   for (const stage of pipeline) {
-    const name = Object.keys(stage)[0] ?? '';
-    if (!KNOWN_STAGES.has(name)) {
+    const names = Object.keys(stage);
+    if (names.length !== 1) {
+      throw new CommandError('Location40323', 'A pipeline stage specification object must contain exactly one field.');
+    }
+    const name = names[0]!;
+    if (!SUPPORTED_STAGES.has(name)) {
       throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${name}'`);
     }
   }
-  return aggregate(source, pipeline, {
-    variables: { ...ctx.variables, NOW: ctx.now, CLUSTER_TIME: ctx.clusterTime },
-    collectionResolver: ctx.resolve,
-  }) as Document[];
 }
 
-const KNOWN_STAGES = new Set([
-  '$match', '$project', '$addFields', '$set', '$unset', '$sort', '$limit', '$skip', '$group', '$count',
-  '$lookup', '$unwind', '$replaceRoot', '$replaceWith', '$facet', '$sortByCount', '$bucket', '$sample',
-  '$documents',
-]);
+function pipelineOverrides(ctx: PipelineContext): Context {
+  return Context.init({
+    pipeline: {
+      $match: (coll: Iterator, filter: Document, options: Options) => {
+        const test = compileFilter(filter, { now: ctx.now, clusterTime: ctx.clusterTime, variables: { ...options.variables } });
+        return coll.filter((doc) => test(doc as Document));
+      },
+      $sort: (coll: Iterator, spec: Document, _options: Options) => {
+        const cmp = compileSort(spec);
+        return coll.transform((docs) => Lazy((docs as Document[]).sort(cmp)));
+      },
+    },
+  });
+}
+
+export function aggregateDocuments(source: Document[], pipeline: Document[], ctx: PipelineContext): Document[] {
+  checkStages(pipeline);
+  const bound = bindSystemVariables(pipeline, { now: ctx.now, clusterTime: ctx.clusterTime });
+  return translateMingoErrors(() =>
+    new Aggregator(bound, {
+      context: Context.from(pipelineOverrides(ctx), engineContext),
+      variables: { ...ctx.variables },
+      collectionResolver: ctx.resolve,
+    }).run(source) as Document[],
+  );
+}

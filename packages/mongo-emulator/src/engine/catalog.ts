@@ -114,7 +114,7 @@ export class Catalog {
       this.#databases.set(db, colls);
     }
     const coll = new Collection(db, name, {
-      now: () => this.#clock().now,
+      clock: () => this.#clock(),
       emit: (change) => {
         for (const o of this.#observers) o(change);
       },

@@ -1,15 +1,23 @@
-// One collection: documents in insertion order plus indexes. Every mutation goes through
-// #apply, the single place where a change is checked against indexes, stored and reported.
-import { Binary, ObjectId, UUID } from 'bson';
+// One collection: documents in insertion order (natural order) plus indexes. Every mutation goes
+// through #apply, the single place where a write is validated, checked against unique indexes,
+// stored and reported; a write that fails there changes nothing.
+import { Binary, ObjectId, Timestamp, UUID } from 'bson';
 import { CommandError } from '../errors.ts';
 import { cloneValue } from './clone.ts';
-import { compareValues } from './compare.ts';
-import { compileFilter } from './match.ts';
-import { getPath } from './path.ts';
+import { compareValues, valuesEqual } from './compare.ts';
+import { describeUpdate } from './diff.ts';
+import { formatDocument } from './format.ts';
+import { Index } from './indexes.ts';
+import { compileFilter, valuesAtPath } from './match.ts';
+import { planQuery, type Plan } from './planner.ts';
 import { project } from './projection.ts';
-import { applyUpdate, isOperatorUpdate } from './update.ts';
+import { compileSort } from './sort.ts';
+import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update.ts';
+import { checkIndexSpec, indexOptionsEqual, listedSpec } from './indexSpec.ts';
+import { validateForStorage } from './validate.ts';
 import type {
   ChangeRecord,
+  Collation,
   DeleteSpec,
   Document,
   FindAndModifySpec,
@@ -22,26 +30,35 @@ import type {
 
 /** What a collection needs from its catalog: the clock and the write observer. */
 export interface CollectionHost {
-  now(): Date;
+  clock(): { now: Date; clusterTime: Timestamp };
   emit(change: ChangeRecord): void;
 }
 
-interface StoredIndex {
-  spec: IndexSpec;
+interface SelectOptions {
+  sort?: Document;
+  skip?: number;
+  limit?: number;
+  hint?: string | Document;
+  collation?: Collation;
+  let?: Document;
 }
+
+type Row = [recordId: number, doc: Document];
 
 export class Collection {
   readonly db: string;
   readonly name: string;
   readonly uuid: Binary;
   readonly options: Document;
-  /** Documents examined by the last read (planner diagnostics for tests and benchmarks). */
+  /** Documents examined by the last read: how tests and benchmarks see the planner at work. */
   lastExamined = 0;
+  /** The index the last read walked, or undefined for a collection scan. */
+  lastIndexUsed: string | undefined;
 
   readonly #host: CollectionHost;
   readonly #records = new Map<number, Document>();
   #nextRecordId = 1;
-  readonly #indexes: StoredIndex[] = [];
+  readonly #indexes: Index[] = [new Index({ key: { _id: 1 }, name: '_id_' })];
 
   constructor(db: string, name: string, host: CollectionHost, options: Document = {}) {
     this.db = db;
@@ -49,7 +66,6 @@ export class Collection {
     this.uuid = new UUID();
     this.options = options;
     this.#host = host;
-    this.#indexes.push({ spec: { key: { _id: 1 }, name: '_id_' } });
   }
 
   get size(): number {
@@ -57,7 +73,9 @@ export class Collection {
   }
 
   insertOne(doc: Document): ChangeRecord {
-    const stored = '_id' in doc ? cloneValue(doc) : { _id: new ObjectId(), ...cloneValue(doc) };
+    // mongod stores _id first, generating an ObjectId when it is absent.
+    const { _id, ...rest } = cloneValue(doc);
+    const stored: Document = { _id: '_id' in doc ? _id : new ObjectId(), ...rest };
     const change: ChangeRecord = {
       op: 'insert',
       db: this.db,
@@ -65,107 +83,80 @@ export class Collection {
       documentKey: { _id: stored._id },
       fullDocument: cloneValue(stored),
     };
-    this.#apply(undefined, stored, change);
+    this.#apply(undefined, undefined, stored, change);
     return change;
   }
 
   find(filter: Document, options: FindOptions = {}): Document[] {
-    let rows = this.#matching(filter, options).map(([, d]) => d);
-    if (options.sort && Object.keys(options.sort).length > 0) rows = sortDocuments(rows, options.sort);
-    const skip = options.skip ?? 0;
-    const end = options.limit ? skip + options.limit : undefined;
-    return rows.slice(skip, end).map((d) => project(cloneValue(d), options.projection));
+    return this.#select(filter, options).map(([, d]) => project(cloneValue(d), options.projection, { filter, now: this.#host.clock().now }));
   }
 
-  count(filter: Document, options: { skip?: number; limit?: number } = {}): number {
-    const n = Math.max(0, this.#matching(filter, {}).length - (options.skip ?? 0));
-    return options.limit ? Math.min(n, options.limit) : n;
+  count(filter: Document, options: { skip?: number; limit?: number; hint?: string | Document; collation?: Collation } = {}): number {
+    return this.#select(filter, options).length;
   }
 
-  distinct(key: string, filter: Document): unknown[] {
+  distinct(key: string, filter: Document, options: { collation?: Collation } = {}): unknown[] {
     const out: unknown[] = [];
-    for (const [, d] of this.#matching(filter, {})) {
-      const v = getPath(d, key);
-      for (const item of Array.isArray(v) ? v : [v]) {
-        if (item !== undefined && !out.some((o) => compareValues(o, item) === 0)) out.push(cloneValue(item));
+    for (const [, d] of this.#select(filter, options)) {
+      for (const v of valuesAtPath(d, key, true)) {
+        if (v === undefined || Array.isArray(v)) continue;
+        if (!out.some((o) => valuesEqual(o, v))) out.push(cloneValue(v));
       }
     }
     return out.sort(compareValues);
   }
 
   update(spec: UpdateSpec): UpdateResult {
-    const targets = this.#matching(spec.q, { let: spec.let });
-    const chosen = spec.multi ? targets : targets.slice(0, 1);
+    validateUpdate(spec.u);
+    if (spec.multi && !Array.isArray(spec.u) && !isOperatorUpdate(spec.u)) {
+      throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
+    }
+    const targets = this.#select(spec.q, { sort: spec.sort, hint: spec.hint, collation: spec.collation, let: spec.let, limit: spec.multi ? 0 : 1 });
+    if (targets.length === 0) {
+      if (!spec.upsert) return { matched: 0, modified: 0, changes: [] };
+      const change = this.#upsert(spec.q, spec.u, spec);
+      return { matched: 0, modified: 0, upsertedId: cloneValue(change.documentKey._id), changes: [change] };
+    }
     const changes: ChangeRecord[] = [];
-    let modified = 0;
-    for (const [id, before] of chosen) {
-      const change = this.#updateRecord(id, before, spec.u, spec.arrayFilters);
-      if (change) {
-        modified++;
-        changes.push(change);
-      }
+    for (const [id, before] of targets) {
+      const change = this.#updateRecord(id, before, spec.u, spec);
+      if (change) changes.push(change);
     }
-    if (chosen.length === 0 && spec.upsert) {
-      const change = this.#upsert(spec.q, spec.u, spec.arrayFilters);
-      return { matched: 0, modified: 0, upsertedId: change.documentKey._id, changes: [change] };
-    }
-    return { matched: chosen.length, modified, changes };
+    return { matched: targets.length, modified: changes.length, changes };
   }
 
   delete(spec: DeleteSpec): { deleted: number; changes: ChangeRecord[] } {
-    const targets = this.#matching(spec.q, { let: spec.let });
-    const chosen = spec.limit === 1 ? targets.slice(0, 1) : targets;
-    const changes = chosen.map(([id, before]) => {
-      const change: ChangeRecord = {
-        op: 'delete',
-        db: this.db,
-        coll: this.name,
-        documentKey: { _id: cloneValue(before._id) },
-        fullDocumentBefore: cloneValue(before),
-      };
-      this.#apply(id, undefined, change);
-      return change;
-    });
+    const targets = this.#select(spec.q, { hint: spec.hint, collation: spec.collation, let: spec.let, limit: spec.limit });
+    const changes = targets.map(([id, before]) => this.#deleteRecord(id, before));
     return { deleted: changes.length, changes };
   }
 
   findAndModify(spec: FindAndModifySpec): FindAndModifyResult {
-    let targets = this.#matching(spec.query ?? {}, { let: spec.let });
-    if (spec.sort && Object.keys(spec.sort).length > 0) {
-      const sorted = sortDocuments(targets.map(([, d]) => d), spec.sort);
-      targets = sorted.map((d) => targets.find(([, t]) => t === d)!);
-    }
-    const target = targets[0];
+    const query = spec.query ?? {};
+    if (!spec.remove) validateUpdate(spec.update ?? {});
+    const [target] = this.#select(query, { sort: spec.sort, hint: spec.hint, collation: spec.collation, let: spec.let, limit: 1 });
+    const shape = (d: Document) => project(cloneValue(d), spec.fields, { filter: query, now: this.#host.clock().now });
     if (spec.remove) {
       if (!target) return { value: null, lastErrorObject: { n: 0 }, changes: [] };
-      const [id, before] = target;
-      const change: ChangeRecord = {
-        op: 'delete',
-        db: this.db,
-        coll: this.name,
-        documentKey: { _id: cloneValue(before._id) },
-        fullDocumentBefore: cloneValue(before),
-      };
-      this.#apply(id, undefined, change);
-      return { value: project(cloneValue(before), spec.fields), lastErrorObject: { n: 1 }, changes: [change] };
+      const change = this.#deleteRecord(target[0], target[1]);
+      return { value: shape(target[1]), lastErrorObject: { n: 1 }, changes: [change] };
     }
     const u = spec.update ?? {};
     if (!target) {
       if (!spec.upsert) return { value: null, lastErrorObject: { n: 0, updatedExisting: false }, changes: [] };
-      const change = this.#upsert(spec.query ?? {}, u, spec.arrayFilters);
-      const after = change.op === 'insert' ? change.fullDocument : null;
+      const change = this.#upsert(query, u, spec);
+      const inserted = change.op === 'insert' ? change.fullDocument : null;
       return {
-        value: spec.new && after ? project(cloneValue(after), spec.fields) : null,
-        lastErrorObject: { n: 1, updatedExisting: false, upserted: change.documentKey._id },
+        value: spec.new && inserted ? shape(inserted) : null,
+        lastErrorObject: { n: 1, updatedExisting: false, upserted: cloneValue(change.documentKey._id) },
         changes: [change],
       };
     }
     const [id, before] = target;
-    const beforeCopy = cloneValue(before);
-    const change = this.#updateRecord(id, before, u, spec.arrayFilters);
+    const change = this.#updateRecord(id, before, u, { ...spec, q: query });
     const after = this.#records.get(id)!;
     return {
-      value: project(cloneValue(spec.new ? after : beforeCopy), spec.fields),
+      value: shape(spec.new ? after : before),
       lastErrorObject: { n: 1, updatedExisting: true },
       changes: change ? [change] : [],
     };
@@ -173,52 +164,128 @@ export class Collection {
 
   createIndexes(specs: IndexSpec[]): { numIndexesBefore: number; numIndexesAfter: number; note?: string } {
     const numIndexesBefore = this.#indexes.length;
+    const fresh: Index[] = [];
     for (const spec of specs) {
-      if (this.#indexes.some((i) => i.spec.name === spec.name)) continue;
-      this.#indexes.push({ spec: cloneValue(spec) });
+      checkIndexSpec(spec);
+      const existing = [...this.#indexes, ...fresh];
+      const sameName = existing.find((i) => i.name === spec.name);
+      const sameKey = existing.filter((i) => valuesEqual(i.spec.key, spec.key));
+      if (sameName) {
+        if (valuesEqual(sameName.spec.key, spec.key) && indexOptionsEqual(sameName.spec, spec)) continue;
+        if (valuesEqual(sameName.spec.key, spec.key)) {
+          throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(sameName.spec))}`);
+        }
+        throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(sameName.spec))}`);
+      }
+      const twin = sameKey[0];
+      if (twin && indexOptionsEqual(twin.spec, spec)) {
+        throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${twin.name}`);
+      }
+      if (twin && !twin.spec.partialFilterExpression && !spec.partialFilterExpression) {
+        throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with a different name and options. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(twin.spec))}`);
+      }
+      fresh.push(this.#buildIndex(spec));
     }
+    this.#indexes.push(...fresh);
     const numIndexesAfter = this.#indexes.length;
-    return numIndexesAfter === numIndexesBefore
+    return fresh.length === 0
       ? { numIndexesBefore, numIndexesAfter, note: 'all indexes already exist' }
       : { numIndexesBefore, numIndexesAfter };
   }
 
   listIndexes(): Document[] {
-    return this.#indexes.map(({ spec }) => ({ v: 2, ...cloneValue(spec) }));
+    return this.#indexes.map((i) => listedSpec(i.spec));
   }
 
   dropIndexes(which: string | string[] | Document): { nIndexesWas: number } {
     const nIndexesWas = this.#indexes.length;
-    const names = which === '*' ? this.#indexes.map((i) => i.spec.name).filter((n) => n !== '_id_') : Array.isArray(which) ? which : [which];
-    for (const n of names) {
-      const at = this.#indexes.findIndex((i) => (typeof n === 'string' ? i.spec.name === n : compareValues(i.spec.key, n) === 0));
-      if (at < 0) throw new CommandError('IndexNotFound', `index not found with name [${String(n)}]`);
-      if (this.#indexes[at]!.spec.name === '_id_') throw new CommandError('InvalidOptions', 'cannot drop _id index');
-      this.#indexes.splice(at, 1);
+    if (which === '*') {
+      this.#indexes.splice(1);
+      return { nIndexesWas };
     }
+    const targets = (Array.isArray(which) ? which : [which]).map((w) => {
+      const found = typeof w === 'string' ? this.#indexes.find((i) => i.name === w) : this.#indexes.find((i) => valuesEqual(i.spec.key, w));
+      if (!found) {
+        throw typeof w === 'string'
+          ? new CommandError('IndexNotFound', `index not found with name [${w}]`)
+          : new CommandError('IndexNotFound', `can't find index with key: ${formatDocument(w)}`);
+      }
+      if (found.name === '_id_') throw new CommandError('InvalidOptions', 'cannot drop _id index');
+      return found;
+    });
+    for (const t of targets) this.#indexes.splice(this.#indexes.indexOf(t), 1);
     return { nIndexesWas };
   }
 
-  /** Every stored document, in natural order, as copies (for aggregation and $lookup). */
+  /** Every stored document in natural order, as copies (for aggregation and $lookup). */
   allDocuments(): Document[] {
     return [...this.#records.values()].map(cloneValue);
   }
 
-  #matching(filter: Document, options: { let?: Document }): [number, Document][] {
-    const test = compileFilter(filter, { now: this.#host.now(), variables: options.let });
-    const out: [number, Document][] = [];
-    this.lastExamined = 0;
-    for (const entry of this.#records) {
-      this.lastExamined++;
-      if (test(entry[1])) out.push(entry);
+  #buildIndex(spec: IndexSpec): Index {
+    const index = new Index(spec);
+    for (const [id, doc] of this.#records) {
+      if (index.unique) {
+        for (const key of index.keysOf(doc)) {
+          if (index.findDuplicate(id, key) !== undefined) throw index.duplicateKeyError(this.db, this.name, key);
+        }
+      }
+      index.insert(id, doc);
     }
-    return out;
+    return index;
   }
 
-  #updateRecord(id: number, before: Document, u: Document | Document[], arrayFilters?: Document[]): ChangeRecord | undefined {
-    const after = applyUpdate(before, u, { now: this.#host.now(), arrayFilters });
-    if (compareValues(before, after) === 0) return undefined;
-    const replace = !Array.isArray(u) && !isOperatorUpdate(u);
+  /** The documents a read selects, in result order, with skip and limit applied. */
+  #select(filter: Document, options: SelectOptions): Row[] {
+    const clock = this.#host.clock();
+    const test = compileFilter(filter, { now: clock.now, clusterTime: clock.clusterTime, variables: options.let, collation: options.collation });
+    const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
+    const plan = planQuery(filter, this.#indexes, { sort, hint: options.hint, collation: options.collation });
+    const skip = options.skip ?? 0;
+    const limit = options.limit ?? 0;
+    const stopAfter = limit > 0 && (!sort || plan.ordered) ? skip + limit : Infinity;
+    const rows: Row[] = [];
+    let examined = 0;
+    for (const row of this.#candidates(plan)) {
+      examined++;
+      if (test(row[1])) rows.push(row);
+      if (rows.length >= stopAfter) break;
+    }
+    this.lastExamined = examined;
+    this.lastIndexUsed = plan.index?.name;
+    if (sort && !plan.ordered) {
+      const cmp = compileSort(sort);
+      rows.sort((a, b) => cmp(a[1], b[1]));
+    }
+    return rows.slice(skip, limit > 0 ? skip + limit : undefined);
+  }
+
+  *#candidates(plan: Plan): Generator<Row> {
+    if (!plan.index) {
+      yield* this.#records;
+      return;
+    }
+    const { index } = plan;
+    const seen = index.multikey ? new Set<number>() : undefined;
+    const ranges = plan.reverse ? [...plan.ranges].reverse() : plan.ranges;
+    for (const { start, end } of ranges) {
+      const entries = plan.reverse ? index.tree.entriesReversed(end) : index.tree.entries(start);
+      for (const [key, id] of entries) {
+        const past = plan.reverse ? index.compareKeys(key, start) < 0 : index.compareKeys(key, end) > 0;
+        if (past) break;
+        if (seen) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
+        yield [id, this.#records.get(id)!];
+      }
+    }
+  }
+
+  #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document }): ChangeRecord | undefined {
+    const clock = this.#host.clock();
+    const after = applyUpdate(before, u, { ...clock, arrayFilters: spec.arrayFilters, variables: spec.let, query: spec.q });
+    if (sameDocument(before, after)) return undefined;
     const common = {
       db: this.db,
       coll: this.name,
@@ -226,55 +293,66 @@ export class Collection {
       fullDocumentBefore: cloneValue(before),
       fullDocument: cloneValue(after),
     };
-    const change: ChangeRecord = replace
+    const change: ChangeRecord = !Array.isArray(u) && !isOperatorUpdate(u)
       ? { op: 'replace', ...common }
-      : { op: 'update', ...common, updateDescription: { updatedFields: {}, removedFields: [], truncatedArrays: [] } };
-    this.#apply(id, after, change);
+      : { op: 'update', ...common, updateDescription: describeUpdate(before, after) };
+    this.#apply(id, before, after, change);
     return change;
   }
 
-  #upsert(q: Document, u: Document | Document[], arrayFilters?: Document[]): ChangeRecord {
-    const seed: Document = {};
-    for (const [k, v] of Object.entries(q)) if (!k.startsWith('$') && (v === null || typeof v !== 'object' || !Object.keys(v).some((x) => x.startsWith('$')))) seed[k] = v;
-    const built = applyUpdate(seed, u, { now: this.#host.now(), arrayFilters });
+  #deleteRecord(id: number, before: Document): ChangeRecord {
+    const change: ChangeRecord = {
+      op: 'delete',
+      db: this.db,
+      coll: this.name,
+      documentKey: { _id: cloneValue(before._id) },
+      fullDocumentBefore: cloneValue(before),
+    };
+    this.#apply(id, before, undefined, change);
+    return change;
+  }
+
+  #upsert(q: Document, u: Document | Document[], spec: { arrayFilters?: Document[]; let?: Document }): ChangeRecord {
+    const clock = this.#host.clock();
+    const seed = upsertSeed(q);
+    const replacement = !Array.isArray(u) && !isOperatorUpdate(u);
+    const built = replacement
+      ? { ...('_id' in seed ? { _id: seed._id } : {}), ...cloneValue(u as Document) }
+      : applyUpdate(seed, u, { ...clock, arrayFilters: spec.arrayFilters, variables: spec.let, query: q, isUpsertInsert: true });
     return this.insertOne(built);
   }
 
-  /** The one mutation path: check indexes, store, report. `after` undefined means delete. */
-  #apply(id: number | undefined, after: Document | undefined, change: ChangeRecord): void {
-    if (after) this.#checkUnique(id, after);
-    if (after === undefined) this.#records.delete(id!);
-    else this.#records.set(id ?? this.#nextRecordId++, after);
-    this.#host.emit(change);
-  }
-
-  #checkUnique(id: number | undefined, doc: Document): void {
-    for (const { spec } of this.#indexes) {
-      if (spec.name !== '_id_' && !spec.unique) continue;
-      const fields = Object.keys(spec.key);
-      const key = fields.map((f) => getPath(doc, f) ?? null);
-      for (const [otherId, other] of this.#records) {
-        if (otherId === id) continue;
-        if (fields.every((f, i) => compareValues(getPath(other, f) ?? null, key[i]) === 0)) {
-          const keyValue = Object.fromEntries(fields.map((f, i) => [f, key[i]]));
-          throw new CommandError(
-            'DuplicateKey',
-            `E11000 duplicate key error collection: ${this.db}.${this.name} index: ${spec.name} dup key: ${JSON.stringify(keyValue)}`,
-            { extra: { keyPattern: cloneValue(spec.key), keyValue } },
-          );
+  /** The one mutation path. `before`/`after` undefined mean insert/delete. */
+  #apply(id: number | undefined, before: Document | undefined, after: Document | undefined, change: ChangeRecord): void {
+    if (after) {
+      validateForStorage(after);
+      for (const index of this.#indexes) {
+        if (!index.unique) continue;
+        for (const key of index.keysOf(after)) {
+          if (index.findDuplicate(id ?? -1, key) !== undefined) throw index.duplicateKeyError(this.db, this.name, key);
         }
       }
     }
+    const recordId = id ?? this.#nextRecordId++;
+    for (const index of this.#indexes) {
+      if (before) index.remove(recordId, before);
+      if (after) index.insert(recordId, after);
+    }
+    if (after) this.#records.set(recordId, after);
+    else this.#records.delete(recordId);
+    this.#host.emit(change);
   }
 }
 
-export function sortDocuments(docs: Document[], sort: Document): Document[] {
-  const fields = Object.entries(sort);
-  return [...docs].sort((a, b) => {
-    for (const [f, dir] of fields) {
-      const c = compareValues(getPath(a, f) ?? null, getPath(b, f) ?? null);
-      if (c !== 0) return Number(dir) < 0 ? -c : c;
-    }
-    return 0;
-  });
+/** Same fields, order and BSON types: an update that yields this is a no-op. */
+function sameDocument(a: Document, b: Document): boolean {
+  return valuesEqual(a, b) && JSON.stringify(typesOf(a)) === JSON.stringify(typesOf(b));
+}
+
+function typesOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(typesOf);
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typesOf(x)]));
+  }
+  return typeof v === 'number' ? (Number.isInteger(v) ? 'i' : 'd') : typeof v;
 }

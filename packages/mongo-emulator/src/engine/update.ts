@@ -1,32 +1,216 @@
-// Update documents: operators, replacement and pipeline. (Naive first cut over mingo.)
-import { update as mingoUpdate, aggregate } from 'mingo';
-import type { Document } from './types.ts';
-import { cloneValue } from './clone.ts';
+// Applying one update (operator document, replacement document or pipeline) to one document.
+// Pure: returns the new document and never touches its input.
+import type { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
+import { aggregateDocuments } from './aggregate.ts';
+import { cloneValue } from './clone.ts';
+import { valuesEqual } from './compare.ts';
+import { formatValue } from './format.ts';
+import { compileFilter, type MatchContext, type Predicate } from './match.ts';
+import { checkArgument, OPERATORS, type OperatorContext } from './updateOperators.ts';
+import { expandPath, getAt, isPlainObject, setAt, unsetAt, type PositionalContext } from './updatePath.ts';
+import type { Document } from './types.ts';
 
 export interface UpdateContext {
   now: Date;
+  clusterTime: Timestamp;
   arrayFilters?: Document[];
   variables?: Document;
+  /** The query that selected the document, for the positional `$`. */
+  query?: Document;
+  /** True when this update builds the document of an upsert ($setOnInsert applies). */
+  isUpsertInsert?: boolean;
 }
 
-export function isOperatorUpdate(u: Document): boolean {
+const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
+
+export function isOperatorUpdate(u: Document | Document[]): boolean {
+  if (Array.isArray(u)) return false;
   const first = Object.keys(u)[0];
   return first !== undefined && first.startsWith('$');
 }
 
+/** Checks an update document once per statement, before any document is touched. */
+export function validateUpdate(u: Document | Document[]): void {
+  if (Array.isArray(u)) {
+    for (const stage of u) {
+      const name = Object.keys(stage)[0] ?? '';
+      if (!PIPELINE_UPDATE_STAGES.has(name)) {
+        throw new CommandError('InvalidOptions', `${name} is not allowed to be used within an update`);
+      }
+    }
+    return;
+  }
+  if (!isOperatorUpdate(u)) {
+    for (const key of Object.keys(u)) {
+      if (key.startsWith('$')) throw new CommandError('DollarPrefixedFieldName', `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
+    }
+    return;
+  }
+  const seen: string[] = [];
+  for (const [op, args] of Object.entries(u)) {
+    if (!op.startsWith('$') || (!(op in OPERATORS) && op !== '$rename')) {
+      throw new CommandError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    }
+    if (!isPlainObject(args)) {
+      throw new CommandError('FailedToParse', `Modifiers operate on fields but we found type ${typeof args} instead. For example: {$mod: {<field>: ...}} not {${op}: ${formatValue(args)}}`);
+    }
+    if (Object.keys(args).length === 0) {
+      throw new CommandError('FailedToParse', `'${op}' is empty. You must specify a field like so: {${op}: {<field_name>: <value>}}`);
+    }
+    for (const [path, arg] of Object.entries(args)) {
+      if (path === '' || path.split('.').some((p) => p === '')) {
+        throw new CommandError('EmptyFieldName', `The update path '${path}' contains an empty field name, which is not allowed.`);
+      }
+      checkArgument(op, path, arg);
+      const targets = op === '$rename' ? [path, String(arg)] : [path];
+      for (const target of targets) {
+        const clash = seen.find((s) => s === target || s.startsWith(`${target}.`) || target.startsWith(`${s}.`));
+        if (clash !== undefined) {
+          const shorter = clash.length <= target.length ? clash : target;
+          throw new CommandError('ConflictingUpdateOperators', `Updating the path '${target}' would create a conflict at '${shorter}'`);
+        }
+        seen.push(target);
+      }
+    }
+  }
+}
+
 /** Returns the updated copy of `doc`; `doc` itself is never touched. */
 export function applyUpdate(doc: Document, u: Document | Document[], ctx: UpdateContext): Document {
-  const copy = cloneValue(doc);
-  if (Array.isArray(u)) {
-    return aggregate([copy], u, { variables: ctx.variables ?? {} })[0] as Document;
+  if (Array.isArray(u)) return applyPipeline(doc, u, ctx);
+  if (Object.keys(u).length === 0 && !ctx.isUpsertInsert) {
+    // An empty document is a replacement by {}, keeping _id (as mongod does).
+    return keepId(doc, {});
   }
-  if (Object.keys(u).length === 0) {
-    throw new CommandError('FailedToParse', 'Update document requires atomic operators');
+  if (!isOperatorUpdate(u)) return keepId(doc, cloneValue(u));
+  const out = cloneValue(doc);
+  const matchCtx: MatchContext = { now: ctx.now, clusterTime: ctx.clusterTime, variables: ctx.variables };
+  const opCtx: OperatorContext = { now: ctx.now, clusterTime: ctx.clusterTime, isUpsertInsert: ctx.isUpsertInsert ?? false, match: matchCtx };
+  const pos = positionalContext(doc, ctx, matchCtx);
+  for (const [op, args] of Object.entries(u)) {
+    for (const [path, arg] of Object.entries(args as Document)) {
+      if (op === '$rename') {
+        rename(out, path, String(arg));
+        continue;
+      }
+      for (const parts of expandPath(out, path, pos)) {
+        if (parts[0] === '_id' && op !== '$setOnInsert' && op !== '$set') immutableId();
+        OPERATORS[op]!(out, parts, cloneValue(arg), opCtx);
+      }
+    }
   }
-  if (isOperatorUpdate(u)) {
-    mingoUpdate(copy, u, ctx.arrayFilters);
-    return copy;
+  if (!ctx.isUpsertInsert && '_id' in doc && !valuesEqual(doc._id, out._id)) immutableId();
+  return out;
+}
+
+function immutableId(): never {
+  throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+}
+
+/** A replacement keeps the stored _id first; a different _id is refused. */
+function keepId(doc: Document, replacement: Document): Document {
+  if ('_id' in replacement && '_id' in doc && !valuesEqual(replacement._id, doc._id)) {
+    throw new CommandError(
+      'ImmutableField',
+      `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(replacement._id)}`,
+    );
   }
-  return { _id: doc._id, ...cloneValue(u) };
+  const { _id: _ignored, ...rest } = replacement;
+  return '_id' in doc ? { _id: doc._id, ...rest } : replacement;
+}
+
+function rename(doc: Document, from: string, to: string): void {
+  if (from === to) throw new CommandError('BadValue', `The source and target field for $rename must differ: ${from}: "${to}"`);
+  if (from.startsWith(`${to}.`) || to.startsWith(`${from}.`)) {
+    throw new CommandError('BadValue', `The source and target field for $rename must not be on the same path: ${from}: "${to}"`);
+  }
+  if (from.includes('$') || to.includes('$')) throw new CommandError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
+  const parts = from.split('.');
+  const value = getAt(doc, parts);
+  if (value === undefined) return;
+  unsetAt(doc, parts);
+  setAt(doc, to.split('.'), value);
+}
+
+function applyPipeline(doc: Document, pipeline: Document[], ctx: UpdateContext): Document {
+  validateUpdate(pipeline);
+  const [result] = aggregateDocuments([cloneValue(doc)], pipeline, {
+    now: ctx.now,
+    clusterTime: ctx.clusterTime,
+    variables: ctx.variables,
+    resolve: () => [],
+  });
+  const out = result ?? {};
+  if ('_id' in doc && !('_id' in out)) return { _id: doc._id, ...out };
+  if ('_id' in doc && !valuesEqual(doc._id, out._id)) {
+    throw new CommandError('ImmutableField', `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(out._id)}`);
+  }
+  return '_id' in out ? { _id: out._id, ...out } : out;
+}
+
+/** `$` resolves to the first element the query matched in that array; `$[id]` uses arrayFilters. */
+function positionalContext(doc: Document, ctx: UpdateContext, matchCtx: MatchContext): PositionalContext {
+  const arrayFilters = new Map<string, Predicate>();
+  for (const filter of ctx.arrayFilters ?? []) {
+    const first = Object.keys(filter)[0];
+    if (first === undefined) throw new CommandError('FailedToParse', 'Cannot use an expression without a top-level field name in arrayFilters');
+    const id = first.split('.')[0]!;
+    if (arrayFilters.has(id)) throw new CommandError('FailedToParse', `Found multiple array filters with the same top-level field name ${id}`);
+    arrayFilters.set(id, compileFilter(filter, matchCtx));
+  }
+  return {
+    arrayFilters,
+    positional: (arrayPath) => firstMatchingIndex(doc, arrayPath.join('.'), ctx.query ?? {}, matchCtx),
+  };
+}
+
+/** The index of the first element of the array at `arrayPath` that the query's clauses on it match. */
+export function firstMatchingIndex(doc: Document, arrayPath: string, query: Document, matchCtx: MatchContext): number | undefined {
+  const arr = getAt(doc, arrayPath.split('.'));
+  if (!Array.isArray(arr)) return undefined;
+  const tests = Object.entries(query)
+    .filter(([k]) => k === arrayPath || k.startsWith(`${arrayPath}.`))
+    .map(([k, cond]) => {
+      // A clause on the array itself tests each element wrapped as a one-element array.
+      const rest = k.slice(arrayPath.length + 1);
+      const test = compileFilter({ [rest === '' ? 'v' : `v.${rest}`]: cond }, matchCtx);
+      return (el: unknown) => test({ v: rest === '' ? [el] : el });
+    });
+  if (tests.length === 0) return undefined;
+  const idx = arr.findIndex((el) => tests.every((t) => t(el)));
+  return idx < 0 ? undefined : idx;
+}
+
+/**
+ * The document an upsert starts from: the query's equality fields (top level, `$and`, `$eq`,
+ * dotted paths), then the update applied with $setOnInsert in force.
+ */
+export function upsertSeed(query: Document): Document {
+  const seed: Document = {};
+  collectEqualities(query, seed);
+  return seed;
+}
+
+function collectEqualities(query: Document, seed: Document): void {
+  for (const [key, cond] of Object.entries(query)) {
+    if (key === '$and' && Array.isArray(cond)) {
+      for (const sub of cond) collectEqualities(sub as Document, seed);
+      continue;
+    }
+    if (key.startsWith('$')) continue;
+    let value: unknown;
+    if (isPlainObject(cond) && Object.keys(cond)[0]?.startsWith('$')) {
+      if (!('$eq' in cond)) continue;
+      value = cond.$eq;
+    } else if (cond instanceof RegExp || (cond as { _bsontype?: string } | null)?._bsontype === 'BSONRegExp') {
+      continue;
+    } else {
+      value = cond;
+    }
+    if (getAt(seed, key.split('.')) !== undefined) {
+      throw new CommandError('NotSingleValueField', `cannot infer query fields to set, path '${key}' is matched twice`);
+    }
+    setAt(seed, key.split('.'), cloneValue(value));
+  }
 }

@@ -1,0 +1,42 @@
+// The updateDescription of a change event, computed by diffing the document before and after,
+// in the shape mongod derives from its v2 oplog diffs: dotted paths into embedded documents,
+// `field.<index>` for changed array elements, truncatedArrays for arrays that shrank.
+import { valuesEqual } from './compare.ts';
+import { cloneValue } from './clone.ts';
+import { isPlainObject } from './updatePath.ts';
+import type { Document } from './types.ts';
+
+export interface UpdateDescription {
+  updatedFields: Document;
+  removedFields: string[];
+  truncatedArrays: { field: string; newSize: number }[];
+}
+
+export function describeUpdate(before: Document, after: Document): UpdateDescription {
+  const out: UpdateDescription = { updatedFields: {}, removedFields: [], truncatedArrays: [] };
+  diffObjects(before, after, '', out);
+  return out;
+}
+
+function diffObjects(before: Document, after: Document, prefix: string, out: UpdateDescription): void {
+  for (const key of Object.keys(before)) {
+    if (!(key in after)) out.removedFields.push(prefix + key);
+  }
+  for (const [key, value] of Object.entries(after)) {
+    diffValues(before[key], value, prefix + key, out, key in before);
+  }
+}
+
+function diffValues(old: unknown, value: unknown, path: string, out: UpdateDescription, existed: boolean): void {
+  if (existed && valuesEqual(old, value) && typeof old === typeof value) return;
+  if (existed && isPlainObject(old) && isPlainObject(value)) {
+    diffObjects(old, value, `${path}.`, out);
+    return;
+  }
+  if (existed && Array.isArray(old) && Array.isArray(value)) {
+    if (value.length < old.length) out.truncatedArrays.push({ field: path, newSize: value.length });
+    value.forEach((el, i) => diffValues(old[i], el, `${path}.${i}`, out, i < old.length));
+    return;
+  }
+  out.updatedFields[path] = cloneValue(value);
+}
