@@ -48,6 +48,8 @@ const envSchema = z
     MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS: intVar(100, 60_000, 3_000),
     HTTP_BODY_LIMIT_BYTES: intVar(1_024, 10_485_760, 1_048_576),
     SHUTDOWN_GRACE_MS: intVar(0, 120_000, 10_000),
+    // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
+    SEED_DEMO: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('1'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.API_KEYS === undefined) {
@@ -72,6 +74,7 @@ export interface Config {
   mongoEngine: MongoEngineKind | undefined;
   /** Undefined when API_KEYS is unset: outside production a random admin key is generated. */
   apiKeys: readonly ApiKeyEntry[] | undefined;
+  seedDemo: boolean;
   limits: {
     mongoSocketTimeoutMs: number;
     mongoServerSelectionTimeoutMs: number;
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbDb: e.MONGODB_DB,
     mongoEngine: e.MONGO_ENGINE,
     apiKeys: e.API_KEYS,
+    seedDemo: e.SEED_DEMO === '1',
     limits: {
       mongoSocketTimeoutMs: e.MONGO_SOCKET_TIMEOUT_MS,
       mongoServerSelectionTimeoutMs: e.MONGO_SERVER_SELECTION_TIMEOUT_MS,
