@@ -1,0 +1,46 @@
+// Proves the administrative and diagnostic commands answer in mongod's shapes.
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from './emulatorFixture.ts';
+
+const fixture = useEmulator();
+const admin = () => fixture.client.db('admin');
+
+describe('admin commands', () => {
+  it('reports one PRIMARY member in replSetGetStatus, only on admin', async () => {
+    const status = await admin().command({ replSetGetStatus: 1 });
+    expect(status).toMatchObject({ set: 'rs0', myState: 1 });
+    expect(status.members).toHaveLength(1);
+    expect(status.members[0]).toMatchObject({ stateStr: 'PRIMARY', self: true, health: 1 });
+    expect(status.optimes.appliedOpTime.ts._bsontype).toBe('Timestamp');
+    await expect(fixture.client.db('other').command({ replSetGetStatus: 1 })).rejects.toMatchObject({ code: 13 });
+  });
+
+  it('counts connections and operations in serverStatus', async () => {
+    await fixture.client.db('adm').collection('c').insertOne({});
+    const status = await admin().command({ serverStatus: 1 });
+    expect(status.connections.current).toBeGreaterThanOrEqual(1);
+    expect(status.opcounters.insert).toBeGreaterThanOrEqual(1);
+    expect(typeof status.uptime).toBe('number');
+  });
+
+  it('ends and kills sessions', async () => {
+    const session = fixture.client.startSession();
+    await fixture.client.db('adm').collection('c').findOne({}, { session });
+    await session.endSession();
+    await expect(admin().command({ endSessions: [session.id] })).resolves.toMatchObject({ ok: 1 });
+    await expect(admin().command({ killAllSessions: [] })).resolves.toMatchObject({ ok: 1 });
+  });
+
+  it('answers the diagnostic commands', async () => {
+    expect((await admin().command({ connectionStatus: 1 })).authInfo.authenticatedUsers).toEqual([]);
+    expect((await admin().command({ hostInfo: 1 })).system.numCores).toBeGreaterThan(0);
+    expect((await admin().command({ whatsmyuri: 1 })).you).toMatch(/:\d+$/);
+    expect((await admin().command({ getCmdLineOpts: 1 })).parsed.replication.replSet).toBe('rs0');
+    expect((await admin().command({ currentOp: 1 })).inprog).toEqual([]);
+    expect((await admin().command({ getParameter: 1, featureCompatibilityVersion: 1 })).featureCompatibilityVersion.version).toBe('7.0');
+  });
+
+  it('refuses deliberately unsupported commands with CommandNotSupported', async () => {
+    await expect(admin().command({ mapReduce: 'c', map: 'x', reduce: 'y' })).rejects.toMatchObject({ code: 115, codeName: 'CommandNotSupported' });
+  });
+});

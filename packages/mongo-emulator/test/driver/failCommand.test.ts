@@ -1,0 +1,129 @@
+// Proves the failCommand fail point acts as on mongod with test commands: before the command
+// (error, close, block) or after the write (writeConcernError), with times/skip/appName.
+import { afterEach, describe, expect, it } from 'vitest';
+import { MongoClient } from 'mongodb';
+import { useEmulator } from './emulatorFixture.ts';
+
+const fixture = useEmulator({ retryWrites: false, retryReads: false });
+const admin = () => fixture.client.db('admin');
+const coll = () => fixture.client.db('fp').collection('c');
+
+function failCommand(mode: unknown, data: Record<string, unknown>) {
+  return admin().command({ configureFailPoint: 'failCommand', mode, data });
+}
+
+afterEach(async () => {
+  await admin().command({ configureFailPoint: 'failCommand', mode: 'off' });
+});
+
+describe('failCommand', () => {
+  it('fails the next n matching commands with errorCode, before they apply', async () => {
+    await failCommand({ times: 2 }, { failCommands: ['insert'], errorCode: 2 });
+    await expect(coll().findOne({})).resolves.toBeNull(); // not listed: untouched, times not used
+    for (let i = 0; i < 2; i++) {
+      await expect(coll().insertOne({ k: 'times' })).rejects.toMatchObject({
+        code: 2,
+        codeName: 'BadValue',
+        message: "Failing command via 'failCommand' failpoint",
+      });
+    }
+    await coll().insertOne({ k: 'times' });
+    expect(await coll().countDocuments({ k: 'times' })).toBe(1);
+  });
+
+  it('skips the first n matches, then fails every one', async () => {
+    await failCommand({ skip: 1 }, { failCommands: ['count'], errorCode: 11600 });
+    await expect(fixture.client.db('fp').command({ count: 'c' })).resolves.toMatchObject({ ok: 1 });
+    await expect(fixture.client.db('fp').command({ count: 'c' })).rejects.toMatchObject({ code: 11600, codeName: 'InterruptedAtShutdown' });
+    await expect(fixture.client.db('fp').command({ count: 'c' })).rejects.toMatchObject({ code: 11600 });
+  });
+
+  it('labels a retryable error on a retryable write RetryableWriteError, unless errorLabels are given', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['insert'], errorCode: 91 });
+    const session = fixture.client.startSession();
+    try {
+      const labelled = await fixture.client
+        .db('fp')
+        .command({ insert: 'c', documents: [{ k: 'label' }], txnNumber: 1n }, { session })
+        .catch((e: unknown) => e);
+      expect(labelled).toMatchObject({ code: 91, errorLabels: ['RetryableWriteError'] });
+      await failCommand({ times: 1 }, { failCommands: ['insert'], errorCode: 91, errorLabels: [] });
+      const unlabelled = await fixture.client
+        .db('fp')
+        .command({ insert: 'c', documents: [{ k: 'label' }], txnNumber: 2n }, { session })
+        .catch((e: unknown) => e);
+      expect(unlabelled).toMatchObject({ code: 91 });
+      expect((unlabelled as { errorLabels: string[] }).errorLabels).toEqual([]);
+    } finally {
+      await session.endSession();
+    }
+  });
+
+  it('attaches writeConcernError after the write was applied', async () => {
+    await failCommand({ times: 1 }, {
+      failCommands: ['insert'],
+      writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out' },
+    });
+    await expect(coll().insertOne({ k: 'wce' })).rejects.toMatchObject({ code: 64 });
+    expect(await coll().countDocuments({ k: 'wce' })).toBe(1);
+  });
+
+  it('closes the connection without applying the command', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['insert'], closeConnection: true });
+    await expect(coll().insertOne({ k: 'closed' })).rejects.toThrow(/closed|connection/i);
+    expect(await coll().countDocuments({ k: 'closed' })).toBe(0);
+  });
+
+  it('blocks the connection for blockTimeMS before running the command', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['ping'], blockConnection: true, blockTimeMS: 300 });
+    const startedMs = Date.now();
+    await admin().command({ ping: 1 });
+    expect(Date.now() - startedMs).toBeGreaterThanOrEqual(280);
+  });
+
+  it('only fails commands from the named appName', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['find'], errorCode: 2, appName: 'victim' });
+    await expect(coll().findOne({})).resolves.toBeDefined();
+    const victim = await fixture.newClient({ appName: 'victim', retryReads: false });
+    await expect(victim.db('fp').collection('c').findOne({})).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('is refused outside admin, and never fails configureFailPoint itself', async () => {
+    await expect(fixture.client.db('fp').command({ configureFailPoint: 'failCommand', mode: 'off' })).rejects.toMatchObject({
+      code: 13,
+      codeName: 'Unauthorized',
+    });
+    await failCommand('alwaysOn', { failCommands: ['configureFailPoint', 'ping'], errorCode: 2 });
+    await expect(admin().command({ ping: 1 })).rejects.toMatchObject({ code: 2 });
+    const off = await admin().command({ configureFailPoint: 'failCommand', mode: 'off' });
+    expect(off.count).toBe(1);
+  });
+
+  it('refuses an unknown fail point', async () => {
+    await expect(admin().command({ configureFailPoint: 'noSuchFailPoint', mode: 'alwaysOn' })).rejects.toMatchObject({ code: 2 });
+  });
+});
+
+describe('failCommand with retryable writes', () => {
+  it('applies a write retried after closeConnection exactly once', async () => {
+    const client = await fixture.newClient({ retryWrites: true });
+    await failCommand({ times: 1 }, { failCommands: ['insert'], closeConnection: true });
+    const result = await client.db('fp').collection('retry').insertOne({ k: 'once' });
+    expect(result.acknowledged).toBe(true);
+    expect(await client.db('fp').collection('retry').countDocuments({ k: 'once' })).toBe(1);
+  });
+
+  it('returns the first result when a write applied before a lost reply is retried', async () => {
+    const client: MongoClient = await fixture.newClient({ retryWrites: true });
+    const accounts = client.db('fp').collection('accounts');
+    await accounts.insertOne({ _id: 'a', balance: 10 } as never);
+    // The write applies, then its reply carries a retryable writeConcernError: the driver retries.
+    await failCommand({ times: 1 }, {
+      failCommands: ['update'],
+      writeConcernError: { code: 91, codeName: 'ShutdownInProgress', errmsg: 'shutting down' },
+    });
+    const result = await accounts.updateOne({ _id: 'a' } as never, { $inc: { balance: -3 } });
+    expect(result.modifiedCount).toBe(1);
+    expect(await accounts.findOne({ _id: 'a' } as never)).toMatchObject({ balance: 7 });
+  });
+});
