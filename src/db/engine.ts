@@ -37,7 +37,8 @@ export async function resolveEngine(config: EngineConfig): Promise<ResolvedEngin
   }
 }
 
-async function chooseEngine(config: EngineConfig): Promise<EngineInfo> {
+/** Decides which engine to use, without starting it. */
+export async function chooseEngine(config: EngineConfig): Promise<EngineInfo> {
   if (config.mongoEngine) {
     return { kind: config.mongoEngine, reason: `MONGO_ENGINE=${config.mongoEngine}` };
   }
