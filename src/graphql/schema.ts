@@ -4,13 +4,17 @@ import 'reflect-metadata';
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { HealthResolver } from '../health/HealthResolver.ts';
+import { AccountFieldsResolver, LedgerEntryFieldsResolver, LedgerResolver } from '../ledger/graphql/LedgerResolver.ts';
 import { WorkItemResolver } from '../work/graphql/WorkItemResolver.ts';
 import { assertEveryRootFieldHasRight } from './auth/assertEveryRootFieldHasRight.ts';
 import { authChecker } from './auth/authChecker.ts';
 import { refusingPubSub } from './pubSub.ts';
 
 export const resolvers = [
+  AccountFieldsResolver,
   HealthResolver,
+  LedgerEntryFieldsResolver,
+  LedgerResolver,
   WorkItemResolver,
 ] as const;
 

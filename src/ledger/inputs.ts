@@ -74,3 +74,5 @@ export const ledgerEntryInput = z.object({ requestId });
 
 export type AccountsPageInput = z.infer<typeof accountsPageInput>;
 export type EntriesPageInput = z.infer<typeof entriesPageInput>;
+
+export const accountIdQuery = z.object({ id: accountId });

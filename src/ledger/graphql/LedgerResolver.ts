@@ -1,0 +1,114 @@
+// Thin resolvers: validate with zod, call the ledger service, map its result onto the
+// contract's union. Rights mirror DESIGN.md's roles table.
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow, Rights } from '../../graphql/auth/index.ts';
+import type { AppContext } from '../../graphql/context.ts';
+import { metricsRegistry } from '../../observability/metrics.ts';
+import { parseInput } from '../../work/graphql/parseInput.ts';
+import * as zodInputs from '../inputs.ts';
+import { pageSizeMax } from '../limits.ts';
+import type { Page } from '../queries.ts';
+import type { LedgerEntry as ServiceEntry } from '../results.ts';
+import { createLedgerService, type LedgerService } from '../service.ts';
+import { createLedgerTelemetry } from '../telemetry.ts';
+import { DepositInput, OpenAccountInput, TransferInput, WithdrawInput } from './inputs.ts';
+import { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
+import { toGraphql } from './toGraphql.ts';
+import { Account, AccountPage, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
+
+/** The service for one request: metrics on the process registry, logs bound to the request. */
+function ledger(ctx: AppContext): LedgerService {
+  return createLedgerService({ db: ctx.db, telemetry: createLedgerTelemetry(metricsRegistry, ctx.logger) });
+}
+
+function entryPage(page: Page<ServiceEntry>): LedgerEntryPage {
+  return Object.assign(new LedgerEntryPage(), { ...page, items: page.items.map(toLedgerEntry) });
+}
+
+const pageDescription = `Newest first; at most ${pageSizeMax} per page`;
+
+@Resolver()
+export class LedgerResolver {
+  @Mutation(() => OpenAccountResult)
+  @Allow(Rights.moveMoney)
+  async openAccount(@Arg('input', () => OpenAccountInput) input: OpenAccountInput, @Ctx() ctx: AppContext) {
+    return toGraphql(await ledger(ctx).openAccount(parseInput(zodInputs.openAccountInput, input)));
+  }
+
+  @Mutation(() => DepositResult)
+  @Allow(Rights.moveMoney)
+  async deposit(@Arg('input', () => DepositInput) input: DepositInput, @Ctx() ctx: AppContext) {
+    return toGraphql(await ledger(ctx).deposit(parseInput(zodInputs.depositInput, input)));
+  }
+
+  @Mutation(() => WithdrawResult)
+  @Allow(Rights.moveMoney)
+  async withdraw(@Arg('input', () => WithdrawInput) input: WithdrawInput, @Ctx() ctx: AppContext) {
+    return toGraphql(await ledger(ctx).withdraw(parseInput(zodInputs.withdrawInput, input)));
+  }
+
+  @Mutation(() => TransferResult)
+  @Allow(Rights.moveMoney)
+  async transfer(@Arg('input', () => TransferInput) input: TransferInput, @Ctx() ctx: AppContext) {
+    return toGraphql(await ledger(ctx).transfer(parseInput(zodInputs.transferInput, input)));
+  }
+
+  @Query(() => Account, { nullable: true })
+  @Allow(Rights.query)
+  async account(@Arg('id', () => ID) id: string, @Ctx() ctx: AppContext): Promise<Account | null> {
+    const snapshot = await ctx.loaders.accountById.load(parseInput(zodInputs.accountIdQuery, { id }).id);
+    return snapshot === null ? null : toAccount(snapshot);
+  }
+
+  @Query(() => AccountPage, { description: `In id order; at most ${pageSizeMax} per page` })
+  @Allow(Rights.query)
+  async accounts(
+    @Arg('first', () => Int, { nullable: true }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: AppContext,
+  ): Promise<AccountPage> {
+    const page = await ledger(ctx).listAccounts(parseInput(zodInputs.accountsPageInput, { first, after }));
+    return Object.assign(new AccountPage(), { ...page, items: page.items.map(toAccount) });
+  }
+
+  @Query(() => LedgerEntryPage, { description: pageDescription })
+  @Allow(Rights.query)
+  async ledgerEntries(
+    @Arg('accountId', () => ID) accountId: string,
+    @Arg('first', () => Int, { nullable: true }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: AppContext,
+  ): Promise<LedgerEntryPage> {
+    return entryPage(await ledger(ctx).listEntries(parseInput(zodInputs.entriesPageInput, { accountId, first, after })));
+  }
+
+  @Query(() => LedgerEntry, { nullable: true, description: "The entry a request wrote; a transfer's debit leg" })
+  @Allow(Rights.query)
+  async ledgerEntry(@Arg('requestId', () => String) requestId: string, @Ctx() ctx: AppContext): Promise<LedgerEntry | null> {
+    const entry = await ledger(ctx).entryByRequest(parseInput(zodInputs.ledgerEntryInput, { requestId }).requestId);
+    return entry === null ? null : toLedgerEntry(entry);
+  }
+}
+
+@Resolver(() => Account)
+export class AccountFieldsResolver {
+  @FieldResolver(() => LedgerEntryPage, { description: pageDescription })
+  async entries(
+    @Root() account: Account,
+    @Arg('first', () => Int, { nullable: true }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: AppContext,
+  ): Promise<LedgerEntryPage> {
+    return entryPage(await ledger(ctx).listEntries(parseInput(zodInputs.entriesPageInput, { accountId: account.id, first, after })));
+  }
+}
+
+@Resolver(() => LedgerEntry)
+export class LedgerEntryFieldsResolver {
+  @FieldResolver(() => Account, { description: 'The account as it is now' })
+  async account(@Root() entry: LedgerEntry, @Ctx() ctx: AppContext): Promise<Account> {
+    const snapshot = await ctx.loaders.accountById.load(entry.accountId);
+    if (snapshot === null) throw new Error(`invariant: entry ${entry.id} names a missing account`);
+    return toAccount(snapshot);
+  }
+}

@@ -1,0 +1,54 @@
+// GraphQL input types; their values are validated again (ranges, sizes, formats) by the zod
+// schemas in ../inputs.ts before the service sees them.
+import { Field, InputType } from 'type-graphql';
+import { SafeInt } from '../../graphql/scalars.ts';
+
+const requestIdDescription = 'Your key for this movement: the same key and parameters replay the first answer';
+
+@InputType()
+export class OpenAccountInput {
+  @Field(() => String, { description: 'Your id for the account; it is also the idempotency key of the opening' })
+  accountId!: string;
+
+  @Field(() => String, { description: 'ISO 4217 code, e.g. EUR' })
+  currency!: string;
+}
+
+@InputType()
+export class DepositInput {
+  @Field(() => String)
+  accountId!: string;
+
+  @Field(() => SafeInt, { description: 'Positive integer minor units' })
+  amount!: number;
+
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+}
+
+@InputType()
+export class WithdrawInput {
+  @Field(() => String)
+  accountId!: string;
+
+  @Field(() => SafeInt, { description: 'Positive integer minor units' })
+  amount!: number;
+
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+}
+
+@InputType()
+export class TransferInput {
+  @Field(() => String)
+  fromAccountId!: string;
+
+  @Field(() => String)
+  toAccountId!: string;
+
+  @Field(() => SafeInt, { description: 'Positive integer minor units' })
+  amount!: number;
+
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+}

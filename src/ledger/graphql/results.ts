@@ -1,0 +1,130 @@
+// The result unions of DESIGN.md's contract table; member names are the contract.
+import { createUnionType, Field, ID, ObjectType } from 'type-graphql';
+import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } from '../../graphql/results/index.ts';
+import { DateTime, SafeInt } from '../../graphql/scalars.ts';
+import { Account, LedgerEntry } from './types.ts';
+
+const accountAfterDescription = 'The account as it stood right after this write (the same on every replay)';
+
+@ObjectType()
+export class OpenAccountSuccess {
+  @Field(() => Account, { description: accountAfterDescription })
+  account!: Account;
+}
+
+@ObjectType()
+export class DepositSuccess {
+  @Field(() => LedgerEntry)
+  entry!: LedgerEntry;
+
+  @Field(() => Account, { description: accountAfterDescription })
+  account!: Account;
+}
+
+@ObjectType()
+export class WithdrawSuccess {
+  @Field(() => LedgerEntry)
+  entry!: LedgerEntry;
+
+  @Field(() => Account, { description: accountAfterDescription })
+  account!: Account;
+}
+
+@ObjectType({ description: 'Both legs of a transfer, each with its account right after it' })
+export class TransferSuccess {
+  @Field(() => LedgerEntry)
+  debit!: LedgerEntry;
+
+  @Field(() => LedgerEntry)
+  credit!: LedgerEntry;
+
+  @Field(() => Account)
+  from!: Account;
+
+  @Field(() => Account)
+  to!: Account;
+}
+
+@ObjectType({ description: 'Refused: the balance did not cover the amount. Final for this requestId; nothing moved' })
+export class InsufficientFunds {
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => SafeInt, { description: 'The balance when the request was decided' })
+  balance!: number;
+
+  @Field(() => SafeInt)
+  amount!: number;
+}
+
+@ObjectType({ description: 'No such account; nothing was recorded, so the same requestId may be used again' })
+export class AccountNotFound {
+  @Field(() => ID)
+  accountId!: string;
+}
+
+@ObjectType({ description: 'The first attempt with this requestId is still running; ask again with the same key' })
+export class RequestInProgress {
+  @Field(() => String)
+  requestId!: string;
+
+  @Field(() => DateTime)
+  firstSeenAt!: Date;
+}
+
+@ObjectType({
+  description:
+    'The server could not learn the outcome after retrying with the same key; retry with the same requestId (never a new one) to get it. It never applies twice.',
+})
+export class OutcomeUnknown {
+  @Field(() => String)
+  requestId!: string;
+
+  @Field(() => DateTime)
+  firstSeenAt!: Date;
+}
+
+@ObjectType({ description: 'The two accounts hold different currencies; nothing was recorded' })
+export class CurrencyMismatch {
+  @Field(() => ID)
+  fromAccountId!: string;
+
+  @Field(() => String)
+  fromCurrency!: string;
+
+  @Field(() => ID)
+  toAccountId!: string;
+
+  @Field(() => String)
+  toCurrency!: string;
+}
+
+registerReplayableOutcome(OpenAccountSuccess, DepositSuccess, WithdrawSuccess, TransferSuccess, InsufficientFunds);
+
+export const OpenAccountResult = createUnionType({
+  name: 'OpenAccountResult',
+  types: () => [OpenAccountSuccess, DuplicateReplayed, IdempotencyKeyReused] as const,
+});
+export const DepositResult = createUnionType({
+  name: 'DepositResult',
+  types: () => [DepositSuccess, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, RequestInProgress] as const,
+});
+export const WithdrawResult = createUnionType({
+  name: 'WithdrawResult',
+  types: () =>
+    [WithdrawSuccess, InsufficientFunds, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, RequestInProgress, OutcomeUnknown] as const,
+});
+export const TransferResult = createUnionType({
+  name: 'TransferResult',
+  types: () =>
+    [
+      TransferSuccess,
+      InsufficientFunds,
+      CurrencyMismatch,
+      DuplicateReplayed,
+      IdempotencyKeyReused,
+      AccountNotFound,
+      RequestInProgress,
+      OutcomeUnknown,
+    ] as const,
+});

@@ -1,0 +1,94 @@
+// The ledger's GraphQL object types. Money is SafeInt (integer minor units), instants DateTime.
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTime, SafeInt } from '../../graphql/scalars.ts';
+import type { EntryKind } from '../model.ts';
+import type { AccountSnapshot, LedgerEntry as ServiceEntry } from '../results.ts';
+
+export const LedgerEntryKind = Object.freeze({
+  deposit: 'deposit',
+  withdrawal: 'withdrawal',
+  transferOut: 'transferOut',
+  transferIn: 'transferIn',
+} as const satisfies Record<EntryKind, EntryKind>);
+
+registerEnumType(LedgerEntryKind, { name: 'LedgerEntryKind', description: 'Which way the money of an entry went' });
+
+@ObjectType({ description: 'An account; `entries` is its journal, newest first' })
+export class Account {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { description: 'ISO 4217 code, fixed when the account is opened' })
+  currency!: string;
+
+  @Field(() => SafeInt, { description: 'Integer minor units' })
+  balance!: number;
+
+  @Field(() => SafeInt, { description: 'Decisions recorded on the account (each applied or refused movement adds one)' })
+  version!: number;
+}
+
+@ObjectType({ description: 'One immutable journal line: money that reached or left one account' })
+export class LedgerEntry {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { description: 'The caller key of the request that wrote it' })
+  requestId!: string;
+
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => String)
+  currency!: string;
+
+  @Field(() => LedgerEntryKind)
+  kind!: EntryKind;
+
+  @Field(() => SafeInt, { description: 'Positive integer minor units; `kind` gives the direction' })
+  amount!: number;
+
+  @Field(() => SafeInt, { description: "The account's balance right after this entry" })
+  balanceAfter!: number;
+
+  @Field(() => SafeInt, { description: "The account's version right after this entry" })
+  versionAfter!: number;
+
+  @Field(() => ID, { nullable: true, description: 'The other account of a transfer' })
+  counterpartyAccountId!: string | null;
+
+  @Field(() => DateTime)
+  createdAt!: Date;
+}
+
+@ObjectType()
+export class AccountPage {
+  @Field(() => [Account])
+  items!: Account[];
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page' })
+  endCursor!: string | null;
+
+  @Field(() => Boolean)
+  hasNextPage!: boolean;
+}
+
+@ObjectType()
+export class LedgerEntryPage {
+  @Field(() => [LedgerEntry])
+  items!: LedgerEntry[];
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page' })
+  endCursor!: string | null;
+
+  @Field(() => Boolean)
+  hasNextPage!: boolean;
+}
+
+export function toAccount(snapshot: AccountSnapshot): Account {
+  return Object.assign(new Account(), snapshot);
+}
+
+export function toLedgerEntry(entry: ServiceEntry): LedgerEntry {
+  return Object.assign(new LedgerEntry(), entry);
+}
