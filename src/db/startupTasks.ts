@@ -5,6 +5,7 @@
 import type { Db, MongoClient } from 'mongodb';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
+import { ledgerStartupTasks } from '../ledger/startup.ts';
 import { workItemIndexesTask } from '../work/startupTask.ts';
 
 export interface StartupDeps {
@@ -25,5 +26,6 @@ export interface StartupTask {
 }
 
 export const startupTasks: readonly StartupTask[] = [
+  ...ledgerStartupTasks,
   workItemIndexesTask,
 ];
