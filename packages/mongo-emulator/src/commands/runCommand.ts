@@ -52,7 +52,8 @@ function refuseUnsupported(definition: CommandDefinition, { db, name, command }:
     throw new CommandError('Unauthorized', `${name} may only be run against the admin database.`);
   }
   if (command.autocommit !== undefined || command.startTransaction !== undefined) {
-    throw new CommandError('IllegalOperation', 'mongo-emulator does not support multi-document transactions yet (autocommit/startTransaction)');
+    // Not IllegalOperation: drivers rewrite that code into "deployment does not support retryable writes".
+    throw new CommandError('CommandNotSupported', 'mongo-emulator does not support multi-document transactions yet (autocommit/startTransaction)');
   }
 }
 

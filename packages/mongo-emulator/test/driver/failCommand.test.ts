@@ -28,7 +28,7 @@ describe('failCommand', () => {
       });
     }
     await coll().insertOne({ k: 'times' });
-    expect(await coll().countDocuments({ k: 'times' })).toBe(1);
+    expect((await coll().find({ k: 'times' }).toArray()).length).toBe(1);
   });
 
   it('skips the first n matches, then fails every one', async () => {
@@ -46,14 +46,13 @@ describe('failCommand', () => {
         .db('fp')
         .command({ insert: 'c', documents: [{ k: 'label' }], txnNumber: 1n }, { session })
         .catch((e: unknown) => e);
-      expect(labelled).toMatchObject({ code: 91, errorLabels: ['RetryableWriteError'] });
+      expect(labelled).toMatchObject({ code: 91, errorResponse: { errorLabels: ['RetryableWriteError'] } });
       await failCommand({ times: 1 }, { failCommands: ['insert'], errorCode: 91, errorLabels: [] });
       const unlabelled = await fixture.client
         .db('fp')
         .command({ insert: 'c', documents: [{ k: 'label' }], txnNumber: 2n }, { session })
         .catch((e: unknown) => e);
-      expect(unlabelled).toMatchObject({ code: 91 });
-      expect((unlabelled as { errorLabels: string[] }).errorLabels).toEqual([]);
+      expect(unlabelled).toMatchObject({ code: 91, errorResponse: { errorLabels: [] } });
     } finally {
       await session.endSession();
     }
@@ -65,13 +64,13 @@ describe('failCommand', () => {
       writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out' },
     });
     await expect(coll().insertOne({ k: 'wce' })).rejects.toMatchObject({ code: 64 });
-    expect(await coll().countDocuments({ k: 'wce' })).toBe(1);
+    expect((await coll().find({ k: 'wce' }).toArray()).length).toBe(1);
   });
 
   it('closes the connection without applying the command', async () => {
     await failCommand({ times: 1 }, { failCommands: ['insert'], closeConnection: true });
     await expect(coll().insertOne({ k: 'closed' })).rejects.toThrow(/closed|connection/i);
-    expect(await coll().countDocuments({ k: 'closed' })).toBe(0);
+    expect((await coll().find({ k: 'closed' }).toArray()).length).toBe(0);
   });
 
   it('blocks the connection for blockTimeMS before running the command', async () => {
@@ -110,7 +109,7 @@ describe('failCommand with retryable writes', () => {
     await failCommand({ times: 1 }, { failCommands: ['insert'], closeConnection: true });
     const result = await client.db('fp').collection('retry').insertOne({ k: 'once' });
     expect(result.acknowledged).toBe(true);
-    expect(await client.db('fp').collection('retry').countDocuments({ k: 'once' })).toBe(1);
+    expect((await client.db('fp').collection('retry').find({ k: 'once' }).toArray()).length).toBe(1);
   });
 
   it('returns the first result when a write applied before a lost reply is retried', async () => {
