@@ -39,8 +39,9 @@ export function project(doc: Document, projection: Document | undefined, ctx: Pr
     if (path.endsWith('.$')) return { path: path.slice(0, -2), rule: { kind: 'positional' } as Rule };
     return { path, rule: ruleOf(v) };
   });
-  // The first field that includes or excludes decides the mode; a later one of the other kind is an error.
-  const deciding = rules.find(({ path, rule }) => path !== '_id' && rule.kind !== 'slice' && rule.kind !== 'elemMatch');
+  // The first field that includes or excludes decides the mode ($slice alone keeps every field,
+  // $elemMatch counts as an inclusion); a later field of the other kind is an error.
+  const deciding = rules.find(({ path, rule }) => path !== '_id' && rule.kind !== 'slice');
   const inclusion = deciding !== undefined && deciding.rule.kind !== 'exclude';
   for (const { path, rule } of rules) {
     if (path === '_id' || rule.kind === 'slice' || rule.kind === 'elemMatch') continue;
