@@ -4,6 +4,7 @@ import { MongoBulkWriteError, MongoError, MongoOperationTimeoutError, MongoServe
 import { ErrorCodes } from '../../src/errors.ts';
 import { describe } from './bsonTypes.ts';
 import type { Matcher } from './matcher.ts';
+import { unsupported } from './outcomes.ts';
 import { bulkWriteResultDocument } from './operations/results.ts';
 
 export interface ExpectedError {
@@ -93,7 +94,7 @@ export function errorDifference(expected: ExpectedError, error: unknown, matcher
     if (hasLabel(error, label)) return `expected no error label ${label} (${text})`;
   }
   if (expected.writeErrors !== undefined || expected.writeConcernErrors !== undefined) {
-    return 'writeErrors/writeConcernErrors assertions (clientBulkWrite) are not supported';
+    unsupported('expectError.writeErrors/writeConcernErrors (clientBulkWrite errors)');
   }
   if (expected.errorResponse !== undefined) {
     const response = isServerError ? (error as MongoServerError).errorResponse : undefined;

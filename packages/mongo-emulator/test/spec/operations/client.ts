@@ -2,7 +2,8 @@
 import type { Document } from 'mongodb';
 import type { ClientEntity } from '../clientEntity.ts';
 import { unsupported } from '../outcomes.ts';
-import type { OperationHandler } from './context.ts';
+import { Arguments, type OperationHandler } from './context.ts';
+import { clientBulkWriteResultDocument } from './results.ts';
 import { openChangeStream } from './changeStreams.ts';
 
 type Handler = OperationHandler<ClientEntity>;
@@ -31,8 +32,20 @@ export const clientOperations: Record<string, Handler> = {
     await entity.close();
     return { value: undefined };
   },
-  async clientBulkWrite() {
-    unsupported('clientBulkWrite');
+  async clientBulkWrite(entity, args, context) {
+    // `{ replaceOne: { namespace, ... } }` in the file is `{ name: 'replaceOne', namespace, ... }` in the driver.
+    const models = args.required<Array<Record<string, unknown>>>('models').map((model) => {
+      const [name, spec] = Object.entries(model)[0] ?? [];
+      const modelArgs = new Arguments(spec as Record<string, unknown>, context.entities);
+      const fields: Record<string, unknown> = { name };
+      for (const field of ['document', 'filter', 'update', 'replacement', 'arrayFilters']) {
+        const value = modelArgs.optional(field);
+        if (value !== undefined) fields[field] = value;
+      }
+      return { ...fields, ...modelArgs.options() };
+    });
+    const result = await entity.client.bulkWrite(models as never, args.options());
+    return { value: clientBulkWriteResultDocument(result) };
   },
   async watch() {
     unsupported('the watch operation (test files must use createChangeStream)');

@@ -1,5 +1,5 @@
 // The driver's result model objects turned into the documents the CRUD spec describes.
-import type { BulkWriteResult } from 'mongodb';
+import type { BulkWriteResult, ClientBulkWriteResult } from 'mongodb';
 
 export function bulkWriteResultDocument(result: BulkWriteResult): Record<string, unknown> {
   return {
@@ -16,4 +16,14 @@ export function bulkWriteResultDocument(result: BulkWriteResult): Record<string,
 /** An InsertOneResult, UpdateResult, DeleteResult... as a plain document. */
 export function resultDocument(result: object): Record<string, unknown> {
   return { ...(result as Record<string, unknown>) };
+}
+
+/** The verbose result maps (index → result) become documents keyed by the index. */
+export function clientBulkWriteResultDocument(result: ClientBulkWriteResult): Record<string, unknown> {
+  const document: Record<string, unknown> = { ...(result as unknown as Record<string, unknown>) };
+  for (const key of ['insertResults', 'updateResults', 'deleteResults']) {
+    const map = document[key];
+    if (map instanceof Map) document[key] = Object.fromEntries([...map].map(([index, value]) => [String(index), { ...value }]));
+  }
+  return document;
 }
