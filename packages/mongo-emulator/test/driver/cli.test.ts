@@ -1,0 +1,65 @@
+// Proves the standalone command works with no build step: it logs its ready line, serves the
+// driver, stops cleanly on SIGTERM, and rejects bad flags with exit code 2.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MongoClient } from 'mongodb';
+
+const BIN = fileURLToPath(new URL('../../bin/mongo-emulator.mjs', import.meta.url));
+const READY_TIMEOUT_MS = 15_000;
+
+function run(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function readyUri(output: () => string): Promise<string> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const match = /mongo-emulator ready on (mongodb:\/\/\S+) \(replica set rs0, in-memory; not for production\)/.exec(output());
+    if (match) return match[1]!;
+    if (Date.now() > deadline) throw new Error(`no ready line: ${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('mongo-emulator CLI', () => {
+  it('serves the driver and stops cleanly on SIGTERM', async () => {
+    const { child, output, exited } = run(['--port', '0', '--replSet', 'rs0']);
+    try {
+      const uri = await readyUri(output);
+      const client = new MongoClient(uri);
+      try {
+        expect((await client.db('admin').command({ ping: 1 })).ok).toBe(1);
+      } finally {
+        await client.close();
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('rejects an unknown flag with a clear message and exit code 2', async () => {
+    const { output, exited } = run(['--bogus']);
+    expect(await exited).toBe(2);
+    expect(output()).toMatch(/Unknown option '--bogus'[\s\S]*Usage: mongo-emulator/);
+  });
+
+  it('rejects a bad port with exit code 2', async () => {
+    const { output, exited } = run(['--port', 'seventy']);
+    expect(await exited).toBe(2);
+    expect(output()).toContain("--port must be 0-65535, got 'seventy'");
+  });
+
+  it('prints help', async () => {
+    const { output, exited } = run(['--help']);
+    expect(await exited).toBe(0);
+    expect(output()).toContain('For tests and development only');
+  });
+});
