@@ -21,6 +21,15 @@ describe('server', () => {
     expect(res.data.health.version).toMatch(/^\d+\.\d+/);
   });
 
+  it('reports the replica set the embedded engines run as', async () => {
+    const res = await app.gql('{ health { replicaSet { name members primary } } }', {}, { key: 'dashboard' });
+    expect(res.errors).toBeUndefined();
+    // An external MONGODB_URI may be a sharded cluster (no replica set); the embedded engines are rs0.
+    if (testMongoEngine().kind !== 'uri') {
+      expect(res.data.health.replicaSet).toEqual({ name: 'rs0', members: 1, primary: expect.stringMatching(/:\d+$/) });
+    }
+  });
+
   it('serves /healthz without a key', async () => {
     const res = await fetch(new URL('/healthz', app.url));
     expect(res.status).toBe(200);
