@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import type { ObjectId, Sort } from 'mongodb';
+import type { Document, ObjectId, Sort } from 'mongodb';
 import type { WorkContext } from './context.ts';
 import type { ClaimWorkItemInput } from './inputs.ts';
+import { ClaimIndex } from './model.ts';
 import * as pipelines from './pipelines.ts';
 import { applied, refused } from './outcomes.ts';
 import type { ClaimResult } from './results.ts';
@@ -30,17 +31,19 @@ async function claimById(ctx: WorkContext, input: ClaimWorkItemInput, id: Object
 /**
  * The oldest available item of `kinds`: first a stalled one (lease expired, oldest expiry
  * first), else a due PENDING one (oldest `availableAt` first). Each is an index walk on
- * `{status, <sort field>}` that stops at the first match. The server re-evaluates the filter on
- * the document it modifies, so two claimers never take the same item.
+ * `{status, <sort field>}` that stops at the first match; the hint keeps a planner from
+ * preferring `kind_status`, which constrains more fields but needs a blocking sort. The server
+ * re-evaluates the filter on the document it modifies, so two claimers never take the same item.
  */
 async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<ClaimResult> {
-  const walks: { filter: ReturnType<WorkContext['preconditions']['claimNextPending']>; sort: Sort }[] = [
-    { filter: ctx.preconditions.claimNextExpired(input.kinds), sort: { leaseExpiresAt: 1 } },
-    { filter: ctx.preconditions.claimNextPending(input.kinds), sort: { availableAt: 1 } },
+  const walks: { filter: ReturnType<WorkContext['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [
+    { filter: ctx.preconditions.claimNextExpired(input.kinds), sort: { leaseExpiresAt: 1 }, hint: { ...ClaimIndex.expired } },
+    { filter: ctx.preconditions.claimNextPending(input.kinds), sort: { availableAt: 1 }, hint: { ...ClaimIndex.pending } },
   ];
-  for (const { filter, sort } of walks) {
+  for (const { filter, sort, hint } of walks) {
     const item = await ctx.collection.findOneAndUpdate(filter, pipelines.claim(input.workerId, input.leaseSeconds * 1000), {
       sort,
+      hint,
       returnDocument: 'after',
     });
     if (item === null) continue;

@@ -102,10 +102,16 @@ export const Limits = Object.freeze({
  * Equality on `status`, then the sort field: a claim walks one of these in order and stops at
  * the first match. PENDING items are taken by `availableAt`, stalled PROCESSING items by lease expiry.
  */
+/** The key patterns claims walk (and hint, since the driver's findOneAndUpdate hints by key). */
+export const ClaimIndex = Object.freeze({
+  pending: Object.freeze({ status: 1, availableAt: 1 }),
+  expired: Object.freeze({ status: 1, leaseExpiresAt: 1 }),
+} as const);
+
 export const WORK_ITEM_INDEXES: IndexDescription[] = [
   { key: { idempotencyKey: 1 }, name: 'idempotencyKey_unique', unique: true },
-  { key: { status: 1, availableAt: 1 }, name: 'status_availableAt' },
-  { key: { status: 1, leaseExpiresAt: 1 }, name: 'status_leaseExpiresAt' },
+  { key: { ...ClaimIndex.pending }, name: 'status_availableAt' },
+  { key: { ...ClaimIndex.expired }, name: 'status_leaseExpiresAt' },
   { key: { kind: 1, status: 1 }, name: 'kind_status' },
 ];
 

@@ -11,6 +11,8 @@ const WORKER_COUNT = 16;
 const CREATE_CONCURRENCY = 16;
 /** A worker that loops more often than there are items is stuck, not busy. */
 const LOOP_ITERATIONS_MAX = ITEM_COUNT * 2;
+/** 2,000 items through three commands each takes tens of seconds on the in-memory emulator. */
+const DRAIN_TIMEOUT_MS = 150_000;
 
 let h: WorkHarness;
 beforeAll(async () => {
@@ -71,5 +73,5 @@ describe('W1/W2: draining a queue with concurrent claim-next loops', () => {
       expect(item).toMatchObject({ status: 'DONE', previousStatus: 'PROCESSING', version: 3, attempts: 1 });
       expectLawfulHistory(item);
     }
-  });
+  }, DRAIN_TIMEOUT_MS);
 });
