@@ -20,7 +20,7 @@ function header(length: number, requestId: number, opCode: number): Buffer {
 
 /** An OP_MSG with a body section and optional kind-1 document sequences. */
 export function opMsg(body: Document, sequences: Record<string, Document[]> = {}, flags = 0): Buffer {
-  const parts: Buffer[] = [Buffer.from([0]), serialize(body)];
+  const parts: Uint8Array[] = [Buffer.from([0]), serialize(body)];
   for (const [identifier, documents] of Object.entries(sequences)) {
     const payload = Buffer.concat([Buffer.from(`${identifier}\0`), ...documents.map((d) => serialize(d))]);
     const size = Buffer.alloc(4);
