@@ -42,20 +42,43 @@ function pipelineOverrides(ctx: PipelineContext): Context {
   return Context.init({
     pipeline: {
       $match: (coll: Iterator, filter: Document, options: Options) => {
-        const test = compileFilter(filter, { now: ctx.now, clusterTime: ctx.clusterTime, variables: { ...options.variables } });
+        // $lookup's `let` variables live in the compute options' locals.
+        const locals = (options as { local?: { variables?: Document } }).local?.variables;
+        const variables = { ...options.variables, ...locals };
+        const test = compileFilter(filter, { now: ctx.now, clusterTime: ctx.clusterTime, variables });
         return coll.filter((doc) => test(doc as Document));
       },
       $sort: (coll: Iterator, spec: Document, _options: Options) => {
         const cmp = compileSort(spec);
         return coll.transform((docs) => Lazy((docs as Document[]).sort(cmp)));
       },
+
     },
   });
 }
 
+/**
+ * $bucket as the $group + $sort it is defined to be (mingo files a value equal to an inner
+ * boundary into the bucket below it).
+ */
+function expandBucket(spec: Document): Document[] {
+  const bounds = spec.boundaries as unknown[];
+  const branches = bounds.slice(0, -1).map((low, i) => ({
+    case: { $and: [{ $gte: [spec.groupBy, low] }, { $lt: [spec.groupBy, bounds[i + 1]] }] },
+    then: low,
+  }));
+  const id = { $switch: { branches, ...(spec.default !== undefined ? { default: spec.default } : {}) } };
+  const output = (spec.output as Document | undefined) ?? { count: { $sum: 1 } };
+  return [{ $group: { _id: id, ...output } }, { $sort: { _id: 1 } }];
+}
+
+function rewriteStages(pipeline: Document[]): Document[] {
+  return pipeline.flatMap((stage) => ('$bucket' in stage ? expandBucket(stage.$bucket as Document) : [stage]));
+}
+
 export function aggregateDocuments(source: Document[], pipeline: Document[], ctx: PipelineContext): Document[] {
   checkStages(pipeline);
-  const bound = bindSystemVariables(pipeline, { now: ctx.now, clusterTime: ctx.clusterTime });
+  const bound = bindSystemVariables(rewriteStages(pipeline), { now: ctx.now, clusterTime: ctx.clusterTime });
   return translateMingoErrors(() =>
     new Aggregator(bound, {
       context: Context.from(pipelineOverrides(ctx), engineContext),

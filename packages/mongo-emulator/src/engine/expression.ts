@@ -92,15 +92,12 @@ function extreme(sign: 1 | -1) {
 const maxOf = extreme(1);
 const minOf = extreme(-1);
 
-/** Values an accumulator sees: the expression evaluated against every document of the group. */
+/**
+ * Values an accumulator sees. In $group: the expression evaluated against every document of the
+ * group. Used as an expression ({$sum: '$arr'}), mingo passes the evaluated list and a null expr.
+ */
 function collect(coll: unknown[], expr: unknown, options: Options): unknown[] {
-  return coll.map((doc) => evalExpr(doc, expr, options));
-}
-
-function listArg(obj: unknown, expr: unknown, options: Options): unknown[] {
-  const values = evalExpr(obj, expr, options);
-  if (Array.isArray(expr)) return values as unknown[];
-  return Array.isArray(values) ? values : [values];
+  return accumulatorOperators.$push(coll, expr, options) as unknown[];
 }
 
 const overrides = Context.init({
@@ -118,9 +115,6 @@ const overrides = Context.init({
     $add,
     $subtract,
     $multiply,
-    $sum: (obj: unknown, expr: unknown, options: Options) => sumValues(listArg(obj, expr, options)),
-    $max: (obj: unknown, expr: unknown, options: Options) => maxOf(listArg(obj, expr, options)),
-    $min: (obj: unknown, expr: unknown, options: Options) => minOf(listArg(obj, expr, options)),
   },
   accumulator: {
     $sum: (coll: unknown[], expr: unknown, options: Options) => sumValues(collect(coll, expr, options)),
