@@ -124,8 +124,9 @@ export function reportingCollections(db: Db): LedgerCollections {
 const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
   accounts: [],
   entries: [
-    // Journal pages per account, newest first; unique because a version is decided once.
-    { key: { accountId: 1, versionAfter: -1 }, name: 'accountId_versionAfter', unique: true },
+    // Journal pages per account, newest first (walked backwards); unique because a version is
+    // decided once.
+    { key: { accountId: 1, versionAfter: 1 }, name: 'accountId_versionAfter', unique: true },
     { key: { requestId: 1 }, name: 'requestId' },
   ],
   // The recovery sweep completes pending requests, oldest first.

@@ -37,7 +37,7 @@ export async function listEntries(collections: LedgerCollections, page: EntriesP
     page.after == null
       ? { accountId: page.accountId }
       : { accountId: page.accountId, versionAfter: { $lt: toLong(Number(page.after)) } };
-  const docs = await collections.entries.find(filter).sort({ accountId: 1, versionAfter: -1 }).limit(page.first + 1).toArray();
+  const docs = await collections.entries.find(filter).sort({ versionAfter: -1 }).limit(page.first + 1).toArray();
   return pageOf(docs.map(toLedgerEntry), page.first, (entry) => encodeCursor('entry', entry.versionAfter));
 }
 

@@ -107,8 +107,18 @@ export class AccountFieldsResolver {
 export class LedgerEntryFieldsResolver {
   @FieldResolver(() => Account, { description: 'The account as it is now' })
   async account(@Root() entry: LedgerEntry, @Ctx() ctx: AppContext): Promise<Account> {
-    const snapshot = await ctx.loaders.accountById.load(entry.accountId);
-    if (snapshot === null) throw new Error(`invariant: entry ${entry.id} names a missing account`);
-    return toAccount(snapshot);
+    return loadAccount(ctx, entry.accountId);
   }
+
+  @FieldResolver(() => Account, { nullable: true, description: 'The other account of a transfer, as it is now' })
+  async counterparty(@Root() entry: LedgerEntry, @Ctx() ctx: AppContext): Promise<Account | null> {
+    return entry.counterpartyAccountId === null ? null : loadAccount(ctx, entry.counterpartyAccountId);
+  }
+}
+
+/** Through the request's loader, so a page of entries costs one accounts query, not one per entry. */
+async function loadAccount(ctx: AppContext, accountId: string): Promise<Account> {
+  const snapshot = await ctx.loaders.accountById.load(accountId);
+  if (snapshot === null) throw new Error(`invariant: an entry names the missing account ${accountId}`);
+  return toAccount(snapshot);
 }

@@ -1,0 +1,46 @@
+import { graphql, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { CommandStartedEvent } from 'mongodb';
+import { buildAppSchema } from '../../../src/graphql/schema.ts';
+import { createContext } from '../../../src/graphql/context.ts';
+import { ensureLedgerIndexes } from '../../../src/ledger/index.ts';
+import { createLogger } from '../../../src/observability/logger.ts';
+import { connectTestDb, testMongoEngine, type TestDb } from '../../support/mongo.ts';
+
+/**
+ * The app's schema executed in-process as an admin, on a client that reports every command it
+ * sends, so a test can see exactly what one GraphQL operation asked of the database.
+ */
+export interface MonitoredSchema {
+  db: TestDb;
+  /** Runs `source` and returns its result with the commands it sent (handshakes excluded). */
+  run(source: string, variables?: Record<string, unknown>): Promise<{ result: ExecutionResult; commands: CommandStartedEvent[] }>;
+  close(): Promise<void>;
+}
+
+const ignoredCommands = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSessions', 'saslStart', 'saslContinue']);
+
+export async function openMonitoredSchema(tag: string): Promise<MonitoredSchema> {
+  const db = await connectTestDb(`ledger_${tag}`, { monitorCommands: true });
+  await ensureLedgerIndexes(db.db);
+  const schema: GraphQLSchema = await buildAppSchema();
+  const services = { client: db.client, db: db.db, engine: testMongoEngine(), logger: createLogger({ level: 'silent' }) };
+  const principal = { role: 'admin' as const, keyId: 'test' };
+  return {
+    db,
+    async run(source, variables = {}) {
+      const commands: CommandStartedEvent[] = [];
+      const listener = (event: CommandStartedEvent) => {
+        if (!ignoredCommands.has(event.commandName)) commands.push(event);
+      };
+      db.client.on('commandStarted', listener);
+      try {
+        const contextValue = createContext(services, { ok: true, principal }, 'http');
+        const result = await graphql({ schema, source, variableValues: variables, contextValue });
+        return { result, commands };
+      } finally {
+        db.client.off('commandStarted', listener);
+      }
+    },
+    close: () => db.close(),
+  };
+}
