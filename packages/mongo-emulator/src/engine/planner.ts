@@ -141,10 +141,13 @@ function toRanges(index: Index, perField: Interval[][]): { start: unknown[]; end
     }
     ranges = next;
   }
-  const rest = index.fields.length + 1 - perField.length;
+  // Unbounded trailing fields: the comparator flips descending fields, so their open ends swap.
+  const tail = index.fields.slice(perField.length);
+  const restStart = tail.map((f) => (f.direction < 0 ? KEY_MAX : KEY_MIN));
+  const restEnd = tail.map((f) => (f.direction < 0 ? KEY_MIN : KEY_MAX));
   return ranges.map((r) => ({
-    start: [...r.start, ...Array(rest).fill(KEY_MIN)],
-    end: [...r.end, ...Array(rest).fill(KEY_MAX)],
+    start: [...r.start, ...restStart, KEY_MIN],
+    end: [...r.end, ...restEnd, KEY_MAX],
   }));
 }
 

@@ -80,6 +80,19 @@ describe('index bounds', () => {
   });
 });
 
+describe('descending keys', () => {
+  it('walks an equality prefix of a compound index with descending fields', () => {
+    const c = newCollection();
+    c.createIndexes([{ key: { acct: 1, at: -1, seq: -1 }, name: 'acct_1_at_-1_seq_-1' }]);
+    for (let i = 0; i < 30; i++) c.insertOne({ _id: i, acct: `a${i % 3}`, at: new Date(i), seq: i });
+    const rows = c.find({ acct: 'a1' }, { sort: { at: -1, seq: -1 }, limit: 3 });
+    expect(rows.map((d) => d._id)).toEqual([28, 25, 22]);
+    expect(c.lastIndexUsed).toBe('acct_1_at_-1_seq_-1');
+    expect(c.lastExamined).toBe(3);
+    expect(c.find({ acct: 'a1', at: { $lt: new Date(10) } }, { sort: { at: 1 } }).map((d) => d._id)).toEqual([1, 4, 7]);
+  });
+});
+
 describe('hint', () => {
   it('uses the hinted index by name or key', () => {
     const c = workItems();
