@@ -99,6 +99,10 @@ export class CommandRegistry {
   private readonly byName = new Map<string, CommandDefinition>();
 
   constructor(definitions: readonly CommandDefinition[] = SUPPORTED_COMMANDS) {
+    const canonical = definitions.map((d) => d.names[0]!.toLowerCase());
+    if (canonical.some((name, i) => i > 0 && name < canonical[i - 1]!)) {
+      throw new Error(`command registry must be sorted by name: ${canonical.join(', ')}`);
+    }
     for (const definition of definitions) {
       for (const name of definition.names) {
         if (this.byName.has(name)) throw new Error(`command ${name} registered twice`);
