@@ -18,6 +18,7 @@ import { resolveEngine, type EngineInfo } from './db/engine.ts';
 import { startupTasks as appStartupTasks, type RunningTask, type StartupTask } from './db/startupTasks.ts';
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
+import { formatAppError } from './graphql/formatError.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './observability/apolloPlugin.ts';
@@ -73,6 +74,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       introspection: config.nodeEnv !== 'production',
       stopOnTerminationSignals: false,
       includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+      formatError: (formatted) => formatAppError(formatted, config.nodeEnv === 'production'),
       plugins: [
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
         config.nodeEnv === 'production'
@@ -84,7 +86,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger });
+    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production' });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 

@@ -10,6 +10,8 @@ import { authFailuresTotal } from '../observability/metrics.ts';
 import type { Keyring } from './auth/apiKeys.ts';
 import { roleMaySubscribe } from './auth/roles.ts';
 import { createContext, type AppServices } from './context.ts';
+import { ErrorCode } from './errors.ts';
+import { formatAppError } from './formatError.ts';
 
 export interface GraphqlWsOptions {
   wss: WebSocketServer;
@@ -17,12 +19,13 @@ export interface GraphqlWsOptions {
   keyring: Keyring;
   services: AppServices;
   logger: Logger;
+  production: boolean;
 }
 
 /** Seconds a client has to send connection_init before it is closed (graphql-ws 4408). */
 const CONNECTION_INIT_WAIT_MS = 3_000;
 
-export function attachGraphqlWs({ wss, schema, keyring, services, logger }: GraphqlWsOptions): { dispose(): Promise<void> } {
+export function attachGraphqlWs({ wss, schema, keyring, services, logger, production }: GraphqlWsOptions): { dispose(): Promise<void> } {
   const disposable = useServer(
     {
       schema,
@@ -43,6 +46,18 @@ export function attachGraphqlWs({ wss, schema, keyring, services, logger }: Grap
           return false;
         }
         return true;
+      },
+      // Same error shape as HTTP (see formatAppError); internal faults are logged here.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors) return undefined;
+        const errors = result.errors.map((error) => {
+          const formatted = formatAppError(error.toJSON(), production);
+          if (formatted.extensions?.['code'] === ErrorCode.INTERNAL_SERVER_ERROR) {
+            logger.error({ err: error.originalError ?? error, path: error.path }, 'graphql-ws operation failed');
+          }
+          return formatted;
+        });
+        return { ...result, errors };
       },
       context: (ctx) => createContext(services, keyring.authenticate(ctx.connectionParams?.['authorization']), 'ws'),
     },
