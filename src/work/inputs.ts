@@ -18,7 +18,7 @@ const version = z.number().int().min(1);
 function jsonOfAtMost(bytesMax: number) {
   return z.unknown().refine((value) => Buffer.byteLength(JSON.stringify(value ?? null)) <= bytesMax, {
     message: `must serialize to at most ${bytesMax} bytes of JSON`,
-  });
+  }).optional(); // absent means null
 }
 
 export const createWorkItemInput = z.object({
