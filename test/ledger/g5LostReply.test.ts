@@ -67,7 +67,9 @@ describe('G5 applied, reply lost', () => {
     await h.fundedAccount('g5-block', 100);
     const blockTimeMS = socketTimeoutMS * 3;
     await setFault({ times: 1 }, { failCommands: ['findAndModify'], blockConnection: true, blockTimeMS });
+    const startedMs = Date.now();
     const result = await service.withdraw({ accountId: 'g5-block', amount: 10, requestId: 'g5-block-1' });
+    expect(Date.now() - startedMs).toBeGreaterThanOrEqual(socketTimeoutMS); // the reply was really lost
     expect(result).toMatchObject({ kind: 'withdrawSuccess', account: { balance: 90 } });
     await sleep(blockTimeMS + 200); // let the blocked original run on the server
     expect(await balanceOf('g5-block')).toBe(90);
