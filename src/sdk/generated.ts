@@ -13,6 +13,145 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /** A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar. */
+  DateTime: { input: string; output: string; }
+  /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSON: { input: unknown; output: unknown; }
+  /** The `SafeInt` scalar type represents non-fractional signed whole numeric values that are considered safe as defined by the ECMAScript specification. */
+  SafeInt: { input: number; output: number; }
+};
+
+/** An account; `entries` is its journal, newest first */
+export type Account = {
+  __typename?: 'Account';
+  /** Integer minor units */
+  balance: Scalars['SafeInt']['output'];
+  /** ISO 4217 code, fixed when the account is opened */
+  currency: Scalars['String']['output'];
+  /** Newest first; at most 100 per page */
+  entries: LedgerEntryPage;
+  id: Scalars['ID']['output'];
+  /** Decisions recorded on the account (each applied or refused movement adds one) */
+  version: Scalars['SafeInt']['output'];
+};
+
+
+/** An account; `entries` is its journal, newest first */
+export type AccountEntriesArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** No such account; nothing was recorded, so the same requestId may be used again */
+export type AccountNotFound = {
+  __typename?: 'AccountNotFound';
+  accountId: Scalars['ID']['output'];
+};
+
+export type AccountPage = {
+  __typename?: 'AccountPage';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<Account>;
+};
+
+/** The item is yours until leaseExpiresAt; present its version to heartbeat and complete */
+export type ClaimSuccess = {
+  __typename?: 'ClaimSuccess';
+  item: WorkItem;
+};
+
+export type ClaimWorkItemInput = {
+  /** With `id`: only at this version */
+  expectedVersion: InputMaybe<Scalars['Int']['input']>;
+  /** Claim this item if it is claimable; without: the oldest available of `kinds` */
+  id: InputMaybe<Scalars['ID']['input']>;
+  kinds: InputMaybe<Array<Scalars['String']['input']>>;
+  leaseSeconds: InputMaybe<Scalars['Int']['input']>;
+  workerId: Scalars['String']['input'];
+};
+
+export type ClaimWorkItemResult = ClaimSuccess | ConflictLost | NothingToClaim | WorkItemNotFound;
+
+export type CompleteSuccess = {
+  __typename?: 'CompleteSuccess';
+  item: WorkItem;
+};
+
+export type CompleteWorkItemInput = {
+  id: Scalars['ID']['input'];
+  outcome: CompletionOutcome;
+  result: InputMaybe<Scalars['JSON']['input']>;
+  /** The version your claim returned (the fencing token) */
+  version: Scalars['Int']['input'];
+  workerId: Scalars['String']['input'];
+};
+
+export type CompleteWorkItemResult = CompleteSuccess | ConflictLost | DuplicateReplayed | WorkItemNotFound;
+
+/** DONE is terminal; FAILED retries or dead-letters */
+export type CompletionOutcome =
+  | 'DONE'
+  | 'FAILED';
+
+/** The item was not in the state you expected (status, version or lease holder): someone else got there first. Nothing was written; move on. */
+export type ConflictLost = {
+  __typename?: 'ConflictLost';
+  /** The item as it is now */
+  item: WorkItem;
+  /** claim, heartbeat, complete or requeue */
+  operation: Scalars['String']['output'];
+};
+
+export type CreateWorkItemInput = {
+  /** Your key: the same key and parameters replay the first answer */
+  idempotencyKey: Scalars['String']['input'];
+  kind: Scalars['String']['input'];
+  maxAttempts: InputMaybe<Scalars['Int']['input']>;
+  payload: InputMaybe<Scalars['JSON']['input']>;
+};
+
+export type CreateWorkItemResult = CreateWorkItemSuccess | DuplicateReplayed | IdempotencyKeyReused;
+
+export type CreateWorkItemSuccess = {
+  __typename?: 'CreateWorkItemSuccess';
+  item: WorkItem;
+};
+
+/** The two accounts hold different currencies; nothing was recorded */
+export type CurrencyMismatch = {
+  __typename?: 'CurrencyMismatch';
+  fromAccountId: Scalars['ID']['output'];
+  fromCurrency: Scalars['String']['output'];
+  toAccountId: Scalars['ID']['output'];
+  toCurrency: Scalars['String']['output'];
+};
+
+export type DepositInput = {
+  accountId: Scalars['String']['input'];
+  /** Positive integer minor units */
+  amount: Scalars['SafeInt']['input'];
+  /** Your key for this movement: the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+};
+
+export type DepositResult = AccountNotFound | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress;
+
+export type DepositSuccess = {
+  __typename?: 'DepositSuccess';
+  /** The account as it stood right after this write (the same on every replay) */
+  account: Account;
+  entry: LedgerEntry;
+};
+
+/** The key was seen before: nothing was done again; here is what happened the first time */
+export type DuplicateReplayed = {
+  __typename?: 'DuplicateReplayed';
+  firstSeenAt: Scalars['DateTime']['output'];
+  original: ReplayableOutcome;
+  /** The idempotency key that was replayed */
+  requestId: Scalars['String']['output'];
 };
 
 export type Health = {
@@ -27,11 +166,216 @@ export type Health = {
   version: Scalars['String']['output'];
 };
 
+export type HeartbeatSuccess = {
+  __typename?: 'HeartbeatSuccess';
+  item: WorkItem;
+};
+
+export type HeartbeatWorkItemInput = {
+  id: Scalars['ID']['input'];
+  /** The version your claim returned (the fencing token) */
+  version: Scalars['Int']['input'];
+  workerId: Scalars['String']['input'];
+};
+
+export type HeartbeatWorkItemResult = ConflictLost | HeartbeatSuccess | WorkItemNotFound;
+
+/** The key was already used with different parameters: refused, nothing was done */
+export type IdempotencyKeyReused = {
+  __typename?: 'IdempotencyKeyReused';
+  /** The idempotency key that was reused */
+  requestId: Scalars['String']['output'];
+};
+
+/** Refused: the balance did not cover the amount. Final for this requestId; nothing moved */
+export type InsufficientFunds = {
+  __typename?: 'InsufficientFunds';
+  accountId: Scalars['ID']['output'];
+  amount: Scalars['SafeInt']['output'];
+  /** The balance when the request was decided */
+  balance: Scalars['SafeInt']['output'];
+};
+
+/** One immutable journal line: money that reached or left one account */
+export type LedgerEntry = {
+  __typename?: 'LedgerEntry';
+  /** The account as it is now */
+  account: Account;
+  accountId: Scalars['ID']['output'];
+  /** Positive integer minor units; `kind` gives the direction */
+  amount: Scalars['SafeInt']['output'];
+  /** The account's balance right after this entry */
+  balanceAfter: Scalars['SafeInt']['output'];
+  /** The other account of a transfer, as it is now */
+  counterparty: Maybe<Account>;
+  /** The other account of a transfer */
+  counterpartyAccountId: Maybe<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  currency: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  kind: LedgerEntryKind;
+  /** The caller key of the request that wrote it */
+  requestId: Scalars['String']['output'];
+  /** The account's version right after this entry */
+  versionAfter: Scalars['SafeInt']['output'];
+};
+
+/** Which way the money of an entry went */
+export type LedgerEntryKind =
+  | 'deposit'
+  | 'transferIn'
+  | 'transferOut'
+  | 'withdrawal';
+
+export type LedgerEntryPage = {
+  __typename?: 'LedgerEntryPage';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<LedgerEntry>;
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  claimWorkItem: ClaimWorkItemResult;
+  completeWorkItem: CompleteWorkItemResult;
+  createWorkItem: CreateWorkItemResult;
+  deposit: DepositResult;
+  heartbeatWorkItem: HeartbeatWorkItemResult;
+  openAccount: OpenAccountResult;
+  requeueWorkItem: RequeueWorkItemResult;
+  transfer: TransferResult;
+  withdraw: WithdrawResult;
+};
+
+
+export type MutationClaimWorkItemArgs = {
+  input: ClaimWorkItemInput;
+};
+
+
+export type MutationCompleteWorkItemArgs = {
+  input: CompleteWorkItemInput;
+};
+
+
+export type MutationCreateWorkItemArgs = {
+  input: CreateWorkItemInput;
+};
+
+
+export type MutationDepositArgs = {
+  input: DepositInput;
+};
+
+
+export type MutationHeartbeatWorkItemArgs = {
+  input: HeartbeatWorkItemInput;
+};
+
+
+export type MutationOpenAccountArgs = {
+  input: OpenAccountInput;
+};
+
+
+export type MutationRequeueWorkItemArgs = {
+  input: RequeueWorkItemInput;
+};
+
+
+export type MutationTransferArgs = {
+  input: TransferInput;
+};
+
+
+export type MutationWithdrawArgs = {
+  input: WithdrawInput;
+};
+
+/** No item of these kinds is available now */
+export type NothingToClaim = {
+  __typename?: 'NothingToClaim';
+  kinds: Array<Scalars['String']['output']>;
+};
+
+export type OpenAccountInput = {
+  /** Your id for the account; it is also the idempotency key of the opening */
+  accountId: Scalars['String']['input'];
+  /** ISO 4217 code, e.g. EUR */
+  currency: Scalars['String']['input'];
+};
+
+export type OpenAccountResult = DuplicateReplayed | IdempotencyKeyReused | OpenAccountSuccess;
+
+export type OpenAccountSuccess = {
+  __typename?: 'OpenAccountSuccess';
+  /** The account as it stood right after this write (the same on every replay) */
+  account: Account;
+};
+
+/** The server could not learn the outcome after retrying with the same key; retry with the same requestId (never a new one) to get it. It never applies twice. */
+export type OutcomeUnknown = {
+  __typename?: 'OutcomeUnknown';
+  firstSeenAt: Scalars['DateTime']['output'];
+  requestId: Scalars['String']['output'];
+};
+
 export type Query = {
   __typename?: 'Query';
+  account: Maybe<Account>;
+  /** In id order; at most 100 per page */
+  accounts: AccountPage;
   /** The engine in use and the replica-set status */
   health: Health;
+  /** Newest first; at most 100 per page */
+  ledgerEntries: LedgerEntryPage;
+  /** The entry a request wrote; a transfer's debit leg */
+  ledgerEntry: Maybe<LedgerEntry>;
+  workItem: Maybe<WorkItem>;
+  /** Oldest first; at most 100 per page */
+  workItems: WorkItemPage;
+  workQueueStats: WorkQueueStats;
 };
+
+
+export type QueryAccountArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryAccountsArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryLedgerEntriesArgs = {
+  accountId: Scalars['ID']['input'];
+  after: InputMaybe<Scalars['String']['input']>;
+  first: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryLedgerEntryArgs = {
+  requestId: Scalars['String']['input'];
+};
+
+
+export type QueryWorkItemArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryWorkItemsArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  kind: InputMaybe<Scalars['String']['input']>;
+  status: InputMaybe<WorkItemStatus>;
+};
+
+/** An outcome that is final for its idempotency key and is repeated on replay */
+export type ReplayableOutcome = CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | TransferSuccess | WithdrawSuccess;
 
 /** The replica set the API writes to, as the server reports it */
 export type ReplicaSetStatus = {
@@ -40,6 +384,137 @@ export type ReplicaSetStatus = {
   name: Scalars['String']['output'];
   /** host:port of the primary, if one is elected */
   primary: Maybe<Scalars['String']['output']>;
+};
+
+/** The first attempt with this requestId is still running; ask again with the same key */
+export type RequestInProgress = {
+  __typename?: 'RequestInProgress';
+  firstSeenAt: Scalars['DateTime']['output'];
+  requestId: Scalars['String']['output'];
+};
+
+export type RequeueSuccess = {
+  __typename?: 'RequeueSuccess';
+  item: WorkItem;
+};
+
+export type RequeueWorkItemInput = {
+  id: Scalars['ID']['input'];
+  /** The version you looked at */
+  version: Scalars['Int']['input'];
+};
+
+export type RequeueWorkItemResult = ConflictLost | RequeueSuccess | WorkItemNotFound;
+
+export type TransferInput = {
+  /** Positive integer minor units */
+  amount: Scalars['SafeInt']['input'];
+  fromAccountId: Scalars['String']['input'];
+  /** Your key for this movement: the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+  toAccountId: Scalars['String']['input'];
+};
+
+export type TransferResult = AccountNotFound | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | TransferSuccess;
+
+/** Both legs of a transfer, each with its account right after it */
+export type TransferSuccess = {
+  __typename?: 'TransferSuccess';
+  credit: LedgerEntry;
+  debit: LedgerEntry;
+  from: Account;
+  to: Account;
+};
+
+export type WithdrawInput = {
+  accountId: Scalars['String']['input'];
+  /** Positive integer minor units */
+  amount: Scalars['SafeInt']['input'];
+  /** Your key for this movement: the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+};
+
+export type WithdrawResult = AccountNotFound | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | WithdrawSuccess;
+
+export type WithdrawSuccess = {
+  __typename?: 'WithdrawSuccess';
+  /** The account as it stood right after this write (the same on every replay) */
+  account: Account;
+  entry: LedgerEntry;
+};
+
+export type WorkItem = {
+  __typename?: 'WorkItem';
+  attempts: Scalars['Int']['output'];
+  /** When a PENDING item may next be claimed */
+  availableAt: Scalars['DateTime']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** The most recent transitions, oldest first (bounded) */
+  history: Array<WorkItemTransition>;
+  id: Scalars['ID']['output'];
+  /** Namespaced: client:<key> or payout:<entryId> */
+  idempotencyKey: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  leaseExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  lockedBy: Maybe<Scalars['String']['output']>;
+  maxAttempts: Scalars['Int']['output'];
+  payload: Maybe<Scalars['JSON']['output']>;
+  previousStatus: Maybe<WorkItemStatus>;
+  result: Maybe<Scalars['JSON']['output']>;
+  status: WorkItemStatus;
+  updatedAt: Scalars['DateTime']['output'];
+  /** Bumped by every transition; the fencing token a lease holder presents */
+  version: Scalars['Int']['output'];
+};
+
+export type WorkItemNotFound = {
+  __typename?: 'WorkItemNotFound';
+  id: Scalars['ID']['output'];
+};
+
+export type WorkItemPage = {
+  __typename?: 'WorkItemPage';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<WorkItem>;
+};
+
+/** Where a work item is in the transition table */
+export type WorkItemStatus =
+  | 'DONE'
+  | 'FAILED'
+  | 'PENDING'
+  | 'PROCESSING';
+
+/** One transition, as the write that made it recorded it */
+export type WorkItemTransition = {
+  __typename?: 'WorkItemTransition';
+  /** By the database server's clock */
+  at: Scalars['DateTime']['output'];
+  /** Null for the creation */
+  from: Maybe<WorkItemStatus>;
+  to: WorkItemStatus;
+  /** The version this transition produced */
+  version: Scalars['Int']['output'];
+  workerId: Maybe<Scalars['String']['output']>;
+};
+
+export type WorkQueueCount = {
+  __typename?: 'WorkQueueCount';
+  count: Scalars['Int']['output'];
+  kind: Scalars['String']['output'];
+  status: WorkItemStatus;
+};
+
+export type WorkQueueStats = {
+  __typename?: 'WorkQueueStats';
+  /** ConflictLost answers counted by this API process since it started */
+  conflictsSinceStart: Scalars['Int']['output'];
+  /** Items per status and kind */
+  counts: Array<WorkQueueCount>;
+  /** How long the oldest due PENDING item has waited, by the server's clock */
+  oldestPendingAgeSeconds: Maybe<Scalars['Float']['output']>;
 };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
