@@ -1,13 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../src/ledger/index.ts';
+import { startTestApp } from '../support/app.ts';
 import { countOf } from './support/count.ts';
 import { failCommand } from './support/failPoints.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
 // G5: when a write applied but its reply was lost, the next attempt with the same key (an
 // internal retry, a replay, or the start-up sweep) completes it exactly once. Faults come from
-// mongod's `failCommand` fail point, scoped to this file's clients by appName.
+// mongod's `failCommand` fail point, scoped to this file's clients by appName. Fail points are
+// global to the engine, so every ledger test that sets one lives in this file (run in order).
 
 const appName = 'ledger-g5';
 const socketTimeoutMS = 300;
@@ -106,5 +108,22 @@ describe('G5 applied, reply lost', () => {
     expect(await entriesOf('g5-sweep-1')).toBe(1);
     expect(await service.withdraw(input)).toMatchObject({ kind: 'duplicateReplayed', original: { kind: 'withdrawSuccess' } });
     expect(await balanceOf('g5-sweep')).toBe(70);
+  });
+
+  it('finishes a half-done withdrawal in the recovery sweep of a real server start, exactly once', async () => {
+    await h.fundedAccount('st-acct', 100);
+    await setFault({ skip: 1 }, { failCommands: ['insert'], closeConnection: true });
+    expect(await service.withdraw({ accountId: 'st-acct', amount: 60, requestId: 'st-half' })).toMatchObject({ kind: 'outcomeUnknown' });
+    await turnOff?.();
+    expect(await countOf(h.db.db, 'ledger_requests', { requestId: 'st-half', status: 'pending' })).toBe(1);
+
+    const app = await startTestApp({ dbName: h.db.dbName, env: { SEED_DEMO: '0' } });
+    try {
+      expect(await countOf(h.db.db, 'ledger_requests', { requestId: 'st-half', status: 'applied' })).toBe(1);
+      const entry = await app.gql('{ ledgerEntry(requestId: "st-half") { amount balanceAfter account { balance } } }');
+      expect(entry.data.ledgerEntry).toEqual({ amount: 60, balanceAfter: 40, account: { balance: 40 } });
+    } finally {
+      await app.close();
+    }
   });
 });
