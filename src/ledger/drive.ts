@@ -64,9 +64,9 @@ function decide(
   accountId: string,
   delta: number,
 ): Promise<AccountDecision> {
-  const versionAtClaim = request.versionsAtClaim[accountId];
-  if (versionAtClaim === undefined) throw new Error(`invariant: request ${request._id} has no claim version for ${accountId}`);
-  const versionMax = Long.fromNumber(fromLong(versionAtClaim) + accountTraceLengthMax);
+  const atClaim = request.versionsAtClaim.find((claimed) => claimed.accountId === accountId);
+  if (atClaim === undefined) throw new Error(`invariant: request ${request._id} has no claim version for ${accountId}`);
+  const versionMax = Long.fromNumber(fromLong(atClaim.version) + accountTraceLengthMax);
   const target = { accountId, key: request._id, amount: Math.abs(delta), versionMax };
   return decideOnAccount(collections.accounts, preconditions, { delta, target });
 }

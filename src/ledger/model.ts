@@ -82,8 +82,11 @@ export interface RequestDoc {
   params: MoveParams;
   /** The currency of the touched account(s), read before the claim; copied onto the entries. */
   currency: string;
-  /** Versions of the touched accounts read before the claim: bounds the trace look-up. */
-  versionsAtClaim: Record<string, Long>;
+  /**
+   * Versions of the touched accounts read before the claim: bounds the trace look-up. A list, not
+   * an object keyed by account id, because ids may hold '.' or '$'.
+   */
+  versionsAtClaim: { accountId: string; version: Long }[];
   status: 'pending' | 'applied' | 'rejected';
   outcome: StoredOutcome | null;
   firstSeenAt: Date;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { driveRequest, type DriveResult } from './drive.ts';
 import { driveAttemptsMax, driveBackoffMs } from './limits.ts';
 import type { LedgerCollections, MoveOp, RequestDoc } from './model.ts';
-import { toLong } from './money.ts';
+import { fromLong, toLong } from './money.ts';
 import { loadOutcome } from './outcome.ts';
 import type { AccountPreconditions } from './preconditions.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
@@ -64,7 +64,7 @@ export async function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<Mo
     paramsHash: hashParams(params),
     params,
     currency: (from ?? to)!.currency,
-    versionsAtClaim: Object.fromEntries(accounts.map((account) => [account._id, account.version])),
+    versionsAtClaim: accounts.map((account) => ({ accountId: account._id, version: toLong(fromLong(account.version)) })),
     status: 'pending',
     outcome: null,
     firstSeenAt: new Date(),

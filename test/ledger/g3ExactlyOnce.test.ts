@@ -82,6 +82,14 @@ describe('G3 exactly once per requestId', () => {
     expect(await balanceOf('g3-dep')).toBe(80);
   });
 
+  it('handles account and request ids holding dots and dollars like any other', async () => {
+    await h.fundedAccount('$g3.odd', 50);
+    const input = { accountId: '$g3.odd', amount: 20, requestId: '$req.odd' };
+    expect(await h.service.withdraw(input)).toMatchObject({ kind: 'withdrawSuccess', account: { balance: 30 } });
+    expect(await h.service.withdraw(input)).toMatchObject({ kind: 'duplicateReplayed', original: { kind: 'withdrawSuccess' } });
+    expect(await balanceOf('$g3.odd')).toBe(30);
+  });
+
   it('replays an opening with the account as it was opened', async () => {
     await h.fundedAccount('g3-open', 75);
     const replay = await h.service.openAccount({ accountId: 'g3-open', currency: 'EUR' });
