@@ -4,7 +4,7 @@
 import { Binary, ObjectId, Timestamp, UUID } from 'bson';
 import { CommandError } from '../errors.ts';
 import { cloneValue } from './clone.ts';
-import { compareValues, valuesEqual } from './compare.ts';
+import { compareValues, identical, valuesEqual } from './compare.ts';
 import { describeUpdate } from './diff.ts';
 import { formatDocument } from './format.ts';
 import { Index } from './indexes.ts';
@@ -285,7 +285,7 @@ export class Collection {
   #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document }): ChangeRecord | undefined {
     const clock = this.#host.clock();
     const after = applyUpdate(before, u, { ...clock, arrayFilters: spec.arrayFilters, variables: spec.let, query: spec.q });
-    if (sameDocument(before, after)) return undefined;
+    if (identical(before, after)) return undefined;
     const common = {
       db: this.db,
       coll: this.name,
@@ -324,19 +324,25 @@ export class Collection {
 
   /** The one mutation path. `before`/`after` undefined mean insert/delete. */
   #apply(id: number | undefined, before: Document | undefined, after: Document | undefined, change: ChangeRecord): void {
-    if (after) {
-      validateForStorage(after);
-      for (const index of this.#indexes) {
-        if (!index.unique) continue;
-        for (const key of index.keysOf(after)) {
-          if (index.findDuplicate(id ?? -1, key) !== undefined) throw index.duplicateKeyError(this.db, this.name, key);
-        }
+    if (after) validateForStorage(after);
+    // Keys are computed once: checked against unique indexes before anything changes, then
+    // applied only to the indexes whose keys moved.
+    const keyChanges = this.#indexes.map((index) => {
+      const oldKeys = before ? index.keysOf(before) : [];
+      const newKeys = after ? index.keysOf(after) : [];
+      return sameKeys(oldKeys, newKeys) ? undefined : { index, oldKeys, newKeys };
+    });
+    for (const entry of keyChanges) {
+      if (!entry?.index.unique) continue;
+      for (const key of entry.newKeys) {
+        if (entry.index.findDuplicate(id ?? -1, key) !== undefined) throw entry.index.duplicateKeyError(this.db, this.name, key);
       }
     }
     const recordId = id ?? this.#nextRecordId++;
-    for (const index of this.#indexes) {
-      if (before) index.remove(recordId, before);
-      if (after) index.insert(recordId, after);
+    for (const entry of keyChanges) {
+      if (!entry) continue;
+      entry.index.removeKeys(recordId, entry.oldKeys);
+      entry.index.insertKeys(recordId, entry.newKeys);
     }
     if (after) this.#records.set(recordId, after);
     else this.#records.delete(recordId);
@@ -344,15 +350,6 @@ export class Collection {
   }
 }
 
-/** Same fields, order and BSON types: an update that yields this is a no-op. */
-function sameDocument(a: Document, b: Document): boolean {
-  return valuesEqual(a, b) && JSON.stringify(typesOf(a)) === JSON.stringify(typesOf(b));
-}
-
-function typesOf(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(typesOf);
-  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typesOf(x)]));
-  }
-  return typeof v === 'number' ? (Number.isInteger(v) ? 'i' : 'd') : typeof v;
+function sameKeys(a: unknown[][], b: unknown[][]): boolean {
+  return a.length === b.length && a.every((key, i) => identical(key, b[i]));
 }

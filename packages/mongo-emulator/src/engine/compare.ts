@@ -160,6 +160,10 @@ function compareEntries(a: [string, unknown][], b: [string, unknown][], compareN
 
 /** MongoDB's comparison of two BSON values: negative, zero or positive. */
 export function compareValues(a: unknown, b: unknown): number {
+  // Fast paths for the common key types; the general path below gives the same answers.
+  if (typeof a === 'string' && typeof b === 'string') return a === b ? 0 : compareStrings(a, b);
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (a instanceof Date && b instanceof Date) return compareNumbers(a.getTime(), b.getTime());
   const ta = canonicalType(a);
   const tb = canonicalType(b);
   if (ta !== tb) return sign(ta - tb);
@@ -211,4 +215,20 @@ export function compareValues(a: unknown, b: unknown): number {
 /** Equality as MongoDB sees it (1 == 1n == 1.0, ObjectIds by bytes, documents by field order). */
 export function valuesEqual(a: unknown, b: unknown): boolean {
   return compareValues(a, b) === 0;
+}
+
+/**
+ * Byte-level sameness as mongod judges a no-op update: same field names in the same order and
+ * the same BSON types (an int that became a long is a change, though the values compare equal).
+ */
+export function identical(a: unknown, b: unknown): boolean {
+  if (typeof a !== typeof b) return false;
+  if (typeof a === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b as number));
+  if (a === null || b === null || typeof a !== 'object') return a === b;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => identical(v, b[i]));
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (Object.getPrototypeOf(a) !== Object.prototype) return compareValues(a, b) === 0;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b as object);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && identical((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

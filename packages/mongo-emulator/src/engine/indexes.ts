@@ -124,13 +124,16 @@ export class Index {
   }
 
   insert(recordId: number, doc: Document): void {
-    const keys = this.keysOf(doc);
+    this.insertKeys(recordId, this.keysOf(doc));
+  }
+
+  insertKeys(recordId: number, keys: unknown[][]): void {
     if (keys.length > 1) this.multikey = true;
     for (const key of keys) this.tree.set([...key, recordId], recordId);
   }
 
-  remove(recordId: number, doc: Document): void {
-    for (const key of this.keysOf(doc)) this.tree.delete([...key, recordId]);
+  removeKeys(recordId: number, keys: unknown[][]): void {
+    for (const key of keys) this.tree.delete([...key, recordId]);
   }
 
   /** The first entry of another record with the same key, if this unique index has one. */
