@@ -1,11 +1,17 @@
 import type { Db } from 'mongodb';
-import type { DepositInput, OpenAccountInput, TransferInput, WithdrawInput } from './inputs.ts';
+import type {
+  AccountsPageInput,
+  DepositInput,
+  EntriesPageInput,
+  OpenAccountInput,
+  TransferInput,
+  WithdrawInput,
+} from './inputs.ts';
 import { reportingCollections, writeCollections } from './model.ts';
 import { type LedgerDeps, moveMoney, type MoveResult } from './moveMoney.ts';
 import { openAccount } from './openAccount.ts';
 import { accountPreconditions, type AccountPreconditions } from './preconditions.ts';
 import * as queries from './queries.ts';
-import type { AccountsPageInput, EntriesPageInput } from './inputs.ts';
 import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
 import { sweepPendingRequests } from './sweep.ts';
 import type { LedgerTelemetry } from './telemetry.ts';

@@ -15,11 +15,15 @@ const appName = 'ledger-g5';
 const socketTimeoutMS = 300;
 
 let h: LedgerHarness;
+/** The faulted client, with the driver's default (no) socket timeout. */
 let service: LedgerService;
+/** The faulted client whose socket gives up after `socketTimeoutMS`, for the blocked reply. */
+let impatient: LedgerService;
 let turnOff: (() => Promise<void>) | null = null;
 beforeAll(async () => {
   h = await openLedgerHarness('g5');
-  service = (await h.services(1, {}, { appName, socketTimeoutMS, maxPoolSize: 5 }))[0]!;
+  service = (await h.services(1, {}, { appName, maxPoolSize: 5 }))[0]!;
+  impatient = (await h.services(1, {}, { appName, socketTimeoutMS, maxPoolSize: 5 }))[0]!;
 });
 afterEach(async () => {
   await turnOff?.();
@@ -70,7 +74,7 @@ describe('G5 applied, reply lost', () => {
     const blockTimeMS = socketTimeoutMS * 3;
     await setFault({ times: 1 }, { failCommands: ['findAndModify'], blockConnection: true, blockTimeMS });
     const startedMs = Date.now();
-    const result = await service.withdraw({ accountId: 'g5-block', amount: 10, requestId: 'g5-block-1' });
+    const result = await impatient.withdraw({ accountId: 'g5-block', amount: 10, requestId: 'g5-block-1' });
     expect(Date.now() - startedMs).toBeGreaterThanOrEqual(socketTimeoutMS); // the reply was really lost
     expect(result).toMatchObject({ kind: 'withdrawSuccess', account: { balance: 90 } });
     await sleep(blockTimeMS + 200); // let the blocked original run on the server
