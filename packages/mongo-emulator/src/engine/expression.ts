@@ -159,14 +159,27 @@ export function bindSystemVariables<T>(expr: T, vars: ExpressionVariables): T {
   return expr;
 }
 
-/** Evaluates one aggregation expression against a document (`$expr`, pipeline updates). */
+/** Evaluates one aggregation expression against a document (`$expr`, projections). */
 export function evaluate(doc: Document, expr: unknown, vars: ExpressionVariables): unknown {
-  return translateMingoErrors(() =>
-    evalExpr(doc, bindSystemVariables(expr, vars), {
-      context: engineContext,
-      variables: { ...vars.variables },
-    } as Options),
-  );
+  return compileExpression(expr, vars)(doc);
+}
+
+const CAPTURE = '$__engineCaptureOptions';
+const captureContext = Context.from(Context.init({ expression: { [CAPTURE]: (_o: unknown, _e: unknown, options: Options) => options } }), engineContext);
+
+/**
+ * Prepares an expression for evaluation against many documents: system variables are bound
+ * once, and mingo's compute options are built once (building them copies every operator table,
+ * which would otherwise happen per document).
+ */
+export function compileExpression(expr: unknown, vars: ExpressionVariables): (doc: Document) => unknown {
+  const bound = bindSystemVariables(expr, vars);
+  const options = translateMingoErrors(() =>
+    evalExpr({}, { [CAPTURE]: 1 }, { context: captureContext, variables: { ...vars.variables } } as Options),
+  ) as Options & { update(locals: { root: null }): Options };
+  // A null root makes mingo bind each evaluated document as $$ROOT.
+  options.update({ root: null });
+  return (doc) => translateMingoErrors(() => evalExpr(doc, bound, options));
 }
 
 /** Aggregation truthiness: false, null, missing and zero are false. */

@@ -3,7 +3,7 @@
 // and comparisons only hold within one canonical type bracket.
 import { CommandError } from '../errors.ts';
 import { canonicalType, compareValues, TypeRank } from './compare.ts';
-import { evaluate, isTruthy } from './expression.ts';
+import { compileExpression, isTruthy } from './expression.ts';
 import { matchesSchema } from './jsonSchema.ts';
 import { isNumeric, toDouble, typeName } from './numeric.ts';
 import { isRegexValue, toRegExp } from './regex.ts';
@@ -112,8 +112,8 @@ function compileClause(key: string, value: unknown, ctx: MatchContext): Predicat
       return (doc) => !subs.some((p) => p(doc));
     }
     case '$expr': {
-      const vars = { now: ctx.now, clusterTime: ctx.clusterTime, variables: ctx.variables };
-      return (doc) => isTruthy(evaluate(doc, value, vars));
+      const compute = compileExpression(value, { now: ctx.now, clusterTime: ctx.clusterTime, variables: ctx.variables });
+      return (doc) => isTruthy(compute(doc));
     }
     case '$comment':
       return () => true;
