@@ -9,12 +9,13 @@ import { CommandError } from '../errors.ts';
 import { bindSystemVariables, engineContext, translateMingoErrors } from './expression.ts';
 import { compileFilter } from './match.ts';
 import { compileSort } from './sort.ts';
-import type { Document } from './types.ts';
+import type { Collation, Document } from './types.ts';
 
 export interface PipelineContext {
   now: Date;
   clusterTime: Timestamp;
   variables?: Document;
+  collation?: Collation;
   /** Documents of another collection of the same database, for $lookup. */
   resolve(name: string): Document[];
 }
@@ -45,11 +46,11 @@ function pipelineOverrides(ctx: PipelineContext): Context {
         // $lookup's `let` variables live in the compute options' locals.
         const locals = (options as { local?: { variables?: Document } }).local?.variables;
         const variables = { ...options.variables, ...locals };
-        const test = compileFilter(filter, { now: ctx.now, clusterTime: ctx.clusterTime, variables });
+        const test = compileFilter(filter, { now: ctx.now, clusterTime: ctx.clusterTime, variables, collation: ctx.collation });
         return coll.filter((doc) => test(doc as Document));
       },
       $sort: (coll: Iterator, spec: Document, _options: Options) => {
-        const cmp = compileSort(spec);
+        const cmp = compileSort(spec, ctx.collation);
         return coll.transform((docs) => Lazy((docs as Document[]).sort(cmp)));
       },
 

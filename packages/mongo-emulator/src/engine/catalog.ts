@@ -103,6 +103,7 @@ export class Catalog {
       now: clock.now,
       clusterTime: clock.clusterTime,
       variables: options.let,
+      collation: options.collation,
       resolve: (name) => this.getCollection(db, name)?.allDocuments() ?? [],
     });
   }

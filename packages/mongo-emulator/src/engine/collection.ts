@@ -254,7 +254,7 @@ export class Collection {
     this.lastExamined = examined;
     this.lastIndexUsed = plan.index?.name;
     if (sort && !plan.ordered) {
-      const cmp = compileSort(sort);
+      const cmp = compileSort(sort, options.collation);
       rows.sort((a, b) => cmp(a[1], b[1]));
     }
     return rows.slice(skip, limit > 0 ? skip + limit : undefined);

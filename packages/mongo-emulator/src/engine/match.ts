@@ -3,6 +3,7 @@
 // and comparisons only hold within one canonical type bracket.
 import { CommandError } from '../errors.ts';
 import { canonicalType, compareValues, TypeRank } from './compare.ts';
+import { collationComparator } from './collation.ts';
 import { compileExpression, isTruthy } from './expression.ts';
 import { matchesSchema } from './jsonSchema.ts';
 import { isNumeric, toDouble, typeName } from './numeric.ts';
@@ -177,13 +178,7 @@ function equalityTest(operand: unknown, ctx: MatchContext): ValueTest {
 }
 
 function comparator(ctx: MatchContext): (a: unknown, b: unknown) => number {
-  const collation = ctx.collation;
-  if (!collation || collation.locale === 'simple') return compareValues;
-  const collator = new Intl.Collator(collation.locale, {
-    sensitivity: collation.strength === 1 ? 'base' : collation.strength === 2 ? 'accent' : 'variant',
-    numeric: collation.numericOrdering ?? false,
-  });
-  return (a, b) => (typeof a === 'string' && typeof b === 'string' ? collator.compare(a, b) : compareValues(a, b));
+  return collationComparator(ctx.collation);
 }
 
 function rangeTest(operand: unknown, ctx: MatchContext, accept: (c: number) => boolean): ValueTest {

@@ -4,7 +4,8 @@ import { CommandError } from '../errors.ts';
 import { compareValues } from './compare.ts';
 import { valuesAtPath } from './match.ts';
 import { toDouble } from './numeric.ts';
-import type { Document } from './types.ts';
+import { collationComparator } from './collation.ts';
+import type { Collation, Document } from './types.ts';
 
 export type DocumentComparator = (a: Document, b: Document) => number;
 
@@ -22,7 +23,8 @@ export function sortKey(doc: Document, path: string, direction: number): unknown
   return best;
 }
 
-export function compileSort(spec: Document): DocumentComparator {
+export function compileSort(spec: Document, collation?: Collation): DocumentComparator {
+  const cmp = collationComparator(collation);
   const fields = Object.entries(spec).map(([path, dir]) => {
     if (typeof dir === 'object' && dir !== null && '$meta' in dir) return { path, direction: 1 };
     const direction = toDouble(dir);
@@ -34,15 +36,9 @@ export function compileSort(spec: Document): DocumentComparator {
   if (fields.length === 0) throw new CommandError('BadValue', '$sort stage must have at least one sort key');
   return (a, b) => {
     for (const { path, direction } of fields) {
-      const c = compareValues(sortKey(a, path, direction), sortKey(b, path, direction));
+      const c = cmp(sortKey(a, path, direction), sortKey(b, path, direction));
       if (c !== 0) return direction * c;
     }
     return 0;
   };
-}
-
-/** A stable sort (ties keep natural order, as mongod's in-memory sort does for equal keys). */
-export function sortDocuments<T extends Document>(docs: T[], spec: Document): T[] {
-  const cmp = compileSort(spec);
-  return [...docs].sort(cmp);
 }
