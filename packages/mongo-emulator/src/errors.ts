@@ -94,7 +94,6 @@ export const ErrorCodes = Object.freeze({
   Location17276: 17276,
   Location31253: 31253,
   Location31254: 31254,
-  Location31395: 31395,
   Location51091: 51091,
   Location16755: 16755,
   Location40323: 40323,
