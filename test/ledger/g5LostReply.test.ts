@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../src/ledger/index.ts';
+import { accountTraceLengthMax } from '../../src/ledger/limits.ts';
 import { startTestApp } from '../support/app.ts';
 import { countOf } from './support/count.ts';
 import { failCommand } from './support/failPoints.ts';
@@ -129,5 +130,21 @@ describe('G5 applied, reply lost', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('never re-applies a lost debit whose trace record was pushed out: it stays OutcomeUnknown', async () => {
+    await h.fundedAccount('g5-old', 100);
+    await setFault({ skip: 1 }, { failCommands: ['insert'], closeConnection: true });
+    const input = { accountId: 'g5-old', amount: 30, requestId: 'g5-old-1' };
+    expect(await service.withdraw(input)).toMatchObject({ kind: 'outcomeUnknown' });
+    await turnOff?.();
+    // More decisions than the trace keeps, so the lost debit's record is gone from it.
+    const deposits = Array.from({ length: accountTraceLengthMax }, (_, i) =>
+      h.service.deposit({ accountId: 'g5-old', amount: 1, requestId: `g5-old-dep-${i}` }),
+    );
+    expect(new Set((await Promise.all(deposits)).map((result) => result.kind))).toEqual(new Set(['depositSuccess']));
+    expect(await service.withdraw(input)).toMatchObject({ kind: 'outcomeUnknown' });
+    expect(await balanceOf('g5-old')).toBe(100 - 30 + accountTraceLengthMax);
+    expect(await entriesOf('g5-old-1')).toBe(0);
   });
 });
