@@ -46,9 +46,12 @@ function conjunction(filter: Document, out = new Map<string, unknown[]>()): Map<
   return out;
 }
 
-/** A scalar usable as an exact index point (arrays, null and regexes need the full filter). */
+/**
+ * A value usable as an exact index point. Arrays and regexes need the full filter. null is a
+ * point too: missing fields are indexed as null, so the null key holds every candidate.
+ */
 function isPointValue(v: unknown): boolean {
-  return v !== null && v !== undefined && !Array.isArray(v) && !isRegexValue(v) && !(isPlainObject(v) && Object.keys(v)[0]?.startsWith('$'));
+  return v !== undefined && !Array.isArray(v) && !isRegexValue(v) && !(isPlainObject(v) && Object.keys(v)[0]?.startsWith('$'));
 }
 
 function bracketEnds(v: unknown): Interval {

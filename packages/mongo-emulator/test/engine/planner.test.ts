@@ -80,6 +80,28 @@ describe('index bounds', () => {
   });
 });
 
+describe('null and missing', () => {
+  it('finds null and missing values through the null key', () => {
+    const c = newCollection();
+    c.createIndexes([{ key: { payoutId: 1 }, name: 'payoutId_1' }]);
+    c.insertOne({ _id: 1, payoutId: null });
+    c.insertOne({ _id: 2 });
+    c.insertOne({ _id: 3, payoutId: 'p' });
+    c.insertOne({ _id: 4, payoutId: [] });
+    expect(c.find({ payoutId: null }).map((d) => d._id)).toEqual([1, 2]);
+    expect(c.lastIndexUsed).toBe('payoutId_1');
+    expect(c.lastExamined).toBe(2);
+    expect(c.find({ payoutId: { $in: [null, 'p'] } }).map((d) => d._id).sort()).toEqual([1, 2, 3]);
+  });
+  it('does not use a sparse index for null, which it does not hold', () => {
+    const c = newCollection();
+    c.createIndexes([{ key: { k: 1 }, name: 'k_1', sparse: true }]);
+    c.insertOne({ _id: 1 });
+    expect(c.find({ k: null })).toHaveLength(1);
+    expect(c.lastIndexUsed).toBeUndefined();
+  });
+});
+
 describe('descending keys', () => {
   it('walks an equality prefix of a compound index with descending fields', () => {
     const c = newCollection();
