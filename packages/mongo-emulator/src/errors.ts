@@ -124,6 +124,14 @@ export const ErrorCodes = Object.freeze({
   BSONObjectTooLarge: 10334,
   InvalidSyncSource: 10148,
   ExceededMemoryLimit: 146,
+  // Change streams (src/changes).
+  CappedPositionLost: 136,
+  InvalidResumeToken: 260,
+  Location40602: 40602,
+  Location40647: 40647,
+  Location40674: 40674,
+  Location50808: 50808,
+  Location50865: 50865,
 } as const);
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
