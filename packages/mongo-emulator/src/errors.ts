@@ -98,6 +98,8 @@ export const ErrorCodes = Object.freeze({
   Location16755: 16755,
   Location40323: 40323,
   Location40324: 40324,
+  Location40601: 40601,
+  Location13113: 13113,
   Location40352: 40352,
   Location40414: 40414,
   Location40415: 40415,
