@@ -26,6 +26,9 @@ const SUPPORTED_STAGES = new Set([
   '$sample', '$documents', '$unionWith', '$redact', '$graphLookup', '$setWindowFields', '$densify', '$fill',
 ]);
 
+/** Writing stages: recognised, but applied by the catalog rather than here. */
+const OUTPUT_STAGES = new Set(['$out', '$merge']);
+
 function checkStages(pipeline: Document[]): void {
   for (const stage of pipeline) {
     const names = Object.keys(stage);
@@ -33,6 +36,9 @@ function checkStages(pipeline: Document[]): void {
       throw new CommandError('Location40323', 'A pipeline stage specification object must contain exactly one field.');
     }
     const name = names[0]!;
+    if (OUTPUT_STAGES.has(name)) {
+      throw new CommandError('Location40601', `${name} can only be the final stage in the pipeline`);
+    }
     if (!SUPPORTED_STAGES.has(name)) {
       throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${name}'`);
     }

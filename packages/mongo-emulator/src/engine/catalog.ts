@@ -10,7 +10,8 @@ import { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
 import { aggregateDocuments } from './aggregate.ts';
 import { Collection } from './collection.ts';
-import type { ChangeRecord, Collation, Document } from './types.ts';
+import { mergeInto, outputTarget, splitOutputStage } from './output.ts';
+import type { ChangeRecord, Collation, Document, IndexSpec } from './types.ts';
 
 export interface Clock {
   now: Date;
@@ -97,30 +98,61 @@ export class Catalog {
   }
 
   aggregate(db: string, collName: string | null, pipeline: Document[], options: AggregateOptions = {}): Document[] {
+    const { body, output } = splitOutputStage(pipeline);
     const source = collName === null ? [] : (this.getCollection(db, collName)?.allDocuments() ?? []);
     const clock = this.#clock();
-    return aggregateDocuments(source, pipeline, {
+    const results = aggregateDocuments(source, body, {
       now: clock.now,
       clusterTime: clock.clusterTime,
       variables: options.let,
       collation: options.collation,
       resolve: (name) => this.getCollection(db, name)?.allDocuments() ?? [],
     });
+    if (!output) return results;
+    if ('$out' in output) {
+      const target = outputTarget(db, output.$out);
+      this.#replaceContents(target.db, target.coll, results);
+    } else {
+      const spec = output.$merge;
+      const merge: Document = typeof spec === 'string' ? { into: spec } : (spec as Document);
+      const target = outputTarget(db, merge.into);
+      mergeInto(this.getOrCreateCollection(target.db, target.coll), merge, results);
+    }
+    return [];
   }
 
-  #create(db: string, name: string, options: Document): Collection {
+  /**
+   * $out: a new collection with the old one's options and indexes is filled first, and only
+   * swapped in (its inserts then reported) when every document went in, as mongod's temporary
+   * collection and rename leave the old contents intact on failure.
+   */
+  #replaceContents(db: string, name: string, docs: Document[]): void {
+    const old = this.getCollection(db, name);
+    const staged: ChangeRecord[] = [];
+    const fresh = new Collection(db, name, { clock: () => this.#clock(), emit: (change) => staged.push(change) }, old?.options ?? {});
+    const specs = (old?.listIndexes() ?? []).filter((i) => i.name !== '_id_').map(({ v: _v, ...spec }) => spec as IndexSpec);
+    if (specs.length > 0) fresh.createIndexes(specs);
+    for (const doc of docs) fresh.insertOne(doc);
+    this.#collections(db).set(name, fresh);
+    for (const change of staged) this.#emit(change);
+  }
+
+  #collections(db: string): Map<string, Collection> {
     let colls = this.#databases.get(db);
     if (!colls) {
       colls = new Map();
       this.#databases.set(db, colls);
     }
-    const coll = new Collection(db, name, {
-      clock: () => this.#clock(),
-      emit: (change) => {
-        for (const o of this.#observers) o(change);
-      },
-    }, options);
-    colls.set(name, coll);
+    return colls;
+  }
+
+  #emit(change: ChangeRecord): void {
+    for (const o of this.#observers) o(change);
+  }
+
+  #create(db: string, name: string, options: Document): Collection {
+    const coll = new Collection(db, name, { clock: () => this.#clock(), emit: (change) => this.#emit(change) }, options);
+    this.#collections(db).set(name, coll);
     return coll;
   }
 }
