@@ -175,15 +175,19 @@ export function planQuery(
   if (options.collation && !hinted) return SCAN;
   const conds = conjunction(filter);
   const pool = hinted ? [hinted] : indexes.filter((i) => i.complete);
-  let best: Candidate | undefined;
+  // Score: more bounded fields first, then points, unique, and an order that spares a sort.
+  let best: { candidate: Candidate; score: number; ordered: boolean; reverse: boolean } | undefined;
   for (const index of pool) {
     const c = candidateFor(index, conds);
-    if (c && (!best || c.score > best.score)) best = c;
+    if (!c) continue;
+    const coverage = sortCoverage(index, c.points, options.sort);
+    const ordered = coverage.ordered && !c.perField.some((ivs) => ivs.length > 1);
+    const score = c.score + (options.sort && ordered ? 3 : 0);
+    if (!best || score > best.score) best = { candidate: c, score, ordered, reverse: coverage.reverse };
   }
   if (best) {
-    const { ordered, reverse } = sortCoverage(best.index, best.points, options.sort);
-    const many = best.perField.some((ivs) => ivs.length > 1);
-    return { index: best.index, ranges: toRanges(best.index, best.perField), ordered: ordered && !many, reverse };
+    const { index, perField } = best.candidate;
+    return { index, ranges: toRanges(index, perField), ordered: best.ordered, reverse: best.reverse };
   }
   // No bounds: an index can still serve a sort (or a hint) by walking it whole.
   for (const index of pool) {

@@ -50,6 +50,15 @@ describe('index bounds', () => {
     const next = c.findAndModify({ query: { status: 'PENDING', kind: 'x' }, sort: { availableAt: 1 }, update: { $set: { status: 'PROCESSING' } } });
     expect(next.value).toMatchObject({ _id: 20, status: 'PENDING' });
   });
+  it('prefers the index that also serves the sort over an equally bounded one', () => {
+    const c = newCollection();
+    c.createIndexes([{ key: { kind: 1, status: 1 }, name: 'kind_status' }]);
+    c.createIndexes([{ key: { status: 1, kind: 1, availableAt: 1 }, name: 'claim' }]);
+    for (let i = 0; i < 50; i++) c.insertOne({ status: 'PENDING', kind: 'x', availableAt: new Date(i) });
+    c.find({ status: 'PENDING', kind: 'x' }, { sort: { availableAt: 1 }, limit: 1 });
+    expect(c.lastIndexUsed).toBe('claim');
+    expect(c.lastExamined).toBe(1);
+  });
   it('unions $in points', () => {
     const c = workItems();
     expect(c.find({ _id: { $in: [3, 999, 5000] } }).map((d) => d._id)).toEqual([3, 999]);
