@@ -98,8 +98,12 @@ export class Catalog {
   }
 
   aggregate(db: string, collName: string | null, pipeline: Document[], options: AggregateOptions = {}): Document[] {
-    const { body, output } = splitOutputStage(pipeline);
-    const source = collName === null ? [] : (this.getCollection(db, collName)?.allDocuments() ?? []);
+    const { body: stages, output } = splitOutputStage(pipeline);
+    const coll = collName === null ? undefined : this.getCollection(db, collName);
+    // A leading $match is answered by the collection itself, so it can walk an index.
+    const leading = stages[0] && Object.keys(stages[0]).length === 1 ? (stages[0].$match as Document | undefined) : undefined;
+    const source = !coll ? [] : leading ? coll.find(leading, { collation: options.collation, let: options.let }) : coll.allDocuments();
+    const body = coll && leading ? stages.slice(1) : stages;
     const clock = this.#clock();
     const results = aggregateDocuments(source, body, {
       now: clock.now,

@@ -23,6 +23,15 @@ describe('aggregation stages', () => {
   it('matches, sorts, skips and limits', () => {
     expect(run([{ $match: { amount: { $gte: 50 } } }, { $sort: { amount: -1 } }, { $skip: 1 }, { $limit: 1 }]).map((d) => d._id)).toEqual([2]);
   });
+  it('answers a leading $match through the collection, walking an index', () => {
+    const cat = ledger();
+    const entries = cat.getCollection('db', 'entries')!;
+    entries.createIndexes([{ key: { acct: 1 }, name: 'acct_1' }]);
+    const out = cat.aggregate('db', 'entries', [{ $match: { acct: 'a' } }, { $group: { _id: '$acct', total: { $sum: '$amount' } } }]);
+    expect(out).toEqual([{ _id: 'a', total: 150n }]);
+    expect(entries.lastIndexUsed).toBe('acct_1');
+    expect(entries.lastExamined).toBe(2);
+  });
   it('sorts longs by value, not as strings', () => {
     expect(run([{ $sort: { amount: 1 } }]).map((d) => d._id)).toEqual([3, 2, 1]);
   });
