@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { ObjectId } from 'bson';
 import { CommandDispatcher } from './commands/dispatch.ts';
+import { ChangeStreams } from './changes/ChangeStreams.ts';
 import { CursorManager } from './commands/lib/CursorManager.ts';
 import { CommandRegistry } from './commands/registry.ts';
 import type { EmulatorLogger, NodeIdentity, ServerCounters, ServerState } from './commands/types.ts';
@@ -54,11 +55,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Every document-level change is one write on the logical clock.
   catalog.observe(() => clock.tick());
   const oplogMaxEntries = options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES;
+  const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries });
+  // Registered after the clock's observer, so each entry takes the time its write just got.
+  catalog.observe((change) => changeStreams.recordChange(change));
   const state: ServerState = {
     node: identity(address, replSetName),
     clock,
     catalog,
     cursors: new CursorManager(),
+    changeStreams,
     sessions: new SessionRegistry(),
     failPoints: new FailPointRegistry(),
     startOptions: {

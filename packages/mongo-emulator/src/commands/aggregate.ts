@@ -1,3 +1,4 @@
+import { aggregateCurrentOp, isChangeStreamPipeline, isCurrentOpPipeline } from '../changes/index.ts';
 import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
 import { bsonTypeName, collectionName } from './lib/namespace.ts';
@@ -16,13 +17,17 @@ export const aggregate: CommandDefinition = {
       throw new CommandError('CommandNotSupported', 'mongo-emulator does not explain aggregations');
     }
     const cursorOptions = cursorOption(command);
+    const batchSize = optionalCount(cursorOptions, 'batchSize');
+    if (isChangeStreamPipeline(pipeline)) return server.changeStreams.open({ db, coll, pipeline, batchSize, command });
     const variables = optionalDocument(command, 'let');
-    const results = server.catalog.aggregate(db, coll, pipeline, {
-      ...(variables ? { let: variables } : {}),
-      ...(command.collation !== undefined ? { collation: command.collation as never } : {}),
-    });
+    const results = isCurrentOpPipeline(pipeline)
+      ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address)
+      : server.catalog.aggregate(db, coll, pipeline, {
+          ...(variables ? { let: variables } : {}),
+          ...(command.collation !== undefined ? { collation: command.collation as never } : {}),
+        });
     const ns = coll === null ? `${db}.$cmd.aggregate` : `${db}.${coll}`;
-    return { cursor: server.cursors.open(ns, results, { batchSize: optionalCount(cursorOptions, 'batchSize') }) };
+    return { cursor: server.cursors.open(ns, results, { batchSize }) };
   },
 };
 

@@ -1,11 +1,22 @@
+import { currentOperations } from '../changes/index.ts';
+import { compileFilter } from '../engine/index.ts';
 import type { CommandDefinition } from './types.ts';
 
+/** Fields of the command that are not part of its filter. */
+const NOT_FILTER_FIELDS = new Set(['currentOp', '$all', '$ownOps', 'comment', '$db', 'lsid', '$clusterTime', '$readPreference', 'apiVersion', 'apiStrict', 'apiDeprecationErrors']);
+
 /**
- * `currentOp`, minimal: commands run one at a time per connection and finish synchronously,
- * so only waiting ones could show; none are reported.
+ * `currentOp`: the operations in progress that match the command's other fields as a filter.
+ * Commands finish synchronously here, so what can be in progress is a change stream's getMore
+ * waiting for events (idle cursors are listed only by `$currentOp` with `idleCursors: true`).
  */
 export const currentOp: CommandDefinition = {
   names: ['currentOp'],
   adminOnly: true,
-  run: () => ({ inprog: [] }),
+  run({ command, server }) {
+    const filter = Object.fromEntries(Object.entries(command).filter(([field]) => !NOT_FILTER_FIELDS.has(field)));
+    const clock = server.catalog.clock();
+    const test = compileFilter(filter, { now: clock.now, clusterTime: clock.clusterTime });
+    return { inprog: currentOperations(server.changeStreams, server.node.address, false).filter((op) => test(op)) };
+  },
 };

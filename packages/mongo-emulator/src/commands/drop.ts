@@ -9,7 +9,7 @@ export const drop: CommandDefinition = {
     const coll = collectionName(context);
     const { catalog } = context.server;
     const nIndexesWas = catalog.getCollection(context.db, coll)?.listIndexes().length;
-    catalog.dropCollection(context.db, coll);
+    if (catalog.dropCollection(context.db, coll)) context.server.changeStreams.recordCommand({ op: 'drop', db: context.db, coll });
     const ns = `${context.db}.${coll}`;
     return nIndexesWas === undefined ? { ns } : { nIndexesWas, ns };
   },

@@ -4,7 +4,14 @@ export const dropDatabase: CommandDefinition = {
   names: ['dropDatabase'],
   acceptsWriteConcern: true,
   run({ db, server }) {
+    // mongod drops each collection (one oplog entry each), then the database.
+    const collections = server.catalog.listCollections(db).map((c) => c.name);
+    for (const coll of collections) {
+      server.catalog.dropCollection(db, coll);
+      server.changeStreams.recordCommand({ op: 'drop', db, coll });
+    }
     server.catalog.dropDatabase(db);
+    if (collections.length > 0) server.changeStreams.recordCommand({ op: 'dropDatabase', db });
     return { dropped: db };
   },
 };

@@ -6,7 +6,7 @@ import type { CommandDefinition } from './types.ts';
 /** `getMore`: the next batch of an open cursor (batchSize 0 or absent: up to 16 MiB). */
 export const getMore: CommandDefinition = {
   names: ['getMore'],
-  run({ command, db, server }) {
+  run({ command, db, server, connection }) {
     const id = command.getMore;
     if (typeof id !== 'bigint') {
       throw new CommandError('TypeMismatch', `BSON field 'getMore.getMore' is the wrong type '${bsonTypeName(id)}', expected type 'long'`);
@@ -16,6 +16,17 @@ export const getMore: CommandDefinition = {
     }
     server.counters.opcounters.getmore += 1;
     const batchSize = optionalCount(command, 'batchSize') || undefined;
+    if (server.changeStreams.owns(id)) {
+      return server.changeStreams.getMore({
+        id,
+        ns: `${db}.${command.collection}`,
+        batchSize,
+        maxTimeMS: optionalCount(command, 'maxTimeMS'),
+        command,
+        connection,
+        signals: [connection.closeSignal, server.stopSignal],
+      });
+    }
     return { cursor: server.cursors.getMore(id, `${db}.${command.collection}`, batchSize) };
   },
 };

@@ -1,3 +1,4 @@
+import { oplogWindowDocument } from '../changes/index.ts';
 import type { CommandDefinition } from './types.ts';
 
 const PRIMARY_STATE = 1;
@@ -31,6 +32,8 @@ export const replSetGetStatus: CommandDefinition = {
         lastAppliedWallTime: opTimeDate,
         lastDurableWallTime: opTimeDate,
       },
+      // Not in mongod's reply (it reads local.oplog.rs): the window change streams can resume in.
+      oplog: oplogWindowDocument(server.changeStreams.oplog),
       members: [
         {
           _id: 0,

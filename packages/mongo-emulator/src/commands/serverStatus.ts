@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { oplogWindowDocument } from '../changes/index.ts';
 import { SERVER_VERSION } from './buildInfo.ts';
 import type { CommandDefinition } from './types.ts';
 
@@ -28,6 +29,7 @@ export const serverStatus: CommandDefinition = {
       logicalSessionRecordCache: { activeSessionsCount: sessions.size },
       repl: { setName: node.setName, isWritablePrimary: true, secondary: false, primary: node.address, me: node.address, hosts: [node.address] },
       storageEngine: { name: 'emulator', supportsCommittedReads: true, persistent: false },
+      oplog: oplogWindowDocument(server.changeStreams.oplog),
     };
   },
 };

@@ -1,4 +1,5 @@
 import type { ObjectId } from 'bson';
+import type { ChangeStreams } from '../changes/ChangeStreams.ts';
 import type { Catalog } from '../engine/catalog.ts';
 import type { Document } from '../engine/types.ts';
 import type { FailPointRegistry } from '../failpoints/FailPointRegistry.ts';
@@ -38,6 +39,8 @@ export interface ServerState {
   readonly clock: ClusterClock;
   readonly catalog: Catalog;
   readonly cursors: CursorManager;
+  /** The oplog and the open change streams (src/changes). */
+  readonly changeStreams: ChangeStreams;
   readonly sessions: SessionRegistry;
   readonly failPoints: FailPointRegistry;
   /** The command line (or options) the server started with, for getCmdLineOpts. */

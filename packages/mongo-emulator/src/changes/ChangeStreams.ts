@@ -1,0 +1,187 @@
+// The server's change streams: the oplog every committed change is appended to, and the open
+// change-stream cursors that read it. Command handlers call in here and stay thin.
+import { randomBytes } from 'node:crypto';
+import type { Catalog } from '../engine/catalog.ts';
+import type { ChangeRecord, Document } from '../engine/types.ts';
+import { CommandError } from '../errors.ts';
+import type { ClusterClock } from '../session/ClusterClock.ts';
+import { ChangeStreamCursor, type CursorBatch } from './ChangeStreamCursor.ts';
+import { Oplog, type OplogOperation, type TransactionInfo } from './Oplog.ts';
+import { parseChangeStream } from './streamSpec.ts';
+
+/** Open change streams at once; a client leaking more is refused rather than slowing every write. */
+const OPEN_STREAMS_MAX = 10_000;
+/** An idle stream is dropped after this long, as mongod's cursorTimeoutMillis (10 minutes). */
+const STREAM_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+/** How long a getMore waits for events when the client sets no maxTimeMS (mongod: 1 second). */
+export const DEFAULT_AWAIT_DATA_TIMEOUT_MS = 1000;
+/** aggregate's default first batch, in events. */
+const DEFAULT_FIRST_BATCH_SIZE = 101;
+
+/** Who runs a getMore, for $currentOp while it waits. */
+export interface ActiveOperation {
+  opid: number;
+  startedAt: Date;
+  command: Document;
+  connection: { id: number; remoteAddress: string; appName: string | undefined; clientMetadata: Document | undefined };
+}
+
+export interface OpenStream {
+  readonly id: bigint;
+  readonly ns: string;
+  readonly cursor: ChangeStreamCursor;
+  readonly originatingCommand: Document;
+  readonly lsid: Document | undefined;
+  readonly killed: AbortController;
+  active: ActiveOperation | undefined;
+}
+
+export interface ChangeStreamsOptions {
+  catalog: Catalog;
+  clock: ClusterClock;
+  oplogMaxEntries: number;
+}
+
+export class ChangeStreams {
+  readonly oplog: Oplog;
+  readonly #catalog: Catalog;
+  readonly #clock: ClusterClock;
+  readonly #streams = new Map<bigint, OpenStream>();
+  #transaction: { info: TransactionInfo; nextIndex: number } | undefined;
+  #nextOpid = 1;
+
+  constructor(options: ChangeStreamsOptions) {
+    this.#catalog = options.catalog;
+    this.#clock = options.clock;
+    this.oplog = new Oplog(options.oplogMaxEntries);
+    // mongod's oplog starts with the replica set's initiation; older start points are history lost.
+    this.oplog.append({ op: 'noop', msg: 'initiating set' }, { ts: this.#clock.now(), wallTime: new Date() });
+  }
+
+  /** Appends one committed document change; the clock has already ticked for it. */
+  recordChange(change: ChangeRecord): void {
+    const txn = this.#transaction;
+    const latest = this.oplog.latest;
+    if (txn && txn.nextIndex > 0 && latest) {
+      this.oplog.append({ op: 'crud', change }, { ts: latest.ts, wallTime: latest.wallTime, txn: txn.info, txnOpIndex: txn.nextIndex++ });
+      return;
+    }
+    this.oplog.append({ op: 'crud', change }, { ts: this.#clock.now(), wallTime: this.#clock.lastWriteDate, txn: txn?.info, txnOpIndex: txn ? txn.nextIndex++ : 0 });
+  }
+
+  /** Appends a namespace command (drop, rename, dropDatabase), a write of its own on the clock. */
+  recordCommand(operation: Exclude<OplogOperation, { op: 'crud' | 'noop' }>): void {
+    const ts = this.#clock.tick();
+    this.oplog.append(operation, { ts, wallTime: this.#clock.lastWriteDate });
+  }
+
+  /**
+   * Runs `commit` (which applies a transaction's writes through the catalog) so that its changes
+   * share one commit time, carry the transaction's lsid/txnNumber and are numbered by txnOpIndex.
+   */
+  withTransaction<T>(info: TransactionInfo, commit: () => T): T {
+    this.#transaction = { info, nextIndex: 0 };
+    try {
+      return commit();
+    } finally {
+      this.#transaction = undefined;
+    }
+  }
+
+  /** Opens a stream for `aggregate` and answers its first batch. */
+  open(request: { db: string; coll: string | null; pipeline: Document[]; batchSize: number | undefined; command: Document }): Document {
+    const spec = parseChangeStream(request.db, request.coll, request.pipeline);
+    const clientToken = spec.start.kind === 'resumeAfter' || spec.start.kind === 'startAfter'
+      ? ((request.pipeline[0]!.$changeStream as Document)[spec.start.kind] as Document)
+      : undefined;
+    const cursor = new ChangeStreamCursor(spec, this.oplog, (db, coll, key) => this.#lookup(db, coll, key), this.#clock.now(), clientToken);
+    const batch = cursor.nextBatch(request.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
+    const ns = request.coll === null ? `${request.db}.$cmd.aggregate` : `${request.db}.${request.coll}`;
+    const id = batch.closed ? 0n : this.#register(ns, cursor, request.command);
+    return cursorReply('firstBatch', batch, id, ns);
+  }
+
+  owns(id: bigint): boolean {
+    return this.#streams.has(id);
+  }
+
+  /** A getMore: returns at once when events are ready, else waits for one up to `maxTimeMS`. */
+  async getMore(request: { id: bigint; ns: string; batchSize: number | undefined; maxTimeMS: number | undefined; command: Document; connection: ActiveOperation['connection']; signals: AbortSignal[] }): Promise<Document> {
+    const stream = this.#streams.get(request.id);
+    if (!stream) throw new CommandError('CursorNotFound', `cursor id ${request.id} not found`);
+    if (stream.ns !== request.ns) {
+      throw new CommandError('Unauthorized', `Requested getMore on namespace '${request.ns}', but cursor belongs to a different namespace ${stream.ns}`);
+    }
+    const limit = request.batchSize ?? Number.MAX_SAFE_INTEGER;
+    const signals = [...request.signals, stream.killed.signal];
+    const deadlineMs = Date.now() + (request.maxTimeMS ?? DEFAULT_AWAIT_DATA_TIMEOUT_MS);
+    stream.active = { opid: this.#nextOpid++, startedAt: new Date(), command: request.command, connection: request.connection };
+    try {
+      let batch = stream.cursor.nextBatch(limit);
+      // Bounded by the deadline: each pass either reads new entries or waits for one.
+      while (batch.events.length === 0 && !batch.closed && Date.now() < deadlineMs && !signals.some((s) => s.aborted)) {
+        await this.oplog.waitFor(stream.cursor.position, deadlineMs - Date.now(), signals);
+        batch = stream.cursor.nextBatch(limit);
+      }
+      if (stream.killed.signal.aborted) throw new CommandError('CursorKilled', `cursor id ${request.id} was killed`);
+      if (batch.closed) this.#streams.delete(request.id);
+      return cursorReply('nextBatch', batch, batch.closed ? 0n : request.id, stream.ns);
+    } catch (error) {
+      this.#streams.delete(request.id);
+      throw error;
+    } finally {
+      stream.active = undefined;
+    }
+  }
+
+  /** Kills the streams among `ids`; answers which ids were streams. */
+  kill(ids: bigint[]): bigint[] {
+    const killed: bigint[] = [];
+    for (const id of ids) {
+      const stream = this.#streams.get(id);
+      if (!stream) continue;
+      this.#streams.delete(id);
+      stream.killed.abort();
+      killed.push(id);
+    }
+    return killed;
+  }
+
+  /** Open streams, for $currentOp. */
+  streams(): OpenStream[] {
+    return [...this.#streams.values()];
+  }
+
+  #register(ns: string, cursor: ChangeStreamCursor, command: Document): bigint {
+    this.#dropIdle();
+    if (this.#streams.size >= OPEN_STREAMS_MAX) {
+      throw new CommandError('ExceededMemoryLimit', `mongo-emulator: more than ${OPEN_STREAMS_MAX} open change streams; close the ones you no longer read`);
+    }
+    let id = randomCursorId();
+    while (this.#streams.has(id)) id = randomCursorId();
+    const { lsid, $clusterTime: _clusterTime, ...originatingCommand } = command;
+    this.#streams.set(id, { id, ns, cursor, originatingCommand, lsid: lsid as Document | undefined, killed: new AbortController(), active: undefined });
+    return id;
+  }
+
+  #dropIdle(): void {
+    const oldestAllowedMs = Date.now() - STREAM_IDLE_TIMEOUT_MS;
+    for (const [id, stream] of this.#streams) {
+      if (!stream.active && stream.cursor.lastAccessDate.getTime() < oldestAllowedMs) this.#streams.delete(id);
+    }
+  }
+
+  #lookup(db: string, coll: string, documentKey: Document): Document | null {
+    return this.#catalog.getCollection(db, coll)?.find(documentKey, { limit: 1 })[0] ?? null;
+  }
+}
+
+function cursorReply(batchField: 'firstBatch' | 'nextBatch', batch: CursorBatch, id: bigint, ns: string): Document {
+  return { cursor: { [batchField]: batch.events, postBatchResumeToken: batch.postBatchResumeToken, id, ns } };
+}
+
+/** A positive, non-zero int64, as mongod's cursor ids are. */
+function randomCursorId(): bigint {
+  const id = randomBytes(8).readBigInt64LE() & 0x7fffffffffffffffn;
+  return id === 0n ? 1n : id;
+}
