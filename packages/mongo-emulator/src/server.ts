@@ -9,6 +9,7 @@ import { Catalog } from './engine/catalog.ts';
 import { FailPointRegistry } from './failpoints/FailPointRegistry.ts';
 import { ClusterClock } from './session/ClusterClock.ts';
 import { SessionRegistry } from './session/SessionRegistry.ts';
+import { TransactionCoordinator } from './txn/TransactionCoordinator.ts';
 import { Connection } from './wire/Connection.ts';
 
 export interface EmulatorOptions {
@@ -21,6 +22,8 @@ export interface EmulatorOptions {
   logger?: EmulatorLogger;
   /** What getCmdLineOpts reports as argv (the CLI passes its own). */
   argv?: string[];
+  /** mongod's transactionLifetimeLimitSeconds: open transactions older than this are aborted (default 60). */
+  transactionLifetimeLimitSeconds?: number;
 }
 
 export interface RunningEmulator {
@@ -54,6 +57,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const catalog = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }) });
   // Every document-level change is one write on the logical clock.
   catalog.observe(() => clock.tick());
+  const transactions = new TransactionCoordinator(catalog, clock, {
+    transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? 60) * 1000,
+    logger,
+  });
   const oplogMaxEntries = options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES;
   const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries });
   // Registered after the clock's observer, so each entry takes the time its write just got.
@@ -65,6 +72,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     cursors: new CursorManager(),
     changeStreams,
     sessions: new SessionRegistry(),
+    transactions,
     failPoints: new FailPointRegistry(),
     startOptions: {
       argv: options.argv ?? ['mongo-emulator'],
@@ -104,6 +112,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     async stop() {
       if (stopController.signal.aborted) return;
       stopController.abort();
+      transactions.stop();
       const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
       for (const connection of connections) connection.close();
       for (const socket of sockets) socket.destroy();

@@ -2,7 +2,7 @@ import { collectionName } from './lib/namespace.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** Options that are the command's envelope, not the collection's. */
-const ENVELOPE_FIELDS = new Set(['create', '$db', 'lsid', 'txnNumber', '$clusterTime', 'writeConcern', 'comment', '$readPreference', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'maxTimeMS']);
+const ENVELOPE_FIELDS = new Set(['create', '$db', 'lsid', 'txnNumber', 'autocommit', 'startTransaction', 'readConcern', '$clusterTime', 'writeConcern', 'comment', '$readPreference', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'maxTimeMS']);
 
 export const create: CommandDefinition = {
   names: ['create'],

@@ -1,5 +1,7 @@
+import { abortTransaction } from './abortTransaction.ts';
 import { aggregate } from './aggregate.ts';
 import { buildInfo } from './buildInfo.ts';
+import { commitTransaction } from './commitTransaction.ts';
 import { configureFailPoint } from './configureFailPoint.ts';
 import { connectionStatus } from './connectionStatus.ts';
 import { count } from './count.ts';
@@ -35,8 +37,10 @@ import type { CommandDefinition } from './types.ts';
 
 /** Every command the emulator answers, sorted by name. */
 export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
+  abortTransaction,
   aggregate,
   buildInfo,
+  commitTransaction,
   configureFailPoint,
   connectionStatus,
   count,
@@ -75,10 +79,8 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
  * client, so that the answer is CommandNotSupported rather than a misleading CommandNotFound.
  */
 const UNSUPPORTED: Readonly<Record<string, string>> = Object.freeze({
-  abortTransaction: 'multi-document transactions are not supported by mongo-emulator yet',
   authenticate: 'mongo-emulator has no authentication',
   collMod: 'collection options cannot be changed in mongo-emulator',
-  commitTransaction: 'multi-document transactions are not supported by mongo-emulator yet',
   compact: 'mongo-emulator has no storage to compact',
   eval: 'server-side JavaScript is not supported',
   explain: 'mongo-emulator has no query planner to explain',

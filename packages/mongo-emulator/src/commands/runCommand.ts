@@ -6,14 +6,16 @@ import { errorReply } from './lib/errorReply.ts';
 import { addAutomaticLabels } from './lib/errorLabels.ts';
 import { sleep } from './lib/sleep.ts';
 import { checkWriteConcern } from './lib/writeConcern.ts';
+import { enterStatement, type StatementScope } from '../txn/statementScope.ts';
 import type { CommandContext, CommandDefinition, ServerState } from './types.ts';
 
 export type CommandOutcome = { kind: 'reply'; document: Document } | { kind: 'close' };
 
 /**
  * One command, in mongod's order: refuse what this server does not do, let `failCommand` act
- * before the command (block, close, fail), validate the write concern, run, then attach what
- * comes after the write (writeConcernError, automatic error labels).
+ * before the command (block, close, fail), validate the write concern, place the command in its
+ * transaction (or snapshot, or behind the transactions holding what it writes), run, then attach
+ * what comes after the write (writeConcernError, automatic error labels).
  */
 export async function runCommand(
   server: ServerState,
@@ -23,8 +25,8 @@ export async function runCommand(
 ): Promise<CommandOutcome> {
   server.counters.opcounters.command += 1;
   const { command } = request;
-  const retryableWrite = definition.retryableWrite === true && command.txnNumber !== undefined;
-  const labelled = (reply: Document) => (retryableWrite ? addAutomaticLabels(reply) : reply);
+  const labelled = (reply: Document) => addAutomaticLabels(reply, { commandName: definition.names[0]!, command });
+  let scope: StatementScope | undefined;
   try {
     refuseUnsupported(definition, request);
     const action = server.failPoints.failCommandFor({
@@ -37,23 +39,22 @@ export async function runCommand(
     if (action?.errorCode !== undefined) return { kind: 'reply', document: labelled(failCommandErrorReply(action)) };
     const writeConcernError = definition.acceptsWriteConcern ? checkWriteConcern(command) : undefined;
     const session = server.sessions.touch(command.lsid);
-    const context: CommandContext = { server, connection, ...request, session };
+    scope = enterStatement(server, definition, request.name, command, session);
+    const context: CommandContext = { server: scope.server, connection, ...request, session, transaction: scope.transaction };
+    await scope.prepare(context);
     const result = await definition.run(context);
-    const reply: Document = { ...result, ok: 1 };
+    const reply: Document = scope.finish({ ...result, ok: 1 });
     attachAfterWrite(reply, writeConcernError, action);
     return { kind: 'reply', document: labelled(reply) };
   } catch (error) {
+    scope?.fail();
     return { kind: 'reply', document: labelled(errorReply(error, server)) };
   }
 }
 
-function refuseUnsupported(definition: CommandDefinition, { db, name, command }: { db: string; name: string; command: Document }): void {
+function refuseUnsupported(definition: CommandDefinition, { db, name }: { db: string; name: string }): void {
   if (definition.adminOnly && db !== 'admin') {
     throw new CommandError('Unauthorized', `${name} may only be run against the admin database.`);
-  }
-  if (command.autocommit !== undefined || command.startTransaction !== undefined) {
-    // Not IllegalOperation: drivers rewrite that code into "deployment does not support retryable writes".
-    throw new CommandError('CommandNotSupported', 'mongo-emulator does not support multi-document transactions yet (autocommit/startTransaction)');
   }
 }
 

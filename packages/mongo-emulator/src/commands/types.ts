@@ -4,6 +4,8 @@ import type { Catalog } from '../engine/catalog.ts';
 import type { Document } from '../engine/types.ts';
 import type { FailPointRegistry } from '../failpoints/FailPointRegistry.ts';
 import type { ClusterClock } from '../session/ClusterClock.ts';
+import type { Transaction } from '../txn/Transaction.ts';
+import type { TransactionCoordinator } from '../txn/TransactionCoordinator.ts';
 import type { LogicalSession, SessionRegistry } from '../session/SessionRegistry.ts';
 import type { CursorManager } from './lib/CursorManager.ts';
 import type { Connection } from '../wire/Connection.ts';
@@ -42,6 +44,8 @@ export interface ServerState {
   /** The oplog and the open change streams (src/changes). */
   readonly changeStreams: ChangeStreams;
   readonly sessions: SessionRegistry;
+  /** Sessions' multi-document transactions, their snapshots and locks (src/txn). */
+  readonly transactions: TransactionCoordinator;
   readonly failPoints: FailPointRegistry;
   /** The command line (or options) the server started with, for getCmdLineOpts. */
   readonly startOptions: { argv: string[]; parsed: Document };
@@ -60,6 +64,8 @@ export interface CommandContext {
   readonly command: Document;
   /** The logical session named by `lsid`, if any. */
   readonly session: LogicalSession | undefined;
+  /** The transaction this command is a statement of (commitTransaction/abortTransaction included). */
+  readonly transaction?: Transaction;
 }
 
 export interface CommandDefinition {

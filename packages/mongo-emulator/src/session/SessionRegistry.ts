@@ -55,7 +55,8 @@ export class SessionRegistry {
   }
 }
 
-function sessionKey(lsid: unknown): string {
+/** The key a session is known by: its `lsid.id` UUID in hex. */
+export function sessionKey(lsid: unknown): string {
   const id = (lsid as Document | null)?.id;
   if (!(id instanceof Binary) || id.sub_type !== Binary.SUBTYPE_UUID) {
     throw new CommandError('InvalidUUID', 'lsid.id must be a UUID');

@@ -19,18 +19,47 @@ const RETRYABLE_WRITE_CODES: ReadonlySet<number> = new Set([
   13436, // NotPrimaryOrSecondary
 ]);
 
+/**
+ * Codes after which a whole transaction may be retried (mongod's isTransientTransactionError):
+ * the transaction failed with no lasting effect.
+ */
+const TRANSIENT_TRANSACTION_CODES: ReadonlySet<number> = new Set([
+  24, // LockTimeout
+  112, // WriteConflict
+  150, // StaleEpoch
+  239, // SnapshotTooOld
+  246, // SnapshotUnavailable
+  267, // PreparedTransactionInProgress
+  13388, // StaleConfig
+]);
+const NO_SUCH_TRANSACTION = 251;
+
 export const RETRYABLE_WRITE_ERROR_LABEL = 'RetryableWriteError';
+export const TRANSIENT_TRANSACTION_ERROR_LABEL = 'TransientTransactionError';
+
+const COMMIT_OR_ABORT: ReadonlySet<string> = new Set(['commitTransaction', 'abortTransaction']);
 
 /**
- * Adds mongod's automatic labels to a finished reply of a retryable write (one carrying a
- * txnNumber outside a transaction): on a retryable top-level error or writeConcernError.
+ * Adds the labels mongod's ErrorLabelBuilder adds to a finished reply, unless a fail point chose
+ * them: `TransientTransactionError` on transient codes of transaction statements (NoSuchTransaction
+ * on commit/abort only without a writeConcernError), `RetryableWriteError` on retryable codes of
+ * retryable writes and of commitTransaction/abortTransaction.
  */
-export function addAutomaticLabels(reply: Document): Document {
-  if (reply.errorLabels !== undefined) return reply;
-  const topLevel = reply.ok === 0 ? Number(reply.code) : undefined;
-  const writeConcernCode = Number((reply.writeConcernError as Document | undefined)?.code);
-  if (RETRYABLE_WRITE_CODES.has(topLevel ?? NaN) || RETRYABLE_WRITE_CODES.has(writeConcernCode)) {
-    return { ...reply, errorLabels: [RETRYABLE_WRITE_ERROR_LABEL] };
+export function addAutomaticLabels(reply: Document, { commandName, command }: { commandName: string; command: Document }): Document {
+  if (reply.errorLabels !== undefined || command.txnNumber === undefined) return reply;
+  const inTransaction = command.autocommit !== undefined;
+  const commitOrAbort = COMMIT_OR_ABORT.has(commandName);
+  const code = reply.ok === 0 ? Number(reply.code) : NaN;
+  const writeConcernError = reply.writeConcernError as Document | undefined;
+  const labels: string[] = [];
+  if (inTransaction && isTransient(code, writeConcernError !== undefined, commitOrAbort)) labels.push(TRANSIENT_TRANSACTION_ERROR_LABEL);
+  if ((!inTransaction || commitOrAbort) && (RETRYABLE_WRITE_CODES.has(code) || RETRYABLE_WRITE_CODES.has(Number(writeConcernError?.code)))) {
+    labels.push(RETRYABLE_WRITE_ERROR_LABEL);
   }
-  return reply;
+  return labels.length > 0 ? { ...reply, errorLabels: labels } : reply;
+}
+
+function isTransient(code: number, hasWriteConcernError: boolean, commitOrAbort: boolean): boolean {
+  if (TRANSIENT_TRANSACTION_CODES.has(code)) return true;
+  return code === NO_SUCH_TRANSACTION && !(commitOrAbort && hasWriteConcernError);
 }

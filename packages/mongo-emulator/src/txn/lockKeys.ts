@@ -1,0 +1,78 @@
+// What a write "touches" for conflict detection: one key per unique index entry it removes or
+// adds (the _id index included). WiredTiger detects transaction conflicts on exactly these
+// entries, so two writers of one document, or of one unique key, collide.
+import { compareValues } from '../engine/compare.ts';
+import { Index } from '../engine/indexes.ts';
+import type { Collection } from '../engine/collection.ts';
+import type { ChangeRecord, Document, IndexSpec } from '../engine/types.ts';
+
+export interface LockKey {
+  readonly ns: string;
+  readonly index: string;
+  readonly key: readonly unknown[];
+}
+
+export function compareLockKeys(a: LockKey, b: LockKey): number {
+  if (a.ns !== b.ns) return a.ns < b.ns ? -1 : 1;
+  if (a.index !== b.index) return a.index < b.index ? -1 : 1;
+  const n = Math.min(a.key.length, b.key.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareValues(a.key[i], b.key[i]);
+    if (c !== 0) return c;
+  }
+  return a.key.length - b.key.length;
+}
+
+interface CachedIndexes {
+  signature: string;
+  indexes: Index[];
+}
+
+const uniqueIndexCache = new WeakMap<Collection, CachedIndexes>();
+
+/** The unique indexes of a collection (always _id_), rebuilt only when its index list changes. */
+export function uniqueIndexesOf(collection: Collection | undefined): Index[] {
+  if (!collection) return [ID_INDEX];
+  const specs = collection.listIndexes() as IndexSpec[];
+  const signature = specs.map((s) => s.name).join('\0');
+  const cached = uniqueIndexCache.get(collection);
+  if (cached?.signature === signature) return cached.indexes;
+  const indexes = specs.map((spec) => (spec.name === '_id_' ? ID_INDEX : new Index(spec))).filter((i) => i.unique);
+  uniqueIndexCache.set(collection, { signature, indexes });
+  return indexes;
+}
+
+const ID_INDEX = new Index({ key: { _id: 1 }, name: '_id_' });
+
+/** The keys of `docs` in the given unique indexes. */
+export function keysOfDocuments(ns: string, indexes: Index[], docs: Document[]): LockKey[] {
+  const keys: LockKey[] = [];
+  for (const index of indexes) {
+    for (const doc of docs) {
+      for (const key of safeKeysOf(index, doc)) keys.push({ ns, index: index.name, key });
+    }
+  }
+  return keys;
+}
+
+/** Every unique-index key a change removes or adds. */
+export function keysOfChange(change: ChangeRecord, indexes: Index[]): LockKey[] {
+  const docs: Document[] = [];
+  if (change.op !== 'insert') docs.push(change.fullDocumentBefore);
+  if (change.op !== 'delete') docs.push(change.fullDocument);
+  return keysOfDocuments(`${change.db}.${change.coll}`, indexes, docs);
+}
+
+/** Only the document key: what a lock check needs when the indexes are not at hand. */
+export function idKeyOf(ns: string, id: unknown): LockKey {
+  return { ns, index: '_id_', key: [id] };
+}
+
+function safeKeysOf(index: Index, doc: Document): unknown[][] {
+  try {
+    return index.keysOf(doc);
+  } catch {
+    // A document the index refuses was never stored, so it holds no key.
+    return [];
+  }
+}

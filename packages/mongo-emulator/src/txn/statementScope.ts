@@ -1,0 +1,95 @@
+import type { Document } from '../engine/types.ts';
+import { CommandError, ErrorCodes } from '../errors.ts';
+import type { LogicalSession } from '../session/SessionRegistry.ts';
+import type { CommandContext, CommandDefinition, ServerState } from '../commands/types.ts';
+import { COMMIT_OR_ABORT, parseSessionOptions } from './sessionOptions.ts';
+import type { Transaction } from './Transaction.ts';
+import { writeTargets } from './writeTargets.ts';
+
+/** Commands that take readConcern snapshot outside a transaction (mongod 5.0+). */
+const SNAPSHOT_READ_COMMANDS: ReadonlySet<string> = new Set(['aggregate', 'distinct', 'find']);
+
+/** How one command runs with respect to transactions; see `enterStatement`. */
+export interface StatementScope {
+  /** The server the command sees: its catalog is the transaction's (or a snapshot's) view. */
+  readonly server: ServerState;
+  /** The transaction the command belongs to, commit and abort included. */
+  readonly transaction: Transaction | undefined;
+  /** Runs before the command: a plain write waits for transactions holding its keys. */
+  prepare(context: CommandContext): Promise<void>;
+  /** Shapes a successful reply; a statement that failed inside a transaction aborts it. */
+  finish(reply: Document): Document;
+  /** The command threw: a transaction it ran in is aborted, as mongod's abort guard does. */
+  fail(): void;
+}
+
+const NOTHING_TO_PREPARE = async () => undefined;
+
+/**
+ * Places one command: inside its session's transaction (begun or continued here, reading and
+ * writing the snapshot), as a snapshot read, or as a plain command that must not overwrite what
+ * an open transaction holds. Throws mongod's errors for transaction fields that do not fit.
+ */
+export function enterStatement(server: ServerState, definition: CommandDefinition, name: string, command: Document, session: LogicalSession | undefined): StatementScope {
+  const canonical = definition.names[0]!;
+  const options = parseSessionOptions(command, session !== undefined);
+  const transaction = server.transactions.statement(session, canonical, command, options);
+  if (transaction) return inTransaction(server, transaction, COMMIT_OR_ABORT.has(canonical));
+  const readConcern = command.readConcern as Document | undefined;
+  if (readConcern?.level === 'snapshot') return snapshotRead(server, canonical, readConcern);
+  const prepare = definition.retryableWrite
+    ? (context: CommandContext) => {
+        const deadlineMs = typeof command.maxTimeMS === 'number' && command.maxTimeMS > 0 ? Date.now() + command.maxTimeMS : undefined;
+        const keys = () => writeTargets(server.catalog, context.db, name, command);
+        return server.transactions.waitForKeys(keys, deadlineMs, [context.connection.closeSignal, server.stopSignal]);
+      }
+    : NOTHING_TO_PREPARE;
+  return { server, transaction: undefined, prepare, finish: (reply) => reply, fail: () => undefined };
+}
+
+function inTransaction(server: ServerState, transaction: Transaction, commitOrAbort: boolean): StatementScope {
+  if (commitOrAbort) {
+    return { server, transaction, prepare: NOTHING_TO_PREPARE, finish: (reply) => reply, fail: () => undefined };
+  }
+  const abort = () => server.transactions.abort(transaction, 'a statement failed');
+  return {
+    server: { ...server, catalog: transaction.catalog },
+    transaction,
+    prepare: NOTHING_TO_PREPARE,
+    finish(reply) {
+      // Inside a transaction a write error fails the whole command (and so the transaction).
+      const writeError = (reply.writeErrors as Document[] | undefined)?.[0];
+      if (writeError) {
+        abort();
+        const { index: _index, code, errmsg, ...extra } = writeError;
+        return { ok: 0, errmsg, code, codeName: codeNameOf(Number(code)), ...extra };
+      }
+      return reply;
+    },
+    fail: abort,
+  };
+}
+
+function snapshotRead(server: ServerState, name: string, readConcern: Document): StatementScope {
+  if (!SNAPSHOT_READ_COMMANDS.has(name)) {
+    throw new CommandError('InvalidOptions', `read concern level snapshot is not supported on ${name} outside of a multi-document transaction`);
+  }
+  const catalog = server.transactions.snapshotAt(readConcern.atClusterTime as never);
+  const atClusterTime = catalog.time;
+  return {
+    server: { ...server, catalog },
+    transaction: undefined,
+    prepare: NOTHING_TO_PREPARE,
+    finish(reply) {
+      const cursor = reply.cursor as Document | undefined;
+      return cursor ? { ...reply, cursor: { ...cursor, atClusterTime } } : { ...reply, atClusterTime };
+    },
+    fail: () => undefined,
+  };
+}
+
+const CODE_NAMES = new Map<number, string>(Object.entries(ErrorCodes).map(([codeName, code]) => [code, codeName]));
+
+function codeNameOf(code: number): string {
+  return CODE_NAMES.get(code) ?? `Location${code}`;
+}
