@@ -141,6 +141,13 @@ export const ErrorCodes = Object.freeze({
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
 
+const CODE_NAMES = new Map<number, string>(Object.entries(ErrorCodes).map(([name, code]) => [code, name]));
+
+/** A code's name as mongod gives it; codes outside the table are named `Location<code>`. */
+export function codeNameOf(code: number): string {
+  return CODE_NAMES.get(code) ?? `Location${code}`;
+}
+
 /**
  * A command failure as mongod reports it: `{ ok: 0, errmsg, code, codeName, errorLabels? }`.
  * Extra fields (keyPattern, keyValue, errInfo, writeConcernError...) ride along in `extra`.
@@ -162,6 +169,15 @@ export class CommandError extends Error {
     this.code = ErrorCodes[codeName];
     this.errorLabels = options.errorLabels ?? [];
     this.extra = options.extra ?? {};
+  }
+
+  /**
+   * An error whose code a client chose (fail points inject any code mongod could answer with);
+   * everything the server decides itself goes through the table.
+   */
+  static withCode(code: number, message: string, options: { errorLabels?: string[]; extra?: Record<string, unknown> } = {}): CommandError {
+    const error = new CommandError('InternalError', message, options);
+    return Object.assign(error, { code, codeName: codeNameOf(code) });
   }
 
   /** The reply document for this error. */

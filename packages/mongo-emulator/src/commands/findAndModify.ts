@@ -3,6 +3,7 @@ import type { Document, FindAndModifySpec } from '../engine/types.ts';
 import { RetryableWrite } from '../session/RetryableWrite.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalDocument } from './lib/options.ts';
+import { onPrimaryTransactionalWrite } from './lib/transactionalWriteFailPoint.ts';
 import type { CommandDefinition } from './types.ts';
 
 /**
@@ -19,6 +20,7 @@ export const findAndModify: CommandDefinition = {
     const retryable = RetryableWrite.begin(context.session, context.command);
     const previous = retryable?.previousResult<Document>(0);
     if (previous) return { ...previous, retriedStmtId: retryable!.retriedStmtIds[0] };
+    if (retryable) onPrimaryTransactionalWrite(context);
     const { catalog, counters } = context.server;
     if (spec.remove) counters.opcounters.delete += 1;
     else counters.opcounters.update += 1;

@@ -17,7 +17,7 @@ export const insert: CommandDefinition = {
       counters.opcounters.insert += 1;
       catalog.getOrCreateCollection(context.db, coll).insertOne(document);
       return { n: 1 };
-    });
+    }, { groupCommit: true });
     return { n: outcome.results.length, ...batchReplyFields(outcome) };
   },
 };

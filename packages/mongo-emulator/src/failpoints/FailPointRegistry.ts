@@ -1,10 +1,8 @@
 import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
-import { consume, parseMode, type FailPointMode } from './FailPointMode.ts';
-import { parseFailCommandData, type FailCommandAction, type FailCommandData } from './failCommand.ts';
-
-/** The fail points this server knows; configuring any other is refused. */
-const KNOWN_FAIL_POINTS = ['failCommand'] as const;
+import { FailPoint } from './FailPoint.ts';
+import { parseFailCommandData, type FailCommandAction } from './failCommand.ts';
+import { parseTransactionalWriteData, type TransactionalWriteAction } from './onPrimaryTransactionalWrite.ts';
 
 /** What the command about to run is, for matching fail points against it. */
 export interface CommandProbe {
@@ -15,21 +13,20 @@ export interface CommandProbe {
   namespace: string;
 }
 
-/** The fail points of one server and how often each fired. */
+/** The fail points of one server; configuring any other name is refused as mongod does. */
 export class FailPointRegistry {
-  private failCommand: { mode: FailPointMode; data: FailCommandData } | undefined;
-  private timesEntered = 0;
+  private readonly failCommand = new FailPoint(parseFailCommandData);
+  private readonly onPrimaryTransactionalWrite = new FailPoint(parseTransactionalWriteData);
+  private readonly byName: ReadonlyMap<string, FailPoint<unknown>> = new Map<string, FailPoint<unknown>>([
+    ['failCommand', this.failCommand],
+    ['onPrimaryTransactionalWrite', this.onPrimaryTransactionalWrite],
+  ]);
 
   /** configureFailPoint: replaces the fail point's mode and data; returns how often it fired. */
   configure(name: unknown, mode: unknown, data: unknown): number {
-    if (!KNOWN_FAIL_POINTS.includes(name as (typeof KNOWN_FAIL_POINTS)[number])) {
-      throw new CommandError('BadValue', `Cannot find failpoint: ${String(name)}`);
-    }
-    const parsedMode = parseMode(mode);
-    const previous = this.timesEntered;
-    this.failCommand = parsedMode.kind === 'off' ? undefined : { mode: parsedMode, data: parseFailCommandData(data) };
-    this.timesEntered = 0;
-    return previous;
+    const failPoint = typeof name === 'string' ? this.byName.get(name) : undefined;
+    if (!failPoint) throw new CommandError('BadValue', `Cannot find failpoint: ${String(name)}`);
+    return failPoint.configure(mode, data);
   }
 
   /**
@@ -37,21 +34,23 @@ export class FailPointRegistry {
    * times/skip untouched, as on mongod; `configureFailPoint` itself is never failed.
    */
   failCommandFor(probe: CommandProbe): FailCommandAction | undefined {
-    const active = this.failCommand;
-    if (!active || probe.names.includes('configureFailPoint')) return undefined;
-    const { data } = active;
-    if (!data.failCommands.some((name) => probe.names.includes(name))) return undefined;
-    if (data.appName !== undefined && data.appName !== probe.appName) return undefined;
-    if (data.namespace !== undefined && data.namespace !== probe.namespace) return undefined;
-    const { fires, next } = consume(active.mode);
-    this.failCommand = next.kind === 'off' ? undefined : { mode: next, data };
-    if (!fires) return undefined;
-    this.timesEntered += 1;
-    return data.action;
+    if (probe.names.includes('configureFailPoint')) return undefined;
+    const data = this.failCommand.evaluate(
+      (d) =>
+        d.failCommands.some((name) => probe.names.includes(name)) &&
+        (d.appName === undefined || d.appName === probe.appName) &&
+        (d.namespace === undefined || d.namespace === probe.namespace),
+    );
+    return data?.action;
+  }
+
+  /** Evaluates onPrimaryTransactionalWrite where a retryable write commits (outside transactions). */
+  transactionalWriteAction(): TransactionalWriteAction | undefined {
+    return this.onPrimaryTransactionalWrite.evaluate();
   }
 
   /** The current state, for tests and diagnostics. */
   describe(): Document {
-    return { failCommand: this.failCommand ? { mode: this.failCommand.mode.kind } : { mode: 'off' } };
+    return Object.fromEntries([...this.byName].map(([name, fp]) => [name, { mode: fp.modeKind }]));
   }
 }

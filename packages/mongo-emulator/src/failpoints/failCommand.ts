@@ -1,4 +1,4 @@
-import { CommandError, ErrorCodes } from '../errors.ts';
+import { CommandError, codeNameOf } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
 
 /** What one firing of `failCommand` does to the command it caught. */
@@ -48,8 +48,6 @@ export function parseFailCommandData(data: unknown): FailCommandData {
   };
 }
 
-const CODE_NAMES = new Map<number, string>(Object.entries(ErrorCodes).map(([name, code]) => [code, name]));
-
 /** The error reply failCommand answers with: any code, named as mongod names it. */
 export function failCommandErrorReply(action: FailCommandAction): Document {
   const code = action.errorCode!;
@@ -57,7 +55,7 @@ export function failCommandErrorReply(action: FailCommandAction): Document {
     ok: 0,
     errmsg: "Failing command via 'failCommand' failpoint",
     code,
-    codeName: CODE_NAMES.get(code) ?? `Location${code}`,
+    codeName: codeNameOf(code),
   };
   if (action.errorLabels !== undefined) reply.errorLabels = action.errorLabels;
   return reply;

@@ -41,6 +41,11 @@ export class RetryableWrite {
     return new RetryableWrite(session, stmtIds, firstStmtId);
   }
 
+  /** Whether statement `index` was already applied under this txnNumber. */
+  isApplied(index: number): boolean {
+    return this.session.executed.has(this.stmtIdOf(index));
+  }
+
   /** The first result of statement `index` when it was already applied, else undefined. */
   previousResult<T>(index: number): T | undefined {
     const stmtId = this.stmtIdOf(index);

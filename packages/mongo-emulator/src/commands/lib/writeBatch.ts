@@ -2,6 +2,7 @@ import { CommandError } from '../../errors.ts';
 import type { Document } from '../../engine/types.ts';
 import { RetryableWrite } from '../../session/RetryableWrite.ts';
 import { optionalBoolean } from './options.ts';
+import { onPrimaryTransactionalWrite } from './transactionalWriteFailPoint.ts';
 import type { CommandContext } from '../types.ts';
 
 /** mongod's maxWriteBatchSize: statements per insert/update/delete command. */
@@ -24,6 +25,7 @@ export function runWriteBatch<S, R>(
   context: CommandContext,
   statements: S[],
   apply: (statement: S, index: number) => R,
+  options: { groupCommit?: boolean } = {},
 ): BatchOutcome<R> {
   if (statements.length === 0) throw new CommandError('InvalidLength', 'Write batch sizes must be between 1 and 100000. Got 0 operations.');
   if (statements.length > WRITE_BATCH_SIZE_MAX) {
@@ -32,6 +34,8 @@ export function runWriteBatch<S, R>(
   const ordered = optionalBoolean(context.command, 'ordered') ?? true;
   const retryable = RetryableWrite.begin(context.session, context.command);
   const outcome: BatchOutcome<R> = { results: [], writeErrors: [], retriedStmtIds: [] };
+  const unapplied = retryable ? statements.filter((_, index) => !retryable.isApplied(index)).length : 0;
+  const commitPerStatement = !(options.groupCommit && unapplied > 1 && groupCommitSucceeds(context));
   for (let index = 0; index < statements.length; index++) {
     const previous = retryable?.previousResult<R>(index);
     if (previous !== undefined) {
@@ -39,6 +43,7 @@ export function runWriteBatch<S, R>(
       continue;
     }
     try {
+      if (retryable && commitPerStatement) onPrimaryTransactionalWrite(context);
       const result = apply(statements[index]!, index);
       retryable?.record(index, result);
       outcome.results.push({ index, result });
@@ -50,6 +55,21 @@ export function runWriteBatch<S, R>(
   }
   outcome.retriedStmtIds = retryable?.retriedStmtIds ?? [];
   return outcome;
+}
+
+/**
+ * mongod inserts a batch of documents in one commit and, when that commit fails, again one
+ * document at a time: so the commit fail point is evaluated once for the batch, then per
+ * statement only if it failed the batch.
+ */
+function groupCommitSucceeds(context: CommandContext): boolean {
+  try {
+    onPrimaryTransactionalWrite(context);
+    return true;
+  } catch (error) {
+    if (error instanceof CommandError) return false;
+    throw error;
+  }
 }
 
 /** The reply fields every write command shares. */
