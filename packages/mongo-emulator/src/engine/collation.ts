@@ -10,7 +10,8 @@ const SENSITIVITY: Record<number, 'base' | 'accent' | 'variant'> = { 1: 'base', 
 
 export function collationComparator(collation: Collation | undefined): ValueComparator {
   if (!collation || collation.locale === 'simple') return compareValues;
-  const collator = new Intl.Collator(collation.locale, {
+  // mongod names locales the ICU way (en_US); Intl wants BCP 47 tags (en-US).
+  const collator = new Intl.Collator(collation.locale.replaceAll('_', '-'), {
     sensitivity: SENSITIVITY[collation.strength ?? 3] ?? 'variant',
     numeric: collation.numericOrdering ?? false,
     caseFirst: 'false',

@@ -16,6 +16,10 @@ describe('collation', () => {
     expect(c.find({ name: 'a' }, { collation: { locale: 'en', strength: 1 } }).map((d) => d._id)).toEqual([1, 2, 3]);
     expect(c.find({ name: 'a' }).map((d) => d._id)).toEqual([2]);
   });
+  it('accepts ICU locale names such as en_US, as mongod and the CRUD spec tests spell them', () => {
+    const { c } = names();
+    expect(c.find({ name: 'a' }, { collation: { locale: 'en_US', strength: 2 } }).map((d) => d._id)).toEqual([1, 2]);
+  });
   it('sorts by the locale instead of code points', () => {
     const { c } = names();
     expect(c.find({}, { sort: { name: 1 } }).map((d) => d.name)).toEqual(['A', 'B', 'a', 'b', 'á']);
