@@ -2,6 +2,7 @@
 import { calculateObjectSize } from 'bson';
 import { CommandError } from '../errors.ts';
 import { isRegexValue } from './regex.ts';
+import { isPlainObject } from './updatePath.ts';
 import type { Document } from './types.ts';
 
 /** mongod's maximum user document size (BSONObjMaxUserSize). */
@@ -12,11 +13,29 @@ export function validateForStorage(doc: Document): void {
   if (Array.isArray(id)) throw new CommandError('BadValue', "The '_id' value cannot be of type array");
   if (isRegexValue(id)) throw new CommandError('BadValue', "The '_id' value cannot be of type regex");
   if ('_id' in doc && id === undefined) throw new CommandError('BadValue', "The '_id' value cannot be of type undefined");
-  for (const key of Object.keys(doc)) {
-    if (key.startsWith('$')) throw new CommandError('BadValue', `Document can't have $ prefixed field names: ${key}`);
+  // Since 5.0 mongod stores top-level '$'-prefixed names; only _id may hold none, at any depth.
+  const dollar = dollarPrefixedName(id);
+  if (dollar !== undefined) {
+    throw new CommandError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${dollar} is not valid for storage.`);
   }
   const size = calculateObjectSize(doc);
   if (size > DOCUMENT_SIZE_MAX_BYTES) {
     throw new CommandError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${DOCUMENT_SIZE_MAX_BYTES}`);
   }
+}
+
+/** DBRef fields keep their '$' names, as in mongod's storageValidEmbedded. */
+const DBREF_FIELDS = new Set(['$ref', '$id', '$db']);
+
+/** The first '$'-prefixed field name inside an embedded value, if any. */
+function dollarPrefixedName(value: unknown): string | undefined {
+  const entries: [string | undefined, unknown][] = Array.isArray(value)
+    ? value.map((v) => [undefined, v])
+    : isPlainObject(value) ? Object.entries(value) : [];
+  for (const [key, nested] of entries) {
+    if (key?.startsWith('$') && !DBREF_FIELDS.has(key)) return key;
+    const found = dollarPrefixedName(nested);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -123,8 +123,13 @@ describe('document validation', () => {
     expect(errorOf(() => c.insertOne({ _id: [1] })).message).toBe("The '_id' value cannot be of type array");
     expect(errorOf(() => c.insertOne({ _id: /x/ })).code).toBe(2);
   });
-  it('refuses top-level $-prefixed field names', () => {
-    expect(errorOf(() => newCollection().insertOne({ $bad: 1 })).code).toBe(2);
+  it('stores top-level $-prefixed field names (mongod 5.0+) but refuses them anywhere in _id', () => {
+    const c = newCollection();
+    c.insertOne({ _id: 1, $a: 1 });
+    expect(c.find({ _id: 1 })).toEqual([{ _id: 1, $a: 1 }]);
+    const err = errorOf(() => c.insertOne({ _id: { a: [{ $b: 1 }] } }));
+    expect([err.code, err.message]).toEqual([52, "_id fields may not contain '$'-prefixed fields: $b is not valid for storage."]);
+    c.insertOne({ _id: { $ref: 'c', $id: 1 } });
   });
   it('refuses documents over 16 MiB', () => {
     expect(errorOf(() => newCollection().insertOne({ s: 'x'.repeat(16 * 1024 * 1024) })).code).toBe(10334);
