@@ -4,7 +4,7 @@ import { accountTraceLengthMax } from './limits.ts';
 import { type EntryDoc, type EntryKind, entryId, type LedgerCollections, type RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import type { AccountPreconditions } from './preconditions.ts';
-import { isOnlyDuplicateKeys } from './mongoErrors.ts';
+import { isOnlyDuplicateKeys } from '../db/mongoErrors.ts';
 import { finalizeRequest } from './requests.ts';
 import type { TracedDecision } from './trace.ts';
 

@@ -3,7 +3,7 @@ import { toAccountSnapshot } from './convert.ts';
 import type { OpenAccountInput } from './inputs.ts';
 import type { AccountDoc } from './model.ts';
 import { toLong } from './money.ts';
-import { isDuplicateKey } from './mongoErrors.ts';
+import { isDuplicateKey } from '../db/mongoErrors.ts';
 import type { OpenAccountResult } from './results.ts';
 
 /**

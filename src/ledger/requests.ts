@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from 'mongodb';
 import { replayPollIntervalMs, replayWaitMs, requestLeaseMs } from './limits.ts';
 import type { MoveParams, RequestDoc, StoredOutcome } from './model.ts';
-import { isDuplicateKey } from './mongoErrors.ts';
+import { isDuplicateKey } from '../db/mongoErrors.ts';
 
 // The request document is the claim on a caller's requestId: written before any money moves,
 // decided once (pending -> applied | rejected), never deleted.

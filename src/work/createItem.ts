@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '../ledger/mongoErrors.ts';
+import { isDuplicateKey } from '../db/mongoErrors.ts';
 import type { WorkContext } from './context.ts';
 import type { CreateWorkItemInput } from './inputs.ts';
 import { KeyNamespace, Limits, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';

@@ -4,7 +4,7 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } fro
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
 import { metricsRegistry } from '../../observability/metrics.ts';
-import { parseInput } from '../../work/graphql/parseInput.ts';
+import { parseInput } from '../../graphql/parseInput.ts';
 import * as zodInputs from '../inputs.ts';
 import { pageSizeMax } from '../limits.ts';
 import type { Page } from '../queries.ts';

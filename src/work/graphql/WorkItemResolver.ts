@@ -15,7 +15,7 @@ import {
   HeartbeatWorkItemInput,
   RequeueWorkItemInput,
 } from './inputs.ts';
-import { parseInput } from './parseInput.ts';
+import { parseInput } from '../../graphql/parseInput.ts';
 import {
   ClaimWorkItemResult,
   CompleteWorkItemResult,

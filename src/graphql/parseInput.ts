@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { appError, ErrorCode } from '../../graphql/errors.ts';
+import { appError, ErrorCode } from './errors.ts';
 
 /**
  * Validates a GraphQL input with its zod schema; a bad input is a BAD_USER_INPUT error listing
