@@ -2,6 +2,7 @@ import { aggregateCurrentOp, isChangeStreamPipeline, isCurrentOpPipeline } from 
 import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
 import { bsonTypeName, collectionName } from './lib/namespace.ts';
+import { letVariables } from './lib/letVariables.ts';
 import { optionalCount, optionalDocument, requiredArray } from './lib/options.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
 
@@ -19,7 +20,7 @@ export const aggregate: CommandDefinition = {
     const cursorOptions = cursorOption(command);
     const batchSize = optionalCount(cursorOptions, 'batchSize');
     if (isChangeStreamPipeline(pipeline)) return server.changeStreams.open({ db, coll, pipeline, batchSize, command });
-    const variables = optionalDocument(command, 'let');
+    const variables = letVariables(context);
     const results = isCurrentOpPipeline(pipeline)
       ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address)
       : server.catalog.aggregate(db, coll, pipeline, {

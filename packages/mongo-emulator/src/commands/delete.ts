@@ -1,5 +1,6 @@
 import { CommandError } from '../errors.ts';
 import type { DeleteSpec, Document } from '../engine/types.ts';
+import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalDocument, requiredArray } from './lib/options.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
@@ -12,7 +13,8 @@ export const deleteCommand: CommandDefinition = {
   retryableWrite: true,
   run(context) {
     const coll = collectionName(context);
-    const statements = requiredArray(context.command, 'deletes', 'delete').map((s) => toSpec(s, context.command));
+    const variables = letVariables(context);
+    const statements = requiredArray(context.command, 'deletes', 'delete').map((s) => toSpec(s, variables));
     const { catalog, counters } = context.server;
     const outcome = runWriteBatch(context, statements, (spec) => {
       counters.opcounters.delete += 1;
@@ -23,7 +25,7 @@ export const deleteCommand: CommandDefinition = {
   },
 };
 
-function toSpec(statement: Document, command: Document): DeleteSpec {
+function toSpec(statement: Document, variables: Document | undefined): DeleteSpec {
   const q = optionalDocument(statement, 'q');
   if (q === undefined) throw new CommandError('Location40414', "BSON field 'delete.deletes.q' is missing but a required field");
   const limit = Number(statement.limit);
@@ -33,7 +35,6 @@ function toSpec(statement: Document, command: Document): DeleteSpec {
   const spec: DeleteSpec = { q, limit };
   if (statement.collation !== undefined) spec.collation = statement.collation as DeleteSpec['collation'];
   if (statement.hint !== undefined) spec.hint = statement.hint as DeleteSpec['hint'];
-  const variables = optionalDocument(command, 'let');
   if (variables) spec.let = variables;
   return spec;
 }

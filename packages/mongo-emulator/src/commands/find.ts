@@ -1,4 +1,5 @@
 import type { Document, FindOptions } from '../engine/types.ts';
+import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalCount, optionalDocument } from './lib/options.ts';
 import type { CommandDefinition } from './types.ts';
@@ -11,7 +12,7 @@ export const find: CommandDefinition = {
     const { command, db, server } = context;
     server.counters.opcounters.query += 1;
     const filter = optionalDocument(command, 'filter') ?? {};
-    const options = findOptions(command);
+    const options = findOptions(command, letVariables(context));
     const results = server.catalog.getCollection(db, coll)?.find(filter, options) ?? [];
     const cursor = server.cursors.open(`${db}.${coll}`, results, {
       batchSize: optionalCount(command, 'batchSize'),
@@ -21,13 +22,12 @@ export const find: CommandDefinition = {
   },
 };
 
-function findOptions(command: Document): FindOptions {
+function findOptions(command: Document, variables: Document | undefined): FindOptions {
   const options: FindOptions = {};
   const sort = optionalDocument(command, 'sort');
   const projection = optionalDocument(command, 'projection');
   const skip = optionalCount(command, 'skip');
   const limit = optionalCount(command, 'limit');
-  const variables = optionalDocument(command, 'let');
   if (sort) options.sort = sort;
   if (projection) options.projection = projection;
   if (skip) options.skip = skip;

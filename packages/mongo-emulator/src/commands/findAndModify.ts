@@ -1,6 +1,7 @@
 import { CommandError } from '../errors.ts';
 import type { Document, FindAndModifySpec } from '../engine/types.ts';
 import { RetryableWrite } from '../session/RetryableWrite.ts';
+import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalDocument } from './lib/options.ts';
 import { onPrimaryTransactionalWrite } from './lib/transactionalWriteFailPoint.ts';
@@ -16,7 +17,7 @@ export const findAndModify: CommandDefinition = {
   retryableWrite: true,
   run(context) {
     const coll = collectionName(context);
-    const spec = toSpec(context.command);
+    const spec = toSpec(context.command, letVariables(context));
     const retryable = RetryableWrite.begin(context.session, context.command);
     const previous = retryable?.previousResult<Document>(0);
     if (previous) return { ...previous, retriedStmtId: retryable!.retriedStmtIds[0] };
@@ -33,7 +34,7 @@ export const findAndModify: CommandDefinition = {
   },
 };
 
-function toSpec(command: Document): FindAndModifySpec {
+function toSpec(command: Document, variables: Document | undefined): FindAndModifySpec {
   const remove = optionalBoolean(command, 'remove') ?? false;
   const update = command.update;
   const returnNew = optionalBoolean(command, 'new') ?? false;
@@ -51,7 +52,6 @@ function toSpec(command: Document): FindAndModifySpec {
   const query = optionalDocument(command, 'query');
   const sort = optionalDocument(command, 'sort');
   const fields = optionalDocument(command, 'fields');
-  const variables = optionalDocument(command, 'let');
   if (query) spec.query = query;
   if (sort) spec.sort = sort;
   if (fields) spec.fields = fields;

@@ -1,5 +1,6 @@
 import { CommandError } from '../errors.ts';
 import type { Document, UpdateSpec } from '../engine/types.ts';
+import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalDocument, requiredArray } from './lib/options.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
@@ -18,7 +19,8 @@ export const update: CommandDefinition = {
   retryableWrite: true,
   run(context) {
     const coll = collectionName(context);
-    const statements = requiredArray(context.command, 'updates', 'update').map((s) => toSpec(s, context.command));
+    const variables = letVariables(context);
+    const statements = requiredArray(context.command, 'updates', 'update').map((s) => toSpec(s, variables));
     const { catalog, counters } = context.server;
     const outcome = runWriteBatch(context, statements, (spec): StatementResult => {
       counters.opcounters.update += 1;
@@ -40,7 +42,7 @@ export const update: CommandDefinition = {
   },
 };
 
-function toSpec(statement: Document, command: Document): UpdateSpec {
+function toSpec(statement: Document, variables: Document | undefined): UpdateSpec {
   const q = optionalDocument(statement, 'q');
   const u = statement.u;
   if (q === undefined) throw new CommandError('Location40414', "BSON field 'update.updates.q' is missing but a required field");
@@ -54,7 +56,6 @@ function toSpec(statement: Document, command: Document): UpdateSpec {
   if (statement.collation !== undefined) spec.collation = statement.collation as UpdateSpec['collation'];
   if (statement.hint !== undefined) spec.hint = statement.hint as UpdateSpec['hint'];
   if (statement.sort !== undefined) spec.sort = statement.sort as Document;
-  const variables = optionalDocument(command, 'let');
   if (variables) spec.let = variables;
   return spec;
 }
