@@ -2,7 +2,7 @@ import { CommandError } from '../errors.ts';
 import type { DeleteSpec, Document } from '../engine/types.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
-import { optionalDocument, requiredArray } from './lib/options.ts';
+import { optionalDocument, refuseUnknownFields, requiredArray } from './lib/options.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
 import type { CommandDefinition } from './types.ts';
 
@@ -25,7 +25,11 @@ export const deleteCommand: CommandDefinition = {
   },
 };
 
+/** The fields of one delete statement in mongod 7.0 (write_ops.idl DeleteOpEntry). */
+const STATEMENT_FIELDS: ReadonlySet<string> = new Set(['q', 'limit', 'collation', 'hint', 'sampleId']);
+
 function toSpec(statement: Document, variables: Document | undefined): DeleteSpec {
+  refuseUnknownFields(statement, STATEMENT_FIELDS, 'delete.deletes');
   const q = optionalDocument(statement, 'q');
   if (q === undefined) throw new CommandError('Location40414', "BSON field 'delete.deletes.q' is missing but a required field");
   const limit = Number(statement.limit);

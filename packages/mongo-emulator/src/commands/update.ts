@@ -2,7 +2,7 @@ import { CommandError } from '../errors.ts';
 import type { Document, UpdateSpec } from '../engine/types.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
-import { optionalBoolean, optionalDocument, requiredArray } from './lib/options.ts';
+import { optionalBoolean, optionalDocument, refuseUnknownFields, requiredArray } from './lib/options.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
 import type { CommandDefinition } from './types.ts';
 
@@ -42,7 +42,14 @@ export const update: CommandDefinition = {
   },
 };
 
+/** The fields of one update statement in mongod 7.0 (write_ops.idl UpdateOpEntry). */
+const STATEMENT_FIELDS: ReadonlySet<string> = new Set([
+  'q', 'u', 'c', 'arrayFilters', 'multi', 'upsert', 'upsertSupplied', 'collation', 'hint', 'sampleId',
+  'allowShardKeyUpdatesWithoutFullShardKeyInQuery',
+]);
+
 function toSpec(statement: Document, variables: Document | undefined): UpdateSpec {
+  refuseUnknownFields(statement, STATEMENT_FIELDS, 'update.updates');
   const q = optionalDocument(statement, 'q');
   const u = statement.u;
   if (q === undefined) throw new CommandError('Location40414', "BSON field 'update.updates.q' is missing but a required field");
@@ -55,7 +62,6 @@ function toSpec(statement: Document, variables: Document | undefined): UpdateSpe
   if (Array.isArray(statement.arrayFilters)) spec.arrayFilters = statement.arrayFilters as Document[];
   if (statement.collation !== undefined) spec.collation = statement.collation as UpdateSpec['collation'];
   if (statement.hint !== undefined) spec.hint = statement.hint as UpdateSpec['hint'];
-  if (statement.sort !== undefined) spec.sort = statement.sort as Document;
   if (variables) spec.let = variables;
   return spec;
 }

@@ -31,6 +31,12 @@ export function optionalBoolean(command: Document, field: string): boolean | und
   throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${bsonTypeName(value)}', expected type 'bool'`);
 }
 
+/** mongod's IDL parsers refuse a field they do not declare (e.g. 8.0's update `sort` on 7.0). */
+export function refuseUnknownFields(value: Document, known: ReadonlySet<string>, path: string): void {
+  const unknown = Object.keys(value).find((field) => !known.has(field));
+  if (unknown !== undefined) throw new CommandError('Location40415', `BSON field '${path}.${unknown}' is an unknown field.`);
+}
+
 export function requiredArray(command: Document, field: string, commandName: string): Document[] {
   const value = command[field];
   if (value === undefined) {
