@@ -62,7 +62,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     logger,
   });
   const oplogMaxEntries = options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES;
-  const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries });
+  const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries, stopSignal: stopController.signal });
   // Registered after the clock's observer, so each entry takes the time its write just got.
   catalog.observe((change) => changeStreams.recordChange(change));
   const state: ServerState = {

@@ -40,6 +40,8 @@ export interface ChangeStreamsOptions {
   catalog: Catalog;
   clock: ClusterClock;
   oplogMaxEntries: number;
+  /** Aborted when the server stops: every stream is killed, so no getMore keeps waiting. */
+  stopSignal?: AbortSignal;
 }
 
 export class ChangeStreams {
@@ -56,6 +58,8 @@ export class ChangeStreams {
     this.oplog = new Oplog(options.oplogMaxEntries);
     // mongod's oplog starts with the replica set's initiation; older start points are history lost.
     this.oplog.append({ op: 'noop', msg: 'initiating set' }, { ts: this.#clock.now(), wallTime: new Date() });
+    // One listener for the whole server, not one per waiting getMore.
+    options.stopSignal?.addEventListener('abort', () => this.kill([...this.#streams.keys()]), { once: true });
   }
 
   /** Appends one committed document change; the clock has already ticked for it. */

@@ -24,7 +24,7 @@ export const getMore: CommandDefinition = {
         maxTimeMS: optionalCount(command, 'maxTimeMS'),
         command,
         connection,
-        signals: [connection.closeSignal, server.stopSignal],
+        signals: [connection.closeSignal],
       });
     }
     return { cursor: server.cursors.getMore(id, `${db}.${command.collection}`, batchSize) };

@@ -2,9 +2,11 @@
 // type, the namespaces a collection, database and cluster stream see, invalidation, updateLookup,
 // stages after $changeStream, and the errors mongod answers for bad pipelines.
 import { describe, expect, it } from 'vitest';
-import { Timestamp, type ChangeStream, type ChangeStreamDocument, type Document } from 'mongodb';
+import { Timestamp, type ChangeStream, type Document } from 'mongodb';
 import { useEmulator } from '../driver/emulatorFixture.ts';
 
+/** Test documents have numeric ids. */
+type Doc = { _id: number; [field: string]: unknown };
 const fixture = useEmulator();
 const db = (name: string) => fixture.client.db(name);
 
@@ -28,7 +30,7 @@ async function opened<T extends Document>(stream: ChangeStream<Document, T>): Pr
 
 describe('change events', () => {
   it('reports insert, update, replace and delete with mongod’s fields, in order', async () => {
-    const coll = db('events').collection<Document>('crud');
+    const coll = db('events').collection<Doc>('crud');
     const stream = await opened(coll.watch([], { maxAwaitTimeMS: 50 }));
     await coll.insertOne({ _id: 1, a: 1, arr: [1, 2, 3] });
     await coll.updateOne({ _id: 1 }, { $set: { b: 2, arr: [1] }, $unset: { a: '' } });
@@ -40,7 +42,7 @@ describe('change events', () => {
     expect(insert).toMatchObject({ operationType: 'insert', fullDocument: { _id: 1, a: 1, arr: [1, 2, 3] }, ns, documentKey: { _id: 1 } });
     expect(insert!._id).toEqual({ _data: expect.stringMatching(/^82[0-9A-F]+$/) });
     expect(insert!.clusterTime).toBeInstanceOf(Timestamp);
-    expect(insert!.wallTime).toBeInstanceOf(Date);
+    expect((insert as Document).wallTime).toBeInstanceOf(Date);
     expect(Object.keys(update!)).toEqual(['_id', 'operationType', 'clusterTime', 'wallTime', 'ns', 'documentKey', 'updateDescription']);
     expect(update).toMatchObject({
       operationType: 'update',
@@ -55,7 +57,7 @@ describe('change events', () => {
   });
 
   it('gives one event per document changed by a multi-document update, and none for a no-op', async () => {
-    const coll = db('events').collection<Document>('multi');
+    const coll = db('events').collection<Doc>('multi');
     await coll.insertMany([{ _id: 1, n: 0 }, { _id: 2, n: 0 }, { _id: 3, n: 5 }]);
     const stream = await opened(coll.watch([], { maxAwaitTimeMS: 50 }));
     await coll.updateMany({ n: 0 }, { $set: { n: 1 } });
@@ -67,7 +69,7 @@ describe('change events', () => {
   });
 
   it('looks the current document up for updates with fullDocument: updateLookup', async () => {
-    const coll = db('events').collection<Document>('lookup');
+    const coll = db('events').collection<{ _id: number; v: number }>('lookup');
     await coll.insertOne({ _id: 1, v: 1 });
     const stream = await opened(coll.watch([], { fullDocument: 'updateLookup', maxAwaitTimeMS: 50 }));
     await coll.updateOne({ _id: 1 }, { $inc: { v: 1 } });
@@ -82,7 +84,7 @@ describe('change events', () => {
   });
 
   it('ends a collection stream with drop then invalidate, and closes the cursor', async () => {
-    const coll = db('events').collection<Document>('dropped');
+    const coll = db('events').collection<Doc>('dropped');
     await coll.insertOne({ _id: 1 });
     const stream = await opened(coll.watch([], { maxAwaitTimeMS: 50 }));
     await coll.drop();
@@ -96,11 +98,11 @@ describe('change events', () => {
 
   it('shows a database stream every collection of its database, and invalidates it on dropDatabase', async () => {
     const database = db('events_db');
-    await database.collection('a').insertOne({ _id: 0 });
+    await database.collection<Doc>('a').insertOne({ _id: 0 });
     const stream = await opened(database.watch([], { maxAwaitTimeMS: 50 }));
-    await database.collection('a').insertOne({ _id: 1 });
-    await db('events_other').collection('x').insertOne({ _id: 1 }); // another database: not seen
-    await database.collection('b').insertOne({ _id: 2 });
+    await database.collection<Doc>('a').insertOne({ _id: 1 });
+    await db('events_other').collection<Doc>('x').insertOne({ _id: 1 }); // another database: not seen
+    await database.collection<Doc>('b').insertOne({ _id: 2 });
     await database.dropDatabase();
     const events = await take(stream, 6);
     expect(events.map((e) => [e.operationType, (e as { ns?: Document }).ns])).toEqual([
@@ -116,10 +118,10 @@ describe('change events', () => {
 
   it('shows a cluster stream (allChangesForCluster) every user database, and never invalidates it', async () => {
     const stream = await opened(fixture.client.watch([], { maxAwaitTimeMS: 50 }));
-    await db('events_c1').collection('x').insertOne({ _id: 1 });
-    await db('events_c2').collection('y').insertOne({ _id: 2 });
+    await db('events_c1').collection<Doc>('x').insertOne({ _id: 1 });
+    await db('events_c2').collection<Doc>('y').insertOne({ _id: 2 });
     await db('events_c1').dropDatabase();
-    await db('events_c2').collection('y').insertOne({ _id: 3 });
+    await db('events_c2').collection<Doc>('y').insertOne({ _id: 3 });
     const events = await take(stream, 5);
     expect(events.map((e) => e.operationType)).toEqual(['insert', 'insert', 'drop', 'dropDatabase', 'insert']);
     expect(stream.closed).toBe(false);
@@ -127,7 +129,7 @@ describe('change events', () => {
   });
 
   it('applies $match, $project, $addFields and $replaceRoot after $changeStream to each event', async () => {
-    const coll = db('events').collection<Document>('stages');
+    const coll = db('events').collection<Doc>('stages');
     const stream = await opened(
       coll.watch<Document, Document>(
         [
@@ -146,7 +148,7 @@ describe('change events', () => {
   });
 
   it('fails with 280 and NonResumableChangeStreamError when a stage removes the _id, at the first event', async () => {
-    const coll = db('events').collection<Document>('noid');
+    const coll = db('events').collection<Doc>('noid');
     const stream = await opened(coll.watch([{ $project: { _id: 0 } }], { maxAwaitTimeMS: 50 }));
     await coll.insertOne({ _id: 1 });
     const error = await stream.next().catch((e: unknown) => e);
@@ -168,7 +170,7 @@ describe('change events', () => {
   });
 
   it('answers the first batch with a cursor that carries a postBatchResumeToken, and advances operationTime', async () => {
-    const coll = db('events').collection<Document>('batches');
+    const coll = db('events').collection<Doc>('batches');
     const first = await db('events').command({ aggregate: 'batches', pipeline: [{ $changeStream: {} }], cursor: {} });
     expect(Object.keys(first.cursor)).toEqual(['firstBatch', 'postBatchResumeToken', 'id', 'ns']);
     expect(first.cursor).toMatchObject({ firstBatch: [], ns: 'events.batches', postBatchResumeToken: { _data: expect.any(String) } });
@@ -181,7 +183,7 @@ describe('change events', () => {
   });
 
   it('hands each event to a waiting getMore as soon as it is written, not after maxTimeMS', async () => {
-    const coll = db('events').collection<Document>('wake');
+    const coll = db('events').collection<Doc>('wake');
     const first = await db('events').command({ aggregate: 'wake', pipeline: [{ $changeStream: {} }], cursor: {} });
     const startedMs = Date.now();
     const waiting = db('events').command({ getMore: first.cursor.id, collection: 'wake', maxTimeMS: 10_000 });

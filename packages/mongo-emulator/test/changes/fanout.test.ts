@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChangeStream, Document, MongoClient } from 'mongodb';
 import { useEmulator } from '../driver/emulatorFixture.ts';
 
+/** Test documents have numeric ids. */
+type Doc = { _id: number; [field: string]: unknown };
 const fixture = useEmulator();
 const STREAMS = 100;
 const WRITES = 1000;
@@ -28,7 +30,7 @@ describe('fan-out', () => {
     const writers = await Promise.all(Array.from({ length: WRITERS }, () => fixture.newClient()));
     const receiving = streams.map((s) => drain(s, WRITES, 45_000));
     await Promise.all(writers.map(async (w, k) => {
-      for (let i = k; i < WRITES; i += WRITERS) await w.db('fanout').collection('c').insertOne({ _id: i, writer: k });
+      for (let i = k; i < WRITES; i += WRITERS) await w.db('fanout').collection<Doc>('c').insertOne({ _id: i, writer: k });
     }));
     const received = await Promise.all(receiving);
     const commitOrder = (await fixture.client.db('fanout').collection('c').find().toArray()).map((d) => d._id);

@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient, Timestamp, type ChangeStream, type Document } from 'mongodb';
 import { startEmulator, type RunningEmulator } from '../../src/index.ts';
 
+/** Test documents have numeric ids. */
+type Doc = { _id: number; [field: string]: unknown };
 const OPLOG_MAX_ENTRIES = 5;
 let emulator: RunningEmulator;
 let client: MongoClient;
-const coll = () => client.db('history').collection<Document>('c');
+const coll = () => client.db('history').collection<Doc>('c');
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, oplogMaxEntries: OPLOG_MAX_ENTRIES });

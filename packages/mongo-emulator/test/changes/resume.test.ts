@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChangeStream, Document, ResumeToken, Timestamp } from 'mongodb';
 import { useEmulator } from '../driver/emulatorFixture.ts';
 
+/** Test documents have numeric ids. */
+type Doc = { _id: number; [field: string]: unknown };
 const fixture = useEmulator();
 const db = () => fixture.client.db('resume');
 
@@ -24,7 +26,7 @@ const ids = (events: Document[]) => events.map((e) => e.documentKey?._id ?? e.op
 
 describe('resuming a change stream', () => {
   it('resumeAfter an event continues right after it, in a new client after the first one closed', async () => {
-    const coll = db().collection<Document>('stored');
+    const coll = db().collection<Doc>('stored');
     const first = await fixture.newClient();
     const stream = first.db('resume').collection('stored').watch([], { maxAwaitTimeMS: 50 });
     await stream.tryNext();
@@ -42,7 +44,7 @@ describe('resuming a change stream', () => {
   });
 
   it('startAtOperationTime includes the writes at and after that time (a read’s operationTime is the last write’s)', async () => {
-    const coll = db().collection<Document>('attime');
+    const coll = db().collection<Doc>('attime');
     await coll.insertOne({ _id: 1 });
     const { operationTime } = await db().command({ ping: 1 });
     await coll.insertOne({ _id: 2 });
@@ -53,7 +55,7 @@ describe('resuming a change stream', () => {
   });
 
   it('startAfter an invalidate opens a stream on the recreated collection; resumeAfter it is refused', async () => {
-    const coll = db().collection<Document>('recreated');
+    const coll = db().collection<Doc>('recreated');
     await coll.insertOne({ _id: 1 });
     const stream = coll.watch([], { maxAwaitTimeMS: 50 });
     await stream.tryNext();
@@ -70,7 +72,7 @@ describe('resuming a change stream', () => {
   });
 
   it('resumeAfter the drop event itself still delivers the invalidate', async () => {
-    const coll = db().collection<Document>('dropresume');
+    const coll = db().collection<Doc>('dropresume');
     await coll.insertOne({ _id: 1 });
     const stream = coll.watch([], { maxAwaitTimeMS: 50 });
     await stream.tryNext();
@@ -83,10 +85,10 @@ describe('resuming a change stream', () => {
   });
 
   it('postBatchResumeToken moves past scanned entries of other namespaces and resumes without loss or repeat', async () => {
-    const coll = db().collection<Document>('pbrt');
+    const coll = db().collection<Doc>('pbrt');
     const opened = await db().command({ aggregate: 'pbrt', pipeline: [{ $changeStream: {} }], cursor: {} });
     await coll.insertOne({ _id: 1 });
-    await db().collection('elsewhere').insertOne({ _id: 1 }); // scanned, not reported
+    await db().collection<Doc>('elsewhere').insertOne({ _id: 1 }); // scanned, not reported
     const withEvent = await db().command({ getMore: opened.cursor.id, collection: 'pbrt', maxTimeMS: 500 });
     const [event] = withEvent.cursor.nextBatch;
     const highWaterMark = withEvent.cursor.postBatchResumeToken;
@@ -101,7 +103,7 @@ describe('resuming a change stream', () => {
   });
 
   it('orders tokens as the oplog: later events have greater _data', async () => {
-    const coll = db().collection<Document>('order');
+    const coll = db().collection<Doc>('order');
     const stream = coll.watch([], { maxAwaitTimeMS: 50 });
     await stream.tryNext();
     await coll.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i })));
@@ -111,7 +113,7 @@ describe('resuming a change stream', () => {
   });
 
   it('the driver resumes by itself after the connection drops on getMore: no event lost or repeated', async () => {
-    const coll = db().collection<Document>('autoresume');
+    const coll = db().collection<Doc>('autoresume');
     const client = await fixture.newClient({ monitorCommands: true });
     const stream = client.db('resume').collection('autoresume').watch([], { maxAwaitTimeMS: 50, batchSize: 1 });
     await stream.tryNext();
