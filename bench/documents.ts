@@ -1,0 +1,24 @@
+// The GraphQL documents the bench sends, selecting what a real client would read back.
+
+export const OPEN_ACCOUNT = `mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }`;
+
+export const DEPOSIT = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }`;
+
+export const WITHDRAW = `mutation ($input: WithdrawInput!) { withdraw(input: $input) {
+  __typename
+  ... on WithdrawSuccess { entry { id balanceAfter } }
+  ... on DuplicateReplayed { original { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } } } }`;
+
+export const TRANSFER = `mutation ($input: TransferInput!) { transfer(input: $input) {
+  __typename ... on TransferSuccess { debit { id balanceAfter } credit { id balanceAfter } } } }`;
+
+export const ENTRIES_PAGE = `query ($id: ID!) { account(id: $id) { __typename balance version
+  entries(first: 50) { items { id kind amount balanceAfter createdAt } hasNextPage endCursor } } }`;
+
+export const CREATE_WORK_ITEM = `mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) {
+  __typename ... on CreateWorkItemSuccess { item { id } } } }`;
+
+export const CLAIM_WORK_ITEM = `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) {
+  __typename ... on ClaimSuccess { item { id version payload } } } }`;
+
+export const COMPLETE_WORK_ITEM = `mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`;

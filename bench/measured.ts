@@ -1,0 +1,60 @@
+// One reported line per measurement: name, ops, seconds, ops/s, p50, p99, errors, and the speed
+// target with MET/MISSED. A target is reported, never enforced: benchmarks do not fail on time.
+
+export interface Target {
+  /** e.g. "≥ 1,000 withdrawals/s at c=32 on 2 cores" */
+  text: string;
+  met(measured: Measured): boolean;
+}
+
+export interface Measured {
+  name: string;
+  /** Operations that ended as the scenario expects (e.g. WithdrawSuccess, CompleteSuccess). */
+  ops: number;
+  seconds: number;
+  /** Ascending. */
+  latenciesMs: Float64Array;
+  /** Operations that ended in anything unexpected: another union member, a GraphQL or HTTP error. */
+  errors: number;
+  target: Target;
+  /** Anything else worth a figure, e.g. "conflicts 12". */
+  note?: string;
+}
+
+export function opsPerSecond(measured: Measured): number {
+  return measured.seconds > 0 ? measured.ops / measured.seconds : 0;
+}
+
+/** Nearest-rank percentile of an ascending array; NaN when empty. */
+export function percentileMs(sortedMs: Float64Array, fraction: number): number {
+  if (sortedMs.length === 0) return Number.NaN;
+  const rank = Math.min(sortedMs.length - 1, Math.max(0, Math.ceil(fraction * sortedMs.length) - 1));
+  return sortedMs[rank]!;
+}
+
+export const atLeastOpsPerSecond = (minimum: number, text: string): Target => ({
+  text,
+  met: (measured) => opsPerSecond(measured) >= minimum,
+});
+
+export const p99AtMostMs = (maximumMs: number, text: string): Target => ({
+  text,
+  met: (measured) => percentileMs(measured.latenciesMs, 0.99) <= maximumMs,
+});
+
+export function formatMeasured(measured: Measured): string {
+  const p50 = percentileMs(measured.latenciesMs, 0.5);
+  const p99 = percentileMs(measured.latenciesMs, 0.99);
+  const verdict = measured.target.met(measured) ? 'MET' : 'MISSED';
+  return [
+    measured.name.padEnd(20),
+    `${measured.ops.toString().padStart(6)} ops`,
+    `${measured.seconds.toFixed(2).padStart(6)} s`,
+    `${opsPerSecond(measured).toFixed(0).padStart(6)} ops/s`,
+    `p50 ${p50.toFixed(1).padStart(6)} ms`,
+    `p99 ${p99.toFixed(1).padStart(6)} ms`,
+    `errors ${measured.errors}`,
+    ...(measured.note ? [measured.note] : []),
+    `| target ${measured.target.text}: ${verdict}`,
+  ].join('  ');
+}

@@ -1,0 +1,42 @@
+// Transfers between many accounts: two conditional single-document writes each (debit, then
+// credit), driven from the request document.
+import { outcomeLabel, sized } from '../context.ts';
+import { TRANSFER } from '../documents.ts';
+import { fundAccounts } from '../fundAccounts.ts';
+import { measure } from '../measure.ts';
+import { atLeastOpsPerSecond } from '../measured.ts';
+import type { Scenario } from '../scenario.ts';
+
+const NAME = 'transfer-c32';
+const CONCURRENCY = 32;
+const ACCOUNTS = 64;
+const OPS = { full: 3_000, quick: 40 };
+const AMOUNT_MINOR = 1;
+const DURATION_MS_MAX = 60_000;
+const TARGET_OPS_PER_SECOND = 150;
+
+export const transferScenario: Scenario = {
+  name: NAME,
+  describe: (mode) => `${sized(mode, OPS)} transfers at c=${CONCURRENCY} among ${ACCOUNTS} accounts`,
+  async run(context) {
+    const opsMax = sized(context.mode, OPS);
+    const ids = await fundAccounts(context, NAME, ACCOUNTS, opsMax * AMOUNT_MINOR);
+    const measured = await measure({
+      name: NAME,
+      target: atLeastOpsPerSecond(TARGET_OPS_PER_SECOND, `≥ ${TARGET_OPS_PER_SECOND} transfers/s at c=${CONCURRENCY}`),
+      plan: { concurrency: CONCURRENCY, opsMax, durationMsMax: DURATION_MS_MAX },
+      expected: 'TransferSuccess',
+      async operation(i) {
+        // `to` is 1 to 13 places after `from` (an odd offset below ACCOUNTS), so never `from` itself.
+        const input = {
+          fromAccountId: ids[i % ACCOUNTS],
+          toAccountId: ids[(i + 1 + 2 * (i % 7)) % ACCOUNTS],
+          amount: AMOUNT_MINOR,
+          requestId: `${context.runId}-${NAME}-${i}`,
+        };
+        return { label: outcomeLabel(await context.pool.post(context.keys.service, TRANSFER, { input }), 'transfer') };
+      },
+    });
+    return [measured];
+  },
+};
