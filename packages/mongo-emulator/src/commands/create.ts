@@ -1,15 +1,16 @@
+import { checkValidationOptions } from '../engine/documentValidation.ts';
+import { ownOptions } from './lib/genericArguments.ts';
 import { collectionName } from './lib/namespace.ts';
 import type { CommandDefinition } from './types.ts';
 
-/** Options that are the command's envelope, not the collection's. */
-const ENVELOPE_FIELDS = new Set(['create', '$db', 'lsid', 'txnNumber', 'autocommit', 'startTransaction', 'readConcern', '$clusterTime', 'writeConcern', 'comment', '$readPreference', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'maxTimeMS']);
-
+/** `create`: the collection with its options (a validator must compile first). */
 export const create: CommandDefinition = {
   names: ['create'],
   acceptsWriteConcern: true,
   run(context) {
     const coll = collectionName(context);
-    const options = Object.fromEntries(Object.entries(context.command).filter(([key]) => !ENVELOPE_FIELDS.has(key)));
+    const options = ownOptions(context.command, 'create');
+    checkValidationOptions(options, { now: new Date() });
     context.server.catalog.createCollection(context.db, coll, options);
     return {};
   },

@@ -1,6 +1,7 @@
 import { CommandError } from '../errors.ts';
 import type { Document, FindAndModifySpec } from '../engine/types.ts';
 import { RetryableWrite } from '../session/RetryableWrite.ts';
+import { validatedWrite } from './lib/bypassValidation.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalDocument } from './lib/options.ts';
@@ -27,7 +28,7 @@ export const findAndModify: CommandDefinition = {
     else counters.opcounters.update += 1;
     const collection = spec.upsert ? catalog.getOrCreateCollection(context.db, coll) : catalog.getCollection(context.db, coll);
     const reply: Document = collection
-      ? (({ value, lastErrorObject }) => ({ lastErrorObject, value }))(collection.findAndModify(spec))
+      ? (({ value, lastErrorObject }) => ({ lastErrorObject, value }))(validatedWrite(context, collection, (c) => c.findAndModify(spec)))
       : { lastErrorObject: spec.remove ? { n: 0 } : { n: 0, updatedExisting: false }, value: null };
     retryable?.record(0, reply);
     return reply;

@@ -1,4 +1,5 @@
 import type { Document } from '../engine/types.ts';
+import { validatedWrite } from './lib/bypassValidation.ts';
 import { collectionName } from './lib/namespace.ts';
 import { requiredArray } from './lib/options.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
@@ -15,7 +16,7 @@ export const insert: CommandDefinition = {
     const { catalog, counters } = context.server;
     const outcome = runWriteBatch(context, documents, (document: Document) => {
       counters.opcounters.insert += 1;
-      catalog.getOrCreateCollection(context.db, coll).insertOne(document);
+      validatedWrite(context, catalog.getOrCreateCollection(context.db, coll), (c) => c.insertOne(document));
       return { n: 1 };
     }, { groupCommit: true });
     return { n: outcome.results.length, ...batchReplyFields(outcome) };

@@ -1,6 +1,7 @@
 import { abortTransaction } from './abortTransaction.ts';
 import { aggregate } from './aggregate.ts';
 import { buildInfo } from './buildInfo.ts';
+import { collMod } from './collMod.ts';
 import { commitTransaction } from './commitTransaction.ts';
 import { configureFailPoint } from './configureFailPoint.ts';
 import { connectionStatus } from './connectionStatus.ts';
@@ -40,6 +41,7 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
   abortTransaction,
   aggregate,
   buildInfo,
+  collMod,
   commitTransaction,
   configureFailPoint,
   connectionStatus,
@@ -80,7 +82,6 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
  */
 const UNSUPPORTED: Readonly<Record<string, string>> = Object.freeze({
   authenticate: 'mongo-emulator has no authentication',
-  collMod: 'collection options cannot be changed in mongo-emulator',
   compact: 'mongo-emulator has no storage to compact',
   eval: 'server-side JavaScript is not supported',
   explain: 'mongo-emulator has no query planner to explain',

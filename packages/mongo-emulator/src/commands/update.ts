@@ -1,5 +1,6 @@
 import { CommandError } from '../errors.ts';
 import type { Document, UpdateSpec } from '../engine/types.ts';
+import { validatedWrite } from './lib/bypassValidation.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalDocument, refuseUnknownFields, requiredArray } from './lib/options.ts';
@@ -26,7 +27,7 @@ export const update: CommandDefinition = {
       counters.opcounters.update += 1;
       const collection = spec.upsert ? catalog.getOrCreateCollection(context.db, coll) : catalog.getCollection(context.db, coll);
       if (!collection) return { n: 0, nModified: 0 };
-      const result = collection.update(spec);
+      const result = validatedWrite(context, collection, (c) => c.update(spec));
       if (result.upsertedId !== undefined) return { n: 1, nModified: 0, upsertedId: result.upsertedId };
       return { n: result.matched, nModified: result.modified };
     });

@@ -15,6 +15,7 @@ import { compileSort } from './sort.ts';
 import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update.ts';
 import { checkIndexSpec, indexOptionsEqual, listedSpec } from './indexSpec.ts';
 import { validateForStorage } from './validate.ts';
+import { enforceValidator } from './documentValidation.ts';
 import type {
   ChangeRecord,
   Collation,
@@ -59,6 +60,7 @@ export class Collection {
   readonly #records = new Map<number, Document>();
   #nextRecordId = 1;
   readonly #indexes: Index[] = [new Index({ key: { _id: 1 }, name: '_id_' })];
+  #bypassValidation = false;
 
   constructor(db: string, name: string, host: CollectionHost, options: Document = {}) {
     this.db = db;
@@ -70,6 +72,21 @@ export class Collection {
 
   get size(): number {
     return this.#records.size;
+  }
+
+  /** collMod: replaces the named options (validator, validationLevel, ...) in place. */
+  setOptions(changes: Document): void {
+    Object.assign(this.options, changes);
+  }
+
+  /** Runs writes without the validator, as `bypassDocumentValidation: true` asks. */
+  withoutValidation<T>(write: () => T): T {
+    this.#bypassValidation = true;
+    try {
+      return write();
+    } finally {
+      this.#bypassValidation = false;
+    }
   }
 
   insertOne(doc: Document): ChangeRecord {
@@ -324,7 +341,10 @@ export class Collection {
 
   /** The one mutation path. `before`/`after` undefined mean insert/delete. */
   #apply(id: number | undefined, before: Document | undefined, after: Document | undefined, change: ChangeRecord): void {
-    if (after) validateForStorage(after);
+    if (after) {
+      validateForStorage(after);
+      if (!this.#bypassValidation) enforceValidator(this.options, before, after, this.#host.clock());
+    }
     // Keys are computed once: checked against unique indexes before anything changes, then
     // applied only to the indexes whose keys moved.
     const keyChanges = this.#indexes.map((index) => {
