@@ -40,7 +40,7 @@ export async function runCommand(
     const writeConcernError = definition.acceptsWriteConcern ? checkWriteConcern(command) : undefined;
     const session = server.sessions.touch(command.lsid);
     scope = enterStatement(server, definition, request.name, command, session);
-    const context: CommandContext = { server: scope.server, connection, ...request, session, transaction: scope.transaction };
+    const context: CommandContext = { connection, ...request, ...scope.context, session };
     await scope.prepare(context);
     const result = await definition.run(context);
     const reply: Document = scope.finish({ ...result, ok: 1 });

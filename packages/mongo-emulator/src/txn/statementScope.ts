@@ -11,10 +11,12 @@ const SNAPSHOT_READ_COMMANDS: ReadonlySet<string> = new Set(['aggregate', 'disti
 
 /** How one command runs with respect to transactions; see `enterStatement`. */
 export interface StatementScope {
-  /** The server the command sees: its catalog is the transaction's (or a snapshot's) view. */
-  readonly server: ServerState;
-  /** The transaction the command belongs to, commit and abort included. */
-  readonly transaction: Transaction | undefined;
+  /**
+   * What the command sees: a server whose catalog is the transaction's (or a snapshot's) view,
+   * the transaction itself (commit and abort included), and the command document, without its
+   * txnNumber inside a transaction since statements there are not retryable writes.
+   */
+  readonly context: { server: ServerState; transaction: Transaction | undefined; command: Document };
   /** Runs before the command: a plain write waits for transactions holding its keys. */
   prepare(context: CommandContext): Promise<void>;
   /** Shapes a successful reply; a statement that failed inside a transaction aborts it. */
@@ -34,9 +36,9 @@ export function enterStatement(server: ServerState, definition: CommandDefinitio
   const canonical = definition.names[0]!;
   const options = parseSessionOptions(command, session !== undefined);
   const transaction = server.transactions.statement(session, canonical, command, options);
-  if (transaction) return inTransaction(server, transaction, COMMIT_OR_ABORT.has(canonical));
+  if (transaction) return inTransaction(server, command, transaction, COMMIT_OR_ABORT.has(canonical));
   const readConcern = command.readConcern as Document | undefined;
-  if (readConcern?.level === 'snapshot') return snapshotRead(server, canonical, readConcern);
+  if (readConcern?.level === 'snapshot') return snapshotRead(server, command, canonical, readConcern);
   const prepare = definition.retryableWrite
     ? (context: CommandContext) => {
         const deadlineMs = typeof command.maxTimeMS === 'number' && command.maxTimeMS > 0 ? Date.now() + command.maxTimeMS : undefined;
@@ -44,17 +46,17 @@ export function enterStatement(server: ServerState, definition: CommandDefinitio
         return server.transactions.waitForKeys(keys, deadlineMs, [context.connection.closeSignal, server.stopSignal]);
       }
     : NOTHING_TO_PREPARE;
-  return { server, transaction: undefined, prepare, finish: (reply) => reply, fail: () => undefined };
+  return { context: { server, transaction: undefined, command }, prepare, finish: (reply) => reply, fail: () => undefined };
 }
 
-function inTransaction(server: ServerState, transaction: Transaction, commitOrAbort: boolean): StatementScope {
+function inTransaction(server: ServerState, command: Document, transaction: Transaction, commitOrAbort: boolean): StatementScope {
   if (commitOrAbort) {
-    return { server, transaction, prepare: NOTHING_TO_PREPARE, finish: (reply) => reply, fail: () => undefined };
+    return { context: { server, transaction, command }, prepare: NOTHING_TO_PREPARE, finish: (reply) => reply, fail: () => undefined };
   }
   const abort = () => server.transactions.abort(transaction, 'a statement failed');
+  const { txnNumber: _txnNumber, ...statement } = command;
   return {
-    server: { ...server, catalog: transaction.catalog },
-    transaction,
+    context: { server: { ...server, catalog: transaction.catalog }, transaction, command: statement },
     prepare: NOTHING_TO_PREPARE,
     finish(reply) {
       // Inside a transaction a write error fails the whole command (and so the transaction).
@@ -70,15 +72,14 @@ function inTransaction(server: ServerState, transaction: Transaction, commitOrAb
   };
 }
 
-function snapshotRead(server: ServerState, name: string, readConcern: Document): StatementScope {
+function snapshotRead(server: ServerState, command: Document, name: string, readConcern: Document): StatementScope {
   if (!SNAPSHOT_READ_COMMANDS.has(name)) {
     throw new CommandError('InvalidOptions', `read concern level snapshot is not supported on ${name} outside of a multi-document transaction`);
   }
   const catalog = server.transactions.snapshotAt(readConcern.atClusterTime as never);
   const atClusterTime = catalog.time;
   return {
-    server: { ...server, catalog },
-    transaction: undefined,
+    context: { server: { ...server, catalog }, transaction: undefined, command },
     prepare: NOTHING_TO_PREPARE,
     finish(reply) {
       const cursor = reply.cursor as Document | undefined;

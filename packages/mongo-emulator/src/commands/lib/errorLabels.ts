@@ -33,6 +33,18 @@ const TRANSIENT_TRANSACTION_CODES: ReadonlySet<number> = new Set([
   13388, // StaleConfig
 ]);
 const NO_SUCH_TRANSACTION = 251;
+/**
+ * Not-primary codes: a statement inside a transaction that fails with one can only be retried
+ * as a whole transaction (on the new primary), so it is transient there; commit and abort are
+ * retried by themselves instead (RetryableWriteError).
+ */
+const NOT_PRIMARY_CODES: ReadonlySet<number> = new Set([
+  189, // PrimarySteppedDown
+  10107, // NotWritablePrimary
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
 
 export const RETRYABLE_WRITE_ERROR_LABEL = 'RetryableWriteError';
 export const TRANSIENT_TRANSACTION_ERROR_LABEL = 'TransientTransactionError';
@@ -61,5 +73,6 @@ export function addAutomaticLabels(reply: Document, { commandName, command }: { 
 
 function isTransient(code: number, hasWriteConcernError: boolean, commitOrAbort: boolean): boolean {
   if (TRANSIENT_TRANSACTION_CODES.has(code)) return true;
+  if (!commitOrAbort && NOT_PRIMARY_CODES.has(code)) return true;
   return code === NO_SUCH_TRANSACTION && !(commitOrAbort && hasWriteConcernError);
 }
