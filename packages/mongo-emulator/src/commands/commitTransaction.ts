@@ -2,8 +2,9 @@ import { CommandError } from '../errors.ts';
 import type { CommandDefinition } from './types.ts';
 
 /**
- * `commitTransaction`: applies the session's transaction at once. Retrying the commit of a
- * committed transaction succeeds again (and waits for the write concern again), as on mongod.
+ * `commitTransaction`: applies the session's transaction at once, as one oplog group carrying
+ * its lsid and txnNumber. Retrying the commit of a committed transaction succeeds again (and
+ * waits for the write concern again), as on mongod.
  */
 export const commitTransaction: CommandDefinition = {
   names: ['commitTransaction'],
@@ -11,7 +12,8 @@ export const commitTransaction: CommandDefinition = {
   adminOnly: true,
   run({ server, transaction }) {
     if (!transaction) throw new CommandError('InvalidOptions', 'commitTransaction must be run within a transaction');
-    server.transactions.commit(transaction);
+    const info = { lsid: transaction.lsid, txnNumber: transaction.txnNumber };
+    server.changeStreams.withTransaction(info, () => server.transactions.commit(transaction));
     return {};
   },
 };

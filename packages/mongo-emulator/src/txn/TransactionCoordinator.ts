@@ -39,6 +39,7 @@ export class TransactionCoordinator {
   readonly #bySession = new Map<string, Transaction>();
   readonly #lifetimeLimitMs: number;
   readonly #logger: CoordinatorOptions['logger'];
+  /** The transaction whose commit is being applied: its own writes do not conflict with it. */
   #committing: Transaction | undefined;
 
   constructor(live: Catalog, clock: ClusterClock, options: CoordinatorOptions = {}) {
@@ -48,14 +49,6 @@ export class TransactionCoordinator {
     this.#logger = options.logger;
     // Registered after the clock's own observer, so clock.now() is this change's time.
     live.observe((change) => this.#onLiveWrite(change));
-  }
-
-  /**
-   * The transaction whose commit is being applied, while its changes reach the write
-   * observers: they belong to one group with this lsid and txnNumber.
-   */
-  get committing(): { lsid: Document; txnNumber: bigint } | undefined {
-    return this.#committing && { lsid: this.#committing.lsid, txnNumber: this.#committing.txnNumber };
   }
 
   /** Open (in progress) transactions, for serverStatus and tests. */
