@@ -30,6 +30,7 @@ import { listDatabases } from './listDatabases.ts';
 import { listIndexes } from './listIndexes.ts';
 import { ping } from './ping.ts';
 import { refreshSessions } from './refreshSessions.ts';
+import { renameCollection } from './renameCollection.ts';
 import { replSetGetStatus } from './replSetGetStatus.ts';
 import { serverStatus } from './serverStatus.ts';
 import { update } from './update.ts';
@@ -70,6 +71,7 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
   listIndexes,
   ping,
   refreshSessions,
+  renameCollection,
   replSetGetStatus,
   serverStatus,
   update,
@@ -87,7 +89,6 @@ const UNSUPPORTED: Readonly<Record<string, string>> = Object.freeze({
   explain: 'mongo-emulator has no query planner to explain',
   getLog: 'mongo-emulator keeps no server log',
   mapReduce: 'mapReduce is not supported by mongo-emulator; use aggregate',
-  renameCollection: 'renameCollection is not supported by mongo-emulator',
   saslContinue: 'mongo-emulator has no authentication',
   saslStart: 'mongo-emulator has no authentication',
   shutdown: 'stop mongo-emulator through its process or its stop() API',

@@ -26,6 +26,11 @@ export interface AggregateOptions {
   batchSize?: number;
 }
 
+export interface Namespace {
+  db: string;
+  coll: string;
+}
+
 export interface CollectionInfo {
   name: string;
   type: 'collection' | 'view';
@@ -91,6 +96,20 @@ export class Catalog {
 
   dropCollection(db: string, name: string): boolean {
     return this.#databases.get(db)?.delete(name) ?? false;
+  }
+
+  /** renameCollection: moves a collection, replacing the target only when `dropTarget` says so. */
+  renameCollection(from: Namespace, to: Namespace, options: { dropTarget: boolean }): void {
+    const source = this.getCollection(from.db, from.coll);
+    if (!source) throw new CommandError('NamespaceNotFound', `Source collection ${from.db}.${from.coll} does not exist`);
+    if (from.db === to.db && from.coll === to.coll) throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
+    if (this.getCollection(to.db, to.coll)) {
+      if (!options.dropTarget) throw new CommandError('NamespaceExists', 'target namespace exists');
+      this.dropCollection(to.db, to.coll);
+    }
+    this.dropCollection(from.db, from.coll);
+    source.moveTo(to.db, to.coll);
+    this.#collections(to.db).set(to.coll, source);
   }
 
   dropDatabase(db: string): void {

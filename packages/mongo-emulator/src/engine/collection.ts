@@ -47,8 +47,8 @@ interface SelectOptions {
 type Row = [recordId: number, doc: Document];
 
 export class Collection {
-  readonly db: string;
-  readonly name: string;
+  #db: string;
+  #name: string;
   readonly uuid: Binary;
   readonly options: Document;
   /** Documents examined by the last read: how tests and benchmarks see the planner at work. */
@@ -63,11 +63,25 @@ export class Collection {
   #bypassValidation = false;
 
   constructor(db: string, name: string, host: CollectionHost, options: Document = {}) {
-    this.db = db;
-    this.name = name;
+    this.#db = db;
+    this.#name = name;
     this.uuid = new UUID();
     this.options = options;
     this.#host = host;
+  }
+
+  get db(): string {
+    return this.#db;
+  }
+
+  get name(): string {
+    return this.#name;
+  }
+
+  /** renameCollection: the same documents, indexes and uuid under a new namespace. */
+  moveTo(db: string, name: string): void {
+    this.#db = db;
+    this.#name = name;
   }
 
   get size(): number {
