@@ -5,6 +5,7 @@ import type { Connection } from '../wire/Connection.ts';
 import { errorReply } from './lib/errorReply.ts';
 import { addAutomaticLabels } from './lib/errorLabels.ts';
 import { sleep } from './lib/sleep.ts';
+import { checkReadConcern } from './lib/readConcern.ts';
 import { checkWriteConcern } from './lib/writeConcern.ts';
 import { enterStatement, type StatementScope } from '../txn/statementScope.ts';
 import type { CommandContext, CommandDefinition, ServerState } from './types.ts';
@@ -38,6 +39,7 @@ export async function runCommand(
     if (action?.closeConnection) return { kind: 'close' };
     if (action?.errorCode !== undefined) return { kind: 'reply', document: labelled(failCommandErrorReply(action)) };
     const writeConcernError = definition.acceptsWriteConcern ? checkWriteConcern(command) : undefined;
+    checkReadConcern(command, server.clock);
     const session = server.sessions.touch(command.lsid);
     scope = enterStatement(server, definition, request.name, command, session);
     const context: CommandContext = { connection, ...request, ...scope.context, session };
