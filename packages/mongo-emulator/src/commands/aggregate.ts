@@ -3,6 +3,7 @@ import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
 import { bsonTypeName, collectionName } from './lib/namespace.ts';
 import { letVariables } from './lib/letVariables.ts';
+import { expandListLocalSessions } from './lib/listLocalSessions.ts';
 import { optionalCount, optionalDocument, requiredArray } from './lib/options.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
 
@@ -13,7 +14,7 @@ export const aggregate: CommandDefinition = {
   run(context) {
     const { command, db, server } = context;
     const coll = command.aggregate === 1 ? null : collectionName(context);
-    const pipeline = requiredArray(command, 'pipeline', 'aggregate');
+    const pipeline = expandListLocalSessions(db, coll === null, requiredArray(command, 'pipeline', 'aggregate'), server.sessions);
     if (command.explain !== undefined && command.explain !== false) {
       throw new CommandError('CommandNotSupported', 'mongo-emulator does not explain aggregations');
     }

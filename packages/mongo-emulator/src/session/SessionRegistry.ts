@@ -37,6 +37,11 @@ export class SessionRegistry {
     return session;
   }
 
+  /** Every session in the cache: its lsid.id and when it was last used ($listLocalSessions). */
+  list(): { id: Binary; lastUse: Date }[] {
+    return [...this.sessions.values()].map((s) => ({ id: new Binary(Buffer.from(s.key, 'hex'), Binary.SUBTYPE_UUID), lastUse: new Date(s.lastUsedMs) }));
+  }
+
   end(lsids: unknown[]): void {
     for (const lsid of lsids) this.sessions.delete(sessionKey(lsid));
   }
