@@ -51,15 +51,4 @@ describe('retryable writes', () => {
       await session.endSession();
     }
   });
-
-  it('refuses transactions clearly instead of running them without isolation', async () => {
-    const session = fixture.client.startSession();
-    try {
-      session.startTransaction();
-      await expect(db().collection('tx').insertOne({}, { session })).rejects.toMatchObject({ code: 115, codeName: 'CommandNotSupported' });
-      await session.abortTransaction();
-    } finally {
-      await session.endSession();
-    }
-  });
 });
