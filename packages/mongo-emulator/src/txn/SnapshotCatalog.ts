@@ -20,6 +20,8 @@ export class SnapshotCatalog extends Catalog {
   readonly #history: WriteHistory;
   readonly #time: Timestamp;
   readonly #materialized = new Set<string>();
+  /** Namespaces that existed at the snapshot (copied), as opposed to created by the transaction. */
+  readonly #copied = new Set<string>();
   #copying = false;
 
   constructor(live: Catalog, history: WriteHistory, time: Timestamp, onWrite: WriteObserver) {
@@ -36,13 +38,13 @@ export class SnapshotCatalog extends Catalog {
     return this.#time;
   }
 
-  /** Namespaces this snapshot has copied (and so may have written). */
-  touched(): { db: string; name: string; collection: Collection }[] {
-    const out: { db: string; name: string; collection: Collection }[] = [];
+  /** The collections this snapshot holds, and whether the transaction created them. */
+  touched(): { db: string; name: string; collection: Collection; createdHere: boolean }[] {
+    const out: { db: string; name: string; collection: Collection; createdHere: boolean }[] = [];
     for (const ns of this.#materialized) {
       const [db, name] = splitNamespace(ns);
       const collection = super.getCollection(db, name);
-      if (collection) out.push({ db, name, collection });
+      if (collection) out.push({ db, name, collection, createdHere: !this.#copied.has(ns) });
     }
     return out;
   }
@@ -59,6 +61,7 @@ export class SnapshotCatalog extends Catalog {
   #copy(db: string, name: string): void {
     const live = this.#live.getCollection(db, name);
     if (!live) return;
+    this.#copied.add(`${db}.${name}`);
     const documents = documentsAt(live.allDocuments(), this.#history.changesAfter(`${db}.${name}`, this.#time));
     this.#copying = true;
     try {

@@ -3,7 +3,7 @@ import type { ChangeRecord } from '../engine/types.ts';
 import { compareLockKeys, type LockKey } from './lockKeys.ts';
 
 /** Committed changes kept for snapshots and conflict checks; older ones are forgotten. */
-export const HISTORY_ENTRIES_MAX = 50_000;
+export const HISTORY_ENTRIES_MAX = 10_000;
 /** How far back a snapshot may reach (mongod's minSnapshotHistoryWindowInSeconds: 300). */
 export const HISTORY_WINDOW_MS = 300_000;
 

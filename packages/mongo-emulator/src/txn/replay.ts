@@ -5,11 +5,13 @@ import type { SnapshotCatalog } from './SnapshotCatalog.ts';
 /**
  * Applies a committed transaction's changes to the live catalog, in the order they were made,
  * through the collections' ordinary write path (so indexes, observers and the clock see each one).
- * Collections the transaction created, and their indexes, are created first.
+ * Collections the transaction created, and indexes it added, are created first; a collection it
+ * only read is never recreated.
  */
 export function replayCommit(live: Catalog, snapshot: SnapshotCatalog, changes: ChangeRecord[]): void {
-  for (const { db, name, collection } of snapshot.touched()) {
-    const target = live.getCollection(db, name) ?? live.createCollection(db, name, collection.options);
+  for (const { db, name, collection, createdHere } of snapshot.touched()) {
+    const target = live.getCollection(db, name) ?? (createdHere ? live.createCollection(db, name, collection.options) : undefined);
+    if (!target) continue;
     const have = new Set((target.listIndexes() as IndexSpec[]).map((spec) => spec.name));
     const missing = (collection.listIndexes() as IndexSpec[]).filter((spec) => !have.has(spec.name));
     if (missing.length > 0) target.createIndexes(missing);
