@@ -1,5 +1,6 @@
 import { collectionName } from './lib/namespace.ts';
 import { optionalCount, optionalDocument } from './lib/options.ts';
+import { countOnView } from './lib/viewReads.ts';
 import type { CommandDefinition } from './types.ts';
 
 export const count: CommandDefinition = {
@@ -10,6 +11,7 @@ export const count: CommandDefinition = {
     server.counters.opcounters.query += 1;
     const query = optionalDocument(command, 'query') ?? {};
     const options = { skip: optionalCount(command, 'skip'), limit: optionalCount(command, 'limit') };
+    if (server.catalog.view(db, coll)) return { n: countOnView(server.catalog, db, coll, query, options) };
     return { n: server.catalog.getCollection(db, coll)?.count(query, options) ?? 0 };
   },
 };

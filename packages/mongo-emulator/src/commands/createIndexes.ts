@@ -1,6 +1,6 @@
 import { CommandError } from '../errors.ts';
 import type { IndexSpec } from '../engine/types.ts';
-import { collectionName } from './lib/namespace.ts';
+import { writableCollectionName } from './lib/namespace.ts';
 import { requiredArray } from './lib/options.ts';
 import type { CommandDefinition } from './types.ts';
 
@@ -9,7 +9,7 @@ export const createIndexes: CommandDefinition = {
   names: ['createIndexes'],
   acceptsWriteConcern: true,
   run(context) {
-    const coll = collectionName(context);
+    const coll = writableCollectionName(context);
     const specs = requiredArray(context.command, 'indexes', 'createIndexes');
     if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
     for (const spec of specs) {

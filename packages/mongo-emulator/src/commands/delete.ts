@@ -1,7 +1,7 @@
 import { CommandError } from '../errors.ts';
 import type { DeleteSpec, Document } from '../engine/types.ts';
 import { letVariables } from './lib/letVariables.ts';
-import { collectionName } from './lib/namespace.ts';
+import { writableCollectionName } from './lib/namespace.ts';
 import { optionalDocument, refuseUnknownFields, requiredArray } from './lib/options.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
 import type { CommandDefinition } from './types.ts';
@@ -12,7 +12,7 @@ export const deleteCommand: CommandDefinition = {
   acceptsWriteConcern: true,
   retryableWrite: true,
   run(context) {
-    const coll = collectionName(context);
+    const coll = writableCollectionName(context);
     const variables = letVariables(context);
     const statements = requiredArray(context.command, 'deletes', 'delete').map((s) => toSpec(s, variables));
     const { catalog, counters } = context.server;

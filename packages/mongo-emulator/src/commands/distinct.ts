@@ -1,6 +1,7 @@
 import { CommandError } from '../errors.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalDocument } from './lib/options.ts';
+import { distinctOnView } from './lib/viewReads.ts';
 import type { CommandDefinition } from './types.ts';
 
 export const distinct: CommandDefinition = {
@@ -11,6 +12,7 @@ export const distinct: CommandDefinition = {
     if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
     server.counters.opcounters.query += 1;
     const query = optionalDocument(command, 'query') ?? {};
+    if (server.catalog.view(db, coll)) return { values: distinctOnView(server.catalog, db, coll, command.key, query) };
     return { values: server.catalog.getCollection(db, coll)?.distinct(command.key, query) ?? [] };
   },
 };

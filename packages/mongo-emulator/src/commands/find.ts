@@ -2,6 +2,7 @@ import type { Document, FindOptions } from '../engine/types.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalCount, optionalDocument } from './lib/options.ts';
+import { findOnView } from './lib/viewReads.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** `find`: the whole result is computed at once and handed out through a cursor. */
@@ -13,7 +14,9 @@ export const find: CommandDefinition = {
     server.counters.opcounters.query += 1;
     const filter = optionalDocument(command, 'filter') ?? {};
     const options = findOptions(command, letVariables(context));
-    const results = server.catalog.getCollection(db, coll)?.find(filter, options) ?? [];
+    const results = server.catalog.view(db, coll)
+      ? findOnView(server.catalog, db, coll, filter, options)
+      : (server.catalog.getCollection(db, coll)?.find(filter, options) ?? []);
     const cursor = server.cursors.open(`${db}.${coll}`, results, {
       batchSize: optionalCount(command, 'batchSize'),
       singleBatch: optionalBoolean(command, 'singleBatch') ?? false,

@@ -3,7 +3,7 @@ import type { Document, FindAndModifySpec } from '../engine/types.ts';
 import { RetryableWrite } from '../session/RetryableWrite.ts';
 import { validatedWrite } from './lib/bypassValidation.ts';
 import { letVariables } from './lib/letVariables.ts';
-import { collectionName } from './lib/namespace.ts';
+import { writableCollectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalDocument } from './lib/options.ts';
 import { onPrimaryTransactionalWrite } from './lib/transactionalWriteFailPoint.ts';
 import type { CommandDefinition } from './types.ts';
@@ -17,7 +17,7 @@ export const findAndModify: CommandDefinition = {
   acceptsWriteConcern: true,
   retryableWrite: true,
   run(context) {
-    const coll = collectionName(context);
+    const coll = writableCollectionName(context);
     const spec = toSpec(context.command, letVariables(context));
     const retryable = RetryableWrite.begin(context.session, context.command);
     const previous = retryable?.previousResult<Document>(0);

@@ -1,6 +1,6 @@
 import type { Document } from '../engine/types.ts';
 import { validatedWrite } from './lib/bypassValidation.ts';
-import { collectionName } from './lib/namespace.ts';
+import { writableCollectionName } from './lib/namespace.ts';
 import { requiredArray } from './lib/options.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
 import type { CommandDefinition } from './types.ts';
@@ -11,7 +11,7 @@ export const insert: CommandDefinition = {
   acceptsWriteConcern: true,
   retryableWrite: true,
   run(context) {
-    const coll = collectionName(context);
+    const coll = writableCollectionName(context);
     const documents = requiredArray(context.command, 'documents', 'insert');
     const { catalog, counters } = context.server;
     const outcome = runWriteBatch(context, documents, (document: Document) => {

@@ -2,7 +2,7 @@ import { CommandError } from '../errors.ts';
 import type { Document, UpdateSpec } from '../engine/types.ts';
 import { validatedWrite } from './lib/bypassValidation.ts';
 import { letVariables } from './lib/letVariables.ts';
-import { collectionName } from './lib/namespace.ts';
+import { writableCollectionName } from './lib/namespace.ts';
 import { optionalBoolean, optionalDocument, refuseUnknownFields, requiredArray } from './lib/options.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
 import type { CommandDefinition } from './types.ts';
@@ -19,7 +19,7 @@ export const update: CommandDefinition = {
   acceptsWriteConcern: true,
   retryableWrite: true,
   run(context) {
-    const coll = collectionName(context);
+    const coll = writableCollectionName(context);
     const variables = letVariables(context);
     const statements = requiredArray(context.command, 'updates', 'update').map((s) => toSpec(s, variables));
     const { catalog, counters } = context.server;

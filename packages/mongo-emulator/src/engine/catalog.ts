@@ -35,9 +35,18 @@ export interface CollectionInfo {
   name: string;
   type: 'collection' | 'view';
   options: Document;
-  info: { readOnly: boolean; uuid: Collection['uuid'] };
+  info: { readOnly: boolean; uuid?: Collection['uuid'] };
   idIndex?: Document;
 }
+
+/** A read-only view: the documents of `viewOn` through `pipeline`. */
+export interface ViewDefinition {
+  viewOn: string;
+  pipeline: Document[];
+}
+
+/** mongod's maximum depth of views defined on views. */
+const VIEW_DEPTH_MAX = 20;
 
 function defaultClock(): Clock {
   const now = new Date();
@@ -48,6 +57,7 @@ export class Catalog {
   readonly #clock: () => Clock;
   readonly #databases = new Map<string, Map<string, Collection>>();
   readonly #observers = new Set<WriteObserver>();
+  readonly #views = new Map<string, Map<string, ViewDefinition>>();
 
   constructor(options: { clock?: () => Clock } = {}) {
     this.#clock = options.clock ?? defaultClock;
@@ -68,15 +78,38 @@ export class Catalog {
   }
 
   listCollections(db: string): CollectionInfo[] {
-    const colls = this.#databases.get(db);
-    if (!colls) return [];
-    return [...colls.values()].map((c) => ({
+    const collections: CollectionInfo[] = [...(this.#databases.get(db)?.values() ?? [])].map((c) => ({
       name: c.name,
       type: 'collection',
       options: { ...c.options },
       info: { readOnly: false, uuid: c.uuid },
       idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
     }));
+    const views: CollectionInfo[] = [...(this.#views.get(db) ?? [])].map(([name, view]) => ({
+      name,
+      type: 'view',
+      options: { viewOn: view.viewOn, pipeline: view.pipeline },
+      info: { readOnly: true },
+    }));
+    return [...collections, ...views];
+  }
+
+  /** The definition of view `db.name`, or undefined when it is no view. */
+  view(db: string, name: string): ViewDefinition | undefined {
+    return this.#views.get(db)?.get(name);
+  }
+
+  createView(db: string, name: string, view: ViewDefinition): void {
+    if (this.getCollection(db, name) || this.view(db, name)) throw new CommandError('NamespaceExists', `Namespace ${db}.${name} already exists`);
+    let views = this.#views.get(db);
+    if (!views) this.#views.set(db, (views = new Map()));
+    views.set(name, view);
+    try {
+      this.#resolveView(db, name);
+    } catch (error) {
+      views.delete(name);
+      throw error;
+    }
   }
 
   getCollection(db: string, name: string): Collection | undefined {
@@ -84,18 +117,20 @@ export class Catalog {
   }
 
   getOrCreateCollection(db: string, name: string): Collection {
+    if (this.view(db, name)) throw new CommandError('CommandNotSupportedOnView', `Namespace ${db}.${name} is a view, not a collection`);
     return this.getCollection(db, name) ?? this.#create(db, name, {});
   }
 
   createCollection(db: string, name: string, options: Document = {}): Collection {
-    if (this.getCollection(db, name)) {
+    if (this.getCollection(db, name) || this.view(db, name)) {
       throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
     }
     return this.#create(db, name, options);
   }
 
   dropCollection(db: string, name: string): boolean {
-    return this.#databases.get(db)?.delete(name) ?? false;
+    const view = this.#views.get(db)?.delete(name) ?? false;
+    return (this.#databases.get(db)?.delete(name) ?? false) || view;
   }
 
   /** renameCollection: moves a collection, replacing the target only when `dropTarget` says so. */
@@ -113,12 +148,14 @@ export class Catalog {
   }
 
   dropDatabase(db: string): void {
+    this.#views.delete(db);
     this.#databases.delete(db);
   }
 
   aggregate(db: string, collName: string | null, pipeline: Document[], options: AggregateOptions = {}): Document[] {
-    const { body: stages, output } = splitOutputStage(pipeline);
-    const coll = collName === null ? undefined : this.getCollection(db, collName);
+    const resolved = collName === null ? { coll: null, pipeline: [] } : this.#resolveView(db, collName);
+    const { body: stages, output } = splitOutputStage([...resolved.pipeline, ...pipeline]);
+    const coll = resolved.coll === null ? undefined : this.getCollection(db, resolved.coll);
     // A leading $match is answered by the collection itself, so it can walk an index.
     const leading = stages[0] && Object.keys(stages[0]).length === 1 ? (stages[0].$match as Document | undefined) : undefined;
     const source = !coll ? [] : leading ? coll.find(leading, { collation: options.collation, let: options.let }) : coll.allDocuments();
@@ -142,6 +179,19 @@ export class Catalog {
       mergeInto(this.getOrCreateCollection(target.db, target.coll), merge, results);
     }
     return [];
+  }
+
+  /** The collection a namespace reads and the view pipelines (innermost first) in front of it. */
+  #resolveView(db: string, name: string): { coll: string; pipeline: Document[] } {
+    let coll = name;
+    const pipeline: Document[] = [];
+    for (let depth = 0; depth <= VIEW_DEPTH_MAX; depth++) {
+      const view = this.view(db, coll);
+      if (!view) return { coll, pipeline };
+      pipeline.unshift(...view.pipeline);
+      coll = view.viewOn;
+    }
+    throw new CommandError('ViewDepthLimitExceeded', `View depth too deep or view cycle detected. Maximum depth is ${VIEW_DEPTH_MAX}`);
   }
 
   /**

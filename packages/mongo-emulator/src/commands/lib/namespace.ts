@@ -13,6 +13,15 @@ export function collectionName({ command, name, db }: CommandContext): string {
   return value;
 }
 
+/** The collection a write command names; a view cannot be written (CommandNotSupportedOnView). */
+export function writableCollectionName(context: CommandContext): string {
+  const name = collectionName(context);
+  if (context.server.catalog.view(context.db, name)) {
+    throw new CommandError('CommandNotSupportedOnView', `Namespace ${context.db}.${name} is a view, not a collection`);
+  }
+  return name;
+}
+
 /** The BSON type name mongod uses in its "has invalid type" messages. */
 export function bsonTypeName(value: unknown): string {
   if (value === null) return 'null';
