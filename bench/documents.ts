@@ -22,3 +22,5 @@ export const CLAIM_WORK_ITEM = `mutation ($input: ClaimWorkItemInput!) { claimWo
   __typename ... on ClaimSuccess { item { id version payload } } } }`;
 
 export const COMPLETE_WORK_ITEM = `mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`;
+
+export const WORK_QUEUE_STATS = `query { workQueueStats { conflictsSinceStart } }`;

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { runBench } from '../../bench/runBench.ts';
+import { scenarios } from '../../bench/scenarios/index.ts';
+import { testMongoUri } from '../support/mongo.ts';
+
+// Keeps `npm run bench` from rotting: runs its quick mode in-process on the test engine and
+// checks that every scenario reported a line with its target, no request went wrong, and the
+// invariants were checked and held. Speed is not asserted here: targets only report.
+
+async function bench(argv: string[]): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  const code = await runBench({ argv, env: { MONGODB_URI: testMongoUri() }, write: (line) => void lines.push(line) });
+  return { code, lines };
+}
+
+const figureLine = (name: string) => new RegExp(`^${name}\\s+\\d+ ops .* errors 0 .*\\| target .*: (MET|MISSED)$`);
+
+describe('npm run bench', () => {
+  it('runs every scenario in quick mode without errors and checks the invariants', async () => {
+    const { code, lines } = await bench(['--quick']);
+    expect(code, lines.join('\n')).toBe(0);
+    expect(lines).toContain('engine: uri, because MONGODB_URI is set');
+    const names = [...scenarios.map((scenario) => scenario.name).filter((name) => name !== 'work'), 'work-create', 'work-drain'];
+    for (const name of names) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith('✓ invariant:'))).toHaveLength(6);
+    expect(lines.at(-1)).toBe('invariants hold');
+  }, 60_000);
+
+  it('runs only the scenarios a name picks', async () => {
+    const { code, lines } = await bench(['--quick', 'replay']);
+    expect(code).toBe(0);
+    expect(lines.filter((line) => line.startsWith('▶'))).toEqual([expect.stringMatching(/^▶ replay: /)]);
+    expect(lines.some((line) => figureLine('replay').test(line))).toBe(true);
+  }, 30_000);
+
+  it('refuses an unknown scenario name with exit code 2, listing the known ones', async () => {
+    const { code, lines } = await bench(['no-such-scenario']);
+    expect(code).toBe(2);
+    expect(lines).toEqual([expect.stringContaining('unknown scenario no-such-scenario; known: withdraw-c1-hot')]);
+  });
+});
