@@ -32,10 +32,11 @@ describe('onPrimaryTransactionalWrite', () => {
   });
 
   it('answers the code as an error when the connection stays open', async () => {
-    const session = (await fixture.newClient()).startSession(); // own client: raw txnNumbers stay out of the pool
+    const client = await fixture.newClient(); // its own pool, so raw txnNumbers never meet the driver's
+    const session = client.startSession();
     try {
       await failPoint({ times: 1 }, { failBeforeCommitExceptionCode: 2, closeConnection: false });
-      const reply = await session.client.db('optw').command({ insert: 'open', documents: [{ _id: 1 }], txnNumber: 1n }, { session });
+      const reply = await client.db('optw').command({ insert: 'open', documents: [{ _id: 1 }], txnNumber: 1n }, { session });
       expect(reply.writeErrors).toEqual([expect.objectContaining({ index: 0, code: 2 })]);
       expect(await db().collection('open').countDocuments()).toBe(0);
     } finally {
@@ -44,10 +45,11 @@ describe('onPrimaryTransactionalWrite', () => {
   });
 
   it('fires once for an insert batch and per statement for an update', async () => {
-    const session = (await fixture.newClient()).startSession();
+    const client = await fixture.newClient();
+    const session = client.startSession();
     try {
       await failPoint('alwaysOn', { closeConnection: false });
-      const raw = session.client.db('optw');
+      const raw = client.db('optw');
       await raw.command({ insert: 'batch', documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }], txnNumber: 1n }, { session });
       const updates = [1, 2, 3].map((_id) => ({ q: { _id }, u: { $set: { seen: true } } }));
       await raw.command({ update: 'batch', updates, txnNumber: 2n }, { session });

@@ -29,7 +29,7 @@ describe('document validation', () => {
   it('collMod adds a validator that findAndModify then meets, and refuses an unknown option', async () => {
     await db().collection('m').insertOne({ _id: 1, x: 'a' } as never);
     await db().command({ collMod: 'm', validator: { x: { $type: 'string' } } });
-    const error = await db().collection('m').findOneAndUpdate({ _id: 1 }, { $set: { x: 1 } }).catch((e: unknown) => e);
+    const error = await db().collection('m').findOneAndUpdate({ _id: 1 } as never, { $set: { x: 1 } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 121, errInfo: { failingDocumentId: 1, details: { operatorName: '$type' } } });
     expect(await db().collection('m').findOne({ _id: 1 } as never)).toEqual({ _id: 1, x: 'a' });
     await expect(db().command({ collMod: 'm', bogus: 1 })).rejects.toMatchObject({ code: 40415 });
@@ -39,7 +39,7 @@ describe('document validation', () => {
   it('lets invalid documents change at level moderate and anything through at action warn', async () => {
     await db().collection('lv').insertOne({ _id: 1, x: 1 } as never);
     await db().command({ collMod: 'lv', validator: { x: { $type: 'string' } }, validationLevel: 'moderate' });
-    await db().collection('lv').updateOne({ _id: 1 }, { $set: { x: 2 } });
+    await db().collection('lv').updateOne({ _id: 1 } as never, { $set: { x: 2 } });
     await expect(db().collection('lv').insertOne({ _id: 2, x: 2 } as never)).rejects.toMatchObject({ code: 121 });
     await db().command({ collMod: 'lv', validationAction: 'warn' });
     await db().collection('lv').insertOne({ _id: 2, x: 2 } as never);
