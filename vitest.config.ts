@@ -14,6 +14,7 @@ export default defineConfig({
     globalSetup: ['test/globalSetup.ts'],
     // type-graphql's decorators need the Reflect metadata API before any resolver file loads.
     setupFiles: ['reflect-metadata'],
+    reporters: ['default', './test/support/summaryReporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
