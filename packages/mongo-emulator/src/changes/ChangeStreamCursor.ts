@@ -8,14 +8,13 @@ import { formatDocument } from '../engine/format.ts';
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
 import { buildEvent, buildInvalidate, inScope, invalidates, type DocumentLookup } from './buildEvent.ts';
+import { NON_RESUMABLE_LABEL } from './changeStreamLabels.ts';
 import type { Oplog, OplogEntry } from './Oplog.ts';
 import { encodeToken, highWaterMark, timeKey, type ResumeTokenData } from './resumeToken.ts';
 import type { ChangeStreamSpec } from './streamSpec.ts';
 
 /** Oplog entries one batch may examine, so a stream far behind cannot hold the server up. */
 const SCAN_ENTRIES_PER_BATCH_MAX = 10_000;
-
-export const NON_RESUMABLE_LABEL = 'NonResumableChangeStreamError';
 
 export interface CursorBatch {
   events: Document[];

@@ -6,6 +6,7 @@ import type { ChangeRecord, Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
 import type { ClusterClock } from '../session/ClusterClock.ts';
 import { ChangeStreamCursor, type CursorBatch } from './ChangeStreamCursor.ts';
+import { labelStreamError } from './changeStreamLabels.ts';
 import { Oplog, type OplogOperation, type TransactionInfo } from './Oplog.ts';
 import { parseChangeStream } from './streamSpec.ts';
 
@@ -110,7 +111,17 @@ export class ChangeStreams {
   }
 
   /** A getMore: returns at once when events are ready, else waits for one up to `maxTimeMS`. */
-  async getMore(request: { id: bigint; ns: string; batchSize: number | undefined; maxTimeMS: number | undefined; command: Document; connection: ActiveOperation['connection']; signals: AbortSignal[] }): Promise<Document> {
+  async getMore(request: {
+    id: bigint;
+    ns: string;
+    batchSize: number | undefined;
+    maxTimeMS: number | undefined;
+    command: Document;
+    connection: ActiveOperation['connection'];
+    signals: AbortSignal[];
+    /** Runs once the stream is checked out (fail points); what it throws ends the stream. */
+    afterCheckout?: () => void;
+  }): Promise<Document> {
     const stream = this.#streams.get(request.id);
     if (!stream) throw new CommandError('CursorNotFound', `cursor id ${request.id} not found`);
     if (stream.ns !== request.ns) {
@@ -121,6 +132,7 @@ export class ChangeStreams {
     const deadlineMs = Date.now() + (request.maxTimeMS ?? DEFAULT_AWAIT_DATA_TIMEOUT_MS);
     stream.active = { opid: this.#nextOpid++, startedAt: new Date(), command: request.command, connection: request.connection };
     try {
+      request.afterCheckout?.();
       let batch = stream.cursor.nextBatch(limit);
       // Bounded by the deadline: each pass either reads new entries or waits for one.
       while (batch.events.length === 0 && !batch.closed && Date.now() < deadlineMs && !signals.some((s) => s.aborted)) {
@@ -132,7 +144,7 @@ export class ChangeStreams {
       return cursorReply('nextBatch', batch, batch.closed ? 0n : request.id, stream.ns);
     } catch (error) {
       this.#streams.delete(request.id);
-      throw error;
+      throw labelStreamError(error);
     } finally {
       stream.active = undefined;
     }

@@ -16,17 +16,20 @@ export const getMore: CommandDefinition = {
     }
     server.counters.opcounters.getmore += 1;
     const batchSize = optionalCount(command, 'batchSize') || undefined;
+    const ns = `${db}.${command.collection}`;
+    const afterCheckout = () => server.failPoints.checkGetMoreAfterCheckout({ appName: connection.appName, namespace: ns });
     if (server.changeStreams.owns(id)) {
       return server.changeStreams.getMore({
         id,
-        ns: `${db}.${command.collection}`,
+        ns,
         batchSize,
         maxTimeMS: optionalCount(command, 'maxTimeMS'),
         command,
         connection,
         signals: [connection.closeSignal],
+        afterCheckout,
       });
     }
-    return { cursor: server.cursors.getMore(id, `${db}.${command.collection}`, batchSize) };
+    return { cursor: server.cursors.getMore(id, ns, batchSize, afterCheckout) };
   },
 };

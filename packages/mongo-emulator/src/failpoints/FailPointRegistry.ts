@@ -2,6 +2,7 @@ import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
 import { FailPoint } from './FailPoint.ts';
 import { parseFailCommandData, type FailCommandAction } from './failCommand.ts';
+import { getMoreFailure, parseGetMoreFailureData } from './failGetMoreAfterCursorCheckout.ts';
 import { parseTransactionalWriteData, type TransactionalWriteAction } from './onPrimaryTransactionalWrite.ts';
 
 /** What the command about to run is, for matching fail points against it. */
@@ -13,12 +14,19 @@ export interface CommandProbe {
   namespace: string;
 }
 
+/** failCommand's client filters, which mongod applies to the fail points that act like it. */
+function matchesClient(filter: { appName?: string; namespace?: string }, probe: Omit<CommandProbe, 'names'>): boolean {
+  return (filter.appName === undefined || filter.appName === probe.appName) && (filter.namespace === undefined || filter.namespace === probe.namespace);
+}
+
 /** The fail points of one server; configuring any other name is refused as mongod does. */
 export class FailPointRegistry {
   private readonly failCommand = new FailPoint(parseFailCommandData);
   private readonly onPrimaryTransactionalWrite = new FailPoint(parseTransactionalWriteData);
+  private readonly failGetMoreAfterCursorCheckout = new FailPoint(parseGetMoreFailureData);
   private readonly byName: ReadonlyMap<string, FailPoint<unknown>> = new Map<string, FailPoint<unknown>>([
     ['failCommand', this.failCommand],
+    ['failGetMoreAfterCursorCheckout', this.failGetMoreAfterCursorCheckout],
     ['onPrimaryTransactionalWrite', this.onPrimaryTransactionalWrite],
   ]);
 
@@ -35,13 +43,17 @@ export class FailPointRegistry {
    */
   failCommandFor(probe: CommandProbe): FailCommandAction | undefined {
     if (probe.names.includes('configureFailPoint')) return undefined;
-    const data = this.failCommand.evaluate(
-      (d) =>
-        d.failCommands.some((name) => probe.names.includes(name)) &&
-        (d.appName === undefined || d.appName === probe.appName) &&
-        (d.namespace === undefined || d.namespace === probe.namespace),
-    );
+    const data = this.failCommand.evaluate((d) => d.failCommands.some((name) => probe.names.includes(name)) && matchesClient(d, probe));
     return data?.action;
+  }
+
+  /**
+   * Evaluates failGetMoreAfterCursorCheckout once a getMore holds its cursor (`namespace` is the
+   * cursor's); throws the error it injects.
+   */
+  checkGetMoreAfterCheckout(probe: Omit<CommandProbe, 'names'>): void {
+    const data = this.failGetMoreAfterCursorCheckout.evaluate((d) => matchesClient(d, probe));
+    if (data) throw getMoreFailure(data.errorCode);
   }
 
   /** Evaluates onPrimaryTransactionalWrite where a retryable write commits (outside transactions). */

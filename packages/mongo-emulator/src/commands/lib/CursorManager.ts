@@ -35,11 +35,18 @@ export class CursorManager {
     return { firstBatch, id, ns };
   }
 
-  getMore(id: bigint, ns: string, batchSize: number | undefined): Document {
+  /** The next batch; `afterCheckout` (fail points) runs once the cursor is held, and what it throws deletes the cursor, as mongod's getMore does on any error. */
+  getMore(id: bigint, ns: string, batchSize: number | undefined, afterCheckout?: () => void): Document {
     const cursor = this.cursors.get(id);
     if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
     if (cursor.ns !== ns) {
       throw new CommandError('Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+    }
+    try {
+      afterCheckout?.();
+    } catch (error) {
+      this.cursors.delete(id);
+      throw error;
     }
     cursor.lastUsedMs = Date.now();
     const nextBatch = takeBatch(cursor.remaining, batchSize ?? Number.MAX_SAFE_INTEGER);

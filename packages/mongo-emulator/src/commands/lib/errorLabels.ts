@@ -1,3 +1,4 @@
+import { changeStreamAggregateLabels } from '../../changes/changeStreamLabels.ts';
 import type { Document } from '../../engine/types.ts';
 
 /**
@@ -55,10 +56,16 @@ const COMMIT_OR_ABORT: ReadonlySet<string> = new Set(['commitTransaction', 'abor
  * Adds the labels mongod's ErrorLabelBuilder adds to a finished reply, unless a fail point chose
  * them: `TransientTransactionError` on transient codes of transaction statements (NoSuchTransaction
  * on commit/abort only without a writeConcernError), `RetryableWriteError` on retryable codes of
- * retryable writes and of commitTransaction/abortTransaction.
+ * retryable writes and of commitTransaction/abortTransaction, `ResumableChangeStreamError` on
+ * resumable codes of a change stream's aggregate.
  */
 export function addAutomaticLabels(reply: Document, { commandName, command }: { commandName: string; command: Document }): Document {
-  if (reply.errorLabels !== undefined || command.txnNumber === undefined) return reply;
+  if (reply.errorLabels !== undefined) return reply;
+  if (command.txnNumber === undefined) {
+    // A change stream's aggregate (its getMores label their own errors: src/changes).
+    const streamLabels = commandName === 'aggregate' ? changeStreamAggregateLabels(reply, command) : [];
+    return streamLabels.length > 0 ? { ...reply, errorLabels: streamLabels } : reply;
+  }
   const inTransaction = command.autocommit !== undefined;
   const commitOrAbort = COMMIT_OR_ABORT.has(commandName);
   const code = reply.ok === 0 ? Number(reply.code) : NaN;
