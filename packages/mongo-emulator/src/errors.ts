@@ -131,6 +131,7 @@ export const ErrorCodes = Object.freeze({
   ExceededMemoryLimit: 146,
   // Change streams (src/changes).
   CappedPositionLost: 136,
+  NoMatchingDocument: 47,
   InvalidResumeToken: 260,
   Location40602: 40602,
   Location40647: 40647,
