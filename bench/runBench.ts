@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick] [scenario ...]`: starts the API, runs the chosen scenarios one after
 // another, prints one line per measurement, then checks the invariants. Returns the exit code:
 // 0 whatever the speed, 1 when an invariant broke, 2 for a bad command line.
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { emptyBook, type BenchContext } from './context.ts';
@@ -9,7 +10,6 @@ import { checkInvariants } from './invariants.ts';
 import { formatMeasured } from './measured.ts';
 import { scenarios, selectScenarios } from './scenarios/index.ts';
 import { startBenchApp } from './startBenchApp.ts';
-import { randomBytes } from 'node:crypto';
 
 /** The widest scenario runs 32 callers at once; each gets its own keep-alive connection. */
 const POOL_CONNECTIONS_MAX = 32;

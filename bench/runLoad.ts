@@ -39,7 +39,7 @@ export async function runLoad(plan: LoadPlan, operation: (index: number, lane: n
     while (started < plan.opsMax && performance.now() < deadlineMs) {
       const index = started++;
       const opStartedAtMs = performance.now();
-      const step = await operation(index, lane).catch((error: unknown) => ({ label: `exception:${describe(error)}` }) as Step);
+      const step = await operation(index, lane).catch((error: unknown) => ({ label: `exception:${errorCode(error)}` }) as Step);
       latenciesMs[index] = step.latencyMs ?? performance.now() - opStartedAtMs;
       tally.set(step.label, (tally.get(step.label) ?? 0) + 1);
       if (step.laneDone) return;
@@ -50,7 +50,7 @@ export async function runLoad(plan: LoadPlan, operation: (index: number, lane: n
   return { started, seconds, latenciesMs: latenciesMs.subarray(0, started).sort(), tally };
 }
 
-function describe(error: unknown): string {
+function errorCode(error: unknown): string {
   if (error instanceof Error) return (error as { code?: string }).code ?? error.name;
   return 'unknown';
 }
