@@ -1,12 +1,13 @@
 // One open change stream: where it is in the oplog, the resume token it still has to find, and
 // the postBatchResumeToken it reports, following mongod's PlanExecutorPipeline accounting: the
 // token of the last event returned, or a high-water mark once the scan passed later entries.
-import { Timestamp } from 'bson';
+import { calculateObjectSize, Timestamp } from 'bson';
 import { aggregateDocuments } from '../engine/aggregate.ts';
 import { cloneValue } from '../engine/clone.ts';
 import { formatDocument } from '../engine/format.ts';
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
+import { MAX_BSON_OBJECT_SIZE_BYTES } from '../wire/constants.ts';
 import { buildEvent, buildInvalidate, inScope, invalidates, type DocumentLookup } from './buildEvent.ts';
 import { NON_RESUMABLE_LABEL } from './changeStreamLabels.ts';
 import type { Oplog, OplogEntry } from './Oplog.ts';
@@ -15,12 +16,23 @@ import type { ChangeStreamSpec } from './streamSpec.ts';
 
 /** Oplog entries one batch may examine, so a stream far behind cannot hold the server up. */
 const SCAN_ENTRIES_PER_BATCH_MAX = 10_000;
+/** A batch stops growing past this many bytes of events, as mongod's getMore. */
+const BATCH_SIZE_BYTES_MAX = MAX_BSON_OBJECT_SIZE_BYTES;
+/** mongod's BSONObjMaxInternalSize: a larger event cannot be returned at all. */
+const EVENT_SIZE_BYTES_MAX = MAX_BSON_OBJECT_SIZE_BYTES + 16 * 1024;
 
 export interface CursorBatch {
   events: Document[];
   postBatchResumeToken: Document;
   /** The stream was invalidated: this is its last batch. */
   closed: boolean;
+}
+
+/** An event with what the cursor needs once it is returned; `closes` marks the invalidate. */
+interface HeldEvent {
+  event: Document;
+  tsKey: bigint;
+  closes: boolean;
 }
 
 export class ChangeStreamCursor {
@@ -33,6 +45,8 @@ export class ChangeStreamCursor {
   /** An event token the stream must meet before it returns anything (resumeAfter/startAfter). */
   #pendingResume: ResumeTokenData | undefined;
   #pendingInvalidate: OplogEntry | undefined;
+  /** An event read but left for the next batch, which was full. */
+  #held: HeldEvent | undefined;
   #postBatchResumeToken: Document;
   /** Time of the newest entry behind the current postBatchResumeToken. */
   #reportedTimeKey: bigint;
@@ -66,13 +80,19 @@ export class ChangeStreamCursor {
     if (this.#nextSeq < this.oplog.firstSeq) {
       throw new CommandError('CappedPositionLost', `CollectionScan died due to position in capped collection being deleted. Last seen record id: RecordId(${this.#nextSeq - 1})`);
     }
+    const batch = { events, bytes: 0 };
     let scannedTimeKey: bigint | undefined;
-    for (let scanned = 0; events.length < limit && scanned < SCAN_ENTRIES_PER_BATCH_MAX; ) {
-      if (this.#pendingInvalidate) {
-        const invalidate = buildInvalidate(this.#pendingInvalidate);
-        this.#emit(invalidate, events);
-        this.#postBatchResumeToken = invalidate._id as Document;
-        this.closed = true;
+    // An event the last batch had no room for goes first.
+    const held = this.#held;
+    this.#held = undefined;
+    if (held) this.#add(held, batch);
+    for (let scanned = 0; events.length < limit && scanned < SCAN_ENTRIES_PER_BATCH_MAX && !this.#held && !this.closed; ) {
+      const invalidating = this.#pendingInvalidate;
+      if (invalidating) {
+        this.#pendingInvalidate = undefined;
+        const invalidate = this.#transform(buildInvalidate(invalidating));
+        if (invalidate) this.#add({ event: invalidate, tsKey: invalidating.tsKey, closes: true }, batch);
+        else this.closed = true;
         break;
       }
       const entry = this.oplog.get(this.#nextSeq);
@@ -80,11 +100,12 @@ export class ChangeStreamCursor {
       this.#nextSeq += 1;
       scanned += 1;
       scannedTimeKey = entry.tsKey;
-      if (!inScope(entry, this.spec.scope) || !this.#passedResumePoint(entry)) continue;
+      if (!inScope(entry, this.spec) || !this.#passedResumePoint(entry)) continue;
       if (invalidates(entry, this.spec.scope)) this.#pendingInvalidate = entry;
-      if (this.#emit(buildEvent(entry, this.spec.fullDocument, this.lookup), events)) this.#reportedTimeKey = entry.tsKey;
+      const event = this.#transform(buildEvent(entry, this.spec, this.lookup));
+      if (event) this.#add({ event, tsKey: entry.tsKey, closes: false }, batch);
     }
-    const atEnd = !this.closed && this.#nextSeq >= this.oplog.nextSeq;
+    const atEnd = !this.closed && !this.#held && this.#nextSeq >= this.oplog.nextSeq;
     if (atEnd && !this.#pendingResume && scannedTimeKey !== undefined && scannedTimeKey > this.#reportedTimeKey) {
       const latest = this.oplog.get(this.#nextSeq - 1)!;
       this.#postBatchResumeToken = encodeToken(highWaterMark(latest.ts));
@@ -122,15 +143,36 @@ export class ChangeStreamCursor {
     throw new CommandError('ChangeStreamFatalError', `cannot resume stream; the resume token was not found. ${formatDocument(entry.token)}`, { errorLabels: [NON_RESUMABLE_LABEL] });
   }
 
-  /** Runs the user's stages on one event; keeps it (true) unless they filtered it out. */
-  #emit(event: Document, into: Document[]): boolean {
+  /**
+   * Adds an event to the batch unless the batch is full by size (mongod caps a batch at 16 MiB,
+   * the first event always goes); a held event opens the next batch. False when held.
+   */
+  #add(item: HeldEvent, batch: { events: Document[]; bytes: number }): boolean {
+    const size = calculateObjectSize(item.event);
+    if (size > EVENT_SIZE_BYTES_MAX) {
+      throw new CommandError('BSONObjectTooLarge', `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${EVENT_SIZE_BYTES_MAX}(16MB) First element: _id: ${formatDocument(item.event._id as Document)}`);
+    }
+    if (batch.events.length > 0 && batch.bytes + size > BATCH_SIZE_BYTES_MAX) {
+      this.#held = item;
+      return false;
+    }
+    batch.events.push(item.event);
+    batch.bytes += size;
+    this.#postBatchResumeToken = item.event._id as Document;
+    this.#reportedTimeKey = item.tsKey;
+    if (item.closes) this.closed = true;
+    return true;
+  }
+
+  /** Runs the user's stages on one event: the event, or undefined when they filtered it out. */
+  #transform(event: Document): Document | undefined {
     const token = event._id as Document;
     const out = this.spec.pipeline.length === 0 ? event : aggregateDocuments([cloneValue(event)], this.spec.pipeline, {
       now: new Date(),
       clusterTime: event.clusterTime as Timestamp,
       resolve: () => [],
     })[0];
-    if (out === undefined) return false;
+    if (out === undefined) return undefined;
     if (!sameToken(out._id, token)) {
       throw new CommandError(
         'ChangeStreamFatalError',
@@ -139,9 +181,7 @@ export class ChangeStreamCursor {
         { errorLabels: [NON_RESUMABLE_LABEL] },
       );
     }
-    into.push(out);
-    this.#postBatchResumeToken = token;
-    return true;
+    return out;
   }
 }
 

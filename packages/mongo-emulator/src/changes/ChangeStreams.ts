@@ -7,6 +7,8 @@ import { CommandError } from '../errors.ts';
 import type { ClusterClock } from '../session/ClusterClock.ts';
 import { ChangeStreamCursor, type CursorBatch } from './ChangeStreamCursor.ts';
 import { labelStreamError } from './changeStreamLabels.ts';
+import { recordsImages } from './images.ts';
+import { createEvent } from './namespaceEvents.ts';
 import { Oplog, type OplogOperation, type TransactionInfo } from './Oplog.ts';
 import { parseChangeStream } from './streamSpec.ts';
 
@@ -59,25 +61,33 @@ export class ChangeStreams {
     this.oplog = new Oplog(options.oplogMaxEntries);
     // mongod's oplog starts with the replica set's initiation; older start points are history lost.
     this.oplog.append({ op: 'noop', msg: 'initiating set' }, { ts: this.#clock.now(), wallTime: new Date() });
+    options.catalog.observeCreations((collection) => this.recordCommand(createEvent(collection)));
     // One listener for the whole server, not one per waiting getMore.
     options.stopSignal?.addEventListener('abort', () => this.kill([...this.#streams.keys()]), { once: true });
   }
 
   /** Appends one committed document change; the clock has already ticked for it. */
   recordChange(change: ChangeRecord): void {
+    const collection = this.#catalog.getCollection(change.db, change.coll);
+    // Images are recorded by the collection's setting at the time of the write.
+    this.#append({ op: 'crud', change, collectionUUID: collection?.uuid, imagesRecorded: change.op !== 'insert' && recordsImages(collection?.options) }, true);
+  }
+
+  /** Appends a namespace command (drop, rename, create, createIndexes...), a write of its own on the clock. */
+  recordCommand(operation: Exclude<OplogOperation, { op: 'crud' | 'noop' }>): void {
+    this.#append(operation, false);
+  }
+
+  /** Inside a transaction's commit every entry after the first shares its time; otherwise each is a write. */
+  #append(operation: OplogOperation, clockTicked: boolean): void {
     const txn = this.#transaction;
     const latest = this.oplog.latest;
     if (txn && txn.nextIndex > 0 && latest) {
-      this.oplog.append({ op: 'crud', change }, { ts: latest.ts, wallTime: latest.wallTime, txn: txn.info, txnOpIndex: txn.nextIndex++ });
+      this.oplog.append(operation, { ts: latest.ts, wallTime: latest.wallTime, txn: txn.info, txnOpIndex: txn.nextIndex++ });
       return;
     }
-    this.oplog.append({ op: 'crud', change }, { ts: this.#clock.now(), wallTime: this.#clock.lastWriteDate, txn: txn?.info, txnOpIndex: txn ? txn.nextIndex++ : 0 });
-  }
-
-  /** Appends a namespace command (drop, rename, dropDatabase), a write of its own on the clock. */
-  recordCommand(operation: Exclude<OplogOperation, { op: 'crud' | 'noop' }>): void {
-    const ts = this.#clock.tick();
-    this.oplog.append(operation, { ts, wallTime: this.#clock.lastWriteDate });
+    const ts = clockTicked ? this.#clock.now() : this.#clock.tick();
+    this.oplog.append(operation, { ts, wallTime: this.#clock.lastWriteDate, txn: txn?.info, txnOpIndex: txn ? txn.nextIndex++ : 0 });
   }
 
   /**

@@ -1,16 +1,20 @@
 // The oplog: every committed change in commit order, bounded to the newest `maxEntries`. Change
 // streams read it by sequence number; a waiting getMore parks a resolver here and is woken by
 // the next append (no polling).
-import type { Timestamp } from 'bson';
+import type { Binary, Timestamp } from 'bson';
 import type { ChangeRecord, Document } from '../engine/types.ts';
 import { encodeToken, eventDigest, timeKey } from './resumeToken.ts';
 
+/** Events only a stream with `showExpandedEvents` reports. */
+export type ExpandedEventType = 'create' | 'createIndexes' | 'dropIndexes' | 'modify';
+
 /** What a change stream can report: a document change, a namespace command, or nothing (noop). */
 export type OplogOperation =
-  | { op: 'crud'; change: ChangeRecord }
-  | { op: 'drop'; db: string; coll: string }
-  | { op: 'rename'; db: string; coll: string; to: { db: string; coll: string } }
+  | { op: 'crud'; change: ChangeRecord; collectionUUID: Binary | undefined; imagesRecorded: boolean }
+  | { op: 'drop'; db: string; coll: string; collectionUUID: Binary | undefined }
+  | { op: 'rename'; db: string; coll: string; to: { db: string; coll: string }; collectionUUID: Binary | undefined; dropTarget: Binary | undefined }
   | { op: 'dropDatabase'; db: string }
+  | { op: ExpandedEventType; db: string; coll: string; collectionUUID: Binary; operationDescription: Document; stateBeforeChange?: Document }
   | { op: 'noop'; msg: string };
 
 /** Set for the writes of a multi-document transaction: they share its commit time. */
@@ -153,6 +157,11 @@ function identityOf(operation: OplogOperation): Document {
       return { ns: `${operation.db}.${operation.coll}`, operationType: 'rename', to: `${operation.to.db}.${operation.to.coll}` };
     case 'dropDatabase':
       return { ns: operation.db, operationType: 'dropDatabase' };
+    case 'create':
+    case 'createIndexes':
+    case 'dropIndexes':
+    case 'modify':
+      return { ns: `${operation.db}.${operation.coll}`, operationType: operation.op, operationDescription: operation.operationDescription };
     case 'noop':
       return { operationType: 'noop', msg: operation.msg };
   }

@@ -1,9 +1,15 @@
 // Oplog entries as change events, field for field in mongod 7.0's order
 // (change_stream_event_transform.cpp, document_source_change_stream_check_invalidate.cpp).
 import type { Document } from '../engine/types.ts';
-import type { OplogEntry } from './Oplog.ts';
+import { postImage, preImage } from './images.ts';
+import type { ExpandedEventType, OplogEntry, OplogOperation } from './Oplog.ts';
 import { decodeToken, encodeToken } from './resumeToken.ts';
-import type { StreamScope } from './streamSpec.ts';
+import type { ChangeStreamSpec, StreamScope } from './streamSpec.ts';
+
+/** What shapes an event beyond its entry. */
+export type EventOptions = Pick<ChangeStreamSpec, 'fullDocument' | 'fullDocumentBeforeChange' | 'showExpandedEvents'>;
+
+const EXPANDED_EVENTS: ReadonlySet<string> = new Set<ExpandedEventType>(['create', 'createIndexes', 'dropIndexes', 'modify']);
 
 /** Databases a whole-cluster stream never reports. */
 const INTERNAL_DATABASES = new Set(['admin', 'config', 'local']);
@@ -12,9 +18,11 @@ const INTERNAL_DATABASES = new Set(['admin', 'config', 'local']);
 export type DocumentLookup = (db: string, coll: string, documentKey: Document) => Document | null;
 
 /** Whether the stream reports this entry at all. */
-export function inScope(entry: OplogEntry, scope: StreamScope): boolean {
+export function inScope(entry: OplogEntry, spec: EventOptions & { scope: StreamScope }): boolean {
   const { operation } = entry;
   if (operation.op === 'noop') return false;
+  if (EXPANDED_EVENTS.has(operation.op) && !spec.showExpandedEvents) return false;
+  const { scope } = spec;
   const db = operation.op === 'crud' ? operation.change.db : operation.db;
   const coll = operation.op === 'crud' ? operation.change.coll : operation.op === 'dropDatabase' ? undefined : operation.coll;
   switch (scope.kind) {
@@ -44,34 +52,64 @@ export function buildInvalidate(entry: OplogEntry): Document {
   return { _id: invalidateToken(entry), operationType: 'invalidate', clusterTime: entry.ts, wallTime: entry.wallTime };
 }
 
-export function buildEvent(entry: OplogEntry, fullDocument: 'default' | 'updateLookup', lookup: DocumentLookup): Document {
+/** Builds the event of an in-scope entry; throws NoMatchingDocument when a required image is missing. */
+export function buildEvent(entry: OplogEntry, options: EventOptions, lookup: DocumentLookup): Document {
   const { operation } = entry;
+  if (operation.op === 'noop') throw new Error('noop oplog entries are never events');
   const event: Document = {};
+  // mongod adds `to` (renames) and the transaction's ids before the resume token.
   if (operation.op === 'rename') event.to = { ...operation.to };
   if (entry.txn) {
     event.txnNumber = entry.txn.txnNumber;
     event.lsid = entry.txn.lsid;
   }
   event._id = entry.token;
+  event.operationType = operation.op === 'crud' ? operation.change.op : operation.op;
+  event.clusterTime = entry.ts;
+  if (options.showExpandedEvents && operation.op !== 'dropDatabase' && operation.collectionUUID) event.collectionUUID = operation.collectionUUID;
+  event.wallTime = entry.wallTime;
+  if (operation.op === 'crud') return Object.assign(event, crudFields(entry, operation, options, lookup));
+  event.ns = operation.op === 'dropDatabase' ? { db: operation.db } : { db: operation.db, coll: operation.coll };
+  if (options.showExpandedEvents) {
+    const description = operationDescription(operation);
+    if (description) event.operationDescription = description;
+  }
+  if (operation.op === 'modify' && operation.stateBeforeChange) event.stateBeforeChange = operation.stateBeforeChange;
+  return event;
+}
+
+type CrudOperation = Extract<OplogOperation, { op: 'crud' }>;
+
+/** A document change's fields after wallTime, in mongod's order (the transform's, then the image stages'). */
+function crudFields(entry: OplogEntry, operation: CrudOperation, options: EventOptions, lookup: DocumentLookup): Document {
+  const { change } = operation;
+  const fields: Document = {};
+  if (change.op === 'insert' || change.op === 'replace') fields.fullDocument = change.fullDocument;
+  if (change.op === 'update') fields.fullDocument = undefined; // keeps the slot an image fills below
+  fields.ns = { db: change.db, coll: change.coll };
+  fields.documentKey = change.documentKey;
+  if (change.op === 'update') fields.updateDescription = change.updateDescription;
+  if (change.op !== 'insert') {
+    const before = preImage(entry, operation, change, options.fullDocumentBeforeChange);
+    if (before !== undefined) fields.fullDocumentBeforeChange = before;
+  }
+  if (change.op === 'update') {
+    if (options.fullDocument === 'updateLookup') fields.fullDocument = lookup(change.db, change.coll, change.documentKey);
+    else if (options.fullDocument !== 'default') fields.fullDocument = postImage(entry, operation, change, options.fullDocument);
+    else delete fields.fullDocument;
+  }
+  return fields;
+}
+
+/** showExpandedEvents' description of a namespace command (mongod: the oplog entry's `o` less its name). */
+function operationDescription(operation: Exclude<OplogOperation, CrudOperation | { op: 'noop' }>): Document | undefined {
   switch (operation.op) {
-    case 'crud': {
-      const { change } = operation;
-      Object.assign(event, { operationType: change.op, clusterTime: entry.ts, wallTime: entry.wallTime });
-      if (change.op === 'insert' || change.op === 'replace') event.fullDocument = change.fullDocument;
-      event.ns = { db: change.db, coll: change.coll };
-      event.documentKey = change.documentKey;
-      if (change.op === 'update') {
-        event.updateDescription = change.updateDescription;
-        if (fullDocument === 'updateLookup') event.fullDocument = lookup(change.db, change.coll, change.documentKey);
-      }
-      return event;
-    }
-    case 'drop':
     case 'rename':
-      return Object.assign(event, { operationType: operation.op, clusterTime: entry.ts, wallTime: entry.wallTime, ns: { db: operation.db, coll: operation.coll } });
+      return { to: { ...operation.to }, ...(operation.dropTarget ? { dropTarget: operation.dropTarget } : {}) };
+    case 'drop':
     case 'dropDatabase':
-      return Object.assign(event, { operationType: 'dropDatabase', clusterTime: entry.ts, wallTime: entry.wallTime, ns: { db: operation.db } });
-    case 'noop':
-      throw new Error('noop oplog entries are never events');
+      return undefined;
+    default:
+      return operation.operationDescription;
   }
 }

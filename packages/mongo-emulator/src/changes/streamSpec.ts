@@ -17,13 +17,22 @@ export type StreamStart =
   | { kind: 'startAfter'; token: ResumeTokenData }
   | { kind: 'startAtOperationTime'; clusterTime: Timestamp };
 
+export type FullDocumentMode = 'default' | 'updateLookup' | 'whenAvailable' | 'required';
+export type FullDocumentBeforeChangeMode = 'off' | 'whenAvailable' | 'required';
+
 export interface ChangeStreamSpec {
   scope: StreamScope;
   start: StreamStart;
-  fullDocument: 'default' | 'updateLookup';
+  fullDocument: FullDocumentMode;
+  fullDocumentBeforeChange: FullDocumentBeforeChangeMode;
+  /** 6.0+: DDL events (create, createIndexes, dropIndexes, modify), collectionUUID, operationDescription. */
+  showExpandedEvents: boolean;
   /** The stages after `$changeStream`, applied to each event. */
   pipeline: Document[];
 }
+
+const FULL_DOCUMENT_MODES: ReadonlySet<string> = new Set(['default', 'updateLookup', 'whenAvailable', 'required']);
+const FULL_DOCUMENT_BEFORE_CHANGE_MODES: ReadonlySet<string> = new Set(['off', 'whenAvailable', 'required']);
 
 const OPTIONS = new Set([
   'resumeAfter', 'startAfter', 'startAtOperationTime', 'fullDocument', 'fullDocumentBeforeChange',
@@ -59,14 +68,13 @@ export function parseChangeStream(db: string, coll: string | null, pipeline: Doc
   for (const field of Object.keys(spec)) {
     if (!OPTIONS.has(field)) throw new CommandError('Location40415', `BSON field '$changeStream.${field}' is an unknown field.`);
   }
-  if (spec.fullDocumentBeforeChange !== undefined && spec.fullDocumentBeforeChange !== 'off') {
-    throw new CommandError('CommandNotSupported', "mongo-emulator does not keep pre-images; fullDocumentBeforeChange must be 'off'");
-  }
   checkUserStages(rest);
   return {
     scope: scopeOf(db, coll, spec.allChangesForCluster === true),
     start: startOf(spec),
-    fullDocument: fullDocumentOf(spec.fullDocument),
+    fullDocument: enumOption(spec, 'fullDocument', FULL_DOCUMENT_MODES, 'default') as FullDocumentMode,
+    fullDocumentBeforeChange: enumOption(spec, 'fullDocumentBeforeChange', FULL_DOCUMENT_BEFORE_CHANGE_MODES, 'off') as FullDocumentBeforeChangeMode,
+    showExpandedEvents: booleanOption(spec, 'showExpandedEvents'),
     pipeline: rest,
   };
 }
@@ -120,11 +128,22 @@ function startOf(spec: Document): StreamStart {
   return { kind: 'now' };
 }
 
-function fullDocumentOf(value: unknown): ChangeStreamSpec['fullDocument'] {
-  if (value === undefined || value === 'default') return 'default';
-  if (value === 'updateLookup') return 'updateLookup';
-  if (value === 'whenAvailable' || value === 'required') {
-    throw new CommandError('CommandNotSupported', `mongo-emulator does not keep post-images; fullDocument: '${value}' is not supported (use 'updateLookup')`);
+/** A string option with a fixed set of values, as mongod's IDL enums check them. */
+function enumOption(spec: Document, field: string, values: ReadonlySet<string>, fallback: string): string {
+  const value = spec[field];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string') {
+    throw new CommandError('TypeMismatch', `BSON field '$changeStream.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'string'`);
   }
-  throw new CommandError('BadValue', `Enumeration value '${String(value)}' for field '$changeStream.fullDocument' is not a valid value.`);
+  if (!values.has(value)) throw new CommandError('BadValue', `Enumeration value '${value}' for field '$changeStream.${field}' is not a valid value.`);
+  return value;
+}
+
+function booleanOption(spec: Document, field: string): boolean {
+  const value = spec[field];
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') {
+    throw new CommandError('TypeMismatch', `BSON field '$changeStream.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'bool'`);
+  }
+  return value;
 }

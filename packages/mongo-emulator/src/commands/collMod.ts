@@ -1,4 +1,5 @@
 import { checkValidationOptions } from '../engine/documentValidation.ts';
+import { modifyEvent } from '../changes/index.ts';
 import { CommandError } from '../errors.ts';
 import { ownOptions } from './lib/genericArguments.ts';
 import { collectionName } from './lib/namespace.ts';
@@ -19,7 +20,9 @@ export const collMod: CommandDefinition = {
     checkValidationOptions(changes, { now: new Date() });
     const collection = context.server.catalog.getCollection(context.db, coll);
     if (!collection) throw new CommandError('NamespaceNotFound', `ns does not exist: ${context.db}.${coll}`);
+    const optionsBefore = { ...collection.options };
     collection.setOptions(changes);
+    context.server.changeStreams.recordCommand(modifyEvent(collection, changes, optionsBefore));
     return {};
   },
 };

@@ -1,4 +1,5 @@
 import { CommandError } from '../errors.ts';
+import { createIndexesEvents } from '../changes/index.ts';
 import type { IndexSpec } from '../engine/types.ts';
 import { writableCollectionName } from './lib/namespace.ts';
 import { requiredArray } from './lib/options.ts';
@@ -23,7 +24,10 @@ export const createIndexes: CommandDefinition = {
     const { catalog } = context.server;
     const existed = catalog.getCollection(context.db, coll) !== undefined;
     const collection = catalog.getOrCreateCollection(context.db, coll);
+    const before = new Set(collection.listIndexes().map((i) => i.name));
     const result = collection.createIndexes(specs as IndexSpec[]);
+    const created = collection.listIndexes().filter((i) => !before.has(i.name));
+    for (const event of createIndexesEvents(collection, created, collection.size === 0)) context.server.changeStreams.recordCommand(event);
     return { ...result, createdCollectionAutomatically: !existed };
   },
 };

@@ -8,8 +8,9 @@ export const drop: CommandDefinition = {
   run(context) {
     const coll = collectionName(context);
     const { catalog } = context.server;
-    const nIndexesWas = catalog.getCollection(context.db, coll)?.listIndexes().length;
-    if (catalog.dropCollection(context.db, coll)) context.server.changeStreams.recordCommand({ op: 'drop', db: context.db, coll });
+    const collection = catalog.getCollection(context.db, coll);
+    const nIndexesWas = collection?.listIndexes().length;
+    if (catalog.dropCollection(context.db, coll)) context.server.changeStreams.recordCommand({ op: 'drop', db: context.db, coll, collectionUUID: collection?.uuid });
     const ns = `${context.db}.${coll}`;
     return nIndexesWas === undefined ? { ns } : { nIndexesWas, ns };
   },

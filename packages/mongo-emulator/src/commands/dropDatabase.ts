@@ -5,10 +5,10 @@ export const dropDatabase: CommandDefinition = {
   acceptsWriteConcern: true,
   run({ db, server }) {
     // mongod drops each collection (one oplog entry each), then the database.
-    const collections = server.catalog.listCollections(db).map((c) => c.name);
-    for (const coll of collections) {
+    const collections = server.catalog.listCollections(db);
+    for (const { name: coll, info } of collections) {
       server.catalog.dropCollection(db, coll);
-      server.changeStreams.recordCommand({ op: 'drop', db, coll });
+      server.changeStreams.recordCommand({ op: 'drop', db, coll, collectionUUID: info.uuid });
     }
     server.catalog.dropDatabase(db);
     if (collections.length > 0) server.changeStreams.recordCommand({ op: 'dropDatabase', db });

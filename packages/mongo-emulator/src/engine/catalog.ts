@@ -57,6 +57,7 @@ export class Catalog {
   readonly #clock: () => Clock;
   readonly #databases = new Map<string, Map<string, Collection>>();
   readonly #observers = new Set<WriteObserver>();
+  readonly #creationObservers = new Set<(collection: Collection) => void>();
   readonly #views = new Map<string, Map<string, ViewDefinition>>();
 
   constructor(options: { clock?: () => Clock } = {}) {
@@ -67,6 +68,12 @@ export class Catalog {
   observe(observer: WriteObserver): () => void {
     this.#observers.add(observer);
     return () => this.#observers.delete(observer);
+  }
+
+  /** Subscribe to every collection creation, explicit or implicit (a first write, createIndexes). */
+  observeCreations(observer: (collection: Collection) => void): () => void {
+    this.#creationObservers.add(observer);
+    return () => this.#creationObservers.delete(observer);
   }
 
   clock(): Clock {
@@ -226,6 +233,7 @@ export class Catalog {
   #create(db: string, name: string, options: Document): Collection {
     const coll = new Collection(db, name, { clock: () => this.#clock(), emit: (change) => this.#emit(change) }, options);
     this.#collections(db).set(name, coll);
+    for (const o of this.#creationObservers) o(coll);
     return coll;
   }
 }
