@@ -1,4 +1,5 @@
 import type { Collection, Db, IndexDescription, Long } from 'mongodb';
+import { withdrawalsByIdIndex } from './withdrawals.ts';
 
 // The ledger's three collections. Only this folder writes them.
 //
@@ -131,6 +132,8 @@ const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
     // decided once.
     { key: { accountId: 1, versionAfter: 1 }, name: 'accountId_versionAfter', unique: true },
     { key: { requestId: 1 }, name: 'requestId' },
+    // The payout projection's reconciliation walks withdrawals by _id (src/ledger/withdrawals.ts).
+    { key: { ...withdrawalsByIdIndex }, name: 'kind_id' },
   ],
   // The recovery sweep completes pending requests, oldest first.
   requests: [{ key: { status: 1, firstSeenAt: 1 }, name: 'status_firstSeenAt' }],

@@ -14,6 +14,7 @@ import { accountPreconditions, type AccountPreconditions } from './preconditions
 import * as queries from './queries.ts';
 import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
 import { sweepPendingRequests } from './sweep.ts';
+import { withdrawalsAfter } from './withdrawals.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 
 export interface LedgerServiceOptions {
@@ -66,6 +67,8 @@ export function createLedgerService(options: LedgerServiceOptions) {
     listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
     entryByRequest: (requestId: string) => queries.entryByRequest(reporting, requestId),
+    /** Applied withdrawals after an `_id`, read on the primary (payout reconciliation). */
+    withdrawalsAfter: (afterId: string | null, limit: number) => withdrawalsAfter(deps.collections, afterId, limit),
   });
 }
 
