@@ -1,15 +1,30 @@
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 
-// mongod's code for a unique-index violation (error_codes.yml: DuplicateKey).
-const duplicateKeyCode = 11000;
+// mongod's codes this application reacts to (error_codes.yml), in one table.
+const MongoCode = Object.freeze({
+  DuplicateKey: 11000,
+  ChangeStreamFatalError: 280,
+  ChangeStreamHistoryLost: 286,
+} as const);
 
 export function isDuplicateKey(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === duplicateKeyCode;
+  return error instanceof MongoServerError && error.code === MongoCode.DuplicateKey;
 }
 
 /** True when every write of a failed insertMany hit an existing key, and nothing else went wrong. */
 export function isOnlyDuplicateKeys(error: unknown): boolean {
   if (!(error instanceof MongoBulkWriteError)) return isDuplicateKey(error);
   if (error.writeConcernError) return false;
-  return [error.writeErrors].flat().every((writeError) => writeError.code === duplicateKeyCode);
+  return [error.writeErrors].flat().every((writeError) => writeError.code === MongoCode.DuplicateKey);
+}
+
+/**
+ * A change stream cannot resume from its token: the oplog no longer holds it (286), or a stream
+ * passed the point without meeting the token (280 "the resume token was not found"). Either way
+ * events were lost and only a fresh start plus a reconciliation helps.
+ */
+export function isChangeStreamHistoryLost(error: unknown): boolean {
+  if (!(error instanceof MongoServerError)) return false;
+  if (error.code === MongoCode.ChangeStreamHistoryLost) return true;
+  return error.code === MongoCode.ChangeStreamFatalError && /resume token was not found/i.test(error.message);
 }
