@@ -4,6 +4,7 @@ import { completeWorkItem } from './complete.ts';
 import type { WorkContext } from './context.ts';
 import { createPayoutWorkItem, createWorkItem } from './createItem.ts';
 import { heartbeatWorkItem } from './heartbeat.ts';
+import { entriesWithPayout } from './payouts.ts';
 import type {
   ClaimWorkItemInput,
   CompleteWorkItemInput,
@@ -42,6 +43,7 @@ export function createWorkService(options: WorkServiceOptions) {
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
     createPayout: (payout: { entryId: string; payload: unknown }) => createPayoutWorkItem(ctx, payout),
+    entriesWithPayout: (entryIds: readonly string[]) => entriesWithPayout(ctx, entryIds),
     claim: (input: ClaimWorkItemInput) => claimWorkItem(ctx, input),
     heartbeat: (input: HeartbeatWorkItemInput) => heartbeatWorkItem(ctx, input),
     complete: (input: CompleteWorkItemInput) => completeWorkItem(ctx, input),
