@@ -6,6 +6,7 @@ import type { Db, MongoClient } from 'mongodb';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ledgerStartupTasks } from '../ledger/startup.ts';
+import { streamStartupTasks } from '../streams/startup.ts';
 import { workItemIndexesTask } from '../work/startupTask.ts';
 
 export interface StartupDeps {
@@ -28,4 +29,5 @@ export interface StartupTask {
 export const startupTasks: readonly StartupTask[] = [
   ...ledgerStartupTasks,
   workItemIndexesTask,
+  ...streamStartupTasks,
 ];

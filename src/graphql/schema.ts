@@ -5,6 +5,7 @@ import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { HealthResolver } from '../health/HealthResolver.ts';
 import { AccountFieldsResolver, LedgerEntryFieldsResolver, LedgerResolver } from '../ledger/graphql/LedgerResolver.ts';
+import { StreamsResolver } from '../streams/graphql/StreamsResolver.ts';
 import { WorkItemResolver } from '../work/graphql/WorkItemResolver.ts';
 import { assertEveryRootFieldHasRight } from './auth/assertEveryRootFieldHasRight.ts';
 import { authChecker } from './auth/authChecker.ts';
@@ -15,6 +16,7 @@ export const resolvers = [
   HealthResolver,
   LedgerEntryFieldsResolver,
   LedgerResolver,
+  StreamsResolver,
   WorkItemResolver,
 ] as const;
 

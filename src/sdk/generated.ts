@@ -406,6 +406,35 @@ export type RequeueWorkItemInput = {
 
 export type RequeueWorkItemResult = ConflictLost | RequeueSuccess | WorkItemNotFound;
 
+/** Why events were, or may have been, missed */
+export type ResyncReason =
+  | 'CATCH_UP_TOO_LONG'
+  | 'HISTORY_LOST'
+  | 'INVALIDATED'
+  | 'SLOW_SUBSCRIBER'
+  | 'STREAM_FAILED';
+
+/** Events were, or may have been, missed: re-read the state you need, then resume from `cursor` */
+export type ResyncRequired = {
+  __typename?: 'ResyncRequired';
+  /** Where to resume (as `after`) once resynced */
+  cursor: Scalars['String']['output'];
+  reason: ResyncReason;
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** Every committed transition of matching work items, in version order per item; `after` resumes from a cursor */
+  workItemStatusChanged: WorkItemStatusEvent;
+};
+
+
+export type SubscriptionWorkItemStatusChangedArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  id: InputMaybe<Scalars['ID']['input']>;
+  kinds: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
 export type TransferInput = {
   /** Positive integer minor units */
   amount: Scalars['SafeInt']['input'];
@@ -486,6 +515,24 @@ export type WorkItemStatus =
   | 'FAILED'
   | 'PENDING'
   | 'PROCESSING';
+
+/** One committed transition of a work item (or its creation), in version order per item */
+export type WorkItemStatusChanged = {
+  __typename?: 'WorkItemStatusChanged';
+  /** By the database server's clock */
+  at: Scalars['DateTime']['output'];
+  /** Opaque; pass it as `after` to resume right after this event, on any API process */
+  cursor: Scalars['String']['output'];
+  itemId: Scalars['ID']['output'];
+  kind: Scalars['String']['output'];
+  /** Null for the creation */
+  previousStatus: Maybe<WorkItemStatus>;
+  status: WorkItemStatus;
+  /** The version this transition produced */
+  version: Scalars['Int']['output'];
+};
+
+export type WorkItemStatusEvent = ResyncRequired | WorkItemStatusChanged;
 
 /** One transition, as the write that made it recorded it */
 export type WorkItemTransition = {

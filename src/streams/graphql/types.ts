@@ -1,0 +1,52 @@
+// The subscription payloads: a work-item transition, or a notice to resync.
+import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTime } from '../../graphql/scalars.ts';
+import { WorkStatus } from '../../work/index.ts';
+import '../../work/graphql/types.ts'; // registers the WorkItemStatus enum used below
+import { ResyncReason, type FeedItem } from '../feedItems.ts';
+import type { WorkItemStatusEvent } from '../workItemEvents.ts';
+
+registerEnumType(ResyncReason, { name: 'ResyncReason', description: 'Why events were, or may have been, missed' });
+
+@ObjectType({ description: 'One committed transition of a work item (or its creation), in version order per item' })
+export class WorkItemStatusChanged {
+  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
+  cursor!: string;
+
+  @Field(() => ID)
+  itemId!: string;
+
+  @Field(() => String)
+  kind!: string;
+
+  @Field(() => WorkStatus)
+  status!: WorkStatus;
+
+  @Field(() => WorkStatus, { nullable: true, description: 'Null for the creation' })
+  previousStatus!: WorkStatus | null;
+
+  @Field(() => Int, { description: 'The version this transition produced' })
+  version!: number;
+
+  @Field(() => DateTime, { description: "By the database server's clock" })
+  at!: Date;
+}
+
+@ObjectType({ description: 'Events were, or may have been, missed: re-read the state you need, then resume from `cursor`' })
+export class ResyncRequired {
+  @Field(() => String, { description: 'Where to resume (as `after`) once resynced' })
+  cursor!: string;
+
+  @Field(() => ResyncReason)
+  reason!: ResyncReason;
+}
+
+export const WorkItemStatusEventResult = createUnionType({
+  name: 'WorkItemStatusEvent',
+  types: () => [WorkItemStatusChanged, ResyncRequired] as const,
+});
+
+export function toWorkItemStatusEventResult(item: FeedItem<WorkItemStatusEvent>): WorkItemStatusChanged | ResyncRequired {
+  if (item.kind === 'resync') return Object.assign(new ResyncRequired(), { cursor: item.cursor, reason: item.reason });
+  return Object.assign(new WorkItemStatusChanged(), { cursor: item.cursor, ...item.data });
+}

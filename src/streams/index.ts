@@ -1,0 +1,10 @@
+export { ChangeFeed, type FeedSpec } from './ChangeFeed.ts';
+export { ResyncReason, type FeedEvent, type FeedItem, type FeedResync } from './feedItems.ts';
+export { FeedLimits, ProjectionLimits } from './limits.ts';
+export { liveFeedsFor, startLiveFeeds, type LiveFeeds } from './liveFeeds.ts';
+export { PROJECTION_LEASES_COLLECTION, projectionLeases, type LeaseDoc } from './projection/lease.ts';
+export { PAYOUT_LEASE_NAME, PayoutProjection, type PayoutProjectionOptions } from './projection/PayoutProjection.ts';
+export type { Payout, PayoutPayload, PayoutWriter } from './projection/payouts.ts';
+export { decodeResumeCursor, encodeResumeCursor, type ResumeToken } from './resumeCursor.ts';
+export { liveWatchersTask, payoutProjectionTask, streamStartupTasks } from './startup.ts';
+export type { WorkItemStatusEvent } from './workItemEvents.ts';

@@ -1,0 +1,38 @@
+// Every bound of the change-stream watchers and the payout projection. Units go last.
+
+export const FeedLimits = Object.freeze({
+  /** Events buffered for one subscriber; beyond it the subscriber is told to resync and ended. */
+  subscriberQueueMax: 1_000,
+  /** Subscribers of one feed in one process; beyond it a new subscription is refused. */
+  subscribersPerFeedMax: 10_000,
+  /** Catch-up streams (`after:`) open at once per feed; later ones wait for a slot. */
+  catchUpStreamsMax: 8,
+  /** Events one catch-up may replay before it gives up and asks the client to resync. */
+  catchUpEventsMax: 10_000,
+  /** How long one getMore waits for events; also bounds how long closing a stream takes. */
+  awaitTimeMs: 500,
+  /** Consecutive failed reopens of a shared stream before the feed gives up. */
+  reopenAttemptsMax: 8,
+  reopenBackoffBaseMs: 100,
+  reopenBackoffMaxMs: 5_000,
+});
+
+export const ProjectionLimits = Object.freeze({
+  /** How long a lease lasts unless renewed; a crashed holder is replaced after at most this. */
+  leaseDurationMs: 15_000,
+  /** How often the holder renews (and stores its position while idle). */
+  leaseRenewIntervalMs: 5_000,
+  /** How often a standby process tries to take the lease. */
+  leaseAcquireIntervalMs: 1_000,
+  /** Consecutive stream failures before the holder releases the lease to another process. */
+  streamFailuresMax: 8,
+  /** Withdrawals read per page while reconciling. */
+  reconcileBatchMax: 200,
+  /** Pages one reconciliation reads at most (batch × pages withdrawals). */
+  reconcilePagesMax: 50_000,
+});
+
+/** Exponential backoff for the n-th consecutive failure (n ≥ 1), capped. */
+export function backoffMs(failure: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, failure - 1));
+}

@@ -1,0 +1,34 @@
+import type { Db } from 'mongodb';
+import type { Logger } from '../observability/logger.ts';
+import { ChangeFeed } from './ChangeFeed.ts';
+import { workItemFeedSpec, type WorkItemStatusEvent } from './workItemEvents.ts';
+
+// The live watchers of one API process, one feed per watched collection, reachable by the
+// subscription resolvers through the database handle they already hold (the context's `db`).
+// Keyed by that handle, so two app instances in one test process each find their own.
+
+export interface LiveFeeds {
+  workItems: ChangeFeed<WorkItemStatusEvent>;
+}
+
+const running = new WeakMap<Db, LiveFeeds>();
+
+/** Opens every feed; resolves once each stream is established. */
+export async function startLiveFeeds(db: Db, logger: Logger): Promise<{ stop(): Promise<void> }> {
+  if (running.has(db)) throw new Error(`live feeds already run on database ${db.databaseName}`);
+  const feeds: LiveFeeds = { workItems: new ChangeFeed(workItemFeedSpec(db), logger.child({ component: 'streams' })) };
+  await feeds.workItems.start();
+  running.set(db, feeds);
+  return {
+    async stop() {
+      running.delete(db);
+      await feeds.workItems.stop();
+    },
+  };
+}
+
+export function liveFeedsFor(db: Db): LiveFeeds {
+  const feeds = running.get(db);
+  if (!feeds) throw new Error('the change-stream watchers are not running in this process');
+  return feeds;
+}

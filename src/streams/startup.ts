@@ -1,0 +1,25 @@
+import type { StartupTask } from '../db/startupTasks.ts';
+import { startLiveFeeds } from './liveFeeds.ts';
+import { PayoutProjection, type PayoutProjectionOptions } from './projection/PayoutProjection.ts';
+
+// Start-up steps of the streams: the live watchers (every process), then the payout projection
+// (every process competes for its lease; one projects). They run after the ledger's and the work
+// items' indexes, which the projection's writes and reconciliation rely on.
+
+export const liveWatchersTask: StartupTask = {
+  name: 'streams: live watchers',
+  run: ({ db, logger }) => startLiveFeeds(db, logger),
+};
+
+export function payoutProjectionTask(options: PayoutProjectionOptions = {}): StartupTask {
+  return {
+    name: 'streams: payout projection',
+    async run({ db, logger }) {
+      const projection = new PayoutProjection(db, logger.child({ component: 'payoutProjection' }), options);
+      projection.start();
+      return { stop: () => projection.stop() };
+    },
+  };
+}
+
+export const streamStartupTasks: readonly StartupTask[] = [liveWatchersTask, payoutProjectionTask()];
