@@ -75,6 +75,8 @@ describe('change events', () => {
     await coll.updateOne({ _id: 1 }, { $inc: { v: 1 } });
     const [update] = await take(stream, 1);
     expect(update).toMatchObject({ operationType: 'update', fullDocument: { _id: 1, v: 2 } });
+    // mongod's transform reserves fullDocument's slot after wallTime; the lookup fills it there.
+    expect(Object.keys(update!)).toEqual(['_id', 'operationType', 'clusterTime', 'wallTime', 'fullDocument', 'ns', 'documentKey', 'updateDescription']);
     await coll.updateOne({ _id: 1 }, { $inc: { v: 1 } });
     await coll.deleteOne({ _id: 1 });
     const [gone, del] = await take(stream, 2);

@@ -41,7 +41,7 @@ describe('pre- and post-images', () => {
     await coll.updateOne({ _id: 1 }, { $set: { v: 2 } });
     await imagesOn('toggled', false);
     await coll.updateOne({ _id: 1 }, { $set: { v: 3 } });
-    const events = await take(stream, 3);
+    const events = (await take(stream, 3)) as Document[];
     expect(events.map((e) => [e.fullDocumentBeforeChange, e.fullDocument])).toEqual([
       [null, null],
       [{ _id: 1, v: 1 }, { _id: 1, v: 2 }],

@@ -32,8 +32,8 @@ describe('getMore errors on change streams', () => {
     const stream = await opened(db().collection<Doc>('labelled').watch([], { maxAwaitTimeMS: 50 }));
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, { errorCode: 6 });
     await db().collection<Doc>('labelled').insertMany([{ _id: 1 }, { _id: 2 }]);
-    const events = await take(stream, 2);
-    expect(events.map((e) => (e as { documentKey: Doc }).documentKey._id)).toEqual([1, 2]);
+    const events = (await take(stream, 2)) as Document[];
+    expect(events.map((e) => e.documentKey._id)).toEqual([1, 2]);
     await stream.close();
   });
 
