@@ -27,6 +27,8 @@ export interface StartTestAppOptions {
   schema?: GraphQLSchema;
   startupTasks?: readonly StartupTask[];
   logger?: Logger;
+  /** Another engine than the run's (e.g. an emulator with a tiny oplog started by the test). */
+  mongoUri?: string;
 }
 
 export interface GqlOptions {
@@ -67,7 +69,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     API_KEYS: Object.entries(allKeys).map(([token, role]) => `${token}=${role}`).join(','),
     ...options.env,
   });
-  const client = await connectMongo(testMongoUri(), config.limits);
+  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits);
   const ownsDatabase = options.dbName === undefined;
   const db = client.db(options.dbName ?? `test_app_${randomBytes(6).toString('hex')}`);
   const wsClients = new Set<TestWsClient>();
