@@ -3,7 +3,7 @@ import { accountTraceLengthMax, decisionAttemptsMax } from './limits.ts';
 import type { AccountDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import type { AccountPreconditions, DecisionTarget } from './preconditions.ts';
-import { findInTrace, type TracedDecision } from './trace.ts';
+import { type AccountState, findInTrace, type TracedDecision } from './trace.ts';
 
 export type AccountDecision =
   | TracedDecision
@@ -17,6 +17,13 @@ export interface DecideOptions {
   delta: number;
   target: DecisionTarget;
 }
+
+// What the account writes send back. A write that matched just pushed this key's record, so
+// the last record is all it needs; returning the whole trace (up to accountTraceLengthMax
+// records) made every decision ship and parse it, the dearer the busier the account. The
+// read-back needs the trace but not the account's other fields.
+const decidedReply = { returnDocument: 'after', projection: { balance: 1, version: 1, trace: { $slice: -1 } } } as const;
+const readBackProjection = { balance: 1, version: 1, trace: 1 } as const;
 
 function recordDecision(key: string, delta: number): UpdateFilter<AccountDoc> {
   return {
@@ -38,16 +45,15 @@ export async function decideOnAccount(
 ): Promise<AccountDecision> {
   const { accountId, key } = target;
   const isDebit = delta < 0;
-  const after = { returnDocument: 'after' } as const;
   for (let attempt = 0; attempt < decisionAttemptsMax; attempt += 1) {
     const filter = isDebit ? preconditions.debit(target) : preconditions.credit(target);
-    const applied = await accounts.findOneAndUpdate(filter, recordDecision(key, delta), after);
+    const applied: AccountState | null = await accounts.findOneAndUpdate(filter, recordDecision(key, delta), decidedReply);
     if (applied) return requireTraced(applied, key);
     if (isDebit) {
-      const rejected = await accounts.findOneAndUpdate(preconditions.reject(target), recordDecision(key, 0), after);
+      const rejected: AccountState | null = await accounts.findOneAndUpdate(preconditions.reject(target), recordDecision(key, 0), decidedReply);
       if (rejected) return requireTraced(rejected, key);
     }
-    const current = await accounts.findOne({ _id: accountId });
+    const current = await accounts.findOne<AccountState>({ _id: accountId }, { projection: readBackProjection });
     if (!current) throw new Error(`invariant: account ${accountId} vanished while deciding ${key}`);
     const traced = findInTrace(current, key);
     if (traced) return traced;
@@ -56,7 +62,7 @@ export async function decideOnAccount(
   return { kind: 'undecided' };
 }
 
-function requireTraced(account: AccountDoc, key: string): TracedDecision {
+function requireTraced(account: AccountState, key: string): TracedDecision {
   const traced = findInTrace(account, key);
   if (!traced) throw new Error(`invariant: account ${account._id} was written for ${key} without tracing it`);
   return traced;
