@@ -22,7 +22,8 @@ import type { TracedDecision } from './trace.ts';
 // the money is "in flight" for a moment; readers of balances may see it, the journal never does.
 
 export type DriveResult =
-  | { kind: 'decided'; request: RequestDoc }
+  /** `written`: the entries this drive inserted itself, so its caller need not read them back. */
+  | { kind: 'decided'; request: RequestDoc; written?: EntryDoc[] }
   /** Not finished now; the request stays pending for a replay or the sweep. */
   | { kind: 'unfinished'; reason: 'untraceable' | 'undecided' };
 
@@ -52,9 +53,10 @@ export async function driveRequest(
     legs.push({ accountId: params.toAccountId, decision: credit, kind: params.op === 'transfer' ? 'transferIn' : 'deposit' });
   }
   const entries = legs.map((leg) => entryFor(request, leg, legs));
-  await insertEntries(collections, entries);
+  const wroteAll = await insertEntries(collections, entries);
   const outcome = { kind: 'applied', entryIds: entries.map((entry) => entry._id) } as const;
-  return { kind: 'decided', request: await finalizeRequest(collections.requests, request._id, outcome) };
+  const final = await finalizeRequest(collections.requests, request._id, outcome);
+  return { kind: 'decided', request: final, ...(wroteAll ? { written: entries } : {}) };
 }
 
 function decide(
@@ -87,14 +89,19 @@ function entryFor(request: RequestDoc, leg: Leg, legs: Leg[]): EntryDoc {
   };
 }
 
-/** Inserts the entries; the ones an earlier driver already wrote are identical and skipped. */
-async function insertEntries(collections: LedgerCollections, entries: EntryDoc[]): Promise<void> {
+/**
+ * Inserts the entries; the ones an earlier driver already wrote are kept (they differ from ours
+ * at most in `createdAt`). True when this call wrote all of them.
+ */
+async function insertEntries(collections: LedgerCollections, entries: EntryDoc[]): Promise<boolean> {
   try {
     await collections.entries.insertMany(entries, { ordered: false });
+    return true;
   } catch (error) {
     if (!isOnlyDuplicateKeys(error)) throw error;
     const ids = entries.map((entry) => entry._id);
     const stored = await collections.entries.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray();
     if (stored.length !== entries.length) throw new Error(`invariant: entries of ${entries[0]?.requestId} clash with others`);
+    return false;
   }
 }

@@ -82,7 +82,7 @@ export async function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<Mo
   if (!claim.claimed) return replay(deps, request, claim.existing);
   const driven = await driveWithRetries(deps, request);
   if (driven.kind !== 'decided') return { kind: 'outcomeUnknown', requestId: move.requestId, firstSeenAt: request.firstSeenAt };
-  return loadOutcome(deps.collections, driven.request);
+  return loadOutcome(deps.collections, driven.request, driven.written);
 }
 
 /** Answers a key that was claimed before: refuse other parameters, else wait for or finish the first attempt. */

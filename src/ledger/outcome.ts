@@ -1,13 +1,19 @@
 import { accountAfter, toLedgerEntry } from './convert.ts';
-import type { LedgerCollections, RequestDoc } from './model.ts';
+import type { EntryDoc, LedgerCollections, RequestDoc } from './model.ts';
 import { fromLong } from './money.ts';
 import type { LedgerEntry, MoveOutcome } from './results.ts';
 
 /**
  * Rebuilds a decided request's outcome from what was stored. The first caller and every replay
- * go through here, so they all see the very same entries and balances.
+ * go through here, so they all see the very same entries and balances. `stored` are the
+ * request's entries when the caller already holds them (it inserted them itself: entries are
+ * immutable, so they are what a read would return); otherwise they are read.
  */
-export async function loadOutcome(collections: LedgerCollections, request: RequestDoc): Promise<MoveOutcome> {
+export async function loadOutcome(
+  collections: LedgerCollections,
+  request: RequestDoc,
+  stored?: readonly EntryDoc[],
+): Promise<MoveOutcome> {
   const { outcome } = request;
   if (outcome === null) throw new Error(`invariant: request ${request._id} has no outcome yet`);
   if (outcome.kind === 'rejected') {
@@ -18,7 +24,10 @@ export async function loadOutcome(collections: LedgerCollections, request: Reque
       amount: fromLong(outcome.amount),
     };
   }
-  const docs = await collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray();
+  const docs = stored ?? (await collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray());
+  if (docs.length !== outcome.entryIds.length || !docs.every((doc) => outcome.entryIds.includes(doc._id))) {
+    throw new Error(`invariant: request ${request._id} has entries other than its outcome names`);
+  }
   const entries = docs.map(toLedgerEntry);
   const leg = (kind: LedgerEntry['kind']): LedgerEntry => {
     const entry = entries.find((candidate) => candidate.kind === kind);
