@@ -6,12 +6,15 @@ import { createLedgerService, createLedgerTelemetry, type LedgerService } from '
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
 // What one withdrawal costs the database, seen through command monitoring: how many round trips
-// it takes, and that no reply ships the account's trace of recent decisions (up to 1,000
-// records) back to the API. The account holds many records first, so a reply carrying the trace
-// would show it.
+// it takes, that no reply ships the account's trace of recent decisions (up to 1,000 records)
+// back to the API, and that concurrent withdrawals on one account neither retry nor wait.
+
+/** Separate clients (own pools), so concurrent withdrawals really meet on the server. */
+const clientCount = 4;
 
 let h: LedgerHarness;
-let client: MongoClient;
+let clients: MongoClient[];
+let services: LedgerService[];
 let service: LedgerService;
 const started: CommandStartedEvent[] = [];
 const replies: CommandSucceededEvent[] = [];
@@ -19,14 +22,21 @@ const handshakes = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSession
 
 beforeAll(async () => {
   h = await openLedgerHarness('writecost');
-  client = new MongoClient(h.db.uri, { monitorCommands: true });
-  await client.connect();
-  client.on('commandStarted', (event) => handshakes.has(event.commandName) || started.push(event));
-  client.on('commandSucceeded', (event) => handshakes.has(event.commandName) || replies.push(event));
-  service = createLedgerService({ db: client.db(h.db.dbName), telemetry: createLedgerTelemetry(new Registry(), pino({ level: 'silent' })) });
+  const telemetry = createLedgerTelemetry(new Registry(), pino({ level: 'silent' }));
+  clients = await Promise.all(
+    Array.from({ length: clientCount }, async () => {
+      const client = new MongoClient(h.db.uri, { monitorCommands: true });
+      await client.connect();
+      client.on('commandStarted', (event) => handshakes.has(event.commandName) || started.push(event));
+      client.on('commandSucceeded', (event) => handshakes.has(event.commandName) || replies.push(event));
+      return client;
+    }),
+  );
+  services = clients.map((client) => createLedgerService({ db: client.db(h.db.dbName), telemetry }));
+  service = services[0]!;
 });
 afterAll(async () => {
-  await client.close();
+  await Promise.all(clients.map((client) => client.close()));
   await h.close();
 });
 
@@ -61,6 +71,26 @@ describe('ledger write cost', () => {
       'findAndModify ledger_requests', // the outcome
     ]);
     expect(traceLengths(replyDocs)).toEqual([1]);
+  });
+
+  it('writes the account once per withdrawal when 64 of them race on it: no retry, no wait', async () => {
+    await h.fundedAccount('wc-hot', 1_000);
+    const count = 64;
+    const { sent } = await observe(() =>
+      Promise.all(
+        Array.from({ length: count }, (_, i) => services[i % clientCount]!.withdraw({ accountId: 'wc-hot', amount: 1, requestId: `wc-hot-${i}` })),
+      ),
+    );
+    const tally = new Map<string, number>();
+    for (const command of sent) tally.set(command, (tally.get(command) ?? 0) + 1);
+    expect(Object.fromEntries(tally)).toEqual({
+      'find accounts': count,
+      'insert ledger_requests': count,
+      'findAndModify accounts': count,
+      'insert ledger_entries': count,
+      'findAndModify ledger_requests': count,
+    });
+    expect(await h.db.db.collection('accounts').findOne({ _id: 'wc-hot' as never })).toMatchObject({ balance: 1_000 - count });
   });
 
   it('answers the first caller with what a replay reads from the database', async () => {
