@@ -1,0 +1,47 @@
+// Fencing of the projection lease: a holder whose lease expired and was taken over can neither
+// renew it nor move the stored position; expiry is judged by the database server's clock.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken } from '../../src/streams/projection/lease.ts';
+import { connectTestDb, type TestDb } from '../support/mongo.ts';
+
+const token = (hex: string) => ({ _data: hex });
+
+describe('projection lease', () => {
+  let test: TestDb;
+  beforeAll(async () => {
+    test = await connectTestDb('streams_lease_fencing');
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it('lets one of many concurrent claimers win', async () => {
+    const leases = projectionLeases(test.db);
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => acquireLease(leases, 'race', `holder-${i}`, 10_000)));
+    expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
+  });
+
+  it('refuses a stale holder once another took the expired lease over', async () => {
+    const leases = projectionLeases(test.db);
+    const stale = await acquireLease(leases, 'fenced', 'old', 200);
+    expect(stale?.lease.version).toBe(1);
+    expect(await storeResumeToken(leases, stale!.lease, token('aa'))).toBe(true);
+    expect(await acquireLease(leases, 'fenced', 'new', 10_000)).toBeNull(); // not expired yet
+    await sleep(300);
+    const fresh = await acquireLease(leases, 'fenced', 'new', 10_000);
+    expect(fresh).toEqual({ lease: { name: 'fenced', holder: 'new', version: 2 }, resumeToken: token('aa') });
+    expect(await storeResumeToken(leases, stale!.lease, token('bb'))).toBe(false);
+    expect(await renewLease(leases, stale!.lease, 10_000, token('bb'))).toBe(false);
+    await releaseLease(leases, stale!.lease); // a no-op for a stale holder
+    expect(await leases.findOne({ _id: 'fenced' })).toMatchObject({ holder: 'new', version: 2, resumeToken: token('aa') });
+    expect(await storeResumeToken(leases, fresh!.lease, token('cc'))).toBe(true);
+  });
+
+  it('refuses an expired holder even before anyone else takes over', async () => {
+    const leases = projectionLeases(test.db);
+    const held = await acquireLease(leases, 'expired', 'me', 100);
+    await sleep(200);
+    expect(await storeResumeToken(leases, held!.lease, token('dd'))).toBe(false);
+  });
+});
