@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { MongoClient } from 'mongodb';
 import { expect } from 'vitest';
 import { liveFeedsFor } from '../../../src/streams/index.ts';
+import type { Role } from '../../../src/graphql/auth/roles.ts';
 import type { TestApp } from '../../support/app.ts';
 import type { TestSubscription } from '../../support/ws.ts';
 
@@ -46,7 +47,7 @@ export async function subscribeAll(
   app: TestApp,
   count: number,
   variables: (i: number) => Record<string, unknown> = () => ({}),
-  role: 'ops' | 'worker' = 'ops',
+  role: Role = 'ops',
 ): Promise<TestSubscription[]> {
   const before = subscriberCount(app);
   const subscriptions = Array.from({ length: count }, (_, i) => app.ws(role).subscribe(WORK_ITEM_STATUS, variables(i)));
