@@ -1,24 +1,43 @@
-// `npm run bench:emulator`: the emulator seen through the official driver over TCP, as the API
-// sees it. Prints (never asserts) single-document findOneAndUpdate throughput over 1 and 16
-// connections, and change-event delivery latency (write acknowledged -> event received, p50/p99)
-// with 1 and 100 open streams. The emulator runs as its own process (its bin), as in use, so the
-// client's work does not share its event loop.
+// `npm run bench:emulator`: the emulator seen over TCP, as the API sees it. Prints (never asserts)
+// single-document findOneAndUpdate throughput, and change-event delivery latency (write
+// acknowledged -> event received, p50/p99) with 1 and 100 open streams.
+//
+// The emulator runs as its own process (its bin); clients run in forked processes, so the figure
+// is not the bench's own event loop. On a small machine the clients share the cores with the
+// emulator, so each write line also gives the CPU time per op of the server (read from /proc)
+// and of the clients: 1e6 / server µs per op is what the emulator alone sustains on one core.
+// `driver` lines use the official driver; `wire` lines send the driver's exact command as raw
+// OP_MSG (one request in flight per connection), to show the server when the client costs little.
+// BENCH_RUNS (default 3) repeats each write figure; the median run is printed with the range.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { MongoClient, type ChangeStream } from 'mongodb';
+import { MongoClient } from 'mongodb';
+import { deliveryLatency } from './lib/deliveryLatency.ts';
+import { runWriteScenario, type WriteFigures, type WriteScenario } from './lib/writeScenario.ts';
 
 const WRITE_DURATION_MS = 3000;
-const LATENCY_SAMPLES = 500;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DOCUMENTS = 1000;
 const STARTUP_TIMEOUT_MS = 15_000;
+/** The emulator's JIT warms up on this much load before anything is timed (as a long-lived server would be). */
+const SERVER_WARMUP_MS = 2000;
+const SCENARIOS: WriteScenario[] = [
+  { client: 'driver', connections: 1, processes: 1 },
+  { client: 'driver', connections: 16, processes: 1 },
+  { client: 'driver', connections: 16, processes: 4 },
+  { client: 'wire', connections: 1, processes: 1 },
+  { client: 'wire', connections: 16, processes: 1 },
+];
 
 const bin = fileURLToPath(new URL('../bin/mongo-emulator.mjs', import.meta.url));
 const emulator = spawn(process.execPath, [bin, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 try {
   const uri = await readyUri();
-  console.log(`mongo-emulator bench on ${uri} (node ${process.version}, emulator pid ${emulator.pid})`);
-  for (const connections of [1, 16]) await findOneAndUpdateThroughput(uri, connections);
+  console.log(`mongo-emulator bench on ${uri} (node ${process.version}, emulator pid ${emulator.pid}, ${RUNS} run(s) of ${WRITE_DURATION_MS} ms per write line)`);
+  await writeThroughput(uri, SCENARIOS.at(-1)!, { warmup: true });
+  for (const scenario of SCENARIOS) await writeThroughput(uri, scenario);
   for (const streams of [1, 100]) await deliveryLatency(uri, streams);
 } finally {
   emulator.kill('SIGTERM');
@@ -42,39 +61,30 @@ function readyUri(): Promise<string> {
   });
 }
 
-async function findOneAndUpdateThroughput(uri: string, connections: number): Promise<void> {
-  const client = await new MongoClient(uri, { maxPoolSize: connections, minPoolSize: connections }).connect();
-  const coll = client.db('bench').collection<{ _id: number; n: number }>(`fam${connections}`);
-  await coll.insertMany(Array.from({ length: DOCUMENTS }, (_, i) => ({ _id: i, n: 0 })));
-  let ops = 0;
-  const endMs = Date.now() + WRITE_DURATION_MS;
-  await Promise.all(Array.from({ length: connections }, async (_, k) => {
-    for (let i = k; Date.now() < endMs; i += connections) {
-      await coll.findOneAndUpdate({ _id: i % DOCUMENTS }, { $inc: { n: 1 } }, { returnDocument: 'after' });
-      ops += 1;
-    }
-  }));
-  console.log(`findOneAndUpdate, ${String(connections).padStart(3)} connection(s): ${Math.round((ops * 1000) / WRITE_DURATION_MS).toLocaleString('en')} ops/s`);
-  await client.close();
+async function writeThroughput(uri: string, scenario: WriteScenario, options: { warmup?: boolean } = {}): Promise<void> {
+  const collection = `fam_${scenario.client}_${scenario.connections}_${scenario.processes}${options.warmup ? '_warmup' : ''}`;
+  const seeder = await new MongoClient(uri).connect();
+  await seeder.db('bench').collection<{ _id: number; n: number }>(collection).insertMany(Array.from({ length: DOCUMENTS }, (_, i) => ({ _id: i, n: 0 })));
+  await seeder.close();
+  const loadBefore = loadavg()[0]!;
+  const target = { uri, db: 'bench', collection, documents: DOCUMENTS, durationMs: WRITE_DURATION_MS, serverPid: emulator.pid! };
+  if (options.warmup) {
+    await runWriteScenario(scenario, { ...target, durationMs: SERVER_WARMUP_MS });
+    return;
+  }
+  const runs: WriteFigures[] = [];
+  for (let run = 0; run < RUNS; run++) runs.push(await runWriteScenario(scenario, target));
+  runs.sort((a, b) => a.opsPerS - b.opsPerS);
+  const median = runs[Math.floor(runs.length / 2)]!;
+  const serverUs = median.serverCpuUsPerOp;
+  const label = `findOneAndUpdate, ${scenario.client.padEnd(6)} ${String(scenario.connections).padStart(2)} connection(s) in ${scenario.processes} process(es)`;
+  console.log(
+    `${label}: ${fmt(median.opsPerS)} ops/s (runs ${fmt(runs[0]!.opsPerS)}–${fmt(runs.at(-1)!.opsPerS)}); ` +
+      `CPU per op: server ${serverUs === undefined ? 'n/a' : `${serverUs.toFixed(0)} µs (alone: ${fmt(1e6 / serverUs)} ops/s per core)`}, ` +
+      `clients ${median.clientCpuUsPerOp.toFixed(0)} µs; load ${loadBefore.toFixed(1)}→${loadavg()[0]!.toFixed(1)}`,
+  );
 }
 
-async function deliveryLatency(uri: string, streamCount: number): Promise<void> {
-  const writer = await new MongoClient(uri).connect();
-  const readers = await Promise.all(Array.from({ length: streamCount }, () => new MongoClient(uri, { maxPoolSize: 1 }).connect()));
-  const coll = `latency${streamCount}`;
-  const streams: ChangeStream[] = readers.map((r) => r.db('bench').collection(coll).watch([], { maxAwaitTimeMS: 1000 }));
-  await Promise.all(streams.map((s) => s.tryNext()));
-  const samplesMs: number[] = [];
-  for (let i = 0; i < LATENCY_SAMPLES; i++) {
-    let ackedAt = 0;
-    const arrivals = streams.map((s) => s.next().then(() => performance.now()));
-    await writer.db('bench').collection(coll).insertOne({ i });
-    ackedAt = performance.now();
-    for (const arrivedAt of await Promise.all(arrivals)) samplesMs.push(Math.max(0, arrivedAt - ackedAt));
-  }
-  samplesMs.sort((a, b) => a - b);
-  const pct = (p: number) => samplesMs[Math.min(samplesMs.length - 1, Math.floor((p / 100) * samplesMs.length))]!.toFixed(2);
-  console.log(`change-event delivery, ${String(streamCount).padStart(3)} stream(s): p50 ${pct(50)} ms, p99 ${pct(99)} ms (${samplesMs.length} deliveries)`);
-  await Promise.all(streams.map((s) => s.close()));
-  await Promise.all([writer, ...readers].map((c) => c.close()));
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en');
 }
