@@ -39,22 +39,23 @@ export class CommandDispatcher implements RequestHandler {
       if (moreToCome) return { action: 'none' };
       return { action: 'reply', document: this.finish(errorReply(error, this.server)) };
     }
-    const run = async (): Promise<CommandOutcome> => {
-      const outcome = await runCommand(this.server, connection, definition, parsed);
-      return outcome.kind === 'reply' ? { kind: 'reply', document: this.finish(outcome.document) } : outcome;
-    };
-    const first = await run();
+    const first = await this.run(connection, definition, parsed);
     if (first.kind === 'close') return { action: 'close' };
     if (moreToCome) return { action: 'none' };
     if (exhaustAllowed && definition.exhaustible && first.document.ok === 1 && isAwaitable(parsed.command)) {
       const next = async () => {
         if (connection.isClosed || this.server.stopSignal.aborted) return null;
-        const again = await run();
+        const again = await this.run(connection, definition, parsed);
         return again.kind === 'reply' && again.document.ok === 1 ? again.document : null;
       };
       return { action: 'exhaust', document: first.document, next };
     }
     return { action: 'reply', document: first.document };
+  }
+
+  private async run(connection: Connection, definition: CommandDefinition, parsed: ParsedRequest): Promise<CommandOutcome> {
+    const outcome = await runCommand(this.server, connection, definition, parsed);
+    return outcome.kind === 'reply' ? { kind: 'reply', document: this.finish(outcome.document) } : outcome;
   }
 
   private resolve(name: string): CommandDefinition {

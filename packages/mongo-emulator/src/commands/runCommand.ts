@@ -26,7 +26,8 @@ export async function runCommand(
 ): Promise<CommandOutcome> {
   server.counters.opcounters.command += 1;
   const { command } = request;
-  const labelled = (reply: Document) => addAutomaticLabels(reply, { commandName: definition.names[0]!, command });
+  // Plain data, not a closure per command: tsx names every closure it makes (a defineProperty).
+  const labels = { commandName: definition.names[0]!, command };
   let scope: StatementScope | undefined;
   try {
     refuseUnsupported(definition, request);
@@ -37,20 +38,20 @@ export async function runCommand(
     });
     if (action?.blockTimeMS !== undefined) await sleep(action.blockTimeMS, [connection.closeSignal, server.stopSignal]);
     if (action?.closeConnection) return { kind: 'close' };
-    if (action?.errorCode !== undefined) return { kind: 'reply', document: labelled(failCommandErrorReply(action)) };
+    if (action?.errorCode !== undefined) return { kind: 'reply', document: addAutomaticLabels(failCommandErrorReply(action), labels) };
     const writeConcernError = definition.acceptsWriteConcern ? checkWriteConcern(command) : undefined;
     checkReadConcern(command, server.clock);
     const session = server.sessions.touch(command.lsid);
-    scope = enterStatement(server, definition, request.name, command, session);
+    scope = enterStatement(server, definition, command, session);
     const context: CommandContext = { connection, ...request, ...scope.context, session };
     await scope.prepare(context);
     const result = await definition.run(context);
     const reply: Document = scope.finish({ ...result, ok: 1 });
     attachAfterWrite(reply, writeConcernError, action);
-    return { kind: 'reply', document: labelled(reply) };
+    return { kind: 'reply', document: addAutomaticLabels(reply, labels) };
   } catch (error) {
     scope?.fail();
-    return { kind: 'reply', document: labelled(errorReply(error, server)) };
+    return { kind: 'reply', document: addAutomaticLabels(errorReply(error, server), labels) };
   }
 }
 

@@ -166,11 +166,10 @@ export class Collection {
     const query = spec.query ?? {};
     if (!spec.remove) validateUpdate(spec.update ?? {});
     const [target] = this.#select(query, { sort: spec.sort, hint: spec.hint, collation: spec.collation, let: spec.let, limit: 1 });
-    const shape = (d: Document) => project(cloneValue(d), spec.fields, { filter: query, now: this.#host.clock().now });
     if (spec.remove) {
       if (!target) return { value: null, lastErrorObject: { n: 0 }, changes: [] };
       const change = this.#deleteRecord(target[0], target[1]);
-      return { value: shape(target[1]), lastErrorObject: { n: 1 }, changes: [change] };
+      return { value: this.#shape(target[1], spec.fields, query), lastErrorObject: { n: 1 }, changes: [change] };
     }
     const u = spec.update ?? {};
     if (!target) {
@@ -178,7 +177,7 @@ export class Collection {
       const change = this.#upsert(query, u, spec);
       const inserted = change.op === 'insert' ? change.fullDocument : null;
       return {
-        value: spec.new && inserted ? shape(inserted) : null,
+        value: spec.new && inserted ? this.#shape(inserted, spec.fields, query) : null,
         lastErrorObject: { n: 1, updatedExisting: false, upserted: cloneValue(change.documentKey._id) },
         changes: [change],
       };
@@ -187,7 +186,7 @@ export class Collection {
     const change = this.#updateRecord(id, before, u, { ...spec, q: query });
     const after = this.#records.get(id)!;
     return {
-      value: shape(spec.new ? after : before),
+      value: this.#shape(spec.new ? after : before, spec.fields, query),
       lastErrorObject: { n: 1, updatedExisting: true },
       changes: change ? [change] : [],
     };
@@ -289,6 +288,11 @@ export class Collection {
       rows.sort((a, b) => cmp(a[1], b[1]));
     }
     return rows.slice(skip, limit > 0 ? skip + limit : undefined);
+  }
+
+  /** The document findAndModify answers with: a copy through its `fields` projection. */
+  #shape(doc: Document, fields: Document | undefined, query: Document): Document {
+    return project(cloneValue(doc), fields, { filter: query, now: this.#host.clock().now });
   }
 
   *#candidates(plan: Plan): Generator<Row> {

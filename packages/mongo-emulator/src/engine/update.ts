@@ -159,9 +159,12 @@ function positionalContext(doc: Document, ctx: UpdateContext, matchCtx: MatchCon
     if (arrayFilters.has(id)) throw new CommandError('FailedToParse', `Found multiple array filters with the same top-level field name ${id}`);
     arrayFilters.set(id, compileFilter(filter, matchCtx));
   }
+  // A method, not an arrow property: tsx names each arrow it creates (a defineProperty per update).
   return {
     arrayFilters,
-    positional: (arrayPath) => firstMatchingIndex(doc, arrayPath.join('.'), ctx.query ?? {}, matchCtx),
+    positional(arrayPath) {
+      return firstMatchingIndex(doc, arrayPath.join('.'), ctx.query ?? {}, matchCtx);
+    },
   };
 }
 
