@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { ObjectId } from 'bson';
 import { CommandDispatcher } from './commands/dispatch.ts';
@@ -53,6 +54,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const stopController = new AbortController();
+  // Every waiting command (each monitoring connection's awaitable hello) listens for the stop:
+  // that many listeners are expected, not a leak.
+  setMaxListeners(CONNECTIONS_MAX, stopController.signal);
   const clock = new ClusterClock();
   const catalog = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }) });
   // Every document-level change is one write on the logical clock.

@@ -13,6 +13,10 @@ export class ClusterClock {
   private seconds = 0;
   private increment = 0;
   private lastWriteWallTime = new Date();
+  // Made once per tick, not per read: every reply and every engine call reads the time, and a
+  // bson Timestamp is immutable, so all readers of one tick can share it.
+  private current = new Timestamp({ t: 0, i: 0 });
+  private currentDocument: Document = { clusterTime: this.current, signature: { hash: ZERO_HASH, keyId: 0n } };
 
   constructor(private readonly wallClockMs: () => number = Date.now) {
     this.tick();
@@ -20,7 +24,7 @@ export class ClusterClock {
 
   /** The latest time handed out, without advancing. */
   now(): Timestamp {
-    return new Timestamp({ t: this.seconds, i: this.increment });
+    return this.current;
   }
 
   /** Advances for one write and returns that write's time. */
@@ -34,7 +38,9 @@ export class ClusterClock {
       this.increment += 1;
     }
     this.lastWriteWallTime = new Date(wallMs);
-    return this.now();
+    this.current = new Timestamp({ t: this.seconds, i: this.increment });
+    this.currentDocument = { clusterTime: this.current, signature: { hash: ZERO_HASH, keyId: 0n } };
+    return this.current;
   }
 
   get lastWriteDate(): Date {
@@ -43,6 +49,6 @@ export class ClusterClock {
 
   /** The `$clusterTime` document every reply carries. */
   clusterTimeDocument(): Document {
-    return { clusterTime: this.now(), signature: { hash: ZERO_HASH, keyId: 0n } };
+    return this.currentDocument;
   }
 }
