@@ -4,29 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { Timestamp, type ChangeStream, type Document } from 'mongodb';
 import { useEmulator } from '../driver/emulatorFixture.ts';
+import { take, opened } from './streamHelpers.ts';
 
 /** Test documents have numeric ids. */
 type Doc = { _id: number; [field: string]: unknown };
 const fixture = useEmulator();
 const db = (name: string) => fixture.client.db(name);
 
-/** Reads exactly `n` events, failing rather than hanging when they do not come. */
-async function take<T extends Document>(stream: ChangeStream<Document, T>, n: number): Promise<T[]> {
-  const out: T[] = [];
-  const deadlineMs = Date.now() + 5000;
-  while (out.length < n) {
-    if (Date.now() > deadlineMs) throw new Error(`only ${out.length} of ${n} events arrived`);
-    const next = await stream.tryNext();
-    if (next) out.push(next);
-  }
-  return out;
-}
 
-/** Opens a stream and waits for its aggregate, so writes made next are after its start. */
-async function opened<T extends Document>(stream: ChangeStream<Document, T>): Promise<ChangeStream<Document, T>> {
-  await stream.tryNext();
-  return stream;
-}
 
 describe('change events', () => {
   it('reports insert, update, replace and delete with mongod’s fields, in order', async () => {

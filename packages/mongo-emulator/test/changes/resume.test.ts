@@ -5,22 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeStream, Document, ResumeToken, Timestamp } from 'mongodb';
 import { useEmulator } from '../driver/emulatorFixture.ts';
+import { take } from './streamHelpers.ts';
 
 /** Test documents have numeric ids. */
 type Doc = { _id: number; [field: string]: unknown };
 const fixture = useEmulator();
 const db = () => fixture.client.db('resume');
 
-async function take(stream: ChangeStream, n: number): Promise<Document[]> {
-  const out: Document[] = [];
-  const deadlineMs = Date.now() + 5000;
-  while (out.length < n) {
-    if (Date.now() > deadlineMs) throw new Error(`only ${out.length} of ${n} events arrived`);
-    const next = await stream.tryNext();
-    if (next) out.push(next);
-  }
-  return out;
-}
 
 const ids = (events: Document[]) => events.map((e) => e.documentKey?._id ?? e.operationType);
 
