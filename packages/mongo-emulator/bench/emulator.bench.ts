@@ -8,10 +8,10 @@
 // and of the clients: 1e6 / server µs per op is what the emulator alone sustains on one core.
 // `driver` lines use the official driver; `wire` lines send the driver's exact command as raw
 // OP_MSG (one request in flight per connection), to show the server when the client costs little.
-// BENCH_RUNS (default 3) repeats each write figure; the median run is printed with the range.
+// BENCH_RUNS (default 3) repeats each write line; each figure is the median of the runs.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { deliveryLatency } from './lib/deliveryLatency.ts';
@@ -23,6 +23,7 @@ const DOCUMENTS = 1000;
 const STARTUP_TIMEOUT_MS = 15_000;
 /** The emulator's JIT warms up on this much load before anything is timed (as a long-lived server would be). */
 const SERVER_WARMUP_MS = 2000;
+const CORES = availableParallelism();
 const SCENARIOS: WriteScenario[] = [
   { client: 'driver', connections: 1, processes: 1 },
   { client: 'driver', connections: 16, processes: 1 },
@@ -37,6 +38,9 @@ try {
   const uri = await readyUri();
   console.log(`mongo-emulator bench on ${uri} (node ${process.version}, emulator pid ${emulator.pid}, ${RUNS} run(s) of ${WRITE_DURATION_MS} ms per write line)`);
   await writeThroughput(uri, SCENARIOS.at(-1)!, { warmup: true });
+  console.log(`findOneAndUpdate ({$inc} by _id), ${CORES} cores; µs are CPU time per op; "alone" = 1e6 / server µs (one core);`);
+  console.log(`"ceiling" = ${CORES} cores × 1e6 / (server + client µs), the most these clients and this server can do here`);
+  console.log('client conns procs  ops/s (median, range)  server µs client µs alone ops/s ceiling ops/s      load');
   for (const scenario of SCENARIOS) await writeThroughput(uri, scenario);
   for (const streams of [1, 100]) await deliveryLatency(uri, streams);
 } finally {
@@ -74,15 +78,25 @@ async function writeThroughput(uri: string, scenario: WriteScenario, options: { 
   }
   const runs: WriteFigures[] = [];
   for (let run = 0; run < RUNS; run++) runs.push(await runWriteScenario(scenario, target));
-  runs.sort((a, b) => a.opsPerS - b.opsPerS);
-  const median = runs[Math.floor(runs.length / 2)]!;
-  const serverUs = median.serverCpuUsPerOp;
-  const label = `findOneAndUpdate, ${scenario.client.padEnd(6)} ${String(scenario.connections).padStart(2)} connection(s) in ${scenario.processes} process(es)`;
+  const opsPerS = runs.map((r) => r.opsPerS).sort((x, y) => x - y);
+  const serverUs = median(runs.map((r) => r.serverCpuUsPerOp ?? NaN));
+  const clientUs = median(runs.map((r) => r.clientCpuUsPerOp));
   console.log(
-    `${label}: ${fmt(median.opsPerS)} ops/s (runs ${fmt(runs[0]!.opsPerS)}–${fmt(runs.at(-1)!.opsPerS)}); ` +
-      `CPU per op: server ${serverUs === undefined ? 'n/a' : `${serverUs.toFixed(0)} µs (alone: ${fmt(1e6 / serverUs)} ops/s per core)`}, ` +
-      `clients ${median.clientCpuUsPerOp.toFixed(0)} µs; load ${loadBefore.toFixed(1)}→${loadavg()[0]!.toFixed(1)}`,
+    [
+      `${scenario.client.padEnd(6)} ${String(scenario.connections).padStart(5)} ${String(scenario.processes).padStart(5)}`,
+      `${fmt(median(opsPerS)).padStart(7)} (${fmt(opsPerS[0]!)}–${fmt(opsPerS.at(-1)!)})`.padEnd(24),
+      (Number.isNaN(serverUs) ? 'n/a' : serverUs.toFixed(0)).padStart(9),
+      clientUs.toFixed(0).padStart(9),
+      (Number.isNaN(serverUs) ? 'n/a' : fmt(1e6 / serverUs)).padStart(12),
+      (Number.isNaN(serverUs) ? 'n/a' : fmt((CORES * 1e6) / (serverUs + clientUs))).padStart(12),
+      `${loadBefore.toFixed(1)}→${loadavg()[0]!.toFixed(1)}`.padStart(10),
+    ].join(' '),
   );
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function fmt(n: number): string {
