@@ -1,16 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { ObjectId } from 'bson';
 import { CommandDispatcher } from './commands/dispatch.ts';
-import { ChangeStreams } from './changes/ChangeStreams.ts';
-import { CursorManager } from './commands/lib/CursorManager.ts';
 import { CommandRegistry } from './commands/registry.ts';
-import type { EmulatorLogger, NodeIdentity, ServerCounters, ServerState } from './commands/types.ts';
-import { Catalog } from './engine/catalog.ts';
-import { FailPointRegistry } from './failpoints/FailPointRegistry.ts';
-import { ClusterClock } from './session/ClusterClock.ts';
-import { SessionRegistry } from './session/SessionRegistry.ts';
-import { TransactionCoordinator } from './txn/TransactionCoordinator.ts';
+import type { EmulatorLogger } from './commands/types.ts';
+import { createServerState } from './serverState.ts';
 import { Connection } from './wire/Connection.ts';
 
 export interface EmulatorOptions {
@@ -57,35 +50,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Every waiting command (each monitoring connection's awaitable hello) listens for the stop:
   // that many listeners are expected, not a leak.
   setMaxListeners(CONNECTIONS_MAX, stopController.signal);
-  const clock = new ClusterClock();
-  const catalog = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }) });
-  // Every document-level change is one write on the logical clock.
-  catalog.observe(() => clock.tick());
-  const transactions = new TransactionCoordinator(catalog, clock, {
-    transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? 60) * 1000,
-    logger,
-  });
-  const oplogMaxEntries = options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES;
-  const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries, stopSignal: stopController.signal });
-  // Registered after the clock's observer, so each entry takes the time its write just got.
-  catalog.observe((change) => changeStreams.recordChange(change));
-  const state: ServerState = {
-    node: identity(address, replSetName),
-    clock,
-    catalog,
-    cursors: new CursorManager(),
-    changeStreams,
-    sessions: new SessionRegistry(),
-    transactions,
-    failPoints: new FailPointRegistry(),
-    startOptions: {
-      argv: options.argv ?? ['mongo-emulator'],
-      parsed: { net: { bindIp: host, port }, replication: { replSet: replSetName, oplogMaxEntries } },
-    },
-    counters: newCounters(),
+  const state = createServerState({
+    address,
+    host,
+    port,
+    replSetName,
+    oplogMaxEntries: options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES,
+    transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds,
+    argv: options.argv,
     logger,
     stopSignal: stopController.signal,
-  };
+  });
   const dispatcher = new CommandDispatcher(state, new CommandRegistry());
   const connections = new Set<Connection>();
   const sockets = new Set<Socket>();
@@ -116,7 +91,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     async stop() {
       if (stopController.signal.aborted) return;
       stopController.abort();
-      transactions.stop();
+      state.transactions.stop();
       const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
       for (const connection of connections) connection.close();
       for (const socket of sockets) socket.destroy();
@@ -133,26 +108,4 @@ function listen(listener: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
-}
-
-function identity(address: string, setName: string): NodeIdentity {
-  return {
-    address,
-    setName,
-    setVersion: 1,
-    term: 1n,
-    // mongod's electionId is the max-term marker 0x7fffffff followed by the term.
-    electionId: new ObjectId('7fffffff0000000000000001'),
-    processId: new ObjectId(),
-    topologyCounter: 0n,
-    startedAt: new Date(),
-  };
-}
-
-function newCounters(): ServerCounters {
-  return {
-    connectionsCurrent: 0,
-    connectionsTotalCreated: 0,
-    opcounters: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
-  };
 }
