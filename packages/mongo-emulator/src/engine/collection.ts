@@ -10,6 +10,7 @@ import { formatDocument } from './format.ts';
 import { Index } from './indexes.ts';
 import { compileFilter, valuesAtPath } from './match.ts';
 import { planQuery, type Plan } from './planner.ts';
+import { walkPlan } from './planWalk.ts';
 import { project } from './projection.ts';
 import { compileSort } from './sort.ts';
 import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update.ts';
@@ -270,7 +271,8 @@ export class Collection {
     const clock = this.#host.clock();
     const test = compileFilter(filter, { now: clock.now, clusterTime: clock.clusterTime, variables: options.let, collation: options.collation });
     const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
-    const plan = planQuery(filter, this.#indexes, { sort, hint: options.hint, collation: options.collation });
+    const variables = { NOW: clock.now, CLUSTER_TIME: clock.clusterTime, ...options.let };
+    const plan = planQuery(filter, this.#indexes, { sort, hint: options.hint, collation: options.collation, variables });
     const skip = options.skip ?? 0;
     const limit = options.limit ?? 0;
     const stopAfter = limit > 0 && (!sort || plan.ordered) ? skip + limit : Infinity;
@@ -300,21 +302,7 @@ export class Collection {
       yield* this.#records;
       return;
     }
-    const { index } = plan;
-    const seen = index.multikey ? new Set<number>() : undefined;
-    const ranges = plan.reverse ? [...plan.ranges].reverse() : plan.ranges;
-    for (const { start, end } of ranges) {
-      const entries = plan.reverse ? index.tree.entriesReversed(end) : index.tree.entries(start);
-      for (const [key, id] of entries) {
-        const past = plan.reverse ? index.compareKeys(key, start) < 0 : index.compareKeys(key, end) > 0;
-        if (past) break;
-        if (seen) {
-          if (seen.has(id)) continue;
-          seen.add(id);
-        }
-        yield [id, this.#records.get(id)!];
-      }
-    }
+    for (const id of walkPlan(plan.index, plan)) yield [id, this.#records.get(id)!];
   }
 
   #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document }): ChangeRecord | undefined {

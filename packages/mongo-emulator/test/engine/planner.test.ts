@@ -3,7 +3,7 @@
 // exactly what a scan would.
 import { describe, expect, it } from 'vitest';
 import type { Collection } from '../../src/engine/collection.ts';
-import { errorOf, newCollection } from './helpers.ts';
+import { errorOf, FIXED_NOW, newCollection } from './helpers.ts';
 
 const DOCS = 1000;
 
@@ -135,5 +135,96 @@ describe('hint', () => {
   it('refuses a hint that names no index with BadValue', () => {
     const err = errorOf(() => workItems().find({}, { hint: 'nope' }));
     expect([err.code, err.message]).toEqual([2, 'hint provided does not correspond to an existing index']);
+  });
+});
+
+// A claim queue where another kind dominates: 10,000 items of 'other' ahead of 5 asked-for ones.
+function backloggedQueue(): Collection {
+  const c = newCollection('queue');
+  c.createIndexes([{ key: { status: 1, kind: 1, availableAt: 1 }, name: 'status_kind_availableAt' }]);
+  for (let i = 0; i < 10_000; i++) c.insertOne({ _id: i, status: 'PENDING', kind: 'other', availableAt: new Date(1_000 + i) });
+  const asked = [['a', 20_000], ['b', 20_001], ['a', 20_002], ['c', 20_003], ['b', 20_004]] as const;
+  for (const [n, [kind, at]] of asked.entries()) c.insertOne({ _id: `k${n}`, status: 'PENDING', kind, availableAt: new Date(at) });
+  return c;
+}
+
+describe('explode for sort', () => {
+  // Proves an $in before the sort field walks one range per point, merged in sort order, and
+  // stops after the limit: the claim examines about one key per range, not the backlog.
+  it('claims the oldest of several kinds past a backlog of another kind in a handful of keys', () => {
+    const c = backloggedQueue();
+    const r = c.findAndModify({ query: { status: 'PENDING', kind: { $in: ['b', 'a', 'c'] } }, sort: { availableAt: 1 }, update: { $set: { status: 'PROCESSING' } }, new: true });
+    expect(r.value).toMatchObject({ _id: 'k0', kind: 'a' });
+    expect(c.lastIndexUsed).toBe('status_kind_availableAt');
+    expect(c.lastExamined).toBe(1);
+  });
+  it('merges the ranges into one sort order, forwards and backwards, with skip', () => {
+    const c = backloggedQueue();
+    const ids = (sort: 1 | -1, skip = 0) => c.find({ status: 'PENDING', kind: { $in: ['a', 'b', 'c'] } }, { sort: { availableAt: sort }, skip, limit: 10 }).map((d) => d._id);
+    expect(ids(1)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
+    expect(ids(-1)).toEqual(['k4', 'k3', 'k2', 'k1', 'k0']);
+    expect(ids(1, 2)).toEqual(['k2', 'k3', 'k4']);
+    expect(c.lastExamined).toBe(5);
+    const [newest] = c.find({ status: 'PENDING', kind: { $in: ['a', 'b'] } }, { sort: { availableAt: -1 }, limit: 1 });
+    expect(newest!._id).toBe('k4');
+    expect(c.lastExamined).toBe(1);
+  });
+  it('sorts in memory past mongod\'s 200 exploded scans, with the same results', () => {
+    const c = backloggedQueue();
+    const kinds = ['a', 'b', ...Array.from({ length: 200 }, (_, i) => `none${i}`)];
+    const [first] = c.find({ status: 'PENDING', kind: { $in: kinds } }, { sort: { availableAt: 1 }, limit: 1 });
+    expect(first!._id).toBe('k0');
+    expect(c.lastExamined).toBe(4);
+  });
+});
+
+describe('$expr bounds', () => {
+  // Proves `$expr` comparisons with a constant, $$NOW or a let variable bound the index as
+  // mongod's $_internalExpr* rewrite does, while the full filter still decides the result.
+  const FUTURE = new Date(FIXED_NOW.getTime() + 60_000);
+  function dueQueue(): Collection {
+    const c = newCollection('due');
+    c.createIndexes([{ key: { status: 1, availableAt: 1 }, name: 'status_availableAt' }]);
+    for (let i = 0; i < 1_000; i++) c.insertOne({ _id: i, status: 'PENDING', availableAt: new Date(FUTURE.getTime() + i) });
+    c.insertOne({ _id: 'due', status: 'PENDING', availableAt: new Date(FIXED_NOW.getTime() - 1) });
+    return c;
+  }
+  it('walks only the due items of a queue of future ones for $lte $$NOW', () => {
+    const c = dueQueue();
+    expect(c.find({ status: 'PENDING', $expr: { $lte: ['$availableAt', '$$NOW'] } }).map((d) => d._id)).toEqual(['due']);
+    expect(c.lastIndexUsed).toBe('status_availableAt');
+    expect(c.lastExamined).toBe(1);
+  });
+  it('bounds swapped operands, let variables, $literal and $and', () => {
+    const c = dueQueue();
+    expect(c.find({ status: 'PENDING', $expr: { $gte: ['$$NOW', '$availableAt'] } })).toHaveLength(1);
+    expect(c.lastExamined).toBe(1);
+    expect(c.find({ status: 'PENDING', $expr: { $lt: ['$availableAt', '$$cutoff'] } }, { let: { cutoff: FIXED_NOW } })).toHaveLength(1);
+    expect(c.lastExamined).toBe(1);
+    const window = { $and: [{ $gt: ['$availableAt', { $literal: FUTURE }] }, { $lte: ['$availableAt', new Date(FUTURE.getTime() + 3)] }] };
+    expect(c.find({ status: 'PENDING', $expr: window })).toHaveLength(3);
+    expect(c.lastExamined).toBe(4);
+  });
+  it('compares across types without bracketing: $lte a date also finds numbers, null and missing', () => {
+    const c = newCollection();
+    c.createIndexes([{ key: { at: 1 }, name: 'at_1' }]);
+    c.insertOne({ _id: 1, at: 5 });
+    c.insertOne({ _id: 2, at: null });
+    c.insertOne({ _id: 3 });
+    c.insertOne({ _id: 4, at: 'str' });
+    c.insertOne({ _id: 5, at: new Date(0) });
+    c.insertOne({ _id: 6, at: FUTURE });
+    expect(c.find({ $expr: { $lte: ['$at', '$$NOW'] } }).map((d) => d._id).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(c.lastIndexUsed).toBe('at_1');
+    expect(c.find({ $expr: { $gt: ['$at', 4] } }).map((d) => d._id).sort()).toEqual([1, 4, 5, 6]);
+    expect(c.find({ $expr: { $eq: ['$at', null] } }).map((d) => d._id)).toEqual([2]);
+  });
+  it('does not bound a multikey index, where $expr compares whole arrays', () => {
+    const c = newCollection();
+    c.createIndexes([{ key: { at: 1 }, name: 'at_1' }]);
+    c.insertOne({ _id: 1, at: [1, 10] });
+    c.insertOne({ _id: 2, at: 3 });
+    expect(c.find({ $expr: { $gt: ['$at', 5] } }).map((d) => d._id)).toEqual([1]);
+    expect(c.lastIndexUsed).toBeUndefined();
   });
 });
