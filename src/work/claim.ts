@@ -30,15 +30,27 @@ async function claimById(ctx: WorkContext, input: ClaimWorkItemInput, id: Object
 
 /**
  * The oldest available item of `kinds`: first a stalled one (lease expired, oldest expiry
- * first), else a due PENDING one (oldest `availableAt` first). Each is an index walk on
- * `{status, <sort field>}` that stops at the first match; the hint keeps a planner from
- * preferring `kind_status`, which constrains more fields but needs a blocking sort. The server
- * re-evaluates the filter on the document it modifies, so two claimers never take the same item.
+ * first), else a due PENDING one (oldest `availableAt` first). Each is an index walk that stops
+ * at the first match: on `{status, kind, <sort field>}` when kinds are given (one range per kind,
+ * merged in sort order, so a backlog of other kinds is never read), else on `{status, <sort
+ * field>}`. The hint keeps a planner from preferring `kind_status`, which constrains as many
+ * fields but needs a blocking sort, or the status-led index, which for given kinds would walk
+ * every older item of other kinds. The server re-evaluates the filter on the document it
+ * modifies, so two claimers never take the same item.
  */
 async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<ClaimResult> {
+  const ofKinds = input.kinds !== undefined && input.kinds.length > 0;
   const walks: { filter: ReturnType<WorkContext['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [
-    { filter: ctx.preconditions.claimNextExpired(input.kinds), sort: { leaseExpiresAt: 1 }, hint: { ...ClaimIndex.expired } },
-    { filter: ctx.preconditions.claimNextPending(input.kinds), sort: { availableAt: 1 }, hint: { ...ClaimIndex.pending } },
+    {
+      filter: ctx.preconditions.claimNextExpired(input.kinds),
+      sort: { leaseExpiresAt: 1 },
+      hint: { ...(ofKinds ? ClaimIndex.expiredOfKinds : ClaimIndex.expired) },
+    },
+    {
+      filter: ctx.preconditions.claimNextPending(input.kinds),
+      sort: { availableAt: 1 },
+      hint: { ...(ofKinds ? ClaimIndex.pendingOfKinds : ClaimIndex.pending) },
+    },
   ];
   for (const { filter, sort, hint } of walks) {
     const item = await ctx.collection.findOneAndUpdate(filter, pipelines.claim(input.workerId, input.leaseSeconds * 1000), {

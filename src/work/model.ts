@@ -99,19 +99,26 @@ export const Limits = Object.freeze({
 });
 
 /**
- * Equality on `status`, then the sort field: a claim walks one of these in order and stops at
- * the first match. PENDING items are taken by `availableAt`, stalled PROCESSING items by lease expiry.
+ * The key patterns claims walk (and hint, since the driver's findOneAndUpdate hints by key):
+ * equality on `status`, then the sort field, so a claim walks in order and stops at the first
+ * match. PENDING items are taken by `availableAt`, stalled PROCESSING items by lease expiry. A
+ * claim for some kinds walks the `...OfKinds` ones: one range per kind, merged in sort order
+ * ("explode for sort"), so items of other kinds are never read however many wait.
  */
-/** The key patterns claims walk (and hint, since the driver's findOneAndUpdate hints by key). */
 export const ClaimIndex = Object.freeze({
   pending: Object.freeze({ status: 1, availableAt: 1 }),
   expired: Object.freeze({ status: 1, leaseExpiresAt: 1 }),
+  pendingOfKinds: Object.freeze({ status: 1, kind: 1, availableAt: 1 }),
+  expiredOfKinds: Object.freeze({ status: 1, kind: 1, leaseExpiresAt: 1 }),
 } as const);
 
 export const WORK_ITEM_INDEXES: IndexDescription[] = [
   { key: { idempotencyKey: 1 }, name: 'idempotencyKey_unique', unique: true },
   { key: { ...ClaimIndex.pending }, name: 'status_availableAt' },
   { key: { ...ClaimIndex.expired }, name: 'status_leaseExpiresAt' },
+  { key: { ...ClaimIndex.pendingOfKinds }, name: 'status_kind_availableAt' },
+  { key: { ...ClaimIndex.expiredOfKinds }, name: 'status_kind_leaseExpiresAt' },
+  // `workItems(kind:)` without a status filters on kind alone, which no status-led index serves.
   { key: { kind: 1, status: 1 }, name: 'kind_status' },
 ];
 

@@ -19,9 +19,9 @@ function ofKinds(kinds: readonly string[] | undefined): WorkFilter {
 export interface Preconditions {
   /** That item, if it is PENDING and due, or PROCESSING with an expired lease (and at that version). */
   claimById(id: ObjectId, expectedVersion: number | undefined): WorkFilter;
-  /** The next due PENDING item of these kinds (walks `status_availableAt`). */
+  /** The next due PENDING item of these kinds (walks `status_kind_availableAt`, or `status_availableAt` for any kind). */
   claimNextPending(kinds: readonly string[] | undefined): WorkFilter;
-  /** The next PROCESSING item of these kinds whose lease expired (walks `status_leaseExpiresAt`). */
+  /** The next PROCESSING item of these kinds whose lease expired (walks `status_kind_leaseExpiresAt`, or `status_leaseExpiresAt`). */
   claimNextExpired(kinds: readonly string[] | undefined): WorkFilter;
   /** The item as its lease holder last saw it: PROCESSING, this version, locked by this worker. */
   heldBy(id: ObjectId, workerId: string, version: number): WorkFilter;
