@@ -6,6 +6,7 @@ import { entriesPageScenario } from './entriesPage.ts';
 import { replayScenario } from './replay.ts';
 import { transferScenario } from './transfer.ts';
 import { withdrawScenario } from './withdraw.ts';
+import { workDrainBacklogScenario } from './workDrainBacklog.ts';
 import { workItemsScenario } from './workItems.ts';
 
 // Targets come from the back office's peak, not from what the emulator manages: about 200
@@ -25,6 +26,7 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   replayScenario,
   transferScenario,
   workItemsScenario,
+  workDrainBacklogScenario,
   entriesPageScenario,
 ]);
 

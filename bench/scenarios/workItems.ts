@@ -27,11 +27,12 @@ export const workItemsScenario: Scenario = {
     const kind = `bench-${context.runId}`;
     context.book.workKinds.add(kind);
     const items = sized(context.mode, ITEMS);
-    return [await create(context, kind, items), await drain(context, kind, items)];
+    return [await create(context, kind, items), await drain(context, kind, items, 'work-drain')];
   },
 };
 
-function create(context: BenchContext, kind: string, items: number): Promise<Measured> {
+/** Creates `items` of `kind` through the API, each recorded in the book as one to complete. */
+export function create(context: BenchContext, kind: string, items: number): Promise<Measured> {
   return measure({
     name: 'work-create',
     target: atLeastOpsPerSecond(CREATE_TARGET_PER_SECOND, `≥ ${CREATE_TARGET_PER_SECOND} items/s created at c=${CREATE_CONCURRENCY}`),
@@ -47,10 +48,11 @@ function create(context: BenchContext, kind: string, items: number): Promise<Mea
   });
 }
 
-async function drain(context: BenchContext, kind: string, items: number): Promise<Measured> {
+/** Drains the `items` of `kind` with WORKERS workers claiming only that kind; reported as `name`. */
+export async function drain(context: BenchContext, kind: string, items: number, name: string): Promise<Measured> {
   const serverConflictsBefore = await serverConflicts(context);
   const measured = await measure({
-    name: 'work-drain',
+    name,
     target: atLeastOpsPerSecond(DRAIN_TARGET_PER_SECOND, `≥ ${DRAIN_TARGET_PER_SECOND} items/s drained by ${WORKERS} workers`),
     plan: { concurrency: WORKERS, opsMax: items * CYCLES_PER_ITEM_MAX + WORKERS, durationMsMax: DURATION_MS_MAX },
     expected: 'CompleteSuccess',
