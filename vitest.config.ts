@@ -16,6 +16,8 @@ export default defineConfig({
     setupFiles: ['reflect-metadata'],
     reporters: ['default', './test/support/summaryReporter.ts'],
     testTimeout: 30_000,
+    // The emulator freezes each stored document version, so a mutation of shared history throws.
+    env: { EMULATOR_FREEZE_DOCUMENTS: '1' },
     hookTimeout: 30_000,
   },
 });
