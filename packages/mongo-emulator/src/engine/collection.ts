@@ -1,6 +1,8 @@
 // One collection: documents in insertion order (natural order) plus indexes. Every mutation goes
 // through #apply, the single place where a write is validated, checked against unique indexes,
-// stored and reported; a write that fails there changes nothing.
+// stored and reported; a write that fails there changes nothing. Stored documents are immutable
+// versions sharing structure (storedDocument.ts): change records hold them uncopied, and only
+// what a read returns is copied, after projection.
 import { Binary, ObjectId, Timestamp, UUID } from 'bson';
 import { CommandError } from '../errors.ts';
 import { cloneValue } from './clone.ts';
@@ -16,6 +18,7 @@ import { compileSort } from './sort.ts';
 import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update.ts';
 import { checkIndexSpec, indexOptionsEqual, listedSpec } from './indexSpec.ts';
 import { validateForStorage } from './validate.ts';
+import { storeVersion } from './storedDocument.ts';
 import { enforceValidator } from './documentValidation.ts';
 import type {
   ChangeRecord,
@@ -113,14 +116,15 @@ export class Collection {
       db: this.db,
       coll: this.name,
       documentKey: { _id: stored._id },
-      fullDocument: cloneValue(stored),
+      fullDocument: stored,
     };
     this.#apply(undefined, undefined, stored, change);
     return change;
   }
 
   find(filter: Document, options: FindOptions = {}): Document[] {
-    return this.#select(filter, options).map(([, d]) => project(cloneValue(d), options.projection, { filter, now: this.#host.clock().now }));
+    const now = this.#host.clock().now;
+    return this.#select(filter, options).map(([, d]) => cloneValue(project(d, options.projection, { filter, now })));
   }
 
   count(filter: Document, options: { skip?: number; limit?: number; hint?: string | Document; collation?: Collation } = {}): number {
@@ -292,9 +296,9 @@ export class Collection {
     return rows.slice(skip, limit > 0 ? skip + limit : undefined);
   }
 
-  /** The document findAndModify answers with: a copy through its `fields` projection. */
+  /** The document findAndModify answers with: a copy of what its `fields` projection keeps. */
   #shape(doc: Document, fields: Document | undefined, query: Document): Document {
-    return project(cloneValue(doc), fields, { filter: query, now: this.#host.clock().now });
+    return cloneValue(project(doc, fields, { filter: query, now: this.#host.clock().now }));
   }
 
   *#candidates(plan: Plan): Generator<Row> {
@@ -312,9 +316,9 @@ export class Collection {
     const common = {
       db: this.db,
       coll: this.name,
-      documentKey: { _id: cloneValue(before._id) },
-      fullDocumentBefore: cloneValue(before),
-      fullDocument: cloneValue(after),
+      documentKey: { _id: before._id },
+      fullDocumentBefore: before,
+      fullDocument: after,
     };
     const change: ChangeRecord = !Array.isArray(u) && !isOperatorUpdate(u)
       ? { op: 'replace', ...common }
@@ -328,8 +332,8 @@ export class Collection {
       op: 'delete',
       db: this.db,
       coll: this.name,
-      documentKey: { _id: cloneValue(before._id) },
-      fullDocumentBefore: cloneValue(before),
+      documentKey: { _id: before._id },
+      fullDocumentBefore: before,
     };
     this.#apply(id, before, undefined, change);
     return change;
@@ -351,9 +355,11 @@ export class Collection {
       validateForStorage(after);
       if (!this.#bypassValidation) enforceValidator(this.options, before, after, this.#host.clock());
     }
-    // Keys are computed once: checked against unique indexes before anything changes, then
-    // applied only to the indexes whose keys moved.
+    // Keys are computed once, only for indexes whose paths the write changed (shared subtrees
+    // have the same keys): checked against unique indexes before anything changes, then applied
+    // only to the indexes whose keys moved.
     const keyChanges = this.#indexes.map((index) => {
+      if (before && after && !index.readsChangeBetween(before, after)) return undefined;
       const oldKeys = before ? index.keysOf(before) : [];
       const newKeys = after ? index.keysOf(after) : [];
       return sameKeys(oldKeys, newKeys) ? undefined : { index, oldKeys, newKeys };
@@ -370,7 +376,7 @@ export class Collection {
       entry.index.removeKeys(recordId, entry.oldKeys);
       entry.index.insertKeys(recordId, entry.newKeys);
     }
-    if (after) this.#records.set(recordId, after);
+    if (after) this.#records.set(recordId, storeVersion(after));
     else this.#records.delete(recordId);
     this.#host.emit(change);
   }

@@ -222,6 +222,8 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
  * the same BSON types (an int that became a long is a change, though the values compare equal).
  */
 export function identical(a: unknown, b: unknown): boolean {
+  // A subtree shared by two versions of a document is identical unread.
+  if (a === b) return true;
   if (typeof a !== typeof b) return false;
   if (typeof a === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b as number));
   if (a === null || b === null || typeof a !== 'object') return a === b;

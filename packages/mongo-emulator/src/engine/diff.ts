@@ -1,8 +1,9 @@
 // The updateDescription of a change event, computed by diffing the document before and after,
 // in the shape mongod derives from its v2 oplog diffs: dotted paths into embedded documents,
-// `field.<index>` for changed array elements, truncatedArrays for arrays that shrank.
+// `field.<index>` for changed array elements, truncatedArrays for arrays that shrank. Versions
+// share untouched subtrees (storedDocument.ts), so a subtree held by both by reference is skipped
+// unread, and updatedFields hold the new version's own (immutable) values, uncopied.
 import { valuesEqual } from './compare.ts';
-import { cloneValue } from './clone.ts';
 import { isPlainObject } from './updatePath.ts';
 import type { Document } from './types.ts';
 
@@ -28,7 +29,7 @@ function diffObjects(before: Document, after: Document, prefix: string, out: Upd
 }
 
 function diffValues(old: unknown, value: unknown, path: string, out: UpdateDescription, existed: boolean): void {
-  if (existed && valuesEqual(old, value) && typeof old === typeof value) return;
+  if (existed && (old === value || (valuesEqual(old, value) && typeof old === typeof value))) return;
   if (existed && isPlainObject(old) && isPlainObject(value)) {
     diffObjects(old, value, `${path}.`, out);
     return;
@@ -38,5 +39,5 @@ function diffValues(old: unknown, value: unknown, path: string, out: UpdateDescr
     value.forEach((el, i) => diffValues(old[i], el, `${path}.${i}`, out, i < old.length));
     return;
   }
-  out.updatedFields[path] = cloneValue(value);
+  out.updatedFields[path] = value;
 }

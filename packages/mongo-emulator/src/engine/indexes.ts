@@ -8,6 +8,7 @@ import { canonicalType, compareValues } from './compare.ts';
 import { formatValue } from './format.ts';
 import { compileFilter, valuesAtPath, type Predicate } from './match.ts';
 import { toDouble } from './numeric.ts';
+import { isPlainObject } from './updatePath.ts';
 import type { Document, IndexSpec } from './types.ts';
 
 // sorted-btree is CommonJS: Node hands out the module object (class under `default`), vite's
@@ -56,6 +57,8 @@ function compareKeyPart(a: unknown, b: unknown): number {
 export class Index {
   readonly spec: IndexSpec;
   readonly fields: { path: string; direction: number }[];
+  /** Each field's path split at its dots, for the shared-subtree test of readsChangeBetween. */
+  readonly #fieldParts: string[][];
   readonly tree: BTree<IndexEntry, number>;
   /** Set once any document produced more than one key: ranges and sorts must then be careful. */
   multikey = false;
@@ -69,6 +72,7 @@ export class Index {
       path,
       direction: typeof dir === 'number' || typeof dir === 'bigint' ? (toDouble(dir) < 0 ? -1 : 1) : 1,
     }));
+    this.#fieldParts = this.fields.map(({ path }) => path.split('.'));
     const n = this.fields.length;
     const directions = this.fields.map((f) => f.direction);
     this.compareKeys = (a, b) => {
@@ -123,6 +127,16 @@ export class Index {
     return tuples;
   }
 
+  /**
+   * Whether an update from `before` to `after` may have changed this document's keys. Versions
+   * share untouched subtrees, so a field path reaching one shared subtree (or one primitive)
+   * reads the same keys; a partial filter may read any field, so it always counts as changed.
+   */
+  readsChangeBetween(before: Document, after: Document): boolean {
+    if (this.#partial) return true;
+    return this.#fieldParts.some((parts) => !sharedAtPath(before, after, parts));
+  }
+
   insert(recordId: number, doc: Document): void {
     this.insertKeys(recordId, this.keysOf(doc));
   }
@@ -164,6 +178,18 @@ export class Index {
       { extra: { keyPattern: cloneValue(this.spec.key), keyValue: cloneValue(keyValue) } },
     );
   }
+}
+
+/** Whether `a` and `b` hold the same value at `parts` because they share it (false when unsure). */
+function sharedAtPath(a: unknown, b: unknown, parts: string[]): boolean {
+  for (const part of parts) {
+    if (a === b) return true;
+    // Arrays fan a path out over their elements: not worth following here.
+    if (!isPlainObject(a) || !isPlainObject(b)) return false;
+    a = a[part];
+    b = b[part];
+  }
+  return a === b;
 }
 
 /** The values one field contributes to index keys: array elements, null for missing. */

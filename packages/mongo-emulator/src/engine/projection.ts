@@ -33,6 +33,7 @@ function ruleOf(value: unknown): Rule {
   return { kind: 'compute', expr: value };
 }
 
+/** The projected document; it never writes into `doc`, but may share subtrees with it. */
 export function project(doc: Document, projection: Document | undefined, ctx: ProjectionContext): Document {
   if (!projection || Object.keys(projection).length === 0) return doc;
   const rules = Object.entries(projection).map(([path, v]) => {
@@ -79,7 +80,7 @@ function copyPath(src: unknown, dst: Document, parts: string[]): void {
     const arr: unknown[] = [];
     for (const el of value) {
       if (!isPlainObject(el)) continue;
-      const target = (existing?.[arr.length] as Document | undefined) ?? {};
+      const target = { ...(existing?.[arr.length] as Document | undefined) };
       copyPath(el, target, rest);
       arr.push(target);
     }
@@ -87,7 +88,8 @@ function copyPath(src: unknown, dst: Document, parts: string[]): void {
     return;
   }
   if (!isPlainObject(value)) return;
-  const target = isPlainObject(dst[head!]) ? (dst[head!] as Document) : {};
+  // Copied: an earlier rule may have put the stored document's own subtree here.
+  const target = isPlainObject(dst[head!]) ? { ...(dst[head!] as Document) } : {};
   copyPath(value, target, rest);
   dst[head!] = target;
 }
@@ -113,7 +115,8 @@ function setTop(out: Document, path: string, value: unknown): void {
   const parts = path.split('.');
   let cur = out;
   for (const p of parts.slice(0, -1)) {
-    if (!isPlainObject(cur[p])) cur[p] = {};
+    // `out` may share subtrees with the stored document: copy before writing into one.
+    cur[p] = isPlainObject(cur[p]) ? { ...cur[p] } : {};
     cur = cur[p] as Document;
   }
   if (value === undefined) delete cur[parts[parts.length - 1]!];

@@ -1,5 +1,6 @@
 // Applying one update (operator document, replacement document or pipeline) to one document.
-// Pure: returns the new document and never touches its input.
+// Pure: returns the new document and never touches its input, with which the result shares every
+// subtree the update did not change (copy-on-write through a Draft).
 import type { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
 import { aggregateDocuments } from './aggregate.ts';
@@ -8,7 +9,7 @@ import { valuesEqual } from './compare.ts';
 import { formatValue } from './format.ts';
 import { compileFilter, type MatchContext, type Predicate } from './match.ts';
 import { checkArgument, OPERATORS, type OperatorContext } from './updateOperators.ts';
-import { expandPath, getAt, isPlainObject, setAt, unsetAt, type PositionalContext } from './updatePath.ts';
+import { Draft, expandPath, getAt, isPlainObject, setAt, unsetAt, type PositionalContext } from './updatePath.ts';
 import type { Document } from './types.ts';
 
 export interface UpdateContext {
@@ -76,7 +77,7 @@ export function validateUpdate(u: Document | Document[]): void {
   }
 }
 
-/** Returns the updated copy of `doc`; `doc` itself is never touched. */
+/** Returns the updated version of `doc`, sharing its untouched subtrees; `doc` itself is never touched. */
 export function applyUpdate(doc: Document, u: Document | Document[], ctx: UpdateContext): Document {
   if (Array.isArray(u)) return applyPipeline(doc, u, ctx);
   if (Object.keys(u).length === 0 && !ctx.isUpsertInsert) {
@@ -84,24 +85,24 @@ export function applyUpdate(doc: Document, u: Document | Document[], ctx: Update
     return keepId(doc, {});
   }
   if (!isOperatorUpdate(u)) return keepId(doc, cloneValue(u));
-  const out = cloneValue(doc);
+  const draft = new Draft(doc);
   const matchCtx: MatchContext = { now: ctx.now, clusterTime: ctx.clusterTime, variables: ctx.variables };
   const opCtx: OperatorContext = { now: ctx.now, clusterTime: ctx.clusterTime, isUpsertInsert: ctx.isUpsertInsert ?? false, match: matchCtx };
   const pos = positionalContext(doc, ctx, matchCtx);
   for (const [op, args] of Object.entries(u)) {
     for (const [path, arg] of Object.entries(args as Document)) {
       if (op === '$rename') {
-        rename(out, path, String(arg));
+        rename(draft, path, String(arg));
         continue;
       }
-      for (const parts of expandPath(out, path, pos)) {
+      for (const parts of expandPath(draft.root, path, pos)) {
         if (parts[0] === '_id' && op !== '$setOnInsert' && op !== '$set') immutableId();
-        OPERATORS[op]!(out, parts, cloneValue(arg), opCtx);
+        OPERATORS[op]!(draft, parts, cloneValue(arg), opCtx);
       }
     }
   }
-  if (!ctx.isUpsertInsert && '_id' in doc && !valuesEqual(doc._id, out._id)) immutableId();
-  return out;
+  if (!ctx.isUpsertInsert && '_id' in doc && !valuesEqual(doc._id, draft.root._id)) immutableId();
+  return draft.root;
 }
 
 function immutableId(): never {
@@ -120,17 +121,17 @@ function keepId(doc: Document, replacement: Document): Document {
   return '_id' in doc ? { _id: doc._id, ...rest } : replacement;
 }
 
-function rename(doc: Document, from: string, to: string): void {
+function rename(draft: Draft, from: string, to: string): void {
   if (from === to) throw new CommandError('BadValue', `The source and target field for $rename must differ: ${from}: "${to}"`);
   if (from.startsWith(`${to}.`) || to.startsWith(`${from}.`)) {
     throw new CommandError('BadValue', `The source and target field for $rename must not be on the same path: ${from}: "${to}"`);
   }
   if (from.includes('$') || to.includes('$')) throw new CommandError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
   const parts = from.split('.');
-  const value = getAt(doc, parts);
+  const value = getAt(draft.root, parts);
   if (value === undefined) return;
-  unsetAt(doc, parts);
-  setAt(doc, to.split('.'), value);
+  unsetAt(draft, parts);
+  setAt(draft, to.split('.'), value);
 }
 
 function applyPipeline(doc: Document, pipeline: Document[], ctx: UpdateContext): Document {
@@ -190,12 +191,12 @@ export function firstMatchingIndex(doc: Document, arrayPath: string, query: Docu
  * dotted paths), then the update applied with $setOnInsert in force.
  */
 export function upsertSeed(query: Document): Document {
-  const seed: Document = {};
+  const seed = new Draft({});
   collectEqualities(query, seed);
-  return seed;
+  return seed.root;
 }
 
-function collectEqualities(query: Document, seed: Document): void {
+function collectEqualities(query: Document, seed: Draft): void {
   for (const [key, cond] of Object.entries(query)) {
     if (key === '$and' && Array.isArray(cond)) {
       for (const sub of cond) collectEqualities(sub as Document, seed);
@@ -211,7 +212,7 @@ function collectEqualities(query: Document, seed: Document): void {
     } else {
       value = cond;
     }
-    if (getAt(seed, key.split('.')) !== undefined) {
+    if (getAt(seed.root, key.split('.')) !== undefined) {
       throw new CommandError('NotSingleValueField', `cannot infer query fields to set, path '${key}' is matched twice`);
     }
     setAt(seed, key.split('.'), cloneValue(value));

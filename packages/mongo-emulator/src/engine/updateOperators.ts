@@ -1,4 +1,4 @@
-// The update operators, each applied at one concrete path of a working copy. Messages and codes
+// The update operators, each applied at one concrete path of a copy-on-write draft. Messages and codes
 // follow mongod's update nodes (src/mongo/db/update/*_node.cpp).
 import { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
@@ -6,7 +6,7 @@ import { compareValues, valuesEqual } from './compare.ts';
 import { formatValue } from './format.ts';
 import { compileFilter, type MatchContext } from './match.ts';
 import { addNumbers, isNumeric, multiplyNumbers, numericKind, toDouble, typeName } from './numeric.ts';
-import { getAt, isPlainObject, setAt, unsetAt } from './updatePath.ts';
+import { getAt, isPlainObject, setAt, unsetAt, type Draft } from './updatePath.ts';
 import type { Document } from './types.ts';
 
 export interface OperatorContext {
@@ -16,38 +16,38 @@ export interface OperatorContext {
   match: MatchContext;
 }
 
-type Apply = (doc: Document, parts: string[], arg: unknown, ctx: OperatorContext) => void;
+type Apply = (draft: Draft, parts: string[], arg: unknown, ctx: OperatorContext) => void;
 
 const idOf = (doc: Document): string => `_id: ${formatValue(doc._id)}`;
 const fieldName = (parts: string[]): string => parts[parts.length - 1]!;
 
 function arithmetic(op: '$inc' | '$mul', combine: (a: unknown, b: unknown) => unknown): Apply {
-  return (doc, parts, arg) => {
-    const current = getAt(doc, parts);
+  return (draft, parts, arg) => {
+    const current = getAt(draft.root, parts);
     if (current === undefined) {
       // A missing field takes the argument ($inc) or a zero of the argument's type ($mul).
-      setAt(doc, parts, op === '$inc' ? arg : multiplyNumbers(arg, 0));
+      setAt(draft, parts, op === '$inc' ? arg : multiplyNumbers(arg, 0));
       return;
     }
     if (!isNumeric(current)) {
       throw new CommandError(
         'TypeMismatch',
-        `Cannot apply ${op} to a value of non-numeric type. {${idOf(doc)}} has the field '${fieldName(parts)}' of non-numeric type ${typeName(current)}`,
+        `Cannot apply ${op} to a value of non-numeric type. {${idOf(draft.root)}} has the field '${fieldName(parts)}' of non-numeric type ${typeName(current)}`,
       );
     }
     const result = combine(current, arg);
     if (result === undefined) {
       const shown = numericKind(current) === 'long' ? `(NumberLong)${String(current)}` : `(NumberInt)${String(current)}`;
-      throw new CommandError('BadValue', `Failed to apply ${op} operations to current value (${shown}) for document {${idOf(doc)}}`);
+      throw new CommandError('BadValue', `Failed to apply ${op} operations to current value (${shown}) for document {${idOf(draft.root)}}`);
     }
-    setAt(doc, parts, result);
+    setAt(draft, parts, result);
   };
 }
 
 function extremum(keepIf: (c: number) => boolean): Apply {
-  return (doc, parts, arg) => {
-    const current = getAt(doc, parts);
-    if (current === undefined || keepIf(compareValues(arg, current))) setAt(doc, parts, arg);
+  return (draft, parts, arg) => {
+    const current = getAt(draft.root, parts);
+    if (current === undefined || keepIf(compareValues(arg, current))) setAt(draft, parts, arg);
   };
 }
 
@@ -80,8 +80,8 @@ function sortElements(items: unknown[], spec: unknown): void {
   }
 }
 
-const push: Apply = (doc, parts, arg) => {
-  const arr = [...(arrayAt(doc, parts) ?? [])];
+const push: Apply = (draft, parts, arg) => {
+  const arr = [...(arrayAt(draft.root, parts) ?? [])];
   const modifiers = isPlainObject(arg) && '$each' in arg ? arg : { $each: [arg] };
   if (!Array.isArray(modifiers.$each)) {
     throw new CommandError('BadValue', `The argument to $each in $push must be an array but it was of type: ${typeName(modifiers.$each)}`);
@@ -95,17 +95,17 @@ const push: Apply = (doc, parts, arg) => {
     const n = toDouble(modifiers.$slice);
     result = n >= 0 ? arr.slice(0, n) : arr.slice(Math.max(0, arr.length + n));
   }
-  setAt(doc, parts, result);
+  setAt(draft, parts, result);
 };
 
-const addToSet: Apply = (doc, parts, arg) => {
-  const arr = [...(arrayAt(doc, parts) ?? [])];
+const addToSet: Apply = (draft, parts, arg) => {
+  const arr = [...(arrayAt(draft.root, parts) ?? [])];
   const items = isPlainObject(arg) && '$each' in arg ? arg.$each : [arg];
   if (!Array.isArray(items)) {
     throw new CommandError('TypeMismatch', `The argument to $each in $addToSet must be an array but it was of type ${typeName(items)}`);
   }
   for (const item of items) if (!arr.some((el) => valuesEqual(el, item))) arr.push(item);
-  setAt(doc, parts, arr);
+  setAt(draft, parts, arr);
 };
 
 function pullMatcher(cond: unknown, ctx: OperatorContext): (el: unknown) => boolean {
@@ -121,35 +121,35 @@ function pullMatcher(cond: unknown, ctx: OperatorContext): (el: unknown) => bool
   return (el) => valuesEqual(el, cond);
 }
 
-const pull: Apply = (doc, parts, arg, ctx) => {
-  const arr = arrayAt(doc, parts);
+const pull: Apply = (draft, parts, arg, ctx) => {
+  const arr = arrayAt(draft.root, parts);
   if (!arr) return;
   const matches = pullMatcher(arg, ctx);
   const kept = arr.filter((el) => !matches(el));
-  if (kept.length !== arr.length) setAt(doc, parts, kept);
+  if (kept.length !== arr.length) setAt(draft, parts, kept);
 };
 
-const pullAll: Apply = (doc, parts, arg) => {
+const pullAll: Apply = (draft, parts, arg) => {
   if (!Array.isArray(arg)) throw new CommandError('BadValue', `$pullAll requires an array argument but was given a ${typeName(arg)}`);
-  const arr = arrayAt(doc, parts);
+  const arr = arrayAt(draft.root, parts);
   if (!arr) return;
   const kept = arr.filter((el) => !arg.some((x) => valuesEqual(el, x)));
-  if (kept.length !== arr.length) setAt(doc, parts, kept);
+  if (kept.length !== arr.length) setAt(draft, parts, kept);
 };
 
-const pop: Apply = (doc, parts, arg) => {
-  const arr = arrayAt(doc, parts);
+const pop: Apply = (draft, parts, arg) => {
+  const arr = arrayAt(draft.root, parts);
   if (!arr || arr.length === 0) return;
-  setAt(doc, parts, toDouble(arg) < 0 ? arr.slice(1) : arr.slice(0, -1));
+  setAt(draft, parts, toDouble(arg) < 0 ? arr.slice(1) : arr.slice(0, -1));
 };
 
-const bit: Apply = (doc, parts, arg) => {
+const bit: Apply = (draft, parts, arg) => {
   if (!isPlainObject(arg)) throw new CommandError('BadValue', `The $bit modifier is not compatible with a ${typeName(arg)}`);
-  const current = getAt(doc, parts) ?? 0;
+  const current = getAt(draft.root, parts) ?? 0;
   if (numericKind(current) !== 'int' && numericKind(current) !== 'long') {
     throw new CommandError(
       'BadValue',
-      `Cannot apply $bit to a value of non-integral type.{${idOf(doc)}} has the field ${fieldName(parts)} of non-integer type ${typeName(current)}`,
+      `Cannot apply $bit to a value of non-integral type.{${idOf(draft.root)}} has the field ${fieldName(parts)} of non-integer type ${typeName(current)}`,
     );
   }
   let value = BigInt(current as number | bigint);
@@ -165,23 +165,23 @@ const bit: Apply = (doc, parts, arg) => {
     else if (op === 'xor') value ^= o;
     else throw new CommandError('BadValue', `The $bit modifier only supports 'and', 'or', and 'xor', not '${op}' which is an unknown operator: {${op}: ${formatValue(operand)}}`);
   }
-  setAt(doc, parts, long ? BigInt.asIntN(64, value) : Number(BigInt.asIntN(32, value)));
+  setAt(draft, parts, long ? BigInt.asIntN(64, value) : Number(BigInt.asIntN(32, value)));
 };
 
-const currentDate: Apply = (doc, parts, arg, ctx) => {
+const currentDate: Apply = (draft, parts, arg, ctx) => {
   const type = isPlainObject(arg) ? arg.$type : 'date';
-  if (type === 'timestamp') setAt(doc, parts, ctx.clusterTime);
-  else if (type === 'date' || arg === true) setAt(doc, parts, new Date(ctx.now.getTime()));
+  if (type === 'timestamp') setAt(draft, parts, ctx.clusterTime);
+  else if (type === 'date' || arg === true) setAt(draft, parts, new Date(ctx.now.getTime()));
   else if (isPlainObject(arg)) throw new CommandError('BadValue', "The '$type' string field is required to be 'date' or 'timestamp': {$currentDate: {field : {$type: 'date'}}}");
-  else setAt(doc, parts, new Date(ctx.now.getTime()));
+  else setAt(draft, parts, new Date(ctx.now.getTime()));
 };
 
 export const OPERATORS: Record<string, Apply> = {
-  $set: (doc, parts, arg) => setAt(doc, parts, arg),
-  $setOnInsert: (doc, parts, arg, ctx) => {
-    if (ctx.isUpsertInsert) setAt(doc, parts, arg);
+  $set: (draft, parts, arg) => setAt(draft, parts, arg),
+  $setOnInsert: (draft, parts, arg, ctx) => {
+    if (ctx.isUpsertInsert) setAt(draft, parts, arg);
   },
-  $unset: (doc, parts) => void unsetAt(doc, parts),
+  $unset: (draft, parts) => void unsetAt(draft, parts),
   $inc: arithmetic('$inc', addNumbers),
   $mul: arithmetic('$mul', multiplyNumbers),
   $min: extremum((c) => c < 0),

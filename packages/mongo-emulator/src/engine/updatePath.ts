@@ -1,5 +1,6 @@
 // Resolving update paths (with `$`, `$[]` and `$[<id>]`) to concrete paths in one document,
-// and the primitive reads and writes at those paths.
+// and the primitive reads and writes at those paths. Writes go to a Draft: copy-on-write over a
+// stored version that must never be mutated (storedDocument.ts).
 import { CommandError } from '../errors.ts';
 import { formatValue } from './format.ts';
 import type { Predicate } from './match.ts';
@@ -7,6 +8,36 @@ import type { Document } from './types.ts';
 
 export const isPlainObject = (v: unknown): v is Document =>
   v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+
+/**
+ * A document being updated. It starts as a shallow copy of the stored version; a write copies
+ * each container on its path the first time it passes through it, so every subtree the update
+ * does not touch stays shared with (and is never written through to) the stored version.
+ */
+export class Draft {
+  readonly root: Document;
+  /** Containers this draft made or copied, so writes into them need no further copy. */
+  readonly #owned = new Set<object>();
+
+  constructor(base: Document) {
+    this.root = { ...base };
+    this.#owned.add(this.root);
+  }
+
+  /** `child`, held by the owned `parent` at `key`, as a container this draft may write into. */
+  own(parent: Document | unknown[], key: string, child: Document | unknown[]): Document | unknown[] {
+    if (this.#owned.has(child)) return child;
+    const copy = Array.isArray(child) ? [...child] : { ...child };
+    setChild(parent, key, copy);
+    this.#owned.add(copy);
+    return copy;
+  }
+
+  /** Records a container the draft created itself. */
+  adopt(fresh: object): void {
+    this.#owned.add(fresh);
+  }
+}
 
 /** How the positional parts of an update path are resolved for one document. */
 export interface PositionalContext {
@@ -63,9 +94,12 @@ export function getAt(doc: unknown, parts: string[]): unknown {
   return cur;
 }
 
-/** The container holding the last part, created on the way when `create` is set. */
-function parentOf(doc: Document, parts: string[], create: boolean): Document | unknown[] | undefined {
-  let cur: unknown = doc;
+/**
+ * The container holding the last part, created on the way when `create` is set. With a draft,
+ * every container on the way is made the draft's own (copied from the stored version if need be).
+ */
+function parentOf(root: Document, parts: string[], create: boolean, draft?: Draft): Document | unknown[] | undefined {
+  let cur: unknown = root;
   for (let i = 0; i < parts.length - 1; i++) {
     const part = parts[i]!;
     let next: unknown;
@@ -82,6 +116,9 @@ function parentOf(doc: Document, parts: string[], create: boolean): Document | u
       if (next === null) return pathNotViable(parts, i + 1, null, create);
       next = {};
       setChild(cur as Document | unknown[], part, next);
+      draft?.adopt(next as Document);
+    } else if (draft && (Array.isArray(next) || isPlainObject(next))) {
+      next = draft.own(cur as Document | unknown[], part, next);
     }
     cur = next;
   }
@@ -107,21 +144,23 @@ function setChild(container: Document | unknown[], key: string, value: unknown):
 }
 
 /** Writes `value` at the path, creating intermediate documents (and padding arrays with null). */
-export function setAt(doc: Document, parts: string[], value: unknown): void {
-  const parent = parentOf(doc, parts, true)!;
+export function setAt(draft: Draft, parts: string[], value: unknown): void {
+  const parent = parentOf(draft.root, parts, true, draft)!;
   setChild(parent, parts[parts.length - 1]!, value);
 }
 
 /** Removes the field; an array element becomes null, as $unset does. Returns whether it existed. */
-export function unsetAt(doc: Document, parts: string[]): boolean {
-  const parent = parentOf(doc, parts, false);
+export function unsetAt(draft: Draft, parts: string[]): boolean {
   const last = parts[parts.length - 1]!;
-  if (Array.isArray(parent)) {
-    if (!/^\d+$/.test(last) || Number(last) >= parent.length) return false;
-    parent[Number(last)] = null;
-    return true;
+  // Looked up without copying first: removing a missing field must leave the version shared.
+  const found = parentOf(draft.root, parts, false);
+  if (Array.isArray(found)) {
+    if (!/^\d+$/.test(last) || Number(last) >= found.length) return false;
+  } else if (!found || !(last in found)) {
+    return false;
   }
-  if (!parent || !(last in parent)) return false;
-  delete parent[last];
+  const parent = parentOf(draft.root, parts, false, draft)!;
+  if (Array.isArray(parent)) parent[Number(last)] = null;
+  else delete parent[last];
   return true;
 }
