@@ -81,3 +81,32 @@ timeIt('insertOne refused by the unique index (E11000)', LOOKUPS, (i) => {
   }
 });
 console.log(`  duplicates refused: ${duplicates}`);
+
+// Writes to one document carrying a 1,000-element array of small records (the ledger's account
+// `trace`): what a write costs should follow the paths it changes, not the document's size.
+const TRACE_LENGTH = 1_000;
+const TRACE_WRITES = 2_000;
+const accounts = catalog.getOrCreateCollection('bench', 'accounts');
+const traceRecord = (i: number) => ({ r: `req:${i}`, d: BigInt(-i) });
+accounts.insertOne({ _id: 'big', balance: 0n, version: 0n, trace: Array.from({ length: TRACE_LENGTH }, (_, i) => traceRecord(i)) });
+accounts.insertOne({ _id: 'small', balance: 0n, version: 0n, trace: Array.from({ length: 100 }, (_, i) => traceRecord(i)) });
+
+for (const id of ['small', 'big']) {
+  timeIt(`$inc on a document with a ${id === 'big' ? '1,000' : '100'}-element trace`, TRACE_WRITES, () => {
+    accounts.update({ q: { _id: id }, u: { $inc: { balance: 1n, version: 1n } } });
+  });
+}
+
+timeIt('$push $each + $slice -1000 on the 1,000-element trace', TRACE_WRITES, (i) => {
+  accounts.update({ q: { _id: 'big' }, u: { $push: { trace: { $each: [traceRecord(TRACE_LENGTH + i)], $slice: -TRACE_LENGTH } } } });
+});
+
+timeIt('ledger decision: findAndModify $inc+$push, projection trace $slice -1', TRACE_WRITES, (i) => {
+  const key = `dec:${i}`;
+  accounts.findAndModify({
+    query: { _id: 'big', 'trace.r': { $ne: key } },
+    update: { $inc: { balance: -1n, version: 1n }, $push: { trace: { $each: [{ r: key, d: -1n }], $slice: -TRACE_LENGTH } } },
+    fields: { balance: 1, version: 1, trace: { $slice: -1 } },
+    new: true,
+  });
+});

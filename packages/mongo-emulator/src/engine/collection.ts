@@ -7,7 +7,7 @@ import { Binary, ObjectId, Timestamp, UUID } from 'bson';
 import { CommandError } from '../errors.ts';
 import { cloneValue } from './clone.ts';
 import { compareValues, identical, valuesEqual } from './compare.ts';
-import { describeUpdate } from './diff.ts';
+import { updateRecord } from './diff.ts';
 import { formatDocument } from './format.ts';
 import { Index } from './indexes.ts';
 import { compileFilter, valuesAtPath } from './match.ts';
@@ -322,7 +322,7 @@ export class Collection {
     };
     const change: ChangeRecord = !Array.isArray(u) && !isOperatorUpdate(u)
       ? { op: 'replace', ...common }
-      : { op: 'update', ...common, updateDescription: describeUpdate(before, after) };
+      : updateRecord(common);
     this.#apply(id, before, after, change);
     return change;
   }

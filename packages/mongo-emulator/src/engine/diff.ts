@@ -5,7 +5,7 @@
 // unread, and updatedFields hold the new version's own (immutable) values, uncopied.
 import { valuesEqual } from './compare.ts';
 import { isPlainObject } from './updatePath.ts';
-import type { Document } from './types.ts';
+import type { ChangeRecord, Document } from './types.ts';
 
 export interface UpdateDescription {
   updatedFields: Document;
@@ -17,6 +17,26 @@ export function describeUpdate(before: Document, after: Document): UpdateDescrip
   const out: UpdateDescription = { updatedFields: {}, removedFields: [], truncatedArrays: [] };
   diffObjects(before, after, '', out);
   return out;
+}
+
+type UpdateChange = Extract<ChangeRecord, { op: 'update' }>;
+
+// One descriptor for every record: its getter diffs the record's own versions on first read and
+// keeps the result, so a write no stream ever reads is never diffed.
+const lazyDescription: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: UpdateChange): UpdateDescription {
+    const description = describeUpdate(this.fullDocumentBefore, this.fullDocument);
+    Object.defineProperty(this, 'updateDescription', { value: description, enumerable: true });
+    return description;
+  },
+};
+
+/** The update record of `before` → `after`, whose updateDescription is diffed when first read. */
+export function updateRecord(common: Omit<UpdateChange, 'op' | 'updateDescription'>): UpdateChange {
+  const change = { op: 'update' as const, ...common };
+  return Object.defineProperty(change, 'updateDescription', lazyDescription) as UpdateChange;
 }
 
 function diffObjects(before: Document, after: Document, prefix: string, out: UpdateDescription): void {

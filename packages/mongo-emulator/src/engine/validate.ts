@@ -1,6 +1,6 @@
 // Checks a document must pass before it is stored, as mongod's storage validation does.
-import { calculateObjectSize } from 'bson';
 import { CommandError } from '../errors.ts';
+import { documentSize } from './documentSize.ts';
 import { isRegexValue } from './regex.ts';
 import { isPlainObject } from './updatePath.ts';
 import type { Document } from './types.ts';
@@ -18,7 +18,7 @@ export function validateForStorage(doc: Document): void {
   if (dollar !== undefined) {
     throw new CommandError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${dollar} is not valid for storage.`);
   }
-  const size = calculateObjectSize(doc);
+  const size = documentSize(doc);
   if (size > DOCUMENT_SIZE_MAX_BYTES) {
     throw new CommandError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${DOCUMENT_SIZE_MAX_BYTES}`);
   }
