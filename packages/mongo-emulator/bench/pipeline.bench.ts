@@ -11,13 +11,13 @@ import { createServerState } from '../src/serverState.ts';
 import { Connection } from '../src/wire/Connection.ts';
 import { decodeMessage } from '../src/wire/decodeMessage.ts';
 import { encodeOpMsgReply } from '../src/wire/encodeReply.ts';
+import { OpCode } from '../src/wire/constants.ts';
 
 const DOCUMENTS = 1000;
 const SESSIONS = 16;
 const WARMUP_OPS = 5000;
 const BATCHES = 80;
 const OPS_PER_BATCH = 500;
-const OP_MSG = 2013;
 const HEADER_AND_FLAGS_BYTES = 21;
 
 const stop = new AbortController();
@@ -41,7 +41,7 @@ function request(i: number): Buffer {
   const message = Buffer.alloc(HEADER_AND_FLAGS_BYTES + body.length);
   message.writeInt32LE(message.length, 0);
   message.writeInt32LE(i, 4);
-  message.writeInt32LE(OP_MSG, 12);
+  message.writeInt32LE(OpCode.OP_MSG, 12);
   message.set(body, HEADER_AND_FLAGS_BYTES);
   return message;
 }

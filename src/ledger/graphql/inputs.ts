@@ -14,8 +14,9 @@ export class OpenAccountInput {
   currency!: string;
 }
 
+/** The fields of a movement on one account; deposit and withdraw take exactly these. */
 @InputType()
-export class DepositInput {
+abstract class AccountMovementInput {
   @Field(() => String)
   accountId!: string;
 
@@ -27,16 +28,10 @@ export class DepositInput {
 }
 
 @InputType()
-export class WithdrawInput {
-  @Field(() => String)
-  accountId!: string;
+export class DepositInput extends AccountMovementInput {}
 
-  @Field(() => SafeInt, { description: 'Positive integer minor units' })
-  amount!: number;
-
-  @Field(() => String, { description: requestIdDescription })
-  requestId!: string;
-}
+@InputType()
+export class WithdrawInput extends AccountMovementInput {}
 
 @InputType()
 export class TransferInput {

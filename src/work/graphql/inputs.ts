@@ -37,8 +37,9 @@ export class ClaimWorkItemInput {
   leaseSeconds?: number;
 }
 
+/** An item as its lease holder names it: the fencing token travels with every holder's call. */
 @InputType()
-export class HeartbeatWorkItemInput {
+abstract class HeldWorkItemInput {
   @Field(() => ID)
   id!: string;
 
@@ -50,16 +51,10 @@ export class HeartbeatWorkItemInput {
 }
 
 @InputType()
-export class CompleteWorkItemInput {
-  @Field(() => ID)
-  id!: string;
+export class HeartbeatWorkItemInput extends HeldWorkItemInput {}
 
-  @Field(() => String)
-  workerId!: string;
-
-  @Field(() => Int, { description: 'The version your claim returned (the fencing token)' })
-  version!: number;
-
+@InputType()
+export class CompleteWorkItemInput extends HeldWorkItemInput {
   @Field(() => CompletionOutcome)
   outcome!: CompletionOutcome;
 

@@ -6,9 +6,9 @@ import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { deserialize, Long, serialize, UUID, type Document } from 'bson';
 import { runClient, type ClientOrder } from './protocol.ts';
+import { OpCode } from '../../src/wire/constants.ts';
 
 const HEADER_BYTES = 16;
-const OP_MSG = 2013;
 
 /** One socket with one request at a time. */
 class WireConnection {
@@ -36,7 +36,7 @@ class WireConnection {
     message.writeInt32LE(message.length, 0);
     message.writeInt32LE(this.#nextRequestId++, 4);
     message.writeInt32LE(0, 8);
-    message.writeInt32LE(OP_MSG, 12);
+    message.writeInt32LE(OpCode.OP_MSG, 12);
     message.writeUInt32LE(0, HEADER_BYTES);
     message.writeUInt8(0, HEADER_BYTES + 4);
     message.set(bson, HEADER_BYTES + 5);
