@@ -5,6 +5,7 @@ import { bsonTypeName, collectionName } from './lib/namespace.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { expandListLocalSessions } from './lib/listLocalSessions.ts';
 import { optionalCount, optionalDocument, requiredArray } from './lib/options.ts';
+import { checkOutputStage, checkPipelineNamespace } from './lib/pipelineRules.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
 
 /** `aggregate` on a collection or (`aggregate: 1`) on the database; results through a cursor. */
@@ -14,7 +15,11 @@ export const aggregate: CommandDefinition = {
   run(context) {
     const { command, db, server } = context;
     const coll = command.aggregate === 1 ? null : collectionName(context);
-    const pipeline = expandListLocalSessions(db, coll === null, requiredArray(command, 'pipeline', 'aggregate'), server.sessions);
+    const requested = requiredArray(command, 'pipeline', 'aggregate');
+    // mongod's order: the read concern a stage supports, each stage's own parse, then the namespace.
+    checkOutputStage(requested, command, context.transaction !== undefined);
+    const pipeline = expandListLocalSessions(coll === null, requested, server.sessions);
+    checkPipelineNamespace(db, coll === null, requested);
     if (command.explain !== undefined && command.explain !== false) {
       throw new CommandError('CommandNotSupported', 'mongo-emulator does not explain aggregations');
     }
