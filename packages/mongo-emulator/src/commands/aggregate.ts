@@ -6,6 +6,7 @@ import { letVariables } from './lib/letVariables.ts';
 import { expandListLocalSessions } from './lib/listLocalSessions.ts';
 import { optionalCount, optionalDocument, requiredArray } from './lib/options.ts';
 import { checkOutputStage, checkPipelineNamespace } from './lib/pipelineRules.ts';
+import { checkViewCollation } from './lib/viewReads.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
 
 /** `aggregate` on a collection or (`aggregate: 1`) on the database; results through a cursor. */
@@ -26,6 +27,7 @@ export const aggregate: CommandDefinition = {
     const cursorOptions = cursorOption(command);
     const batchSize = optionalCount(cursorOptions, 'batchSize');
     if (isChangeStreamPipeline(pipeline)) return server.changeStreams.open({ db, coll, pipeline, batchSize, command });
+    if (coll !== null && server.catalog.view(db, coll)) checkViewCollation(optionalDocument(command, 'collation'));
     const variables = letVariables(context);
     const results = isCurrentOpPipeline(pipeline)
       ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address)
