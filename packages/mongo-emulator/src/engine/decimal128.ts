@@ -177,6 +177,42 @@ export function multiply(a: Decimal, b: Decimal): Decimal {
   return finish(negative, a.coefficient * b.coefficient, a.exponent + b.exponent);
 }
 
+/**
+ * a / b: an exact quotient takes the exponent nearest IEEE's ideal (ea - eb), so 1.00 / 4 is
+ * 0.25 and 6.0 / 2 is 3.0; any other is rounded once to 34 digits, ties to even. The caller
+ * refuses a zero divisor (mongod's "can't $divide by zero").
+ */
+export function divide(a: Decimal, b: Decimal): Decimal {
+  if (a.kind === 'nan' || b.kind === 'nan') return NAN;
+  const negative = a.negative !== b.negative;
+  if (a.kind === 'infinity') return b.kind === 'infinity' ? NAN : { kind: 'infinity', negative };
+  if (b.kind === 'infinity') return finish(negative, 0n, EXPONENT_MIN);
+  if (b.coefficient === 0n) return a.coefficient === 0n ? NAN : { kind: 'infinity', negative };
+  const ideal = a.exponent - b.exponent;
+  if (a.coefficient === 0n) return finish(negative, 0n, ideal);
+  // Enough digits that the quotient has one more than the precision (for rounding).
+  const shift = Math.max(0, PRECISION_DIGITS + 1 + digitCount(b.coefficient) - digitCount(a.coefficient));
+  const numerator = a.coefficient * pow10(shift);
+  let quotient = numerator / b.coefficient;
+  const remainder = numerator % b.coefficient;
+  let exponent = ideal - shift;
+  if (remainder === 0n) {
+    // Exact: give back the trailing zeros the shift made, down to the ideal exponent.
+    while (exponent < ideal && quotient % 10n === 0n) {
+      quotient /= 10n;
+      exponent += 1;
+    }
+    return finish(negative, quotient, exponent);
+  }
+  // Inexact: round to the precision, a nonzero remainder breaking what looks like a tie.
+  const drop = digitCount(quotient) - PRECISION_DIGITS;
+  const unit = pow10(drop);
+  let kept = quotient / unit;
+  const twice = 2n * (quotient % unit);
+  if (twice > unit || (twice === unit && (remainder > 0n || kept % 2n === 1n))) kept += 1n;
+  return finish(negative, kept, exponent + drop);
+}
+
 /** Sort order as mongod's: NaN below every number and equal to itself, -0 equal to 0. */
 export function compare(a: Decimal, b: Decimal): number {
   if (a.kind === 'nan' || b.kind === 'nan') return a.kind === b.kind ? 0 : a.kind === 'nan' ? -1 : 1;

@@ -1,4 +1,4 @@
-// Proves Decimal128 stays exact through the driver: $inc and $mul, $sum and $add, and queries
+// Proves Decimal128 stays exact through the driver: $inc and $mul, $sum, $add, $divide and $avg, and queries
 // and sorts that compare decimals which the same values as doubles would confuse.
 import { Decimal128 } from 'mongodb';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +32,16 @@ describe('Decimal128 through the driver', () => {
     expect(await entries.countDocuments({ balance: D('0.3') })).toBe(1);
     expect(await entries.countDocuments({ balance: 0.3 as unknown as Decimal128 })).toBe(0);
     expect(await entries.countDocuments({ $expr: { $eq: [{ $add: [D('0.1'), D('0.2')] }, D('0.3')] } })).toBe(3);
+  });
+
+  it('$divide and $avg stay decimal and exact; a zero divisor is refused as mongod refuses it', async () => {
+    const entries = db().collection<Account>('divide');
+    await entries.insertMany([{ _id: 1, balance: D('1.00') }, { _id: 2, balance: D('2.00') }, { _id: 3, balance: D('7.00') }]);
+    const [group] = await entries.aggregate([{ $group: { _id: null, avg: { $avg: '$balance' } } }]).toArray();
+    expect((group!.avg as Decimal128).toString()).toBe('3.333333333333333333333333333333333');
+    const split = await entries.aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, q: { $divide: ['$balance', 4] } } }]).toArray();
+    expect((split[0]!.q as Decimal128).toString()).toBe('0.25');
+    await expect(entries.aggregate([{ $project: { q: { $divide: ['$balance', 0] } } }]).toArray()).rejects.toMatchObject({ code: 2, codeName: 'BadValue', message: expect.stringContaining("can't $divide by zero") });
   });
 
   it('sorts and ranges by exact value beyond a double precision', async () => {

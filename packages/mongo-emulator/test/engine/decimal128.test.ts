@@ -1,11 +1,11 @@
 // Proves decimal128 arithmetic and comparison are exact, as mongod computes them with the IEEE
 // 754-2008 decimal library: sums, differences and products rounded once to 34 digits (ties to
-// even) with IEEE's preferred exponent, overflow to Infinity, doubles turned into decimals with
+// even) with IEEE's preferred exponent, quotients too, overflow to Infinity, doubles turned into decimals with
 // 15 significant digits, and comparisons that no double can blur.
 import { Decimal128 } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { compareValues } from '../../src/engine/compare.ts';
-import { fromDouble, toDecimal128 } from '../../src/engine/decimal128.ts';
+import { divide, fromDecimal128, fromDouble, toDecimal128 } from '../../src/engine/decimal128.ts';
 import { addNumbers, multiplyNumbers, subtractNumbers } from '../../src/engine/numeric.ts';
 
 const D = (text: string) => Decimal128.fromString(text);
@@ -49,6 +49,23 @@ describe('decimal128 arithmetic', () => {
     expect(text(addNumbers(D('Infinity'), D('-Infinity')))).toBe('NaN');
     expect(text(multiplyNumbers(D('Infinity'), D('0')))).toBe('NaN');
     expect(text(addNumbers(D('1E-6176'), D('1E-6176')))).toBe('2E-6176');
+  });
+});
+
+describe('decimal128 division', () => {
+  const quotient = (a: string, b: string) => toDecimal128(divide(fromDecimal128(D(a)), fromDecimal128(D(b)))).toString();
+
+  it('gives an exact quotient the exponent nearest the ideal one', () => {
+    expect(quotient('1.00', '4')).toBe('0.25');
+    expect(quotient('6.0', '2')).toBe('3.0');
+    expect(quotient('2', '4')).toBe('0.5');
+    expect(quotient('10.00', '4')).toBe('2.50');
+  });
+
+  it('rounds an inexact one once to 34 digits, ties to even', () => {
+    expect(quotient('1', '3')).toBe('0.3333333333333333333333333333333333');
+    expect(quotient('2', '3')).toBe('0.6666666666666666666666666666666667');
+    expect(quotient('-1', '7')).toBe('-0.1428571428571428571428571428571429');
   });
 });
 
