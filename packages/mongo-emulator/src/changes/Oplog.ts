@@ -15,7 +15,10 @@ export type OplogOperation =
   | { op: 'rename'; db: string; coll: string; to: { db: string; coll: string }; collectionUUID: Binary | undefined; dropTarget: Binary | undefined }
   | { op: 'dropDatabase'; db: string }
   | { op: ExpandedEventType; db: string; coll: string; collectionUUID: Binary; operationDescription: Document; stateBeforeChange?: Document }
-  | { op: 'noop'; msg: string };
+  | { op: 'noop'; msg: string }
+  // A view's create or drop: on mongod a write to <db>.system.views that only a whole-database
+  // or whole-cluster stream with showExpandedEvents reports (change_stream_filter_helpers.cpp).
+  | { op: 'create' | 'drop'; db: string; coll: string; collectionUUID: undefined; operationDescription?: Document; view: true };
 
 /** Set for the writes of a multi-document transaction: they share its commit time. */
 export interface TransactionInfo {

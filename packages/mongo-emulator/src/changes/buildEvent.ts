@@ -22,6 +22,7 @@ export function inScope(entry: OplogEntry, spec: EventOptions & { scope: StreamS
   const { operation } = entry;
   if (operation.op === 'noop') return false;
   if (EXPANDED_EVENTS.has(operation.op) && !spec.showExpandedEvents) return false;
+  if ('view' in operation && (!spec.showExpandedEvents || spec.scope.kind === 'collection')) return false;
   const { scope } = spec;
   const db = operation.op === 'crud' ? operation.change.db : operation.db;
   const coll = operation.op === 'crud' ? operation.change.coll : operation.op === 'dropDatabase' ? undefined : operation.coll;

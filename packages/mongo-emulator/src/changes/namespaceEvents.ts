@@ -42,3 +42,13 @@ export function modifyEvent(collection: Collection, changes: Document, optionsBe
 function target(collection: Collection): { db: string; coll: string; collectionUUID: Collection['uuid'] } {
   return { db: collection.db, coll: collection.name, collectionUUID: collection.uuid };
 }
+
+/** A view's creation, described as mongod describes it: its viewOn and pipeline, no UUID. */
+export function viewCreateEvent(db: string, name: string, view: { viewOn: string; pipeline: Document[] }): Extract<OplogOperation, { view: true }> {
+  return { op: 'create', db, coll: name, collectionUUID: undefined, operationDescription: { viewOn: view.viewOn, pipeline: cloneValue(view.pipeline) }, view: true };
+}
+
+/** A view's drop: a `drop` event, reported only where its creation is. */
+export function viewDropEvent(db: string, name: string): Extract<OplogOperation, { view: true }> {
+  return { op: 'drop', db, coll: name, collectionUUID: undefined, view: true };
+}

@@ -5,6 +5,8 @@ import { bsonTypeName, collectionName } from './lib/namespace.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { expandListLocalSessions } from './lib/listLocalSessions.ts';
 import { optionalCount, optionalDocument, requiredArray } from './lib/options.ts';
+import { checkOutputStage, checkPipelineNamespace } from './lib/pipelineRules.ts';
+import { checkViewCollation } from './lib/viewReads.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
 
 /** `aggregate` on a collection or (`aggregate: 1`) on the database; results through a cursor. */
@@ -14,13 +16,18 @@ export const aggregate: CommandDefinition = {
   run(context) {
     const { command, db, server } = context;
     const coll = command.aggregate === 1 ? null : collectionName(context);
-    const pipeline = expandListLocalSessions(db, coll === null, requiredArray(command, 'pipeline', 'aggregate'), server.sessions);
+    const requested = requiredArray(command, 'pipeline', 'aggregate');
+    // mongod's order: the read concern a stage supports, each stage's own parse, then the namespace.
+    checkOutputStage(requested, command, context.transaction !== undefined);
+    const pipeline = expandListLocalSessions(coll === null, requested, server.sessions);
+    checkPipelineNamespace(db, coll === null, requested);
     if (command.explain !== undefined && command.explain !== false) {
       throw new CommandError('CommandNotSupported', 'mongo-emulator does not explain aggregations');
     }
     const cursorOptions = cursorOption(command);
     const batchSize = optionalCount(cursorOptions, 'batchSize');
     if (isChangeStreamPipeline(pipeline)) return server.changeStreams.open({ db, coll, pipeline, batchSize, command });
+    if (coll !== null && server.catalog.view(db, coll)) checkViewCollation(optionalDocument(command, 'collation'));
     const variables = letVariables(context);
     const results = isCurrentOpPipeline(pipeline)
       ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address)

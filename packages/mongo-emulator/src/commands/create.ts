@@ -1,3 +1,4 @@
+import { viewCreateEvent } from '../changes/index.ts';
 import { checkValidationOptions } from '../engine/documentValidation.ts';
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
@@ -14,7 +15,9 @@ export const create: CommandDefinition = {
     const options = ownOptions(context.command, 'create');
     const { catalog } = context.server;
     if (options.viewOn !== undefined) {
-      catalog.createView(context.db, coll, viewDefinition(options));
+      const view = viewDefinition(options);
+      catalog.createView(context.db, coll, view);
+      context.server.changeStreams.recordCommand(viewCreateEvent(context.db, coll, view));
       return {};
     }
     if (options.pipeline !== undefined) throw new CommandError('BadValue', "'pipeline' requires 'viewOn' to also be specified");

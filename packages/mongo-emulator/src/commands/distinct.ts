@@ -1,3 +1,4 @@
+import type { Collation } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
 import { collectionName } from './lib/namespace.ts';
 import { optionalDocument } from './lib/options.ts';
@@ -12,7 +13,8 @@ export const distinct: CommandDefinition = {
     if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
     server.counters.opcounters.query += 1;
     const query = optionalDocument(command, 'query') ?? {};
-    if (server.catalog.view(db, coll)) return { values: distinctOnView(server.catalog, db, coll, command.key, query) };
-    return { values: server.catalog.getCollection(db, coll)?.distinct(command.key, query) ?? [] };
+    const collation = optionalDocument(command, 'collation') as Collation | undefined;
+    if (server.catalog.view(db, coll)) return { values: distinctOnView(server.catalog, db, coll, command.key, query, collation) };
+    return { values: server.catalog.getCollection(db, coll)?.distinct(command.key, query, { collation }) ?? [] };
   },
 };

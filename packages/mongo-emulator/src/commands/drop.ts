@@ -1,3 +1,4 @@
+import { viewDropEvent } from '../changes/index.ts';
 import { collectionName } from './lib/namespace.ts';
 import type { CommandDefinition } from './types.ts';
 
@@ -10,7 +11,10 @@ export const drop: CommandDefinition = {
     const { catalog } = context.server;
     const collection = catalog.getCollection(context.db, coll);
     const nIndexesWas = collection?.listIndexes().length;
-    if (catalog.dropCollection(context.db, coll)) context.server.changeStreams.recordCommand({ op: 'drop', db: context.db, coll, collectionUUID: collection?.uuid });
+    const isView = catalog.view(context.db, coll) !== undefined;
+    if (catalog.dropCollection(context.db, coll)) {
+      context.server.changeStreams.recordCommand(isView ? viewDropEvent(context.db, coll) : { op: 'drop', db: context.db, coll, collectionUUID: collection?.uuid });
+    }
     const ns = `${context.db}.${coll}`;
     return nIndexesWas === undefined ? { ns } : { nIndexesWas, ns };
   },

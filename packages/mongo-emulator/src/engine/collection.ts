@@ -6,6 +6,7 @@
 import { Binary, ObjectId, Timestamp, UUID } from 'bson';
 import { CommandError } from '../errors.ts';
 import { cloneValue } from './clone.ts';
+import { collationComparator } from './collation.ts';
 import { compareValues, identical, valuesEqual } from './compare.ts';
 import { updateRecord } from './diff.ts';
 import { formatDocument } from './format.ts';
@@ -131,15 +132,20 @@ export class Collection {
     return this.#select(filter, options).length;
   }
 
+  /**
+   * distinct as mongod answers it: values that compare equal under the collation are one value
+   * (the first met stands for them), listed in the collation's order.
+   */
   distinct(key: string, filter: Document, options: { collation?: Collation } = {}): unknown[] {
+    const compare = collationComparator(options.collation);
     const out: unknown[] = [];
     for (const [, d] of this.#select(filter, options)) {
       for (const v of valuesAtPath(d, key, true)) {
         if (v === undefined || Array.isArray(v)) continue;
-        if (!out.some((o) => valuesEqual(o, v))) out.push(cloneValue(v));
+        if (!out.some((o) => compare(o, v) === 0)) out.push(cloneValue(v));
       }
     }
-    return out.sort(compareValues);
+    return out.sort(compare);
   }
 
   update(spec: UpdateSpec): UpdateResult {

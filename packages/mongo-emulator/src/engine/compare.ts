@@ -2,6 +2,7 @@
 // canonicalizeBSONType). Used by sort, index keys, $min/$max and range queries, so it must agree
 // with mongod exactly: numbers of every width compare by exact value, strings by UTF-8 bytes.
 import { Binary, Decimal128, ObjectId, Timestamp } from 'bson';
+import { compareWithDecimal, decimalToDouble } from './decimal128.ts';
 
 /** Canonical type ranks as mongod assigns them; values of one rank compare by value. */
 export const TypeRank = Object.freeze({
@@ -84,11 +85,9 @@ function toNumeric(v: unknown): number | bigint {
   return Number((v as { valueOf(): unknown }).valueOf());
 }
 
-/** Decimal128 is compared through the nearest double: exact beyond 15 digits is not supported. */
+/** The nearest double of a Decimal128 (for conversions; comparisons go through decimal128.ts). */
 export function decimalToNumber(d: Decimal128): number {
-  const s = d.toString();
-  if (s === 'NaN' || s === '-NaN') return Number.NaN;
-  return Number(s);
+  return decimalToDouble(d);
 }
 
 /** Exact comparison of doubles and int64s; NaN sorts below every other number, equal to itself. */
@@ -174,6 +173,8 @@ export function compareValues(a: unknown, b: unknown): number {
     case TypeRank.null:
       return 0;
     case TypeRank.number:
+      // A decimal compares exactly, not through the nearest double.
+      if (a instanceof Decimal128 || b instanceof Decimal128) return compareWithDecimal(a, b);
       return compareNumbers(toNumeric(a), toNumeric(b));
     case TypeRank.string:
     case TypeRank.code:

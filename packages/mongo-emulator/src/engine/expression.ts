@@ -1,7 +1,7 @@
 // Aggregation expressions, evaluated by mingo with the operators whose semantics differ from
 // MongoDB's on BSON values replaced: mingo compares bigints as strings, ignores them in sums and
-// does not know ObjectId/Decimal128 ordering. Comparisons and arithmetic here go through
-// compare.ts and numeric.ts instead.
+// does not know ObjectId/Decimal128 ordering or arithmetic. Comparisons and arithmetic here go
+// through compare.ts, numeric.ts and decimal128.ts instead.
 import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
@@ -11,7 +11,9 @@ import * as queryOperators from 'mingo/operators/query';
 import type { Options } from 'mingo/types';
 import { CommandError } from '../errors.ts';
 import { compareValues } from './compare.ts';
-import { addNumbers, isNumeric, multiplyNumbers, subtractNumbers, toDouble } from './numeric.ts';
+import { Decimal128 } from 'bson';
+import * as decimal from './decimal128.ts';
+import { addNumbers, isNumeric, multiplyNumbers, subtractNumbers, toDouble, typeName } from './numeric.ts';
 import type { Document } from './types.ts';
 
 type Evaluated = unknown[];
@@ -79,6 +81,31 @@ function $multiply(obj: unknown, expr: unknown, options: Options): unknown {
   return product;
 }
 
+/** mongod's ExpressionDivide: a decimal if either side is one, otherwise a double. */
+function $divide(obj: unknown, expr: unknown, options: Options): unknown {
+  const [a, b] = args(obj, expr, options, '$divide', 2);
+  if (isNumeric(a) && isNumeric(b)) {
+    if (a instanceof Decimal128 || b instanceof Decimal128) {
+      const denominator = decimal.toDecimal(b);
+      if (denominator.kind === 'finite' && denominator.coefficient === 0n) throw new CommandError('BadValue', "can't $divide by zero");
+      return decimal.toDecimal128(decimal.divide(decimal.toDecimal(a), denominator));
+    }
+    if (toDouble(b) === 0) throw new CommandError('BadValue', "can't $divide by zero");
+    return toDouble(a) / toDouble(b);
+  }
+  if (isNullish(a) || isNullish(b)) return null;
+  throw new CommandError('TypeMismatch', `$divide only supports numeric types, not ${typeName(a)} and ${typeName(b)}`);
+}
+
+/** mongod's AccumulatorAvg: the exact decimal sum over the count when a decimal took part. */
+function average(values: unknown[]): unknown {
+  const nums = values.filter(isNumeric);
+  if (nums.length === 0) return null;
+  const total = sumValues(nums);
+  if (total instanceof Decimal128) return decimal.toDecimal128(decimal.divide(decimal.fromDecimal128(total), decimal.fromInteger(nums.length)));
+  return toDouble(total) / nums.length;
+}
+
 function extreme(sign: 1 | -1) {
   return (values: unknown[]): unknown => {
     let best: unknown = null;
@@ -115,13 +142,11 @@ const overrides = Context.init({
     $add,
     $subtract,
     $multiply,
+    $divide,
   },
   accumulator: {
     $sum: (coll: unknown[], expr: unknown, options: Options) => sumValues(collect(coll, expr, options)),
-    $avg: (coll: unknown[], expr: unknown, options: Options) => {
-      const nums = collect(coll, expr, options).filter(isNumeric);
-      return nums.length === 0 ? null : toDouble(sumValues(nums)) / nums.length;
-    },
+    $avg: (coll: unknown[], expr: unknown, options: Options) => average(collect(coll, expr, options)),
     $max: (coll: unknown[], expr: unknown, options: Options) => maxOf(collect(coll, expr, options)),
     $min: (coll: unknown[], expr: unknown, options: Options) => minOf(collect(coll, expr, options)),
   },

@@ -1,8 +1,10 @@
 // Arithmetic with mongod's type rules (SafeNum): int op int widens to long on overflow, an int64
 // result outside int64 is invalid (the caller decides: $inc fails, $add falls back to double),
-// anything with a double is a double, anything with a decimal is a decimal.
+// anything with a double is a double, anything with a decimal is a decimal, computed exactly in
+// decimal128 (decimal128.ts), never through doubles.
 import { Decimal128 } from 'bson';
 import { decimalToNumber } from './compare.ts';
+import * as decimal from './decimal128.ts';
 
 export type NumericKind = 'int' | 'long' | 'double' | 'decimal';
 
@@ -44,10 +46,16 @@ function widest(a: unknown, b: unknown): NumericKind {
   return 'int';
 }
 
-function combine(a: unknown, b: unknown, big: (x: bigint, y: bigint) => bigint, dbl: (x: number, y: number) => number): unknown {
+function combine(
+  a: unknown,
+  b: unknown,
+  big: (x: bigint, y: bigint) => bigint,
+  dbl: (x: number, y: number) => number,
+  dec: (x: decimal.Decimal, y: decimal.Decimal) => decimal.Decimal,
+): unknown {
   switch (widest(a, b)) {
     case 'decimal':
-      return Decimal128.fromString(String(dbl(toDouble(a), toDouble(b))));
+      return decimal.toDecimal128(dec(decimal.toDecimal(a), decimal.toDecimal(b)));
     case 'double':
       return dbl(toDouble(a), toDouble(b));
     case 'int': {
@@ -64,17 +72,17 @@ function combine(a: unknown, b: unknown, big: (x: bigint, y: bigint) => bigint, 
 
 /** a + b with mongod's types; undefined when an int64 result overflows. */
 export function addNumbers(a: unknown, b: unknown): unknown {
-  return combine(a, b, (x, y) => x + y, (x, y) => x + y);
+  return combine(a, b, (x, y) => x + y, (x, y) => x + y, decimal.add);
 }
 
 /** a * b with mongod's types; undefined when an int64 result overflows. */
 export function multiplyNumbers(a: unknown, b: unknown): unknown {
-  return combine(a, b, (x, y) => x * y, (x, y) => x * y);
+  return combine(a, b, (x, y) => x * y, (x, y) => x * y, decimal.multiply);
 }
 
 /** a - b with mongod's types; undefined when an int64 result overflows. */
 export function subtractNumbers(a: unknown, b: unknown): unknown {
-  return combine(a, b, (x, y) => x - y, (x, y) => x - y);
+  return combine(a, b, (x, y) => x - y, (x, y) => x - y, decimal.subtract);
 }
 
 /** The name mongod gives a value's type in messages and `$type`. */

@@ -1,5 +1,5 @@
 // Proves $listLocalSessions lists the server's session cache as mongod does without auth:
-// one document per lsid used, {_id: {id, uid}, lastUse}, only on admin with aggregate: 1.
+// one document per lsid used, {_id: {id, uid}, lastUse}, with aggregate: 1 on any database.
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from './emulatorFixture.ts';
 
@@ -23,8 +23,12 @@ describe('$listLocalSessions', () => {
     }
   });
 
-  it('refuses to run outside admin or on a collection', async () => {
-    await expect(fixture.client.db('lls').aggregate([{ $listLocalSessions: {} }]).toArray()).rejects.toMatchObject({ code: 73 });
-    await expect(fixture.client.db('admin').collection('c').aggregate([{ $listLocalSessions: {} }]).toArray()).rejects.toMatchObject({ code: 73 });
+  it('runs with aggregate: 1 on any database, and refuses a collection', async () => {
+    await fixture.client.db('lls').collection('c').insertOne({});
+    expect((await fixture.client.db('lls').aggregate([{ $listLocalSessions: {} }]).toArray()).length).toBeGreaterThan(0);
+    await expect(fixture.client.db('admin').collection('c').aggregate([{ $listLocalSessions: {} }]).toArray()).rejects.toMatchObject({
+      code: 73,
+      message: '$listLocalSessions must be run against the database with {aggregate: 1}, not a collection',
+    });
   });
 });

@@ -49,8 +49,11 @@ export function numberLessOrEqual(a: number | bigint, b: number | bigint): boole
 }
 
 /**
- * The $type aliases a value can be. A promoted JS number has lost its BSON type, so an integral
- * one may have been an int, a long or a double; a fractional one can only be a double.
+ * The $type aliases a value can be. The runner's clients decode int64 as bigint (useBigInt64) and
+ * the driver encodes a bigint as int64, so a bigint is exactly a long and a JS number never is.
+ * A decoded JS number has lost only the int/double distinction: an integral one in int32 range
+ * may have been either (the driver also encodes such a number as an int), a fractional or larger
+ * one can only be a double.
  */
 export function bsonTypeNames(value: unknown): string[] {
   if (value === undefined) return ['undefined'];
@@ -59,9 +62,8 @@ export function bsonTypeNames(value: unknown): string[] {
   if (typeof value === 'boolean') return ['bool'];
   if (typeof value === 'bigint') return ['long', 'number'];
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) return ['double', 'number'];
-    const fitsInt32 = value >= INT32_MIN && value <= INT32_MAX;
-    return fitsInt32 ? ['int', 'long', 'double', 'number'] : ['long', 'double', 'number'];
+    const fitsInt32 = Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
+    return fitsInt32 ? ['int', 'double', 'number'] : ['double', 'number'];
   }
   if (Array.isArray(value)) return ['array'];
   if (value instanceof Date) return ['date'];

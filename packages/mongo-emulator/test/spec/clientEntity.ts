@@ -74,14 +74,16 @@ export class ClientEntity {
     for (const name of observe) {
       if (!Object.values(COMMAND_EVENTS).includes(name) && !CMAP_EVENT_NAMES.has(name)) unsupported(`observing ${name}`);
     }
-    const options: MongoClientOptions = { monitorCommands: true };
+    // Int64 values arrive as bigint, never as JS numbers, so `$$type: "long"` is told from an int
+    // or a double (the Node driver's own runner promotes them and cannot tell).
+    const options: MongoClientOptions = { monitorCommands: true, useBigInt64: true };
     if (definition.serverApi !== undefined) options.serverApi = definition.serverApi as MongoClientOptions['serverApi'];
     const client = new MongoClient(withUriOptions(baseUri, definition.uriOptions ?? {}), options);
     const entity = new ClientEntity(definition.id, client);
     const ignored = new Set(['configurefailpoint', ...(definition.ignoreCommandMonitoringEvents ?? []).map((c) => c.toLowerCase())]);
     for (const [driverName, name] of Object.entries(COMMAND_EVENTS)) {
       client.on(driverName as 'commandStarted', (event) => {
-        const record = event as unknown as Record<string, unknown>;
+        const record = snapshotEvent(event as unknown as Record<string, unknown>);
         const commandName = String(record.commandName).toLowerCase();
         if (ignored.has(commandName)) return;
         if (!definition.observeSensitiveCommands && isSensitive(commandName, record)) return;
@@ -111,6 +113,28 @@ export class ClientEntity {
     this.stopObserving();
     await this.client.close(true).catch(() => undefined);
   }
+}
+
+/**
+ * A copy of an event as it is when emitted: the driver keeps references to option objects it
+ * changes later (a transaction's readConcern gains afterClusterTime for the next one), and the
+ * recorded command must show what was sent. BSON values, dates and bytes are immutable and shared.
+ */
+export function snapshotEvent(event: Record<string, unknown>): Record<string, unknown> {
+  const copy = snapshotValue(event) as Record<string, unknown>;
+  // The driver's getters (e.g. commandName on some versions) are kept as plain values.
+  for (const key of ['name', 'commandName', 'databaseName', 'requestId', 'serviceId', 'serverConnectionId', 'address']) {
+    if (!Object.hasOwn(copy, key) && (event as Record<string, unknown>)[key] !== undefined) copy[key] = event[key];
+  }
+  return copy;
+}
+
+function snapshotValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(snapshotValue);
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, snapshotValue(v)]));
+  if ('_bsontype' in value || value instanceof Date || value instanceof RegExp || value instanceof Uint8Array) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snapshotValue(v)]));
 }
 
 function isSensitive(commandName: string, event: Record<string, unknown>): boolean {

@@ -86,6 +86,15 @@ describe('special operators', () => {
     expect(matcher.matchNested({ $$type: 'object' }, undefined)).toMatch(/expected a value of type/);
   });
 
+  it('$$type tells a long from an int or a double: the runner decodes int64 as bigint, never as a number', () => {
+    expect(matcher.matchRoot({ t: { $$type: 'long' } }, { t: 5n })).toBeNull();
+    expect(matcher.matchRoot({ t: { $$type: 'long' } }, { t: 5 })).toMatch(/expected type long, got int 5/);
+    expect(matcher.matchRoot({ t: { $$type: 'long' } }, { t: 2 ** 40 })).toMatch(/expected type long, got double/);
+    expect(matcher.matchRoot({ t: { $$type: 'int' } }, { t: 5n })).toMatch(/expected type int, got long/);
+    expect(matcher.matchRoot({ t: { $$type: 'int' } }, { t: 2 ** 40 })).not.toBeNull();
+    expect(matcher.matchRoot({ t: { $$type: ['int', 'long'] } }, { t: 7 })).toBeNull();
+  });
+
   it('$$sessionLsid compares with the session entity id', () => {
     expect(matcher.matchRoot({ lsid: { $$sessionLsid: 'session0' } }, { lsid: { id: new Binary(Buffer.alloc(16, 7), 4) } })).toBeNull();
     expect(matcher.matchRoot({ lsid: { $$sessionLsid: 'session0' } }, { lsid: { id: new Binary(Buffer.alloc(16, 8), 4) } })).not.toBeNull();
@@ -103,6 +112,21 @@ describe('special operators', () => {
   it('$$lte compares numbers flexibly', () => {
     expect(matcher.matchRoot({ n: { $$lte: new Int32(5) } }, { n: 5.0 })).toBeNull();
     expect(matcher.matchRoot({ n: { $$lte: 5 } }, { n: new Long(6) })).not.toBeNull();
+  });
+});
+
+describe('every difference', () => {
+  it('reports each differing key, element and document, one per line', () => {
+    expect(matcher.matchRoot({ a: 1, b: { c: 2, d: 3 }, e: [1, 2] }, { a: 9, b: { c: 8, d: 3, z: 0 }, e: [7, 2] })?.split('\n')).toEqual([
+      'a: expected 1, got 9',
+      'b.c: expected 2, got 8',
+      'b: unexpected key(s) z in nested document {"c":8,"d":3,"z":0}',
+      'e[0]: expected 1, got 7',
+    ]);
+    expect(exactDifference([{ _id: 1, x: 1 }, { _id: 2, x: 2 }], [{ _id: 1, x: 0 }, { _id: 2 }])?.split('\n')).toEqual([
+      '[0].x: expected 1, got 0',
+      '[1].x: missing, expected 2',
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Matching of expected values against actual ones, as "Evaluating Matches" in the unified test
 // format specifies: $$ operators, numbers equal across int/long/double, extra keys allowed in
-// root-level documents only, arrays of the same length. Returns the first difference as text
-// (or null when the values match) so the caller can report it.
+// root-level documents only, arrays of the same length. Returns every difference found, one per
+// line (or null when the values match), so a failure shows all that differs, not only the first.
 import { Binary, EJSON } from 'bson';
 import {
   bsonTypeNames,
@@ -31,6 +31,15 @@ const NO_ENTITIES: MatchEntities = {
 };
 
 type Difference = string | null;
+
+/** Every difference of a comparison, one per line, or null when there is none. */
+function joined(differences: string[]): Difference {
+  return differences.length === 0 ? null : differences.join('\n');
+}
+
+function collect(into: string[], difference: Difference): void {
+  if (difference !== null) into.push(difference);
+}
 
 /** The special operator of `value` when it is a document whose only key starts with `$$`. */
 function specialOperator(value: unknown): string | undefined {
@@ -63,11 +72,9 @@ export class Matcher {
     if (expected.length !== actual.length) {
       return at(path, `expected ${expected.length} documents, got ${actual.length}: ${describe(actual)}`);
     }
-    for (let i = 0; i < expected.length; i += 1) {
-      const difference = this.matchRoot(expected[i], actual[i], `${path}[${i}]`);
-      if (difference !== null) return difference;
-    }
-    return null;
+    const differences: string[] = [];
+    for (let i = 0; i < expected.length; i += 1) collect(differences, this.matchRoot(expected[i], actual[i], `${path}[${i}]`));
+    return joined(differences);
   }
 
   private match(expected: unknown, rawActual: unknown, path: string, isRoot: boolean): Difference {
@@ -83,25 +90,25 @@ export class Matcher {
 
   private matchDocument(expected: Record<string, unknown>, actual: unknown, path: string, isRoot: boolean): Difference {
     if (!isDocument(actual)) return at(path, `expected a document, got ${describe(actual)}`);
+    const differences: string[] = [];
     for (const [key, value] of Object.entries(expected)) {
       const keyPath = path ? `${path}.${key}` : key;
       const operator = specialOperator(value);
       const present = Object.hasOwn(actual, key) && actual[key] !== undefined;
       if (operator === '$$exists') {
         const wanted = (value as Record<string, unknown>)[operator] === true;
-        if (wanted !== present) return at(keyPath, wanted ? 'expected the key to exist' : `expected no key, got ${describe(actual[key])}`);
+        if (wanted !== present) differences.push(at(keyPath, wanted ? 'expected the key to exist' : `expected no key, got ${describe(actual[key])}`));
         continue;
       }
       if (operator === '$$unsetOrMatches' && !present) continue;
-      if (!present) return at(keyPath, `missing, expected ${describe(value)}`);
-      const difference = this.match(value, actual[key], keyPath, false);
-      if (difference !== null) return difference;
+      if (!present) differences.push(at(keyPath, `missing, expected ${describe(value)}`));
+      else collect(differences, this.match(value, actual[key], keyPath, false));
     }
     if (!isRoot) {
       const extra = Object.keys(actual).filter((key) => actual[key] !== undefined && !Object.hasOwn(expected, key));
-      if (extra.length > 0) return at(path, `unexpected key(s) ${extra.join(', ')} in nested document ${describe(actual)}`);
+      if (extra.length > 0) differences.push(at(path, `unexpected key(s) ${extra.join(', ')} in nested document ${describe(actual)}`));
     }
-    return null;
+    return joined(differences);
   }
 
   private matchArray(expected: unknown[], actual: unknown, path: string): Difference {
@@ -109,11 +116,9 @@ export class Matcher {
     if (expected.length !== actual.length) {
       return at(path, `expected ${expected.length} elements, got ${actual.length}: ${describe(actual)}`);
     }
-    for (let i = 0; i < expected.length; i += 1) {
-      const difference = this.match(expected[i], actual[i], `${path}[${i}]`, false);
-      if (difference !== null) return difference;
-    }
-    return null;
+    const differences: string[] = [];
+    for (let i = 0; i < expected.length; i += 1) collect(differences, this.match(expected[i], actual[i], `${path}[${i}]`, false));
+    return joined(differences);
   }
 
   private matchOperator(operator: string, argument: unknown, actual: unknown, path: string, isRoot: boolean): Difference {
@@ -188,23 +193,21 @@ export function exactDifference(expected: unknown, rawActual: unknown, path = ''
   if (isDocument(expected)) {
     if (!isDocument(actual)) return at(path, `expected a document, got ${describe(actual)}`);
     const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+    const differences: string[] = [];
     for (const key of keys) {
       const keyPath = path ? `${path}.${key}` : key;
-      if (!Object.hasOwn(actual, key)) return at(keyPath, `missing, expected ${describe(expected[key])}`);
-      if (!Object.hasOwn(expected, key)) return at(keyPath, `unexpected key with value ${describe(actual[key])}`);
-      const difference = exactDifference(expected[key], actual[key], keyPath);
-      if (difference !== null) return difference;
+      if (!Object.hasOwn(actual, key)) differences.push(at(keyPath, `missing, expected ${describe(expected[key])}`));
+      else if (!Object.hasOwn(expected, key)) differences.push(at(keyPath, `unexpected key with value ${describe(actual[key])}`));
+      else collect(differences, exactDifference(expected[key], actual[key], keyPath));
     }
-    return null;
+    return joined(differences);
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return at(path, `expected an array, got ${describe(actual)}`);
     if (expected.length !== actual.length) return at(path, `expected ${expected.length} elements, got ${actual.length}: ${describe(actual)}`);
-    for (let i = 0; i < expected.length; i += 1) {
-      const difference = exactDifference(expected[i], actual[i], `${path}[${i}]`);
-      if (difference !== null) return difference;
-    }
-    return null;
+    const differences: string[] = [];
+    for (let i = 0; i < expected.length; i += 1) collect(differences, exactDifference(expected[i], actual[i], `${path}[${i}]`));
+    return joined(differences);
   }
   return matchScalar(expected, actual, path);
 }

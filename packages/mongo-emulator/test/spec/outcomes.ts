@@ -1,5 +1,5 @@
-// How a spec test ends when it does not pass: skipped for a stated reason, or failed on the first
-// difference found. Both are thrown from deep inside the runner and caught per test.
+// How a spec test ends when it does not pass: skipped for a stated reason, or failed with the
+// differences found. Both are thrown from deep inside the runner and caught per test.
 
 /** The runner does not support something this test needs, or the test itself says to skip it. */
 export class SkipTest extends Error {
@@ -9,7 +9,7 @@ export class SkipTest extends Error {
   }
 }
 
-/** An assertion of the test failed; the message is the first difference found. */
+/** An assertion of the test failed; the message holds its differences, one per line. */
 export class TestFailure extends Error {
   constructor(message: string) {
     super(message);

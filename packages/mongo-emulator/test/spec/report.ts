@@ -1,4 +1,4 @@
-// The run's report: failures with their first difference, a table per area, the ratchet's
+// The run's report: failures with all their differences, a table per area, the ratchet's
 // findings, and the closing `N passed, M failed` line.
 import type { RatchetVerdict } from './knownFailures.ts';
 import { testKey } from './knownFailures.ts';
@@ -27,7 +27,7 @@ export function figuresByArea(reports: TestReport[]): Map<string, AreaFigures> {
 }
 
 export function formatFailure(report: TestReport): string {
-  return `FAIL ${report.file} › ${report.test}\n     ${report.detail ?? ''}`;
+  return `FAIL ${report.file} › ${report.test}\n     ${(report.detail ?? '').replaceAll('\n', '\n     ')}`;
 }
 
 export function formatSkips(reports: TestReport[]): string[] {
@@ -50,6 +50,11 @@ export function formatTable(reports: TestReport[]): string[] {
 export function formatVerdict(verdict: RatchetVerdict): string[] {
   const lines: string[] = [];
   for (const report of verdict.newFailures) lines.push(`NEW FAILURE (not in known-failures): ${testKey(report)}`);
+  for (const { key, expected, actual } of verdict.failingDifferently) {
+    lines.push(`FAILS DIFFERENTLY (known-failures expects another difference): ${key}`);
+    lines.push(`     known:  ${expected.replaceAll('\n', '\n             ')}`);
+    lines.push(`     now:    ${actual.replaceAll('\n', '\n             ')}`);
+  }
   for (const key of verdict.stale) lines.push(`NO LONGER FAILING (remove from known-failures): ${key}`);
   return lines;
 }

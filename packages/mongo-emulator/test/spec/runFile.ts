@@ -17,7 +17,7 @@ export interface TestReport {
   area: string;
   test: string;
   status: TestStatus;
-  /** The first difference for a failure, the reason for a skip. */
+  /** Every difference of a failure (one per line), the reason for a skip. */
   detail?: string;
 }
 

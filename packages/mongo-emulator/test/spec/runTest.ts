@@ -5,7 +5,7 @@ import { EntityMap } from './entities.ts';
 import { executeOperation } from './executeOperation.ts';
 import { eventsDifference, type ExpectedEventsForClient } from './expectEvents.ts';
 import { Matcher, exactDifference } from './matcher.ts';
-import { fail } from './outcomes.ts';
+import { SkipTest, TestFailure } from './outcomes.ts';
 import type { Operation, TestContext } from './operations/context.ts';
 
 export interface CollectionData {
@@ -47,7 +47,9 @@ export async function loadInitialData(client: MongoClient, data: CollectionData[
   }
 }
 
-async function checkOutcome(client: MongoClient, outcome: CollectionData[]): Promise<void> {
+/** Every collection of `outcome` whose contents differ, each with all its differences. */
+async function outcomeDifferences(client: MongoClient, outcome: CollectionData[]): Promise<string[]> {
+  const differences: string[] = [];
   for (const { databaseName, collectionName, documents } of outcome) {
     const actual = await client
       .db(databaseName)
@@ -55,8 +57,9 @@ async function checkOutcome(client: MongoClient, outcome: CollectionData[]): Pro
       .find({}, { sort: { _id: 1 }, readPreference: 'primary', readConcern: { level: 'local' } })
       .toArray();
     const difference = exactDifference(documents, actual, `outcome ${databaseName}.${collectionName}`);
-    if (difference !== null) fail(difference);
+    if (difference !== null) differences.push(difference);
   }
+  return differences;
 }
 
 /** Kill every open session, so transactions a test left open cannot block the next one. */
@@ -93,14 +96,29 @@ export class TestRun {
   async execute(): Promise<void> {
     await loadInitialData(this.internalClient, this.file.initialData ?? []);
     await this.entities.create(this.file.createEntities ?? []);
-    await this.context.runOperations(this.test.operations, { propagateErrors: false });
+    // A failed operation ends the operations (later ones depend on it), but the events and the
+    // outcome are still checked, so the report shows every difference of the test at once.
+    const differences: string[] = [];
+    try {
+      await this.context.runOperations(this.test.operations, { propagateErrors: false });
+    } catch (error) {
+      if (!(error instanceof TestFailure)) throw error;
+      differences.push(error.message);
+    }
     for (const client of this.entities.clients()) client.stopObserving();
     await this.disableFailPoints();
     for (const expectation of this.test.expectEvents ?? []) {
-      const difference = eventsDifference(expectation, this.entities, this.context.matcher);
-      if (difference !== null) fail(difference);
+      try {
+        const difference = eventsDifference(expectation, this.entities, this.context.matcher);
+        if (difference !== null) differences.push(difference);
+      } catch (error) {
+        // An unsupported assertion skips the test only when nothing else already failed it.
+        if (error instanceof SkipTest && differences.length > 0) continue;
+        throw error;
+      }
     }
-    await checkOutcome(this.internalClient, this.test.outcome ?? []);
+    differences.push(...(await outcomeDifferences(this.internalClient, this.test.outcome ?? [])));
+    if (differences.length > 0) throw new TestFailure(differences.join('\n'));
     this.failed = false;
   }
 

@@ -1,5 +1,5 @@
 // Proves the runner end to end on a hand-written unified test file, against the engine of this
-// test run: matching tests pass, each kind of mismatch fails with its first difference, skips and
+// test run: matching tests pass, each kind of mismatch fails with all its differences, skips and
 // non-applicable tests carry their reasons, and an unsupported schema version is refused.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,8 +40,18 @@ describe('spec runner on a self-test file', () => {
     expect(reports.get('passes when the expected server error comes')).toMatchObject({ status: 'passed' });
   });
 
-  it('fails each kind of mismatch with its first difference', () => {
+  it('checks events and outcome even after a failed operation, and reports every difference', () => {
+    const detail = reports.get('reports every difference: a wrong result, a wrong event and a wrong outcome')?.detail ?? '';
+    expect(detail.split('\n')).toEqual([
+      'collection0.find: result[0].x: expected 12, got 11',
+      'expectEvents[client0][1] commandStartedEvent (find): command.find: expected "other", got "coll0"',
+      expect.stringMatching(/^outcome spec-runner-selftest.coll0: expected 2 elements, got 1/),
+    ]);
+  });
+
+  it('fails each kind of mismatch with its difference', () => {
     expect(reports.get('fails on a wrong result')).toMatchObject({ status: 'failed', detail: 'collection0.find: result[0].x: expected 12, got 11' });
+    expect(reports.get('fails when a long is expected and an int comes')).toMatchObject({ status: 'failed', detail: 'collection0.find: result[0].x: expected type long, got int 11' });
     expect(reports.get('fails on a wrong outcome')?.detail).toMatch(/^outcome spec-runner-selftest.coll0: expected 2 elements, got 1/);
     expect(reports.get('fails when an expected error does not come')?.detail).toMatch(/collection0.insertOne: expected an error/);
     expect(reports.get('fails on an unexpected extra event')?.detail).toMatch(/expectEvents\[client0\]: expected 0 events, observed 1/);

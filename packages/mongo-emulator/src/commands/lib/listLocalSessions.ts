@@ -13,11 +13,12 @@ const ANONYMOUS_UID = new Binary(createHash('sha256').update('').digest(), Binar
  * session cache's entries (`{_id: {id, uid}, lastUse}`), as mongod lists them; any other
  * pipeline is returned as it is.
  */
-export function expandListLocalSessions(db: string, collectionless: boolean, pipeline: Document[], sessions: SessionRegistry): Document[] {
+export function expandListLocalSessions(collectionless: boolean, pipeline: Document[], sessions: SessionRegistry): Document[] {
   const [first, ...rest] = pipeline;
   if (!isPlainObject(first) || !('$listLocalSessions' in first)) return pipeline;
-  if (db !== 'admin' || !collectionless) {
-    throw new CommandError('InvalidNamespace', "$listLocalSessions must be run against the 'admin' database with {aggregate: 1}");
+  // document_source_list_local_sessions.cpp: any database, but with {aggregate: 1}.
+  if (!collectionless) {
+    throw new CommandError('InvalidNamespace', '$listLocalSessions must be run against the database with {aggregate: 1}, not a collection');
   }
   const spec = first.$listLocalSessions;
   if (!isPlainObject(spec)) throw new CommandError('TypeMismatch', '$listLocalSessions must be an object');
