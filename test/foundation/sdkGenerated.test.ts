@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { generate, loadCodegenConfig } from '@graphql-codegen/cli';
-import { buildSchema } from 'graphql';
+import { buildSchema, getNamedType, isUnionType, Kind, parse, TypeInfo, visit, visitWithTypeInfo, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_PATH, manifestText, sha256Hex } from '../../packages/sdk/codegen/trustedDocuments.ts';
 import { mutations, queries, subscriptions } from '../../packages/sdk/src/index.ts';
@@ -41,6 +41,37 @@ describe('packages/sdk generated files', () => {
       mutation: fieldsOf(schema.getMutationType()),
       subscription: fieldsOf(schema.getSubscriptionType()),
     });
+  });
+
+  it('selects every member of every union it reads, so a member added to the schema fails here until its operation reads it', async () => {
+    const schema = buildSchema(await readFile(`${ROOT}schema/schema.graphql`, 'utf8'));
+    const missing: string[] = [];
+    for (const [field, entry] of Object.entries({ ...queries, ...mutations, ...subscriptions })) {
+      const document = parse(entry.document.toString());
+      const fragments = new Map(
+        document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+      );
+      // The type conditions a selection set covers, through the named fragments it spreads.
+      const covered = (selectionSet: SelectionSetNode): string[] =>
+        selectionSet.selections.flatMap((selection) => {
+          if (selection.kind === Kind.INLINE_FRAGMENT) return selection.typeCondition ? [selection.typeCondition.name.value] : [];
+          if (selection.kind === Kind.FRAGMENT_SPREAD) return covered(fragments.get(selection.name.value)!.selectionSet);
+          return [];
+        });
+      const typeInfo = new TypeInfo(schema);
+      visit(
+        document,
+        visitWithTypeInfo(typeInfo, {
+          Field(node) {
+            const type = typeInfo.getType() && getNamedType(typeInfo.getType());
+            if (!node.selectionSet || !isUnionType(type)) return;
+            const selected = new Set(covered(node.selectionSet));
+            for (const member of type.getTypes()) if (!selected.has(member.name)) missing.push(`${field}: ${node.name.value} ... on ${member.name}`);
+          },
+        }),
+      );
+    }
+    expect(missing).toEqual([]);
   });
 
   it('gives every query and mutation its own method name on the client', () => {
