@@ -104,6 +104,14 @@ describe('queries and mutations', () => {
 });
 
 describe('retries', () => {
+  it('makes a distinct key per call, so concurrent calls without keys each move money once', async () => {
+    await admin.openAccount({ accountId: 'sdk-many', currency: 'EUR' });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => admin.deposit({ accountId: 'sdk-many', amount: i + 1 })));
+    expect(new Set(results.map((result) => result.__typename))).toEqual(new Set(['DepositSuccess']));
+    expect(new Set(results.map((result) => result.$meta.idempotencyKey)).size).toBe(20);
+    expect(await admin.account('sdk-many')).toMatchObject({ balance: 210, version: 20 });
+  });
+
   it('makes the key once and sends it unchanged on every retry of a network error, a 5xx and a 429 (waiting retry-after)', async () => {
     await admin.openAccount({ accountId: 'sdk-retry', currency: 'EUR' });
     const { fetch, bodies } = recordingFetch([
