@@ -3,7 +3,7 @@
 // retries that never change the request's key; subscriptions go over graphql-ws (subscribe.ts).
 import { mutations, queries, subscriptions } from './generated/operations.js';
 import { PreconditionError, SdkErrorCode, type GraphQLErrorPayload } from './PreconditionError.js';
-import { backoffMs, retryAfterMs, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from './retry.js';
+import { backoffMs, retryAfterMs, retryPolicy, sleep, type RetryOptions } from './retry.js';
 import { createSubscriptions, type WebSocketOptions } from './subscribe.js';
 import type { MutationMethods, OperationEntry, QueryMethods, RequestMeta, SubscriptionMethods } from './types.js';
 
@@ -51,10 +51,15 @@ type Attempt =
   | { kind: 'answer'; value: unknown }
   | { kind: 'failed'; error: PreconditionError; retry: 'never' | 'if-replayable' | 'always'; retryAfterMs: number };
 
+function fetchOf(options: ClientOptions): FetchLike {
+  const fetchImpl = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
+  if (!fetchImpl) throw new TypeError('no global fetch: pass options.fetch');
+  return fetchImpl;
+}
+
 export function createClient(options: ClientOptions): PreconditionClient {
   const policy = retryPolicy(options.retry);
-  const fetchImpl: FetchLike | undefined = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
-  if (!fetchImpl) throw new TypeError('no fetch: pass options.fetch');
+  const fetchImpl = fetchOf(options);
   const timeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
 
   async function attempt(document: string, field: string, variables: Record<string, unknown>): Promise<Attempt> {
@@ -62,7 +67,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
     let text: string;
     let retryAfter: string | null;
     try {
-      const response = await fetchImpl!(options.url, {
+      const response = await fetchImpl(options.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${options.apiKey}` },
         body: JSON.stringify({ query: document, variables }),
@@ -144,7 +149,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
       return value;
     };
   }
-  const live = createSubscriptions(options, policy satisfies RetryPolicy);
+  const live = createSubscriptions(options, policy);
   const subscribe: Record<string, unknown> = {};
   for (const [field, entry] of Object.entries(subscriptions) as Array<[string, OperationEntry]>) {
     subscribe[field] = (...params: unknown[]) => live.subscribe(field, entry, variablesFor(entry, params).variables);
