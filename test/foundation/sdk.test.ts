@@ -1,7 +1,7 @@
-// Proves the typed SDK talks to the real server: generated documents go out, typed data comes
-// back, and GraphQL errors are thrown with their code.
+// Proves the typed SDK talks to the real server: its generated documents go out, typed data comes
+// back, and GraphQL errors are thrown as PreconditionError with their code, never retried.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPreconditionClient, HealthDocument, PreconditionRequestError } from '../../src/sdk/index.ts';
+import { createClient, PreconditionError } from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testMongoEngine } from '../support/mongo.ts';
 
@@ -15,15 +15,16 @@ describe('sdk', () => {
   });
 
   it('runs a generated query and returns its typed data', async () => {
-    const api = createPreconditionClient({ url: app.url, apiKey: app.keys.dashboard });
-    const { health } = await api.request(HealthDocument);
+    const api = createClient({ url: app.url, apiKey: app.keys.dashboard });
+    const health = await api.health();
     expect(health.engine).toBe(testMongoEngine().kind);
   });
 
-  it('throws GraphQL errors with their code', async () => {
-    const api = createPreconditionClient({ url: app.url, apiKey: 'not-a-key-of-this-server' });
-    const failure = await api.request(HealthDocument).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(PreconditionRequestError);
-    expect((failure as PreconditionRequestError).code).toBe('UNAUTHENTICATED');
+  it('throws GraphQL errors with their code, after one attempt', async () => {
+    const api = createClient({ url: app.url, apiKey: 'not-a-key-of-this-server' });
+    const failure = await api.health().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PreconditionError);
+    expect(failure).toMatchObject({ code: 'UNAUTHENTICATED', attempts: 1 });
+    expect((failure as PreconditionError).errors[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 });

@@ -1,0 +1,160 @@
+// createClient: one method per root field, wired from the generated operation table, so a new
+// operation file becomes a method with no code here. Queries and mutations go over HTTP with
+// retries that never change the request's key; subscriptions go over graphql-ws (subscribe.ts).
+import { mutations, queries, subscriptions } from './generated/operations.js';
+import { PreconditionError, SdkErrorCode, type GraphQLErrorPayload } from './PreconditionError.js';
+import { backoffMs, retryAfterMs, retryPolicy, sleep, type RetryOptions } from './retry.js';
+import { createSubscriptions, type WebSocketOptions } from './subscribe.js';
+import type { MutationMethods, OperationEntry, QueryMethods, RequestMeta, SubscriptionMethods } from './types.js';
+
+/** What the SDK needs of fetch; the global fetch and undici's satisfy it. */
+export type FetchLike = {
+  // Declared as a method so that fetch's wider parameter types are accepted.
+  bivariance(url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AmbientAbortSignal }): Promise<FetchResponseLike>;
+}['bivariance'];
+
+// The platform's AbortSignal type when the program has one (DOM or Node typings), so the SDK's
+// declarations need neither.
+type AmbientAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : unknown;
+
+export interface FetchResponseLike {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+export interface ClientOptions extends WebSocketOptions {
+  /** e.g. http://localhost:4000/graphql */
+  url: string;
+  apiKey: string;
+  /** Default: the global fetch. */
+  fetch?: FetchLike;
+  retry?: RetryOptions;
+  /** Per attempt; an attempt that takes longer counts as a network error. Default 30 000. */
+  attemptTimeoutMs?: number;
+}
+
+export type PreconditionClient = QueryMethods &
+  MutationMethods & {
+    subscribe: SubscriptionMethods;
+    /** Closes the subscription socket, if one is open. */
+    close(): Promise<void>;
+  };
+
+/** Server codes a retry cannot fix: the request is wrong, or its caller may not make it. */
+const NEVER_RETRIED = new Set(['BAD_USER_INPUT', 'FORBIDDEN', 'UNAUTHENTICATED']);
+/** Union members that mean "ask again with the same key". */
+const ASK_AGAIN = new Set(['OutcomeUnknown', 'RequestInProgress']);
+const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+
+type Attempt =
+  | { kind: 'answer'; value: unknown }
+  | { kind: 'failed'; error: PreconditionError; retry: 'never' | 'if-replayable' | 'always'; retryAfterMs: number };
+
+function fetchOf(options: ClientOptions): FetchLike {
+  const fetchImpl = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
+  if (!fetchImpl) throw new TypeError('no global fetch: pass options.fetch');
+  return fetchImpl;
+}
+
+export function createClient(options: ClientOptions): PreconditionClient {
+  const policy = retryPolicy(options.retry);
+  const fetchImpl = fetchOf(options);
+  const timeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+
+  async function attempt(document: string, field: string, variables: Record<string, unknown>): Promise<Attempt> {
+    let status: number;
+    let text: string;
+    let retryAfter: string | null;
+    try {
+      const response = await fetchImpl(options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${options.apiKey}` },
+        body: JSON.stringify({ query: document, variables }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.status;
+      retryAfter = response.headers.get('retry-after');
+      text = await response.text();
+    } catch (cause) {
+      return { kind: 'failed', error: new PreconditionError([], { code: SdkErrorCode.NETWORK_ERROR, cause }), retry: 'if-replayable', retryAfterMs: 0 };
+    }
+    let body: { data?: Record<string, unknown> | null; errors?: GraphQLErrorPayload[] } | undefined;
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      body = undefined;
+    }
+    const errors = body?.errors ?? [];
+    const error = new PreconditionError(errors, { code: SdkErrorCode.HTTP_ERROR, status });
+    if (errors.some((e) => NEVER_RETRIED.has(e.extensions?.code ?? ''))) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
+    // Refused before running (rate limit): safe to send again whatever the operation.
+    if (status === 429) return { kind: 'failed', error, retry: 'always', retryAfterMs: retryAfterMs(retryAfter) };
+    // The server may have applied it: only an operation that replays may be sent again.
+    if (status >= 500) return { kind: 'failed', error, retry: 'if-replayable', retryAfterMs: retryAfterMs(retryAfter) };
+    if (errors.length > 0 || !body?.data || !(field in body.data)) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
+    return { kind: 'answer', value: body.data[field] };
+  }
+
+  async function run(field: string, entry: OperationEntry, variables: Record<string, unknown>, idempotencyKey: string | null) {
+    const document = entry.document.toString();
+    const startedMs = Date.now();
+    for (let attempts = 1; ; attempts++) {
+      const outcome = await attempt(document, field, variables);
+      const canRetry = (waitMs: number) => attempts < policy.maxAttempts && Date.now() + waitMs - startedMs <= policy.maxElapsedMs;
+      if (outcome.kind === 'answer') {
+        const typename = (outcome.value as { __typename?: unknown } | null)?.__typename;
+        const askAgain = typeof typename === 'string' && ASK_AGAIN.has(typename);
+        const waitMs = backoffMs(policy, attempts);
+        if (askAgain && canRetry(waitMs)) {
+          await sleep(waitMs);
+          continue;
+        }
+        return { value: outcome.value, meta: { idempotencyKey, attempts } satisfies RequestMeta };
+      }
+      const retryable = outcome.retry === 'always' || (outcome.retry === 'if-replayable' && entry.replays);
+      const waitMs = backoffMs(policy, attempts, outcome.retryAfterMs);
+      if (!retryable || !canRetry(waitMs)) {
+        const { errors, code, status } = outcome.error;
+        throw new PreconditionError(errors, { code, ...(status === undefined ? {} : { status }), idempotencyKey, attempts, cause: outcome.error.cause ?? outcome.error });
+      }
+      await sleep(waitMs);
+    }
+  }
+
+  function variablesFor(entry: OperationEntry, params: unknown[]): { variables: Record<string, unknown>; idempotencyKey: string | null } {
+    if (entry.args === 'none') return { variables: {}, idempotencyKey: null };
+    if (entry.args === 'object') return { variables: { ...(params[0] as Record<string, unknown> | undefined) }, idempotencyKey: null };
+    let value = params[0];
+    let idempotencyKey: string | null = null;
+    if (entry.keyField) {
+      // Made once, before the first attempt, and sent unchanged on every retry.
+      const input = value as Record<string, unknown>;
+      const given = input[entry.keyField];
+      idempotencyKey = typeof given === 'string' ? given : globalThis.crypto.randomUUID();
+      value = { ...input, [entry.keyField]: idempotencyKey };
+    }
+    return { variables: { [entry.argName!]: value }, idempotencyKey };
+  }
+
+  const client: Record<string, unknown> = {};
+  for (const [field, entry] of Object.entries(queries) as Array<[string, OperationEntry]>) {
+    client[field] = async (...params: unknown[]) => (await run(field, entry, variablesFor(entry, params).variables, null)).value;
+  }
+  for (const [field, entry] of Object.entries(mutations) as Array<[string, OperationEntry]>) {
+    client[field] = async (...params: unknown[]) => {
+      const { variables, idempotencyKey } = variablesFor(entry, params);
+      const { value, meta } = await run(field, entry, variables, idempotencyKey);
+      if (value !== null && typeof value === 'object') Object.defineProperty(value, '$meta', { value: meta, enumerable: false });
+      return value;
+    };
+  }
+  const live = createSubscriptions(options, policy);
+  const subscribe: Record<string, unknown> = {};
+  for (const [field, entry] of Object.entries(subscriptions) as Array<[string, OperationEntry]>) {
+    subscribe[field] = (...params: unknown[]) => live.subscribe(field, entry, variablesFor(entry, params).variables);
+  }
+  client['subscribe'] = subscribe;
+  client['close'] = () => live.close();
+  return client as PreconditionClient;
+}

@@ -1,0 +1,2195 @@
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar. */
+  DateTime: { input: string; output: string; }
+  /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSON: { input: unknown; output: unknown; }
+  /** The `SafeInt` scalar type represents non-fractional signed whole numeric values that are considered safe as defined by the ECMAScript specification. */
+  SafeInt: { input: number; output: number; }
+};
+
+/** An account; `entries` is its journal, newest first */
+export type Account = {
+  __typename?: 'Account';
+  /** Integer minor units */
+  balance: Scalars['SafeInt']['output'];
+  /** ISO 4217 code, fixed when the account is opened */
+  currency: Scalars['String']['output'];
+  /** Newest first; at most 100 per page */
+  entries: LedgerEntryPage;
+  id: Scalars['ID']['output'];
+  /** Decisions recorded on the account (each applied or refused movement adds one) */
+  version: Scalars['SafeInt']['output'];
+};
+
+
+/** An account; `entries` is its journal, newest first */
+export type AccountEntriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** No such account; nothing was recorded, so the same requestId may be used again */
+export type AccountNotFound = {
+  __typename?: 'AccountNotFound';
+  accountId: Scalars['ID']['output'];
+};
+
+export type AccountPage = {
+  __typename?: 'AccountPage';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<Account>;
+};
+
+/** The item is yours until leaseExpiresAt; present its version to heartbeat and complete */
+export type ClaimSuccess = {
+  __typename?: 'ClaimSuccess';
+  item: WorkItem;
+};
+
+export type ClaimWorkItemInput = {
+  /** With `id`: only at this version */
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  /** Claim this item if it is claimable; without: the oldest available of `kinds` */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  kinds?: InputMaybe<Array<Scalars['String']['input']>>;
+  leaseSeconds?: InputMaybe<Scalars['Int']['input']>;
+  workerId: Scalars['String']['input'];
+};
+
+export type ClaimWorkItemResult = ClaimSuccess | ConflictLost | NothingToClaim | WorkItemNotFound | { __typename?: "%other" };
+
+export type CompleteSuccess = {
+  __typename?: 'CompleteSuccess';
+  item: WorkItem;
+};
+
+export type CompleteWorkItemInput = {
+  id: Scalars['ID']['input'];
+  outcome: CompletionOutcome;
+  result?: InputMaybe<Scalars['JSON']['input']>;
+  /** The version your claim returned (the fencing token) */
+  version: Scalars['Int']['input'];
+  workerId: Scalars['String']['input'];
+};
+
+export type CompleteWorkItemResult = CompleteSuccess | ConflictLost | DuplicateReplayed | WorkItemNotFound | { __typename?: "%other" };
+
+/** DONE is terminal; FAILED retries or dead-letters */
+export type CompletionOutcome =
+  | 'DONE'
+  | 'FAILED';
+
+/** The item was not in the state you expected (status, version or lease holder): someone else got there first. Nothing was written; move on. */
+export type ConflictLost = {
+  __typename?: 'ConflictLost';
+  /** The item as it is now */
+  item: WorkItem;
+  /** claim, heartbeat, complete or requeue */
+  operation: Scalars['String']['output'];
+};
+
+export type CreateWorkItemInput = {
+  /** Your key: the same key and parameters replay the first answer */
+  idempotencyKey: Scalars['String']['input'];
+  kind: Scalars['String']['input'];
+  maxAttempts?: InputMaybe<Scalars['Int']['input']>;
+  payload?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+export type CreateWorkItemResult = CreateWorkItemSuccess | DuplicateReplayed | IdempotencyKeyReused | { __typename?: "%other" };
+
+export type CreateWorkItemSuccess = {
+  __typename?: 'CreateWorkItemSuccess';
+  item: WorkItem;
+};
+
+/** The two accounts hold different currencies; nothing was recorded */
+export type CurrencyMismatch = {
+  __typename?: 'CurrencyMismatch';
+  fromAccountId: Scalars['ID']['output'];
+  fromCurrency: Scalars['String']['output'];
+  toAccountId: Scalars['ID']['output'];
+  toCurrency: Scalars['String']['output'];
+};
+
+export type DepositInput = {
+  accountId: Scalars['String']['input'];
+  /** Positive integer minor units */
+  amount: Scalars['SafeInt']['input'];
+  /** Your key for this movement: the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+};
+
+export type DepositResult = AccountNotFound | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress | { __typename?: "%other" };
+
+export type DepositSuccess = {
+  __typename?: 'DepositSuccess';
+  /** The account as it stood right after this write (the same on every replay) */
+  account: Account;
+  entry: LedgerEntry;
+};
+
+/** The key was seen before: nothing was done again; here is what happened the first time */
+export type DuplicateReplayed = {
+  __typename?: 'DuplicateReplayed';
+  firstSeenAt: Scalars['DateTime']['output'];
+  original: ReplayableOutcome;
+  /** The idempotency key that was replayed */
+  requestId: Scalars['String']['output'];
+};
+
+export type Health = {
+  __typename?: 'Health';
+  /** uri, memory-server or emulator */
+  engine: Scalars['String']['output'];
+  /** Why this engine was chosen */
+  engineReason: Scalars['String']['output'];
+  /** Null when the server is not a replica set or hides its status */
+  replicaSet: Maybe<ReplicaSetStatus>;
+  /** The server version the database reports */
+  version: Scalars['String']['output'];
+};
+
+export type HeartbeatSuccess = {
+  __typename?: 'HeartbeatSuccess';
+  item: WorkItem;
+};
+
+export type HeartbeatWorkItemInput = {
+  id: Scalars['ID']['input'];
+  /** The version your claim returned (the fencing token) */
+  version: Scalars['Int']['input'];
+  workerId: Scalars['String']['input'];
+};
+
+export type HeartbeatWorkItemResult = ConflictLost | HeartbeatSuccess | WorkItemNotFound | { __typename?: "%other" };
+
+/** The key was already used with different parameters: refused, nothing was done */
+export type IdempotencyKeyReused = {
+  __typename?: 'IdempotencyKeyReused';
+  /** The idempotency key that was reused */
+  requestId: Scalars['String']['output'];
+};
+
+/** Refused: the balance did not cover the amount. Final for this requestId; nothing moved */
+export type InsufficientFunds = {
+  __typename?: 'InsufficientFunds';
+  accountId: Scalars['ID']['output'];
+  amount: Scalars['SafeInt']['output'];
+  /** The balance when the request was decided */
+  balance: Scalars['SafeInt']['output'];
+};
+
+/** One immutable journal line: money that reached or left one account */
+export type LedgerEntry = {
+  __typename?: 'LedgerEntry';
+  /** The account as it is now */
+  account: Account;
+  accountId: Scalars['ID']['output'];
+  /** Positive integer minor units; `kind` gives the direction */
+  amount: Scalars['SafeInt']['output'];
+  /** The account's balance right after this entry */
+  balanceAfter: Scalars['SafeInt']['output'];
+  /** The other account of a transfer, as it is now */
+  counterparty: Maybe<Account>;
+  /** The other account of a transfer */
+  counterpartyAccountId: Maybe<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  currency: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  kind: LedgerEntryKind;
+  /** The caller key of the request that wrote it */
+  requestId: Scalars['String']['output'];
+  /** The account's version right after this entry */
+  versionAfter: Scalars['SafeInt']['output'];
+};
+
+/** Which way the money of an entry went */
+export type LedgerEntryKind =
+  | 'deposit'
+  | 'transferIn'
+  | 'transferOut'
+  | 'withdrawal';
+
+export type LedgerEntryPage = {
+  __typename?: 'LedgerEntryPage';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<LedgerEntry>;
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  claimWorkItem: ClaimWorkItemResult;
+  completeWorkItem: CompleteWorkItemResult;
+  createWorkItem: CreateWorkItemResult;
+  deposit: DepositResult;
+  heartbeatWorkItem: HeartbeatWorkItemResult;
+  openAccount: OpenAccountResult;
+  requeueWorkItem: RequeueWorkItemResult;
+  transfer: TransferResult;
+  withdraw: WithdrawResult;
+};
+
+
+export type MutationClaimWorkItemArgs = {
+  input: ClaimWorkItemInput;
+};
+
+
+export type MutationCompleteWorkItemArgs = {
+  input: CompleteWorkItemInput;
+};
+
+
+export type MutationCreateWorkItemArgs = {
+  input: CreateWorkItemInput;
+};
+
+
+export type MutationDepositArgs = {
+  input: DepositInput;
+};
+
+
+export type MutationHeartbeatWorkItemArgs = {
+  input: HeartbeatWorkItemInput;
+};
+
+
+export type MutationOpenAccountArgs = {
+  input: OpenAccountInput;
+};
+
+
+export type MutationRequeueWorkItemArgs = {
+  input: RequeueWorkItemInput;
+};
+
+
+export type MutationTransferArgs = {
+  input: TransferInput;
+};
+
+
+export type MutationWithdrawArgs = {
+  input: WithdrawInput;
+};
+
+/** No item of these kinds is available now */
+export type NothingToClaim = {
+  __typename?: 'NothingToClaim';
+  kinds: Array<Scalars['String']['output']>;
+};
+
+export type OpenAccountInput = {
+  /** Your id for the account; it is also the idempotency key of the opening */
+  accountId: Scalars['String']['input'];
+  /** ISO 4217 code, e.g. EUR */
+  currency: Scalars['String']['input'];
+};
+
+export type OpenAccountResult = DuplicateReplayed | IdempotencyKeyReused | OpenAccountSuccess | { __typename?: "%other" };
+
+export type OpenAccountSuccess = {
+  __typename?: 'OpenAccountSuccess';
+  /** The account as it stood right after this write (the same on every replay) */
+  account: Account;
+};
+
+/** The server could not learn the outcome after retrying with the same key; retry with the same requestId (never a new one) to get it. It never applies twice. */
+export type OutcomeUnknown = {
+  __typename?: 'OutcomeUnknown';
+  firstSeenAt: Scalars['DateTime']['output'];
+  requestId: Scalars['String']['output'];
+};
+
+export type Query = {
+  __typename?: 'Query';
+  account: Maybe<Account>;
+  /** In id order; at most 100 per page */
+  accounts: AccountPage;
+  /** The engine in use and the replica-set status */
+  health: Health;
+  /** Newest first; at most 100 per page */
+  ledgerEntries: LedgerEntryPage;
+  /** The entry a request wrote; a transfer's debit leg */
+  ledgerEntry: Maybe<LedgerEntry>;
+  workItem: Maybe<WorkItem>;
+  /** Oldest first; at most 100 per page */
+  workItems: WorkItemPage;
+  workQueueStats: WorkQueueStats;
+};
+
+
+export type QueryAccountArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryAccountsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryLedgerEntriesArgs = {
+  accountId: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryLedgerEntryArgs = {
+  requestId: Scalars['String']['input'];
+};
+
+
+export type QueryWorkItemArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryWorkItemsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  kind?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<WorkItemStatus>;
+};
+
+/** An outcome that is final for its idempotency key and is repeated on replay */
+export type ReplayableOutcome = CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | TransferSuccess | WithdrawSuccess | { __typename?: "%other" };
+
+/** The replica set the API writes to, as the server reports it */
+export type ReplicaSetStatus = {
+  __typename?: 'ReplicaSetStatus';
+  members: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  /** host:port of the primary, if one is elected */
+  primary: Maybe<Scalars['String']['output']>;
+};
+
+/** The first attempt with this requestId is still running; ask again with the same key */
+export type RequestInProgress = {
+  __typename?: 'RequestInProgress';
+  firstSeenAt: Scalars['DateTime']['output'];
+  requestId: Scalars['String']['output'];
+};
+
+export type RequeueSuccess = {
+  __typename?: 'RequeueSuccess';
+  item: WorkItem;
+};
+
+export type RequeueWorkItemInput = {
+  id: Scalars['ID']['input'];
+  /** The version you looked at */
+  version: Scalars['Int']['input'];
+};
+
+export type RequeueWorkItemResult = ConflictLost | RequeueSuccess | WorkItemNotFound | { __typename?: "%other" };
+
+/** Why events were, or may have been, missed */
+export type ResyncReason =
+  | 'CATCH_UP_TOO_LONG'
+  | 'HISTORY_LOST'
+  | 'INVALIDATED'
+  | 'SLOW_SUBSCRIBER'
+  | 'STREAM_FAILED';
+
+/** Events were, or may have been, missed: re-read the state you need, then resume from `cursor` */
+export type ResyncRequired = {
+  __typename?: 'ResyncRequired';
+  /** Where to resume (as `after`) once resynced */
+  cursor: Scalars['String']['output'];
+  reason: ResyncReason;
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** Every committed transition of matching work items, in version order per item; `after` resumes from a cursor */
+  workItemStatusChanged: WorkItemStatusEvent;
+};
+
+
+export type SubscriptionWorkItemStatusChangedArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  id?: InputMaybe<Scalars['ID']['input']>;
+  kinds?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+export type TransferInput = {
+  /** Positive integer minor units */
+  amount: Scalars['SafeInt']['input'];
+  fromAccountId: Scalars['String']['input'];
+  /** Your key for this movement: the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+  toAccountId: Scalars['String']['input'];
+};
+
+export type TransferResult = AccountNotFound | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | TransferSuccess | { __typename?: "%other" };
+
+/** Both legs of a transfer, each with its account right after it */
+export type TransferSuccess = {
+  __typename?: 'TransferSuccess';
+  credit: LedgerEntry;
+  debit: LedgerEntry;
+  from: Account;
+  to: Account;
+};
+
+export type WithdrawInput = {
+  accountId: Scalars['String']['input'];
+  /** Positive integer minor units */
+  amount: Scalars['SafeInt']['input'];
+  /** Your key for this movement: the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+};
+
+export type WithdrawResult = AccountNotFound | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | WithdrawSuccess | { __typename?: "%other" };
+
+export type WithdrawSuccess = {
+  __typename?: 'WithdrawSuccess';
+  /** The account as it stood right after this write (the same on every replay) */
+  account: Account;
+  entry: LedgerEntry;
+};
+
+export type WorkItem = {
+  __typename?: 'WorkItem';
+  attempts: Scalars['Int']['output'];
+  /** When a PENDING item may next be claimed */
+  availableAt: Scalars['DateTime']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** The most recent transitions, oldest first (bounded) */
+  history: Array<WorkItemTransition>;
+  id: Scalars['ID']['output'];
+  /** Namespaced: client:<key> or payout:<entryId> */
+  idempotencyKey: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  leaseExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  lockedBy: Maybe<Scalars['String']['output']>;
+  maxAttempts: Scalars['Int']['output'];
+  payload: Maybe<Scalars['JSON']['output']>;
+  previousStatus: Maybe<WorkItemStatus>;
+  result: Maybe<Scalars['JSON']['output']>;
+  status: WorkItemStatus;
+  updatedAt: Scalars['DateTime']['output'];
+  /** Bumped by every transition; the fencing token a lease holder presents */
+  version: Scalars['Int']['output'];
+};
+
+export type WorkItemNotFound = {
+  __typename?: 'WorkItemNotFound';
+  id: Scalars['ID']['output'];
+};
+
+export type WorkItemPage = {
+  __typename?: 'WorkItemPage';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<WorkItem>;
+};
+
+/** Where a work item is in the transition table */
+export type WorkItemStatus =
+  | 'DONE'
+  | 'FAILED'
+  | 'PENDING'
+  | 'PROCESSING';
+
+/** One committed transition of a work item (or its creation), in version order per item */
+export type WorkItemStatusChanged = {
+  __typename?: 'WorkItemStatusChanged';
+  /** By the database server's clock */
+  at: Scalars['DateTime']['output'];
+  /** Opaque; pass it as `after` to resume right after this event, on any API process */
+  cursor: Scalars['String']['output'];
+  itemId: Scalars['ID']['output'];
+  kind: Scalars['String']['output'];
+  /** Null for the creation */
+  previousStatus: Maybe<WorkItemStatus>;
+  status: WorkItemStatus;
+  /** The version this transition produced */
+  version: Scalars['Int']['output'];
+};
+
+export type WorkItemStatusEvent = ResyncRequired | WorkItemStatusChanged | { __typename?: "%other" };
+
+/** One transition, as the write that made it recorded it */
+export type WorkItemTransition = {
+  __typename?: 'WorkItemTransition';
+  /** By the database server's clock */
+  at: Scalars['DateTime']['output'];
+  /** Null for the creation */
+  from: Maybe<WorkItemStatus>;
+  to: WorkItemStatus;
+  /** The version this transition produced */
+  version: Scalars['Int']['output'];
+  workerId: Maybe<Scalars['String']['output']>;
+};
+
+export type WorkQueueCount = {
+  __typename?: 'WorkQueueCount';
+  count: Scalars['Int']['output'];
+  kind: Scalars['String']['output'];
+  status: WorkItemStatus;
+};
+
+export type WorkQueueStats = {
+  __typename?: 'WorkQueueStats';
+  /** ConflictLost answers counted by this API process since it started */
+  conflictsSinceStart: Scalars['Int']['output'];
+  /** Items per status and kind */
+  counts: Array<WorkQueueCount>;
+  /** How long the oldest due PENDING item has waited, by the server's clock */
+  oldestPendingAgeSeconds: Maybe<Scalars['Float']['output']>;
+};
+
+export type AccountQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type AccountQuery = { __typename?: 'Query', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } | null };
+
+export type AccountsQueryVariables = Exact<{
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type AccountsQuery = { __typename?: 'Query', accounts: { __typename?: 'AccountPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'Account', id: string, currency: string, balance: number, version: number }> } };
+
+export type ClaimWorkItemMutationVariables = Exact<{
+  input: ClaimWorkItemInput;
+}>;
+
+
+export type ClaimWorkItemMutation = { __typename?: 'Mutation', claimWorkItem:
+    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'NothingToClaim', kinds: Array<string> }
+    | { __typename: 'WorkItemNotFound', id: string }
+   };
+
+export type CompleteWorkItemMutationVariables = Exact<{
+  input: CompleteWorkItemInput;
+}>;
+
+
+export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkItem:
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'WorkItemNotFound', id: string }
+   };
+
+export type CreateWorkItemMutationVariables = Exact<{
+  input: CreateWorkItemInput;
+}>;
+
+
+export type CreateWorkItemMutation = { __typename?: 'Mutation', createWorkItem:
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string }
+   };
+
+export type DepositMutationVariables = Exact<{
+  input: DepositInput;
+}>;
+
+
+export type DepositMutation = { __typename?: 'Mutation', deposit:
+    | { __typename: 'AccountNotFound', accountId: string }
+    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+   };
+
+export type AccountFieldsFragment = { __typename?: 'Account', id: string, currency: string, balance: number, version: number };
+
+export type LedgerEntryFieldsFragment = { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string };
+
+export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
+
+type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+
+type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+
+type ReplayableOutcomeFields_DepositSuccess_Fragment = { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+
+type ReplayableOutcomeFields_InsufficientFunds_Fragment = { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number };
+
+type ReplayableOutcomeFields_OpenAccountSuccess_Fragment = { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } };
+
+type ReplayableOutcomeFields_TransferSuccess_Fragment = { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+
+type ReplayableOutcomeFields_WithdrawSuccess_Fragment = { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+
+export type ReplayableOutcomeFieldsFragment =
+  | ReplayableOutcomeFields_CompleteSuccess_Fragment
+  | ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment
+  | ReplayableOutcomeFields_DepositSuccess_Fragment
+  | ReplayableOutcomeFields_InsufficientFunds_Fragment
+  | ReplayableOutcomeFields_OpenAccountSuccess_Fragment
+  | ReplayableOutcomeFields_TransferSuccess_Fragment
+  | ReplayableOutcomeFields_WithdrawSuccess_Fragment
+;
+
+export type DuplicateReplayedFieldsFragment = { __typename?: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+   };
+
+export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HealthQuery = { __typename?: 'Query', health: { __typename?: 'Health', engine: string, engineReason: string, version: string, replicaSet: { __typename?: 'ReplicaSetStatus', name: string, members: number, primary: string | null } | null } };
+
+export type HeartbeatWorkItemMutationVariables = Exact<{
+  input: HeartbeatWorkItemInput;
+}>;
+
+
+export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWorkItem:
+    | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'WorkItemNotFound', id: string }
+   };
+
+export type LedgerEntriesQueryVariables = Exact<{
+  accountId: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type LedgerEntriesQuery = { __typename?: 'Query', ledgerEntries: { __typename?: 'LedgerEntryPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }> } };
+
+export type LedgerEntryQueryVariables = Exact<{
+  requestId: Scalars['String']['input'];
+}>;
+
+
+export type LedgerEntryQuery = { __typename?: 'Query', ledgerEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null };
+
+export type OpenAccountMutationVariables = Exact<{
+  input: OpenAccountInput;
+}>;
+
+
+export type OpenAccountMutation = { __typename?: 'Mutation', openAccount:
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+   };
+
+export type RequeueWorkItemMutationVariables = Exact<{
+  input: RequeueWorkItemInput;
+}>;
+
+
+export type RequeueWorkItemMutation = { __typename?: 'Mutation', requeueWorkItem:
+    | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'WorkItemNotFound', id: string }
+   };
+
+export type TransferMutationVariables = Exact<{
+  input: TransferInput;
+}>;
+
+
+export type TransferMutation = { __typename?: 'Mutation', transfer:
+    | { __typename: 'AccountNotFound', accountId: string }
+    | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+    | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
+    | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+   };
+
+export type WithdrawMutationVariables = Exact<{
+  input: WithdrawInput;
+}>;
+
+
+export type WithdrawMutation = { __typename?: 'Mutation', withdraw:
+    | { __typename: 'AccountNotFound', accountId: string }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+    | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
+    | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+   };
+
+export type WorkItemQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+
+export type WorkItemStatusChangedSubscriptionVariables = Exact<{
+  after?: InputMaybe<Scalars['String']['input']>;
+  id?: InputMaybe<Scalars['ID']['input']>;
+  kinds?: InputMaybe<Array<Scalars['String']['input']> | Scalars['String']['input']>;
+}>;
+
+
+export type WorkItemStatusChangedSubscription = { __typename?: 'Subscription', workItemStatusChanged:
+    | { __typename: 'ResyncRequired', cursor: string, reason: ResyncReason }
+    | { __typename: 'WorkItemStatusChanged', cursor: string, itemId: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, at: string }
+   };
+
+export type WorkItemsQueryVariables = Exact<{
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  kind?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<WorkItemStatus>;
+}>;
+
+
+export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
+
+export type WorkQueueStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }> } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const AccountFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+    `, {"fragmentName":"AccountFields"}) as unknown as TypedDocumentString<AccountFieldsFragment, unknown>;
+export const LedgerEntryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+    `, {"fragmentName":"LedgerEntryFields"}) as unknown as TypedDocumentString<LedgerEntryFieldsFragment, unknown>;
+export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+    `, {"fragmentName":"WorkItemFields"}) as unknown as TypedDocumentString<WorkItemFieldsFragment, unknown>;
+export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`, {"fragmentName":"ReplayableOutcomeFields"}) as unknown as TypedDocumentString<ReplayableOutcomeFieldsFragment, unknown>;
+export const DuplicateReplayedFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}`, {"fragmentName":"DuplicateReplayedFields"}) as unknown as TypedDocumentString<DuplicateReplayedFieldsFragment, unknown>;
+export const AccountDocument = new TypedDocumentString(`
+    query Account($id: ID!) {
+  account(id: $id) {
+    ...AccountFields
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}`) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
+export const AccountsDocument = new TypedDocumentString(`
+    query Accounts($after: String, $first: Int) {
+  accounts(after: $after, first: $first) {
+    items {
+      ...AccountFields
+    }
+    endCursor
+    hasNextPage
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}`) as unknown as TypedDocumentString<AccountsQuery, AccountsQueryVariables>;
+export const ClaimWorkItemDocument = new TypedDocumentString(`
+    mutation ClaimWorkItem($input: ClaimWorkItemInput!) {
+  claimWorkItem(input: $input) {
+    __typename
+    ... on ClaimSuccess {
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on NothingToClaim {
+      kinds
+    }
+    ... on ConflictLost {
+      operation
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on WorkItemNotFound {
+      id
+    }
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<ClaimWorkItemMutation, ClaimWorkItemMutationVariables>;
+export const CompleteWorkItemDocument = new TypedDocumentString(`
+    mutation CompleteWorkItem($input: CompleteWorkItemInput!) {
+  completeWorkItem(input: $input) {
+    __typename
+    ... on CompleteSuccess {
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on ConflictLost {
+      operation
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on WorkItemNotFound {
+      id
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<CompleteWorkItemMutation, CompleteWorkItemMutationVariables>;
+export const CreateWorkItemDocument = new TypedDocumentString(`
+    mutation CreateWorkItem($input: CreateWorkItemInput!) {
+  createWorkItem(input: $input) {
+    __typename
+    ... on CreateWorkItemSuccess {
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<CreateWorkItemMutation, CreateWorkItemMutationVariables>;
+export const DepositDocument = new TypedDocumentString(`
+    mutation Deposit($input: DepositInput!) {
+  deposit(input: $input) {
+    __typename
+    ... on DepositSuccess {
+      account {
+        ...AccountFields
+      }
+      entry {
+        ...LedgerEntryFields
+      }
+    }
+    ... on AccountNotFound {
+      accountId
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+    }
+    ... on RequestInProgress {
+      requestId
+      firstSeenAt
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<DepositMutation, DepositMutationVariables>;
+export const HealthDocument = new TypedDocumentString(`
+    query Health {
+  health {
+    engine
+    engineReason
+    version
+    replicaSet {
+      name
+      members
+      primary
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HealthQuery, HealthQueryVariables>;
+export const HeartbeatWorkItemDocument = new TypedDocumentString(`
+    mutation HeartbeatWorkItem($input: HeartbeatWorkItemInput!) {
+  heartbeatWorkItem(input: $input) {
+    __typename
+    ... on HeartbeatSuccess {
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on ConflictLost {
+      operation
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on WorkItemNotFound {
+      id
+    }
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<HeartbeatWorkItemMutation, HeartbeatWorkItemMutationVariables>;
+export const LedgerEntriesDocument = new TypedDocumentString(`
+    query LedgerEntries($accountId: ID!, $after: String, $first: Int) {
+  ledgerEntries(accountId: $accountId, after: $after, first: $first) {
+    items {
+      ...LedgerEntryFields
+    }
+    endCursor
+    hasNextPage
+  }
+}
+    fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}`) as unknown as TypedDocumentString<LedgerEntriesQuery, LedgerEntriesQueryVariables>;
+export const LedgerEntryDocument = new TypedDocumentString(`
+    query LedgerEntry($requestId: String!) {
+  ledgerEntry(requestId: $requestId) {
+    ...LedgerEntryFields
+  }
+}
+    fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}`) as unknown as TypedDocumentString<LedgerEntryQuery, LedgerEntryQueryVariables>;
+export const OpenAccountDocument = new TypedDocumentString(`
+    mutation OpenAccount($input: OpenAccountInput!) {
+  openAccount(input: $input) {
+    __typename
+    ... on OpenAccountSuccess {
+      account {
+        ...AccountFields
+      }
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<OpenAccountMutation, OpenAccountMutationVariables>;
+export const RequeueWorkItemDocument = new TypedDocumentString(`
+    mutation RequeueWorkItem($input: RequeueWorkItemInput!) {
+  requeueWorkItem(input: $input) {
+    __typename
+    ... on RequeueSuccess {
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on ConflictLost {
+      operation
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on WorkItemNotFound {
+      id
+    }
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<RequeueWorkItemMutation, RequeueWorkItemMutationVariables>;
+export const TransferDocument = new TypedDocumentString(`
+    mutation Transfer($input: TransferInput!) {
+  transfer(input: $input) {
+    __typename
+    ... on TransferSuccess {
+      from {
+        ...AccountFields
+      }
+      to {
+        ...AccountFields
+      }
+      debit {
+        ...LedgerEntryFields
+      }
+      credit {
+        ...LedgerEntryFields
+      }
+    }
+    ... on InsufficientFunds {
+      accountId
+      amount
+      balance
+    }
+    ... on AccountNotFound {
+      accountId
+    }
+    ... on CurrencyMismatch {
+      fromAccountId
+      fromCurrency
+      toAccountId
+      toCurrency
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+    }
+    ... on RequestInProgress {
+      requestId
+      firstSeenAt
+    }
+    ... on OutcomeUnknown {
+      requestId
+      firstSeenAt
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<TransferMutation, TransferMutationVariables>;
+export const WithdrawDocument = new TypedDocumentString(`
+    mutation Withdraw($input: WithdrawInput!) {
+  withdraw(input: $input) {
+    __typename
+    ... on WithdrawSuccess {
+      account {
+        ...AccountFields
+      }
+      entry {
+        ...LedgerEntryFields
+      }
+    }
+    ... on InsufficientFunds {
+      accountId
+      amount
+      balance
+    }
+    ... on AccountNotFound {
+      accountId
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+    }
+    ... on RequestInProgress {
+      requestId
+      firstSeenAt
+    }
+    ... on OutcomeUnknown {
+      requestId
+      firstSeenAt
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<WithdrawMutation, WithdrawMutationVariables>;
+export const WorkItemDocument = new TypedDocumentString(`
+    query WorkItem($id: ID!) {
+  workItem(id: $id) {
+    ...WorkItemFields
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<WorkItemQuery, WorkItemQueryVariables>;
+export const WorkItemStatusChangedDocument = new TypedDocumentString(`
+    subscription WorkItemStatusChanged($after: String, $id: ID, $kinds: [String!]) {
+  workItemStatusChanged(after: $after, id: $id, kinds: $kinds) {
+    __typename
+    ... on WorkItemStatusChanged {
+      cursor
+      itemId
+      kind
+      status
+      previousStatus
+      version
+      at
+    }
+    ... on ResyncRequired {
+      cursor
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WorkItemStatusChangedSubscription, WorkItemStatusChangedSubscriptionVariables>;
+export const WorkItemsDocument = new TypedDocumentString(`
+    query WorkItems($after: String, $first: Int, $kind: String, $status: WorkItemStatus) {
+  workItems(after: $after, first: $first, kind: $kind, status: $status) {
+    items {
+      ...WorkItemFields
+    }
+    endCursor
+    hasNextPage
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<WorkItemsQuery, WorkItemsQueryVariables>;
+export const WorkQueueStatsDocument = new TypedDocumentString(`
+    query WorkQueueStats {
+  workQueueStats {
+    conflictsSinceStart
+    oldestPendingAgeSeconds
+    counts {
+      kind
+      status
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WorkQueueStatsQuery, WorkQueueStatsQueryVariables>;

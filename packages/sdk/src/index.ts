@@ -1,0 +1,12 @@
+export { createClient } from './client.js';
+export type { ClientOptions, FetchLike, FetchResponseLike, PreconditionClient } from './client.js';
+export { match } from './match.js';
+export type { MatchHandlers, Typenamed, UnknownMember } from './match.js';
+export { PreconditionError, SdkErrorCode } from './PreconditionError.js';
+export type { GraphQLErrorPayload, PreconditionErrorDetails } from './PreconditionError.js';
+export { DEFAULT_RETRY } from './retry.js';
+export type { RetryOptions } from './retry.js';
+export type { WebSocketOptions } from './subscribe.js';
+export type { Event, MutationMethods, QueryMethods, RequestMeta, Result, SubscriptionMethods, WithMeta } from './types.js';
+export * from './generated/graphql.js';
+export { mutations, queries, subscriptions } from './generated/operations.js';

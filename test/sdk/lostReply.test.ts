@@ -1,0 +1,88 @@
+// Proves the SDK's same-key retry makes a lost reply harmless end to end. The server's own write
+// is applied but its reply carries mongod's `writeConcernError` (failCommand), so the API answers
+// OutcomeUnknown; the fault then clears and the SDK asks again with the key it made: the answer
+// is DuplicateReplayed of the first success, and the money moved once. Runs on an emulator of its
+// own, because fail points are global to an engine.
+import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type FetchLike, type PreconditionClient } from '../../packages/sdk/src/index.ts';
+import { failCommand } from '../ledger/support/failPoints.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { recordingFetch, UUID_V4 } from './support/fetches.ts';
+
+const writeConcernError = { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } };
+
+let emulator: RunningEmulator;
+let app: TestApp;
+let admin: PreconditionClient;
+let turnOff: (() => Promise<void>) | null = null;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, replSetName: 'rs0' });
+  app = await startTestApp({ mongoUri: emulator.uri });
+  admin = createClient({ url: app.url, apiKey: app.keys.admin });
+});
+afterEach(async () => {
+  await turnOff?.();
+  turnOff = null;
+});
+afterAll(async () => {
+  await app?.close();
+  await emulator?.stop();
+});
+
+const entriesOf = (requestId: string) => app.db.collection('ledger_entries').countDocuments({ requestId });
+
+describe('a lost reply', () => {
+  it('is retried with the same key until the server replays the applied withdrawal: DuplicateReplayed, money moved once', async () => {
+    await admin.openAccount({ accountId: 'sdk-lost', currency: 'EUR' });
+    await admin.deposit({ accountId: 'sdk-lost', amount: 100 });
+    turnOff = await failCommand(app.client, 'precondition', 'alwaysOn', { failCommands: ['findAndModify'], writeConcernError });
+    // The first answer (OutcomeUnknown) is what clears the fault, so the retry is what finds the write.
+    const answers: string[] = [];
+    const { fetch, bodies } = recordingFetch([], async () => {
+      await turnOff?.();
+    });
+    const watching: FetchLike = async (url, init) => {
+      const response = await fetch(url, init);
+      const text = await response.text();
+      answers.push((JSON.parse(text) as { data: { withdraw: { __typename: string } } }).data.withdraw.__typename);
+      return new Response(text, { status: response.status });
+    };
+    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch: watching, retry: { baseDelayMs: 1 } });
+
+    const result = await client.withdraw({ accountId: 'sdk-lost', amount: 40 });
+
+    expect(answers).toEqual(['OutcomeUnknown', 'DuplicateReplayed']);
+    expect(result).toMatchObject({ __typename: 'DuplicateReplayed', original: { __typename: 'WithdrawSuccess', account: { balance: 60 } } });
+    expect(result.$meta.attempts).toBe(2);
+    expect(result.$meta.idempotencyKey).toMatch(UUID_V4);
+    expect(result.__typename === 'DuplicateReplayed' && result.requestId).toBe(result.$meta.idempotencyKey);
+    expect(bodies.map((body) => (body.variables as { input: { requestId: string } }).input.requestId)).toEqual([
+      result.$meta.idempotencyKey,
+      result.$meta.idempotencyKey,
+    ]);
+    expect(await admin.account('sdk-lost')).toMatchObject({ balance: 60 });
+    expect(await entriesOf(result.$meta.idempotencyKey!)).toBe(1);
+  });
+
+  it('is retried with the same key when the HTTP reply itself is lost after the server applied the transfer', async () => {
+    await admin.openAccount({ accountId: 'sdk-from', currency: 'EUR' });
+    await admin.openAccount({ accountId: 'sdk-to', currency: 'EUR' });
+    await admin.deposit({ accountId: 'sdk-from', amount: 100 });
+    let sent = 0;
+    const losesFirstReply: FetchLike = async (url, init) => {
+      const response = await globalThis.fetch(url, init);
+      if (++sent === 1) throw new TypeError('fetch failed: socket hang up');
+      return response;
+    };
+    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch: losesFirstReply, retry: { baseDelayMs: 1 } });
+
+    const result = await client.transfer({ fromAccountId: 'sdk-from', toAccountId: 'sdk-to', amount: 30 });
+
+    expect(result).toMatchObject({ __typename: 'DuplicateReplayed', original: { __typename: 'TransferSuccess', from: { balance: 70 }, to: { balance: 30 } } });
+    expect(result.$meta.attempts).toBe(2);
+    expect(await admin.account('sdk-from')).toMatchObject({ balance: 70 });
+    expect(await admin.account('sdk-to')).toMatchObject({ balance: 30 });
+    expect(await entriesOf(result.$meta.idempotencyKey!)).toBe(2);
+  });
+});
