@@ -15,7 +15,7 @@ import { WebSocketServer } from 'ws';
 import type { Config } from './config.ts';
 import { connectMongo } from './db/connect.ts';
 import { resolveEngine, type EngineInfo } from './db/engine.ts';
-import { startupTasks as appStartupTasks, type RunningTask, type StartupTask } from './db/startupTasks.ts';
+import type { RunningTask, StartupTask } from './db/startupTasks.ts';
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
@@ -24,6 +24,7 @@ import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './observability/apolloPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { metricsRegistry } from './observability/metrics.ts';
+import { startupTasks as appStartupTasks } from './startupTasks.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 

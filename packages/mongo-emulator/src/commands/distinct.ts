@@ -1,6 +1,6 @@
 import { CommandError } from '../errors.ts';
 import { collectionName } from './lib/namespace.ts';
-import { optionalDocument } from './lib/options.ts';
+import { optionalDocument } from '../engine/documentFields.ts';
 import { distinctOnView } from './lib/viewReads.ts';
 import type { CommandDefinition } from './types.ts';
 
