@@ -4,6 +4,7 @@
 // db/ never imports a feature. A task that leaves something running (a watcher, a projection)
 // returns a handle; the server stops those handles in reverse order on shutdown.
 import type { Db, MongoClient } from 'mongodb';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 
@@ -12,6 +13,8 @@ export interface StartupDeps {
   db: Db;
   config: Config;
   logger: Logger;
+  /** Where the tasks' telemetry registers (each feature's create<Feature>Telemetry). */
+  registry: Registry;
 }
 
 export interface RunningTask {
