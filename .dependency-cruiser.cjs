@@ -7,19 +7,14 @@
 // ones included, which is what tsPreCompilationDeps asks for: a type-only cycle is still a cycle
 // for the reader.
 
+/** The entry points and the wiring (the composition root, the start-up list): they may import anything. */
+const entry = ['^src/main\\.ts$', '^src/server\\.ts$', '^src/app\\.ts$', '^src/startupTasks\\.ts$'];
 /**
- * Where GraphQL may be spoken: the schema layer, each feature's graphql/ folder, the entry points,
- * and the SDK (a GraphQL client by nature). Everything else under src/ is domain code.
+ * Where GraphQL may be spoken: the entry points, the schema layer, each feature's graphql/ folder,
+ * health, the console and the SDK (a GraphQL client by nature). Everything else under src/ is
+ * domain code.
  */
-const graphqlLayer = [
-  '^src/sdk/',
-  '^src/graphql/',
-  '^src/[^/]+/graphql/',
-  '^src/server\\.ts$',
-  '^src/main\\.ts$',
-  '^src/health/',
-  '^src/console/',
-];
+const graphqlLayer = [...entry, '^src/graphql/', '^src/[^/]+/graphql/', '^src/health/', '^src/console/', '^src/sdk/'];
 const graphqlPackages = '(^|/)node_modules/(graphql|type-graphql)/';
 /** Shared below every feature: a feature may import these, they import no feature. */
 const infrastructure = ['^src/db/', '^src/observability/', '^src/config\\.ts$'];
