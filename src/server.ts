@@ -15,15 +15,17 @@ import { WebSocketServer } from 'ws';
 import type { Config } from './config.ts';
 import { connectMongo } from './db/connect.ts';
 import { resolveEngine, type EngineInfo } from './db/engine.ts';
-import { startupTasks as appStartupTasks, type RunningTask, type StartupTask } from './db/startupTasks.ts';
+import type { RunningTask, StartupTask } from './db/startupTasks.ts';
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
 import { buildAppSchema } from './graphql/schema.ts';
+import { createGraphqlTelemetry } from './graphql/telemetry.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './observability/apolloPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { metricsRegistry } from './observability/metrics.ts';
+import { startupTasks as appStartupTasks } from './startupTasks.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -66,7 +68,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   try {
     const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
     const services = await openDatabase(options, logger, cleanups);
-    await runStartupTasks(options.startupTasks ?? appStartupTasks, { ...services, config, logger }, cleanups);
+    await runStartupTasks(options.startupTasks ?? appStartupTasks, { ...services, config, logger, registry: metricsRegistry }, cleanups);
+    const graphqlTelemetry = createGraphqlTelemetry(metricsRegistry);
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
     const apollo = new ApolloServer<AppContext>({
@@ -80,13 +83,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(),
+        observabilityPlugin(graphqlTelemetry),
       ],
     });
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production' });
+    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production', telemetry: graphqlTelemetry });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 

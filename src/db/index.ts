@@ -2,5 +2,4 @@ export { connectMongo } from './connect.ts';
 export type { MongoLimits } from './connect.ts';
 export { resolveEngine } from './engine.ts';
 export type { EngineConfig, EngineInfo, ResolvedEngine } from './engine.ts';
-export { startupTasks } from './startupTasks.ts';
 export type { RunningTask, StartupDeps, StartupTask } from './startupTasks.ts';

@@ -1,19 +1,20 @@
 // Start-up steps, run in order once the database is reachable and before the server listens:
-// index creation, seeding, recovery sweeps, background workers. A feature appends one entry.
-// A task that leaves something running (a watcher, a projection) returns a handle; the server
-// stops those handles in reverse order on shutdown.
+// index creation, seeding, recovery sweeps, background workers. This module only says what a
+// task is: each feature exports its own tasks, and src/startupTasks.ts lists them in order, so
+// db/ never imports a feature. A task that leaves something running (a watcher, a projection)
+// returns a handle; the server stops those handles in reverse order on shutdown.
 import type { Db, MongoClient } from 'mongodb';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ledgerStartupTasks } from '../ledger/startup.ts';
-import { streamStartupTasks } from '../streams/startup.ts';
-import { workItemIndexesTask } from '../work/startupTask.ts';
 
 export interface StartupDeps {
   client: MongoClient;
   db: Db;
   config: Config;
   logger: Logger;
+  /** Where the tasks' telemetry registers (each feature's create<Feature>Telemetry). */
+  registry: Registry;
 }
 
 export interface RunningTask {
@@ -25,9 +26,3 @@ export interface StartupTask {
   name: string;
   run(deps: StartupDeps): Promise<RunningTask | void>;
 }
-
-export const startupTasks: readonly StartupTask[] = [
-  ...ledgerStartupTasks,
-  workItemIndexesTask,
-  ...streamStartupTasks,
-];

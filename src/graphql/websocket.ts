@@ -6,12 +6,12 @@ import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import type { Logger } from '../observability/logger.ts';
-import { authFailuresTotal } from '../observability/metrics.ts';
 import type { Keyring } from './auth/apiKeys.ts';
 import { roleMaySubscribe } from './auth/roles.ts';
 import { createContext, type AppServices } from './context.ts';
 import { ErrorCode } from './errors.ts';
 import { formatAppError } from './formatError.ts';
+import type { GraphqlTelemetry } from './telemetry.ts';
 
 export interface GraphqlWsOptions {
   wss: WebSocketServer;
@@ -20,12 +20,13 @@ export interface GraphqlWsOptions {
   services: AppServices;
   logger: Logger;
   production: boolean;
+  telemetry: GraphqlTelemetry;
 }
 
 /** Seconds a client has to send connection_init before it is closed (graphql-ws 4408). */
 const CONNECTION_INIT_WAIT_MS = 3_000;
 
-export function attachGraphqlWs({ wss, schema, keyring, services, logger, production }: GraphqlWsOptions): { dispose(): Promise<void> } {
+export function attachGraphqlWs({ wss, schema, keyring, services, logger, production, telemetry }: GraphqlWsOptions): { dispose(): Promise<void> } {
   const disposable = useServer(
     {
       schema,
@@ -33,7 +34,7 @@ export function attachGraphqlWs({ wss, schema, keyring, services, logger, produc
       onConnect: (ctx) => {
         const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
         if (!auth.ok) {
-          authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
+          telemetry.authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
           logger.info({ reason: auth.failure }, 'websocket refused: unauthenticated');
           // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
           // first (the library's own close is then a no-op on a closing socket).
@@ -41,7 +42,7 @@ export function attachGraphqlWs({ wss, schema, keyring, services, logger, produc
           return false;
         }
         if (!roleMaySubscribe(auth.principal.role)) {
-          authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
+          telemetry.authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
           logger.info({ role: auth.principal.role, keyId: auth.principal.keyId }, 'websocket refused: forbidden');
           return false;
         }

@@ -1,12 +1,12 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { AppContext } from '../graphql/context.ts';
-import { graphqlOperationDurationSeconds, graphqlOperationsTotal } from './metrics.ts';
+import type { GraphqlTelemetry } from '../graphql/telemetry.ts';
 
 /** Counts and times every HTTP operation, and logs the ones that fail unexpectedly. */
-export function observabilityPlugin(): ApolloServerPlugin<AppContext> {
+export function observabilityPlugin(telemetry: GraphqlTelemetry): ApolloServerPlugin<AppContext> {
   return {
     async requestDidStart() {
-      const stopTimer = graphqlOperationDurationSeconds.startTimer();
+      const stopTimer = telemetry.operationDurationSeconds.startTimer();
       return {
         async didEncounterErrors({ contextValue, errors, operationName }) {
           for (const error of errors) {
@@ -20,7 +20,7 @@ export function observabilityPlugin(): ApolloServerPlugin<AppContext> {
           const type = operation?.operation ?? 'unknown';
           const outcome = errors?.length ? 'error' : 'ok';
           stopTimer({ type });
-          graphqlOperationsTotal.inc({ type, outcome });
+          telemetry.operationsTotal.inc({ type, outcome });
           contextValue.logger.debug({ operationName, type, outcome }, 'graphql operation');
         },
       };

@@ -1,29 +1,43 @@
-// The process's one Prometheus registry, served at GET /metrics. Features register their
-// metrics here: `new Counter({ name: 'claim_conflict_total', help: '...', registers: [metricsRegistry] })`.
-// Metrics are process-wide: tests that read them compare before and after.
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+// Metrics, one way: each feature's telemetry.ts exports `create<Feature>Telemetry(registry, ...)`,
+// which registers that feature's metrics on the registry it is given through counterOn/gaugeOn/
+// histogramOn below and returns them (or methods over them). No feature imports a registry: the
+// process's one, served at GET /metrics, is handed to the factories where the app is wired
+// (server.ts, the start-up tasks), and a test hands its own.
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type CounterConfiguration,
+  type GaugeConfiguration,
+  type HistogramConfiguration,
+} from 'prom-client';
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 
-export const graphqlOperationsTotal = new Counter({
-  name: 'graphql_operations_total',
-  help: 'GraphQL operations handled, by operation type and outcome',
-  labelNames: ['type', 'outcome'] as const,
-  registers: [metricsRegistry],
-});
+type MetricKind<M> = abstract new (...args: never[]) => M;
 
-export const graphqlOperationDurationSeconds = new Histogram({
-  name: 'graphql_operation_duration_seconds',
-  help: 'Time to execute a GraphQL operation over HTTP',
-  labelNames: ['type'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [metricsRegistry],
-});
+/**
+ * The metric of that name already on the registry, if any: several app instances in one process
+ * (as tests start them) build their telemetry on the same registry and share its series.
+ */
+function registered<M>(registry: Registry, name: string, kind: MetricKind<M>): M | undefined {
+  const metric = registry.getSingleMetric(name);
+  if (metric === undefined) return undefined;
+  if (!(metric instanceof kind)) throw new Error(`metric ${name} is already registered as another type`);
+  return metric;
+}
 
-export const authFailuresTotal = new Counter({
-  name: 'auth_failures_total',
-  help: 'Requests refused for missing or insufficient credentials, by transport and reason',
-  labelNames: ['transport', 'reason'] as const,
-  registers: [metricsRegistry],
-});
+export function counterOn<L extends string>(registry: Registry, config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> {
+  return registered<Counter<L>>(registry, config.name, Counter) ?? new Counter({ ...config, registers: [registry] });
+}
+
+export function gaugeOn<L extends string>(registry: Registry, config: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L> {
+  return registered<Gauge<L>>(registry, config.name, Gauge) ?? new Gauge({ ...config, registers: [registry] });
+}
+
+export function histogramOn<L extends string>(registry: Registry, config: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L> {
+  return registered<Histogram<L>>(registry, config.name, Histogram) ?? new Histogram({ ...config, registers: [registry] });
+}

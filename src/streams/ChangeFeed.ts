@@ -8,7 +8,7 @@ import { backoffMs, FeedLimits } from './limits.ts';
 import { asResumeToken, encodeResumeCursor, type ResumeToken } from './resumeCursor.ts';
 import { Semaphore } from './Semaphore.ts';
 import { Subscriber } from './Subscriber.ts';
-import { changeStreamsOpen, streamSubscribers } from './telemetry.ts';
+import type { StreamsTelemetry } from './telemetry.ts';
 
 export interface FeedSpec<E> {
   /** Names the feed in metrics and logs, e.g. 'workItems'. */
@@ -41,6 +41,7 @@ export class ChangeFeed<E> {
   constructor(
     private readonly spec: FeedSpec<E>,
     private readonly logger: Logger,
+    private readonly telemetry: StreamsTelemetry,
   ) {}
 
   /** Resolves once the shared stream is open: every change committed afterwards is delivered. */
@@ -64,12 +65,12 @@ export class ChangeFeed<E> {
     }
     const joinCursor = encodeResumeCursor(this.#lastToken);
     const afterCursor = after === null ? null : encodeResumeCursor(after);
-    const subscriber: Subscriber<E> = new Subscriber(this.spec.name, matches, joinCursor, afterCursor, () => {
+    const subscriber: Subscriber<E> = new Subscriber(this.spec.name, matches, joinCursor, afterCursor, this.telemetry, () => {
       this.#subscribers.delete(subscriber);
-      streamSubscribers.dec({ feed: this.spec.name });
+      this.telemetry.streamSubscribers.dec({ feed: this.spec.name });
     });
     this.#subscribers.add(subscriber);
-    streamSubscribers.inc({ feed: this.spec.name });
+    this.telemetry.streamSubscribers.inc({ feed: this.spec.name });
     if (after !== null) void this.#catchUp(subscriber, after);
     return subscriber.queue;
   }
@@ -204,7 +205,7 @@ export class ChangeFeed<E> {
       maxAwaitTimeMS: FeedLimits.awaitTimeMs,
       ...(resumeAfter ? { resumeAfter } : {}),
     });
-    changeStreamsOpen.inc({ collection: this.spec.collection.collectionName, purpose });
+    this.telemetry.changeStreamsOpen.inc({ collection: this.spec.collection.collectionName, purpose });
     try {
       return { stream, first: await stream.tryNext() };
     } catch (error) {
@@ -214,7 +215,7 @@ export class ChangeFeed<E> {
   }
 
   async #close(stream: ChangeStream, purpose: Purpose): Promise<void> {
-    changeStreamsOpen.dec({ collection: this.spec.collection.collectionName, purpose });
+    this.telemetry.changeStreamsOpen.dec({ collection: this.spec.collection.collectionName, purpose });
     await stream.close().catch((error: unknown) => this.logger.debug({ err: error }, 'closing a change stream failed'));
   }
 }

@@ -1,7 +1,7 @@
 import { FeedLimits } from './limits.ts';
 import { ResyncReason, type FeedEvent, type FeedItem } from './feedItems.ts';
 import { SubscriberQueue } from './SubscriberQueue.ts';
-import { streamEventsDeliveredTotal, streamResyncsTotal } from './telemetry.ts';
+import type { StreamsTelemetry } from './telemetry.ts';
 
 /**
  * One GraphQL subscription attached to a feed. While it catches up from a cursor, live events
@@ -23,6 +23,7 @@ export class Subscriber<E> {
     private readonly matches: (data: E) => boolean,
     readonly joinCursor: string,
     after: string | null,
+    private readonly telemetry: Pick<StreamsTelemetry, 'streamEventsDeliveredTotal' | 'streamResyncsTotal'>,
     onClose: () => void,
   ) {
     this.queue = new SubscriberQueue(FeedLimits.subscriberQueueMax, onClose);
@@ -73,15 +74,15 @@ export class Subscriber<E> {
     if (!this.queue.push(item)) return this.#overflow();
     if (item.kind === 'event') {
       this.#lastCursor = item.cursor;
-      streamEventsDeliveredTotal.inc({ feed: this.feed });
+      this.telemetry.streamEventsDeliveredTotal.inc({ feed: this.feed });
     } else {
-      streamResyncsTotal.inc({ feed: this.feed, reason: item.reason });
+      this.telemetry.streamResyncsTotal.inc({ feed: this.feed, reason: item.reason });
     }
   }
 
   /** Ends the subscription after what is queued, with a last resync notice when given. */
   end(reason?: ResyncReason, cursor: string = this.#lastCursor): void {
-    if (reason) streamResyncsTotal.inc({ feed: this.feed, reason });
+    if (reason) this.telemetry.streamResyncsTotal.inc({ feed: this.feed, reason });
     this.queue.end(reason ? { kind: 'resync', reason, cursor } : undefined);
   }
 

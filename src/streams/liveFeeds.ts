@@ -1,6 +1,8 @@
 import type { Db } from 'mongodb';
+import type { Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.ts';
 import { ChangeFeed } from './ChangeFeed.ts';
+import { createStreamsTelemetry } from './telemetry.ts';
 import { workItemFeedSpec, type WorkItemStatusEvent } from './workItemEvents.ts';
 
 // The live watchers of one API process, one feed per watched collection, reachable by the
@@ -14,9 +16,9 @@ export interface LiveFeeds {
 const running = new WeakMap<Db, LiveFeeds>();
 
 /** Opens every feed; resolves once each stream is established. */
-export async function startLiveFeeds(db: Db, logger: Logger): Promise<{ stop(): Promise<void> }> {
+export async function startLiveFeeds(db: Db, logger: Logger, registry: Registry): Promise<{ stop(): Promise<void> }> {
   if (running.has(db)) throw new Error(`live feeds already run on database ${db.databaseName}`);
-  const feeds: LiveFeeds = { workItems: new ChangeFeed(workItemFeedSpec(db), logger.child({ component: 'streams' })) };
+  const feeds: LiveFeeds = { workItems: new ChangeFeed(workItemFeedSpec(db), logger.child({ component: 'streams' }), createStreamsTelemetry(registry)) };
   await feeds.workItems.start();
   running.set(db, feeds);
   return {

@@ -8,14 +8,14 @@ import { PayoutProjection, type PayoutProjectionOptions } from './projection/Pay
 
 export const liveWatchersTask: StartupTask = {
   name: 'streams: live watchers',
-  run: ({ db, logger }) => startLiveFeeds(db, logger),
+  run: ({ db, logger, registry }) => startLiveFeeds(db, logger, registry),
 };
 
 export function payoutProjectionTask(options: PayoutProjectionOptions = {}): StartupTask {
   return {
     name: 'streams: payout projection',
-    async run({ db, logger }) {
-      const projection = new PayoutProjection(db, logger.child({ component: 'payoutProjection' }), options);
+    async run({ db, logger, registry }) {
+      const projection = new PayoutProjection(db, logger.child({ component: 'payoutProjection' }), registry, options);
       projection.start();
       return { stop: () => projection.stop() };
     },

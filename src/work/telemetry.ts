@@ -1,5 +1,6 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { counterOn, histogramOn } from '../observability/metrics.ts';
 import type { WorkItemDoc, WorkStatus } from './model.ts';
 import type { WorkOperation } from './results.ts';
 
@@ -28,46 +29,23 @@ export interface WorkTrace {
 
 const CLAIM_DURATION_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
-/** Re-uses a metric already on the registry, so that several app instances can share one. */
-function metricOn<T>(registry: Registry, name: string, make: () => T): T {
-  return (registry.getSingleMetric(name) as T | undefined) ?? make();
-}
-
 export function createWorkTelemetry(registry: Registry, logger: Logger): WorkTelemetry {
-  const conflicts = metricOn(
-    registry,
-    'claim_conflict_total',
-    () =>
-      new Counter({
-        name: 'claim_conflict_total',
-        help: 'Conditional work-item writes that lost a race (ConflictLost), by operation and item kind.',
-        labelNames: ['operation', 'kind'],
-        registers: [registry],
-      }),
-  );
-  const transitions = metricOn(
-    registry,
-    'work_item_transitions_total',
-    () =>
-      new Counter({
-        name: 'work_item_transitions_total',
-        help: 'Work-item status transitions applied, by edge of the transition table (from="none" on creation).',
-        labelNames: ['from', 'to'],
-        registers: [registry],
-      }),
-  );
-  const claimSeconds = metricOn(
-    registry,
-    'work_item_claim_duration_seconds',
-    () =>
-      new Histogram({
-        name: 'work_item_claim_duration_seconds',
-        help: 'Latency of claimWorkItem in the service, by outcome; its _count is the number of claims.',
-        labelNames: ['outcome'],
-        buckets: CLAIM_DURATION_BUCKETS_S,
-        registers: [registry],
-      }),
-  );
+  const conflicts = counterOn(registry, {
+    name: 'claim_conflict_total',
+    help: 'Conditional work-item writes that lost a race (ConflictLost), by operation and item kind.',
+    labelNames: ['operation', 'kind'] as const,
+  });
+  const transitions = counterOn(registry, {
+    name: 'work_item_transitions_total',
+    help: 'Work-item status transitions applied, by edge of the transition table (from="none" on creation).',
+    labelNames: ['from', 'to'] as const,
+  });
+  const claimSeconds = histogramOn(registry, {
+    name: 'work_item_claim_duration_seconds',
+    help: 'Latency of claimWorkItem in the service, by outcome; its _count is the number of claims.',
+    labelNames: ['outcome'] as const,
+    buckets: CLAIM_DURATION_BUCKETS_S,
+  });
   const log = logger.child({ component: 'work' });
   return {
     conflict: (operation, itemKind) => conflicts.inc({ operation, kind: itemKind }),

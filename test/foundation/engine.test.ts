@@ -59,14 +59,14 @@ describe('chooseEngine', () => {
     const port = await listening(blackHole);
     vi.stubEnv('MONGOMS_DOWNLOAD_MIRROR', `http://127.0.0.1:${port}`);
     try {
-      const startedAtMs = Date.now();
+      // No clock in the test: the reason says the probe's timeout signal ended it (TimeoutError,
+      // not a refused connection), and a probe that never gave up would fail on the test's timeout.
       const choice = await chooseEngine(engineConfig());
       if (cachedMongod) {
         expect(choice.kind).toBe('memory-server');
       } else {
-        expect(Date.now() - startedAtMs).toBeLessThan(2_000);
         expect(choice.kind).toBe('emulator');
-        expect(choice.reason).toContain(`127.0.0.1:${port} unreachable within 300ms`);
+        expect(choice.reason).toContain(`127.0.0.1:${port} unreachable within 300ms: TimeoutError`);
       }
     } finally {
       blackHole.close();

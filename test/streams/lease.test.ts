@@ -1,11 +1,18 @@
 // Fencing of the projection lease: a holder whose lease expired and was taken over can neither
-// renew it nor move the stored position; expiry is judged by the database server's clock.
-import { setTimeout as sleep } from 'node:timers/promises';
+// renew it nor move the stored position; expiry is judged by the database server's clock, so the
+// tests wait on the lease document (expired by $$NOW), never on a sleep of their own.
+import type { Collection } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken } from '../../src/streams/projection/lease.ts';
+import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken, type LeaseDoc } from '../../src/streams/projection/lease.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 
 const token = (hex: string) => ({ _data: hex });
+
+/** Resolves once the server's clock has passed the lease's expiry. */
+async function leaseExpired(leases: Collection<LeaseDoc>, name: string): Promise<void> {
+  const expired = () => leases.countDocuments({ _id: name, $expr: { $lte: ['$expiresAt', '$$NOW'] } });
+  await expect.poll(expired, { timeout: 10_000, interval: 20 }).toBe(1);
+}
 
 describe('projection lease', () => {
   let test: TestDb;
@@ -24,11 +31,14 @@ describe('projection lease', () => {
 
   it('refuses a stale holder once another took the expired lease over', async () => {
     const leases = projectionLeases(test.db);
-    const stale = await acquireLease(leases, 'fenced', 'old', 200);
+    const stale = await acquireLease(leases, 'fenced', 'old', 60_000);
     expect(stale?.lease.version).toBe(1);
     expect(await storeResumeToken(leases, stale!.lease, token('aa'))).toBe(true);
     expect(await acquireLease(leases, 'fenced', 'new', 10_000)).toBeNull(); // not expired yet
-    await sleep(300);
+    // The old holder stalls past its lease: its expiry moves to the server's now (a long lease, cut
+    // short, so the check above cannot race the clock; the next test lets a short one run out).
+    await leases.updateOne({ _id: 'fenced' }, [{ $set: { expiresAt: '$$NOW' } }]);
+    await leaseExpired(leases, 'fenced');
     const fresh = await acquireLease(leases, 'fenced', 'new', 10_000);
     expect(fresh).toEqual({ lease: { name: 'fenced', holder: 'new', version: 2 }, resumeToken: token('aa') });
     expect(await storeResumeToken(leases, stale!.lease, token('bb'))).toBe(false);
@@ -41,7 +51,7 @@ describe('projection lease', () => {
   it('refuses an expired holder even before anyone else takes over', async () => {
     const leases = projectionLeases(test.db);
     const held = await acquireLease(leases, 'expired', 'me', 100);
-    await sleep(200);
+    await leaseExpired(leases, 'expired');
     expect(await storeResumeToken(leases, held!.lease, token('dd'))).toBe(false);
   });
 });

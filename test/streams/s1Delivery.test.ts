@@ -50,8 +50,9 @@ describe('S1: work-item transitions reach every matching subscriber in order', (
     const [sub] = await subscribeAll(app, 1, () => ({ id }), 'worker');
     const claim = `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`;
     expect((await app.gql(claim, { input: { id, workerId: 'w1', leaseSeconds: 1 } }, { key: 'worker' })).data.claimWorkItem.__typename).toBe('ClaimSuccess');
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect((await app.gql(claim, { input: { id, workerId: 'w2' } }, { key: 'worker' })).data.claimWorkItem.__typename).toBe('ClaimSuccess');
+    // w2 reclaims once w1's one-second lease has expired by the server's clock (a refused claim writes nothing).
+    const reclaim = async () => (await app.gql(claim, { input: { id, workerId: 'w2' } }, { key: 'worker' })).data.claimWorkItem.__typename;
+    await expect.poll(reclaim, { timeout: 10_000, interval: 100 }).toBe('ClaimSuccess');
     const events = await take(sub!, 2);
     expect(events.map(({ itemId, status, previousStatus, version }) => ({ itemId, status, previousStatus, version }))).toEqual([
       { itemId: id, status: 'PROCESSING', previousStatus: 'PENDING', version: 2 },

@@ -56,7 +56,11 @@ describe('retries and the dead letter', () => {
     if (created.kind !== 'created') throw new Error(created.kind);
     const claimed = await h.service.claim({ workerId: 'w', id: created.item._id, leaseSeconds: 5 });
     if (claimed.kind !== 'claimed') throw new Error(claimed.kind);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The heartbeat must come at a later server time than the claim for its expiry to be later:
+    // wait until the server's clock has moved past the claim's own $$NOW (expiry minus the lease).
+    const pastClaimTime = () =>
+      h.db.db.collection('workItems').countDocuments({ _id: created.item._id, $expr: { $gt: ['$$NOW', { $subtract: ['$leaseExpiresAt', 5_000] }] } });
+    await expect.poll(pastClaimTime, { timeout: 10_000, interval: 5 }).toBe(1);
     const beat = await h.service.heartbeat({ id: created.item._id, workerId: 'w', version: claimed.item.version });
     if (beat.kind !== 'heartbeat') throw new Error(beat.kind);
     expect(beat.item.version).toBe(claimed.item.version);

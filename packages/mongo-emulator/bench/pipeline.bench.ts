@@ -5,7 +5,7 @@
 // machine skew it less than wall time; p10 and median of the batches are printed.
 import { Socket } from 'node:net';
 import { Binary, Long, serialize, UUID } from 'bson';
-import { CommandDispatcher } from '../src/commands/dispatch.ts';
+import { CommandDispatcher } from '../src/wire/dispatch.ts';
 import { CommandRegistry } from '../src/commands/registry.ts';
 import { createServerState } from '../src/serverState.ts';
 import { Connection } from '../src/wire/Connection.ts';

@@ -1,10 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { CommandDispatcher } from './commands/dispatch.ts';
 import { CommandRegistry } from './commands/registry.ts';
-import type { EmulatorLogger } from './commands/types.ts';
-import { createServerState } from './serverState.ts';
+import { createServerState, type EmulatorLogger } from './serverState.ts';
 import { Connection } from './wire/Connection.ts';
+import { CommandDispatcher } from './wire/dispatch.ts';
 
 export interface EmulatorOptions {
   /** 0 picks a free port. */

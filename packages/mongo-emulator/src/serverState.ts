@@ -1,12 +1,57 @@
 import { ObjectId } from 'bson';
 import { ChangeStreams } from './changes/ChangeStreams.ts';
 import { CursorManager } from './commands/lib/CursorManager.ts';
-import type { EmulatorLogger, NodeIdentity, ServerCounters, ServerState } from './commands/types.ts';
 import { Catalog } from './engine/catalog.ts';
+import type { Document } from './engine/types.ts';
 import { FailPointRegistry } from './failpoints/FailPointRegistry.ts';
 import { ClusterClock } from './session/ClusterClock.ts';
 import { SessionRegistry } from './session/SessionRegistry.ts';
 import { TransactionCoordinator } from './txn/TransactionCoordinator.ts';
+
+export interface EmulatorLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** Who this node is in its one-node replica set. */
+export interface NodeIdentity {
+  /** `host:port`, as the driver must address it. */
+  readonly address: string;
+  readonly setName: string;
+  readonly setVersion: number;
+  readonly term: bigint;
+  readonly electionId: ObjectId;
+  /** topologyVersion: processId changes per start; the counter would change on a state change. */
+  readonly processId: ObjectId;
+  readonly topologyCounter: bigint;
+  readonly startedAt: Date;
+}
+
+export interface ServerCounters {
+  connectionsCurrent: number;
+  connectionsTotalCreated: number;
+  opcounters: { insert: number; query: number; update: number; delete: number; getmore: number; command: number };
+}
+
+/** Everything a command may use, shared by all connections of one emulator. */
+export interface ServerState {
+  readonly node: NodeIdentity;
+  readonly clock: ClusterClock;
+  readonly catalog: Catalog;
+  readonly cursors: CursorManager;
+  /** The oplog and the open change streams (src/changes). */
+  readonly changeStreams: ChangeStreams;
+  readonly sessions: SessionRegistry;
+  /** Sessions' multi-document transactions, their snapshots and locks (src/txn). */
+  readonly transactions: TransactionCoordinator;
+  readonly failPoints: FailPointRegistry;
+  /** The command line (or options) the server started with, for getCmdLineOpts. */
+  readonly startOptions: { argv: string[]; parsed: Document };
+  readonly counters: ServerCounters;
+  readonly logger: EmulatorLogger;
+  /** Aborted by stop(): every waiting command (awaitable hello, blockConnection) gives up. */
+  readonly stopSignal: AbortSignal;
+}
 
 export interface ServerStateOptions {
   /** `host:port` as the driver addresses this node. */

@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChangeStream, Db, Document } from 'mongodb';
+import type { Registry } from 'prom-client';
 import { isChangeStreamHistoryLost } from '../../db/mongoErrors.ts';
 import { collectionNames, createLedgerService, createLedgerTelemetry } from '../../ledger/index.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { metricsRegistry } from '../../observability/metrics.ts';
 import { createWorkService, createWorkTelemetry } from '../../work/index.ts';
 import { InvalidatedError } from '../InvalidatedError.ts';
 import { backoffMs, FeedLimits, ProjectionLimits } from '../limits.ts';
 import { asResumeToken, type ResumeToken } from '../resumeCursor.ts';
-import { changeStreamsOpen, payoutProjectionEventsTotal, payoutProjectionLagSeconds, payoutProjectionLeaseHeld } from '../telemetry.ts';
+import { createStreamsTelemetry, type StreamsTelemetry } from '../telemetry.ts';
 import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken, type Lease } from './lease.ts';
 import { payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutWriter } from './payouts.ts';
 import { reconcilePayouts, type ReconcileDeps, type ReconcileReason } from './reconcile.ts';
@@ -46,6 +46,7 @@ export class PayoutProjection {
   readonly #holder: string;
   readonly #durations;
   readonly #deps: Omit<ReconcileDeps, 'stillHolding'>;
+  readonly #telemetry: StreamsTelemetry;
   readonly #stop = new AbortController();
   #stream: ChangeStream | null = null;
   #loop: Promise<void> = Promise.resolve();
@@ -53,6 +54,7 @@ export class PayoutProjection {
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
+    registry: Registry,
     options: PayoutProjectionOptions = {},
   ) {
     if (options.payoutWriterForTest !== undefined && process.env['VITEST'] !== 'true') {
@@ -65,9 +67,10 @@ export class PayoutProjection {
       renewMs: options.leaseRenewIntervalMs ?? ProjectionLimits.leaseRenewIntervalMs,
       acquireMs: options.leaseAcquireIntervalMs ?? ProjectionLimits.leaseAcquireIntervalMs,
     };
-    const work = createWorkService({ db, telemetry: createWorkTelemetry(metricsRegistry, logger) });
-    const ledger = createLedgerService({ db, telemetry: createLedgerTelemetry(metricsRegistry, logger) });
-    this.#deps = { ledger, work, writePayout: options.payoutWriterForTest ?? work.createPayout, logger };
+    const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
+    const ledger = createLedgerService({ db, telemetry: createLedgerTelemetry(registry, logger) });
+    this.#telemetry = createStreamsTelemetry(registry);
+    this.#deps = { ledger, work, writePayout: options.payoutWriterForTest ?? work.createPayout, logger, telemetry: this.#telemetry };
   }
 
   get holder(): string {
@@ -102,12 +105,12 @@ export class PayoutProjection {
 
   async #hold(lease: Lease, storedToken: ResumeToken | null): Promise<void> {
     this.logger.info({ holder: lease.holder, version: lease.version }, 'payout projection: lease taken');
-    payoutProjectionLeaseHeld.set(1);
+    this.#telemetry.payoutProjectionLeaseHeld.set(1);
     try {
       const ended = await this.#projectWhileHolding(lease, storedToken);
       this.logger.info({ holder: lease.holder, version: lease.version, ended }, 'payout projection: stopped projecting');
     } finally {
-      payoutProjectionLeaseHeld.set(0);
+      this.#telemetry.payoutProjectionLeaseHeld.set(0);
       await releaseLease(this.#leases, lease).catch(() => undefined);
     }
   }
@@ -188,9 +191,9 @@ export class PayoutProjection {
 
   async #handle(change: Document): Promise<void> {
     const { created } = await this.#deps.writePayout(payoutOfInsert(change));
-    payoutProjectionEventsTotal.inc({ outcome: created ? 'created' : 'replayed' });
+    this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: created ? 'created' : 'replayed' });
     const wallTime = change['wallTime'];
-    if (wallTime instanceof Date) payoutProjectionLagSeconds.set(Math.max(0, Date.now() - wallTime.getTime()) / 1000);
+    if (wallTime instanceof Date) this.#telemetry.payoutProjectionLagSeconds.set(Math.max(0, Date.now() - wallTime.getTime()) / 1000);
   }
 
   #openStream(resumeAfter: ResumeToken | null): ChangeStream {
@@ -198,7 +201,7 @@ export class PayoutProjection {
       maxAwaitTimeMS: FeedLimits.awaitTimeMs,
       ...(resumeAfter ? { resumeAfter } : {}),
     });
-    changeStreamsOpen.inc({ collection: collectionNames.entries, purpose: 'projection' });
+    this.#telemetry.changeStreamsOpen.inc({ collection: collectionNames.entries, purpose: 'projection' });
     return this.#stream;
   }
 
@@ -206,7 +209,7 @@ export class PayoutProjection {
     const stream = this.#stream;
     this.#stream = null;
     if (!stream) return;
-    changeStreamsOpen.dec({ collection: collectionNames.entries, purpose: 'projection' });
+    this.#telemetry.changeStreamsOpen.dec({ collection: collectionNames.entries, purpose: 'projection' });
     await stream.close().catch(() => undefined);
   }
 

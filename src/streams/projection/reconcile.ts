@@ -2,7 +2,7 @@ import type { Logger } from '../../observability/logger.ts';
 import type { LedgerService } from '../../ledger/index.ts';
 import type { WorkService } from '../../work/index.ts';
 import { ProjectionLimits } from '../limits.ts';
-import { payoutReconciledTotal, payoutReconciliationsTotal } from '../telemetry.ts';
+import type { StreamsTelemetry } from '../telemetry.ts';
 import { payoutOf, type PayoutWriter } from './payouts.ts';
 
 export type ReconcileReason = 'NO_CHECKPOINT' | 'HISTORY_LOST' | 'INVALIDATED';
@@ -14,6 +14,7 @@ export interface ReconcileDeps {
   /** Called after each page: false stops the walk (the lease was lost). */
   stillHolding: () => Promise<boolean>;
   logger: Logger;
+  telemetry: Pick<StreamsTelemetry, 'payoutReconciliationsTotal' | 'payoutReconciledTotal'>;
 }
 
 /**
@@ -23,7 +24,7 @@ export interface ReconcileDeps {
  * payouts it created, or null when the lease was lost on the way.
  */
 export async function reconcilePayouts(deps: ReconcileDeps, reason: ReconcileReason): Promise<number | null> {
-  payoutReconciliationsTotal.inc({ reason });
+  deps.telemetry.payoutReconciliationsTotal.inc({ reason });
   let afterId: string | null = null;
   let created = 0;
   for (let page = 0; page < ProjectionLimits.reconcilePagesMax; page++) {
@@ -38,7 +39,7 @@ export async function reconcilePayouts(deps: ReconcileDeps, reason: ReconcileRea
       const result = await deps.writePayout(payoutOf({ entryId: entry.id, ...entry }));
       if (result.created) {
         created++;
-        payoutReconciledTotal.inc();
+        deps.telemetry.payoutReconciledTotal.inc();
       }
     }
     afterId = (withdrawals.at(-1) as { id: string }).id;

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { Db } from 'mongodb';
 import { expect } from 'vitest';
-import { startupTasks } from '../../../src/db/startupTasks.ts';
+import { startupTasks } from '../../../src/startupTasks.ts';
 import { collectionNames, createLedgerService, createLedgerTelemetry, type LedgerService } from '../../../src/ledger/index.ts';
 import { metricsRegistry } from '../../../src/observability/metrics.ts';
 import { payoutProjectionTask, type PayoutProjectionOptions, type PayoutWriter } from '../../../src/streams/index.ts';

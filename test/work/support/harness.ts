@@ -1,4 +1,4 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { connectTestDb, type TestDb } from '../../support/mongo.ts';
@@ -19,8 +19,11 @@ export interface WorkHarness {
   /** A service on the harness's own client. */
   service: WorkService;
   registry: Registry;
-  /** `count` services on `count` separate clients, all counting into `registry`. */
-  services(count: number, options?: Partial<WorkServiceOptions>): Promise<WorkService[]>;
+  /**
+   * `count` services on `count` separate clients, all counting into `registry`; `wrapDb` lets a
+   * meta-test build them on an altered Db (a mutant), leaving the service's code as it is.
+   */
+  services(count: number, options?: Partial<WorkServiceOptions>, wrapDb?: (db: Db) => Db): Promise<WorkService[]>;
   conflicts(): Promise<number>;
   close(): Promise<void>;
 }
@@ -33,14 +36,14 @@ export async function openWorkHarness(tag: string, options: Partial<WorkServiceO
   await ensureWorkItemIndexes(db.db);
   const registry = new Registry();
   const telemetry = createWorkTelemetry(registry, pino({ level: 'silent' }));
-  const make = (client: MongoClient, extra: Partial<WorkServiceOptions>) =>
-    createWorkService({ ...options, ...extra, db: client.db(db.dbName), telemetry });
+  const make = (client: MongoClient, extra: Partial<WorkServiceOptions>, wrapDb: (db: Db) => Db = (plain) => plain) =>
+    createWorkService({ ...options, ...extra, db: wrapDb(client.db(db.dbName)), telemetry });
   const clients: MongoClient[] = [];
   return {
     db,
     registry,
     service: make(db.client, {}),
-    async services(count, extra = {}) {
+    async services(count, extra = {}, wrapDb) {
       if (clients.length + count > CLIENTS_MAX) throw new Error(`at most ${CLIENTS_MAX} extra clients per harness`);
       const opened = await Promise.all(
         Array.from({ length: count }, async () => {
@@ -50,7 +53,7 @@ export async function openWorkHarness(tag: string, options: Partial<WorkServiceO
         }),
       );
       clients.push(...opened);
-      return opened.map((client) => make(client, extra));
+      return opened.map((client) => make(client, extra, wrapDb));
     },
     async conflicts() {
       const metric = registry.getSingleMetric('claim_conflict_total');

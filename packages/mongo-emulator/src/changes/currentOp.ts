@@ -6,7 +6,7 @@ import { Timestamp } from 'bson';
 import { aggregateDocuments } from '../engine/aggregate.ts';
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
-import { optionalBoolean, optionalDocument } from '../commands/lib/options.ts';
+import { optionalBoolean, optionalDocument } from '../engine/documentFields.ts';
 import type { ChangeStreams, OpenStream } from './ChangeStreams.ts';
 
 const CURRENT_OP_OPTIONS = new Set(['allUsers', 'idleConnections', 'idleCursors', 'idleSessions', 'localOps', 'backtrace', 'truncateOps', 'targetAllNodes']);

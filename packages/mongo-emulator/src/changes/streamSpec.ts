@@ -3,7 +3,7 @@
 import { Timestamp } from 'bson';
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
-import { bsonTypeName } from '../commands/lib/namespace.ts';
+import { bsonTypeName } from '../engine/bsonTypeName.ts';
 import { decodeToken, type ResumeTokenData } from './resumeToken.ts';
 
 export type StreamScope =

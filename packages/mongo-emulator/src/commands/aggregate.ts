@@ -1,10 +1,11 @@
 import { aggregateCurrentOp, isChangeStreamPipeline, isCurrentOpPipeline } from '../changes/index.ts';
 import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
-import { bsonTypeName, collectionName } from './lib/namespace.ts';
+import { bsonTypeName } from '../engine/bsonTypeName.ts';
+import { collectionName } from './lib/namespace.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { expandListLocalSessions } from './lib/listLocalSessions.ts';
-import { optionalCount, optionalDocument, requiredArray } from './lib/options.ts';
+import { optionalCount, optionalDocument, requiredArray } from '../engine/documentFields.ts';
 import { checkOutputStage, checkPipelineNamespace } from './lib/pipelineRules.ts';
 import { checkViewCollation } from './lib/viewReads.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';

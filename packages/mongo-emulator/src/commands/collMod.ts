@@ -3,7 +3,7 @@ import { modifyEvent } from '../changes/index.ts';
 import { CommandError } from '../errors.ts';
 import { ownOptions } from './lib/genericArguments.ts';
 import { collectionName } from './lib/namespace.ts';
-import { refuseUnknownFields } from './lib/options.ts';
+import { refuseUnknownFields } from '../engine/documentFields.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** The collection options collMod can change here; mongod's other ones are refused by name. */

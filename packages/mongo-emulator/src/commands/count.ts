@@ -1,5 +1,5 @@
 import { collectionName } from './lib/namespace.ts';
-import { optionalCount, optionalDocument } from './lib/options.ts';
+import { optionalCount, optionalDocument } from '../engine/documentFields.ts';
 import { countOnView } from './lib/viewReads.ts';
 import type { CommandDefinition } from './types.ts';
 

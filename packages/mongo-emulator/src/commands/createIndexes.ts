@@ -2,7 +2,7 @@ import { CommandError } from '../errors.ts';
 import { createIndexesEvents } from '../changes/index.ts';
 import type { IndexSpec } from '../engine/types.ts';
 import { writableCollectionName } from './lib/namespace.ts';
-import { requiredArray } from './lib/options.ts';
+import { requiredArray } from '../engine/documentFields.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** `createIndexes`: creates the collection when needed, as mongod does. */

@@ -2,7 +2,7 @@ import { CommandError } from '../errors.ts';
 import type { DeleteSpec, Document } from '../engine/types.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { writableCollectionName } from './lib/namespace.ts';
-import { optionalDocument, refuseUnknownFields, requiredArray } from './lib/options.ts';
+import { optionalDocument, refuseUnknownFields, requiredArray } from '../engine/documentFields.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
 import type { CommandDefinition } from './types.ts';
 

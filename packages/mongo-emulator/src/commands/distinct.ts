@@ -1,7 +1,7 @@
 import type { Collation } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
 import { collectionName } from './lib/namespace.ts';
-import { optionalDocument } from './lib/options.ts';
+import { optionalDocument } from '../engine/documentFields.ts';
 import { distinctOnView } from './lib/viewReads.ts';
 import type { CommandDefinition } from './types.ts';
 

@@ -1,7 +1,7 @@
 import type { Document, FindOptions } from '../engine/types.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
-import { optionalBoolean, optionalCount, optionalDocument } from './lib/options.ts';
+import { optionalBoolean, optionalCount, optionalDocument } from '../engine/documentFields.ts';
 import { findOnView } from './lib/viewReads.ts';
 import type { CommandDefinition } from './types.ts';
 

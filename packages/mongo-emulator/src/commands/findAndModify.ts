@@ -4,7 +4,7 @@ import { RetryableWrite } from '../session/RetryableWrite.ts';
 import { validatedWrite } from './lib/bypassValidation.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { writableCollectionName } from './lib/namespace.ts';
-import { optionalBoolean, optionalDocument } from './lib/options.ts';
+import { optionalBoolean, optionalDocument } from '../engine/documentFields.ts';
 import { onPrimaryTransactionalWrite } from './lib/transactionalWriteFailPoint.ts';
 import type { CommandDefinition } from './types.ts';
 

@@ -1,6 +1,6 @@
 import { CommandError } from '../errors.ts';
-import { bsonTypeName } from './lib/namespace.ts';
-import { optionalCount } from './lib/options.ts';
+import { bsonTypeName } from '../engine/bsonTypeName.ts';
+import { optionalCount } from '../engine/documentFields.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** `getMore`: the next batch of an open cursor (batchSize 0 or absent: up to 16 MiB). */

@@ -1,7 +1,7 @@
 import type { Document } from '../engine/types.ts';
 import { validatedWrite } from './lib/bypassValidation.ts';
 import { writableCollectionName } from './lib/namespace.ts';
-import { requiredArray } from './lib/options.ts';
+import { requiredArray } from '../engine/documentFields.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
 import type { CommandDefinition } from './types.ts';
 

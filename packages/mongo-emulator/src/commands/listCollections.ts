@@ -1,6 +1,6 @@
 import type { Document } from '../engine/types.ts';
 import { compileFilter } from '../engine/match.ts';
-import { optionalBoolean, optionalCount, optionalDocument } from './lib/options.ts';
+import { optionalBoolean, optionalCount, optionalDocument } from '../engine/documentFields.ts';
 import type { CommandDefinition } from './types.ts';
 
 export const listCollections: CommandDefinition = {

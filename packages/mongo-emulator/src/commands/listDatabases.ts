@@ -1,7 +1,7 @@
 import { calculateObjectSize } from 'bson';
 import type { Document } from '../engine/types.ts';
 import { compileFilter } from '../engine/match.ts';
-import { optionalBoolean, optionalDocument } from './lib/options.ts';
+import { optionalBoolean, optionalDocument } from '../engine/documentFields.ts';
 import type { CommandDefinition } from './types.ts';
 
 export const listDatabases: CommandDefinition = {

@@ -1,6 +1,6 @@
 import { CommandError } from '../errors.ts';
 import { collectionName } from './lib/namespace.ts';
-import { optionalCount, optionalDocument } from './lib/options.ts';
+import { optionalCount, optionalDocument } from '../engine/documentFields.ts';
 import type { CommandDefinition } from './types.ts';
 
 export const listIndexes: CommandDefinition = {

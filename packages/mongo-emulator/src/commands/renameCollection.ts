@@ -1,7 +1,7 @@
 import type { Namespace } from '../engine/catalog.ts';
 import { CommandError } from '../errors.ts';
-import { bsonTypeName } from './lib/namespace.ts';
-import { optionalBoolean } from './lib/options.ts';
+import { bsonTypeName } from '../engine/bsonTypeName.ts';
+import { optionalBoolean } from '../engine/documentFields.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** `renameCollection` (admin): `{renameCollection: 'db.from', to: 'db.to', dropTarget?}`. */

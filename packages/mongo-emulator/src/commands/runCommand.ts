@@ -1,14 +1,14 @@
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
 import { failCommandErrorReply, type FailCommandAction } from '../failpoints/failCommand.ts';
-import type { Connection } from '../wire/Connection.ts';
 import { errorReply } from './lib/errorReply.ts';
 import { addAutomaticLabels } from './lib/errorLabels.ts';
 import { sleep } from './lib/sleep.ts';
 import { checkReadConcern } from './lib/readConcern.ts';
 import { checkWriteConcern } from './lib/writeConcern.ts';
 import { enterStatement, type StatementScope } from '../txn/statementScope.ts';
-import type { CommandContext, CommandDefinition, ServerState } from './types.ts';
+import type { ServerState } from '../serverState.ts';
+import type { ClientConnection, CommandContext, CommandDefinition } from './types.ts';
 
 export type CommandOutcome = { kind: 'reply'; document: Document } | { kind: 'close' };
 
@@ -20,7 +20,7 @@ export type CommandOutcome = { kind: 'reply'; document: Document } | { kind: 'cl
  */
 export async function runCommand(
   server: ServerState,
-  connection: Connection,
+  connection: ClientConnection,
   definition: CommandDefinition,
   request: { db: string; name: string; command: Document },
 ): Promise<CommandOutcome> {

@@ -3,11 +3,11 @@ import { oplogWindowDocument } from '../changes/index.ts';
 import { SERVER_VERSION } from './buildInfo.ts';
 import type { CommandDefinition } from './types.ts';
 
-/** `serverStatus`, minimal: what dashboards and tests read (connections, opcounters, uptime). */
+/** `serverStatus`, minimal: what dashboards and tests read (connections, opcounters, uptime, write conflicts). */
 export const serverStatus: CommandDefinition = {
   names: ['serverStatus'],
   run({ server }) {
-    const { node, counters, cursors, sessions } = server;
+    const { node, counters, cursors, sessions, transactions } = server;
     const now = new Date();
     const uptimeMillis = now.getTime() - node.startedAt.getTime();
     return {
@@ -25,7 +25,7 @@ export const serverStatus: CommandDefinition = {
         totalCreated: counters.connectionsTotalCreated,
       },
       opcounters: { ...counters.opcounters },
-      metrics: { cursor: { open: { total: cursors.openCount } } },
+      metrics: { cursor: { open: { total: cursors.openCount } }, operation: { writeConflicts: BigInt(transactions.writeConflicts) } },
       logicalSessionRecordCache: { activeSessionsCount: sessions.size },
       repl: { setName: node.setName, isWritablePrimary: true, secondary: false, primary: node.address, me: node.address, hosts: [node.address] },
       storageEngine: { name: 'emulator', supportsCommittedReads: true, persistent: false },

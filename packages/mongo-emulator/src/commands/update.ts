@@ -3,7 +3,7 @@ import type { Document, UpdateSpec } from '../engine/types.ts';
 import { validatedWrite } from './lib/bypassValidation.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { writableCollectionName } from './lib/namespace.ts';
-import { optionalBoolean, optionalDocument, refuseUnknownFields, requiredArray } from './lib/options.ts';
+import { optionalBoolean, optionalDocument, refuseUnknownFields, requiredArray } from '../engine/documentFields.ts';
 import { batchReplyFields, runWriteBatch } from './lib/writeBatch.ts';
 import type { CommandDefinition } from './types.ts';
 

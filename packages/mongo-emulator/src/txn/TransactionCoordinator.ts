@@ -41,6 +41,7 @@ export class TransactionCoordinator {
   readonly #logger: CoordinatorOptions['logger'];
   /** The transaction whose commit is being applied: its own writes do not conflict with it. */
   #committing: Transaction | undefined;
+  #writeConflicts = 0;
 
   constructor(live: Catalog, clock: ClusterClock, options: CoordinatorOptions = {}) {
     this.#live = live;
@@ -49,6 +50,15 @@ export class TransactionCoordinator {
     this.#logger = options.logger;
     // Registered after the clock's own observer, so clock.now() is this change's time.
     live.observe((change) => this.#onLiveWrite(change));
+  }
+
+  /**
+   * Plain writes that met a key an open transaction holds and waited for it: serverStatus's
+   * metrics.operation.writeConflicts, as mongod counts the write conflicts it retries internally.
+   * Tests watch it to know a write is waiting, instead of sleeping.
+   */
+  get writeConflicts(): number {
+    return this.#writeConflicts;
   }
 
   /** Open (in progress) transactions, for serverStatus and tests. */
@@ -141,6 +151,7 @@ export class TransactionCoordinator {
       if (this.#locks.size === 0) return;
       const holder = this.#locks.conflictFor(keys());
       if (!holder) return;
+      this.#writeConflicts++;
       const outcome = await waitFor(holder.whenEnded(), deadlineMs, signals);
       if (outcome === 'timeout') throw new CommandError('MaxTimeMSExpired', 'operation exceeded time limit');
       if (outcome === 'aborted') throw new CommandError('InterruptedAtShutdown', 'interrupted at shutdown');

@@ -1,13 +1,32 @@
 import type { Document } from '../engine/types.ts';
 import { CommandError, ErrorCodes } from '../errors.ts';
+import type { ServerState } from '../serverState.ts';
 import type { LogicalSession } from '../session/SessionRegistry.ts';
-import type { CommandContext, CommandDefinition, ServerState } from '../commands/types.ts';
 import { COMMIT_OR_ABORT, parseSessionOptions } from './sessionOptions.ts';
 import type { Transaction } from './Transaction.ts';
 import { writeTargets } from './writeTargets.ts';
 
 /** Commands that take readConcern snapshot outside a transaction (mongod 5.0+). */
 const SNAPSHOT_READ_COMMANDS: ReadonlySet<string> = new Set(['aggregate', 'distinct', 'find']);
+
+/**
+ * What a statement needs of the command it runs, named here so that txn/ stays below commands/
+ * (commands' CommandDefinition and CommandContext fit these shapes).
+ */
+export interface StatementCommand {
+  /** The canonical name first. */
+  readonly names: readonly string[];
+  readonly retryableWrite?: boolean;
+}
+
+export interface StatementContext {
+  readonly server: ServerState;
+  readonly connection: { readonly closeSignal: AbortSignal };
+  readonly db: string;
+  /** The command name as sent. */
+  readonly name: string;
+  readonly command: Document;
+}
 
 /** How one command runs with respect to transactions; see `enterStatement`. */
 export interface StatementScope {
@@ -18,7 +37,7 @@ export interface StatementScope {
    */
   readonly context: { server: ServerState; transaction: Transaction | undefined; command: Document };
   /** Runs before the command: a plain write waits for transactions holding its keys. */
-  prepare(context: CommandContext): Promise<void>;
+  prepare(context: StatementContext): Promise<void>;
   /** Shapes a successful reply; a statement that failed inside a transaction aborts it. */
   finish(reply: Document): Document;
   /** The command threw: a transaction it ran in is aborted, as mongod's abort guard does. */
@@ -32,7 +51,7 @@ const KEEP_REPLY = (reply: Document) => reply;
 const NOTHING_TO_UNDO = () => undefined;
 
 /** A plain (non-transaction) write waits for the open transactions holding the keys it writes. */
-function waitForWriteKeys(context: CommandContext): Promise<void> {
+function waitForWriteKeys(context: StatementContext): Promise<void> {
   const { server, command } = context;
   const deadlineMs = typeof command.maxTimeMS === 'number' && command.maxTimeMS > 0 ? Date.now() + command.maxTimeMS : undefined;
   return server.transactions.waitForKeys(() => writeTargets(server.catalog, context.db, context.name, command), deadlineMs, [context.connection.closeSignal, server.stopSignal]);
@@ -43,7 +62,7 @@ function waitForWriteKeys(context: CommandContext): Promise<void> {
  * writing the snapshot), as a snapshot read, or as a plain command that must not overwrite what
  * an open transaction holds. Throws mongod's errors for transaction fields that do not fit.
  */
-export function enterStatement(server: ServerState, definition: CommandDefinition, command: Document, session: LogicalSession | undefined): StatementScope {
+export function enterStatement(server: ServerState, definition: StatementCommand, command: Document, session: LogicalSession | undefined): StatementScope {
   const canonical = definition.names[0]!;
   const options = parseSessionOptions(command, session !== undefined);
   const transaction = server.transactions.statement(session, canonical, command, options);

@@ -171,17 +171,22 @@ describe('change events', () => {
 
   it('hands each event to a waiting getMore as soon as it is written, not after maxTimeMS', async () => {
     const coll = db('events').collection<Doc>('wake');
+    // Seen, not timed: the getMore is listed waiting in currentOp before the write, and its
+    // maxTimeMS (a minute) outlasts the test's timeout, so only the write can have ended it.
+    const waitingGetMores = async () => {
+      const { inprog } = await db('admin').command({ currentOp: 1, op: 'getmore' });
+      return (inprog as Document[]).filter((op) => op.ns === 'events.wake').length;
+    };
     const first = await db('events').command({ aggregate: 'wake', pipeline: [{ $changeStream: {} }], cursor: {} });
-    const startedMs = Date.now();
-    const waiting = db('events').command({ getMore: first.cursor.id, collection: 'wake', maxTimeMS: 10_000 });
-    setTimeout(() => void coll.insertOne({ _id: 1 }), 100);
+    const waiting = db('events').command({ getMore: first.cursor.id, collection: 'wake', maxTimeMS: 60_000 });
+    await expect.poll(waitingGetMores, { timeout: 10_000 }).toBe(1);
+    await coll.insertOne({ _id: 1 });
     const reply = await waiting;
     expect(reply.cursor.nextBatch).toHaveLength(1);
-    expect(Date.now() - startedMs).toBeLessThan(2000);
-    const idle = Date.now();
-    const empty = await db('events').command({ getMore: first.cursor.id, collection: 'wake', maxTimeMS: 200 });
-    expect(empty.cursor.nextBatch).toEqual([]);
-    expect(Date.now() - idle).toBeGreaterThanOrEqual(190);
+    // With nothing to hand out, a getMore waits (listed in currentOp) instead of answering at once.
+    const idle = db('events').command({ getMore: first.cursor.id, collection: 'wake', maxTimeMS: 3_000 });
+    await expect.poll(waitingGetMores, { timeout: 10_000, interval: 20 }).toBe(1);
+    expect((await idle).cursor.nextBatch).toEqual([]);
     await db('events').command({ killCursors: 'wake', cursors: [first.cursor.id] });
   });
 });

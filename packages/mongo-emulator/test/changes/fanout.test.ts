@@ -12,14 +12,21 @@ const STREAMS = 100;
 const WRITES = 1000;
 const WRITERS = 10;
 
-async function drain(stream: ChangeStream, n: number, timeoutMs: number): Promise<Document[]> {
+const END_ID = -1;
+
+/**
+ * Reads a stream until the end marker, which the test writes after every other write: a stream
+ * delivers in commit order, so once it shows the marker it has shown everything before it (or
+ * missed it for good). No clock: the test's timeout bounds a stream that stalls.
+ */
+async function drainToEnd(stream: ChangeStream): Promise<Document[]> {
   const out: Document[] = [];
-  const deadlineMs = Date.now() + timeoutMs;
-  while (out.length < n && Date.now() < deadlineMs) {
-    const next = await stream.tryNext();
-    if (next) out.push(next);
+  for (;;) {
+    const next: Document | null = await stream.tryNext();
+    if (!next) continue;
+    if (next.documentKey?._id === END_ID) return out;
+    out.push(next);
   }
-  return out;
 }
 
 describe('fan-out', () => {
@@ -28,12 +35,13 @@ describe('fan-out', () => {
     const streams = readers.map((c) => c.db('fanout').collection('c').watch([], { maxAwaitTimeMS: 100 }));
     await Promise.all(streams.map((s) => s.tryNext()));
     const writers = await Promise.all(Array.from({ length: WRITERS }, () => fixture.newClient()));
-    const receiving = streams.map((s) => drain(s, WRITES, 45_000));
+    const receiving = streams.map((s) => drainToEnd(s));
     await Promise.all(writers.map(async (w, k) => {
       for (let i = k; i < WRITES; i += WRITERS) await w.db('fanout').collection<Doc>('c').insertOne({ _id: i, writer: k });
     }));
+    await fixture.client.db('fanout').collection<Doc>('c').insertOne({ _id: END_ID });
     const received = await Promise.all(receiving);
-    const commitOrder = (await fixture.client.db('fanout').collection('c').find().toArray()).map((d) => d._id);
+    const commitOrder = (await fixture.client.db('fanout').collection<Doc>('c').find({ _id: { $ne: END_ID } }).toArray()).map((d) => d._id);
     for (const events of received) {
       expect(events.map((e) => e.documentKey._id)).toEqual(commitOrder);
     }
@@ -51,14 +59,20 @@ describe('fan-out', () => {
     };
     const before = await count();
     const client = await fixture.newClient();
-    const streams = Array.from({ length: 3 }, (_, i) => client.db('fanout').collection(`op${i}`).watch([], { maxAwaitTimeMS: 500 }));
-    await Promise.all(streams.map((s) => s.tryNext()));
+    // op0's getMore waits (up to a minute) until the test writes to op0, so it can be seen waiting.
+    const streams = Array.from({ length: 3 }, (_, i) => client.db('fanout').collection(`op${i}`).watch([], { maxAwaitTimeMS: i === 0 ? 60_000 : 500 }));
+    const waiting = streams[0]!.tryNext();
+    await Promise.all(streams.slice(1).map((s) => s.tryNext()));
+    const waitingGetMores = async () => {
+      const { inprog } = await fixture.client.db('admin').command({ currentOp: 1, op: 'getmore' });
+      return inprog as Document[];
+    };
+    await expect.poll(waitingGetMores, { timeout: 10_000 }).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'op', op: 'getmore', ns: 'fanout.op0', cursor: expect.objectContaining({ tailable: true, awaitData: true }) })]),
+    );
     expect(await count()).toBe(before + 3);
-    const waiting = streams[0]!.tryNext(); // a getMore now waits for data: listed as an operation
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const { inprog } = await fixture.client.db('admin').command({ currentOp: 1, op: 'getmore' });
-    expect(inprog).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'op', op: 'getmore', ns: 'fanout.op0', cursor: expect.objectContaining({ tailable: true, awaitData: true }) })]));
-    await waiting;
+    await client.db('fanout').collection<Doc>('op0').insertOne({ _id: 1 });
+    expect(await waiting).toMatchObject({ operationType: 'insert', documentKey: { _id: 1 } });
     await Promise.all(streams.map((s) => s.close()));
     expect(await count()).toBe(before);
   });

@@ -1,7 +1,7 @@
 // Proves the oplog's own rules without a server: it keeps only the newest maxEntries, finds
 // positions by (time, txnOpIndex), wakes a waiter on the append it waits for (no polling), and
 // its tokens order like its entries.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Timestamp } from 'bson';
 import { Oplog } from '../../src/changes/Oplog.ts';
 import { decodeToken, encodeToken, highWaterMark } from '../../src/changes/resumeToken.ts';
@@ -21,15 +21,26 @@ describe('Oplog', () => {
   });
 
   it('wakes a waiter on the append it waits for, and one that times out with nothing', async () => {
-    const oplog = new Oplog(10);
-    const startedMs = Date.now();
-    const waiting = oplog.waitFor(oplog.nextSeq, 10_000, []);
-    setTimeout(() => oplog.append(noop('x'), at(1, 1)), 20);
-    await waiting;
-    expect(Date.now() - startedMs).toBeLessThan(1000);
-    const idleMs = Date.now();
-    await oplog.waitFor(oplog.nextSeq, 50, []);
-    expect(Date.now() - idleMs).toBeGreaterThanOrEqual(45);
+    // On fake timers, so nothing is timed: the clock never moves until the test moves it, so a
+    // waiter that resolves before that was woken by the append.
+    vi.useFakeTimers();
+    try {
+      const oplog = new Oplog(10);
+      const waiting = oplog.waitFor(oplog.nextSeq, 10_000, []);
+      oplog.append(noop('x'), at(1, 1));
+      await waiting;
+      let idleOver = false;
+      const idle = oplog.waitFor(oplog.nextSeq, 50, []).then(() => {
+        idleOver = true;
+      });
+      await vi.advanceTimersByTimeAsync(49);
+      expect(idleOver).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await idle;
+      expect(idleOver).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('encodes tokens that decode to themselves and order as (time, type, txnOpIndex, fromInvalidate)', () => {

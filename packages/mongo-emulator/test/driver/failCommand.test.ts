@@ -74,10 +74,23 @@ describe('failCommand', () => {
   });
 
   it('blocks the connection for blockTimeMS before running the command', async () => {
-    await failCommand({ times: 1 }, { failCommands: ['ping'], blockConnection: true, blockTimeMS: 300 });
-    const startedMs = Date.now();
-    await admin().command({ ping: 1 });
-    expect(Date.now() - startedMs).toBeGreaterThanOrEqual(280);
+    // Seen, not timed: configureFailPoint answers how often the fail point fired, so the test
+    // knows the insert is held, and checks that it has not run; then it runs once released.
+    const data = { failCommands: ['insert'], blockConnection: true, blockTimeMS: 3_000, appName: 'blocked' };
+    await failCommand({ times: 1 }, data);
+    const blocked = await fixture.newClient({ appName: 'blocked', retryWrites: false });
+    let settled = false;
+    const insert = blocked.db('fp').collection('c').insertOne({ k: 'blocked' }).finally(() => {
+      settled = true;
+    });
+    // Re-sending the same configuration reads the count and re-arms the same single block, which
+    // nothing else matches (only this client has the appName, and it sends nothing else).
+    const fired = async () => Number((await failCommand({ times: 1 }, data)).count);
+    await expect.poll(fired, { timeout: 10_000 }).toBe(1);
+    expect(settled).toBe(false);
+    expect(await coll().countDocuments({ k: 'blocked' })).toBe(0);
+    await insert;
+    expect(await coll().countDocuments({ k: 'blocked' })).toBe(1);
   });
 
   it('only fails commands from the named appName', async () => {

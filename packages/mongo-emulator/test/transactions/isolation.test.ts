@@ -141,13 +141,20 @@ describe('write conflicts', () => {
 
 describe('plain writes against an open transaction', () => {
   it('wait for the transaction holding the document, then apply on top of its commit', async () => {
+    // The waiting is observed, not slept on: serverStatus counts the write conflict the plain
+    // write met (mongod's metrics.operation.writeConflicts), and only the commit can release it.
+    const writeConflicts = async () => {
+      const status = await fixture.client.db('admin').command({ serverStatus: 1 });
+      return Number(status.metrics.operation.writeConflicts);
+    };
+    const conflictsBefore = await writeConflicts();
     t1.startTransaction();
     await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -10 } }, { session: t1 });
     let settled = false;
     const plain = accounts.updateOne({ _id: 'a' }, { $inc: { balance: -5 } }).finally(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await expect.poll(writeConflicts, { timeout: 10_000 }).toBe(conflictsBefore + 1);
     expect(settled).toBe(false);
     await t1.commitTransaction();
     await plain;

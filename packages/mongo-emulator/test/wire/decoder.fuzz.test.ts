@@ -28,12 +28,16 @@ const VALID = [
   opQuery('admin.$cmd', { isMaster: 1 }),
 ];
 
+/** A copy of `source` that differs from it (the test checks): every kind changes at least one byte or the length. */
 function mutate(next: () => number, source: Buffer): Buffer {
   const bytes = Buffer.from(source);
   const kind = Math.floor(next() * 4);
   if (kind === 0) {
     const flips = 1 + Math.floor(next() * 4);
-    for (let i = 0; i < flips; i++) bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+    for (let i = 0; i < flips; i++) {
+      const at = Math.floor(next() * bytes.length);
+      bytes[at] = (bytes[at]! + 1 + Math.floor(next() * 255)) & 0xff; // never the byte it was
+    }
     return bytes;
   }
   if (kind === 1) {
@@ -48,24 +52,39 @@ function mutate(next: () => number, source: Buffer): Buffer {
     return random;
   }
   // Keep the header, rewrite a random body offset with a plausible-looking length.
-  const at = 16 + Math.floor(next() * (bytes.length - 20));
-  bytes.writeInt32LE(Math.floor(next() * 2 ** 31) * (next() < 0.5 ? -1 : 1), Math.min(at, bytes.length - 4));
+  const at = Math.min(16 + Math.floor(next() * (bytes.length - 20)), bytes.length - 4);
+  const value = Math.floor(next() * 2 ** 31) * (next() < 0.5 ? -1 : 1);
+  bytes.writeInt32LE(value === bytes.readInt32LE(at) ? ~value : value, at);
   return bytes;
 }
 
 describe('decodeMessage under fuzzing', () => {
   it('either decodes or throws WireProtocolError, never anything else', () => {
+    const outcomes = { decoded: 0, rejected: 0 };
     for (const seed of SEEDS) {
       const next = random(seed);
       for (let i = 0; i < CASES_PER_SEED; i++) {
-        const message = mutate(next, VALID[i % VALID.length]!);
+        const original = VALID[i % VALID.length]!;
+        const message = mutate(next, original);
+        // A mutation that changed nothing would test the happy path and prove nothing.
+        expect(message.equals(original), `seed ${seed} case ${i} did not mutate`).toBe(false);
         try {
           decodeMessage(message);
+          outcomes.decoded++;
         } catch (error) {
           expect(error, `seed ${seed} case ${i}`).toBeInstanceOf(WireProtocolError);
+          outcomes.rejected++;
         }
       }
     }
+    // Both paths run: mutants the decoder must refuse, and mutants it still decodes (a changed
+    // value inside a valid document), each without crashing.
+    expect(outcomes.rejected).toBeGreaterThan(0);
+    expect(outcomes.decoded).toBeGreaterThan(0);
+  });
+
+  it('decodes every unmutated message, so a refusal above is the mutation\'s doing', () => {
+    for (const message of VALID) expect(() => decodeMessage(message)).not.toThrow();
   });
 });
 

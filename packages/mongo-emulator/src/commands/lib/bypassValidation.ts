@@ -1,5 +1,5 @@
 import type { Collection } from '../../engine/collection.ts';
-import { optionalBoolean } from './options.ts';
+import { optionalBoolean } from '../../engine/documentFields.ts';
 import type { CommandContext } from '../types.ts';
 
 /** Runs a write on `collection`, skipping its validator when the command says `bypassDocumentValidation`. */

@@ -1,6 +1,6 @@
 import type { Document } from '../../engine/types.ts';
 import { CommandError } from '../../errors.ts';
-import type { ServerState } from '../types.ts';
+import type { ServerState } from '../../serverState.ts';
 
 /** A thrown error as a reply: a CommandError as itself, anything else as a logged InternalError. */
 export function errorReply(error: unknown, server: ServerState): Document {

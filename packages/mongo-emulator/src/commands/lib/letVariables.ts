@@ -1,6 +1,6 @@
 import { evaluate } from '../../engine/expression.ts';
 import type { Document } from '../../engine/types.ts';
-import { optionalDocument } from './options.ts';
+import { optionalDocument } from '../../engine/documentFields.ts';
 import type { CommandContext } from '../types.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { CommandError } from '../../errors.ts';
 import type { Document } from '../../engine/types.ts';
 import { RetryableWrite } from '../../session/RetryableWrite.ts';
-import { optionalBoolean } from './options.ts';
+import { optionalBoolean } from '../../engine/documentFields.ts';
 import { onPrimaryTransactionalWrite } from './transactionalWriteFailPoint.ts';
 import type { CommandContext } from '../types.ts';
 

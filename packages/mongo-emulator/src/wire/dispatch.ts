@@ -1,12 +1,13 @@
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
-import type { WireRequest } from '../wire/decodeMessage.ts';
-import type { Connection, RequestHandler, WireResponse } from '../wire/Connection.ts';
-import { OpMsgFlags } from '../wire/constants.ts';
-import type { CommandRegistry } from './registry.ts';
-import { errorReply } from './lib/errorReply.ts';
-import { runCommand, type CommandOutcome } from './runCommand.ts';
-import type { CommandDefinition, ServerState } from './types.ts';
+import { errorReply } from '../commands/lib/errorReply.ts';
+import type { CommandRegistry } from '../commands/registry.ts';
+import { runCommand, type CommandOutcome } from '../commands/runCommand.ts';
+import type { CommandDefinition } from '../commands/types.ts';
+import type { ServerState } from '../serverState.ts';
+import type { Connection, RequestHandler, WireResponse } from './Connection.ts';
+import { OpMsgFlags } from './constants.ts';
+import type { WireRequest } from './decodeMessage.ts';
 
 /** The only commands mongod 7 still answers over OP_QUERY: the legacy handshake. */
 const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);

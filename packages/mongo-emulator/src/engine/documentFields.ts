@@ -1,6 +1,8 @@
-import { CommandError } from '../../errors.ts';
-import type { Document } from '../../engine/types.ts';
-import { bsonTypeName } from './namespace.ts';
+// Typed fields of a command or stage document, read as mongod's parsers read them (with its
+// TypeMismatch/BadValue errors). Below the layers that parse arguments: commands and changes.
+import { CommandError } from '../errors.ts';
+import { bsonTypeName } from './bsonTypeName.ts';
+import type { Document } from './types.ts';
 
 /** Reads an optional non-negative integer field (int, long or whole double), as mongod accepts. */
 export function optionalCount(command: Document, field: string): number | undefined {

@@ -1,0 +1,113 @@
+// The layers of the app and of the emulator, as docs/architecture.md draws them. `npm run
+// lint:deps` (called by .ci/run) fails on any violation. Rules name path patterns, not files, so
+// a new feature folder under src/ or a new package is covered the day it appears.
+//
+// The parser is swc: dependency-cruiser's tsc parser needs the TypeScript JS API, which
+// TypeScript 7 (our compiler) no longer ships. swc reports every import declaration, type-only
+// ones included, which is what tsPreCompilationDeps asks for: a type-only cycle is still a cycle
+// for the reader.
+
+/** The entry points and the wiring (the composition root, the start-up list): they may import anything. */
+const entry = ['^src/main\\.ts$', '^src/server\\.ts$', '^src/app\\.ts$', '^src/startupTasks\\.ts$'];
+/**
+ * Where GraphQL may be spoken: the entry points, the schema layer, each feature's graphql/ folder,
+ * health, the console and the SDK (a GraphQL client by nature). Everything else under src/ is
+ * domain code.
+ */
+const graphqlLayer = [...entry, '^src/graphql/', '^src/[^/]+/graphql/', '^src/health/', '^src/console/', '^src/sdk/'];
+const graphqlPackages = '(^|/)node_modules/(graphql|type-graphql)/';
+/** Shared below every feature: a feature may import these, they import no feature. */
+const infrastructure = ['^src/db/', '^src/observability/', '^src/config\\.ts$'];
+const emulator = '^packages/mongo-emulator/src/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that resolves to nothing is a broken build, or a rule that silently sees nothing.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle, type-only imports included, means two modules cannot be read or changed apart.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-not-to-graphql',
+      severity: 'error',
+      comment:
+        'Services return plain discriminated unions; only the graphql layer maps them to GraphQL types (DESIGN.md).',
+      from: { path: '^src/', pathNot: graphqlLayer },
+      to: { path: graphqlPackages },
+    },
+    {
+      name: 'domain-not-through-graphql',
+      severity: 'error',
+      comment:
+        'Nor through another module: a domain module never reaches graphql or type-graphql by any chain of imports.',
+      from: { path: '^src/', pathNot: graphqlLayer },
+      to: { path: graphqlPackages, reachable: true },
+    },
+    {
+      name: 'db-not-to-features',
+      severity: 'error',
+      comment: 'src/db is below every feature: features register with it, it never reaches up into one.',
+      from: { path: '^src/db/' },
+      to: { path: '^src/', pathNot: infrastructure },
+    },
+    {
+      name: 'production-not-to-tests',
+      severity: 'error',
+      comment: 'Test support is for tests; shipped code never loads it.',
+      from: { path: ['^src/', '^packages/[^/]+/src/'] },
+      to: { path: ['^test/', '^packages/[^/]+/test/'] },
+    },
+    {
+      name: 'emulator-not-to-app',
+      severity: 'error',
+      comment: 'The emulator is a MongoDB server; it knows nothing of the app that talks to it.',
+      from: { path: '^packages/mongo-emulator/', pathNot: '^packages/mongo-emulator/test/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'emulator-commands-not-to-wire',
+      severity: 'error',
+      comment:
+        'wire -> commands: the wire layer frames messages and dispatches them to commands, never the reverse. ' +
+        'Only the server that opens sockets imports it; wire/constants.ts (a leaf table of protocol limits ' +
+        'such as maxBsonObjectSize, which hello reports) may be read by every layer.',
+      from: { path: emulator, pathNot: `${emulator}(wire/|server\\.ts$|index\\.ts$|cli\\.ts$)` },
+      to: { path: `${emulator}wire/(?!constants\\.ts$)` },
+    },
+    {
+      name: 'emulator-txn-changes-not-to-commands',
+      severity: 'error',
+      comment: 'commands -> {txn, changes}: transactions and change streams are used by commands, never the reverse.',
+      from: { path: `${emulator}(txn|changes|engine)/` },
+      to: { path: `${emulator}commands/` },
+    },
+    {
+      name: 'emulator-engine-not-up',
+      severity: 'error',
+      comment: '{txn, changes} -> engine: the storage engine is the bottom layer.',
+      from: { path: `${emulator}engine/` },
+      to: { path: `${emulator}(wire|commands|txn|changes|session|failpoints)/|${emulator}server(State)?\\.ts$` },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,29 @@
+import type { Registry } from 'prom-client';
+import { counterOn, histogramOn } from '../observability/metrics.ts';
+
+// Metrics of the GraphQL layer: operations over HTTP (apolloPlugin.ts) and refused credentials.
+
+const OPERATION_DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createGraphqlTelemetry(registry: Registry) {
+  return {
+    operationsTotal: counterOn(registry, {
+      name: 'graphql_operations_total',
+      help: 'GraphQL operations handled, by operation type and outcome',
+      labelNames: ['type', 'outcome'] as const,
+    }),
+    operationDurationSeconds: histogramOn(registry, {
+      name: 'graphql_operation_duration_seconds',
+      help: 'Time to execute a GraphQL operation over HTTP',
+      labelNames: ['type'] as const,
+      buckets: OPERATION_DURATION_BUCKETS_S,
+    }),
+    authFailuresTotal: counterOn(registry, {
+      name: 'auth_failures_total',
+      help: 'Requests refused for missing or insufficient credentials, by transport and reason',
+      labelNames: ['transport', 'reason'] as const,
+    }),
+  };
+}
+
+export type GraphqlTelemetry = ReturnType<typeof createGraphqlTelemetry>;
