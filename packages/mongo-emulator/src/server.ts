@@ -3,6 +3,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { CommandDispatcher } from './commands/dispatch.ts';
 import { CommandRegistry } from './commands/registry.ts';
 import type { EmulatorLogger } from './commands/types.ts';
+import { DEFAULT_OPLOG_SIZE_MB } from './changes/Oplog.ts';
 import { createServerState } from './serverState.ts';
 import { Connection } from './wire/Connection.ts';
 
@@ -13,6 +14,8 @@ export interface EmulatorOptions {
   replSetName?: string;
   /** Oplog entries kept for change streams before the oldest are dropped. */
   oplogMaxEntries?: number;
+  /** The oplog's size in megabytes (mongod's --oplogSizeMB): the oldest entries go first, by BSON size. */
+  oplogSizeMB?: number;
   logger?: EmulatorLogger;
   /** What getCmdLineOpts reports as argv (the CLI passes its own). */
   argv?: string[];
@@ -31,6 +34,7 @@ export interface RunningEmulator {
 }
 
 export const DEFAULT_OPLOG_MAX_ENTRIES = 10_000;
+export { DEFAULT_OPLOG_SIZE_MB };
 /** Open client sockets at once; beyond this, new ones are refused (mongod's maxIncomingConnections). */
 const CONNECTIONS_MAX = 10_000;
 
@@ -56,6 +60,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     port,
     replSetName,
     oplogMaxEntries: options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES,
+    oplogSizeMB: options.oplogSizeMB ?? DEFAULT_OPLOG_SIZE_MB,
     transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds,
     argv: options.argv,
     logger,
