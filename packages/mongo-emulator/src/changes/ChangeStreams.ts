@@ -1,7 +1,7 @@
 // The server's change streams: the oplog every committed change is appended to, and the open
 // change-stream cursors that read it. Command handlers call in here and stay thin.
 import { randomBytes } from 'node:crypto';
-import type { Binary, Timestamp } from 'bson';
+import type { Timestamp } from 'bson';
 import type { Catalog } from '../engine/catalog.ts';
 import type { ChangeRecord, Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
@@ -113,9 +113,8 @@ export class ChangeStreams {
 
   /** The optime of the session's previous write under the same txnNumber; records this one's. */
   #prevOpTime(session: SessionFields, ts: Timestamp): Document | undefined {
-    const key = sessionKey(session.lsid);
-    const last = this.#lastWrites.get(key);
-    this.#lastWrites.set(key, { txnNumber: session.txnNumber, opTime: { ts, t: TERM } });
+    const last = this.#lastWrites.get(session.key);
+    this.#lastWrites.set(session.key, { txnNumber: session.txnNumber, opTime: { ts, t: TERM } });
     return last && last.txnNumber === session.txnNumber ? last.opTime : undefined;
   }
 
@@ -263,10 +262,4 @@ function cursorReply(batchField: 'firstBatch' | 'nextBatch', batch: CursorBatch,
 function randomCursorId(): bigint {
   const id = randomBytes(8).readBigInt64LE() & 0x7fffffffffffffffn;
   return id === 0n ? 1n : id;
-}
-
-/** A session's identity for prevOpTime chaining: its lsid's id (a UUID). */
-function sessionKey(lsid: Document): string {
-  const id = lsid.id as Binary | undefined;
-  return id ? id.toString('hex') : JSON.stringify(lsid);
 }

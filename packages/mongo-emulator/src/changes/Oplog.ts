@@ -5,7 +5,7 @@
 // getMore parks a resolver here and is woken by the next append (no polling).
 import type { Binary, Timestamp } from 'bson';
 import type { ChangeRecord, Document } from '../engine/types.ts';
-import { documentSize } from '../engine/documentSize.ts';
+import { transientSize } from '../engine/documentSize.ts';
 import { encodeToken, eventDigest, timeKey } from './resumeToken.ts';
 
 /** Events only a stream with `showExpandedEvents` reports. */
@@ -104,7 +104,7 @@ export class Oplog {
    */
   log(docs: Document[]): void {
     for (const doc of docs) {
-      const bytes = documentSize(doc);
+      const bytes = transientSize(doc);
       this.#records.push({ doc, bytes, endSeq: this.#nextSeq });
       this.#bytes += bytes;
     }

@@ -3,7 +3,7 @@
 // ts, t, v, wall, prevOpTime). They hold references to the stored versions they log (immutable),
 // so formatting one copies nothing; readers get copies (find clones what it returns).
 import { Timestamp } from 'bson';
-import { documentSize } from '../engine/documentSize.ts';
+import { transientSize } from '../engine/documentSize.ts';
 import type { Document } from '../engine/types.ts';
 import type { OplogOperation } from './Oplog.ts';
 
@@ -22,31 +22,34 @@ export const APPLY_OPS_BYTES_MAX = 16 * 1024 * 1024;
 
 /** The session fields of a retryable write or a transaction. */
 export interface SessionFields {
+  /** The session's registry key, for prevOpTime chaining. */
+  key: string;
   lsid: Document;
   txnNumber: bigint;
   /** Retryable writes only: the statement's id. */
   stmtId?: number;
 }
 
-/** One write's operation as an applyOps element and as the body of its own entry: op, ns, ui, o, o2. */
-export function operationFields(operation: OplogOperation): Document {
-  switch (operation.op) {
-    case 'crud': {
-      const { change, collectionUUID } = operation;
-      const ns = `${change.db}.${change.coll}`;
-      const ui = collectionUUID ? { ui: collectionUUID } : {};
-      switch (change.op) {
-        case 'insert':
-          return { op: 'i', ns, ...ui, o: change.fullDocument, o2: change.documentKey };
-        case 'update':
-          return { op: 'u', ns, ...ui, o: { $v: 2, diff: change.delta }, o2: change.documentKey };
-        case 'replace':
-          return { op: 'u', ns, ...ui, o: change.fullDocument, o2: change.documentKey };
-        case 'delete':
-          return { op: 'd', ns, ...ui, o: change.documentKey };
-      }
-      break;
+/** One write's operation as an applyOps element and as the body of its own entry: op, ns, ui, o, o2 (into `into`). */
+export function operationFields(operation: OplogOperation, into: Document = {}): Document {
+  if (operation.op === 'crud') {
+    const { change, collectionUUID } = operation;
+    into.op = change.op === 'insert' ? 'i' : change.op === 'delete' ? 'd' : 'u';
+    into.ns = `${change.db}.${change.coll}`;
+    if (collectionUUID) into.ui = collectionUUID;
+    if (change.op === 'delete') {
+      into.o = change.documentKey;
+      return into;
     }
+    into.o = change.op === 'update' ? { $v: 2, diff: change.delta } : change.fullDocument;
+    into.o2 = change.documentKey;
+    return into;
+  }
+  return Object.assign(into, commandFields(operation));
+}
+
+function commandFields(operation: Exclude<OplogOperation, { op: 'crud' }>): Document {
+  switch (operation.op) {
     case 'noop':
       return { op: 'n', ns: '', o: { msg: operation.msg } };
     case 'dropDatabase':
@@ -95,31 +98,28 @@ function uuid(value: unknown): Document {
 
 /** The entry of one write outside a transaction (a retryable one carries its session fields). */
 export function formatEntry(operation: OplogOperation, at: { ts: Timestamp; wallTime: Date }, session?: SessionFields, prevOpTime?: Document): Document {
-  const body = operationFields(operation);
-  if (!session) return { ...body, ts: at.ts, t: TERM, v: OPLOG_VERSION, wall: at.wallTime };
-  return {
-    lsid: session.lsid,
-    txnNumber: session.txnNumber,
-    ...body,
-    stmtId: session.stmtId ?? 0,
-    ts: at.ts,
-    t: TERM,
-    v: OPLOG_VERSION,
-    wall: at.wallTime,
-    prevOpTime: prevOpTime ?? NULL_OPTIME,
-  };
+  // Built in place, field by field in mongod's order: every write makes one.
+  const entry: Document = session ? { lsid: session.lsid, txnNumber: session.txnNumber } : {};
+  operationFields(operation, entry);
+  if (session) entry.stmtId = session.stmtId ?? 0;
+  entry.ts = at.ts;
+  entry.t = TERM;
+  entry.v = OPLOG_VERSION;
+  entry.wall = at.wallTime;
+  if (session) entry.prevOpTime = prevOpTime ?? NULL_OPTIME;
+  return entry;
 }
 
 /**
  * A committed transaction's entries: its operations packed into applyOps commands (`admin.$cmd`),
  * as many per entry as fit under APPLY_OPS_BYTES_MAX, chained by prevOpTime.
  */
-export function formatTransaction(operations: OplogOperation[], times: () => { ts: Timestamp; wallTime: Date }, session: SessionFields): Document[] {
+export function formatTransaction(operations: OplogOperation[], times: () => { ts: Timestamp; wallTime: Date }, session: Pick<SessionFields, 'lsid' | 'txnNumber'>): Document[] {
   const groups: Document[][] = [[]];
   let groupBytes = 0;
   for (const operation of operations) {
     const fields = operationFields(operation);
-    const bytes = documentSize(fields);
+    const bytes = transientSize(fields);
     if (groups[groups.length - 1]!.length > 0 && groupBytes + bytes > APPLY_OPS_BYTES_MAX) {
       groups.push([]);
       groupBytes = 0;

@@ -45,9 +45,28 @@ const arrayNode = (): ArrayNode => ({ array: true, resize: undefined, items: new
 
 /** The `diff` of `{$v: 2, diff}` for an operator update's records over its new version. */
 export function deltaFromLog(after: Document, log: UpdateLog): Document {
+  if (log.every((r) => r.parts.length === 1)) return topLevelDelta(after, log);
   const root = docNode();
   for (const record of log) addRecord(root, after, record);
   return serialize(root);
+}
+
+/** The common case, every path a top-level field: the sections straight away, no tree. */
+function topLevelDelta(after: Document, log: UpdateLog): Document {
+  let d: Document | undefined;
+  let u: Document | undefined;
+  let i: Document | undefined;
+  for (const { kind, parts } of log) {
+    const key = parts[0]!;
+    if (kind === 'd') (d ??= {})[key] = false;
+    else if (kind === 'u') (u ??= {})[key] = after[key];
+    else (i ??= {})[key] = after[key];
+  }
+  const out: Document = {};
+  if (d) out.d = d;
+  if (u) out.u = u;
+  if (i) out.i = i;
+  return out;
 }
 
 function addRecord(root: DocNode, after: Document, record: DeltaRecord): void {
