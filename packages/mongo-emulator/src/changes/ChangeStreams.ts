@@ -59,8 +59,8 @@ export class ChangeStreams {
   #transaction: { info: TransactionInfo; nextIndex: number; operations: OplogOperation[] } | undefined;
   /** The retryable write statement being applied, whose entries carry its session fields. */
   #statement: SessionFields | undefined;
-  /** Per session: the txnNumber of its last retryable write and that write's optime (prevOpTime). */
-  readonly #lastWrites = new Map<string, { txnNumber: bigint; opTime: Document }>();
+  /** Per session (gone with it): the txnNumber of its last retryable write and that write's optime. */
+  readonly #lastWrites = new WeakMap<object, { txnNumber: bigint; opTime: Document }>();
   #nextOpid = 1;
 
   constructor(options: ChangeStreamsOptions) {
@@ -113,8 +113,8 @@ export class ChangeStreams {
 
   /** The optime of the session's previous write under the same txnNumber; records this one's. */
   #prevOpTime(session: SessionFields, ts: Timestamp): Document | undefined {
-    const last = this.#lastWrites.get(session.key);
-    this.#lastWrites.set(session.key, { txnNumber: session.txnNumber, opTime: { ts, t: TERM } });
+    const last = this.#lastWrites.get(session.owner);
+    this.#lastWrites.set(session.owner, { txnNumber: session.txnNumber, opTime: { ts, t: TERM } });
     return last && last.txnNumber === session.txnNumber ? last.opTime : undefined;
   }
 

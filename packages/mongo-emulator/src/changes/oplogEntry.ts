@@ -22,8 +22,8 @@ export const APPLY_OPS_BYTES_MAX = 16 * 1024 * 1024;
 
 /** The session fields of a retryable write or a transaction. */
 export interface SessionFields {
-  /** The session's registry key, for prevOpTime chaining. */
-  key: string;
+  /** The logical session itself: its previous write's optime (prevOpTime) is kept against it. */
+  owner: object;
   lsid: Document;
   txnNumber: bigint;
   /** Retryable writes only: the statement's id. */
