@@ -11,7 +11,7 @@
 // document_diff_calculator.cpp does, falling back to a whole-document replacement when the diff
 // would not be smaller than the new document.
 import { valuesEqual } from './compare.ts';
-import { documentSize } from './documentSize.ts';
+import { documentSize, transientSize } from './documentSize.ts';
 import { isPlainObject } from './updatePath.ts';
 import type { Document } from './types.ts';
 
@@ -146,7 +146,7 @@ export function deltaFromVersions(before: Document, after: Document): Document |
   const node = docDiff(before, after);
   if (!node) return undefined;
   const diff = serialize(node);
-  return documentSize(diff) + DELTA_WRAPPER_BYTES < documentSize(after) ? diff : undefined;
+  return transientSize(diff) + DELTA_WRAPPER_BYTES < documentSize(after) ? diff : undefined;
 }
 
 /** Same value and same BSON type: the calculator's binaryEqual, with shared subtrees free. */
@@ -199,7 +199,7 @@ function subDiff(parent: DiffNode, key: string, pre: unknown, post: unknown): vo
   let sub: DiffNode | undefined;
   if (isPlainObject(pre) && isPlainObject(post)) sub = docDiff(pre, post);
   else if (Array.isArray(pre) && Array.isArray(post)) sub = arrayDiff(pre, post);
-  if (sub && documentSize(serialize(sub)) < documentSize(post as object)) {
+  if (sub && transientSize(serialize(sub)) < documentSize(post as object)) {
     if (parent.array) parent.items.set(Number(key), sub);
     else parent.subs.set(key, sub);
     return;
