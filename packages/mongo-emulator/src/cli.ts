@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_OPLOG_MAX_ENTRIES, startEmulator, type EmulatorOptions } from './server.ts';
+import { DEFAULT_OPLOG_MAX_ENTRIES, DEFAULT_OPLOG_SIZE_MB, startEmulator, type EmulatorOptions } from './server.ts';
 
-const USAGE = `Usage: mongo-emulator [--port 27017] [--host 127.0.0.1] [--replSet rs0] [--oplogMaxEntries ${DEFAULT_OPLOG_MAX_ENTRIES}]
+const USAGE = `Usage: mongo-emulator [--port 27017] [--host 127.0.0.1] [--replSet rs0] [--oplogSizeMB ${DEFAULT_OPLOG_SIZE_MB}] [--oplogMaxEntries ${DEFAULT_OPLOG_MAX_ENTRIES}]
 
 An in-memory MongoDB-wire-compatible server that the official drivers accept as the primary of a
 one-node replica set. For tests and development only: no persistence, no auth, one node.
@@ -9,7 +9,8 @@ one-node replica set. For tests and development only: no persistence, no auth, o
   --port N              TCP port to listen on (0 picks a free one; default 27017)
   --host H              address to bind (default 127.0.0.1)
   --replSet NAME        replica set name (default rs0)
-  --oplogMaxEntries N   oplog entries kept for change streams (default ${DEFAULT_OPLOG_MAX_ENTRIES})
+  --oplogSizeMB N       oplog size in MB, as mongod's: the oldest entries go first (default ${DEFAULT_OPLOG_SIZE_MB})
+  --oplogMaxEntries N   oplog entries kept at most (default ${DEFAULT_OPLOG_MAX_ENTRIES})
   --help                show this help`;
 
 const EXIT_USAGE = 2;
@@ -27,6 +28,7 @@ export function parseCli(argv: string[]): { help: true } | { options: EmulatorOp
         host: { type: 'string', default: '127.0.0.1' },
         replSet: { type: 'string', default: 'rs0' },
         oplogMaxEntries: { type: 'string', default: String(DEFAULT_OPLOG_MAX_ENTRIES) },
+        oplogSizeMB: { type: 'string', default: String(DEFAULT_OPLOG_SIZE_MB) },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -40,8 +42,10 @@ export function parseCli(argv: string[]): { help: true } | { options: EmulatorOp
   if (!Number.isInteger(oplogMaxEntries) || oplogMaxEntries < 1) {
     return { error: `--oplogMaxEntries must be a positive integer, got '${values.oplogMaxEntries}'` };
   }
+  const oplogSizeMB = Number(values.oplogSizeMB);
+  if (!Number.isFinite(oplogSizeMB) || oplogSizeMB <= 0) return { error: `--oplogSizeMB must be a positive number, got '${values.oplogSizeMB}'` };
   if (!/^[A-Za-z0-9_-]+$/.test(values.replSet)) return { error: `--replSet '${values.replSet}' is not a valid name` };
-  return { options: { port, host: values.host, replSetName: values.replSet, oplogMaxEntries } };
+  return { options: { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB } };
 }
 
 export async function main(argv: string[]): Promise<void> {

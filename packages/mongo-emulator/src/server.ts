@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { CommandRegistry } from './commands/registry.ts';
+import { DEFAULT_OPLOG_SIZE_MB } from './changes/Oplog.ts';
 import { createServerState, type EmulatorLogger } from './serverState.ts';
 import { Connection } from './wire/Connection.ts';
 import { CommandDispatcher } from './wire/dispatch.ts';
@@ -12,6 +13,8 @@ export interface EmulatorOptions {
   replSetName?: string;
   /** Oplog entries kept for change streams before the oldest are dropped. */
   oplogMaxEntries?: number;
+  /** The oplog's size in megabytes (mongod's --oplogSizeMB): the oldest entries go first, by BSON size. */
+  oplogSizeMB?: number;
   logger?: EmulatorLogger;
   /** What getCmdLineOpts reports as argv (the CLI passes its own). */
   argv?: string[];
@@ -30,6 +33,7 @@ export interface RunningEmulator {
 }
 
 export const DEFAULT_OPLOG_MAX_ENTRIES = 10_000;
+export { DEFAULT_OPLOG_SIZE_MB };
 /** Open client sockets at once; beyond this, new ones are refused (mongod's maxIncomingConnections). */
 const CONNECTIONS_MAX = 10_000;
 
@@ -55,6 +59,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     port,
     replSetName,
     oplogMaxEntries: options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES,
+    oplogSizeMB: options.oplogSizeMB ?? DEFAULT_OPLOG_SIZE_MB,
     transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds,
     argv: options.argv,
     logger,

@@ -60,6 +60,8 @@ export interface ServerStateOptions {
   port: number;
   replSetName: string;
   oplogMaxEntries: number;
+  /** Defaults to mongod's floor (DEFAULT_OPLOG_SIZE_MB). */
+  oplogSizeMB?: number;
   transactionLifetimeLimitSeconds?: number;
   argv?: string[];
   logger: EmulatorLogger;
@@ -72,7 +74,7 @@ export interface ServerStateOptions {
  * records it. Apart from the network (server.ts), so the bench can time commands without TCP.
  */
 export function createServerState(options: ServerStateOptions): ServerState {
-  const { logger, stopSignal, oplogMaxEntries } = options;
+  const { logger, stopSignal, oplogMaxEntries, oplogSizeMB } = options;
   const clock = new ClusterClock();
   const catalog = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }) });
   // Every document-level change is one write on the logical clock.
@@ -81,7 +83,7 @@ export function createServerState(options: ServerStateOptions): ServerState {
     transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? 60) * 1000,
     logger,
   });
-  const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries, stopSignal });
+  const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries, oplogSizeMB, stopSignal });
   // Registered after the clock's observer, so each entry takes the time its write just got.
   catalog.observe((change) => changeStreams.recordChange(change));
   return {
@@ -95,7 +97,7 @@ export function createServerState(options: ServerStateOptions): ServerState {
     failPoints: new FailPointRegistry(),
     startOptions: {
       argv: options.argv ?? ['mongo-emulator'],
-      parsed: { net: { bindIp: options.host, port: options.port }, replication: { replSet: options.replSetName, oplogMaxEntries } },
+      parsed: { net: { bindIp: options.host, port: options.port }, replication: { replSet: options.replSetName, oplogSizeMB, oplogMaxEntries } },
     },
     counters: newCounters(),
     logger,

@@ -1,6 +1,7 @@
 // The server's change streams: the oplog every committed change is appended to, and the open
 // change-stream cursors that read it. Command handlers call in here and stay thin.
 import { randomBytes } from 'node:crypto';
+import type { Timestamp } from 'bson';
 import type { Catalog } from '../engine/catalog.ts';
 import type { ChangeRecord, Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
@@ -9,7 +10,8 @@ import { ChangeStreamCursor, type CursorBatch } from './ChangeStreamCursor.ts';
 import { labelStreamError } from './changeStreamLabels.ts';
 import { recordsImages } from './images.ts';
 import { createEvent } from './namespaceEvents.ts';
-import { Oplog, type OplogOperation, type TransactionInfo } from './Oplog.ts';
+import { DEFAULT_OPLOG_SIZE_MB, Oplog, type OplogOperation, type TransactionInfo } from './Oplog.ts';
+import { formatEntry, formatTransaction, TERM, type SessionFields } from './oplogEntry.ts';
 import { parseChangeStream } from './streamSpec.ts';
 
 /** Open change streams at once; a client leaking more is refused rather than slowing every write. */
@@ -43,6 +45,8 @@ export interface ChangeStreamsOptions {
   catalog: Catalog;
   clock: ClusterClock;
   oplogMaxEntries: number;
+  /** The oplog's size bound (mongod's --oplogSizeMB). */
+  oplogSizeMB?: number;
   /** Aborted when the server stops: every stream is killed, so no getMore keeps waiting. */
   stopSignal?: AbortSignal;
 }
@@ -52,15 +56,22 @@ export class ChangeStreams {
   readonly #catalog: Catalog;
   readonly #clock: ClusterClock;
   readonly #streams = new Map<bigint, OpenStream>();
-  #transaction: { info: TransactionInfo; nextIndex: number } | undefined;
+  #transaction: { info: TransactionInfo; nextIndex: number; operations: OplogOperation[] } | undefined;
+  /** The retryable write statement being applied, whose entries carry its session fields. */
+  #statement: SessionFields | undefined;
+  /** Per session (gone with it): the txnNumber of its last retryable write and that write's optime. */
+  readonly #lastWrites = new WeakMap<object, { txnNumber: bigint; opTime: Document }>();
   #nextOpid = 1;
 
   constructor(options: ChangeStreamsOptions) {
     this.#catalog = options.catalog;
     this.#clock = options.clock;
-    this.oplog = new Oplog(options.oplogMaxEntries);
+    this.oplog = new Oplog(options.oplogMaxEntries, (options.oplogSizeMB ?? DEFAULT_OPLOG_SIZE_MB) * 1024 * 1024);
     // mongod's oplog starts with the replica set's initiation; older start points are history lost.
-    this.oplog.append({ op: 'noop', msg: 'initiating set' }, { ts: this.#clock.now(), wallTime: new Date() });
+    const initiated = { op: 'noop' as const, msg: 'initiating set' };
+    const at = { ts: this.#clock.now(), wallTime: new Date() };
+    this.oplog.append(initiated, at);
+    this.oplog.log([formatEntry(initiated, at)]);
     options.catalog.observeCreations((collection) => this.recordCommand(createEvent(collection)));
     // One listener for the whole server, not one per waiting getMore.
     options.stopSignal?.addEventListener('abort', () => this.kill([...this.#streams.keys()]), { once: true });
@@ -83,11 +94,38 @@ export class ChangeStreams {
     const txn = this.#transaction;
     const latest = this.oplog.latest;
     if (txn && txn.nextIndex > 0 && latest) {
+      txn.operations.push(operation);
       this.oplog.append(operation, { ts: latest.ts, wallTime: latest.wallTime, txn: txn.info, txnOpIndex: txn.nextIndex++ });
       return;
     }
     const ts = clockTicked ? this.#clock.now() : this.#clock.tick();
-    this.oplog.append(operation, { ts, wallTime: this.#clock.lastWriteDate, txn: txn?.info, txnOpIndex: txn ? txn.nextIndex++ : 0 });
+    const at = { ts, wallTime: this.#clock.lastWriteDate };
+    if (txn) {
+      // Logged as applyOps once the commit has applied every write (withTransaction).
+      txn.operations.push(operation);
+      this.oplog.append(operation, { ...at, txn: txn.info, txnOpIndex: txn.nextIndex++ });
+      return;
+    }
+    this.oplog.append(operation, at);
+    const statement = this.#statement;
+    this.oplog.log([formatEntry(operation, at, statement, statement && this.#prevOpTime(statement, ts))]);
+  }
+
+  /** The optime of the session's previous write under the same txnNumber; records this one's. */
+  #prevOpTime(session: SessionFields, ts: Timestamp): Document | undefined {
+    const last = this.#lastWrites.get(session.owner);
+    this.#lastWrites.set(session.owner, { txnNumber: session.txnNumber, opTime: { ts, t: TERM } });
+    return last && last.txnNumber === session.txnNumber ? last.opTime : undefined;
+  }
+
+  /** Runs one statement of a retryable write: the entries it logs carry its lsid, txnNumber and stmtId. */
+  withStatement<T>(session: SessionFields, apply: () => T): T {
+    this.#statement = session;
+    try {
+      return apply();
+    } finally {
+      this.#statement = undefined;
+    }
   }
 
   /**
@@ -95,11 +133,25 @@ export class ChangeStreams {
    * share one commit time, carry the transaction's lsid/txnNumber and are numbered by txnOpIndex.
    */
   withTransaction<T>(info: TransactionInfo, commit: () => T): T {
-    this.#transaction = { info, nextIndex: 0 };
+    const txn = { info, nextIndex: 0, operations: [] as OplogOperation[] };
+    this.#transaction = txn;
     try {
       return commit();
     } finally {
       this.#transaction = undefined;
+      // One applyOps entry (more when it is too large) for the whole commit; none for a read-only one.
+      if (txn.operations.length > 0) {
+        const commitAt = this.oplog.latest!;
+        let first = true;
+        const times = () => {
+          if (first) {
+            first = false;
+            return { ts: commitAt.ts, wallTime: commitAt.wallTime };
+          }
+          return { ts: this.#clock.tick(), wallTime: this.#clock.lastWriteDate };
+        };
+        this.oplog.log(formatTransaction(txn.operations, times, info));
+      }
     }
   }
 

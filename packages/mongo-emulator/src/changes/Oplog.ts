@@ -1,8 +1,11 @@
-// The oplog: every committed change in commit order, bounded to the newest `maxEntries`. Change
-// streams read it by sequence number; a waiting getMore parks a resolver here and is woken by
-// the next append (no polling).
+// The oplog: every committed change in commit order, as events (what change streams read, by
+// sequence number) and as the documents of local.oplog.rs that log them (oplogEntry.ts), bounded
+// like mongod's in bytes (and, for tests, in entries): the oldest documents go first, and the
+// // events they logged with them, so a stream resuming before the window fails with 286. A waiting
+// getMore parks a resolver here and is woken by the next append (no polling).
 import type { Binary, Timestamp } from 'bson';
 import type { ChangeRecord, Document } from '../engine/types.ts';
+import { transientSize } from '../engine/documentSize.ts';
 import { encodeToken, eventDigest, timeKey } from './resumeToken.ts';
 
 /** Events only a stream with `showExpandedEvents` reports. */
@@ -45,19 +48,39 @@ export interface OplogWindow {
   latest: OplogEntry;
   entries: number;
   maxEntries: number;
+  bytes: number;
+  maxBytes: number;
 }
+
+/** A document of local.oplog.rs, its BSON size, and the events it logs (seq below `endSeq`). */
+export interface OplogRecord {
+  readonly doc: Document;
+  readonly bytes: number;
+  readonly endSeq: number;
+}
+
+/** mongod's default oplog size on a 64-bit system is 5% of the disk, at least 990 MB. */
+export const DEFAULT_OPLOG_SIZE_MB = 990;
 
 export class Oplog {
   readonly maxEntries: number;
-  /** A ring: entry `seq` lives at `seq % maxEntries` while `firstSeq <= seq < nextSeq`. */
-  readonly #ring: OplogEntry[] = [];
+  readonly maxBytes: number;
+  /** Events (what change streams read) from `#eventsBaseSeq`; those before `#firstSeq` are dropped. */
+  #events: OplogEntry[] = [];
+  #eventsBaseSeq = 0;
   #firstSeq = 0;
   #nextSeq = 0;
+  /** The documents of local.oplog.rs, oldest first, from `#recordsHead`. */
+  #records: OplogRecord[] = [];
+  #recordsHead = 0;
+  #bytes = 0;
   readonly #waiters = new Set<() => void>();
 
-  constructor(maxEntries: number) {
+  constructor(maxEntries: number, maxBytes = DEFAULT_OPLOG_SIZE_MB * 1024 * 1024) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`oplogMaxEntries must be a positive integer, got ${maxEntries}`);
+    if (!(maxBytes > 0)) throw new RangeError(`oplog size must be positive, got ${maxBytes} bytes`);
     this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
   }
 
   get firstSeq(): number {
@@ -68,18 +91,58 @@ export class Oplog {
     return this.#nextSeq;
   }
 
+  /** Appends an event; the entries logging it follow through `log` (a transaction's after its last event). */
   append(operation: OplogOperation, at: { ts: Timestamp; wallTime: Date; txn?: TransactionInfo; txnOpIndex?: number }): OplogEntry {
     const entry = new Entry(this.#nextSeq, at.ts, at.txnOpIndex ?? 0, at.wallTime, operation, at.txn);
-    this.#ring[entry.seq % this.maxEntries] = entry;
+    this.#events.push(entry);
     this.#nextSeq += 1;
-    if (this.#nextSeq - this.#firstSeq > this.maxEntries) this.#firstSeq += 1;
     this.#wake();
     return entry;
   }
 
+  /**
+   * Writes the documents of local.oplog.rs that log every event appended so far, then drops the
+   * oldest documents (and the events they log) while the oplog is over its size in bytes or its
+   * entry count; the newest document always stays, as a capped collection keeps its last insert.
+   */
+  log(docs: Document[]): void {
+    for (const doc of docs) {
+      const bytes = transientSize(doc);
+      this.#records.push({ doc, bytes, endSeq: this.#nextSeq });
+      this.#bytes += bytes;
+    }
+    while (this.entries > 1 && (this.#bytes > this.maxBytes || this.entries > this.maxEntries)) {
+      const dropped = this.#records[this.#recordsHead]!;
+      this.#recordsHead += 1;
+      this.#bytes -= dropped.bytes;
+      this.#firstSeq = Math.max(this.#firstSeq, dropped.endSeq);
+    }
+    this.#compact();
+  }
+
+  /** Documents in local.oplog.rs. */
+  get entries(): number {
+    return this.#records.length - this.#recordsHead;
+  }
+
+  /** Their BSON size in bytes (collStats `size`). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The newest document of local.oplog.rs (there always is one: the set's initiation). */
+  get lastRecord(): OplogRecord {
+    return this.#records[this.#records.length - 1]!;
+  }
+
+  /** The documents of local.oplog.rs in natural (insertion) order. */
+  records(): OplogRecord[] {
+    return this.#records.slice(this.#recordsHead);
+  }
+
   /** The entry at `seq`, or undefined when it was truncated or is not written yet. */
   get(seq: number): OplogEntry | undefined {
-    return seq >= this.#firstSeq && seq < this.#nextSeq ? this.#ring[seq % this.maxEntries] : undefined;
+    return seq >= this.#firstSeq && seq < this.#nextSeq ? this.#events[seq - this.#eventsBaseSeq] : undefined;
   }
 
   get earliest(): OplogEntry | undefined {
@@ -106,7 +169,7 @@ export class Oplog {
   window(): OplogWindow | undefined {
     const { earliest, latest } = this;
     if (!earliest || !latest) return undefined;
-    return { earliest, latest, entries: this.#nextSeq - this.#firstSeq, maxEntries: this.maxEntries };
+    return { earliest, latest, entries: this.entries, maxEntries: this.maxEntries, bytes: this.#bytes, maxBytes: this.maxBytes };
   }
 
   /**
@@ -129,6 +192,19 @@ export class Oplog {
       for (const s of signals) s.addEventListener('abort', done, { once: true });
       this.#waiters.add(wake);
     });
+  }
+
+  /** Drops what was truncated from the front of both queues once it is the larger part. */
+  #compact(): void {
+    const deadEvents = this.#firstSeq - this.#eventsBaseSeq;
+    if (deadEvents > 1024 && deadEvents * 2 > this.#events.length) {
+      this.#events = this.#events.slice(deadEvents);
+      this.#eventsBaseSeq = this.#firstSeq;
+    }
+    if (this.#recordsHead > 1024 && this.#recordsHead * 2 > this.#records.length) {
+      this.#records = this.#records.slice(this.#recordsHead);
+      this.#recordsHead = 0;
+    }
   }
 
   /** Wakes waiters after a write; they run once the writing command's synchronous work ends. */

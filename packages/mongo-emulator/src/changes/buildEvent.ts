@@ -89,7 +89,11 @@ function crudFields(entry: OplogEntry, operation: CrudOperation, options: EventO
   if (change.op === 'update') fields.fullDocument = undefined; // keeps the slot an image fills below
   fields.ns = { db: change.db, coll: change.coll };
   fields.documentKey = change.documentKey;
-  if (change.op === 'update') fields.updateDescription = change.updateDescription;
+  if (change.op === 'update') {
+    // disambiguatedPaths only for streams with showExpandedEvents (change_stream_event_transform.cpp).
+    const { disambiguatedPaths, ...description } = change.updateDescription;
+    fields.updateDescription = options.showExpandedEvents ? { ...description, disambiguatedPaths } : description;
+  }
   if (change.op !== 'insert') {
     const before = preImage(entry, operation, change, options.fullDocumentBeforeChange);
     if (before !== undefined) fields.fullDocumentBeforeChange = before;

@@ -3,7 +3,7 @@ import type { Oplog } from './Oplog.ts';
 
 /**
  * The oplog window, as serverStatus's `oplog` section names its ends (earliestOptime,
- * latestOptime), with the wall times and the bound: a change stream can resume from any point
+ * latestOptime), with the wall times and both bounds (entries, bytes): a change stream can resume from any point
  * inside it and from none before it.
  */
 export function oplogWindowDocument(oplog: Oplog): Document {
@@ -15,5 +15,7 @@ export function oplogWindowDocument(oplog: Oplog): Document {
     latestWallTime: window.latest.wallTime,
     entries: window.entries,
     maxEntries: window.maxEntries,
+    sizeBytes: window.bytes,
+    maxSizeBytes: window.maxBytes,
   };
 }

@@ -1,4 +1,4 @@
-import { aggregateCurrentOp, isChangeStreamPipeline, isCurrentOpPipeline } from '../changes/index.ts';
+import { aggregateCurrentOp, aggregateOplog, isChangeStreamPipeline, isCurrentOpPipeline, isOplog } from '../changes/index.ts';
 import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
 import { bsonTypeName } from '../engine/bsonTypeName.ts';
@@ -32,6 +32,8 @@ export const aggregate: CommandDefinition = {
     const variables = letVariables(context);
     const results = isCurrentOpPipeline(pipeline)
       ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address)
+      : isOplog(db, coll)
+      ? aggregateOplog(server.changeStreams.oplog, pipeline, server.node.address)
       : server.catalog.aggregate(db, coll, pipeline, {
           ...(variables ? { let: variables } : {}),
           ...(command.collation !== undefined ? { collation: command.collation as never } : {}),

@@ -1,3 +1,4 @@
+import { findInOplog, isOplog } from '../changes/index.ts';
 import type { Document, FindOptions } from '../engine/types.ts';
 import { letVariables } from './lib/letVariables.ts';
 import { collectionName } from './lib/namespace.ts';
@@ -14,7 +15,9 @@ export const find: CommandDefinition = {
     server.counters.opcounters.query += 1;
     const filter = optionalDocument(command, 'filter') ?? {};
     const options = findOptions(command, letVariables(context));
-    const results = server.catalog.view(db, coll)
+    const results = isOplog(db, coll)
+      ? findInOplog(server.changeStreams.oplog, filter, options)
+      : server.catalog.view(db, coll)
       ? findOnView(server.catalog, db, coll, filter, options)
       : (server.catalog.getCollection(db, coll)?.find(filter, options) ?? []);
     const cursor = server.cursors.open(`${db}.${coll}`, results, {

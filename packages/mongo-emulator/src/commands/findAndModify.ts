@@ -28,7 +28,11 @@ export const findAndModify: CommandDefinition = {
     else counters.opcounters.update += 1;
     const collection = spec.upsert ? catalog.getOrCreateCollection(context.db, coll) : catalog.getCollection(context.db, coll);
     const reply: Document = collection
-      ? (({ value, lastErrorObject }) => ({ lastErrorObject, value }))(validatedWrite(context, collection, (c) => c.findAndModify(spec)))
+      ? (({ value, lastErrorObject }) => ({ lastErrorObject, value }))(
+          retryable
+            ? context.server.changeStreams.withStatement(retryable.sessionFields(context.command, 0), () => validatedWrite(context, collection, (c) => c.findAndModify(spec)))
+            : validatedWrite(context, collection, (c) => c.findAndModify(spec)),
+        )
       : { lastErrorObject: spec.remove ? { n: 0 } : { n: 0, updatedExisting: false }, value: null };
     retryable?.record(0, reply);
     return reply;

@@ -1,3 +1,4 @@
+import { oplogCollectionInfo } from '../changes/index.ts';
 import type { Document } from '../engine/types.ts';
 import { compileFilter } from '../engine/match.ts';
 import { optionalBoolean, optionalCount, optionalDocument } from '../engine/documentFields.ts';
@@ -8,8 +9,7 @@ export const listCollections: CommandDefinition = {
   run({ command, db, server }) {
     const nameOnly = optionalBoolean(command, 'nameOnly') ?? false;
     const filter = optionalDocument(command, 'filter');
-    let infos: Document[] = server.catalog
-      .listCollections(db)
+    let infos: Document[] = [...server.catalog.listCollections(db), ...(db === 'local' ? [oplogCollectionInfo(server.changeStreams.oplog)] : [])]
       .map((info) => (nameOnly ? { name: info.name, type: info.type } : { ...info }));
     if (filter) {
       const matches = compileFilter(filter, { now: new Date() });

@@ -2,6 +2,7 @@ import { abortTransaction } from './abortTransaction.ts';
 import { aggregate } from './aggregate.ts';
 import { buildInfo } from './buildInfo.ts';
 import { collMod } from './collMod.ts';
+import { collStats } from './collStats.ts';
 import { commitTransaction } from './commitTransaction.ts';
 import { configureFailPoint } from './configureFailPoint.ts';
 import { connectionStatus } from './connectionStatus.ts';
@@ -43,6 +44,7 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
   aggregate,
   buildInfo,
   collMod,
+  collStats,
   commitTransaction,
   configureFailPoint,
   connectionStatus,

@@ -10,8 +10,10 @@ export const replSetGetStatus: CommandDefinition = {
   run({ server }) {
     const { node, clock } = server;
     const now = new Date();
-    const opTime = { ts: clock.now(), t: node.term };
-    const opTimeDate = clock.lastWriteDate;
+    // The last entry of local.oplog.rs: applied, durable and majority-committed at once on one node.
+    const last = server.changeStreams.oplog.lastRecord.doc;
+    const opTime = { ts: last.ts, t: node.term };
+    const opTimeDate = last.wall as Date;
     const uptimeSeconds = Math.floor((now.getTime() - node.startedAt.getTime()) / 1000);
     return {
       set: node.setName,
@@ -44,6 +46,8 @@ export const replSetGetStatus: CommandDefinition = {
           uptime: uptimeSeconds,
           optime: opTime,
           optimeDate: opTimeDate,
+          optimeDurable: opTime,
+          optimeDurableDate: opTimeDate,
           lastAppliedWallTime: opTimeDate,
           lastDurableWallTime: opTimeDate,
           syncSourceHost: '',

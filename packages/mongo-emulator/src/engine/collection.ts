@@ -8,7 +8,8 @@ import { CommandError } from '../errors.ts';
 import { cloneValue } from './clone.ts';
 import { collationComparator } from './collation.ts';
 import { compareValues, identical, valuesEqual } from './compare.ts';
-import { updateRecord } from './diff.ts';
+import type { UpdateLog } from './deltaDiff.ts';
+import { replayedRecord, updateRecord } from './diff.ts';
 import { formatDocument } from './format.ts';
 import { Index } from './indexes.ts';
 import { compileFilter, valuesAtPath } from './match.ts';
@@ -315,9 +316,11 @@ export class Collection {
     for (const id of walkPlan(plan.index, plan)) yield [id, this.#records.get(id)!];
   }
 
-  #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document }): ChangeRecord | undefined {
+  #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document; replayOf?: UpdateSpec['replayOf'] }): ChangeRecord | undefined {
     const clock = this.#host.clock();
-    const after = applyUpdate(before, u, { ...clock, arrayFilters: spec.arrayFilters, variables: spec.let, query: spec.q });
+    const replacement = !Array.isArray(u) && !isOperatorUpdate(u);
+    const log: UpdateLog | undefined = replacement || Array.isArray(u) ? undefined : [];
+    const after = applyUpdate(before, u, { ...clock, arrayFilters: spec.arrayFilters, variables: spec.let, query: spec.q, log });
     if (identical(before, after)) return undefined;
     const common = {
       db: this.db,
@@ -326,9 +329,7 @@ export class Collection {
       fullDocumentBefore: before,
       fullDocument: after,
     };
-    const change: ChangeRecord = !Array.isArray(u) && !isOperatorUpdate(u)
-      ? { op: 'replace', ...common }
-      : updateRecord(common);
+    const change: ChangeRecord = replacement ? { op: 'replace', ...common } : spec.replayOf ? replayedRecord(common, spec.replayOf) : updateRecord(common, log);
     this.#apply(id, before, after, change);
     return change;
   }

@@ -1,63 +1,64 @@
-// The updateDescription of a change event, computed by diffing the document before and after,
-// in the shape mongod derives from its v2 oplog diffs: dotted paths into embedded documents,
-// `field.<index>` for changed array elements, truncatedArrays for arrays that shrank. Versions
-// share untouched subtrees (storedDocument.ts), so a subtree held by both by reference is skipped
-// unread, and updatedFields hold the new version's own (immutable) values, uncopied.
-import { valuesEqual } from './compare.ts';
-import { isPlainObject } from './updatePath.ts';
+// The update record of a change: its `$v: 2` oplog delta (deltaDiff.ts) and the change-stream
+// updateDescription read back from that delta, as mongod derives the event from the oplog entry
+// (change_stream_event_transform.cpp, change_stream_document_diff_parser.cpp). Both are made on
+// first read and kept: the oplog reads the delta when it logs the write (for its size), a stream
+// reads the description only when one reports the event. A class with prototype getters: a
+// per-record defineProperty cost each write more than the delta itself.
+import { deltaFromLog, deltaFromVersions, describeDelta, type UpdateDescription, type UpdateLog } from './deltaDiff.ts';
 import type { ChangeRecord, Document } from './types.ts';
 
-export interface UpdateDescription {
-  updatedFields: Document;
-  removedFields: string[];
-  truncatedArrays: { field: string; newSize: number }[];
-}
-
-export function describeUpdate(before: Document, after: Document): UpdateDescription {
-  const out: UpdateDescription = { updatedFields: {}, removedFields: [], truncatedArrays: [] };
-  diffObjects(before, after, '', out);
-  return out;
-}
+export type { UpdateDescription } from './deltaDiff.ts';
 
 type UpdateChange = Extract<ChangeRecord, { op: 'update' }>;
+type Common = Omit<UpdateChange, 'op' | 'updateDescription' | 'delta'>;
 
-// One descriptor for every record: its getter diffs the record's own versions on first read and
-// keeps the result, so a write no stream ever reads is never diffed.
-const lazyDescription: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: UpdateChange): UpdateDescription {
-    const description = describeUpdate(this.fullDocumentBefore, this.fullDocument);
-    Object.defineProperty(this, 'updateDescription', { value: description, enumerable: true });
-    return description;
-  },
-};
+class UpdateRecord implements UpdateChange {
+  readonly op = 'update' as const;
+  readonly db: string;
+  readonly coll: string;
+  readonly documentKey: Document;
+  readonly fullDocumentBefore: Document;
+  readonly fullDocument: Document;
+  /** What the operators logged; undefined once the delta is made, or for a given delta. */
+  #log: UpdateLog | undefined;
+  #delta: Document | undefined;
+  #description: UpdateDescription | undefined;
 
-/** The update record of `before` → `after`, whose updateDescription is diffed when first read. */
-export function updateRecord(common: Omit<UpdateChange, 'op' | 'updateDescription'>): UpdateChange {
-  const change = { op: 'update' as const, ...common };
-  return Object.defineProperty(change, 'updateDescription', lazyDescription) as UpdateChange;
+  constructor(common: Common, log: UpdateLog | undefined, delta: Document | undefined) {
+    this.db = common.db;
+    this.coll = common.coll;
+    this.documentKey = common.documentKey;
+    this.fullDocumentBefore = common.fullDocumentBefore;
+    this.fullDocument = common.fullDocument;
+    this.#log = log;
+    this.#delta = delta;
+  }
+
+  get delta(): Document {
+    if (this.#delta === undefined) {
+      this.#delta = deltaFromLog(this.fullDocument, this.#log!);
+      this.#log = undefined;
+    }
+    return this.#delta;
+  }
+
+  get updateDescription(): UpdateDescription {
+    return (this.#description ??= describeDelta(this.delta));
+  }
 }
 
-function diffObjects(before: Document, after: Document, prefix: string, out: UpdateDescription): void {
-  for (const key of Object.keys(before)) {
-    if (!(key in after)) out.removedFields.push(prefix + key);
-  }
-  for (const [key, value] of Object.entries(after)) {
-    diffValues(before[key], value, prefix + key, out, key in before);
-  }
+/** The record of a transaction's update as the commit applies it: it logs the transaction's delta. */
+export function replayedRecord(common: Common, original: UpdateChange): ChangeRecord {
+  return new UpdateRecord(common, undefined, original.delta);
 }
 
-function diffValues(old: unknown, value: unknown, path: string, out: UpdateDescription, existed: boolean): void {
-  if (existed && (old === value || (valuesEqual(old, value) && typeof old === typeof value))) return;
-  if (existed && isPlainObject(old) && isPlainObject(value)) {
-    diffObjects(old, value, `${path}.`, out);
-    return;
-  }
-  if (existed && Array.isArray(old) && Array.isArray(value)) {
-    if (value.length < old.length) out.truncatedArrays.push({ field: path, newSize: value.length });
-    value.forEach((el, i) => diffValues(old[i], el, `${path}.${i}`, out, i < old.length));
-    return;
-  }
-  out.updatedFields[path] = value;
+/**
+ * The update record of `before` → `after`. `log` holds what an operator update logged; without
+ * it (a pipeline) the versions are diffed. A pipeline whose diff would not be smaller than the new
+ * document is logged as a replacement, and reported as one (pipeline_executor.cpp).
+ */
+export function updateRecord(common: Common, log: UpdateLog | undefined): ChangeRecord {
+  if (log) return new UpdateRecord(common, log, undefined);
+  const delta = deltaFromVersions(common.fullDocumentBefore, common.fullDocument);
+  return delta ? new UpdateRecord(common, undefined, delta) : { op: 'replace', ...common };
 }

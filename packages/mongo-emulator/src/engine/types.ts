@@ -66,10 +66,14 @@ export type ChangeRecord =
       documentKey: Document;
       fullDocumentBefore: Document;
       fullDocument: Document;
+      /** The `diff` of its `$v: 2` oplog entry (non-enumerable, made on first read). */
+      delta: Document;
       updateDescription: {
         updatedFields: Document;
         removedFields: string[];
         truncatedArrays: { field: string; newSize: number }[];
+        /** Reported only to streams with showExpandedEvents. */
+        disambiguatedPaths: Document;
       };
     }
   | {
@@ -88,6 +92,8 @@ export interface UpdateSpec {
   /** An update-operator document, a replacement document, or an aggregation pipeline. */
   u: Document | Document[];
   multi?: boolean;
+  /** A transaction's update being committed: the new record logs the delta the transaction's did. */
+  replayOf?: Extract<ChangeRecord, { op: 'update' }>;
   upsert?: boolean;
   arrayFilters?: Document[];
   collation?: Collation;

@@ -7,6 +7,8 @@ import { aggregateDocuments } from './aggregate.ts';
 import { cloneValue } from './clone.ts';
 import { valuesEqual } from './compare.ts';
 import { formatValue } from './format.ts';
+import { toDouble } from './numeric.ts';
+import { sameValue, type UpdateLog } from './deltaDiff.ts';
 import { compileFilter, type MatchContext, type Predicate } from './match.ts';
 import { checkArgument, OPERATORS, type OperatorContext } from './updateOperators.ts';
 import { Draft, expandPath, getAt, isPlainObject, setAt, unsetAt, type PositionalContext } from './updatePath.ts';
@@ -21,6 +23,8 @@ export interface UpdateContext {
   query?: Document;
   /** True when this update builds the document of an upsert ($setOnInsert applies). */
   isUpsertInsert?: boolean;
+  /** When set, an operator update records here the paths it logs in its `$v: 2` oplog delta. */
+  log?: UpdateLog;
 }
 
 const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
@@ -92,12 +96,19 @@ export function applyUpdate(doc: Document, u: Document | Document[], ctx: Update
   for (const [op, args] of Object.entries(u)) {
     for (const [path, arg] of Object.entries(args as Document)) {
       if (op === '$rename') {
-        rename(draft, path, String(arg));
+        rename(draft, path, String(arg), ctx.log);
         continue;
       }
       for (const parts of expandPath(draft.root, path, pos)) {
         if (parts[0] === '_id' && op !== '$setOnInsert' && op !== '$set') immutableId();
+        if (!ctx.log) {
+          OPERATORS[op]!(draft, parts, cloneValue(arg), opCtx);
+          continue;
+        }
+        const old = getAt(draft.root, parts);
+        const missingFrom = old === undefined ? firstMissing(draft.root, parts) : -1;
         OPERATORS[op]!(draft, parts, cloneValue(arg), opCtx);
+        logOperator(ctx.log, op, parts, old, getAt(draft.root, parts), arg, missingFrom);
       }
     }
   }
@@ -121,7 +132,65 @@ function keepId(doc: Document, replacement: Document): Document {
   return '_id' in doc ? { _id: doc._id, ...rest } : replacement;
 }
 
-function rename(draft: Draft, from: string, to: string): void {
+/**
+ * What one operator at one path logs in the `$v: 2` delta (mongod 7.0, src/mongo/db/update/):
+ * - a field it creates is logged whole from the first path component that did not exist
+ *   (path_creating_node.cpp: logCreatedField at idxOfFirstCreated), in `i`;
+ * - a field it removes is a delete (unset_node.cpp), in `d`; an array element it unsets becomes
+ *   null and is an update;
+ * - $set, $inc, $mul, $min, $max, $bit, $currentDate log the field they changed and only it
+ *   (modifier_node.cpp logUpdate), nothing when the value is unchanged (their kNoOp);
+ * - $push logs one element per appended value when it only appended to a non-empty array, and
+ *   the whole array when the array was empty, or $position inserted before the end, or $sort ran,
+ *   or $slice removed an element (push_node.cpp insertElementsWithPosition / performPush /
+ *   logUpdate, kArrayAppendUpdate vs kNormalUpdate);
+ * - $pull, $pullAll (array_culling_node.cpp), $pop (pop_node.cpp) and an $addToSet that adds
+ *   (addtoset_node.cpp) log the whole array.
+ */
+function logOperator(log: UpdateLog, op: string, parts: string[], old: unknown, value: unknown, arg: unknown, missingFrom: number): void {
+  if (value === undefined) {
+    if (old !== undefined) log.push({ kind: 'd', parts });
+    return;
+  }
+  if (old === undefined) {
+    log.push({ kind: 'i', parts: missingFrom < 0 ? parts : parts.slice(0, missingFrom + 1) });
+    return;
+  }
+  if (unchanged(old, value)) return;
+  if (op === '$push' && Array.isArray(old) && Array.isArray(value) && onlyAppended(old, value, arg)) {
+    for (let index = old.length; index < value.length; index++) log.push({ kind: 'i', parts: [...parts, String(index)] });
+    return;
+  }
+  log.push({ kind: 'u', parts });
+}
+
+function unchanged(old: unknown, value: unknown): boolean {
+  if (Array.isArray(old) && Array.isArray(value)) return old.length === value.length && old.every((el, i) => sameValue(el, value[i]));
+  return sameValue(old, value);
+}
+
+/** push_node.cpp's kArrayAppendUpdate: appended to a non-empty array, nothing sorted or sliced off. */
+function onlyAppended(old: unknown[], value: unknown[], arg: unknown): boolean {
+  if (old.length === 0) return false;
+  if (!isPlainObject(arg) || !('$each' in arg)) return value.length === old.length + 1;
+  const each = arg.$each as unknown[];
+  if (arg.$sort !== undefined) return false;
+  if (arg.$position !== undefined && !(toDouble(arg.$position) > old.length)) return false;
+  return value.length === old.length + each.length;
+}
+
+/** Index of the first component of `parts` missing in `doc` (the field an operator creates there). */
+function firstMissing(doc: Document, parts: string[]): number {
+  let cur: unknown = doc;
+  for (let i = 0; i < parts.length; i++) {
+    cur = getAt(cur, [parts[i]!]);
+    if (cur === undefined) return i;
+  }
+  return -1;
+}
+
+/** rename_node.cpp: the target is set (created or updated), then the source unset. */
+function rename(draft: Draft, from: string, to: string, log?: UpdateLog): void {
   if (from === to) throw new CommandError('BadValue', `The source and target field for $rename must differ: ${from}: "${to}"`);
   if (from.startsWith(`${to}.`) || to.startsWith(`${from}.`)) {
     throw new CommandError('BadValue', `The source and target field for $rename must not be on the same path: ${from}: "${to}"`);
@@ -130,8 +199,15 @@ function rename(draft: Draft, from: string, to: string): void {
   const parts = from.split('.');
   const value = getAt(draft.root, parts);
   if (value === undefined) return;
+  const toParts = to.split('.');
+  const old = getAt(draft.root, toParts);
+  const missingFrom = old === undefined ? firstMissing(draft.root, toParts) : -1;
   unsetAt(draft, parts);
-  setAt(draft, to.split('.'), value);
+  setAt(draft, toParts, value);
+  if (log) {
+    logOperator(log, '$set', toParts, old, value, value, missingFrom);
+    log.push({ kind: 'd', parts });
+  }
 }
 
 function applyPipeline(doc: Document, pipeline: Document[], ctx: UpdateContext): Document {

@@ -58,6 +58,11 @@ export class RetryableWrite {
     this.session.executed.set(this.stmtIdOf(index), result);
   }
 
+  /** The oplog session fields of statement `index` (its entries carry them). */
+  sessionFields(command: Document, index: number): { owner: object; lsid: Document; txnNumber: bigint; stmtId: number } {
+    return { owner: this.session, lsid: command.lsid as Document, txnNumber: this.session.txnNumber, stmtId: this.stmtIdOf(index) };
+  }
+
   private stmtIdOf(index: number): number {
     return this.stmtIds?.[index] ?? this.firstStmtId + index;
   }

@@ -33,9 +33,9 @@ function replayChange(live: Catalog, change: ChangeRecord): void {
       collection.update({ q, u: change.fullDocument });
       return;
     case 'update':
-      // A pipeline replacing the whole document keeps it an 'update' whose description the
-      // engine derives from before and after, exactly as the transaction saw it.
-      collection.update({ q, u: [{ $replaceWith: { $literal: change.fullDocument } }] });
+      // The document as the transaction left it, logged with the delta the transaction's update
+      // made (its operators' or its pipeline's), so the commit's applyOps holds that delta.
+      collection.update({ q, u: [{ $replaceWith: { $literal: change.fullDocument } }], replayOf: change });
       return;
   }
 }

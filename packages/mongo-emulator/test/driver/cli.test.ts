@@ -1,5 +1,5 @@
 // Proves the standalone command works with no build step: it logs its ready line, serves the
-// driver, stops cleanly on SIGTERM, and rejects bad flags with exit code 2.
+// driver, stops cleanly on SIGTERM, takes --oplogSizeMB, and rejects bad flags with exit code 2.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +55,29 @@ describe('mongo-emulator CLI', () => {
     const { output, exited } = run(['--port', 'seventy']);
     expect(await exited).toBe(2);
     expect(output()).toContain("--port must be 0-65535, got 'seventy'");
+  });
+
+  it('bounds the oplog by --oplogSizeMB, as collStats on local.oplog.rs reports', async () => {
+    const { child, output, exited } = run(['--port', '0', '--replSet', 'rs0', '--oplogSizeMB', '2']);
+    try {
+      const client = new MongoClient(await readyUri(output));
+      try {
+        const stats = await client.db('local').command({ collStats: 'oplog.rs' });
+        expect(stats).toMatchObject({ capped: true, maxSize: 2 * 1024 * 1024 });
+      } finally {
+        await client.close();
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('rejects a non-positive --oplogSizeMB with exit code 2', async () => {
+    const { output, exited } = run(['--oplogSizeMB', '0']);
+    expect(await exited).toBe(2);
+    expect(output()).toContain("--oplogSizeMB must be a positive number, got '0'");
   });
 
   it('prints help', async () => {

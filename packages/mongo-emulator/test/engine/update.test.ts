@@ -169,13 +169,16 @@ describe('change records', () => {
       updatedFields: { status: 'DONE', 'meta.n': 2, version: 1 },
       removedFields: ['gone'],
       truncatedArrays: [],
+      disambiguatedPaths: {},
     });
   });
-  it('report truncated arrays', () => {
+  it('report truncated arrays from a diffed pipeline update, and a $pop as the whole array', () => {
     const c = newCollection();
-    c.insertOne({ _id: 1, a: [1, 2, 3] });
-    const change = c.update({ q: {}, u: { $pop: { a: 1 } } }).changes[0]!;
-    expect(change.op === 'update' && change.updateDescription.truncatedArrays).toEqual([{ field: 'a', newSize: 2 }]);
+    c.insertOne({ _id: 1, a: [1, 2, 3, 4, 5, 6, 7, 8], note: 'x'.repeat(100) });
+    const sliced = c.update({ q: {}, u: [{ $set: { a: { $slice: ['$a', 2] } } }] }).changes[0]!;
+    expect(sliced.op === 'update' && sliced.updateDescription.truncatedArrays).toEqual([{ field: 'a', newSize: 2 }]);
+    const popped = c.update({ q: {}, u: { $pop: { a: 1 } } }).changes[0]!;
+    expect(popped.op === 'update' && popped.updateDescription).toMatchObject({ updatedFields: { a: [1] }, truncatedArrays: [] });
   });
   it('count a no-op update as matched but not modified, without a change', () => {
     const c = newCollection();

@@ -44,7 +44,9 @@ export function runWriteBatch<S, R>(
     }
     try {
       if (retryable && commitPerStatement) onPrimaryTransactionalWrite(context);
-      const result = apply(statements[index]!, index);
+      const result = retryable
+        ? context.server.changeStreams.withStatement(retryable.sessionFields(context.command, index), () => apply(statements[index]!, index))
+        : apply(statements[index]!, index);
       retryable?.record(index, result);
       outcome.results.push({ index, result });
     } catch (error) {
