@@ -69,7 +69,8 @@ function commandFields(operation: Exclude<OplogOperation, { op: 'crud' }>): Docu
         },
       };
     case 'create':
-      return { op: 'c', ns: `${operation.db}.$cmd`, ui: operation.collectionUUID, o: { create: operation.coll, ...operation.operationDescription } };
+      // A view has no UUID: its entry is the create command with viewOn and pipeline only.
+      return { op: 'c', ns: `${operation.db}.$cmd`, ...uuid(operation.collectionUUID), o: { create: operation.coll, ...operation.operationDescription } };
     case 'createIndexes': {
       // One entry per index (a direct build); a two-phase build's commitIndexBuild lists them all.
       const indexes = operation.operationDescription.indexes as Document[];
