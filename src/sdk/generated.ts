@@ -56,6 +56,15 @@ export type AccountPage = {
   items: Array<Account>;
 };
 
+/** Refused: the credit would take the balance past 2^53-1. Nothing moved and nothing was recorded */
+export type BalanceLimitExceeded = {
+  __typename?: 'BalanceLimitExceeded';
+  accountId: Scalars['ID']['output'];
+  amount: Scalars['SafeInt']['output'];
+  /** The balance when the request was decided */
+  balance: Scalars['SafeInt']['output'];
+};
+
 /** The item is yours until leaseExpiresAt; present its version to heartbeat and complete */
 export type ClaimSuccess = {
   __typename?: 'ClaimSuccess';
@@ -136,7 +145,7 @@ export type DepositInput = {
   requestId: Scalars['String']['input'];
 };
 
-export type DepositResult = AccountNotFound | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress;
+export type DepositResult = AccountNotFound | BalanceLimitExceeded | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress;
 
 export type DepositSuccess = {
   __typename?: 'DepositSuccess';
@@ -386,7 +395,7 @@ export type ReplicaSetStatus = {
   primary: Maybe<Scalars['String']['output']>;
 };
 
-/** The first attempt with this requestId is still running; ask again with the same key */
+/** Not decided yet: another move held the account or this requestId (a first attempt still running) for longer than the server retries; ask again with the same requestId */
 export type RequestInProgress = {
   __typename?: 'RequestInProgress';
   firstSeenAt: Scalars['DateTime']['output'];
@@ -444,7 +453,7 @@ export type TransferInput = {
   toAccountId: Scalars['String']['input'];
 };
 
-export type TransferResult = AccountNotFound | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | TransferSuccess;
+export type TransferResult = AccountNotFound | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | TransferSuccess;
 
 /** Both legs of a transfer, each with its account right after it */
 export type TransferSuccess = {
