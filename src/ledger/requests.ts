@@ -59,7 +59,7 @@ export const requestRules: RequestRules = Object.freeze({
 
 export interface LedgerDeps {
   client: MongoClient;
-  /** This service's moves, one at a time per account (see `AccountTurns`). */
+  /** This process's moves, one at a time per account (see `AccountTurns`). */
   turns: AccountTurns;
   collections: LedgerCollections;
   preconditions: AccountPreconditions;
@@ -88,7 +88,7 @@ const transactionOptions: TransactionOptions = {
 };
 
 /**
- * Moves of one service take turns per account. A transaction that meets another's write on its
+ * Moves of one process (one MongoClient) take turns per account. A transaction that meets another's write on its
  * account fails at once (WriteConflict) and must run again, so N moves racing on one hot account
  * cost O(N^2) attempts and can starve. Queued here, moves of this process never conflict with each
  * other; only moves of other processes do, and those are retried. Accounts are taken in id order,
@@ -119,6 +119,18 @@ export class AccountTurns {
       if (this.#tails.get(accountId) === tail) this.#tails.delete(accountId);
     };
   }
+}
+
+const turnsByClient = new WeakMap<MongoClient, AccountTurns>();
+
+/**
+ * The turns of every service on `client`: a resolver builds a service per request, and the
+ * turns must span the whole process (one client) to keep its moves from conflicting.
+ */
+export function accountTurnsOf(client: MongoClient): AccountTurns {
+  let turns = turnsByClient.get(client);
+  if (!turns) turnsByClient.set(client, (turns = new AccountTurns()));
+  return turns;
 }
 
 /** Deposit, withdraw and transfer: one transaction per attempt, retried under the same key. */

@@ -11,7 +11,7 @@ import { accountPreconditions, type AccountPreconditions } from './decide.ts';
 import { reportingCollections, writeCollections } from './model.ts';
 import { openAccount } from './openAccount.ts';
 import * as queries from './queries.ts';
-import { AccountTurns, type LedgerDeps, moveMoney, type MoveResult, requestRules, type RequestRules } from './requests.ts';
+import { accountTurnsOf, type LedgerDeps, moveMoney, type MoveResult, requestRules, type RequestRules } from './requests.ts';
 import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
 import { withdrawalsAfter } from './withdrawals.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
@@ -39,7 +39,7 @@ export function createLedgerService(options: LedgerServiceOptions) {
   const { db, telemetry } = options;
   const deps: LedgerDeps = {
     client: db.client,
-    turns: new AccountTurns(),
+    turns: accountTurnsOf(db.client),
     collections: writeCollections(db),
     preconditions: options.preconditionsForTest ?? accountPreconditions,
     rules: options.requestRulesForTest ?? requestRules,
