@@ -17,6 +17,19 @@ const transient = new Set(['requestInProgress', 'outcomeUnknown']);
 const resendsMax = 20;
 
 /**
+ * Sends one key until its answer is final (a transient answer means: ask again with the same
+ * key), and returns the final answer's kind; a replay counts as the kind of its original.
+ */
+export async function finalKindOf(send: () => Promise<{ kind: string; original?: { kind: string } }>, what: string): Promise<string> {
+  for (let sent = 0; sent <= resendsMax; sent += 1) {
+    const result = await send();
+    if (result.kind === 'duplicateReplayed') return result.original!.kind;
+    if (!transient.has(result.kind)) return result.kind;
+  }
+  throw new Error(`${what} still undecided after ${resendsMax} resends`);
+}
+
+/**
  * `count` withdrawals of `amount` from one account at once, spread over `services`. Services on
  * separate clients stand for separate API processes: their transactions conflict on the account
  * and retry, and one that runs out of retries answers transiently; like a caller, the race then
@@ -29,14 +42,8 @@ export async function raceWithdrawals(
   count: number,
   amount: number,
 ): Promise<WithdrawalRace> {
-  const finalKind = async (service: LedgerService, requestId: string): Promise<string> => {
-    for (let sent = 0; sent <= resendsMax; sent += 1) {
-      const result = await service.withdraw({ accountId, amount, requestId });
-      if (result.kind === 'duplicateReplayed') return result.original.kind;
-      if (!transient.has(result.kind)) return result.kind;
-    }
-    throw new Error(`${requestId} still undecided after ${resendsMax} resends`);
-  };
+  const finalKind = (service: LedgerService, requestId: string) =>
+    finalKindOf(() => service.withdraw({ accountId, amount, requestId }), requestId);
   const results = await Promise.all(
     Array.from({ length: count }, (_, i) => finalKind(services[i % services.length]!, `${accountId}-w${i}`)),
   );
