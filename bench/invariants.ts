@@ -19,7 +19,7 @@ export async function checkInvariants(db: Db, book: Book): Promise<InvariantChec
 }
 
 async function checkLedger(db: Db, book: Book): Promise<InvariantCheck[]> {
-  const accounts = await db.collection<AccountDoc>(collectionNames.accounts).find({}, { projection: { trace: 0 } }).toArray();
+  const accounts = await db.collection<AccountDoc>(collectionNames.accounts).find({}).toArray();
   const balances = new Map(accounts.map((account) => [account._id, Number(account.balance)]));
   // Accounts open at 0, so each balance is the running sum of its entries, in journal order.
   const running = new Map<string, number>();

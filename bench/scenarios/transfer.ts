@@ -1,5 +1,5 @@
-// Transfers between many accounts: two conditional single-document writes each (debit, then
-// credit), driven from the request document.
+// Transfers between many accounts: one transaction each (conditional debit, conditional credit,
+// the request under its key, two entries, commit).
 import { outcomeLabel, sized } from '../context.ts';
 import { TRANSFER } from '../documents.ts';
 import { fundAccounts } from '../fundAccounts.ts';

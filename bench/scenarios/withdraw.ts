@@ -1,6 +1,7 @@
-// Withdrawals with distinct requestIds: each is a claim of the key plus one conditional debit.
-// "hot" puts the load on a few accounts, so concurrent debits meet on one document and each
-// account's trace of recent decisions fills to its bound; "spread" over many, so they rarely do.
+// Withdrawals with distinct requestIds: each is one transaction (conditional debit, the request
+// under its key, the entry, commit). "hot" puts the load on a few accounts, so concurrent debits
+// meet on one document (they take turns per account inside the API process); "spread" over
+// many, so they rarely do.
 import { outcomeLabel, sized } from '../context.ts';
 import { WITHDRAW } from '../documents.ts';
 import { fundAccounts } from '../fundAccounts.ts';

@@ -1,69 +1,67 @@
-import type { Collection, UpdateFilter } from 'mongodb';
-import { accountTraceLengthMax, decisionAttemptsMax } from './limits.ts';
+import type { ClientSession, Collection, Filter } from 'mongodb';
 import type { AccountDoc } from './model.ts';
-import { fromLong, toLong } from './money.ts';
-import type { AccountPreconditions, DecisionTarget } from './preconditions.ts';
-import { type AccountState, findInTrace, type TracedDecision } from './trace.ts';
+import { toLong } from './money.ts';
 
-export type AccountDecision =
-  | TracedDecision
-  /** The key is not in the trace and the account moved too far since the claim to be sure. */
-  | { kind: 'untraceable' }
-  /** The account kept changing between our writes; the caller may drive again. */
-  | { kind: 'undecided' };
+// The account decision: one conditional write per account, inside the move's transaction. The
+// filter holds the whole precondition, so the check and the change are one atomic write: two
+// moves that both pass a check on the same balance cannot both write it (the second one meets a
+// write conflict and its whole move retries on the new balance).
 
-export interface DecideOptions {
-  /** Negative: a debit, which is rejected when the balance does not cover it. Positive: a credit. */
-  delta: number;
-  target: DecisionTarget;
+/** One account leg of a move. */
+export interface DecisionTarget {
+  accountId: string;
+  /** Positive minor units. */
+  amount: number;
+  /** A transfer's credit requires the debited account's currency. */
+  currency?: string;
 }
 
-// What the account writes send back. A write that matched just pushed this key's record, so
-// the last record is all it needs; returning the whole trace (up to accountTraceLengthMax
-// records) made every decision ship and parse it, the dearer the busier the account. The
-// read-back needs the trace but not the account's other fields.
-const decidedReply = { returnDocument: 'after', projection: { balance: 1, version: 1, trace: { $slice: -1 } } } as const;
-const readBackProjection = { balance: 1, version: 1, trace: 1 } as const;
-
-function recordDecision(key: string, delta: number): UpdateFilter<AccountDoc> {
-  return {
-    $inc: { balance: toLong(delta), version: toLong(1) },
-    $push: { trace: { $each: [{ r: key, d: toLong(delta) }], $slice: -accountTraceLengthMax } },
-  };
-}
+/** The account right after a write of this move, or as this move's snapshot read it. */
+export type AccountState = Pick<AccountDoc, '_id' | 'currency' | 'balance' | 'version'>;
 
 /**
- * Decides one request on one account exactly once: applies the change if the preconditions
- * hold, else (debits only) records the rejection, else reads back what an earlier attempt of the
- * same key decided. Each write is conditional on the key being absent from the trace, so any
- * number of concurrent drivers of one request agree on a single decision.
+ * The two account writes. Services take this object as a dependency so that a test can swap in a
+ * broken one and watch the race tests fail; production never passes anything but
+ * `accountPreconditions`. Each returns the account after the write, or null when the account is
+ * missing or the precondition does not hold (nothing written).
  */
-export async function decideOnAccount(
-  accounts: Collection<AccountDoc>,
-  preconditions: AccountPreconditions,
-  { delta, target }: DecideOptions,
-): Promise<AccountDecision> {
-  const { accountId, key } = target;
-  const isDebit = delta < 0;
-  for (let attempt = 0; attempt < decisionAttemptsMax; attempt += 1) {
-    const filter = isDebit ? preconditions.debit(target) : preconditions.credit(target);
-    const applied: AccountState | null = await accounts.findOneAndUpdate(filter, recordDecision(key, delta), decidedReply);
-    if (applied) return requireTraced(applied, key);
-    if (isDebit) {
-      const rejected: AccountState | null = await accounts.findOneAndUpdate(preconditions.reject(target), recordDecision(key, 0), decidedReply);
-      if (rejected) return requireTraced(rejected, key);
-    }
-    const current = await accounts.findOne<AccountState>({ _id: accountId }, { projection: readBackProjection });
-    if (!current) throw new Error(`invariant: account ${accountId} vanished while deciding ${key}`);
-    const traced = findInTrace(current, key);
-    if (traced) return traced;
-    if (fromLong(current.version) > target.versionMax.toNumber()) return { kind: 'untraceable' };
-  }
-  return { kind: 'undecided' };
+export interface AccountPreconditions {
+  debit(accounts: Collection<AccountDoc>, session: ClientSession, target: DecisionTarget): Promise<AccountState | null>;
+  credit(accounts: Collection<AccountDoc>, session: ClientSession, target: DecisionTarget): Promise<AccountState | null>;
 }
 
-function requireTraced(account: AccountState, key: string): TracedDecision {
-  const traced = findInTrace(account, key);
-  if (!traced) throw new Error(`invariant: account ${account._id} was written for ${key} without tracing it`);
-  return traced;
+/** Largest balance a credit may reach: above it a balance no longer reads back as a safe integer. */
+export const balanceMax = Number.MAX_SAFE_INTEGER;
+
+const stateProjection = { currency: 1, balance: 1, version: 1 } as const;
+
+/** `$inc` of the balance by `delta` and of the version by one; returns the account after it. */
+export function applyDelta(
+  accounts: Collection<AccountDoc>,
+  session: ClientSession,
+  filter: Filter<AccountDoc>,
+  delta: number,
+): Promise<AccountState | null> {
+  return accounts.findOneAndUpdate(
+    filter,
+    { $inc: { balance: toLong(delta), version: toLong(1) } },
+    { session, returnDocument: 'after', projection: stateProjection },
+  );
+}
+
+export const accountPreconditions: AccountPreconditions = Object.freeze<AccountPreconditions>({
+  debit: (accounts, session, { accountId, amount }) =>
+    applyDelta(accounts, session, { _id: accountId, balance: { $gte: toLong(amount) } }, -amount),
+  credit: (accounts, session, { accountId, amount, currency }) =>
+    applyDelta(
+      accounts,
+      session,
+      { _id: accountId, balance: { $lte: toLong(balanceMax - amount) }, ...(currency === undefined ? {} : { currency }) },
+      amount,
+    ),
+});
+
+/** Why a write matched nothing: the account as this move's snapshot sees it (null: no such account). */
+export function readAccount(accounts: Collection<AccountDoc>, session: ClientSession, accountId: string): Promise<AccountState | null> {
+  return accounts.findOne({ _id: accountId }, { session, projection: stateProjection });
 }

@@ -1,6 +1,8 @@
 export { createLedgerService, type LedgerService, type LedgerServiceOptions } from './service.ts';
 export { createLedgerTelemetry, type LedgerTelemetry } from './telemetry.ts';
-export { accountPreconditions, type AccountPreconditions, type DecisionTarget } from './preconditions.ts';
+export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountState, type DecisionTarget } from './decide.ts';
+export { requestKey, requestRules, type RequestRules } from './requests.ts';
+export type { MoveAttempt } from './outcome.ts';
 export { collectionNames, ensureLedgerIndexes } from './model.ts';
 export type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
 export * from './inputs.ts';

@@ -1,13 +1,13 @@
 import type { Collection, Db, IndexDescription, Long } from 'mongodb';
-import { withdrawalsByIdIndex } from './withdrawals.ts';
 
-// The ledger's three collections. Only this folder writes them.
+// The ledger's three collections. Only this folder writes them, and a money move writes all the
+// documents it touches in one multi-document transaction (src/ledger/requests.ts), so they exist
+// together or not at all.
 //
-// accounts         one document per account; the balance and the trace of recent decisions
-//                  live together so that "affordable?" and "debit" are one atomic write.
+// accounts         one document per account: balance and version, nothing that grows.
 // ledger_entries   immutable journal, one entry per applied leg; _id derived from the request.
-// ledger_requests  one document per caller requestId: the claim, its parameters' hash, the
-//                  status (pending -> applied | rejected) and the final outcome.
+// ledger_requests  one document per caller requestId, written in the move's transaction already
+//                  decided (applied | rejected) with its parameters' hash and outcome.
 
 export const collectionNames = Object.freeze({
   accounts: 'accounts',
@@ -15,24 +15,13 @@ export const collectionNames = Object.freeze({
   requests: 'ledger_requests',
 });
 
-/**
- * One decision recorded on an account, newest last. `d` is the signed balance change, 0 for a
- * rejection (amounts are never 0). Every trace push also bumps `version` by one, so the record
- * k places from the end was written at `version - k`, with balance `balance - (sum of later d)`.
- */
-export interface TraceRecord {
-  r: string;
-  d: Long;
-}
-
 export interface AccountDoc {
   _id: string;
   currency: string;
   balance: Long;
-  /** Number of decisions recorded on this account (applied moves and rejections). */
+  /** Number of moves applied to this account: the per-account journal order. */
   version: Long;
   openedAt: Date;
-  trace: TraceRecord[];
 }
 
 export type EntryKind = 'deposit' | 'withdrawal' | 'transferOut' | 'transferIn';
@@ -81,18 +70,15 @@ export interface RequestDoc {
   requestId: string;
   paramsHash: string;
   params: MoveParams;
-  /** The currency of the touched account(s), read before the claim; copied onto the entries. */
-  currency: string;
   /**
-   * Versions of the touched accounts read before the claim: bounds the trace look-up. A list, not
-   * an object keyed by account id, because ids may hold '.' or '$'.
+   * Always decided: the request is inserted in the same transaction as the move it decides.
+   * 'pending' stays in the type because the metrics count it (always 0) and because documents of
+   * the former two-step design may hold it.
    */
-  versionsAtClaim: { accountId: string; version: Long }[];
   status: 'pending' | 'applied' | 'rejected';
   outcome: StoredOutcome | null;
+  /** When the first caller's first attempt started. */
   firstSeenAt: Date;
-  /** Until then a replay waits for the first caller instead of completing the request itself. */
-  leaseUntil: Date;
   decidedAt: Date | null;
 }
 
@@ -125,6 +111,9 @@ export function reportingCollections(db: Db): LedgerCollections {
   };
 }
 
+/** The index the payout reconciliation's walk over withdrawal entries needs (src/ledger/withdrawals.ts). */
+export const withdrawalsByIdIndex = Object.freeze({ kind: 1, _id: 1 } as const);
+
 const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
   accounts: [],
   entries: [
@@ -135,7 +124,7 @@ const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
     // The payout projection's reconciliation walks withdrawals by _id (src/ledger/withdrawals.ts).
     { key: { ...withdrawalsByIdIndex }, name: 'kind_id' },
   ],
-  // The recovery sweep completes pending requests, oldest first.
+  // The pending-requests metrics (src/ledger/telemetry.ts) count and age pending requests.
   requests: [{ key: { status: 1, firstSeenAt: 1 }, name: 'status_firstSeenAt' }],
 };
 

@@ -17,7 +17,6 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
     balance: toLong(0),
     version: toLong(0),
     openedAt: new Date(),
-    trace: [],
   };
   try {
     await accounts.insertOne(doc);
@@ -25,7 +24,7 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
   }
-  const existing = await accounts.findOne({ _id: input.accountId }, { projection: { trace: 0 } });
+  const existing = await accounts.findOne({ _id: input.accountId });
   if (!existing) throw new Error(`invariant: account ${input.accountId} vanished (accounts are never deleted)`);
   if (existing.currency !== input.currency) return { kind: 'idempotencyKeyReused', requestId: input.accountId };
   const opened = { id: existing._id, currency: existing.currency, balance: 0, version: 0 };

@@ -7,7 +7,7 @@ import { requestKey } from './requests.ts';
 import type { AccountSnapshot, LedgerEntry } from './results.ts';
 
 // Reporting reads. They run on the reporting collections (secondaryPreferred, majority read
-// concern), never on the write path, and never return the accounts' trace.
+// concern), never on the write path.
 
 export interface Page<T> {
   items: T[];
@@ -15,11 +15,9 @@ export interface Page<T> {
   hasNextPage: boolean;
 }
 
-const withoutTrace = { projection: { trace: 0 } } as const;
-
 /** Accounts by id, in the order asked, null where none exists: the batch function of a DataLoader. */
 export async function accountsByIds(collections: LedgerCollections, ids: readonly string[]): Promise<(AccountSnapshot | null)[]> {
-  const docs = await collections.accounts.find({ _id: { $in: [...ids] } }, withoutTrace).toArray();
+  const docs = await collections.accounts.find({ _id: { $in: [...ids] } }).toArray();
   const byId = new Map(docs.map((doc) => [doc._id, toAccountSnapshot(doc)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
@@ -27,7 +25,7 @@ export async function accountsByIds(collections: LedgerCollections, ids: readonl
 /** Accounts in id order. */
 export async function listAccounts(collections: LedgerCollections, page: AccountsPageInput): Promise<Page<AccountSnapshot>> {
   const filter = page.after == null ? {} : { _id: { $gt: page.after } };
-  const docs = await collections.accounts.find(filter, withoutTrace).sort({ _id: 1 }).limit(page.first + 1).toArray();
+  const docs = await collections.accounts.find(filter).sort({ _id: 1 }).limit(page.first + 1).toArray();
   return pageOf(docs.map(toAccountSnapshot), page.first, (account) => encodeCursor('account', account.id));
 }
 

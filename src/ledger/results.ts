@@ -52,6 +52,8 @@ export type IdempotencyKeyReused = { kind: 'idempotencyKeyReused'; requestId: st
 export type AccountNotFound = { kind: 'accountNotFound'; accountId: string };
 export type RequestInProgress = { kind: 'requestInProgress'; requestId: string; firstSeenAt: Date };
 export type OutcomeUnknown = { kind: 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
+/** A credit would take the balance past 2^53-1 (G6); nothing moved and nothing was recorded. */
+export type BalanceLimitExceeded = { kind: 'balanceLimitExceeded'; accountId: string; balance: number; amount: number };
 export type CurrencyMismatch = {
   kind: 'currencyMismatch';
   fromAccountId: string;
@@ -63,10 +65,12 @@ export type CurrencyMismatch = {
 export type OpenAccountResult = OpenAccountSuccess | DuplicateReplayed | IdempotencyKeyReused;
 export type DepositResult =
   | DepositSuccess
+  | BalanceLimitExceeded
   | DuplicateReplayed
   | IdempotencyKeyReused
   | AccountNotFound
-  | RequestInProgress;
+  | RequestInProgress
+  | OutcomeUnknown;
 export type WithdrawResult =
   | WithdrawSuccess
   | InsufficientFunds
@@ -78,6 +82,7 @@ export type WithdrawResult =
 export type TransferResult =
   | TransferSuccess
   | InsufficientFunds
+  | BalanceLimitExceeded
   | CurrencyMismatch
   | DuplicateReplayed
   | IdempotencyKeyReused

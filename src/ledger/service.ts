@@ -7,13 +7,12 @@ import type {
   TransferInput,
   WithdrawInput,
 } from './inputs.ts';
+import { accountPreconditions, type AccountPreconditions } from './decide.ts';
 import { reportingCollections, writeCollections } from './model.ts';
-import { type LedgerDeps, moveMoney, type MoveResult } from './moveMoney.ts';
 import { openAccount } from './openAccount.ts';
-import { accountPreconditions, type AccountPreconditions } from './preconditions.ts';
 import * as queries from './queries.ts';
+import { accountTurnsOf, type LedgerDeps, moveMoney, type MoveResult, requestRules, type RequestRules } from './requests.ts';
 import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
-import { sweepPendingRequests } from './sweep.ts';
 import { withdrawalsAfter } from './withdrawals.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 
@@ -25,21 +24,28 @@ export interface LedgerServiceOptions {
    * without the preconditions. Refused outside vitest: production always uses the real ones.
    */
   preconditionsForTest?: AccountPreconditions;
+  /** Test-only, like `preconditionsForTest`: replaces how requests are keyed and recognised. */
+  requestRulesForTest?: RequestRules;
 }
 
 export type LedgerService = ReturnType<typeof createLedgerService>;
 
 /** The ledger's operations over one database. Inputs must already be parsed by ./inputs.ts. */
 export function createLedgerService(options: LedgerServiceOptions) {
-  if (options.preconditionsForTest !== undefined && process.env.VITEST !== 'true') {
+  const injected = options.preconditionsForTest !== undefined || options.requestRulesForTest !== undefined;
+  if (injected && process.env.VITEST !== 'true') {
     throw new Error('preconditionsForTest is for the test suite only');
   }
   const { db, telemetry } = options;
   const deps: LedgerDeps = {
+    client: db.client,
+    turns: accountTurnsOf(db.client),
     collections: writeCollections(db),
     preconditions: options.preconditionsForTest ?? accountPreconditions,
+    rules: options.requestRulesForTest ?? requestRules,
     telemetry,
   };
+  telemetry.countPendingIn(deps.collections.requests);
   const reporting = reportingCollections(db);
   const report = <R extends { kind: string }>(op: string, result: R): R => {
     telemetry.outcome(op, result.kind);
@@ -62,7 +68,6 @@ export function createLedgerService(options: LedgerServiceOptions) {
       const result = await moveMoney(deps, { op: 'transfer', ...input });
       return report('transfer', asTransferResult(result));
     },
-    sweepPendingRequests: () => sweepPendingRequests(deps),
     accountsByIds: (ids: readonly string[]) => queries.accountsByIds(reporting, ids),
     listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
@@ -72,10 +77,7 @@ export function createLedgerService(options: LedgerServiceOptions) {
   });
 }
 
-// A deposit has nobody to ask for funds and no OutcomeUnknown member: an unfinished deposit is
-// "in progress" (the next replay or the sweep completes it).
 function asDepositResult(result: MoveResult): DepositResult {
-  if (result.kind === 'outcomeUnknown') return { ...result, kind: 'requestInProgress' };
   if (result.kind === 'insufficientFunds' || result.kind === 'currencyMismatch' || result.kind === 'withdrawSuccess' || result.kind === 'transferSuccess') {
     throw new Error(`invariant: a deposit answered ${result.kind}`);
   }
@@ -83,7 +85,7 @@ function asDepositResult(result: MoveResult): DepositResult {
 }
 
 function asWithdrawResult(result: MoveResult): WithdrawResult {
-  if (result.kind === 'currencyMismatch' || result.kind === 'depositSuccess' || result.kind === 'transferSuccess') {
+  if (result.kind === 'currencyMismatch' || result.kind === 'balanceLimitExceeded' || result.kind === 'depositSuccess' || result.kind === 'transferSuccess') {
     throw new Error(`invariant: a withdrawal answered ${result.kind}`);
   }
   return result;

@@ -5,20 +5,12 @@ import { ensureLedgerIndexes } from './model.ts';
 import { createLedgerService } from './service.ts';
 import { createLedgerTelemetry } from './telemetry.ts';
 
-// The ledger's start-up steps: indexes first, then the recovery sweep (G5: requests a crashed
-// process left half-done are finished before traffic arrives), then the demo accounts.
+// The ledger's start-up steps: indexes, then the demo accounts. There is no recovery sweep: a
+// money move is one transaction, so a crash leaves nothing half-done to finish.
 export const ledgerStartupTasks: readonly StartupTask[] = [
   {
     name: 'ledger: indexes',
     run: ({ db }) => ensureLedgerIndexes(db),
-  },
-  {
-    name: 'ledger: recovery sweep',
-    async run({ db, logger }) {
-      const ledger = createLedgerService({ db, telemetry: createLedgerTelemetry(metricsRegistry, logger) });
-      const report = await ledger.sweepPendingRequests();
-      logger.info({ component: 'ledger', ...report }, 'ledger recovery sweep done');
-    },
   },
   {
     name: 'ledger: demo accounts',

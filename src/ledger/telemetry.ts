@@ -1,15 +1,20 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Collection } from 'mongodb';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
+import type { RequestDoc } from './model.ts';
 
 // Metrics and logs of the ledger. Every answer is counted by operation and outcome, so replays,
 // key reuse, overdraft attempts and unknown outcomes are all visible on /metrics.
 
+/** Why a move's transaction ran again under the same key. */
+export type RetryReason = 'writeConflict' | 'transient' | 'unknownCommitResult';
+
 export interface LedgerTelemetry {
   outcome(op: string, outcome: string): void;
-  /** A drive of `requestKey` failed; it will be retried or left for a replay or the sweep. */
-  driveFailure(requestKey: string, error: unknown): void;
-  /** A request whose account moved too far since its claim to tell whether it applied. */
-  untraceable(requestKey: string): void;
+  /** A move's transaction failed transiently and runs again under the same key. */
+  retried(reason: RetryReason): void;
+  /** Where the pending-request gauges read from on each scrape (the last service wins). */
+  countPendingIn(requests: Collection<RequestDoc>): void;
 }
 
 /** Re-uses a metric already on the registry, so that several app instances can share one. */
@@ -19,17 +24,48 @@ function counterOn(registry: Registry, name: string, help: string, labelNames: s
   return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
+function gaugeOn(registry: Registry, name: string, help: string, collect: (gauge: Gauge) => Promise<void>): void {
+  if (registry.getSingleMetric(name)) return;
+  new Gauge({ name, help, registers: [registry], async collect() { await collect(this); } });
+}
+
 export function createLedgerTelemetry(registry: Registry, logger: Logger): LedgerTelemetry {
   const outcomes = counterOn(registry, 'ledger_outcomes_total', 'Ledger mutation answers, by operation and result member.', ['op', 'outcome']);
-  const failures = counterOn(registry, 'ledger_drive_failures_total', 'Failed internal drives of a ledger request (each retried with the same key).', []);
+  const retries = counterOn(
+    registry,
+    'ledger_transaction_retries_total',
+    'Money-move transactions run again under the same key, by reason (writeConflict: another move held the account or key).',
+    ['reason'],
+  );
   const log = logger.child({ component: 'ledger' });
+  const source: { requests: Collection<RequestDoc> | null } = { requests: null };
+  // A move inserts its request already decided, in its transaction, so both gauges stay 0: they
+  // are computed from the database on each scrape (on its clock, $$NOW) to show it, not assumed.
+  const pending = async () => {
+    if (!source.requests) return { count: 0, oldestAgeMs: 0 };
+    const [row] = await source.requests
+      .aggregate<{ count: number; oldestAgeMs: number }>([
+        { $match: { status: 'pending' } },
+        { $group: { _id: null, count: { $sum: 1 }, oldest: { $min: '$firstSeenAt' } } },
+        { $project: { _id: 0, count: 1, oldestAgeMs: { $subtract: ['$$NOW', '$oldest'] } } },
+      ])
+      .toArray();
+    return row ?? { count: 0, oldestAgeMs: 0 };
+  };
+  gaugeOn(registry, 'ledger_requests_pending', 'Ledger requests not yet decided (0 by design: a request is written decided).', async (gauge) => {
+    gauge.set((await pending()).count);
+  });
+  gaugeOn(registry, 'ledger_request_oldest_pending_age_seconds', 'Age of the oldest undecided ledger request, on the database clock (0 when none).', async (gauge) => {
+    gauge.set((await pending()).oldestAgeMs / 1_000);
+  });
   return {
     outcome: (op, outcome) => outcomes.inc({ op, outcome }),
-    driveFailure(requestKey, error) {
-      failures.inc();
-      log.warn({ requestKey, err: error }, 'ledger request drive failed; it stays pending for a retry');
+    retried(reason) {
+      retries.inc({ reason });
+      if (reason !== 'writeConflict') log.warn({ reason }, 'ledger move retried under the same key');
     },
-    untraceable: (requestKey) =>
-      log.error({ requestKey }, 'ledger request cannot be traced on its account any more; needs an operator'),
+    countPendingIn(requests) {
+      source.requests = requests;
+    },
   };
 }

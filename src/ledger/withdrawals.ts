@@ -1,13 +1,10 @@
 import { toLedgerEntry } from './convert.ts';
-import type { LedgerCollections } from './model.ts';
+import { type LedgerCollections, withdrawalsByIdIndex } from './model.ts';
 import type { LedgerEntry } from './results.ts';
 
 // Applied withdrawals in `_id` order, for the payout projection's reconciliation after change-
 // stream history is lost. An entry exists only once its debit applied, so every withdrawal entry
 // is an applied withdrawal. The walk is hinted, so the server uses the index or refuses.
-
-/** The index the walk needs (declared with the other ledger indexes in model.ts). */
-export const withdrawalsByIdIndex = Object.freeze({ kind: 1, _id: 1 } as const);
 
 /** Withdrawal entries whose `_id` sorts after `afterId` (all of them when null), `_id` ascending. */
 export async function withdrawalsAfter(

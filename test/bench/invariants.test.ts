@@ -20,8 +20,8 @@ interface Damage {
 async function seed(t: TestDb, { balanceB, extraCompletion, overdraft }: Damage): Promise<Book> {
   const { db } = t;
   await db.collection('accounts').insertMany([
-    { _id: 'a' as never, currency: 'EUR', balance: long(7), version: long(2), trace: [] },
-    { _id: 'b' as never, currency: 'EUR', balance: long(balanceB), version: long(1), trace: [] },
+    { _id: 'a' as never, currency: 'EUR', balance: long(7), version: long(2) },
+    { _id: 'b' as never, currency: 'EUR', balance: long(balanceB), version: long(1) },
   ]);
   const entry = (id: string, accountId: string, kind: string, amount: number, balanceAfter: number, versionAfter: number) =>
     ({ _id: id as never, accountId, kind, amount: long(amount), balanceAfter: long(balanceAfter), versionAfter: long(versionAfter) });
@@ -31,7 +31,7 @@ async function seed(t: TestDb, { balanceB, extraCompletion, overdraft }: Damage)
     entry('r2:credit', 'b', 'transferIn', 3, 3, 1),
   ]);
   if (overdraft) {
-    await db.collection('accounts').insertOne({ _id: 'c' as never, currency: 'EUR', balance: long(-2), version: long(1), trace: [] });
+    await db.collection('accounts').insertOne({ _id: 'c' as never, currency: 'EUR', balance: long(-2), version: long(1) });
     await db.collection('ledger_entries').insertOne(entry('r3:debit', 'c', 'withdrawal', 2, -2, 1));
   }
   const id = new ObjectId();

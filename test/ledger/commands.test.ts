@@ -4,7 +4,9 @@ import { openMonitoredSchema, type MonitoredSchema } from './support/monitoredSc
 
 // What the ledger asks of the database, seen through the driver's command monitoring:
 // every command a mutation sends goes to the primary and every write waits for a majority
-// (the seed's double spend came from a balance read on a lagging secondary), and a page of
+// (the seed's double spend came from a balance read on a lagging secondary): a write outside a
+// transaction carries w: majority, a money move's writes are inside its transaction, whose
+// commit carries w: majority. And a page of
 // entries with their accounts costs a fixed number of queries, not one per entry.
 
 let m: MonitoredSchema;
@@ -28,9 +30,10 @@ function expectPrimaryAndMajority(commands: CommandStartedEvent[]) {
   for (const { command, commandName } of commands) {
     const readPreference = command.$readPreference as { mode?: string } | undefined;
     expect({ commandName, mode: readPreference?.mode ?? 'primary' }).toEqual({ commandName, mode: 'primary' });
-    if (writeCommands.has(commandName)) {
-      expect({ commandName, w: (command.writeConcern as { w?: unknown } | undefined)?.w }).toEqual({ commandName, w: 'majority' });
-    }
+    const w = (command.writeConcern as { w?: unknown } | undefined)?.w;
+    const inTransaction = command.autocommit === false;
+    if (commandName === 'commitTransaction') expect({ commandName, w }).toEqual({ commandName, w: 'majority' });
+    if (writeCommands.has(commandName)) expect({ commandName, w: inTransaction ? 'in transaction' : w }).toEqual({ commandName, w: inTransaction ? 'in transaction' : 'majority' });
   }
 }
 
@@ -50,7 +53,11 @@ describe('ledger commands', () => {
     sent.push(...(await mutate(withdraw, { id: 'cmd-a', r: 'cmd-over', a: 10_000 })));
     sent.push(...(await mutate(transfer, { f: 'cmd-a', t: 'cmd-b', r: 'cmd-tr', a: 50 })));
     sent.push(...(await mutate(open, { id: 'cmd-a' })));
-    expect(new Set(sent.map((event) => event.commandName))).toEqual(new Set(['find', 'insert', 'findAndModify']));
+    // abortTransaction: the replay ends its transaction when the key turns out to be decided.
+    expect(new Set(sent.map((event) => event.commandName))).toEqual(
+      new Set(['find', 'insert', 'findAndModify', 'commitTransaction', 'abortTransaction']),
+    );
+    expect(sent.filter((event) => event.commandName === 'commitTransaction')).toHaveLength(4);
     expectPrimaryAndMajority(sent);
   });
 

@@ -6,8 +6,9 @@ import { createLedgerService, createLedgerTelemetry, type LedgerService } from '
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
 // What one withdrawal costs the database, seen through command monitoring: how many round trips
-// it takes, that no reply ships the account's trace of recent decisions (up to 1,000 records)
-// back to the API, and that concurrent withdrawals on one account neither retry nor wait.
+// it takes (the transaction's commit included), and how concurrent withdrawals on one account
+// behave: in one process they take turns (no conflict), across processes they conflict, retry and
+// all finish, each retried conflict counted.
 
 /** Separate clients (own pools), so concurrent withdrawals really meet on the server. */
 const clientCount = 4;
@@ -16,13 +17,15 @@ let h: LedgerHarness;
 let clients: MongoClient[];
 let services: LedgerService[];
 let service: LedgerService;
+let registry: Registry;
 const started: CommandStartedEvent[] = [];
 const replies: CommandSucceededEvent[] = [];
 const handshakes = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSessions']);
 
 beforeAll(async () => {
   h = await openLedgerHarness('writecost');
-  const telemetry = createLedgerTelemetry(new Registry(), pino({ level: 'silent' }));
+  registry = new Registry();
+  const telemetry = createLedgerTelemetry(registry, pino({ level: 'silent' }));
   clients = await Promise.all(
     Array.from({ length: clientCount }, async () => {
       const client = new MongoClient(h.db.uri, { monitorCommands: true });
@@ -51,46 +54,68 @@ async function observe(action: () => Promise<unknown>): Promise<{ sent: string[]
   };
 }
 
-/** Every trace array anywhere in the replies (findAndModify `value`, find batches). */
-function traceLengths(replyDocs: Document[]): number[] {
-  const docs = replyDocs.flatMap((reply) => [reply.value, ...(reply.cursor?.firstBatch ?? [])]).filter(Boolean) as Document[];
-  return docs.filter((doc) => Array.isArray(doc.trace)).map((doc) => (doc.trace as unknown[]).length);
+function tally(sent: string[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const command of sent) counts.set(command, (counts.get(command) ?? 0) + 1);
+  return Object.fromEntries(counts);
+}
+
+async function conflictsRetried(): Promise<number> {
+  const text = await registry.getSingleMetricAsString('ledger_transaction_retries_total');
+  return Number(/reason="writeConflict"} (\d+)/.exec(text)?.[1] ?? 0);
 }
 
 describe('ledger write cost', () => {
-  it('withdraws in five commands, and the account write returns only its own trace record', async () => {
+  it('withdraws in four commands, the commit included', async () => {
     await h.fundedAccount('wc-acct', 1_000);
     for (let i = 0; i < 20; i += 1) await h.service.deposit({ accountId: 'wc-acct', amount: 1, requestId: `wc-dep-${i}` });
 
-    const { sent, replyDocs } = await observe(() => service.withdraw({ accountId: 'wc-acct', amount: 5, requestId: 'wc-w1' }));
+    const { sent } = await observe(() => service.withdraw({ accountId: 'wc-acct', amount: 5, requestId: 'wc-w1' }));
     expect(sent).toEqual([
-      'find accounts', // exists? currency, version at claim
-      'insert ledger_requests', // the claim
-      'findAndModify accounts', // the conditional debit
+      'findAndModify accounts', // the conditional debit, first: a write conflict shows at once
+      'insert ledger_requests', // the request under its key, already decided
       'insert ledger_entries', // the journal entry
-      'findAndModify ledger_requests', // the outcome
+      'commitTransaction 1', // all of it or nothing, w: majority
     ]);
-    expect(traceLengths(replyDocs)).toEqual([1]);
   });
 
-  it('writes the account once per withdrawal when 64 of them race on it: no retry, no wait', async () => {
+  it('lets 64 withdrawals of one process take turns on a hot account: one attempt each, no conflict', async () => {
     await h.fundedAccount('wc-hot', 1_000);
     const count = 64;
+    const before = await conflictsRetried();
     const { sent } = await observe(() =>
-      Promise.all(
-        Array.from({ length: count }, (_, i) => services[i % clientCount]!.withdraw({ accountId: 'wc-hot', amount: 1, requestId: `wc-hot-${i}` })),
-      ),
+      Promise.all(Array.from({ length: count }, (_, i) => service.withdraw({ accountId: 'wc-hot', amount: 1, requestId: `wc-hot-${i}` }))),
     );
-    const tally = new Map<string, number>();
-    for (const command of sent) tally.set(command, (tally.get(command) ?? 0) + 1);
-    expect(Object.fromEntries(tally)).toEqual({
-      'find accounts': count,
-      'insert ledger_requests': count,
+    expect(tally(sent)).toEqual({
       'findAndModify accounts': count,
+      'insert ledger_requests': count,
       'insert ledger_entries': count,
-      'findAndModify ledger_requests': count,
+      'commitTransaction 1': count,
     });
+    expect(await conflictsRetried()).toBe(before);
     expect(await h.db.db.collection('accounts').findOne({ _id: 'wc-hot' as never })).toMatchObject({ balance: 1_000 - count });
+  });
+
+  it('finishes 32 withdrawals racing on one account from four processes, retrying and counting every conflict', async () => {
+    await h.fundedAccount('wc-race', 1_000);
+    const count = 32;
+    const before = await conflictsRetried();
+    let results: { kind: string }[] = [];
+    const { sent } = await observe(async () => {
+      results = await Promise.all(
+        Array.from({ length: count }, (_, i) => services[i % clientCount]!.withdraw({ accountId: 'wc-race', amount: 1, requestId: `wc-race-${i}` })),
+      );
+    });
+    expect(results.map((result) => result.kind)).toEqual(Array(count).fill('withdrawSuccess'));
+    const counts = tally(sent);
+    expect(counts['commitTransaction 1']).toBe(count);
+    // Every debit that did not commit met another process's transaction on the account, was
+    // counted, aborted and run again.
+    const conflicts = counts['findAndModify accounts']! - count;
+    expect(await conflictsRetried()).toBe(before + conflicts);
+    expect(counts['abortTransaction 1']).toBe(conflicts);
+    console.log(`writeCost: ${count} withdrawals on one account from ${clientCount} processes retried ${conflicts} write conflicts`);
+    expect(await h.db.db.collection('accounts').findOne({ _id: 'wc-race' as never })).toMatchObject({ balance: 1_000 - count });
   });
 
   it('answers the first caller with what a replay reads from the database', async () => {

@@ -57,13 +57,30 @@ export class InsufficientFunds {
   amount!: number;
 }
 
+@ObjectType({
+  description: 'Refused: the credit would take the balance past 2^53-1. Nothing moved and nothing was recorded',
+})
+export class BalanceLimitExceeded {
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => SafeInt, { description: 'The balance when the request was decided' })
+  balance!: number;
+
+  @Field(() => SafeInt)
+  amount!: number;
+}
+
 @ObjectType({ description: 'No such account; nothing was recorded, so the same requestId may be used again' })
 export class AccountNotFound {
   @Field(() => ID)
   accountId!: string;
 }
 
-@ObjectType({ description: 'The first attempt with this requestId is still running; ask again with the same key' })
+@ObjectType({
+  description:
+    'Not decided yet: another move held the account or this requestId (a first attempt still running) for longer than the server retries; ask again with the same requestId',
+})
 export class RequestInProgress {
   @Field(() => String)
   requestId!: string;
@@ -107,7 +124,8 @@ export const OpenAccountResult = createUnionType({
 });
 export const DepositResult = createUnionType({
   name: 'DepositResult',
-  types: () => [DepositSuccess, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, RequestInProgress] as const,
+  types: () =>
+    [DepositSuccess, BalanceLimitExceeded, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, RequestInProgress, OutcomeUnknown] as const,
 });
 export const WithdrawResult = createUnionType({
   name: 'WithdrawResult',
@@ -120,6 +138,7 @@ export const TransferResult = createUnionType({
     [
       TransferSuccess,
       InsufficientFunds,
+      BalanceLimitExceeded,
       CurrencyMismatch,
       DuplicateReplayed,
       IdempotencyKeyReused,

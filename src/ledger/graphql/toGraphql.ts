@@ -4,6 +4,7 @@ import { DuplicateReplayed, IdempotencyKeyReused } from '../../graphql/results/i
 import type * as R from '../results.ts';
 import {
   AccountNotFound,
+  BalanceLimitExceeded,
   CurrencyMismatch,
   DepositSuccess,
   InsufficientFunds,
@@ -35,6 +36,8 @@ export function toGraphql(result: AnyResult): object {
       });
     case 'insufficientFunds':
       return Object.assign(new InsufficientFunds(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
+    case 'balanceLimitExceeded':
+      return Object.assign(new BalanceLimitExceeded(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
     case 'duplicateReplayed':
       return Object.assign(new DuplicateReplayed(), {
         requestId: result.requestId,

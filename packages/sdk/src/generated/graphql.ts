@@ -56,6 +56,15 @@ export type AccountPage = {
   items: Array<Account>;
 };
 
+/** Refused: the credit would take the balance past 2^53-1. Nothing moved and nothing was recorded */
+export type BalanceLimitExceeded = {
+  __typename?: 'BalanceLimitExceeded';
+  accountId: Scalars['ID']['output'];
+  amount: Scalars['SafeInt']['output'];
+  /** The balance when the request was decided */
+  balance: Scalars['SafeInt']['output'];
+};
+
 /** The item is yours until leaseExpiresAt; present its version to heartbeat and complete */
 export type ClaimSuccess = {
   __typename?: 'ClaimSuccess';
@@ -136,7 +145,7 @@ export type DepositInput = {
   requestId: Scalars['String']['input'];
 };
 
-export type DepositResult = AccountNotFound | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress | { __typename?: "%other" };
+export type DepositResult = AccountNotFound | BalanceLimitExceeded | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
 
 export type DepositSuccess = {
   __typename?: 'DepositSuccess';
@@ -386,7 +395,7 @@ export type ReplicaSetStatus = {
   primary: Maybe<Scalars['String']['output']>;
 };
 
-/** The first attempt with this requestId is still running; ask again with the same key */
+/** Not decided yet: another move held the account or this requestId (a first attempt still running) for longer than the server retries; ask again with the same requestId */
 export type RequestInProgress = {
   __typename?: 'RequestInProgress';
   firstSeenAt: Scalars['DateTime']['output'];
@@ -444,7 +453,7 @@ export type TransferInput = {
   toAccountId: Scalars['String']['input'];
 };
 
-export type TransferResult = AccountNotFound | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | TransferSuccess | { __typename?: "%other" };
+export type TransferResult = AccountNotFound | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | TransferSuccess | { __typename?: "%other" };
 
 /** Both legs of a transfer, each with its account right after it */
 export type TransferSuccess = {
@@ -637,6 +646,7 @@ export type DepositMutationVariables = Exact<{
 
 export type DepositMutation = { __typename?: 'Mutation', deposit:
     | { __typename: 'AccountNotFound', accountId: string }
+    | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
     | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
@@ -648,6 +658,7 @@ export type DepositMutation = { __typename?: 'Mutation', deposit:
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
    };
 
@@ -760,6 +771,7 @@ export type TransferMutationVariables = Exact<{
 
 export type TransferMutation = { __typename?: 'Mutation', transfer:
     | { __typename: 'AccountNotFound', accountId: string }
+    | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
     | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
@@ -1443,6 +1455,15 @@ export const DepositDocument = new TypedDocumentString(`
       requestId
       firstSeenAt
     }
+    ... on OutcomeUnknown {
+      requestId
+      firstSeenAt
+    }
+    ... on BalanceLimitExceeded {
+      accountId
+      amount
+      balance
+    }
   }
 }
     fragment AccountFields on Account {
@@ -1853,6 +1874,11 @@ export const TransferDocument = new TypedDocumentString(`
     ... on OutcomeUnknown {
       requestId
       firstSeenAt
+    }
+    ... on BalanceLimitExceeded {
+      accountId
+      amount
+      balance
     }
   }
 }
