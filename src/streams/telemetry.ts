@@ -63,3 +63,21 @@ export const payoutProjectionLeaseHeld = new Gauge({
   help: '1 while this process holds the payout projection lease',
   registers: [metricsRegistry],
 });
+
+export const payoutCatchUpScannedTotal = new Counter({
+  name: 'payout_catch_up_scanned_total',
+  help: 'Withdrawal entries the payout catch-up walked (checked against their payout)',
+  registers: [metricsRegistry],
+});
+
+export const payoutCatchUpPausesTotal = new Counter({
+  name: 'payout_catch_up_pauses_total',
+  help: 'Pauses a long payout catch-up took after a slice of pages (it resumes on its own)',
+  registers: [metricsRegistry],
+});
+
+export const payoutCatchUpResumedTotal = new Counter({
+  name: 'payout_catch_up_resumed_total',
+  help: "Catch-ups resumed from a previous holder's saved progress (after a crash or a lost lease)",
+  registers: [metricsRegistry],
+});

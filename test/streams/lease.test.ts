@@ -30,7 +30,7 @@ describe('projection lease', () => {
     expect(await acquireLease(leases, 'fenced', 'new', 10_000)).toBeNull(); // not expired yet
     await sleep(300);
     const fresh = await acquireLease(leases, 'fenced', 'new', 10_000);
-    expect(fresh).toEqual({ lease: { name: 'fenced', holder: 'new', version: 2 }, resumeToken: token('aa') });
+    expect(fresh).toMatchObject({ lease: { name: 'fenced', holder: 'new', version: 2 }, resumeToken: token('aa') });
     expect(await storeResumeToken(leases, stale!.lease, token('bb'))).toBe(false);
     expect(await renewLease(leases, stale!.lease, 10_000, token('bb'))).toBe(false);
     await releaseLease(leases, stale!.lease); // a no-op for a stale holder
