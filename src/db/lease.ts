@@ -70,18 +70,31 @@ export async function acquireLease<T extends LeaseDoc>(
 }
 
 /** Extends the lease, storing `fields` beside it when given; false when it is no longer ours. */
-export async function renewLease(leases: Collection<LeaseDoc> | Collection<any>, lease: Lease, durationMs: number, fields: Document = {}): Promise<boolean> {
+export async function renewLease(leases: Collection<any>, lease: Lease, durationMs: number, fields: Document = {}): Promise<boolean> {
   const result = await leases.updateOne(heldBy(lease), [{ $set: { expiresAt: { $add: ['$$NOW', durationMs] }, ...literally(fields) } }]);
   return result.matchedCount === 1;
 }
 
 /** Stores `fields` beside the lease without extending it; false when it is no longer ours. */
-export async function storeUnderLease(leases: Collection<LeaseDoc> | Collection<any>, lease: Lease, fields: Document): Promise<boolean> {
+export async function storeUnderLease(leases: Collection<any>, lease: Lease, fields: Document): Promise<boolean> {
   const result = await leases.updateOne(heldBy(lease), [{ $set: literally(fields) }]);
   return result.matchedCount === 1;
 }
 
 /** Lets another process take over at once (graceful stop). */
-export async function releaseLease(leases: Collection<LeaseDoc> | Collection<any>, lease: Lease): Promise<void> {
+export async function releaseLease(leases: Collection<any>, lease: Lease): Promise<void> {
   await leases.updateOne(heldBy(lease), [{ $set: { expiresAt: { $subtract: ['$$NOW', 1] } } }]);
+}
+
+/**
+ * Extends the lease and returns the database server's clock at that instant ($$NOW), or null
+ * when the lease is no longer ours: a holder that schedules by time reads the one clock all
+ * processes share.
+ */
+export async function renewLeaseReadingNow(leases: Collection<any>, lease: Lease, durationMs: number): Promise<Date | null> {
+  const doc = await leases.findOneAndUpdate(heldBy(lease), [{ $set: { expiresAt: { $add: ['$$NOW', durationMs] } } }], {
+    returnDocument: 'after',
+    projection: { expiresAt: 1 },
+  });
+  return doc === null ? null : new Date((doc['expiresAt'] as Date).getTime() - durationMs);
 }

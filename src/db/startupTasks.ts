@@ -5,6 +5,7 @@
 import type { Db, MongoClient } from 'mongodb';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
+import { auditStartupTasks } from '../audit/startup.ts';
 import { ledgerStartupTasks } from '../ledger/startup.ts';
 import { streamStartupTasks } from '../streams/startup.ts';
 import { workItemIndexesTask } from '../work/startupTask.ts';
@@ -30,4 +31,5 @@ export const startupTasks: readonly StartupTask[] = [
   ...ledgerStartupTasks,
   workItemIndexesTask,
   ...streamStartupTasks,
+  ...auditStartupTasks,
 ];

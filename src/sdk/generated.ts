@@ -196,6 +196,47 @@ export type InsufficientFunds = {
   balance: Scalars['SafeInt']['output'];
 };
 
+/** The latest finished run of the ledger audit */
+export type LedgerAudit = {
+  __typename?: 'LedgerAudit';
+  accountsChecked: Scalars['Int']['output'];
+  entriesChecked: Scalars['Int']['output'];
+  /** When the run finished (database clock) */
+  lastRunAt: Scalars['DateTime']['output'];
+  /** Exact, even when the list below is cut at its bound */
+  mismatchCount: Scalars['Int']['output'];
+  mismatches: Array<LedgerAuditMismatch>;
+  /** incremental (accounts changed since the previous run) or full */
+  scope: Scalars['String']['output'];
+};
+
+/** The run finished; here it is */
+export type LedgerAuditFinished = {
+  __typename?: 'LedgerAuditFinished';
+  audit: LedgerAudit;
+};
+
+/** One thing the ledger audit found wrong */
+export type LedgerAuditMismatch = {
+  __typename?: 'LedgerAuditMismatch';
+  /** The account concerned; null for an undecided request */
+  accountId: Maybe<Scalars['String']['output']>;
+  /** What the database holds, in the same unit */
+  actual: Scalars['SafeInt']['output'];
+  /** Minor units for balances and amounts; 1 for a payout; the bound in ms for a request */
+  expected: Scalars['SafeInt']['output'];
+  /** BALANCE, NEGATIVE_BALANCE, TRANSFER_UNBALANCED, PAYOUT_MISSING or REQUEST_UNDECIDED */
+  kind: Scalars['String']['output'];
+  /** What was checked: the account, the entry or the request id */
+  subject: Scalars['String']['output'];
+};
+
+/** Another process holds the audit lease; it runs a full audit at its next tick */
+export type LedgerAuditQueued = {
+  __typename?: 'LedgerAuditQueued';
+  requestedAt: Scalars['DateTime']['output'];
+};
+
 /** One immutable journal line: money that reached or left one account */
 export type LedgerEntry = {
   __typename?: 'LedgerEntry';
@@ -244,6 +285,8 @@ export type Mutation = {
   heartbeatWorkItem: HeartbeatWorkItemResult;
   openAccount: OpenAccountResult;
   requeueWorkItem: RequeueWorkItemResult;
+  /** Runs a full ledger audit now, or queues it for the process that holds the audit lease */
+  runLedgerAudit: RunLedgerAuditResult;
   transfer: TransferResult;
   withdraw: WithdrawResult;
 };
@@ -328,6 +371,8 @@ export type Query = {
   accounts: AccountPage;
   /** The engine in use and the replica-set status */
   health: Health;
+  /** The latest finished ledger audit run; null before the first */
+  ledgerAudit: Maybe<LedgerAudit>;
   /** Newest first; at most 100 per page */
   ledgerEntries: LedgerEntryPage;
   /** The entry a request wrote; a transfer's debit leg */
@@ -421,6 +466,8 @@ export type ResyncRequired = {
   cursor: Scalars['String']['output'];
   reason: ResyncReason;
 };
+
+export type RunLedgerAuditResult = LedgerAuditFinished | LedgerAuditQueued;
 
 export type Subscription = {
   __typename?: 'Subscription';
