@@ -2,6 +2,7 @@
 // renew it nor move the stored position; expiry is judged by the database server's clock.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as shared from '../../src/db/lease.ts';
 import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken } from '../../src/streams/projection/lease.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 
@@ -43,5 +44,21 @@ describe('projection lease', () => {
     const held = await acquireLease(leases, 'expired', 'me', 100);
     await sleep(200);
     expect(await storeResumeToken(leases, held!.lease, token('dd'))).toBe(false);
+  });
+
+  it('shared helper: reads the database clock while renewing, stores beside the lease only while held', async () => {
+    const leases = shared.leaseCollection<shared.LeaseDoc & { cursor?: string }>(test.db, 'shared_leases');
+    const held = await shared.acquireLease(leases, 'job', 'me', 150);
+    expect(held?.lease).toEqual({ name: 'job', holder: 'me', version: 1 });
+    const now = await shared.renewLeaseReadingNow(leases, held!.lease, 150);
+    const doc = await leases.findOne({ _id: 'job' });
+    expect(now).toEqual(new Date(doc!.expiresAt.getTime() - 150));
+    expect(await shared.storeUnderLease(leases, held!.lease, { cursor: '$not-an-operator' })).toBe(true);
+    expect((await leases.findOne({ _id: 'job' }))?.cursor).toBe('$not-an-operator');
+    await sleep(250);
+    expect(await shared.renewLeaseReadingNow(leases, held!.lease, 150)).toBeNull();
+    expect(await shared.storeUnderLease(leases, held!.lease, { cursor: 'late' })).toBe(false);
+    const next = await shared.acquireLease(leases, 'job', 'you', 10_000);
+    expect(next?.doc).toMatchObject({ holder: 'you', version: 2, cursor: '$not-an-operator' });
   });
 });
