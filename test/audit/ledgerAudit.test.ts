@@ -87,6 +87,32 @@ describe('ledger audit', () => {
     expect(await metricValue('ledger_audit_mismatches', { scope: 'full', kind: 'BALANCE' })).toBe(2);
   });
 
+  it('reports no mismatch while moves commit during the run (a disagreement is re-read up to the balance\'s own version)', async () => {
+    const own = await connectTestDb('audit_concurrent');
+    onTestFinished(() => own.close());
+    const db = own.db;
+    await ensureLedgerIndexes(db);
+    await ensureWorkItemIndexes(db);
+    await ensureAuditIndexes(db);
+    const ledger = ledgerOn(db);
+    const accounts = Array.from({ length: 8 }, (_, i) => `busy-${i}`);
+    for (const id of accounts) await fundedAccount(ledger, id);
+    const audit = new LedgerAudit(db, silent, { ...fast, settleMs: 3_600_000 });
+    let moving = true;
+    const movers = accounts.map(async (accountId, m) => {
+      for (let i = 0; moving; i++) await ledger.deposit({ accountId, amount: 1, requestId: `busy-${m}-${i}` });
+    });
+    try {
+      for (let run = 0; run < 20; run++) {
+        const result = await audit.runNow();
+        expect(result.kind === 'finished' ? result.run.mismatches : result).toEqual([]);
+      }
+    } finally {
+      moving = false;
+      await Promise.all(movers);
+    }
+  });
+
   it('runs incrementally in its leased loop, and a requested run is queued to the holder, which runs it', async () => {
     const own = await connectTestDb('audit_loop');
     onTestFinished(() => own.close());
