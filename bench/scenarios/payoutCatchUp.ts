@@ -62,6 +62,7 @@ async function measure(db: Db, entries: number, missing: number): Promise<Measur
   const heapBefore = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 50);
   const startedMs = performance.now();
+  const cpuBefore = process.cpuUsage();
   const created = await catchUpPayouts(
     {
       entries: journalForWalk(db),
@@ -78,6 +79,7 @@ async function measure(db: Db, entries: number, missing: number): Promise<Measur
     { reason: 'HISTORY_LOST', startToken: { _data: 'bench' }, after: null, from: catchUpStart(watermark, ProjectionLimits.catchUpMarginMs) },
   );
   const seconds = (performance.now() - startedMs) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   clearInterval(sampler);
   const heapGrowthMb = Math.max(0, heapPeak - heapBefore) / 2 ** 20;
   const firstWalked = Math.max(0, Math.ceil((watermark.getTime() - ProjectionLimits.catchUpMarginMs - start) / ENTRY_SPACING_MS));
@@ -94,7 +96,7 @@ async function measure(db: Db, entries: number, missing: number): Promise<Measur
     latenciesMs: new Float64Array(),
     errors: complete ? 0 : 1,
     target,
-    note: `walked ${(walked - firstWalked).toLocaleString('en')} of ${entries.toLocaleString('en')} entries, heap +${heapGrowthMb.toFixed(0)} MB, payouts ${payouts.toLocaleString('en')}, seeded in ${seedSeconds.toFixed(0)} s`,
+    note: `CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, walked ${(walked - firstWalked).toLocaleString('en')} of ${entries.toLocaleString('en')} entries, heap +${heapGrowthMb.toFixed(0)} MB, payouts ${payouts.toLocaleString('en')}, seeded in ${seedSeconds.toFixed(0)} s`,
   };
 }
 
