@@ -12,7 +12,7 @@ import type { Measured, Target } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 
 const NAME = 'ledger-audit-full';
-const ACCOUNTS = { full: 10_000, quick: 200 };
+const ACCOUNTS = { full: 10_000, quick: 50 };
 const SEED_BATCH_ACCOUNTS = 1_000;
 const SECONDS_PER_10K_ACCOUNTS_MAX = 60;
 
