@@ -1,6 +1,7 @@
 // What every scenario gets: the HTTP pool, one API key per role it uses, the run's id prefix,
 // the size mode, and the book of what the API answered, which the invariants compare with the
 // database after the run.
+import type { Db } from 'mongodb';
 import type { GraphqlAnswer, GraphqlPool } from './graphqlPool.ts';
 
 export type Mode = 'full' | 'quick';
@@ -27,6 +28,8 @@ export interface Book {
 
 export interface BenchContext {
   pool: GraphqlPool;
+  /** The API's database, for scenarios that seed in bulk (they use a database of their own on its client). */
+  db: Db;
   keys: BenchKeys;
   /** Prefix for every id and key the run makes, so runs never collide. */
   runId: string;

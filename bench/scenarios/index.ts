@@ -3,6 +3,8 @@
 import { atLeastOpsPerSecond, p99AtMostMs } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 import { entriesPageScenario } from './entriesPage.ts';
+import { ledgerAuditScenario } from './ledgerAudit.ts';
+import { payoutCatchUpScenario } from './payoutCatchUp.ts';
 import { replayScenario } from './replay.ts';
 import { transferScenario } from './transfer.ts';
 import { withdrawScenario } from './withdraw.ts';
@@ -28,6 +30,8 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   workItemsScenario,
   workDrainBacklogScenario,
   entriesPageScenario,
+  payoutCatchUpScenario,
+  ledgerAuditScenario,
 ]);
 
 /** The scenarios a command line asks for; all of them when it names none. */

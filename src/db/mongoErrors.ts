@@ -3,6 +3,8 @@ import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 // mongod's codes this application reacts to (error_codes.yml), in one table.
 const MongoCode = Object.freeze({
   DuplicateKey: 11000,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
 } as const);
@@ -27,4 +29,9 @@ export function isChangeStreamHistoryLost(error: unknown): boolean {
   if (!(error instanceof MongoServerError)) return false;
   if (error.code === MongoCode.ChangeStreamHistoryLost) return true;
   return error.code === MongoCode.ChangeStreamFatalError && /resume token was not found/i.test(error.message);
+}
+
+/** createIndexes met an index of the same name or key declared differently (by another feature). */
+export function isIndexConflict(error: unknown): boolean {
+  return error instanceof MongoServerError && (error.code === MongoCode.IndexOptionsConflict || error.code === MongoCode.IndexKeySpecsConflict);
 }

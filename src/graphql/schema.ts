@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
+import { LedgerAuditResolver } from '../audit/graphql/LedgerAuditResolver.ts';
 import { HealthResolver } from '../health/HealthResolver.ts';
 import { AccountFieldsResolver, LedgerEntryFieldsResolver, LedgerResolver } from '../ledger/graphql/LedgerResolver.ts';
 import { StreamsResolver } from '../streams/graphql/StreamsResolver.ts';
@@ -14,6 +15,7 @@ import { refusingPubSub } from './pubSub.ts';
 export const resolvers = [
   AccountFieldsResolver,
   HealthResolver,
+  LedgerAuditResolver,
   LedgerEntryFieldsResolver,
   LedgerResolver,
   StreamsResolver,

@@ -26,10 +26,23 @@ export const ProjectionLimits = Object.freeze({
   leaseAcquireIntervalMs: 1_000,
   /** Consecutive stream failures before the holder releases the lease to another process. */
   streamFailuresMax: 8,
-  /** Withdrawals read per page while reconciling. */
-  reconcileBatchMax: 200,
-  /** Pages one reconciliation reads at most (batch × pages withdrawals). */
-  reconcilePagesMax: 50_000,
+  /** Withdrawals read per page while catching up (one `$in` lookup of their payouts per page). */
+  catchUpBatchMax: 500,
+  /**
+   * How far before its watermark a catch-up starts: the longest a withdrawal entry can take from
+   * its `createdAt` stamp (the API process's clock) to its commit, plus the clock skew between API
+   * processes. A move is one transaction, which mongod aborts after 60 s
+   * (transactionLifetimeLimitSeconds); 4 more minutes cover skew. The cost is a walk over at most
+   * 5 minutes of withdrawals more.
+   */
+  catchUpMarginMs: 5 * 60_000,
+  /**
+   * Pages a catch-up walks before it pauses (and logs and counts the pause), so that a long walk
+   * after a large loss shares the database with live traffic. It then resumes: nothing is dropped.
+   */
+  catchUpPagesPerSliceMax: 200,
+  /** How long a catch-up pauses after each slice of pages. */
+  catchUpPauseMs: 50,
 });
 
 /** Exponential backoff for the n-th consecutive failure (n ≥ 1), capped. */

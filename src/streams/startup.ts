@@ -1,10 +1,12 @@
 import type { StartupTask } from '../db/startupTasks.ts';
 import { startLiveFeeds } from './liveFeeds.ts';
 import { PayoutProjection, type PayoutProjectionOptions } from './projection/PayoutProjection.ts';
+import { ensureWalkIndexes } from './projection/withdrawalWalk.ts';
 
 // Start-up steps of the streams: the live watchers (every process), then the payout projection
 // (every process competes for its lease; one projects). They run after the ledger's and the work
-// items' indexes, which the projection's writes and reconciliation rely on.
+// items' indexes, which the projection's writes and reconciliation rely on; the projection adds
+// the index its catch-up walks (on the ledger's journal, read-only).
 
 export const liveWatchersTask: StartupTask = {
   name: 'streams: live watchers',
@@ -15,6 +17,7 @@ export function payoutProjectionTask(options: PayoutProjectionOptions = {}): Sta
   return {
     name: 'streams: payout projection',
     async run({ db, logger, registry }) {
+      await ensureWalkIndexes(db);
       const projection = new PayoutProjection(db, logger.child({ component: 'payoutProjection' }), registry, options);
       projection.start();
       return { stop: () => projection.stop() };

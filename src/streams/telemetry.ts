@@ -48,6 +48,18 @@ export function createStreamsTelemetry(registry: Registry) {
       name: 'payout_projection_lease_held',
       help: '1 while this process holds the payout projection lease',
     }),
+    payoutCatchUpScannedTotal: counterOn(registry, {
+      name: 'payout_catch_up_scanned_total',
+      help: 'Withdrawal entries the payout catch-up walked (checked against their payout)',
+    }),
+    payoutCatchUpPausesTotal: counterOn(registry, {
+      name: 'payout_catch_up_pauses_total',
+      help: 'Pauses a long payout catch-up took after a slice of pages (it resumes on its own)',
+    }),
+    payoutCatchUpResumedTotal: counterOn(registry, {
+      name: 'payout_catch_up_resumed_total',
+      help: "Catch-ups resumed from a previous holder's saved progress (after a crash or a lost lease)",
+    }),
   };
 }
 

@@ -15,6 +15,8 @@ const DESIGN_TABLE: Record<Right, Role[]> = {
   createWork: ['service', 'admin'],
   processWork: ['worker', 'service', 'admin'],
   requeueWork: ['ops', 'admin'],
+  readAudit: ['dashboard', 'ops', 'admin'],
+  runAudit: ['admin'],
 };
 
 // The right each named operation of DESIGN.md must carry. A new mutation must be added here
@@ -29,11 +31,17 @@ const MUTATION_RIGHTS: Record<string, Right> = {
   heartbeatWorkItem: 'processWork',
   completeWorkItem: 'processWork',
   requeueWorkItem: 'requeueWork',
+  runLedgerAudit: 'runAudit',
+};
+
+// Queries with a right narrower than `query`.
+const QUERY_RIGHTS: Record<string, Right> = {
+  ledgerAudit: 'readAudit',
 };
 
 function expectedRight(coordinate: string): Right | undefined {
   const [root, field] = coordinate.split('.') as [string, string];
-  if (root === 'Query') return 'query';
+  if (root === 'Query') return QUERY_RIGHTS[field] ?? 'query';
   if (root === 'Subscription') return field === 'workItemStatusChanged' ? 'subscribeWorkItemStatus' : 'subscribe';
   return MUTATION_RIGHTS[field];
 }

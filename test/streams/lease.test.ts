@@ -3,6 +3,8 @@
 // tests wait on the lease document (expired by $$NOW), never on a sleep of their own.
 import type { Collection } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import * as shared from '../../src/db/lease.ts';
 import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken, type LeaseDoc } from '../../src/streams/projection/lease.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 
@@ -40,7 +42,7 @@ describe('projection lease', () => {
     await leases.updateOne({ _id: 'fenced' }, [{ $set: { expiresAt: '$$NOW' } }]);
     await leaseExpired(leases, 'fenced');
     const fresh = await acquireLease(leases, 'fenced', 'new', 10_000);
-    expect(fresh).toEqual({ lease: { name: 'fenced', holder: 'new', version: 2 }, resumeToken: token('aa') });
+    expect(fresh).toMatchObject({ lease: { name: 'fenced', holder: 'new', version: 2 }, resumeToken: token('aa') });
     expect(await storeResumeToken(leases, stale!.lease, token('bb'))).toBe(false);
     expect(await renewLease(leases, stale!.lease, 10_000, token('bb'))).toBe(false);
     await releaseLease(leases, stale!.lease); // a no-op for a stale holder
@@ -53,5 +55,21 @@ describe('projection lease', () => {
     const held = await acquireLease(leases, 'expired', 'me', 100);
     await leaseExpired(leases, 'expired');
     expect(await storeResumeToken(leases, held!.lease, token('dd'))).toBe(false);
+  });
+
+  it('shared helper: reads the database clock while renewing, stores beside the lease only while held', async () => {
+    const leases = shared.leaseCollection<shared.LeaseDoc & { cursor?: string }>(test.db, 'shared_leases');
+    const held = await shared.acquireLease(leases, 'job', 'me', 150);
+    expect(held?.lease).toEqual({ name: 'job', holder: 'me', version: 1 });
+    const now = await shared.renewLeaseReadingNow(leases, held!.lease, 150);
+    const doc = await leases.findOne({ _id: 'job' });
+    expect(now).toEqual(new Date(doc!.expiresAt.getTime() - 150));
+    expect(await shared.storeUnderLease(leases, held!.lease, { cursor: '$not-an-operator' })).toBe(true);
+    expect((await leases.findOne({ _id: 'job' }))?.cursor).toBe('$not-an-operator');
+    await sleep(250);
+    expect(await shared.renewLeaseReadingNow(leases, held!.lease, 150)).toBeNull();
+    expect(await shared.storeUnderLease(leases, held!.lease, { cursor: 'late' })).toBe(false);
+    const next = await shared.acquireLease(leases, 'job', 'you', 10_000);
+    expect(next?.doc).toMatchObject({ holder: 'you', version: 2, cursor: '$not-an-operator' });
   });
 });

@@ -25,6 +25,10 @@ export const RIGHTS = Object.freeze({
   processWork: ['worker', 'service', 'admin'],
   /** `requeueWorkItem`. */
   requeueWork: ['ops', 'admin'],
+  /** `ledgerAudit`: what the ledger audit found (dashboards and ops act on it). */
+  readAudit: ['dashboard', 'ops', 'admin'],
+  /** `runLedgerAudit`. */
+  runAudit: ['admin'],
 } as const satisfies Record<string, readonly Role[]>);
 
 export type Right = keyof typeof RIGHTS;

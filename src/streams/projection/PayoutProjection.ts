@@ -4,16 +4,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChangeStream, Db, Document } from 'mongodb';
 import type { Registry } from 'prom-client';
 import { isChangeStreamHistoryLost } from '../../db/mongoErrors.ts';
-import { collectionNames, createLedgerService, createLedgerTelemetry } from '../../ledger/index.ts';
+import { collectionNames } from '../../ledger/index.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { createWorkService, createWorkTelemetry } from '../../work/index.ts';
 import { InvalidatedError } from '../InvalidatedError.ts';
 import { backoffMs, FeedLimits, ProjectionLimits } from '../limits.ts';
 import { asResumeToken, type ResumeToken } from '../resumeCursor.ts';
 import { createStreamsTelemetry, type StreamsTelemetry } from '../telemetry.ts';
-import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken, type Lease } from './lease.ts';
+import { catchUpPayouts, catchUpStart, type CatchUpDeps, type CatchUpLimits, type ReconcileReason } from './catchUp.ts';
+import { acquireLease, projectionLeases, releaseLease, renewLease, storeCatchUp, storeResumeToken, type CatchUpProgress, type Lease } from './lease.ts';
 import { payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutWriter } from './payouts.ts';
-import { reconcilePayouts, type ReconcileDeps, type ReconcileReason } from './reconcile.ts';
+import { journalForWalk } from './withdrawalWalk.ts';
 
 export const PAYOUT_LEASE_NAME = 'payoutProjection';
 
@@ -23,6 +24,8 @@ export interface PayoutProjectionOptions {
   leaseDurationMs?: number;
   leaseRenewIntervalMs?: number;
   leaseAcquireIntervalMs?: number;
+  /** Bounds of the catch-up walk (ProjectionLimits by default). */
+  catchUp?: Partial<CatchUpLimits>;
   /**
    * Test-only: replaces the upsert on `payout:<entryId>`, so a meta-test can prove P1 fails
    * without the unique key, and a fault test can crash between the payout and the token write.
@@ -33,19 +36,29 @@ export interface PayoutProjectionOptions {
 
 type Ended = 'stopped' | 'leaseLost';
 
+/** Where the holder stands: its stream position, the watermark, and a catch-up that is due or under way. */
+interface Position {
+  position: ResumeToken | null;
+  reconcile: ReconcileReason | null;
+  watermark: Date | null;
+  catchUp: CatchUpProgress | null;
+}
+
 /**
  * Turns every applied withdrawal into exactly one PAYOUT work item (P1). One process at a time
  * holds the lease; it reads the entries' change stream from its stored token (S3), writes each
  * payout through the work service's upsert on the unique `payout:<entryId>` key, then stores the
  * event's token under its lease version: at-least-once, and a replay is a no-op. When history is
- * lost, or there is no token yet, it opens a stream from now first, then reconciles by an indexed
- * query, then reads the stream (S4): nothing committed before or after the gap is missed.
+ * lost, or there is no token yet, it opens a stream from now first, then catches up by an indexed
+ * walk from its watermark less a margin (src/streams/projection/catchUp.ts), saving the walk's
+ * progress under the lease so that a new holder resumes it, then reads the stream (S4): nothing
+ * committed before or after the gap is missed.
  */
 export class PayoutProjection {
   readonly #leases;
   readonly #holder: string;
   readonly #durations;
-  readonly #deps: Omit<ReconcileDeps, 'stillHolding'>;
+  readonly #deps: Omit<CatchUpDeps, 'saveProgress'>;
   readonly #telemetry: StreamsTelemetry;
   readonly #stop = new AbortController();
   #stream: ChangeStream | null = null;
@@ -68,9 +81,21 @@ export class PayoutProjection {
       acquireMs: options.leaseAcquireIntervalMs ?? ProjectionLimits.leaseAcquireIntervalMs,
     };
     const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
-    const ledger = createLedgerService({ db, telemetry: createLedgerTelemetry(registry, logger) });
     this.#telemetry = createStreamsTelemetry(registry);
-    this.#deps = { ledger, work, writePayout: options.payoutWriterForTest ?? work.createPayout, logger, telemetry: this.#telemetry };
+    const limits: CatchUpLimits = {
+      batchMax: options.catchUp?.batchMax ?? ProjectionLimits.catchUpBatchMax,
+      pagesPerSliceMax: options.catchUp?.pagesPerSliceMax ?? ProjectionLimits.catchUpPagesPerSliceMax,
+      pauseMs: options.catchUp?.pauseMs ?? ProjectionLimits.catchUpPauseMs,
+    };
+    this.#deps = {
+      entries: journalForWalk(db),
+      work,
+      writePayout: options.payoutWriterForTest ?? work.createPayout,
+      limits,
+      signal: this.#stop.signal,
+      logger,
+      telemetry: this.#telemetry,
+    };
   }
 
   get holder(): string {
@@ -98,16 +123,20 @@ export class PayoutProjection {
         this.logger.warn({ err: error }, 'payout projection: taking the lease failed');
         return null;
       });
-      if (acquired) await this.#hold(acquired.lease, acquired.resumeToken);
+      if (acquired) {
+        const { lease, resumeToken, watermark, catchUp } = acquired;
+        const reconcile: ReconcileReason | null = catchUp ? (catchUp.reason as ReconcileReason) : resumeToken ? null : 'NO_CHECKPOINT';
+        await this.#hold(lease, { position: resumeToken, reconcile, watermark, catchUp });
+      }
       await this.#pause(this.#durations.acquireMs);
     }
   }
 
-  async #hold(lease: Lease, storedToken: ResumeToken | null): Promise<void> {
+  async #hold(lease: Lease, at: Position): Promise<void> {
     this.logger.info({ holder: lease.holder, version: lease.version }, 'payout projection: lease taken');
     this.#telemetry.payoutProjectionLeaseHeld.set(1);
     try {
-      const ended = await this.#projectWhileHolding(lease, storedToken);
+      const ended = await this.#projectWhileHolding(lease, at);
       this.logger.info({ holder: lease.holder, version: lease.version, ended }, 'payout projection: stopped projecting');
     } finally {
       this.#telemetry.payoutProjectionLeaseHeld.set(0);
@@ -115,11 +144,7 @@ export class PayoutProjection {
     }
   }
 
-  async #projectWhileHolding(lease: Lease, storedToken: ResumeToken | null): Promise<Ended | 'failing'> {
-    const at: { position: ResumeToken | null; reconcile: ReconcileReason | null } = {
-      position: storedToken,
-      reconcile: storedToken ? null : 'NO_CHECKPOINT',
-    };
+  async #projectWhileHolding(lease: Lease, at: Position): Promise<Ended | 'failing'> {
     for (let failures = 1; failures <= ProjectionLimits.streamFailuresMax; failures++) {
       const positionBefore = at.position;
       try {
@@ -127,8 +152,11 @@ export class PayoutProjection {
       } catch (error) {
         if (this.#stopped) return 'stopped';
         if (at.position !== positionBefore) failures = 1; // progress was made: count afresh
-        if (isChangeStreamHistoryLost(error)) at.reconcile = 'HISTORY_LOST';
-        else if (error instanceof InvalidatedError) at.reconcile = 'INVALIDATED';
+        if (isChangeStreamHistoryLost(error)) {
+          // Also when resuming a catch-up whose start fell out of the oplog: start it afresh from the watermark.
+          at.reconcile = 'HISTORY_LOST';
+          at.catchUp = null;
+        } else if (error instanceof InvalidatedError) at.reconcile = 'INVALIDATED';
         this.logger.warn({ err: error, failures }, 'payout projection: stream failed; reopening');
         await this.#closeStream();
         await this.#pause(backoffMs(failures, FeedLimits.reopenBackoffBaseMs, FeedLimits.reopenBackoffMaxMs));
@@ -138,40 +166,32 @@ export class PayoutProjection {
     return 'failing';
   }
 
-  // One stream's life: open (from the position, or from now plus a reconciliation), then handle
-  // events one by one, storing the position after each under the lease.
-  async #project(lease: Lease, at: { position: ResumeToken | null; reconcile: ReconcileReason | null }): Promise<Ended> {
-    const reconcile = at.reconcile;
-    const stream = this.#openStream(reconcile ? null : at.position);
+  // One stream's life: open (from the position; from now plus a catch-up; or from the start of a
+  // catch-up under way), then handle events one by one, storing the position after each under the lease.
+  async #project(lease: Lease, at: Position): Promise<Ended> {
+    const stream = this.#openStream(at.catchUp ? at.catchUp.startToken : at.reconcile ? null : at.position);
     try {
-      return await this.#read(lease, stream, at, reconcile);
+      return await this.#read(lease, stream, at);
     } finally {
       await this.#closeStream();
     }
   }
 
-  async #read(
-    lease: Lease,
-    stream: ChangeStream,
-    at: { position: ResumeToken | null; reconcile: ReconcileReason | null },
-    reconcile: ReconcileReason | null,
-  ): Promise<Ended> {
-    const stillHolding = () => renewLease(this.#leases, lease, this.#durations.leaseMs);
+  async #read(lease: Lease, stream: ChangeStream, at: Position): Promise<Ended> {
     let change: Document | null = await stream.tryNext();
-    if (reconcile) {
-      // The stream is established before the walk, so whatever the walk misses, it reads.
-      const startToken = asResumeToken(stream.resumeToken);
-      if ((await reconcilePayouts({ ...this.#deps, stillHolding }, reconcile)) === null) return 'leaseLost';
-      if (!(await storeResumeToken(this.#leases, lease, startToken))) return 'leaseLost';
-      at.position = startToken;
-      at.reconcile = null;
+    if (at.catchUp || at.reconcile) {
+      const ended = await this.#catchUp(lease, stream, at);
+      if (ended) return ended;
     }
     let renewedAtMs = Date.now();
     while (!this.#stopped) {
       if (change) {
         await this.#handle(change);
         const token = asResumeToken(change['_id']);
-        if (!(await storeResumeToken(this.#leases, lease, token))) return 'leaseLost';
+        // The watermark: the stamp of the last withdrawal handled. Anything committed after it
+        // was stamped after it less the margin, which is where a catch-up starts.
+        const createdAt = (change['fullDocument'] as { createdAt?: unknown } | undefined)?.createdAt;
+        if (!(await storeResumeToken(this.#leases, lease, token, createdAt instanceof Date ? createdAt : undefined))) return 'leaseLost';
         at.position = token;
       } else if (stream.closed) {
         if (this.#stopped) break;
@@ -187,6 +207,34 @@ export class PayoutProjection {
       change = await stream.tryNext();
     }
     return 'stopped';
+  }
+
+  // The stream is established before the walk, so whatever the walk misses, it reads. The walk's
+  // progress is saved under the lease first (with the stream's start), so a holder that dies
+  // halfway leaves the next one a place to resume from.
+  async #catchUp(lease: Lease, stream: ChangeStream, at: Position): Promise<Ended | null> {
+    const durationMs = this.#durations.leaseMs;
+    let progress = at.catchUp;
+    if (progress) {
+      this.#telemetry.payoutCatchUpResumedTotal.inc();
+      this.logger.info({ after: progress.after, from: progress.from }, 'payout catch-up: resuming saved progress');
+    } else {
+      const reason = at.reconcile ?? 'NO_CHECKPOINT';
+      progress = { reason, startToken: asResumeToken(stream.resumeToken), after: null, from: catchUpStart(at.watermark, ProjectionLimits.catchUpMarginMs) };
+      if (!(await storeCatchUp(this.#leases, lease, durationMs, progress))) return 'leaseLost';
+      at.catchUp = progress;
+    }
+    const saveProgress = async (saved: CatchUpProgress) => {
+      if (!(await storeCatchUp(this.#leases, lease, durationMs, saved))) return false;
+      at.catchUp = { ...saved };
+      return true;
+    };
+    if ((await catchUpPayouts({ ...this.#deps, saveProgress }, progress)) === null) return this.#stopped ? 'stopped' : 'leaseLost';
+    if (!(await storeCatchUp(this.#leases, lease, durationMs, null, progress.startToken))) return 'leaseLost';
+    at.position = progress.startToken;
+    at.catchUp = null;
+    at.reconcile = null;
+    return null;
   }
 
   async #handle(change: Document): Promise<void> {

@@ -1,34 +1,41 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKey } from '../../db/mongoErrors.ts';
+import { acquireLease as acquire, leaseCollection, releaseLease, renewLease as renew, storeUnderLease, type Lease, type LeaseDoc as BaseLeaseDoc } from '../../db/lease.ts';
 import type { ResumeToken } from '../resumeCursor.ts';
 
-// One lease document per projection: who holds it, its version (the fencing token, bumped by
-// every acquisition), when it expires by the database server's clock, and the position the
-// holder stored. Every write of a holder is conditional on {_id, holder, version, unexpired}, so
-// a process whose lease was taken over can neither renew it nor move the stored position.
+// The payout projection's lease (the shared helper of src/db/lease.ts) and what its holder keeps
+// beside it: the resume token after the last handled event, the watermark (the `createdAt` of the
+// last withdrawal the stream delivered, from which a catch-up after history loss starts), and the
+// progress of an unfinished catch-up, so that a new holder resumes it where it stopped.
 
 export const PROJECTION_LEASES_COLLECTION = 'projection_leases';
 
-export interface LeaseDoc {
-  _id: string;
-  holder: string;
-  version: number;
-  expiresAt: Date;
-  resumeToken: ResumeToken | null;
+/** A position in the catch-up's walk: entries sort by (createdAt, _id) on the `kind_createdAt_id` index. */
+export interface WalkPosition {
+  createdAt: Date;
+  id: string;
 }
 
-export interface Lease {
-  name: string;
-  holder: string;
-  version: number;
+export interface CatchUpProgress {
+  reason: string;
+  /** The stream was opened here before the walk; the stream reads from here once the walk ends. */
+  startToken: ResumeToken;
+  /** The last entry the walk finished with; null before the first page. */
+  after: WalkPosition | null;
+  /** Where the walk started (the watermark less the margin); null from the beginning. */
+  from: Date | null;
 }
+
+export interface LeaseDoc extends BaseLeaseDoc {
+  resumeToken: ResumeToken | null;
+  watermark?: Date | null;
+  catchUp?: CatchUpProgress | null;
+}
+
+export type { Lease };
+export { releaseLease };
 
 export function projectionLeases(db: Db): Collection<LeaseDoc> {
-  return db.collection<LeaseDoc>(PROJECTION_LEASES_COLLECTION, { readPreference: 'primary', writeConcern: { w: 'majority' } });
-}
-
-function heldBy(lease: Lease) {
-  return { _id: lease.name, holder: lease.holder, version: lease.version, $expr: { $gt: ['$expiresAt', '$$NOW'] } };
+  return leaseCollection<LeaseDoc>(db, PROJECTION_LEASES_COLLECTION);
 }
 
 /**
@@ -40,50 +47,24 @@ export async function acquireLease(
   name: string,
   holder: string,
   durationMs: number,
-): Promise<{ lease: Lease; resumeToken: ResumeToken | null } | null> {
-  try {
-    const doc = await leases.findOneAndUpdate(
-      { _id: name, $expr: { $lt: ['$expiresAt', '$$NOW'] } },
-      [
-        {
-          $set: {
-            holder: { $literal: holder },
-            version: { $add: [{ $ifNull: ['$version', 0] }, 1] },
-            expiresAt: { $add: ['$$NOW', durationMs] },
-            resumeToken: { $ifNull: ['$resumeToken', null] },
-          },
-        },
-      ],
-      { upsert: true, returnDocument: 'after' },
-    );
-    if (doc === null) throw new Error(`lease ${name}: the upsert returned no document`);
-    return { lease: { name, holder, version: doc.version }, resumeToken: doc.resumeToken };
-  } catch (error) {
-    // The filter missed because the lease is held, so the upsert tried to insert its _id again.
-    if (isDuplicateKey(error)) return null;
-    throw error;
-  }
+): Promise<{ lease: Lease; resumeToken: ResumeToken | null; watermark: Date | null; catchUp: CatchUpProgress | null } | null> {
+  const acquired = await acquire(leases, name, holder, durationMs);
+  if (!acquired) return null;
+  const { doc } = acquired;
+  return { lease: acquired.lease, resumeToken: doc.resumeToken ?? null, watermark: doc.watermark ?? null, catchUp: doc.catchUp ?? null };
 }
 
 /** Extends the lease (and stores `resumeToken` when given); false when it is no longer ours. */
-export async function renewLease(
-  leases: Collection<LeaseDoc>,
-  lease: Lease,
-  durationMs: number,
-  resumeToken?: ResumeToken,
-): Promise<boolean> {
-  const set = { expiresAt: { $add: ['$$NOW', durationMs] }, ...(resumeToken ? { resumeToken: { $literal: resumeToken } } : {}) };
-  const result = await leases.updateOne(heldBy(lease), [{ $set: set }]);
-  return result.matchedCount === 1;
+export async function renewLease(leases: Collection<LeaseDoc>, lease: Lease, durationMs: number, resumeToken?: ResumeToken): Promise<boolean> {
+  return renew(leases, lease, durationMs, resumeToken ? { resumeToken } : {});
 }
 
-/** Stores the position after a handled event; false when the lease is no longer ours. */
-export async function storeResumeToken(leases: Collection<LeaseDoc>, lease: Lease, resumeToken: ResumeToken): Promise<boolean> {
-  const result = await leases.updateOne(heldBy(lease), [{ $set: { resumeToken: { $literal: resumeToken } } }]);
-  return result.matchedCount === 1;
+/** Stores the position after a handled event (and the event's watermark); false when the lease is no longer ours. */
+export async function storeResumeToken(leases: Collection<LeaseDoc>, lease: Lease, resumeToken: ResumeToken, watermark?: Date): Promise<boolean> {
+  return storeUnderLease(leases, lease, watermark ? { resumeToken, watermark } : { resumeToken });
 }
 
-/** Lets another process take over at once (graceful stop). */
-export async function releaseLease(leases: Collection<LeaseDoc>, lease: Lease): Promise<void> {
-  await leases.updateOne(heldBy(lease), [{ $set: { expiresAt: { $subtract: ['$$NOW', 1] } } }]);
+/** Records a catch-up's progress (null when it finished) and extends the lease; false when it is no longer ours. */
+export async function storeCatchUp(leases: Collection<LeaseDoc>, lease: Lease, durationMs: number, catchUp: CatchUpProgress | null, resumeToken?: ResumeToken): Promise<boolean> {
+  return renew(leases, lease, durationMs, resumeToken ? { catchUp, resumeToken } : { catchUp });
 }

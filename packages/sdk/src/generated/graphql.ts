@@ -205,6 +205,47 @@ export type InsufficientFunds = {
   balance: Scalars['SafeInt']['output'];
 };
 
+/** The latest finished run of the ledger audit */
+export type LedgerAudit = {
+  __typename?: 'LedgerAudit';
+  accountsChecked: Scalars['Int']['output'];
+  entriesChecked: Scalars['Int']['output'];
+  /** When the run finished (database clock) */
+  lastRunAt: Scalars['DateTime']['output'];
+  /** Exact, even when the list below is cut at its bound */
+  mismatchCount: Scalars['Int']['output'];
+  mismatches: Array<LedgerAuditMismatch>;
+  /** incremental (accounts changed since the previous run) or full */
+  scope: Scalars['String']['output'];
+};
+
+/** The run finished; here it is */
+export type LedgerAuditFinished = {
+  __typename?: 'LedgerAuditFinished';
+  audit: LedgerAudit;
+};
+
+/** One thing the ledger audit found wrong */
+export type LedgerAuditMismatch = {
+  __typename?: 'LedgerAuditMismatch';
+  /** The account concerned; null for an undecided request */
+  accountId: Maybe<Scalars['String']['output']>;
+  /** What the database holds, in the same unit */
+  actual: Scalars['SafeInt']['output'];
+  /** Minor units for balances and amounts; 1 for a payout; the bound in ms for a request */
+  expected: Scalars['SafeInt']['output'];
+  /** BALANCE, NEGATIVE_BALANCE, TRANSFER_UNBALANCED, PAYOUT_MISSING or REQUEST_UNDECIDED */
+  kind: Scalars['String']['output'];
+  /** What was checked: the account, the entry or the request id */
+  subject: Scalars['String']['output'];
+};
+
+/** Another process holds the audit lease; it runs a full audit at its next tick */
+export type LedgerAuditQueued = {
+  __typename?: 'LedgerAuditQueued';
+  requestedAt: Scalars['DateTime']['output'];
+};
+
 /** One immutable journal line: money that reached or left one account */
 export type LedgerEntry = {
   __typename?: 'LedgerEntry';
@@ -253,6 +294,8 @@ export type Mutation = {
   heartbeatWorkItem: HeartbeatWorkItemResult;
   openAccount: OpenAccountResult;
   requeueWorkItem: RequeueWorkItemResult;
+  /** Runs a full ledger audit now, or queues it for the process that holds the audit lease */
+  runLedgerAudit: RunLedgerAuditResult;
   transfer: TransferResult;
   withdraw: WithdrawResult;
 };
@@ -337,6 +380,8 @@ export type Query = {
   accounts: AccountPage;
   /** The engine in use and the replica-set status */
   health: Health;
+  /** The latest finished ledger audit run; null before the first */
+  ledgerAudit: Maybe<LedgerAudit>;
   /** Newest first; at most 100 per page */
   ledgerEntries: LedgerEntryPage;
   /** The entry a request wrote; a transfer's debit leg */
@@ -430,6 +475,8 @@ export type ResyncRequired = {
   cursor: Scalars['String']['output'];
   reason: ResyncReason;
 };
+
+export type RunLedgerAuditResult = LedgerAuditFinished | LedgerAuditQueued | { __typename?: "%other" };
 
 export type Subscription = {
   __typename?: 'Subscription';
@@ -702,6 +749,8 @@ export type DuplicateReplayedFieldsFragment = { __typename?: 'DuplicateReplayed'
     | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
    };
 
+export type LedgerAuditFieldsFragment = { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> };
+
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -717,6 +766,11 @@ export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWork
     | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
+
+export type LedgerAuditQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LedgerAuditQuery = { __typename?: 'Query', ledgerAudit: { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> } | null };
 
 export type LedgerEntriesQueryVariables = Exact<{
   accountId: Scalars['ID']['input'];
@@ -762,6 +816,14 @@ export type RequeueWorkItemMutation = { __typename?: 'Mutation', requeueWorkItem
     | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
+   };
+
+export type RunLedgerAuditMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RunLedgerAuditMutation = { __typename?: 'Mutation', runLedgerAudit:
+    | { __typename: 'LedgerAuditFinished', audit: { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> } }
+    | { __typename: 'LedgerAuditQueued', requestedAt: string }
    };
 
 export type TransferMutationVariables = Exact<{
@@ -1111,6 +1173,22 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
   }
 }`, {"fragmentName":"DuplicateReplayedFields"}) as unknown as TypedDocumentString<DuplicateReplayedFieldsFragment, unknown>;
+export const LedgerAuditFieldsFragmentDoc = new TypedDocumentString(`
+    fragment LedgerAuditFields on LedgerAudit {
+  scope
+  lastRunAt
+  accountsChecked
+  entriesChecked
+  mismatchCount
+  mismatches {
+    kind
+    subject
+    accountId
+    expected
+    actual
+  }
+}
+    `, {"fragmentName":"LedgerAuditFields"}) as unknown as TypedDocumentString<LedgerAuditFieldsFragment, unknown>;
 export const AccountDocument = new TypedDocumentString(`
     query Account($id: ID!) {
   account(id: $id) {
@@ -1626,6 +1704,26 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<HeartbeatWorkItemMutation, HeartbeatWorkItemMutationVariables>;
+export const LedgerAuditDocument = new TypedDocumentString(`
+    query LedgerAudit {
+  ledgerAudit {
+    ...LedgerAuditFields
+  }
+}
+    fragment LedgerAuditFields on LedgerAudit {
+  scope
+  lastRunAt
+  accountsChecked
+  entriesChecked
+  mismatchCount
+  mismatches {
+    kind
+    subject
+    accountId
+    expected
+    actual
+  }
+}`) as unknown as TypedDocumentString<LedgerAuditQuery, LedgerAuditQueryVariables>;
 export const LedgerEntriesDocument = new TypedDocumentString(`
     query LedgerEntries($accountId: ID!, $after: String, $first: Int) {
   ledgerEntries(accountId: $accountId, after: $after, first: $first) {
@@ -1829,6 +1927,34 @@ export const RequeueWorkItemDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<RequeueWorkItemMutation, RequeueWorkItemMutationVariables>;
+export const RunLedgerAuditDocument = new TypedDocumentString(`
+    mutation RunLedgerAudit {
+  runLedgerAudit {
+    __typename
+    ... on LedgerAuditFinished {
+      audit {
+        ...LedgerAuditFields
+      }
+    }
+    ... on LedgerAuditQueued {
+      requestedAt
+    }
+  }
+}
+    fragment LedgerAuditFields on LedgerAudit {
+  scope
+  lastRunAt
+  accountsChecked
+  entriesChecked
+  mismatchCount
+  mismatches {
+    kind
+    subject
+    accountId
+    expected
+    actual
+  }
+}`) as unknown as TypedDocumentString<RunLedgerAuditMutation, RunLedgerAuditMutationVariables>;
 export const TransferDocument = new TypedDocumentString(`
     mutation Transfer($input: TransferInput!) {
   transfer(input: $input) {

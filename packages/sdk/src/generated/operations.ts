@@ -5,6 +5,7 @@ export const queries = {
   account: { document: documents.AccountDocument, args: "single", argName: "id", keyField: null, replays: true, resumeArg: null },
   accounts: { document: documents.AccountsDocument, args: "object", argName: null, keyField: null, replays: true, resumeArg: null },
   health: { document: documents.HealthDocument, args: "none", argName: null, keyField: null, replays: true, resumeArg: null },
+  ledgerAudit: { document: documents.LedgerAuditDocument, args: "none", argName: null, keyField: null, replays: true, resumeArg: null },
   ledgerEntries: { document: documents.LedgerEntriesDocument, args: "object", argName: null, keyField: null, replays: true, resumeArg: null },
   ledgerEntry: { document: documents.LedgerEntryDocument, args: "single", argName: "requestId", keyField: null, replays: true, resumeArg: null },
   workItem: { document: documents.WorkItemDocument, args: "single", argName: "id", keyField: null, replays: true, resumeArg: null },
@@ -20,6 +21,7 @@ export const mutations = {
   heartbeatWorkItem: { document: documents.HeartbeatWorkItemDocument, args: "single", argName: "input", keyField: null, replays: false, resumeArg: null },
   openAccount: { document: documents.OpenAccountDocument, args: "single", argName: "input", keyField: null, replays: true, resumeArg: null },
   requeueWorkItem: { document: documents.RequeueWorkItemDocument, args: "single", argName: "input", keyField: null, replays: false, resumeArg: null },
+  runLedgerAudit: { document: documents.RunLedgerAuditDocument, args: "none", argName: null, keyField: null, replays: false, resumeArg: null },
   transfer: { document: documents.TransferDocument, args: "single", argName: "input", keyField: "requestId", replays: true, resumeArg: null },
   withdraw: { document: documents.WithdrawDocument, args: "single", argName: "input", keyField: "requestId", replays: true, resumeArg: null },
 } as const;

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ObjectId, type Db } from 'mongodb';
+import { acquireLease, heldBy, releaseLease, renewLeaseReadingNow, type Lease } from '../db/lease.ts';
+import type { Logger } from '../observability/logger.ts';
+import { auditReaders } from './checks.ts';
+import { AuditLimits } from './limits.ts';
+import { AUDIT_LEASE_NAME, auditRuns, auditState, MismatchKind, type AuditRunDoc, type AuditScope } from './model.ts';
+import { runAudit, type RunLimits, type RunPlan } from './run.ts';
+import { ledgerAuditRunDurationSeconds, ledgerAuditRunsTotal, showLatestRun } from './telemetry.ts';
+
+export interface LedgerAuditOptions {
+  holder?: string;
+  leaseDurationMs?: number;
+  tickIntervalMs?: number;
+  incrementalPeriodMs?: number;
+  fullPeriodMs?: number;
+  settleMs?: number;
+  incrementalMarginMs?: number;
+  recheckDelayMs?: number;
+  pageSizeMax?: number;
+  pendingRequestMaxMs?: number;
+}
+
+export type RunNowResult = { kind: 'finished'; run: AuditRunDoc } | { kind: 'queued'; requestedAt: Date };
+
+const KINDS = Object.values(MismatchKind);
+
+/**
+ * The continuous ledger audit. Every process runs the loop; the one holding the audit lease
+ * (src/db/lease.ts, database clock) runs what is due: an incremental run over the accounts and
+ * entries stamped since the last one, and a full sweep on a slower period or when an operator
+ * asks. Each finished run is recorded in `ledger_audit_runs`; every process shows the latest
+ * ones in its metrics. It only reads the ledger's and the work items' collections.
+ */
+export class LedgerAudit {
+  readonly #db: Db;
+  readonly #logger: Logger;
+  readonly #holder: string;
+  readonly #settings;
+  readonly #stop = new AbortController();
+  #loop: Promise<void> = Promise.resolve();
+  /** One run at a time in this process (the loop's or an operator's). */
+  #running: Promise<unknown> = Promise.resolve();
+
+  constructor(db: Db, logger: Logger, options: LedgerAuditOptions = {}) {
+    this.#db = db;
+    this.#logger = logger;
+    this.#holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    this.#settings = {
+      leaseDurationMs: options.leaseDurationMs ?? AuditLimits.leaseDurationMs,
+      tickIntervalMs: options.tickIntervalMs ?? AuditLimits.tickIntervalMs,
+      incrementalPeriodMs: options.incrementalPeriodMs ?? AuditLimits.incrementalPeriodMs,
+      fullPeriodMs: options.fullPeriodMs ?? AuditLimits.fullPeriodMs,
+      settleMs: options.settleMs ?? AuditLimits.settleMs,
+      incrementalMarginMs: options.incrementalMarginMs ?? AuditLimits.incrementalMarginMs,
+      limits: {
+        pageSizeMax: options.pageSizeMax ?? AuditLimits.pageSizeMax,
+        recheckDelayMs: options.recheckDelayMs ?? AuditLimits.recheckDelayMs,
+        pendingRequestMaxMs: options.pendingRequestMaxMs ?? AuditLimits.pendingRequestMaxMs,
+        mismatchesStoredMax: AuditLimits.mismatchesStoredMax,
+      } satisfies RunLimits,
+    };
+  }
+
+  start(): void {
+    this.#loop = this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#loop;
+    await this.#running.catch(() => undefined);
+  }
+
+  /** The latest finished run (of either scope), or null before the first. */
+  async latest(): Promise<AuditRunDoc | null> {
+    return auditRuns(this.#db).find({}).sort({ finishedAt: -1 }).limit(1).next();
+  }
+
+  /**
+   * Asks for a full run now. When no process holds the lease, this one takes it, runs, and
+   * returns the run; otherwise the holder runs it at its next tick and this returns `queued`.
+   */
+  async runNow(): Promise<RunNowResult> {
+    const state = auditState(this.#db);
+    const requested = await state.findOneAndUpdate({ _id: AUDIT_LEASE_NAME }, [{ $set: { requestedAt: '$$NOW' } }], { upsert: true, returnDocument: 'after' });
+    const requestedAt = requested?.requestedAt as Date;
+    const acquired = await acquireLease(state, AUDIT_LEASE_NAME, `${this.#holder}:now`, this.#settings.leaseDurationMs);
+    if (!acquired) return { kind: 'queued', requestedAt };
+    try {
+      const run = await this.#exclusive(() => this.#runDue(acquired.lease, 'full'));
+      // Lost the lease halfway: the request stays set, so the new holder runs it.
+      return run ? { kind: 'finished', run } : { kind: 'queued', requestedAt };
+    } finally {
+      await releaseLease(state, acquired.lease).catch(() => undefined);
+    }
+  }
+
+  /** Sets this process's gauges from the latest complete run of each scope. */
+  async refreshMetrics(): Promise<void> {
+    for (const scope of ['incremental', 'full'] as const) {
+      const run = await auditRuns(this.#db).find({ scope }).sort({ finishedAt: -1 }).limit(1).next();
+      if (run) showLatestRun(scope, run.finishedAt, run.mismatchCounts ?? {}, KINDS);
+    }
+  }
+
+  async #run(): Promise<void> {
+    const state = auditState(this.#db);
+    let lease: Lease | null = null;
+    while (!this.#stop.signal.aborted) {
+      try {
+        if (lease === null) lease = (await acquireLease(state, AUDIT_LEASE_NAME, this.#holder, this.#settings.leaseDurationMs))?.lease ?? null;
+        if (lease !== null) {
+          const held = lease;
+          const due = await this.#due(held);
+          if (due === 'lost') lease = null;
+          else if (due !== null && (await this.#exclusive(() => this.#runDue(held, due))) === null) lease = null;
+        }
+        await this.refreshMetrics();
+      } catch (error) {
+        this.#logger.warn({ err: error }, 'ledger audit: tick failed');
+      }
+      await sleep(this.#settings.tickIntervalMs, undefined, { signal: this.#stop.signal }).catch(() => undefined);
+    }
+    if (lease !== null) await releaseLease(state, lease).catch(() => undefined);
+  }
+
+  async #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const previous = this.#running;
+    const next = previous.catch(() => undefined).then(work);
+    this.#running = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Which run is due by the database clock (an operator's request or the full period first); 'lost' when the lease is gone. */
+  async #due(lease: Lease): Promise<AuditScope | null | 'lost'> {
+    const state = auditState(this.#db);
+    const now = await renewLeaseReadingNow(state, lease, this.#settings.leaseDurationMs);
+    if (now === null) return 'lost';
+    const doc = await state.findOne({ _id: AUDIT_LEASE_NAME });
+    if (!doc) return 'lost';
+    if (doc.requestedAt || !doc.nextFullAt || doc.nextFullAt <= now) return 'full';
+    if (!doc.nextIncrementalAt || doc.nextIncrementalAt <= now) return 'incremental';
+    return null;
+  }
+
+  /** Runs one audit under `lease`; records and returns it, or null when the lease was lost. */
+  async #runDue(lease: Lease, scope: AuditScope): Promise<AuditRunDoc | null> {
+    const state = auditState(this.#db);
+    const { leaseDurationMs, settleMs, limits } = this.#settings;
+    const now = await renewLeaseReadingNow(state, lease, leaseDurationMs);
+    if (now === null) return null;
+    const doc = await state.findOne({ _id: AUDIT_LEASE_NAME });
+    const cursor = doc?.incrementalCursor ?? null;
+    const plan: RunPlan = {
+      scope,
+      now,
+      from: scope === 'full' || cursor === null ? null : new Date(cursor.getTime() - this.#settings.incrementalMarginMs),
+      until: new Date(now.getTime() - settleMs),
+    };
+    const startedMs = Date.now();
+    this.#logger.info({ scope, from: plan.from, until: plan.until }, 'ledger audit: run started');
+    let findings;
+    try {
+      findings = await runAudit({ readers: auditReaders(this.#db), limits, stillHolding: async () => (await renewLeaseReadingNow(state, lease, leaseDurationMs)) !== null }, plan);
+    } catch (error) {
+      ledgerAuditRunsTotal.inc({ scope, outcome: 'failed' });
+      throw error;
+    }
+    if (findings === null) {
+      ledgerAuditRunsTotal.inc({ scope, outcome: 'abandoned' });
+      this.#logger.warn({ scope }, 'ledger audit: lease lost during the run; its findings are dropped');
+      return null;
+    }
+    // The schedule moves on only under the lease; the request is cleared only if it came before this run.
+    const scheduled = await state.updateOne(heldBy(lease), [
+      {
+        $set: {
+          incrementalCursor: { $literal: plan.until },
+          nextIncrementalAt: { $add: ['$$NOW', this.#settings.incrementalPeriodMs] },
+          ...(scope === 'full'
+            ? { nextFullAt: { $add: ['$$NOW', this.#settings.fullPeriodMs] }, requestedAt: { $cond: [{ $lte: ['$requestedAt', { $literal: now }] }, null, '$requestedAt'] } }
+            : {}),
+        },
+      },
+    ]);
+    if (scheduled.matchedCount !== 1) {
+      ledgerAuditRunsTotal.inc({ scope, outcome: 'abandoned' });
+      return null;
+    }
+    const run: AuditRunDoc = { _id: new ObjectId(), scope, startedAt: now, finishedAt: new Date(now.getTime() + (Date.now() - startedMs)), ...findings };
+    await auditRuns(this.#db).insertOne(run);
+    await this.#prune();
+    ledgerAuditRunsTotal.inc({ scope, outcome: 'complete' });
+    ledgerAuditRunDurationSeconds.observe({ scope }, (Date.now() - startedMs) / 1000);
+    showLatestRun(scope, run.finishedAt, run.mismatchCounts, KINDS);
+    const log = findings.mismatchCount > 0 ? this.#logger.error.bind(this.#logger) : this.#logger.info.bind(this.#logger);
+    log({ scope, accountsChecked: findings.accountsChecked, entriesChecked: findings.entriesChecked, mismatchCount: findings.mismatchCount, mismatches: findings.mismatches.slice(0, 10) }, 'ledger audit: run finished');
+    return run;
+  }
+
+  async #prune(): Promise<void> {
+    const runs = auditRuns(this.#db);
+    const oldest = await runs.find({}, { projection: { finishedAt: 1 } }).sort({ finishedAt: -1 }).skip(AuditLimits.runsKeptMax).limit(1).next();
+    if (oldest) await runs.deleteMany({ finishedAt: { $lte: oldest.finishedAt } });
+  }
+}
+
+const audits = new WeakMap<Db, LedgerAudit>();
+
+/** The process's one audit over `db` (the composition root: built once, by the start-up task or the first caller). */
+export function ledgerAuditFor(db: Db, logger: Logger, options?: LedgerAuditOptions): LedgerAudit {
+  let audit = audits.get(db);
+  if (!audit) {
+    audit = new LedgerAudit(db, logger, options);
+    audits.set(db, audit);
+  }
+  return audit;
+}

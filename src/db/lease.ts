@@ -1,0 +1,100 @@
+import type { Collection, Db, Document, Filter } from 'mongodb';
+import { isDuplicateKey } from './mongoErrors.ts';
+
+// One lease helper for every "one process at a time" job (the payout projection, the ledger
+// audit). A lease is one document: who holds it, its version (the fencing token, bumped by every
+// acquisition) and when it expires by the database server's clock ($$NOW), never a process's
+// clock, so several API processes agree. Every write of a holder is conditional on
+// {_id, holder, version, unexpired}, so a process whose lease was taken over can neither renew it
+// nor move the state it keeps beside the lease (a resume token, a cursor).
+
+export interface LeaseDoc {
+  _id: string;
+  holder: string;
+  version: number;
+  expiresAt: Date;
+}
+
+export interface Lease {
+  name: string;
+  holder: string;
+  version: number;
+}
+
+/** A lease collection: primary reads and majority writes, so a fenced write is never stale. */
+export function leaseCollection<T extends LeaseDoc>(db: Db, name: string): Collection<T> {
+  return db.collection<T>(name, { readPreference: 'primary', writeConcern: { w: 'majority' } });
+}
+
+/** The filter every write of a holder carries. */
+export function heldBy(lease: Lease): Document {
+  return { _id: lease.name, holder: lease.holder, version: lease.version, $expr: { $gt: ['$expiresAt', '$$NOW'] } };
+}
+
+/** `{ field: value }` as pipeline `$set` values taken literally (no `$` interpretation). */
+function literally(fields: Document): Document {
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, { $literal: value }]));
+}
+
+/**
+ * Takes the lease when it is free (expired, or never taken). Returns the lease and the whole
+ * document (with what its previous holder stored beside it), or null when another process holds it.
+ */
+export async function acquireLease<T extends LeaseDoc>(
+  leases: Collection<T>,
+  name: string,
+  holder: string,
+  durationMs: number,
+): Promise<{ lease: Lease; doc: T } | null> {
+  try {
+    const doc = await leases.findOneAndUpdate(
+      { _id: name, $expr: { $lt: ['$expiresAt', '$$NOW'] } } as unknown as Filter<T>,
+      [
+        {
+          $set: {
+            holder: { $literal: holder },
+            version: { $add: [{ $ifNull: ['$version', 0] }, 1] },
+            expiresAt: { $add: ['$$NOW', durationMs] },
+          },
+        },
+      ],
+      { upsert: true, returnDocument: 'after' },
+    );
+    if (doc === null) throw new Error(`lease ${name}: the upsert returned no document`);
+    return { lease: { name, holder, version: doc.version }, doc: doc as T };
+  } catch (error) {
+    // The filter missed because the lease is held, so the upsert tried to insert its _id again.
+    if (isDuplicateKey(error)) return null;
+    throw error;
+  }
+}
+
+/** Extends the lease, storing `fields` beside it when given; false when it is no longer ours. */
+export async function renewLease(leases: Collection<any>, lease: Lease, durationMs: number, fields: Document = {}): Promise<boolean> {
+  const result = await leases.updateOne(heldBy(lease), [{ $set: { expiresAt: { $add: ['$$NOW', durationMs] }, ...literally(fields) } }]);
+  return result.matchedCount === 1;
+}
+
+/** Stores `fields` beside the lease without extending it; false when it is no longer ours. */
+export async function storeUnderLease(leases: Collection<any>, lease: Lease, fields: Document): Promise<boolean> {
+  const result = await leases.updateOne(heldBy(lease), [{ $set: literally(fields) }]);
+  return result.matchedCount === 1;
+}
+
+/** Lets another process take over at once (graceful stop). */
+export async function releaseLease(leases: Collection<any>, lease: Lease): Promise<void> {
+  await leases.updateOne(heldBy(lease), [{ $set: { expiresAt: { $subtract: ['$$NOW', 1] } } }]);
+}
+
+/**
+ * Extends the lease and returns the database server's clock at that instant ($$NOW), or null
+ * when the lease is no longer ours: a holder that schedules by time reads the one clock all
+ * processes share.
+ */
+export async function renewLeaseReadingNow(leases: Collection<any>, lease: Lease, durationMs: number): Promise<Date | null> {
+  const doc = await leases.findOneAndUpdate(heldBy(lease), [{ $set: { expiresAt: { $add: ['$$NOW', durationMs] } } }], {
+    returnDocument: 'after',
+    projection: { expiresAt: 1 },
+  });
+  return doc === null ? null : new Date((doc['expiresAt'] as Date).getTime() - durationMs);
+}
