@@ -54,8 +54,8 @@ describe('oplog cost of a money move', () => {
     // (copies of a real request and entry under new keys, and the account's version moved on), so
     // the account stands where 10,000 decisions would have left it.
     for (let n = 2; n <= 50; n++) await withdrawal(accountId, n);
-    const requests = h.db.db.collection(collectionNames.requests);
-    const entries = h.db.db.collection(collectionNames.entries);
+    const requests = h.db.db.collection<{ _id: string }>(collectionNames.requests);
+    const entries = h.db.db.collection<{ _id: string }>(collectionNames.entries);
     const sampleRequest = await requests.findOne({ requestId: id30('w-', 2) });
     const sampleEntry = await entries.findOne({ requestId: id30('w-', 2) });
     const seeded = pastDecisions - 51;
