@@ -1,8 +1,9 @@
-// Proves the SDK's same-key retry makes a lost reply harmless end to end. The server's own write
-// is applied but its reply carries mongod's `writeConcernError` (failCommand), so the API answers
-// OutcomeUnknown; the fault then clears and the SDK asks again with the key it made: the answer
-// is DuplicateReplayed of the first success, and the money moved once. Runs on an emulator of its
-// own, because fail points are global to an engine.
+// Proves the SDK's same-key retry makes an undecided answer harmless end to end. The server's
+// commits fail (mongod's failCommand closes their connection, so nothing is applied) until its own
+// bounded retries give up and the API answers OutcomeUnknown; the fault then clears and the SDK
+// asks again with the key it made: the move applies once. A commit that applied but whose reply
+// carried a writeConcernError is settled by the server itself (its rerun meets its own key). Runs
+// on an emulator of its own, because fail points are global to an engine.
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type FetchLike, type PreconditionClient } from '../../packages/sdk/src/index.ts';
@@ -33,11 +34,11 @@ afterAll(async () => {
 const entriesOf = (requestId: string) => app.db.collection('ledger_entries').countDocuments({ requestId });
 
 describe('a lost reply', () => {
-  it('is retried with the same key until the server replays the applied withdrawal: DuplicateReplayed, money moved once', async () => {
+  it('retries an OutcomeUnknown with the same key until the move is decided: applied once', async () => {
     await admin.openAccount({ accountId: 'sdk-lost', currency: 'EUR' });
     await admin.deposit({ accountId: 'sdk-lost', amount: 100 });
-    turnOff = await failCommand(app.client, 'precondition', 'alwaysOn', { failCommands: ['findAndModify'], writeConcernError });
-    // The first answer (OutcomeUnknown) is what clears the fault, so the retry is what finds the write.
+    turnOff = await failCommand(app.client, 'precondition', 'alwaysOn', { failCommands: ['commitTransaction'], closeConnection: true });
+    // The first answer (OutcomeUnknown) is what clears the fault, so the retry is what applies the move.
     const answers: string[] = [];
     const { fetch, bodies } = recordingFetch([], async () => {
       await turnOff?.();
@@ -52,16 +53,25 @@ describe('a lost reply', () => {
 
     const result = await client.withdraw({ accountId: 'sdk-lost', amount: 40 });
 
-    expect(answers).toEqual(['OutcomeUnknown', 'DuplicateReplayed']);
-    expect(result).toMatchObject({ __typename: 'DuplicateReplayed', original: { __typename: 'WithdrawSuccess', account: { balance: 60 } } });
+    expect(answers).toEqual(['OutcomeUnknown', 'WithdrawSuccess']);
+    expect(result).toMatchObject({ __typename: 'WithdrawSuccess', account: { balance: 60 } });
     expect(result.$meta.attempts).toBe(2);
     expect(result.$meta.idempotencyKey).toMatch(UUID_V4);
-    expect(result.__typename === 'DuplicateReplayed' && result.requestId).toBe(result.$meta.idempotencyKey);
     expect(bodies.map((body) => (body.variables as { input: { requestId: string } }).input.requestId)).toEqual([
       result.$meta.idempotencyKey,
       result.$meta.idempotencyKey,
     ]);
     expect(await admin.account('sdk-lost')).toMatchObject({ balance: 60 });
+    expect(await entriesOf(result.$meta.idempotencyKey!)).toBe(1);
+  });
+
+  it('needs no retry when the commit applied but its reply carried a writeConcernError: the server settles it', async () => {
+    await admin.openAccount({ accountId: 'sdk-wce', currency: 'EUR' });
+    await admin.deposit({ accountId: 'sdk-wce', amount: 100 });
+    turnOff = await failCommand(app.client, 'precondition', { times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
+    const result = await admin.withdraw({ accountId: 'sdk-wce', amount: 40 });
+    expect(result).toMatchObject({ __typename: 'WithdrawSuccess', account: { balance: 60 } });
+    expect(result.$meta.attempts).toBe(1);
     expect(await entriesOf(result.$meta.idempotencyKey!)).toBe(1);
   });
 
