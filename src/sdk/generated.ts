@@ -42,6 +42,22 @@ export type AccountEntriesArgs = {
   first: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** An account's balance changed: the balance and version that one write left, in version order per account */
+export type AccountBalanceChanged = {
+  __typename?: 'AccountBalanceChanged';
+  accountId: Scalars['ID']['output'];
+  /** By the database server's clock */
+  at: Scalars['DateTime']['output'];
+  /** Integer minor units, right after the write */
+  balance: Scalars['SafeInt']['output'];
+  /** Opaque; pass it as `after` to resume right after this event, on any API process */
+  cursor: Scalars['String']['output'];
+  /** The account's version right after the write */
+  version: Scalars['SafeInt']['output'];
+};
+
+export type AccountBalanceEvent = AccountBalanceChanged | ResyncRequired;
+
 /** No such account; nothing was recorded, so the same requestId may be used again */
 export type AccountNotFound = {
   __typename?: 'AccountNotFound';
@@ -219,6 +235,30 @@ export type LedgerEntry = {
   /** The account's version right after this entry */
   versionAfter: Scalars['SafeInt']['output'];
 };
+
+/** A journal entry was written (entries are immutable: one event each), in version order per account */
+export type LedgerEntryAdded = {
+  __typename?: 'LedgerEntryAdded';
+  accountId: Scalars['ID']['output'];
+  /** Positive integer minor units; `kind` gives the direction */
+  amount: Scalars['SafeInt']['output'];
+  /** The account's balance right after this entry */
+  balanceAfter: Scalars['SafeInt']['output'];
+  /** The other account of a transfer */
+  counterpartyAccountId: Maybe<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  currency: Scalars['String']['output'];
+  /** Opaque; pass it as `after` to resume right after this event, on any API process */
+  cursor: Scalars['String']['output'];
+  entryId: Scalars['ID']['output'];
+  kind: LedgerEntryKind;
+  /** The caller key of the request that wrote it */
+  requestId: Scalars['String']['output'];
+  /** The account's version right after this entry */
+  versionAfter: Scalars['SafeInt']['output'];
+};
+
+export type LedgerEntryEvent = LedgerEntryAdded | ResyncRequired;
 
 /** Which way the money of an entry went */
 export type LedgerEntryKind =
@@ -424,8 +464,24 @@ export type ResyncRequired = {
 
 export type Subscription = {
   __typename?: 'Subscription';
+  /** Every balance change of the given accounts (at most 100), in version order per account; `after` resumes from a cursor */
+  accountBalanceChanged: AccountBalanceEvent;
+  /** Every journal entry written (of one account, or of all), in version order per account; `after` resumes from a cursor */
+  ledgerEntryAdded: LedgerEntryEvent;
   /** Every committed transition of matching work items, in version order per item; `after` resumes from a cursor */
   workItemStatusChanged: WorkItemStatusEvent;
+};
+
+
+export type SubscriptionAccountBalanceChangedArgs = {
+  accountIds: Array<Scalars['ID']['input']>;
+  after: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionLedgerEntryAddedArgs = {
+  accountId: InputMaybe<Scalars['ID']['input']>;
+  after: InputMaybe<Scalars['String']['input']>;
 };
 
 
