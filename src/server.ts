@@ -17,6 +17,7 @@ import { connectMongo } from './db/connect.ts';
 import { resolveEngine, type EngineInfo } from './db/engine.ts';
 import { startupTasks as appStartupTasks, type RunningTask, type StartupTask } from './db/startupTasks.ts';
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
+import { consistencyPlugin } from './graphql/consistency.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
 import { buildAppSchema } from './graphql/schema.ts';
@@ -81,6 +82,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(),
+        consistencyPlugin(),
       ],
     });
     await apollo.start();

@@ -5,6 +5,7 @@
 import type { Db, MongoClient } from 'mongodb';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
+import { ledgerDashboardIndexesTask } from '../ledger/dashboard.ts';
 import { ledgerStartupTasks } from '../ledger/startup.ts';
 import { streamStartupTasks } from '../streams/startup.ts';
 import { workItemIndexesTask } from '../work/startupTask.ts';
@@ -28,6 +29,7 @@ export interface StartupTask {
 
 export const startupTasks: readonly StartupTask[] = [
   ...ledgerStartupTasks,
+  ledgerDashboardIndexesTask,
   workItemIndexesTask,
   ...streamStartupTasks,
 ];

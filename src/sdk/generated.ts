@@ -267,12 +267,78 @@ export type LedgerEntryKind =
   | 'transferOut'
   | 'withdrawal';
 
+/** Newest first */
+export type LedgerEntryList = {
+  __typename?: 'LedgerEntryList';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<LedgerEntry>;
+  /** Matching entries, counted on the index up to 10000 */
+  totalCount: Scalars['Int']['output'];
+  /** True when there are more than `totalCount` */
+  totalCountCapped: Scalars['Boolean']['output'];
+};
+
 export type LedgerEntryPage = {
   __typename?: 'LedgerEntryPage';
   /** Pass as `after` for the next page */
   endCursor: Maybe<Scalars['String']['output']>;
   hasNextPage: Scalars['Boolean']['output'];
   items: Array<LedgerEntry>;
+};
+
+/** Why a request was refused */
+export type LedgerRejection = {
+  __typename?: 'LedgerRejection';
+  accountId: Scalars['ID']['output'];
+  amount: Scalars['SafeInt']['output'];
+  /** The balance when the request was decided */
+  balance: Scalars['SafeInt']['output'];
+};
+
+/** A money request under its caller key: pending, applied (with its entries) or rejected (with why) */
+export type LedgerRequest = {
+  __typename?: 'LedgerRequest';
+  amount: Scalars['SafeInt']['output'];
+  decidedAt: Maybe<Scalars['DateTime']['output']>;
+  /** What it wrote (APPLIED only), the debit leg first */
+  entries: Array<LedgerEntry>;
+  firstSeenAt: Scalars['DateTime']['output'];
+  fromAccountId: Maybe<Scalars['ID']['output']>;
+  /** deposit, withdraw or transfer */
+  operation: Scalars['String']['output'];
+  /** Why it was refused (REJECTED only) */
+  rejection: Maybe<LedgerRejection>;
+  requestId: Scalars['String']['output'];
+  status: LedgerRequestStatus;
+  toAccountId: Maybe<Scalars['ID']['output']>;
+};
+
+/** PENDING until decided; APPLIED and REJECTED are final */
+export type LedgerRequestStatus =
+  | 'APPLIED'
+  | 'PENDING'
+  | 'REJECTED';
+
+/** One currency: money held now, and the flows of a time range */
+export type LedgerTotals = {
+  __typename?: 'LedgerTotals';
+  accounts: Scalars['Int']['output'];
+  currency: Scalars['String']['output'];
+  deposits: MoneyFlow;
+  /** The sum of the currency's account balances now (not as of `to`) */
+  moneyHeld: Scalars['SafeInt']['output'];
+  /** Money moved between accounts, each transfer counted once */
+  transfers: MoneyFlow;
+  withdrawals: MoneyFlow;
+};
+
+export type MoneyFlow = {
+  __typename?: 'MoneyFlow';
+  /** Integer minor units */
+  amount: Scalars['SafeInt']['output'];
+  count: Scalars['Int']['output'];
 };
 
 export type Mutation = {
@@ -368,12 +434,20 @@ export type Query = {
   accounts: AccountPage;
   /** The engine in use and the replica-set status */
   health: Health;
-  /** Newest first; at most 100 per page */
-  ledgerEntries: LedgerEntryPage;
+  /** Entries across accounts, newest first, filtered by account, kinds, currency and createdAt in [from, to); at most 100 per page */
+  ledgerEntries: LedgerEntryList;
   /** The entry a request wrote; a transfer's debit leg */
   ledgerEntry: Maybe<LedgerEntry>;
+  /** A money request by its caller key, whatever its state; null when never seen */
+  ledgerRequest: Maybe<LedgerRequest>;
+  /** Money held in a currency now, and its deposits, withdrawals and transfers with createdAt in [from, to) */
+  ledgerTotals: LedgerTotals;
+  /** The PAYOUT item of a withdrawal entry; null until the projection has made it */
+  payoutFor: Maybe<WorkItem>;
   workItem: Maybe<WorkItem>;
-  /** Oldest first; at most 100 per page */
+  /** The item created with this idempotency key (as the client sent it) */
+  workItemByKey: Maybe<WorkItem>;
+  /** Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most 100 per page */
   workItems: WorkItemPage;
   workQueueStats: WorkQueueStats;
 };
@@ -391,9 +465,13 @@ export type QueryAccountsArgs = {
 
 
 export type QueryLedgerEntriesArgs = {
-  accountId: Scalars['ID']['input'];
+  accountId: InputMaybe<Scalars['ID']['input']>;
   after: InputMaybe<Scalars['String']['input']>;
+  currency: InputMaybe<Scalars['String']['input']>;
   first: InputMaybe<Scalars['Int']['input']>;
+  from: InputMaybe<Scalars['DateTime']['input']>;
+  kinds: InputMaybe<Array<LedgerEntryKind>>;
+  to: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -402,14 +480,39 @@ export type QueryLedgerEntryArgs = {
 };
 
 
+export type QueryLedgerRequestArgs = {
+  requestId: Scalars['String']['input'];
+};
+
+
+export type QueryLedgerTotalsArgs = {
+  currency: Scalars['String']['input'];
+  from: InputMaybe<Scalars['DateTime']['input']>;
+  to: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+export type QueryPayoutForArgs = {
+  entryId: Scalars['ID']['input'];
+};
+
+
 export type QueryWorkItemArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+export type QueryWorkItemByKeyArgs = {
+  idempotencyKey: Scalars['String']['input'];
+};
+
+
 export type QueryWorkItemsArgs = {
   after: InputMaybe<Scalars['String']['input']>;
+  createdFrom: InputMaybe<Scalars['DateTime']['input']>;
+  createdTo: InputMaybe<Scalars['DateTime']['input']>;
   first?: Scalars['Int']['input'];
+  key: InputMaybe<Scalars['String']['input']>;
   kind: InputMaybe<Scalars['String']['input']>;
   status: InputMaybe<WorkItemStatus>;
 };
@@ -563,6 +666,10 @@ export type WorkItemPage = {
   endCursor: Maybe<Scalars['String']['output']>;
   hasNextPage: Scalars['Boolean']['output'];
   items: Array<WorkItem>;
+  /** Matching items, counted on the index up to 10000 */
+  totalCount: Scalars['Int']['output'];
+  /** True when there are more than `totalCount` */
+  totalCountCapped: Scalars['Boolean']['output'];
 };
 
 /** Where a work item is in the transition table */
@@ -605,6 +712,8 @@ export type WorkItemTransition = {
 
 export type WorkQueueCount = {
   __typename?: 'WorkQueueCount';
+  capped: Scalars['Boolean']['output'];
+  /** Counted on the index up to 100,000 (`capped` then says so) */
   count: Scalars['Int']['output'];
   kind: Scalars['String']['output'];
   status: WorkItemStatus;
