@@ -713,7 +713,7 @@ export type WorkItemTransition = {
 export type WorkQueueCount = {
   __typename?: 'WorkQueueCount';
   capped: Scalars['Boolean']['output'];
-  /** Counted on the index up to 100,000 (`capped` then says so) */
+  /** Counted on the index up to 10,000 (`capped` then says so) */
   count: Scalars['Int']['output'];
   kind: Scalars['String']['output'];
   status: WorkItemStatus;

@@ -14,7 +14,7 @@ export const ReadLimits = Object.freeze({
   /** `totalCount` of `workItems` stops counting here (`totalCountCapped` says so). */
   itemsCountMax: 10_000,
   /** One stats count per (kind, status) stops here: the cost of a call is bounded, however long the queue. */
-  statsCountMax: 100_000,
+  statsCountMax: 10_000,
   /** Distinct kinds reported by the stats; more than this is a misuse of `kind`. */
   statsKindsMax: 100,
 });

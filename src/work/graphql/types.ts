@@ -121,7 +121,7 @@ export class WorkQueueCount {
   @Field(() => String)
   kind!: string;
 
-  @Field(() => Int, { description: 'Counted on the index up to 100,000 (`capped` then says so)' })
+  @Field(() => Int, { description: 'Counted on the index up to 10,000 (`capped` then says so)' })
   count!: number;
 
   @Field(() => Boolean)
