@@ -8,6 +8,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Db, MongoClient } from 'mongodb';
@@ -27,6 +28,8 @@ import { createLogger, type Logger } from './observability/logger.ts';
 import { metricsRegistry } from './observability/metrics.ts';
 
 export const GRAPHQL_PATH = '/graphql';
+export const CONSOLE_PATH = '/console';
+const CONSOLE_DIR = fileURLToPath(new URL('./console/', import.meta.url));
 
 export interface StartServerOptions {
   config: Config;
@@ -95,6 +98,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const app = express();
     app.disable('x-powered-by');
     app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+    // The ops console: static files straight from src/console (no build step, nothing from a CDN).
+    app.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
     app.get('/metrics', async (_req, res) => {
       res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
     });

@@ -7,10 +7,12 @@ import type { GraphQLSchema } from 'graphql';
 import { HealthResolver } from '../health/HealthResolver.ts';
 import { DashboardResolver, LedgerEntryListFieldsResolver } from '../ledger/graphql/DashboardResolver.ts';
 import { AccountFieldsResolver, LedgerEntryFieldsResolver, LedgerResolver } from '../ledger/graphql/LedgerResolver.ts';
+import { ProjectionResolver } from '../streams/graphql/ProjectionResolver.ts';
 import { StreamsResolver } from '../streams/graphql/StreamsResolver.ts';
 import { WorkItemPageFieldsResolver, WorkItemResolver } from '../work/graphql/WorkItemResolver.ts';
 import { assertEveryRootFieldHasRight } from './auth/assertEveryRootFieldHasRight.ts';
 import { authChecker } from './auth/authChecker.ts';
+import { ViewerResolver } from './auth/ViewerResolver.ts';
 import { consistentAfterDirective } from './consistency.ts';
 import { refusingPubSub } from './pubSub.ts';
 
@@ -21,7 +23,9 @@ export const resolvers = [
   LedgerEntryFieldsResolver,
   LedgerEntryListFieldsResolver,
   LedgerResolver,
+  ProjectionResolver,
   StreamsResolver,
+  ViewerResolver,
   WorkItemPageFieldsResolver,
   WorkItemResolver,
 ] as const;

@@ -427,6 +427,20 @@ export type OutcomeUnknown = {
   requestId: Scalars['String']['output'];
 };
 
+/** The payout projection's lease and position */
+export type PayoutProjectionState = {
+  __typename?: 'PayoutProjectionState';
+  /** The process holding the lease; null before any process took it */
+  holder: Maybe<Scalars['String']['output']>;
+  /** Seconds between the stored position and the cluster's time now (to the second); null without a position */
+  lagSeconds: Maybe<Scalars['Float']['output']>;
+  /** False when the lease has expired (no process projects until one takes it) */
+  leaseActive: Scalars['Boolean']['output'];
+  leaseExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** Bumped by every acquisition */
+  leaseVersion: Maybe<Scalars['Int']['output']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   account: Maybe<Account>;
@@ -444,6 +458,10 @@ export type Query = {
   ledgerTotals: LedgerTotals;
   /** The PAYOUT item of a withdrawal entry; null until the projection has made it */
   payoutFor: Maybe<WorkItem>;
+  /** The payout projection's lease holder and lag */
+  payoutProjectionState: PayoutProjectionState;
+  /** The caller's role and what it may do */
+  viewer: Viewer;
   workItem: Maybe<WorkItem>;
   /** The item created with this idempotency key (as the client sent it) */
   workItemByKey: Maybe<WorkItem>;
@@ -612,6 +630,16 @@ export type TransferSuccess = {
   debit: LedgerEntry;
   from: Account;
   to: Account;
+};
+
+export type Viewer = {
+  __typename?: 'Viewer';
+  /** Whether this key may requeue FAILED work items */
+  mayRequeue: Scalars['Boolean']['output'];
+  /** Whether this key may open subscriptions */
+  maySubscribe: Scalars['Boolean']['output'];
+  /** dashboard, ops, worker, service or admin */
+  role: Scalars['String']['output'];
 };
 
 export type WithdrawInput = {
