@@ -1,6 +1,7 @@
 // What every scenario gets: the HTTP pool, one API key per role it uses, the run's id prefix,
 // the size mode, and the book of what the API answered, which the invariants compare with the
 // database after the run.
+import type { Db } from 'mongodb';
 import type { GraphqlAnswer, GraphqlPool } from './graphqlPool.ts';
 
 export type Mode = 'full' | 'quick';
@@ -32,6 +33,8 @@ export interface BenchContext {
   runId: string;
   mode: Mode;
   book: Book;
+  /** The bench database, for untimed bulk set-up that the API would take too long to make (e.g. a million work items). */
+  db: Db;
 }
 
 export function emptyBook(): Book {

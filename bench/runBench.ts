@@ -34,7 +34,7 @@ export async function runBench({ argv, env, write }: RunBenchOptions): Promise<n
   const pool = createGraphqlPool(app.server.url, POOL_CONNECTIONS_MAX);
   try {
     write(`engine: ${app.server.engine.kind}, because ${app.server.engine.reason}`);
-    const context: BenchContext = { pool, keys: app.keys, runId, mode, book: emptyBook() };
+    const context: BenchContext = { pool, keys: app.keys, runId, mode, book: emptyBook(), db: app.server.db };
     for (const scenario of selected) {
       write(`▶ ${scenario.name}: ${scenario.describe(mode)}`);
       for (const measured of await scenario.run(context)) write(formatMeasured(measured));
