@@ -28,13 +28,16 @@ export interface Book {
 
 export interface BenchContext {
   pool: GraphqlPool;
-  /** The API's database, for scenarios that seed in bulk (they use a database of their own on its client). */
-  db: Db;
   keys: BenchKeys;
   /** Prefix for every id and key the run makes, so runs never collide. */
   runId: string;
   mode: Mode;
   book: Book;
+  /**
+   * The API's database, for untimed bulk set-up that the API would take too long to make (e.g. a
+   * million work items); scenarios that seed ledgers of their own use a database of their own on its client.
+   */
+  db: Db;
 }
 
 export function emptyBook(): Book {

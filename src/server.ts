@@ -8,6 +8,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Db, MongoClient } from 'mongodb';
@@ -17,17 +18,20 @@ import { connectMongo } from './db/connect.ts';
 import { resolveEngine, type EngineInfo } from './db/engine.ts';
 import type { RunningTask, StartupTask } from './db/startupTasks.ts';
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
+import { consistencyPlugin } from './graphql/consistency.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { createGraphqlTelemetry } from './graphql/telemetry.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
-import { observabilityPlugin } from './observability/apolloPlugin.ts';
+import { observabilityPlugin } from './graphql/observabilityPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { metricsRegistry } from './observability/metrics.ts';
 import { startupTasks as appStartupTasks } from './startupTasks.ts';
 
 export const GRAPHQL_PATH = '/graphql';
+export const CONSOLE_PATH = '/console';
+const CONSOLE_DIR = fileURLToPath(new URL('./console/', import.meta.url));
 
 export interface StartServerOptions {
   config: Config;
@@ -84,6 +88,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(graphqlTelemetry),
+        consistencyPlugin(),
       ],
     });
     await apollo.start();
@@ -96,6 +101,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const app = express();
     app.disable('x-powered-by');
     app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+    // The ops console: static files straight from src/console (no build step, nothing from a CDN).
+    app.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
     app.get('/metrics', async (_req, res) => {
       res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
     });

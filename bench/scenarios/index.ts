@@ -10,6 +10,7 @@ import { transferScenario } from './transfer.ts';
 import { withdrawScenario } from './withdraw.ts';
 import { workDrainBacklogScenario } from './workDrainBacklog.ts';
 import { workItemsScenario } from './workItems.ts';
+import { workQueueStatsScenario } from './workQueueStats.ts';
 
 // Targets come from the back office's peak, not from what the emulator manages: about 200
 // payouts/s at peak, so withdrawals, payout-item creation and draining must each sustain that;
@@ -32,6 +33,7 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   entriesPageScenario,
   payoutCatchUpScenario,
   ledgerAuditScenario,
+  workQueueStatsScenario,
 ]);
 
 /** The scenarios a command line asks for; all of them when it names none. */

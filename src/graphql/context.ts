@@ -6,6 +6,7 @@ import type { EngineInfo } from '../db/engine.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Authentication, AuthFailure, Principal } from './auth/apiKeys.ts';
 import type { Role } from './auth/roles.ts';
+import { RequestConsistency } from './consistency.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 
 /** What lives as long as the process: shared by every request. */
@@ -27,6 +28,8 @@ export interface AppContext {
   db: Db;
   engine: EngineInfo;
   loaders: Loaders;
+  /** Read-your-writes: the time this request's reads must follow (`@consistentAfter`), and their session. */
+  consistency: RequestConsistency;
   /** A child logger bound to this request (request id, key fingerprint and role; never the key). */
   logger: Logger;
 }
@@ -34,6 +37,7 @@ export interface AppContext {
 export function createContext(services: AppServices, auth: Authentication, transport: AppContext['transport']): AppContext {
   const requestId = randomUUID();
   const principal = auth.ok ? auth.principal : null;
+  const consistency = new RequestConsistency(services.client);
   return {
     requestId,
     transport,
@@ -43,7 +47,8 @@ export function createContext(services: AppServices, auth: Authentication, trans
     client: services.client,
     db: services.db,
     engine: services.engine,
-    loaders: createLoaders(services.db),
+    loaders: createLoaders(services.db, () => consistency.session()),
+    consistency,
     logger: services.logger.child({ requestId, transport, keyId: principal?.keyId, role: principal?.role }),
   };
 }

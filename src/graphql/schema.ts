@@ -1,24 +1,34 @@
 // The schema: one sorted list of resolver classes. A feature adds one import and one entry.
 // Used by the server, by `npm run schema` and by the tests, so all three see the same schema.
 import 'reflect-metadata';
+import { specifiedDirectives } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { LedgerAuditResolver } from '../audit/graphql/LedgerAuditResolver.ts';
 import { HealthResolver } from '../health/HealthResolver.ts';
+import { DashboardResolver, LedgerEntryListFieldsResolver } from '../ledger/graphql/DashboardResolver.ts';
 import { AccountFieldsResolver, LedgerEntryFieldsResolver, LedgerResolver } from '../ledger/graphql/LedgerResolver.ts';
+import { ProjectionResolver } from '../streams/graphql/ProjectionResolver.ts';
 import { StreamsResolver } from '../streams/graphql/StreamsResolver.ts';
-import { WorkItemResolver } from '../work/graphql/WorkItemResolver.ts';
+import { WorkItemPageFieldsResolver, WorkItemResolver } from '../work/graphql/WorkItemResolver.ts';
 import { assertEveryRootFieldHasRight } from './auth/assertEveryRootFieldHasRight.ts';
 import { authChecker } from './auth/authChecker.ts';
+import { ViewerResolver } from './auth/ViewerResolver.ts';
+import { consistentAfterDirective } from './consistency.ts';
 import { refusingPubSub } from './pubSub.ts';
 
 export const resolvers = [
   AccountFieldsResolver,
+  DashboardResolver,
   HealthResolver,
   LedgerAuditResolver,
   LedgerEntryFieldsResolver,
+  LedgerEntryListFieldsResolver,
   LedgerResolver,
+  ProjectionResolver,
   StreamsResolver,
+  ViewerResolver,
+  WorkItemPageFieldsResolver,
   WorkItemResolver,
 ] as const;
 
@@ -35,6 +45,7 @@ export async function buildAppSchema(options: BuildAppSchemaOptions = {}): Promi
     pubSub: refusingPubSub,
     // Inputs are validated with zod in resolvers/services, not class-validator.
     validate: false,
+    directives: [...specifiedDirectives, consistentAfterDirective],
   });
   assertEveryRootFieldHasRight(schema);
   return schema;

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import { counterOn, histogramOn } from '../observability/metrics.ts';
 
-// Metrics of the GraphQL layer: operations over HTTP (apolloPlugin.ts) and refused credentials.
+// Metrics of the GraphQL layer: operations over HTTP (observabilityPlugin.ts) and refused credentials.
 
 const OPERATION_DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

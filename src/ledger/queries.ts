@@ -1,3 +1,4 @@
+import type { ClientSession } from 'mongodb';
 import { toAccountSnapshot, toLedgerEntry } from './convert.ts';
 import { encodeCursor } from './cursor.ts';
 import type { AccountsPageInput, EntriesPageInput } from './inputs.ts';
@@ -16,8 +17,8 @@ export interface Page<T> {
 }
 
 /** Accounts by id, in the order asked, null where none exists: the batch function of a DataLoader. */
-export async function accountsByIds(collections: LedgerCollections, ids: readonly string[]): Promise<(AccountSnapshot | null)[]> {
-  const docs = await collections.accounts.find({ _id: { $in: [...ids] } }).toArray();
+export async function accountsByIds(collections: LedgerCollections, ids: readonly string[], session?: ClientSession): Promise<(AccountSnapshot | null)[]> {
+  const docs = await collections.accounts.find({ _id: { $in: [...ids] } }, { session }).toArray();
   const byId = new Map(docs.map((doc) => [doc._id, toAccountSnapshot(doc)]));
   return ids.map((id) => byId.get(id) ?? null);
 }

@@ -11,6 +11,13 @@ import type { StreamsTelemetry } from './telemetry.ts';
 export class Subscriber<E> {
   readonly queue: SubscriberQueue<FeedItem<E>>;
   #catchUp: { held: FeedItem<E>[]; firstLiveKey: string | null } | null;
+  /**
+   * Keys a catch-up replayed that the shared stream may still offer: a catch-up that reached the
+   * end of history can be ahead of the shared stream, which then offers those events again, first
+   * and in order. Dropped as they come; cleared at the first other event (so bounded, and never
+   * longer than one catch-up).
+   */
+  #replayedAhead: Set<string> | null = null;
   /** Where this subscriber could resume: the last event queued, else where it started. */
   #lastCursor: string;
 
@@ -42,6 +49,10 @@ export class Subscriber<E> {
 
   /** An item from the shared stream. */
   offer(item: FeedItem<E>): void {
+    if (this.#replayedAhead && item.kind === 'event') {
+      if (this.#replayedAhead.delete(item.key)) return;
+      this.#replayedAhead = null;
+    }
     if (this.#catchUp) {
       if (item.kind === 'event') this.#catchUp.firstLiveKey ??= item.key;
       if (!this.#wants(item)) return;
@@ -63,6 +74,10 @@ export class Subscriber<E> {
   finishCatchUp(replayedKeys: ReadonlySet<string>): void {
     const held = this.#catchUp?.held ?? [];
     this.#catchUp = null;
+    // A held event the catch-up did not replay means the shared stream is already past the replayed ones.
+    const ahead = new Set(replayedKeys);
+    for (const item of held) if (item.kind === 'event' && !ahead.delete(item.key)) ahead.clear();
+    this.#replayedAhead = ahead.size > 0 ? ahead : null;
     for (const item of held) {
       if (item.kind === 'event' && replayedKeys.has(item.key)) continue;
       this.push(item);

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.ts';
 import { ChangeFeed } from './ChangeFeed.ts';
 import { createStreamsTelemetry } from './telemetry.ts';
+import { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent } from './ledgerEvents.ts';
 import { workItemFeedSpec, type WorkItemStatusEvent } from './workItemEvents.ts';
 
 // The live watchers of one API process, one feed per watched collection, reachable by the
@@ -11,6 +12,8 @@ import { workItemFeedSpec, type WorkItemStatusEvent } from './workItemEvents.ts'
 
 export interface LiveFeeds {
   workItems: ChangeFeed<WorkItemStatusEvent>;
+  ledgerEntries: ChangeFeed<LedgerEntryAddedEvent>;
+  accountBalances: ChangeFeed<AccountBalanceChangedEvent>;
 }
 
 const running = new WeakMap<Db, LiveFeeds>();
@@ -18,13 +21,26 @@ const running = new WeakMap<Db, LiveFeeds>();
 /** Opens every feed; resolves once each stream is established. */
 export async function startLiveFeeds(db: Db, logger: Logger, registry: Registry): Promise<{ stop(): Promise<void> }> {
   if (running.has(db)) throw new Error(`live feeds already run on database ${db.databaseName}`);
-  const feeds: LiveFeeds = { workItems: new ChangeFeed(workItemFeedSpec(db), logger.child({ component: 'streams' }), createStreamsTelemetry(registry)) };
-  await feeds.workItems.start();
+  const feedLogger = logger.child({ component: 'streams' });
+  const telemetry = createStreamsTelemetry(registry);
+  const feeds: LiveFeeds = {
+    workItems: new ChangeFeed(workItemFeedSpec(db), feedLogger, telemetry),
+    ledgerEntries: new ChangeFeed(ledgerEntryFeedSpec(db), feedLogger, telemetry),
+    accountBalances: new ChangeFeed(accountBalanceFeedSpec(db), feedLogger, telemetry),
+  };
+  const all = Object.values(feeds) as ChangeFeed<unknown>[];
+  const stopAll = () => Promise.all(all.map((feed) => feed.stop())).then(() => undefined);
+  try {
+    await Promise.all(all.map((feed) => feed.start()));
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
   running.set(db, feeds);
   return {
     async stop() {
       running.delete(db);
-      await feeds.workItems.stop();
+      await stopAll();
     },
   };
 }

@@ -55,9 +55,21 @@ export type RequeueWorkItemInput = z.output<typeof requeueWorkItemInput>;
 
 export const workItemIdQuery = z.object({ id: objectId });
 
-export const workItemsQuery = z.object({
-  status: z.enum(Object.values(WorkStatus)).optional(),
-  kind: itemKind.optional(),
-  first: z.number().int().min(1).max(Limits.pageSizeMax),
-  after: objectId.optional(),
-});
+export const workItemsQuery = z
+  .object({
+    status: z.enum(Object.values(WorkStatus)).optional(),
+    kind: itemKind.optional(),
+    createdFrom: z.date().optional(),
+    createdTo: z.date().optional(),
+    key: z.string().min(1).max(200).optional(),
+    first: z.number().int().min(1).max(Limits.pageSizeMax),
+    after: objectId.optional(),
+  })
+  .refine((q) => q.createdFrom === undefined || q.createdTo === undefined || q.createdFrom < q.createdTo, {
+    message: 'createdFrom must be before createdTo',
+    path: ['createdTo'],
+  });
+
+export const workItemKeyQuery = z.object({ idempotencyKey: z.string().min(1).max(200) });
+
+export const payoutForQuery = z.object({ entryId: z.string().min(1).max(512) });

@@ -120,6 +120,9 @@ export const WORK_ITEM_INDEXES: IndexDescription[] = [
   { key: { ...ClaimIndex.expiredOfKinds }, name: 'status_kind_leaseExpiresAt' },
   // `workItems(kind:)` without a status filters on kind alone, which no status-led index serves.
   { key: { kind: 1, status: 1 }, name: 'kind_status' },
+  // Dashboard lists (`workItems`) in creation order: by status, or by kind and status.
+  { key: { status: 1, _id: 1 }, name: 'status_id' },
+  { key: { kind: 1, status: 1, _id: 1 }, name: 'kind_status_id' },
 ];
 
 export function workItems(db: Db): Collection<WorkItemDoc> {

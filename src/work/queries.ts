@@ -1,16 +1,56 @@
-import type { Filter, ObjectId } from 'mongodb';
+import { ObjectId, type ClientSession, type Filter } from 'mongodb';
 import type { WorkContext } from './context.ts';
-import { Limits, WorkStatus, type WorkItemDoc } from './model.ts';
+import { KeyNamespace, Limits, WORK_STATUSES, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
 
-// Read side of the work service: one item, a page of items, and the queue's shape.
+// Read side of the work service: one item, a page of items, and the queue's shape. Every list
+// and count names the index it walks (a hint), so a missing index is a refused query, never a
+// silent collection scan; `session` carries a causally consistent session (read-your-writes).
 
-export async function getWorkItem(ctx: WorkContext, id: ObjectId): Promise<WorkItemDoc | null> {
-  return ctx.collection.findOne({ _id: id });
+export interface ReadOptions {
+  session?: ClientSession | undefined;
+}
+
+export const ReadLimits = Object.freeze({
+  /** `totalCount` of `workItems` stops counting here (`totalCountCapped` says so). */
+  itemsCountMax: 10_000,
+  /** One stats count per (kind, status) stops here: the cost of a call is bounded, however long the queue. */
+  statsCountMax: 10_000,
+  /** Distinct kinds reported by the stats; more than this is a misuse of `kind`. */
+  statsKindsMax: 100,
+});
+
+/** The indexes the reads walk (created with the claim's, see WORK_ITEM_INDEXES). */
+export const ReadIndex = Object.freeze({
+  key: 'idempotencyKey_unique',
+  byStatus: 'status_id',
+  byKindStatus: 'kind_status_id',
+  kindStatus: 'kind_status',
+  pending: 'status_availableAt',
+});
+
+export async function getWorkItem(ctx: WorkContext, id: ObjectId, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
+  return ctx.collection.findOne({ _id: id }, { session: options.session });
+}
+
+/** The item a client created under `idempotencyKey` (its own key, not namespaced). */
+export async function workItemByKey(ctx: WorkContext, idempotencyKey: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
+  return ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.CLIENT, idempotencyKey) }, { hint: ReadIndex.key, session: options.session });
+}
+
+/** The PAYOUT item the projection made for a withdrawal entry, if it has been made. */
+export async function payoutFor(ctx: WorkContext, entryId: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
+  return ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, entryId) }, { hint: ReadIndex.key, session: options.session });
 }
 
 export interface WorkItemPageQuery {
   status?: WorkStatus | undefined;
   kind?: string | undefined;
+  /** Inclusive lower bound of `createdAt`. */
+  createdFrom?: Date | undefined;
+  /** Exclusive upper bound of `createdAt`. */
+  createdTo?: Date | undefined;
+  /** A client idempotency key (not namespaced): at most one item. */
+  key?: string | undefined;
   first: number;
   /** The `_id` of the last item of the previous page. */
   after?: ObjectId | undefined;
@@ -19,54 +59,105 @@ export interface WorkItemPageQuery {
 export interface WorkItemPage {
   items: WorkItemDoc[];
   hasNextPage: boolean;
+  /** Matching items, counted up to `itemsCountMax`; counted only when asked, once. */
+  count(): Promise<{ totalCount: number; totalCountCapped: boolean }>;
 }
 
-/** Keyset pagination on `_id`, so a page never shifts when items change status meanwhile. */
-export async function listWorkItems(ctx: WorkContext, query: WorkItemPageQuery): Promise<WorkItemPage> {
+// An upsert's _id is made by the server at creation, so its seconds bound `createdAt` (a second
+// of slack on each side); the exact bound is applied to `createdAt` itself.
+const idAtOrAfter = (at: Date) => ObjectId.createFromTime(Math.max(0, Math.floor(at.getTime() / 1000) - 1));
+const idBefore = (at: Date) => ObjectId.createFromTime(Math.floor(at.getTime() / 1000) + 2);
+
+function itemsFilter(query: Omit<WorkItemPageQuery, 'first' | 'after'>): { filter: Filter<WorkItemDoc>; hint: string } {
+  const id: { $gte?: ObjectId; $lt?: ObjectId } = {};
+  const createdAt: { $gte?: Date; $lt?: Date } = {};
+  if (query.createdFrom) [id.$gte, createdAt.$gte] = [idAtOrAfter(query.createdFrom), query.createdFrom];
+  if (query.createdTo) [id.$lt, createdAt.$lt] = [idBefore(query.createdTo), query.createdTo];
+  const filter: Filter<WorkItemDoc> = {
+    ...(query.key === undefined ? {} : { idempotencyKey: namespacedKey(KeyNamespace.CLIENT, query.key) }),
+    ...(query.kind === undefined ? {} : { kind: query.kind }),
+    // Always bounded, so the status-led indexes serve "any status" as four merged ranges.
+    status: query.status === undefined ? { $in: [...WORK_STATUSES] } : query.status,
+    ...(Object.keys(id).length > 0 ? { _id: id } : {}),
+    ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}),
+  };
+  const hint = query.key !== undefined ? ReadIndex.key : query.kind !== undefined ? ReadIndex.byKindStatus : ReadIndex.byStatus;
+  return { filter, hint };
+}
+
+/** Keyset pagination on `_id` (creation order), so a page never shifts when items change status meanwhile. */
+export async function listWorkItems(ctx: WorkContext, query: WorkItemPageQuery, options: ReadOptions = {}): Promise<WorkItemPage> {
   if (query.first < 1 || query.first > Limits.pageSizeMax) {
     throw new RangeError(`first must be between 1 and ${Limits.pageSizeMax}, got ${query.first}`);
   }
-  const filter: Filter<WorkItemDoc> = {
-    ...(query.status === undefined ? {} : { status: query.status }),
-    ...(query.kind === undefined ? {} : { kind: query.kind }),
-    ...(query.after === undefined ? {} : { _id: { $gt: query.after } }),
+  const { filter, hint } = itemsFilter(query);
+  const page: Filter<WorkItemDoc> = query.after === undefined ? filter : { $and: [filter, { _id: { $gt: query.after } }] };
+  const found = await ctx.collection.find(page, { hint, session: options.session }).sort({ _id: 1 }).limit(query.first + 1).toArray();
+  let counted: Promise<{ totalCount: number; totalCountCapped: boolean }> | null = null;
+  return {
+    items: found.slice(0, query.first),
+    hasNextPage: found.length > query.first,
+    count: () =>
+      (counted ??= (async () => {
+        // The `count` command: on mongod a limited count over an index is a COUNT_SCAN.
+        const total = await ctx.collection.count(filter, { hint, limit: ReadLimits.itemsCountMax + 1, session: options.session });
+        return { totalCount: Math.min(total, ReadLimits.itemsCountMax), totalCountCapped: total > ReadLimits.itemsCountMax };
+      })()),
   };
-  const found = await ctx.collection.find(filter).sort({ _id: 1 }).limit(query.first + 1).toArray();
-  return { items: found.slice(0, query.first), hasNextPage: found.length > query.first };
 }
 
 export interface WorkQueueStats {
-  counts: { status: WorkStatus; kind: string; count: number }[];
+  counts: { status: WorkStatus; kind: string; count: number; capped: boolean }[];
   /** How long the oldest due PENDING item has waited, by the server's clock; null when none. */
   oldestPendingAgeMs: number | null;
   conflictsSinceStart: number;
 }
 
-/** Distinct (status, kind) pairs reported; more than this is a misuse of `kind`. */
-const STATS_GROUPS_MAX = 1_000;
-
-export async function workQueueStats(ctx: WorkContext): Promise<WorkQueueStats> {
-  const [counts, oldest, conflictsSinceStart] = await Promise.all([
-    ctx.collection
-      .aggregate<{ _id: { status: WorkStatus; kind: string }; count: number }>([
-        { $group: { _id: { status: '$status', kind: '$kind' }, count: { $sum: 1 } } },
-        { $sort: { '_id.status': 1, '_id.kind': 1 } },
-        { $limit: STATS_GROUPS_MAX },
-      ])
-      .toArray(),
-    ctx.collection
-      .aggregate<{ ageMs: number }>([
-        { $match: { status: WorkStatus.PENDING, $expr: { $lte: ['$availableAt', '$$NOW'] } } },
-        { $sort: { availableAt: 1 } },
-        { $limit: 1 },
-        { $project: { _id: 0, ageMs: { $subtract: ['$$NOW', '$availableAt'] } } },
-      ])
-      .toArray(),
-    ctx.telemetry.conflictsSinceStart(),
-  ]);
+/**
+ * The queue's shape from index walks alone, never a `$group` over the collection: the kinds by
+ * a skip scan over `kind_status` (one seek per kind), then one limited count per (kind, status)
+ * on that index, so a call costs at most kinds × statuses × statsCountMax index keys however
+ * many items the collection holds. The oldest due item is the first of `status_availableAt`.
+ */
+export async function workQueueStats(ctx: WorkContext, options: ReadOptions = {}): Promise<WorkQueueStats> {
+  const [kinds, oldest, conflictsSinceStart] = await Promise.all([distinctKinds(ctx, options), oldestPendingAgeMs(ctx, options), ctx.telemetry.conflictsSinceStart()]);
+  const counts = await Promise.all(
+    kinds.flatMap((kind) =>
+      WORK_STATUSES.map(async (status) => {
+        const n = await ctx.collection.count({ kind, status }, { hint: ReadIndex.kindStatus, limit: ReadLimits.statsCountMax + 1, session: options.session });
+        return { status, kind, count: Math.min(n, ReadLimits.statsCountMax), capped: n > ReadLimits.statsCountMax };
+      }),
+    ),
+  );
   return {
-    counts: counts.map((c) => ({ status: c._id.status, kind: c._id.kind, count: c.count })),
-    oldestPendingAgeMs: oldest[0] === undefined ? null : Number(oldest[0].ageMs),
+    counts: counts.filter(({ count }) => count > 0).sort((p, q) => p.status.localeCompare(q.status) || p.kind.localeCompare(q.kind)),
+    oldestPendingAgeMs: oldest,
     conflictsSinceStart,
   };
+}
+
+async function distinctKinds(ctx: WorkContext, options: ReadOptions): Promise<string[]> {
+  const kinds: string[] = [];
+  while (kinds.length < ReadLimits.statsKindsMax) {
+    const last = kinds.at(-1);
+    const next = await ctx.collection.findOne(last === undefined ? {} : { kind: { $gt: last } }, {
+      sort: { kind: 1 },
+      projection: { _id: 0, kind: 1 },
+      hint: ReadIndex.kindStatus,
+      session: options.session,
+    });
+    if (next === null) break;
+    kinds.push(next.kind);
+  }
+  return kinds;
+}
+
+async function oldestPendingAgeMs(ctx: WorkContext, options: ReadOptions): Promise<number | null> {
+  // The smallest availableAt among PENDING items: if even it is not due, none is.
+  const first = await ctx.collection.findOne(
+    { status: WorkStatus.PENDING },
+    { sort: { availableAt: 1 }, projection: { _id: 0, ageMs: { $subtract: ['$$NOW', '$availableAt'] } }, hint: ReadIndex.pending, session: options.session },
+  );
+  const ageMs = first === null ? null : Number((first as unknown as { ageMs: unknown }).ageMs);
+  return ageMs === null || !Number.isFinite(ageMs) || ageMs < 0 ? null : ageMs;
 }

@@ -14,7 +14,7 @@ import type {
 } from './inputs.ts';
 import { Limits, workItems } from './model.ts';
 import { preconditions, type Preconditions } from './preconditions.ts';
-import { getWorkItem, listWorkItems, workQueueStats, type WorkItemPageQuery } from './queries.ts';
+import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type ReadOptions, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
 import type { WorkTelemetry } from './telemetry.ts';
 
@@ -48,9 +48,11 @@ export function createWorkService(options: WorkServiceOptions) {
     heartbeat: (input: HeartbeatWorkItemInput) => heartbeatWorkItem(ctx, input),
     complete: (input: CompleteWorkItemInput) => completeWorkItem(ctx, input),
     requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
-    get: (id: ObjectId) => getWorkItem(ctx, id),
-    list: (query: WorkItemPageQuery) => listWorkItems(ctx, query),
-    stats: () => workQueueStats(ctx),
+    get: (id: ObjectId, options?: ReadOptions) => getWorkItem(ctx, id, options),
+    byKey: (idempotencyKey: string, options?: ReadOptions) => workItemByKey(ctx, idempotencyKey, options),
+    payoutFor: (entryId: string, options?: ReadOptions) => payoutFor(ctx, entryId, options),
+    list: (query: WorkItemPageQuery, options?: ReadOptions) => listWorkItems(ctx, query, options),
+    stats: (options?: ReadOptions) => workQueueStats(ctx, options),
   });
 }
 

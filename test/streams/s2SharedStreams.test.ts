@@ -31,7 +31,8 @@ describe('S2: shared change streams', () => {
     const workItemsNs = `${dbName}.workItems`;
     const baseline = countByNs(await changeStreamsOn(a.client, dbName));
     expect(baseline[workItemsNs]).toBe(2); // one per process (a and b)
-    expect(baseline[`${dbName}.ledger_entries`]).toBe(1); // the projection, in one process only
+    expect(baseline[`${dbName}.ledger_entries`]).toBe(3); // the live feed of each process, and the projection in one
+    expect(baseline[`${dbName}.accounts`]).toBe(2); // the balance feed of each process
 
     const one = await subscribeAll(a, 1);
     expect(countByNs(await changeStreamsOn(a.client, dbName))).toEqual(baseline);

@@ -37,4 +37,27 @@ describe('Subscriber', () => {
     subscriber.end();
     expect((await drain(subscriber)).map((item) => (item.kind === 'event' ? item.data : item.reason))).toEqual([1, 3, 5, 7, 9, 11]);
   });
+
+  it('drops events a catch-up replayed ahead of the shared stream when the shared stream offers them later', async () => {
+    // The catch-up reached the end of history (1..4) before the shared stream, which had joined
+    // at 2, offered 3 and 4; it offers them after the hand-over, then 5.
+    const subscriber = new Subscriber<number>('test', () => true, 'join', 'after', createStreamsTelemetry(new Registry()), () => undefined);
+    const replayed = new Set<string>();
+    for (let n = 1; n <= 4; n++) if (subscriber.replay(event(n))) replayed.add(`k${n}`);
+    subscriber.finishCatchUp(replayed);
+    for (const n of [3, 4, 5, 6]) subscriber.offer(event(n));
+    subscriber.end();
+    expect((await drain(subscriber)).map((item) => (item.kind === 'event' ? item.data : item.reason))).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('forgets the replayed keys at the first event past them', async () => {
+    const subscriber = new Subscriber<number>('test', () => true, 'join', 'after', createStreamsTelemetry(new Registry()), () => undefined);
+    subscriber.replay(event(1));
+    subscriber.finishCatchUp(new Set(['k1']));
+    // 1 was before the join point: the shared stream never offers it; 2 clears the set.
+    for (const n of [2, 3]) subscriber.offer(event(n));
+    subscriber.offer(event(1)); // a later event with a recycled key would not be dropped
+    subscriber.end();
+    expect((await drain(subscriber)).map((item) => (item.kind === 'event' ? item.data : item.reason))).toEqual([1, 2, 3, 1]);
+  });
 });

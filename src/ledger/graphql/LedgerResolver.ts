@@ -71,16 +71,7 @@ export class LedgerResolver {
     return Object.assign(new AccountPage(), { ...page, items: page.items.map(toAccount) });
   }
 
-  @Query(() => LedgerEntryPage, { description: pageDescription })
-  @Allow(Rights.query)
-  async ledgerEntries(
-    @Arg('accountId', () => ID) accountId: string,
-    @Arg('first', () => Int, { nullable: true }) first: number | null,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: AppContext,
-  ): Promise<LedgerEntryPage> {
-    return entryPage(await ledger(ctx).listEntries(parseInput(zodInputs.entriesPageInput, { accountId, first, after })));
-  }
+  // `ledgerEntries` (across accounts, with filters) lives in DashboardResolver.ts.
 
   @Query(() => LedgerEntry, { nullable: true, description: "The entry a request wrote; a transfer's debit leg" })
   @Allow(Rights.query)

@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
-import type { Db } from 'mongodb';
+import type { ClientSession, Db } from 'mongodb';
 import { pageSizeMax } from '../limits.ts';
 import { reportingCollections } from '../model.ts';
 import { accountsByIds } from '../queries.ts';
 import type { AccountSnapshot } from '../results.ts';
 
 /** Accounts by id, batched per request: a page of entries with their accounts is one query. */
-export function accountLoader(db: Db): DataLoader<string, AccountSnapshot | null> {
+export function accountLoader(db: Db, readSession: () => ClientSession | undefined = () => undefined): DataLoader<string, AccountSnapshot | null> {
   const collections = reportingCollections(db);
-  return new DataLoader((ids: readonly string[]) => accountsByIds(collections, ids), { maxBatchSize: pageSizeMax });
+  return new DataLoader((ids: readonly string[]) => accountsByIds(collections, ids, readSession()), { maxBatchSize: pageSizeMax });
 }

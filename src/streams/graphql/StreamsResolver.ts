@@ -10,27 +10,58 @@ import { parseInput } from '../../graphql/parseInput.ts';
 import type { FeedItem } from '../feedItems.ts';
 import { liveFeedsFor } from '../liveFeeds.ts';
 import { decodeResumeCursor } from '../resumeCursor.ts';
+import type { AccountBalanceChangedEvent, LedgerEntryAddedEvent } from '../ledgerEvents.ts';
 import type { WorkItemStatusEvent } from '../workItemEvents.ts';
-import { toWorkItemStatusEventResult, WorkItemStatusEventResult } from './types.ts';
+import {
+  AccountBalanceEventResult,
+  LedgerEntryEventResult,
+  toAccountBalanceEventResult,
+  toLedgerEntryEventResult,
+  toWorkItemStatusEventResult,
+  WorkItemStatusEventResult,
+} from './types.ts';
 
 /** Kinds one subscription may filter on (as many as one claim may name). */
 const KINDS_PER_SUBSCRIPTION_MAX = 32;
 
+/** Accounts one balance subscription may follow (a console page of accounts, not a crawl). */
+const ACCOUNTS_PER_SUBSCRIPTION_MAX = 100;
+
+const accountId = z.string().min(1).max(128);
+
+const afterCursor = z
+  .string()
+  .max(8_192)
+  .transform((cursor, ctx) => decodeResumeCursor(cursor) ?? (ctx.addIssue({ code: 'custom', message: 'is not a cursor of this API' }), z.NEVER))
+  .optional();
+
 const workItemStatusArgs = z.object({
   id: z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex ObjectId').transform((hex) => ObjectId.createFromHexString(hex).toHexString()).optional(),
   kinds: z.array(z.string().min(1).max(64)).min(1).max(KINDS_PER_SUBSCRIPTION_MAX).optional(),
-  after: z
-    .string()
-    .max(8_192)
-    .transform((cursor, ctx) => decodeResumeCursor(cursor) ?? (ctx.addIssue({ code: 'custom', message: 'is not a cursor of this API' }), z.NEVER))
-    .optional(),
+  after: afterCursor,
 });
+
+const ledgerEntryArgs = z.object({ accountId: accountId.optional(), after: afterCursor });
+
+const accountBalanceArgs = z.object({ accountIds: z.array(accountId).min(1).max(ACCOUNTS_PER_SUBSCRIPTION_MAX), after: afterCursor });
 
 function subscribeWorkItemStatus({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, AppContext>) {
   const { id, kinds, after } = parseInput(workItemStatusArgs, args);
   const matches = (event: WorkItemStatusEvent) =>
     (id === undefined || event.itemId === id) && (kinds === undefined || kinds.includes(event.kind));
   return liveFeedsFor(context.db).workItems.subscribe(matches, after ?? null);
+}
+
+function subscribeLedgerEntries({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, AppContext>) {
+  const { accountId: id, after } = parseInput(ledgerEntryArgs, args);
+  const matches = (event: LedgerEntryAddedEvent) => id === undefined || event.accountId === id;
+  return liveFeedsFor(context.db).ledgerEntries.subscribe(matches, after ?? null);
+}
+
+function subscribeAccountBalances({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, AppContext>) {
+  const { accountIds, after } = parseInput(accountBalanceArgs, args);
+  const wanted = new Set(accountIds);
+  return liveFeedsFor(context.db).accountBalances.subscribe((event: AccountBalanceChangedEvent) => wanted.has(event.accountId), after ?? null);
 }
 
 @Resolver()
@@ -47,5 +78,31 @@ export class StreamsResolver {
     @Arg('after', () => String, { nullable: true }) _after: string | null,
   ) {
     return toWorkItemStatusEventResult(item);
+  }
+
+  @Subscription(() => LedgerEntryEventResult, {
+    subscribe: subscribeLedgerEntries,
+    description: 'Every journal entry written (of one account, or of all), in version order per account; `after` resumes from a cursor',
+  })
+  @Allow(Rights.subscribe)
+  ledgerEntryAdded(
+    @Root() item: FeedItem<LedgerEntryAddedEvent>,
+    @Arg('accountId', () => ID, { nullable: true }) _accountId: string | null,
+    @Arg('after', () => String, { nullable: true }) _after: string | null,
+  ) {
+    return toLedgerEntryEventResult(item);
+  }
+
+  @Subscription(() => AccountBalanceEventResult, {
+    subscribe: subscribeAccountBalances,
+    description: `Every balance change of the given accounts (at most ${ACCOUNTS_PER_SUBSCRIPTION_MAX}), in version order per account; \`after\` resumes from a cursor`,
+  })
+  @Allow(Rights.subscribe)
+  accountBalanceChanged(
+    @Root() item: FeedItem<AccountBalanceChangedEvent>,
+    @Arg('accountIds', () => [ID]) _accountIds: string[],
+    @Arg('after', () => String, { nullable: true }) _after: string | null,
+  ) {
+    return toAccountBalanceEventResult(item);
   }
 }

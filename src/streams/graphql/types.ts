@@ -1,9 +1,12 @@
 // The subscription payloads: a work-item transition, or a notice to resync.
 import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTime } from '../../graphql/scalars.ts';
+import { DateTime, SafeInt } from '../../graphql/scalars.ts';
+import { LedgerEntryKind } from '../../ledger/graphql/types.ts';
+import type { EntryKind } from '../../ledger/model.ts';
 import { WorkStatus } from '../../work/index.ts';
 import '../../work/graphql/types.ts'; // registers the WorkItemStatus enum used below
 import { ResyncReason, type FeedItem } from '../feedItems.ts';
+import type { AccountBalanceChangedEvent, LedgerEntryAddedEvent } from '../ledgerEvents.ts';
 import type { WorkItemStatusEvent } from '../workItemEvents.ts';
 
 registerEnumType(ResyncReason, { name: 'ResyncReason', description: 'Why events were, or may have been, missed' });
@@ -49,4 +52,82 @@ export const WorkItemStatusEventResult = createUnionType({
 export function toWorkItemStatusEventResult(item: FeedItem<WorkItemStatusEvent>): WorkItemStatusChanged | ResyncRequired {
   if (item.kind === 'resync') return Object.assign(new ResyncRequired(), { cursor: item.cursor, reason: item.reason });
   return Object.assign(new WorkItemStatusChanged(), { cursor: item.cursor, ...item.data });
+}
+
+@ObjectType({ description: 'A journal entry was written (entries are immutable: one event each), in version order per account' })
+export class LedgerEntryAdded {
+  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
+  cursor!: string;
+
+  @Field(() => ID)
+  entryId!: string;
+
+  @Field(() => String, { description: 'The caller key of the request that wrote it' })
+  requestId!: string;
+
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => String)
+  currency!: string;
+
+  @Field(() => LedgerEntryKind)
+  kind!: EntryKind;
+
+  @Field(() => SafeInt, { description: 'Positive integer minor units; `kind` gives the direction' })
+  amount!: number;
+
+  @Field(() => SafeInt, { description: "The account's balance right after this entry" })
+  balanceAfter!: number;
+
+  @Field(() => SafeInt, { description: "The account's version right after this entry" })
+  versionAfter!: number;
+
+  @Field(() => ID, { nullable: true, description: 'The other account of a transfer' })
+  counterpartyAccountId!: string | null;
+
+  @Field(() => DateTime)
+  createdAt!: Date;
+}
+
+@ObjectType({ description: "An account's balance changed: the balance and version that one write left, in version order per account" })
+export class AccountBalanceChanged {
+  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
+  cursor!: string;
+
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => SafeInt, { description: 'Integer minor units, right after the write' })
+  balance!: number;
+
+  @Field(() => SafeInt, { description: "The account's version right after the write" })
+  version!: number;
+
+  @Field(() => DateTime, { description: "By the database server's clock" })
+  at!: Date;
+}
+
+export const LedgerEntryEventResult = createUnionType({
+  name: 'LedgerEntryEvent',
+  types: () => [LedgerEntryAdded, ResyncRequired] as const,
+});
+
+export const AccountBalanceEventResult = createUnionType({
+  name: 'AccountBalanceEvent',
+  types: () => [AccountBalanceChanged, ResyncRequired] as const,
+});
+
+function toResync(item: { cursor: string; reason: ResyncReason }): ResyncRequired {
+  return Object.assign(new ResyncRequired(), { cursor: item.cursor, reason: item.reason });
+}
+
+export function toLedgerEntryEventResult(item: FeedItem<LedgerEntryAddedEvent>): LedgerEntryAdded | ResyncRequired {
+  if (item.kind === 'resync') return toResync(item);
+  return Object.assign(new LedgerEntryAdded(), { cursor: item.cursor, ...item.data });
+}
+
+export function toAccountBalanceEventResult(item: FeedItem<AccountBalanceChangedEvent>): AccountBalanceChanged | ResyncRequired {
+  if (item.kind === 'resync') return toResync(item);
+  return Object.assign(new AccountBalanceChanged(), { cursor: item.cursor, ...item.data });
 }

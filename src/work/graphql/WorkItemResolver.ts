@@ -1,6 +1,9 @@
 // Thin resolvers: validate with zod, call the work service, map its result onto the contract's
 // union. Rights mirror DESIGN.md's roles table.
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ReadLimits } from '../queries.ts';
+import { readOptions } from '../../graphql/consistency.ts';
+import { DateTime } from '../../graphql/scalars.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
 import { metricsRegistry } from '../../observability/metrics.ts';
@@ -68,37 +71,68 @@ export class WorkItemResolver {
   @Query(() => WorkItem, { nullable: true })
   @Allow(Rights.query)
   async workItem(@Arg('id', () => ID) id: string, @Ctx() ctx: AppContext): Promise<WorkItem | null> {
-    const doc = await work(ctx).get(parseInput(zodInputs.workItemIdQuery, { id }).id);
+    const doc = await work(ctx).get(parseInput(zodInputs.workItemIdQuery, { id }).id, readOptions(ctx));
     return doc === null ? null : toWorkItem(doc);
   }
 
-  @Query(() => WorkItemPage, { description: `Oldest first; at most ${Limits.pageSizeMax} per page` })
+  @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it)' })
+  @Allow(Rights.query)
+  async workItemByKey(@Arg('idempotencyKey', () => String) idempotencyKey: string, @Ctx() ctx: AppContext): Promise<WorkItem | null> {
+    const doc = await work(ctx).byKey(parseInput(zodInputs.workItemKeyQuery, { idempotencyKey }).idempotencyKey, readOptions(ctx));
+    return doc === null ? null : toWorkItem(doc);
+  }
+
+  @Query(() => WorkItem, { nullable: true, description: 'The PAYOUT item of a withdrawal entry; null until the projection has made it' })
+  @Allow(Rights.query)
+  async payoutFor(@Arg('entryId', () => ID) entryId: string, @Ctx() ctx: AppContext): Promise<WorkItem | null> {
+    const doc = await work(ctx).payoutFor(parseInput(zodInputs.payoutForQuery, { entryId }).entryId, readOptions(ctx));
+    return doc === null ? null : toWorkItem(doc);
+  }
+
+  @Query(() => WorkItemPage, { description: `Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most ${Limits.pageSizeMax} per page` })
   @Allow(Rights.query)
   async workItems(
     @Arg('status', () => WorkStatus, { nullable: true }) status: WorkStatus | null,
     @Arg('kind', () => String, { nullable: true }) kind: string | null,
+    @Arg('createdFrom', () => DateTime, { nullable: true }) createdFrom: Date | null,
+    @Arg('createdTo', () => DateTime, { nullable: true }) createdTo: Date | null,
+    @Arg('key', () => String, { nullable: true, description: 'A client idempotency key' }) key: string | null,
     @Arg('first', () => Int, { defaultValue: PAGE_SIZE_DEFAULT }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: AppContext,
   ): Promise<WorkItemPage> {
-    const query = parseInput(zodInputs.workItemsQuery, { status, kind, first, after });
-    const page = await work(ctx).list(query);
+    const query = parseInput(zodInputs.workItemsQuery, { status, kind, createdFrom, createdTo, key, first, after });
+    const page = await work(ctx).list(query, readOptions(ctx));
     const items = page.items.map(toWorkItem);
     return Object.assign(new WorkItemPage(), {
       items,
       hasNextPage: page.hasNextPage,
       endCursor: items.at(-1)?.id ?? null,
+      count: page.count,
     });
   }
 
   @Query(() => WorkQueueStats)
   @Allow(Rights.query)
   async workQueueStats(@Ctx() ctx: AppContext): Promise<WorkQueueStats> {
-    const stats = await work(ctx).stats();
+    const stats = await work(ctx).stats(readOptions(ctx));
     return Object.assign(new WorkQueueStats(), {
       counts: stats.counts,
       oldestPendingAgeSeconds: stats.oldestPendingAgeMs === null ? null : stats.oldestPendingAgeMs / 1000,
       conflictsSinceStart: stats.conflictsSinceStart,
     });
+  }
+}
+
+@Resolver(() => WorkItemPage)
+export class WorkItemPageFieldsResolver {
+  @FieldResolver(() => Int, { description: `Matching items, counted on the index up to ${ReadLimits.itemsCountMax}` })
+  async totalCount(@Root() page: WorkItemPage): Promise<number> {
+    return (await page.count()).totalCount;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'True when there are more than `totalCount`' })
+  async totalCountCapped(@Root() page: WorkItemPage): Promise<boolean> {
+    return (await page.count()).totalCountCapped;
   }
 }

@@ -108,6 +108,9 @@ export class WorkItemPage {
 
   @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page' })
   endCursor!: string | null;
+
+  /** Counted when `totalCount` or `totalCountCapped` is selected, once. */
+  count!: () => Promise<{ totalCount: number; totalCountCapped: boolean }>;
 }
 
 @ObjectType()
@@ -118,8 +121,11 @@ export class WorkQueueCount {
   @Field(() => String)
   kind!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Counted on the index up to 10,000 (`capped` then says so)' })
   count!: number;
+
+  @Field(() => Boolean)
+  capped!: boolean;
 }
 
 @ObjectType()

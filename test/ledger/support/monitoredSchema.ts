@@ -2,6 +2,7 @@ import { graphql, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CommandStartedEvent } from 'mongodb';
 import { buildAppSchema } from '../../../src/graphql/schema.ts';
 import { createContext } from '../../../src/graphql/context.ts';
+import { ensureLedgerDashboardIndexes } from '../../../src/ledger/dashboard.ts';
 import { ensureLedgerIndexes } from '../../../src/ledger/index.ts';
 import { createLogger } from '../../../src/observability/logger.ts';
 import { connectTestDb, testMongoEngine, type TestDb } from '../../support/mongo.ts';
@@ -22,6 +23,7 @@ const ignoredCommands = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSe
 export async function openMonitoredSchema(tag: string): Promise<MonitoredSchema> {
   const db = await connectTestDb(`ledger_${tag}`, { monitorCommands: true });
   await ensureLedgerIndexes(db.db);
+  await ensureLedgerDashboardIndexes(db.db);
   const schema: GraphQLSchema = await buildAppSchema();
   const services = { client: db.client, db: db.db, engine: testMongoEngine(), logger: createLogger({ level: 'silent' }) };
   const principal = { role: 'admin' as const, keyId: 'test' };

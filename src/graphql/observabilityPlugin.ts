@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { AppContext } from '../graphql/context.ts';
-import type { GraphqlTelemetry } from '../graphql/telemetry.ts';
+import type { AppContext } from './context.ts';
+import type { GraphqlTelemetry } from './telemetry.ts';
 
 /** Counts and times every HTTP operation, and logs the ones that fail unexpectedly. */
 export function observabilityPlugin(telemetry: GraphqlTelemetry): ApolloServerPlugin<AppContext> {

@@ -1,0 +1,357 @@
+// The ops console: plain ES modules, no build step, no third-party code, nothing fetched from
+// elsewhere than this API. Queries go over HTTP (/graphql); live updates over graphql-ws
+// (protocol `graphql-transport-ws`, spoken here directly) and resume from the last cursor seen.
+const KEY_STORAGE = 'precondition.apiKey';
+/** Rows kept in the live transitions table; older ones fall off so the page stays fast. */
+const TRANSITIONS_MAX = 200;
+const POLL_INTERVAL_MS = 3_000;
+const RECONNECT_BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000];
+const GRAPHQL_PATH = '/graphql';
+
+const $ = (id) => document.getElementById(id);
+const state = { key: null, viewer: null, client: null, timers: [], conflicts: null, failedRefresh: null, account: null };
+
+// ---- HTTP ----------------------------------------------------------------------------------
+
+async function gql(query, variables = {}) {
+  const response = await fetch(GRAPHQL_PATH, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${state.key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await response.json();
+  if (body.errors?.length) throw new Error(body.errors.map((error) => error.message).join('; '));
+  return body.data;
+}
+
+// ---- graphql-ws ----------------------------------------------------------------------------
+
+/** One socket for every subscription; each resubscribes `after` its last cursor when the socket comes back. */
+class LiveClient {
+  constructor(key, onStatus) {
+    this.key = key;
+    this.onStatus = onStatus;
+    this.subscriptions = new Map();
+    this.nextId = 1;
+    this.failures = 0;
+    this.held = false;
+    this.closed = false;
+    this.socket = null;
+    this.everConnected = false;
+    this.connect();
+  }
+
+  connect() {
+    // One socket at a time: a reconnect timer firing after `resume()` must not open a second one.
+    if (this.closed || this.held || this.socket) return;
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${GRAPHQL_PATH}`;
+    const socket = new WebSocket(url, 'graphql-transport-ws');
+    this.socket = socket;
+    socket.onopen = () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${this.key}` } }));
+    socket.onmessage = (message) => this.receive(JSON.parse(message.data));
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.closed) return;
+      if (event.code === 4403 || event.code === 4401) return this.onStatus('refused', `live updates refused (${event.code})`);
+      this.onStatus('disconnected', 'connection lost; reconnecting…');
+      const delay = RECONNECT_BACKOFF_MS[Math.min(this.failures++, RECONNECT_BACKOFF_MS.length - 1)];
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  receive(message) {
+    if (message.type === 'connection_ack') {
+      this.failures = 0;
+      this.onStatus('connected', this.everConnected ? 'reconnected; resumed after the last event shown' : 'live');
+      this.everConnected = true;
+      for (const [id, sub] of this.subscriptions) this.start(id, sub);
+    } else if (message.type === 'ping') {
+      this.socket?.send(JSON.stringify({ type: 'pong' }));
+    } else if (message.type === 'next') {
+      const sub = this.subscriptions.get(message.id);
+      const event = message.payload?.data && Object.values(message.payload.data)[0];
+      if (sub && event) {
+        if (event.cursor) sub.after = event.cursor;
+        sub.onEvent(event);
+      }
+      if (sub && message.payload?.errors) showNotice(message.payload.errors.map((error) => error.message).join('; '));
+    } else if (message.type === 'error') {
+      showNotice(`subscription refused: ${message.payload?.map?.((error) => error.message).join('; ') ?? 'error'}`);
+    } else if (message.type === 'complete') {
+      // The server ended it (e.g. SLOW_SUBSCRIBER): follow on from the last cursor.
+      const sub = this.subscriptions.get(message.id);
+      if (sub) this.start(message.id, sub);
+    }
+  }
+
+  subscribe(query, variables, onEvent) {
+    const id = String(this.nextId++);
+    const sub = { query, variables, onEvent, after: null };
+    this.subscriptions.set(id, sub);
+    this.start(id, sub);
+    return () => {
+      this.subscriptions.delete(id);
+      if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ id, type: 'complete' }));
+    };
+  }
+
+  start(id, sub) {
+    if (this.socket?.readyState !== WebSocket.OPEN || !this.everConnected) return;
+    const variables = { ...sub.variables, after: sub.after };
+    this.socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: sub.query, variables } }));
+  }
+
+  /** Drops the socket as a network failure would; with `hold`, stays down until `resume()`. */
+  drop({ hold = false } = {}) {
+    this.held = hold;
+    this.socket?.close(4000, 'dropped');
+  }
+
+  resume() {
+    this.held = false;
+    if (!this.socket) this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    this.socket?.close(1000, 'signed out');
+  }
+}
+
+// ---- rendering -----------------------------------------------------------------------------
+
+function cell(text, className) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+
+function time(value) {
+  return value ? new Date(value).toLocaleTimeString() : '';
+}
+
+function showNotice(text) {
+  const notice = $('notice');
+  notice.textContent = text;
+  notice.hidden = false;
+}
+
+function requeueButton(itemId, version) {
+  if (!state.viewer?.mayRequeue) return cell('');
+  const td = document.createElement('td');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'requeue';
+  button.textContent = 'Requeue';
+  button.setAttribute('aria-label', `Requeue ${itemId}`);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      const data = await gql(
+        `mutation ($input: RequeueWorkItemInput!) { requeueWorkItem(input: $input) { __typename ... on ConflictLost { item { status version } } } }`,
+        { input: { id: itemId, version } },
+      );
+      const result = data.requeueWorkItem;
+      showNotice(result.__typename === 'RequeueSuccess' ? `Requeued ${itemId}` : `Not requeued (${result.__typename}): the item changed meanwhile`);
+      scheduleFailedRefresh();
+    } catch (error) {
+      showNotice(`Requeue failed: ${error.message}`);
+      button.disabled = false;
+    }
+  });
+  td.append(button);
+  return td;
+}
+
+// Events arrive faster than a screen refreshes; rows are added in one batch per frame.
+const pendingTransitions = [];
+let flushScheduled = false;
+function addTransition(event) {
+  pendingTransitions.push(event);
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setTimeout(flushTransitions, 16);
+}
+
+function flushTransitions() {
+  flushScheduled = false;
+  const body = $('transitions').tBodies[0];
+  const fragment = document.createDocumentFragment();
+  for (const event of pendingTransitions.splice(0).reverse()) {
+    const row = document.createElement('tr');
+    row.dataset.itemId = event.itemId;
+    row.dataset.version = String(event.version);
+    row.append(
+      cell(event.itemId),
+      cell(event.kind),
+      cell(`${event.previousStatus ?? '∅'} → ${event.status}`, `status-${event.status}`),
+      cell(String(event.version), 'num'),
+      cell(time(event.at)),
+      event.status === 'FAILED' ? requeueButton(event.itemId, event.version) : cell(''),
+    );
+    fragment.append(row);
+  }
+  body.prepend(fragment);
+  while (body.rows.length > TRANSITIONS_MAX) body.deleteRow(body.rows.length - 1);
+}
+
+function onWorkItemEvent(event) {
+  if (event.__typename === 'ResyncRequired') {
+    showNotice(`Resync (${event.reason}): some transitions may be missing above; the queue and failed items were re-read.`);
+    refreshStats();
+    scheduleFailedRefresh();
+    return;
+  }
+  addTransition(event);
+  if (event.status === 'FAILED' || event.previousStatus === 'FAILED') scheduleFailedRefresh();
+}
+
+function scheduleFailedRefresh() {
+  clearTimeout(state.failedRefresh);
+  state.failedRefresh = setTimeout(refreshFailed, 100);
+}
+
+async function refreshFailed() {
+  const data = await gql(`{ workItems(status: FAILED, first: 50) { items { id kind attempts version } totalCount totalCountCapped } }`);
+  const body = $('failed').tBodies[0];
+  body.replaceChildren(
+    ...data.workItems.items.map((item) => {
+      const row = document.createElement('tr');
+      row.dataset.itemId = item.id;
+      row.append(cell(item.id), cell(item.kind), cell(String(item.attempts), 'num'), requeueButton(item.id, item.version));
+      return row;
+    }),
+  );
+}
+
+async function refreshStats() {
+  const data = await gql(`{ workQueueStats { counts { status kind count capped } conflictsSinceStart } payoutProjectionState { holder leaseActive leaseExpiresAt lagSeconds } }`);
+  const stats = data.workQueueStats;
+  $('queue').tBodies[0].replaceChildren(
+    ...stats.counts.map((count) => {
+      const row = document.createElement('tr');
+      row.append(cell(count.status, `status-${count.status}`), cell(count.kind), cell(`${count.count}${count.capped ? '+' : ''}`, 'num'));
+      return row;
+    }),
+  );
+  const now = Date.now();
+  if (state.conflicts && now > state.conflicts.at) {
+    const perMinute = ((stats.conflictsSinceStart - state.conflicts.total) * 60_000) / (now - state.conflicts.at);
+    $('conflict-rate').textContent = perMinute.toFixed(1);
+  }
+  state.conflicts = { total: stats.conflictsSinceStart, at: now };
+  $('conflicts-total').textContent = String(stats.conflictsSinceStart);
+  const projection = data.payoutProjectionState;
+  $('projection-holder').textContent = projection.holder ?? 'nobody yet';
+  $('projection-lease').textContent = projection.leaseActive ? `held until ${time(projection.leaseExpiresAt)}` : 'expired: no process is projecting';
+  $('projection-lag').textContent = projection.lagSeconds === null ? 'no position stored yet' : `${projection.lagSeconds} s`;
+}
+
+const ENTRY_FIELDS = 'accountId kind amount balanceAfter createdAt';
+function entryRow(entry) {
+  const row = document.createElement('tr');
+  row.append(cell(entry.accountId), cell(entry.kind), cell(String(entry.amount), 'num'), cell(String(entry.balanceAfter), 'num'), cell(time(entry.createdAt)));
+  return row;
+}
+
+async function refreshEntries() {
+  const data = await gql(`{ ledgerEntries(first: 20) { items { ${ENTRY_FIELDS} } } }`);
+  $('entries').tBodies[0].replaceChildren(...data.ledgerEntries.items.map(entryRow));
+}
+
+function onEntryEvent(event) {
+  if (event.__typename === 'ResyncRequired') {
+    showNotice(`Resync (${event.reason}): recent entries were re-read.`);
+    return void refreshEntries();
+  }
+  const body = $('entries').tBodies[0];
+  body.prepend(entryRow(event));
+  while (body.rows.length > 20) body.deleteRow(body.rows.length - 1);
+}
+
+function showAccount() {
+  const account = state.account;
+  $('account').textContent = account ? `${account.id}: ${account.balance} ${account.currency} (version ${account.version})` : 'No such account';
+}
+
+async function lookUpAccount(id) {
+  state.account?.unsubscribe?.();
+  const data = await gql(`query ($id: ID!) { account(id: $id) { id currency balance version } }`, { id });
+  state.account = data.account;
+  showAccount();
+  if (!state.account || !state.viewer.maySubscribe) return;
+  state.account.unsubscribe = state.client.subscribe(
+    `subscription ($ids: [ID!]!, $after: String) { accountBalanceChanged(accountIds: $ids, after: $after) { __typename ... on AccountBalanceChanged { cursor accountId balance version } ... on ResyncRequired { cursor reason } } }`,
+    { ids: [id] },
+    (event) => {
+      if (event.__typename === 'ResyncRequired') return void lookUpAccount(id);
+      if (state.account?.id === event.accountId && event.version > state.account.version) {
+        Object.assign(state.account, { balance: event.balance, version: event.version });
+        showAccount();
+      }
+    },
+  );
+}
+
+// ---- sign in / out ---------------------------------------------------------------------------
+
+async function open(key) {
+  state.key = key;
+  try {
+    state.viewer = (await gql('{ viewer { role maySubscribe mayRequeue } }')).viewer;
+  } catch (error) {
+    state.key = null;
+    sessionStorage.removeItem(KEY_STORAGE);
+    $('sign-in-error').textContent = `That key was refused: ${error.message}`;
+    return;
+  }
+  sessionStorage.setItem(KEY_STORAGE, key);
+  $('sign-in').hidden = true;
+  $('console').hidden = false;
+  $('sign-out').hidden = false;
+  $('who').textContent = `Signed in as ${state.viewer.role}`;
+  $('transitions-max').textContent = String(TRANSITIONS_MAX);
+  await Promise.all([refreshStats(), refreshFailed(), refreshEntries()]);
+  const poll = [refreshStats];
+  if (state.viewer.maySubscribe) {
+    state.client = new LiveClient(key, (status, text) => {
+      $('connection').dataset.status = status;
+      $('connection').textContent = `Live updates: ${text}`;
+    });
+    window.precondition = { drop: (options) => state.client.drop(options), resume: () => state.client.resume() };
+    state.client.subscribe(
+      `subscription ($after: String) { workItemStatusChanged(after: $after) { __typename ... on WorkItemStatusChanged { cursor itemId kind status previousStatus version at } ... on ResyncRequired { cursor reason } } }`,
+      {},
+      onWorkItemEvent,
+    );
+    state.client.subscribe(
+      `subscription ($after: String) { ledgerEntryAdded(after: $after) { __typename ... on LedgerEntryAdded { cursor ${ENTRY_FIELDS} } ... on ResyncRequired { cursor reason } } }`,
+      {},
+      onEntryEvent,
+    );
+  } else {
+    $('connection').textContent = 'Live updates need a key that may subscribe; this page refreshes every few seconds.';
+    poll.push(refreshFailed, refreshEntries);
+  }
+  state.timers.push(setInterval(() => poll.forEach((refresh) => refresh().catch((error) => showNotice(error.message))), POLL_INTERVAL_MS));
+}
+
+function signOut() {
+  sessionStorage.removeItem(KEY_STORAGE);
+  location.reload();
+}
+
+$('sign-in').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void open($('api-key').value.trim());
+});
+$('sign-out').addEventListener('click', signOut);
+$('account-lookup').addEventListener('submit', (event) => {
+  event.preventDefault();
+  lookUpAccount($('account-id').value.trim()).catch((error) => showNotice(error.message));
+});
+const saved = sessionStorage.getItem(KEY_STORAGE);
+if (saved) void open(saved);
+else $('api-key').focus();

@@ -1,0 +1,28 @@
+// Who the caller is, as far as the API tells: the role of its key (never the key), so a client
+// such as the ops console can show only what that role may do. The server refuses the rest anyway.
+import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../context.ts';
+import { Allow } from './Allow.ts';
+import { roleHasRight, roleMaySubscribe, Rights } from './roles.ts';
+
+@ObjectType()
+export class Viewer {
+  @Field(() => String, { description: 'dashboard, ops, worker, service or admin' })
+  role!: string;
+
+  @Field(() => Boolean, { description: 'Whether this key may open subscriptions' })
+  maySubscribe!: boolean;
+
+  @Field(() => Boolean, { description: 'Whether this key may requeue FAILED work items' })
+  mayRequeue!: boolean;
+}
+
+@Resolver()
+export class ViewerResolver {
+  @Query(() => Viewer, { description: "The caller's role and what it may do" })
+  @Allow(Rights.query)
+  viewer(@Ctx() ctx: AppContext): Viewer {
+    const role = ctx.role as NonNullable<AppContext['role']>;
+    return Object.assign(new Viewer(), { role, maySubscribe: roleMaySubscribe(role), mayRequeue: roleHasRight(role, 'requeueWork') });
+  }
+}

@@ -1,0 +1,118 @@
+// Read-your-writes across API processes and replica-set members. A mutation's response carries a
+// consistency token (`extensions.consistencyToken`): the cluster time this process had seen when
+// the mutation finished, never earlier than the operation time of any of its writes. A query
+// names it with the operation directive `@consistentAfter(token: "...")`; its reads then share
+// one causally consistent session advanced to that time, so the driver sends
+// `readConcern.afterClusterTime` and even a secondary answers only once it has applied the write.
+// Generic on purpose: resolvers capture nothing themselves; a read passes `readOptions(ctx)`.
+import { DirectiveLocation, GraphQLDirective, GraphQLNonNull, GraphQLString, Kind, type OperationDefinitionNode, type ValueNode } from 'graphql';
+import { Timestamp, type ClientSession, type MongoClient } from 'mongodb';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { appError, ErrorCode } from './errors.ts';
+
+export const CONSISTENT_AFTER_DIRECTIVE = 'consistentAfter';
+
+export const consistentAfterDirective = new GraphQLDirective({
+  name: CONSISTENT_AFTER_DIRECTIVE,
+  description: "Read at least what the mutation that returned `token` (its response's extensions.consistencyToken) wrote, on any member (afterClusterTime)",
+  locations: [DirectiveLocation.QUERY],
+  args: { token: { type: new GraphQLNonNull(GraphQLString) } },
+});
+
+const TOKEN_PREFIX = 'ct1:';
+
+export function encodeConsistencyToken(time: Timestamp): string {
+  return Buffer.from(`${TOKEN_PREFIX}${time.high}.${time.low}`, 'utf8').toString('base64url');
+}
+
+/** The cluster time inside a token, or null when the string is not one of ours. */
+export function decodeConsistencyToken(token: string): Timestamp | null {
+  if (token.length > 64) return null;
+  const match = /^ct1:(\d{1,10})\.(\d{1,10})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  if (!match) return null;
+  const [t, i] = [Number(match[1]), Number(match[2])];
+  if (t > 0xffff_ffff || i > 0xffff_ffff) return null;
+  return new Timestamp({ t, i });
+}
+
+/**
+ * The highest cluster time this client has seen (the driver gossips `$clusterTime` from every
+ * reply). It is the topology's own field; the driver exposes it on sessions only, so it is read
+ * here, in one place. Null on a deployment without cluster times (a standalone).
+ */
+export function clientClusterTime(client: MongoClient): Timestamp | null {
+  const topology = (client as unknown as { topology?: { clusterTime?: { clusterTime?: Timestamp } } }).topology;
+  return topology?.clusterTime?.clusterTime ?? null;
+}
+
+/** One request's consistency: the time its reads must follow, and the session that carries it. */
+export class RequestConsistency {
+  #after: Timestamp | null = null;
+  #session: ClientSession | null = null;
+
+  constructor(private readonly client: MongoClient) {}
+
+  get after(): Timestamp | null {
+    return this.#after;
+  }
+
+  follow(time: Timestamp): void {
+    this.#after = time;
+  }
+
+  /** The causally consistent session of this request's reads, if it asked for one. */
+  session(): ClientSession | undefined {
+    if (this.#after === null) return undefined;
+    if (this.#session === null) {
+      this.#session = this.client.startSession({ causalConsistency: true });
+      this.#session.advanceOperationTime(this.#after);
+    }
+    return this.#session;
+  }
+
+  async end(): Promise<void> {
+    const session = this.#session;
+    this.#session = null;
+    await session?.endSession();
+  }
+}
+
+/** What a read passes to the driver: the request's causal session, when it asked for one. */
+export function readOptions(ctx: { consistency: RequestConsistency }): { session?: ClientSession } {
+  const session = ctx.consistency.session();
+  return session === undefined ? {} : { session };
+}
+
+function tokenArgument(operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): unknown {
+  const directive = operation.directives?.find((node) => node.name.value === CONSISTENT_AFTER_DIRECTIVE);
+  const value: ValueNode | undefined = directive?.arguments?.find((arg) => arg.name.value === 'token')?.value;
+  if (value === undefined) return undefined;
+  if (value.kind === Kind.STRING) return value.value;
+  if (value.kind === Kind.VARIABLE) return variables?.[value.name.value];
+  return null;
+}
+
+/** Reads `@consistentAfter` before execution; stamps every mutation's response with its token. */
+export function consistencyPlugin(): ApolloServerPlugin<{ consistency: RequestConsistency; client: MongoClient }> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, request, contextValue }) {
+          const token = operation === undefined ? undefined : tokenArgument(operation, request.variables);
+          if (token === undefined) return;
+          const time = typeof token === 'string' ? decodeConsistencyToken(token) : null;
+          if (time === null) throw appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token is not a consistency token of this API');
+          contextValue.consistency.follow(time);
+        },
+        async willSendResponse({ operation, response, contextValue }) {
+          await contextValue.consistency.end();
+          if (operation?.operation !== 'mutation' || response.body.kind !== 'single') return;
+          const time = clientClusterTime(contextValue.client);
+          if (time === null) return;
+          const result = response.body.singleResult;
+          result.extensions = { ...result.extensions, consistencyToken: encodeConsistencyToken(time) };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,260 @@
+import type { ClientSession, Db, Document, Filter, IndexDescription } from 'mongodb';
+import { z } from 'zod';
+import type { StartupTask } from '../db/startupTasks.ts';
+import { toLedgerEntry } from './convert.ts';
+import { collectionNames, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
+import { fromLong } from './money.ts';
+import type { LedgerEntry } from './results.ts';
+
+// The dashboards' reads of the ledger: entries across accounts, totals per currency, and the
+// state of one request. Every list walks an index it names (a hint), so a missing index is a
+// refused query rather than a silent collection scan; the indexes are this file's own, created
+// at start-up by `ledgerDashboardIndexesTask`. Reads go to the reporting handles (any member,
+// majority-committed), and take the caller's session for read-your-writes.
+
+export const ENTRY_KINDS: readonly EntryKind[] = ['deposit', 'withdrawal', 'transferOut', 'transferIn'];
+
+export const DashboardLimits = Object.freeze({
+  /** Largest page of `ledgerEntries`. */
+  entriesPageMax: 100,
+  entriesPageDefault: 20,
+  /** `totalCount` stops counting here (`totalCountCapped` then says so): a count is an index walk. */
+  entriesCountMax: 10_000,
+});
+
+/**
+ * Newest first, `(createdAt, _id)` descending. The kind is always bounded (all four when the
+ * caller names none), so each index serves every kind filter as at most four merged ranges.
+ */
+export const DashboardEntryIndex = Object.freeze({
+  byAccount: { name: 'dash_accountId_kind_createdAt', key: { accountId: 1, kind: 1, createdAt: -1, _id: -1 } },
+  byCurrency: { name: 'dash_currency_kind_createdAt', key: { currency: 1, kind: 1, createdAt: -1, _id: -1 } },
+  byKind: { name: 'dash_kind_createdAt', key: { kind: 1, createdAt: -1, _id: -1 } },
+} as const);
+
+/** Money held per currency: an index walk that never touches the account documents. */
+export const DashboardAccountIndex = Object.freeze({ name: 'dash_currency_balance', key: { currency: 1, balance: 1 } } as const);
+
+const INDEXES: Record<'entries' | 'accounts', IndexDescription[]> = {
+  entries: Object.values(DashboardEntryIndex).map(({ name, key }) => ({ name, key: { ...key } })),
+  accounts: [{ name: DashboardAccountIndex.name, key: { ...DashboardAccountIndex.key } }],
+};
+
+export async function ensureLedgerDashboardIndexes(db: Db): Promise<void> {
+  await db.collection(collectionNames.entries).createIndexes(INDEXES.entries);
+  await db.collection(collectionNames.accounts).createIndexes(INDEXES.accounts);
+}
+
+export const ledgerDashboardIndexesTask: StartupTask = {
+  name: 'ledger: dashboard indexes',
+  run: ({ db }) => ensureLedgerDashboardIndexes(db),
+};
+
+export interface ReadOptions {
+  /** A causally consistent session: reads see at least what it has seen (read-your-writes). */
+  session?: ClientSession | undefined;
+}
+
+export interface EntriesQuery {
+  accountId?: string | undefined;
+  kinds?: EntryKind[] | undefined;
+  currency?: string | undefined;
+  /** Inclusive lower bound of `createdAt`. */
+  from?: Date | undefined;
+  /** Exclusive upper bound of `createdAt`. */
+  to?: Date | undefined;
+  first: number;
+  after?: EntriesCursor | undefined;
+}
+
+export interface EntriesCursor {
+  createdAtMs: number;
+  id: string;
+}
+
+export interface EntriesPage {
+  items: LedgerEntry[];
+  endCursor: string | null;
+  hasNextPage: boolean;
+  /** Matching entries, counted up to `entriesCountMax`; counted only when asked, once. */
+  count(): Promise<CappedCount>;
+}
+
+export interface CappedCount {
+  totalCount: number;
+  totalCountCapped: boolean;
+}
+
+/** Runs `counter` on the first call only: a count is an index walk, paid only by callers that want it. */
+export function once<T>(counter: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | null = null;
+  return () => (promise ??= counter());
+}
+
+const entriesCursor = z.object({ t: z.number().int(), id: z.string().min(1).max(512) }).strict();
+
+export function encodeEntriesCursor(entry: { createdAt: Date; id: string }): string {
+  return Buffer.from(JSON.stringify({ t: entry.createdAt.getTime(), id: entry.id }), 'utf8').toString('base64url');
+}
+
+/** The position inside a cursor of this list, or null if the string is not one. */
+export function decodeEntriesCursor(cursor: string): EntriesCursor | null {
+  try {
+    const parsed = entriesCursor.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    return parsed.success ? { createdAtMs: parsed.data.t, id: parsed.data.id } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The index a query walks: the most selective equality the caller gave. */
+export function entriesIndexFor(query: Pick<EntriesQuery, 'accountId' | 'currency'>): string {
+  if (query.accountId !== undefined) return DashboardEntryIndex.byAccount.name;
+  if (query.currency !== undefined) return DashboardEntryIndex.byCurrency.name;
+  return DashboardEntryIndex.byKind.name;
+}
+
+function entriesFilter(query: Omit<EntriesQuery, 'first' | 'after'>): Filter<EntryDoc> {
+  const createdAt: Document = {};
+  if (query.from) createdAt['$gte'] = query.from;
+  if (query.to) createdAt['$lt'] = query.to;
+  return {
+    ...(query.accountId === undefined ? {} : { accountId: query.accountId }),
+    ...(query.currency === undefined ? {} : { currency: query.currency }),
+    kind: { $in: query.kinds && query.kinds.length > 0 ? query.kinds : [...ENTRY_KINDS] },
+    ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}),
+  };
+}
+
+export async function listEntriesAcross(db: Db, query: EntriesQuery, options: ReadOptions = {}): Promise<EntriesPage> {
+  const { entries } = reportingCollections(db);
+  const filter = entriesFilter(query);
+  const hint = entriesIndexFor(query);
+  const page: Filter<EntryDoc> = query.after
+    ? {
+        $and: [
+          filter,
+          // The bound on createdAt keeps the walk on the index; the $or breaks ties on _id.
+          { createdAt: { $lte: new Date(query.after.createdAtMs) } },
+          { $or: [{ createdAt: { $lt: new Date(query.after.createdAtMs) } }, { _id: { $lt: query.after.id } }] },
+        ],
+      }
+    : filter;
+  const docs = await entries
+    .find(page, { hint, session: options.session })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(query.first + 1)
+    .toArray();
+  const items = docs.slice(0, query.first).map(toLedgerEntry);
+  const last = items.at(-1);
+  return {
+    items,
+    endCursor: last === undefined ? null : encodeEntriesCursor(last),
+    hasNextPage: docs.length > query.first,
+    count: once(async () => {
+      // The `count` command, not an aggregation: on mongod a limited count over an index is a COUNT_SCAN.
+      const total = await entries.count(filter, { hint, limit: DashboardLimits.entriesCountMax + 1, session: options.session });
+      return { totalCount: Math.min(total, DashboardLimits.entriesCountMax), totalCountCapped: total > DashboardLimits.entriesCountMax };
+    }),
+  };
+}
+
+export interface LedgerTotals {
+  currency: string;
+  /** The sum of every account's balance in the currency, now (not as of `to`). */
+  moneyHeld: number;
+  accounts: number;
+  deposits: MoneyFlow;
+  withdrawals: MoneyFlow;
+  /** Money moved between accounts (each transfer once, by its debit leg). */
+  transfers: MoneyFlow;
+}
+
+export interface MoneyFlow {
+  count: number;
+  amount: number;
+}
+
+const FLOW_OF_KIND: Partial<Record<EntryKind, 'deposits' | 'withdrawals' | 'transfers'>> = {
+  deposit: 'deposits',
+  withdrawal: 'withdrawals',
+  transferOut: 'transfers',
+};
+
+/** Totals of one currency over `[from, to)`; balances summed over the currency's accounts. */
+export async function ledgerTotals(db: Db, query: { currency: string; from?: Date | undefined; to?: Date | undefined }, options: ReadOptions = {}): Promise<LedgerTotals> {
+  const { accounts, entries } = reportingCollections(db);
+  const kinds = Object.keys(FLOW_OF_KIND) as EntryKind[];
+  const [held, flows] = await Promise.all([
+    accounts
+      .aggregate<{ total: unknown; n: number }>(
+        [{ $match: { currency: query.currency } }, { $group: { _id: null, total: { $sum: '$balance' }, n: { $sum: 1 } } }],
+        { hint: DashboardAccountIndex.name, session: options.session },
+      )
+      .toArray(),
+    entries
+      .aggregate<{ _id: EntryKind; amount: unknown; count: number }>(
+        [
+          { $match: entriesFilter({ currency: query.currency, kinds, from: query.from, to: query.to }) },
+          { $group: { _id: '$kind', amount: { $sum: '$amount' }, count: { $sum: 1 } } },
+        ],
+        { hint: DashboardEntryIndex.byCurrency.name, session: options.session },
+      )
+      .toArray(),
+  ]);
+  const totals: LedgerTotals = {
+    currency: query.currency,
+    moneyHeld: held[0] ? fromLong(held[0].total) : 0,
+    accounts: held[0]?.n ?? 0,
+    deposits: { count: 0, amount: 0 },
+    withdrawals: { count: 0, amount: 0 },
+    transfers: { count: 0, amount: 0 },
+  };
+  for (const flow of flows) {
+    const name = FLOW_OF_KIND[flow._id];
+    if (name) totals[name] = { count: flow.count, amount: fromLong(flow.amount) };
+  }
+  return totals;
+}
+
+export type LedgerRequestStatus = RequestDoc['status'];
+
+export interface LedgerRequestView {
+  requestId: string;
+  status: LedgerRequestStatus;
+  operation: string;
+  amount: number;
+  fromAccountId: string | null;
+  toAccountId: string | null;
+  firstSeenAt: Date;
+  decidedAt: Date | null;
+  /** The entries the request wrote (applied only), debit leg first. */
+  entries: LedgerEntry[];
+  /** Why it was refused (rejected only). */
+  rejection: { accountId: string; balance: number; amount: number } | null;
+}
+
+/** One request as stored under its caller key, with what it wrote or why it was refused. */
+export async function ledgerRequest(db: Db, requestId: string, options: ReadOptions = {}): Promise<LedgerRequestView | null> {
+  const { requests, entries } = reportingCollections(db);
+  const [doc, written] = await Promise.all([
+    requests.findOne({ _id: `ledger:${requestId}` }, { session: options.session }),
+    entries.find({ requestId }, { hint: 'requestId', session: options.session }).toArray(),
+  ]);
+  if (doc === null) return null;
+  const outcome = doc.outcome as Document | null;
+  const rejected = doc.status === 'rejected' && outcome !== null && typeof outcome['accountId'] === 'string';
+  return {
+    requestId: doc.requestId,
+    status: doc.status,
+    operation: String(doc.params?.op ?? 'unknown'),
+    amount: fromLong(doc.params?.amount ?? 0),
+    fromAccountId: doc.params?.fromAccountId ?? null,
+    toAccountId: doc.params?.toAccountId ?? null,
+    firstSeenAt: doc.firstSeenAt,
+    decidedAt: doc.decidedAt ?? null,
+    // Entries exist only once applied; the debit leg (":debit") sorts before the credit.
+    entries: doc.status === 'applied' ? written.map(toLedgerEntry).sort((p, q) => (p.id.endsWith(':debit') ? -1 : q.id.endsWith(':debit') ? 1 : 0)) : [],
+    rejection: rejected ? { accountId: String(outcome['accountId']), balance: fromLong(outcome['balance']), amount: fromLong(outcome['amount']) } : null,
+  };
+}
