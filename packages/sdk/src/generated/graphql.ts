@@ -42,6 +42,22 @@ export type AccountEntriesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** An account's balance changed: the balance and version that one write left, in version order per account */
+export type AccountBalanceChanged = {
+  __typename?: 'AccountBalanceChanged';
+  accountId: Scalars['ID']['output'];
+  /** By the database server's clock */
+  at: Scalars['DateTime']['output'];
+  /** Integer minor units, right after the write */
+  balance: Scalars['SafeInt']['output'];
+  /** Opaque; pass it as `after` to resume right after this event, on any API process */
+  cursor: Scalars['String']['output'];
+  /** The account's version right after the write */
+  version: Scalars['SafeInt']['output'];
+};
+
+export type AccountBalanceEvent = AccountBalanceChanged | ResyncRequired | { __typename?: "%other" };
+
 /** No such account; nothing was recorded, so the same requestId may be used again */
 export type AccountNotFound = {
   __typename?: 'AccountNotFound';
@@ -270,6 +286,30 @@ export type LedgerEntry = {
   versionAfter: Scalars['SafeInt']['output'];
 };
 
+/** A journal entry was written (entries are immutable: one event each), in version order per account */
+export type LedgerEntryAdded = {
+  __typename?: 'LedgerEntryAdded';
+  accountId: Scalars['ID']['output'];
+  /** Positive integer minor units; `kind` gives the direction */
+  amount: Scalars['SafeInt']['output'];
+  /** The account's balance right after this entry */
+  balanceAfter: Scalars['SafeInt']['output'];
+  /** The other account of a transfer */
+  counterpartyAccountId: Maybe<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  currency: Scalars['String']['output'];
+  /** Opaque; pass it as `after` to resume right after this event, on any API process */
+  cursor: Scalars['String']['output'];
+  entryId: Scalars['ID']['output'];
+  kind: LedgerEntryKind;
+  /** The caller key of the request that wrote it */
+  requestId: Scalars['String']['output'];
+  /** The account's version right after this entry */
+  versionAfter: Scalars['SafeInt']['output'];
+};
+
+export type LedgerEntryEvent = LedgerEntryAdded | ResyncRequired | { __typename?: "%other" };
+
 /** Which way the money of an entry went */
 export type LedgerEntryKind =
   | 'deposit'
@@ -277,12 +317,78 @@ export type LedgerEntryKind =
   | 'transferOut'
   | 'withdrawal';
 
+/** Newest first */
+export type LedgerEntryList = {
+  __typename?: 'LedgerEntryList';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<LedgerEntry>;
+  /** Matching entries, counted on the index up to 10000 */
+  totalCount: Scalars['Int']['output'];
+  /** True when there are more than `totalCount` */
+  totalCountCapped: Scalars['Boolean']['output'];
+};
+
 export type LedgerEntryPage = {
   __typename?: 'LedgerEntryPage';
   /** Pass as `after` for the next page */
   endCursor: Maybe<Scalars['String']['output']>;
   hasNextPage: Scalars['Boolean']['output'];
   items: Array<LedgerEntry>;
+};
+
+/** Why a request was refused */
+export type LedgerRejection = {
+  __typename?: 'LedgerRejection';
+  accountId: Scalars['ID']['output'];
+  amount: Scalars['SafeInt']['output'];
+  /** The balance when the request was decided */
+  balance: Scalars['SafeInt']['output'];
+};
+
+/** A money request under its caller key: pending, applied (with its entries) or rejected (with why) */
+export type LedgerRequest = {
+  __typename?: 'LedgerRequest';
+  amount: Scalars['SafeInt']['output'];
+  decidedAt: Maybe<Scalars['DateTime']['output']>;
+  /** What it wrote (APPLIED only), the debit leg first */
+  entries: Array<LedgerEntry>;
+  firstSeenAt: Scalars['DateTime']['output'];
+  fromAccountId: Maybe<Scalars['ID']['output']>;
+  /** deposit, withdraw or transfer */
+  operation: Scalars['String']['output'];
+  /** Why it was refused (REJECTED only) */
+  rejection: Maybe<LedgerRejection>;
+  requestId: Scalars['String']['output'];
+  status: LedgerRequestStatus;
+  toAccountId: Maybe<Scalars['ID']['output']>;
+};
+
+/** PENDING until decided; APPLIED and REJECTED are final */
+export type LedgerRequestStatus =
+  | 'APPLIED'
+  | 'PENDING'
+  | 'REJECTED';
+
+/** One currency: money held now, and the flows of a time range */
+export type LedgerTotals = {
+  __typename?: 'LedgerTotals';
+  accounts: Scalars['Int']['output'];
+  currency: Scalars['String']['output'];
+  deposits: MoneyFlow;
+  /** The sum of the currency's account balances now (not as of `to`) */
+  moneyHeld: Scalars['SafeInt']['output'];
+  /** Money moved between accounts, each transfer counted once */
+  transfers: MoneyFlow;
+  withdrawals: MoneyFlow;
+};
+
+export type MoneyFlow = {
+  __typename?: 'MoneyFlow';
+  /** Integer minor units */
+  amount: Scalars['SafeInt']['output'];
+  count: Scalars['Int']['output'];
 };
 
 export type Mutation = {
@@ -373,6 +479,20 @@ export type OutcomeUnknown = {
   requestId: Scalars['String']['output'];
 };
 
+/** The payout projection's lease and position */
+export type PayoutProjectionState = {
+  __typename?: 'PayoutProjectionState';
+  /** The process holding the lease; null before any process took it */
+  holder: Maybe<Scalars['String']['output']>;
+  /** Seconds between the stored position and the cluster's time now (to the second); null without a position */
+  lagSeconds: Maybe<Scalars['Float']['output']>;
+  /** False when the lease has expired (no process projects until one takes it) */
+  leaseActive: Scalars['Boolean']['output'];
+  leaseExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** Bumped by every acquisition */
+  leaseVersion: Maybe<Scalars['Int']['output']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   account: Maybe<Account>;
@@ -382,12 +502,24 @@ export type Query = {
   health: Health;
   /** The latest finished ledger audit run; null before the first */
   ledgerAudit: Maybe<LedgerAudit>;
-  /** Newest first; at most 100 per page */
-  ledgerEntries: LedgerEntryPage;
+  /** Entries across accounts, newest first, filtered by account, kinds, currency and createdAt in [from, to); at most 100 per page */
+  ledgerEntries: LedgerEntryList;
   /** The entry a request wrote; a transfer's debit leg */
   ledgerEntry: Maybe<LedgerEntry>;
+  /** A money request by its caller key, whatever its state; null when never seen */
+  ledgerRequest: Maybe<LedgerRequest>;
+  /** Money held in a currency now, and its deposits, withdrawals and transfers with createdAt in [from, to) */
+  ledgerTotals: LedgerTotals;
+  /** The PAYOUT item of a withdrawal entry; null until the projection has made it */
+  payoutFor: Maybe<WorkItem>;
+  /** The payout projection's lease holder and lag */
+  payoutProjectionState: PayoutProjectionState;
+  /** The caller's role and what it may do */
+  viewer: Viewer;
   workItem: Maybe<WorkItem>;
-  /** Oldest first; at most 100 per page */
+  /** The item created with this idempotency key (as the client sent it) */
+  workItemByKey: Maybe<WorkItem>;
+  /** Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most 100 per page */
   workItems: WorkItemPage;
   workQueueStats: WorkQueueStats;
 };
@@ -405,9 +537,13 @@ export type QueryAccountsArgs = {
 
 
 export type QueryLedgerEntriesArgs = {
-  accountId: Scalars['ID']['input'];
+  accountId?: InputMaybe<Scalars['ID']['input']>;
   after?: InputMaybe<Scalars['String']['input']>;
+  currency?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  kinds?: InputMaybe<Array<LedgerEntryKind>>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -416,14 +552,39 @@ export type QueryLedgerEntryArgs = {
 };
 
 
+export type QueryLedgerRequestArgs = {
+  requestId: Scalars['String']['input'];
+};
+
+
+export type QueryLedgerTotalsArgs = {
+  currency: Scalars['String']['input'];
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+export type QueryPayoutForArgs = {
+  entryId: Scalars['ID']['input'];
+};
+
+
 export type QueryWorkItemArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+export type QueryWorkItemByKeyArgs = {
+  idempotencyKey: Scalars['String']['input'];
+};
+
+
 export type QueryWorkItemsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  createdFrom?: InputMaybe<Scalars['DateTime']['input']>;
+  createdTo?: InputMaybe<Scalars['DateTime']['input']>;
   first?: Scalars['Int']['input'];
+  key?: InputMaybe<Scalars['String']['input']>;
   kind?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<WorkItemStatus>;
 };
@@ -480,8 +641,24 @@ export type RunLedgerAuditResult = LedgerAuditFinished | LedgerAuditQueued | { _
 
 export type Subscription = {
   __typename?: 'Subscription';
+  /** Every balance change of the given accounts (at most 100), in version order per account; `after` resumes from a cursor */
+  accountBalanceChanged: AccountBalanceEvent;
+  /** Every journal entry written (of one account, or of all), in version order per account; `after` resumes from a cursor */
+  ledgerEntryAdded: LedgerEntryEvent;
   /** Every committed transition of matching work items, in version order per item; `after` resumes from a cursor */
   workItemStatusChanged: WorkItemStatusEvent;
+};
+
+
+export type SubscriptionAccountBalanceChangedArgs = {
+  accountIds: Array<Scalars['ID']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionLedgerEntryAddedArgs = {
+  accountId?: InputMaybe<Scalars['ID']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -509,6 +686,16 @@ export type TransferSuccess = {
   debit: LedgerEntry;
   from: Account;
   to: Account;
+};
+
+export type Viewer = {
+  __typename?: 'Viewer';
+  /** Whether this key may requeue FAILED work items */
+  mayRequeue: Scalars['Boolean']['output'];
+  /** Whether this key may open subscriptions */
+  maySubscribe: Scalars['Boolean']['output'];
+  /** dashboard, ops, worker, service or admin */
+  role: Scalars['String']['output'];
 };
 
 export type WithdrawInput = {
@@ -563,6 +750,10 @@ export type WorkItemPage = {
   endCursor: Maybe<Scalars['String']['output']>;
   hasNextPage: Scalars['Boolean']['output'];
   items: Array<WorkItem>;
+  /** Matching items, counted on the index up to 10000 */
+  totalCount: Scalars['Int']['output'];
+  /** True when there are more than `totalCount` */
+  totalCountCapped: Scalars['Boolean']['output'];
 };
 
 /** Where a work item is in the transition table */
@@ -605,6 +796,8 @@ export type WorkItemTransition = {
 
 export type WorkQueueCount = {
   __typename?: 'WorkQueueCount';
+  capped: Scalars['Boolean']['output'];
+  /** Counted on the index up to 10,000 (`capped` then says so) */
   count: Scalars['Int']['output'];
   kind: Scalars['String']['output'];
   status: WorkItemStatus;
@@ -626,6 +819,17 @@ export type AccountQueryVariables = Exact<{
 
 
 export type AccountQuery = { __typename?: 'Query', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } | null };
+
+export type AccountBalanceChangedSubscriptionVariables = Exact<{
+  accountIds: Array<Scalars['ID']['input']> | Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AccountBalanceChangedSubscription = { __typename?: 'Subscription', accountBalanceChanged:
+    | { __typename: 'AccountBalanceChanged', cursor: string, accountId: string, balance: number, version: number, at: string }
+    | { __typename: 'ResyncRequired', cursor: string, reason: ResyncReason }
+   };
 
 export type AccountsQueryVariables = Exact<{
   after?: InputMaybe<Scalars['String']['input']>;
@@ -773,13 +977,17 @@ export type LedgerAuditQueryVariables = Exact<{ [key: string]: never; }>;
 export type LedgerAuditQuery = { __typename?: 'Query', ledgerAudit: { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> } | null };
 
 export type LedgerEntriesQueryVariables = Exact<{
-  accountId: Scalars['ID']['input'];
+  accountId?: InputMaybe<Scalars['ID']['input']>;
+  kinds?: InputMaybe<Array<LedgerEntryKind> | LedgerEntryKind>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 }>;
 
 
-export type LedgerEntriesQuery = { __typename?: 'Query', ledgerEntries: { __typename?: 'LedgerEntryPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }> } };
+export type LedgerEntriesQuery = { __typename?: 'Query', ledgerEntries: { __typename?: 'LedgerEntryList', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }> } };
 
 export type LedgerEntryQueryVariables = Exact<{
   requestId: Scalars['String']['input'];
@@ -787,6 +995,33 @@ export type LedgerEntryQueryVariables = Exact<{
 
 
 export type LedgerEntryQuery = { __typename?: 'Query', ledgerEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null };
+
+export type LedgerEntryAddedSubscriptionVariables = Exact<{
+  accountId?: InputMaybe<Scalars['ID']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type LedgerEntryAddedSubscription = { __typename?: 'Subscription', ledgerEntryAdded:
+    | { __typename: 'LedgerEntryAdded', cursor: string, entryId: string, requestId: string, accountId: string, currency: string, kind: LedgerEntryKind, amount: number, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, createdAt: string }
+    | { __typename: 'ResyncRequired', cursor: string, reason: ResyncReason }
+   };
+
+export type LedgerRequestQueryVariables = Exact<{
+  requestId: Scalars['String']['input'];
+}>;
+
+
+export type LedgerRequestQuery = { __typename?: 'Query', ledgerRequest: { __typename?: 'LedgerRequest', requestId: string, operation: string, status: LedgerRequestStatus, amount: number, fromAccountId: string | null, toAccountId: string | null, firstSeenAt: string, decidedAt: string | null, rejection: { __typename?: 'LedgerRejection', accountId: string, amount: number, balance: number } | null, entries: Array<{ __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }> } | null };
+
+export type LedgerTotalsQueryVariables = Exact<{
+  currency: Scalars['String']['input'];
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+}>;
+
+
+export type LedgerTotalsQuery = { __typename?: 'Query', ledgerTotals: { __typename?: 'LedgerTotals', currency: string, accounts: number, moneyHeld: number, deposits: { __typename?: 'MoneyFlow', amount: number, count: number }, withdrawals: { __typename?: 'MoneyFlow', amount: number, count: number }, transfers: { __typename?: 'MoneyFlow', amount: number, count: number } } };
 
 export type OpenAccountMutationVariables = Exact<{
   input: OpenAccountInput;
@@ -806,6 +1041,18 @@ export type OpenAccountMutation = { __typename?: 'Mutation', openAccount:
     | { __typename: 'IdempotencyKeyReused', requestId: string }
     | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
    };
+
+export type PayoutForQueryVariables = Exact<{
+  entryId: Scalars['ID']['input'];
+}>;
+
+
+export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+
+export type PayoutProjectionStateQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PayoutProjectionStateQuery = { __typename?: 'Query', payoutProjectionState: { __typename?: 'PayoutProjectionState', holder: string | null, leaseActive: boolean, leaseExpiresAt: string | null, leaseVersion: number | null, lagSeconds: number | null } };
 
 export type RequeueWorkItemMutationVariables = Exact<{
   input: RequeueWorkItemInput;
@@ -851,6 +1098,11 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
     | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
    };
 
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', role: string, maySubscribe: boolean, mayRequeue: boolean } };
+
 export type WithdrawMutationVariables = Exact<{
   input: WithdrawInput;
 }>;
@@ -881,6 +1133,13 @@ export type WorkItemQueryVariables = Exact<{
 
 export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
+export type WorkItemByKeyQueryVariables = Exact<{
+  idempotencyKey: Scalars['String']['input'];
+}>;
+
+
+export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+
 export type WorkItemStatusChangedSubscriptionVariables = Exact<{
   after?: InputMaybe<Scalars['String']['input']>;
   id?: InputMaybe<Scalars['ID']['input']>;
@@ -894,14 +1153,17 @@ export type WorkItemStatusChangedSubscription = { __typename?: 'Subscription', w
    };
 
 export type WorkItemsQueryVariables = Exact<{
+  status?: InputMaybe<WorkItemStatus>;
+  kind?: InputMaybe<Scalars['String']['input']>;
+  createdFrom?: InputMaybe<Scalars['DateTime']['input']>;
+  createdTo?: InputMaybe<Scalars['DateTime']['input']>;
+  key?: InputMaybe<Scalars['String']['input']>;
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
-  kind?: InputMaybe<Scalars['String']['input']>;
-  status?: InputMaybe<WorkItemStatus>;
 }>;
 
 
-export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
+export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
 
 export type WorkQueueStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1201,6 +1463,24 @@ export const AccountDocument = new TypedDocumentString(`
   balance
   version
 }`) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
+export const AccountBalanceChangedDocument = new TypedDocumentString(`
+    subscription AccountBalanceChanged($accountIds: [ID!]!, $after: String) {
+  accountBalanceChanged(accountIds: $accountIds, after: $after) {
+    __typename
+    ... on AccountBalanceChanged {
+      cursor
+      accountId
+      balance
+      version
+      at
+    }
+    ... on ResyncRequired {
+      cursor
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AccountBalanceChangedSubscription, AccountBalanceChangedSubscriptionVariables>;
 export const AccountsDocument = new TypedDocumentString(`
     query Accounts($after: String, $first: Int) {
   accounts(after: $after, first: $first) {
@@ -1725,13 +2005,23 @@ export const LedgerAuditDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<LedgerAuditQuery, LedgerAuditQueryVariables>;
 export const LedgerEntriesDocument = new TypedDocumentString(`
-    query LedgerEntries($accountId: ID!, $after: String, $first: Int) {
-  ledgerEntries(accountId: $accountId, after: $after, first: $first) {
+    query LedgerEntries($accountId: ID, $kinds: [LedgerEntryKind!], $currency: String, $from: DateTime, $to: DateTime, $after: String, $first: Int) {
+  ledgerEntries(
+    accountId: $accountId
+    kinds: $kinds
+    currency: $currency
+    from: $from
+    to: $to
+    after: $after
+    first: $first
+  ) {
     items {
       ...LedgerEntryFields
     }
     endCursor
     hasNextPage
+    totalCount
+    totalCountCapped
   }
 }
     fragment LedgerEntryFields on LedgerEntry {
@@ -1764,6 +2054,84 @@ export const LedgerEntryDocument = new TypedDocumentString(`
   requestId
   createdAt
 }`) as unknown as TypedDocumentString<LedgerEntryQuery, LedgerEntryQueryVariables>;
+export const LedgerEntryAddedDocument = new TypedDocumentString(`
+    subscription LedgerEntryAdded($accountId: ID, $after: String) {
+  ledgerEntryAdded(accountId: $accountId, after: $after) {
+    __typename
+    ... on LedgerEntryAdded {
+      cursor
+      entryId
+      requestId
+      accountId
+      currency
+      kind
+      amount
+      balanceAfter
+      versionAfter
+      counterpartyAccountId
+      createdAt
+    }
+    ... on ResyncRequired {
+      cursor
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LedgerEntryAddedSubscription, LedgerEntryAddedSubscriptionVariables>;
+export const LedgerRequestDocument = new TypedDocumentString(`
+    query LedgerRequest($requestId: String!) {
+  ledgerRequest(requestId: $requestId) {
+    requestId
+    operation
+    status
+    amount
+    fromAccountId
+    toAccountId
+    firstSeenAt
+    decidedAt
+    rejection {
+      accountId
+      amount
+      balance
+    }
+    entries {
+      ...LedgerEntryFields
+    }
+  }
+}
+    fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}`) as unknown as TypedDocumentString<LedgerRequestQuery, LedgerRequestQueryVariables>;
+export const LedgerTotalsDocument = new TypedDocumentString(`
+    query LedgerTotals($currency: String!, $from: DateTime, $to: DateTime) {
+  ledgerTotals(currency: $currency, from: $from, to: $to) {
+    currency
+    accounts
+    moneyHeld
+    deposits {
+      amount
+      count
+    }
+    withdrawals {
+      amount
+      count
+    }
+    transfers {
+      amount
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LedgerTotalsQuery, LedgerTotalsQueryVariables>;
 export const OpenAccountDocument = new TypedDocumentString(`
     mutation OpenAccount($input: OpenAccountInput!) {
   openAccount(input: $input) {
@@ -1883,6 +2251,47 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
     ...ReplayableOutcomeFields
   }
 }`) as unknown as TypedDocumentString<OpenAccountMutation, OpenAccountMutationVariables>;
+export const PayoutForDocument = new TypedDocumentString(`
+    query PayoutFor($entryId: ID!) {
+  payoutFor(entryId: $entryId) {
+    ...WorkItemFields
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<PayoutForQuery, PayoutForQueryVariables>;
+export const PayoutProjectionStateDocument = new TypedDocumentString(`
+    query PayoutProjectionState {
+  payoutProjectionState {
+    holder
+    leaseActive
+    leaseExpiresAt
+    leaseVersion
+    lagSeconds
+  }
+}
+    `) as unknown as TypedDocumentString<PayoutProjectionStateQuery, PayoutProjectionStateQueryVariables>;
 export const RequeueWorkItemDocument = new TypedDocumentString(`
     mutation RequeueWorkItem($input: RequeueWorkItemInput!) {
   requeueWorkItem(input: $input) {
@@ -2110,6 +2519,15 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
     ...ReplayableOutcomeFields
   }
 }`) as unknown as TypedDocumentString<TransferMutation, TransferMutationVariables>;
+export const ViewerDocument = new TypedDocumentString(`
+    query Viewer {
+  viewer {
+    role
+    maySubscribe
+    mayRequeue
+  }
+}
+    `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
 export const WithdrawDocument = new TypedDocumentString(`
     mutation Withdraw($input: WithdrawInput!) {
   withdraw(input: $input) {
@@ -2278,6 +2696,36 @@ export const WorkItemDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<WorkItemQuery, WorkItemQueryVariables>;
+export const WorkItemByKeyDocument = new TypedDocumentString(`
+    query WorkItemByKey($idempotencyKey: String!) {
+  workItemByKey(idempotencyKey: $idempotencyKey) {
+    ...WorkItemFields
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<WorkItemByKeyQuery, WorkItemByKeyQueryVariables>;
 export const WorkItemStatusChangedDocument = new TypedDocumentString(`
     subscription WorkItemStatusChanged($after: String, $id: ID, $kinds: [String!]) {
   workItemStatusChanged(after: $after, id: $id, kinds: $kinds) {
@@ -2299,13 +2747,23 @@ export const WorkItemStatusChangedDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<WorkItemStatusChangedSubscription, WorkItemStatusChangedSubscriptionVariables>;
 export const WorkItemsDocument = new TypedDocumentString(`
-    query WorkItems($after: String, $first: Int, $kind: String, $status: WorkItemStatus) {
-  workItems(after: $after, first: $first, kind: $kind, status: $status) {
+    query WorkItems($status: WorkItemStatus, $kind: String, $createdFrom: DateTime, $createdTo: DateTime, $key: String, $after: String, $first: Int) {
+  workItems(
+    status: $status
+    kind: $kind
+    createdFrom: $createdFrom
+    createdTo: $createdTo
+    key: $key
+    after: $after
+    first: $first
+  ) {
     items {
       ...WorkItemFields
     }
     endCursor
     hasNextPage
+    totalCount
+    totalCountCapped
   }
 }
     fragment WorkItemFields on WorkItem {

@@ -8,7 +8,13 @@ export const queries = {
   ledgerAudit: { document: documents.LedgerAuditDocument, args: "none", argName: null, keyField: null, replays: true, resumeArg: null },
   ledgerEntries: { document: documents.LedgerEntriesDocument, args: "object", argName: null, keyField: null, replays: true, resumeArg: null },
   ledgerEntry: { document: documents.LedgerEntryDocument, args: "single", argName: "requestId", keyField: null, replays: true, resumeArg: null },
+  ledgerRequest: { document: documents.LedgerRequestDocument, args: "single", argName: "requestId", keyField: null, replays: true, resumeArg: null },
+  ledgerTotals: { document: documents.LedgerTotalsDocument, args: "object", argName: null, keyField: null, replays: true, resumeArg: null },
+  payoutFor: { document: documents.PayoutForDocument, args: "single", argName: "entryId", keyField: null, replays: true, resumeArg: null },
+  payoutProjectionState: { document: documents.PayoutProjectionStateDocument, args: "none", argName: null, keyField: null, replays: true, resumeArg: null },
+  viewer: { document: documents.ViewerDocument, args: "none", argName: null, keyField: null, replays: true, resumeArg: null },
   workItem: { document: documents.WorkItemDocument, args: "single", argName: "id", keyField: null, replays: true, resumeArg: null },
+  workItemByKey: { document: documents.WorkItemByKeyDocument, args: "single", argName: "idempotencyKey", keyField: null, replays: true, resumeArg: null },
   workItems: { document: documents.WorkItemsDocument, args: "object", argName: null, keyField: null, replays: true, resumeArg: null },
   workQueueStats: { document: documents.WorkQueueStatsDocument, args: "none", argName: null, keyField: null, replays: true, resumeArg: null },
 } as const;
@@ -27,5 +33,7 @@ export const mutations = {
 } as const;
 
 export const subscriptions = {
+  accountBalanceChanged: { document: documents.AccountBalanceChangedDocument, args: "object", argName: null, keyField: null, replays: false, resumeArg: "after" },
+  ledgerEntryAdded: { document: documents.LedgerEntryAddedDocument, args: "object", argName: null, keyField: null, replays: false, resumeArg: "after" },
   workItemStatusChanged: { document: documents.WorkItemStatusChangedDocument, args: "object", argName: null, keyField: null, replays: false, resumeArg: "after" },
 } as const;
