@@ -2,6 +2,7 @@
 // the size mode, and the book of what the API answered, which the invariants compare with the
 // database after the run.
 import type { GraphqlAnswer, GraphqlPool } from './graphqlPool.ts';
+import type { RawDriver } from './rawDriver.ts';
 
 export type Mode = 'full' | 'quick';
 
@@ -32,6 +33,10 @@ export interface BenchContext {
   runId: string;
   mode: Mode;
   book: Book;
+  /** The plain-driver baseline on the same engine (bench/rawDriver.ts). */
+  raw: RawDriver;
+  /** The engine's URI, for scenarios that start their own clients or processes. */
+  mongoUri: string;
 }
 
 export function emptyBook(): Book {

@@ -22,9 +22,14 @@ describe('npm run bench', () => {
     expect(lines).toContain('engine: uri, because MONGODB_URI is set');
     const names = [...scenarios.map((scenario) => scenario.name).filter((name) => name !== 'work'), 'work-create', 'work-drain'];
     for (const name of names) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
-    expect(lines.filter((line) => line.startsWith('✓ invariant:'))).toHaveLength(6);
+    // The plain-driver baseline ran on the same load, and each comparison line was printed.
+    for (const name of ['raw-withdraw-c1-spread', 'raw-withdraw-c32-spread']) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
+    for (const name of ['withdraw-c1-spread', 'withdraw-c32-spread']) {
+      expect(lines.filter((line) => new RegExp(`^api/raw-${name}\\s+api/raw +\\d+%.*\\| target .*: (MET|MISSED)$`).test(line)), name).toHaveLength(1);
+    }
+    expect(lines.filter((line) => line.startsWith('✓ invariant:'))).toHaveLength(7);
     expect(lines.at(-1)).toBe('invariants hold');
-  }, 60_000);
+  }, 240_000);
 
   it('runs only the scenarios a name picks', async () => {
     const { code, lines } = await bench(['--quick', 'replay']);
@@ -32,6 +37,13 @@ describe('npm run bench', () => {
     expect(lines.filter((line) => line.startsWith('▶'))).toEqual([expect.stringMatching(/^▶ replay: /)]);
     expect(lines.some((line) => figureLine('replay').test(line))).toBe(true);
   }, 30_000);
+
+  it('refuses an unknown engine placement with exit code 2', async () => {
+    const lines: string[] = [];
+    const code = await runBench({ argv: ['--engine', 'elsewhere'], env: {}, write: (line) => void lines.push(line) });
+    expect(code).toBe(2);
+    expect(lines).toEqual(['unknown --engine elsewhere; known: process, in-process']);
+  });
 
   it('refuses an unknown scenario name with exit code 2, listing the known ones', async () => {
     const { code, lines } = await bench(['no-such-scenario']);
