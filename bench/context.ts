@@ -37,6 +37,11 @@ export interface BenchContext {
   raw: RawDriver;
   /** The engine's URI, for scenarios that start their own clients or processes. */
   mongoUri: string;
+  app: {
+    wsUrl: string;
+    /** Subscribers attached to the API's work-item feed. */
+    subscriberCount(): number;
+  };
 }
 
 export function emptyBook(): Book {

@@ -62,6 +62,8 @@ export function formatMeasured(measured: Measured): string {
 /** The API's line against the plain driver's on the same load: throughput ratio and p50 gap. */
 export interface Comparison {
   kind: 'comparison';
+  /** How the ratio reads, `api/raw` unless said. */
+  label?: string;
   name: string;
   api: Measured;
   raw: Measured;
@@ -81,9 +83,9 @@ export function formatLine(line: Line): string {
   const p50GapMs = percentileMs(api.latenciesMs, 0.5) - percentileMs(raw.latenciesMs, 0.5);
   return [
     line.name.padEnd(28),
-    `api/raw ${(apiToRawRatio(api, raw) * 100).toFixed(0).padStart(3)}%`,
+    `${line.label ?? 'api/raw'} ${(apiToRawRatio(api, raw) * 100).toFixed(0).padStart(3)}%`,
     `(${opsPerSecond(api).toFixed(0)} / ${opsPerSecond(raw).toFixed(0)} ops/s)`,
-    `p50 api − raw ${p50GapMs.toFixed(2)} ms`,
+    `p50 difference ${p50GapMs.toFixed(2)} ms`,
     `| target ${line.target.text}: ${line.target.met(api, raw) ? 'MET' : 'MISSED'}`,
   ].join('  ');
 }

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { emptyBook, type BenchContext } from './context.ts';
 import { createGraphqlPool } from './graphqlPool.ts';
+import { liveFeedsFor } from '../src/streams/index.ts';
 import { startEngineProcess } from './engineProcess.ts';
 import { checkInvariants } from './invariants.ts';
 import { formatLine } from './measured.ts';
@@ -51,7 +52,9 @@ export async function runBench({ argv, env, write }: RunBenchOptions): Promise<n
   const pool = createGraphqlPool(app.server.url, POOL_CONNECTIONS_MAX);
   try {
     write(`engine: ${engine.describe ?? `${app.server.engine.kind}, because ${app.server.engine.reason}`}`);
-    const context: BenchContext = { pool, keys: app.keys, runId, mode, book: emptyBook(), raw, mongoUri: engine.uri };
+    const context: BenchContext = { pool, keys: app.keys, runId, mode, book: emptyBook(), raw, mongoUri: engine.uri,
+      app: { wsUrl: app.server.wsUrl, subscriberCount: () => liveFeedsFor(app.server.db).workItems.subscriberCount },
+    };
     for (const scenario of selected) {
       write(`▶ ${scenario.name}: ${scenario.describe(mode)}`);
       for (const measured of await scenario.run(context)) write(formatLine(measured));

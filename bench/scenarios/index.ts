@@ -3,6 +3,7 @@
 import { apiToRawRatio, atLeastOpsPerSecond, p99AtMostMs, percentileMs, type Comparison } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 import { entriesPageScenario } from './entriesPage.ts';
+import { fanoutScenario } from './fanout.ts';
 import { replayScenario } from './replay.ts';
 import { transferScenario } from './transfer.ts';
 import { withdrawScenario } from './withdraw.ts';
@@ -41,6 +42,7 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   workItemsScenario,
   workDrainBacklogScenario,
   entriesPageScenario,
+  fanoutScenario,
 ]);
 
 /** The scenarios a command line asks for; all of them when it names none. */

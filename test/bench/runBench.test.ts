@@ -20,13 +20,23 @@ describe('npm run bench', () => {
     const { code, lines } = await bench(['--quick']);
     expect(code, lines.join('\n')).toBe(0);
     expect(lines).toContain('engine: uri, because MONGODB_URI is set');
-    const names = [...scenarios.map((scenario) => scenario.name).filter((name) => name !== 'work'), 'work-create', 'work-drain'];
+    const names = [
+      ...scenarios.map((scenario) => scenario.name).filter((name) => name !== 'work' && name !== 'fanout-1000'),
+      'work-create',
+      'work-drain',
+      'fanout-1000-writes-alone',
+      'fanout-1000-writes',
+      'fanout-1000-delivery',
+    ];
     for (const name of names) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
     // The plain-driver baseline ran on the same load, and each comparison line was printed.
     for (const name of ['raw-withdraw-c1-spread', 'raw-withdraw-c32-spread']) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
     for (const name of ['withdraw-c1-spread', 'withdraw-c32-spread']) {
       expect(lines.filter((line) => new RegExp(`^api/raw-${name}\\s+api/raw +\\d+%.*\\| target .*: (MET|MISSED)$`).test(line)), name).toHaveLength(1);
     }
+    expect(lines.filter((line) => /^fanout-1000-writes-ratio\s+with\/without +\d+%/.test(line))).toHaveLength(1);
+    // Every subscriber got every event once (errors 0 above counts lost and duplicated).
+    expect(lines.find((line) => line.startsWith('fanout-1000-delivery'))).toMatch(/lost 0, duplicated 0/);
     expect(lines.filter((line) => line.startsWith('✓ invariant:'))).toHaveLength(7);
     expect(lines.at(-1)).toBe('invariants hold');
   }, 240_000);
