@@ -115,7 +115,7 @@ function cpuMicrosSince(start: NodeJS.CpuUsage): number {
 
 function startSubscribers(start: FanoutStart): ChildProcess {
   return fork(SUBSCRIBER_SCRIPT, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx/esm'],
     env: { ...process.env, FANOUT_START: JSON.stringify(start) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
