@@ -8,7 +8,7 @@
 // The .cpuprofile files stay in the printed folder for a flame graph (Chrome DevTools, speedscope).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,16 +69,27 @@ const LAYERS: Array<[string, RegExp]> = [
   ['resolvers (type-graphql)', /node_modules\/type-graphql\/|src\/.*\/graphql\//],
   ['Apollo', /node_modules\/@apollo\/|node_modules\/@as-integrations\//],
   ['graphql-js (parse, validate, execute)', /node_modules\/graphql\//],
-  ['HTTP (express, node:http, net)', /node_modules\/(express|body-parser|router|raw-body|iconv-lite|finalhandler|on-finished|type-is|content-type|qs|send)\/|^node:(_http|http|net|stream|internal\/(http|stream|streams|net))|node:internal\/(http|streams|stream_base|js_stream|net)/],
-  ['other JS (node internals, tsx)', /./],
-  ['native / unattributed', /^$/],
+  ['HTTP: express and its middleware', /node_modules\/(express|body-parser|router|raw-body|iconv-lite|finalhandler|on-finished|type-is|content-type|qs|send|negotiator|accepts|parseurl|mime-types|mime-db|media-typer|depd|vary|etag|fresh|cookie|statuses|encodeurl|escape-html|merge-descriptors|http-errors|setprototypeof|toidentifier|content-disposition|proxy-addr|forwarded|ipaddr\.js|utils-merge|range-parser|serve-static|debug|ms)\//],
+  ['HTTP: node:http, net, streams', /^node:(_http|http|net|stream|events)|^node:internal\/(http|streams|stream_base|js_stream|net|event_target)/],
+  ['module loading (require, tsx hooks)', /node_modules\/tsx\/|node:internal\/modules\//],
+  ['node internals, other', /^node:/],
+  ['other JS', /./],
+];
+
+/** Native frames (no source) that matter, by name. */
+const NATIVE_LAYERS: Array<[string, RegExp]> = [
+  ['socket writes (syscalls)', /^(writev|writeBuffer|writeUtf8String|writeLatin1String|writeAsciiString)$/],
+  ['promise and tick scheduling', /^(runMicrotasks|processTicksAndRejections)$/],
+  ['crypto (hashes)', /^(Hash|digest|update)$/],
 ];
 
 function layerOf(url: string, functionName: string): string {
-  const key = url || `(${functionName.replace(/^\(|\)$/g, '')})`;
-  if (!url && /^\((idle|program|garbage collector)\)$/.test(functionName)) return LAYERS.find(([, re]) => re.test(functionName))![0];
-  for (const [name, re] of LAYERS) if (re.test(key)) return name;
-  return 'native / unattributed';
+  if (!url) {
+    if (/^\((idle|program|garbage collector)\)$/.test(functionName)) return LAYERS.find(([, re]) => re.test(functionName))![0];
+    return NATIVE_LAYERS.find(([, re]) => re.test(functionName))?.[0] ?? 'native, other';
+  }
+  for (const [name, re] of LAYERS) if (re.test(url)) return name;
+  return 'native, other';
 }
 
 interface CpuProfile {
@@ -229,6 +240,20 @@ function printTop(profile: CpuProfile): void {
   for (const [key, us] of [...micros].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
 }
 
+// `-- --from <dir>`: re-attribute the profiles a previous run left in <dir> (no new run).
+const fromIndex = process.argv.indexOf('--from');
+if (fromIndex > 0) {
+  const dir = process.argv[fromIndex + 1]!;
+  for (const file of readdirSync(dir).filter((name) => name.startsWith('api-') && name.endsWith('.cpuprofile'))) {
+    const layers = attribute(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile);
+    const total = [...layers].filter(([name]) => name !== 'idle').reduce((sum, [, us]) => sum + us, 0);
+    console.log(`${file}: ${(total / REQUESTS).toFixed(0)} µs of API CPU per request over ${REQUESTS} requests`);
+    for (const [name, us] of [...layers].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
+      console.log(`  api  ${name.padEnd(40)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / REQUESTS).toFixed(0).padStart(5)} µs/req`);
+    }
+  }
+  process.exit(0);
+}
 const outDir = mkdtempSync(join(tmpdir(), 'precondition-profile-'));
 const only = process.argv.slice(2);
 for (const operation of operations.filter((op) => only.length === 0 || only.some((name) => op.name.startsWith(name)))) {

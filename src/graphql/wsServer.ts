@@ -35,6 +35,10 @@ export function serveGraphqlWs(options: ServerOptions<Record<string, unknown> | 
     },
   });
   wss.options.handleProtocols = handleProtocols;
+  // As graphql-ws's own adapter: a failing server closes every client rather than crash the process.
+  wss.once('error', () => {
+    for (const client of wss.clients) client.close(CloseCode.InternalServerError, 'Internal server error');
+  });
 
   wss.on('connection', (socket, request) => {
     socket.once('error', () => socket.close(CloseCode.InternalServerError, 'Internal server error'));
