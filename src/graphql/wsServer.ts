@@ -27,11 +27,20 @@ const SOCKET_BUFFERED_BYTES_MAX = 64 * 1024;
 const PLACEHOLDER = '\u0000shared-payload';
 const PLACEHOLDER_TAIL = `${JSON.stringify(PLACEHOLDER)}}`;
 
-export function serveGraphqlWs(options: ServerOptions<Record<string, unknown> | undefined, WsExtra>, wss: WebSocketServer): { dispose(): Promise<void> } {
+export interface WsFanoutLimits {
+  frameFlushIntervalMs: number;
+  socketBufferedBytesMax: number;
+}
+
+export function serveGraphqlWs(
+  options: ServerOptions<Record<string, unknown> | undefined, WsExtra>,
+  wss: WebSocketServer,
+  limits: WsFanoutLimits = { frameFlushIntervalMs: FRAME_FLUSH_INTERVAL_MS, socketBufferedBytesMax: SOCKET_BUFFERED_BYTES_MAX },
+): { dispose(): Promise<void> } {
   // stringifyMessage and send run back to back, synchronously: the replacer hands the payload
   // it replaced to the send that follows.
   let replaced: SharedPayload | null = null;
-  const flusher = new FrameFlusher(FRAME_FLUSH_INTERVAL_MS);
+  const flusher = new FrameFlusher(limits.frameFlushIntervalMs);
   const server = makeServer<Record<string, unknown> | undefined, WsExtra>({
     ...options,
     jsonMessageReplacer(key, value) {
@@ -77,7 +86,7 @@ export function serveGraphqlWs(options: ServerOptions<Record<string, unknown> | 
           }
           if (stream) flusher.hold(stream);
           // A write error also closes the socket, which ends its subscriptions.
-          if (socket.bufferedAmount < SOCKET_BUFFERED_BYTES_MAX) return void socket.send(frame);
+          if (socket.bufferedAmount < limits.socketBufferedBytesMax) return void socket.send(frame);
           return new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
         },
         close: (code, reason) => socket.close(code, reason),
