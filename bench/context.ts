@@ -3,6 +3,7 @@
 // database after the run.
 import type { Db } from 'mongodb';
 import type { GraphqlAnswer, GraphqlPool } from './graphqlPool.ts';
+import type { RawDriver } from './rawDriver.ts';
 
 export type Mode = 'full' | 'quick';
 
@@ -38,6 +39,15 @@ export interface BenchContext {
    * million work items); scenarios that seed ledgers of their own use a database of their own on its client.
    */
   db: Db;
+  /** The plain-driver baseline on the same engine (bench/rawDriver.ts). */
+  raw: RawDriver;
+  /** The engine's URI, for scenarios that start their own clients or processes. */
+  mongoUri: string;
+  app: {
+    wsUrl: string;
+    /** Subscribers attached to the API's work-item feed. */
+    subscriberCount(): number;
+  };
 }
 
 export function emptyBook(): Book {

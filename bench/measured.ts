@@ -47,7 +47,7 @@ export function formatMeasured(measured: Measured): string {
   const p99 = percentileMs(measured.latenciesMs, 0.99);
   const verdict = measured.target.met(measured) ? 'MET' : 'MISSED';
   return [
-    measured.name.padEnd(20),
+    measured.name.padEnd(28),
     `${measured.ops.toString().padStart(6)} ops`,
     `${measured.seconds.toFixed(2).padStart(6)} s`,
     `${opsPerSecond(measured).toFixed(0).padStart(6)} ops/s`,
@@ -56,5 +56,36 @@ export function formatMeasured(measured: Measured): string {
     `errors ${measured.errors}`,
     ...(measured.note ? [measured.note] : []),
     `| target ${measured.target.text}: ${verdict}`,
+  ].join('  ');
+}
+
+/** The API's line against the plain driver's on the same load: throughput ratio and p50 gap. */
+export interface Comparison {
+  kind: 'comparison';
+  /** How the ratio reads, `api/raw` unless said. */
+  label?: string;
+  name: string;
+  api: Measured;
+  raw: Measured;
+  target: { text: string; met(api: Measured, raw: Measured): boolean };
+}
+
+export type Line = Measured | Comparison;
+
+export function apiToRawRatio(api: Measured, raw: Measured): number {
+  const rawRate = opsPerSecond(raw);
+  return rawRate > 0 ? opsPerSecond(api) / rawRate : 0;
+}
+
+export function formatLine(line: Line): string {
+  if (!('kind' in line)) return formatMeasured(line);
+  const { api, raw } = line;
+  const p50GapMs = percentileMs(api.latenciesMs, 0.5) - percentileMs(raw.latenciesMs, 0.5);
+  return [
+    line.name.padEnd(28),
+    `${line.label ?? 'api/raw'} ${(apiToRawRatio(api, raw) * 100).toFixed(0).padStart(3)}%`,
+    `(${opsPerSecond(api).toFixed(0)} / ${opsPerSecond(raw).toFixed(0)} ops/s)`,
+    `p50 difference ${p50GapMs.toFixed(2)} ms`,
+    `| target ${line.target.text}: ${line.target.met(api, raw) ? 'MET' : 'MISSED'}`,
   ].join('  ');
 }

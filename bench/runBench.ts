@@ -1,13 +1,18 @@
-// `npm run bench [-- --quick] [scenario ...]`: starts the API, runs the chosen scenarios one after
-// another, prints one line per measurement, then checks the invariants. Returns the exit code:
-// 0 whatever the speed, 1 when an invariant broke, 2 for a bad command line.
+// `npm run bench [-- --quick] [--engine process|in-process] [scenario ...]`: starts the engine
+// (its own process by default, as production runs it), the API and the plain-driver baseline on
+// it, runs the chosen scenarios one after another, prints one line per measurement, then checks
+// the invariants. Returns the exit code: 0 whatever the speed, 1 when an invariant broke, 2 for a
+// bad command line.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { emptyBook, type BenchContext } from './context.ts';
 import { createGraphqlPool } from './graphqlPool.ts';
+import { liveFeedsFor } from '../src/streams/index.ts';
+import { startEngineProcess } from './engineProcess.ts';
 import { checkInvariants } from './invariants.ts';
-import { formatMeasured } from './measured.ts';
+import { formatLine } from './measured.ts';
+import { connectRawDriver } from './rawDriver.ts';
 import { scenarios, selectScenarios } from './scenarios/index.ts';
 import { startBenchApp } from './startBenchApp.ts';
 
@@ -21,31 +26,67 @@ export interface RunBenchOptions {
 }
 
 export async function runBench({ argv, env, write }: RunBenchOptions): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], options: { quick: { type: 'boolean', default: false } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: { quick: { type: 'boolean', default: false }, engine: { type: 'string', default: 'process' } },
+    allowPositionals: true,
+  });
   const { selected, unknown } = selectScenarios(positionals);
   if (unknown.length > 0) {
     write(`unknown scenario ${unknown.join(', ')}; known: ${scenarios.map((scenario) => scenario.name).join(', ')}`);
     return 2;
   }
+  if (values.engine !== 'process' && values.engine !== 'in-process') {
+    write(`unknown --engine ${values.engine}; known: process, in-process`);
+    return 2;
+  }
   const mode = values.quick ? 'quick' : 'full';
   const runId = randomBytes(4).toString('hex');
   write(`bench ${runId}: ${mode} run, ${selected.length} scenario(s), Node ${process.version}, ${availableParallelism()} cores, loopback`);
-  const app = await startBenchApp(env, runId);
+  const engine = await startEngine(env, values.engine);
+  const app = await startBenchApp({ ...env, MONGO_ENGINE: undefined, MONGODB_URI: engine.uri }, runId).catch(async (error: unknown) => {
+    await engine.stop();
+    throw error;
+  });
+  const raw = await connectRawDriver(engine.uri, app.server.db.databaseName);
   const pool = createGraphqlPool(app.server.url, POOL_CONNECTIONS_MAX);
   try {
-    write(`engine: ${app.server.engine.kind}, because ${app.server.engine.reason}`);
-    const context: BenchContext = { pool, db: app.server.db, keys: app.keys, runId, mode, book: emptyBook() };
+    write(`engine: ${engine.describe ?? `${app.server.engine.kind}, because ${app.server.engine.reason}`}`);
+    const context: BenchContext = { pool, db: app.server.db, keys: app.keys, runId, mode, book: emptyBook(), raw, mongoUri: engine.uri,
+      app: { wsUrl: app.server.wsUrl, subscriberCount: () => liveFeedsFor(app.server.db).workItems.subscriberCount },
+    };
     for (const scenario of selected) {
       write(`▶ ${scenario.name}: ${scenario.describe(mode)}`);
-      for (const measured of await scenario.run(context)) write(formatMeasured(measured));
+      for (const measured of await scenario.run(context)) write(formatLine(measured));
     }
-    const checks = await checkInvariants(app.server.db, context.book);
+    const checks = [...(await checkInvariants(app.server.db, context.book)), ...(await raw.checkInvariants())];
     for (const check of checks) write(`${check.holds ? '✓' : '✗'} invariant: ${check.name} (${check.detail})`);
     const broken = checks.filter((check) => !check.holds).length;
     write(broken === 0 ? 'invariants hold' : `${broken} invariant(s) BROKEN`);
     return broken === 0 ? 0 : 1;
   } finally {
     await pool.close();
+    await raw.close();
     await app.stop();
+    await engine.stop();
   }
+}
+
+interface BenchEngine {
+  uri: string;
+  /** How the engine line reads when the bench started the engine itself. */
+  describe: string | null;
+  stop(): Promise<void>;
+}
+
+/** MONGODB_URI when given; else the emulator, in its own process (default) or in this one. */
+async function startEngine(env: NodeJS.ProcessEnv, where: 'process' | 'in-process'): Promise<BenchEngine> {
+  if (env['MONGODB_URI']) return { uri: env['MONGODB_URI'], describe: null, stop: async () => undefined };
+  if (where === 'process') {
+    const engine = await startEngineProcess();
+    return { uri: engine.uri, describe: `emulator in its own process (mongo-emulator CLI, pid ${engine.pid})`, stop: () => engine.stop() };
+  }
+  const { startEmulator } = await import('@precondition/mongo-emulator');
+  const emulator = await startEmulator({ port: 0, replSetName: 'rs0' });
+  return { uri: emulator.uri, describe: 'emulator in the bench process (--engine in-process)', stop: () => emulator.stop() };
 }

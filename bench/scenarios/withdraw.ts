@@ -6,7 +6,7 @@ import { outcomeLabel, sized } from '../context.ts';
 import { WITHDRAW } from '../documents.ts';
 import { fundAccounts } from '../fundAccounts.ts';
 import { measure } from '../measure.ts';
-import type { Target } from '../measured.ts';
+import type { Comparison, Line, Target } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 
 const AMOUNT_MINOR = 1;
@@ -18,6 +18,8 @@ export interface WithdrawShape {
   accounts: { full: number; quick: number };
   ops: { full: number; quick: number };
   target: Target;
+  /** Also run the plain-driver baseline on the same account ids and load, and print api/raw. */
+  raw?: { target: Target; comparison: Comparison['target'] };
 }
 
 export function withdrawScenario(shape: WithdrawShape): Scenario {
@@ -41,7 +43,20 @@ export function withdrawScenario(shape: WithdrawShape): Scenario {
           return { label };
         },
       });
-      return [measured];
+      if (!shape.raw) return [measured];
+      // Same ids, same funding, same concurrency, same count, right after the API's line.
+      await context.raw.fund(ids, opsMax * AMOUNT_MINOR);
+      const raw = await measure({
+        name: `raw-${shape.name}`,
+        target: shape.raw.target,
+        plan: { concurrency: shape.concurrency, opsMax, durationMsMax: DURATION_MS_MAX },
+        expected: 'WithdrawSuccess',
+        operation: async (i) => ({
+          label: await context.raw.withdraw(ids[i % ids.length]!, AMOUNT_MINOR, `${context.runId}-raw-${shape.name}-${i}`),
+        }),
+      });
+      const comparison: Line = { kind: 'comparison', name: `api/raw-${shape.name}`, api: measured, raw, target: shape.raw.comparison };
+      return [measured, raw, comparison];
     },
   };
 }

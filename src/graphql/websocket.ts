@@ -1,17 +1,18 @@
 // graphql-ws on the HTTP server's port and path. Credentials are checked once at connection_init
 // (before any subscription can start); every operation then runs through the same schema and
 // auth checker as HTTP, with a context built the same way, so the socket is no side door.
-import type { GraphQLSchema } from 'graphql';
+import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import type { Logger } from '../observability/logger.ts';
 import type { Keyring } from './auth/apiKeys.ts';
 import { roleMaySubscribe } from './auth/roles.ts';
-import { createContext, type AppServices } from './context.ts';
+import { createContext, type AppContext, type AppServices } from './context.ts';
 import { ErrorCode } from './errors.ts';
 import { formatAppError } from './formatError.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
+import { createSubscriptionMultiplexer } from './subscriptionMultiplexer.ts';
+import { serveGraphqlWs } from './wsServer.ts';
 
 export interface GraphqlWsOptions {
   wss: WebSocketServer;
@@ -27,9 +28,13 @@ export interface GraphqlWsOptions {
 const CONNECTION_INIT_WAIT_MS = 3_000;
 
 export function attachGraphqlWs({ wss, schema, keyring, services, logger, production, telemetry }: GraphqlWsOptions): { dispose(): Promise<void> } {
-  const disposable = useServer(
+  // A subscription's per-event execution depends on its document, variables and the caller's
+  // role (the auth checker's only input): equal ones run once per event and share the frame.
+  const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous');
+  const disposable = serveGraphqlWs(
     {
       schema,
+      subscribe: (args) => multiplexer.subscribe(args),
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       onConnect: (ctx) => {
         const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
@@ -50,7 +55,8 @@ export function attachGraphqlWs({ wss, schema, keyring, services, logger, produc
       },
       // Same error shape as HTTP (see formatAppError); internal faults are logged here.
       onNext: (_ctx, _id, _payload, _args, result) => {
-        if (!result.errors) return undefined;
+        // Shared JSON, which serveGraphqlWs writes as the frame's payload.
+        if (!result.errors) return (multiplexer.payloadOf(result) as FormattedExecutionResult | null) ?? undefined;
         const errors = result.errors.map((error) => {
           const formatted = formatAppError(error.toJSON(), production);
           if (formatted.extensions?.['code'] === ErrorCode.INTERNAL_SERVER_ERROR) {

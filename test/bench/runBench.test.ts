@@ -20,11 +20,26 @@ describe('npm run bench', () => {
     const { code, lines } = await bench(['--quick']);
     expect(code, lines.join('\n')).toBe(0);
     expect(lines).toContain('engine: uri, because MONGODB_URI is set');
-    const names = [...scenarios.map((scenario) => scenario.name).filter((name) => name !== 'work'), 'work-create', 'work-drain'];
+    const names = [
+      ...scenarios.map((scenario) => scenario.name).filter((name) => name !== 'work' && name !== 'fanout-1000'),
+      'work-create',
+      'work-drain',
+      'fanout-1000-writes-alone',
+      'fanout-1000-writes',
+      'fanout-1000-delivery',
+    ];
     for (const name of names) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
-    expect(lines.filter((line) => line.startsWith('✓ invariant:'))).toHaveLength(6);
+    // The plain-driver baseline ran on the same load, and each comparison line was printed.
+    for (const name of ['raw-withdraw-c1-spread', 'raw-withdraw-c32-spread']) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
+    for (const name of ['withdraw-c1-spread', 'withdraw-c32-spread']) {
+      expect(lines.filter((line) => new RegExp(`^api/raw-${name}\\s+api/raw +\\d+%.*\\| target .*: (MET|MISSED)$`).test(line)), name).toHaveLength(1);
+    }
+    expect(lines.filter((line) => /^fanout-1000-writes-ratio\s+with\/without +\d+%/.test(line))).toHaveLength(1);
+    // Every subscriber got every event once (errors 0 above counts lost and duplicated).
+    expect(lines.find((line) => line.startsWith('fanout-1000-delivery'))).toMatch(/lost 0, duplicated 0/);
+    expect(lines.filter((line) => line.startsWith('✓ invariant:'))).toHaveLength(7);
     expect(lines.at(-1)).toBe('invariants hold');
-  }, 120_000); // every scenario, two of them seeding a database of their own in bulk
+  }, 240_000); // every scenario, two of them seeding a database of their own in bulk
 
   it('runs only the scenarios a name picks', async () => {
     const { code, lines } = await bench(['--quick', 'replay']);
@@ -32,6 +47,13 @@ describe('npm run bench', () => {
     expect(lines.filter((line) => line.startsWith('▶'))).toEqual([expect.stringMatching(/^▶ replay: /)]);
     expect(lines.some((line) => figureLine('replay').test(line))).toBe(true);
   }, 30_000);
+
+  it('refuses an unknown engine placement with exit code 2', async () => {
+    const lines: string[] = [];
+    const code = await runBench({ argv: ['--engine', 'elsewhere'], env: {}, write: (line) => void lines.push(line) });
+    expect(code).toBe(2);
+    expect(lines).toEqual(['unknown --engine elsewhere; known: process, in-process']);
+  });
 
   it('refuses an unknown scenario name with exit code 2, listing the known ones', async () => {
     const { code, lines } = await bench(['no-such-scenario']);

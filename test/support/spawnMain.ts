@@ -1,4 +1,4 @@
-// Runs `src/main.ts` as `npm start` does (through tsx), for tests of the process as a whole.
+// Runs `src/main.ts` as `npm start` does (node with tsx's ESM loader), for tests of the process as a whole.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +17,7 @@ export interface MainProcess {
 
 export function spawnMain(env: Record<string, string>): MainProcess {
   // Only what the test passes, plus PATH/HOME: nothing from the runner's own environment.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,46 @@
+// The engine in its own process, as production runs it: the emulator's CLI (`mongo-emulator`) on
+// a free loopback port. The bench's default when no MONGODB_URI / MONGO_ENGINE is given, so the
+// engine's CPU is not charged to the API's event loop (nor the API's to the engine's).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../packages/mongo-emulator/bin/mongo-emulator.mjs', import.meta.url));
+const READY = /mongo-emulator ready on (mongodb:\/\/\S+)/;
+const START_TIMEOUT_MS = 60_000;
+
+export interface EngineProcess {
+  uri: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startEngineProcess(): Promise<EngineProcess> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  const uri = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mongo-emulator not ready within ${START_TIMEOUT_MS} ms: ${output}`)), START_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      const match = READY.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`mongo-emulator exited (${code}) before ready: ${output}`)));
+  });
+  // Keep draining its output so a chatty engine never blocks on a full pipe.
+  child.stdout.resume();
+  child.stderr.resume();
+  return {
+    uri,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

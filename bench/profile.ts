@@ -1,0 +1,261 @@
+// `npm run bench:profile`: where one request's CPU goes. Starts the engine (emulator CLI) and the
+// API (src/main.ts) as two processes with the inspector on, drives one operation at a time at
+// c=1 over keep-alive HTTP (`{ __typename }`, an account read, a new withdrawal), and takes a CPU
+// profile of each process over the measured requests only (the V8 sampling profiler that
+// `node --cpu-prof` uses, started and stopped through the inspector, so start-up and warm-up stay
+// out). Every sampled tick is attributed to a layer by the source of the function it was in (self
+// time). Prints per operation: p50, CPU µs per request in each process, and each layer's share.
+// The .cpuprofile files stay in the printed folder for a flame graph (Chrome DevTools, speedscope).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { createGraphqlPool } from './graphqlPool.ts';
+import { percentileMs } from './measured.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const EMULATOR_CLI = join(ROOT, 'packages/mongo-emulator/bin/mongo-emulator.mjs');
+const REQUESTS = Number(process.env['PROFILE_REQUESTS'] ?? 2_000);
+const WARMUP_REQUESTS = 300;
+const PROFILE_SAMPLING_INTERVAL_US = 200;
+
+interface Operation {
+  name: string;
+  query: string;
+  variables(i: number, runId: string): Record<string, unknown>;
+  setup?(post: Post, runId: string): Promise<void>;
+}
+type Post = (query: string, variables: Record<string, unknown>) => Promise<unknown>;
+
+const ACCOUNT = (runId: string) => `profile-${runId}`;
+const operations: Operation[] = [
+  { name: '{ __typename }', query: '{ __typename }', variables: () => ({}) },
+  {
+    name: 'account read',
+    query: 'query ($id: ID!) { account(id: $id) { balance version } }',
+    variables: (_i, runId) => ({ id: ACCOUNT(runId) }),
+    setup: fund,
+  },
+  {
+    name: 'withdraw (new key)',
+    query: 'mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } }',
+    variables: (i, runId) => ({ input: { accountId: ACCOUNT(runId), amount: 1, requestId: `${runId}-w-${i}` } }),
+    setup: fund,
+  },
+];
+
+async function fund(post: Post, runId: string): Promise<void> {
+  await post('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', { input: { accountId: ACCOUNT(runId), currency: 'EUR' } });
+  await post('mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }', {
+    input: { accountId: ACCOUNT(runId), amount: 1_000_000, requestId: `${runId}-fund` },
+  });
+}
+
+/** Layer of a sampled function, by where its source lives (first match wins). */
+const LAYERS: Array<[string, RegExp]> = [
+  ['idle', /^\((idle|program)\)$/],
+  ['gc', /^\(garbage collector\)$/],
+  ['engine (emulator)', /packages\/mongo-emulator\/|node_modules\/(mingo|sorted-btree)\//],
+  ['driver (mongodb, bson)', /node_modules\/(mongodb|bson)\//],
+  ['auth', /src\/graphql\/auth\//],
+  ['context, loaders', /src\/graphql\/(context|loaders)\.ts|node_modules\/dataloader\//],
+  ['service (ledger, work)', /src\/(ledger|work)\//],
+  ['projection, streams', /src\/streams\//],
+  ['metrics, logging', /src\/observability\/|node_modules\/(prom-client|pino|pino-std-serializers|sonic-boom|thread-stream)\//],
+  ['validation (zod, class-validator)', /node_modules\/(zod|class-validator|validator)\/|src\/graphql\/parseInput\.ts/],
+  ['resolvers (type-graphql)', /node_modules\/type-graphql\/|src\/.*\/graphql\//],
+  ['Apollo', /node_modules\/@apollo\/|node_modules\/@as-integrations\//],
+  ['graphql-js (parse, validate, execute)', /node_modules\/graphql\//],
+  ['HTTP: express and its middleware', /node_modules\/(express|body-parser|router|raw-body|iconv-lite|finalhandler|on-finished|type-is|content-type|qs|send|negotiator|accepts|parseurl|mime-types|mime-db|media-typer|depd|vary|etag|fresh|cookie|statuses|encodeurl|escape-html|merge-descriptors|http-errors|setprototypeof|toidentifier|content-disposition|proxy-addr|forwarded|ipaddr\.js|utils-merge|range-parser|serve-static|debug|ms)\//],
+  ['HTTP: node:http, net, streams', /^node:(_http|http|net|stream|events)|^node:internal\/(http|streams|stream_base|js_stream|net|event_target)/],
+  ['module loading (require, tsx hooks)', /node_modules\/tsx\/|node:internal\/modules\//],
+  ['node internals, other', /^node:/],
+  ['other JS', /./],
+];
+
+/** Native frames (no source) that matter, by name. */
+const NATIVE_LAYERS: Array<[string, RegExp]> = [
+  ['socket writes (syscalls)', /^(writev|writeBuffer|writeUtf8String|writeLatin1String|writeAsciiString)$/],
+  ['promise and tick scheduling', /^(runMicrotasks|processTicksAndRejections)$/],
+  ['crypto (hashes)', /^(Hash|digest|update)$/],
+];
+
+function layerOf(url: string, functionName: string): string {
+  if (!url) {
+    if (/^\((idle|program|garbage collector)\)$/.test(functionName)) return LAYERS.find(([, re]) => re.test(functionName))![0];
+    return NATIVE_LAYERS.find(([, re]) => re.test(functionName))?.[0] ?? 'native, other';
+  }
+  for (const [name, re] of LAYERS) if (re.test(url)) return name;
+  return 'native, other';
+}
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string } }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Microseconds of self time per layer. */
+function attribute(profile: CpuProfile): Map<string, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, layerOf(node.callFrame.url, node.callFrame.functionName)]));
+  const micros = new Map<string, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const layer = byId.get(profile.samples[i]!) ?? 'native / unattributed';
+    micros.set(layer, (micros.get(layer) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
+  }
+  return micros;
+}
+
+function spawnInspected(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--inspect=127.0.0.1:0', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      const match = pattern.exec(output);
+      if (match) resolve(match);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited (${code}) before ${pattern}: ${output}`)));
+  });
+}
+
+/** The V8 sampling profiler of another process, through its inspector (DevTools protocol). */
+async function connectProfiler(inspectorUrl: string): Promise<{ start(): Promise<void>; stop(): Promise<CpuProfile> }> {
+  const socket = new WebSocket(inspectorUrl);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  let nextId = 1;
+  const pending = new Map<number, (result: any) => void>();
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) pending.get(message.id)?.(message.result);
+  });
+  const call = (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<any>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  await call('Profiler.enable');
+  await call('Profiler.setSamplingInterval', { interval: PROFILE_SAMPLING_INTERVAL_US });
+  return {
+    start: () => call('Profiler.start'),
+    async stop() {
+      const { profile } = await call('Profiler.stop');
+      socket.close();
+      return profile as CpuProfile;
+    },
+  };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function profileOne(operation: Operation, outDir: string): Promise<void> {
+  const runId = randomBytes(4).toString('hex');
+  const engine = spawnInspected([EMULATOR_CLI, '--port', '0'], {});
+  const engineInspector = waitForLine(engine, /Debugger listening on (ws:\/\/\S+)/);
+  const [, uri] = await waitForLine(engine, /ready on (mongodb:\/\/\S+)/);
+  const token = `profile-${randomBytes(16).toString('hex')}`;
+  const api = spawnInspected(['--import', process.env['PROFILE_LOADER'] ?? 'tsx/esm', 'src/main.ts'], {
+    NODE_ENV: 'production',
+    MONGODB_URI: uri!,
+    MONGODB_DB: `profile_${runId}`,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    API_KEYS: `${token}=admin`,
+    SEED_DEMO: '0',
+  });
+  const apiInspector = waitForLine(api, /Debugger listening on (ws:\/\/\S+)/);
+  const [, url] = await waitForLine(api, /listening on (http:\S+\/graphql)/);
+  const pool = createGraphqlPool(url!, 1);
+  const post: Post = async (query, variables) => {
+    const answer = await pool.post(token, query, variables);
+    if (answer.errors.length > 0 || answer.status !== 200) throw new Error(JSON.stringify(answer));
+    return answer.data;
+  };
+  try {
+    await operation.setup?.(post, runId);
+    for (let i = 0; i < WARMUP_REQUESTS; i++) await post(operation.query, operation.variables(REQUESTS + i, runId));
+    const profilers = [await connectProfiler((await apiInspector)[1]!), await connectProfiler((await engineInspector)[1]!)];
+    await Promise.all(profilers.map((profiler) => profiler.start()));
+    const latenciesMs = new Float64Array(REQUESTS);
+    for (let i = 0; i < REQUESTS; i++) {
+      const startedMs = performance.now();
+      await post(operation.query, operation.variables(i, runId));
+      latenciesMs[i] = performance.now() - startedMs;
+    }
+    const [apiProfile, engineProfile] = await Promise.all(profilers.map((profiler) => profiler.stop()));
+    latenciesMs.sort();
+    await pool.close();
+    const slug = operation.name.replace(/\W+/g, '-').replace(/^-|-$/g, '');
+    const apiFile = join(outDir, `api-${slug}.cpuprofile`);
+    const engineFile = join(outDir, `engine-${slug}.cpuprofile`);
+    writeFileSync(apiFile, JSON.stringify(apiProfile));
+    writeFileSync(engineFile, JSON.stringify(engineProfile));
+    const apiLayers = attribute(apiProfile!);
+    const engineLayers = attribute(engineProfile!);
+    const sent = REQUESTS;
+    const busy = (layers: Map<string, number>) => [...layers].filter(([name]) => name !== 'idle').reduce((sum, [, us]) => sum + us, 0);
+    const line = `${operation.name}: p50 ${percentileMs(latenciesMs, 0.5).toFixed(2)} ms, p99 ${percentileMs(latenciesMs, 0.99).toFixed(2)} ms at c=1; CPU per request: API ${(busy(apiLayers) / sent).toFixed(0)} µs, engine ${(busy(engineLayers) / sent).toFixed(0)} µs`;
+    console.log(line);
+    const total = busy(apiLayers);
+    for (const [name, us] of [...apiLayers].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
+      console.log(`  api  ${name.padEnd(40)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / sent).toFixed(0).padStart(5)} µs/req`);
+    }
+    if (process.env['PROFILE_TOP']) printTop(apiProfile!);
+    console.log(`  profiles: ${apiFile} ${engineFile}`);
+  } finally {
+    await stop(api).catch(() => undefined);
+    await stop(engine).catch(() => undefined);
+    if (api.exitCode === null) api.kill('SIGKILL');
+    if (engine.exitCode === null) engine.kill('SIGKILL');
+  }
+}
+
+/** The functions with the most self time, for finding what to fix (PROFILE_TOP=1). */
+function printTop(profile: CpuProfile): void {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const micros = new Map<string, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const frame = byId.get(profile.samples[i]!)!;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*node_modules\//, '').replace(ROOT, '')}`;
+    micros.set(key, (micros.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
+  }
+  for (const [key, us] of [...micros].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+}
+
+// `-- --from <dir>`: re-attribute the profiles a previous run left in <dir> (no new run).
+const fromIndex = process.argv.indexOf('--from');
+if (fromIndex > 0) {
+  const dir = process.argv[fromIndex + 1]!;
+  for (const file of readdirSync(dir).filter((name) => name.startsWith('api-') && name.endsWith('.cpuprofile'))) {
+    const layers = attribute(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile);
+    const total = [...layers].filter(([name]) => name !== 'idle').reduce((sum, [, us]) => sum + us, 0);
+    console.log(`${file}: ${(total / REQUESTS).toFixed(0)} µs of API CPU per request over ${REQUESTS} requests`);
+    for (const [name, us] of [...layers].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
+      console.log(`  api  ${name.padEnd(40)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / REQUESTS).toFixed(0).padStart(5)} µs/req`);
+    }
+  }
+  process.exit(0);
+}
+const outDir = mkdtempSync(join(tmpdir(), 'precondition-profile-'));
+const only = process.argv.slice(2);
+for (const operation of operations.filter((op) => only.length === 0 || only.some((name) => op.name.startsWith(name)))) {
+  await profileOne(operation, outDir);
+}
