@@ -5,12 +5,9 @@ import type { Db } from 'mongodb';
 import { collectionNames, type AccountDoc, type EntryDoc } from '../src/ledger/index.ts';
 import { workItems } from '../src/work/index.ts';
 import type { Book } from './context.ts';
+import type { InvariantCheck } from './measured.ts';
 
-export interface InvariantCheck {
-  name: string;
-  holds: boolean;
-  detail: string;
-}
+export type { InvariantCheck } from './measured.ts';
 
 const CREDIT_KINDS: ReadonlySet<EntryDoc['kind']> = new Set(['deposit', 'transferIn']);
 

@@ -89,3 +89,10 @@ export function formatLine(line: Line): string {
     `| target ${line.target.text}: ${line.target.met(api, raw) ? 'MET' : 'MISSED'}`,
   ].join('  ');
 }
+
+/** One invariant checked after a run (the API's ledger and work items, or the raw baseline's). */
+export interface InvariantCheck {
+  name: string;
+  holds: boolean;
+  detail: string;
+}

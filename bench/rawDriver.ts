@@ -5,7 +5,7 @@
 // account ids as the API's line, in its own collections (raw_*), so the API's invariants are not
 // disturbed; its own invariants are checked after the run.
 import { MongoClient, type Collection, type Db } from 'mongodb';
-import type { InvariantCheck } from './invariants.ts';
+import type { InvariantCheck } from './measured.ts';
 
 const MAJORITY = { writeConcern: { w: 'majority' as const } };
 
