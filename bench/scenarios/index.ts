@@ -9,6 +9,7 @@ import { fanoutScenario } from './fanout.ts';
 import { replayScenario } from './replay.ts';
 import { transferScenario } from './transfer.ts';
 import { withdrawScenario } from './withdraw.ts';
+import { withdrawOplogScenario } from './withdrawOplog.ts';
 import { workDrainBacklogScenario } from './workDrainBacklog.ts';
 import { workItemsScenario } from './workItems.ts';
 import { workQueueStatsScenario } from './workQueueStats.ts';
@@ -41,6 +42,7 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   withdrawScenario({ name: 'withdraw-c32-spread', concurrency: 32, accounts: { full: 512, quick: 32 }, ops: { full: 4_000, quick: 32 }, target: withdrawalsTarget(32),
     raw: { target: withdrawalsTarget(32), comparison: ratioTarget } }),
   replayScenario,
+  withdrawOplogScenario,
   transferScenario,
   workItemsScenario,
   workDrainBacklogScenario,
