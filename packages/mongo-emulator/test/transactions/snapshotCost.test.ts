@@ -8,6 +8,7 @@ import type { ChangeRecord, Document } from '../../src/engine/types.ts';
 import { ClusterClock } from '../../src/session/ClusterClock.ts';
 import { SnapshotCatalog } from '../../src/txn/SnapshotCatalog.ts';
 import { WriteHistory } from '../../src/txn/WriteHistory.ts';
+import { errorOf } from '../engine/helpers.ts';
 
 const DOCUMENTS = 50_000;
 
@@ -63,8 +64,11 @@ describe('a snapshot of a large collection', () => {
   it('keeps its own writes from the live collection, and the live writes from it', () => {
     copy.findAndModify({ query: { _id: 1 }, update: { $inc: { n: 1_000_000 } } });
     copy.insertOne({ _id: 'new', n: -1 });
-    expect(staged.map((c) => c.op)).toEqual(['update', 'insert']);
-    expect(copy.recordsWritten).toBe(5);
+    // The unique index is as of the snapshot too: n 100,007 is free there, n 8 is taken again.
+    copy.insertOne({ _id: 'moved', n: 100_007 });
+    expect(errorOf(() => copy.insertOne({ _id: 'dup', n: 8 })).codeName).toBe('DuplicateKey');
+    expect(staged.map((c) => c.op)).toEqual(['update', 'insert', 'insert']);
+    expect(copy.recordsWritten).toBe(6);
     expect(big.find({ _id: 1 })).toEqual([{ _id: 1, n: 1 }]);
     expect(big.find({ n: -1 })).toEqual([]);
     expect(big.find({ n: 100_007 })).toEqual([{ _id: 7, n: 100_007 }]);
@@ -74,5 +78,8 @@ describe('a snapshot of a large collection', () => {
     expect(copy.find({ n: 200_002 })).toEqual([]);
     expect(copy.find({ n: 1_000_001 })).toEqual([{ _id: 1, n: 1_000_001 }]);
     expect(big.find({ n: 1_000_001 })).toEqual([]);
+    // Each side's unique index holds only its own keys.
+    big.insertOne({ _id: 'live', n: -1 });
+    expect(copy.find({ _id: 'live' })).toEqual([]);
   });
 });
