@@ -1,6 +1,8 @@
 // `npm run bench:emulator`: the emulator seen over TCP, as the API sees it. Prints (never asserts)
 // single-document findOneAndUpdate throughput, and change-event delivery latency (write
-// acknowledged -> event received, p50/p99) with 1 and 100 open streams.
+// acknowledged -> event received, p50/p99) with 1 and 100 open streams, and the latency of one
+// caller's transaction on collections of 0, 10,000 and 100,000 documents.
+// BENCH_LINES=transaction runs only the transaction lines.
 //
 // The emulator runs as its own process (its bin); clients run in forked processes, so the figure
 // is not the bench's own event loop. On a small machine the clients share the cores with the
@@ -15,6 +17,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { deliveryLatency } from './lib/deliveryLatency.ts';
+import { transactionLatency } from './lib/transactionLatency.ts';
 import { runWriteScenario, type WriteFigures, type WriteScenario } from './lib/writeScenario.ts';
 
 const WRITE_DURATION_MS = 3000;
@@ -24,6 +27,8 @@ const STARTUP_TIMEOUT_MS = 15_000;
 /** The emulator's JIT warms up on this much load before anything is timed (as a long-lived server would be). */
 const SERVER_WARMUP_MS = 2000;
 const CORES = availableParallelism();
+const TRANSACTION_COLLECTION_SIZES = [0, 10_000, 100_000];
+const ONLY_TRANSACTIONS = process.env.BENCH_LINES === 'transaction';
 const SCENARIOS: WriteScenario[] = [
   { client: 'driver', connections: 1, processes: 1 },
   { client: 'driver', connections: 16, processes: 1 },
@@ -37,15 +42,20 @@ const emulator = spawn(process.execPath, [bin, '--port', '0'], { stdio: ['ignore
 try {
   const uri = await readyUri();
   console.log(`mongo-emulator bench on ${uri} (node ${process.version}, emulator pid ${emulator.pid}, ${RUNS} run(s) of ${WRITE_DURATION_MS} ms per write line)`);
+  if (!ONLY_TRANSACTIONS) await writeLines(uri);
+  for (const size of TRANSACTION_COLLECTION_SIZES) await transactionLatency(uri, size);
+} finally {
+  emulator.kill('SIGTERM');
+  if (emulator.exitCode === null) await once(emulator, 'exit');
+}
+
+async function writeLines(uri: string): Promise<void> {
   await writeThroughput(uri, SCENARIOS.at(-1)!, { warmup: true });
   console.log(`findOneAndUpdate ({$inc} by _id), ${CORES} cores; µs are CPU time per op; "alone" = 1e6 / server µs (one core);`);
   console.log(`"ceiling" = ${CORES} cores × 1e6 / (server + client µs), the most these clients and this server can do here`);
   console.log('client conns procs  ops/s (median, range)  server µs client µs alone ops/s ceiling ops/s      load');
   for (const scenario of SCENARIOS) await writeThroughput(uri, scenario);
   for (const streams of [1, 100]) await deliveryLatency(uri, streams);
-} finally {
-  emulator.kill('SIGTERM');
-  if (emulator.exitCode === null) await once(emulator, 'exit');
 }
 
 /** The URI the emulator prints once it listens. */

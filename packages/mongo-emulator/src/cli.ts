@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_OPLOG_MAX_ENTRIES, DEFAULT_OPLOG_SIZE_MB, startEmulator, type EmulatorOptions } from './server.ts';
+import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS, parseTransactionLifetimeLimitSeconds } from './serverParameters.ts';
 
 const USAGE = `Usage: mongo-emulator [--port 27017] [--host 127.0.0.1] [--replSet rs0] [--oplogSizeMB ${DEFAULT_OPLOG_SIZE_MB}] [--oplogMaxEntries ${DEFAULT_OPLOG_MAX_ENTRIES}]
+       [--setParameter name=value]...
 
 An in-memory MongoDB-wire-compatible server that the official drivers accept as the primary of a
 one-node replica set. For tests and development only: no persistence, no auth, one node.
@@ -11,6 +13,8 @@ one-node replica set. For tests and development only: no persistence, no auth, o
   --replSet NAME        replica set name (default rs0)
   --oplogSizeMB N       oplog size in MB, as mongod's: the oldest entries go first (default ${DEFAULT_OPLOG_SIZE_MB})
   --oplogMaxEntries N   oplog entries kept at most (default ${DEFAULT_OPLOG_MAX_ENTRIES})
+  --setParameter P=V    a server parameter, as mongod's: transactionLifetimeLimitSeconds=N (default
+                        ${DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS}), or enableTestCommands=1 (always on); repeatable
   --help                show this help`;
 
 const EXIT_USAGE = 2;
@@ -29,6 +33,7 @@ export function parseCli(argv: string[]): { help: true } | { options: EmulatorOp
         replSet: { type: 'string', default: 'rs0' },
         oplogMaxEntries: { type: 'string', default: String(DEFAULT_OPLOG_MAX_ENTRIES) },
         oplogSizeMB: { type: 'string', default: String(DEFAULT_OPLOG_SIZE_MB) },
+        setParameter: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -45,7 +50,32 @@ export function parseCli(argv: string[]): { help: true } | { options: EmulatorOp
   const oplogSizeMB = Number(values.oplogSizeMB);
   if (!Number.isFinite(oplogSizeMB) || oplogSizeMB <= 0) return { error: `--oplogSizeMB must be a positive number, got '${values.oplogSizeMB}'` };
   if (!/^[A-Za-z0-9_-]+$/.test(values.replSet)) return { error: `--replSet '${values.replSet}' is not a valid name` };
-  return { options: { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB } };
+  const parameters = parseSetParameters(values.setParameter);
+  if ('error' in parameters) return parameters;
+  return { options: { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB, ...parameters } };
+}
+
+/** The --setParameter name=value pairs mongod accepts that the emulator knows. */
+function parseSetParameters(pairs: string[]): { transactionLifetimeLimitSeconds?: number } | { error: string } {
+  const out: { transactionLifetimeLimitSeconds?: number } = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    if (name === 'transactionLifetimeLimitSeconds') {
+      try {
+        out.transactionLifetimeLimitSeconds = parseTransactionLifetimeLimitSeconds(value);
+      } catch (error) {
+        return { error: `--setParameter ${(error as Error).message}` };
+      }
+    } else if (name === 'enableTestCommands') {
+      // Test commands (configureFailPoint, ...) are always on in the emulator.
+      if (value !== '1' && value !== 'true') return { error: `--setParameter enableTestCommands=${value}: the emulator always enables test commands` };
+    } else {
+      return { error: `Illegal --setParameter parameter: "${name}"` };
+    }
+  }
+  return out;
 }
 
 export async function main(argv: string[]): Promise<void> {

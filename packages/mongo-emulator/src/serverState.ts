@@ -7,6 +7,7 @@ import { FailPointRegistry } from './failpoints/FailPointRegistry.ts';
 import { ClusterClock } from './session/ClusterClock.ts';
 import { SessionRegistry } from './session/SessionRegistry.ts';
 import { TransactionCoordinator } from './txn/TransactionCoordinator.ts';
+import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS } from './serverParameters.ts';
 
 export interface EmulatorLogger {
   info(message: string): void;
@@ -80,7 +81,7 @@ export function createServerState(options: ServerStateOptions): ServerState {
   // Every document-level change is one write on the logical clock.
   catalog.observe(() => clock.tick());
   const transactions = new TransactionCoordinator(catalog, clock, {
-    transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? 60) * 1000,
+    transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS) * 1000,
     logger,
   });
   const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries, oplogSizeMB, stopSignal });

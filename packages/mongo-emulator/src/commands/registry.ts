@@ -21,6 +21,7 @@ import { findAndModify } from './findAndModify.ts';
 import { getCmdLineOpts } from './getCmdLineOpts.ts';
 import { getMore } from './getMore.ts';
 import { getParameter } from './getParameter.ts';
+import { setParameter } from './setParameter.ts';
 import { hello } from './hello.ts';
 import { hostInfo } from './hostInfo.ts';
 import { insert } from './insert.ts';
@@ -76,6 +77,7 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
   renameCollection,
   replSetGetStatus,
   serverStatus,
+  setParameter,
   update,
   whatsmyuri,
 ];

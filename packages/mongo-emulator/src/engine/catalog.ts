@@ -1,15 +1,15 @@
 // The catalog: databases, their collections and views, and the write observer that sees every
 // change in apply order.
 //
-// Transactions (a later issue) plug in here: a transaction takes a snapshot of the collections
-// it reads (copy-on-write of the record maps at its start), stages its ChangeRecords instead of
+// Transactions plug in here: a transaction's snapshot (txn/SnapshotCatalog.ts) holds an O(1)
+// copy-on-write clone of each collection it touches, stages its ChangeRecords instead of
 // emitting them, and at commit replays them through each Collection's single apply path, which
 // re-checks unique indexes and emits them to observers in order. Nothing else mutates storage,
 // so that replay is the only hook transactions need.
 import { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
 import { aggregateDocuments } from './aggregate.ts';
-import { Collection } from './collection.ts';
+import { Collection, type CollectionHost } from './collection.ts';
 import { mergeInto, outputTarget, splitOutputStage } from './output.ts';
 import type { ChangeRecord, Collation, Document, IndexSpec } from './types.ts';
 
@@ -133,6 +133,13 @@ export class Catalog {
       throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
     }
     return this.#create(db, name, options);
+  }
+
+  /** Registers a collection `build` makes on this catalog's clock and observers (a snapshot's clone). */
+  protected install(db: string, name: string, build: (host: CollectionHost) => Collection): Collection {
+    const coll = build({ clock: () => this.#clock(), emit: (change) => this.#emit(change) });
+    this.#collections(db).set(name, coll);
+    return coll;
   }
 
   dropCollection(db: string, name: string): boolean {

@@ -2,8 +2,10 @@
 // through #apply, the single place where a write is validated, checked against unique indexes,
 // stored and reported; a write that fails there changes nothing. Stored documents are immutable
 // versions sharing structure (storedDocument.ts): change records hold them uncopied, and only
-// what a read returns is copied, after projection.
+// what a read returns is copied, after projection. Records and indexes are B-trees, so clone()
+// (a transaction's snapshot) costs O(1) and shares every node until one side writes to it.
 import { Binary, ObjectId, Timestamp, UUID } from 'bson';
+import BTreeImport from 'sorted-btree';
 import { CommandError } from '../errors.ts';
 import { cloneValue } from './clone.ts';
 import { collationComparator } from './collation.ts';
@@ -52,6 +54,12 @@ interface SelectOptions {
 
 type Row = [recordId: number, doc: Document];
 
+// sorted-btree is CommonJS: Node hands out the module object (class under `default`), vite's
+// interop the class itself.
+const btreeExport: unknown = BTreeImport;
+const BTree = (typeof btreeExport === 'function' ? btreeExport : BTreeImport.default) as typeof BTreeImport.default;
+type BTree<K, V> = InstanceType<typeof BTreeImport.default<K, V>>;
+
 export class Collection {
   #db: string;
   #name: string;
@@ -62,18 +70,60 @@ export class Collection {
   /** The index the last read walked, or undefined for a collection scan. */
   lastIndexUsed: string | undefined;
 
+  /**
+   * Records stored or removed since this collection (or clone) was made: what a transaction's
+   * snapshot cost in document writes, for tests.
+   */
+  recordsWritten = 0;
+
   readonly #host: CollectionHost;
-  readonly #records = new Map<number, Document>();
+  /** Record id → stored version. Ids only grow, so id order is insertion (natural) order. */
+  #records: BTree<number, Document> = new BTree<number, Document>();
   #nextRecordId = 1;
   readonly #indexes: Index[] = [new Index({ key: { _id: 1 }, name: '_id_' })];
   #bypassValidation = false;
 
-  constructor(db: string, name: string, host: CollectionHost, options: Document = {}) {
+  /** `uuid` is given by clone() only: a snapshot of a collection is that collection. */
+  constructor(db: string, name: string, host: CollectionHost, options: Document = {}, uuid: Binary = new UUID()) {
     this.#db = db;
     this.#name = name;
-    this.uuid = new UUID();
+    this.uuid = uuid;
     this.options = options;
     this.#host = host;
+  }
+
+  /**
+   * The same collection in O(1), reporting to `host`: records and indexes are copy-on-write
+   * B-trees sharing every node with this one, and stored versions are immutable, so writes on
+   * either side never show on the other.
+   */
+  clone(host: CollectionHost): Collection {
+    const copy = new Collection(this.#db, this.#name, host, this.options, this.uuid);
+    copy.#records = this.#records.clone();
+    copy.#nextRecordId = this.#nextRecordId;
+    copy.#indexes.splice(0, copy.#indexes.length, ...this.#indexes.map((index) => index.clone()));
+    return copy;
+  }
+
+  /**
+   * Puts back `version` of the document whose _id is `id` (undefined: no such document), with
+   * its index keys: the undo of a committed change on a snapshot's clone. It reverts to a state
+   * the collection had, so nothing is validated, checked for duplicates or reported. A document
+   * that comes back comes at the end of natural order, as a re-insert would.
+   */
+  restore(id: unknown, version: Document | undefined): void {
+    const found = this.#indexes[0]!.findDuplicate(-1, [id]);
+    const current = found === undefined ? undefined : this.#records.get(found);
+    if (!current && !version) return;
+    const recordId = found ?? this.#nextRecordId++;
+    for (const index of this.#indexes) {
+      if (current && version && !index.readsChangeBetween(current, version)) continue;
+      if (current) index.removeKeys(recordId, index.keysOf(current));
+      if (version) index.insertKeys(recordId, index.keysOf(version));
+    }
+    if (version) this.#records.set(recordId, version);
+    else this.#records.delete(recordId);
+    this.recordsWritten++;
   }
 
   get db(): string {
@@ -261,12 +311,12 @@ export class Collection {
 
   /** Every stored document in natural order, as copies (for aggregation and $lookup). */
   allDocuments(): Document[] {
-    return [...this.#records.values()].map(cloneValue);
+    return [...this.#records.values()].map((doc) => cloneValue(doc));
   }
 
   #buildIndex(spec: IndexSpec): Index {
     const index = new Index(spec);
-    for (const [id, doc] of this.#records) {
+    for (const [id, doc] of this.#records.entries()) {
       if (index.unique) {
         for (const key of index.keysOf(doc)) {
           if (index.findDuplicate(id, key) !== undefined) throw index.duplicateKeyError(this.db, this.name, key);
@@ -310,7 +360,7 @@ export class Collection {
 
   *#candidates(plan: Plan): Generator<Row> {
     if (!plan.index) {
-      yield* this.#records;
+      yield* this.#records.entries();
       return;
     }
     for (const id of walkPlan(plan.index, plan)) yield [id, this.#records.get(id)!];
@@ -385,6 +435,7 @@ export class Collection {
     }
     if (after) this.#records.set(recordId, storeVersion(after));
     else this.#records.delete(recordId);
+    this.recordsWritten++;
     this.#host.emit(change);
   }
 }

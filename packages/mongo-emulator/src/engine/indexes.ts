@@ -66,7 +66,8 @@ export class Index {
   /** Orders key entries (values then record id) as the tree does. */
   readonly compareKeys: (a: IndexEntry, b: IndexEntry) => number;
 
-  constructor(spec: IndexSpec) {
+  /** `tree` is given by clone() only: a copy-on-write share of another index's entries. */
+  constructor(spec: IndexSpec, tree?: BTree<IndexEntry, number>) {
     this.spec = cloneValue(spec);
     this.fields = Object.entries(spec.key).map(([path, dir]) => ({
       path,
@@ -82,7 +83,7 @@ export class Index {
       }
       return compareKeyPart(a[n], b[n]);
     };
-    this.tree = new BTree<IndexEntry, number>(undefined, this.compareKeys);
+    this.tree = tree ?? new BTree<IndexEntry, number>(undefined, this.compareKeys);
     this.#partial = spec.partialFilterExpression
       ? compileFilter(spec.partialFilterExpression, { now: new Date(0) })
       : undefined;
@@ -90,6 +91,13 @@ export class Index {
 
   get name(): string {
     return this.spec.name;
+  }
+
+  /** The same index in O(1): the B-tree's nodes are shared and copied by whichever side writes first. */
+  clone(): Index {
+    const copy = new Index(this.spec, this.tree.clone());
+    copy.multikey = this.multikey;
+    return copy;
   }
 
   get unique(): boolean {

@@ -2,6 +2,7 @@ import type { Timestamp } from 'bson';
 import type { Catalog } from '../engine/catalog.ts';
 import type { ChangeRecord, Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
+import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS } from '../serverParameters.ts';
 import type { ClusterClock } from '../session/ClusterClock.ts';
 import type { LogicalSession } from '../session/SessionRegistry.ts';
 import { LockTable } from './LockTable.ts';
@@ -13,7 +14,7 @@ import { Transaction } from './Transaction.ts';
 import { WriteHistory } from './WriteHistory.ts';
 
 /** mongod's transactionLifetimeLimitSeconds default: an open transaction is aborted after this. */
-export const DEFAULT_TRANSACTION_LIFETIME_LIMIT_MS = 60_000;
+export const DEFAULT_TRANSACTION_LIFETIME_LIMIT_MS = DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS * 1000;
 /** Writes one transaction may stage before it is refused (TransactionTooLarge). */
 export const TRANSACTION_CHANGES_MAX = 100_000;
 /** Times a plain write re-checks its keys after a holding transaction ends, before giving up. */
@@ -37,7 +38,7 @@ export class TransactionCoordinator {
   readonly #history = new WriteHistory();
   readonly #locks = new LockTable<Transaction>();
   readonly #bySession = new Map<string, Transaction>();
-  readonly #lifetimeLimitMs: number;
+  #lifetimeLimitMs: number;
   readonly #logger: CoordinatorOptions['logger'];
   /** The transaction whose commit is being applied: its own writes do not conflict with it. */
   #committing: Transaction | undefined;
@@ -50,6 +51,15 @@ export class TransactionCoordinator {
     this.#logger = options.logger;
     // Registered after the clock's own observer, so clock.now() is this change's time.
     live.observe((change) => this.#onLiveWrite(change));
+  }
+
+  /** mongod's transactionLifetimeLimitSeconds; a change applies to transactions begun after it. */
+  get transactionLifetimeLimitSeconds(): number {
+    return this.#lifetimeLimitMs / 1000;
+  }
+
+  set transactionLifetimeLimitSeconds(seconds: number) {
+    this.#lifetimeLimitMs = seconds * 1000;
   }
 
   /**

@@ -1,5 +1,6 @@
 // Proves the standalone command works with no build step: it logs its ready line, serves the
-// driver, stops cleanly on SIGTERM, takes --oplogSizeMB, and rejects bad flags with exit code 2.
+// driver, stops cleanly on SIGTERM, takes --oplogSizeMB and --setParameter, and rejects bad flags
+// with exit code 2.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +79,31 @@ describe('mongo-emulator CLI', () => {
     const { output, exited } = run(['--oplogSizeMB', '0']);
     expect(await exited).toBe(2);
     expect(output()).toContain("--oplogSizeMB must be a positive number, got '0'");
+  });
+
+  it("takes mongod's --setParameter transactionLifetimeLimitSeconds=N, as getParameter reports", async () => {
+    const { child, output, exited } = run(['--port', '0', '--setParameter', 'transactionLifetimeLimitSeconds=10', '--setParameter', 'enableTestCommands=1']);
+    try {
+      const client = new MongoClient(await readyUri(output));
+      try {
+        expect(await client.db('admin').command({ getParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject({ transactionLifetimeLimitSeconds: 10 });
+      } finally {
+        await client.close();
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('rejects an unknown or invalid --setParameter with exit code 2', async () => {
+    const unknown = run(['--setParameter', 'noSuchParameter=1']);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.output()).toContain('Illegal --setParameter parameter: "noSuchParameter"');
+    const invalid = run(['--setParameter', 'transactionLifetimeLimitSeconds=0']);
+    expect(await invalid.exited).toBe(2);
+    expect(invalid.output()).toContain('transactionLifetimeLimitSeconds: 0 is not greater than or equal to 1');
   });
 
   it('prints help', async () => {

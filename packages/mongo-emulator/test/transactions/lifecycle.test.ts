@@ -135,6 +135,41 @@ describe('the end of a transaction the client left open', () => {
     }
   });
 
+  it("takes mongod's 60 s limit by default, and a new one from setParameter for transactions begun after", async () => {
+    const s = await session();
+    const other = await session();
+    const limit = { getParameter: 1, transactionLifetimeLimitSeconds: 1 };
+    expect(await s.run('admin', limit)).toMatchObject({ ok: 1, transactionLifetimeLimitSeconds: 60 });
+    await s.run(DB, { insert: 'limit', documents: [{ _id: 'before' }] }, { txnNumber: 1, start: true });
+    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject({ ok: 1, was: 60 });
+    try {
+      expect(await s.run('admin', limit)).toMatchObject({ ok: 1, transactionLifetimeLimitSeconds: 1 });
+      const late = await session();
+      await late.run(DB, { insert: 'limit', documents: [{ _id: 'after' }] }, { txnNumber: 1, start: true });
+      // The later transaction expires after 1 s and frees its key; the earlier one keeps 60 s.
+      expect(await other.run(DB, { insert: 'limit', documents: [{ _id: 'after' }], maxTimeMS: 20_000 })).toMatchObject({ ok: 1, n: 1 });
+      expect(await other.run(DB, { insert: 'limit', documents: [{ _id: 'before' }], maxTimeMS: 200 })).toMatchObject({ ok: 0, codeName: 'MaxTimeMSExpired' });
+      expect(await s.run('admin', commit, { txnNumber: 1 })).toMatchObject({ ok: 1 });
+    } finally {
+      await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 60 });
+    }
+  });
+
+  it('refuses setParameter values and names as mongod does', async () => {
+    const s = await session();
+    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 0 })).toMatchObject({ ok: 0, codeName: 'BadValue' });
+    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 'ten' })).toMatchObject({ ok: 0, codeName: 'BadValue' });
+    expect(await s.run('admin', { setParameter: 1, noSuchParameter: 1 })).toMatchObject({
+      ok: 0,
+      codeName: 'InvalidOptions',
+      errmsg: 'attempted to set unrecognized parameter [noSuchParameter], use help:true to see options ',
+    });
+    expect(await s.run('admin', { setParameter: 1, enableTestCommands: 0 })).toMatchObject({ ok: 0, codeName: 'IllegalOperation' });
+    expect(await s.run('admin', { setParameter: 1 })).toMatchObject({ ok: 0, codeName: 'InvalidOptions' });
+    expect(await s.run(DB, { setParameter: 1, transactionLifetimeLimitSeconds: 5 })).toMatchObject({ ok: 0, codeName: 'Unauthorized' });
+    expect(await s.run('admin', { getParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject({ transactionLifetimeLimitSeconds: 60 });
+  });
+
   it('aborts it when its session ends', async () => {
     const s = await session();
     const other = await session();
