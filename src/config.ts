@@ -48,6 +48,13 @@ const envSchema = z
     MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS: intVar(100, 60_000, 3_000),
     HTTP_BODY_LIMIT_BYTES: intVar(1_024, 10_485_760, 1_048_576),
     SHUTDOWN_GRACE_MS: intVar(0, 120_000, 10_000),
+    // Query limits (graphql-armor); src/graphql/queryLimits.ts derives each default.
+    GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
+    GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
+    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 6_000),
+    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_000),
+    GRAPHQL_DIRECTIVES_MAX: intVar(0, 1_000, 10),
+    GRAPHQL_BATCH_MAX: intVar(1, 100, 10),
     // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
     SEED_DEMO: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('1'),
   })
@@ -81,6 +88,13 @@ export interface Config {
     mongodDownloadProbeTimeoutMs: number;
     httpBodyLimitBytes: number;
     shutdownGraceMs: number;
+    graphqlDepthMax: number;
+    graphqlAliasesMax: number;
+    graphqlCostMax: number;
+    graphqlTokensMax: number;
+    graphqlDirectivesMax: number;
+    /** Operations in one batched HTTP request (a JSON array); 1 turns batching off. */
+    graphqlBatchMax: number;
   };
 }
 
@@ -115,6 +129,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mongodDownloadProbeTimeoutMs: e.MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS,
       httpBodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      graphqlDepthMax: e.GRAPHQL_DEPTH_MAX,
+      graphqlAliasesMax: e.GRAPHQL_ALIASES_MAX,
+      graphqlCostMax: e.GRAPHQL_COST_MAX,
+      graphqlTokensMax: e.GRAPHQL_TOKENS_MAX,
+      graphqlDirectivesMax: e.GRAPHQL_DIRECTIVES_MAX,
+      graphqlBatchMax: e.GRAPHQL_BATCH_MAX,
     },
   };
 }

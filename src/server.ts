@@ -3,7 +3,7 @@
 // order and returns one `stop()` that takes it all down in reverse; main.ts wires signals to it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -19,6 +19,7 @@ import { startupTasks as appStartupTasks, type RunningTask, type StartupTask } f
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
+import { gateHttpOperations, queryLimitProtection } from './graphql/queryLimits.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './observability/apolloPlugin.ts';
@@ -69,8 +70,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await runStartupTasks(options.startupTasks ?? appStartupTasks, { ...services, config, logger }, cleanups);
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
+    const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production');
     const apollo = new ApolloServer<AppContext>({
       schema,
+      validationRules: queryLimits.validationRules,
+      allowBatchedHttpRequests: config.limits.graphqlBatchMax > 1,
       introspection: config.nodeEnv !== 'production',
       stopOnTerminationSignals: false,
       includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
@@ -81,12 +85,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(),
+        ...(queryLimits.plugins as Array<ApolloServerPlugin<AppContext>>),
       ],
     });
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production' });
+    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production', queryLimits });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 
@@ -99,6 +104,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     app.use(
       GRAPHQL_PATH,
       express.json({ limit: config.limits.httpBodyLimitBytes }),
+      gateHttpOperations(queryLimits, config.limits.graphqlBatchMax),
       expressMiddleware(apollo, {
         context: async ({ req }) => createContext(services, keyring.authenticate(req.headers.authorization), 'http'),
       }),

@@ -1,7 +1,7 @@
 // graphql-ws on the HTTP server's port and path. Credentials are checked once at connection_init
 // (before any subscription can start); every operation then runs through the same schema and
 // auth checker as HTTP, with a context built the same way, so the socket is no side door.
-import type { GraphQLSchema } from 'graphql';
+import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
@@ -12,6 +12,7 @@ import { roleMaySubscribe } from './auth/roles.ts';
 import { createContext, type AppServices } from './context.ts';
 import { ErrorCode } from './errors.ts';
 import { formatAppError } from './formatError.ts';
+import type { QueryLimitProtection } from './queryLimits.ts';
 
 export interface GraphqlWsOptions {
   wss: WebSocketServer;
@@ -20,16 +21,29 @@ export interface GraphqlWsOptions {
   services: AppServices;
   logger: Logger;
   production: boolean;
+  /** The same query limits as HTTP. */
+  queryLimits?: Pick<QueryLimitProtection, 'validationRules' | 'checkTokens'>;
 }
 
 /** Seconds a client has to send connection_init before it is closed (graphql-ws 4408). */
 const CONNECTION_INIT_WAIT_MS = 3_000;
 
-export function attachGraphqlWs({ wss, schema, keyring, services, logger, production }: GraphqlWsOptions): { dispose(): Promise<void> } {
+export function attachGraphqlWs({ wss, schema, keyring, services, logger, production, queryLimits }: GraphqlWsOptions): { dispose(): Promise<void> } {
   const disposable = useServer(
     {
       schema,
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
+      ...(queryLimits
+        ? {
+            validate: (validationSchema: GraphQLSchema, document: Parameters<typeof validate>[1]) =>
+              validate(validationSchema, document, [...specifiedRules, ...queryLimits.validationRules]),
+            // Tokens are counted while parsing; refuse before graphql-ws parses and validates.
+            onSubscribe: (_ctx: unknown, _id: string, payload: { query: string }) => {
+              const refusal = queryLimits.checkTokens(payload.query);
+              return refusal ? [refusal] : undefined;
+            },
+          }
+        : {}),
       onConnect: (ctx) => {
         const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
         if (!auth.ok) {

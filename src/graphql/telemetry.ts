@@ -1,0 +1,10 @@
+// Metrics of the request gate: operations refused before execution, by the limit that refused them.
+import { Counter } from 'prom-client';
+import { metricsRegistry } from '../observability/metrics.ts';
+
+export const queryLimitRefusalsTotal = new Counter({
+  name: 'graphql_query_limit_refusals_total',
+  help: 'Operations refused by a query limit before execution, by limit (depth, aliases, cost, tokens, directives, batch)',
+  labelNames: ['limit'] as const,
+  registers: [metricsRegistry],
+});
