@@ -1,5 +1,5 @@
 // The HTTP server: Express 5 with Apollo Server on /graphql, graphql-ws on the same port and
-// path, GET /healthz (liveness, no auth) and GET /metrics. `startServer` brings everything up in
+// path, GET /healthz (liveness, no auth), GET /readyz (readiness, no auth) and GET /metrics. `startServer` brings everything up in
 // order and returns one `stop()` that takes it all down in reverse; main.ts wires signals to it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,7 @@ import { createContext, type AppContext, type AppServices } from './graphql/cont
 import { formatAppError } from './graphql/formatError.ts';
 import { gateHttpOperations, queryLimitProtection } from './graphql/queryLimits.ts';
 import { buildAppSchema } from './graphql/schema.ts';
+import { checkReadiness } from './health/readiness.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './observability/apolloPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
@@ -98,6 +99,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const app = express();
     app.disable('x-powered-by');
     app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+    app.get('/readyz', async (_req, res) => {
+      const readiness = await checkReadiness(services.db);
+      res.status(readiness.ready ? 200 : 503).json(readiness);
+    });
     app.get('/metrics', async (_req, res) => {
       res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
     });

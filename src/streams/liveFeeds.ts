@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Logger } from '../observability/logger.ts';
-import { ChangeFeed } from './ChangeFeed.ts';
+import { ChangeFeed, type FeedStatus } from './ChangeFeed.ts';
 import { workItemFeedSpec, type WorkItemStatusEvent } from './workItemEvents.ts';
 
 // The live watchers of one API process, one feed per watched collection, reachable by the
@@ -31,4 +31,10 @@ export function liveFeedsFor(db: Db): LiveFeeds {
   const feeds = running.get(db);
   if (!feeds) throw new Error('the change-stream watchers are not running in this process');
   return feeds;
+}
+
+/** The feeds' statuses, or null when the watchers do not run on this database handle. */
+export function liveFeedStatuses(db: Db): FeedStatus[] | null {
+  const feeds = running.get(db);
+  return feeds ? Object.values(feeds).map((feed: ChangeFeed<unknown>) => feed.status) : null;
 }

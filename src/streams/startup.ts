@@ -1,6 +1,7 @@
+import type { Db } from 'mongodb';
 import type { StartupTask } from '../db/startupTasks.ts';
 import { startLiveFeeds } from './liveFeeds.ts';
-import { PayoutProjection, type PayoutProjectionOptions } from './projection/PayoutProjection.ts';
+import { PayoutProjection, type PayoutProjectionOptions, type ProjectionStatus } from './projection/PayoutProjection.ts';
 
 // Start-up steps of the streams: the live watchers (every process), then the payout projection
 // (every process competes for its lease; one projects). They run after the ledger's and the work
@@ -11,13 +12,27 @@ export const liveWatchersTask: StartupTask = {
   run: ({ db, logger }) => startLiveFeeds(db, logger),
 };
 
+// The running projection per database handle, for /readyz (as liveFeeds.ts does for the feeds).
+const projections = new WeakMap<Db, PayoutProjection>();
+
+/** The payout projection's status in this process, or null when it does not run here. */
+export function payoutProjectionStatus(db: Db): ProjectionStatus | null {
+  return projections.get(db)?.status ?? null;
+}
+
 export function payoutProjectionTask(options: PayoutProjectionOptions = {}): StartupTask {
   return {
     name: 'streams: payout projection',
     async run({ db, logger }) {
       const projection = new PayoutProjection(db, logger.child({ component: 'payoutProjection' }), options);
       projection.start();
-      return { stop: () => projection.stop() };
+      projections.set(db, projection);
+      return {
+        async stop() {
+          projections.delete(db);
+          await projection.stop();
+        },
+      };
     },
   };
 }

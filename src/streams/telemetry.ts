@@ -63,3 +63,24 @@ export const payoutProjectionLeaseHeld = new Gauge({
   help: '1 while this process holds the payout projection lease',
   registers: [metricsRegistry],
 });
+
+export const changeFeedUp = new Gauge({
+  name: 'change_feed_up',
+  help: "1 while a live feed's shared change stream is open, 0 while it is being reopened (or stopped)",
+  labelNames: ['feed'] as const,
+  registers: [metricsRegistry],
+});
+
+export const changeFeedReopenFailuresTotal = new Counter({
+  name: 'change_feed_reopen_failures_total',
+  help: 'Failures of a live feed\'s shared change stream (each is followed by a reopen with capped backoff)',
+  labelNames: ['feed'] as const,
+  registers: [metricsRegistry],
+});
+
+export const payoutProjectionState = new Gauge({
+  name: 'payout_projection_state',
+  help: '1 for the state the payout projection is in: projecting, standby (another process holds the lease) or retrying (failing, backing off)',
+  labelNames: ['state'] as const,
+  registers: [metricsRegistry],
+});

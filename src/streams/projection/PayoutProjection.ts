@@ -10,7 +10,13 @@ import { createWorkService, createWorkTelemetry } from '../../work/index.ts';
 import { InvalidatedError } from '../InvalidatedError.ts';
 import { backoffMs, FeedLimits, ProjectionLimits } from '../limits.ts';
 import { asResumeToken, type ResumeToken } from '../resumeCursor.ts';
-import { changeStreamsOpen, payoutProjectionEventsTotal, payoutProjectionLagSeconds, payoutProjectionLeaseHeld } from '../telemetry.ts';
+import {
+  changeStreamsOpen,
+  payoutProjectionEventsTotal,
+  payoutProjectionLagSeconds,
+  payoutProjectionLeaseHeld,
+  payoutProjectionState,
+} from '../telemetry.ts';
 import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken, type Lease } from './lease.ts';
 import { payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutWriter } from './payouts.ts';
 import { reconcilePayouts, type ReconcileDeps, type ReconcileReason } from './reconcile.ts';
@@ -33,6 +39,15 @@ export interface PayoutProjectionOptions {
 
 type Ended = 'stopped' | 'leaseLost';
 
+/** What /readyz and the metrics show of the projection. It never gives up: `retrying` backs off and tries again. */
+export interface ProjectionStatus {
+  state: 'starting' | 'projecting' | 'standby' | 'retrying' | 'stopped';
+  consecutiveFailures: number;
+  lastError: string | null;
+}
+
+const PROJECTION_STATES = ['starting', 'projecting', 'standby', 'retrying', 'stopped'] as const;
+
 /**
  * Turns every applied withdrawal into exactly one PAYOUT work item (P1). One process at a time
  * holds the lease; it reads the entries' change stream from its stored token (S3), writes each
@@ -49,6 +64,7 @@ export class PayoutProjection {
   readonly #stop = new AbortController();
   #stream: ChangeStream | null = null;
   #loop: Promise<void> = Promise.resolve();
+  #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
 
   constructor(
     private readonly db: Db,
@@ -74,6 +90,20 @@ export class PayoutProjection {
     return this.#holder;
   }
 
+  get status(): ProjectionStatus {
+    return { ...this.#status };
+  }
+
+  #setState(state: ProjectionStatus['state'], error?: unknown): void {
+    const failing = error !== undefined;
+    this.#status = {
+      state,
+      consecutiveFailures: failing ? this.#status.consecutiveFailures + 1 : 0,
+      lastError: failing ? (error instanceof Error ? error.message : String(error)) : null,
+    };
+    for (const each of PROJECTION_STATES) payoutProjectionState.set({ state: each }, each === state ? 1 : 0);
+  }
+
   start(): void {
     this.#loop = this.#run();
   }
@@ -83,6 +113,7 @@ export class PayoutProjection {
     this.#stop.abort();
     await this.#closeStream();
     await this.#loop;
+    this.#setState('stopped');
   }
 
   get #stopped(): boolean {
@@ -93,9 +124,11 @@ export class PayoutProjection {
     while (!this.#stopped) {
       const acquired = await acquireLease(this.#leases, PAYOUT_LEASE_NAME, this.#holder, this.#durations.leaseMs).catch((error: unknown) => {
         this.logger.warn({ err: error }, 'payout projection: taking the lease failed');
-        return null;
+        this.#setState('retrying', error);
+        return undefined;
       });
       if (acquired) await this.#hold(acquired.lease, acquired.resumeToken);
+      else if (acquired === null) this.#setState('standby');
       await this.#pause(this.#durations.acquireMs);
     }
   }
@@ -126,6 +159,7 @@ export class PayoutProjection {
         if (at.position !== positionBefore) failures = 1; // progress was made: count afresh
         if (isChangeStreamHistoryLost(error)) at.reconcile = 'HISTORY_LOST';
         else if (error instanceof InvalidatedError) at.reconcile = 'INVALIDATED';
+        this.#setState('retrying', error);
         this.logger.warn({ err: error, failures }, 'payout projection: stream failed; reopening');
         await this.#closeStream();
         await this.#pause(backoffMs(failures, FeedLimits.reopenBackoffBaseMs, FeedLimits.reopenBackoffMaxMs));
@@ -155,6 +189,7 @@ export class PayoutProjection {
   ): Promise<Ended> {
     const stillHolding = () => renewLease(this.#leases, lease, this.#durations.leaseMs);
     let change: Document | null = await stream.tryNext();
+    this.#setState('projecting');
     if (reconcile) {
       // The stream is established before the walk, so whatever the walk misses, it reads.
       const startToken = asResumeToken(stream.resumeToken);
