@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ObjectId } from 'mongodb';
+import { workItems } from '../../src/work/index.ts';
+import { openWorkHarness, type WorkHarness } from './support/harness.ts';
+
+// An expired lease counts an attempt, and an item whose lease expires `maxAttempts` times is
+// dead-lettered (FAILED) by the claim that finds it, never reclaimed again: before this, attempts
+// climbed past maxAttempts forever. Leases are expired by moving `leaseExpiresAt` into the past,
+// so the test waits on no clock. Also: DuplicateReplayed.original is the outcome as first
+// decided, not the item as it is at replay time.
+
+let h: WorkHarness;
+beforeAll(async () => {
+  h = await openWorkHarness('expiredLeases', { retryBackoffBaseMs: 0 });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function expireLease(id: ObjectId): Promise<void> {
+  await workItems(h.db.db).updateOne({ _id: id }, { $set: { leaseExpiresAt: new Date(0) } });
+}
+
+async function createItem(key: string, kind: string, maxAttempts: number) {
+  const created = await h.service.create({ kind, payload: { key }, idempotencyKey: key, maxAttempts });
+  if (created.kind !== 'created') throw new Error(created.kind);
+  return created.item;
+}
+
+describe('expired leases', () => {
+  it('counts each expired lease as an attempt and dead-letters the item after maxAttempts expiries', async () => {
+    const item = await createItem('expire-1', 'EXPIRE1', 2);
+    const first = await h.service.claim({ workerId: 'a', kinds: ['EXPIRE1'], leaseSeconds: 30 });
+    expect(first).toMatchObject({ kind: 'claimed', item: { attempts: 1 } });
+    await expireLease(item._id);
+    const second = await h.service.claim({ workerId: 'b', kinds: ['EXPIRE1'], leaseSeconds: 30 });
+    expect(second).toMatchObject({ kind: 'claimed', item: { attempts: 2, lockedBy: 'b' } });
+    await expireLease(item._id);
+
+    // The second expiry used the last attempt: the next claim dead-letters it and finds nothing else.
+    const third = await h.service.claim({ workerId: 'c', kinds: ['EXPIRE1'], leaseSeconds: 30 });
+    expect(third.kind).toBe('nothingToClaim');
+    const after = await h.service.get(item._id);
+    expect(after).toMatchObject({ status: 'FAILED', previousStatus: 'PROCESSING', attempts: 2, lockedBy: null, leaseExpiresAt: null });
+    expect(after?.history.at(-1)).toMatchObject({ from: 'PROCESSING', to: 'FAILED', workerId: null });
+
+    // A dead letter stays put until an operator requeues it.
+    expect((await h.service.claim({ workerId: 'd', kinds: ['EXPIRE1'], leaseSeconds: 30 })).kind).toBe('nothingToClaim');
+    expect((await h.service.claim({ workerId: 'd', id: item._id, leaseSeconds: 30 })).kind).toBe('conflictLost');
+    const requeued = await h.service.requeue({ id: item._id, version: after!.version });
+    expect(requeued).toMatchObject({ kind: 'requeued', item: { status: 'PENDING', attempts: 0 } });
+  });
+
+  it('answers a claim by id of an exhausted stalled item with ConflictLost showing it FAILED', async () => {
+    const item = await createItem('expire-2', 'EXPIRE2', 1);
+    expect((await h.service.claim({ workerId: 'a', id: item._id, leaseSeconds: 30 })).kind).toBe('claimed');
+    await expireLease(item._id);
+    const reclaim = await h.service.claim({ workerId: 'b', id: item._id, leaseSeconds: 30 });
+    expect(reclaim).toMatchObject({ kind: 'conflictLost', operation: 'claim', current: { status: 'FAILED', attempts: 1 } });
+  });
+
+  it('dead-letters exhausted items on the way to a claimable one, and 8 racing claimers dead-letter each once', async () => {
+    const exhausted = await Promise.all([1, 2, 3].map((i) => createItem(`expire-3-${i}`, 'EXPIRE3', 1)));
+    for (const item of exhausted) {
+      expect((await h.service.claim({ workerId: 'a', id: item._id, leaseSeconds: 30 })).kind).toBe('claimed');
+      await expireLease(item._id);
+    }
+    const fresh = await createItem('expire-3-fresh', 'EXPIRE3', 1);
+    const claimers = await h.services(8);
+    const results = await Promise.all(claimers.map((service, i) => service.claim({ workerId: `w${i}`, kinds: ['EXPIRE3'], leaseSeconds: 30 })));
+    const claimed = results.filter((result) => result.kind === 'claimed');
+    expect(claimed).toHaveLength(1);
+    expect(claimed[0]).toMatchObject({ item: { _id: fresh._id } });
+    for (const item of exhausted) {
+      const after = await h.service.get(item._id);
+      expect(after?.status).toBe('FAILED');
+      expect(after?.history.filter((entry) => entry.to === 'FAILED')).toHaveLength(1);
+    }
+  });
+});
+
+describe('DuplicateReplayed.original is the first outcome as recorded then', () => {
+  it('for createWorkItem: the item as created, though it was claimed and completed since', async () => {
+    const input = { kind: 'SNAP1', payload: { n: 1 }, idempotencyKey: 'snap-1', maxAttempts: 3 };
+    const created = await h.service.create(input);
+    if (created.kind !== 'created') throw new Error(created.kind);
+    const claimed = await h.service.claim({ workerId: 'w', id: created.item._id, leaseSeconds: 30 });
+    if (claimed.kind !== 'claimed') throw new Error(claimed.kind);
+    await h.service.complete({ id: created.item._id, workerId: 'w', version: claimed.item.version, outcome: 'DONE', result: { ok: true } });
+
+    const replay = await h.service.create(input);
+    expect(replay.kind).toBe('duplicateReplayed');
+    if (replay.kind !== 'duplicateReplayed') return;
+    expect(replay.original.item).toMatchObject({ _id: created.item._id, status: 'PENDING', version: 1, attempts: 0, lockedBy: null, result: null });
+    expect(replay.original.item.createdAt).toEqual(created.item.createdAt);
+  });
+
+  it('for completeWorkItem: the item as that completion left it, though it was requeued and claimed since', async () => {
+    const created = await h.service.create({ kind: 'SNAP2', payload: null, idempotencyKey: 'snap-2', maxAttempts: 1 });
+    if (created.kind !== 'created') throw new Error(created.kind);
+    const claimed = await h.service.claim({ workerId: 'w', id: created.item._id, leaseSeconds: 30 });
+    if (claimed.kind !== 'claimed') throw new Error(claimed.kind);
+    const completion = { id: created.item._id, workerId: 'w', version: claimed.item.version, outcome: 'FAILED' as const, result: { reason: 'x' } };
+    const first = await h.service.complete(completion);
+    expect(first).toMatchObject({ kind: 'completed', item: { status: 'FAILED' } });
+    if (first.kind !== 'completed') return;
+    // Later history: an operator requeues it.
+    expect((await h.service.requeue({ id: created.item._id, version: first.item.version })).kind).toBe('requeued');
+
+    const replay = await h.service.complete(completion);
+    expect(replay.kind).toBe('duplicateReplayed');
+    if (replay.kind !== 'duplicateReplayed') return;
+    const { createOutcome: _c, completionOutcome: _o, ...firstItem } = first.item;
+    expect(replay.original.item).toMatchObject({ ...firstItem, history: first.item.history });
+    expect(replay.original.item.status).toBe('FAILED');
+    expect((await h.service.get(created.item._id))?.status).toBe('PENDING');
+  });
+});
