@@ -3,6 +3,8 @@
 // add one line to `envSchema` (and one row to the README's configuration table).
 import { z } from 'zod';
 import { parseApiKeys, type ApiKeyEntry } from './graphql/auth/apiKeys.ts';
+import { isRole, ROLES, type Role } from './graphql/auth/roles.ts';
+import type { BucketSize, RateLimits } from './graphql/rateLimit.ts';
 
 export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
 export type MongoEngineKind = (typeof MONGO_ENGINES)[number];
@@ -16,6 +18,33 @@ const intVar = (min: number, max: number, fallback: number) =>
     .min(min, { error: `expected an integer between ${min} and ${max}` })
     .max(max, { error: `expected an integer between ${min} and ${max}` })
     .default(fallback);
+
+/**
+ * Per-key token buckets by role, as `perSecond/burst`. A worker loops claim → heartbeat →
+ * complete; `service` moves money in bursts (the bench's 32 callers), so it gets the most.
+ */
+export const RATE_LIMITS_DEFAULT: RateLimits = Object.freeze({
+  dashboard: { perSecond: 50, burst: 100 },
+  ops: { perSecond: 50, burst: 100 },
+  worker: { perSecond: 200, burst: 400 },
+  service: { perSecond: 1_000, burst: 2_000 },
+  admin: { perSecond: 200, burst: 400 },
+});
+
+/** `role=perSecond/burst,...` over the defaults; `off` turns the limit off. */
+function parseRateLimits(raw: string): { ok: true; limits: RateLimits | null } | { ok: false; error: string } {
+  if (raw.trim() === 'off') return { ok: true, limits: null };
+  const limits: Record<Role, BucketSize> = { ...RATE_LIMITS_DEFAULT };
+  for (const [index, entry] of raw.split(',').entries()) {
+    const match = /^\s*([a-z]+)=(\d+(?:\.\d+)?)\/(\d+)\s*$/.exec(entry);
+    if (!match) return { ok: false, error: `entry ${index + 1}: expected role=perSecond/burst (e.g. worker=200/400) or off` };
+    const [, role, perSecond, burst] = match as unknown as [string, string, string, string];
+    if (!isRole(role)) return { ok: false, error: `entry ${index + 1}: expected a role among ${ROLES.join(', ')}` };
+    if (Number(perSecond) <= 0 || Number(burst) < 1) return { ok: false, error: `entry ${index + 1}: expected perSecond > 0 and burst ≥ 1` };
+    limits[role] = { perSecond: Number(perSecond), burst: Number(burst) };
+  }
+  return { ok: true, limits: Object.freeze(limits) };
+}
 
 const envSchema = z
   .object({
@@ -39,6 +68,16 @@ const envSchema = z
         if (raw === undefined || raw.trim() === '') return undefined;
         const parsed = parseApiKeys(raw);
         if (parsed.ok) return parsed.entries;
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }),
+    RATE_LIMITS: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined) return RATE_LIMITS_DEFAULT;
+        const parsed = parseRateLimits(raw);
+        if (parsed.ok) return parsed.limits;
         ctx.addIssue({ code: 'custom', message: parsed.error });
         return z.NEVER;
       }),
@@ -82,6 +121,8 @@ export interface Config {
   /** Undefined when API_KEYS is unset: outside production a random admin key is generated. */
   apiKeys: readonly ApiKeyEntry[] | undefined;
   seedDemo: boolean;
+  /** Token buckets per API key by role; null when RATE_LIMITS=off. */
+  rateLimits: RateLimits | null;
   limits: {
     mongoSocketTimeoutMs: number;
     mongoServerSelectionTimeoutMs: number;
@@ -123,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongoEngine: e.MONGO_ENGINE,
     apiKeys: e.API_KEYS,
     seedDemo: e.SEED_DEMO === '1',
+    rateLimits: e.RATE_LIMITS,
     limits: {
       mongoSocketTimeoutMs: e.MONGO_SOCKET_TIMEOUT_MS,
       mongoServerSelectionTimeoutMs: e.MONGO_SERVER_SELECTION_TIMEOUT_MS,

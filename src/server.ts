@@ -20,6 +20,7 @@ import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
 import { gateHttpOperations, queryLimitProtection } from './graphql/queryLimits.ts';
+import { RateLimiter, rateLimitPlugin } from './graphql/rateLimit.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { checkReadiness } from './health/readiness.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
@@ -72,6 +73,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
     const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production');
+    const rateLimiter = config.rateLimits ? new RateLimiter(config.rateLimits) : null;
     const apollo = new ApolloServer<AppContext>({
       schema,
       validationRules: queryLimits.validationRules,
@@ -87,12 +89,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(),
         ...(queryLimits.plugins as Array<ApolloServerPlugin<AppContext>>),
+        ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : []),
       ],
     });
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production', queryLimits });
+    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production', queryLimits, rateLimiter });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 

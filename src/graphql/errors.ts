@@ -7,6 +7,8 @@ export const ErrorCode = Object.freeze({
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   FORBIDDEN: 'FORBIDDEN',
+  /** The API key's token bucket is empty; `extensions.retryAfterSeconds` says when to retry. */
+  RATE_LIMITED: 'RATE_LIMITED',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const);
 

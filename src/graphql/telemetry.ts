@@ -8,3 +8,10 @@ export const queryLimitRefusalsTotal = new Counter({
   labelNames: ['limit'] as const,
   registers: [metricsRegistry],
 });
+
+export const rateLimitedTotal = new Counter({
+  name: 'graphql_rate_limited_total',
+  help: 'Operations refused with RATE_LIMITED (the API key had no token left), by role',
+  labelNames: ['role'] as const,
+  registers: [metricsRegistry],
+});

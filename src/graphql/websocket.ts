@@ -1,7 +1,7 @@
 // graphql-ws on the HTTP server's port and path. Credentials are checked once at connection_init
 // (before any subscription can start); every operation then runs through the same schema and
 // auth checker as HTTP, with a context built the same way, so the socket is no side door.
-import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
@@ -13,6 +13,7 @@ import { createContext, type AppServices } from './context.ts';
 import { ErrorCode } from './errors.ts';
 import { formatAppError } from './formatError.ts';
 import type { QueryLimitProtection } from './queryLimits.ts';
+import type { RateLimiter } from './rateLimit.ts';
 
 export interface GraphqlWsOptions {
   wss: WebSocketServer;
@@ -23,12 +24,14 @@ export interface GraphqlWsOptions {
   production: boolean;
   /** The same query limits as HTTP. */
   queryLimits?: Pick<QueryLimitProtection, 'validationRules' | 'checkTokens'>;
+  /** The same per-key rate limit as HTTP: every operation on the socket takes a token. */
+  rateLimiter?: RateLimiter | null;
 }
 
 /** Seconds a client has to send connection_init before it is closed (graphql-ws 4408). */
 const CONNECTION_INIT_WAIT_MS = 3_000;
 
-export function attachGraphqlWs({ wss, schema, keyring, services, logger, production, queryLimits }: GraphqlWsOptions): { dispose(): Promise<void> } {
+export function attachGraphqlWs({ wss, schema, keyring, services, logger, production, queryLimits, rateLimiter }: GraphqlWsOptions): { dispose(): Promise<void> } {
   const disposable = useServer(
     {
       schema,
@@ -37,13 +40,18 @@ export function attachGraphqlWs({ wss, schema, keyring, services, logger, produc
         ? {
             validate: (validationSchema: GraphQLSchema, document: Parameters<typeof validate>[1]) =>
               validate(validationSchema, document, [...specifiedRules, ...queryLimits.validationRules]),
-            // Tokens are counted while parsing; refuse before graphql-ws parses and validates.
-            onSubscribe: (_ctx: unknown, _id: string, payload: { query: string }) => {
-              const refusal = queryLimits.checkTokens(payload.query);
-              return refusal ? [refusal] : undefined;
-            },
           }
         : {}),
+      // Before graphql-ws parses: the token ceiling (counted while lexing) and the key's rate limit.
+      onSubscribe: (ctx, _id, payload) => {
+        const tokens = queryLimits?.checkTokens(payload.query) ?? null;
+        if (tokens) return [tokens];
+        const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
+        const limited = rateLimiter && auth.ok ? rateLimiter.check(auth.principal) : null;
+        if (!limited) return undefined;
+        const { http: _http, ...extensions } = limited.extensions;
+        return [new GraphQLError(limited.message, { extensions })];
+      },
       onConnect: (ctx) => {
         const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
         if (!auth.ok) {
