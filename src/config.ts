@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { parseApiKeys, type ApiKeyEntry } from './graphql/auth/apiKeys.ts';
 import { isRole, ROLES, type Role } from './graphql/auth/roles.ts';
 import type { BucketSize, RateLimits } from './graphql/rateLimit.ts';
+import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './graphql/trustedDocuments.ts';
+import { resolve } from 'node:path';
 
 export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
 export type MongoEngineKind = (typeof MONGO_ENGINES)[number];
@@ -81,6 +83,9 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', message: parsed.error });
         return z.NEVER;
       }),
+    TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENT_MODES).default('off'),
+    TRUSTED_DOCUMENTS_MANIFEST: z.string().min(1).default('packages/sdk/trusted-documents.json'),
+    TRUSTED_DOCUMENTS_ADMIN_ADHOC: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('0'),
     // Limits. Units go last in every name.
     MONGO_SOCKET_TIMEOUT_MS: intVar(100, 600_000, 10_000),
     MONGO_SERVER_SELECTION_TIMEOUT_MS: intVar(100, 600_000, 10_000),
@@ -105,6 +110,10 @@ const envSchema = z
         message: 'required when NODE_ENV=production (format: token1=role1,token2=role2)',
       });
     }
+    if (env.TRUSTED_DOCUMENTS === 'enforce') {
+      const manifest = readManifest(resolve(env.TRUSTED_DOCUMENTS_MANIFEST));
+      if (!manifest.ok) ctx.addIssue({ code: 'custom', path: ['TRUSTED_DOCUMENTS_MANIFEST'], message: `TRUSTED_DOCUMENTS=enforce, but ${manifest.error}` });
+    }
     if (env.MONGO_ENGINE === 'uri' && env.MONGODB_URI === undefined) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'required when MONGO_ENGINE=uri' });
     }
@@ -123,6 +132,7 @@ export interface Config {
   seedDemo: boolean;
   /** Token buckets per API key by role; null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
+  trustedDocuments: TrustedDocumentsConfig;
   limits: {
     mongoSocketTimeoutMs: number;
     mongoServerSelectionTimeoutMs: number;
@@ -165,6 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeys: e.API_KEYS,
     seedDemo: e.SEED_DEMO === '1',
     rateLimits: e.RATE_LIMITS,
+    trustedDocuments: {
+      mode: e.TRUSTED_DOCUMENTS,
+      manifestPath: resolve(e.TRUSTED_DOCUMENTS_MANIFEST),
+      adminAdHoc: e.TRUSTED_DOCUMENTS_ADMIN_ADHOC === '1',
+    },
     limits: {
       mongoSocketTimeoutMs: e.MONGO_SOCKET_TIMEOUT_MS,
       mongoServerSelectionTimeoutMs: e.MONGO_SERVER_SELECTION_TIMEOUT_MS,

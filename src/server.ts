@@ -17,9 +17,11 @@ import { connectMongo } from './db/connect.ts';
 import { resolveEngine, type EngineInfo } from './db/engine.ts';
 import { startupTasks as appStartupTasks, type RunningTask, type StartupTask } from './db/startupTasks.ts';
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
+import type { Role } from './graphql/auth/roles.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
-import { gateHttpOperations, queryLimitProtection } from './graphql/queryLimits.ts';
+import { gateHttpOperations, queryLimitProtection, tokenCheck } from './graphql/queryLimits.ts';
+import { TrustedDocuments } from './graphql/trustedDocuments.ts';
 import { RateLimiter, rateLimitPlugin } from './graphql/rateLimit.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { checkReadiness } from './health/readiness.ts';
@@ -74,6 +76,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const httpServer = createServer();
     const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production');
     const rateLimiter = config.rateLimits ? new RateLimiter(config.rateLimits) : null;
+    const trustedDocuments = new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }));
     const apollo = new ApolloServer<AppContext>({
       schema,
       validationRules: queryLimits.validationRules,
@@ -95,7 +98,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production', queryLimits, rateLimiter });
+    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production', queryLimits, rateLimiter, trustedDocuments });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 
@@ -112,7 +115,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     app.use(
       GRAPHQL_PATH,
       express.json({ limit: config.limits.httpBodyLimitBytes }),
-      gateHttpOperations(queryLimits, config.limits.graphqlBatchMax),
+      gateHttpOperations(config.limits.graphqlBatchMax, [
+        (query, req) => trustedDocuments.check(query, roleOf(keyring.authenticate(req.headers.authorization))),
+        tokenCheck(queryLimits),
+      ]),
       expressMiddleware(apollo, {
         context: async ({ req }) => createContext(services, keyring.authenticate(req.headers.authorization), 'http'),
       }),
@@ -146,6 +152,10 @@ function createKeyring(config: Config, announce: (line: string) => void = writeT
   // Shown once, on the terminal, so a developer can call the API; the logger never sees it.
   announce(`API_KEYS is unset: generated a development admin key for this run only: ${token}`);
   return { keyring: new Keyring([{ token, role: 'admin' }]), generatedAdminKey: token };
+}
+
+function roleOf(auth: ReturnType<Keyring['authenticate']>): Role | null {
+  return auth.ok ? auth.principal.role : null;
 }
 
 function writeToStderr(line: string): void {

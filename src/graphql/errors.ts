@@ -9,6 +9,8 @@ export const ErrorCode = Object.freeze({
   FORBIDDEN: 'FORBIDDEN',
   /** The API key's token bucket is empty; `extensions.retryAfterSeconds` says when to retry. */
   RATE_LIMITED: 'RATE_LIMITED',
+  /** TRUSTED_DOCUMENTS=enforce and the document is not in the SDK's manifest. */
+  UNTRUSTED_DOCUMENT: 'UNTRUSTED_DOCUMENT',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const);
 

@@ -15,7 +15,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type ValidationRule } from 'graphql';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import { queryLimitRefusalsTotal } from './telemetry.ts';
 import { ErrorCode } from './errors.ts';
@@ -75,13 +75,17 @@ export function queryLimitProtection(limits: QueryLimits, production: boolean): 
 
 /**
  * The HTTP gate before Apollo: bounds a batched request (a JSON array of operations; each is a
- * full request's worth of work, so an unbounded array is an unbounded request) and counts each
- * operation's tokens. A refusal is answered 400 with a GraphQL error body.
+ * full request's worth of work, so an unbounded array is an unbounded request), then runs each
+ * operation's `query` through `checks` (trusted documents, tokens). A refusal is answered 400
+ * with a GraphQL error body, and nothing of the request runs.
  */
-export function gateHttpOperations(protection: Pick<QueryLimitProtection, 'checkTokens'>, batchMax: number): RequestHandler {
+export function gateHttpOperations(
+  batchMax: number,
+  checks: ReadonlyArray<(query: unknown, req: Request) => GraphQLError | null>,
+): RequestHandler {
   return (req, res, next) => {
-    const refuse = (message: string) =>
-      void res.status(400).json({ errors: [{ message, extensions: { code: ErrorCode.BAD_USER_INPUT } }] });
+    const refuse = (message: string, code: unknown = ErrorCode.BAD_USER_INPUT) =>
+      void res.status(400).json({ errors: [{ message, extensions: { code } }] });
     if (Array.isArray(req.body) && req.body.length > batchMax) {
       queryLimitRefusalsTotal.inc({ limit: 'batch' });
       return refuse(`A batched request may carry at most ${batchMax} operations; this one carries ${req.body.length}.`);
@@ -89,9 +93,17 @@ export function gateHttpOperations(protection: Pick<QueryLimitProtection, 'check
     const operations: unknown[] = Array.isArray(req.body) ? req.body : [req.method === 'GET' ? req.query : req.body];
     for (const operation of operations) {
       const query = (operation as { query?: unknown } | null)?.query;
-      const refusal = typeof query === 'string' ? protection.checkTokens(query) : null;
-      if (refusal) return refuse(refusal.message);
+      for (const check of checks) {
+        const refusal = check(query, req);
+        if (refusal) return refuse(refusal.message, refusal.extensions['code']);
+      }
     }
     next();
   };
 }
+
+/** The token check of `protection` in the shape `gateHttpOperations` takes. */
+export const tokenCheck =
+  (protection: Pick<QueryLimitProtection, 'checkTokens'>) =>
+  (query: unknown): GraphQLError | null =>
+    typeof query === 'string' ? protection.checkTokens(query) : null;

@@ -15,3 +15,10 @@ export const rateLimitedTotal = new Counter({
   labelNames: ['role'] as const,
   registers: [metricsRegistry],
 });
+
+export const untrustedDocumentsTotal = new Counter({
+  name: 'graphql_untrusted_documents_total',
+  help: 'Operations whose document is not in the trusted documents manifest, by mode and whether they were let through',
+  labelNames: ['mode', 'allowed'] as const,
+  registers: [metricsRegistry],
+});

@@ -14,6 +14,7 @@ import { ErrorCode } from './errors.ts';
 import { formatAppError } from './formatError.ts';
 import type { QueryLimitProtection } from './queryLimits.ts';
 import type { RateLimiter } from './rateLimit.ts';
+import type { TrustedDocuments } from './trustedDocuments.ts';
 
 export interface GraphqlWsOptions {
   wss: WebSocketServer;
@@ -26,12 +27,14 @@ export interface GraphqlWsOptions {
   queryLimits?: Pick<QueryLimitProtection, 'validationRules' | 'checkTokens'>;
   /** The same per-key rate limit as HTTP: every operation on the socket takes a token. */
   rateLimiter?: RateLimiter | null;
+  /** The same trusted-documents check as HTTP. */
+  trustedDocuments?: TrustedDocuments;
 }
 
 /** Seconds a client has to send connection_init before it is closed (graphql-ws 4408). */
 const CONNECTION_INIT_WAIT_MS = 3_000;
 
-export function attachGraphqlWs({ wss, schema, keyring, services, logger, production, queryLimits, rateLimiter }: GraphqlWsOptions): { dispose(): Promise<void> } {
+export function attachGraphqlWs({ wss, schema, keyring, services, logger, production, queryLimits, rateLimiter, trustedDocuments }: GraphqlWsOptions): { dispose(): Promise<void> } {
   const disposable = useServer(
     {
       schema,
@@ -42,11 +45,14 @@ export function attachGraphqlWs({ wss, schema, keyring, services, logger, produc
               validate(validationSchema, document, [...specifiedRules, ...queryLimits.validationRules]),
           }
         : {}),
-      // Before graphql-ws parses: the token ceiling (counted while lexing) and the key's rate limit.
+      // Before graphql-ws parses: trusted documents, the token ceiling (counted while lexing) and
+      // the key's rate limit.
       onSubscribe: (ctx, _id, payload) => {
+        const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
+        const untrusted = trustedDocuments?.check(payload.query, auth.ok ? auth.principal.role : null) ?? null;
+        if (untrusted) return [untrusted];
         const tokens = queryLimits?.checkTokens(payload.query) ?? null;
         if (tokens) return [tokens];
-        const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
         const limited = rateLimiter && auth.ok ? rateLimiter.check(auth.principal) : null;
         if (!limited) return undefined;
         const { http: _http, ...extensions } = limited.extensions;
