@@ -29,6 +29,7 @@ import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './observability/apolloPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { metricsRegistry } from './observability/metrics.ts';
+import { createShutdownGate } from './shutdownGate.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -104,9 +105,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
     const app = express();
     app.disable('x-powered-by');
+    // Runs first on stop (cleanups run in reverse): refuse new requests with 503, close
+    // subscriptions (1001), let in-flight requests finish within the grace, then close the rest.
+    const gate = createShutdownGate();
+    app.use(gate.middleware);
+    cleanups.push(async () => {
+      gate.begin();
+      await graphqlWs.dispose();
+      const left = await gate.drained(config.limits.shutdownGraceMs);
+      logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
+    });
     app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
     app.get('/readyz', async (_req, res) => {
-      const readiness = await checkReadiness(services.db);
+      const readiness = await checkReadiness(services.db, { shuttingDown: gate.shuttingDown });
       res.status(readiness.ready ? 200 : 503).json(readiness);
     });
     app.get('/metrics', async (_req, res) => {

@@ -91,9 +91,9 @@ export function attachGraphqlWs({ wss, schema, keyring, services, logger, produc
     },
     wss,
   );
+  // Idempotent: shutdown closes subscriptions first, then again among the final steps.
+  let disposing: Promise<void> | undefined;
   return {
-    async dispose() {
-      await disposable.dispose();
-    },
+    dispose: () => (disposing ??= Promise.resolve(disposable.dispose())),
   };
 }
