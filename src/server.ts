@@ -29,6 +29,7 @@ import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './observability/apolloPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { metricsRegistry } from './observability/metrics.ts';
+import { watchOpsGauges } from './observability/opsGauges.ts';
 import { createShutdownGate } from './shutdownGate.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -73,6 +74,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
     const services = await openDatabase(options, logger, cleanups);
     await runStartupTasks(options.startupTasks ?? appStartupTasks, { ...services, config, logger }, cleanups);
+    const opsGauges = watchOpsGauges(services.db);
+    cleanups.push(async () => opsGauges.stop());
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
     const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production');
