@@ -88,7 +88,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       introspection: config.nodeEnv !== 'production',
       stopOnTerminationSignals: false,
       includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
-      formatError: (formatted) => formatAppError(formatted, config.nodeEnv === 'production'),
+      formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
       plugins: [
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
         config.nodeEnv === 'production'

@@ -79,7 +79,7 @@ export function attachGraphqlWs({ wss, schema, keyring, services, logger, produc
       onNext: (_ctx, _id, _payload, _args, result) => {
         if (!result.errors) return undefined;
         const errors = result.errors.map((error) => {
-          const formatted = formatAppError(error.toJSON(), production);
+          const formatted = formatAppError(error.toJSON(), production, error);
           if (formatted.extensions?.['code'] === ErrorCode.INTERNAL_SERVER_ERROR) {
             logger.error({ err: error.originalError ?? error, path: error.path }, 'graphql-ws operation failed');
           }
