@@ -1,6 +1,7 @@
 // The HTTP server: Express 5 with Apollo Server on /graphql, graphql-ws on the same port and
-// path, GET /healthz (liveness, no auth), GET /readyz (readiness, no auth) and GET /metrics. `startServer` brings everything up in
-// order and returns one `stop()` that takes it all down in reverse; main.ts wires signals to it.
+// path, GET /healthz (liveness, no auth), GET /readyz (readiness, no auth) and GET /metrics.
+// `startServer` brings everything up in order and returns one `stop()` that takes it all down in
+// reverse; main.ts wires signals to it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
