@@ -57,7 +57,7 @@ async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<C
   for (const { filter, sort, hint } of walks) {
     // A stalled item out of attempts is dead-lettered by the write that finds it; look further,
     // up to a bound, so that one claim never does unbounded work.
-    for (let deadLettered = 0; deadLettered <= Limits.deadLettersPerClaimMax; deadLettered++) {
+    for (let deadLettered = 0; deadLettered < Limits.deadLettersPerClaimMax; ) {
       const item = await ctx.collection.findOneAndUpdate(filter, pipelines.claim(input.workerId, input.leaseSeconds * 1000), {
         sort,
         hint,
@@ -66,6 +66,7 @@ async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<C
       if (item === null) break;
       applied(ctx, 'claim', item, input.workerId);
       if (item.status !== WorkStatus.FAILED) return { kind: 'claimed', item };
+      deadLettered++;
     }
   }
   return { kind: 'nothingToClaim', kinds: input.kinds ?? [] };

@@ -116,3 +116,53 @@ describe('DuplicateReplayed.original is the first outcome as recorded then', () 
     expect((await h.service.get(created.item._id))?.status).toBe('PENDING');
   });
 });
+
+describe('claims, as mutation testing found them untested at the service level', () => {
+  it('dead-letters at most 16 exhausted items in one claim', async () => {
+    const items = [];
+    for (let i = 0; i < 20; i++) items.push(await createItem(`bound-${i}`, 'BOUND', 1));
+    for (const item of items) {
+      expect((await h.service.claim({ workerId: 'a', id: item._id, leaseSeconds: 30 })).kind).toBe('claimed');
+      await expireLease(item._id);
+    }
+    expect((await h.service.claim({ workerId: 'b', kinds: ['BOUND'], leaseSeconds: 30 })).kind).toBe('nothingToClaim');
+    const statuses = await Promise.all(items.map(async (item) => (await h.service.get(item._id))?.status));
+    expect(statuses.filter((status) => status === 'FAILED')).toHaveLength(16);
+    expect(statuses.filter((status) => status === 'PROCESSING')).toHaveLength(4);
+  });
+
+  it('takes the oldest due item first, stalled before pending, and any kind when kinds is empty or absent', async () => {
+    const older = await createItem('order-1', 'ORDER', 3);
+    const newer = await createItem('order-2', 'ORDER', 3);
+    await workItems(h.db.db).updateOne({ _id: older._id }, { $set: { availableAt: new Date(Date.now() - 60_000) } });
+    expect(await h.service.claim({ workerId: 'a', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({ kind: 'claimed', item: { _id: older._id } });
+    await expireLease(older._id);
+    // The stalled one comes back before the due newer one.
+    expect(await h.service.claim({ workerId: 'b', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({ kind: 'claimed', item: { _id: older._id } });
+    expect(await h.service.claim({ workerId: 'c', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({ kind: 'claimed', item: { _id: newer._id } });
+    const any = await createItem('order-any', 'ORDER_ANY', 3);
+    await workItems(h.db.db).updateMany({ status: 'PENDING', _id: { $ne: any._id } }, { $set: { availableAt: new Date(Date.now() + 3_600_000) } });
+    expect(await h.service.claim({ workerId: 'd', kinds: [], leaseSeconds: 30 })).toMatchObject({ kind: 'claimed', item: { _id: any._id } });
+    const another = await createItem('order-any-2', 'ORDER_ANY2', 3);
+    expect(await h.service.claim({ workerId: 'e', leaseSeconds: 30 })).toMatchObject({ kind: 'claimed', item: { _id: another._id } });
+  });
+
+  it('leases for exactly leaseSeconds, by the server clock', async () => {
+    const item = await createItem('lease-1', 'LEASE', 3);
+    const claimed = await h.service.claim({ workerId: 'a', id: item._id, leaseSeconds: 45 });
+    if (claimed.kind !== 'claimed') throw new Error(claimed.kind);
+    expect(claimed.item.leaseExpiresAt!.getTime() - claimed.item.updatedAt.getTime()).toBe(45_000);
+    expect(claimed.item.leaseDurationMs).toBe(45_000);
+  });
+
+  it('answers ConflictLost, not DuplicateReplayed, to the same completion from another worker or version', async () => {
+    const item = await createItem('replay-other-1', 'REPLAYOTHER', 3);
+    const claimed = await h.service.claim({ workerId: 'w', id: item._id, leaseSeconds: 30 });
+    if (claimed.kind !== 'claimed') throw new Error(claimed.kind);
+    const done = { id: item._id, workerId: 'w', version: claimed.item.version, outcome: 'DONE' as const, result: { r: 1 } };
+    expect((await h.service.complete(done)).kind).toBe('completed');
+    expect((await h.service.complete(done)).kind).toBe('duplicateReplayed');
+    expect((await h.service.complete({ ...done, workerId: 'x' })).kind).toBe('conflictLost');
+    expect((await h.service.complete({ ...done, version: done.version + 1 })).kind).toBe('conflictLost');
+  });
+});
