@@ -3,6 +3,7 @@
 // requests already in flight run to completion; `drained()` resolves when none is left or the
 // grace period is over, whichever comes first. Then the server closes for good (server.ts).
 import type { RequestHandler } from 'express';
+import { ErrorCode } from './graphql/errors.ts';
 
 export interface ShutdownGate {
   /** Counts requests in flight and refuses new ones once shutting down. Mount before everything. */
@@ -25,7 +26,7 @@ export function createShutdownGate(): ShutdownGate {
     middleware(req, res, next) {
       if (shuttingDown && req.path !== '/healthz' && req.path !== '/readyz' && req.path !== '/metrics') {
         res.set('connection', 'close').set('retry-after', '1');
-        res.status(503).json({ errors: [{ message: 'The server is shutting down; retry on another instance.', extensions: { code: 'SHUTTING_DOWN' } }] });
+        res.status(503).json({ errors: [{ message: 'The server is shutting down; retry on another instance.', extensions: { code: ErrorCode.SHUTTING_DOWN } }] });
         return;
       }
       inFlight++;

@@ -11,6 +11,8 @@ export const ErrorCode = Object.freeze({
   RATE_LIMITED: 'RATE_LIMITED',
   /** TRUSTED_DOCUMENTS=enforce and the document is not in the SDK's manifest. */
   UNTRUSTED_DOCUMENT: 'UNTRUSTED_DOCUMENT',
+  /** HTTP 503 while the process stops: retry on another instance. */
+  SHUTTING_DOWN: 'SHUTTING_DOWN',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const);
 
