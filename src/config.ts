@@ -3,6 +3,10 @@
 // add one line to `envSchema` (and one row to the README's configuration table).
 import { z } from 'zod';
 import { parseApiKeys, type ApiKeyEntry } from './graphql/auth/apiKeys.ts';
+import { isRole, ROLES, type Role } from './graphql/auth/roles.ts';
+import type { BucketSize, RateLimits } from './graphql/rateLimit.ts';
+import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './graphql/trustedDocuments.ts';
+import { resolve } from 'node:path';
 
 export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
 export type MongoEngineKind = (typeof MONGO_ENGINES)[number];
@@ -16,6 +20,35 @@ const intVar = (min: number, max: number, fallback: number) =>
     .min(min, { error: `expected an integer between ${min} and ${max}` })
     .max(max, { error: `expected an integer between ${min} and ${max}` })
     .default(fallback);
+
+/**
+ * Per-key token buckets by role, as `perSecond/burst`. One key usually serves a whole client
+ * (every worker, every dashboard user), so the benchmarks' peaks on one key must fit with room:
+ * 200 withdrawals/s (`service`), 200 items/s = 400+ claim and complete calls/s (`worker`), 200
+ * entry pages/s (`dashboard`). `ops` and `admin` are people and scripts.
+ */
+export const RATE_LIMITS_DEFAULT: RateLimits = Object.freeze({
+  dashboard: { perSecond: 500, burst: 1_000 },
+  ops: { perSecond: 50, burst: 100 },
+  worker: { perSecond: 1_000, burst: 2_000 },
+  service: { perSecond: 1_000, burst: 2_000 },
+  admin: { perSecond: 200, burst: 400 },
+});
+
+/** `role=perSecond/burst,...` over the defaults; `off` turns the limit off. */
+function parseRateLimits(raw: string): { ok: true; limits: RateLimits | null } | { ok: false; error: string } {
+  if (raw.trim() === 'off') return { ok: true, limits: null };
+  const limits: Record<Role, BucketSize> = { ...RATE_LIMITS_DEFAULT };
+  for (const [index, entry] of raw.split(',').entries()) {
+    const match = /^\s*([a-z]+)=(\d+(?:\.\d+)?)\/(\d+)\s*$/.exec(entry);
+    if (!match) return { ok: false, error: `entry ${index + 1}: expected role=perSecond/burst (e.g. worker=200/400) or off` };
+    const [, role, perSecond, burst] = match as unknown as [string, string, string, string];
+    if (!isRole(role)) return { ok: false, error: `entry ${index + 1}: expected a role among ${ROLES.join(', ')}` };
+    if (Number(perSecond) <= 0 || Number(burst) < 1) return { ok: false, error: `entry ${index + 1}: expected perSecond > 0 and burst ≥ 1` };
+    limits[role] = { perSecond: Number(perSecond), burst: Number(burst) };
+  }
+  return { ok: true, limits: Object.freeze(limits) };
+}
 
 const envSchema = z
   .object({
@@ -42,12 +75,32 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', message: parsed.error });
         return z.NEVER;
       }),
+    RATE_LIMITS: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined) return RATE_LIMITS_DEFAULT;
+        const parsed = parseRateLimits(raw);
+        if (parsed.ok) return parsed.limits;
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }),
+    TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENT_MODES).default('off'),
+    TRUSTED_DOCUMENTS_MANIFEST: z.string().min(1).default('packages/sdk/trusted-documents.json'),
+    TRUSTED_DOCUMENTS_ADMIN_ADHOC: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('0'),
     // Limits. Units go last in every name.
     MONGO_SOCKET_TIMEOUT_MS: intVar(100, 600_000, 10_000),
     MONGO_SERVER_SELECTION_TIMEOUT_MS: intVar(100, 600_000, 10_000),
     MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS: intVar(100, 60_000, 3_000),
     HTTP_BODY_LIMIT_BYTES: intVar(1_024, 10_485_760, 1_048_576),
     SHUTDOWN_GRACE_MS: intVar(0, 120_000, 10_000),
+    // Query limits (graphql-armor); src/graphql/queryLimits.ts derives each default.
+    GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
+    GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
+    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 6_000),
+    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_000),
+    GRAPHQL_DIRECTIVES_MAX: intVar(0, 1_000, 10),
+    GRAPHQL_BATCH_MAX: intVar(1, 100, 10),
     // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
     SEED_DEMO: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('1'),
   })
@@ -58,6 +111,10 @@ const envSchema = z
         path: ['API_KEYS'],
         message: 'required when NODE_ENV=production (format: token1=role1,token2=role2)',
       });
+    }
+    if (env.TRUSTED_DOCUMENTS === 'enforce') {
+      const manifest = readManifest(resolve(env.TRUSTED_DOCUMENTS_MANIFEST));
+      if (!manifest.ok) ctx.addIssue({ code: 'custom', path: ['TRUSTED_DOCUMENTS_MANIFEST'], message: `TRUSTED_DOCUMENTS=enforce, but ${manifest.error}` });
     }
     if (env.MONGO_ENGINE === 'uri' && env.MONGODB_URI === undefined) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'required when MONGO_ENGINE=uri' });
@@ -75,12 +132,22 @@ export interface Config {
   /** Undefined when API_KEYS is unset: outside production a random admin key is generated. */
   apiKeys: readonly ApiKeyEntry[] | undefined;
   seedDemo: boolean;
+  /** Token buckets per API key by role; null when RATE_LIMITS=off. */
+  rateLimits: RateLimits | null;
+  trustedDocuments: TrustedDocumentsConfig;
   limits: {
     mongoSocketTimeoutMs: number;
     mongoServerSelectionTimeoutMs: number;
     mongodDownloadProbeTimeoutMs: number;
     httpBodyLimitBytes: number;
     shutdownGraceMs: number;
+    graphqlDepthMax: number;
+    graphqlAliasesMax: number;
+    graphqlCostMax: number;
+    graphqlTokensMax: number;
+    graphqlDirectivesMax: number;
+    /** Operations in one batched HTTP request (a JSON array); 1 turns batching off. */
+    graphqlBatchMax: number;
   };
 }
 
@@ -109,12 +176,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongoEngine: e.MONGO_ENGINE,
     apiKeys: e.API_KEYS,
     seedDemo: e.SEED_DEMO === '1',
+    rateLimits: e.RATE_LIMITS,
+    trustedDocuments: {
+      mode: e.TRUSTED_DOCUMENTS,
+      manifestPath: resolve(e.TRUSTED_DOCUMENTS_MANIFEST),
+      adminAdHoc: e.TRUSTED_DOCUMENTS_ADMIN_ADHOC === '1',
+    },
     limits: {
       mongoSocketTimeoutMs: e.MONGO_SOCKET_TIMEOUT_MS,
       mongoServerSelectionTimeoutMs: e.MONGO_SERVER_SELECTION_TIMEOUT_MS,
       mongodDownloadProbeTimeoutMs: e.MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS,
       httpBodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      graphqlDepthMax: e.GRAPHQL_DEPTH_MAX,
+      graphqlAliasesMax: e.GRAPHQL_ALIASES_MAX,
+      graphqlCostMax: e.GRAPHQL_COST_MAX,
+      graphqlTokensMax: e.GRAPHQL_TOKENS_MAX,
+      graphqlDirectivesMax: e.GRAPHQL_DIRECTIVES_MAX,
+      graphqlBatchMax: e.GRAPHQL_BATCH_MAX,
     },
   };
 }

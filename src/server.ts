@@ -1,9 +1,10 @@
 // The HTTP server: Express 5 with Apollo Server on /graphql, graphql-ws on the same port and
-// path, GET /healthz (liveness, no auth) and GET /metrics. `startServer` brings everything up in
-// order and returns one `stop()` that takes it all down in reverse; main.ts wires signals to it.
+// path, GET /healthz (liveness, no auth), GET /readyz (readiness, no auth) and GET /metrics.
+// `startServer` brings everything up in order and returns one `stop()` that takes it all down in
+// reverse; main.ts wires signals to it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -19,15 +20,22 @@ import { resolveEngine, type EngineInfo } from './db/engine.ts';
 import type { RunningTask, StartupTask } from './db/startupTasks.ts';
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
 import { consistencyPlugin } from './graphql/consistency.ts';
+import type { Role } from './graphql/auth/roles.ts';
 import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
+import { gateHttpOperations, queryLimitProtection, tokenCheck } from './graphql/queryLimits.ts';
+import { TrustedDocuments } from './graphql/trustedDocuments.ts';
+import { RateLimiter, rateLimitPlugin } from './graphql/rateLimit.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { createGraphqlTelemetry } from './graphql/telemetry.ts';
+import { checkReadiness } from './health/readiness.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './graphql/observabilityPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { metricsRegistry } from './observability/metrics.ts';
 import { startupTasks as appStartupTasks } from './startupTasks.ts';
+import { watchOpsGauges } from './observability/opsGauges.ts';
+import { createShutdownGate } from './shutdownGate.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const CONSOLE_PATH = '/console';
@@ -74,14 +82,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const services = await openDatabase(options, logger, cleanups);
     await runStartupTasks(options.startupTasks ?? appStartupTasks, { ...services, config, logger, registry: metricsRegistry }, cleanups);
     const graphqlTelemetry = createGraphqlTelemetry(metricsRegistry);
+    const opsGauges = watchOpsGauges(services.db);
+    cleanups.push(async () => opsGauges.stop());
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
+    const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production');
+    const rateLimiter = config.rateLimits ? new RateLimiter(config.rateLimits) : null;
+    const trustedDocuments = new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }));
     const apollo = new ApolloServer<AppContext>({
       schema,
+      validationRules: queryLimits.validationRules,
+      allowBatchedHttpRequests: config.limits.graphqlBatchMax > 1,
       introspection: config.nodeEnv !== 'production',
       stopOnTerminationSignals: false,
       includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
-      formatError: (formatted) => formatAppError(formatted, config.nodeEnv === 'production'),
+      formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
       plugins: [
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
         config.nodeEnv === 'production'
@@ -89,26 +104,57 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(graphqlTelemetry),
         consistencyPlugin(),
+        ...(queryLimits.plugins as Array<ApolloServerPlugin<AppContext>>),
+        ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : []),
       ],
     });
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, keyring, services, logger, production: config.nodeEnv === 'production', telemetry: graphqlTelemetry });
+    const graphqlWs = attachGraphqlWs({
+      wss,
+      schema,
+      keyring,
+      services,
+      logger,
+      production: config.nodeEnv === 'production',
+      telemetry: graphqlTelemetry,
+      queryLimits,
+      rateLimiter,
+      trustedDocuments,
+    });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 
     const app = express();
     app.disable('x-powered-by');
+    // Runs first on stop (cleanups run in reverse): refuse new requests with 503, close
+    // subscriptions (1001), let in-flight requests finish within the grace, then close the rest.
+    const gate = createShutdownGate();
+    app.use(gate.middleware);
+    cleanups.push(async () => {
+      gate.begin();
+      await graphqlWs.dispose();
+      const left = await gate.drained(config.limits.shutdownGraceMs);
+      logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
+    });
     app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
     // The ops console: static files straight from src/console (no build step, nothing from a CDN).
     app.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
+    app.get('/readyz', async (_req, res) => {
+      const readiness = await checkReadiness(services.db, { shuttingDown: gate.shuttingDown });
+      res.status(readiness.ready ? 200 : 503).json(readiness);
+    });
     app.get('/metrics', async (_req, res) => {
       res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
     });
     app.use(
       GRAPHQL_PATH,
       express.json({ limit: config.limits.httpBodyLimitBytes }),
+      gateHttpOperations(config.limits.graphqlBatchMax, [
+        (query, req) => trustedDocuments.check(query, roleOf(keyring.authenticate(req.headers.authorization))),
+        tokenCheck(queryLimits),
+      ]),
       expressMiddleware(apollo, {
         context: async ({ req }) => createContext(services, keyring.authenticate(req.headers.authorization), 'http'),
       }),
@@ -142,6 +188,10 @@ function createKeyring(config: Config, announce: (line: string) => void = writeT
   // Shown once, on the terminal, so a developer can call the API; the logger never sees it.
   announce(`API_KEYS is unset: generated a development admin key for this run only: ${token}`);
   return { keyring: new Keyring([{ token, role: 'admin' }]), generatedAdminKey: token };
+}
+
+function roleOf(auth: ReturnType<Keyring['authenticate']>): Role | null {
+  return auth.ok ? auth.principal.role : null;
 }
 
 function writeToStderr(line: string): void {

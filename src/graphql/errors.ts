@@ -7,6 +7,12 @@ export const ErrorCode = Object.freeze({
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   FORBIDDEN: 'FORBIDDEN',
+  /** The API key's token bucket is empty; `extensions.retryAfterSeconds` says when to retry. */
+  RATE_LIMITED: 'RATE_LIMITED',
+  /** TRUSTED_DOCUMENTS=enforce and the document is not in the SDK's manifest. */
+  UNTRUSTED_DOCUMENT: 'UNTRUSTED_DOCUMENT',
+  /** HTTP 503 while the process stops: retry on another instance. */
+  SHUTTING_DOWN: 'SHUTTING_DOWN',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const);
 

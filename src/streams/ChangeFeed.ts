@@ -23,20 +23,33 @@ export interface FeedSpec<E> {
 
 type Purpose = 'live' | 'catchup';
 
+/** What /readyz and the metrics show of a feed. */
+export interface FeedStatus {
+  name: string;
+  /** `open`: the shared stream is established; `reopening`: it failed and is being reopened. */
+  state: 'new' | 'open' | 'reopening' | 'stopped';
+  /** Failed reopens in a row (0 while open). */
+  consecutiveFailures: number;
+  lastError: string | null;
+}
+
 /**
  * One change stream on one collection, shared by every subscriber of this process (S2), with
  * bounded per-subscriber queues. A subscriber with a cursor first replays from it on a short
  * catch-up stream (at most `catchUpStreamsMax` at once), then joins the shared one. When the
- * shared stream fails it reopens from its last position with backoff; when history is lost it
- * reopens from now and every subscriber is told to resync (S4).
+ * shared stream fails it reopens from its last position with capped backoff, for as long as it
+ * takes (an engine restart must not end the feed for good); when history is lost it reopens from
+ * now and every subscriber is told to resync (S4).
  */
 export class ChangeFeed<E> {
   readonly #subscribers = new Set<Subscriber<E>>();
   readonly #catchUpSlots = new Semaphore(FeedLimits.catchUpStreamsMax, FeedLimits.subscribersPerFeedMax);
   #stream: ChangeStream | null = null;
   #lastToken: ResumeToken | null = null;
-  #state: 'new' | 'running' | 'failed' | 'stopped' = 'new';
+  #state: 'new' | 'running' | 'stopped' = 'new';
   #loop: Promise<void> = Promise.resolve();
+  #failures = 0;
+  #lastError: string | null = null;
 
   constructor(
     private readonly spec: FeedSpec<E>,
@@ -49,8 +62,14 @@ export class ChangeFeed<E> {
     if (this.#state !== 'new') throw new Error(`feed ${this.spec.name} already started`);
     const first = await this.#openShared(null);
     this.#state = 'running';
+    this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 1);
     if (first) this.#publish(first);
     this.#loop = this.#run();
+  }
+
+  get status(): FeedStatus {
+    const state = this.#state === 'running' ? (this.#failures === 0 ? 'open' : 'reopening') : this.#state;
+    return { name: this.spec.name, state, consecutiveFailures: this.#failures, lastError: this.#lastError };
   }
 
   get subscriberCount(): number {
@@ -79,13 +98,13 @@ export class ChangeFeed<E> {
   async stop(): Promise<void> {
     if (this.#state === 'stopped') return;
     this.#state = 'stopped';
+    this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 0);
     await this.#closeShared();
     await this.#loop;
     for (const subscriber of [...this.#subscribers]) subscriber.end();
   }
 
   async #run(): Promise<void> {
-    let failures = 0;
     // How the next pass must reopen the shared stream, if it must ('resume' keeps its position).
     const pending: { reopen: 'resume' | ResyncReason | null } = { reopen: null };
     while (this.#state === 'running') {
@@ -97,11 +116,10 @@ export class ChangeFeed<E> {
         this.#lastToken = stream.resumeToken ? asResumeToken(stream.resumeToken) : this.#lastToken;
         if (change) this.#publish(change);
         else if (stream.closed) throw new InvalidatedError();
-        failures = 0;
+        this.#markOpen();
       } catch (error) {
         if (this.#state !== 'running') return;
-        failures++;
-        if (failures > FeedLimits.reopenAttemptsMax) return this.#fail(error);
+        const failures = this.#markFailed(error);
         this.logger.warn({ err: error, feed: this.spec.name, failures }, 'change stream failed; reopening');
         if (error instanceof InvalidatedError) pending.reopen = ResyncReason.INVALIDATED;
         else if (isChangeStreamHistoryLost(error)) pending.reopen = ResyncReason.HISTORY_LOST;
@@ -146,10 +164,20 @@ export class ChangeFeed<E> {
     if (stream) await this.#close(stream, 'live');
   }
 
-  #fail(error: unknown): void {
-    this.#state = 'failed';
-    this.logger.error({ err: error, feed: this.spec.name }, 'change stream failed beyond its retries; subscriptions end');
-    for (const subscriber of [...this.#subscribers]) subscriber.end(ResyncReason.STREAM_FAILED);
+  #markOpen(): void {
+    if (this.#failures === 0) return;
+    this.logger.info({ feed: this.spec.name, failures: this.#failures }, 'change stream reopened');
+    this.#failures = 0;
+    this.#lastError = null;
+    this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 1);
+  }
+
+  #markFailed(error: unknown): number {
+    this.#failures++;
+    this.#lastError = error instanceof Error ? error.message : String(error);
+    this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 0);
+    this.telemetry.changeFeedReopenFailuresTotal.inc({ feed: this.spec.name });
+    return this.#failures;
   }
 
   #publish(change: Document): void {

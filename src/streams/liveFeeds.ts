@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.ts';
-import { ChangeFeed } from './ChangeFeed.ts';
+import { ChangeFeed, type FeedStatus } from './ChangeFeed.ts';
 import { createStreamsTelemetry } from './telemetry.ts';
 import { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent } from './ledgerEvents.ts';
 import { workItemFeedSpec, type WorkItemStatusEvent } from './workItemEvents.ts';
@@ -49,4 +49,10 @@ export function liveFeedsFor(db: Db): LiveFeeds {
   const feeds = running.get(db);
   if (!feeds) throw new Error('the change-stream watchers are not running in this process');
   return feeds;
+}
+
+/** The feeds' statuses, or null when the watchers do not run on this database handle. */
+export function liveFeedStatuses(db: Db): FeedStatus[] | null {
+  const feeds = running.get(db);
+  return feeds ? Object.values(feeds).map((feed: ChangeFeed<unknown>) => feed.status) : null;
 }

@@ -1,6 +1,7 @@
+import type { Db } from 'mongodb';
 import type { StartupTask } from '../db/startupTasks.ts';
 import { startLiveFeeds } from './liveFeeds.ts';
-import { PayoutProjection, type PayoutProjectionOptions } from './projection/PayoutProjection.ts';
+import { PayoutProjection, type PayoutProjectionOptions, type ProjectionStatus } from './projection/PayoutProjection.ts';
 import { ensureWalkIndexes } from './projection/withdrawalWalk.ts';
 
 // Start-up steps of the streams: the live watchers (every process), then the payout projection
@@ -13,6 +14,14 @@ export const liveWatchersTask: StartupTask = {
   run: ({ db, logger, registry }) => startLiveFeeds(db, logger, registry),
 };
 
+// The running projection per database handle, for /readyz (as liveFeeds.ts does for the feeds).
+const projections = new WeakMap<Db, PayoutProjection>();
+
+/** The payout projection's status in this process, or null when it does not run here. */
+export function payoutProjectionStatus(db: Db): ProjectionStatus | null {
+  return projections.get(db)?.status ?? null;
+}
+
 export function payoutProjectionTask(options: PayoutProjectionOptions = {}): StartupTask {
   return {
     name: 'streams: payout projection',
@@ -20,7 +29,13 @@ export function payoutProjectionTask(options: PayoutProjectionOptions = {}): Sta
       await ensureWalkIndexes(db);
       const projection = new PayoutProjection(db, logger.child({ component: 'payoutProjection' }), registry, options);
       projection.start();
-      return { stop: () => projection.stop() };
+      projections.set(db, projection);
+      return {
+        async stop() {
+          projections.delete(db);
+          await projection.stop();
+        },
+      };
     },
   };
 }

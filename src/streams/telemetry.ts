@@ -48,6 +48,21 @@ export function createStreamsTelemetry(registry: Registry) {
       name: 'payout_projection_lease_held',
       help: '1 while this process holds the payout projection lease',
     }),
+    changeFeedUp: gaugeOn(registry, {
+      name: 'change_feed_up',
+      help: "1 while a live feed's shared change stream is open, 0 while it is being reopened (or stopped)",
+      labelNames: ['feed'] as const,
+    }),
+    changeFeedReopenFailuresTotal: counterOn(registry, {
+      name: 'change_feed_reopen_failures_total',
+      help: "Failures of a live feed's shared change stream (each is followed by a reopen with capped backoff)",
+      labelNames: ['feed'] as const,
+    }),
+    payoutProjectionState: gaugeOn(registry, {
+      name: 'payout_projection_state',
+      help: '1 for the state the payout projection is in: projecting, standby (another process holds the lease) or retrying (failing, backing off)',
+      labelNames: ['state'] as const,
+    }),
     payoutCatchUpScannedTotal: counterOn(registry, {
       name: 'payout_catch_up_scanned_total',
       help: 'Withdrawal entries the payout catch-up walked (checked against their payout)',

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Document, ObjectId, Sort } from 'mongodb';
 import type { WorkContext } from './context.ts';
 import type { ClaimWorkItemInput } from './inputs.ts';
-import { ClaimIndex } from './model.ts';
+import { ClaimIndex, Limits, WorkStatus } from './model.ts';
 import * as pipelines from './pipelines.ts';
 import { applied, refused } from './outcomes.ts';
 import type { ClaimResult } from './results.ts';
@@ -25,6 +25,8 @@ async function claimById(ctx: WorkContext, input: ClaimWorkItemInput, id: Object
   );
   if (item === null) return refused(ctx, 'claim', id, input.workerId);
   applied(ctx, 'claim', item, input.workerId);
+  // Its lease had expired once too often: this write dead-lettered it instead (pipelines.claim).
+  if (item.status === WorkStatus.FAILED) return { kind: 'conflictLost', operation: 'claim', current: item };
   return { kind: 'claimed', item };
 }
 
@@ -53,14 +55,19 @@ async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<C
     },
   ];
   for (const { filter, sort, hint } of walks) {
-    const item = await ctx.collection.findOneAndUpdate(filter, pipelines.claim(input.workerId, input.leaseSeconds * 1000), {
-      sort,
-      hint,
-      returnDocument: 'after',
-    });
-    if (item === null) continue;
-    applied(ctx, 'claim', item, input.workerId);
-    return { kind: 'claimed', item };
+    // A stalled item out of attempts is dead-lettered by the write that finds it; look further,
+    // up to a bound, so that one claim never does unbounded work.
+    for (let deadLettered = 0; deadLettered < Limits.deadLettersPerClaimMax; ) {
+      const item = await ctx.collection.findOneAndUpdate(filter, pipelines.claim(input.workerId, input.leaseSeconds * 1000), {
+        sort,
+        hint,
+        returnDocument: 'after',
+      });
+      if (item === null) break;
+      applied(ctx, 'claim', item, input.workerId);
+      if (item.status !== WorkStatus.FAILED) return { kind: 'claimed', item };
+      deadLettered++;
+    }
   }
   return { kind: 'nothingToClaim', kinds: input.kinds ?? [] };
 }

@@ -35,6 +35,7 @@ export async function completeWorkItem(ctx: WorkContext, input: CompleteWorkItem
     kind: 'duplicateReplayed',
     requestId: `${input.id.toHexString()}:${input.workerId}:${input.version}`,
     firstSeenAt: prior.completedAt,
-    original: { kind: 'completed', item: current },
+    // The item as that completion left it (stored by the same write), not as it is now.
+    original: { kind: 'completed', item: current.completionOutcome ? { ...current.completionOutcome, _id: current._id } : current },
   };
 }

@@ -43,7 +43,8 @@ export async function createWorkItem(ctx: WorkContext, input: CreateWorkItemInpu
   const sameParams =
     item.kind === wanted.kind && item.maxAttempts === wanted.maxAttempts && sameJson(item.payload, wanted.payload);
   if (!sameParams) return { kind: 'idempotencyKeyReused', ...replay };
-  return { kind: 'duplicateReplayed', ...replay, original: { kind: 'created', item } };
+  // The outcome as first decided; an item created before snapshots were kept answers as it is now.
+  return { kind: 'duplicateReplayed', ...replay, original: { kind: 'created', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item } };
 }
 
 /**

@@ -80,6 +80,10 @@ export interface WorkItemDoc {
   history: TransitionRecord[];
   createdAt: Date;
   updatedAt: Date;
+  /** The item as its creation left it (without `_id`): what a replayed createWorkItem answers (absent on items older than it). */
+  createOutcome?: Omit<WorkItemDoc, '_id' | 'createOutcome' | 'completionOutcome'>;
+  /** The item as the last completion left it (without `_id`): what a replayed completeWorkItem answers. */
+  completionOutcome?: Omit<WorkItemDoc, '_id' | 'createOutcome' | 'completionOutcome'>;
 }
 
 export const Limits = Object.freeze({
@@ -93,6 +97,8 @@ export const Limits = Object.freeze({
   retryBackoffBaseMs: 1_000,
   retryBackoffMaxMs: 5 * 60_000,
   kindsPerClaimMax: 32,
+  /** Stalled items out of attempts one claim may dead-letter on its way to a claimable one. */
+  deadLettersPerClaimMax: 16,
   pageSizeMax: 100,
   payloadBytesMax: 64 * 1024,
   resultBytesMax: 64 * 1024,

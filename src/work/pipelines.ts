@@ -14,7 +14,7 @@ function lit(value: unknown): Document {
  * The common shape of a transition: remember the status left, move to `to`, bump the version
  * (the fencing token), and append to the bounded history what this very write did.
  */
-function transition(to: unknown, workerId: string | null, fields: Document): Document[] {
+function transition(to: unknown, workerId: string | null, fields: Document, historyWorkerId: unknown = lit(workerId)): Document[] {
   return [
     { $set: { previousStatus: '$status' } },
     { $set: { ...fields, status: to, version: { $add: ['$version', 1] }, updatedAt: '$$NOW' } },
@@ -25,7 +25,7 @@ function transition(to: unknown, workerId: string | null, fields: Document): Doc
             {
               $concatArrays: [
                 { $ifNull: ['$history', []] },
-                [{ from: '$previousStatus', to: '$status', version: '$version', at: '$$NOW', workerId: lit(workerId) }],
+                [{ from: '$previousStatus', to: '$status', version: '$version', at: '$$NOW', workerId: historyWorkerId }],
               ],
             },
             -Limits.historyLengthMax,
@@ -71,7 +71,9 @@ export function createIfMissing(item: NewItem): Document[] {
       $replaceWith: {
         $cond: {
           if: { $eq: [{ $type: '$version' }, 'missing'] },
-          then: { $mergeObjects: ['$$ROOT', fresh] },
+          // The item as created (less `_id`, which an upsert adds after the pipeline), kept so that
+          // a replay answers this outcome, not the item as it is later.
+          then: { $mergeObjects: ['$$ROOT', fresh, { createOutcome: { $mergeObjects: ['$$ROOT', fresh] } }] },
           else: '$$ROOT',
         },
       },
@@ -79,14 +81,27 @@ export function createIfMissing(item: NewItem): Document[] {
   ];
 }
 
-/** PENDING → PROCESSING, or PROCESSING → PROCESSING when a stalled lease is taken over. */
+/**
+ * PENDING → PROCESSING, or PROCESSING → PROCESSING when a stalled lease is taken over. Every claim
+ * counts an attempt, so a lease that expired has used one. A stalled item that has used all its
+ * attempts (its lease expired `maxAttempts` times, or the last one did) is dead-lettered instead:
+ * PROCESSING → FAILED in this same write, so it is never reclaimed forever.
+ */
 export function claim(workerId: string, leaseDurationMs: number): Document[] {
-  return transition(WorkStatus.PROCESSING, workerId, {
-    lockedBy: lit(workerId),
-    leaseDurationMs,
-    leaseExpiresAt: { $add: ['$$NOW', leaseDurationMs] },
-    attempts: { $add: ['$attempts', 1] },
-  });
+  const exhausted = { $and: [{ $eq: ['$status', WorkStatus.PROCESSING] }, { $gte: ['$attempts', '$maxAttempts'] }] };
+  const unlessExhausted = (claimed: unknown, deadLettered: unknown) => ({ $cond: [exhausted, deadLettered, claimed] });
+  return transition(
+    unlessExhausted(WorkStatus.PROCESSING, WorkStatus.FAILED),
+    workerId,
+    {
+      lockedBy: unlessExhausted(lit(workerId), null),
+      leaseDurationMs: unlessExhausted(leaseDurationMs, '$leaseDurationMs'),
+      leaseExpiresAt: unlessExhausted({ $add: ['$$NOW', leaseDurationMs] }, null),
+      attempts: unlessExhausted({ $add: ['$attempts', 1] }, '$attempts'),
+    },
+    // The history stage sees the new status: FAILED here can only be the dead letter.
+    { $cond: [{ $eq: ['$status', WorkStatus.FAILED] }, null, lit(workerId)] },
+  );
 }
 
 /** Extends the lease by the duration it was claimed with; bumps nothing. */
@@ -114,13 +129,18 @@ export function complete(
   };
   const failed = outcome === CompletionOutcome.FAILED;
   const to = failed ? { $cond: [retry, WorkStatus.PENDING, WorkStatus.FAILED] } : WorkStatus.DONE;
-  return transition(to, workerId, {
-    lockedBy: null,
-    leaseExpiresAt: null,
-    result: lit(result),
-    ...(failed ? { availableAt: { $cond: [retry, { $add: ['$$NOW', backoffMs] }, '$availableAt'] } } : {}),
-    lastCompletion: { workerId: lit(workerId), version, outcome, result: lit(result), completedAt: '$$NOW' },
-  });
+  return [
+    ...transition(to, workerId, {
+      lockedBy: null,
+      leaseExpiresAt: null,
+      result: lit(result),
+      ...(failed ? { availableAt: { $cond: [retry, { $add: ['$$NOW', backoffMs] }, '$availableAt'] } } : {}),
+      lastCompletion: { workerId: lit(workerId), version, outcome, result: lit(result), completedAt: '$$NOW' },
+    }),
+    // The item as this completion left it, so that a replay answers this outcome (see complete.ts).
+    { $set: { completionOutcome: '$$ROOT' } },
+    { $unset: ['completionOutcome.completionOutcome', 'completionOutcome.createOutcome', 'completionOutcome._id'] },
+  ];
 }
 
 /** FAILED → PENDING with a fresh set of attempts, due now. */

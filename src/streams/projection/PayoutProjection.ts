@@ -44,6 +44,16 @@ interface Position {
   catchUp: CatchUpProgress | null;
 }
 
+
+/** What /readyz and the metrics show of the projection. It never gives up: `retrying` backs off and tries again. */
+export interface ProjectionStatus {
+  state: 'starting' | 'projecting' | 'standby' | 'retrying' | 'stopped';
+  consecutiveFailures: number;
+  lastError: string | null;
+}
+
+const PROJECTION_STATES = ['starting', 'projecting', 'standby', 'retrying', 'stopped'] as const;
+
 /**
  * Turns every applied withdrawal into exactly one PAYOUT work item (P1). One process at a time
  * holds the lease; it reads the entries' change stream from its stored token (S3), writes each
@@ -63,6 +73,7 @@ export class PayoutProjection {
   readonly #stop = new AbortController();
   #stream: ChangeStream | null = null;
   #loop: Promise<void> = Promise.resolve();
+  #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
 
   constructor(
     private readonly db: Db,
@@ -102,6 +113,20 @@ export class PayoutProjection {
     return this.#holder;
   }
 
+  get status(): ProjectionStatus {
+    return { ...this.#status };
+  }
+
+  #setState(state: ProjectionStatus['state'], error?: unknown): void {
+    const failing = error !== undefined;
+    this.#status = {
+      state,
+      consecutiveFailures: failing ? this.#status.consecutiveFailures + 1 : 0,
+      lastError: failing ? (error instanceof Error ? error.message : String(error)) : null,
+    };
+    for (const each of PROJECTION_STATES) this.#telemetry.payoutProjectionState.set({ state: each }, each === state ? 1 : 0);
+  }
+
   start(): void {
     this.#loop = this.#run();
   }
@@ -111,6 +136,7 @@ export class PayoutProjection {
     this.#stop.abort();
     await this.#closeStream();
     await this.#loop;
+    this.#setState('stopped');
   }
 
   get #stopped(): boolean {
@@ -121,13 +147,15 @@ export class PayoutProjection {
     while (!this.#stopped) {
       const acquired = await acquireLease(this.#leases, PAYOUT_LEASE_NAME, this.#holder, this.#durations.leaseMs).catch((error: unknown) => {
         this.logger.warn({ err: error }, 'payout projection: taking the lease failed');
-        return null;
+        this.#setState('retrying', error);
+        return undefined;
       });
       if (acquired) {
         const { lease, resumeToken, watermark, catchUp } = acquired;
         const reconcile: ReconcileReason | null = catchUp ? (catchUp.reason as ReconcileReason) : resumeToken ? null : 'NO_CHECKPOINT';
         await this.#hold(lease, { position: resumeToken, reconcile, watermark, catchUp });
       }
+      else if (acquired === null) this.#setState('standby');
       await this.#pause(this.#durations.acquireMs);
     }
   }
@@ -157,6 +185,7 @@ export class PayoutProjection {
           at.reconcile = 'HISTORY_LOST';
           at.catchUp = null;
         } else if (error instanceof InvalidatedError) at.reconcile = 'INVALIDATED';
+        this.#setState('retrying', error);
         this.logger.warn({ err: error, failures }, 'payout projection: stream failed; reopening');
         await this.#closeStream();
         await this.#pause(backoffMs(failures, FeedLimits.reopenBackoffBaseMs, FeedLimits.reopenBackoffMaxMs));
@@ -179,6 +208,7 @@ export class PayoutProjection {
 
   async #read(lease: Lease, stream: ChangeStream, at: Position): Promise<Ended> {
     let change: Document | null = await stream.tryNext();
+    this.#setState('projecting');
     if (at.catchUp || at.reconcile) {
       const ended = await this.#catchUp(lease, stream, at);
       if (ended) return ended;

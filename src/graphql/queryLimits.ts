@@ -1,0 +1,109 @@
+// Query limits, from graphql-armor: how deep, how wide (aliases), how costly, how long (tokens)
+// and how decorated (directives) one operation may be, and how many operations one batched HTTP
+// request may carry. Depth, aliases, cost and directives are validation rules; tokens are counted
+// with armor's lexer before Apollo parses (armor's own Apollo plugin throws from a parsing hook,
+// which Apollo answers as HTTP 500). Either way a refused operation never reaches a resolver.
+//
+// Why these defaults (config.ts): the largest operation a client can legitimately send is one
+// that selects every field of a result with every union member spelled out. For this schema the
+// largest is `transfer` (test/hardening/queryLimits.test.ts builds one per root field): depth 9,
+// cost 4,986, 657 tokens; the README's operations cost at most 203. So depth 10 (the issue's
+// ceiling, one above the largest), cost 6,000 (the largest with ~20% headroom: 30 aliases of even
+// a small account page cost more), 1,000 tokens (the largest ×1.5), 10 directives (no operation
+// uses one; a few @include/@skip fit), 30 aliases (a dashboard fetching a page of accounts by id).
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, type ValidationRule } from 'graphql';
+import type { Request, RequestHandler } from 'express';
+import type { Config } from '../config.ts';
+import { queryLimitRefusalsTotal } from './gateTelemetry.ts';
+import { ErrorCode } from './errors.ts';
+
+export type QueryLimits = Pick<
+  Config['limits'],
+  'graphqlDepthMax' | 'graphqlAliasesMax' | 'graphqlCostMax' | 'graphqlTokensMax' | 'graphqlDirectivesMax' | 'graphqlBatchMax'
+>;
+
+export interface QueryLimitProtection {
+  /** For Apollo Server: the armor plugins (tokens, and field suggestions masked in production). */
+  plugins: ApolloServerPlugin[];
+  /** Depth, aliases, cost and directives; for Apollo and for graphql-ws alike. */
+  validationRules: ValidationRule[];
+  /** Tokens, checked before the transport parses: a refusal, or null. */
+  checkTokens(query: string): GraphQLError | null;
+}
+
+// Armor prefixes every refusal with "Syntax Error: ", which misleads: the document parsed fine.
+// Reject handlers run before armor reports the error, so this one counts it and fixes the wording.
+const onRefusal =
+  (limit: string) =>
+  (_context: unknown, error: Error): void => {
+    queryLimitRefusalsTotal.inc({ limit });
+    error.message = withoutSyntaxErrorPrefix(error.message);
+  };
+
+const withoutSyntaxErrorPrefix = (message: string) => message.replace(/^Syntax Error: /, '');
+
+export function queryLimitProtection(limits: QueryLimits, production: boolean): QueryLimitProtection {
+  // exposeLimits: the refusal says which limit and by how much, so a client can fix its operation.
+  const armor = new ApolloArmor({
+    maxDepth: { n: limits.graphqlDepthMax, exposeLimits: true, ignoreIntrospection: true, onReject: [onRefusal('depth')] },
+    maxAliases: { n: limits.graphqlAliasesMax, exposeLimits: true, onReject: [onRefusal('aliases')] },
+    costLimit: { maxCost: limits.graphqlCostMax, exposeLimits: true, ignoreIntrospection: true, onReject: [onRefusal('cost')] },
+    maxTokens: { enabled: false }, // see checkTokens
+    maxDirectives: { n: limits.graphqlDirectivesMax, exposeLimits: true, onReject: [onRefusal('directives')] },
+    // "Did you mean …" maps the schema for whoever probes it; outside production it helps developers.
+    blockFieldSuggestion: { enabled: production },
+  });
+  const { plugins, validationRules } = armor.protect();
+  return {
+    plugins: plugins as ApolloServerPlugin[],
+    validationRules: validationRules as ValidationRule[],
+    checkTokens(query) {
+      try {
+        new MaxTokensParserWLexer(query, { n: limits.graphqlTokensMax, exposeLimits: true }).parseDocument();
+        return null;
+      } catch (error) {
+        if (!(error instanceof Error) || !/Token limit/i.test(error.message)) return null; // a syntax error: the transport reports it
+        queryLimitRefusalsTotal.inc({ limit: 'tokens' });
+        return new GraphQLError(withoutSyntaxErrorPrefix(error.message), { extensions: { code: ErrorCode.BAD_USER_INPUT } });
+      }
+    },
+  };
+}
+
+/**
+ * The HTTP gate before Apollo: bounds a batched request (a JSON array of operations; each is a
+ * full request's worth of work, so an unbounded array is an unbounded request), then runs each
+ * operation's `query` through `checks` (trusted documents, tokens). A refusal is answered 400
+ * with a GraphQL error body, and nothing of the request runs.
+ */
+export function gateHttpOperations(
+  batchMax: number,
+  checks: ReadonlyArray<(query: unknown, req: Request) => GraphQLError | null>,
+): RequestHandler {
+  return (req, res, next) => {
+    const refuse = (message: string, code: unknown = ErrorCode.BAD_USER_INPUT) =>
+      void res.status(400).json({ errors: [{ message, extensions: { code } }] });
+    if (Array.isArray(req.body) && req.body.length > batchMax) {
+      queryLimitRefusalsTotal.inc({ limit: 'batch' });
+      return refuse(`A batched request may carry at most ${batchMax} operations; this one carries ${req.body.length}.`);
+    }
+    const operations: unknown[] = Array.isArray(req.body) ? req.body : [req.method === 'GET' ? req.query : req.body];
+    for (const operation of operations) {
+      const query = (operation as { query?: unknown } | null)?.query;
+      for (const check of checks) {
+        const refusal = check(query, req);
+        if (refusal) return refuse(refusal.message, refusal.extensions['code']);
+      }
+    }
+    next();
+  };
+}
+
+/** The token check of `protection` in the shape `gateHttpOperations` takes. */
+export const tokenCheck =
+  (protection: Pick<QueryLimitProtection, 'checkTokens'>) =>
+  (query: unknown): GraphQLError | null =>
+    typeof query === 'string' ? protection.checkTokens(query) : null;

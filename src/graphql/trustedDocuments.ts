@@ -1,0 +1,86 @@
+// Trusted documents: in production the API runs only the operations the SDK ships. The SDK's
+// build writes `packages/sdk/trusted-documents.json`, `{ "<sha256 hex of the exact query text>":
+// "<query text>" }`; the server hashes each incoming `query` string the same way and looks it up.
+// `off` checks nothing, `log` runs an unknown document but logs and counts it (to find the
+// clients a switch to `enforce` would break), `enforce` refuses it before it is parsed. Admin keys
+// may be let through with ad-hoc documents (TRUSTED_DOCUMENTS_ADMIN_ADHOC=1) for break-glass work.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { GraphQLError } from 'graphql';
+import type { Logger } from '../observability/logger.ts';
+import type { Role } from './auth/roles.ts';
+import { ErrorCode } from './errors.ts';
+import { untrustedDocumentsTotal } from './gateTelemetry.ts';
+
+export const TRUSTED_DOCUMENT_MODES = ['off', 'log', 'enforce'] as const;
+export type TrustedDocumentMode = (typeof TRUSTED_DOCUMENT_MODES)[number];
+
+export interface TrustedDocumentsConfig {
+  mode: TrustedDocumentMode;
+  manifestPath: string;
+  /** Whether an `admin` key may send documents outside the manifest in `enforce`. */
+  adminAdHoc: boolean;
+}
+
+export function documentHash(query: string): string {
+  return createHash('sha256').update(query, 'utf8').digest('hex');
+}
+
+/** Reads and checks a manifest: an object of sha256 hex → the text it is the hash of. */
+export function readManifest(path: string): { ok: true; hashes: ReadonlySet<string> } | { ok: false; error: string } {
+  if (!existsSync(path)) return { ok: false, error: `the manifest ${path} does not exist (build the SDK, or set TRUSTED_DOCUMENTS_MANIFEST)` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return { ok: false, error: `the manifest ${path} is not JSON: ${(error as Error).message}` };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { ok: false, error: `the manifest ${path} must be an object of sha256 hex → query text` };
+  }
+  for (const [hash, text] of Object.entries(parsed)) {
+    if (typeof text !== 'string' || documentHash(text) !== hash) {
+      return { ok: false, error: `the manifest ${path} maps ${hash.slice(0, 16)}… to text whose sha256 differs` };
+    }
+  }
+  return { ok: true, hashes: new Set(Object.keys(parsed)) };
+}
+
+export class TrustedDocuments {
+  readonly #hashes: ReadonlySet<string>;
+
+  constructor(
+    private readonly config: TrustedDocumentsConfig,
+    private readonly logger: Logger,
+  ) {
+    if (config.mode === 'off') {
+      this.#hashes = new Set();
+      return;
+    }
+    const manifest = readManifest(config.manifestPath);
+    if (!manifest.ok && config.mode === 'enforce') throw new Error(`TRUSTED_DOCUMENTS=enforce: ${manifest.error}`);
+    if (!manifest.ok) logger.warn(`TRUSTED_DOCUMENTS=log: ${manifest.error}; every document counts as unknown`);
+    this.#hashes = manifest.ok ? manifest.hashes : new Set();
+    logger.info({ mode: config.mode, documents: this.#hashes.size, manifest: config.manifestPath }, 'trusted documents loaded');
+  }
+
+  /** The refusal for this operation, or null when it may run. `query` undefined: no document sent (a hash only). */
+  check(query: unknown, role: Role | null): GraphQLError | null {
+    if (this.config.mode === 'off') return null;
+    if (typeof query !== 'string') {
+      // A bare hash (automatic persisted queries) would run whatever Apollo cached from anyone.
+      return this.config.mode === 'enforce' ? refusal('A trusted document must be sent as its full `query` text.') : null;
+    }
+    const hash = documentHash(query);
+    if (this.#hashes.has(hash)) return null;
+    const adHocAllowed = role === 'admin' && this.config.adminAdHoc;
+    untrustedDocumentsTotal.inc({ mode: this.config.mode, allowed: String(this.config.mode === 'log' || adHocAllowed) });
+    this.logger.warn({ hash, role, mode: this.config.mode }, 'document not in the trusted documents manifest');
+    if (this.config.mode === 'log' || adHocAllowed) return null;
+    return refusal(`This document is not a trusted document (sha256 ${hash}); send an operation the SDK ships.`);
+  }
+}
+
+function refusal(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: ErrorCode.UNTRUSTED_DOCUMENT } });
+}

@@ -1,0 +1,55 @@
+// Readiness (GET /readyz): may this process take traffic? Yes only when the engine answers a ping
+// within `enginePingTimeoutMs` and every live feed's shared change stream is open. Liveness
+// (GET /healthz) stays "the process answers": a restart does not fix a database outage, so an
+// orchestrator should stop routing here (readiness), not kill the process (liveness).
+import type { Db } from 'mongodb';
+import type { FeedStatus } from '../streams/ChangeFeed.ts';
+import { liveFeedStatuses } from '../streams/liveFeeds.ts';
+import type { ProjectionStatus } from '../streams/projection/PayoutProjection.ts';
+import { payoutProjectionStatus } from '../streams/startup.ts';
+
+export const ReadinessLimits = Object.freeze({
+  /** A ping slower than this counts as no answer (the issue's 1 s). */
+  enginePingTimeoutMs: 1_000,
+});
+
+export interface Readiness {
+  ready: boolean;
+  /** Why not ready, one sentence each; empty when ready. */
+  reasons: string[];
+  engine: { ok: boolean; latencyMs: number | null; error: string | null };
+  feeds: FeedStatus[];
+  /** Reported, not required: a standby or retrying projection does not stop this process serving requests. */
+  payoutProjection: ProjectionStatus | null;
+}
+
+export async function checkReadiness(db: Db, options: { shuttingDown?: boolean } = {}): Promise<Readiness> {
+  const reasons: string[] = [];
+  if (options.shuttingDown) reasons.push('the process is shutting down');
+  const engine = await pingEngine(db, ReadinessLimits.enginePingTimeoutMs);
+  if (!engine.ok) reasons.push(`the engine did not answer a ping within ${ReadinessLimits.enginePingTimeoutMs} ms: ${engine.error}`);
+  const feeds = liveFeedStatuses(db);
+  if (feeds === null) reasons.push('the live feeds are not running in this process');
+  for (const feed of feeds ?? []) {
+    if (feed.state !== 'open') {
+      reasons.push(`live feed ${feed.name} is ${feed.state}${feed.lastError ? ` (${feed.consecutiveFailures} failures, last: ${feed.lastError})` : ''}`);
+    }
+  }
+  return { ready: reasons.length === 0, reasons, engine, feeds: feeds ?? [], payoutProjection: payoutProjectionStatus(db) };
+}
+
+async function pingEngine(db: Db, timeoutMs: number): Promise<Readiness['engine']> {
+  const startedAtMs = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
+  });
+  try {
+    await Promise.race([db.command({ ping: 1 }), timeout]);
+    return { ok: true, latencyMs: Date.now() - startedAtMs, error: null };
+  } catch (error) {
+    return { ok: false, latencyMs: null, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

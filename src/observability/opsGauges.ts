@@ -1,0 +1,118 @@
+// Gauges read from the database when Prometheus scrapes /metrics, for the alerts in
+// ops/prometheus: the oplog window (how far back a change stream can resume: first and last
+// oplog entries of local.oplog.rs, and its size from collStats) and the age of the oldest
+// pending ledger request (the recovery sweep should finish every one within seconds).
+//
+// The oplog may be unreadable: a user without read on `local`, or an engine that does not expose
+// local.oplog.rs (the emulator's is being made readable). Then `mongodb_oplog_stats_available`
+// is 0 and the window gauge is absent, not 0, so the window alert does not fire on it; the
+// availability gauge has its own alert. Each scrape reads for at most `scrapeReadTimeoutMs`.
+import type { Db } from 'mongodb';
+import { Gauge } from 'prom-client';
+import { collectionNames } from '../ledger/index.ts';
+import { metricsRegistry } from './metrics.ts';
+
+export const OpsGaugeLimits = Object.freeze({
+  /** A scrape's database reads give up after this; the gauges then read as unavailable. */
+  scrapeReadTimeoutMs: 2_000,
+});
+
+let source: Db | null = null;
+
+/** Reads the gauges from `db` on each scrape until the returned stop() runs. */
+export function watchOpsGauges(db: Db): { stop(): void } {
+  source = db;
+  return {
+    stop() {
+      if (source === db) source = null;
+    },
+  };
+}
+
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface OplogStats {
+  firstAt: Date;
+  lastAt: Date;
+  sizeBytes: number | null;
+  maxSizeBytes: number | null;
+}
+
+/** The oplog's first and last entry times (and size, when collStats answers), or null when unreadable. */
+export async function readOplogStats(db: Db): Promise<OplogStats | null> {
+  const oplog = db.client.db('local').collection('oplog.rs');
+  try {
+    const [first, last] = await Promise.all([
+      oplog.find({}, { sort: { $natural: 1 }, limit: 1, projection: { ts: 1, wall: 1 } }).next(),
+      oplog.find({}, { sort: { $natural: -1 }, limit: 1, projection: { ts: 1, wall: 1 } }).next(),
+    ]);
+    if (!first || !last) return null;
+    const stats = await db.client
+      .db('local')
+      .command({ collStats: 'oplog.rs' })
+      .catch(() => null);
+    return {
+      firstAt: entryTime(first),
+      lastAt: entryTime(last),
+      sizeBytes: typeof stats?.['size'] === 'number' ? stats['size'] : null,
+      maxSizeBytes: typeof stats?.['maxSize'] === 'number' ? stats['maxSize'] : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+// `wall` is the entry's wall-clock time; `ts` (a Timestamp, seconds since the epoch) is always there.
+function entryTime(entry: Record<string, unknown>): Date {
+  if (entry['wall'] instanceof Date) return entry['wall'];
+  const ts = entry['ts'] as { getHighBits?: () => number; high?: number };
+  return new Date((ts.getHighBits?.() ?? ts.high ?? 0) * 1000);
+}
+
+const oplogAvailable = new Gauge({
+  name: 'mongodb_oplog_stats_available',
+  help: '1 when local.oplog.rs could be read at the last scrape (the window gauges are then present), else 0',
+  registers: [metricsRegistry],
+});
+
+new Gauge({
+  name: 'mongodb_oplog_window_seconds',
+  help: 'Seconds between the first and the last oplog entry: how far back a change stream can resume. Absent when the oplog is unreadable',
+  // A labelled gauge has no series until set (an unlabelled one always shows 0): absent, not 0.
+  labelNames: ['collection'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    this.reset();
+    const db = source;
+    const stats = db ? await withTimeout(readOplogStats(db), OpsGaugeLimits.scrapeReadTimeoutMs).catch(() => null) : null;
+    oplogAvailable.set(stats ? 1 : 0);
+    if (stats) this.set({ collection: 'local.oplog.rs' }, (stats.lastAt.getTime() - stats.firstAt.getTime()) / 1000);
+  },
+});
+
+new Gauge({
+  name: 'ledger_oldest_pending_request_age_seconds',
+  help: 'Age of the oldest ledger request still pending (0 when none); the recovery sweep should keep it low',
+  registers: [metricsRegistry],
+  async collect() {
+    const db = source;
+    if (!db) return;
+    const oldest = await withTimeout(
+      db.collection(collectionNames.requests).findOne({ status: 'pending' }, { sort: { firstSeenAt: 1 }, projection: { firstSeenAt: 1 } }),
+      OpsGaugeLimits.scrapeReadTimeoutMs,
+    ).catch(() => undefined);
+    if (oldest === undefined) return; // unreadable now: keep the last value rather than report 0
+    const firstSeenAt = oldest?.['firstSeenAt'];
+    this.set(firstSeenAt instanceof Date ? Math.max(0, Date.now() - firstSeenAt.getTime()) / 1000 : 0);
+  },
+});
