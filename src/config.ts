@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { parseApiKeys, type ApiKeyEntry } from './graphql/auth/apiKeys.ts';
 import { isRole, ROLES, type Role } from './graphql/auth/roles.ts';
-import type { BucketSize, RateLimits } from './graphql/rateLimit.ts';
-import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './graphql/trustedDocuments.ts';
+import type { BucketSize, RateLimits } from './graphql/rateLimitSizes.ts';
+import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './graphql/trustedDocumentsManifest.ts';
 import { resolve } from 'node:path';
 
 export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;

@@ -35,7 +35,7 @@ import { createLogger, type Logger } from './observability/logger.ts';
 import { metricsRegistry } from './observability/metrics.ts';
 import { startupTasks as appStartupTasks } from './startupTasks.ts';
 import { watchOpsGauges } from './observability/opsGauges.ts';
-import { createShutdownGate } from './shutdownGate.ts';
+import { createShutdownGate } from './graphql/shutdownGate.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const CONSOLE_PATH = '/console';

@@ -9,15 +9,9 @@ import type { Role } from './auth/roles.ts';
 import type { AppContext } from './context.ts';
 import { ErrorCode } from './errors.ts';
 import { rateLimitedTotal } from './gateTelemetry.ts';
+import type { BucketSize, RateLimits } from './rateLimitSizes.ts';
 
-export interface BucketSize {
-  /** Tokens added per second: the sustained rate. */
-  perSecond: number;
-  /** Bucket capacity: the largest burst. */
-  burst: number;
-}
-
-export type RateLimits = Readonly<Record<Role, BucketSize>>;
+export type { BucketSize, RateLimits } from './rateLimitSizes.ts';
 
 interface Bucket {
   tokens: number;

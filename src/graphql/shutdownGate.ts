@@ -3,7 +3,7 @@
 // requests already in flight run to completion; `drained()` resolves when none is left or the
 // grace period is over, whichever comes first. Then the server closes for good (server.ts).
 import type { RequestHandler } from 'express';
-import { ErrorCode } from './graphql/errors.ts';
+import { ErrorCode } from './errors.ts';
 
 export interface ShutdownGate {
   /** Counts requests in flight and refuses new ones once shutting down. Mount before everything. */
