@@ -1,15 +1,14 @@
 // Gauges read from the database when Prometheus scrapes /metrics, for the alerts in
 // ops/prometheus: the oplog window (how far back a change stream can resume: first and last
-// oplog entries of local.oplog.rs, and its size from collStats) and the age of the oldest
-// pending ledger request (the recovery sweep should finish every one within seconds).
+// oplog entries of local.oplog.rs, and its size from collStats). The age of the oldest pending
+// ledger request is the ledger's own gauge (src/ledger/telemetry.ts).
 //
 // The oplog may be unreadable: a user without read on `local`, or an engine that does not expose
-// local.oplog.rs (the emulator's is being made readable). Then `mongodb_oplog_stats_available`
+// local.oplog.rs. Then `mongodb_oplog_stats_available`
 // is 0 and the window gauge is absent, not 0, so the window alert does not fire on it; the
 // availability gauge has its own alert. Each scrape reads for at most `scrapeReadTimeoutMs`.
 import type { Db } from 'mongodb';
 import { Gauge } from 'prom-client';
-import { collectionNames } from '../ledger/index.ts';
 import { metricsRegistry } from './metrics.ts';
 
 export const OpsGaugeLimits = Object.freeze({
@@ -97,22 +96,5 @@ new Gauge({
     const stats = db ? await withTimeout(readOplogStats(db), OpsGaugeLimits.scrapeReadTimeoutMs).catch(() => null) : null;
     oplogAvailable.set(stats ? 1 : 0);
     if (stats) this.set({ collection: 'local.oplog.rs' }, (stats.lastAt.getTime() - stats.firstAt.getTime()) / 1000);
-  },
-});
-
-new Gauge({
-  name: 'ledger_oldest_pending_request_age_seconds',
-  help: 'Age of the oldest ledger request still pending (0 when none); the recovery sweep should keep it low',
-  registers: [metricsRegistry],
-  async collect() {
-    const db = source;
-    if (!db) return;
-    const oldest = await withTimeout(
-      db.collection(collectionNames.requests).findOne({ status: 'pending' }, { sort: { firstSeenAt: 1 }, projection: { firstSeenAt: 1 } }),
-      OpsGaugeLimits.scrapeReadTimeoutMs,
-    ).catch(() => undefined);
-    if (oldest === undefined) return; // unreadable now: keep the last value rather than report 0
-    const firstSeenAt = oldest?.['firstSeenAt'];
-    this.set(firstSeenAt instanceof Date ? Math.max(0, Date.now() - firstSeenAt.getTime()) / 1000 : 0);
   },
 });
