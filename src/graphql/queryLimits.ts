@@ -6,11 +6,12 @@
 //
 // Why these defaults (config.ts): the largest operation a client can legitimately send is one
 // that selects every field of a result with every union member spelled out. For this schema the
-// largest is `transfer` (test/hardening/queryLimits.test.ts builds one per root field): depth 9,
-// cost 4,986, 657 tokens; the README's operations cost at most 203. So depth 10 (the issue's
-// ceiling, one above the largest), cost 6,000 (the largest with ~20% headroom: 30 aliases of even
-// a small account page cost more), 1,000 tokens (the largest ×1.5), 10 directives (no operation
-// uses one; a few @include/@skip fit), 30 aliases (a dashboard fetching a page of accounts by id).
+// largest is `transfer` (test/hardening/queryLimits.test.ts builds one per root field): depth 7 and
+// cost 2,404 counted with fragments flattened (as these rules count: a union member's inline
+// fragment is no level of its own), 657 tokens; the SDK's documents are smaller. So depth 10
+// (DESIGN's ceiling), cost 6,000 (room for a dashboard's page of accounts under 30 aliases),
+// 1,000 tokens (the largest ×1.5), 10 directives (no operation uses one; a few @include/@skip
+// fit), 30 aliases (a dashboard fetching a page of accounts by id).
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -48,9 +49,11 @@ const withoutSyntaxErrorPrefix = (message: string) => message.replace(/^Syntax E
 export function queryLimitProtection(limits: QueryLimits, production: boolean): QueryLimitProtection {
   // exposeLimits: the refusal says which limit and by how much, so a client can fix its operation.
   const armor = new ApolloArmor({
-    maxDepth: { n: limits.graphqlDepthMax, exposeLimits: true, ignoreIntrospection: true, onReject: [onRefusal('depth')] },
+    // Fragments flattened: depth and cost count the fields a document nests, not how it spells them
+    // (a union member in an inline fragment or a shared fragment is no deeper than written inline).
+    maxDepth: { n: limits.graphqlDepthMax, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true, onReject: [onRefusal('depth')] },
     maxAliases: { n: limits.graphqlAliasesMax, exposeLimits: true, onReject: [onRefusal('aliases')] },
-    costLimit: { maxCost: limits.graphqlCostMax, exposeLimits: true, ignoreIntrospection: true, onReject: [onRefusal('cost')] },
+    costLimit: { maxCost: limits.graphqlCostMax, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true, onReject: [onRefusal('cost')] },
     maxTokens: { enabled: false }, // see checkTokens
     maxDirectives: { n: limits.graphqlDirectivesMax, exposeLimits: true, onReject: [onRefusal('directives')] },
     // "Did you mean …" maps the schema for whoever probes it; outside production it helps developers.
