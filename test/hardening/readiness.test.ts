@@ -53,6 +53,9 @@ async function readyz(app: TestApp): Promise<{ status: number; body: any }> {
   return { status: res.status, body: await res.json() };
 }
 
+// One live feed per watched collection (src/streams/liveFeeds.ts), each reported by /readyz.
+const allFeedsOpen = ['workItems', 'ledgerEntries', 'accountBalances'].map((name) => ({ name, state: 'open', consecutiveFailures: 0 }));
+
 describe('readiness', () => {
   let engine: ChildProcess | undefined;
   let app: TestApp | undefined;
@@ -70,7 +73,7 @@ describe('readiness', () => {
         ready: true,
         reasons: [],
         engine: { ok: true },
-        feeds: [{ name: 'workItems', state: 'open', consecutiveFailures: 0 }],
+        feeds: allFeedsOpen,
         payoutProjection: { state: expect.stringMatching(/starting|projecting|standby/) },
       });
     } finally {
@@ -117,7 +120,7 @@ describe('readiness', () => {
       const res = await readyz(app!);
       return res.status === 200 ? res : undefined;
     }, 'readyz back to 200', 60_000);
-    expect(up.body).toMatchObject({ ready: true, feeds: [{ name: 'workItems', state: 'open', consecutiveFailures: 0 }] });
+    expect(up.body).toMatchObject({ ready: true, feeds: allFeedsOpen });
     expect(await metricValue('change_feed_up', { feed: 'workItems' })).toBe(1);
     expect(await metricValue('change_feed_reopen_failures_total', { feed: 'workItems' })).toBeGreaterThan(failuresBefore + 8);
 
