@@ -86,9 +86,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     cleanups.push(async () => opsGauges.stop());
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
-    const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production');
-    const rateLimiter = config.rateLimits ? new RateLimiter(config.rateLimits) : null;
-    const trustedDocuments = new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }));
+    const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production', graphqlTelemetry);
+    const rateLimiter = config.rateLimits ? new RateLimiter(config.rateLimits, graphqlTelemetry) : null;
+    const trustedDocuments = new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry);
     const apollo = new ApolloServer<AppContext>({
       schema,
       validationRules: queryLimits.validationRules,
@@ -154,7 +154,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       gateHttpOperations(config.limits.graphqlBatchMax, [
         (query, req) => trustedDocuments.check(query, roleOf(keyring.authenticate(req.headers.authorization))),
         tokenCheck(queryLimits),
-      ]),
+      ], graphqlTelemetry),
       expressMiddleware(apollo, {
         context: async ({ req }) => createContext(services, keyring.authenticate(req.headers.authorization), 'http'),
       }),

@@ -18,7 +18,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import type { Request, RequestHandler } from 'express';
 import type { Config } from '../config.ts';
-import { queryLimitRefusalsTotal } from './gateTelemetry.ts';
+import type { GraphqlTelemetry } from './telemetry.ts';
 import { ErrorCode } from './errors.ts';
 
 export type QueryLimits = Pick<
@@ -35,18 +35,19 @@ export interface QueryLimitProtection {
   checkTokens(query: string): GraphQLError | null;
 }
 
-// Armor prefixes every refusal with "Syntax Error: ", which misleads: the document parsed fine.
-// Reject handlers run before armor reports the error, so this one counts it and fixes the wording.
-const onRefusal =
-  (limit: string) =>
-  (_context: unknown, error: Error): void => {
-    queryLimitRefusalsTotal.inc({ limit });
-    error.message = withoutSyntaxErrorPrefix(error.message);
-  };
+type RefusalCounter = Pick<GraphqlTelemetry, 'queryLimitRefusalsTotal'>;
 
 const withoutSyntaxErrorPrefix = (message: string) => message.replace(/^Syntax Error: /, '');
 
-export function queryLimitProtection(limits: QueryLimits, production: boolean): QueryLimitProtection {
+export function queryLimitProtection(limits: QueryLimits, production: boolean, telemetry: RefusalCounter): QueryLimitProtection {
+  // Armor prefixes every refusal with "Syntax Error: ", which misleads: the document parsed fine.
+  // Reject handlers run before armor reports the error, so this one counts it and fixes the wording.
+  const onRefusal =
+    (limit: string) =>
+    (_context: unknown, error: Error): void => {
+      telemetry.queryLimitRefusalsTotal.inc({ limit });
+      error.message = withoutSyntaxErrorPrefix(error.message);
+    };
   // exposeLimits: the refusal says which limit and by how much, so a client can fix its operation.
   const armor = new ApolloArmor({
     // Fragments flattened: depth and cost count the fields a document nests, not how it spells them
@@ -69,7 +70,7 @@ export function queryLimitProtection(limits: QueryLimits, production: boolean): 
         return null;
       } catch (error) {
         if (!(error instanceof Error) || !/Token limit/i.test(error.message)) return null; // a syntax error: the transport reports it
-        queryLimitRefusalsTotal.inc({ limit: 'tokens' });
+        telemetry.queryLimitRefusalsTotal.inc({ limit: 'tokens' });
         return new GraphQLError(withoutSyntaxErrorPrefix(error.message), { extensions: { code: ErrorCode.BAD_USER_INPUT } });
       }
     },
@@ -85,12 +86,13 @@ export function queryLimitProtection(limits: QueryLimits, production: boolean): 
 export function gateHttpOperations(
   batchMax: number,
   checks: ReadonlyArray<(query: unknown, req: Request) => GraphQLError | null>,
+  telemetry: RefusalCounter,
 ): RequestHandler {
   return (req, res, next) => {
     const refuse = (message: string, code: unknown = ErrorCode.BAD_USER_INPUT) =>
       void res.status(400).json({ errors: [{ message, extensions: { code } }] });
     if (Array.isArray(req.body) && req.body.length > batchMax) {
-      queryLimitRefusalsTotal.inc({ limit: 'batch' });
+      telemetry.queryLimitRefusalsTotal.inc({ limit: 'batch' });
       return refuse(`A batched request may carry at most ${batchMax} operations; this one carries ${req.body.length}.`);
     }
     const operations: unknown[] = Array.isArray(req.body) ? req.body : [req.method === 'GET' ? req.query : req.body];

@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import type { Role } from './auth/roles.ts';
 import type { AppContext } from './context.ts';
 import { ErrorCode } from './errors.ts';
-import { rateLimitedTotal } from './gateTelemetry.ts';
+import type { GraphqlTelemetry } from './telemetry.ts';
 import type { BucketSize, RateLimits } from './rateLimitSizes.ts';
 
 export type { BucketSize, RateLimits } from './rateLimitSizes.ts';
@@ -23,6 +23,7 @@ export class RateLimiter {
 
   constructor(
     private readonly limits: RateLimits,
+    private readonly telemetry: Pick<GraphqlTelemetry, 'rateLimitedTotal'>,
     private readonly nowMs: () => number = () => performance.now(),
   ) {}
 
@@ -38,7 +39,7 @@ export class RateLimiter {
       bucket.tokens -= 1;
       return null;
     }
-    rateLimitedTotal.inc({ role });
+    this.telemetry.rateLimitedTotal.inc({ role });
     return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
   }
 

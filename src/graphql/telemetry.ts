@@ -23,6 +23,22 @@ export function createGraphqlTelemetry(registry: Registry) {
       help: 'Requests refused for missing or insufficient credentials, by transport and reason',
       labelNames: ['transport', 'reason'] as const,
     }),
+    // The request gate: operations refused before execution, by what refused them.
+    queryLimitRefusalsTotal: counterOn(registry, {
+      name: 'graphql_query_limit_refusals_total',
+      help: 'Operations refused by a query limit before execution, by limit (depth, aliases, cost, tokens, directives, batch)',
+      labelNames: ['limit'] as const,
+    }),
+    rateLimitedTotal: counterOn(registry, {
+      name: 'graphql_rate_limited_total',
+      help: 'Operations refused with RATE_LIMITED (the API key had no token left), by role',
+      labelNames: ['role'] as const,
+    }),
+    untrustedDocumentsTotal: counterOn(registry, {
+      name: 'graphql_untrusted_documents_total',
+      help: 'Operations whose document is not in the trusted documents manifest, by mode and whether they were let through',
+      labelNames: ['mode', 'allowed'] as const,
+    }),
   };
 }
 

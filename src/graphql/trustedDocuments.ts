@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from '../observability/logger.ts';
 import type { Role } from './auth/roles.ts';
 import { ErrorCode } from './errors.ts';
-import { untrustedDocumentsTotal } from './gateTelemetry.ts';
+import type { GraphqlTelemetry } from './telemetry.ts';
 import { documentHash, readManifest, type TrustedDocumentsConfig } from './trustedDocumentsManifest.ts';
 
 export class TrustedDocuments {
@@ -17,6 +17,7 @@ export class TrustedDocuments {
   constructor(
     private readonly config: TrustedDocumentsConfig,
     private readonly logger: Logger,
+    private readonly telemetry: Pick<GraphqlTelemetry, 'untrustedDocumentsTotal'>,
   ) {
     if (config.mode === 'off') {
       this.#hashes = new Set();
@@ -39,7 +40,7 @@ export class TrustedDocuments {
     const hash = documentHash(query);
     if (this.#hashes.has(hash)) return null;
     const adHocAllowed = role === 'admin' && this.config.adminAdHoc;
-    untrustedDocumentsTotal.inc({ mode: this.config.mode, allowed: String(this.config.mode === 'log' || adHocAllowed) });
+    this.telemetry.untrustedDocumentsTotal.inc({ mode: this.config.mode, allowed: String(this.config.mode === 'log' || adHocAllowed) });
     this.logger.warn({ hash, role, mode: this.config.mode }, 'document not in the trusted documents manifest');
     if (this.config.mode === 'log' || adHocAllowed) return null;
     return refusal(`This document is not a trusted document (sha256 ${hash}); send an operation the SDK ships.`);

@@ -10,6 +10,11 @@ import { queryLimitProtection } from '../../src/graphql/queryLimits.ts';
 import { buildAppSchema } from '../../src/graphql/schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { exhaustiveOperations, readmeOperations } from '../support/operations.ts';
+import { Registry } from 'prom-client';
+import { createGraphqlTelemetry } from '../../src/graphql/telemetry.ts';
+
+/** The gate's counters on a registry of the test's own. */
+const telemetry = createGraphqlTelemetry(new Registry());
 
 const HOPS = ['entries', 'items', 'account'] as const;
 
@@ -34,7 +39,7 @@ describe('query limits are sized from real operations', () => {
   });
 
   it('lets every exhaustive operation and every README operation through at the defaults', () => {
-    const limits = queryLimitProtection(loadConfig({}).limits, false);
+    const limits = queryLimitProtection(loadConfig({}).limits, false, telemetry);
     const documents = [...exhaustiveOperations(schema).map((op) => op.document), ...readmeOperations()];
     expect(documents.length).toBeGreaterThan(20);
     for (const document of documents) {
@@ -46,7 +51,7 @@ describe('query limits are sized from real operations', () => {
   it('refuses the largest of them once the cost ceiling is below it', () => {
     const transfer = exhaustiveOperations(schema).find((op) => op.name === 'mutation transfer')!;
     const costUnder = (graphqlCostMax: number) =>
-      validate(schema, parse(transfer.document), queryLimitProtection({ ...loadConfig({}).limits, graphqlCostMax }, false).validationRules).map(
+      validate(schema, parse(transfer.document), queryLimitProtection({ ...loadConfig({}).limits, graphqlCostMax }, false, telemetry).validationRules).map(
         (error) => error.message,
       );
     // Its cost, as the rule reports it when any ceiling is below it; a ceiling just under it refuses it, one at it lets it through.

@@ -7,11 +7,16 @@ import { ConfigError, loadConfig, RATE_LIMITS_DEFAULT } from '../../src/config.t
 import { RateLimiter } from '../../src/graphql/rateLimit.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { metricValue } from '../streams/support/payouts.ts';
+import { Registry } from 'prom-client';
+import { createGraphqlTelemetry } from '../../src/graphql/telemetry.ts';
+
+/** The gate's counters on a registry of the test's own. */
+const telemetry = createGraphqlTelemetry(new Registry());
 
 describe('RateLimiter', () => {
   it('allows a burst, then refuses until a token refills, per key', () => {
     let now = 0;
-    const limiter = new RateLimiter({ ...RATE_LIMITS_DEFAULT, worker: { perSecond: 2, burst: 3 } }, () => now);
+    const limiter = new RateLimiter({ ...RATE_LIMITS_DEFAULT, worker: { perSecond: 2, burst: 3 } }, telemetry, () => now);
     expect([1, 2, 3].map(() => limiter.take('k1', 'worker'))).toEqual([null, null, null]);
     expect(limiter.take('k1', 'worker')).toBe(1); // half a second to the next token, rounded up
     expect(limiter.take('k2', 'worker')).toBeNull(); // another key has its own bucket
@@ -24,7 +29,7 @@ describe('RateLimiter', () => {
   });
 
   it('says how long to wait at a slow rate', () => {
-    const limiter = new RateLimiter({ ...RATE_LIMITS_DEFAULT, ops: { perSecond: 0.1, burst: 1 } }, () => 0);
+    const limiter = new RateLimiter({ ...RATE_LIMITS_DEFAULT, ops: { perSecond: 0.1, burst: 1 } }, telemetry, () => 0);
     expect(limiter.take('k', 'ops')).toBeNull();
     expect(limiter.take('k', 'ops')).toBe(10);
   });
