@@ -49,6 +49,7 @@ export function operationFields(operation: OplogOperation, into: Document = {}):
 }
 
 function commandFields(operation: Exclude<OplogOperation, { op: 'crud' }>): Document {
+  if ('view' in operation) return viewDefinitionFields(operation);
   switch (operation.op) {
     case 'noop':
       return { op: 'n', ns: '', o: { msg: operation.msg } };
@@ -69,8 +70,7 @@ function commandFields(operation: Exclude<OplogOperation, { op: 'crud' }>): Docu
         },
       };
     case 'create':
-      // A view has no UUID: its entry is the create command with viewOn and pipeline only.
-      return { op: 'c', ns: `${operation.db}.$cmd`, ...uuid(operation.collectionUUID), o: { create: operation.coll, ...operation.operationDescription } };
+      return { op: 'c', ns: `${operation.db}.$cmd`, ui: operation.collectionUUID, o: { create: operation.coll, ...operation.operationDescription } };
     case 'createIndexes': {
       // One entry per index (a direct build); a two-phase build's commitIndexBuild lists them all.
       const indexes = operation.operationDescription.indexes as Document[];
@@ -91,6 +91,19 @@ function commandFields(operation: Exclude<OplogOperation, { op: 'crud' }>): Docu
       };
   }
   throw new Error(`no oplog format for ${(operation as { op: string }).op}`);
+}
+
+/**
+ * A view is a document of `<db>.system.views` (`_id` the view's namespace), so mongod logs its
+ * creation as an insert there and its drop as a delete, and change streams read those entries back
+ * as the view's create and drop events (src/mongo/db/pipeline/change_stream_filter_helpers.cpp,
+ * buildViewDefinitionEventFilter; src/mongo/db/views/durable_view_catalog.cpp writes them).
+ */
+function viewDefinitionFields(operation: Extract<OplogOperation, { view: true }>): Document {
+  const ns = `${operation.db}.system.views`;
+  const _id = `${operation.db}.${operation.coll}`;
+  if (operation.op === 'drop') return { op: 'd', ns, o: { _id } };
+  return { op: 'i', ns, o: { _id, ...operation.operationDescription }, o2: { _id } };
 }
 
 function uuid(value: unknown): Document {

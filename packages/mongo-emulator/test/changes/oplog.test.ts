@@ -239,6 +239,17 @@ describe('local.oplog.rs through the driver', () => {
     expect(entries).toMatchObject([{ op: 'u', o: { _id: 60, b: 2 }, o2: { _id: 60 } }]);
   });
 
+  it('logs a view as a document of <db>.system.views: its creation an insert, its drop a delete (durable_view_catalog.cpp)', async () => {
+    const db = client.db('oplogdb');
+    const created = await logged(() => db.createCollection('v_view', { viewOn: 'c', pipeline: [{ $match: { a: 1 } }] }));
+    expect(created.entries).toMatchObject([
+      { op: 'i', ns: 'oplogdb.system.views', o: { _id: 'oplogdb.v_view', viewOn: 'c', pipeline: [{ $match: { a: 1 } }] }, o2: { _id: 'oplogdb.v_view' } },
+    ]);
+    expect(created.entries[0]).not.toHaveProperty('ui');
+    const dropped = await logged(() => db.dropCollection('v_view'));
+    expect(dropped.entries).toMatchObject([{ op: 'd', ns: 'oplogdb.system.views', o: { _id: 'oplogdb.v_view' } }]);
+  });
+
   it('diffs pipeline updates (document_diff_calculator.cpp), and logs them whole when the diff is not smaller', async () => {
     await coll().insertOne({ _id: 70, keep: 'k'.repeat(200), list: range(10), n: 1 });
     expect(await diffOf(() => coll().updateOne({ _id: 70 }, [{ $set: { n: { $add: ['$n', 1] }, list: { $slice: ['$list', 4] } } }]))).toEqual({
