@@ -111,9 +111,6 @@ export function reportingCollections(db: Db): LedgerCollections {
   };
 }
 
-/** The index the payout reconciliation's walk over withdrawal entries needs (src/ledger/withdrawals.ts). */
-export const withdrawalsByIdIndex = Object.freeze({ kind: 1, _id: 1 } as const);
-
 const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
   accounts: [],
   entries: [
@@ -121,8 +118,6 @@ const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
     // decided once.
     { key: { accountId: 1, versionAfter: 1 }, name: 'accountId_versionAfter', unique: true },
     { key: { requestId: 1 }, name: 'requestId' },
-    // The payout projection's reconciliation walks withdrawals by _id (src/ledger/withdrawals.ts).
-    { key: { ...withdrawalsByIdIndex }, name: 'kind_id' },
   ],
   // The pending-requests metrics (src/ledger/telemetry.ts) count and age pending requests.
   requests: [{ key: { status: 1, firstSeenAt: 1 }, name: 'status_firstSeenAt' }],

@@ -13,7 +13,6 @@ import { openAccount } from './openAccount.ts';
 import * as queries from './queries.ts';
 import { accountTurnsOf, type LedgerDeps, moveMoney, type MoveResult, requestRules, type RequestRules } from './requests.ts';
 import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
-import { withdrawalsAfter } from './withdrawals.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 
 export interface LedgerServiceOptions {
@@ -73,7 +72,6 @@ export function createLedgerService(options: LedgerServiceOptions) {
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
     entryByRequest: (requestId: string) => queries.entryByRequest(reporting, requestId),
     /** Applied withdrawals after an `_id`, read on the primary (payout reconciliation). */
-    withdrawalsAfter: (afterId: string | null, limit: number) => withdrawalsAfter(deps.collections, afterId, limit),
   });
 }
 
