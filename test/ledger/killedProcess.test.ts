@@ -34,9 +34,12 @@ afterAll(async () => {
 });
 
 function startEngine(): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/ledger/support/engineProcess.ts'], {
+  // The emulator's CLI, as an operator runs the engine; its open transactions expire as a mongod
+  // started with the same --setParameter would (see docs/ledger.md).
+  const cli = 'packages/mongo-emulator/bin/mongo-emulator.mjs';
+  const child = spawn(process.execPath, [cli, '--port', '0', '--setParameter', `transactionLifetimeLimitSeconds=${lifetimeLimitSeconds}`], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', TRANSACTION_LIFETIME_LIMIT_SECONDS: String(lifetimeLimitSeconds) },
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -44,7 +47,7 @@ function startEngine(): Promise<string> {
     let out = '';
     child.stdout!.on('data', (chunk) => {
       out += String(chunk);
-      const match = /engine ready on (\S+)/.exec(out);
+      const match = /ready on (mongodb:\/\/\S+)/.exec(out);
       if (match) resolve(match[1]!);
     });
     child.stderr!.on('data', (chunk) => (out += String(chunk)));
