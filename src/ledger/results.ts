@@ -1,3 +1,4 @@
+import type { DuplicateReplayed as SharedDuplicateReplayed } from '../duplicateReplayed.ts';
 import type { EntryKind } from './model.ts';
 
 // What the ledger service answers: plain discriminated unions, no GraphQL. Money is a safe
@@ -42,12 +43,7 @@ export type MoveOutcome = DepositSuccess | WithdrawSuccess | TransferSuccess | I
 /** The outcomes that are final for their key and come back inside DuplicateReplayed. */
 export type ReplayableOutcome = OpenAccountSuccess | MoveOutcome;
 
-export type DuplicateReplayed = {
-  kind: 'duplicateReplayed';
-  requestId: string;
-  firstSeenAt: Date;
-  original: ReplayableOutcome;
-};
+export type DuplicateReplayed = SharedDuplicateReplayed<ReplayableOutcome>;
 export type IdempotencyKeyReused = { kind: 'idempotencyKeyReused'; requestId: string };
 export type AccountNotFound = { kind: 'accountNotFound'; accountId: string };
 export type RequestInProgress = { kind: 'requestInProgress'; requestId: string; firstSeenAt: Date };

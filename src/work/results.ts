@@ -1,3 +1,4 @@
+import type { DuplicateReplayed } from '../duplicateReplayed.ts';
 import type { WorkItemDoc } from './model.ts';
 
 // What the work service answers: plain discriminated unions, one member per contract branch.
@@ -15,12 +16,7 @@ export interface WorkItemNotFound {
   kind: 'workItemNotFound';
   id: string;
 }
-export interface DuplicateReplayed<Original> {
-  kind: 'duplicateReplayed';
-  requestId: string;
-  firstSeenAt: Date;
-  original: Original;
-}
+export type { DuplicateReplayed };
 
 export interface CreateSuccess {
   kind: 'created';
