@@ -11,6 +11,7 @@ import { DashboardLimits, decodeEntriesCursor, type CappedCount, ENTRY_KINDS, le
 import { idLengthMax } from '../limits.ts';
 import type { EntryKind } from '../model.ts';
 import { LedgerEntry, LedgerEntryKind, toLedgerEntry } from './types.ts';
+import { RefusalFields } from './results.ts';
 
 const LedgerRequestStatusEnum = Object.freeze({ PENDING: 'PENDING', APPLIED: 'APPLIED', REJECTED: 'REJECTED' } as const);
 type LedgerRequestStatusEnum = (typeof LedgerRequestStatusEnum)[keyof typeof LedgerRequestStatusEnum];
@@ -77,16 +78,7 @@ export class LedgerTotals {
 }
 
 @ObjectType({ description: 'Why a request was refused' })
-export class LedgerRejection {
-  @Field(() => ID)
-  accountId!: string;
-
-  @Field(() => SafeInt, { description: 'The balance when the request was decided' })
-  balance!: number;
-
-  @Field(() => SafeInt)
-  amount!: number;
-}
+export class LedgerRejection extends RefusalFields {}
 
 @ObjectType({ description: 'A money request under its caller key: pending, applied (with its entries) or rejected (with why)' })
 export class LedgerRequest {

@@ -45,8 +45,12 @@ export class TransferSuccess {
   to!: Account;
 }
 
-@ObjectType({ description: 'Refused: the balance did not cover the amount. Final for this requestId; nothing moved' })
-export class InsufficientFunds {
+/**
+ * What a refusal says of the account it was decided on, shared by every refusal type. No field
+ * returns this class, so the schema has no type of its name: only its subclasses inherit its fields.
+ */
+@ObjectType()
+export abstract class RefusalFields {
   @Field(() => ID)
   accountId!: string;
 
@@ -56,20 +60,14 @@ export class InsufficientFunds {
   @Field(() => SafeInt)
   amount!: number;
 }
+
+@ObjectType({ description: 'Refused: the balance did not cover the amount. Final for this requestId; nothing moved' })
+export class InsufficientFunds extends RefusalFields {}
 
 @ObjectType({
   description: 'Refused: the credit would take the balance past 2^53-1. Nothing moved and nothing was recorded',
 })
-export class BalanceLimitExceeded {
-  @Field(() => ID)
-  accountId!: string;
-
-  @Field(() => SafeInt, { description: 'The balance when the request was decided' })
-  balance!: number;
-
-  @Field(() => SafeInt)
-  amount!: number;
-}
+export class BalanceLimitExceeded extends RefusalFields {}
 
 @ObjectType({ description: 'No such account; nothing was recorded, so the same requestId may be used again' })
 export class AccountNotFound {

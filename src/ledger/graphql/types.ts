@@ -28,11 +28,12 @@ export class Account {
   version!: number;
 }
 
-@ObjectType({ description: 'One immutable journal line: money that reached or left one account' })
-export class LedgerEntry {
-  @Field(() => ID)
-  id!: string;
-
+/**
+ * What a journal line says, shared by the entry itself and the event that announces it. No field
+ * returns this class, so the schema has no type of its name: only its subclasses inherit its fields.
+ */
+@ObjectType()
+export abstract class LedgerEntryFields {
   @Field(() => String, { description: 'The caller key of the request that wrote it' })
   requestId!: string;
 
@@ -59,6 +60,12 @@ export class LedgerEntry {
 
   @Field(() => DateTime)
   createdAt!: Date;
+}
+
+@ObjectType({ description: 'One immutable journal line: money that reached or left one account' })
+export class LedgerEntry extends LedgerEntryFields {
+  @Field(() => ID)
+  id!: string;
 }
 
 @ObjectType()

@@ -1,7 +1,7 @@
 // The subscription payloads: a work-item transition, or a notice to resync.
 import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
-import { LedgerEntryKind } from '../../ledger/graphql/types.ts';
+import { LedgerEntryFields } from '../../ledger/graphql/types.ts';
 import type { EntryKind } from '../../ledger/model.ts';
 import { WorkStatus } from '../../work/index.ts';
 import '../../work/graphql/types.ts'; // registers the WorkItemStatus enum used below
@@ -55,39 +55,12 @@ export function toWorkItemStatusEventResult(item: FeedItem<WorkItemStatusEvent>)
 }
 
 @ObjectType({ description: 'A journal entry was written (entries are immutable: one event each), in version order per account' })
-export class LedgerEntryAdded {
+export class LedgerEntryAdded extends LedgerEntryFields {
   @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
   cursor!: string;
 
   @Field(() => ID)
   entryId!: string;
-
-  @Field(() => String, { description: 'The caller key of the request that wrote it' })
-  requestId!: string;
-
-  @Field(() => ID)
-  accountId!: string;
-
-  @Field(() => String)
-  currency!: string;
-
-  @Field(() => LedgerEntryKind)
-  kind!: EntryKind;
-
-  @Field(() => SafeInt, { description: 'Positive integer minor units; `kind` gives the direction' })
-  amount!: number;
-
-  @Field(() => SafeInt, { description: "The account's balance right after this entry" })
-  balanceAfter!: number;
-
-  @Field(() => SafeInt, { description: "The account's version right after this entry" })
-  versionAfter!: number;
-
-  @Field(() => ID, { nullable: true, description: 'The other account of a transfer' })
-  counterpartyAccountId!: string | null;
-
-  @Field(() => DateTime)
-  createdAt!: Date;
 }
 
 @ObjectType({ description: "An account's balance changed: the balance and version that one write left, in version order per account" })
