@@ -72,11 +72,13 @@ export function auditRuns(db: Db): Collection<AuditRunDoc> {
   return db.collection<AuditRunDoc>(AUDIT_RUNS_COLLECTION, { readPreference: 'primary', writeConcern: { w: 'majority' } });
 }
 
-/** On the ledger's journal: the incremental window, the per-account sums (covered), the transfer pairs. */
+/**
+ * On the ledger's journal: the incremental window and the per-account sums (covered). The transfer
+ * pairs are looked up by requestId on the ledger's own `requestId` index (two legs per key at most).
+ */
 const journalIndexes: IndexDescription[] = [
   { key: { createdAt: 1, _id: 1 }, name: 'audit_createdAt_id' },
   { key: { accountId: 1, kind: 1, amount: 1 }, name: 'audit_accountId_kind_amount' },
-  { key: { requestId: 1, kind: 1 }, name: 'audit_requestId_kind' },
   // The same index as the payout catch-up's (src/streams/projection/withdrawalWalk.ts): the full
   // sweep walks transferOut and withdrawal entries by it. Declared identically, so creating it twice is a no-op.
   { key: { kind: 1, createdAt: 1, _id: 1 }, name: 'kind_createdAt_id' },
