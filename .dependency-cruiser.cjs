@@ -67,6 +67,15 @@ module.exports = {
       to: { path: ['^test/', '^packages/[^/]+/test/'] },
     },
     {
+      name: 'testing-only-from-tests',
+      severity: 'error',
+      comment:
+        'src/testing builds production parts with one piece replaced (the mutants of the meta-tests); ' +
+        'production constructors take no such piece, and only tests and benches may load this door.',
+      from: { pathNot: ['^test/', '^bench/', '^src/testing/', '^packages/[^/]+/test/'] },
+      to: { path: '^src/testing/' },
+    },
+    {
       name: 'emulator-not-to-app',
       severity: 'error',
       comment: 'The emulator is a MongoDB server; it knows nothing of the app that talks to it.',

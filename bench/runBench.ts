@@ -8,7 +8,6 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { emptyBook, type BenchContext } from './context.ts';
 import { createGraphqlPool } from './graphqlPool.ts';
-import { liveFeedsFor } from '../src/streams/index.ts';
 import { startEngineProcess } from './engineProcess.ts';
 import { checkInvariants } from './invariants.ts';
 import { formatLine } from './measured.ts';
@@ -53,7 +52,7 @@ export async function runBench({ argv, env, write }: RunBenchOptions): Promise<n
   try {
     write(`engine: ${engine.describe ?? `${app.server.engine.kind}, because ${app.server.engine.reason}`}`);
     const context: BenchContext = { pool, db: app.server.db, keys: app.keys, runId, mode, book: emptyBook(), raw, mongoUri: engine.uri,
-      app: { wsUrl: app.server.wsUrl, subscriberCount: () => liveFeedsFor(app.server.db).workItems.subscriberCount },
+      app: { wsUrl: app.server.wsUrl, subscriberCount: () => app.server.services.liveFeeds.workItems.subscriberCount },
     };
     for (const scenario of selected) {
       write(`▶ ${scenario.name}: ${scenario.describe(mode)}`);

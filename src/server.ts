@@ -1,7 +1,8 @@
 // The HTTP server: Express 5 with Apollo Server on /graphql, graphql-ws on the same port and
-// path, GET /healthz (liveness, no auth), GET /readyz (readiness, no auth) and GET /metrics.
-// `startServer` brings everything up in order and returns one `stop()` that takes it all down in
-// reverse; main.ts wires signals to it.
+// path, GET /healthz (liveness, no auth), GET /readyz (readiness, no auth) and GET /metrics (the
+// app's registry). `startServer` builds the app (src/app.ts, the composition root: connection,
+// registry, services, start-up tasks), wires HTTP and WebSockets to it, and returns one `stop()`
+// that takes it all down in reverse; main.ts wires signals to it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
@@ -12,46 +13,36 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Db, MongoClient } from 'mongodb';
+import type { Db } from 'mongodb';
+import type { Registry } from 'prom-client';
 import { WebSocketServer } from 'ws';
+import { createApp, type AppOptions } from './app.ts';
 import type { Config } from './config.ts';
-import { connectMongo } from './db/connect.ts';
-import { resolveEngine, type EngineInfo } from './db/engine.ts';
-import type { RunningTask, StartupTask } from './db/startupTasks.ts';
+import type { EngineInfo } from './db/engine.ts';
 import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
 import { consistencyPlugin } from './graphql/consistency.ts';
 import type { Role } from './graphql/auth/roles.ts';
-import { createContext, type AppContext, type AppServices } from './graphql/context.ts';
+import { createContext, type AppContext } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
 import { gateHttpOperations, queryLimitProtection, tokenCheck } from './graphql/queryLimits.ts';
 import { TrustedDocuments } from './graphql/trustedDocuments.ts';
 import { RateLimiter, rateLimitPlugin } from './graphql/rateLimit.ts';
 import { buildAppSchema } from './graphql/schema.ts';
-import { createGraphqlTelemetry } from './graphql/telemetry.ts';
 import { checkReadiness } from './health/readiness.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
 import { observabilityPlugin } from './graphql/observabilityPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
-import { metricsRegistry } from './observability/metrics.ts';
-import { startupTasks as appStartupTasks } from './startupTasks.ts';
-import { watchOpsGauges } from './observability/opsGauges.ts';
+import type { AppServices } from './services.ts';
 import { createShutdownGate } from './graphql/shutdownGate.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const CONSOLE_PATH = '/console';
 const CONSOLE_DIR = fileURLToPath(new URL('./console/', import.meta.url));
 
-export interface StartServerOptions {
-  config: Config;
-  /** An already-connected database (tests). Without it the engine is resolved and started here. */
-  db?: Db;
-  /** Which engine `db` lives on, for the `health` query; only with `db`. */
-  engine?: EngineInfo;
-  logger?: Logger;
+/** How to build the app (src/app.ts), and the HTTP side's own settings. */
+export interface StartServerOptions extends AppOptions {
   /** Defaults to `buildAppSchema()`. */
   schema?: GraphQLSchema;
-  /** Defaults to the app's `startupTasks`. */
-  startupTasks?: readonly StartupTask[];
   /** Where a generated development key is shown, once; stderr by default, never the logger. */
   announce?: (line: string) => void;
 }
@@ -62,9 +53,13 @@ export interface RunningServer {
   port: number;
   db: Db;
   engine: EngineInfo;
+  /** The app's services, as built once by src/app.ts. */
+  services: AppServices;
+  /** The app's registry, served at GET /metrics. */
+  registry: Registry;
   /** The admin key generated because API_KEYS was unset (development only). */
   generatedAdminKey: string | undefined;
-  /** Idempotent: drains HTTP, closes WebSockets, stops Apollo, tasks, Mongo and an embedded engine. */
+  /** Idempotent: drains HTTP, closes WebSockets, stops Apollo, then the app (tasks, Mongo, an embedded engine). */
   stop(): Promise<void>;
 }
 
@@ -79,11 +74,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   try {
     const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
-    const services = await openDatabase(options, logger, cleanups);
-    await runStartupTasks(options.startupTasks ?? appStartupTasks, { ...services, config, logger, registry: metricsRegistry }, cleanups);
-    const graphqlTelemetry = createGraphqlTelemetry(metricsRegistry);
-    const opsGauges = watchOpsGauges(services.db);
-    cleanups.push(async () => opsGauges.stop());
+    const app = await createApp({ ...options, logger });
+    cleanups.push(() => app.stop());
+    const { graphqlTelemetry, services } = app;
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
     const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production', graphqlTelemetry);
@@ -115,7 +108,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       wss,
       schema,
       keyring,
-      services,
+      app,
       logger,
       production: config.nodeEnv === 'production',
       telemetry: graphqlTelemetry,
@@ -126,29 +119,29 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 
-    const app = express();
-    app.disable('x-powered-by');
+    const http = express();
+    http.disable('x-powered-by');
     // Runs first on stop (cleanups run in reverse): refuse new requests with 503, close
     // subscriptions (1001), let in-flight requests finish within the grace, then close the rest.
     const gate = createShutdownGate();
-    app.use(gate.middleware);
+    http.use(gate.middleware);
     cleanups.push(async () => {
       gate.begin();
       await graphqlWs.dispose();
       const left = await gate.drained(config.limits.shutdownGraceMs);
       logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
     });
-    app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+    http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
     // The ops console: static files straight from src/console (no build step, nothing from a CDN).
-    app.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
-    app.get('/readyz', async (_req, res) => {
-      const readiness = await checkReadiness(services.db, { shuttingDown: gate.shuttingDown });
+    http.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
+    http.get('/readyz', async (_req, res) => {
+      const readiness = await checkReadiness(app.db, services, { shuttingDown: gate.shuttingDown });
       res.status(readiness.ready ? 200 : 503).json(readiness);
     });
-    app.get('/metrics', async (_req, res) => {
-      res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
+    http.get('/metrics', async (_req, res) => {
+      res.type(app.registry.contentType).send(await app.registry.metrics());
     });
-    app.use(
+    http.use(
       GRAPHQL_PATH,
       express.json({ limit: config.limits.httpBodyLimitBytes }),
       gateHttpOperations(config.limits.graphqlBatchMax, [
@@ -156,21 +149,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         tokenCheck(queryLimits),
       ], graphqlTelemetry),
       expressMiddleware(apollo, {
-        context: async ({ req }) => createContext(services, keyring.authenticate(req.headers.authorization), 'http'),
+        context: async ({ req }) => createContext(app, keyring.authenticate(req.headers.authorization), 'http'),
       }),
     );
-    httpServer.on('request', app);
+    httpServer.on('request', http);
     const port = await listen(httpServer, config.port, config.host);
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-    logger.info({ port, engine: services.engine.kind }, `listening on http://${host}:${port}${GRAPHQL_PATH}`);
+    logger.info({ port, engine: app.engine.kind }, `listening on http://${host}:${port}${GRAPHQL_PATH}`);
 
     let stopping: Promise<void> | undefined;
     return {
       url: `http://${host}:${port}${GRAPHQL_PATH}`,
       wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
       port,
-      db: services.db,
-      engine: services.engine,
+      db: app.db,
+      engine: app.engine,
+      services,
+      registry: app.registry,
       generatedAdminKey,
       stop: () => (stopping ??= stopAll().then(() => logger.info('stopped'))),
     };
@@ -196,38 +191,6 @@ function roleOf(auth: ReturnType<Keyring['authenticate']>): Role | null {
 
 function writeToStderr(line: string): void {
   process.stderr.write(`${line}\n`);
-}
-
-async function openDatabase(
-  options: StartServerOptions,
-  logger: Logger,
-  cleanups: Array<() => Promise<void>>,
-): Promise<AppServices> {
-  if (options.db) {
-    const engine = options.engine ?? { kind: 'uri', reason: 'a database was handed to startServer' };
-    return { client: options.db.client, db: options.db, engine, logger };
-  }
-  const { config } = options;
-  const engine = await resolveEngine(config);
-  cleanups.push(() => engine.stop());
-  const log = engine.kind === 'emulator' ? logger.warn.bind(logger) : logger.info.bind(logger);
-  log({ engine: engine.kind }, `MongoDB engine: ${engine.kind}, because ${engine.reason}`);
-  const client: MongoClient = await connectMongo(engine.uri, config.limits);
-  cleanups.push(() => client.close());
-  return { client, db: client.db(config.mongodbDb), engine: { kind: engine.kind, reason: engine.reason }, logger };
-}
-
-async function runStartupTasks(
-  tasks: readonly StartupTask[],
-  deps: Parameters<StartupTask['run']>[0],
-  cleanups: Array<() => Promise<void>>,
-): Promise<void> {
-  for (const task of tasks) {
-    const startedAtMs = Date.now();
-    const running: RunningTask | void = await task.run(deps);
-    if (running) cleanups.push(() => running.stop());
-    deps.logger.info({ task: task.name, durationMs: Date.now() - startedAtMs }, 'startup task done');
-  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

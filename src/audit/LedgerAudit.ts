@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ObjectId, type Db } from 'mongodb';
+import { Registry } from 'prom-client';
 import { acquireLease, heldBy, releaseLease, renewLeaseReadingNow, type Lease } from '../db/lease.ts';
 import type { Logger } from '../observability/logger.ts';
 import { auditReaders } from './checks.ts';
 import { AuditLimits } from './limits.ts';
 import { AUDIT_LEASE_NAME, auditRuns, auditState, MismatchKind, type AuditRunDoc, type AuditScope } from './model.ts';
 import { runAudit, type RunLimits, type RunPlan } from './run.ts';
-import { ledgerAuditRunDurationSeconds, ledgerAuditRunsTotal, showLatestRun } from './telemetry.ts';
+import { createAuditTelemetry, type AuditTelemetry } from './telemetry.ts';
 
 export interface LedgerAuditOptions {
   holder?: string;
@@ -37,6 +38,7 @@ const KINDS = Object.values(MismatchKind);
 export class LedgerAudit {
   readonly #db: Db;
   readonly #logger: Logger;
+  readonly #telemetry: AuditTelemetry;
   readonly #holder: string;
   readonly #settings;
   readonly #stop = new AbortController();
@@ -44,9 +46,14 @@ export class LedgerAudit {
   /** One run at a time in this process (the loop's or an operator's). */
   #running: Promise<unknown> = Promise.resolve();
 
-  constructor(db: Db, logger: Logger, options: LedgerAuditOptions = {}) {
+  /**
+   * Built once per app by src/app.ts, which hands in the telemetry on the registry it serves; without
+   * one (a bench, a test) the metrics go to a registry of this audit's own that nobody scrapes.
+   */
+  constructor(db: Db, logger: Logger, options: LedgerAuditOptions = {}, telemetry: AuditTelemetry = createAuditTelemetry(new Registry())) {
     this.#db = db;
     this.#logger = logger;
+    this.#telemetry = telemetry;
     this.#holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.#settings = {
       leaseDurationMs: options.leaseDurationMs ?? AuditLimits.leaseDurationMs,
@@ -102,7 +109,7 @@ export class LedgerAudit {
   async refreshMetrics(): Promise<void> {
     for (const scope of ['incremental', 'full'] as const) {
       const run = await auditRuns(this.#db).find({ scope }).sort({ finishedAt: -1 }).limit(1).next();
-      if (run) showLatestRun(scope, run.finishedAt, run.mismatchCounts ?? {}, KINDS);
+      if (run) this.#telemetry.showLatestRun(scope, run.finishedAt, run.mismatchCounts ?? {}, KINDS);
     }
   }
 
@@ -166,11 +173,11 @@ export class LedgerAudit {
     try {
       findings = await runAudit({ readers: auditReaders(this.#db), limits, stillHolding: async () => (await renewLeaseReadingNow(state, lease, leaseDurationMs)) !== null }, plan);
     } catch (error) {
-      ledgerAuditRunsTotal.inc({ scope, outcome: 'failed' });
+      this.#telemetry.runsTotal.inc({ scope, outcome: 'failed' });
       throw error;
     }
     if (findings === null) {
-      ledgerAuditRunsTotal.inc({ scope, outcome: 'abandoned' });
+      this.#telemetry.runsTotal.inc({ scope, outcome: 'abandoned' });
       this.#logger.warn({ scope }, 'ledger audit: lease lost during the run; its findings are dropped');
       return null;
     }
@@ -187,15 +194,15 @@ export class LedgerAudit {
       },
     ]);
     if (scheduled.matchedCount !== 1) {
-      ledgerAuditRunsTotal.inc({ scope, outcome: 'abandoned' });
+      this.#telemetry.runsTotal.inc({ scope, outcome: 'abandoned' });
       return null;
     }
     const run: AuditRunDoc = { _id: new ObjectId(), scope, startedAt: now, finishedAt: new Date(now.getTime() + (Date.now() - startedMs)), ...findings };
     await auditRuns(this.#db).insertOne(run);
     await this.#prune();
-    ledgerAuditRunsTotal.inc({ scope, outcome: 'complete' });
-    ledgerAuditRunDurationSeconds.observe({ scope }, (Date.now() - startedMs) / 1000);
-    showLatestRun(scope, run.finishedAt, run.mismatchCounts, KINDS);
+    this.#telemetry.runsTotal.inc({ scope, outcome: 'complete' });
+    this.#telemetry.runDurationSeconds.observe({ scope }, (Date.now() - startedMs) / 1000);
+    this.#telemetry.showLatestRun(scope, run.finishedAt, run.mismatchCounts, KINDS);
     const log = findings.mismatchCount > 0 ? this.#logger.error.bind(this.#logger) : this.#logger.info.bind(this.#logger);
     log({ scope, accountsChecked: findings.accountsChecked, entriesChecked: findings.entriesChecked, mismatchCount: findings.mismatchCount, mismatches: findings.mismatches.slice(0, 10) }, 'ledger audit: run finished');
     return run;
@@ -206,16 +213,4 @@ export class LedgerAudit {
     const oldest = await runs.find({}, { projection: { finishedAt: 1 } }).sort({ finishedAt: -1 }).skip(AuditLimits.runsKeptMax).limit(1).next();
     if (oldest) await runs.deleteMany({ finishedAt: { $lte: oldest.finishedAt } });
   }
-}
-
-const audits = new WeakMap<Db, LedgerAudit>();
-
-/** The process's one audit over `db` (the composition root: built once, by the start-up task or the first caller). */
-export function ledgerAuditFor(db: Db, logger: Logger, options?: LedgerAuditOptions): LedgerAudit {
-  let audit = audits.get(db);
-  if (!audit) {
-    audit = new LedgerAudit(db, logger, options);
-    audits.set(db, audit);
-  }
-  return audit;
 }

@@ -1,4 +1,5 @@
 export { AuditLimits } from './limits.ts';
-export { LedgerAudit, ledgerAuditFor, type LedgerAuditOptions, type RunNowResult } from './LedgerAudit.ts';
+export { LedgerAudit, type LedgerAuditOptions, type RunNowResult } from './LedgerAudit.ts';
 export { AUDIT_LEASE_NAME, AUDIT_RUNS_COLLECTION, AUDIT_STATE_COLLECTION, MismatchKind, auditRuns, auditState, ensureAuditIndexes, type AuditRunDoc, type AuditScope, type Mismatch } from './model.ts';
-export { auditStartupTasks, ledgerAuditTask } from './startup.ts';
+export { ledgerAuditTask } from './startup.ts';
+export { createAuditTelemetry, type AuditTelemetry } from './telemetry.ts';

@@ -1,19 +1,17 @@
 import type { StartupTask } from '../db/startupTasks.ts';
-import { ledgerAuditFor, type LedgerAuditOptions } from './LedgerAudit.ts';
+import type { LedgerAudit } from './LedgerAudit.ts';
 import { ensureAuditIndexes } from './model.ts';
 
-// The audit's start-up step: its indexes, then its loop (every process competes for the lease;
-// one audits at a time). It runs after the ledger's and the work items' indexes.
-export function ledgerAuditTask(options: LedgerAuditOptions = {}): StartupTask {
+// The audit's start-up step: its indexes, then the loop of the app's one audit (src/app.ts builds
+// it; every process competes for the lease, one audits at a time). It runs after the ledger's and
+// the work items' indexes.
+export function ledgerAuditTask(audit: LedgerAudit): StartupTask {
   return {
     name: 'audit: ledger audit',
-    async run({ db, logger }) {
+    async run({ db }) {
       await ensureAuditIndexes(db);
-      const audit = ledgerAuditFor(db, logger.child({ component: 'ledgerAudit' }), options);
       audit.start();
       return { stop: () => audit.stop() };
     },
   };
 }
-
-export const auditStartupTasks: readonly StartupTask[] = [ledgerAuditTask()];

@@ -3,3 +3,4 @@ export type { MongoLimits } from './connect.ts';
 export { resolveEngine } from './engine.ts';
 export type { EngineConfig, EngineInfo, ResolvedEngine } from './engine.ts';
 export type { RunningTask, StartupDeps, StartupTask } from './startupTasks.ts';
+export { createEngineStatus, type EngineStatus, type ReplicaSetView } from './engineStatus.ts';

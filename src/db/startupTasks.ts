@@ -1,10 +1,10 @@
 // Start-up steps, run in order once the database is reachable and before the server listens:
 // index creation, seeding, recovery sweeps, background workers. This module only says what a
-// task is: each feature exports its own tasks, and src/startupTasks.ts lists them in order, so
-// db/ never imports a feature. A task that leaves something running (a watcher, a projection)
-// returns a handle; the server stops those handles in reverse order on shutdown.
+// task is: each feature exports its own tasks (a task that drives a service is made over the
+// instance src/app.ts built), and src/startupTasks.ts lists them in order, so db/ never imports a
+// feature. A task that leaves something running (a watcher, a projection) returns a handle; the
+// app stops those handles in reverse order on shutdown.
 import type { Db, MongoClient } from 'mongodb';
-import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 
@@ -13,8 +13,6 @@ export interface StartupDeps {
   db: Db;
   config: Config;
   logger: Logger;
-  /** Where the tasks' telemetry registers (each feature's create<Feature>Telemetry). */
-  registry: Registry;
 }
 
 export interface RunningTask {

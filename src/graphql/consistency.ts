@@ -56,6 +56,11 @@ export class RequestConsistency {
     return this.#after;
   }
 
+  /** The highest cluster time the app's client has seen (see clientClusterTime). */
+  clusterTime(): Timestamp | null {
+    return clientClusterTime(this.client);
+  }
+
   follow(time: Timestamp): void {
     this.#after = time;
   }
@@ -93,7 +98,7 @@ function tokenArgument(operation: OperationDefinitionNode, variables: Record<str
 }
 
 /** Reads `@consistentAfter` before execution; stamps every mutation's response with its token. */
-export function consistencyPlugin(): ApolloServerPlugin<{ consistency: RequestConsistency; client: MongoClient }> {
+export function consistencyPlugin(): ApolloServerPlugin<{ consistency: RequestConsistency }> {
   return {
     async requestDidStart() {
       return {
@@ -107,7 +112,7 @@ export function consistencyPlugin(): ApolloServerPlugin<{ consistency: RequestCo
         async willSendResponse({ operation, response, contextValue }) {
           await contextValue.consistency.end();
           if (operation?.operation !== 'mutation' || response.body.kind !== 'single') return;
-          const time = clientClusterTime(contextValue.client);
+          const time = contextValue.consistency.clusterTime();
           if (time === null) return;
           const result = response.body.singleResult;
           result.extensions = { ...result.extensions, consistencyToken: encodeConsistencyToken(time) };

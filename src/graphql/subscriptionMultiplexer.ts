@@ -13,15 +13,7 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
 } from 'graphql';
-import { Counter } from 'prom-client';
-import { metricsRegistry } from '../observability/metrics.ts';
-
-export const subscriptionResultsTotal = new Counter({
-  name: 'subscription_results_total',
-  help: 'Per-event subscription results: executed (once per item and distinct selection) or shared (reused by another subscriber)',
-  labelNames: ['outcome'] as const,
-  registers: [metricsRegistry],
-});
+import type { GraphqlTelemetry } from './telemetry.ts';
 
 /** A `next` payload serialized once and sent as is to every subscriber of a selection. */
 export class SharedPayload {
@@ -43,8 +35,15 @@ export interface SubscriptionMultiplexer {
   readonly stats: MultiplexerStats;
 }
 
-/** `selectionScope(context)` names what besides the document and variables the execution depends on (the role). */
-export function createSubscriptionMultiplexer(selectionScope: (context: unknown) => string): SubscriptionMultiplexer {
+/**
+ * `selectionScope(context)` names what besides the document and variables the execution depends on
+ * (the role); each result is counted on `telemetry.subscriptionResultsTotal`.
+ */
+export function createSubscriptionMultiplexer(
+  selectionScope: (context: unknown) => string,
+  telemetry: Pick<GraphqlTelemetry, 'subscriptionResultsTotal'>,
+): SubscriptionMultiplexer {
+  const { subscriptionResultsTotal } = telemetry;
   // Keyed by the item object, so results go away with the item once every queue has sent it.
   const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
   const payloads = new WeakMap<ExecutionResult, SharedPayload>();

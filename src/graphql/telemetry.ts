@@ -39,6 +39,11 @@ export function createGraphqlTelemetry(registry: Registry) {
       help: 'Operations whose document is not in the trusted documents manifest, by mode and whether they were let through',
       labelNames: ['mode', 'allowed'] as const,
     }),
+    subscriptionResultsTotal: counterOn(registry, {
+      name: 'subscription_results_total',
+      help: 'Per-event subscription results: executed (once per item and distinct selection) or shared (reused by another subscriber)',
+      labelNames: ['outcome'] as const,
+    }),
   };
 }
 

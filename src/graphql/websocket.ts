@@ -7,7 +7,7 @@ import type { WebSocketServer } from 'ws';
 import type { Logger } from '../observability/logger.ts';
 import type { Keyring } from './auth/apiKeys.ts';
 import { roleMaySubscribe } from './auth/roles.ts';
-import { createContext, type AppContext, type AppServices } from './context.ts';
+import { createContext, type AppContext, type ContextSource } from './context.ts';
 import { ErrorCode } from './errors.ts';
 import { formatAppError } from './formatError.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
@@ -21,7 +21,8 @@ export interface GraphqlWsOptions {
   wss: WebSocketServer;
   schema: GraphQLSchema;
   keyring: Keyring;
-  services: AppServices;
+  /** What each operation's context is built from (src/app.ts). */
+  app: ContextSource;
   logger: Logger;
   production: boolean;
   telemetry: GraphqlTelemetry;
@@ -40,7 +41,7 @@ export function attachGraphqlWs({
   wss,
   schema,
   keyring,
-  services,
+  app,
   logger,
   production,
   telemetry,
@@ -50,7 +51,7 @@ export function attachGraphqlWs({
 }: GraphqlWsOptions): { dispose(): Promise<void> } {
   // A subscription's per-event execution depends on its document, variables and the caller's
   // role (the auth checker's only input): equal ones run once per event and share the frame.
-  const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous');
+  const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous', telemetry);
   const disposable = serveGraphqlWs(
     {
       schema,
@@ -105,7 +106,7 @@ export function attachGraphqlWs({
         });
         return { ...result, errors };
       },
-      context: (ctx) => createContext(services, keyring.authenticate(ctx.connectionParams?.['authorization']), 'ws'),
+      context: (ctx) => createContext(app, keyring.authenticate(ctx.connectionParams?.['authorization']), 'ws'),
     },
     wss,
   );

@@ -1,5 +1,4 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import type { Db } from 'mongodb';
 import { Allow, Rights } from '../graphql/auth/index.ts';
 import type { AppContext } from '../graphql/context.ts';
 
@@ -35,27 +34,8 @@ export class HealthResolver {
   @Query(() => Health, { description: 'The engine in use and the replica-set status' })
   @Allow(Rights.query)
   async health(@Ctx() ctx: AppContext): Promise<Health> {
-    const buildInfo = await ctx.db.admin().command({ buildInfo: 1 });
-    return {
-      engine: ctx.engine.kind,
-      engineReason: ctx.engine.reason,
-      version: String(buildInfo['version']),
-      replicaSet: await readReplicaSet(ctx.db),
-    };
-  }
-}
-
-async function readReplicaSet(db: Db): Promise<ReplicaSetStatus | null> {
-  try {
-    const status = await db.admin().command({ replSetGetStatus: 1 });
-    const members = (status['members'] ?? []) as Array<{ name: string; stateStr: string }>;
-    return {
-      name: String(status['set']),
-      members: members.length,
-      primary: members.find((member) => member.stateStr === 'PRIMARY')?.name ?? null,
-    };
-  } catch {
-    // Not a replica set, or the user may not run replSetGetStatus (e.g. some Atlas tiers).
-    return null;
+    const status = ctx.services.engineStatus;
+    const [version, replicaSet] = await Promise.all([status.version(), status.replicaSet()]);
+    return { engine: status.engine.kind, engineReason: status.engine.reason, version, replicaSet };
   }
 }

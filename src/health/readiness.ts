@@ -3,10 +3,9 @@
 // (GET /healthz) stays "the process answers": a restart does not fix a database outage, so an
 // orchestrator should stop routing here (readiness), not kill the process (liveness).
 import type { Db } from 'mongodb';
+import type { AppServices } from '../services.ts';
 import type { FeedStatus } from '../streams/ChangeFeed.ts';
-import { liveFeedStatuses } from '../streams/liveFeeds.ts';
 import type { ProjectionStatus } from '../streams/projection/PayoutProjection.ts';
-import { payoutProjectionStatus } from '../streams/startup.ts';
 
 export const ReadinessLimits = Object.freeze({
   /** A ping slower than this counts as no answer (the issue's 1 s). */
@@ -23,19 +22,23 @@ export interface Readiness {
   payoutProjection: ProjectionStatus | null;
 }
 
-export async function checkReadiness(db: Db, options: { shuttingDown?: boolean } = {}): Promise<Readiness> {
+export async function checkReadiness(
+  db: Db,
+  services: Pick<AppServices, 'liveFeeds' | 'payoutProjection'>,
+  options: { shuttingDown?: boolean } = {},
+): Promise<Readiness> {
   const reasons: string[] = [];
   if (options.shuttingDown) reasons.push('the process is shutting down');
   const engine = await pingEngine(db, ReadinessLimits.enginePingTimeoutMs);
   if (!engine.ok) reasons.push(`the engine did not answer a ping within ${ReadinessLimits.enginePingTimeoutMs} ms: ${engine.error}`);
-  const feeds = liveFeedStatuses(db);
+  const feeds = services.liveFeeds.statuses();
   if (feeds === null) reasons.push('the live feeds are not running in this process');
   for (const feed of feeds ?? []) {
     if (feed.state !== 'open') {
       reasons.push(`live feed ${feed.name} is ${feed.state}${feed.lastError ? ` (${feed.consecutiveFailures} failures, last: ${feed.lastError})` : ''}`);
     }
   }
-  return { ready: reasons.length === 0, reasons, engine, feeds: feeds ?? [], payoutProjection: payoutProjectionStatus(db) };
+  return { ready: reasons.length === 0, reasons, engine, feeds: feeds ?? [], payoutProjection: services.payoutProjection.running ? services.payoutProjection.status : null };
 }
 
 async function pingEngine(db: Db, timeoutMs: number): Promise<Readiness['engine']> {

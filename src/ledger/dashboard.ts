@@ -260,3 +260,14 @@ export async function ledgerRequest(db: Db, requestId: string, options: ReadOpti
     rejection: rejected ? { accountId: String(outcome['accountId']), balance: fromLong(outcome['balance']), amount: fromLong(outcome['amount']) } : null,
   };
 }
+
+/** The dashboards' ledger reads over one database, built once by src/app.ts. */
+export function createLedgerDashboard(db: Db) {
+  return Object.freeze({
+    listEntries: (query: EntriesQuery, options?: ReadOptions) => listEntriesAcross(db, query, options),
+    totals: (query: Parameters<typeof ledgerTotals>[1], options?: ReadOptions) => ledgerTotals(db, query, options),
+    request: (requestId: string, options?: ReadOptions) => ledgerRequest(db, requestId, options),
+  });
+}
+
+export type LedgerDashboard = ReturnType<typeof createLedgerDashboard>;

@@ -18,30 +18,35 @@ import type { LedgerTelemetry } from './telemetry.ts';
 export interface LedgerServiceOptions {
   db: Db;
   telemetry: LedgerTelemetry;
-  /**
-   * Test-only: replaces the account filters, so that a meta-test can prove the race tests fail
-   * without the preconditions. Refused outside vitest: production always uses the real ones.
-   */
-  preconditionsForTest?: AccountPreconditions;
-  /** Test-only, like `preconditionsForTest`: replaces how requests are keyed and recognised. */
-  requestRulesForTest?: RequestRules;
 }
 
-export type LedgerService = ReturnType<typeof createLedgerService>;
+/** The parts the ledger is built from; production's are fixed by `createLedgerService`. */
+export interface LedgerServiceParts extends LedgerServiceOptions {
+  /** The account filters every move writes under. */
+  preconditions: AccountPreconditions;
+  /** How requests are keyed and recognised. */
+  rules: RequestRules;
+}
+
+export type LedgerService = ReturnType<typeof ledgerServiceFrom>;
 
 /** The ledger's operations over one database. Inputs must already be parsed by ./inputs.ts. */
-export function createLedgerService(options: LedgerServiceOptions) {
-  const injected = options.preconditionsForTest !== undefined || options.requestRulesForTest !== undefined;
-  if (injected && process.env.VITEST !== 'true') {
-    throw new Error('preconditionsForTest is for the test suite only');
-  }
-  const { db, telemetry } = options;
+export function createLedgerService(options: LedgerServiceOptions): LedgerService {
+  return ledgerServiceFrom({ db: options.db, telemetry: options.telemetry, preconditions: accountPreconditions, rules: requestRules });
+}
+
+/**
+ * The ledger from its parts. Not exported by the feature's index: only src/testing uses it, to
+ * build the mutants the meta-tests prove the race tests against.
+ */
+export function ledgerServiceFrom(parts: LedgerServiceParts) {
+  const { db, telemetry } = parts;
   const deps: LedgerDeps = {
     client: db.client,
     turns: accountTurnsOf(db.client),
     collections: writeCollections(db),
-    preconditions: options.preconditionsForTest ?? accountPreconditions,
-    rules: options.requestRulesForTest ?? requestRules,
+    preconditions: parts.preconditions,
+    rules: parts.rules,
     telemetry,
   };
   telemetry.countPendingIn(deps.collections.requests);

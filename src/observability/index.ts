@@ -1,3 +1,3 @@
 export { createLogger } from './logger.ts';
 export type { Logger, LoggerOptions } from './logger.ts';
-export { counterOn, gaugeOn, histogramOn, metricsRegistry } from './metrics.ts';
+export { counterOn, createMetricsRegistry, gaugeOn, histogramOn } from './metrics.ts';

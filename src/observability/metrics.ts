@@ -1,8 +1,8 @@
 // Metrics, one way: each feature's telemetry.ts exports `create<Feature>Telemetry(registry, ...)`,
 // which registers that feature's metrics on the registry it is given through counterOn/gaugeOn/
-// histogramOn below and returns them (or methods over them). No feature imports a registry: the
-// process's one, served at GET /metrics, is handed to the factories where the app is wired
-// (server.ts, the start-up tasks), and a test hands its own.
+// histogramOn below and returns them (or methods over them). No module holds a registry: the app's
+// own, served at its GET /metrics, is made by src/app.ts with `createMetricsRegistry()` and handed
+// to the factories there, and a test hands its own.
 import {
   collectDefaultMetrics,
   Counter,
@@ -14,8 +14,12 @@ import {
   type HistogramConfiguration,
 } from 'prom-client';
 
-export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
+/** A registry with the process's default metrics (CPU, memory, event loop), one per app. */
+export function createMetricsRegistry(): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
 
 type MetricKind<M> = abstract new (...args: never[]) => M;
 

@@ -8,25 +8,14 @@
 // is 0 and the window gauge is absent, not 0, so the window alert does not fire on it; the
 // availability gauge has its own alert. Each scrape reads for at most `scrapeReadTimeoutMs`.
 import type { Db } from 'mongodb';
-import { Gauge } from 'prom-client';
-import { metricsRegistry } from './metrics.ts';
+import type { Registry } from 'prom-client';
+import { gaugeOn } from './metrics.ts';
 
 export const OpsGaugeLimits = Object.freeze({
   /** A scrape's database reads give up after this; the gauges then read as unavailable. */
   scrapeReadTimeoutMs: 2_000,
 });
 
-let source: Db | null = null;
-
-/** Reads the gauges from `db` on each scrape until the returned stop() runs. */
-export function watchOpsGauges(db: Db): { stop(): void } {
-  source = db;
-  return {
-    stop() {
-      if (source === db) source = null;
-    },
-  };
-}
 
 async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -78,23 +67,32 @@ function entryTime(entry: Record<string, unknown>): Date {
   return new Date((ts.getHighBits?.() ?? ts.high ?? 0) * 1000);
 }
 
-const oplogAvailable = new Gauge({
-  name: 'mongodb_oplog_stats_available',
-  help: '1 when local.oplog.rs could be read at the last scrape (the window gauges are then present), else 0',
-  registers: [metricsRegistry],
-});
-
-new Gauge({
-  name: 'mongodb_oplog_window_seconds',
-  help: 'Seconds between the first and the last oplog entry: how far back a change stream can resume. Absent when the oplog is unreadable',
-  // A labelled gauge has no series until set (an unlabelled one always shows 0): absent, not 0.
-  labelNames: ['collection'] as const,
-  registers: [metricsRegistry],
-  async collect() {
-    this.reset();
-    const db = source;
-    const stats = db ? await withTimeout(readOplogStats(db), OpsGaugeLimits.scrapeReadTimeoutMs).catch(() => null) : null;
-    oplogAvailable.set(stats ? 1 : 0);
-    if (stats) this.set({ collection: 'local.oplog.rs' }, (stats.lastAt.getTime() - stats.firstAt.getTime()) / 1000);
-  },
-});
+/**
+ * Registers the gauges on `registry`, read from `db` on each scrape until the returned stop()
+ * runs (then the oplog reads as unavailable). One registry per app (src/app.ts), so one source.
+ */
+export function registerOpsGauges(registry: Registry, db: Db): { stop(): void } {
+  if (registry.getSingleMetric('mongodb_oplog_window_seconds')) throw new Error('the ops gauges are already registered on this registry');
+  let source: Db | null = db;
+  const oplogAvailable = gaugeOn(registry, {
+    name: 'mongodb_oplog_stats_available',
+    help: '1 when local.oplog.rs could be read at the last scrape (the window gauges are then present), else 0',
+  });
+  gaugeOn(registry, {
+    name: 'mongodb_oplog_window_seconds',
+    help: 'Seconds between the first and the last oplog entry: how far back a change stream can resume. Absent when the oplog is unreadable',
+    // A labelled gauge has no series until set (an unlabelled one always shows 0): absent, not 0.
+    labelNames: ['collection'] as const,
+    async collect() {
+      this.reset();
+      const stats = source ? await withTimeout(readOplogStats(source), OpsGaugeLimits.scrapeReadTimeoutMs).catch(() => null) : null;
+      oplogAvailable.set(stats ? 1 : 0);
+      if (stats) this.set({ collection: 'local.oplog.rs' }, (stats.lastAt.getTime() - stats.firstAt.getTime()) / 1000);
+    },
+  });
+  return {
+    stop() {
+      source = null;
+    },
+  };
+}

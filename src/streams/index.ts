@@ -1,10 +1,12 @@
 export { ChangeFeed, type FeedSpec } from './ChangeFeed.ts';
 export { ResyncReason, type FeedEvent, type FeedItem, type FeedResync } from './feedItems.ts';
 export { FeedLimits, ProjectionLimits } from './limits.ts';
-export { liveFeedsFor, startLiveFeeds, type LiveFeeds } from './liveFeeds.ts';
+export { createLiveFeeds, type LiveFeeds } from './liveFeeds.ts';
+export { createPayoutLeaseReader, type PayoutLeaseReader } from './projection/leaseState.ts';
 export { PROJECTION_LEASES_COLLECTION, projectionLeases, type LeaseDoc } from './projection/lease.ts';
-export { PAYOUT_LEASE_NAME, PayoutProjection, type PayoutProjectionOptions } from './projection/PayoutProjection.ts';
+export { createPayoutProjection, PAYOUT_LEASE_NAME, PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions, type ProjectionStatus } from './projection/PayoutProjection.ts';
 export type { Payout, PayoutPayload, PayoutWriter } from './projection/payouts.ts';
 export { decodeResumeCursor, encodeResumeCursor, type ResumeToken } from './resumeCursor.ts';
-export { liveWatchersTask, payoutProjectionTask, streamStartupTasks } from './startup.ts';
+export { LIVE_WATCHERS_TASK, liveWatchersTask, PAYOUT_PROJECTION_TASK, payoutProjectionTask } from './startup.ts';
+export { createStreamsTelemetry, type StreamsTelemetry } from './telemetry.ts';
 export type { WorkItemStatusEvent } from './workItemEvents.ts';

@@ -13,7 +13,7 @@ import type {
   RequeueWorkItemInput,
 } from './inputs.ts';
 import { Limits, workItems } from './model.ts';
-import { preconditions, type Preconditions } from './preconditions.ts';
+import { preconditions } from './preconditions.ts';
 import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type ReadOptions, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
 import type { WorkTelemetry } from './telemetry.ts';
@@ -22,21 +22,17 @@ export interface WorkServiceOptions {
   db: Db;
   telemetry: WorkTelemetry;
   retryBackoffBaseMs?: number;
-  /**
-   * Test-only: replaces the write preconditions, so that a meta-test can prove the race tests
-   * fail without them. Refused outside vitest: production always uses the real ones.
-   */
-  preconditionsForTest?: Preconditions;
 }
 
-/** The only writer of the work-items collection (the payout projection calls `createPayout`). */
+/**
+ * The only writer of the work-items collection (the payout projection calls `createPayout`). Its
+ * meta-tests build their mutant on an altered Db (test/work/support/readThenWrite.ts), so the
+ * service takes no replaceable part.
+ */
 export function createWorkService(options: WorkServiceOptions) {
-  if (options.preconditionsForTest !== undefined && process.env.VITEST !== 'true') {
-    throw new Error('preconditionsForTest is for the test suite only');
-  }
   const ctx: WorkContext = {
     collection: workItems(options.db),
-    preconditions: options.preconditionsForTest ?? preconditions,
+    preconditions,
     telemetry: options.telemetry,
     retryBackoffBaseMs: options.retryBackoffBaseMs ?? Limits.retryBackoffBaseMs,
   };

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../src/graphql/auth/roles.ts';
 import { buildAppSchema } from '../../src/graphql/schema.ts';
-import { AccessProbeResolver, PROBE_EFFECTS, PROBE_MUTATIONS } from '../support/accessProbe.ts';
+import { AccessProbeResolver, PROBE_MUTATIONS, probeEffects } from '../support/accessProbe.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 // From DESIGN.md's roles table: which probe mutations each role may run.
@@ -24,7 +24,7 @@ describe('access over HTTP', () => {
     await app?.close();
   });
 
-  const effects = async () => (await app.db.collection(PROBE_EFFECTS).find().toArray()).length;
+  const effects = () => probeEffects(app.db);
 
   it.each(ROLES)('lets %s query', async (role) => {
     const res = await app.gql('{ probeQuery health { engine } }', {}, { key: role });

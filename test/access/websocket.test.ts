@@ -3,11 +3,11 @@
 // only the work-item subscription; mutations over the socket obey the same rules as over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAppSchema } from '../../src/graphql/schema.ts';
-import { AccessProbeResolver, PROBE_EFFECTS, PROBE_MUTATIONS, PROBE_SUBSCRIPTIONS } from '../support/accessProbe.ts';
+import { AccessProbeResolver, PROBE_MUTATIONS, PROBE_SUBSCRIPTIONS, probeEffects } from '../support/accessProbe.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';
 
-const effects = async (app: TestApp) => (await app.db.collection(PROBE_EFFECTS).find().toArray()).length;
+const effects = (app: TestApp) => probeEffects(app.db);
 
 describe('access over WebSocket', () => {
   let app: TestApp;

@@ -6,14 +6,14 @@
 import { Long, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { AUDIT_LEASE_NAME, auditState, ensureAuditIndexes, LedgerAudit, MismatchKind } from '../../src/audit/index.ts';
+import { AUDIT_LEASE_NAME, auditState, createAuditTelemetry, ensureAuditIndexes, LedgerAudit, MismatchKind } from '../../src/audit/index.ts';
+import { Registry } from 'prom-client';
 import { collectionNames, ensureLedgerIndexes } from '../../src/ledger/index.ts';
 import { ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { startTestApp } from '../support/app.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { fundedAccount, ledgerOn, metricValue, upsertingWriter } from '../streams/support/payouts.ts';
 import { waitFor } from '../streams/support/streamsTest.ts';
-import { startupTasks } from '../../src/startupTasks.ts';
 
 const silent = pino({ level: 'silent' });
 const fast = { settleMs: 0, recheckDelayMs: 10, tickIntervalMs: 50 };
@@ -46,7 +46,8 @@ describe('ledger audit', () => {
   it('finds nothing on a healthy ledger, then reports each direct corruption with its account, expected and actual', async () => {
     const db = test.db;
     await healthyLedger(db, 'x');
-    const audit = new LedgerAudit(db, silent, fast);
+    const registry = new Registry();
+    const audit = new LedgerAudit(db, silent, fast, createAuditTelemetry(registry));
     const clean = await audit.runNow();
     expect(clean).toMatchObject({ kind: 'finished', run: { scope: 'full', accountsChecked: 3, mismatchCount: 0, mismatches: [] } });
 
@@ -66,7 +67,7 @@ describe('ledger audit', () => {
     await entries.insertOne({ _id: 'x-neg-w:debit' as never, requestId: 'x-neg-w', accountId: 'x-neg', currency: 'EUR', kind: 'withdrawal', amount: Long.fromNumber(5), balanceAfter: Long.fromNumber(-5), versionAfter: Long.fromNumber(1), counterpartyAccountId: null, createdAt: new Date(Date.now() - 3_600_000) });
     await workItems(db).insertOne({ idempotencyKey: 'payout:x-neg-w:debit', kind: 'PAYOUT' } as never);
 
-    const before = await metricValue('ledger_audit_runs_total', { scope: 'full', outcome: 'complete' });
+    const before = await metricValue(registry, 'ledger_audit_runs_total', { scope: 'full', outcome: 'complete' });
     const result = await audit.runNow();
     expect(result.kind).toBe('finished');
     const run = result.kind === 'finished' ? result.run : undefined;
@@ -83,8 +84,8 @@ describe('ledger audit', () => {
     expect(byKind(MismatchKind.PAYOUT_MISSING)).toEqual([{ kind: 'PAYOUT_MISSING', accountId: 'x-a', subject: withdrawal!._id, expected: 1, actual: 0 }]);
     expect(byKind(MismatchKind.REQUEST_UNDECIDED)).toEqual([expect.objectContaining({ accountId: null, subject: 'x-stuck' })]);
     expect(run!.mismatchCount).toBe(6);
-    expect(await metricValue('ledger_audit_runs_total', { scope: 'full', outcome: 'complete' })).toBe(before + 1);
-    expect(await metricValue('ledger_audit_mismatches', { scope: 'full', kind: 'BALANCE' })).toBe(2);
+    expect(await metricValue(registry, 'ledger_audit_runs_total', { scope: 'full', outcome: 'complete' })).toBe(before + 1);
+    expect(await metricValue(registry, 'ledger_audit_mismatches', { scope: 'full', kind: 'BALANCE' })).toBe(2);
   });
 
   it('reports no mismatch while moves commit during the run (a disagreement is re-read up to the balance\'s own version)', async () => {
@@ -145,7 +146,7 @@ describe('ledger audit', () => {
   });
 
   it('serves ledgerAudit to dashboard and ops, and runLedgerAudit to admin only', async () => {
-    const app = await startTestApp({ startupTasks: startupTasks.filter((task) => task.name !== 'audit: ledger audit') });
+    const app = await startTestApp({ startupTasks: (tasks) => tasks.filter((task) => task.name !== 'audit: ledger audit') });
     onTestFinished(() => app.close());
     await ensureAuditIndexes(app.db);
     await fundedAccount(ledgerOn(app.db), 'g-a');

@@ -7,7 +7,6 @@
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveFeedsFor } from '../../src/streams/index.ts';
 import type { Role } from '../../src/graphql/auth/roles.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { deposit, openAccount } from '../streams/support/ledgerStreams.ts';
@@ -33,20 +32,20 @@ describe('ops console', () => {
 
   /** Opens the console and signs in by keyboard; for a role that may subscribe, waits until its subscriptions are attached. */
   async function signIn(role: Role): Promise<Page> {
-    const before = liveFeedsFor(app.db).workItems.subscriberCount;
+    const before = app.services.liveFeeds.workItems.subscriberCount;
     const page = await browser.newPage();
     await page.goto(consoleUrl);
     await page.getByLabel('API key').fill(app.keys[role]);
     await page.keyboard.press('Enter');
     await page.locator('#who', { hasText: `Signed in as ${role}` }).waitFor();
-    if (role !== 'dashboard') await waitFor(() => liveFeedsFor(app.db).workItems.subscriberCount > before, 'the page to subscribe');
+    if (role !== 'dashboard') await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
     return page;
   }
 
   /** Closes a page and waits until its subscriptions have left the server, so the next count starts clean. */
   async function closePage(page: Page): Promise<void> {
     await page.close();
-    await waitFor(() => liveFeedsFor(app.db).workItems.subscriberCount === 0, 'the page to unsubscribe');
+    await waitFor(() => app.services.liveFeeds.workItems.subscriberCount === 0, 'the page to unsubscribe');
   }
 
   const row = (page: Page, table: string, itemId: string) => page.locator(`#${table} tr[data-item-id="${itemId}"]`);
@@ -130,10 +129,10 @@ describe('ops console', () => {
     page.on('websocket', (socket) => sockets.push(socket));
     const first = await createItem(app, 'console-drop', 'console-drop-0');
     await row(page, 'transitions', first).waitFor({ timeout: SHOWS_WITHIN_MS });
-    const attached = liveFeedsFor(app.db).workItems.subscriberCount;
+    const attached = app.services.liveFeeds.workItems.subscriberCount;
     await page.evaluate(() => (globalThis as unknown as { precondition: { drop(options: { hold: boolean }): void } }).precondition.drop({ hold: true }));
     await page.locator('#connection[data-status="disconnected"]').waitFor();
-    await waitFor(() => liveFeedsFor(app.db).workItems.subscriberCount < attached, 'the server to see the socket go');
+    await waitFor(() => app.services.liveFeeds.workItems.subscriberCount < attached, 'the server to see the socket go');
     const missed = await Promise.all([1, 2, 3].map((i) => createItem(app, 'console-drop', `console-drop-${i}`)));
     await page.evaluate(() => (globalThis as unknown as { precondition: { resume(): void } }).precondition.resume());
     await page.locator('#connection', { hasText: 'reconnected' }).waitFor();

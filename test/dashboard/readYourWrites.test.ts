@@ -3,11 +3,13 @@
 // `@consistentAfter(token:)` reads through one causally consistent session advanced to it: every
 // read command it sends carries `readConcern.afterClusterTime` = that time under one session id,
 // so a secondary answers only once it has applied the write. Without the directive nothing changes.
+import { Registry } from 'prom-client';
 import { ApolloServer } from '@apollo/server';
 import type { CommandStartedEvent, Document } from 'mongodb';
 import { Timestamp } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consistencyPlugin, decodeConsistencyToken, encodeConsistencyToken } from '../../src/graphql/consistency.ts';
+import { buildServices } from '../../src/app.ts';
 import { createContext, type AppContext } from '../../src/graphql/context.ts';
 import { buildAppSchema } from '../../src/graphql/schema.ts';
 import { ensureLedgerDashboardIndexes } from '../../src/ledger/dashboard.ts';
@@ -85,8 +87,9 @@ describe('read-your-writes: the reads a consistent query sends', () => {
   });
 
   const run = async (query: string, variables: Record<string, unknown> = {}) => {
-    const services = { client: test.client, db: test.db, engine: testMongoEngine(), logger: createLogger({ level: 'silent' }) };
-    const contextValue = createContext(services, { ok: true, principal: { role: 'dashboard', keyId: 'test' } }, 'http');
+    const logger = createLogger({ level: 'silent' });
+    const app = { db: test.db, logger, services: buildServices({ db: test.db, engine: testMongoEngine(), logger, registry: new Registry() }) };
+    const contextValue = createContext(app, { ok: true, principal: { role: 'dashboard', keyId: 'test' } }, 'http');
     commands.length = 0;
     const response = await apollo.executeOperation({ query, variables }, { contextValue });
     expect(response.body.kind === 'single' && response.body.singleResult.errors).toBeUndefined();

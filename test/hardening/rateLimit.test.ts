@@ -68,7 +68,7 @@ describe('rate limit over HTTP and WebSocket', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.service}` },
         body: JSON.stringify({ query: `mutation { openAccount(input: { accountId: "${id}", currency: "EUR" }) { __typename } }` }),
       });
-    const before = await metricValue('graphql_rate_limited_total', { role: 'service' });
+    const before = await metricValue(app.registry, 'graphql_rate_limited_total', { role: 'service' });
     const first = await open('rate-1');
     expect(((await first.json()) as any).data.openAccount.__typename).toBe('OpenAccountSuccess');
 
@@ -84,7 +84,7 @@ describe('rate limit over HTTP and WebSocket', () => {
       },
     ]);
     expect(await app.db.collection('accounts').countDocuments({ _id: 'rate-2' } as never)).toBe(0);
-    expect(await metricValue('graphql_rate_limited_total', { role: 'service' })).toBe(before + 1);
+    expect(await metricValue(app.registry, 'graphql_rate_limited_total', { role: 'service' })).toBe(before + 1);
 
     // Another key (another role) still has its own tokens.
     expect((await app.gql('{ health { engine } }', {}, { key: 'dashboard' })).errors).toBeUndefined();

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { claimAndComplete, createItem, subscriberCount, take, waitFor, WORK_ITEM_STATUS } from '../streams/support/streamsTest.ts';
 import { metricValue } from '../streams/support/payouts.ts';
+import { LIVE_WATCHERS_TASK } from '../../src/streams/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -82,7 +83,7 @@ describe('readiness', () => {
   });
 
   it('is 503 without live feeds, naming the reason', async () => {
-    const noFeeds = await startTestApp({ startupTasks: [] });
+    const noFeeds = await startTestApp({ startupTasks: (tasks) => tasks.filter((task) => task.name !== LIVE_WATCHERS_TASK) });
     try {
       const { status, body } = await readyz(noFeeds);
       expect(status).toBe(503);
@@ -97,7 +98,7 @@ describe('readiness', () => {
     engine = await startEmulatorProcess(port);
     app = await startTestApp({ mongoUri: `mongodb://127.0.0.1:${port}/?replicaSet=rs0`, env: { MONGO_SERVER_SELECTION_TIMEOUT_MS: '2000' } });
     expect((await readyz(app)).status).toBe(200);
-    const failuresBefore = await metricValue('change_feed_reopen_failures_total', { feed: 'workItems' });
+    const failuresBefore = await metricValue(app!.registry, 'change_feed_reopen_failures_total', { feed: 'workItems' });
 
     await kill(engine);
     const down = await waitFor(async () => {
@@ -113,7 +114,7 @@ describe('readiness', () => {
 
     // Stay down long enough for more failed reopens than the old give-up count (8).
     await waitFor(async () => (await readyz(app!)).body.feeds[0].consecutiveFailures > 8, 'more than 8 failed reopens', 60_000);
-    expect(await metricValue('change_feed_up', { feed: 'workItems' })).toBe(0);
+    expect(await metricValue(app!.registry, 'change_feed_up', { feed: 'workItems' })).toBe(0);
 
     engine = await startEmulatorProcess(port);
     const up = await waitFor(async () => {
@@ -121,8 +122,8 @@ describe('readiness', () => {
       return res.status === 200 ? res : undefined;
     }, 'readyz back to 200', 60_000);
     expect(up.body).toMatchObject({ ready: true, feeds: allFeedsOpen });
-    expect(await metricValue('change_feed_up', { feed: 'workItems' })).toBe(1);
-    expect(await metricValue('change_feed_reopen_failures_total', { feed: 'workItems' })).toBeGreaterThan(failuresBefore + 8);
+    expect(await metricValue(app!.registry, 'change_feed_up', { feed: 'workItems' })).toBe(1);
+    expect(await metricValue(app!.registry, 'change_feed_reopen_failures_total', { feed: 'workItems' })).toBeGreaterThan(failuresBefore + 8);
 
     // The reopened feed delivers: a new subscriber sees an item's transitions.
     const subscription = app.ws('ops').subscribe(WORK_ITEM_STATUS, { kinds: ['after-restart'] });

@@ -82,10 +82,10 @@ describe('TRUSTED_DOCUMENTS=log', () => {
   it('runs an unknown document and counts it', async () => {
     const app = await startTestApp({ env: { TRUSTED_DOCUMENTS: 'log', TRUSTED_DOCUMENTS_MANIFEST: MANIFEST } });
     try {
-      const before = await metricValue('graphql_untrusted_documents_total', { mode: 'log' });
+      const before = await metricValue(app.registry, 'graphql_untrusted_documents_total', { mode: 'log' });
       expect((await app.gql('{ health { version } }', {}, { key: 'ops' })).errors).toBeUndefined();
       expect((await app.gql(HEALTH, {}, { key: 'ops' })).errors).toBeUndefined();
-      expect(await metricValue('graphql_untrusted_documents_total', { mode: 'log' })).toBe(before + 1);
+      expect(await metricValue(app.registry, 'graphql_untrusted_documents_total', { mode: 'log' })).toBe(before + 1);
     } finally {
       await app.close();
     }

@@ -60,7 +60,7 @@ describe('G5 applied, reply lost', () => {
 
   it('meta (G3): a key minted per attempt debits twice when a commit reply is lost', async () => {
     await h.fundedAccount('g5-g3', 100);
-    const [broken] = await h.services(1, { requestRulesForTest: keyPerAttempt }, { appName, maxPoolSize: 5 });
+    const [broken] = await h.services(1, { rules: keyPerAttempt }, { appName, maxPoolSize: 5 });
     await setFault({ times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
     await broken!.withdraw({ accountId: 'g5-g3', amount: 40, requestId: 'g5-g3-1' });
     // The checks of the test above, red: two debits, two entries.

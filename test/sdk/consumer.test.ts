@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { liveFeedsFor } from '../../src/streams/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -67,7 +66,7 @@ describe('the packed SDK in a project outside the repository', () => {
     await run(`${ROOT}node_modules/.bin/tsc`, ['-p', 'tsconfig.json', '--strict'], { cwd: project });
 
     // The example runs until its subscription sees a work item created; make one once it listens.
-    const feed = liveFeedsFor(app.db).workItems;
+    const feed = app.services.liveFeeds.workItems;
     const listenersBefore = feed.subscriberCount;
     const child = spawn(process.execPath, ['dist/example.js'], {
       cwd: project,

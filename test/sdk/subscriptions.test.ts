@@ -6,7 +6,6 @@ import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulato
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, match, type Event, type PreconditionClient } from '../../packages/sdk/src/index.ts';
-import { liveFeedsFor } from '../../src/streams/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 type StatusEvent = Event<'workItemStatusChanged'>;
@@ -23,7 +22,7 @@ function trackedWebSocket() {
   return { TrackedWebSocket, sockets };
 }
 
-const subscriberCount = (app: TestApp) => liveFeedsFor(app.db).workItems.subscriberCount;
+const subscriberCount = (app: TestApp) => app.services.liveFeeds.workItems.subscriberCount;
 
 async function createItems(client: PreconditionClient, kind: string, count: number): Promise<string[]> {
   const ids: string[] = [];

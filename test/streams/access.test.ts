@@ -3,13 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';
-import { tasksWithProjection } from './support/payouts.ts';
+import { withProjection } from './support/payouts.ts';
 import { createItem, subscribeAll, subscriberCount, take, waitFor } from './support/streamsTest.ts';
 
 describe('subscription access', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ startupTasks: tasksWithProjection(null) });
+    app = await startTestApp({ ...withProjection(null) });
   });
   afterAll(async () => {
     await app?.close();

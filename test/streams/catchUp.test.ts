@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { collectionNames } from '../../src/ledger/index.ts';
 import { catchUpPayouts, catchUpStart } from '../../src/streams/projection/catchUp.ts';
-import { PAYOUT_LEASE_NAME, PayoutProjection } from '../../src/streams/projection/PayoutProjection.ts';
+import { createPayoutProjection, PAYOUT_LEASE_NAME } from '../../src/streams/projection/PayoutProjection.ts';
 import { projectionLeases, type CatchUpProgress } from '../../src/streams/projection/lease.ts';
 import { ensureWalkIndexes, journalForWalk } from '../../src/streams/projection/withdrawalWalk.ts';
 import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
@@ -17,7 +17,6 @@ import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { expectExactlyOnePayoutEach, metricValue, payoutsPerWithdrawal, upsertingWriter } from './support/payouts.ts';
 import { waitFor } from './support/streamsTest.ts';
 import { Registry } from 'prom-client';
-import { metricsRegistry } from '../../src/observability/metrics.ts';
 import { createStreamsTelemetry } from '../../src/streams/telemetry.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -115,9 +114,11 @@ describe('payout catch-up', () => {
     expect(remaining).toBeGreaterThan(0);
     expect(remaining).toBeLessThan(300);
 
-    const scannedBefore = await metricValue('payout_catch_up_scanned_total');
-    const resumedBefore = await metricValue('payout_catch_up_resumed_total');
-    const next = new PayoutProjection(db, silent, metricsRegistry, { holder: 'successor', leaseAcquireIntervalMs: 100 });
+    const registry = new Registry();
+    const next = createPayoutProjection(
+      { db, logger: silent, telemetry: createStreamsTelemetry(registry), work: createWorkService({ db, telemetry: createWorkTelemetry(registry, silent) }) },
+      { holder: 'successor', leaseAcquireIntervalMs: 100 },
+    );
     next.start();
     try {
       const counts = await waitFor(async () => {
@@ -130,9 +131,9 @@ describe('payout catch-up', () => {
     } finally {
       await next.stop();
     }
-    expect(await metricValue('payout_catch_up_resumed_total')).toBe(resumedBefore + 1);
+    expect(await metricValue(registry, 'payout_catch_up_resumed_total')).toBe(1);
     // Only what was left after the saved position was walked.
-    expect((await metricValue('payout_catch_up_scanned_total')) - scannedBefore).toBe(remaining);
+    expect(await metricValue(registry, 'payout_catch_up_scanned_total')).toBe(remaining);
     expect(await workItems(db).countDocuments({ kind: 'PAYOUT', 'payload.entryId': { $in: ids } })).toBe(400);
   });
 });

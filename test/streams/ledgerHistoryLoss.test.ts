@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulato
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ACCOUNT_BALANCE_CHANGED, deposit, LEDGER_ENTRY_ADDED, openAccount, subscribeLedger, takeLedger } from './support/ledgerStreams.ts';
-import { tasksWithProjection } from './support/payouts.ts';
+import { withProjection } from './support/payouts.ts';
 
 const OPLOG_MAX_ENTRIES = 100;
 
@@ -15,7 +15,7 @@ describe('ledger subscriptions on history loss', () => {
   let app: TestApp;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, replSetName: 'rs0', oplogMaxEntries: OPLOG_MAX_ENTRIES });
-    app = await startTestApp({ mongoUri: emulator.uri, dbName: 's4ledger', startupTasks: tasksWithProjection(null) });
+    app = await startTestApp({ mongoUri: emulator.uri, dbName: 's4ledger', ...withProjection(null) });
   });
   afterAll(async () => {
     await app?.close();

@@ -7,11 +7,11 @@
 // Roles: dashboard and worker keys cannot open them.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeFeed, FeedLimits, liveFeedsFor, type FeedItem } from '../../src/streams/index.ts';
+import { ChangeFeed, FeedLimits, type FeedItem } from '../../src/streams/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';
 import type { SubscriberQueue } from '../../src/streams/SubscriberQueue.ts';
-import { tasksWithProjection } from './support/payouts.ts';
+import { withProjection } from './support/payouts.ts';
 import {
   accountNow,
   deposit,
@@ -36,8 +36,8 @@ describe('ledger subscriptions', () => {
   let b: TestApp;
   beforeAll(async () => {
     // No projection: the stream counts below are then the live feeds' alone.
-    a = await startTestApp({ dbName, startupTasks: tasksWithProjection(null) });
-    b = await startTestApp({ dbName, startupTasks: tasksWithProjection(null) });
+    a = await startTestApp({ dbName, ...withProjection(null) });
+    b = await startTestApp({ dbName, ...withProjection(null) });
   });
   afterAll(async () => {
     await b?.close();
@@ -134,7 +134,7 @@ describe('ledger subscriptions', () => {
 
   it.each(['ledgerEntries', 'accountBalances'] as const)('ends a %s subscriber that does not read with SLOW_SUBSCRIBER after its bounded queue', { timeout: 60_000 }, async (feed) => {
     // Straight on the feed (a socket would read for it): 5 more changes than the queue holds, in one command.
-    const liveFeed: Pick<ChangeFeed<{ accountId: string }>, 'subscribe'> = liveFeedsFor(a.db)[feed];
+    const liveFeed: Pick<ChangeFeed<{ accountId: string }>, 'subscribe'> = a.services.liveFeeds[feed];
     const iterator = liveFeed.subscribe((event) => event.accountId === 'slow', null);
     const overflow = FeedLimits.subscriberQueueMax + 5;
     if (feed === 'ledgerEntries') {

@@ -4,12 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsRegistry } from '../../src/observability/metrics.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createItem, expectNoMore, subscribeAll, subscriberCount, take, waitFor, WORK_ITEM_STATUS } from './support/streamsTest.ts';
 
-async function results(): Promise<{ executed: number; shared: number }> {
-  const metric = await metricsRegistry.getSingleMetric('subscription_results_total')!.get();
+async function results(app: TestApp): Promise<{ executed: number; shared: number }> {
+  const metric = await app.registry.getSingleMetric('subscription_results_total')!.get();
   const of = (outcome: string) => metric.values.find((value) => value.labels['outcome'] === outcome)?.value ?? 0;
   return { executed: of('executed'), shared: of('shared') };
 }
@@ -29,13 +28,13 @@ describe('subscription multiplexing', () => {
     // Other variables, and the same variables under another role: two more selections.
     const otherVariables = await subscribeAll(app, 5, () => ({ kinds: [kind, 'mux-other'] }), 'ops');
     const otherRole = await subscribeAll(app, 5, () => ({ kinds: [kind] }), 'worker');
-    const before = await results();
+    const before = await results(app);
 
     const id = await createItem(app, kind, `${kind}-1`);
     for (const sub of [...same, ...otherVariables, ...otherRole]) {
       expect(await take(sub, 1)).toEqual([expect.objectContaining({ __typename: 'WorkItemStatusChanged', itemId: id, kind, version: 1, status: 'PENDING' })]);
     }
-    const after = await results();
+    const after = await results(app);
     expect(after.executed - before.executed).toBe(3);
     expect(after.shared - before.shared).toBe(20 + 5 + 5 - 3);
     await expectNoMore([...same, ...otherVariables, ...otherRole]);

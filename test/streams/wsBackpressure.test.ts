@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import WebSocket, { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Registry } from 'prom-client';
 import { createSubscriptionMultiplexer } from '../../src/graphql/subscriptionMultiplexer.ts';
+import { createGraphqlTelemetry } from '../../src/graphql/telemetry.ts';
 import { serveGraphqlWs } from '../../src/graphql/wsServer.ts';
 import { SubscriberQueue } from '../../src/streams/SubscriberQueue.ts';
 import { waitFor } from './support/streamsTest.ts';
@@ -34,7 +36,7 @@ function start() {
     },
   });
   const schema = new GraphQLSchema({ query, subscription });
-  const multiplexer = createSubscriptionMultiplexer(() => 'any');
+  const multiplexer = createSubscriptionMultiplexer(() => 'any', createGraphqlTelemetry(new Registry()));
   const httpServer: Server = createServer();
   const wss = new WebSocketServer({ server: httpServer });
   const served = serveGraphqlWs(

@@ -1,16 +1,26 @@
 // Test-only root fields, one per right, so access control can be proven for every role and kind
-// of operation before (and independently of) the features. Mutations record an effect, so a
-// test can prove a refused call changed nothing.
+// of operation before (and independently of) the features. Mutations record an effect (a work
+// item of kind PROBE_EFFECT, written through the app's work service like any resolver's write),
+// so a test can prove a refused call changed nothing.
+import { randomUUID } from 'node:crypto';
+import type { Db } from 'mongodb';
 import { Ctx, Int, Mutation, Query, Resolver, Subscription } from 'type-graphql';
 import { Allow } from '../../src/graphql/auth/Allow.ts';
 import { Rights, type Right } from '../../src/graphql/auth/roles.ts';
 import type { AppContext } from '../../src/graphql/context.ts';
+import { workItems } from '../../src/work/index.ts';
 
-export const PROBE_EFFECTS = 'probe_effects';
+const PROBE_EFFECT_KIND = 'PROBE_EFFECT';
 
 async function recordEffect(ctx: AppContext, right: Right): Promise<string> {
-  await ctx.db.collection(PROBE_EFFECTS).insertOne({ right, role: ctx.role });
+  const created = await ctx.services.work.create({ kind: PROBE_EFFECT_KIND, payload: { right, role: ctx.role }, idempotencyKey: `probe-${randomUUID()}`, maxAttempts: 1 });
+  if (created.kind !== 'created') throw new Error(`probe effect not recorded: ${created.kind}`);
   return right;
+}
+
+/** How many probe mutations took effect on `db`. */
+export function probeEffects(db: Db): Promise<number> {
+  return workItems(db).countDocuments({ kind: PROBE_EFFECT_KIND });
 }
 
 async function* ticks(): AsyncGenerator<number> {

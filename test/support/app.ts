@@ -7,16 +7,19 @@
 import { randomBytes } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import type { Db, MongoClient } from 'mongodb';
+import type { Registry } from 'prom-client';
+import type { AppOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { connectMongo } from '../../src/db/connect.ts';
-import type { StartupTask } from '../../src/db/startupTasks.ts';
 import { ROLES, type Role } from '../../src/graphql/auth/roles.ts';
 import { createLogger, type Logger } from '../../src/observability/logger.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
+import type { AppServices } from '../../src/services.ts';
 import { testMongoEngine, testMongoUri } from './mongo.ts';
 import { createTestWsClient, type TestWsClient } from './ws.ts';
 
-export interface StartTestAppOptions {
+/** How src/app.ts builds the app: which start-up tasks run, the projection's and audit's settings. */
+export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | 'payoutProjection' | 'buildPayoutProjection' | 'ledgerAudit'> {
   /** Extra keys, token → role, besides the one generated per role. */
   apiKeys?: Record<string, Role>;
   /** An exact database name, e.g. to run two app instances on one database; kept on close.
@@ -25,7 +28,6 @@ export interface StartTestAppOptions {
   /** More environment, as main.ts would read it (e.g. limits). */
   env?: Record<string, string>;
   schema?: GraphQLSchema;
-  startupTasks?: readonly StartupTask[];
   logger?: Logger;
   /** Another engine than the run's (e.g. an emulator with a tiny oplog started by the test). */
   mongoUri?: string;
@@ -51,6 +53,10 @@ export interface TestApp {
   client: MongoClient;
   config: Config;
   server: RunningServer;
+  /** The app's services, built once by src/app.ts (e.g. its live feeds' subscriber counts). */
+  services: AppServices;
+  /** The app's own metrics registry, as GET /metrics serves it. */
+  registry: Registry;
   keys: Record<Role, string>;
   gql<TData = any>(query: string, variables?: Record<string, unknown>, options?: GqlOptions): Promise<GqlResponse<TData>>;
   /** A graphql-ws client authenticated with `key` (a role, a raw token, or null for none). */
@@ -82,6 +88,9 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
       logger: options.logger ?? createLogger({ level: 'silent' }),
       ...(options.schema ? { schema: options.schema } : {}),
       ...(options.startupTasks ? { startupTasks: options.startupTasks } : {}),
+      ...(options.payoutProjection ? { payoutProjection: options.payoutProjection } : {}),
+      ...(options.buildPayoutProjection ? { buildPayoutProjection: options.buildPayoutProjection } : {}),
+      ...(options.ledgerAudit ? { ledgerAudit: options.ledgerAudit } : {}),
     });
   } catch (error) {
     await client.close();
@@ -99,6 +108,8 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     client,
     config,
     server,
+    services: server.services,
+    registry: server.registry,
     keys,
     async gql(query, variables = {}, gqlOptions = {}) {
       const authorization = gqlOptions.authorization ?? authorizationFor(gqlOptions.key);

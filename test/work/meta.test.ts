@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkService } from '../../src/work/index.ts';
-import { droppedPreconditions } from './support/droppedPreconditions.ts';
 import { openWorkHarness, type WorkHarness } from './support/harness.ts';
 import { readThenWrite } from './support/readThenWrite.ts';
 import { expectOneOfLateCompletionOrTakeover, expectOneWinner, raceLateCompletion, raceOneClaim } from './support/scenarios.ts';
@@ -31,17 +29,5 @@ describe('meta: the race tests catch a read-then-write service', () => {
     expectOneOfLateCompletionOrTakeover(await raceLateCompletion(a!, b!, h.db.db, 'meta-w3-one-at-a-time', 8, 'oneAtATime'));
     const raced = await raceLateCompletion(a!, b!, h.db.db, 'meta-w3-raced', 8);
     expect(() => expectOneOfLateCompletionOrTakeover(raced)).toThrow();
-  });
-
-  it('refuses injected preconditions outside the test runner', () => {
-    const saved = process.env.VITEST;
-    try {
-      delete process.env.VITEST;
-      expect(() =>
-        createWorkService({ db: h.db.db, telemetry: undefined as never, preconditionsForTest: droppedPreconditions }),
-      ).toThrow(/test suite only/);
-    } finally {
-      process.env.VITEST = saved;
-    }
   });
 });

@@ -4,7 +4,6 @@ import { createUnionType, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
-import { ledgerAuditFor } from '../LedgerAudit.ts';
 import type { AuditRunDoc, Mismatch } from '../model.ts';
 
 @ObjectType({ description: 'One thing the ledger audit found wrong' })
@@ -80,14 +79,14 @@ export class LedgerAuditResolver {
   @Query(() => LedgerAudit, { nullable: true, description: 'The latest finished ledger audit run; null before the first' })
   @Allow(Rights.readAudit)
   async ledgerAudit(@Ctx() ctx: AppContext): Promise<LedgerAudit | null> {
-    const run = await ledgerAuditFor(ctx.db, ctx.logger).latest();
+    const run = await ctx.services.ledgerAudit.latest();
     return run ? toLedgerAudit(run) : null;
   }
 
   @Mutation(() => RunLedgerAuditResult, { description: 'Runs a full ledger audit now, or queues it for the process that holds the audit lease' })
   @Allow(Rights.runAudit)
   async runLedgerAudit(@Ctx() ctx: AppContext): Promise<typeof RunLedgerAuditResult> {
-    const result = await ledgerAuditFor(ctx.db, ctx.logger).runNow();
+    const result = await ctx.services.ledgerAudit.runNow();
     if (result.kind === 'finished') return Object.assign(new LedgerAuditFinished(), { audit: toLedgerAudit(result.run) });
     return Object.assign(new LedgerAuditQueued(), { requestedAt: result.requestedAt });
   }

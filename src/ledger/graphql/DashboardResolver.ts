@@ -7,7 +7,7 @@ import { readOptions } from '../../graphql/consistency.ts';
 import type { AppContext } from '../../graphql/context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
-import { DashboardLimits, decodeEntriesCursor, type CappedCount, ENTRY_KINDS, ledgerRequest, ledgerTotals, listEntriesAcross, type LedgerRequestStatus } from '../dashboard.ts';
+import { DashboardLimits, decodeEntriesCursor, type CappedCount, ENTRY_KINDS, type LedgerRequestStatus } from '../dashboard.ts';
 import { idLengthMax } from '../limits.ts';
 import type { EntryKind } from '../model.ts';
 import { LedgerEntry, LedgerEntryKind, toLedgerEntry } from './types.ts';
@@ -150,7 +150,7 @@ export class DashboardResolver {
     @Ctx() ctx: AppContext,
   ): Promise<LedgerEntryList> {
     const query = parseInput(entriesArgs, { accountId, kinds, currency, from, to, first, after });
-    const page = await listEntriesAcross(ctx.db, query, readOptions(ctx));
+    const page = await ctx.services.ledgerDashboard.listEntries(query, readOptions(ctx));
     return Object.assign(new LedgerEntryList(), { ...page, items: page.items.map(toLedgerEntry) });
   }
 
@@ -162,7 +162,7 @@ export class DashboardResolver {
     @Arg('to', () => DateTime, { nullable: true }) to: Date | null,
     @Ctx() ctx: AppContext,
   ): Promise<LedgerTotals> {
-    const totals = await ledgerTotals(ctx.db, parseInput(totalsArgs, { currency: currencyCode, from, to }), readOptions(ctx));
+    const totals = await ctx.services.ledgerDashboard.totals(parseInput(totalsArgs, { currency: currencyCode, from, to }), readOptions(ctx));
     const flow = (value: { count: number; amount: number }) => Object.assign(new MoneyFlow(), value);
     return Object.assign(new LedgerTotals(), { ...totals, deposits: flow(totals.deposits), withdrawals: flow(totals.withdrawals), transfers: flow(totals.transfers) });
   }
@@ -170,7 +170,7 @@ export class DashboardResolver {
   @Query(() => LedgerRequest, { nullable: true, description: 'A money request by its caller key, whatever its state; null when never seen' })
   @Allow(Rights.query)
   async ledgerRequest(@Arg('requestId', () => String) requestId: string, @Ctx() ctx: AppContext): Promise<LedgerRequest | null> {
-    const view = await ledgerRequest(ctx.db, parseInput(z.object({ requestId: printable }), { requestId }).requestId, readOptions(ctx));
+    const view = await ctx.services.ledgerDashboard.request(parseInput(z.object({ requestId: printable }), { requestId }).requestId, readOptions(ctx));
     if (view === null) return null;
     return Object.assign(new LedgerRequest(), {
       ...view,

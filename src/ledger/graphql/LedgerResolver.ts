@@ -3,22 +3,20 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
-import { metricsRegistry } from '../../observability/metrics.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import * as zodInputs from '../inputs.ts';
 import { pageSizeMax } from '../limits.ts';
 import type { Page } from '../queries.ts';
 import type { LedgerEntry as ServiceEntry } from '../results.ts';
-import { createLedgerService, type LedgerService } from '../service.ts';
-import { createLedgerTelemetry } from '../telemetry.ts';
+import type { LedgerService } from '../service.ts';
 import { DepositInput, OpenAccountInput, TransferInput, WithdrawInput } from './inputs.ts';
 import { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
 import { toGraphql } from './toGraphql.ts';
 import { Account, AccountPage, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
 
-/** The service for one request: metrics on the process registry, logs bound to the request. */
+/** The app's one ledger service (src/app.ts), from the request's context. */
 function ledger(ctx: AppContext): LedgerService {
-  return createLedgerService({ db: ctx.db, telemetry: createLedgerTelemetry(metricsRegistry, ctx.logger) });
+  return ctx.services.ledger;
 }
 
 function entryPage(page: Page<ServiceEntry>): LedgerEntryPage {

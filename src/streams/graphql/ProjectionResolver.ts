@@ -2,11 +2,8 @@
 // behind its stored position is. Read-only: the lease document as the projection keeps it.
 import { Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import { clientClusterTime } from '../../graphql/consistency.ts';
 import type { AppContext } from '../../graphql/context.ts';
 import { DateTime } from '../../graphql/scalars.ts';
-import { projectionLeases } from '../projection/lease.ts';
-import { PAYOUT_LEASE_NAME } from '../projection/PayoutProjection.ts';
 
 @ObjectType({ description: "The payout projection's lease and position" })
 export class PayoutProjectionState {
@@ -36,8 +33,8 @@ export class ProjectionResolver {
   @Query(() => PayoutProjectionState, { description: "The payout projection's lease holder and lag" })
   @Allow(Rights.query)
   async payoutProjectionState(@Ctx() ctx: AppContext): Promise<PayoutProjectionState> {
-    const lease = await projectionLeases(ctx.db).findOne({ _id: PAYOUT_LEASE_NAME });
-    const nowSeconds = clientClusterTime(ctx.client)?.high ?? Math.floor(Date.now() / 1000);
+    const lease = await ctx.services.payoutLease.read();
+    const nowSeconds = ctx.consistency.clusterTime()?.high ?? Math.floor(Date.now() / 1000);
     const positionSeconds = lease?.resumeToken ? resumeTokenSeconds(lease.resumeToken._data) : null;
     return Object.assign(new PayoutProjectionState(), {
       holder: lease?.holder ?? null,

@@ -8,7 +8,7 @@ import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import type { FeedItem } from '../feedItems.ts';
-import { liveFeedsFor } from '../liveFeeds.ts';
+import type { LiveFeeds } from '../liveFeeds.ts';
 import { decodeResumeCursor } from '../resumeCursor.ts';
 import type { AccountBalanceChangedEvent, LedgerEntryAddedEvent } from '../ledgerEvents.ts';
 import type { WorkItemStatusEvent } from '../workItemEvents.ts';
@@ -45,23 +45,30 @@ const ledgerEntryArgs = z.object({ accountId: accountId.optional(), after: after
 
 const accountBalanceArgs = z.object({ accountIds: z.array(accountId).min(1).max(ACCOUNTS_PER_SUBSCRIPTION_MAX), after: afterCursor });
 
+/** The app's live feeds (src/app.ts); a subscription refuses when this process does not run them. */
+function runningFeeds(context: AppContext): LiveFeeds {
+  const feeds = context.services.liveFeeds;
+  if (!feeds.running) throw new Error('the change-stream watchers are not running in this process');
+  return feeds;
+}
+
 function subscribeWorkItemStatus({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, AppContext>) {
   const { id, kinds, after } = parseInput(workItemStatusArgs, args);
   const matches = (event: WorkItemStatusEvent) =>
     (id === undefined || event.itemId === id) && (kinds === undefined || kinds.includes(event.kind));
-  return liveFeedsFor(context.db).workItems.subscribe(matches, after ?? null);
+  return runningFeeds(context).workItems.subscribe(matches, after ?? null);
 }
 
 function subscribeLedgerEntries({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, AppContext>) {
   const { accountId: id, after } = parseInput(ledgerEntryArgs, args);
   const matches = (event: LedgerEntryAddedEvent) => id === undefined || event.accountId === id;
-  return liveFeedsFor(context.db).ledgerEntries.subscribe(matches, after ?? null);
+  return runningFeeds(context).ledgerEntries.subscribe(matches, after ?? null);
 }
 
 function subscribeAccountBalances({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, AppContext>) {
   const { accountIds, after } = parseInput(accountBalanceArgs, args);
   const wanted = new Set(accountIds);
-  return liveFeedsFor(context.db).accountBalances.subscribe((event: AccountBalanceChangedEvent) => wanted.has(event.accountId), after ?? null);
+  return runningFeeds(context).accountBalances.subscribe((event: AccountBalanceChangedEvent) => wanted.has(event.accountId), after ?? null);
 }
 
 @Resolver()

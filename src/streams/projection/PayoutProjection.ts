@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChangeStream, Db, Document } from 'mongodb';
-import type { Registry } from 'prom-client';
 import { isChangeStreamHistoryLost } from '../../db/mongoErrors.ts';
 import { collectionNames } from '../../ledger/index.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { createWorkService, createWorkTelemetry } from '../../work/index.ts';
+import type { WorkService } from '../../work/index.ts';
 import { InvalidatedError } from '../InvalidatedError.ts';
 import { backoffMs, FeedLimits, ProjectionLimits } from '../limits.ts';
 import { asResumeToken, type ResumeToken } from '../resumeCursor.ts';
-import { createStreamsTelemetry, type StreamsTelemetry } from '../telemetry.ts';
+import type { StreamsTelemetry } from '../telemetry.ts';
 import { catchUpPayouts, catchUpStart, type CatchUpDeps, type CatchUpLimits, type ReconcileReason } from './catchUp.ts';
 import { acquireLease, projectionLeases, releaseLease, renewLease, storeCatchUp, storeResumeToken, type CatchUpProgress, type Lease } from './lease.ts';
 import { payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutWriter } from './payouts.ts';
@@ -26,12 +25,19 @@ export interface PayoutProjectionOptions {
   leaseAcquireIntervalMs?: number;
   /** Bounds of the catch-up walk (ProjectionLimits by default). */
   catchUp?: Partial<CatchUpLimits>;
-  /**
-   * Test-only: replaces the upsert on `payout:<entryId>`, so a meta-test can prove P1 fails
-   * without the unique key, and a fault test can crash between the payout and the token write.
-   * Refused outside vitest.
-   */
-  payoutWriterForTest?: PayoutWriter;
+}
+
+/** What the projection is built from: the app's one work service and streams telemetry (src/app.ts). */
+export interface PayoutProjectionDeps {
+  db: Db;
+  logger: Logger;
+  telemetry: StreamsTelemetry;
+  work: WorkService;
+}
+
+/** The app's payout projection: payouts written by the work service's upsert on `payout:<entryId>`. */
+export function createPayoutProjection(deps: PayoutProjectionDeps, options: PayoutProjectionOptions = {}): PayoutProjection {
+  return new PayoutProjection({ ...deps, writePayout: deps.work.createPayout }, options);
 }
 
 type Ended = 'stopped' | 'leaseLost';
@@ -74,16 +80,18 @@ export class PayoutProjection {
   #stream: ChangeStream | null = null;
   #loop: Promise<void> = Promise.resolve();
   #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
+  #running = false;
+  private readonly db: Db;
+  private readonly logger: Logger;
 
-  constructor(
-    private readonly db: Db,
-    private readonly logger: Logger,
-    registry: Registry,
-    options: PayoutProjectionOptions = {},
-  ) {
-    if (options.payoutWriterForTest !== undefined && process.env['VITEST'] !== 'true') {
-      throw new Error('payoutWriterForTest is for the test suite only');
-    }
+  /**
+   * Production builds it through `createPayoutProjection`; only src/testing hands in another
+   * `writePayout` (a meta-test without the unique key, a crash between payout and token write).
+   */
+  constructor(deps: PayoutProjectionDeps & { writePayout: PayoutWriter }, options: PayoutProjectionOptions = {}) {
+    const { db, logger, work } = deps;
+    this.db = db;
+    this.logger = logger;
     this.#leases = projectionLeases(db);
     this.#holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.#durations = {
@@ -91,8 +99,7 @@ export class PayoutProjection {
       renewMs: options.leaseRenewIntervalMs ?? ProjectionLimits.leaseRenewIntervalMs,
       acquireMs: options.leaseAcquireIntervalMs ?? ProjectionLimits.leaseAcquireIntervalMs,
     };
-    const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
-    this.#telemetry = createStreamsTelemetry(registry);
+    this.#telemetry = deps.telemetry;
     const limits: CatchUpLimits = {
       batchMax: options.catchUp?.batchMax ?? ProjectionLimits.catchUpBatchMax,
       pagesPerSliceMax: options.catchUp?.pagesPerSliceMax ?? ProjectionLimits.catchUpPagesPerSliceMax,
@@ -101,7 +108,7 @@ export class PayoutProjection {
     this.#deps = {
       entries: journalForWalk(db),
       work,
-      writePayout: options.payoutWriterForTest ?? work.createPayout,
+      writePayout: deps.writePayout,
       limits,
       signal: this.#stop.signal,
       logger,
@@ -117,6 +124,11 @@ export class PayoutProjection {
     return { ...this.#status };
   }
 
+  /** Between start() and stop(): /readyz reports the status only of a projection this process runs. */
+  get running(): boolean {
+    return this.#running;
+  }
+
   #setState(state: ProjectionStatus['state'], error?: unknown): void {
     const failing = error !== undefined;
     this.#status = {
@@ -128,11 +140,13 @@ export class PayoutProjection {
   }
 
   start(): void {
+    this.#running = true;
     this.#loop = this.#run();
   }
 
   /** Stops projecting and hands the lease back so another process takes over at once. */
   async stop(): Promise<void> {
+    this.#running = false;
     this.#stop.abort();
     await this.#closeStream();
     await this.#loop;

@@ -6,11 +6,9 @@ import { readOptions } from '../../graphql/consistency.ts';
 import { DateTime } from '../../graphql/scalars.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
-import { metricsRegistry } from '../../observability/metrics.ts';
 import * as zodInputs from '../inputs.ts';
 import { Limits, WorkStatus } from '../model.ts';
-import { createWorkService, type WorkService } from '../service.ts';
-import { createWorkTelemetry } from '../telemetry.ts';
+import type { WorkService } from '../service.ts';
 import {
   ClaimWorkItemInput,
   CompleteWorkItemInput,
@@ -29,9 +27,9 @@ import {
 import { toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
 import { toWorkItem, WorkItem, WorkItemPage, WorkQueueStats } from './types.ts';
 
-/** The service for one request: metrics on the process registry, logs bound to the request. */
+/** The app's one work service (src/app.ts), from the request's context. */
 function work(ctx: AppContext): WorkService {
-  return createWorkService({ db: ctx.db, telemetry: createWorkTelemetry(metricsRegistry, ctx.logger) });
+  return ctx.services.work;
 }
 
 const PAGE_SIZE_DEFAULT = 20;

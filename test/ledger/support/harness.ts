@@ -7,8 +7,8 @@ import {
   createLedgerTelemetry,
   ensureLedgerIndexes,
   type LedgerService,
-  type LedgerServiceOptions,
 } from '../../../src/ledger/index.ts';
+import { createLedgerServiceForTest, type LedgerReplacements } from '../../../src/testing/index.ts';
 
 /**
  * One test file's ledger database, and a factory of services each on its own MongoClient (its own
@@ -18,8 +18,8 @@ export interface LedgerHarness {
   db: TestDb;
   service: LedgerService;
   registry: Registry;
-  /** `count` services on `count` separate clients. */
-  services(count: number, options?: Partial<LedgerServiceOptions>, clientOptions?: MongoClientOptions): Promise<LedgerService[]>;
+  /** `count` services on `count` separate clients; `replace` builds a mutant (src/testing). */
+  services(count: number, replace?: LedgerReplacements, clientOptions?: MongoClientOptions): Promise<LedgerService[]>;
   /** Opens `accountId` and deposits `amount` into it (no deposit when 0). */
   fundedAccount(accountId: string, amount: number, currency?: string): Promise<void>;
   close(): Promise<void>;
@@ -39,7 +39,7 @@ export async function openLedgerHarness(tag: string): Promise<LedgerHarness> {
     db,
     service,
     registry,
-    async services(count, options = {}, clientOptions = { maxPoolSize: 20 }) {
+    async services(count, replace = {}, clientOptions = { maxPoolSize: 20 }) {
       if (clients.length + count > clientsMax) throw new Error(`at most ${clientsMax} extra clients per harness`);
       const opened = await Promise.all(
         Array.from({ length: count }, async () => {
@@ -49,7 +49,7 @@ export async function openLedgerHarness(tag: string): Promise<LedgerHarness> {
         }),
       );
       clients.push(...opened);
-      return opened.map((client) => createLedgerService({ db: client.db(db.dbName), telemetry, ...options }));
+      return opened.map((client) => createLedgerServiceForTest({ db: client.db(db.dbName), telemetry }, replace));
     },
     async fundedAccount(accountId, amount, currency = 'EUR') {
       const opened = await service.openAccount({ accountId, currency });

@@ -1,6 +1,8 @@
 import { graphql, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { Registry } from 'prom-client';
 import type { CommandStartedEvent } from 'mongodb';
 import { buildAppSchema } from '../../../src/graphql/schema.ts';
+import { buildServices } from '../../../src/app.ts';
 import { createContext } from '../../../src/graphql/context.ts';
 import { ensureLedgerDashboardIndexes } from '../../../src/ledger/dashboard.ts';
 import { ensureLedgerIndexes } from '../../../src/ledger/index.ts';
@@ -25,7 +27,8 @@ export async function openMonitoredSchema(tag: string): Promise<MonitoredSchema>
   await ensureLedgerIndexes(db.db);
   await ensureLedgerDashboardIndexes(db.db);
   const schema: GraphQLSchema = await buildAppSchema();
-  const services = { client: db.client, db: db.db, engine: testMongoEngine(), logger: createLogger({ level: 'silent' }) };
+  const logger = createLogger({ level: 'silent' });
+  const app = { db: db.db, logger, services: buildServices({ db: db.db, engine: testMongoEngine(), logger, registry: new Registry() }) };
   const principal = { role: 'admin' as const, keyId: 'test' };
   return {
     db,
@@ -36,7 +39,7 @@ export async function openMonitoredSchema(tag: string): Promise<MonitoredSchema>
       };
       db.client.on('commandStarted', listener);
       try {
-        const contextValue = createContext(services, { ok: true, principal }, 'http');
+        const contextValue = createContext(app, { ok: true, principal }, 'http');
         const result = await graphql({ schema, source, variableValues: variables, contextValue });
         return { result, commands };
       } finally {

@@ -3,13 +3,18 @@
 import { MongoClient } from 'mongodb';
 import { Registry } from 'prom-client';
 import { pino } from 'pino';
-import { PayoutProjection } from '../../../src/streams/projection/PayoutProjection.ts';
+import { createPayoutProjection, createStreamsTelemetry } from '../../../src/streams/index.ts';
+import { createWorkService, createWorkTelemetry } from '../../../src/work/index.ts';
 
 const uri = process.env['CATCH_UP_MONGO_URI'];
 const dbName = process.env['CATCH_UP_DB_NAME'];
 if (!uri || !dbName) throw new Error('CATCH_UP_MONGO_URI and CATCH_UP_DB_NAME are required');
 const client = await MongoClient.connect(uri);
-const projection = new PayoutProjection(client.db(dbName), pino({ level: 'info' }), new Registry(), {
+const db = client.db(dbName);
+const logger = pino({ level: 'info' });
+const registry = new Registry();
+const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
+const projection = createPayoutProjection({ db, logger, telemetry: createStreamsTelemetry(registry), work }, {
   holder: 'doomed-child',
   leaseDurationMs: 1_000,
   leaseRenewIntervalMs: 300,

@@ -2,7 +2,6 @@
 // subscriptions read to a count, and their feeds' subscriber counts.
 import { expect } from 'vitest';
 import type { Role } from '../../../src/graphql/auth/roles.ts';
-import { liveFeedsFor } from '../../../src/streams/index.ts';
 import type { TestApp } from '../../support/app.ts';
 import type { TestSubscription } from '../../support/ws.ts';
 import { waitFor } from './streamsTest.ts';
@@ -42,7 +41,7 @@ export interface LedgerEvent {
 type LedgerFeed = 'ledgerEntries' | 'accountBalances';
 
 export function ledgerSubscriberCount(app: TestApp, feed: LedgerFeed): number {
-  return liveFeedsFor(app.db)[feed].subscriberCount;
+  return app.services.liveFeeds[feed].subscriberCount;
 }
 
 /** Opens a subscription and waits until its feed has attached it. */

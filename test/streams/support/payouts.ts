@@ -5,12 +5,11 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { Db } from 'mongodb';
 import { expect } from 'vitest';
-import { startupTasks } from '../../../src/startupTasks.ts';
 import { collectionNames, createLedgerService, createLedgerTelemetry, type LedgerService } from '../../../src/ledger/index.ts';
-import { metricsRegistry } from '../../../src/observability/metrics.ts';
-import { payoutProjectionTask, type PayoutProjectionOptions, type PayoutWriter } from '../../../src/streams/index.ts';
+import { PAYOUT_PROJECTION_TASK, type PayoutProjectionOptions, type PayoutWriter } from '../../../src/streams/index.ts';
+import { createPayoutProjectionForTest } from '../../../src/testing/index.ts';
 import { createWorkService, createWorkTelemetry, workItems } from '../../../src/work/index.ts';
-import type { StartupTask } from '../../../src/db/startupTasks.ts';
+import type { StartTestAppOptions } from '../../support/app.ts';
 import { waitFor } from './streamsTest.ts';
 
 const silent = pino({ level: 'silent' });
@@ -59,10 +58,18 @@ export function expectExactlyOnePayoutEach(counts: { withdrawals: string[]; payo
   expect([...counts.payouts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
 }
 
-/** The app's start-up tasks with the projection configured by the test (or left out). */
-export function tasksWithProjection(options: PayoutProjectionOptions | null): StartupTask[] {
-  const others = startupTasks.filter((task) => task.name !== 'streams: payout projection');
-  return options === null ? others : [...others, payoutProjectionTask(options)];
+type ProjectionSettings = Pick<StartTestAppOptions, 'startupTasks' | 'payoutProjection' | 'buildPayoutProjection'>;
+
+/**
+ * An app's projection as the test configures it: null leaves its start-up task out; a `writer`
+ * replaces the upsert on `payout:<entryId>` (through src/testing, the only door for it).
+ */
+export function withProjection(options: PayoutProjectionOptions | null, writer?: PayoutWriter): ProjectionSettings {
+  if (options === null) return { startupTasks: (tasks) => tasks.filter((task) => task.name !== PAYOUT_PROJECTION_TASK) };
+  return {
+    payoutProjection: options,
+    ...(writer ? { buildPayoutProjection: (deps, settings) => createPayoutProjectionForTest(deps, settings, writer) } : {}),
+  };
 }
 
 /** The real writer (upsert on the unique `payout:<entryId>` key), on `db`. */
@@ -93,9 +100,9 @@ export function crashingAfterWrite(writer: PayoutWriter, everyN: number): Payout
   };
 }
 
-/** A counter's current value on the process registry, for before/after comparisons. */
-export async function metricValue(name: string, labels: Record<string, string> = {}): Promise<number> {
-  const metric = metricsRegistry.getSingleMetric(name);
+/** A metric's current value on `registry` (an app's, or a test's own), summed over the matching series. */
+export async function metricValue(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = registry.getSingleMetric(name);
   if (!metric) return 0;
   const { values } = await metric.get();
   return values

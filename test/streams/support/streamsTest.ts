@@ -3,7 +3,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MongoClient } from 'mongodb';
 import { expect } from 'vitest';
-import { liveFeedsFor } from '../../../src/streams/index.ts';
 import type { Role } from '../../../src/graphql/auth/roles.ts';
 import type { TestApp } from '../../support/app.ts';
 import type { TestSubscription } from '../../support/ws.ts';
@@ -39,7 +38,7 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
 }
 
 export function subscriberCount(app: TestApp): number {
-  return liveFeedsFor(app.db).workItems.subscriberCount;
+  return app.services.liveFeeds.workItems.subscriberCount;
 }
 
 /** Opens `count` subscriptions (one WebSocket client each) and waits until the feed has attached them all. */

@@ -1,0 +1,25 @@
+// Test hooks, in one place that only test/ and bench/ may import (.dependency-cruiser.cjs,
+// `testing-only-from-tests`): each factory builds a production part from its internal constructor
+// with one piece replaced, so a meta-test can prove that the guarantee's test fails without it.
+// Production constructors (createLedgerService, createPayoutProjection) take no such piece.
+import { accountPreconditions, type AccountPreconditions } from '../ledger/decide.ts';
+import { requestRules, type RequestRules } from '../ledger/requests.ts';
+import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
+import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../streams/projection/PayoutProjection.ts';
+import type { PayoutWriter } from '../streams/projection/payouts.ts';
+
+export interface LedgerReplacements {
+  /** Replaces the account filters (a mutant that checks the balance on a read). */
+  preconditions?: AccountPreconditions;
+  /** Replaces how requests are keyed and recognised (a mutant that keys each attempt apart). */
+  rules?: RequestRules;
+}
+
+export function createLedgerServiceForTest(options: LedgerServiceOptions, replace: LedgerReplacements): LedgerService {
+  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules });
+}
+
+/** A projection whose payouts go through `writePayout` instead of the work service's upsert. */
+export function createPayoutProjectionForTest(deps: PayoutProjectionDeps, options: PayoutProjectionOptions, writePayout: PayoutWriter): PayoutProjection {
+  return new PayoutProjection({ ...deps, writePayout }, options);
+}
