@@ -121,18 +121,6 @@ export class AccountTurns {
   }
 }
 
-const turnsByClient = new WeakMap<MongoClient, AccountTurns>();
-
-/**
- * The turns of every service on `client`: a resolver builds a service per request, and the
- * turns must span the whole process (one client) to keep its moves from conflicting.
- */
-export function accountTurnsOf(client: MongoClient): AccountTurns {
-  let turns = turnsByClient.get(client);
-  if (!turns) turnsByClient.set(client, (turns = new AccountTurns()));
-  return turns;
-}
-
 /** Deposit, withdraw and transfer: one transaction per attempt, retried under the same key. */
 export async function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveResult> {
   // The retry budget starts now: time spent waiting for this account's turn counts, so a queue
