@@ -24,8 +24,8 @@ export function createMetricsRegistry(): Registry {
 type MetricKind<M> = abstract new (...args: never[]) => M;
 
 /**
- * The metric of that name already on the registry, if any: several app instances in one process
- * (as tests start them) build their telemetry on the same registry and share its series.
+ * The metric of that name already on the registry, if any: parts built on one registry (a test's
+ * own, or a feature's telemetry made twice) share its series instead of failing to register.
  */
 function registered<M>(registry: Registry, name: string, kind: MetricKind<M>): M | undefined {
   const metric = registry.getSingleMetric(name);

@@ -1,8 +1,8 @@
 import type { Registry } from 'prom-client';
 import { counterOn, gaugeOn } from '../observability/metrics.ts';
 
-// Metrics of the watchers and the payout projection, registered on the registry the start-up
-// task hands over (the process's, so several app instances in one test process share series).
+// Metrics of the watchers and the payout projection, registered on the registry src/app.ts hands
+// over (the app's own, served at its GET /metrics); the feeds and the projection share one set.
 
 export function createStreamsTelemetry(registry: Registry) {
   return {

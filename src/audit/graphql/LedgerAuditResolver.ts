@@ -1,5 +1,5 @@
 // The audit's results for dashboards and ops, and an admin's "run it now". Thin: read or call
-// the process's one audit, map the plain records onto GraphQL types.
+// the app's one audit (`ctx.services.ledgerAudit`, built by src/app.ts), map the plain records onto GraphQL types.
 import { createUnionType, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
