@@ -10,7 +10,7 @@ import { Timestamp } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consistencyPlugin, decodeConsistencyToken, encodeConsistencyToken } from '../../src/graphql/consistency.ts';
 import { buildServices } from '../../src/app.ts';
-import { createContext, type AppContext } from '../../src/graphql/context.ts';
+import { createContext, type AppContext, type ContextSource } from '../../src/graphql/context.ts';
 import { buildAppSchema } from '../../src/graphql/schema.ts';
 import { ensureLedgerDashboardIndexes } from '../../src/ledger/dashboard.ts';
 import { ensureLedgerIndexes } from '../../src/ledger/index.ts';
@@ -68,6 +68,7 @@ describe('read-your-writes over HTTP', () => {
 describe('read-your-writes: the reads a consistent query sends', () => {
   let test: TestDb;
   let apollo: ApolloServer<AppContext>;
+  let source: ContextSource;
   const commands: CommandStartedEvent[] = [];
   beforeAll(async () => {
     test = await connectTestDb('dashboard_ryw', { monitorCommands: true });
@@ -75,6 +76,8 @@ describe('read-your-writes: the reads a consistent query sends', () => {
     await ensureLedgerDashboardIndexes(test.db);
     await ensureWorkItemIndexes(test.db);
     await test.db.collection('accounts').insertOne({ _id: 'c1' as never, currency: 'EUR', balance: 5, version: 1, openedAt: new Date() });
+    const logger = createLogger({ level: 'silent' });
+    source = { db: test.db, logger, services: buildServices({ db: test.db, engine: testMongoEngine(), logger, registry: new Registry() }) };
     apollo = new ApolloServer<AppContext>({ schema: await buildAppSchema(), plugins: [consistencyPlugin()] });
     await apollo.start();
     test.client.on('commandStarted', (event) => {
@@ -87,9 +90,7 @@ describe('read-your-writes: the reads a consistent query sends', () => {
   });
 
   const run = async (query: string, variables: Record<string, unknown> = {}) => {
-    const logger = createLogger({ level: 'silent' });
-    const app = { db: test.db, logger, services: buildServices({ db: test.db, engine: testMongoEngine(), logger, registry: new Registry() }) };
-    const contextValue = createContext(app, { ok: true, principal: { role: 'dashboard', keyId: 'test' } }, 'http');
+    const contextValue = createContext(source, { ok: true, principal: { role: 'dashboard', keyId: 'test' } }, 'http');
     commands.length = 0;
     const response = await apollo.executeOperation({ query, variables }, { contextValue });
     expect(response.body.kind === 'single' && response.body.singleResult.errors).toBeUndefined();
