@@ -159,6 +159,20 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     expect(followed.stream.status).toMatchObject({ state: 'open', reopens: 1, consecutiveFailures: 0, lastError: null });
   });
 
+  it('restarts from now when the server invalidates the stream (its collection dropped), reporting the gap', async () => {
+    const collection = test.db.collection('dropped');
+    const followed = started(follow(collection));
+    await followed.stream.start(StreamStart.now);
+    await insert(collection, 1);
+    await seenExactly(followed.seen, [1]);
+    await collection.drop();
+    await vi.waitFor(() => expect(followed.opened.map((event) => event.gap)).toEqual([null, 'invalidated']), WAIT);
+    expect(followed.failures.map((failure) => failure.kind)).toEqual(['invalidated']);
+    await insert(collection, 2);
+    await seenExactly(followed.seen, [1, 2]);
+    expect(followed.stream.status).toMatchObject({ state: 'open', reopens: 1 });
+  });
+
   it('rejects start() when the first open fails, leaving no cursor open', async () => {
     const collection = test.db.collection('badPipeline');
     let open = 0;
