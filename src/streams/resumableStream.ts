@@ -73,7 +73,7 @@ export async function openChangeStream(source: StreamSource, start: StreamStart)
 /** Why a stream failed: its history is gone (286, 280), the server ended it, or anything else. */
 export type StreamFailureKind = 'historyLost' | 'invalidated' | 'error';
 
-export function classifyStreamError(error: unknown): StreamFailureKind {
+function classifyStreamError(error: unknown): StreamFailureKind {
   if (isChangeStreamHistoryLost(error)) return 'historyLost';
   if (error instanceof InvalidatedError) return 'invalidated';
   return 'error';
@@ -112,7 +112,7 @@ export interface StreamHandler {
   /**
    * The stream failed and is closed. Returns where to reopen, or 'end'; by default an 'error'
    * resumes after the last position and a lost history or an invalidate restarts from now.
-   * Must not throw.
+   * Should not throw: if it does, the run ends, with that error as the status's lastError.
    */
   failed?(failure: StreamFailure): StreamStart | 'end' | void;
   /** The first successful read after `failures` failures in a row. */

@@ -173,6 +173,29 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     expect(followed.stream.status).toMatchObject({ state: 'open', reopens: 1 });
   });
 
+  it('ends the run, cursor closed and the reason kept, when its failure handler throws', async () => {
+    const collection = test.db.collection('failedHandlerThrew');
+    let open = 0;
+    const stream = new ResumableStream(
+      { collection, pipeline: INSERTS, awaitTimeMs: 200, countOpen: (delta) => void (open += delta) },
+      {
+        change: () => {
+          throw new Error('handler failed on purpose');
+        },
+        failed: () => {
+          throw new Error('failure handler broken on purpose');
+        },
+      },
+      { backoff: FAST },
+    );
+    const run = stream.run(StreamStart.now);
+    await vi.waitFor(() => expect(stream.status.state).toBe('open'), WAIT);
+    await insert(collection, 1);
+    await run; // resolves: no rejection escapes, nothing reopens
+    expect(stream.status).toMatchObject({ state: 'stopped', lastError: expect.stringContaining('failure handler broken on purpose') });
+    expect(open).toBe(0);
+  });
+
   it('rejects start() when the first open fails, leaving no cursor open', async () => {
     const collection = test.db.collection('badPipeline');
     let open = 0;
