@@ -1,15 +1,18 @@
-// Proves that a projecting process whose lease another process took over stops projecting at
-// the next event (its token write is refused), leaves the new holder's position untouched, and
-// goes to standby: the lease ends the stream the projection follows, whatever the stream does.
+// Proves that the lease, not the stream, decides how long a process projects: a holder whose
+// lease another process took over stops at its next event (its token write is refused), leaves
+// the new holder's position untouched and stands by; a holder whose stream keeps failing gives
+// the lease back after `streamFailuresMax` failures in a row, so that another process may try.
 import { Long, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectionNames } from '../../src/ledger/index.ts';
+import { ProjectionLimits } from '../../src/streams/limits.ts';
 import { projectionLeases } from '../../src/streams/projection/lease.ts';
 import { PAYOUT_LEASE_NAME, PayoutProjection } from '../../src/streams/projection/PayoutProjection.ts';
 import { ensureWalkIndexes } from '../../src/streams/projection/withdrawalWalk.ts';
 import { ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
+import { skipIfFailPointsRefused } from '../support/failPoints.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 
 const WAIT = { timeout: 20_000, interval: 25 };
@@ -78,4 +81,32 @@ describe('payout projection whose lease is taken over', () => {
     }
     expect(projection.status.state).toBe('stopped');
   });
+
+  it('gives the lease back after repeated stream failures without progress, and takes it again', async (context) => {
+    await skipIfFailPointsRefused(context, test.client);
+    const own = await connectTestDb('projection_failing', { appName: 'projectionFailingTest' });
+    await ensureWalkIndexes(own.db);
+    await ensureWorkItemIndexes(own.db);
+    const leases = projectionLeases(own.db);
+    const projection = new PayoutProjection(own.db, pino({ level: 'silent' }), new Registry(), { holder: 'failing', leaseAcquireIntervalMs: 100 });
+    const admin = test.client.db('admin');
+    projection.start();
+    try {
+      await vi.waitFor(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'failing', version: 1, catchUp: null }), WAIT);
+      // Every getMore and aggregate of this process's client fails, unlabelled: its stream cannot be (re)opened.
+      await admin.command({
+        configureFailPoint: 'failCommand',
+        mode: 'alwaysOn',
+        data: { failCommands: ['getMore', 'aggregate'], appName: 'projectionFailingTest', errorCode: 8, errorLabels: [] },
+      });
+      await vi.waitFor(() => expect(projection.status).toMatchObject({ state: 'retrying' }), WAIT);
+      // It released the lease after the failures and took it again: a new version.
+      await vi.waitFor(async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2), { ...WAIT, timeout: 60_000 });
+      expect(projection.status.consecutiveFailures).toBeGreaterThanOrEqual(ProjectionLimits.streamFailuresMax);
+    } finally {
+      await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
+      await projection.stop();
+      await own.close();
+    }
+  }, 90_000);
 });
