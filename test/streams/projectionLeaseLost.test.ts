@@ -2,17 +2,17 @@
 // lease another process took over stops at its next event (its token write is refused), leaves
 // the new holder's position untouched and stands by; a holder whose stream keeps failing gives
 // the lease back after `streamFailuresMax` failures in a row, so that another process may try.
-import { Long, type Db } from 'mongodb';
+import { startEmulator } from '@precondition/mongo-emulator';
+import { Long, MongoClient, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { collectionNames } from '../../src/ledger/index.ts';
 import { ProjectionLimits } from '../../src/streams/limits.ts';
 import { projectionLeases } from '../../src/streams/projection/lease.ts';
 import { PAYOUT_LEASE_NAME, PayoutProjection } from '../../src/streams/projection/PayoutProjection.ts';
 import { ensureWalkIndexes } from '../../src/streams/projection/withdrawalWalk.ts';
 import { ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
-import { skipIfFailPointsRefused } from '../support/failPoints.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 
 const WAIT = { timeout: 20_000, interval: 25 };
@@ -82,14 +82,19 @@ describe('payout projection whose lease is taken over', () => {
     expect(projection.status.state).toBe('stopped');
   });
 
-  it('gives the lease back after repeated stream failures without progress, and takes it again', async (context) => {
-    await skipIfFailPointsRefused(context, test.client);
-    const own = await connectTestDb('projection_failing', { appName: 'projectionFailingTest' });
-    await ensureWalkIndexes(own.db);
-    await ensureWorkItemIndexes(own.db);
-    const leases = projectionLeases(own.db);
-    const projection = new PayoutProjection(own.db, pino({ level: 'silent' }), new Registry(), { holder: 'failing', leaseAcquireIntervalMs: 100 });
-    const admin = test.client.db('admin');
+  it('gives the lease back after repeated stream failures without progress, and takes it again', async () => {
+    // failCommand is one fail point per server: on an engine of its own, turning it off cannot
+    // disturb another test file's fault.
+    const emulator = await startEmulator({ port: 0, replSetName: 'rs0' });
+    onTestFinished(() => emulator.stop());
+    const client = await MongoClient.connect(emulator.uri, { appName: 'projectionFailingTest' });
+    onTestFinished(() => client.close());
+    const db = client.db('projection_failing');
+    await ensureWalkIndexes(db);
+    await ensureWorkItemIndexes(db);
+    const leases = projectionLeases(db);
+    const projection = new PayoutProjection(db, pino({ level: 'silent' }), new Registry(), { holder: 'failing', leaseAcquireIntervalMs: 100 });
+    const admin = client.db('admin');
     projection.start();
     try {
       await vi.waitFor(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'failing', version: 1, catchUp: null }), WAIT);
@@ -106,7 +111,6 @@ describe('payout projection whose lease is taken over', () => {
     } finally {
       await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
       await projection.stop();
-      await own.close();
     }
   }, 90_000);
 });

@@ -7,7 +7,7 @@
 // changes the handler saw (by a counter `n` in the inserted documents) and the stream's status.
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import { MongoClient, type Collection, type Document } from 'mongodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   reopenDelayMs,
   ResumableStream,
@@ -17,7 +17,6 @@ import {
   type StreamHandler,
   type StreamOpened,
 } from '../../src/streams/resumableStream.ts';
-import { skipIfFailPointsRefused } from '../support/failPoints.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { changeStreamsOn } from './support/streamsTest.ts';
 
@@ -64,22 +63,26 @@ async function cursorsOn(client: MongoClient, collection: Collection<Document>):
     .map((op) => ({ id: op['cursor'].cursorId as bigint, active: op['type'] === 'op' }));
 }
 
+// Whatever fails, nothing may escape as an unhandled rejection.
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+beforeAll(() => void process.on('unhandledRejection', onUnhandled));
+afterAll(() => {
+  process.off('unhandledRejection', onUnhandled);
+  expect(unhandled).toEqual([]);
+});
+
 describe('resumable stream: delivery across failures (shared engine)', () => {
   let test: TestDb;
   const running: ResumableStream[] = [];
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
   beforeAll(async () => {
-    test = await connectTestDb('resumable_stream', { appName: 'resumableStreamTest' });
-    process.on('unhandledRejection', onUnhandled);
+    test = await connectTestDb('resumable_stream');
   });
   afterEach(async () => {
     await Promise.all(running.splice(0).map((stream) => stream.stop()));
   });
   afterAll(async () => {
-    process.off('unhandledRejection', onUnhandled);
     await test?.close();
-    expect(unhandled).toEqual([]);
   });
   const started = <T extends { stream: ResumableStream }>(followed: T) => {
     running.push(followed.stream);
@@ -107,36 +110,6 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     // The next getMore met CursorNotFound, which the driver resumes from its own token (spec).
     expect(followed.stream.status).toMatchObject({ state: 'open', reopens: 0, consecutiveFailures: 0 });
     expect(followed.failures).toEqual([]);
-  });
-
-  it('reopens from its last position when the driver gives up, and hands over what was written meanwhile, once', async (context) => {
-    await skipIfFailPointsRefused(context, test.client);
-    const collection = test.db.collection('driverGaveUp');
-    const followed = started(follow(collection));
-    await followed.stream.start(StreamStart.now);
-    await insert(collection, 1, 2);
-    await seenExactly(followed.seen, [1, 2]);
-
-    // Every getMore and aggregate of this client fails with an unlabelled error: the driver does
-    // not resume (not a resumable error) and every reopen fails until the fail point goes.
-    const admin = test.client.db('admin');
-    await admin.command({
-      configureFailPoint: 'failCommand',
-      mode: 'alwaysOn',
-      data: { failCommands: ['getMore', 'aggregate'], appName: 'resumableStreamTest', errorCode: 8, errorLabels: [] },
-    });
-    try {
-      await vi.waitFor(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThanOrEqual(2), WAIT);
-      expect(followed.stream.status.state).toBe('reopening');
-      await insert(collection, 3, 4, 5); // written while no stream is open
-    } finally {
-      await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
-    }
-    await seenExactly(followed.seen, [1, 2, 3, 4, 5]);
-    await vi.waitFor(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), WAIT);
-    expect(followed.stream.status.reopens).toBeGreaterThanOrEqual(1);
-    expect(followed.failures.every((failure) => failure.kind === 'error')).toBe(true);
-    expect(followed.opened.map((event) => event.gap)).toEqual(followed.opened.map(() => null));
   });
 
   it('hands a change over again when its handler failed, and goes on after it', async () => {
@@ -245,6 +218,51 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     expect(followed.stream.status.state).toBe('stopped');
     expect(followed.cursorsOpen()).toBe(0);
     expect(followed.opened).toHaveLength(1);
+  });
+});
+
+describe('resumable stream: the driver gives up (own emulator)', () => {
+  // failCommand is one fail point per server: on an engine of its own, turning it off cannot
+  // disturb another test file's fault.
+  let emulator: RunningEmulator;
+  let client: MongoClient;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, replSetName: 'rs0' });
+    client = await MongoClient.connect(emulator.uri, { appName: 'resumableStreamTest' });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await emulator?.stop();
+  });
+
+  it('reopens from its last position when the driver gives up, and hands over what was written meanwhile, once', async () => {
+    const collection = client.db('gaveUp').collection('items');
+    const followed = follow(collection);
+    onTestFinished(() => followed.stream.stop());
+    await followed.stream.start(StreamStart.now);
+    await insert(collection, 1, 2);
+    await seenExactly(followed.seen, [1, 2]);
+
+    // Every getMore and aggregate of this client fails with an unlabelled error: the driver does
+    // not resume (not a resumable error) and every reopen fails until the fail point goes.
+    const admin = client.db('admin');
+    await admin.command({
+      configureFailPoint: 'failCommand',
+      mode: 'alwaysOn',
+      data: { failCommands: ['getMore', 'aggregate'], appName: 'resumableStreamTest', errorCode: 8, errorLabels: [] },
+    });
+    try {
+      await vi.waitFor(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThanOrEqual(2), WAIT);
+      expect(followed.stream.status.state).toBe('reopening');
+      await insert(collection, 3, 4, 5); // written while no stream is open
+    } finally {
+      await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
+    }
+    await seenExactly(followed.seen, [1, 2, 3, 4, 5]);
+    await vi.waitFor(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), WAIT);
+    expect(followed.stream.status.reopens).toBeGreaterThanOrEqual(1);
+    expect(followed.failures.every((failure) => failure.kind === 'error')).toBe(true);
+    expect(followed.opened.map((event) => event.gap)).toEqual(followed.opened.map(() => null));
   });
 });
 
