@@ -1,11 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChangeStream, ChangeStreamOptions, Collection, Document } from 'mongodb';
 import { isChangeStreamHistoryLost } from '../db/mongoErrors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ResyncReason, type FeedEvent, type FeedItem } from './feedItems.ts';
-import { InvalidatedError } from './InvalidatedError.ts';
-import { backoffMs, FeedLimits } from './limits.ts';
+import { FeedLimits } from './limits.ts';
 import { asResumeToken, encodeResumeCursor, type ResumeToken } from './resumeCursor.ts';
+import { closeChangeStream, openChangeStream, ResumableStream, StreamStart, type StreamFailure, type StreamOpened, type StreamSource } from './resumableStream.ts';
 import { Semaphore } from './Semaphore.ts';
 import { Subscriber } from './Subscriber.ts';
 import type { StreamsTelemetry } from './telemetry.ts';
@@ -16,7 +15,7 @@ export interface FeedSpec<E> {
   collection: Collection<Document>;
   /** Stages after `$changeStream`; the shared and the catch-up streams use the same ones. */
   pipeline: Document[];
-  options?: Omit<ChangeStreamOptions, 'resumeAfter' | 'startAfter' | 'maxAwaitTimeMS'>;
+  options?: Omit<ChangeStreamOptions, 'resumeAfter' | 'startAfter' | 'startAtOperationTime' | 'maxAwaitTimeMS'>;
   /** The event subscribers see, or null for a change they never see. */
   toEvent(change: Document): E | null;
 }
@@ -36,49 +35,62 @@ export interface FeedStatus {
 /**
  * One change stream on one collection, shared by every subscriber of this process (S2), with
  * bounded per-subscriber queues. A subscriber with a cursor first replays from it on a short
- * catch-up stream (at most `catchUpStreamsMax` at once), then joins the shared one. When the
- * shared stream fails it reopens from its last position with capped backoff, for as long as it
- * takes (an engine restart must not end the feed for good); when history is lost it reopens from
- * now and every subscriber is told to resync (S4).
+ * catch-up stream (at most `catchUpStreamsMax` at once), then joins the shared one. The shared
+ * stream is a ResumableStream: when it fails it reopens from its last position with capped
+ * backoff, for as long as it takes (an engine restart must not end the feed for good); when
+ * history is lost or the stream is invalidated it restarts from now and every subscriber is told
+ * to resync (S4).
  */
 export class ChangeFeed<E> {
   readonly #subscribers = new Set<Subscriber<E>>();
   readonly #catchUpSlots = new Semaphore(FeedLimits.catchUpStreamsMax, FeedLimits.subscribersPerFeedMax);
-  #stream: ChangeStream | null = null;
+  readonly #shared: ResumableStream;
+  /** Where the shared stream stands: a new subscriber joins here (its resync cursor). */
   #lastToken: ResumeToken | null = null;
-  #state: 'new' | 'running' | 'stopped' = 'new';
-  #loop: Promise<void> = Promise.resolve();
-  #failures = 0;
-  #lastError: string | null = null;
+  #stopped = false;
 
   constructor(
     private readonly spec: FeedSpec<E>,
     private readonly logger: Logger,
     private readonly telemetry: StreamsTelemetry,
-  ) {}
+  ) {
+    this.#shared = new ResumableStream(this.#source('live'), {
+      opened: (opened) => this.#opened(opened),
+      change: (change, token) => {
+        this.#lastToken = token;
+        this.#publish(change);
+      },
+      polled: (token) => {
+        this.#lastToken = token;
+      },
+      failed: (failure) => this.#failed(failure),
+      recovered: (failures) => this.#recovered(failures),
+    });
+  }
 
   /** Resolves once the shared stream is open: every change committed afterwards is delivered. */
   async start(): Promise<void> {
-    if (this.#state !== 'new') throw new Error(`feed ${this.spec.name} already started`);
-    const first = await this.#openShared(null);
-    this.#state = 'running';
-    this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 1);
-    if (first) this.#publish(first);
-    this.#loop = this.#run();
+    if (this.#shared.status.state !== 'new') throw new Error(`feed ${this.spec.name} already started`);
+    await this.#shared.start(StreamStart.now);
   }
 
   get status(): FeedStatus {
-    const state = this.#state === 'running' ? (this.#failures === 0 ? 'open' : 'reopening') : this.#state;
-    return { name: this.spec.name, state, consecutiveFailures: this.#failures, lastError: this.#lastError };
+    const { state, consecutiveFailures, lastError } = this.#shared.status;
+    return { name: this.spec.name, state: state === 'opening' ? 'new' : state, consecutiveFailures, lastError };
   }
 
   get subscriberCount(): number {
     return this.#subscribers.size;
   }
 
+  get #running(): boolean {
+    const { state } = this.#shared.status;
+    return !this.#stopped && (state === 'open' || state === 'reopening');
+  }
+
   /** Attaches a subscriber; with `after`, it first replays everything after that token. */
   subscribe(matches: (data: E) => boolean, after: ResumeToken | null): AsyncIterableIterator<FeedItem<E>> {
-    if (this.#state !== 'running' || this.#lastToken === null) throw new Error(`feed ${this.spec.name} is ${this.#state}`);
+    if (!this.#running || this.#lastToken === null) throw new Error(`feed ${this.spec.name} is ${this.#stopped ? 'stopped' : this.status.state}`);
     if (this.#subscribers.size >= FeedLimits.subscribersPerFeedMax) {
       throw new Error(`feed ${this.spec.name} has ${FeedLimits.subscribersPerFeedMax} subscribers already`);
     }
@@ -96,88 +108,35 @@ export class ChangeFeed<E> {
 
   /** Closes the shared stream and completes every subscription. */
   async stop(): Promise<void> {
-    if (this.#state === 'stopped') return;
-    this.#state = 'stopped';
+    if (this.#stopped) return;
+    this.#stopped = true;
     this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 0);
-    await this.#closeShared();
-    await this.#loop;
+    await this.#shared.stop();
     for (const subscriber of [...this.#subscribers]) subscriber.end();
   }
 
-  async #run(): Promise<void> {
-    // How the next pass must reopen the shared stream, if it must ('resume' keeps its position).
-    const pending: { reopen: 'resume' | ResyncReason | null } = { reopen: null };
-    while (this.#state === 'running') {
-      try {
-        if (pending.reopen !== null) await this.#reopenShared(pending.reopen);
-        pending.reopen = null;
-        const stream = this.#stream as ChangeStream;
-        const change = await stream.tryNext();
-        this.#lastToken = stream.resumeToken ? asResumeToken(stream.resumeToken) : this.#lastToken;
-        if (change) this.#publish(change);
-        else if (stream.closed) throw new InvalidatedError();
-        this.#markOpen();
-      } catch (error) {
-        if (this.#state !== 'running') return;
-        const failures = this.#markFailed(error);
-        this.logger.warn({ err: error, feed: this.spec.name, failures }, 'change stream failed; reopening');
-        if (error instanceof InvalidatedError) pending.reopen = ResyncReason.INVALIDATED;
-        else if (isChangeStreamHistoryLost(error)) pending.reopen = ResyncReason.HISTORY_LOST;
-        else pending.reopen ??= 'resume';
-        await this.#closeShared();
-        await sleep(backoffMs(failures, FeedLimits.reopenBackoffBaseMs, FeedLimits.reopenBackoffMaxMs));
-      }
-    }
+  // The shared stream is established; after lost history or an invalidate it restarted from now,
+  // and every subscriber must re-read state, then follow from the new start.
+  #opened({ token, gap, reopened }: StreamOpened): void {
+    this.#lastToken = token;
+    if (!reopened) this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 1);
+    if (gap === null) return;
+    const reason = gap === 'invalidated' ? ResyncReason.INVALIDATED : ResyncReason.HISTORY_LOST;
+    this.logger.warn({ feed: this.spec.name, reason }, 'change stream restarted from now; subscribers must resync');
+    const cursor = encodeResumeCursor(token);
+    for (const subscriber of this.#subscribers) subscriber.offer({ kind: 'resync', reason, cursor });
   }
 
-  // Resume where the stream was; if that history is gone, start from now and tell everyone.
-  async #reopenShared(how: 'resume' | ResyncReason): Promise<void> {
-    let reason = how;
-    if (reason === 'resume' && this.#lastToken) {
-      try {
-        const first = await this.#openShared(this.#lastToken);
-        if (first) this.#publish(first);
-        return;
-      } catch (error) {
-        if (!isChangeStreamHistoryLost(error)) throw error;
-        reason = ResyncReason.HISTORY_LOST;
-      }
-    }
-    const first = await this.#openShared(null);
-    const cursor = encodeResumeCursor(this.#lastToken as ResumeToken);
-    const resync = reason === 'resume' ? ResyncReason.HISTORY_LOST : reason;
-    this.logger.warn({ feed: this.spec.name, reason: resync }, 'change stream restarted from now; subscribers must resync');
-    for (const subscriber of this.#subscribers) subscriber.offer({ kind: 'resync', reason: resync, cursor });
-    if (first) this.#publish(first);
-  }
-
-  async #openShared(resumeAfter: ResumeToken | null): Promise<Document | null> {
-    const { stream, first } = await this.#open(resumeAfter, 'live');
-    this.#stream = stream;
-    this.#lastToken = stream.resumeToken ? asResumeToken(stream.resumeToken) : resumeAfter;
-    return first;
-  }
-
-  async #closeShared(): Promise<void> {
-    const stream = this.#stream;
-    this.#stream = null;
-    if (stream) await this.#close(stream, 'live');
-  }
-
-  #markOpen(): void {
-    if (this.#failures === 0) return;
-    this.logger.info({ feed: this.spec.name, failures: this.#failures }, 'change stream reopened');
-    this.#failures = 0;
-    this.#lastError = null;
-    this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 1);
-  }
-
-  #markFailed(error: unknown): number {
-    this.#failures++;
-    this.#lastError = error instanceof Error ? error.message : String(error);
+  // Where to reopen is the stream's default: after the last position, or from now when it is gone.
+  #failed({ error, failures }: StreamFailure): void {
     this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 0);
     this.telemetry.changeFeedReopenFailuresTotal.inc({ feed: this.spec.name });
-    return this.#failures;
+    this.logger.warn({ err: error, feed: this.spec.name, failures }, 'change stream failed; reopening');
+  }
+
+  #recovered(failures: number): void {
+    this.logger.info({ feed: this.spec.name, failures }, 'change stream reopened');
+    this.telemetry.changeFeedUp.set({ feed: this.spec.name }, 1);
   }
 
   #publish(change: Document): void {
@@ -194,16 +153,18 @@ export class ChangeFeed<E> {
   }
 
   // Replays from `after` until it meets the first event the shared stream offered since the
-  // subscriber attached (or the end of history), then hands over to the shared stream.
+  // subscriber attached (or the end of history), then hands over to the shared stream. A short
+  // stream: it does not reopen; on a failure the subscriber resyncs from its join point.
   async #catchUp(subscriber: Subscriber<E>, after: ResumeToken): Promise<void> {
     const replayedKeys = new Set<string>();
+    const source = this.#source('catchup');
     let stream: ChangeStream | null = null;
     let slot = false;
     try {
       await this.#catchUpSlots.acquire();
       slot = true;
-      if (subscriber.closed || this.#state !== 'running') return;
-      const opened = await this.#open(after, 'catchup');
+      if (subscriber.closed || !this.#running) return;
+      const opened = await openChangeStream(source, StreamStart.after(after));
       stream = opened.stream;
       for (let change = opened.first, replayed = 0; change !== null && !subscriber.closed; change = await stream.tryNext()) {
         const event = this.#toItem(change);
@@ -213,37 +174,22 @@ export class ChangeFeed<E> {
         if (subscriber.replay(event)) replayedKeys.add(event.key);
       }
     } catch (error) {
-      if (subscriber.closed || this.#state === 'stopped') return;
+      if (subscriber.closed || this.#stopped) return;
       const historyLost = isChangeStreamHistoryLost(error);
       if (!historyLost) this.logger.warn({ err: error, feed: this.spec.name }, 'catch-up stream failed');
       // Events before the join point may be missing: re-read state, then follow from the join point.
       const reason = historyLost ? ResyncReason.HISTORY_LOST : ResyncReason.STREAM_FAILED;
       subscriber.push({ kind: 'resync', reason, cursor: subscriber.joinCursor });
     } finally {
-      if (stream) await this.#close(stream, 'catchup');
+      if (stream) await closeChangeStream(source, stream);
       if (slot) this.#catchUpSlots.release();
     }
     subscriber.finishCatchUp(replayedKeys);
   }
 
-  /** Opens a stream and runs its aggregate (the first `tryNext`), so it is established on return. */
-  async #open(resumeAfter: ResumeToken | null, purpose: Purpose): Promise<{ stream: ChangeStream; first: Document | null }> {
-    const stream = this.spec.collection.watch(this.spec.pipeline, {
-      ...this.spec.options,
-      maxAwaitTimeMS: FeedLimits.awaitTimeMs,
-      ...(resumeAfter ? { resumeAfter } : {}),
-    });
-    this.telemetry.changeStreamsOpen.inc({ collection: this.spec.collection.collectionName, purpose });
-    try {
-      return { stream, first: await stream.tryNext() };
-    } catch (error) {
-      await this.#close(stream, purpose);
-      throw error;
-    }
-  }
-
-  async #close(stream: ChangeStream, purpose: Purpose): Promise<void> {
-    this.telemetry.changeStreamsOpen.dec({ collection: this.spec.collection.collectionName, purpose });
-    await stream.close().catch((error: unknown) => this.logger.debug({ err: error }, 'closing a change stream failed'));
+  #source(purpose: Purpose): StreamSource {
+    const { collection, pipeline, options } = this.spec;
+    const labels = { collection: collection.collectionName, purpose };
+    return { collection, pipeline, options, awaitTimeMs: FeedLimits.awaitTimeMs, countOpen: (delta) => this.telemetry.changeStreamsOpen.inc(labels, delta) };
   }
 }

@@ -11,7 +11,7 @@ export const FeedLimits = Object.freeze({
   catchUpEventsMax: 10_000,
   /** How long one getMore waits for events; also bounds how long closing a stream takes. */
   awaitTimeMs: 500,
-  /** A failed shared stream reopens after 100 ms, doubling to at most 5 s, and never gives up. */
+  /** A failed stream (feed or projection) reopens after 100 ms, doubling to at most 5 s (up to half of each delay random), and never gives up. */
   reopenBackoffBaseMs: 100,
   reopenBackoffMaxMs: 5_000,
 });

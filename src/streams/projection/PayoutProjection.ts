@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ChangeStream, Db, Document } from 'mongodb';
-import { isChangeStreamHistoryLost } from '../../db/mongoErrors.ts';
+import type { Db, Document } from 'mongodb';
 import { collectionNames } from '../../ledger/index.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { WorkService } from '../../work/index.ts';
-import { InvalidatedError } from '../InvalidatedError.ts';
-import { backoffMs, FeedLimits, ProjectionLimits } from '../limits.ts';
+import { FeedLimits, ProjectionLimits } from '../limits.ts';
+import { ResumableStream, StreamStart, type StreamSource } from '../resumableStream.ts';
 import { asResumeToken, type ResumeToken } from '../resumeCursor.ts';
 import type { StreamsTelemetry } from '../telemetry.ts';
 import { catchUpPayouts, catchUpStart, type CatchUpDeps, type CatchUpLimits, type ReconcileReason } from './catchUp.ts';
@@ -68,7 +67,8 @@ const PROJECTION_STATES = ['starting', 'projecting', 'standby', 'retrying', 'sto
  * lost, or there is no token yet, it opens a stream from now first, then catches up by an indexed
  * walk from its watermark less a margin (src/streams/projection/catchUp.ts), saving the walk's
  * progress under the lease so that a new holder resumes it, then reads the stream (S4): nothing
- * committed before or after the gap is missed.
+ * committed before or after the gap is missed. The stream's lifecycle (open, reopen with backoff,
+ * history loss) is a ResumableStream's; the lease decides where it reopens and when to give up.
  */
 export class PayoutProjection {
   readonly #leases;
@@ -77,7 +77,7 @@ export class PayoutProjection {
   readonly #deps: Omit<CatchUpDeps, 'saveProgress'>;
   readonly #telemetry: StreamsTelemetry;
   readonly #stop = new AbortController();
-  #stream: ChangeStream | null = null;
+  readonly #source: StreamSource;
   #loop: Promise<void> = Promise.resolve();
   #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
   #running = false;
@@ -100,6 +100,13 @@ export class PayoutProjection {
       acquireMs: options.leaseAcquireIntervalMs ?? ProjectionLimits.leaseAcquireIntervalMs,
     };
     this.#telemetry = deps.telemetry;
+    const openLabels = { collection: collectionNames.entries, purpose: 'projection' };
+    this.#source = {
+      collection: db.collection(collectionNames.entries),
+      pipeline: WITHDRAWAL_INSERTS,
+      awaitTimeMs: FeedLimits.awaitTimeMs,
+      countOpen: (delta) => this.#telemetry.changeStreamsOpen.inc(openLabels, delta),
+    };
     const limits: CatchUpLimits = {
       batchMax: options.catchUp?.batchMax ?? ProjectionLimits.catchUpBatchMax,
       pagesPerSliceMax: options.catchUp?.pagesPerSliceMax ?? ProjectionLimits.catchUpPagesPerSliceMax,
@@ -147,8 +154,7 @@ export class PayoutProjection {
   /** Stops projecting and hands the lease back so another process takes over at once. */
   async stop(): Promise<void> {
     this.#running = false;
-    this.#stop.abort();
-    await this.#closeStream();
+    this.#stop.abort(); // also stops the stream the holder follows
     await this.#loop;
     this.#setState('stopped');
   }
@@ -186,77 +192,71 @@ export class PayoutProjection {
     }
   }
 
+  // Follows the entries' stream while the lease holds. Each open starts from the position, from
+  // now plus a catch-up, or from the start of a catch-up under way; events are handled one by one,
+  // the position stored after each under the lease. After `streamFailuresMax` failures in a row
+  // without progress, the lease goes back so that another process may do better.
   async #projectWhileHolding(lease: Lease, at: Position): Promise<Ended | 'failing'> {
-    for (let failures = 1; failures <= ProjectionLimits.streamFailuresMax; failures++) {
-      const positionBefore = at.position;
-      try {
-        return await this.#project(lease, at);
-      } catch (error) {
-        if (this.#stopped) return 'stopped';
-        if (at.position !== positionBefore) failures = 1; // progress was made: count afresh
-        if (isChangeStreamHistoryLost(error)) {
-          // Also when resuming a catch-up whose start fell out of the oplog: start it afresh from the watermark.
-          at.reconcile = 'HISTORY_LOST';
-          at.catchUp = null;
-        } else if (error instanceof InvalidatedError) at.reconcile = 'INVALIDATED';
-        this.#setState('retrying', error);
-        this.logger.warn({ err: error, failures }, 'payout projection: stream failed; reopening');
-        await this.#closeStream();
-        await this.#pause(backoffMs(failures, FeedLimits.reopenBackoffBaseMs, FeedLimits.reopenBackoffMaxMs));
-      }
-    }
-    this.logger.error({ failuresMax: ProjectionLimits.streamFailuresMax }, 'payout projection: giving the lease up after repeated failures');
-    return 'failing';
-  }
-
-  // One stream's life: open (from the position; from now plus a catch-up; or from the start of a
-  // catch-up under way), then handle events one by one, storing the position after each under the lease.
-  async #project(lease: Lease, at: Position): Promise<Ended> {
-    const stream = this.#openStream(at.catchUp ? at.catchUp.startToken : at.reconcile ? null : at.position);
-    try {
-      return await this.#read(lease, stream, at);
-    } finally {
-      await this.#closeStream();
-    }
-  }
-
-  async #read(lease: Lease, stream: ChangeStream, at: Position): Promise<Ended> {
-    let change: Document | null = await stream.tryNext();
-    this.#setState('projecting');
-    if (at.catchUp || at.reconcile) {
-      const ended = await this.#catchUp(lease, stream, at);
-      if (ended) return ended;
-    }
+    let ended: Ended | 'failing' = 'stopped';
+    const end = (why: Ended | 'failing') => {
+      ended = why;
+      return 'end' as const;
+    };
+    let failures = 0;
+    let positionBefore = at.position;
     let renewedAtMs = Date.now();
-    while (!this.#stopped) {
-      if (change) {
-        await this.#handle(change);
-        const token = asResumeToken(change['_id']);
-        // The watermark: the stamp of the last withdrawal handled. Anything committed after it
-        // was stamped after it less the margin, which is where a catch-up starts.
-        const createdAt = (change['fullDocument'] as { createdAt?: unknown } | undefined)?.createdAt;
-        if (!(await storeResumeToken(this.#leases, lease, token, createdAt instanceof Date ? createdAt : undefined))) return 'leaseLost';
-        at.position = token;
-      } else if (stream.closed) {
-        if (this.#stopped) break;
-        throw new InvalidatedError();
-      }
-      if (Date.now() - renewedAtMs >= this.#durations.renewMs) {
-        // Renewing also stores the idle position, so a quiet projection's token stays in the oplog window.
-        const token = asResumeToken(stream.resumeToken);
-        if (!(await renewLease(this.#leases, lease, this.#durations.leaseMs, token))) return 'leaseLost';
-        at.position = token;
-        renewedAtMs = Date.now();
-      }
-      change = await stream.tryNext();
-    }
-    return 'stopped';
+    const stream = new ResumableStream(
+      this.#source,
+      {
+        opened: async ({ token }) => {
+          this.#setState('projecting');
+          if (at.catchUp || at.reconcile) {
+            const caughtUp = await this.#catchUp(lease, token, at);
+            if (caughtUp) return end(caughtUp);
+          }
+          renewedAtMs = Date.now();
+        },
+        change: async (change) => {
+          await this.#handle(change);
+          const token = asResumeToken(change['_id']);
+          // The watermark: the stamp of the last withdrawal handled. Anything committed after it
+          // was stamped after it less the margin, which is where a catch-up starts.
+          const createdAt = (change['fullDocument'] as { createdAt?: unknown } | undefined)?.createdAt;
+          if (!(await storeResumeToken(this.#leases, lease, token, createdAt instanceof Date ? createdAt : undefined))) return end('leaseLost');
+          at.position = token;
+        },
+        polled: async (token) => {
+          if (Date.now() - renewedAtMs < this.#durations.renewMs) return;
+          // Renewing also stores the idle position, so a quiet projection's token stays in the oplog window.
+          if (!(await renewLease(this.#leases, lease, this.#durations.leaseMs, token))) return end('leaseLost');
+          at.position = token;
+          renewedAtMs = Date.now();
+        },
+        failed: ({ kind, error }) => {
+          failures = at.position !== positionBefore ? 1 : failures + 1; // progress was made: count afresh
+          positionBefore = at.position;
+          if (kind === 'historyLost') {
+            // Also when resuming a catch-up whose start fell out of the oplog: start it afresh from the watermark.
+            at.reconcile = 'HISTORY_LOST';
+            at.catchUp = null;
+          } else if (kind === 'invalidated') at.reconcile = 'INVALIDATED';
+          this.#setState('retrying', error);
+          this.logger.warn({ err: error, failures }, 'payout projection: stream failed; reopening');
+          if (failures < ProjectionLimits.streamFailuresMax) return startOf(at);
+          this.logger.error({ failuresMax: ProjectionLimits.streamFailuresMax }, 'payout projection: giving the lease up after repeated failures');
+          return end('failing');
+        },
+      },
+      { signal: this.#stop.signal },
+    );
+    await stream.run(startOf(at));
+    return ended;
   }
 
   // The stream is established before the walk, so whatever the walk misses, it reads. The walk's
   // progress is saved under the lease first (with the stream's start), so a holder that dies
   // halfway leaves the next one a place to resume from.
-  async #catchUp(lease: Lease, stream: ChangeStream, at: Position): Promise<Ended | null> {
+  async #catchUp(lease: Lease, streamStart: ResumeToken, at: Position): Promise<Ended | null> {
     const durationMs = this.#durations.leaseMs;
     let progress = at.catchUp;
     if (progress) {
@@ -264,7 +264,7 @@ export class PayoutProjection {
       this.logger.info({ after: progress.after, from: progress.from }, 'payout catch-up: resuming saved progress');
     } else {
       const reason = at.reconcile ?? 'NO_CHECKPOINT';
-      progress = { reason, startToken: asResumeToken(stream.resumeToken), after: null, from: catchUpStart(at.watermark, ProjectionLimits.catchUpMarginMs) };
+      progress = { reason, startToken: streamStart, after: null, from: catchUpStart(at.watermark, ProjectionLimits.catchUpMarginMs) };
       if (!(await storeCatchUp(this.#leases, lease, durationMs, progress))) return 'leaseLost';
       at.catchUp = progress;
     }
@@ -288,24 +288,13 @@ export class PayoutProjection {
     if (wallTime instanceof Date) this.#telemetry.payoutProjectionLagSeconds.set(Math.max(0, Date.now() - wallTime.getTime()) / 1000);
   }
 
-  #openStream(resumeAfter: ResumeToken | null): ChangeStream {
-    this.#stream = this.db.collection(collectionNames.entries).watch(WITHDRAWAL_INSERTS, {
-      maxAwaitTimeMS: FeedLimits.awaitTimeMs,
-      ...(resumeAfter ? { resumeAfter } : {}),
-    });
-    this.#telemetry.changeStreamsOpen.inc({ collection: collectionNames.entries, purpose: 'projection' });
-    return this.#stream;
-  }
-
-  async #closeStream(): Promise<void> {
-    const stream = this.#stream;
-    this.#stream = null;
-    if (!stream) return;
-    this.#telemetry.changeStreamsOpen.dec({ collection: collectionNames.entries, purpose: 'projection' });
-    await stream.close().catch(() => undefined);
-  }
-
   async #pause(ms: number): Promise<void> {
     await sleep(ms, undefined, { signal: this.#stop.signal }).catch(() => undefined);
   }
+}
+
+/** Where the holder's stream opens: the start of a catch-up under way, now when one is due, else its position. */
+function startOf(at: Position): StreamStart {
+  if (at.catchUp) return StreamStart.after(at.catchUp.startToken);
+  return at.reconcile ? StreamStart.now : StreamStart.after(at.position);
 }
