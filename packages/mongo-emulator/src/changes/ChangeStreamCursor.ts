@@ -2,8 +2,7 @@
 // the postBatchResumeToken it reports, following mongod's PlanExecutorPipeline accounting: the
 // token of the last event returned, or a high-water mark once the scan passed later entries.
 import { calculateObjectSize, Timestamp } from 'bson';
-import { aggregateDocuments } from '../engine/aggregate.ts';
-import { cloneValue } from '../engine/clone.ts';
+import { compileEventPipeline, type PipelineContext } from '../engine/aggregate.ts';
 import { formatDocument } from '../engine/format.ts';
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
@@ -50,6 +49,8 @@ export class ChangeStreamCursor {
   #postBatchResumeToken: Document;
   /** Time of the newest entry behind the current postBatchResumeToken. */
   #reportedTimeKey: bigint;
+  /** The stream's pipeline, prepared once: it runs on every event in scope. */
+  readonly #pipeline: (event: Document, ctx: PipelineContext) => Document | undefined;
 
   constructor(
     readonly spec: ChangeStreamSpec,
@@ -58,6 +59,7 @@ export class ChangeStreamCursor {
     nowTs: Timestamp,
     clientToken: Document | undefined,
   ) {
+    this.#pipeline = compileEventPipeline(spec.pipeline);
     const { start } = spec;
     const startTs = start.kind === 'now' ? new Timestamp({ t: nowTs.t, i: nowTs.i + 1 }) : start.kind === 'startAtOperationTime' ? start.clusterTime : start.token.clusterTime;
     this.#checkHistory(startTs);
@@ -167,11 +169,11 @@ export class ChangeStreamCursor {
   /** Runs the user's stages on one event: the event, or undefined when they filtered it out. */
   #transform(event: Document): Document | undefined {
     const token = event._id as Document;
-    const out = this.spec.pipeline.length === 0 ? event : aggregateDocuments([cloneValue(event)], this.spec.pipeline, {
+    const out = this.spec.pipeline.length === 0 ? event : this.#pipeline(event, {
       now: new Date(),
       clusterTime: event.clusterTime as Timestamp,
       resolve: () => [],
-    })[0];
+    });
     if (out === undefined) return undefined;
     if (!sameToken(out._id, token)) {
       throw new CommandError(
