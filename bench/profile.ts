@@ -132,7 +132,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecAr
 }
 
 /** The V8 sampling profiler of another process, through its inspector (DevTools protocol). */
-async function connectProfiler(inspectorUrl: string): Promise<{ start(): Promise<void>; stop(): Promise<CpuProfile> }> {
+async function connectProfiler(inspectorUrl: string): Promise<{ start(): Promise<void>; stop(): Promise<CpuProfile>; close(): void }> {
   const socket = new WebSocket(inspectorUrl);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   let nextId = 1;
@@ -156,13 +156,18 @@ async function connectProfiler(inspectorUrl: string): Promise<{ start(): Promise
       socket.close();
       return profile as CpuProfile;
     },
+    close: () => socket.close(),
   };
 }
 
+/** SIGTERM, then SIGKILL if it has not exited within 10 s (a process holding an inspector session waits for it). */
 async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
+  clearTimeout(timer);
 }
 
 async function profileOne(operation: Operation, outDir: string): Promise<void> {
@@ -179,6 +184,8 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     PORT: '0',
     LOG_LEVEL: 'info',
     API_KEYS: `${token}=admin`,
+    // The limiter still runs (its cost is measured) but never refuses: c=1 exceeds admin's 200/s.
+    RATE_LIMITS: 'admin=1000000/1000000',
     SEED_DEMO: '0',
   });
   const apiInspector = waitForLine(api, /Debugger listening on (ws:\/\/\S+)/);
@@ -189,10 +196,11 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     if (answer.errors.length > 0 || answer.status !== 200) throw new Error(JSON.stringify(answer));
     return answer.data;
   };
+  const profilers: Array<Awaited<ReturnType<typeof connectProfiler>>> = [];
   try {
     await operation.setup?.(post, runId);
     for (let i = 0; i < WARMUP_REQUESTS; i++) await post(operation.query, operation.variables(REQUESTS + i, runId));
-    const profilers = [await connectProfiler((await apiInspector)[1]!), await connectProfiler((await engineInspector)[1]!)];
+    profilers.push(await connectProfiler((await apiInspector)[1]!), await connectProfiler((await engineInspector)[1]!));
     await Promise.all(profilers.map((profiler) => profiler.start()));
     const latenciesMs = new Float64Array(REQUESTS);
     for (let i = 0; i < REQUESTS; i++) {
@@ -221,6 +229,7 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     if (process.env['PROFILE_TOP']) printTop(apiProfile!);
     console.log(`  profiles: ${apiFile} ${engineFile}`);
   } finally {
+    for (const profiler of profilers) profiler.close(); // a process with an inspector session open waits for it at exit
     await stop(api).catch(() => undefined);
     await stop(engine).catch(() => undefined);
     if (api.exitCode === null) api.kill('SIGKILL');
