@@ -106,7 +106,13 @@ export interface StreamHandler {
    * `change._id`). The stream moves past it only once this resolves: if it throws, the stream
    * fails and reopens before the change, which is handed over again.
    */
-  change(change: Document, token: ResumeToken): Next | Promise<Next>;
+  change?(change: Document, token: ResumeToken): Next | Promise<Next>;
+  /**
+   * Instead of `change`: the changes the server's last answer brought that are at hand (one at
+   * least, BATCH_CHANGES_MAX at most), in order, with the stream's position after the last. The
+   * stream moves past them only once this resolves; if it throws, all are handed over again.
+   */
+  batch?(changes: Document[], token: ResumeToken): Next | Promise<Next>;
   /** After every answer of the server (after `change` when there was one), with the stream's position. */
   polled?(token: ResumeToken): Next | Promise<Next>;
   /**
@@ -182,6 +188,7 @@ export class ResumableStream {
     handler: StreamHandler,
     options: { backoff?: ReopenBackoff; signal?: AbortSignal } = {},
   ) {
+    if ((handler.change === undefined) === (handler.batch === undefined)) throw new Error('a stream handler takes changes one by one (change) or in batches (batch), one of the two');
     this.#source = source;
     this.#handler = handler;
     this.#backoff = options.backoff ?? { baseMs: FeedLimits.reopenBackoffBaseMs, maxMs: FeedLimits.reopenBackoffMaxMs };
@@ -300,8 +307,11 @@ export class ResumableStream {
     let change = first;
     while (!this.#stopped) {
       if (change === null && stream.closed) throw new InvalidatedError();
+      const changes = change !== null && this.#handler.batch ? await buffered(stream, change) : null;
       const token = asResumeToken(stream.resumeToken);
-      if (change !== null && (await this.#handler.change(change, token)) === END) return END;
+      if (changes !== null) {
+        if ((await this.#handler.batch!(changes, token)) === END) return END;
+      } else if (change !== null && (await this.#handler.change!(change, token)) === END) return END;
       this.#token = token;
       this.#resumeFrom = StreamStart.after(token);
       this.#succeeded();
@@ -346,4 +356,18 @@ export class ResumableStream {
     this.#stream = null;
     if (stream) await closeChangeStream(this.#source, stream);
   }
+}
+
+/** Changes one `batch` call takes at most: the driver's buffer holds up to a getMore's worth (16 MB). */
+const BATCH_CHANGES_MAX = 500;
+
+/** `first` and whatever the stream already holds in its buffer (taking them makes no round trip). */
+async function buffered(stream: ChangeStream, first: Document): Promise<Document[]> {
+  const changes = [first];
+  while (changes.length < BATCH_CHANGES_MAX && stream.bufferedCount() > 0) {
+    const next = await stream.tryNext();
+    if (next === null) break;
+    changes.push(next);
+  }
+  return changes;
 }

@@ -6,7 +6,7 @@ import { accountPreconditions, type AccountPreconditions } from '../ledger/decid
 import { requestRules, type RequestRules } from '../ledger/requests.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
 import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../streams/projection/PayoutProjection.ts';
-import type { PayoutWriter } from '../streams/projection/payouts.ts';
+import type { PayoutsWriter, PayoutWriter } from '../streams/projection/payouts.ts';
 
 export interface LedgerReplacements {
   /** Replaces the account filters (a mutant that checks the balance on a read). */
@@ -19,7 +19,13 @@ export function createLedgerServiceForTest(options: LedgerServiceOptions, replac
   return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules });
 }
 
-/** A projection whose payouts go through `writePayout` instead of the work service's upsert. */
-export function createPayoutProjectionForTest(deps: PayoutProjectionDeps, options: PayoutProjectionOptions, writePayout: PayoutWriter): PayoutProjection {
-  return new PayoutProjection({ ...deps, writePayout }, options);
+/** Payout writers replacing the work service's upserts: one by one (the catch-up) and per batch (the stream; one by one when absent). */
+export interface PayoutWriters {
+  writePayout: PayoutWriter;
+  writePayouts?: PayoutsWriter;
+}
+
+/** A projection whose payouts go through `writers` instead of the work service's upserts. */
+export function createPayoutProjectionForTest(deps: PayoutProjectionDeps, options: PayoutProjectionOptions, writers: PayoutWriters): PayoutProjection {
+  return new PayoutProjection({ ...deps, ...writers }, options);
 }

@@ -1,3 +1,4 @@
+import { MongoBulkWriteError } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
 import type { WorkContext } from './context.ts';
 import type { CreateWorkItemInput } from './inputs.ts';
@@ -61,4 +62,34 @@ export async function createPayoutWorkItem(
     payload: payout.payload,
     maxAttempts: Limits.maxAttemptsDefault,
   });
+}
+
+/**
+ * Many payouts in one command (the projection's batch of events): the same upsert per item, sent
+ * as one unordered bulk write. An item whose upsert met a concurrent twin on the unique key is
+ * retried alone, as `upsertWorkItem` does. Returns how many this call created.
+ */
+export async function createPayoutWorkItems(ctx: WorkContext, payouts: Array<{ entryId: string; payload: unknown }>): Promise<{ created: number }> {
+  if (payouts.length === 0) return { created: 0 };
+  const items: NewItem[] = payouts.map((payout) => ({
+    idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId),
+    kind: 'PAYOUT',
+    payload: payout.payload,
+    maxAttempts: Limits.maxAttemptsDefault,
+  }));
+  const operations = items.map((item) => ({ updateOne: { filter: { idempotencyKey: item.idempotencyKey }, update: createIfMissing(item), upsert: true } }));
+  let upserted: number;
+  let retry: NewItem[] = [];
+  try {
+    upserted = (await ctx.collection.bulkWrite(operations, { ordered: false })).upsertedCount;
+  } catch (error) {
+    const raced = error instanceof MongoBulkWriteError && error.writeErrors !== undefined && (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]).every((e) => e.code === 11000);
+    if (!raced) throw error;
+    upserted = error.result.upsertedCount;
+    retry = (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]).map((e) => items[e.index]!);
+  }
+  for (let i = 0; i < upserted; i++) ctx.telemetry.transition(null, WorkStatus.PENDING);
+  let created = upserted;
+  for (const item of retry) if ((await upsertWorkItem(ctx, item)).created) created += 1;
+  return { created };
 }

@@ -2,7 +2,7 @@ import type { Db, ObjectId } from 'mongodb';
 import { claimWorkItem } from './claim.ts';
 import { completeWorkItem } from './complete.ts';
 import type { WorkContext } from './context.ts';
-import { createPayoutWorkItem, createWorkItem } from './createItem.ts';
+import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem } from './createItem.ts';
 import { heartbeatWorkItem } from './heartbeat.ts';
 import { entriesWithPayout } from './payouts.ts';
 import type {
@@ -39,6 +39,7 @@ export function createWorkService(options: WorkServiceOptions) {
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
     createPayout: (payout: { entryId: string; payload: unknown }) => createPayoutWorkItem(ctx, payout),
+    createPayouts: (payouts: Array<{ entryId: string; payload: unknown }>) => createPayoutWorkItems(ctx, payouts),
     entriesWithPayout: (entryIds: readonly string[]) => entriesWithPayout(ctx, entryIds),
     claim: (input: ClaimWorkItemInput) => claimWorkItem(ctx, input),
     heartbeat: (input: HeartbeatWorkItemInput) => heartbeatWorkItem(ctx, input),

@@ -57,7 +57,7 @@ async function runScenario(test: TestDb, writer: (db: Db) => PayoutWriter) {
   await Promise.all([withdrawMany(ledger, 'p1-acct', 'p1-b', BATCH), first.close()]);
   await withdrawMany(ledger, 'p1-acct', 'p1-c', BATCH);
 
-  // 3. Restart with a writer that crashes after every third payout: those events are replayed.
+  // 3. Restart with a writer that crashes after every third batch of payouts: those events are replayed.
   const second = await app({ crashEvery: 3 });
   await withdrawMany(ledger, 'p1-acct', 'p1-d', BATCH);
   await awaitAllProjected(test.db, 4 * BATCH);

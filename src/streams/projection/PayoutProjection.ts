@@ -11,7 +11,7 @@ import { asResumeToken, type ResumeToken } from '../resumeCursor.ts';
 import type { StreamsTelemetry } from '../telemetry.ts';
 import { catchUpPayouts, catchUpStart, type CatchUpDeps, type CatchUpLimits, type ReconcileReason } from './catchUp.ts';
 import { acquireLease, projectionLeases, releaseLease, renewLease, storeCatchUp, storeResumeToken, type CatchUpProgress, type Lease } from './lease.ts';
-import { payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutWriter } from './payouts.ts';
+import { oneByOne, payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutsWriter, type PayoutWriter } from './payouts.ts';
 import { journalForWalk } from './withdrawalWalk.ts';
 
 export const PAYOUT_LEASE_NAME = 'payoutProjection';
@@ -36,7 +36,7 @@ export interface PayoutProjectionDeps {
 
 /** The app's payout projection: payouts written by the work service's upsert on `payout:<entryId>`. */
 export function createPayoutProjection(deps: PayoutProjectionDeps, options: PayoutProjectionOptions = {}): PayoutProjection {
-  return new PayoutProjection({ ...deps, writePayout: deps.work.createPayout }, options);
+  return new PayoutProjection({ ...deps, writePayout: deps.work.createPayout, writePayouts: deps.work.createPayouts }, options);
 }
 
 type Ended = 'stopped' | 'leaseLost';
@@ -61,9 +61,10 @@ const PROJECTION_STATES = ['starting', 'projecting', 'standby', 'retrying', 'sto
 
 /**
  * Turns every applied withdrawal into exactly one PAYOUT work item (P1). One process at a time
- * holds the lease; it reads the entries' change stream from its stored token (S3), writes each
- * payout through the work service's upsert on the unique `payout:<entryId>` key, then stores the
- * event's token under its lease version: at-least-once, and a replay is a no-op. When history is
+ * holds the lease; it reads the entries' change stream from its stored token (S3), writes the
+ * payouts of the events at hand through the work service's upsert on the unique
+ * `payout:<entryId>` key (one bulk write), then stores the last event's token under its lease
+ * version: at-least-once, and a replay is a no-op. When history is
  * lost, or there is no token yet, it opens a stream from now first, then catches up by an indexed
  * walk from its watermark less a margin (src/streams/projection/catchUp.ts), saving the walk's
  * progress under the lease so that a new holder resumes it, then reads the stream (S4): nothing
@@ -78,6 +79,7 @@ export class PayoutProjection {
   readonly #telemetry: StreamsTelemetry;
   readonly #stop = new AbortController();
   readonly #source: StreamSource;
+  readonly #writePayouts: PayoutsWriter;
   #loop: Promise<void> = Promise.resolve();
   #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
   #running = false;
@@ -88,7 +90,7 @@ export class PayoutProjection {
    * Production builds it through `createPayoutProjection`; only src/testing hands in another
    * `writePayout` (a meta-test without the unique key, a crash between payout and token write).
    */
-  constructor(deps: PayoutProjectionDeps & { writePayout: PayoutWriter }, options: PayoutProjectionOptions = {}) {
+  constructor(deps: PayoutProjectionDeps & { writePayout: PayoutWriter; writePayouts?: PayoutsWriter }, options: PayoutProjectionOptions = {}) {
     const { db, logger, work } = deps;
     this.db = db;
     this.logger = logger;
@@ -100,6 +102,7 @@ export class PayoutProjection {
       acquireMs: options.leaseAcquireIntervalMs ?? ProjectionLimits.leaseAcquireIntervalMs,
     };
     this.#telemetry = deps.telemetry;
+    this.#writePayouts = deps.writePayouts ?? oneByOne(deps.writePayout);
     const openLabels = { collection: collectionNames.entries, purpose: 'projection' };
     this.#source = {
       collection: db.collection(collectionNames.entries),
@@ -193,8 +196,8 @@ export class PayoutProjection {
   }
 
   // Follows the entries' stream while the lease holds. Each open starts from the position, from
-  // now plus a catch-up, or from the start of a catch-up under way; events are handled one by one,
-  // the position stored after each under the lease. After `streamFailuresMax` failures in a row
+  // now plus a catch-up, or from the start of a catch-up under way; the events at hand are handled
+  // together, the position stored after them under the lease. After `streamFailuresMax` failures in a row
   // without progress, the lease goes back so that another process may do better.
   async #projectWhileHolding(lease: Lease, at: Position): Promise<Ended | 'failing'> {
     let ended: Ended | 'failing' = 'stopped';
@@ -216,14 +219,21 @@ export class PayoutProjection {
           }
           renewedAtMs = Date.now();
         },
-        change: async (change) => {
-          await this.#handle(change);
-          const token = asResumeToken(change['_id']);
-          // The watermark: the stamp of the last withdrawal handled. Anything committed after it
-          // was stamped after it less the margin, which is where a catch-up starts.
-          const createdAt = (change['fullDocument'] as { createdAt?: unknown } | undefined)?.createdAt;
-          if (!(await storeResumeToken(this.#leases, lease, token, createdAt instanceof Date ? createdAt : undefined))) return end('leaseLost');
-          at.position = token;
+        // The events at hand in one write of their payouts and one store of the position (two
+        // commands per batch, not per withdrawal); a replay after a failure is a no-op per payout.
+        batch: async (changes) => {
+          // The position after `change`, stored under the lease; false when the lease is gone.
+          const storeAfter = async (change: Document) => {
+            const token = asResumeToken(change['_id']);
+            // The watermark: the stamp of the last withdrawal handled. Anything committed after it
+            // was stamped after it less the margin, which is where a catch-up starts.
+            const createdAt = (change['fullDocument'] as { createdAt?: unknown } | undefined)?.createdAt;
+            if (!(await storeResumeToken(this.#leases, lease, token, createdAt instanceof Date ? createdAt : undefined))) return false;
+            at.position = token;
+            return true;
+          };
+          await this.#handle(changes);
+          if (!(await storeAfter(changes[changes.length - 1]!))) return end('leaseLost');
         },
         polled: async (token) => {
           if (Date.now() - renewedAtMs < this.#durations.renewMs) return;
@@ -281,10 +291,11 @@ export class PayoutProjection {
     return null;
   }
 
-  async #handle(change: Document): Promise<void> {
-    const { created } = await this.#deps.writePayout(payoutOfInsert(change));
-    this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: created ? 'created' : 'replayed' });
-    const wallTime = change['wallTime'];
+  async #handle(changes: Document[]): Promise<void> {
+    const { created } = await this.#writePayouts(changes.map(payoutOfInsert));
+    if (created > 0) this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: 'created' }, created);
+    if (changes.length > created) this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: 'replayed' }, changes.length - created);
+    const wallTime = changes[changes.length - 1]!['wallTime'];
     if (wallTime instanceof Date) this.#telemetry.payoutProjectionLagSeconds.set(Math.max(0, Date.now() - wallTime.getTime()) / 1000);
   }
 

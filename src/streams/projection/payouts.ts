@@ -22,6 +22,18 @@ export interface Payout {
 /** Writes the payout for one withdrawal; `created` is false when it already existed (a replay). */
 export type PayoutWriter = (payout: Payout) => Promise<{ created: boolean }>;
 
+/** Writes the payouts of a batch of withdrawals at once; `created` counts those that did not exist yet. */
+export type PayoutsWriter = (payouts: Payout[]) => Promise<{ created: number }>;
+
+/** A batch writer from a one-by-one writer (a test's replacement writer keeps its per-payout behaviour). */
+export function oneByOne(write: PayoutWriter): PayoutsWriter {
+  return async (payouts) => {
+    let created = 0;
+    for (const payout of payouts) if ((await write(payout)).created) created += 1;
+    return { created };
+  };
+}
+
 /** The change-stream stages that keep only inserted withdrawal entries. */
 export const WITHDRAWAL_INSERTS: Document[] = [{ $match: { operationType: 'insert', 'fullDocument.kind': 'withdrawal' } }];
 

@@ -7,7 +7,8 @@ import type { Db } from 'mongodb';
 import { expect } from 'vitest';
 import { collectionNames, createLedgerService, createLedgerTelemetry, type LedgerService } from '../../../src/ledger/index.ts';
 import { PAYOUT_PROJECTION_TASK, type PayoutProjectionOptions, type PayoutWriter } from '../../../src/streams/index.ts';
-import { createPayoutProjectionForTest } from '../../../src/testing/index.ts';
+import { oneByOne } from '../../../src/streams/projection/payouts.ts';
+import { createPayoutProjectionForTest, type PayoutWriters } from '../../../src/testing/index.ts';
 import { createWorkService, createWorkTelemetry, workItems } from '../../../src/work/index.ts';
 import type { StartTestAppOptions } from '../../support/app.ts';
 import { waitFor } from './streamsTest.ts';
@@ -64,11 +65,11 @@ type ProjectionSettings = Pick<StartTestAppOptions, 'startupTasks' | 'payoutProj
  * An app's projection as the test configures it: null leaves its start-up task out; a `writer`
  * replaces the upsert on `payout:<entryId>` (through src/testing, the only door for it).
  */
-export function withProjection(options: PayoutProjectionOptions | null, writer?: PayoutWriter): ProjectionSettings {
+export function withProjection(options: PayoutProjectionOptions | null, writer?: PayoutWriter | PayoutWriters): ProjectionSettings {
   if (options === null) return { startupTasks: (tasks) => tasks.filter((task) => task.name !== PAYOUT_PROJECTION_TASK) };
   return {
     payoutProjection: options,
-    ...(writer ? { buildPayoutProjection: (deps, settings) => createPayoutProjectionForTest(deps, settings, writer) } : {}),
+    ...(writer ? { buildPayoutProjection: (deps, settings) => createPayoutProjectionForTest(deps, settings, typeof writer === 'function' ? { writePayout: writer } : writer) } : {}),
   };
 }
 
@@ -90,13 +91,20 @@ export function insertingWriter(db: Db): PayoutWriter {
   };
 }
 
-/** Wraps a writer so every `everyN`-th call fails after its write: a crash before the token is stored. */
-export function crashingAfterWrite(writer: PayoutWriter, everyN: number): PayoutWriter {
+/**
+ * Wraps a writer so that every `everyN`-th batch of the stream fails after its payouts are
+ * written: a crash before the token is stored, so the whole batch is handed over again.
+ */
+export function crashingAfterWrite(writer: PayoutWriter, everyN: number): PayoutWriters {
+  const batch = oneByOne(writer);
   let calls = 0;
-  return async (payout) => {
-    const result = await writer(payout);
-    if (++calls % everyN === 0) throw new Error('simulated crash after the payout, before the token write');
-    return result;
+  return {
+    writePayout: writer,
+    writePayouts: async (payouts) => {
+      const result = await batch(payouts);
+      if (++calls % everyN === 0) throw new Error('simulated crash after the payouts, before the token write');
+      return result;
+    },
   };
 }
 
