@@ -18,8 +18,9 @@ for (let i = 0; i < 10; i++) {
 }
 await new Promise((r) => setTimeout(r, 1000));
 on = true;
-const N = 200;
-for (let i = 0; i < N; i++) await post('mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename } }', { input: { accountId: `a${i % 10}`, requestId: `w${i}`, amount: 1 } });
+const N = 1000;
+const C = Number(process.env.C ?? 1); let next = 0;
+await Promise.all(Array.from({ length: C }, async () => { while (next < N) { const i = next++; await post('mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename } }', { input: { accountId: `a${i % 10}`, requestId: `w${i}`, amount: 1 } }); } }));
 await new Promise((r) => setTimeout(r, 2000));
 on = false;
 let total = 0;

@@ -1,15 +1,14 @@
-// The HTTP server: Express 5 with Apollo Server on /graphql, graphql-ws on the same port and
-// path, GET /healthz (liveness, no auth), GET /readyz (readiness, no auth) and GET /metrics (the
-// app's registry). `startServer` builds the app (src/app.ts, the composition root: connection,
+// The HTTP server: Apollo Server on /graphql straight from node:http (graphql/httpTransport.ts),
+// graphql-ws on the same port and path, and Express for the rest: GET /healthz (liveness, no
+// auth), GET /readyz (readiness, no auth), GET /metrics (the app's registry) and the console. `startServer` builds the app (src/app.ts, the composition root: connection,
 // registry, services, start-up tasks), wires HTTP and WebSockets to it, and returns one `stop()`
 // that takes it all down in reverse; main.ts wires signals to it.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { expressMiddleware } from '@as-integrations/express5';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
@@ -24,7 +23,8 @@ import { consistencyPlugin } from './graphql/consistency.ts';
 import type { Role } from './graphql/auth/roles.ts';
 import { createContext, type AppContext } from './graphql/context.ts';
 import { formatAppError } from './graphql/formatError.ts';
-import { gateHttpOperations, queryLimitProtection, tokenCheck } from './graphql/queryLimits.ts';
+import { graphqlHttpHandler } from './graphql/httpTransport.ts';
+import { queryLimitProtection, screenHttpOperations, tokenCheck } from './graphql/queryLimits.ts';
 import { TrustedDocuments } from './graphql/trustedDocuments.ts';
 import { RateLimiter, rateLimitPlugin } from './graphql/rateLimit.ts';
 import { buildAppSchema } from './graphql/schema.ts';
@@ -124,7 +124,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // Runs first on stop (cleanups run in reverse): refuse new requests with 503, close
     // subscriptions (1001), let in-flight requests finish within the grace, then close the rest.
     const gate = createShutdownGate();
-    http.use(gate.middleware);
     cleanups.push(async () => {
       gate.begin();
       await graphqlWs.dispose();
@@ -141,18 +140,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     http.get('/metrics', async (_req, res) => {
       res.type(app.registry.contentType).send(await app.registry.metrics());
     });
-    http.use(
-      GRAPHQL_PATH,
-      express.json({ limit: config.limits.httpBodyLimitBytes }),
-      gateHttpOperations(config.limits.graphqlBatchMax, [
-        (query, req) => trustedDocuments.check(query, roleOf(keyring.authenticate(req.headers.authorization))),
+    // GraphQL over HTTP bypasses Express (src/graphql/httpTransport.ts); Express serves the rest.
+    const graphqlHttp = graphqlHttpHandler({
+      apollo,
+      bodyLimitBytes: config.limits.httpBodyLimitBytes,
+      screen: screenHttpOperations(config.limits.graphqlBatchMax, [
+        (query, authorization) => trustedDocuments.check(query, roleOf(keyring.authenticate(authorization))),
         tokenCheck(queryLimits),
       ], graphqlTelemetry),
-      expressMiddleware(apollo, {
-        context: async ({ req }) => createContext(app, keyring.authenticate(req.headers.authorization), 'http'),
-      }),
-    );
-    httpServer.on('request', http);
+      context: async (req) => createContext(app, keyring.authenticate(req.headers.authorization), 'http'),
+      logger,
+    });
+    httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!gate.admit(req, res)) return;
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (path === GRAPHQL_PATH || path === `${GRAPHQL_PATH}/`) graphqlHttp(req, res);
+      else http(req, res);
+    });
     const port = await listen(httpServer, config.port, config.host);
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     logger.info({ port, engine: app.engine.kind }, `listening on http://${host}:${port}${GRAPHQL_PATH}`);

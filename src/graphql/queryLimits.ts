@@ -16,10 +16,10 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type ValidationRule } from 'graphql';
-import type { Request, RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 import { ErrorCode } from './errors.ts';
+import type { HttpOperations, HttpRefusal } from './httpTransport.ts';
 
 export type QueryLimits = Pick<
   Config['limits'],
@@ -78,32 +78,29 @@ export function queryLimitProtection(limits: QueryLimits, production: boolean, t
 }
 
 /**
- * The HTTP gate before Apollo: bounds a batched request (a JSON array of operations; each is a
- * full request's worth of work, so an unbounded array is an unbounded request), then runs each
- * operation's `query` through `checks` (trusted documents, tokens). A refusal is answered 400
- * with a GraphQL error body, and nothing of the request runs.
+ * The HTTP screen before Apollo (src/graphql/httpTransport.ts): bounds a batched request (a JSON
+ * array of operations; each is a full request's worth of work, so an unbounded array is an
+ * unbounded request), then runs each operation's `query` through `checks` (trusted documents,
+ * tokens). A refusal is answered 400 with a GraphQL error body, and nothing of the request runs.
  */
-export function gateHttpOperations(
+export function screenHttpOperations(
   batchMax: number,
-  checks: ReadonlyArray<(query: unknown, req: Request) => GraphQLError | null>,
+  checks: ReadonlyArray<(query: unknown, authorization: string | undefined) => GraphQLError | null>,
   telemetry: RefusalCounter,
-): RequestHandler {
-  return (req, res, next) => {
-    const refuse = (message: string, code: unknown = ErrorCode.BAD_USER_INPUT) =>
-      void res.status(400).json({ errors: [{ message, extensions: { code } }] });
-    if (Array.isArray(req.body) && req.body.length > batchMax) {
+): (operations: HttpOperations) => HttpRefusal | null {
+  return ({ payload, authorization }) => {
+    if (Array.isArray(payload) && payload.length > batchMax) {
       telemetry.queryLimitRefusalsTotal.inc({ limit: 'batch' });
-      return refuse(`A batched request may carry at most ${batchMax} operations; this one carries ${req.body.length}.`);
+      return { message: `A batched request may carry at most ${batchMax} operations; this one carries ${payload.length}.`, code: ErrorCode.BAD_USER_INPUT };
     }
-    const operations: unknown[] = Array.isArray(req.body) ? req.body : [req.method === 'GET' ? req.query : req.body];
-    for (const operation of operations) {
-      const query = (operation as { query?: unknown } | null)?.query;
+    for (const operation of Array.isArray(payload) ? payload : [payload]) {
+      const query = (operation as { query?: unknown } | null | undefined)?.query;
       for (const check of checks) {
-        const refusal = check(query, req);
-        if (refusal) return refuse(refusal.message, refusal.extensions['code']);
+        const refusal = check(query, authorization);
+        if (refusal) return { message: refusal.message, code: String(refusal.extensions['code'] ?? ErrorCode.BAD_USER_INPUT) };
       }
     }
-    next();
+    return null;
   };
 }
 

@@ -2,12 +2,15 @@
 // (the listener stays open, so a client sees a clear refusal rather than a reset), while the
 // requests already in flight run to completion; `drained()` resolves when none is left or the
 // grace period is over, whichever comes first. Then the server closes for good (server.ts).
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from './errors.ts';
 
 export interface ShutdownGate {
-  /** Counts requests in flight and refuses new ones once shutting down. Mount before everything. */
-  middleware: RequestHandler;
+  /**
+   * Call first for every request: counts it in flight until its response closes, or, once
+   * shutting down, answers it 503 and returns false (health, readiness and metrics still pass).
+   */
+  admit(req: IncomingMessage, res: ServerResponse): boolean;
   readonly shuttingDown: boolean;
   begin(): void;
   /** Resolves with the requests still in flight: 0 when drained, more when the grace ran out. */
@@ -23,11 +26,13 @@ export function createShutdownGate(): ShutdownGate {
     if (inFlight === 0) for (const wake of idleWaiters) wake();
   };
   return {
-    middleware(req, res, next) {
-      if (shuttingDown && req.path !== '/healthz' && req.path !== '/readyz' && req.path !== '/metrics') {
-        res.set('connection', 'close').set('retry-after', '1');
-        res.status(503).json({ errors: [{ message: 'The server is shutting down; retry on another instance.', extensions: { code: ErrorCode.SHUTTING_DOWN } }] });
-        return;
+    admit(req, res) {
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (shuttingDown && path !== '/healthz' && path !== '/readyz' && path !== '/metrics') {
+        const body = JSON.stringify({ errors: [{ message: 'The server is shutting down; retry on another instance.', extensions: { code: ErrorCode.SHUTTING_DOWN } }] });
+        res.writeHead(503, { connection: 'close', 'retry-after': '1', 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+        return false;
       }
       inFlight++;
       let counted = true;
@@ -35,7 +40,7 @@ export function createShutdownGate(): ShutdownGate {
         if (counted) finished();
         counted = false;
       });
-      next();
+      return true;
     },
     get shuttingDown() {
       return shuttingDown;
