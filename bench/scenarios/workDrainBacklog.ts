@@ -3,6 +3,7 @@
 // withdrawal). A claim for one kind must stay an index walk of that kind, so the drain keeps
 // the same target as `work-drain`. The backlog is made untimed through the API and is not in
 // the book: it is never drained, so it is not part of "each created item done once".
+import { setTimeout as sleep } from 'node:timers/promises';
 import { outcomeLabel, sized, type BenchContext } from '../context.ts';
 import { CREATE_WORK_ITEM } from '../documents.ts';
 import { runLoad } from '../runLoad.ts';
@@ -33,7 +34,16 @@ export const workDrainBacklogScenario: Scenario = {
 async function queueBacklog(context: BenchContext, kind: string, items: number): Promise<void> {
   const run = await runLoad({ concurrency: BACKLOG_CONCURRENCY, opsMax: items, durationMsMax: BACKLOG_DURATION_MS_MAX }, async (i) => {
     const input = { idempotencyKey: `${kind}-${i}`, kind, payload: { i } };
-    return { label: outcomeLabel(await context.pool.post(context.keys.service, CREATE_WORK_ITEM, { input }), 'createWorkItem') };
+    // Untimed set-up, written as a client should: past the key's rate limit, wait as told and
+    // send the same key again (a faster API reaches the service role's 1,000/s here).
+    for (;;) {
+      const answer = await context.pool.post(context.keys.service, CREATE_WORK_ITEM, { input });
+      const retryAfterSeconds = (answer.errors[0]?.extensions as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      if (answer.errors[0]?.extensions?.code !== 'RATE_LIMITED' || typeof retryAfterSeconds !== 'number') {
+        return { label: outcomeLabel(answer, 'createWorkItem') };
+      }
+      await sleep(retryAfterSeconds * 1000);
+    }
   });
   const createdCount = run.tally.get('CreateWorkItemSuccess') ?? 0;
   if (createdCount !== items) throw new Error(`backlog: ${createdCount} of ${items} items created (${JSON.stringify([...run.tally])})`);
