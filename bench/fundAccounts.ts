@@ -5,7 +5,7 @@ import { DEPOSIT, OPEN_ACCOUNT } from './documents.ts';
 import { runLoad } from './runLoad.ts';
 
 const SETUP_CONCURRENCY = 8;
-const SETUP_DURATION_MS_MAX = 120_000;
+const SETUP_DURATION_MAX_MS = 120_000;
 
 /** Opens `count` EUR accounts named `<prefix>-<n>` holding `fundingMinor` each; returns their ids. */
 export async function fundAccounts(context: BenchContext, prefix: string, count: number, fundingMinor: number): Promise<string[]> {
@@ -27,7 +27,7 @@ export async function deposit(context: BenchContext, accountId: string, amount: 
 
 /** Runs set-up steps with bounded concurrency; any failure stops the bench, it is not a figure. */
 export async function runSetup(count: number, step: (index: number) => Promise<void>): Promise<void> {
-  const plan = { concurrency: SETUP_CONCURRENCY, opsMax: count, durationMsMax: SETUP_DURATION_MS_MAX };
+  const plan = { concurrency: SETUP_CONCURRENCY, opsMax: count, durationMaxMs: SETUP_DURATION_MAX_MS };
   const run = await runLoad(plan, (i) =>
     step(i).then(
       () => ({ label: 'ok' }),

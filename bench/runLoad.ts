@@ -7,7 +7,7 @@ export interface LoadPlan {
   /** Count bound: no more operations than this are started. */
   opsMax: number;
   /** Time bound: no operation starts after this many ms. */
-  durationMsMax: number;
+  durationMaxMs: number;
 }
 
 /** What one operation reports: an outcome label (a __typename, `error:CODE`), optionally its own latency. */
@@ -33,7 +33,7 @@ export async function runLoad(plan: LoadPlan, operation: (index: number, lane: n
   const tally = new Map<string, number>();
   let started = 0;
   const startedAtMs = performance.now();
-  const deadlineMs = startedAtMs + plan.durationMsMax;
+  const deadlineMs = startedAtMs + plan.durationMaxMs;
 
   const runLane = async (lane: number) => {
     while (started < plan.opsMax && performance.now() < deadlineMs) {

@@ -12,7 +12,7 @@ const OPS = { full: 3_000, quick: 16 };
 const PAGE_SIZE = 50;
 /** More entries than one page, so the page is full and hasNextPage is true. */
 const ENTRIES = 60;
-const DURATION_MS_MAX = 60_000;
+const DURATION_MAX_MS = 60_000;
 /** A dashboard page load stays interactive. */
 const P99_MS_MAX = 100;
 
@@ -26,7 +26,7 @@ export const entriesPageScenario: Scenario = {
     const measured = await measure({
       name: NAME,
       target: p99AtMostMs(P99_MS_MAX, `p99 ≤ ${P99_MS_MAX} ms per page at c=${CONCURRENCY}`),
-      plan: { concurrency: CONCURRENCY, opsMax: sized(context.mode, OPS), durationMsMax: DURATION_MS_MAX },
+      plan: { concurrency: CONCURRENCY, opsMax: sized(context.mode, OPS), durationMaxMs: DURATION_MAX_MS },
       expected: 'Account',
       async operation() {
         const answer = await context.pool.post(context.keys.dashboard, ENTRIES_PAGE, { id: accountId });

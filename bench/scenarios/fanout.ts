@@ -15,7 +15,7 @@ const SUBSCRIBERS = { full: 1_000, quick: 20 };
 const ITEMS = { full: 1_000, quick: 16 };
 const CONCURRENCY = 16;
 const WARMUP_ITEMS = 64;
-const DURATION_MS_MAX = 60_000;
+const DURATION_MAX_MS = 60_000;
 const SUBSCRIBE_WAIT_MS = 120_000;
 const DELIVERY_WAIT_MS = 120_000;
 /** Subscribers must not cost writers more than a tenth of their throughput. */
@@ -95,7 +95,7 @@ function createMany(context: BenchContext, kind: string, items: number, name: st
   return measure({
     name,
     target: { text: 'reference for the ratio below', met: () => true },
-    plan: { concurrency: CONCURRENCY, opsMax: items, durationMsMax: DURATION_MS_MAX },
+    plan: { concurrency: CONCURRENCY, opsMax: items, durationMaxMs: DURATION_MAX_MS },
     expected: 'CreateWorkItemSuccess',
     async operation(i) {
       const input = { idempotencyKey: `${kind}-${i}`, kind, payload: { i } };

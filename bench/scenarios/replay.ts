@@ -11,7 +11,7 @@ const NAME = 'replay';
 const CONCURRENCY = 1;
 const OPS = { full: 2_000, quick: 16 };
 const AMOUNT_MINOR = 500;
-const DURATION_MS_MAX = 60_000;
+const DURATION_MAX_MS = 60_000;
 /** A retry reads the stored outcome: it must stay cheaper than a first attempt. */
 const P99_MS_MAX = 20;
 
@@ -28,7 +28,7 @@ export const replayScenario: Scenario = {
     const measured = await measure({
       name: NAME,
       target: p99AtMostMs(P99_MS_MAX, `p99 ≤ ${P99_MS_MAX} ms per replay`),
-      plan: { concurrency: CONCURRENCY, opsMax: sized(context.mode, OPS), durationMsMax: DURATION_MS_MAX },
+      plan: { concurrency: CONCURRENCY, opsMax: sized(context.mode, OPS), durationMaxMs: DURATION_MAX_MS },
       expected: 'DuplicateReplayed',
       async operation() {
         return { label: outcomeLabel(await context.pool.post(context.keys.service, WITHDRAW, { input }), 'withdraw') };

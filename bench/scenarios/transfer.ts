@@ -12,7 +12,7 @@ const CONCURRENCY = 32;
 const ACCOUNTS = { full: 64, quick: 16 };
 const OPS = { full: 3_000, quick: 32 };
 const AMOUNT_MINOR = 1;
-const DURATION_MS_MAX = 60_000;
+const DURATION_MAX_MS = 60_000;
 /** Transfers are internal moves (sweeps, fees): well below the payout peak. */
 const TARGET_OPS_PER_SECOND = 100;
 
@@ -26,7 +26,7 @@ export const transferScenario: Scenario = {
     const measured = await measure({
       name: NAME,
       target: atLeastOpsPerSecond(TARGET_OPS_PER_SECOND, `≥ ${TARGET_OPS_PER_SECOND} transfers/s at c=${CONCURRENCY}`),
-      plan: { concurrency: CONCURRENCY, opsMax, durationMsMax: DURATION_MS_MAX },
+      plan: { concurrency: CONCURRENCY, opsMax, durationMaxMs: DURATION_MAX_MS },
       expected: 'TransferSuccess',
       async operation(i) {
         // `to` is 1 to 13 places after `from`, fewer than there are accounts, so never `from` itself.

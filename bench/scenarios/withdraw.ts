@@ -10,7 +10,7 @@ import type { Comparison, Line, Target } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 
 const AMOUNT_MINOR = 1;
-const DURATION_MS_MAX = 60_000;
+const DURATION_MAX_MS = 60_000;
 
 export interface WithdrawShape {
   name: string;
@@ -34,7 +34,7 @@ export function withdrawScenario(shape: WithdrawShape): Scenario {
       const measured = await measure({
         name: shape.name,
         target: shape.target,
-        plan: { concurrency: shape.concurrency, opsMax, durationMsMax: DURATION_MS_MAX },
+        plan: { concurrency: shape.concurrency, opsMax, durationMaxMs: DURATION_MAX_MS },
         expected: 'WithdrawSuccess',
         async operation(i) {
           const input = { accountId: ids[i % ids.length], amount: AMOUNT_MINOR, requestId: `${context.runId}-${shape.name}-${i}` };
@@ -49,7 +49,7 @@ export function withdrawScenario(shape: WithdrawShape): Scenario {
       const raw = await measure({
         name: `raw-${shape.name}`,
         target: shape.raw.target,
-        plan: { concurrency: shape.concurrency, opsMax, durationMsMax: DURATION_MS_MAX },
+        plan: { concurrency: shape.concurrency, opsMax, durationMaxMs: DURATION_MAX_MS },
         expected: 'WithdrawSuccess',
         operation: async (i) => ({
           label: await context.raw.withdraw(ids[i % ids.length]!, AMOUNT_MINOR, `${context.runId}-raw-${shape.name}-${i}`),

@@ -14,7 +14,7 @@ const NAME = 'work-drain-backlog';
 const BACKLOG_ITEMS = { full: 10_000, quick: 10_000 };
 const ITEMS = { full: 3_000, quick: 32 };
 const BACKLOG_CONCURRENCY = 16;
-const BACKLOG_DURATION_MS_MAX = 300_000;
+const BACKLOG_DURATION_MAX_MS = 300_000;
 
 export const workDrainBacklogScenario: Scenario = {
   name: NAME,
@@ -32,7 +32,7 @@ export const workDrainBacklogScenario: Scenario = {
 
 /** Creates the backlog through the API; fails fast when any creation is not a success. */
 async function queueBacklog(context: BenchContext, kind: string, items: number): Promise<void> {
-  const run = await runLoad({ concurrency: BACKLOG_CONCURRENCY, opsMax: items, durationMsMax: BACKLOG_DURATION_MS_MAX }, async (i) => {
+  const run = await runLoad({ concurrency: BACKLOG_CONCURRENCY, opsMax: items, durationMaxMs: BACKLOG_DURATION_MAX_MS }, async (i) => {
     const input = { idempotencyKey: `${kind}-${i}`, kind, payload: { i } };
     // Untimed set-up, written as a client should: past the key's rate limit, wait as told and
     // send the same key again (a faster API reaches the service role's 1,000/s here).

@@ -15,7 +15,7 @@ const WORKERS = 16;
 const LEASE_SECONDS = 60;
 /** A cycle either completes an item, loses a race, or ends a worker: more cycles than this means a stuck queue. */
 const CYCLES_PER_ITEM_MAX = 3;
-const DURATION_MS_MAX = 120_000;
+const DURATION_MAX_MS = 120_000;
 /** One payout item per withdrawal: creating and draining must keep up with the withdrawal peak. */
 const CREATE_TARGET_PER_SECOND = 200;
 const DRAIN_TARGET_PER_SECOND = 200;
@@ -36,7 +36,7 @@ export function create(context: BenchContext, kind: string, items: number): Prom
   return measure({
     name: 'work-create',
     target: atLeastOpsPerSecond(CREATE_TARGET_PER_SECOND, `≥ ${CREATE_TARGET_PER_SECOND} items/s created at c=${CREATE_CONCURRENCY}`),
-    plan: { concurrency: CREATE_CONCURRENCY, opsMax: items, durationMsMax: DURATION_MS_MAX },
+    plan: { concurrency: CREATE_CONCURRENCY, opsMax: items, durationMaxMs: DURATION_MAX_MS },
     expected: 'CreateWorkItemSuccess',
     async operation(i) {
       const input = { idempotencyKey: `${kind}-${i}`, kind, payload: { i } };
@@ -54,7 +54,7 @@ export async function drain(context: BenchContext, kind: string, items: number, 
   const measured = await measure({
     name,
     target: atLeastOpsPerSecond(DRAIN_TARGET_PER_SECOND, `≥ ${DRAIN_TARGET_PER_SECOND} items/s drained by ${WORKERS} workers`),
-    plan: { concurrency: WORKERS, opsMax: items * CYCLES_PER_ITEM_MAX + WORKERS, durationMsMax: DURATION_MS_MAX },
+    plan: { concurrency: WORKERS, opsMax: items * CYCLES_PER_ITEM_MAX + WORKERS, durationMaxMs: DURATION_MAX_MS },
     expected: 'CompleteSuccess',
     tolerated: ['ConflictLost', 'NothingToClaim'],
     operation: (_i, lane) => claimThenComplete(context, kind, `${kind}-worker-${lane}`),

@@ -14,7 +14,7 @@ const ITEMS = { full: 1_000_000, quick: 2_000 };
 const OPS = { full: 200, quick: 8 };
 const CONCURRENCY = 4;
 const INSERT_BATCH_MAX = 10_000;
-const DURATION_MS_MAX = 120_000;
+const DURATION_MAX_MS = 120_000;
 /** A console polling every few seconds stays interactive. */
 const P99_MS_MAX = 250;
 /** Share of items per status, per 100: most of a long-lived queue is done. */
@@ -51,7 +51,7 @@ export const workQueueStatsScenario: Scenario = {
     const measured = await measure({
       name: NAME,
       target: p99AtMostMs(P99_MS_MAX, `p99 ≤ ${P99_MS_MAX} ms per call with ${items.toLocaleString('en')} items stored`),
-      plan: { concurrency: CONCURRENCY, opsMax: sized(context.mode, OPS), durationMsMax: DURATION_MS_MAX },
+      plan: { concurrency: CONCURRENCY, opsMax: sized(context.mode, OPS), durationMaxMs: DURATION_MAX_MS },
       expected: 'WorkQueueStats',
       async operation() {
         const answer = await context.pool.post(context.keys.dashboard, WORK_QUEUE_STATS_COUNTS, {});

@@ -4,7 +4,7 @@
 // frames are held for up to `frameFlushIntervalMs` and leave a socket in one write (profiles of
 // `fanout-1000` showed a third of the API's CPU in one `writev` per frame); and a subscription
 // does not wait for its frame to reach the kernel while the socket's buffer is under
-// `socketBufferedBytesMax`, beyond which it does wait, so a slow client still fills its own
+// `socketBufferedMaxBytes`, beyond which it does wait, so a slow client still fills its own
 // bounded queue and is told SLOW_SUBSCRIBER. Every other frame flushes its socket at once.
 import { CloseCode, makeServer, handleProtocols, type ServerOptions } from 'graphql-ws';
 import type { IncomingMessage } from 'node:http';
@@ -21,7 +21,7 @@ const KEEP_ALIVE_MS = 12_000;
 /** Longest a subscription frame waits to share a write with the next ones (delivery p99 target: 100 ms). */
 const FRAME_FLUSH_INTERVAL_MS = 5;
 /** Bytes a socket may hold unsent before a subscription waits for its writes (per connection). */
-const SOCKET_BUFFERED_BYTES_MAX = 64 * 1024;
+const SOCKET_BUFFERED_MAX_BYTES = 64 * 1024;
 // What the replacer leaves in place of a SharedPayload: a string no client id can end a frame
 // with, because the payload is the last member graphql-ws writes.
 const PLACEHOLDER = '\u0000shared-payload';
@@ -29,13 +29,13 @@ const PLACEHOLDER_TAIL = `${JSON.stringify(PLACEHOLDER)}}`;
 
 export interface WsFanoutLimits {
   frameFlushIntervalMs: number;
-  socketBufferedBytesMax: number;
+  socketBufferedMaxBytes: number;
 }
 
 export function serveGraphqlWs(
   options: ServerOptions<Record<string, unknown> | undefined, WsExtra>,
   wss: WebSocketServer,
-  limits: WsFanoutLimits = { frameFlushIntervalMs: FRAME_FLUSH_INTERVAL_MS, socketBufferedBytesMax: SOCKET_BUFFERED_BYTES_MAX },
+  limits: WsFanoutLimits = { frameFlushIntervalMs: FRAME_FLUSH_INTERVAL_MS, socketBufferedMaxBytes: SOCKET_BUFFERED_MAX_BYTES },
 ): { dispose(): Promise<void> } {
   // stringifyMessage and send run back to back, synchronously: the replacer hands the payload
   // it replaced to the send that follows.
@@ -86,7 +86,7 @@ export function serveGraphqlWs(
           }
           if (stream) flusher.hold(stream);
           // A write error also closes the socket, which ends its subscriptions.
-          if (socket.bufferedAmount < limits.socketBufferedBytesMax) return void socket.send(frame);
+          if (socket.bufferedAmount < limits.socketBufferedMaxBytes) return void socket.send(frame);
           return new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
         },
         close: (code, reason) => socket.close(code, reason),

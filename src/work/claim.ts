@@ -27,7 +27,7 @@ async function claimById(ctx: WorkContext, input: ClaimWorkItemInput, id: Object
   applied(ctx, 'claim', item, input.workerId);
   // Its lease had expired once too often: this write dead-lettered it instead (pipelines.claim).
   if (item.status === WorkStatus.FAILED) return { kind: 'conflictLost', operation: 'claim', current: item };
-  return { kind: 'claimed', item };
+  return { kind: 'claimSuccess', item };
 }
 
 /**
@@ -65,7 +65,7 @@ async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<C
       });
       if (item === null) break;
       applied(ctx, 'claim', item, input.workerId);
-      if (item.status !== WorkStatus.FAILED) return { kind: 'claimed', item };
+      if (item.status !== WorkStatus.FAILED) return { kind: 'claimSuccess', item };
       deadLettered++;
     }
   }

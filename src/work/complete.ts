@@ -19,7 +19,7 @@ export async function completeWorkItem(ctx: WorkContext, input: CompleteWorkItem
   );
   if (item !== null) {
     applied(ctx, 'complete', item, input.workerId);
-    return { kind: 'completed', item };
+    return { kind: 'completeSuccess', item };
   }
   const current = await ctx.collection.findOne({ _id: input.id });
   const prior = current?.lastCompletion;
@@ -36,6 +36,6 @@ export async function completeWorkItem(ctx: WorkContext, input: CompleteWorkItem
     requestId: `${input.id.toHexString()}:${input.workerId}:${input.version}`,
     firstSeenAt: prior.completedAt,
     // The item as that completion left it (stored by the same write), not as it is now.
-    original: { kind: 'completed', item: current.completionOutcome ? { ...current.completionOutcome, _id: current._id } : current },
+    original: { kind: 'completeSuccess', item: current.completionOutcome ? { ...current.completionOutcome, _id: current._id } : current },
   };
 }

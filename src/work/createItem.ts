@@ -39,13 +39,13 @@ export async function createWorkItem(ctx: WorkContext, input: CreateWorkItemInpu
     maxAttempts: input.maxAttempts,
   };
   const { created, item } = await upsertWorkItem(ctx, wanted);
-  if (created) return { kind: 'created', item };
+  if (created) return { kind: 'createWorkItemSuccess', item };
   const replay = { requestId: input.idempotencyKey, firstSeenAt: item.createdAt };
   const sameParams =
     item.kind === wanted.kind && item.maxAttempts === wanted.maxAttempts && sameJson(item.payload, wanted.payload);
   if (!sameParams) return { kind: 'idempotencyKeyReused', ...replay };
   // The outcome as first decided; an item created before snapshots were kept answers as it is now.
-  return { kind: 'duplicateReplayed', ...replay, original: { kind: 'created', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item } };
+  return { kind: 'duplicateReplayed', ...replay, original: { kind: 'createWorkItemSuccess', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item } };
 }
 
 /**

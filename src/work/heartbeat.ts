@@ -15,5 +15,5 @@ export async function heartbeatWorkItem(ctx: WorkContext, input: HeartbeatWorkIt
     { returnDocument: 'after' },
   );
   if (item === null) return refused(ctx, 'heartbeat', input.id, input.workerId);
-  return { kind: 'heartbeat', item };
+  return { kind: 'heartbeatSuccess', item };
 }

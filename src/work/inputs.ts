@@ -23,7 +23,7 @@ function jsonOfAtMost(bytesMax: number) {
 
 export const createWorkItemInput = z.object({
   kind: itemKind,
-  payload: jsonOfAtMost(Limits.payloadBytesMax),
+  payload: jsonOfAtMost(Limits.payloadMaxBytes),
   idempotencyKey: z.string().min(1).max(200),
   maxAttempts: z.number().int().min(1).max(Limits.maxAttemptsMax).default(Limits.maxAttemptsDefault),
 });
@@ -34,7 +34,7 @@ export const claimWorkItemInput = z.object({
   id: objectId.optional(),
   expectedVersion: version.optional(),
   kinds: z.array(itemKind).max(Limits.kindsPerClaimMax).optional(),
-  leaseSeconds: z.number().int().min(1).max(Limits.leaseSecondsMax).default(Limits.leaseSecondsDefault),
+  leaseSeconds: z.number().int().min(1).max(Limits.leaseMaxSeconds).default(Limits.leaseDefaultSeconds),
 });
 export type ClaimWorkItemInput = z.output<typeof claimWorkItemInput>;
 
@@ -46,7 +46,7 @@ export const completeWorkItemInput = z.object({
   workerId,
   version,
   outcome: z.enum([CompletionOutcome.DONE, CompletionOutcome.FAILED]),
-  result: jsonOfAtMost(Limits.resultBytesMax),
+  result: jsonOfAtMost(Limits.resultMaxBytes),
 });
 export type CompleteWorkItemInput = z.output<typeof completeWorkItemInput>;
 

@@ -91,8 +91,8 @@ export const Limits = Object.freeze({
   historyLengthMax: 64,
   maxAttemptsDefault: 5,
   maxAttemptsMax: 100,
-  leaseSecondsDefault: 30,
-  leaseSecondsMax: 3_600,
+  leaseDefaultSeconds: 30,
+  leaseMaxSeconds: 3_600,
   /** Retry backoff: base * 2^(attempts-1), capped. */
   retryBackoffBaseMs: 1_000,
   retryBackoffMaxMs: 5 * 60_000,
@@ -100,8 +100,8 @@ export const Limits = Object.freeze({
   /** Stalled items out of attempts one claim may dead-letter on its way to a claimable one. */
   deadLettersPerClaimMax: 16,
   pageSizeMax: 100,
-  payloadBytesMax: 64 * 1024,
-  resultBytesMax: 64 * 1024,
+  payloadMaxBytes: 64 * 1024,
+  resultMaxBytes: 64 * 1024,
 });
 
 /**

@@ -11,5 +11,5 @@ export async function requeueWorkItem(ctx: WorkContext, input: RequeueWorkItemIn
   });
   if (item === null) return refused(ctx, 'requeue', input.id, null);
   applied(ctx, 'requeue', item, null);
-  return { kind: 'requeued', item };
+  return { kind: 'requeueSuccess', item };
 }

@@ -19,7 +19,7 @@ export interface WorkItemNotFound {
 export type { DuplicateReplayed };
 
 export interface CreateSuccess {
-  kind: 'created';
+  kind: 'createWorkItemSuccess';
   item: WorkItemDoc;
 }
 export type CreateResult =
@@ -28,17 +28,17 @@ export type CreateResult =
   | { kind: 'idempotencyKeyReused'; requestId: string; firstSeenAt: Date };
 
 export type ClaimResult =
-  | { kind: 'claimed'; item: WorkItemDoc }
+  | { kind: 'claimSuccess'; item: WorkItemDoc }
   | ConflictLost
   | { kind: 'nothingToClaim'; kinds: readonly string[] }
   | WorkItemNotFound;
 
-export type HeartbeatResult = { kind: 'heartbeat'; item: WorkItemDoc } | ConflictLost | WorkItemNotFound;
+export type HeartbeatResult = { kind: 'heartbeatSuccess'; item: WorkItemDoc } | ConflictLost | WorkItemNotFound;
 
 export interface CompleteSuccess {
-  kind: 'completed';
+  kind: 'completeSuccess';
   item: WorkItemDoc;
 }
 export type CompleteResult = CompleteSuccess | ConflictLost | DuplicateReplayed<CompleteSuccess> | WorkItemNotFound;
 
-export type RequeueResult = { kind: 'requeued'; item: WorkItemDoc } | ConflictLost | WorkItemNotFound;
+export type RequeueResult = { kind: 'requeueSuccess'; item: WorkItemDoc } | ConflictLost | WorkItemNotFound;

@@ -139,14 +139,14 @@ const cases: Case[] = [
       id: objectIdArb,
       expectedVersion: intArb(1, 10),
       kinds: fc.oneof(fc.array(kindArb, { maxLength: 3 }), fc.constant(Array.from({ length: WorkLimits.kindsPerClaimMax + 1 }, () => 'FUZZ'))),
-      leaseSeconds: intArb(1, WorkLimits.leaseSecondsMax),
+      leaseSeconds: intArb(1, WorkLimits.leaseMaxSeconds),
     },
     (i) =>
       validKey(i['workerId']) &&
       optional(validObjectId)(i['id']) &&
       optional(validVersion)(i['expectedVersion']) &&
       optional((k) => Array.isArray(k) && k.length <= WorkLimits.kindsPerClaimMax && k.every(validKind))(i['kinds']) &&
-      optional(validInt(1, WorkLimits.leaseSecondsMax))(i['leaseSeconds']),
+      optional(validInt(1, WorkLimits.leaseMaxSeconds))(i['leaseSeconds']),
   ),
   mutationCase('heartbeatWorkItem', 'HeartbeatWorkItemInput', { id: objectIdArb, workerId: keyArb, version: intArb(1, 10) }, (i) => validObjectId(i['id']) && validKey(i['workerId']) && validVersion(i['version'])),
   mutationCase(

@@ -9,7 +9,7 @@ import { collectionNames } from '../../src/ledger/index.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
 /** DESIGN's bound for one withdrawal with 30-character keys, all its oplog entries together. */
-const withdrawalOplogBytesMax = 2 * 1024;
+const withdrawalOplogMaxBytes = 2 * 1024;
 /** The history the rule names: an account with this many past decisions. */
 const pastDecisions = 10_000;
 
@@ -48,7 +48,7 @@ describe('oplog cost of a money move', () => {
     const fresh = await withdrawal(accountId, 1);
     expect(fresh.entries).toHaveLength(1);
     expect(fresh.entries[0]).toMatchObject({ op: 'c', ns: 'admin.$cmd' });
-    expect(fresh.bytes).toBeLessThanOrEqual(withdrawalOplogBytesMax);
+    expect(fresh.bytes).toBeLessThanOrEqual(withdrawalOplogMaxBytes);
 
     // The history: real decisions first, then the rest written in bulk as the ledger writes them
     // (copies of a real request and entry under new keys, and the account's version moved on), so
@@ -70,7 +70,7 @@ describe('oplog cost of a money move', () => {
 
     const late = await withdrawal(accountId, 99);
     expect(late.entries).toHaveLength(1);
-    expect(late.bytes).toBeLessThanOrEqual(withdrawalOplogBytesMax);
+    expect(late.bytes).toBeLessThanOrEqual(withdrawalOplogMaxBytes);
     // Nothing in the move grows with the account: same keys' lengths, same bytes.
     expect(late.bytes).toBe(fresh.bytes);
   });

@@ -1,5 +1,5 @@
 // A console that stops reading must not make the server buffer without bound: subscription frames
-// go out without waiting only while the socket holds less than `socketBufferedBytesMax` unsent;
+// go out without waiting only while the socket holds less than `socketBufferedMaxBytes` unsent;
 // beyond it the subscription waits for its writes, so its source's bounded queue fills (in the
 // app: SLOW_SUBSCRIBER). Runs serveGraphqlWs with a one-field schema and a source the test feeds.
 import { createServer, type Server } from 'node:http';
@@ -15,7 +15,7 @@ import { SubscriberQueue } from '../../src/streams/SubscriberQueue.ts';
 import { waitFor } from './support/streamsTest.ts';
 
 const QUEUE_MAX = 20;
-const BUFFERED_BYTES_MAX = 64 * 1024;
+const BUFFERED_MAX_BYTES = 64 * 1024;
 const BLOB = 'x'.repeat(16 * 1024);
 
 function start() {
@@ -42,7 +42,7 @@ function start() {
   const served = serveGraphqlWs(
     { schema, subscribe: (args) => multiplexer.subscribe(args), onNext: (_c, _i, _p, _a, result) => (multiplexer.payloadOf(result) as never) ?? undefined },
     wss,
-    { frameFlushIntervalMs: 1, socketBufferedBytesMax: BUFFERED_BYTES_MAX },
+    { frameFlushIntervalMs: 1, socketBufferedMaxBytes: BUFFERED_MAX_BYTES },
   );
   return { httpServer, wss, served, queues };
 }
@@ -83,6 +83,6 @@ describe('graphql-ws fan-out under a console that stops reading', () => {
     // The queue filled (the feed would now send SLOW_SUBSCRIBER), and the server held at most the
     // bound plus the frames of one flush window.
     expect(refused).toBe(1);
-    expect(bufferedMax).toBeLessThan(BUFFERED_BYTES_MAX + 4 * (BLOB.length + 100));
+    expect(bufferedMax).toBeLessThan(BUFFERED_MAX_BYTES + 4 * (BLOB.length + 100));
   }, 60_000);
 });

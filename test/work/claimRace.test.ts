@@ -23,11 +23,11 @@ describe('W1: one winner per claim race', () => {
 
   it('refuses a claim at a stale expectedVersion even when the item is claimable', async () => {
     const created = await h.service.create({ kind: 'RACE', payload: null, idempotencyKey: 'stale', maxAttempts: 3 });
-    if (created.kind !== 'created') throw new Error(created.kind);
+    if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
     const stale = await h.service.claim({ workerId: 'x', id: created.item._id, expectedVersion: 7, leaseSeconds: 30 });
     expect(stale.kind).toBe('conflictLost');
     const fresh = await h.service.claim({ workerId: 'x', id: created.item._id, expectedVersion: 1, leaseSeconds: 30 });
-    expect(fresh).toMatchObject({ kind: 'claimed', item: { status: 'PROCESSING', previousStatus: 'PENDING', version: 2 } });
+    expect(fresh).toMatchObject({ kind: 'claimSuccess', item: { status: 'PROCESSING', previousStatus: 'PENDING', version: 2 } });
   });
 
   it('answers WorkItemNotFound for an id that does not exist, and NothingToClaim for an empty kind', async () => {

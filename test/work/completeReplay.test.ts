@@ -14,9 +14,9 @@ afterAll(async () => {
 
 async function claimedItem(key: string) {
   const created = await h.service.create({ kind: 'REPLAY', payload: { key }, idempotencyKey: key, maxAttempts: 3 });
-  if (created.kind !== 'created') throw new Error(created.kind);
+  if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
   const claimed = await h.service.claim({ workerId: 'w', id: created.item._id, leaseSeconds: 30 });
-  if (claimed.kind !== 'claimed') throw new Error(claimed.kind);
+  if (claimed.kind !== 'claimSuccess') throw new Error(claimed.kind);
   return claimed.item;
 }
 
@@ -25,13 +25,13 @@ describe('W4: replayed completions', () => {
     const item = await claimedItem('w4-1');
     const done = { id: item._id, workerId: 'w', version: item.version, outcome: 'DONE' as const, result: { paid: 12, ref: 'x' } };
     const first = await h.service.complete(done);
-    expect(first).toMatchObject({ kind: 'completed', item: { status: 'DONE', version: item.version + 1 } });
+    expect(first).toMatchObject({ kind: 'completeSuccess', item: { status: 'DONE', version: item.version + 1 } });
 
     const replay = await h.service.complete({ ...done, result: { ref: 'x', paid: 12 } });
     expect(replay).toMatchObject({
       kind: 'duplicateReplayed',
       requestId: `${item._id.toHexString()}:w:${item.version}`,
-      original: { kind: 'completed', item: { status: 'DONE', version: item.version + 1 } },
+      original: { kind: 'completeSuccess', item: { status: 'DONE', version: item.version + 1 } },
     });
 
     const conflictsBefore = await h.conflicts();
@@ -46,7 +46,7 @@ describe('W4: replayed completions', () => {
   it('treats the same result with another outcome as a conflict', async () => {
     const item = await claimedItem('w4-2');
     const done = { id: item._id, workerId: 'w', version: item.version, outcome: 'DONE' as const, result: null };
-    expect((await h.service.complete(done)).kind).toBe('completed');
+    expect((await h.service.complete(done)).kind).toBe('completeSuccess');
     expect((await h.service.complete({ ...done, outcome: 'FAILED' })).kind).toBe('conflictLost');
   });
 
@@ -56,6 +56,6 @@ describe('W4: replayed completions', () => {
     const workers = await h.services(8);
     const results = await Promise.all(workers.map((worker) => worker.complete(done)));
     const kinds = results.map((r) => r.kind).sort();
-    expect(kinds).toEqual(['completed', ...Array<string>(7).fill('duplicateReplayed')]);
+    expect(kinds).toEqual(['completeSuccess', ...Array<string>(7).fill('duplicateReplayed')]);
   });
 });

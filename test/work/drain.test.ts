@@ -27,7 +27,7 @@ async function createItems(services: WorkService[]): Promise<void> {
     services.slice(0, CREATE_CONCURRENCY).map(async (service, lane) => {
       for (let i = lane; i < ITEM_COUNT; i += CREATE_CONCURRENCY) {
         const created = await service.create({ kind: i % 2 ? 'ODD' : 'EVEN', payload: { i }, idempotencyKey: `d-${i}`, maxAttempts: 3 });
-        if (created.kind !== 'created') throw new Error(`create ${i}: ${created.kind}`);
+        if (created.kind !== 'createWorkItemSuccess') throw new Error(`create ${i}: ${created.kind}`);
       }
     }),
   );
@@ -39,10 +39,10 @@ async function drain(service: WorkService, workerId: string): Promise<string[]> 
   for (let i = 0; i < LOOP_ITERATIONS_MAX; i++) {
     const claimed = await service.claim({ workerId, kinds: ['ODD', 'EVEN'], leaseSeconds: 60 });
     if (claimed.kind === 'nothingToClaim') return completed;
-    if (claimed.kind !== 'claimed') throw new Error(`${workerId} claim-next: ${claimed.kind}`);
+    if (claimed.kind !== 'claimSuccess') throw new Error(`${workerId} claim-next: ${claimed.kind}`);
     const { _id: id, version } = claimed.item;
     const done = await service.complete({ id, workerId, version, outcome: 'DONE', result: { workerId } });
-    if (done.kind !== 'completed') throw new Error(`${workerId} complete: ${done.kind}`);
+    if (done.kind !== 'completeSuccess') throw new Error(`${workerId} complete: ${done.kind}`);
     completed.push(id.toHexString());
   }
   throw new Error(`${workerId} did not finish within ${LOOP_ITERATIONS_MAX} iterations`);

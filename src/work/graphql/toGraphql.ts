@@ -36,7 +36,7 @@ function completeSuccess(result: R.CompleteSuccess): CompleteSuccess {
 
 export function toCreateResult(result: R.CreateResult) {
   switch (result.kind) {
-    case 'created':
+    case 'createWorkItemSuccess':
       return createSuccess(result);
     case 'duplicateReplayed':
       return replayed(result, createSuccess(result.original));
@@ -47,7 +47,7 @@ export function toCreateResult(result: R.CreateResult) {
 
 export function toClaimResult(result: R.ClaimResult) {
   switch (result.kind) {
-    case 'claimed':
+    case 'claimSuccess':
       return Object.assign(new ClaimSuccess(), { item: toWorkItem(result.item) });
     case 'nothingToClaim':
       return Object.assign(new NothingToClaim(), { kinds: [...result.kinds] });
@@ -60,7 +60,7 @@ export function toClaimResult(result: R.ClaimResult) {
 
 export function toHeartbeatResult(result: R.HeartbeatResult) {
   switch (result.kind) {
-    case 'heartbeat':
+    case 'heartbeatSuccess':
       return Object.assign(new HeartbeatSuccess(), { item: toWorkItem(result.item) });
     case 'conflictLost':
       return conflictLost(result);
@@ -71,7 +71,7 @@ export function toHeartbeatResult(result: R.HeartbeatResult) {
 
 export function toCompleteResult(result: R.CompleteResult) {
   switch (result.kind) {
-    case 'completed':
+    case 'completeSuccess':
       return completeSuccess(result);
     case 'duplicateReplayed':
       return replayed(result, completeSuccess(result.original));
@@ -84,7 +84,7 @@ export function toCompleteResult(result: R.CompleteResult) {
 
 export function toRequeueResult(result: R.RequeueResult) {
   switch (result.kind) {
-    case 'requeued':
+    case 'requeueSuccess':
       return Object.assign(new RequeueSuccess(), { item: toWorkItem(result.item) });
     case 'conflictLost':
       return conflictLost(result);

@@ -87,7 +87,7 @@ export function insertingWriter(db: Db): PayoutWriter {
   let calls = 0;
   return async ({ entryId, payload }) => {
     const result = await work.create({ kind: 'PAYOUT', payload, idempotencyKey: `${entryId}#${++calls}`, maxAttempts: 5 });
-    return { created: result.kind === 'created' };
+    return { created: result.kind === 'createWorkItemSuccess' };
   };
 }
 

@@ -37,7 +37,7 @@ export async function raceOneClaim(
   schedule: Schedule = 'race',
 ): Promise<ClaimRace> {
   const created = await creator.create({ kind: 'RACE', payload: { key }, idempotencyKey: key, maxAttempts: 3 });
-  if (created.kind !== 'created') throw new Error(`setup: expected a new item, got ${created.kind}`);
+  if (created.kind !== 'createWorkItemSuccess') throw new Error(`setup: expected a new item, got ${created.kind}`);
   const id = created.item._id;
   const conflictsBefore = await conflicts();
   const results = await run(
@@ -49,7 +49,7 @@ export async function raceOneClaim(
 
 export function expectOneWinner(race: ClaimRace): void {
   const losers = race.outcomes.length - 1;
-  expect(race.outcomes.filter((kind) => kind === 'claimed')).toHaveLength(1);
+  expect(race.outcomes.filter((kind) => kind === 'claimSuccess')).toHaveLength(1);
   expect(race.outcomes.filter((kind) => kind === 'conflictLost')).toHaveLength(losers);
   expect(race.conflictsAfter - race.conflictsBefore).toBe(losers);
 }
@@ -65,15 +65,15 @@ export interface Takeover {
 /** W3: A's lease expires, B reclaims, then A heartbeats and completes with its old version. */
 export async function takeOverExpiredLease(a: WorkService, b: WorkService, key: string): Promise<Takeover> {
   const created = await a.create({ kind: 'FENCE', payload: { key }, idempotencyKey: key, maxAttempts: 5 });
-  if (created.kind !== 'created') throw new Error(`setup: expected a new item, got ${created.kind}`);
+  if (created.kind !== 'createWorkItemSuccess') throw new Error(`setup: expected a new item, got ${created.kind}`);
   const id = created.item._id;
   const first = await a.claim({ workerId: 'A', id, leaseSeconds: 1 });
-  if (first.kind !== 'claimed') throw new Error(`setup: A could not claim (${first.kind})`);
+  if (first.kind !== 'claimSuccess') throw new Error(`setup: A could not claim (${first.kind})`);
   // B retries until A's one-second lease has expired by the server's clock (the claim's filter).
   const second = await vi.waitFor(
     async () => {
       const claim = await b.claim({ workerId: 'B', id, leaseSeconds: 60 });
-      if (claim.kind !== 'claimed') throw new Error(`setup: B could not reclaim yet (${claim.kind})`);
+      if (claim.kind !== 'claimSuccess') throw new Error(`setup: B could not reclaim yet (${claim.kind})`);
       return claim;
     },
     { timeout: 10_000, interval: 100 },
@@ -122,9 +122,9 @@ export async function raceLateCompletion(
   const claimed = [];
   for (let i = 0; i < rounds; i++) {
     const created = await a.create({ kind: 'LATE', payload: { key, i }, idempotencyKey: `${key}-${i}`, maxAttempts: 5 });
-    if (created.kind !== 'created') throw new Error(`setup: expected a new item, got ${created.kind}`);
+    if (created.kind !== 'createWorkItemSuccess') throw new Error(`setup: expected a new item, got ${created.kind}`);
     const first = await a.claim({ workerId: 'A', id: created.item._id, leaseSeconds: 1 });
-    if (first.kind !== 'claimed') throw new Error(`setup: A could not claim (${first.kind})`);
+    if (first.kind !== 'claimSuccess') throw new Error(`setup: A could not claim (${first.kind})`);
     claimed.push(first.item);
   }
   await leasesExpired(db, claimed.map((item) => item._id));
@@ -145,10 +145,10 @@ export async function raceLateCompletion(
 /** Exactly one of A's late completion and B's takeover applied, and the item shows that one. */
 export function expectOneOfLateCompletionOrTakeover(race: LateCompletionRace): void {
   for (const round of race.rounds) {
-    if (round.completion === 'completed') {
-      expect(round).toEqual({ completion: 'completed', claim: 'conflictLost', after: { status: 'DONE', lockedBy: null, result: { by: 'A' } } });
+    if (round.completion === 'completeSuccess') {
+      expect(round).toEqual({ completion: 'completeSuccess', claim: 'conflictLost', after: { status: 'DONE', lockedBy: null, result: { by: 'A' } } });
     } else {
-      expect(round).toEqual({ completion: 'conflictLost', claim: 'claimed', after: { status: 'PROCESSING', lockedBy: 'B', result: null } });
+      expect(round).toEqual({ completion: 'conflictLost', claim: 'claimSuccess', after: { status: 'PROCESSING', lockedBy: 'B', result: null } });
     }
   }
 }

@@ -16,9 +16,9 @@ import type { ChangeStreamSpec } from './streamSpec.ts';
 /** Oplog entries one batch may examine, so a stream far behind cannot hold the server up. */
 const SCAN_ENTRIES_PER_BATCH_MAX = 10_000;
 /** A batch stops growing past this many bytes of events, as mongod's getMore. */
-const BATCH_SIZE_BYTES_MAX = MAX_BSON_OBJECT_SIZE_BYTES;
+const BATCH_SIZE_MAX_BYTES = MAX_BSON_OBJECT_SIZE_BYTES;
 /** mongod's BSONObjMaxInternalSize: a larger event cannot be returned at all. */
-const EVENT_SIZE_BYTES_MAX = MAX_BSON_OBJECT_SIZE_BYTES + 16 * 1024;
+const EVENT_SIZE_MAX_BYTES = MAX_BSON_OBJECT_SIZE_BYTES + 16 * 1024;
 
 export interface CursorBatch {
   events: Document[];
@@ -151,10 +151,10 @@ export class ChangeStreamCursor {
    */
   #add(item: HeldEvent, batch: { events: Document[]; bytes: number }): boolean {
     const size = calculateObjectSize(item.event);
-    if (size > EVENT_SIZE_BYTES_MAX) {
-      throw new CommandError('BSONObjectTooLarge', `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${EVENT_SIZE_BYTES_MAX}(16MB) First element: _id: ${formatDocument(item.event._id as Document)}`);
+    if (size > EVENT_SIZE_MAX_BYTES) {
+      throw new CommandError('BSONObjectTooLarge', `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${EVENT_SIZE_MAX_BYTES}(16MB) First element: _id: ${formatDocument(item.event._id as Document)}`);
     }
-    if (batch.events.length > 0 && batch.bytes + size > BATCH_SIZE_BYTES_MAX) {
+    if (batch.events.length > 0 && batch.bytes + size > BATCH_SIZE_MAX_BYTES) {
       this.#held = item;
       return false;
     }

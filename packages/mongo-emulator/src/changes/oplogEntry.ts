@@ -18,7 +18,7 @@ export const NULL_OPTIME: Document = Object.freeze({ ts: new Timestamp({ t: 0, i
  * BSONObjMaxUserSize; then the entries before the last are `partialTxn` and the last carries the
  * operation `count` (src/mongo/db/transaction/transaction_operations.cpp, getApplyOpsInfo).
  */
-export const APPLY_OPS_BYTES_MAX = 16 * 1024 * 1024;
+export const APPLY_OPS_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The session fields of a retryable write or a transaction. */
 export interface SessionFields {
@@ -126,7 +126,7 @@ export function formatEntry(operation: OplogOperation, at: { ts: Timestamp; wall
 
 /**
  * A committed transaction's entries: its operations packed into applyOps commands (`admin.$cmd`),
- * as many per entry as fit under APPLY_OPS_BYTES_MAX, chained by prevOpTime.
+ * as many per entry as fit under APPLY_OPS_MAX_BYTES, chained by prevOpTime.
  */
 export function formatTransaction(operations: OplogOperation[], times: () => { ts: Timestamp; wallTime: Date }, session: Pick<SessionFields, 'lsid' | 'txnNumber'>): Document[] {
   const groups: Document[][] = [[]];
@@ -134,7 +134,7 @@ export function formatTransaction(operations: OplogOperation[], times: () => { t
   for (const operation of operations) {
     const fields = operationFields(operation);
     const bytes = transientSize(fields);
-    if (groups[groups.length - 1]!.length > 0 && groupBytes + bytes > APPLY_OPS_BYTES_MAX) {
+    if (groups[groups.length - 1]!.length > 0 && groupBytes + bytes > APPLY_OPS_MAX_BYTES) {
       groups.push([]);
       groupBytes = 0;
     }

@@ -11,7 +11,7 @@ const MIN_WIRE_VERSION = 0;
 /** MongoDB 7.0. */
 const MAX_WIRE_VERSION = 21;
 /** The longest an awaitable hello may be asked to wait; longer asks are capped, not refused. */
-const MAX_AWAIT_TIME_MS_MAX = 60_000;
+const AWAIT_TIME_MAX_MS = 60_000;
 
 /**
  * `hello` and its legacy spellings: this node is the writable primary of a one-node replica
@@ -54,7 +54,7 @@ async function awaitTopologyChange({ command, server, connection }: CommandConte
   const sameProcess = asked.processId instanceof ObjectId && asked.processId.equals(server.node.processId);
   const current = sameProcess && BigInt(asked.counter as bigint | number) === server.node.topologyCounter;
   if (!current) return;
-  await sleep(Math.min(waitMs, MAX_AWAIT_TIME_MS_MAX), [connection.closeSignal, server.stopSignal]);
+  await sleep(Math.min(waitMs, AWAIT_TIME_MAX_MS), [connection.closeSignal, server.stopSignal]);
 }
 
 function describeNode({ command, name, server, connection }: CommandContext): Document {

@@ -9,7 +9,7 @@ const OPEN_CURSORS_MAX = 100_000;
 /** A cursor idle this long is dropped, as mongod's cursorTimeoutMillis (10 minutes) does. */
 const CURSOR_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 /** A batch stops growing past this many bytes (the first document always goes). */
-const BATCH_SIZE_BYTES_MAX = MAX_BSON_OBJECT_SIZE_BYTES;
+const BATCH_SIZE_MAX_BYTES = MAX_BSON_OBJECT_SIZE_BYTES;
 /** find and aggregate's default first batch, in documents. */
 export const DEFAULT_FIRST_BATCH_SIZE = 101;
 
@@ -89,7 +89,7 @@ function takeBatch(results: Document[], count: number): Document[] {
   let bytes = 0;
   while (taken < results.length && taken < count) {
     const size = calculateObjectSize(results[taken]!);
-    if (taken > 0 && bytes + size > BATCH_SIZE_BYTES_MAX) break;
+    if (taken > 0 && bytes + size > BATCH_SIZE_MAX_BYTES) break;
     bytes += size;
     taken += 1;
   }
