@@ -75,9 +75,13 @@ export async function renewLease(leases: Collection<any>, lease: Lease, duration
   return result.matchedCount === 1;
 }
 
-/** Stores `fields` beside the lease without extending it; false when it is no longer ours. */
+/**
+ * Stores `fields` beside the lease without extending it; false when it is no longer ours. A plain
+ * `$set` (no pipeline: nothing here reads the clock): the projection stores its position this way
+ * after every batch, and an update pipeline costs the server an aggregation per write.
+ */
 export async function storeUnderLease(leases: Collection<any>, lease: Lease, fields: Document): Promise<boolean> {
-  const result = await leases.updateOne(heldBy(lease), [{ $set: literally(fields) }]);
+  const result = await leases.updateOne(heldBy(lease), { $set: fields });
   return result.matchedCount === 1;
 }
 

@@ -212,18 +212,33 @@ function rename(draft: Draft, from: string, to: string, log?: UpdateLog): void {
 
 function applyPipeline(doc: Document, pipeline: Document[], ctx: UpdateContext): Document {
   validateUpdate(pipeline);
-  const [result] = aggregateDocuments([cloneValue(doc)], pipeline, {
-    now: ctx.now,
-    clusterTime: ctx.clusterTime,
-    variables: ctx.variables,
-    resolve: () => [],
-  });
+  // `[{ $replaceWith: { $literal: <document> } }]` (how a committed transaction's update is
+  // replayed on the live catalog) is that document: no aggregation to run.
+  const literal = literalReplacement(pipeline);
+  const [result] = literal
+    ? [cloneValue(literal)]
+    : aggregateDocuments([cloneValue(doc)], pipeline, {
+        now: ctx.now,
+        clusterTime: ctx.clusterTime,
+        variables: ctx.variables,
+        resolve: () => [],
+      });
   const out = result ?? {};
   if ('_id' in doc && !('_id' in out)) return { _id: doc._id, ...out };
   if ('_id' in doc && !valuesEqual(doc._id, out._id)) {
     throw new CommandError('ImmutableField', `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(out._id)}`);
   }
   return '_id' in out ? { _id: out._id, ...out } : out;
+}
+
+function literalReplacement(pipeline: Document[]): Document | undefined {
+  if (pipeline.length !== 1) return undefined;
+  const stage = pipeline[0]!;
+  const keys = Object.keys(stage);
+  if (keys.length !== 1 || keys[0] !== '$replaceWith') return undefined;
+  const expr = stage.$replaceWith;
+  if (!isPlainObject(expr) || Object.keys(expr).length !== 1 || !isPlainObject(expr.$literal)) return undefined;
+  return expr.$literal;
 }
 
 /** `$` resolves to the first element the query matched in that array; `$[id]` uses arrayFilters. */
