@@ -132,6 +132,48 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     expect(followed.stream.status).toMatchObject({ state: 'open', reopens: 1, consecutiveFailures: 0, lastError: null });
   });
 
+  it('in batch mode hands over what one answer brought together, in order, and all of it again when the batch failed', async () => {
+    const collection = test.db.collection('batches');
+    const batches: number[][] = [];
+    const tokens: unknown[] = [];
+    let failOnce = true;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const stream = new ResumableStream(
+      { collection, pipeline: INSERTS, awaitTimeMs: 200, countOpen: () => undefined },
+      {
+        batch: async (changes, token) => {
+          const ns = changes.map((change) => (change['fullDocument'] as { n: number }).n);
+          if (ns[0] === 1) await held; // hold the first batch while 2..6 land on the server as one answer
+          if (ns.includes(4) && failOnce) {
+            failOnce = false;
+            throw new Error('batch failed on purpose');
+          }
+          batches.push(ns);
+          tokens.push(token);
+        },
+      },
+      { backoff: FAST },
+    );
+    running.push(stream);
+    await stream.start(StreamStart.now);
+    await insert(collection, 1);
+    await vi.waitFor(() => expect(stream.status.state).toBe('open'), WAIT);
+    await insert(collection, 2, 3, 4, 5, 6);
+    release();
+    await vi.waitFor(() => expect(batches.flat()).toEqual([1, 2, 3, 4, 5, 6]), WAIT);
+    // 2..6 arrived in one getMore: handed over together (after the failed attempt, again together).
+    expect(batches).toEqual([[1], [2, 3, 4, 5, 6]]);
+    expect(stream.status).toMatchObject({ state: 'open', reopens: 1, consecutiveFailures: 0 });
+    expect(new Set(tokens.map((token) => JSON.stringify(token))).size).toBe(2);
+  });
+
+  it('refuses a handler with both or neither of change and batch', () => {
+    const source = { collection: test.db.collection('neither'), pipeline: INSERTS, awaitTimeMs: 200, countOpen: () => undefined };
+    expect(() => new ResumableStream(source, {})).toThrow(/one of the two/);
+    expect(() => new ResumableStream(source, { change: () => undefined, batch: () => undefined })).toThrow(/one of the two/);
+  });
+
   it('restarts from now when the server invalidates the stream (its collection dropped), reporting the gap', async () => {
     const collection = test.db.collection('dropped');
     const followed = started(follow(collection));
