@@ -43,7 +43,9 @@ export function createSubscriptionMultiplexer(
   selectionScope: (context: unknown) => string,
   telemetry: Pick<GraphqlTelemetry, 'subscriptionResultsTotal'>,
 ): SubscriptionMultiplexer {
-  const { subscriptionResultsTotal } = telemetry;
+  // Label sets bound once: these count every delivery, and prom-client hashes labels per call.
+  const executed = telemetry.subscriptionResultsTotal.labels({ outcome: 'executed' });
+  const sharedResults = telemetry.subscriptionResultsTotal.labels({ outcome: 'shared' });
   // Keyed by the item object, so results go away with the item once every queue has sent it.
   const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
   const payloads = new WeakMap<ExecutionResult, SharedPayload>();
@@ -56,22 +58,24 @@ export function createSubscriptionMultiplexer(
     return [selectionScope(args.contextValue), args.operationName ?? '', text, stableJson(args.variableValues ?? {})].join('\u0000');
   };
 
+  // A function declaration, not an arrow made per call: tsx names each arrow it creates.
+  function run(item: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
+    stats.executions++;
+    executed.inc();
+    return Promise.resolve(execute({ ...args, rootValue: item }));
+  }
+
   const executeFor = (item: unknown, key: string, args: ExecutionArgs): Promise<ExecutionResult> => {
-    const run = () => {
-      stats.executions++;
-      subscriptionResultsTotal.inc({ outcome: 'executed' });
-      return Promise.resolve(execute({ ...args, rootValue: item }));
-    };
-    if (typeof item !== 'object' || item === null) return run();
+    if (typeof item !== 'object' || item === null) return run(item, args);
     let byKey = results.get(item);
     if (!byKey) results.set(item, (byKey = new Map()));
     const known = byKey.get(key);
     if (known) {
       stats.shared++;
-      subscriptionResultsTotal.inc({ outcome: 'shared' });
+      sharedResults.inc();
       return known;
     }
-    const result = run();
+    const result = run(item, args);
     byKey.set(key, result);
     return result;
   };
