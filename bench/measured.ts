@@ -42,6 +42,8 @@ export const p99AtMostMs = (maximumMs: number, text: string): Target => ({
   met: (measured) => percentileMs(measured.latenciesMs, 0.99) <= maximumMs,
 });
 
+const latency = (ms: number): string => (Number.isFinite(ms) ? ms.toFixed(1) : '–').padStart(6);
+
 export function formatMeasured(measured: Measured): string {
   const p50 = percentileMs(measured.latenciesMs, 0.5);
   const p99 = percentileMs(measured.latenciesMs, 0.99);
@@ -51,8 +53,9 @@ export function formatMeasured(measured: Measured): string {
     `${measured.ops.toString().padStart(6)} ops`,
     `${measured.seconds.toFixed(2).padStart(6)} s`,
     `${opsPerSecond(measured).toFixed(0).padStart(6)} ops/s`,
-    `p50 ${p50.toFixed(1).padStart(6)} ms`,
-    `p99 ${p99.toFixed(1).padStart(6)} ms`,
+    // A figure that times one whole run (an audit, a catch-up) has no per-request latencies.
+    `p50 ${latency(p50)} ms`,
+    `p99 ${latency(p99)} ms`,
     `errors ${measured.errors}`,
     ...(measured.note ? [measured.note] : []),
     `| target ${measured.target.text}: ${verdict}`,
