@@ -180,7 +180,32 @@ export class Collection {
   }
 
   count(filter: Document, options: { skip?: number; limit?: number; hint?: string | Document; collation?: Collation } = {}): number {
-    return this.#select(filter, options).length;
+    return this.#countKeys(filter, options) ?? this.#select(filter, options).length;
+  }
+
+  /**
+   * mongod's COUNT_SCAN: a count whose filter is only equalities of scalars on the fields of one
+   * plain index (not multikey, sparse, partial, collated or special) is the number of keys in the
+   * index's ranges, with no document read. Undefined when the count needs the documents.
+   */
+  #countKeys(filter: Document, options: { skip?: number; limit?: number; hint?: string | Document; collation?: Collation }): number | undefined {
+    const entries = Object.entries(filter);
+    if (options.collation || entries.length === 0 || !entries.every(([key, value]) => !key.startsWith('$') && isCountableScalar(value))) return undefined;
+    const plan = planQuery(filter, this.#indexes, { hint: options.hint, variables: {} });
+    const index = plan.index;
+    if (!index || index.multikey || index.spec.sparse || index.spec.partialFilterExpression || index.spec.collation) return undefined;
+    if (!Object.values(index.spec.key).every((direction) => typeof direction === 'number')) return undefined;
+    // Equalities on a prefix of the index's fields are point bounds that say all the filter says.
+    const prefix = new Set(index.fields.slice(0, entries.length).map(({ path }) => path));
+    if (!entries.every(([key]) => prefix.has(key))) return undefined;
+    const skip = options.skip ?? 0;
+    const limit = options.limit ?? 0;
+    const stopAfter = limit > 0 ? skip + limit : Infinity;
+    let keys = 0;
+    for (const _ of walkPlan(index, plan)) if (++keys >= stopAfter) break;
+    this.lastExamined = keys;
+    this.lastIndexUsed = index.name;
+    return Math.max(0, limit > 0 ? Math.min(keys - skip, limit) : keys - skip);
   }
 
   /**
@@ -442,4 +467,11 @@ export class Collection {
 
 function sameKeys(a: unknown[][], b: unknown[][]): boolean {
   return a.length === b.length && a.every((key, i) => identical(key, b[i]));
+}
+
+/** A value an equality matches exactly as its index key: no arrays, documents, null, regex or NaN. */
+function isCountableScalar(value: unknown): boolean {
+  if (typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return !Number.isNaN(value);
+  return value instanceof ObjectId || (value instanceof Date && !Number.isNaN(value.getTime()));
 }
