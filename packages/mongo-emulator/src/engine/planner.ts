@@ -21,10 +21,12 @@ export const PLAN_INTERVALS_MAX = 500;
  */
 export const PLAN_EXPLODE_SCANS_MAX = 200;
 
-/** Inclusive bounds on one field, in value order. */
+/** Bounds on one field, in value order; inclusive unless marked (`$gt`, `$lt`). */
 interface Interval {
   low: unknown;
   high: unknown;
+  lowExclusive?: boolean;
+  highExclusive?: boolean;
 }
 
 export interface Plan {
@@ -146,7 +148,10 @@ function exprIntervals(conds: unknown[], multikey: boolean): { intervals: Interv
   if (eq) return { intervals: [{ low: eq.value, high: eq.value }], point: true };
   const low = bounds.find((b) => b.op === '$gt' || b.op === '$gte');
   const high = bounds.find((b) => b.op === '$lt' || b.op === '$lte');
-  return { intervals: [{ low: low ? low.value : KEY_MIN, high: high ? high.value : KEY_MAX }], point: false };
+  return {
+    intervals: [{ low: low ? low.value : KEY_MIN, high: high ? high.value : KEY_MAX, lowExclusive: low?.op === '$gt', highExclusive: high?.op === '$lt' }],
+    point: false,
+  };
 }
 
 /**
@@ -183,7 +188,7 @@ function queryIntervals(conds: unknown[], multikey: boolean): { intervals: Inter
     // A multikey field may satisfy each side with a different element: use one side only.
     const useHigh = highOp && (!lowOp || !multikey) && canonicalType(cond[highOp]) === canonicalType(operand);
     return {
-      intervals: [{ low: lowOp ? cond[lowOp] : ends.low, high: useHigh ? cond[highOp!] : ends.high }],
+      intervals: [{ low: lowOp ? cond[lowOp] : ends.low, high: useHigh ? cond[highOp!] : ends.high, lowExclusive: lowOp === '$gt', highExclusive: Boolean(useHigh) && highOp === '$lt' }],
       point: false,
     };
   }
@@ -242,25 +247,34 @@ function sortCoverage(index: Index, perField: Interval[][], points: number, sort
 
 /** Cartesian product of per-field intervals as key-space ranges, open past the last field. */
 function toRanges(index: Index, perField: Interval[][]): { start: unknown[]; end: unknown[] }[] {
-  let ranges: { start: unknown[]; end: unknown[] }[] = [{ start: [], end: [] }];
+  type Range = { start: unknown[]; end: unknown[]; startExclusive: boolean; endExclusive: boolean };
+  let ranges: Range[] = [{ start: [], end: [], startExclusive: false, endExclusive: false }];
   for (const [i, intervals] of perField.entries()) {
     const desc = index.fields[i]!.direction < 0;
     const ordered = desc ? [...intervals].reverse() : intervals;
-    const next: typeof ranges = [];
+    const next: Range[] = [];
     for (const r of ranges) {
       for (const iv of ordered) {
-        next.push({ start: [...r.start, desc ? iv.high : iv.low], end: [...r.end, desc ? iv.low : iv.high] });
+        next.push({
+          start: [...r.start, desc ? iv.high : iv.low],
+          end: [...r.end, desc ? iv.low : iv.high],
+          // Only the last bounded field can be a range (a range ends the bounded prefix).
+          startExclusive: Boolean(desc ? iv.highExclusive : iv.lowExclusive),
+          endExclusive: Boolean(desc ? iv.lowExclusive : iv.highExclusive),
+        });
       }
     }
     ranges = next;
   }
   // Unbounded trailing fields: the comparator flips descending fields, so their open ends swap.
+  // An exclusive bound (`$gt`, `$lt`) starts after, or ends before, every key equal to it, as
+  // mongod's open interval does, instead of walking those keys for the filter to drop.
   const tail = index.fields.slice(perField.length);
   const restStart = tail.map((f) => (f.direction < 0 ? KEY_MAX : KEY_MIN));
   const restEnd = tail.map((f) => (f.direction < 0 ? KEY_MIN : KEY_MAX));
   return ranges.map((r) => ({
-    start: [...r.start, ...restStart, KEY_MIN],
-    end: [...r.end, ...restEnd, KEY_MAX],
+    start: r.startExclusive ? [...r.start, ...restEnd, KEY_MAX] : [...r.start, ...restStart, KEY_MIN],
+    end: r.endExclusive ? [...r.end, ...restStart, KEY_MIN] : [...r.end, ...restEnd, KEY_MAX],
   }));
 }
 

@@ -203,7 +203,8 @@ describe('$expr bounds', () => {
     expect(c.lastExamined).toBe(1);
     const window = { $and: [{ $gt: ['$availableAt', { $literal: FUTURE }] }, { $lte: ['$availableAt', new Date(FUTURE.getTime() + 3)] }] };
     expect(c.find({ status: 'PENDING', $expr: window })).toHaveLength(3);
-    expect(c.lastExamined).toBe(4);
+    // The `$gt` end is open, as mongod's interval is: the key equal to it is not walked.
+    expect(c.lastExamined).toBe(3);
   });
   it('compares across types without bracketing: $lte a date also finds numbers, null and missing', () => {
     const c = newCollection();
@@ -226,5 +227,21 @@ describe('$expr bounds', () => {
     c.insertOne({ _id: 2, at: 3 });
     expect(c.find({ $expr: { $gt: ['$at', 5] } }).map((d) => d._id)).toEqual([1]);
     expect(c.lastIndexUsed).toBeUndefined();
+  });
+});
+
+describe('open bounds', () => {
+  it('starts a $gt walk after the keys equal to its operand, and ends a $lt walk before them, on compound and descending indexes', () => {
+    const c = newCollection();
+    c.createIndexes([{ key: { kind: 1, status: 1 }, name: 'kind_status' }, { key: { n: -1, m: 1 }, name: 'n_desc_m' }]);
+    for (let i = 0; i < 400; i++) c.insertOne({ _id: i, kind: ['A', 'B', 'C', 'D'][i % 4], status: i % 2 ? 'DONE' : 'PENDING', n: i % 8, m: i });
+    expect(c.find({ kind: { $gt: 'A' } }, { sort: { kind: 1 }, limit: 1, hint: 'kind_status' })[0]?.kind).toBe('B');
+    expect(c.lastExamined).toBe(1);
+    expect(c.find({ kind: { $gt: 'B', $lt: 'D' } }, { hint: 'kind_status' })).toHaveLength(100);
+    expect(c.lastExamined).toBe(100);
+    expect(c.find({ n: { $gt: 3, $lt: 6 } }, { hint: 'n_desc_m' }).map((d) => d.n as number).sort()).toEqual([...Array(50).fill(4), ...Array(50).fill(5)]);
+    expect(c.lastExamined).toBe(100);
+    expect(c.find({ n: { $lt: 1 } }, { sort: { n: -1 }, hint: 'n_desc_m' })).toHaveLength(50);
+    expect(c.lastExamined).toBe(50);
   });
 });
