@@ -201,8 +201,13 @@ export class Collection {
     const skip = options.skip ?? 0;
     const limit = options.limit ?? 0;
     const stopAfter = limit > 0 ? skip + limit : Infinity;
+    // The tree's own range walk, counting: no key is compared or yielded one by one.
     let keys = 0;
-    for (const _ of walkPlan(index, plan)) if (++keys >= stopAfter) break;
+    const counted = (): { break: true } | undefined => (++keys >= stopAfter ? { break: true } : undefined);
+    for (const { start, end } of plan.ranges) {
+      if (keys >= stopAfter) break;
+      index.tree.forRange(start, end, true, counted);
+    }
     this.lastExamined = keys;
     this.lastIndexUsed = index.name;
     return Math.max(0, limit > 0 ? Math.min(keys - skip, limit) : keys - skip);
