@@ -48,6 +48,11 @@ export async function createWorkItem(ctx: WorkContext, input: CreateWorkItemInpu
   return { kind: 'duplicateReplayed', ...replay, original: { kind: 'createWorkItemSuccess', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item } };
 }
 
+/** The PAYOUT item of one withdrawal, keyed by its journal entry. */
+function payoutItem(payout: { entryId: string; payload: unknown }): NewItem {
+  return { idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId), kind: 'PAYOUT', payload: payout.payload, maxAttempts: Limits.maxAttemptsDefault };
+}
+
 /**
  * The payout projection's entry point: exactly one PAYOUT item per applied withdrawal, however
  * often the change event is replayed. Returns whether this call created it.
@@ -56,12 +61,7 @@ export async function createPayoutWorkItem(
   ctx: WorkContext,
   payout: { entryId: string; payload: unknown },
 ): Promise<{ created: boolean; item: WorkItemDoc }> {
-  return upsertWorkItem(ctx, {
-    idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId),
-    kind: 'PAYOUT',
-    payload: payout.payload,
-    maxAttempts: Limits.maxAttemptsDefault,
-  });
+  return upsertWorkItem(ctx, payoutItem(payout));
 }
 
 /**
@@ -71,22 +71,18 @@ export async function createPayoutWorkItem(
  */
 export async function createPayoutWorkItems(ctx: WorkContext, payouts: Array<{ entryId: string; payload: unknown }>): Promise<{ created: number }> {
   if (payouts.length === 0) return { created: 0 };
-  const items: NewItem[] = payouts.map((payout) => ({
-    idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId),
-    kind: 'PAYOUT',
-    payload: payout.payload,
-    maxAttempts: Limits.maxAttemptsDefault,
-  }));
+  const items = payouts.map(payoutItem);
   const operations = items.map((item) => ({ updateOne: { filter: { idempotencyKey: item.idempotencyKey }, update: createIfMissing(item), upsert: true } }));
   let upserted: number;
   let retry: NewItem[] = [];
   try {
     upserted = (await ctx.collection.bulkWrite(operations, { ordered: false })).upsertedCount;
   } catch (error) {
-    const raced = error instanceof MongoBulkWriteError && error.writeErrors !== undefined && (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]).every((e) => e.code === 11000);
-    if (!raced) throw error;
+    if (!(error instanceof MongoBulkWriteError)) throw error;
+    const writeErrors = error.writeErrors === undefined ? [] : Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (writeErrors.length === 0 || !writeErrors.every((e) => e.code === 11000)) throw error;
     upserted = error.result.upsertedCount;
-    retry = (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]).map((e) => items[e.index]!);
+    retry = writeErrors.map((e) => items[e.index]!);
   }
   for (let i = 0; i < upserted; i++) ctx.telemetry.transition(null, WorkStatus.PENDING);
   let created = upserted;
