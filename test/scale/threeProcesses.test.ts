@@ -1,8 +1,8 @@
 // Three API processes (src/main.ts, as `npm start` runs it) on one engine process (the emulator
 // CLI), as a small deployment runs: every subscriber sees every event whichever process took the
-// write, a cursor from one process resumes on another, withdrawals spread over the three keep
-// G1 (no overdraft) and G3 (one effect per key) with exact balances, and the payout projection's
-// lease moves to a survivor when its holder is SIGKILLed.
+// write, a cursor from one process resumes on another, money moves spread over the processes keep
+// G1–G6 (a fourth process is SIGKILLed in the middle of a burst for G5), and the payout
+// projection's lease moves to a survivor when its holder is SIGKILLed.
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,9 @@ import { waitFor, WORK_ITEM_STATUS, type StatusEvent } from '../streams/support/
 const START_TIMEOUT_MS = 120_000;
 /** The lease lasts 15 s unless renewed (ProjectionLimits.leaseDurationMs); a survivor takes it after. */
 const LEASE_MOVE_TIMEOUT_MS = 90_000;
+/** The engine's transactionLifetimeLimitSeconds here: how long a killed process's open transaction holds its accounts. */
+const TRANSACTION_LIFETIME_SECONDS = 10;
+const BALANCE_MAX = Number.MAX_SAFE_INTEGER;
 const SERVICE_KEY = `scale-service-${randomBytes(12).toString('hex')}`;
 const OPS_KEY = `scale-ops-${randomBytes(12).toString('hex')}`;
 
@@ -41,6 +44,42 @@ const OPEN = `mutation ($input: OpenAccountInput!) { openAccount(input: $input) 
 const DEPOSIT = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }`;
 const WITHDRAW = `mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename
   ... on WithdrawSuccess { entry { id } } ... on DuplicateReplayed { original { __typename ... on WithdrawSuccess { entry { id } } } } } }`;
+const TRANSFER = `mutation ($input: TransferInput!) { transfer(input: $input) { __typename
+  ... on DuplicateReplayed { original { __typename } } } }`;
+const DEPOSIT_DETAIL = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename
+  ... on BalanceLimitExceeded { balance } ... on DuplicateReplayed { original { __typename } } } }`;
+const TRANSIENT = new Set(['RequestInProgress', 'OutcomeUnknown']);
+
+/** A union answer as one word: `DuplicateReplayed(WithdrawSuccess)` for a replay. */
+function kindOf(outcome: { __typename: string; original?: { __typename: string } }): string {
+  return outcome.__typename === 'DuplicateReplayed' ? `DuplicateReplayed(${outcome.original!.__typename})` : outcome.__typename;
+}
+
+/** Sends one key until its answer is final, as a caller does (the same key every time). */
+async function untilFinal(send: () => Promise<string>): Promise<string> {
+  for (;;) {
+    const kind = await send();
+    if (!TRANSIENT.has(kind)) return kind;
+  }
+}
+
+/** Runs `count` tasks with at most `lanes` at once. */
+async function inLanes(count: number, lanes: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+/** Each account's balance and the sum of its journal, read straight from the engine. */
+async function balanceAndJournal(db: Db, accountId: string): Promise<{ balance: number; journal: number }> {
+  const account = await db.collection<{ _id: string; balance: unknown }>('accounts').findOne({ _id: accountId });
+  const entries = await db.collection('ledger_entries').find({ accountId }).toArray();
+  const journal = entries.reduce((sum, e) => sum + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']), 0);
+  return { balance: Number(account?.balance), journal };
+}
 
 async function createItem(api: ApiProcess, kind: string, key: string): Promise<string> {
   const data = await gql(api, CREATE, { input: { idempotencyKey: key, kind, payload: {} } });
@@ -104,6 +143,8 @@ describe('three API processes on one engine process', () => {
     );
     client = await MongoClient.connect(engine.uri);
     db = client.db(dbName);
+    // As mongod's --setParameter would: a killed process's open transaction ends after this.
+    await client.db('admin').command({ setParameter: 1, transactionLifetimeLimitSeconds: TRANSACTION_LIFETIME_SECONDS });
   }, START_TIMEOUT_MS * 2);
 
   afterAll(async () => {
@@ -182,6 +223,129 @@ describe('three API processes on one engine process', () => {
       expect(applied).toBe(Math.floor(fundingMinor / amount));
     }
   }, 120_000);
+
+  it('keeps G2, G4 and G6 with transfers and deposits spread over the three, each key sent to two processes at once', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const ring = Array.from({ length: 4 }, (_, i) => `scale-ring-${tag}-${i}`);
+    const openingMinor = 100;
+    for (const accountId of ring) {
+      await gql(apis[0]!, OPEN, { input: { accountId, currency: 'EUR' } });
+      await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: openingMinor, requestId: `${accountId}-fund` } });
+    }
+    // G2: 80 transfers around the ring, both directions, each key to two processes at once.
+    const transfers = Array.from({ length: 80 }, (_, i) => ({
+      fromAccountId: ring[i % 4]!,
+      toAccountId: ring[(i + (i % 2 === 0 ? 1 : 3)) % 4]!,
+      amount: 1 + (i % 7),
+      requestId: `scale-tr-${tag}-${i}`,
+    }));
+    const finals = await Promise.all(
+      transfers.flatMap((input, i) =>
+        [0, 1].map((copy) => untilFinal(async () => kindOf((await gql(apis[(i + copy) % 3]!, TRANSFER, { input })).transfer))),
+      ),
+    );
+    expect(finals.every((kind) => kind === 'TransferSuccess' || kind === 'DuplicateReplayed(TransferSuccess)'), finals.join()).toBe(true);
+    const totals = await Promise.all(ring.map((accountId) => balanceAndJournal(db, accountId)));
+    for (const { balance, journal } of totals) expect(balance).toBe(journal);
+    expect(totals.reduce((sum, t) => sum + t.balance, 0)).toBe(ring.length * openingMinor);
+    expect(await db.collection('ledger_entries').countDocuments({ accountId: { $in: ring }, kind: 'transferOut' })).toBe(transfers.length);
+
+    // G4: every key again, with another amount, on the third process: refused, nothing moves.
+    const reused = await Promise.all(
+      transfers.map(async (input, i) => kindOf((await gql(apis[(i + 2) % 3]!, TRANSFER, { input: { ...input, amount: input.amount + 1 } })).transfer)),
+    );
+    expect(new Set(reused)).toEqual(new Set(['IdempotencyKeyReused']));
+    expect(await Promise.all(ring.map((accountId) => balanceAndJournal(db, accountId)))).toEqual(totals);
+
+    // G6: an account 5 below the ceiling, credited 3 by nine keys over the three processes at
+    // once: one fits, the eight others are refused with nothing applied.
+    const near = `scale-near-max-${tag}`;
+    await gql(apis[0]!, OPEN, { input: { accountId: near, currency: 'EUR' } });
+    await gql(apis[0]!, DEPOSIT, { input: { accountId: near, amount: BALANCE_MAX - 5, requestId: `${near}-fund` } });
+    const credits = await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        untilFinal(async () => kindOf((await gql(apis[i % 3]!, DEPOSIT_DETAIL, { input: { accountId: near, amount: 3, requestId: `${near}-c${i}` } })).deposit)),
+      ),
+    );
+    expect(credits.filter((kind) => kind === 'DepositSuccess')).toHaveLength(1);
+    expect(credits.filter((kind) => kind === 'BalanceLimitExceeded')).toHaveLength(8);
+    const nearTotals = await balanceAndJournal(db, near);
+    expect(nearTotals).toEqual({ balance: BALANCE_MAX - 2, journal: BALANCE_MAX - 2 });
+    const stored = await db.collection('accounts').findOne({ _id: near as never }, { promoteLongs: false });
+    expect(stored?.['balance']?._bsontype).toBe('Long');
+  }, 180_000);
+
+  it('keeps every key final and applied at most once when a fourth process is SIGKILLed mid-burst (G5, G1, G3)', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const fourth = spawnMain({
+      MONGODB_URI: engine.uri,
+      MONGODB_DB: dbName,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      API_KEYS: `${SERVICE_KEY}=service,${OPS_KEY}=ops`,
+      SEED_DEMO: '0',
+    });
+    const [, fourthUrl] = await fourth.waitFor(/listening on (http:\S+\/graphql)/, START_TIMEOUT_MS);
+    const victim: ApiProcess = { main: fourth, url: fourthUrl!, wsUrl: fourthUrl!.replace(/^http/, 'ws'), pid: fourth.child.pid! };
+    const accounts = [`scale-g5-${tag}-a`, `scale-g5-${tag}-b`];
+    const fundingMinor = 200;
+    const amount = 5;
+    for (const accountId of accounts) {
+      await gql(apis[0]!, OPEN, { input: { accountId, currency: 'EUR' } });
+      await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: fundingMinor, requestId: `${accountId}-fund` } });
+    }
+    // 60 withdrawals per account (300 asked, 200 held), sent round-robin over all four; the
+    // fourth is killed once 8 of its 30 answers came back, whatever it has in flight.
+    const keys = Array.from({ length: 120 }, (_, i) => ({ accountId: accounts[i % 2]!, amount, requestId: `scale-g5-${tag}-w${i}` }));
+    const targets = [...apis, victim];
+    let victimAnswers = 0;
+    let cut = 0;
+    await inLanes(keys.length, 16, async (i) => {
+      const target = targets[i % 4]!;
+      if (target === victim && victim.main.child.signalCode) return;
+      await gql(target, WITHDRAW, { input: keys[i] }).then(
+        () => {
+          if (target === victim && ++victimAnswers === 8) victim.main.child.kill('SIGKILL');
+        },
+        () => void cut++, // the connection died with the fourth process
+      );
+    });
+    console.log(`threeProcesses G5: the fourth process answered ${victimAnswers} withdrawals, ${cut} were cut by its SIGKILL`);
+    if (!victim.main.child.signalCode) victim.main.child.kill('SIGKILL');
+    expect(await victim.main.exited).toMatchObject({ signal: 'SIGKILL' });
+
+    // Every key, retried by its caller on the survivors with the same key, ends final.
+    const finals = new Map<string, string>();
+    await inLanes(keys.length, 16, async (i) => {
+      finals.set(keys[i]!.requestId, await untilFinal(async () => kindOf((await gql(apis[i % 3]!, WITHDRAW, { input: keys[i] })).withdraw)));
+    });
+    const entries = await db.collection('ledger_entries').find({ accountId: { $in: accounts }, kind: 'withdrawal' }).toArray();
+    const entryKeys = entries.map((entry) => String(entry['requestId']));
+    expect(new Set(entryKeys).size).toBe(entryKeys.length); // G3: one entry per key at most
+    for (const { requestId } of keys) {
+      const final = finals.get(requestId)!;
+      const applied = final === 'WithdrawSuccess' || final === 'DuplicateReplayed(WithdrawSuccess)';
+      expect(applied || final === 'InsufficientFunds' || final === 'DuplicateReplayed(InsufficientFunds)', `${requestId}: ${final}`).toBe(true);
+      expect(entryKeys.includes(requestId), `${requestId}: ${final}`).toBe(applied);
+    }
+    for (const accountId of accounts) {
+      // G1 and G2: the balance is exactly what the journal says, 40 withdrawals of 5, never below zero.
+      expect(await balanceAndJournal(db, accountId)).toEqual({ balance: 0, journal: 0 });
+    }
+    // G5: every key was decided, none left pending by the process that died.
+    const requests = await db.collection('ledger_requests').find({ requestId: { $in: keys.map((key) => key.requestId) } }).toArray();
+    expect(requests).toHaveLength(keys.length);
+    expect(requests.filter((request) => request['status'] !== 'applied' && request['status'] !== 'rejected')).toEqual([]);
+    // The projection lease never stays with the dead process: one of the three holds it.
+    await waitFor(
+      async () => {
+        const holder = (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder;
+        return holder && apis.some((api) => holder.includes(`:${api.pid}:`)) ? holder : undefined;
+      },
+      'the lease on one of the three',
+      LEASE_MOVE_TIMEOUT_MS,
+    );
+  }, START_TIMEOUT_MS + LEASE_MOVE_TIMEOUT_MS + 180_000);
 
   it('moves the projection lease to a survivor when its holder is SIGKILLed, and the survivor projects', async () => {
     const lease = await waitFor(async () => (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder, 'a lease holder', 60_000);
