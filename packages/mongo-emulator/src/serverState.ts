@@ -32,6 +32,8 @@ export interface ServerCounters {
   connectionsCurrent: number;
   connectionsTotalCreated: number;
   opcounters: { insert: number; query: number; update: number; delete: number; getmore: number; command: number };
+  /** serverStatus's metrics.commands: each command run, by its canonical name, and those that failed. */
+  commands: Map<string, { total: number; failed: number }>;
 }
 
 /** Everything a command may use, shared by all connections of one emulator. */
@@ -125,5 +127,6 @@ function newCounters(): ServerCounters {
     connectionsCurrent: 0,
     connectionsTotalCreated: 0,
     opcounters: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
+    commands: new Map(),
   };
 }

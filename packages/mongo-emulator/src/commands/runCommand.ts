@@ -25,6 +25,8 @@ export async function runCommand(
   request: { db: string; name: string; command: Document },
 ): Promise<CommandOutcome> {
   server.counters.opcounters.command += 1;
+  const counted = commandCounter(server, definition.names[0]!);
+  counted.total += 1;
   const { command } = request;
   // Plain data, not a closure per command: tsx names every closure it makes (a defineProperty).
   const labels = { commandName: definition.names[0]!, command };
@@ -51,8 +53,19 @@ export async function runCommand(
     return { kind: 'reply', document: addAutomaticLabels(reply, labels) };
   } catch (error) {
     scope?.fail();
+    counted.failed += 1;
     return { kind: 'reply', document: addAutomaticLabels(errorReply(error, server), labels) };
   }
+}
+
+/** The command's entry in serverStatus's metrics.commands, made on its first run. */
+function commandCounter(server: ServerState, name: string): { total: number; failed: number } {
+  let counter = server.counters.commands.get(name);
+  if (!counter) {
+    counter = { total: 0, failed: 0 };
+    server.counters.commands.set(name, counter);
+  }
+  return counter;
 }
 
 function refuseUnsupported(definition: CommandDefinition, { db, name }: { db: string; name: string }): void {

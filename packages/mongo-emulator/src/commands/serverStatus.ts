@@ -3,7 +3,10 @@ import { oplogWindowDocument } from '../changes/index.ts';
 import { SERVER_VERSION } from './buildInfo.ts';
 import type { CommandDefinition } from './types.ts';
 
-/** `serverStatus`, minimal: what dashboards and tests read (connections, opcounters, uptime, write conflicts). */
+/**
+ * `serverStatus`, minimal: what dashboards, tests and the bench read (connections, opcounters,
+ * per-command counts as mongod's metrics.commands, uptime, write conflicts).
+ */
 export const serverStatus: CommandDefinition = {
   names: ['serverStatus'],
   run({ server }) {
@@ -25,7 +28,11 @@ export const serverStatus: CommandDefinition = {
         totalCreated: counters.connectionsTotalCreated,
       },
       opcounters: { ...counters.opcounters },
-      metrics: { cursor: { open: { total: cursors.openCount } }, operation: { writeConflicts: BigInt(transactions.writeConflicts) } },
+      metrics: {
+        commands: Object.fromEntries([...counters.commands].map(([name, { total, failed }]) => [name, { failed: BigInt(failed), total: BigInt(total) }])),
+        cursor: { open: { total: cursors.openCount } },
+        operation: { writeConflicts: BigInt(transactions.writeConflicts) },
+      },
       logicalSessionRecordCache: { activeSessionsCount: sessions.size },
       repl: { setName: node.setName, isWritablePrimary: true, secondary: false, primary: node.address, me: node.address, hosts: [node.address] },
       storageEngine: { name: 'emulator', supportsCommittedReads: true, persistent: false },

@@ -23,6 +23,21 @@ describe('admin commands', () => {
     expect(typeof status.uptime).toBe('number');
   });
 
+  it("counts each command run and failed in serverStatus's metrics.commands, as mongod does", async () => {
+    const before = (await admin().command({ serverStatus: 1 })).metrics.commands;
+    const collection = fixture.client.db('adm').collection('counted');
+    await collection.insertOne({ _id: 1 } as never);
+    await collection.insertOne({ _id: 2 } as never);
+    await expect(collection.insertOne({ _id: 1 } as never)).rejects.toMatchObject({ code: 11000 });
+    await expect(fixture.client.db('adm').command({ find: 'counted', filter: { $bogus: 1 } })).rejects.toMatchObject({ code: 2 });
+    const after = (await admin().command({ serverStatus: 1 })).metrics.commands;
+    const grew = (name: string, field: 'total' | 'failed') => Number(after[name]?.[field] ?? 0) - Number(before[name]?.[field] ?? 0);
+    // A duplicate key is a write error in an ok reply: the command itself did not fail.
+    expect([grew('insert', 'total'), grew('insert', 'failed')]).toEqual([3, 0]);
+    expect([grew('find', 'total'), grew('find', 'failed')]).toEqual([1, 1]);
+    expect(after['serverStatus'].total).toBeGreaterThanOrEqual(2);
+  });
+
   it('ends and kills sessions', async () => {
     const session = fixture.client.startSession();
     await fixture.client.db('adm').collection('c').findOne({}, { session });
