@@ -9,6 +9,7 @@ import { fanoutScenario } from './fanout.ts';
 import { replayScenario } from './replay.ts';
 import { transferScenario } from './transfer.ts';
 import { withdrawScenario } from './withdraw.ts';
+import { withdrawalCostScenario } from './withdrawalCost.ts';
 import { withdrawOplogScenario } from './withdrawOplog.ts';
 import { workDrainBacklogScenario } from './workDrainBacklog.ts';
 import { workItemsScenario } from './workItems.ts';
@@ -43,6 +44,7 @@ export const scenarios: readonly Scenario[] = Object.freeze([
     raw: { target: withdrawalsTarget(32), comparison: ratioTarget } }),
   replayScenario,
   withdrawOplogScenario,
+  withdrawalCostScenario,
   transferScenario,
   workItemsScenario,
   workDrainBacklogScenario,

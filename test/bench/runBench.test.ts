@@ -21,7 +21,9 @@ describe('npm run bench', () => {
     expect(code, lines.join('\n')).toBe(0);
     expect(lines).toContain('engine: uri, because MONGODB_URI is set');
     const names = [
-      ...scenarios.map((scenario) => scenario.name).filter((name) => name !== 'work' && name !== 'fanout-1000'),
+      ...scenarios.map((scenario) => scenario.name).filter((name) => !['work', 'fanout-1000', 'cost-per-withdrawal'].includes(name)),
+      'cost-per-withdrawal-money',
+      'cost-per-withdrawal-payout-work',
       'work-create',
       'work-drain',
       'fanout-1000-writes-alone',
