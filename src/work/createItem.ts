@@ -37,6 +37,7 @@ export async function createWorkItem(ctx: WorkContext, input: CreateWorkItemInpu
     kind: input.kind,
     payload: input.payload ?? null,
     maxAttempts: input.maxAttempts,
+    keepsCreateOutcome: true,
   };
   const { created, item } = await upsertWorkItem(ctx, wanted);
   if (created) return { kind: 'createWorkItemSuccess', item };
@@ -50,7 +51,13 @@ export async function createWorkItem(ctx: WorkContext, input: CreateWorkItemInpu
 
 /** The PAYOUT item of one withdrawal, keyed by its journal entry. */
 function payoutItem(payout: { entryId: string; payload: unknown }): NewItem {
-  return { idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId), kind: 'PAYOUT', payload: payout.payload, maxAttempts: Limits.maxAttemptsDefault };
+  return {
+    idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId),
+    kind: 'PAYOUT',
+    payload: payout.payload,
+    maxAttempts: Limits.maxAttemptsDefault,
+    keepsCreateOutcome: false,
+  };
 }
 
 /**

@@ -41,6 +41,12 @@ export interface NewItem {
   kind: string;
   payload: unknown;
   maxAttempts: number;
+  /**
+   * Whether a replay of the creation can come and must be answered as first decided (a client's
+   * createWorkItem). The projection's payouts are never replayed through createWorkItem (their
+   * keys live in another namespace), so they do not carry the copy: half their insert's oplog.
+   */
+  keepsCreateOutcome: boolean;
 }
 
 /**
@@ -73,7 +79,7 @@ export function createIfMissing(item: NewItem): Document[] {
           if: { $eq: [{ $type: '$version' }, 'missing'] },
           // The item as created (less `_id`, which an upsert adds after the pipeline), kept so that
           // a replay answers this outcome, not the item as it is later.
-          then: { $mergeObjects: ['$$ROOT', fresh, { createOutcome: { $mergeObjects: ['$$ROOT', fresh] } }] },
+          then: item.keepsCreateOutcome ? { $mergeObjects: ['$$ROOT', fresh, { createOutcome: { $mergeObjects: ['$$ROOT', fresh] } }] } : { $mergeObjects: ['$$ROOT', fresh] },
           else: '$$ROOT',
         },
       },

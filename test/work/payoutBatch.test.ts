@@ -41,6 +41,19 @@ describe('a batch of payouts', () => {
     expect(item).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', version: 1, payload: { entryId: 'batch-3:debit' } });
   });
 
+  it("stores payouts without the creation outcome a client's item keeps for replays (half of a payout's oplog)", async () => {
+    await h.service.createPayouts(payouts('lean', 0, 2));
+    await h.service.createPayout(payouts('lean', 2, 3)[0]!);
+    const stored = await workItems(h.db.db).find({ kind: 'PAYOUT', 'payload.entryId': { $regex: '^lean-' } }).toArray();
+    expect(stored).toHaveLength(3);
+    for (const item of stored) expect(item).not.toHaveProperty('createOutcome');
+    // A client's item keeps it: its createWorkItem replay answers the item as first created.
+    const created = await h.service.create({ idempotencyKey: 'lean-client', kind: 'lean', payload: { n: 1 }, maxAttempts: 3 });
+    expect(created.kind).toBe('createWorkItemSuccess');
+    const client = await workItems(h.db.db).findOne({ kind: 'lean' });
+    expect(client?.createOutcome).toMatchObject({ kind: 'lean', status: 'PENDING', version: 1 });
+  });
+
   it('leaves one item per entry when 16 services write the same batch at once, and exactly one of them creates each', async () => {
     const services = await h.services(16);
     const batch = payouts('race', 0, 50);
