@@ -143,9 +143,16 @@ export function complete(
       ...(failed ? { availableAt: { $cond: [retry, { $add: ['$$NOW', backoffMs] }, '$availableAt'] } } : {}),
       lastCompletion: { workerId: lit(workerId), version, outcome, result: lit(result), completedAt: '$$NOW' },
     }),
-    // The item as this completion left it, so that a replay answers this outcome (see complete.ts).
-    { $set: { completionOutcome: '$$ROOT' } },
-    { $unset: ['completionOutcome.completionOutcome', 'completionOutcome.createOutcome', 'completionOutcome._id'] },
+    // A failed completion's item moves on (retried or requeued), so the item as this completion
+    // left it is kept for a replay to answer (see complete.ts). DONE is terminal: the item stays
+    // as this completion left it and answers for itself, so it keeps no copy (an earlier failed
+    // completion's copy goes), which is half of the completion's oplog entry.
+    ...(failed
+      ? [
+          { $set: { completionOutcome: '$$ROOT' } },
+          { $unset: ['completionOutcome.completionOutcome', 'completionOutcome.createOutcome', 'completionOutcome._id'] },
+        ]
+      : [{ $unset: 'completionOutcome' }]),
   ];
 }
 

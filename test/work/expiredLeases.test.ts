@@ -115,6 +115,27 @@ describe('DuplicateReplayed.original is the first outcome as recorded then', () 
     expect(replay.original.item.status).toBe('FAILED');
     expect((await h.service.get(created.item._id))?.status).toBe('PENDING');
   });
+
+  it('for completeWorkItem DONE after a failed attempt: the DONE item itself, never the failed attempt it replaced', async () => {
+    const created = await h.service.create({ kind: 'SNAP3', payload: null, idempotencyKey: 'snap-3', maxAttempts: 2 });
+    if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
+    const firstClaim = await h.service.claim({ workerId: 'w', id: created.item._id, leaseSeconds: 30 });
+    if (firstClaim.kind !== 'claimSuccess') throw new Error(firstClaim.kind);
+    const failed = await h.service.complete({ id: created.item._id, workerId: 'w', version: firstClaim.item.version, outcome: 'FAILED', result: { reason: 'x' } });
+    expect(failed).toMatchObject({ kind: 'completeSuccess', item: { status: 'PENDING' } });
+    // Due after its backoff: made due now, as the clock would.
+    await workItems(h.db.db).updateOne({ _id: created.item._id }, { $set: { availableAt: new Date(0) } });
+    const secondClaim = await h.service.claim({ workerId: 'v', id: created.item._id, leaseSeconds: 30 });
+    if (secondClaim.kind !== 'claimSuccess') throw new Error(secondClaim.kind);
+    const completion = { id: created.item._id, workerId: 'v', version: secondClaim.item.version, outcome: 'DONE' as const, result: { ok: 1 } };
+    const done = await h.service.complete(completion);
+    if (done.kind !== 'completeSuccess') throw new Error(done.kind);
+
+    const replay = await h.service.complete(completion);
+    if (replay.kind !== 'duplicateReplayed') throw new Error(replay.kind);
+    expect(replay.original.item).toMatchObject({ status: 'DONE', version: done.item.version, result: { ok: 1 }, lastCompletion: { workerId: 'v', outcome: 'DONE' } });
+    expect(await workItems(h.db.db).findOne({ _id: created.item._id })).not.toHaveProperty('completionOutcome');
+  });
 });
 
 describe('claims, as mutation testing found them untested at the service level', () => {
