@@ -15,6 +15,7 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
 } from 'graphql';
+import { batchedIncrement } from '../observability/batchedCounter.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 
 /** A value, or the promise of one (graphql-js's execute answers either). */
@@ -69,9 +70,9 @@ export function createSubscriptionMultiplexer(
   selectionScope: (context: unknown) => string,
   telemetry: Pick<GraphqlTelemetry, 'subscriptionResultsTotal'>,
 ): SubscriptionMultiplexer {
-  // Label sets bound once: these count every delivery, and prom-client hashes labels per call.
-  const executed = telemetry.subscriptionResultsTotal.labels({ outcome: 'executed' });
-  const sharedResults = telemetry.subscriptionResultsTotal.labels({ outcome: 'shared' });
+  // Batched: these count every delivery, and prom-client hashes labels on every call.
+  const countExecuted = batchedIncrement(telemetry.subscriptionResultsTotal, { outcome: 'executed' });
+  const countShared = batchedIncrement(telemetry.subscriptionResultsTotal, { outcome: 'shared' });
   // Keyed by the item object, so results go away with the item once every queue has sent it. A
   // settled execution is stored as its value, so later subscribers of the item need no await.
   const results = new WeakMap<object, Map<string, PromiseOrValue<ExecutionResult>>>();
@@ -88,7 +89,7 @@ export function createSubscriptionMultiplexer(
   // A function declaration, not an arrow made per call: tsx names each arrow it creates.
   function run(item: unknown, args: ExecutionArgs): PromiseOrValue<ExecutionResult> {
     stats.executions++;
-    executed.inc();
+    countExecuted();
     return execute({ ...args, rootValue: item });
   }
 
@@ -99,7 +100,7 @@ export function createSubscriptionMultiplexer(
     const known = byKey.get(key);
     if (known) {
       stats.shared++;
-      sharedResults.inc();
+      countShared();
       return known;
     }
     const result = run(item, args);
