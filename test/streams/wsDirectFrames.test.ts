@@ -169,6 +169,23 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     expect(bytesOf(one, 'a')).toBe('{"id":"a","type":"next","payload":{"data":{"text":"event"}}}');
   });
 
+  it('sends the frames held for a socket before the complete that follows them', async () => {
+    const { url, queues, stop } = await start();
+    const connection = await rawConnection(url);
+    cleanup = async () => {
+      connection.socket.terminate();
+      await stop();
+    };
+    connection.subscribe('s');
+    await waitFor(() => queues.length === 1, 'the subscription');
+    // Small frames, in one turn: held for the flush, while the source's end makes graphql-ws send complete.
+    for (const text of ['a', 'b', 'c']) queues[0]!.push({ text });
+    queues[0]!.end();
+    await waitFor(() => connection.frames.some((frame) => frame.type === 'complete'), 'complete');
+    await connection.roundTrip();
+    expect(connection.frames.filter((frame) => frame.id === 's').map((frame) => frame.payload?.data?.text ?? frame.type)).toEqual(['a', 'b', 'c', 'complete']);
+  });
+
   it('writes nothing after the client completes, not even an event whose execution was under way', async () => {
     const { url, queues, stop } = await start();
     const connection = await rawConnection(url);
