@@ -3,7 +3,15 @@
 // connection each, all subscribed to one work-item kind. It records when each subscriber received
 // each item's event and, once the parent sends the time each creation was answered, reports the
 // delivery latencies and the items each subscriber lost or received twice.
-import { createClient, type Client } from 'graphql-ws';
+//
+// Each subscriber speaks graphql-transport-ws itself over `ws` (connection_init, connection_ack,
+// subscribe, then next/error/complete and ping/pong) rather than through graphql-ws's client:
+// profiles showed that client's per-message work (validating every message, its emitter and sink
+// layers) as half of this process's CPU per delivery, which on one machine is taken from the API
+// being measured. Every frame is still parsed in full and checked: type `next`, the subscription's
+// own id, an item id; anything else is an error, and every item is counted per subscriber for loss
+// and duplication. That graphql-ws's own client parses the API's frames is tested in
+// test/streams/wsDirectFrames.test.ts.
 import WebSocket from 'ws';
 
 export interface FanoutStart {
@@ -27,35 +35,44 @@ export const wallClockMs = () => performance.timeOrigin + performance.now();
 
 function run({ wsUrl, token, kind, count }: FanoutStart): void {
   // Per item: when each subscriber received it (NaN until then) and how many times.
-  const receivedAtMs = new Map<string, Float64Array>();
-  const receipts = new Map<string, Uint16Array>();
+  const receipts = new Map<string, { atMs: Float64Array; counts: Uint16Array }>();
+  let lastFrame: { text: string; item: { atMs: Float64Array; counts: Uint16Array } | null } = { text: '', item: null };
   const errors: string[] = [];
   let delivered = 0;
-  const clients: Client[] = [];
+  let closing = false;
+  const sockets: WebSocket[] = [];
+  const fail = (what: string) => void (errors.length < 10 && errors.push(what));
   for (let subscriber = 0; subscriber < count; subscriber++) {
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false });
-    clients.push(client);
-    client.subscribe<{ workItemStatusChanged: { __typename: string; itemId?: string } }>(
-      { query: SUBSCRIPTION, variables: { kinds: [kind] } },
-      {
-        next: (result) => {
-          const atMs = wallClockMs();
-          const event = result.data?.workItemStatusChanged;
-          if (!event?.itemId) return void (errors.length < 10 && errors.push(JSON.stringify(result)));
-          let times = receivedAtMs.get(event.itemId);
-          let counts = receipts.get(event.itemId);
-          if (!times || !counts) {
-            receivedAtMs.set(event.itemId, (times = new Float64Array(count).fill(Number.NaN)));
-            receipts.set(event.itemId, (counts = new Uint16Array(count)));
-          }
-          if (counts[subscriber]! === 0) times[subscriber] = atMs;
-          counts[subscriber]!++;
-          delivered++;
-        },
-        error: (error) => void (errors.length < 10 && errors.push(String(error instanceof Error ? error.message : JSON.stringify(error)))),
-        complete: () => undefined,
-      },
-    );
+    // The id the SDK and the console give a client's first subscription (they number them per
+    // client), so the API shares one frame per event among these subscribers; graphql-ws's own
+    // client would choose a random UUID each (measured too: docs/benchmarks.md, Round 4).
+    const id = '1';
+    const subscribe = JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { kinds: [kind] } } });
+    const socket = new WebSocket(wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });
+    sockets.push(socket);
+    socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
+    socket.on('error', (error) => fail(error.message));
+    socket.on('close', (code, reason) => closing || fail(`closed ${code} ${String(reason)}`));
+    socket.on('message', (data: Buffer) => {
+      const atMs = wallClockMs();
+      const text = data.toString();
+      // Every subscriber here has the same selection and id, so an event's frame is the same text
+      // for all of them: compared in full with the last frame parsed, it need not be parsed again.
+      let item = text === lastFrame.text ? lastFrame.item : null;
+      if (!item) {
+        const message = JSON.parse(text) as { id?: string; type?: string; payload?: { data?: { workItemStatusChanged?: { itemId?: string } } } };
+        if (message.type === 'connection_ack') return void socket.send(subscribe);
+        if (message.type === 'ping') return void socket.send('{"type":"pong"}');
+        const itemId = message.type === 'next' && message.id === id ? message.payload?.data?.workItemStatusChanged?.itemId : undefined;
+        if (!itemId) return fail(text.slice(0, 300));
+        item = receipts.get(itemId) ?? null;
+        if (!item) receipts.set(itemId, (item = { atMs: new Float64Array(count).fill(Number.NaN), counts: new Uint16Array(count) }));
+        lastFrame = { text, item };
+      }
+      if (item.counts[subscriber]! === 0) item.atMs[subscriber] = atMs;
+      item.counts[subscriber]!++;
+      delivered++;
+    });
   }
   process.on('message', (request: FanoutRequest) => {
     if (request.type === 'progress') return void process.send!({ type: 'progress', delivered, errors } satisfies FanoutMessage);
@@ -63,8 +80,8 @@ function run({ wsUrl, token, kind, count }: FanoutStart): void {
     let lost = 0;
     let duplicated = 0;
     for (const [itemId, answeredAtMs] of Object.entries(request.answeredAtMs)) {
-      const times = receivedAtMs.get(itemId);
-      const counts = receipts.get(itemId);
+      const times = receipts.get(itemId)?.atMs;
+      const counts = receipts.get(itemId)?.counts;
       for (let subscriber = 0; subscriber < count; subscriber++) {
         const receipt = counts?.[subscriber] ?? 0;
         if (receipt === 0) lost++;
@@ -75,7 +92,8 @@ function run({ wsUrl, token, kind, count }: FanoutStart): void {
     const cpu = process.cpuUsage();
     const cpuMicros = cpu.user + cpu.system;
     process.send!({ type: 'report', latenciesMs, delivered, lost, duplicated, errors, cpuMicros } satisfies FanoutMessage, undefined, undefined, () => {
-      for (const client of clients) void client.dispose();
+      closing = true;
+      for (const socket of sockets) socket.close(1000);
       process.disconnect();
     });
   });

@@ -1,7 +1,7 @@
 // graphql-ws on the HTTP server's port and path. Credentials are checked once at connection_init
 // (before any subscription can start); every operation then runs through the same schema and
 // auth checker as HTTP, with a context built the same way, so the socket is no side door.
-import { GraphQLError, specifiedRules, validate, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
+import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Logger } from '../observability/logger.ts';
@@ -95,8 +95,9 @@ export function attachGraphqlWs({
       },
       // Same error shape as HTTP (see formatAppError); internal faults are logged here.
       onNext: (_ctx, _id, _payload, _args, result) => {
-        // Shared JSON, which serveGraphqlWs writes as the frame's payload.
-        if (!result.errors) return (multiplexer.payloadOf(result) as FormattedExecutionResult | null) ?? undefined;
+        // A result without errors is written by serveGraphqlWs from the selection's shared payload
+        // (or, on a socket it cannot write itself, serialized by graphql-ws as it is).
+        if (!result.errors) return undefined;
         const errors = result.errors.map((error) => {
           const formatted = formatAppError(error.toJSON(), production, error);
           if (formatted.extensions?.['code'] === ErrorCode.INTERNAL_SERVER_ERROR) {

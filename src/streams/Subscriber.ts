@@ -1,3 +1,4 @@
+import { batchedIncrement } from '../observability/batchedCounter.ts';
 import { FeedLimits } from './limits.ts';
 import { ResyncReason, type FeedEvent, type FeedItem } from './feedItems.ts';
 import { SubscriberQueue } from './SubscriberQueue.ts';
@@ -20,6 +21,8 @@ export class Subscriber<E> {
   #replayedAhead: Set<string> | null = null;
   /** Where this subscriber could resume: the last event queued, else where it started. */
   #lastCursor: string;
+  /** Counts every event queued: once per event and subscriber, so batched (see batchedIncrement). */
+  readonly #countDelivered: () => void;
 
   /**
    * @param joinCursor the shared stream's position when the subscriber attached: every later
@@ -36,6 +39,7 @@ export class Subscriber<E> {
     this.queue = new SubscriberQueue(FeedLimits.subscriberQueueMax, onClose);
     this.#catchUp = after === null ? null : { held: [], firstLiveKey: null };
     this.#lastCursor = after ?? joinCursor;
+    this.#countDelivered = batchedIncrement(telemetry.streamEventsDeliveredTotal, { feed });
   }
 
   get closed(): boolean {
@@ -89,7 +93,7 @@ export class Subscriber<E> {
     if (!this.queue.push(item)) return this.#overflow();
     if (item.kind === 'event') {
       this.#lastCursor = item.cursor;
-      this.telemetry.streamEventsDeliveredTotal.inc({ feed: this.feed });
+      this.#countDelivered();
     } else {
       this.telemetry.streamResyncsTotal.inc({ feed: this.feed, reason: item.reason });
     }

@@ -89,6 +89,31 @@ describe('subscriptions on the run engine', () => {
     await ops.close();
   });
 
+  it('numbers operation ids per client, so that clients subscribing alike send the same ids (one shared frame on the server)', async () => {
+    const subscribeIds: string[][] = [[], []];
+    const recording = (sent: string[]) =>
+      class RecordingWebSocket extends WebSocket {
+        override send(data: string, ...rest: never[]): void {
+          const message = JSON.parse(String(data)) as { id?: string; type: string };
+          if (message.type === 'subscribe') sent.push(message.id!);
+          super.send(data, ...rest);
+        }
+      };
+    const clients = subscribeIds.map((sent) => createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: recording(sent) }));
+    const before = subscriberCount(app);
+    // Each client: two subscriptions of one selection on its one connection.
+    const streams = clients.flatMap((client) => [client.subscribe.workItemStatusChanged({ kinds: ['SDK_IDS'] }), client.subscribe.workItemStatusChanged({ kinds: ['SDK_IDS'] })]);
+    const firsts = streams.map((events) => events.next());
+    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before + 4));
+    const [id] = await createItems(service, 'SDK_IDS', 1);
+    for (const first of firsts) expect(itemIdOf((await first).value as StatusEvent)).toBe(id);
+    expect(new Set(subscribeIds[0]).size).toBe(2);
+    expect(subscribeIds[1]).toEqual(subscribeIds[0]);
+    for (const events of streams) await events.return();
+    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before));
+    for (const client of clients) await client.close();
+  });
+
   it('closes the server subscription when the consumer breaks out of for await', async () => {
     const ops = createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: WebSocket });
     const before = subscriberCount(app);

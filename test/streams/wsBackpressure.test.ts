@@ -40,7 +40,7 @@ function start() {
   const httpServer: Server = createServer();
   const wss = new WebSocketServer({ server: httpServer });
   const served = serveGraphqlWs(
-    { schema, subscribe: (args) => multiplexer.subscribe(args), onNext: (_c, _i, _p, _a, result) => (multiplexer.payloadOf(result) as never) ?? undefined },
+    { schema, subscribe: (args) => multiplexer.subscribe(args) },
     wss,
     { frameFlushIntervalMs: 1, socketBufferedMaxBytes: BUFFERED_MAX_BYTES },
   );

@@ -31,6 +31,11 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
   let ws: WsClient | undefined;
   // Counts connection acknowledgements, so that a drop after a good connection starts a new streak of failures.
   let connections = 0;
+  // Operation ids count up per client, as the console's do, instead of graphql-ws's random UUIDs:
+  // the server writes one frame per event for every subscriber with the same selection and the
+  // same id (src/graphql/wsServer.ts), so clients that subscribe alike share it. Never reused
+  // within a client, so never two alike on one connection (graphql-ws closes it with 4409).
+  let operations = 0;
 
   function socket(): WsClient {
     if (ws) return ws;
@@ -42,6 +47,7 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
       connectionParams: { authorization: `Bearer ${options.apiKey}` },
       retryAttempts: 0,
       lazyCloseTimeout: 0,
+      generateID: () => String(++operations),
       on: { connected: () => void connections++ },
     });
     return ws;
