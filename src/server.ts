@@ -18,7 +18,7 @@ import { WebSocketServer } from 'ws';
 import { createApp, type AppOptions } from './app.ts';
 import type { Config } from './config.ts';
 import type { EngineInfo } from './db/engine.ts';
-import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
+import { generateApiKey, Keyring, type Authentication } from './graphql/auth/apiKeys.ts';
 import { consistencyPlugin } from './graphql/consistency.ts';
 import type { Role } from './graphql/auth/roles.ts';
 import { createContext, type AppContext } from './graphql/context.ts';
@@ -144,11 +144,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const graphqlHttp = graphqlHttpHandler({
       apollo,
       bodyLimitBytes: config.limits.httpBodyLimitBytes,
-      screen: screenHttpOperations(config.limits.graphqlBatchMax, [
-        (query, authorization) => trustedDocuments.check(query, roleOf(keyring.authenticate(authorization))),
+      // Once per request: the screen (trusted documents' admin exception) and the context share it.
+      authenticate: (authorization) => keyring.authenticate(authorization),
+      screen: screenHttpOperations<Authentication>(config.limits.graphqlBatchMax, [
+        (query, auth) => trustedDocuments.check(query, roleOf(auth)),
         tokenCheck(queryLimits),
       ], graphqlTelemetry),
-      context: async (req) => createContext(app, keyring.authenticate(req.headers.authorization), 'http'),
+      context: async (_req, auth) => createContext(app, auth, 'http'),
       logger,
     });
     httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -189,7 +191,7 @@ function createKeyring(config: Config, announce: (line: string) => void = writeT
   return { keyring: new Keyring([{ token, role: 'admin' }]), generatedAdminKey: token };
 }
 
-function roleOf(auth: ReturnType<Keyring['authenticate']>): Role | null {
+function roleOf(auth: Authentication): Role | null {
   return auth.ok ? auth.principal.role : null;
 }
 
