@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,7 @@ import { RateLimiter, rateLimitPlugin } from './graphql/rateLimit.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { checkReadiness } from './health/readiness.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
+import { noStorePlugin } from './graphql/noStore.ts';
 import { observabilityPlugin } from './graphql/observabilityPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import type { AppServices } from './services.ts';
@@ -91,6 +92,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
       formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
       plugins: [
+        // Off: Apollo installs both by default, and both run per request for nothing here. Cache
+        // control ran a hook per resolved field to answer `no-store` every time (noStorePlugin
+        // writes it); inline tracing only ever applies to a federated subgraph, which this is not.
+        ApolloServerPluginCacheControlDisabled(),
+        ApolloServerPluginInlineTraceDisabled(),
+        noStorePlugin(),
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
