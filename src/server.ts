@@ -102,7 +102,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(graphqlTelemetry),
+        observabilityPlugin(graphqlTelemetry, logger),
         consistencyPlugin(),
         ...(queryLimits.plugins as Array<ApolloServerPlugin<AppContext>>),
         ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : []),
