@@ -41,7 +41,7 @@ type RefusalCounter = Pick<GraphqlTelemetry, 'queryLimitRefusalsTotal'>;
 // again: the texts that passed are remembered and skip the lexer (a full lex of the document,
 // ≈ 50 µs for a small one, on every request otherwise). Bounded in entries and in the length of a
 // remembered text: the SDK ships a few dozen documents, the largest legitimate one (every field of
-// `transfer`, 657 tokens) is under 8 KiB, so 1,000 texts of at most 16 KiB (16 MiB at the very
+// `transfer`, 657 tokens) is 4,909 characters, so 1,000 texts of at most 16 KiB (16 MiB at the very
 // worst) keep every real client's documents while a flood of distinct texts only evicts entries.
 const TOKEN_CHECK_PASSED_ENTRIES_MAX = 1_000;
 const TOKEN_CHECK_PASSED_TEXT_LENGTH_MAX = 16 * 1024;
@@ -96,7 +96,8 @@ export function queryLimitProtection(limits: QueryLimits, production: boolean, t
  * The HTTP screen before Apollo (src/graphql/httpTransport.ts): bounds a batched request (a JSON
  * array of operations; each is a full request's worth of work, so an unbounded array is an
  * unbounded request), then runs each operation's `query` through `checks` (trusted documents,
- * tokens), with the request's authentication. A refusal is answered 400 with a GraphQL error body, and nothing of the request runs.
+ * tokens), with the request's authentication. A refusal is answered 400 with a GraphQL error
+ * body, and nothing of the request runs.
  */
 export function screenHttpOperations<TAuth>(
   batchMax: number,
