@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { WebSocketServer } from 'ws';
 import { createApp, type AppOptions } from './app.ts';
 import type { Config } from './config.ts';
 import type { EngineInfo } from './db/engine.ts';
-import { generateApiKey, Keyring } from './graphql/auth/apiKeys.ts';
+import { generateApiKey, Keyring, type Authentication } from './graphql/auth/apiKeys.ts';
 import { consistencyPlugin } from './graphql/consistency.ts';
 import type { Role } from './graphql/auth/roles.ts';
 import { createContext, type AppContext } from './graphql/context.ts';
@@ -30,6 +30,7 @@ import { RateLimiter, rateLimitPlugin } from './graphql/rateLimit.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { checkReadiness } from './health/readiness.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
+import { noStorePlugin } from './graphql/noStore.ts';
 import { observabilityPlugin } from './graphql/observabilityPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import type { AppServices } from './services.ts';
@@ -91,11 +92,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
       formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
       plugins: [
+        // Off: Apollo installs both by default, and both run per request for nothing here. Cache
+        // control ran a hook per resolved field to answer `no-store` every time (noStorePlugin
+        // writes it); inline tracing only ever applies to a federated subgraph, which this is not.
+        ApolloServerPluginCacheControlDisabled(),
+        ApolloServerPluginInlineTraceDisabled(),
+        noStorePlugin(),
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(graphqlTelemetry),
+        observabilityPlugin(graphqlTelemetry, logger),
         consistencyPlugin(),
         ...(queryLimits.plugins as Array<ApolloServerPlugin<AppContext>>),
         ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : []),
@@ -144,11 +151,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const graphqlHttp = graphqlHttpHandler({
       apollo,
       bodyLimitBytes: config.limits.httpBodyLimitBytes,
-      screen: screenHttpOperations(config.limits.graphqlBatchMax, [
-        (query, authorization) => trustedDocuments.check(query, roleOf(keyring.authenticate(authorization))),
+      // Once per request: the screen (trusted documents' admin exception) and the context share it.
+      authenticate: (authorization) => keyring.authenticate(authorization),
+      screen: screenHttpOperations<Authentication>(config.limits.graphqlBatchMax, [
+        (query, auth) => trustedDocuments.check(query, roleOf(auth)),
         tokenCheck(queryLimits),
       ], graphqlTelemetry),
-      context: async (req) => createContext(app, keyring.authenticate(req.headers.authorization), 'http'),
+      context: async (_req, auth) => createContext(app, auth, 'http'),
       logger,
     });
     httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -189,7 +198,7 @@ function createKeyring(config: Config, announce: (line: string) => void = writeT
   return { keyring: new Keyring([{ token, role: 'admin' }]), generatedAdminKey: token };
 }
 
-function roleOf(auth: ReturnType<Keyring['authenticate']>): Role | null {
+function roleOf(auth: Authentication): Role | null {
   return auth.ok ? auth.principal.role : null;
 }
 

@@ -7,7 +7,7 @@
 // Generic on purpose: resolvers capture nothing themselves; a read passes `readOptions(ctx)`.
 import { DirectiveLocation, GraphQLDirective, GraphQLNonNull, GraphQLString, Kind, type OperationDefinitionNode, type ValueNode } from 'graphql';
 import { Timestamp, type ClientSession, type MongoClient } from 'mongodb';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { appError, ErrorCode } from './errors.ts';
 
 export const CONSISTENT_AFTER_DIRECTIVE = 'consistentAfter';
@@ -97,27 +97,30 @@ function tokenArgument(operation: OperationDefinitionNode, variables: Record<str
   return null;
 }
 
+// Stateless (a request's state is its context's), so one listener serves every request.
+const consistencyListener: GraphQLRequestListener<{ consistency: RequestConsistency }> = {
+  async didResolveOperation({ operation, request, contextValue }) {
+    const token = operation === undefined ? undefined : tokenArgument(operation, request.variables);
+    if (token === undefined) return;
+    const time = typeof token === 'string' ? decodeConsistencyToken(token) : null;
+    if (time === null) throw appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token is not a consistency token of this API');
+    contextValue.consistency.follow(time);
+  },
+  async willSendResponse({ operation, response, contextValue }) {
+    await contextValue.consistency.end();
+    if (operation?.operation !== 'mutation' || response.body.kind !== 'single') return;
+    const time = contextValue.consistency.clusterTime();
+    if (time === null) return;
+    const result = response.body.singleResult;
+    result.extensions = { ...result.extensions, consistencyToken: encodeConsistencyToken(time) };
+  },
+};
+
 /** Reads `@consistentAfter` before execution; stamps every mutation's response with its token. */
 export function consistencyPlugin(): ApolloServerPlugin<{ consistency: RequestConsistency }> {
   return {
     async requestDidStart() {
-      return {
-        async didResolveOperation({ operation, request, contextValue }) {
-          const token = operation === undefined ? undefined : tokenArgument(operation, request.variables);
-          if (token === undefined) return;
-          const time = typeof token === 'string' ? decodeConsistencyToken(token) : null;
-          if (time === null) throw appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token is not a consistency token of this API');
-          contextValue.consistency.follow(time);
-        },
-        async willSendResponse({ operation, response, contextValue }) {
-          await contextValue.consistency.end();
-          if (operation?.operation !== 'mutation' || response.body.kind !== 'single') return;
-          const time = contextValue.consistency.clusterTime();
-          if (time === null) return;
-          const result = response.body.singleResult;
-          result.extensions = { ...result.extensions, consistencyToken: encodeConsistencyToken(time) };
-        },
-      };
+      return consistencyListener;
     },
   };
 }

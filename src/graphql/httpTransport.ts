@@ -23,16 +23,18 @@ export interface HttpOperations {
   authorization: string | undefined;
 }
 
-export interface GraphqlHttpOptions<TContext extends BaseContext> {
+export interface GraphqlHttpOptions<TContext extends BaseContext, TAuth> {
   apollo: ApolloServer<TContext>;
   bodyLimitBytes: number;
+  /** The request's credentials, checked once and handed to `screen` and `context`. */
+  authenticate(authorization: string | undefined): TAuth;
   /** Runs before Apollo parses anything; a refusal ends the request with a 400. */
-  screen(operations: HttpOperations): HttpRefusal | null;
-  context(req: IncomingMessage): Promise<TContext>;
+  screen(operations: HttpOperations, auth: TAuth): HttpRefusal | null;
+  context(req: IncomingMessage, auth: TAuth): Promise<TContext>;
   logger: Logger;
 }
 
-export function graphqlHttpHandler<TContext extends BaseContext>(options: GraphqlHttpOptions<TContext>): (req: IncomingMessage, res: ServerResponse) => void {
+export function graphqlHttpHandler<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     handle(options, req, res).catch((error: unknown) => {
       options.logger.error({ err: error }, 'GraphQL over HTTP failed outside Apollo');
@@ -42,7 +44,7 @@ export function graphqlHttpHandler<TContext extends BaseContext>(options: Graphq
   };
 }
 
-async function handle<TContext extends BaseContext>(options: GraphqlHttpOptions<TContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const queryAt = req.url?.indexOf('?') ?? -1;
   const search = queryAt >= 0 ? req.url!.slice(queryAt) : '';
@@ -69,7 +71,8 @@ async function handle<TContext extends BaseContext>(options: GraphqlHttpOptions<
     }
   }
   const payload = method === 'GET' ? Object.fromEntries(new URLSearchParams(search)) : body;
-  const refusal = options.screen({ method, payload, authorization: req.headers.authorization });
+  const auth = options.authenticate(req.headers.authorization);
+  const refusal = options.screen({ method, payload, authorization: req.headers.authorization }, auth);
   if (refusal) return sendErrors(res, 400, refusal.message, refusal.code);
 
   const headers = new HeaderMap();
@@ -78,7 +81,7 @@ async function handle<TContext extends BaseContext>(options: GraphqlHttpOptions<
   }
   const answer = await options.apollo.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method, headers, search, body },
-    context: () => options.context(req),
+    context: contextOf(options, req, auth),
   });
   for (const [key, value] of answer.headers) res.setHeader(key, value);
   res.statusCode = answer.status ?? 200;
@@ -91,6 +94,15 @@ async function handle<TContext extends BaseContext>(options: GraphqlHttpOptions<
   res.end();
 }
 
+// The per-request callbacks below are written inline, unnamed: tsx (esbuild's keepNames) wraps
+// every named function expression in a `__name` call that redefines its `name`, which cost a
+// `{ __typename }` ≈ 30 µs of CPU per request (docs/benchmarks.md, round 4).
+
+/** Apollo's context thunk for this request. */
+function contextOf<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>, req: IncomingMessage, auth: TAuth): () => Promise<TContext> {
+  return () => options.context(req, auth);
+}
+
 /** The body as UTF-8 text, or null as soon as it passes `limitBytes`. */
 function readBody(req: IncomingMessage, limitBytes: number): Promise<string | null> {
   const declared = Number(req.headers['content-length']);
@@ -101,17 +113,15 @@ function readBody(req: IncomingMessage, limitBytes: number): Promise<string | nu
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
+      if (size > limitBytes) return; // over the limit: the rest flows by unread
       size += chunk.length;
       if (size > limitBytes) {
-        req.off('data', onData);
-        req.resume();
         resolve(null);
         return;
       }
       chunks.push(chunk);
-    };
-    req.on('data', onData);
+    });
     req.once('end', () => resolve(size > limitBytes ? null : Buffer.concat(chunks, size).toString('utf8')));
     req.once('error', reject);
   });

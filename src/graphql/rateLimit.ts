@@ -3,7 +3,7 @@
 // bucket answers the GraphQL error RATE_LIMITED with `retryAfterSeconds` in its extensions (and
 // HTTP 429 with Retry-After). Buckets are per configured key, so their number is bounded by
 // API_KEYS. Per process: N API processes admit up to N times the rate.
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { Role } from './auth/roles.ts';
 import type { AppContext } from './context.ts';
@@ -60,14 +60,16 @@ export class RateLimiter {
 
 /** Takes a token once the operation is known (so invalid documents cost nothing) and before it executes. */
 export function rateLimitPlugin(limiter: RateLimiter): ApolloServerPlugin<AppContext> {
+  // Stateless, so one listener serves every request.
+  const listener: GraphQLRequestListener<AppContext> = {
+    async didResolveOperation({ contextValue }) {
+      const refusal = limiter.check(contextValue.principal);
+      if (refusal) throw refusal;
+    },
+  };
   return {
     async requestDidStart() {
-      return {
-        async didResolveOperation({ contextValue }) {
-          const refusal = limiter.check(contextValue.principal);
-          if (refusal) throw refusal;
-        },
-      };
+      return listener;
     },
   };
 }

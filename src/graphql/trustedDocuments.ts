@@ -12,7 +12,10 @@ import type { GraphqlTelemetry } from './telemetry.ts';
 import { documentHash, readManifest, type TrustedDocumentsConfig } from './trustedDocumentsManifest.ts';
 
 export class TrustedDocuments {
-  readonly #hashes: ReadonlySet<string>;
+  // The manifest's texts, checked is-in directly: each was verified against its hash when the
+  // manifest was read, so a text found here has a listed hash without hashing it per request.
+  // Only a text not found is hashed (a miss of both sets but for a SHA-256 collision).
+  readonly #texts: ReadonlySet<string>;
 
   constructor(
     private readonly config: TrustedDocumentsConfig,
@@ -20,14 +23,14 @@ export class TrustedDocuments {
     private readonly telemetry: Pick<GraphqlTelemetry, 'untrustedDocumentsTotal'>,
   ) {
     if (config.mode === 'off') {
-      this.#hashes = new Set();
+      this.#texts = new Set();
       return;
     }
     const manifest = readManifest(config.manifestPath);
     if (!manifest.ok && config.mode === 'enforce') throw new Error(`TRUSTED_DOCUMENTS=enforce: ${manifest.error}`);
     if (!manifest.ok) logger.warn(`TRUSTED_DOCUMENTS=log: ${manifest.error}; every document counts as unknown`);
-    this.#hashes = manifest.ok ? manifest.hashes : new Set();
-    logger.info({ mode: config.mode, documents: this.#hashes.size, manifest: config.manifestPath }, 'trusted documents loaded');
+    this.#texts = manifest.ok ? manifest.texts : new Set();
+    logger.info({ mode: config.mode, documents: this.#texts.size, manifest: config.manifestPath }, 'trusted documents loaded');
   }
 
   /** The refusal for this operation, or null when it may run. `query` undefined: no document sent (a hash only). */
@@ -37,8 +40,8 @@ export class TrustedDocuments {
       // A bare hash (automatic persisted queries) would run whatever Apollo cached from anyone.
       return this.config.mode === 'enforce' ? refusal('A trusted document must be sent as its full `query` text.') : null;
     }
+    if (this.#texts.has(query)) return null;
     const hash = documentHash(query);
-    if (this.#hashes.has(hash)) return null;
     const adHocAllowed = role === 'admin' && this.config.adminAdHoc;
     this.telemetry.untrustedDocumentsTotal.inc({ mode: this.config.mode, allowed: String(this.config.mode === 'log' || adHocAllowed) });
     this.logger.warn({ hash, role, mode: this.config.mode }, 'document not in the trusted documents manifest');

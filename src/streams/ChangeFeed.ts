@@ -140,6 +140,7 @@ export class ChangeFeed<E> {
   }
 
   #publish(change: Document): void {
+    if (this.#subscribers.size === 0) return; // the usual case: nobody to build the event for
     const item = this.#toItem(change);
     if (!item) return;
     for (const subscriber of this.#subscribers) subscriber.offer(item);

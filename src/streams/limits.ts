@@ -42,6 +42,15 @@ export const ProjectionLimits = Object.freeze({
   catchUpPagesPerSliceMax: 200,
   /** How long a catch-up pauses after each slice of pages. */
   catchUpPauseMs: 50,
+  /**
+   * How long the holder lets withdrawals gather after writing the payouts of a batch that was not
+   * full, before it reads the stream again. Without it, one caller's withdrawals at a time (c=1,
+   * ~3 ms each) each cost the projection a getMore, a payout write and a token store, three
+   * commands that the single-threaded engine runs before that caller's next withdrawal. 20 ms
+   * gathers ~6 of them into one batch (under half a command each), and adds at most 20 ms to a
+   * payout's lag, which nothing waits on (payouts are worked by queue, P1 is about exactly-once).
+   */
+  batchGatherMs: 20,
 });
 
 /** Exponential backoff for the n-th consecutive failure (n ≥ 1), capped. */

@@ -359,7 +359,7 @@ export class ResumableStream {
 }
 
 /** Changes one `batch` call takes at most: the driver's buffer holds up to a getMore's worth (16 MB). */
-const BATCH_CHANGES_MAX = 500;
+export const BATCH_CHANGES_MAX = 500;
 
 /** `first` and whatever the stream already holds in its buffer (taking them makes no round trip). */
 async function buffered(stream: ChangeStream, first: Document): Promise<Document[]> {

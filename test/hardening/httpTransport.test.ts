@@ -2,7 +2,8 @@
 // integration did for /graphql is still done, and every refusal is a JSON GraphQL error with a
 // code, never an HTML page: a body over the limit (413, nothing executes), malformed JSON (400),
 // a compressed body (415), a content type Apollo's CSRF prevention refuses (400); GET queries and
-// batched POSTs still run, and the rest of the paths stay Express's.
+// batched POSTs still run, every answer says `cache-control: no-store`, and the rest of the paths
+// stay Express's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
@@ -35,6 +36,21 @@ describe('GraphQL over HTTP', () => {
     expect(await get.json()).toMatchObject({ data: { __typename: 'Query' } });
     const batch = await post(JSON.stringify([{ query: '{ __typename }' }, { query: '{ health { engine } }' }]));
     expect(batch.json).toHaveLength(2);
+  });
+
+  it('marks every GraphQL answer `cache-control: no-store`: a query, a mutation, an error, each of a batch', async () => {
+    const answers = [
+      JSON.stringify({ query: '{ __typename }' }),
+      JSON.stringify({ query: '{ account(id: "no-store") { id } }' }),
+      JSON.stringify({ query: 'mutation { openAccount(input: { accountId: "no-store", currency: "EUR" }) { __typename } }' }),
+      JSON.stringify({ query: '{ nope }' }),
+      JSON.stringify([{ query: '{ __typename }' }, { query: '{ health { engine } }' }]),
+    ];
+    for (const body of answers) {
+      const response = await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.admin}` }, body });
+      expect(response.headers.get('cache-control'), body).toBe('no-store');
+      await response.arrayBuffer();
+    }
   });
 
   it('refuses a body over the limit with 413 and runs nothing of it', async () => {

@@ -48,6 +48,24 @@ describe('query limits are sized from real operations', () => {
     }
   });
 
+  it('remembers the texts that passed the token check, never one that was refused, and stays bounded', async () => {
+    const registry = new Registry();
+    const limits = queryLimitProtection({ ...loadConfig({}).limits, graphqlTokensMax: 20 }, false, createGraphqlTelemetry(registry));
+    const refusals = async () => Number(/limit="tokens"} (\d+)/.exec(await registry.getSingleMetricAsString('graphql_query_limit_refusals_total'))?.[1] ?? 0);
+    const small = '{ __typename }';
+    const large = `{ ${'__typename '.repeat(30)}}`;
+    // A refused text is refused (and counted) every time: a refusal is never remembered as a pass.
+    for (let i = 0; i < 3; i += 1) expect(limits.checkTokens(large)?.message).toMatch(/Token limit of 20 exceeded/);
+    expect(await refusals()).toBe(3);
+    expect(limits.checkTokens(small)).toBeNull();
+    expect(limits.checkTokens(small)).toBeNull();
+    // Thousands of distinct passing texts later (each evicting the oldest), both answers still hold.
+    for (let i = 0; i < 3_000; i += 1) expect(limits.checkTokens(`{ a${i}: __typename }`)).toBeNull();
+    expect(limits.checkTokens(small)).toBeNull();
+    expect(limits.checkTokens(large)?.message).toMatch(/Token limit of 20 exceeded/);
+    expect(await refusals()).toBe(4);
+  });
+
   it('refuses the largest of them once the cost ceiling is below it', () => {
     const transfer = exhaustiveOperations(schema).find((op) => op.name === 'mutation transfer')!;
     const costUnder = (graphqlCostMax: number) =>

@@ -6,7 +6,7 @@ import { collectionNames } from '../../ledger/index.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { WorkService } from '../../work/index.ts';
 import { FeedLimits, ProjectionLimits } from '../limits.ts';
-import { ResumableStream, StreamStart, type StreamSource } from '../resumableStream.ts';
+import { BATCH_CHANGES_MAX, ResumableStream, StreamStart, type StreamSource } from '../resumableStream.ts';
 import { asResumeToken, type ResumeToken } from '../resumeCursor.ts';
 import type { StreamsTelemetry } from '../telemetry.ts';
 import { catchUpPayouts, catchUpStart, type CatchUpDeps, type CatchUpLimits, type ReconcileReason } from './catchUp.ts';
@@ -22,6 +22,8 @@ export interface PayoutProjectionOptions {
   leaseDurationMs?: number;
   leaseRenewIntervalMs?: number;
   leaseAcquireIntervalMs?: number;
+  /** ProjectionLimits.batchGatherMs by default. */
+  batchGatherMs?: number;
   /** Bounds of the catch-up walk (ProjectionLimits by default). */
   catchUp?: Partial<CatchUpLimits>;
 }
@@ -100,6 +102,7 @@ export class PayoutProjection {
       leaseMs: options.leaseDurationMs ?? ProjectionLimits.leaseDurationMs,
       renewMs: options.leaseRenewIntervalMs ?? ProjectionLimits.leaseRenewIntervalMs,
       acquireMs: options.leaseAcquireIntervalMs ?? ProjectionLimits.leaseAcquireIntervalMs,
+      gatherMs: options.batchGatherMs ?? ProjectionLimits.batchGatherMs,
     };
     this.#telemetry = deps.telemetry;
     this.#writePayouts = deps.writePayouts ?? oneByOne(deps.writePayout);
@@ -234,6 +237,9 @@ export class PayoutProjection {
           };
           await this.#handle(changes);
           if (!(await storeAfter(changes[changes.length - 1]!))) return end('leaseLost');
+          // Stored: let the next withdrawals gather rather than read them one by one. A full batch
+          // means more are waiting already; a stop cuts the pause short.
+          if (changes.length < BATCH_CHANGES_MAX) await this.#pause(this.#durations.gatherMs);
         },
         polled: async (token) => {
           if (Date.now() - renewedAtMs < this.#durations.renewMs) return;
