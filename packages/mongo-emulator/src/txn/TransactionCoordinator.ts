@@ -206,13 +206,12 @@ export class TransactionCoordinator {
   }
 
   #onLiveWrite(change: ChangeRecord): void {
-    const collection = this.#live.getCollection(change.db, change.coll);
-    // An inline arrow (tsx names a closure held in a const, a defineProperty per write).
-    this.#history.record(this.#clock.now(), change, () => keysOfChange(change, uniqueIndexesOf(collection)));
+    const keys = keysOfChange(change, uniqueIndexesOf(this.#live.getCollection(change.db, change.coll)));
+    this.#history.record(this.#clock.now(), change, keys);
     if (this.#locks.size === 0) return;
     // A plain write whose targets were not known in advance (an update moving a unique key onto
     // one a transaction holds): the transaction can no longer commit as it read, so it ends now.
-    const holder = this.#locks.conflictFor(keysOfChange(change, uniqueIndexesOf(collection)), this.#committing);
+    const holder = this.#locks.conflictFor(keys, this.#committing);
     if (holder) this.#abort(holder, 'a write outside it touched a key it holds');
   }
 
