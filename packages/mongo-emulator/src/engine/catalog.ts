@@ -58,6 +58,7 @@ export class Catalog {
   readonly #databases = new Map<string, Map<string, Collection>>();
   readonly #observers = new Set<WriteObserver>();
   readonly #creationObservers = new Set<(collection: Collection) => void>();
+  readonly #writeGuards = new Set<(collection: Collection) => void>();
   readonly #views = new Map<string, Map<string, ViewDefinition>>();
 
   constructor(options: { clock?: () => Clock } = {}) {
@@ -68,6 +69,16 @@ export class Catalog {
   observe(observer: WriteObserver): () => void {
     this.#observers.add(observer);
     return () => this.#observers.delete(observer);
+  }
+
+  /**
+   * Called before each stored write to one of this catalog's collections changes it, once the
+   * write is sure to happen; returns the unsubscribe function. Transactions' snapshots take
+   * their copy here (txn/SnapshotPins.ts).
+   */
+  observeBeforeWrite(guard: (collection: Collection) => void): () => void {
+    this.#writeGuards.add(guard);
+    return () => this.#writeGuards.delete(guard);
   }
 
   /** Subscribe to every collection creation, explicit or implicit (a first write, createIndexes). */
@@ -137,7 +148,7 @@ export class Catalog {
 
   /** Registers a collection `build` makes on this catalog's clock and observers (a snapshot's clone). */
   protected install(db: string, name: string, build: (host: CollectionHost) => Collection): Collection {
-    const coll = build({ clock: () => this.#clock(), emit: (change) => this.#emit(change) });
+    const coll = build(this.#host());
     this.#collections(db).set(name, coll);
     return coll;
   }
@@ -233,12 +244,22 @@ export class Catalog {
     return colls;
   }
 
+  #host(): CollectionHost {
+    return {
+      clock: () => this.#clock(),
+      beforeWrite: (collection) => {
+        for (const guard of this.#writeGuards) guard(collection);
+      },
+      emit: (change) => this.#emit(change),
+    };
+  }
+
   #emit(change: ChangeRecord): void {
     for (const o of this.#observers) o(change);
   }
 
   #create(db: string, name: string, options: Document): Collection {
-    const coll = new Collection(db, name, { clock: () => this.#clock(), emit: (change) => this.#emit(change) }, options);
+    const coll = new Collection(db, name, this.#host(), options);
     this.#collections(db).set(name, coll);
     for (const o of this.#creationObservers) o(coll);
     return coll;

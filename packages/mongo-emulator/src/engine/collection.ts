@@ -37,9 +37,11 @@ import type {
   UpdateSpec,
 } from './types.ts';
 
-/** What a collection needs from its catalog: the clock and the write observer. */
+/** What a collection needs from its catalog: the clock and the write observers. */
 export interface CollectionHost {
   clock(): { now: Date; clusterTime: Timestamp };
+  /** Called once a write is sure to happen, before it changes anything (copy-before-write). */
+  beforeWrite?(collection: Collection): void;
   emit(change: ChangeRecord): void;
 }
 
@@ -75,16 +77,19 @@ export class Collection {
    * snapshot cost in document writes, for tests.
    */
   recordsWritten = 0;
+  /** Counts index builds and drops: a copy taken at another count has other indexes. */
+  indexEpoch = 0;
 
   readonly #host: CollectionHost;
   /** Record id → stored version. Ids only grow, so id order is insertion (natural) order. */
   #records: BTree<number, Document> = new BTree<number, Document>();
   #nextRecordId = 1;
-  readonly #indexes: Index[] = [new Index({ key: { _id: 1 }, name: '_id_' })];
+  readonly #indexes: Index[];
   #bypassValidation = false;
 
-  /** `uuid` is given by clone() only: a snapshot of a collection is that collection. */
-  constructor(db: string, name: string, host: CollectionHost, options: Document = {}, uuid: Binary = new UUID()) {
+  /** `uuid` and `indexes` are given by clone() only: a snapshot of a collection is that collection. */
+  constructor(db: string, name: string, host: CollectionHost, options: Document = {}, uuid: Binary = new UUID(), indexes?: Index[]) {
+    this.#indexes = indexes ?? [new Index({ key: { _id: 1 }, name: '_id_' })];
     this.#db = db;
     this.#name = name;
     this.uuid = uuid;
@@ -98,10 +103,10 @@ export class Collection {
    * either side never show on the other.
    */
   clone(host: CollectionHost): Collection {
-    const copy = new Collection(this.#db, this.#name, host, this.options, this.uuid);
+    const copy = new Collection(this.#db, this.#name, host, this.options, this.uuid, this.#indexes.map((index) => index.clone()));
     copy.#records = this.#records.clone();
     copy.#nextRecordId = this.#nextRecordId;
-    copy.#indexes.splice(0, copy.#indexes.length, ...this.#indexes.map((index) => index.clone()));
+    copy.indexEpoch = this.indexEpoch;
     return copy;
   }
 
@@ -309,10 +314,16 @@ export class Collection {
       fresh.push(this.#buildIndex(spec));
     }
     this.#indexes.push(...fresh);
+    if (fresh.length > 0) this.indexEpoch++;
     const numIndexesAfter = this.#indexes.length;
     return fresh.length === 0
       ? { numIndexesBefore, numIndexesAfter, note: 'all indexes already exist' }
       : { numIndexesBefore, numIndexesAfter };
+  }
+
+  /** The unique indexes, _id_ first: the keys a write locks (txn/lockKeys.ts). */
+  uniqueIndexes(): Index[] {
+    return this.#indexes.filter((index) => index.unique);
   }
 
   listIndexes(): Document[] {
@@ -323,6 +334,7 @@ export class Collection {
     const nIndexesWas = this.#indexes.length;
     if (which === '*') {
       this.#indexes.splice(1);
+      this.indexEpoch++;
       return { nIndexesWas };
     }
     const targets = (Array.isArray(which) ? which : [which]).map((w) => {
@@ -336,6 +348,7 @@ export class Collection {
       return found;
     });
     for (const t of targets) this.#indexes.splice(this.#indexes.indexOf(t), 1);
+    this.indexEpoch++;
     return { nIndexesWas };
   }
 
@@ -457,6 +470,7 @@ export class Collection {
         if (entry.index.findDuplicate(id ?? -1, key) !== undefined) throw entry.index.duplicateKeyError(this.db, this.name, key);
       }
     }
+    this.#host.beforeWrite?.(this);
     const recordId = id ?? this.#nextRecordId++;
     for (const entry of keyChanges) {
       if (!entry) continue;

@@ -66,8 +66,19 @@ export class Index {
   /** Orders key entries (values then record id) as the tree does. */
   readonly compareKeys: (a: IndexEntry, b: IndexEntry) => number;
 
-  /** `tree` is given by clone() only: a copy-on-write share of another index's entries. */
-  constructor(spec: IndexSpec, tree?: BTree<IndexEntry, number>) {
+  /** `original` is given by clone() only: its parsed spec is shared, its entries copy-on-write. */
+  constructor(spec: IndexSpec, original?: Index) {
+    if (original) {
+      // A snapshot clones every index of every collection it touches: share what never changes.
+      this.spec = original.spec;
+      this.fields = original.fields;
+      this.#fieldParts = original.#fieldParts;
+      this.compareKeys = original.compareKeys;
+      this.#partial = original.#partial;
+      this.tree = original.tree.clone();
+      this.multikey = original.multikey;
+      return;
+    }
     this.spec = cloneValue(spec);
     this.fields = Object.entries(spec.key).map(([path, dir]) => ({
       path,
@@ -83,7 +94,7 @@ export class Index {
       }
       return compareKeyPart(a[n], b[n]);
     };
-    this.tree = tree ?? new BTree<IndexEntry, number>(undefined, this.compareKeys);
+    this.tree = new BTree<IndexEntry, number>(undefined, this.compareKeys);
     this.#partial = spec.partialFilterExpression
       ? compileFilter(spec.partialFilterExpression, { now: new Date(0) })
       : undefined;
@@ -95,9 +106,7 @@ export class Index {
 
   /** The same index in O(1): the B-tree's nodes are shared and copied by whichever side writes first. */
   clone(): Index {
-    const copy = new Index(this.spec, this.tree.clone());
-    copy.multikey = this.multikey;
-    return copy;
+    return new Index(this.spec, this);
   }
 
   get unique(): boolean {

@@ -10,6 +10,7 @@ import { keysOfChange, uniqueIndexesOf, type LockKey } from './lockKeys.ts';
 import { replayCommit } from './replay.ts';
 import { checkTransactionStatement, type SessionOptions } from './sessionOptions.ts';
 import { SnapshotCatalog } from './SnapshotCatalog.ts';
+import { SnapshotPins } from './SnapshotPins.ts';
 import { Transaction } from './Transaction.ts';
 import { WriteHistory } from './WriteHistory.ts';
 
@@ -37,6 +38,7 @@ export class TransactionCoordinator {
   readonly #clock: ClusterClock;
   readonly #history = new WriteHistory();
   readonly #locks = new LockTable<Transaction>();
+  readonly #pins: SnapshotPins;
   readonly #bySession = new Map<string, Transaction>();
   #lifetimeLimitMs: number;
   readonly #logger: CoordinatorOptions['logger'];
@@ -49,6 +51,7 @@ export class TransactionCoordinator {
     this.#clock = clock;
     this.#lifetimeLimitMs = options.transactionLifetimeLimitMs ?? DEFAULT_TRANSACTION_LIFETIME_LIMIT_MS;
     this.#logger = options.logger;
+    this.#pins = new SnapshotPins(live);
     // Registered after the clock's own observer, so clock.now() is this change's time.
     live.observe((change) => this.#onLiveWrite(change));
   }
@@ -187,6 +190,7 @@ export class TransactionCoordinator {
     let txn: Transaction;
     const catalog = new SnapshotCatalog(this.#live, this.#history, time, (change) => this.#stage(txn, change));
     txn = new Transaction(session, lsid, n, catalog);
+    this.#pins.add(catalog);
     txn.expireAfter(this.#lifetimeLimitMs, () => this.#abort(txn, "it ran longer than 'transactionLifetimeLimitSeconds'"));
     this.#bySession.set(session.key, txn);
     return txn;
@@ -223,6 +227,7 @@ export class TransactionCoordinator {
 
   #release(txn: Transaction): void {
     this.#locks.release(txn.locks, txn);
+    this.#pins.delete(txn.catalog);
   }
 
   #checkAvailable(time: Timestamp): void {
