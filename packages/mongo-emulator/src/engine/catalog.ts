@@ -2,10 +2,10 @@
 // change in apply order.
 //
 // Transactions plug in here: a transaction's snapshot (txn/SnapshotCatalog.ts) holds an O(1)
-// copy-on-write clone of each collection it touches, stages its ChangeRecords instead of
-// emitting them, and at commit replays them through each Collection's single apply path, which
-// re-checks unique indexes and emits them to observers in order. Nothing else mutates storage,
-// so that replay is the only hook transactions need.
+// copy-on-write clone of each collection it touches (pinned before the first write after its
+// time, observeBeforeWrite), stages its ChangeRecords instead of emitting them, and at commit
+// installs the versions they left on each live Collection (checked first, then stored with
+// their index keys), which emits the same records to observers in order.
 import { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
 import { aggregateDocuments } from './aggregate.ts';

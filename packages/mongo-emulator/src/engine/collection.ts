@@ -1,6 +1,8 @@
-// One collection: documents in insertion order (natural order) plus indexes. Every mutation goes
-// through #apply, the single place where a write is validated, checked against unique indexes,
-// stored and reported; a write that fails there changes nothing. Stored documents are immutable
+// One collection: documents in insertion order (natural order) plus indexes. Every command's
+// write goes through #apply, the single place where a write is validated and checked against
+// unique indexes; a write that fails there changes nothing. #store then stores and reports it,
+// and is also how a transaction's commit installs the versions it left (commitRefusal having
+// checked them first, installCommitted). Stored documents are immutable
 // versions sharing structure (storedDocument.ts): change records hold them uncopied, and only
 // what a read returns is copied, after projection. Records and indexes are B-trees, so clone()
 // (a transaction's snapshot) costs O(1) and shares every node until one side writes to it.
@@ -11,9 +13,9 @@ import { cloneValue } from './clone.ts';
 import { collationComparator } from './collation.ts';
 import { compareValues, identical, valuesEqual } from './compare.ts';
 import type { UpdateLog } from './deltaDiff.ts';
-import { replayedRecord, updateRecord } from './diff.ts';
-import { formatDocument } from './format.ts';
-import { Index } from './indexes.ts';
+import { updateRecord } from './diff.ts';
+import { formatDocument, formatValue } from './format.ts';
+import { Index, type IndexEntry } from './indexes.ts';
 import { compileFilter, valuesAtPath } from './match.ts';
 import { planQuery, type Plan } from './planner.ts';
 import { walkPlan } from './planWalk.ts';
@@ -409,7 +411,7 @@ export class Collection {
     for (const id of walkPlan(plan.index, plan)) yield [id, this.#records.get(id)!];
   }
 
-  #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document; replayOf?: UpdateSpec['replayOf'] }): ChangeRecord | undefined {
+  #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document }): ChangeRecord | undefined {
     const clock = this.#host.clock();
     const replacement = !Array.isArray(u) && !isOperatorUpdate(u);
     const log: UpdateLog | undefined = replacement || Array.isArray(u) ? undefined : [];
@@ -422,7 +424,7 @@ export class Collection {
       fullDocumentBefore: before,
       fullDocument: after,
     };
-    const change: ChangeRecord = replacement ? { op: 'replace', ...common } : spec.replayOf ? replayedRecord(common, spec.replayOf) : updateRecord(common, log);
+    const change: ChangeRecord = replacement ? { op: 'replace', ...common } : updateRecord(common, log);
     this.#apply(id, before, after, change);
     return change;
   }
@@ -449,7 +451,7 @@ export class Collection {
     return this.insertOne(built);
   }
 
-  /** The one mutation path. `before`/`after` undefined mean insert/delete. */
+  /** The mutation path of every command's write. `before`/`after` undefined mean insert/delete. */
   #apply(id: number | undefined, before: Document | undefined, after: Document | undefined, change: ChangeRecord): void {
     if (after) {
       validateForStorage(after);
@@ -458,18 +460,27 @@ export class Collection {
     // Keys are computed once, only for indexes whose paths the write changed (shared subtrees
     // have the same keys): checked against unique indexes before anything changes, then applied
     // only to the indexes whose keys moved.
-    const keyChanges = this.#indexes.map((index) => {
-      if (before && after && !index.readsChangeBetween(before, after)) return undefined;
-      const oldKeys = before ? index.keysOf(before) : [];
-      const newKeys = after ? index.keysOf(after) : [];
-      return sameKeys(oldKeys, newKeys) ? undefined : { index, oldKeys, newKeys };
-    });
+    const keyChanges = this.#keyChanges(before, after);
     for (const entry of keyChanges) {
       if (!entry?.index.unique) continue;
       for (const key of entry.newKeys) {
         if (entry.index.findDuplicate(id ?? -1, key) !== undefined) throw entry.index.duplicateKeyError(this.db, this.name, key);
       }
     }
+    this.#store(id, after, keyChanges, change);
+  }
+
+  #keyChanges(before: Document | undefined, after: Document | undefined): KeyChange[] {
+    return this.#indexes.map((index) => {
+      if (before && after && !index.readsChangeBetween(before, after)) return undefined;
+      const oldKeys = before ? index.keysOf(before) : [];
+      const newKeys = after ? index.keysOf(after) : [];
+      return sameKeys(oldKeys, newKeys) ? undefined : { index, oldKeys, newKeys };
+    });
+  }
+
+  /** Stores `after` (undefined: removes the record) with its keys, and reports `change`. Cannot fail. */
+  #store(id: number | undefined, after: Document | undefined, keyChanges: KeyChange[], change: ChangeRecord): void {
     this.#host.beforeWrite?.(this);
     const recordId = id ?? this.#nextRecordId++;
     for (const entry of keyChanges) {
@@ -482,7 +493,68 @@ export class Collection {
     this.recordsWritten++;
     this.#host.emit(change);
   }
+
+  /**
+   * Why a transaction's `changes` to this collection (made on its snapshot, in order) cannot be
+   * installed here at its commit, or undefined when they can: each document must still be the
+   * version the transaction read (absent for its inserts), and no unique key its final versions
+   * hold may belong to a document it did not write. Reads only, so a refused commit leaves
+   * nothing behind; the transaction's locks make a refusal unreachable unless the collection
+   * was dropped, replaced or given a unique index since the snapshot.
+   */
+  commitRefusal(changes: ChangeRecord[]): string | undefined {
+    // Each document the transaction wrote, by _id: its live record and its final version.
+    const touched = new BTree<unknown, { recordId: number | undefined; final: Document | undefined }>(undefined, compareValues);
+    for (const change of changes) {
+      const id = change.documentKey._id;
+      let entry = touched.get(id);
+      if (!entry) {
+        const recordId = this.#indexes[0]!.findDuplicate(-1, [id]);
+        const current = recordId === undefined ? undefined : this.#records.get(recordId);
+        const read = change.op === 'insert' ? undefined : change.fullDocumentBefore;
+        if (current !== read && !(current && read && identical(current, read))) {
+          return `document ${formatValue(id)} in ${this.db}.${this.name} is not the version the transaction read`;
+        }
+        entry = { recordId, final: undefined };
+        touched.set(id, entry);
+      }
+      entry.final = change.op === 'delete' ? undefined : change.fullDocument;
+    }
+    const written = new Set<number>();
+    for (const { recordId } of touched.values()) if (recordId !== undefined) written.add(recordId);
+    for (const index of this.#indexes) {
+      if (!index.unique) continue;
+      const claimed = new BTree<IndexEntry, true>(undefined, index.compareKeys);
+      for (const { recordId, final } of touched.values()) {
+        for (const key of final ? index.keysOf(final) : []) {
+          // Another final version claims it too, or a document the transaction left holds it.
+          const entry = [...key, 0];
+          const holder = index.findDuplicate(recordId ?? -1, key);
+          if (claimed.has(entry) || (holder !== undefined && !written.has(holder))) {
+            return `${index.duplicateKeyError(this.db, this.name, key).message} at commit`;
+          }
+          claimed.set(entry, true);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Installs one change a transaction made on its snapshot, at its commit, after commitRefusal
+   * found none: the version it left is stored as is (versions are immutable) with its index
+   * keys, and the same change record is reported, so the oplog and change streams see exactly
+   * the transaction's write. Nothing is planned, evaluated or validated again.
+   */
+  installCommitted(change: ChangeRecord): void {
+    const found = this.#indexes[0]!.findDuplicate(-1, [change.documentKey._id]);
+    const before = found === undefined ? undefined : this.#records.get(found);
+    const after = change.op === 'delete' ? undefined : change.fullDocument;
+    this.#store(found, after, this.#keyChanges(before, after), change);
+  }
 }
+
+type KeyChange = { index: Index; oldKeys: unknown[][]; newKeys: unknown[][] } | undefined;
 
 function sameKeys(a: unknown[][], b: unknown[][]): boolean {
   return a.length === b.length && a.every((key, i) => identical(key, b[i]));

@@ -7,7 +7,7 @@ import type { ClusterClock } from '../session/ClusterClock.ts';
 import type { LogicalSession } from '../session/SessionRegistry.ts';
 import { LockTable } from './LockTable.ts';
 import { keysOfChange, uniqueIndexesOf, type LockKey } from './lockKeys.ts';
-import { replayCommit } from './replay.ts';
+import { commitRefusal, installCommit } from './installCommit.ts';
 import { checkTransactionStatement, type SessionOptions } from './sessionOptions.ts';
 import { SnapshotCatalog } from './SnapshotCatalog.ts';
 import { SnapshotPins } from './SnapshotPins.ts';
@@ -30,8 +30,9 @@ export interface CoordinatorOptions {
  * Every session's transaction, the locks their writes hold and the history their snapshots are
  * rebuilt from. Snapshot isolation: a transaction reads and writes a private copy of the data as
  * of its first statement; its first write to a key that another open transaction holds, or that
- * was committed after its snapshot, is a WriteConflict; commit replays its writes on the live
- * catalog in one synchronous step, so others see all of them or none.
+ * was committed after its snapshot, is a WriteConflict; commit checks, then installs the
+ * versions its writes left on the live catalog in one synchronous step, so others see all of
+ * them or none.
  */
 export class TransactionCoordinator {
   readonly #live: Catalog;
@@ -117,11 +118,18 @@ export class TransactionCoordinator {
       this.#abort(txn, 'a key it wrote changed after its snapshot');
       throw writeConflict();
     }
+    // Locks make this unreachable unless a collection was dropped, replaced or given a unique
+    // index after the snapshot: the commit is then refused whole, as a conflict to retry.
+    const refusal = commitRefusal(this.#live, txn.catalog, txn.changes);
+    if (refusal) {
+      this.#abort(txn, refusal);
+      throw writeConflict();
+    }
     this.#committing = txn;
     try {
-      replayCommit(this.#live, txn.catalog, txn.changes);
+      installCommit(this.#live, txn.catalog, txn.changes);
     } catch (error) {
-      // Locks make this unreachable; if it happens the partial commit must be visible in the log.
+      // commitRefusal makes this unreachable; if it happens the partial commit must be visible in the log.
       this.#logger?.warn(`transaction ${txn.txnNumber} on session ${txn.session.key} failed while committing: ${String(error)}`);
       throw error;
     } finally {
