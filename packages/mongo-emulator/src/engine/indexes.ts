@@ -54,6 +54,9 @@ function compareKeyPart(a: unknown, b: unknown): number {
   return compareValues(a, b);
 }
 
+/** Scratch pair for nextHigherPair, so a lookup allocates none (the engine is synchronous). */
+const reusedPair: [IndexEntry, number] = [[], 0];
+
 export class Index {
   readonly spec: IndexSpec;
   readonly fields: { path: string; direction: number }[];
@@ -167,19 +170,21 @@ export class Index {
     for (const key of keys) this.tree.delete([...key, recordId]);
   }
 
-  /** The first entry of another record with the same key, if this unique index has one. */
+  /**
+   * The first entry of another record with the same key, if this unique index has one. One
+   * descent per entry met (a unique index holds at most the record itself before another): a
+   * range walk cost several times as much, on every write, commit and _id lookup.
+   */
   findDuplicate(recordId: number, key: unknown[]): number | undefined {
-    const low = [...key, KEY_MIN];
-    const high = [...key, KEY_MAX];
-    let found: number | undefined;
-    this.tree.forRange(low, high, true, (_k: IndexEntry, id: number) => {
-      if (id !== recordId && found === undefined) {
-        found = id;
-        return { break: true };
-      }
-      return undefined;
-    });
-    return found;
+    const n = this.fields.length;
+    let pair = this.tree.nextHigherPair([...key, KEY_MIN], reusedPair);
+    while (pair !== undefined) {
+      const [entry, id] = pair;
+      for (let i = 0; i < n; i++) if (compareKeyPart(entry[i], key[i]) !== 0) return undefined;
+      if (id !== recordId) return id;
+      pair = this.tree.nextHigherPair(entry, reusedPair);
+    }
+    return undefined;
   }
 
   /** The DuplicateKey error mongod raises for this index and key. */
