@@ -1,11 +1,7 @@
 import type { Timestamp } from 'bson';
-import BTreeImport from 'sorted-btree';
 import type { ChangeRecord } from '../engine/types.ts';
-import { compareLockKeys, type LockKey } from './lockKeys.ts';
-
-// sorted-btree is CommonJS: Node hands out the module object, vite's interop the class itself.
-const btreeExport: unknown = BTreeImport;
-const BTree = (typeof btreeExport === 'function' ? btreeExport : BTreeImport.default) as typeof BTreeImport.default;
+import { LockKeyMap } from './LockKeyMap.ts';
+import type { LockKey } from './lockKeys.ts';
 
 /** Committed changes kept for snapshots and conflict checks; older ones are forgotten. */
 export const HISTORY_ENTRIES_MAX = 10_000;
@@ -43,7 +39,7 @@ export class WriteHistory {
   readonly #all: EntryList = { entries: [], head: 0 };
   readonly #byNamespace = new Map<string, EntryList>();
   /** Each key written by a kept entry, with the latest such entry. */
-  readonly #lastWritten = new BTree<LockKey, HistoryEntry>(undefined, compareLockKeys);
+  readonly #lastWritten = new LockKeyMap<HistoryEntry>();
   /** Snapshots at or after this time can be rebuilt; before it, history was dropped. */
   #oldestAvailable: Timestamp | undefined;
 

@@ -1,7 +1,6 @@
 // What a write "touches" for conflict detection: one key per unique index entry it removes or
 // adds (the _id index included). WiredTiger detects transaction conflicts on exactly these
 // entries, so two writers of one document, or of one unique key, collide.
-import { compareValues } from '../engine/compare.ts';
 import { Index } from '../engine/indexes.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { ChangeRecord, Document } from '../engine/types.ts';
@@ -10,17 +9,6 @@ export interface LockKey {
   readonly ns: string;
   readonly index: string;
   readonly key: readonly unknown[];
-}
-
-export function compareLockKeys(a: LockKey, b: LockKey): number {
-  if (a.ns !== b.ns) return a.ns < b.ns ? -1 : 1;
-  if (a.index !== b.index) return a.index < b.index ? -1 : 1;
-  const n = Math.min(a.key.length, b.key.length);
-  for (let i = 0; i < n; i++) {
-    const c = compareValues(a.key[i], b.key[i]);
-    if (c !== 0) return c;
-  }
-  return a.key.length - b.key.length;
 }
 
 /** The unique indexes of a collection (always _id_); just _id_ for a collection that does not exist. */
