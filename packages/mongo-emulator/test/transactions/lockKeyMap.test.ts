@@ -1,6 +1,8 @@
 // The lock table and the write history find keys by namespace and index, then by BSON equality
-// of the key values: 1, 1.0 and 1n are one key, the same values under another index or
-// namespace are another, and the size counts each key once.
+// of the key values: 1, 1.0 and 1n are one key, a string and a symbol of the same text are one
+// key, the same values under another index or namespace are another, and the size counts each
+// key once. Keys of strings and ObjectIds are hashed, others kept in B-trees: both kinds here.
+import { BSONSymbol, ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { LockKeyMap } from '../../src/txn/LockKeyMap.ts';
 import type { LockKey } from '../../src/txn/lockKeys.ts';
@@ -21,13 +23,35 @@ describe('LockKeyMap', () => {
     expect(map.get(key('db.ab', '_1', 'v'))).toBeUndefined();
   });
 
+  it('hashes strings, symbols and ObjectIds with one spelling each, apart from every other type', () => {
+    const map = new LockKeyMap<string>();
+    const id = new ObjectId();
+    map.set(key('db.a', '_id_', 'x'), 'string');
+    map.set(key('db.a', '_id_', id), 'objectId');
+    map.set(key('db.a', 'pair', 'a\u0000sb'), 'pair');
+    expect(map.get(key('db.a', '_id_', new BSONSymbol('x')))).toBe('string');
+    expect(map.get(key('db.a', '_id_', ObjectId.createFromHexString(id.toHexString())))).toBe('objectId');
+    expect(map.get(key('db.a', '_id_', id.toHexString()))).toBeUndefined();
+    // A string may hold NUL: one string spelled like two is still one key, and not theirs.
+    expect(map.get(key('db.a', 'pair', 'a', 'b'))).toBeUndefined();
+    expect(map.get(key('db.a', 'pair', 'a\u0000sb'))).toBe('pair');
+    map.set(key('db.a', '_id_', { k: 1 }), 'document');
+    expect(map.get(key('db.a', '_id_', { k: 1.0 }))).toBe('document');
+    expect(map.size).toBe(4);
+  });
+
   it('overwrites an equal key, deletes it, and counts each key once', () => {
     const map = new LockKeyMap<string>();
     map.set(key('db.a', '_id_', 'k'), 'one');
     map.set(key('db.a', '_id_', 'k'), 'two');
     map.set(key('db.a', '_id_', 'l'), 'three');
     map.set(key('db.b', '_id_', 'k'), 'four');
-    expect(map.size).toBe(3);
+    map.set(key('db.b', 'n_1', 7), 'five');
+    map.set(key('db.b', 'n_1', 7n), 'six');
+    expect(map.size).toBe(4);
+    expect(map.get(key('db.b', 'n_1', 7.0))).toBe('six');
+    map.delete(key('db.b', 'n_1', 7));
+    expect(map.get(key('db.b', 'n_1', 7n))).toBeUndefined();
     expect(map.get(key('db.a', '_id_', 'k'))).toBe('two');
     map.delete(key('db.a', '_id_', 'k'));
     map.delete(key('db.a', '_id_', 'missing'));
