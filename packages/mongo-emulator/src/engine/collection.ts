@@ -81,6 +81,8 @@ export class Collection {
   recordsWritten = 0;
   /** Counts index builds and drops: a copy taken at another count has other indexes. */
   indexEpoch = 0;
+  /** indexEpoch when this copy was cloned; undefined for a collection made as such. */
+  #clonedAtEpoch: number | undefined;
 
   readonly #host: CollectionHost;
   /** Record id → stored version. Ids only grow, so id order is insertion (natural) order. */
@@ -109,6 +111,7 @@ export class Collection {
     copy.#records = this.#records.clone();
     copy.#nextRecordId = this.#nextRecordId;
     copy.indexEpoch = this.indexEpoch;
+    copy.#clonedAtEpoch = this.indexEpoch;
     return copy;
   }
 
@@ -321,6 +324,11 @@ export class Collection {
     return fresh.length === 0
       ? { numIndexesBefore, numIndexesAfter, note: 'all indexes already exist' }
       : { numIndexesBefore, numIndexesAfter };
+  }
+
+  /** Whether indexes were built or dropped here since the clone was taken (always, for no clone). */
+  indexesChangedSinceClone(): boolean {
+    return this.indexEpoch !== this.#clonedAtEpoch;
   }
 
   /** The unique indexes, _id_ first: the keys a write locks (txn/lockKeys.ts). */

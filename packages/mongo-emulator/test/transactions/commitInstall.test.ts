@@ -134,6 +134,20 @@ describe('a commit that installs its versions', () => {
     expect(BSON.calculateObjectSize({ applyOps: ops })).toBe(COMMITTED_OPS_BYTES);
   });
 
+  it('creates the collection and the indexes the transaction made, and no index it did not', async () => {
+    const fresh = db.collection('fresh');
+    await fresh.drop().catch(() => undefined);
+    session.startTransaction();
+    await db.createCollection('fresh', { session });
+    await fresh.createIndex({ code: 1 }, { name: 'code_1', unique: true, session });
+    await fresh.insertOne({ _id: 1, code: 'x' }, { session });
+    await accounts.updateOne({ _id: 'a' }, { $inc: { balance: 1 } }, { session });
+    await session.commitTransaction();
+    expect((await fresh.listIndexes().toArray()).map((spec) => spec.name)).toEqual(['_id_', 'code_1']);
+    expect((await serverError(fresh.insertOne({ _id: 2, code: 'x' }))).code).toBe(11000);
+    expect((await accounts.listIndexes().toArray()).map((spec) => spec.name)).toEqual(['_id_', 'email_1', 'balance_1']);
+  });
+
   it('refuses a commit whose unique key was taken after its snapshot, leaving nothing behind', async () => {
     session.startTransaction();
     await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -1 } }, { session });
