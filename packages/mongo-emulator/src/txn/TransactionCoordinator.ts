@@ -218,6 +218,13 @@ export class TransactionCoordinator {
   }
 
   #onLiveWrite(change: ChangeRecord): void {
+    // The keys matter only to a transaction open now (besides the one committing): one begun
+    // later has its snapshot after this write, so never asks whether this write came after it.
+    // Plain writes with no transaction open skip computing them.
+    if (this.#pins.openCount - (this.#committing ? 1 : 0) === 0) {
+      this.#history.record(this.#clock.now(), change, NO_KEYS);
+      return;
+    }
     const keys = keysOfChange(change, uniqueIndexesOf(this.#live.getCollection(change.db, change.coll)));
     this.#history.record(this.#clock.now(), change, keys);
     if (this.#locks.size === 0) return;
@@ -244,6 +251,8 @@ export class TransactionCoordinator {
     }
   }
 }
+
+const NO_KEYS: LockKey[] = [];
 
 function writeConflict(): CommandError {
   return new CommandError(

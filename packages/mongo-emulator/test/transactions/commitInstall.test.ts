@@ -135,7 +135,7 @@ describe('a commit that installs its versions', () => {
   });
 
   it('creates the collection and the indexes the transaction made, and no index it did not', async () => {
-    const fresh = db.collection('fresh');
+    const fresh = db.collection<{ _id: number; code: string }>('fresh');
     await fresh.drop().catch(() => undefined);
     session.startTransaction();
     await db.createCollection('fresh', { session });
