@@ -227,11 +227,25 @@ export class Catalog {
   #replaceContents(db: string, name: string, docs: Document[]): void {
     const old = this.getCollection(db, name);
     const staged: ChangeRecord[] = [];
-    const fresh = new Collection(db, name, { clock: () => this.#clock(), emit: (change) => staged.push(change) }, old?.options ?? {});
+    const live = this.#host();
+    // Staged while it is filled; once swapped in, its writes are reported like any collection's.
+    let swapped = false;
+    const host: CollectionHost = {
+      clock: live.clock,
+      beforeWrite: (collection) => {
+        if (swapped) live.beforeWrite!(collection);
+      },
+      emit: (change) => {
+        if (swapped) live.emit(change);
+        else staged.push(change);
+      },
+    };
+    const fresh = new Collection(db, name, host, old?.options ?? {});
     const specs = (old?.listIndexes() ?? []).filter((i) => i.name !== '_id_').map(({ v: _v, ...spec }) => spec as IndexSpec);
     if (specs.length > 0) fresh.createIndexes(specs);
     for (const doc of docs) fresh.insertOne(doc);
     this.#collections(db).set(name, fresh);
+    swapped = true;
     for (const change of staged) this.#emit(change);
   }
 
