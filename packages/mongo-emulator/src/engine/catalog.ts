@@ -2,10 +2,10 @@
 // change in apply order.
 //
 // Transactions plug in here: a transaction's snapshot (txn/SnapshotCatalog.ts) holds an O(1)
-// copy-on-write clone of each collection it touches, stages its ChangeRecords instead of
-// emitting them, and at commit replays them through each Collection's single apply path, which
-// re-checks unique indexes and emits them to observers in order. Nothing else mutates storage,
-// so that replay is the only hook transactions need.
+// copy-on-write clone of each collection it touches (pinned before the first write after its
+// time, observeBeforeWrite), stages its ChangeRecords instead of emitting them, and at commit
+// installs the versions they left on each live Collection (checked first, then stored with
+// their index keys), which emits the same records to observers in order.
 import { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
 import { aggregateDocuments } from './aggregate.ts';
@@ -58,6 +58,7 @@ export class Catalog {
   readonly #databases = new Map<string, Map<string, Collection>>();
   readonly #observers = new Set<WriteObserver>();
   readonly #creationObservers = new Set<(collection: Collection) => void>();
+  readonly #writeGuards = new Set<(collection: Collection) => void>();
   readonly #views = new Map<string, Map<string, ViewDefinition>>();
 
   constructor(options: { clock?: () => Clock } = {}) {
@@ -68,6 +69,16 @@ export class Catalog {
   observe(observer: WriteObserver): () => void {
     this.#observers.add(observer);
     return () => this.#observers.delete(observer);
+  }
+
+  /**
+   * Called before each stored write to one of this catalog's collections changes it, once the
+   * write is sure to happen; returns the unsubscribe function. Transactions' snapshots take
+   * their copy here (txn/SnapshotPins.ts).
+   */
+  observeBeforeWrite(guard: (collection: Collection) => void): () => void {
+    this.#writeGuards.add(guard);
+    return () => this.#writeGuards.delete(guard);
   }
 
   /** Subscribe to every collection creation, explicit or implicit (a first write, createIndexes). */
@@ -137,7 +148,7 @@ export class Catalog {
 
   /** Registers a collection `build` makes on this catalog's clock and observers (a snapshot's clone). */
   protected install(db: string, name: string, build: (host: CollectionHost) => Collection): Collection {
-    const coll = build({ clock: () => this.#clock(), emit: (change) => this.#emit(change) });
+    const coll = build(this.#host());
     this.#collections(db).set(name, coll);
     return coll;
   }
@@ -216,11 +227,25 @@ export class Catalog {
   #replaceContents(db: string, name: string, docs: Document[]): void {
     const old = this.getCollection(db, name);
     const staged: ChangeRecord[] = [];
-    const fresh = new Collection(db, name, { clock: () => this.#clock(), emit: (change) => staged.push(change) }, old?.options ?? {});
+    const live = this.#host();
+    // Staged while it is filled; once swapped in, its writes are reported like any collection's.
+    let swapped = false;
+    const host: CollectionHost = {
+      clock: live.clock,
+      beforeWrite: (collection) => {
+        if (swapped) live.beforeWrite!(collection);
+      },
+      emit: (change) => {
+        if (swapped) live.emit(change);
+        else staged.push(change);
+      },
+    };
+    const fresh = new Collection(db, name, host, old?.options ?? {});
     const specs = (old?.listIndexes() ?? []).filter((i) => i.name !== '_id_').map(({ v: _v, ...spec }) => spec as IndexSpec);
     if (specs.length > 0) fresh.createIndexes(specs);
     for (const doc of docs) fresh.insertOne(doc);
     this.#collections(db).set(name, fresh);
+    swapped = true;
     for (const change of staged) this.#emit(change);
   }
 
@@ -233,12 +258,22 @@ export class Catalog {
     return colls;
   }
 
+  #host(): CollectionHost {
+    return {
+      clock: () => this.#clock(),
+      beforeWrite: (collection) => {
+        for (const guard of this.#writeGuards) guard(collection);
+      },
+      emit: (change) => this.#emit(change),
+    };
+  }
+
   #emit(change: ChangeRecord): void {
     for (const o of this.#observers) o(change);
   }
 
   #create(db: string, name: string, options: Document): Collection {
-    const coll = new Collection(db, name, { clock: () => this.#clock(), emit: (change) => this.#emit(change) }, options);
+    const coll = new Collection(db, name, this.#host(), options);
     this.#collections(db).set(name, coll);
     for (const o of this.#creationObservers) o(coll);
     return coll;

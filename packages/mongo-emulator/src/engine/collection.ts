@@ -1,6 +1,8 @@
-// One collection: documents in insertion order (natural order) plus indexes. Every mutation goes
-// through #apply, the single place where a write is validated, checked against unique indexes,
-// stored and reported; a write that fails there changes nothing. Stored documents are immutable
+// One collection: documents in insertion order (natural order) plus indexes. Every command's
+// write goes through #apply, the single place where a write is validated and checked against
+// unique indexes; a write that fails there changes nothing. #store then stores and reports it,
+// and is also how a transaction's commit installs the versions it left (commitRefusal having
+// checked them first, installCommitted). Stored documents are immutable
 // versions sharing structure (storedDocument.ts): change records hold them uncopied, and only
 // what a read returns is copied, after projection. Records and indexes are B-trees, so clone()
 // (a transaction's snapshot) costs O(1) and shares every node until one side writes to it.
@@ -11,9 +13,9 @@ import { cloneValue } from './clone.ts';
 import { collationComparator } from './collation.ts';
 import { compareValues, identical, valuesEqual } from './compare.ts';
 import type { UpdateLog } from './deltaDiff.ts';
-import { replayedRecord, updateRecord } from './diff.ts';
-import { formatDocument } from './format.ts';
-import { Index } from './indexes.ts';
+import { updateRecord } from './diff.ts';
+import { formatDocument, formatValue } from './format.ts';
+import { Index, type IndexEntry } from './indexes.ts';
 import { compileFilter, valuesAtPath } from './match.ts';
 import { planQuery, type Plan } from './planner.ts';
 import { walkPlan } from './planWalk.ts';
@@ -37,9 +39,11 @@ import type {
   UpdateSpec,
 } from './types.ts';
 
-/** What a collection needs from its catalog: the clock and the write observer. */
+/** What a collection needs from its catalog: the clock and the write observers. */
 export interface CollectionHost {
   clock(): { now: Date; clusterTime: Timestamp };
+  /** Called once a write is sure to happen, before it changes anything (copy-before-write). */
+  beforeWrite?(collection: Collection): void;
   emit(change: ChangeRecord): void;
 }
 
@@ -75,16 +79,21 @@ export class Collection {
    * snapshot cost in document writes, for tests.
    */
   recordsWritten = 0;
+  /** Counts index builds and drops: a copy taken at another count has other indexes. */
+  indexEpoch = 0;
+  /** indexEpoch when this copy was cloned; undefined for a collection made as such. */
+  #clonedAtEpoch: number | undefined;
 
   readonly #host: CollectionHost;
   /** Record id → stored version. Ids only grow, so id order is insertion (natural) order. */
   #records: BTree<number, Document> = new BTree<number, Document>();
   #nextRecordId = 1;
-  readonly #indexes: Index[] = [new Index({ key: { _id: 1 }, name: '_id_' })];
+  readonly #indexes: Index[];
   #bypassValidation = false;
 
-  /** `uuid` is given by clone() only: a snapshot of a collection is that collection. */
-  constructor(db: string, name: string, host: CollectionHost, options: Document = {}, uuid: Binary = new UUID()) {
+  /** `uuid` and `indexes` are given by clone() only: a snapshot of a collection is that collection. */
+  constructor(db: string, name: string, host: CollectionHost, options: Document = {}, uuid: Binary = new UUID(), indexes?: Index[]) {
+    this.#indexes = indexes ?? [new Index({ key: { _id: 1 }, name: '_id_' })];
     this.#db = db;
     this.#name = name;
     this.uuid = uuid;
@@ -98,10 +107,11 @@ export class Collection {
    * either side never show on the other.
    */
   clone(host: CollectionHost): Collection {
-    const copy = new Collection(this.#db, this.#name, host, this.options, this.uuid);
+    const copy = new Collection(this.#db, this.#name, host, this.options, this.uuid, this.#indexes.map((index) => index.clone()));
     copy.#records = this.#records.clone();
     copy.#nextRecordId = this.#nextRecordId;
-    copy.#indexes.splice(0, copy.#indexes.length, ...this.#indexes.map((index) => index.clone()));
+    copy.indexEpoch = this.indexEpoch;
+    copy.#clonedAtEpoch = this.indexEpoch;
     return copy;
   }
 
@@ -309,10 +319,21 @@ export class Collection {
       fresh.push(this.#buildIndex(spec));
     }
     this.#indexes.push(...fresh);
+    if (fresh.length > 0) this.indexEpoch++;
     const numIndexesAfter = this.#indexes.length;
     return fresh.length === 0
       ? { numIndexesBefore, numIndexesAfter, note: 'all indexes already exist' }
       : { numIndexesBefore, numIndexesAfter };
+  }
+
+  /** Whether indexes were built or dropped here since the clone was taken (always, for no clone). */
+  indexesChangedSinceClone(): boolean {
+    return this.indexEpoch !== this.#clonedAtEpoch;
+  }
+
+  /** The unique indexes, _id_ first: the keys a write locks (txn/lockKeys.ts). */
+  uniqueIndexes(): Index[] {
+    return this.#indexes.filter((index) => index.unique);
   }
 
   listIndexes(): Document[] {
@@ -323,6 +344,7 @@ export class Collection {
     const nIndexesWas = this.#indexes.length;
     if (which === '*') {
       this.#indexes.splice(1);
+      this.indexEpoch++;
       return { nIndexesWas };
     }
     const targets = (Array.isArray(which) ? which : [which]).map((w) => {
@@ -336,6 +358,7 @@ export class Collection {
       return found;
     });
     for (const t of targets) this.#indexes.splice(this.#indexes.indexOf(t), 1);
+    this.indexEpoch++;
     return { nIndexesWas };
   }
 
@@ -396,7 +419,7 @@ export class Collection {
     for (const id of walkPlan(plan.index, plan)) yield [id, this.#records.get(id)!];
   }
 
-  #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document; replayOf?: UpdateSpec['replayOf'] }): ChangeRecord | undefined {
+  #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document }): ChangeRecord | undefined {
     const clock = this.#host.clock();
     const replacement = !Array.isArray(u) && !isOperatorUpdate(u);
     const log: UpdateLog | undefined = replacement || Array.isArray(u) ? undefined : [];
@@ -409,7 +432,7 @@ export class Collection {
       fullDocumentBefore: before,
       fullDocument: after,
     };
-    const change: ChangeRecord = replacement ? { op: 'replace', ...common } : spec.replayOf ? replayedRecord(common, spec.replayOf) : updateRecord(common, log);
+    const change: ChangeRecord = replacement ? { op: 'replace', ...common } : updateRecord(common, log);
     this.#apply(id, before, after, change);
     return change;
   }
@@ -436,7 +459,7 @@ export class Collection {
     return this.insertOne(built);
   }
 
-  /** The one mutation path. `before`/`after` undefined mean insert/delete. */
+  /** The mutation path of every command's write. `before`/`after` undefined mean insert/delete. */
   #apply(id: number | undefined, before: Document | undefined, after: Document | undefined, change: ChangeRecord): void {
     if (after) {
       validateForStorage(after);
@@ -445,18 +468,28 @@ export class Collection {
     // Keys are computed once, only for indexes whose paths the write changed (shared subtrees
     // have the same keys): checked against unique indexes before anything changes, then applied
     // only to the indexes whose keys moved.
-    const keyChanges = this.#indexes.map((index) => {
-      if (before && after && !index.readsChangeBetween(before, after)) return undefined;
-      const oldKeys = before ? index.keysOf(before) : [];
-      const newKeys = after ? index.keysOf(after) : [];
-      return sameKeys(oldKeys, newKeys) ? undefined : { index, oldKeys, newKeys };
-    });
+    const keyChanges = this.#keyChanges(before, after);
     for (const entry of keyChanges) {
       if (!entry?.index.unique) continue;
       for (const key of entry.newKeys) {
         if (entry.index.findDuplicate(id ?? -1, key) !== undefined) throw entry.index.duplicateKeyError(this.db, this.name, key);
       }
     }
+    this.#store(id, after, keyChanges, change);
+  }
+
+  #keyChanges(before: Document | undefined, after: Document | undefined): KeyChange[] {
+    return this.#indexes.map((index) => {
+      if (before && after && !index.readsChangeBetween(before, after)) return undefined;
+      const oldKeys = before ? index.keysOf(before) : [];
+      const newKeys = after ? index.keysOf(after) : [];
+      return sameKeys(oldKeys, newKeys) ? undefined : { index, oldKeys, newKeys };
+    });
+  }
+
+  /** Stores `after` (undefined: removes the record) with its keys, and reports `change`. Cannot fail. */
+  #store(id: number | undefined, after: Document | undefined, keyChanges: KeyChange[], change: ChangeRecord): void {
+    this.#host.beforeWrite?.(this);
     const recordId = id ?? this.#nextRecordId++;
     for (const entry of keyChanges) {
       if (!entry) continue;
@@ -468,7 +501,68 @@ export class Collection {
     this.recordsWritten++;
     this.#host.emit(change);
   }
+
+  /**
+   * Why a transaction's `changes` to this collection (made on its snapshot, in order) cannot be
+   * installed here at its commit, or undefined when they can: each document must still be the
+   * version the transaction read (absent for its inserts), and no unique key its final versions
+   * hold may belong to a document it did not write. Reads only, so a refused commit leaves
+   * nothing behind; the transaction's locks make a refusal unreachable unless the collection
+   * was dropped, replaced or given a unique index since the snapshot.
+   */
+  commitRefusal(changes: ChangeRecord[]): string | undefined {
+    // Each document the transaction wrote, by _id: its live record and its final version.
+    const touched = new BTree<unknown, { recordId: number | undefined; final: Document | undefined }>(undefined, compareValues);
+    for (const change of changes) {
+      const id = change.documentKey._id;
+      let entry = touched.get(id);
+      if (!entry) {
+        const recordId = this.#indexes[0]!.findDuplicate(-1, [id]);
+        const current = recordId === undefined ? undefined : this.#records.get(recordId);
+        const read = change.op === 'insert' ? undefined : change.fullDocumentBefore;
+        if (current !== read && !(current && read && identical(current, read))) {
+          return `document ${formatValue(id)} in ${this.db}.${this.name} is not the version the transaction read`;
+        }
+        entry = { recordId, final: undefined };
+        touched.set(id, entry);
+      }
+      entry.final = change.op === 'delete' ? undefined : change.fullDocument;
+    }
+    const written = new Set<number>();
+    for (const { recordId } of touched.values()) if (recordId !== undefined) written.add(recordId);
+    for (const index of this.#indexes) {
+      if (!index.unique) continue;
+      const claimed = new BTree<IndexEntry, true>(undefined, index.compareKeys);
+      for (const { recordId, final } of touched.values()) {
+        for (const key of final ? index.keysOf(final) : []) {
+          // Another final version claims it too, or a document the transaction left holds it.
+          const entry = [...key, 0];
+          const holder = index.findDuplicate(recordId ?? -1, key);
+          if (claimed.has(entry) || (holder !== undefined && !written.has(holder))) {
+            return `${index.duplicateKeyError(this.db, this.name, key).message} at commit`;
+          }
+          claimed.set(entry, true);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Installs one change a transaction made on its snapshot, at its commit, after commitRefusal
+   * found none: the version it left is stored as is (versions are immutable) with its index
+   * keys, and the same change record is reported, so the oplog and change streams see exactly
+   * the transaction's write. Nothing is planned, evaluated or validated again.
+   */
+  installCommitted(change: ChangeRecord): void {
+    const found = this.#indexes[0]!.findDuplicate(-1, [change.documentKey._id]);
+    const before = found === undefined ? undefined : this.#records.get(found);
+    const after = change.op === 'delete' ? undefined : change.fullDocument;
+    this.#store(found, after, this.#keyChanges(before, after), change);
+  }
 }
+
+type KeyChange = { index: Index; oldKeys: unknown[][]; newKeys: unknown[][] } | undefined;
 
 function sameKeys(a: unknown[][], b: unknown[][]): boolean {
   return a.length === b.length && a.every((key, i) => identical(key, b[i]));

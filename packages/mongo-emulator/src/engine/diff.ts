@@ -47,11 +47,6 @@ class UpdateRecord implements UpdateChange {
   }
 }
 
-/** The record of a transaction's update as the commit applies it: it logs the transaction's delta. */
-export function replayedRecord(common: Common, original: UpdateChange): ChangeRecord {
-  return new UpdateRecord(common, undefined, original.delta);
-}
-
 /**
  * The update record of `before` → `after`. `log` holds what an operator update logged; without
  * it (a pipeline) the versions are diffed. A pipeline whose diff would not be smaller than the new

@@ -92,8 +92,6 @@ export interface UpdateSpec {
   /** An update-operator document, a replacement document, or an aggregation pipeline. */
   u: Document | Document[];
   multi?: boolean;
-  /** A transaction's update being committed: the new record logs the delta the transaction's did. */
-  replayOf?: Extract<ChangeRecord, { op: 'update' }>;
   upsert?: boolean;
   arrayFilters?: Document[];
   collation?: Collation;

@@ -212,8 +212,7 @@ function rename(draft: Draft, from: string, to: string, log?: UpdateLog): void {
 
 function applyPipeline(doc: Document, pipeline: Document[], ctx: UpdateContext): Document {
   validateUpdate(pipeline);
-  // `[{ $replaceWith: { $literal: <document> } }]` (how a committed transaction's update is
-  // replayed on the live catalog) is that document: no aggregation to run.
+  // `[{ $replaceWith: { $literal: <document> } }]` is that document: no aggregation to run.
   const literal = literalReplacement(pipeline);
   const [result] = literal
     ? [cloneValue(literal)]

@@ -1,16 +1,12 @@
-import BTreeImport from 'sorted-btree';
-import { compareLockKeys, type LockKey } from './lockKeys.ts';
-
-// sorted-btree is CommonJS: Node hands out the module object, vite's interop the class itself.
-const btreeExport: unknown = BTreeImport;
-const BTree = (typeof btreeExport === 'function' ? btreeExport : BTreeImport.default) as typeof BTreeImport.default;
+import { LockKeyMap } from './LockKeyMap.ts';
+import type { LockKey } from './lockKeys.ts';
 
 /**
  * Which open transaction holds each unique-index key it has written. A key has at most one
  * holder: a second transaction writing it conflicts, a plain write waits for the holder to end.
  */
 export class LockTable<Holder> {
-  readonly #held = new BTree<LockKey, Holder>(undefined, compareLockKeys);
+  readonly #held = new LockKeyMap<Holder>();
 
   holderOf(key: LockKey): Holder | undefined {
     return this.#held.get(key);

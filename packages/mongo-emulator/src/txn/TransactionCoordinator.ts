@@ -7,9 +7,10 @@ import type { ClusterClock } from '../session/ClusterClock.ts';
 import type { LogicalSession } from '../session/SessionRegistry.ts';
 import { LockTable } from './LockTable.ts';
 import { keysOfChange, uniqueIndexesOf, type LockKey } from './lockKeys.ts';
-import { replayCommit } from './replay.ts';
+import { commitRefusal, installCommit } from './installCommit.ts';
 import { checkTransactionStatement, type SessionOptions } from './sessionOptions.ts';
 import { SnapshotCatalog } from './SnapshotCatalog.ts';
+import { SnapshotPins } from './SnapshotPins.ts';
 import { Transaction } from './Transaction.ts';
 import { WriteHistory } from './WriteHistory.ts';
 
@@ -29,14 +30,16 @@ export interface CoordinatorOptions {
  * Every session's transaction, the locks their writes hold and the history their snapshots are
  * rebuilt from. Snapshot isolation: a transaction reads and writes a private copy of the data as
  * of its first statement; its first write to a key that another open transaction holds, or that
- * was committed after its snapshot, is a WriteConflict; commit replays its writes on the live
- * catalog in one synchronous step, so others see all of them or none.
+ * was committed after its snapshot, is a WriteConflict; commit checks, then installs the
+ * versions its writes left on the live catalog in one synchronous step, so others see all of
+ * them or none.
  */
 export class TransactionCoordinator {
   readonly #live: Catalog;
   readonly #clock: ClusterClock;
   readonly #history = new WriteHistory();
   readonly #locks = new LockTable<Transaction>();
+  readonly #pins: SnapshotPins;
   readonly #bySession = new Map<string, Transaction>();
   #lifetimeLimitMs: number;
   readonly #logger: CoordinatorOptions['logger'];
@@ -49,6 +52,7 @@ export class TransactionCoordinator {
     this.#clock = clock;
     this.#lifetimeLimitMs = options.transactionLifetimeLimitMs ?? DEFAULT_TRANSACTION_LIFETIME_LIMIT_MS;
     this.#logger = options.logger;
+    this.#pins = new SnapshotPins(live);
     // Registered after the clock's own observer, so clock.now() is this change's time.
     live.observe((change) => this.#onLiveWrite(change));
   }
@@ -114,11 +118,18 @@ export class TransactionCoordinator {
       this.#abort(txn, 'a key it wrote changed after its snapshot');
       throw writeConflict();
     }
+    // Locks make this unreachable unless a collection was dropped, replaced or given a unique
+    // index after the snapshot: the commit is then refused whole, as a conflict to retry.
+    const refusal = commitRefusal(this.#live, txn.catalog, txn.changes);
+    if (refusal) {
+      this.#abort(txn, refusal);
+      throw writeConflict();
+    }
     this.#committing = txn;
     try {
-      replayCommit(this.#live, txn.catalog, txn.changes);
+      installCommit(this.#live, txn.catalog, txn.changes);
     } catch (error) {
-      // Locks make this unreachable; if it happens the partial commit must be visible in the log.
+      // commitRefusal makes this unreachable; if it happens the partial commit must be visible in the log.
       this.#logger?.warn(`transaction ${txn.txnNumber} on session ${txn.session.key} failed while committing: ${String(error)}`);
       throw error;
     } finally {
@@ -187,6 +198,7 @@ export class TransactionCoordinator {
     let txn: Transaction;
     const catalog = new SnapshotCatalog(this.#live, this.#history, time, (change) => this.#stage(txn, change));
     txn = new Transaction(session, lsid, n, catalog);
+    this.#pins.add(catalog);
     txn.expireAfter(this.#lifetimeLimitMs, () => this.#abort(txn, "it ran longer than 'transactionLifetimeLimitSeconds'"));
     this.#bySession.set(session.key, txn);
     return txn;
@@ -206,13 +218,19 @@ export class TransactionCoordinator {
   }
 
   #onLiveWrite(change: ChangeRecord): void {
-    const collection = this.#live.getCollection(change.db, change.coll);
-    // An inline arrow (tsx names a closure held in a const, a defineProperty per write).
-    this.#history.record(this.#clock.now(), change, () => keysOfChange(change, uniqueIndexesOf(collection)));
+    // The keys matter only to a transaction open now (besides the one committing): one begun
+    // later has its snapshot after this write, so never asks whether this write came after it.
+    // Plain writes with no transaction open skip computing them.
+    if (this.#pins.openCount - (this.#committing ? 1 : 0) === 0) {
+      this.#history.record(this.#clock.now(), change, NO_KEYS);
+      return;
+    }
+    const keys = keysOfChange(change, uniqueIndexesOf(this.#live.getCollection(change.db, change.coll)));
+    this.#history.record(this.#clock.now(), change, keys);
     if (this.#locks.size === 0) return;
     // A plain write whose targets were not known in advance (an update moving a unique key onto
     // one a transaction holds): the transaction can no longer commit as it read, so it ends now.
-    const holder = this.#locks.conflictFor(keysOfChange(change, uniqueIndexesOf(collection)), this.#committing);
+    const holder = this.#locks.conflictFor(keys, this.#committing);
     if (holder) this.#abort(holder, 'a write outside it touched a key it holds');
   }
 
@@ -224,6 +242,7 @@ export class TransactionCoordinator {
 
   #release(txn: Transaction): void {
     this.#locks.release(txn.locks, txn);
+    this.#pins.delete(txn.catalog);
   }
 
   #checkAvailable(time: Timestamp): void {
@@ -232,6 +251,8 @@ export class TransactionCoordinator {
     }
   }
 }
+
+const NO_KEYS: LockKey[] = [];
 
 function writeConflict(): CommandError {
   return new CommandError(

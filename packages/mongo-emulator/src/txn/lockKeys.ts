@@ -1,10 +1,9 @@
 // What a write "touches" for conflict detection: one key per unique index entry it removes or
 // adds (the _id index included). WiredTiger detects transaction conflicts on exactly these
 // entries, so two writers of one document, or of one unique key, collide.
-import { compareValues } from '../engine/compare.ts';
 import { Index } from '../engine/indexes.ts';
 import type { Collection } from '../engine/collection.ts';
-import type { ChangeRecord, Document, IndexSpec } from '../engine/types.ts';
+import type { ChangeRecord, Document } from '../engine/types.ts';
 
 export interface LockKey {
   readonly ns: string;
@@ -12,34 +11,9 @@ export interface LockKey {
   readonly key: readonly unknown[];
 }
 
-export function compareLockKeys(a: LockKey, b: LockKey): number {
-  if (a.ns !== b.ns) return a.ns < b.ns ? -1 : 1;
-  if (a.index !== b.index) return a.index < b.index ? -1 : 1;
-  const n = Math.min(a.key.length, b.key.length);
-  for (let i = 0; i < n; i++) {
-    const c = compareValues(a.key[i], b.key[i]);
-    if (c !== 0) return c;
-  }
-  return a.key.length - b.key.length;
-}
-
-interface CachedIndexes {
-  signature: string;
-  indexes: Index[];
-}
-
-const uniqueIndexCache = new WeakMap<Collection, CachedIndexes>();
-
-/** The unique indexes of a collection (always _id_), rebuilt only when its index list changes. */
+/** The unique indexes of a collection (always _id_); just _id_ for a collection that does not exist. */
 export function uniqueIndexesOf(collection: Collection | undefined): Index[] {
-  if (!collection) return [ID_INDEX];
-  const specs = collection.listIndexes() as IndexSpec[];
-  const signature = specs.map((s) => s.name).join('\0');
-  const cached = uniqueIndexCache.get(collection);
-  if (cached?.signature === signature) return cached.indexes;
-  const indexes = specs.map((spec) => (spec.name === '_id_' ? ID_INDEX : new Index(spec))).filter((i) => i.unique);
-  uniqueIndexCache.set(collection, { signature, indexes });
-  return indexes;
+  return collection ? collection.uniqueIndexes() : [ID_INDEX];
 }
 
 const ID_INDEX = new Index({ key: { _id: 1 }, name: '_id_' });

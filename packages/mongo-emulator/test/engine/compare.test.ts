@@ -38,6 +38,12 @@ describe('compareValues', () => {
     expect(compareValues('\uFF61', '\u{1F600}')).toBeLessThan(0);
     expect(compareValues('a', 'b')).toBeLessThan(0);
     expect(compareValues('ab', 'a')).toBeGreaterThan(0);
+    // After a shared prefix too, and for plain ASCII (the native fast path).
+    expect(compareValues('req-0001-\uFF61', 'req-0001-\u{1F600}')).toBeLessThan(0);
+    expect(compareValues('req-0001-\u{1F600}', 'req-0001-\uFF61')).toBeGreaterThan(0);
+    expect(compareValues('req-0001-z', 'req-0001-\u00E9')).toBeLessThan(0);
+    expect(compareValues('req-10', 'req-1')).toBeGreaterThan(0);
+    expect(compareValues('req-0001-b', 'req-0001-a')).toBeGreaterThan(0);
   });
 
   it('compares documents field by field, type before name before value', () => {

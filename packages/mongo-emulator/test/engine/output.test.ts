@@ -22,6 +22,15 @@ describe('$out', () => {
     expect(cat.aggregate('db', 'src', [{ $match: { _id: { $gt: 1 } } }, { $out: 'out' }])).toEqual([]);
     expect(docsOf(cat, 'out')).toEqual([{ _id: 2, x: 22 }, { _id: 3, x: 33 }]);
   });
+  it('reports the writes made to the new collection after it replaced the target', () => {
+    const cat = seeded();
+    const seen: string[] = [];
+    cat.observe((change) => seen.push(`${change.op} ${change.coll} ${String(change.documentKey._id)}`));
+    cat.aggregate('db', 'src', [{ $match: { _id: 1 } }, { $out: 'out' }]);
+    cat.getCollection('db', 'out')!.insertOne({ _id: 7 });
+    cat.getCollection('db', 'out')!.delete({ q: { _id: 1 }, limit: 1 });
+    expect(seen).toEqual(['insert out 1', 'insert out 7', 'delete out 1']);
+  });
   it('keeps the target unchanged and its indexes when the output violates them', () => {
     const cat = seeded();
     const out = cat.getOrCreateCollection('db', 'out');

@@ -17,7 +17,7 @@ const live = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.n
 const history = new WriteHistory();
 // As the server wires them: the clock ticks on every write, then history records it at that time.
 live.observe(() => clock.tick());
-live.observe((change) => history.record(clock.now(), change, () => []));
+live.observe((change) => history.record(clock.now(), change, []));
 
 let big: Collection;
 let snapshot: SnapshotCatalog;
