@@ -23,15 +23,16 @@ const intVar = (min: number, max: number, fallback: number) =>
 
 /**
  * Per-key token buckets by role, as `perSecond/burst`. One key usually serves a whole client
- * (every worker, every dashboard user), so the benchmarks' peaks on one key must fit with room:
- * 200 withdrawals/s (`service`), 200 items/s = 400+ claim and complete calls/s (`worker`), 200
- * entry pages/s (`dashboard`). `ops` and `admin` are people and scripts.
+ * (every worker, every dashboard user), so the seed's peak on one key must fit with room: 900
+ * withdrawals/s plus the work items a service creates (`service`), 900 payouts/s = 1,800 claim
+ * and complete calls/s (`worker`), 200 entry pages/s (`dashboard`). The limit stops a runaway
+ * client, not a busy one. `ops` and `admin` are people and scripts.
  */
 export const RATE_LIMITS_DEFAULT: RateLimits = Object.freeze({
   dashboard: { perSecond: 500, burst: 1_000 },
   ops: { perSecond: 50, burst: 100 },
-  worker: { perSecond: 1_000, burst: 2_000 },
-  service: { perSecond: 1_000, burst: 2_000 },
+  worker: { perSecond: 5_000, burst: 10_000 },
+  service: { perSecond: 5_000, burst: 10_000 },
   admin: { perSecond: 200, burst: 400 },
 });
 

@@ -35,7 +35,7 @@ async function queueBacklog(context: BenchContext, kind: string, items: number):
   const run = await runLoad({ concurrency: BACKLOG_CONCURRENCY, opsMax: items, durationMaxMs: BACKLOG_DURATION_MAX_MS }, async (i) => {
     const input = { idempotencyKey: `${kind}-${i}`, kind, payload: { i } };
     // Untimed set-up, written as a client should: past the key's rate limit, wait as told and
-    // send the same key again (a faster API reaches the service role's 1,000/s here).
+    // send the same key again (the API can create faster than the service role's limit).
     for (;;) {
       const answer = await context.pool.post(context.keys.service, CREATE_WORK_ITEM, { input });
       const retryAfterSeconds = (answer.errors[0]?.extensions as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;

@@ -16,7 +16,7 @@ describe('hardening configuration', () => {
     });
     expect(config.trustedDocuments).toMatchObject({ mode: 'off', adminAdHoc: false });
     expect(config.trustedDocuments.manifestPath).toMatch(/packages\/sdk\/trusted-documents\.json$/);
-    expect(config.rateLimits?.service).toEqual({ perSecond: 1_000, burst: 2_000 });
+    expect(config.rateLimits?.service).toEqual({ perSecond: 5_000, burst: 10_000 });
   });
 
   it.each([
