@@ -124,23 +124,23 @@ describe('three API processes on one engine process', () => {
     return wsClient;
   };
 
-  beforeAll(async () => {
-    engine = await startEngineProcess();
-    const env = {
+  /** One more API process on the engine, as `npm start` runs it, once it listens. */
+  async function startApi(): Promise<ApiProcess> {
+    const main = spawnMain({
       MONGODB_URI: engine.uri,
       MONGODB_DB: dbName,
       PORT: '0',
       HOST: '127.0.0.1',
       API_KEYS: `${SERVICE_KEY}=service,${OPS_KEY}=ops`,
       SEED_DEMO: '0',
-    };
-    apis = await Promise.all(
-      [0, 1, 2].map(async () => {
-        const main = spawnMain(env);
-        const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, START_TIMEOUT_MS);
-        return { main, url: url!, wsUrl: url!.replace(/^http/, 'ws'), pid: main.child.pid! };
-      }),
-    );
+    });
+    const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, START_TIMEOUT_MS);
+    return { main, url: url!, wsUrl: url!.replace(/^http/, 'ws'), pid: main.child.pid! };
+  }
+
+  beforeAll(async () => {
+    engine = await startEngineProcess();
+    apis = await Promise.all([0, 1, 2].map(() => startApi()));
     client = await MongoClient.connect(engine.uri);
     db = client.db(dbName);
     // As mongod's --setParameter would: a killed process's open transaction ends after this.
@@ -277,16 +277,7 @@ describe('three API processes on one engine process', () => {
 
   it('keeps every key final and applied at most once when a fourth process is SIGKILLed mid-burst (G5, G1, G3)', async () => {
     const tag = randomBytes(3).toString('hex');
-    const fourth = spawnMain({
-      MONGODB_URI: engine.uri,
-      MONGODB_DB: dbName,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      API_KEYS: `${SERVICE_KEY}=service,${OPS_KEY}=ops`,
-      SEED_DEMO: '0',
-    });
-    const [, fourthUrl] = await fourth.waitFor(/listening on (http:\S+\/graphql)/, START_TIMEOUT_MS);
-    const victim: ApiProcess = { main: fourth, url: fourthUrl!, wsUrl: fourthUrl!.replace(/^http/, 'ws'), pid: fourth.child.pid! };
+    const victim = await startApi();
     const accounts = [`scale-g5-${tag}-a`, `scale-g5-${tag}-b`];
     const fundingMinor = 200;
     const amount = 5;
