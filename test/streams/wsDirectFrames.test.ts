@@ -101,6 +101,20 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
   let cleanup: () => Promise<void> = async () => undefined;
   afterEach(() => cleanup());
 
+  /** A server, one raw connection subscribed under `id`, and the subscription's queue; torn down after the test. */
+  async function subscribedConnection(id: string) {
+    const { url, queues, stop } = await start();
+    const connection = await rawConnection(url);
+    cleanup = async () => {
+      connection.socket.terminate();
+      await stop();
+    };
+    connection.subscribe(id);
+    await waitFor(() => queues.length === 1, 'the subscription');
+    return { connection, queues };
+  }
+
+
   it('builds the WebSocket frame header for each length encoding (7-bit, 16-bit, 64-bit)', () => {
     const prefix = nextFramePrefix('1');
     for (const [size, header] of [[50, [0x81, 50 + prefix.length + 1]], [300, [0x81, 126]], [70_000, [0x81, 127]]] as const) {
@@ -170,14 +184,7 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
   });
 
   it('sends the frames held for a socket before the complete that follows them', async () => {
-    const { url, queues, stop } = await start();
-    const connection = await rawConnection(url);
-    cleanup = async () => {
-      connection.socket.terminate();
-      await stop();
-    };
-    connection.subscribe('s');
-    await waitFor(() => queues.length === 1, 'the subscription');
+    const { connection, queues } = await subscribedConnection('s');
     // Small frames, in one turn: held for the flush, while the source's end makes graphql-ws send complete.
     for (const text of ['a', 'b', 'c']) queues[0]!.push({ text });
     queues[0]!.end();
@@ -187,14 +194,7 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
   });
 
   it('writes nothing after the client completes, not even an event whose execution was under way', async () => {
-    const { url, queues, stop } = await start();
-    const connection = await rawConnection(url);
-    cleanup = async () => {
-      connection.socket.terminate();
-      await stop();
-    };
-    connection.subscribe('s');
-    await waitFor(() => queues.length === 1, 'the subscription');
+    const { connection, queues } = await subscribedConnection('s');
     const queue = queues[0]!;
     queue.push({ text: 'before' });
     await waitFor(() => connection.frames.some((frame) => frame.type === 'next'), 'the first frame');
