@@ -1,8 +1,10 @@
 // `npm run bench [-- --quick] [--engine process|in-process] [scenario ...]`: starts the engine
 // (its own process by default, as production runs it), the API and the plain-driver baseline on
 // it, runs the chosen scenarios one after another, prints one line per measurement, then checks
-// the invariants. Returns the exit code: 0 whatever the speed, 1 when an invariant broke, 2 for a
-// bad command line.
+// the invariants. A scenario that fails (its set-up, or an engine that stops answering) is
+// reported on its own line and the run goes on with the next, so a long run is not lost to one
+// failure. Returns the exit code: 0 whatever the speed, 1 when an invariant broke or a scenario
+// failed, 2 for a bad command line.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -12,7 +14,8 @@ import { startEngineProcess } from './engineProcess.ts';
 import { checkInvariants } from './invariants.ts';
 import { formatLine } from './measured.ts';
 import { connectRawDriver } from './rawDriver.ts';
-import { scenarios, selectScenarios } from './scenarios/index.ts';
+import type { Scenario } from './scenario.ts';
+import { scenarios as allScenarios, selectScenarios } from './scenarios/index.ts';
 import { startBenchApp } from './startBenchApp.ts';
 
 /** The widest scenario runs 32 callers at once; each gets its own keep-alive connection. */
@@ -22,15 +25,17 @@ export interface RunBenchOptions {
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
   write(line: string): void;
+  /** The scenarios a command line picks from (all of them by default). */
+  scenarios?: readonly Scenario[];
 }
 
-export async function runBench({ argv, env, write }: RunBenchOptions): Promise<number> {
+export async function runBench({ argv, env, write, scenarios = allScenarios }: RunBenchOptions): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     options: { quick: { type: 'boolean', default: false }, engine: { type: 'string', default: 'process' } },
     allowPositionals: true,
   });
-  const { selected, unknown } = selectScenarios(positionals);
+  const { selected, unknown } = selectScenarios(positionals, scenarios);
   if (unknown.length > 0) {
     write(`unknown scenario ${unknown.join(', ')}; known: ${scenarios.map((scenario) => scenario.name).join(', ')}`);
     return 2;
@@ -54,15 +59,22 @@ export async function runBench({ argv, env, write }: RunBenchOptions): Promise<n
     const context: BenchContext = { pool, db: app.server.db, keys: app.keys, runId, mode, book: emptyBook(), raw, mongoUri: engine.uri,
       app: { wsUrl: app.server.wsUrl, subscriberCount: () => app.server.services.liveFeeds.workItems.subscriberCount },
     };
+    const failed: string[] = [];
     for (const scenario of selected) {
       write(`▶ ${scenario.name}: ${scenario.describe(mode)}`);
-      for (const measured of await scenario.run(context)) write(formatLine(measured));
+      try {
+        for (const measured of await scenario.run(context)) write(formatLine(measured));
+      } catch (error) {
+        failed.push(scenario.name);
+        write(`✗ ${scenario.name} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      }
     }
     const checks = [...(await checkInvariants(app.server.db, context.book)), ...(await raw.checkInvariants())];
     for (const check of checks) write(`${check.holds ? '✓' : '✗'} invariant: ${check.name} (${check.detail})`);
     const broken = checks.filter((check) => !check.holds).length;
     write(broken === 0 ? 'invariants hold' : `${broken} invariant(s) BROKEN`);
-    return broken === 0 ? 0 : 1;
+    if (failed.length > 0) write(`${failed.length} scenario(s) FAILED: ${failed.join(', ')}`);
+    return broken === 0 && failed.length === 0 ? 0 : 1;
   } finally {
     await pool.close();
     await raw.close();

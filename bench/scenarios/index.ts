@@ -56,9 +56,9 @@ export const scenarios: readonly Scenario[] = Object.freeze([
 ]);
 
 /** The scenarios a command line asks for; all of them when it names none. */
-export function selectScenarios(names: readonly string[]): { selected: Scenario[]; unknown: string[] } {
-  if (names.length === 0) return { selected: [...scenarios], unknown: [] };
-  const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name.startsWith(name)));
-  const selected = scenarios.filter((scenario) => names.some((name) => scenario.name.startsWith(name)));
+export function selectScenarios(names: readonly string[], from: readonly Scenario[] = scenarios): { selected: Scenario[]; unknown: string[] } {
+  if (names.length === 0) return { selected: [...from], unknown: [] };
+  const unknown = names.filter((name) => !from.some((scenario) => scenario.name.startsWith(name)));
+  const selected = from.filter((scenario) => names.some((name) => scenario.name.startsWith(name)));
   return { selected, unknown };
 }

@@ -50,6 +50,18 @@ describe('npm run bench', () => {
     expect(lines.some((line) => figureLine('replay').test(line))).toBe(true);
   }, 30_000);
 
+  it('reports a scenario that fails, goes on with the next, checks the invariants and exits 1', async () => {
+    const replay = scenarios.find((scenario) => scenario.name === 'replay')!;
+    const failing = { name: 'fails', describe: () => 'throws in its set-up', run: () => Promise.reject(new Error('the engine stopped answering')) };
+    const lines: string[] = [];
+    const code = await runBench({ argv: ['--quick'], env: { MONGODB_URI: testMongoUri() }, write: (line) => void lines.push(line), scenarios: [failing, replay] });
+    expect(code).toBe(1);
+    expect(lines).toContain('✗ fails failed: Error: the engine stopped answering');
+    expect(lines.some((line) => figureLine('replay').test(line))).toBe(true);
+    expect(lines).toContain('invariants hold');
+    expect(lines.at(-1)).toBe('1 scenario(s) FAILED: fails');
+  }, 30_000);
+
   it('refuses an unknown engine placement with exit code 2', async () => {
     const lines: string[] = [];
     const code = await runBench({ argv: ['--engine', 'elsewhere'], env: {}, write: (line) => void lines.push(line) });
