@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Document, MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { inLanes, untilFinal } from '../support/callers.ts';
 import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 
 // G5 with a real crash: two API processes share one engine process; A is killed with SIGKILL in
@@ -78,27 +79,6 @@ const deposit = 'mutation($id: String!, $r: String!, $a: SafeInt!) { deposit(inp
 const transfer = `mutation($r: String!) { transfer(input: { fromAccountId: "src", toAccountId: "dst", amount: ${transferAmount}, requestId: $r }) {
   __typename ... on DuplicateReplayed { original { __typename } } } }`;
 
-const transient = new Set(['RequestInProgress', 'OutcomeUnknown']);
-
-/** Sends one key until its answer is final, as a caller does; returns the answers in order. */
-async function untilFinal(send: () => Promise<string>): Promise<string[]> {
-  const answers: string[] = [];
-  for (;;) {
-    const kind = await send();
-    answers.push(kind);
-    if (!transient.has(kind)) return answers;
-  }
-}
-
-/** Runs `count` tasks with at most `lanes` at once. */
-async function inLanes(count: number, lanes: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-}
 
 describe('a process killed mid-burst (G5, real processes)', () => {
   it('leaves the money whole at once, and every key final, while the other process keeps serving', async () => {

@@ -8,6 +8,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/streams/index.ts';
+import { inLanes, untilFinal } from '../support/callers.ts';
 import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 import { createTestWsClient, type TestWsClient } from '../support/ws.ts';
 import { waitFor, WORK_ITEM_STATUS, type StatusEvent } from '../streams/support/streamsTest.ts';
@@ -48,29 +49,15 @@ const TRANSFER = `mutation ($input: TransferInput!) { transfer(input: $input) { 
   ... on DuplicateReplayed { original { __typename } } } }`;
 const DEPOSIT_DETAIL = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename
   ... on BalanceLimitExceeded { balance } ... on DuplicateReplayed { original { __typename } } } }`;
-const TRANSIENT = new Set(['RequestInProgress', 'OutcomeUnknown']);
 
 /** A union answer as one word: `DuplicateReplayed(WithdrawSuccess)` for a replay. */
 function kindOf(outcome: { __typename: string; original?: { __typename: string } }): string {
   return outcome.__typename === 'DuplicateReplayed' ? `DuplicateReplayed(${outcome.original!.__typename})` : outcome.__typename;
 }
 
-/** Sends one key until its answer is final, as a caller does (the same key every time). */
-async function untilFinal(send: () => Promise<string>): Promise<string> {
-  for (;;) {
-    const kind = await send();
-    if (!TRANSIENT.has(kind)) return kind;
-  }
-}
-
-/** Runs `count` tasks with at most `lanes` at once. */
-async function inLanes(count: number, lanes: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
+/** The final answer of one key, sent again with the same key while the answer is transient. */
+async function finalAnswer(send: () => Promise<string>): Promise<string> {
+  return (await untilFinal(send)).at(-1)!;
 }
 
 /** Each account's balance and the sum of its journal, read straight from the engine. */
@@ -241,7 +228,7 @@ describe('three API processes on one engine process', () => {
     }));
     const finals = await Promise.all(
       transfers.flatMap((input, i) =>
-        [0, 1].map((copy) => untilFinal(async () => kindOf((await gql(apis[(i + copy) % 3]!, TRANSFER, { input })).transfer))),
+        [0, 1].map((copy) => finalAnswer(async () => kindOf((await gql(apis[(i + copy) % 3]!, TRANSFER, { input })).transfer))),
       ),
     );
     expect(finals.every((kind) => kind === 'TransferSuccess' || kind === 'DuplicateReplayed(TransferSuccess)'), finals.join()).toBe(true);
@@ -264,7 +251,7 @@ describe('three API processes on one engine process', () => {
     await gql(apis[0]!, DEPOSIT, { input: { accountId: near, amount: BALANCE_MAX - 5, requestId: `${near}-fund` } });
     const credits = await Promise.all(
       Array.from({ length: 9 }, (_, i) =>
-        untilFinal(async () => kindOf((await gql(apis[i % 3]!, DEPOSIT_DETAIL, { input: { accountId: near, amount: 3, requestId: `${near}-c${i}` } })).deposit)),
+        finalAnswer(async () => kindOf((await gql(apis[i % 3]!, DEPOSIT_DETAIL, { input: { accountId: near, amount: 3, requestId: `${near}-c${i}` } })).deposit)),
       ),
     );
     expect(credits.filter((kind) => kind === 'DepositSuccess')).toHaveLength(1);
@@ -308,7 +295,7 @@ describe('three API processes on one engine process', () => {
     // Every key, retried by its caller on the survivors with the same key, ends final.
     const finals = new Map<string, string>();
     await inLanes(keys.length, 16, async (i) => {
-      finals.set(keys[i]!.requestId, await untilFinal(async () => kindOf((await gql(apis[i % 3]!, WITHDRAW, { input: keys[i] })).withdraw)));
+      finals.set(keys[i]!.requestId, await finalAnswer(async () => kindOf((await gql(apis[i % 3]!, WITHDRAW, { input: keys[i] })).withdraw)));
     });
     const entries = await db.collection('ledger_entries').find({ accountId: { $in: accounts }, kind: 'withdrawal' }).toArray();
     const entryKeys = entries.map((entry) => String(entry['requestId']));
