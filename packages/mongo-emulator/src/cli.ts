@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_OPLOG_MAX_ENTRIES, DEFAULT_OPLOG_SIZE_MB, startEmulator, type EmulatorOptions } from './server.ts';
 import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS, parseTransactionLifetimeLimitSeconds } from './serverParameters.ts';
+import { startReplicaSet } from './replicaSet.ts';
 
 const USAGE = `Usage: mongo-emulator [--port 27017] [--host 127.0.0.1] [--replSet rs0] [--oplogSizeMB ${DEFAULT_OPLOG_SIZE_MB}] [--oplogMaxEntries ${DEFAULT_OPLOG_MAX_ENTRIES}]
-       [--setParameter name=value]...
+       [--setParameter name=value]... [--nodes N | --uninitiated] [--electionTimeoutMillis N] [--heartbeatIntervalMillis N]
 
 An in-memory MongoDB-wire-compatible server that the official drivers accept as the primary of a
 one-node replica set. For tests and development only: no persistence, no auth, one node.
@@ -15,12 +16,26 @@ one-node replica set. For tests and development only: no persistence, no auth, o
   --oplogMaxEntries N   oplog entries kept at most (default ${DEFAULT_OPLOG_MAX_ENTRIES})
   --setParameter P=V    a server parameter, as mongod's: transactionLifetimeLimitSeconds=N (default
                         ${DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS}), or enableTestCommands=1 (always on); repeatable
+  --nodes N             start a replica set of N member processes on ports P, P+1, ... (0: free
+                        ports), initiate it, wait for a primary and print the set's URI
+  --uninitiated         one replica-set member that waits for replSetInitiate or for the heartbeats
+                        of a set whose config names it, then syncs from it (a restarted member)
+  --electionTimeoutMillis N    the set's electionTimeoutMillis (default 10000)
+  --heartbeatIntervalMillis N  the set's heartbeatIntervalMillis (default 2000)
+  --rollbackDir DIR     where a member writes rolled-back documents (default: a temp directory)
   --help                show this help`;
 
 const EXIT_USAGE = 2;
 
 /** Parses argv into options; a usage error is returned as a message, never thrown. */
-export function parseCli(argv: string[]): { help: true } | { options: EmulatorOptions } | { error: string } {
+export interface CliOptions extends EmulatorOptions {
+  /** --nodes: a replica set of this many member processes. */
+  nodes?: number;
+  /** The member flags that --nodes passes on to every member. */
+  memberArgs?: string[];
+}
+
+export function parseCli(argv: string[]): { help: true } | { options: CliOptions } | { error: string } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -34,6 +49,11 @@ export function parseCli(argv: string[]): { help: true } | { options: EmulatorOp
         oplogMaxEntries: { type: 'string', default: String(DEFAULT_OPLOG_MAX_ENTRIES) },
         oplogSizeMB: { type: 'string', default: String(DEFAULT_OPLOG_SIZE_MB) },
         setParameter: { type: 'string', multiple: true, default: [] },
+        nodes: { type: 'string' },
+        uninitiated: { type: 'boolean', default: false },
+        electionTimeoutMillis: { type: 'string' },
+        heartbeatIntervalMillis: { type: 'string' },
+        rollbackDir: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -52,7 +72,28 @@ export function parseCli(argv: string[]): { help: true } | { options: EmulatorOp
   if (!/^[A-Za-z0-9_-]+$/.test(values.replSet)) return { error: `--replSet '${values.replSet}' is not a valid name` };
   const parameters = parseSetParameters(values.setParameter);
   if ('error' in parameters) return parameters;
-  return { options: { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB, ...parameters } };
+  const options: CliOptions = { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB, ...parameters };
+  const millis: Record<string, number> = {};
+  for (const name of ['electionTimeoutMillis', 'heartbeatIntervalMillis'] as const) {
+    const raw = values[name];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) return { error: `--${name} must be a positive integer, got '${raw}'` };
+    millis[name] = value;
+  }
+  if (values.nodes !== undefined) {
+    const nodes = Number(values.nodes);
+    if (!Number.isInteger(nodes) || nodes < 1 || nodes > 50) return { error: `--nodes must be 1-50, got '${values.nodes}'` };
+    if (values.uninitiated) return { error: '--nodes and --uninitiated do not go together' };
+    options.nodes = nodes;
+    options.memberArgs = ['--oplogMaxEntries', String(oplogMaxEntries), '--oplogSizeMB', String(oplogSizeMB), ...values.setParameter.flatMap((p) => ['--setParameter', p])];
+    Object.assign(options, { electionTimeoutMillis: millis.electionTimeoutMillis, heartbeatIntervalMillis: millis.heartbeatIntervalMillis });
+  } else if (values.uninitiated) {
+    options.replMember = { ...millis, ...(values.rollbackDir ? { rollbackDir: values.rollbackDir } : {}) };
+  } else if (Object.keys(millis).length > 0) {
+    return { error: '--electionTimeoutMillis and --heartbeatIntervalMillis need --nodes or --uninitiated' };
+  }
+  return { options };
 }
 
 /** The --setParameter name=value pairs mongod accepts that the emulator knows. */
@@ -90,6 +131,10 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const logger = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(`[warn] ${m}`) };
+  if (parsed.options.nodes !== undefined) {
+    await runReplicaSet(parsed.options as CliOptions & { nodes: number });
+    return;
+  }
   const emulator = await startEmulator({ ...parsed.options, logger, argv: ['mongo-emulator', ...argv] });
   console.log(
     `mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, in-memory; not for production)`,
@@ -97,6 +142,33 @@ export async function main(argv: string[]): Promise<void> {
   const shutdown = (signal: string) => {
     console.log(`mongo-emulator: ${signal} received, stopping`);
     emulator.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/** --nodes: the member processes, until SIGINT/SIGTERM stops them all. */
+async function runReplicaSet(options: CliOptions & { nodes: number }): Promise<void> {
+  const set = await startReplicaSet({
+    nodes: options.nodes,
+    port: options.port,
+    host: options.host,
+    replSetName: options.replSetName,
+    electionTimeoutMillis: (options as { electionTimeoutMillis?: number }).electionTimeoutMillis,
+    heartbeatIntervalMillis: (options as { heartbeatIntervalMillis?: number }).heartbeatIntervalMillis,
+    memberArgs: options.memberArgs,
+    onOutput: (index, line) => console.log(`[member ${index}] ${line}`),
+  });
+  console.log(`mongo-emulator ready on ${set.uri} (replica set ${set.replSetName} of ${options.nodes} member processes, pids ${set.members.map((m) => m.pid).join(', ')}, in-memory; not for production)`);
+  const shutdown = (signal: string) => {
+    console.log(`mongo-emulator: ${signal} received, stopping the members`);
+    set.stop().then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(error);

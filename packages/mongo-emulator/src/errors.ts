@@ -138,6 +138,12 @@ export const ErrorCodes = Object.freeze({
   Location40674: 40674,
   Location50808: 50808,
   Location50865: 50865,
+  // Replica-set configuration and elections (error_codes.yml).
+  AlreadyInitialized: 23,
+  NoReplicationEnabled: 76,
+  NotSecondary: 92,
+  NewReplicaSetConfigurationIncompatible: 103,
+  InconsistentReplicaSetNames: 113,
 } as const);
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

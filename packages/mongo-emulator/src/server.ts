@@ -1,5 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CommandRegistry } from './commands/registry.ts';
 import { DEFAULT_OPLOG_SIZE_MB } from './changes/Oplog.ts';
 import { createServerState, type EmulatorLogger } from './serverState.ts';
@@ -20,6 +22,12 @@ export interface EmulatorOptions {
   argv?: string[];
   /** mongod's transactionLifetimeLimitSeconds: open transactions older than this are aborted (default 60). */
   transactionLifetimeLimitSeconds?: number;
+  /**
+   * A member of a replica set of processes: starts uninitiated (as mongod with --replSet) and
+   * waits for replSetInitiate or for the heartbeats of a set whose configuration names it.
+   * Without it the emulator is today's one-node set, the primary from its start.
+   */
+  replMember?: { electionTimeoutMillis?: number; heartbeatIntervalMillis?: number; rollbackDir?: string };
 }
 
 export interface RunningEmulator {
@@ -53,7 +61,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Every waiting command (each monitoring connection's awaitable hello) listens for the stop:
   // that many listeners are expected, not a leak.
   setMaxListeners(CONNECTIONS_MAX, stopController.signal);
+  const connections = new Set<Connection>();
+  const sockets = new Set<Socket>();
+  const member = options.replMember;
   const state = createServerState({
+    replMember: member && {
+      ...member,
+      rollbackDir: member.rollbackDir ?? join(tmpdir(), `mongo-emulator-${port}-${process.pid}`, 'rollback'),
+      closeClientConnections: () => {
+        for (const connection of connections) connection.close();
+      },
+    },
     address,
     host,
     port,
@@ -66,8 +84,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stopSignal: stopController.signal,
   });
   const dispatcher = new CommandDispatcher(state, new CommandRegistry());
-  const connections = new Set<Connection>();
-  const sockets = new Set<Socket>();
 
   listener.on('connection', (socket) => {
     if (sockets.size >= CONNECTIONS_MAX) {

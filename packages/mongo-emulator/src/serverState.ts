@@ -8,6 +8,7 @@ import { ClusterClock } from './session/ClusterClock.ts';
 import { SessionRegistry } from './session/SessionRegistry.ts';
 import { TransactionCoordinator } from './txn/TransactionCoordinator.ts';
 import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS } from './serverParameters.ts';
+import { ReplCoordinator } from './repl/ReplCoordinator.ts';
 
 export interface EmulatorLogger {
   info(message: string): void;
@@ -54,6 +55,20 @@ export interface ServerState {
   readonly logger: EmulatorLogger;
   /** Aborted by stop(): every waiting command (awaitable hello, blockConnection) gives up. */
   readonly stopSignal: AbortSignal;
+  /**
+   * The member of a replica set of separate processes (src/repl); undefined for the one-node
+   * emulator, which stays the primary of its own set and pays nothing for replication.
+   */
+  readonly repl: ReplCoordinator | undefined;
+}
+
+/** A member of a replica set of processes (--nodes, --uninitiated). */
+export interface ReplMemberOptions {
+  electionTimeoutMillis?: number;
+  heartbeatIntervalMillis?: number;
+  rollbackDir: string;
+  /** Closes every client connection (a rollback does). */
+  closeClientConnections: () => void;
 }
 
 export interface ServerStateOptions {
@@ -70,6 +85,8 @@ export interface ServerStateOptions {
   logger: EmulatorLogger;
   /** Aborted when the server stops. */
   stopSignal: AbortSignal;
+  /** Set for a replica-set member: it starts uninitiated and waits for replSetInitiate or a set's heartbeats. */
+  replMember?: ReplMemberOptions;
 }
 
 /**
@@ -89,15 +106,25 @@ export function createServerState(options: ServerStateOptions): ServerState {
   const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries, oplogSizeMB, stopSignal });
   // Registered after the clock's observer, so each entry takes the time its write just got.
   catalog.observe((change) => changeStreams.recordChange(change));
+  const sessions = new SessionRegistry();
+  const failPoints = new FailPointRegistry();
+  const member = options.replMember;
+  const repl = member
+    ? new ReplCoordinator(
+        { address: options.address, setName: options.replSetName, catalog, changeStreams, sessions, transactions, failPoints, clock, logger, stopSignal, closeClientConnections: member.closeClientConnections },
+        member,
+      )
+    : undefined;
   return {
+    repl,
     node: identity(options.address, options.replSetName),
     clock,
     catalog,
     cursors: new CursorManager(),
     changeStreams,
-    sessions: new SessionRegistry(),
+    sessions,
     transactions,
-    failPoints: new FailPointRegistry(),
+    failPoints,
     startOptions: {
       argv: options.argv ?? ['mongo-emulator'],
       parsed: { net: { bindIp: options.host, port: options.port }, replication: { replSet: options.replSetName, oplogSizeMB, oplogMaxEntries } },

@@ -13,6 +13,7 @@ import { createEvent } from './namespaceEvents.ts';
 import { DEFAULT_OPLOG_SIZE_MB, Oplog, type OplogOperation, type TransactionInfo } from './Oplog.ts';
 import { formatEntry, formatTransaction, TERM, type SessionFields } from './oplogEntry.ts';
 import { parseChangeStream } from './streamSpec.ts';
+import { OplogTails } from './oplogTail.ts';
 
 /** Open change streams at once; a client leaking more is refused rather than slowing every write. */
 const OPEN_STREAMS_MAX = 10_000;
@@ -52,7 +53,13 @@ export interface ChangeStreamsOptions {
 }
 
 export class ChangeStreams {
-  readonly oplog: Oplog;
+  oplog: Oplog;
+  /** Tailable cursors on local.oplog.rs (a secondary's oplog fetcher reads through one). */
+  readonly tails = new OplogTails(() => this.oplog);
+  /** The replica set's current term, which every entry this member writes carries (`t`). */
+  term: bigint = TERM;
+  /** While a replicated entry is applied: its time, and its transaction's next txnOpIndex. */
+  #replicating: { ts: Timestamp; wallTime: Date; txn: TransactionInfo | undefined; nextIndex: number; quiet: boolean } | undefined;
   readonly #catalog: Catalog;
   readonly #clock: ClusterClock;
   readonly #streams = new Map<bigint, OpenStream>();
@@ -84,6 +91,11 @@ export class ChangeStreams {
     this.#append({ op: 'crud', change, collectionUUID: collection?.uuid, imagesRecorded: change.op !== 'insert' && recordsImages(collection?.options) }, true);
   }
 
+  /** A no-op entry (a new primary's "new primary"), a write of its own on the clock. */
+  recordNoop(msg: string): void {
+    this.#append({ op: 'noop', msg }, false);
+  }
+
   /** Appends a namespace command (drop, rename, create, createIndexes...), a write of its own on the clock. */
   recordCommand(operation: Exclude<OplogOperation, { op: 'crud' | 'noop' }>): void {
     this.#append(operation, false);
@@ -91,6 +103,13 @@ export class ChangeStreams {
 
   /** Inside a transaction's commit every entry after the first shares its time; otherwise each is a write. */
   #append(operation: OplogOperation, clockTicked: boolean): void {
+    const replicating = this.#replicating;
+    if (replicating !== undefined) {
+      if (!replicating.quiet) {
+        this.oplog.append(operation, { ts: replicating.ts, wallTime: replicating.wallTime, txn: replicating.txn, txnOpIndex: replicating.txn ? replicating.nextIndex++ : 0 });
+      }
+      return;
+    }
     const txn = this.#transaction;
     const latest = this.oplog.latest;
     if (txn && txn.nextIndex > 0 && latest) {
@@ -108,13 +127,52 @@ export class ChangeStreams {
     }
     this.oplog.append(operation, at);
     const statement = this.#statement;
-    this.oplog.log([formatEntry(operation, at, statement, statement && this.#prevOpTime(statement, ts))]);
+    this.oplog.log([formatEntry(operation, at, statement, statement && this.#prevOpTime(statement, ts), this.term)]);
+  }
+
+  /**
+   * Applies an entry of the sync source's oplog (src/repl): the changes `apply` makes become this
+   * member's events at the entry's time (a transaction's numbered by txnOpIndex), and the entry
+   * itself is logged as it was written, so optimes and resume tokens match across members.
+   */
+  replicate(entry: Document, txn: TransactionInfo | undefined, apply: () => void): void {
+    const at = { ts: entry.ts as Timestamp, wallTime: entry.wall as Date };
+    this.#replicating = { ...at, txn, nextIndex: 0, quiet: false };
+    try {
+      if (entry.op === 'n') this.oplog.append({ op: 'noop', msg: String((entry.o as Document | undefined)?.msg ?? '') }, at);
+      apply();
+    } finally {
+      this.#replicating = undefined;
+    }
+    this.oplog.log([entry]);
+  }
+
+  /** Runs `apply` (an initial sync's clone) without events or entries: the oplog starts after it. */
+  quiet(apply: () => void): void {
+    this.#replicating = { ts: this.#clock.now(), wallTime: new Date(), txn: undefined, nextIndex: 0, quiet: true };
+    try {
+      apply();
+    } finally {
+      this.#replicating = undefined;
+    }
+  }
+
+  /**
+   * Starts this member's oplog afresh from `entry` (initial sync's first entry, the sync source's
+   * at the clone's start): what it held before is gone, and the streams reading it end.
+   */
+  resetOplog(entry: Document): void {
+    this.kill([...this.#streams.keys()]);
+    this.tails.killAll();
+    this.oplog = new Oplog(this.oplog.maxEntries, this.oplog.maxBytes);
+    this.oplog.append({ op: 'noop', msg: String((entry.o as Document | undefined)?.msg ?? '') }, { ts: entry.ts as Timestamp, wallTime: entry.wall as Date });
+    this.oplog.log([entry]);
   }
 
   /** The optime of the session's previous write under the same txnNumber; records this one's. */
   #prevOpTime(session: SessionFields, ts: Timestamp): Document | undefined {
     const last = this.#lastWrites.get(session.owner);
-    this.#lastWrites.set(session.owner, { txnNumber: session.txnNumber, opTime: { ts, t: TERM } });
+    this.#lastWrites.set(session.owner, { txnNumber: session.txnNumber, opTime: { ts, t: this.term } });
     return last && last.txnNumber === session.txnNumber ? last.opTime : undefined;
   }
 
@@ -150,7 +208,7 @@ export class ChangeStreams {
           }
           return { ts: this.#clock.tick(), wallTime: this.#clock.lastWriteDate };
         };
-        this.oplog.log(formatTransaction(txn.operations, times, info));
+        this.oplog.log(formatTransaction(txn.operations, times, info, this.term));
       }
     }
   }

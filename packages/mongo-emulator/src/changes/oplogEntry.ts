@@ -111,13 +111,13 @@ function uuid(value: unknown): Document {
 }
 
 /** The entry of one write outside a transaction (a retryable one carries its session fields). */
-export function formatEntry(operation: OplogOperation, at: { ts: Timestamp; wallTime: Date }, session?: SessionFields, prevOpTime?: Document): Document {
+export function formatEntry(operation: OplogOperation, at: { ts: Timestamp; wallTime: Date }, session?: SessionFields, prevOpTime?: Document, term: bigint = TERM): Document {
   // Built in place, field by field in mongod's order: every write makes one.
   const entry: Document = session ? { lsid: session.lsid, txnNumber: session.txnNumber } : {};
   operationFields(operation, entry);
   if (session) entry.stmtId = session.stmtId ?? 0;
   entry.ts = at.ts;
-  entry.t = TERM;
+  entry.t = term;
   entry.v = OPLOG_VERSION;
   entry.wall = at.wallTime;
   if (session) entry.prevOpTime = prevOpTime ?? NULL_OPTIME;
@@ -128,7 +128,7 @@ export function formatEntry(operation: OplogOperation, at: { ts: Timestamp; wall
  * A committed transaction's entries: its operations packed into applyOps commands (`admin.$cmd`),
  * as many per entry as fit under APPLY_OPS_MAX_BYTES, chained by prevOpTime.
  */
-export function formatTransaction(operations: OplogOperation[], times: () => { ts: Timestamp; wallTime: Date }, session: Pick<SessionFields, 'lsid' | 'txnNumber'>): Document[] {
+export function formatTransaction(operations: OplogOperation[], times: () => { ts: Timestamp; wallTime: Date }, session: Pick<SessionFields, 'lsid' | 'txnNumber'>, term: bigint = TERM): Document[] {
   const groups: Document[][] = [[]];
   let groupBytes = 0;
   for (const operation of operations) {
@@ -151,8 +151,8 @@ export function formatTransaction(operations: OplogOperation[], times: () => { t
       else o.partialTxn = true;
     }
     const at = times();
-    entries.push({ lsid: session.lsid, txnNumber: session.txnNumber, op: 'c', ns: 'admin.$cmd', o, ts: at.ts, t: TERM, v: OPLOG_VERSION, wall: at.wallTime, prevOpTime });
-    prevOpTime = { ts: at.ts, t: TERM };
+    entries.push({ lsid: session.lsid, txnNumber: session.txnNumber, op: 'c', ns: 'admin.$cmd', o, ts: at.ts, t: term, v: OPLOG_VERSION, wall: at.wallTime, prevOpTime });
+    prevOpTime = { ts: at.ts, t: term };
   });
   return entries;
 }

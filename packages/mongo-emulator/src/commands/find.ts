@@ -15,6 +15,10 @@ export const find: CommandDefinition = {
     server.counters.opcounters.query += 1;
     const filter = optionalDocument(command, 'filter') ?? {};
     const options = findOptions(command, letVariables(context));
+    if (command.tailable === true && isOplog(db, coll)) {
+      // An oplog fetcher's cursor (src/changes/oplogTail.ts): it stays open at the end of the oplog.
+      return { cursor: server.changeStreams.tails.open(filter, optionalCount(command, 'batchSize')) };
+    }
     const results = isOplog(db, coll)
       ? findInOplog(server.changeStreams.oplog, filter, options)
       : server.catalog.view(db, coll)

@@ -1,6 +1,8 @@
 import { CommandError } from '../errors.ts';
 import { bsonTypeName } from '../engine/bsonTypeName.ts';
 import { optionalCount } from '../engine/documentFields.ts';
+import { DEFAULT_AWAIT_DATA_TIMEOUT_MS } from '../changes/index.ts';
+import { checkCanRunHere } from './lib/replicaSetRules.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** `getMore`: the next batch of an open cursor (batchSize 0 or absent: up to 16 MiB). */
@@ -18,6 +20,32 @@ export const getMore: CommandDefinition = {
     const batchSize = optionalCount(command, 'batchSize') || undefined;
     const ns = `${db}.${command.collection}`;
     const afterCheckout = () => server.failPoints.checkGetMoreAfterCheckout({ appName: connection.appName, namespace: ns });
+    if (server.changeStreams.tails.owns(id)) {
+      const maxTimeMS = optionalCount(command, 'maxTimeMS') ?? DEFAULT_AWAIT_DATA_TIMEOUT_MS;
+      // The fetcher learns the commit point from its sync source's reply (oplog_fetcher.cpp's $replData).
+      return server.changeStreams.tails
+        .getMore(id, batchSize, maxTimeMS, [connection.closeSignal, server.stopSignal])
+        .then((cursor) => (server.repl ? { cursor, $replData: server.repl.replData() } : { cursor }));
+    }
+    const repl = server.repl;
+    if (repl !== undefined && server.changeStreams.owns(id)) {
+      // A change stream read without secondaryOk on a member that is no longer primary fails, so
+      // the driver resumes on the new primary (the error is labelled ResumableChangeStreamError).
+      const checkout = afterCheckout;
+      return server.changeStreams.getMore({
+        id,
+        ns,
+        batchSize,
+        maxTimeMS: optionalCount(command, 'maxTimeMS'),
+        command,
+        connection,
+        signals: [connection.closeSignal],
+        afterCheckout: () => {
+          checkout();
+          checkCanRunHere(repl, 'aggregate', command);
+        },
+      });
+    }
     if (server.changeStreams.owns(id)) {
       return server.changeStreams.getMore({
         id,

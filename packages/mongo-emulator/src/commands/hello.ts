@@ -4,6 +4,7 @@ import { MAX_BSON_OBJECT_SIZE_BYTES, MAX_MESSAGE_SIZE_BYTES } from '../wire/cons
 import { CommandError } from '../errors.ts';
 import { sleep } from './lib/sleep.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
+import { MemberState, type ReplCoordinator } from '../repl/ReplCoordinator.ts';
 
 const MAX_WRITE_BATCH_SIZE = 100_000;
 const LOGICAL_SESSION_TIMEOUT_MINUTES = 30;
@@ -57,7 +58,9 @@ async function awaitTopologyChange({ command, server, connection }: CommandConte
   await sleep(Math.min(waitMs, AWAIT_TIME_MAX_MS), [connection.closeSignal, server.stopSignal]);
 }
 
-function describeNode({ command, name, server, connection }: CommandContext): Document {
+function describeNode(context: CommandContext): Document {
+  if (context.server.repl) return describeMember(context, context.server.repl);
+  const { command, name, server, connection } = context;
   const { node, clock } = server;
   const opTime = { ts: clock.now(), t: node.term };
   const lastWriteDate = clock.lastWriteDate;
@@ -84,4 +87,55 @@ function describeNode({ command, name, server, connection }: CommandContext): Do
   };
   if (command.helloOk === true) reply.helloOk = true;
   return reply;
+}
+
+/**
+ * hello on a member of a replica set of processes, as the drivers' SDAM spec reads it and mongod
+ * builds it (src/mongo/db/repl/hello_response.cpp): the visible hosts, `me`, the primary it knows,
+ * exactly one of isWritablePrimary/secondary when it is either, electionId (the term's) on the
+ * primary, and lastWrite with this member's own last applied and majority-committed optimes.
+ * No topologyVersion: drivers poll such a member rather than stream from it.
+ */
+function describeMember({ command, name, server, connection }: CommandContext, repl: ReplCoordinator): Document {
+  const config = repl.config;
+  const primaryKey = name === 'hello' ? 'isWritablePrimary' : 'ismaster';
+  const limits = {
+    maxBsonObjectSize: MAX_BSON_OBJECT_SIZE_BYTES,
+    maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
+    maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: LOGICAL_SESSION_TIMEOUT_MINUTES,
+    connectionId: connection.id,
+    minWireVersion: MIN_WIRE_VERSION,
+    maxWireVersion: MAX_WIRE_VERSION,
+    readOnly: false,
+  };
+  const helloOk = command.helloOk === true ? { helloOk: true } : {};
+  if (!config || repl.selfIndex < 0) {
+    return { [primaryKey]: false, secondary: false, info: 'Does not have a valid replica set config', isreplicaset: true, ...limits, ...helloOk };
+  }
+  const self = config.members[repl.selfIndex]!;
+  const applied = repl.lastApplied;
+  const majority = repl.majorityReadPoint;
+  const reply: Document = {
+    hosts: repl.visibleHosts(),
+    setName: config._id,
+    setVersion: config.version,
+    [primaryKey]: repl.isPrimary,
+    secondary: repl.state === MemberState.SECONDARY,
+  };
+  const primary = repl.primaryAddress;
+  if (primary) reply.primary = primary;
+  if (self.hidden) reply.hidden = true;
+  if (self.priority === 0 && !self.hidden) reply.passive = true;
+  if (Object.keys(self.tags).length > 0) reply.tags = self.tags;
+  reply.me = self.host;
+  if (repl.isPrimary) reply.electionId = repl.electionId;
+  reply.lastWrite = {
+    opTime: applied,
+    lastWriteDate: repl.lastAppliedWall,
+    majorityOpTime: majority,
+    majorityWriteDate: new Date(majority.ts.high * 1000),
+  };
+  return { ...reply, ...limits, ...helloOk };
 }

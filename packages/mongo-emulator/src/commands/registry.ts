@@ -33,7 +33,16 @@ import { listIndexes } from './listIndexes.ts';
 import { ping } from './ping.ts';
 import { refreshSessions } from './refreshSessions.ts';
 import { renameCollection } from './renameCollection.ts';
+import { replSetFreeze } from './replSetFreeze.ts';
 import { replSetGetStatus } from './replSetGetStatus.ts';
+import { replSetGetConfig } from './replSetGetConfig.ts';
+import { replSetHeartbeat } from './replSetHeartbeat.ts';
+import { replSetInitiate } from './replSetInitiate.ts';
+import { replSetReconfig } from './replSetReconfig.ts';
+import { replSetRequestVotes } from './replSetRequestVotes.ts';
+import { replSetStepDown } from './replSetStepDown.ts';
+import { replSetStepUp } from './replSetStepUp.ts';
+import { replSetUpdatePosition } from './replSetUpdatePosition.ts';
 import { serverStatus } from './serverStatus.ts';
 import { update } from './update.ts';
 import { whatsmyuri } from './whatsmyuri.ts';
@@ -75,7 +84,16 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
   ping,
   refreshSessions,
   renameCollection,
+  replSetFreeze,
+  replSetGetConfig,
   replSetGetStatus,
+  replSetHeartbeat,
+  replSetInitiate,
+  replSetReconfig,
+  replSetRequestVotes,
+  replSetStepDown,
+  replSetStepUp,
+  replSetUpdatePosition,
   serverStatus,
   setParameter,
   update,

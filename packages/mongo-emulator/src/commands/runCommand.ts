@@ -1,4 +1,6 @@
+import { Timestamp } from 'bson';
 import type { Document } from '../engine/types.ts';
+import { checkCanRunHere } from './lib/replicaSetRules.ts';
 import { CommandError } from '../errors.ts';
 import { failCommandErrorReply, type FailCommandAction } from '../failpoints/failCommand.ts';
 import { errorReply } from './lib/errorReply.ts';
@@ -41,21 +43,45 @@ export async function runCommand(
     if (action?.blockTimeMS !== undefined) await sleep(action.blockTimeMS, [connection.closeSignal, server.stopSignal]);
     if (action?.closeConnection) return { kind: 'close' };
     if (action?.errorCode !== undefined) return { kind: 'reply', document: addAutomaticLabels(failCommandErrorReply(action), labels) };
-    const writeConcernError = definition.acceptsWriteConcern ? checkWriteConcern(command) : undefined;
+    const repl = server.repl;
+    if (repl !== undefined) {
+      // A member's clock moves with the cluster time its clients gossip (mongod's VectorClock).
+      const gossiped = (command.$clusterTime as Document | undefined)?.clusterTime;
+      if (gossiped instanceof Timestamp) server.clock.advanceTo(gossiped);
+      checkCanRunHere(repl, definition.names[0]!, command);
+    }
+    const oneNodeWriteConcernError = definition.acceptsWriteConcern ? checkWriteConcern(command) : undefined;
+    const writeConcernError = repl === undefined ? oneNodeWriteConcernError : undefined;
     checkReadConcern(command, server.clock);
+    if (repl !== undefined && command.readConcern !== undefined) {
+      const maxTimeMS = Number(command.maxTimeMS ?? 0);
+      await repl.awaitReadConcern(command.readConcern as Document, maxTimeMS > 0 ? Date.now() + maxTimeMS : undefined, [connection.closeSignal, server.stopSignal]);
+    }
     const session = server.sessions.touch(command.lsid);
     scope = enterStatement(server, definition, command, session);
     const context: CommandContext = { connection, ...request, ...scope.context, session };
     await scope.prepare(context);
     const result = await definition.run(context);
     const reply: Document = scope.finish({ ...result, ok: 1 });
-    attachAfterWrite(reply, writeConcernError, action);
+    const replicated = repl !== undefined && definition.acceptsWriteConcern && command.autocommit === undefined ? await awaitReplication(server, command, connection) : writeConcernError;
+    attachAfterWrite(reply, replicated, action);
     return { kind: 'reply', document: addAutomaticLabels(reply, labels) };
   } catch (error) {
     scope?.fail();
     counted.failed += 1;
     return { kind: 'reply', document: addAutomaticLabels(errorReply(error, server), labels) };
   }
+}
+
+/**
+ * A replica-set member's write concern, after the write: the default is w:majority, as on a
+ * mongod 5.0+ set without arbiters (the implicit default write concern). Transaction statements
+ * wait at commit, not per statement.
+ */
+async function awaitReplication(server: ServerState, command: Document, connection: ClientConnection): Promise<Document | undefined> {
+  const repl = server.repl!;
+  const writeConcern = (command.writeConcern as Document | undefined) ?? { w: 'majority' };
+  return repl.awaitWriteConcern(writeConcern, repl.lastApplied, [connection.closeSignal, server.stopSignal]);
 }
 
 /** The command's entry in serverStatus's metrics.commands, made on its first run. */

@@ -34,7 +34,22 @@ export const serverStatus: CommandDefinition = {
         operation: { writeConflicts: BigInt(transactions.writeConflicts) },
       },
       logicalSessionRecordCache: { activeSessionsCount: sessions.size },
-      repl: { setName: node.setName, isWritablePrimary: true, secondary: false, primary: node.address, me: node.address, hosts: [node.address] },
+      repl: server.repl
+        ? {
+            setName: node.setName,
+            setVersion: server.repl.config?.version ?? -2,
+            isWritablePrimary: server.repl.isPrimary,
+            secondary: server.repl.state === 2,
+            ...(server.repl.primaryAddress ? { primary: server.repl.primaryAddress } : {}),
+            me: node.address,
+            hosts: server.repl.visibleHosts(),
+            ...(server.repl.isPrimary ? { electionId: server.repl.electionId } : {}),
+            term: server.repl.term,
+            syncSource: server.repl.syncSource ?? '',
+            rbid: server.repl.rollbackCount,
+            rollbackDir: server.repl.rollbackDir,
+          }
+        : { setName: node.setName, isWritablePrimary: true, secondary: false, primary: node.address, me: node.address, hosts: [node.address] },
       storageEngine: { name: 'emulator', supportsCommittedReads: true, persistent: false },
       oplog: oplogWindowDocument(server.changeStreams.oplog),
     };

@@ -24,11 +24,22 @@ export class FailPointRegistry {
   private readonly failCommand = new FailPoint(parseFailCommandData);
   private readonly onPrimaryTransactionalWrite = new FailPoint(parseTransactionalWriteData);
   private readonly failGetMoreAfterCursorCheckout = new FailPoint(parseGetMoreFailureData);
+  // Replication's own (mongod's oplog_fetcher.cpp and oplog_applier.cpp): a member stops fetching
+  // from its sync source, or stops applying what it fetched, while these are on.
+  private readonly stopReplProducer = new FailPoint(() => ({}));
+  private readonly rsSyncApplyStop = new FailPoint(() => ({}));
   private readonly byName: ReadonlyMap<string, FailPoint<unknown>> = new Map<string, FailPoint<unknown>>([
     ['failCommand', this.failCommand],
     ['failGetMoreAfterCursorCheckout', this.failGetMoreAfterCursorCheckout],
     ['onPrimaryTransactionalWrite', this.onPrimaryTransactionalWrite],
+    ['rsSyncApplyStop', this.rsSyncApplyStop],
+    ['stopReplProducer', this.stopReplProducer],
   ]);
+
+  /** Whether a replication fail point is on now (each check counts as one hit, as mongod's shouldFail). */
+  replicationStopped(name: 'stopReplProducer' | 'rsSyncApplyStop'): boolean {
+    return (name === 'stopReplProducer' ? this.stopReplProducer : this.rsSyncApplyStop).evaluate() !== undefined;
+  }
 
   /** configureFailPoint: replaces the fail point's mode and data; returns how often it fired. */
   configure(name: unknown, mode: unknown, data: unknown): number {

@@ -43,6 +43,18 @@ export class ClusterClock {
     return this.current;
   }
 
+  /**
+   * Moves the clock up to `ts` when it is behind (never back): a replicated entry's time, or a
+   * client's gossiped $clusterTime on a replica-set member, as mongod's VectorClock advances.
+   */
+  advanceTo(ts: Timestamp): void {
+    if (!ts.greaterThan(this.current)) return;
+    this.seconds = ts.high;
+    this.increment = ts.low;
+    this.current = ts;
+    this.currentDocument = { clusterTime: this.current, signature: { hash: ZERO_HASH, keyId: 0n } };
+  }
+
   get lastWriteDate(): Date {
     return this.lastWriteWallTime;
   }
