@@ -63,7 +63,7 @@ export async function runCommand(
     await scope.prepare(context);
     const result = await definition.run(context);
     const reply: Document = scope.finish({ ...result, ok: 1 });
-    const replicated = repl !== undefined && definition.acceptsWriteConcern && command.autocommit === undefined ? await awaitReplication(server, command, connection) : writeConcernError;
+    const replicated = repl !== undefined && definition.acceptsWriteConcern && (command.autocommit === undefined || definition.adminOnly === true) ? await awaitReplication(server, command, connection) : writeConcernError;
     attachAfterWrite(reply, replicated, action);
     return { kind: 'reply', document: addAutomaticLabels(reply, labels) };
   } catch (error) {
@@ -76,7 +76,7 @@ export async function runCommand(
 /**
  * A replica-set member's write concern, after the write: the default is w:majority, as on a
  * mongod 5.0+ set without arbiters (the implicit default write concern). Transaction statements
- * wait at commit, not per statement.
+ * wait at commit (commitTransaction and abortTransaction, the adminOnly ones), not per statement.
  */
 async function awaitReplication(server: ServerState, command: Document, connection: ClientConnection): Promise<Document | undefined> {
   const repl = server.repl!;

@@ -15,11 +15,13 @@ import { isPlainObject } from '../engine/updatePath.ts';
 import type { Document } from '../engine/types.ts';
 import type { ChangeStreams } from '../changes/ChangeStreams.ts';
 import type { SessionRegistry } from '../session/SessionRegistry.ts';
+import type { TransactionCoordinator } from '../txn/TransactionCoordinator.ts';
 
 export interface ApplyTarget {
   catalog: Catalog;
   changeStreams: ChangeStreams;
   sessions: SessionRegistry;
+  transactions: TransactionCoordinator;
 }
 
 /** Applies one oplog document; throws when the entry cannot be applied (the applier stops, as mongod's fasserts). */
@@ -31,6 +33,10 @@ export function applyEntry(target: ApplyTarget, entry: Document, idempotent: boo
     const result = applyOperation(target.catalog, entry, idempotent);
     if (entry.lsid !== undefined && entry.stmtId !== undefined && txn === undefined) recordRetryableWrite(target.sessions, entry, result);
   });
+  if (txn) {
+    const session = target.sessions.touch(txn.lsid);
+    if (session) target.transactions.recordReplicatedCommit(session, txn.lsid, txn.txnNumber);
+  }
 }
 
 type OpResult = { kind: 'insert' | 'update' | 'delete' | 'command' | 'skipped'; after?: Document | null };

@@ -185,6 +185,23 @@ export class TransactionCoordinator {
     this.abandonSessions('all');
   }
 
+  /**
+   * A transaction the primary committed, replicated to this member (mongod's applier writes its
+   * config.transactions record): should this member become primary, a retried commitTransaction
+   * of it succeeds instead of NoSuchTransaction, so withTransaction does not apply it twice.
+   */
+  recordReplicatedCommit(session: LogicalSession, lsid: Document, n: bigint): void {
+    if (n < session.txnNumber) return;
+    const previous = this.#bySession.get(session.key);
+    if (previous?.state === 'inProgress') this.#abort(previous, 'a newer transaction committed on its session');
+    session.txnNumber = n;
+    session.executed.clear();
+    // Never read: commit() returns at once for a committed transaction.
+    const txn = new Transaction(session, lsid, n, undefined as unknown as SnapshotCatalog);
+    txn.end('committed');
+    this.#bySession.set(session.key, txn);
+  }
+
   #begin(session: LogicalSession, lsid: Document, n: bigint): Transaction {
     if (n === session.txnNumber) {
       throw new CommandError('ConflictingOperationInProgress', `Cannot start a transaction at given transaction number ${n} on session ${session.key} because it is already in use.`);
