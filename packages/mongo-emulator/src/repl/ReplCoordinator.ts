@@ -565,7 +565,7 @@ export class ReplCoordinator {
     if (Number(request.configVersion) < this.config.version) return reply(false, `candidate's config version (${String(request.configVersion)}) is lower than mine`);
     const candidateOpTime = parseOpTime(request.lastAppliedOpTime);
     if (compareOpTime(candidateOpTime, this.lastApplied) < 0) {
-      return reply(false, `candidate's data is staler than mine. candidate's last applied OpTime: ${JSON.stringify(candidateOpTime)}, my last applied OpTime: ${JSON.stringify(this.lastApplied)}`);
+      return reply(false, `candidate's data is staler than mine. candidate's last applied OpTime: ${formatOpTime(candidateOpTime)}, my last applied OpTime: ${formatOpTime(this.lastApplied)}`);
     }
     if (!dryRun && term > this.term) this.#updateTerm(term, 'a vote request');
     if (!dryRun && this.#votedFor && this.#votedFor.term === term && this.#votedFor.candidateIndex !== candidateIndex) {
@@ -835,7 +835,10 @@ export class ReplCoordinator {
    */
   async #tail(client: PeerClient, source: string, signal: AbortSignal): Promise<void> {
     const last = this.lastApplied;
-    while (this.#host.failPoints.replicationStopped('stopReplProducer')) await delay(50, signal);
+    while (this.#host.failPoints.replicationStopped('stopReplProducer')) {
+      await delay(50, signal);
+      if (signal.aborted) return;
+    }
     const reply = await client.command('local', { find: 'oplog.rs', filter: { ts: { $gte: last.ts } }, tailable: true, awaitData: true, batchSize: FETCH_BATCH_ENTRIES }, this.electionTimeoutMs + FETCH_AWAIT_MS);
     if (reply.ok !== 1) throw new Error(`find on the oplog failed: ${String(reply.errmsg)}`);
     const cursor = reply.cursor as Document;
@@ -848,13 +851,12 @@ export class ReplCoordinator {
     batch = batch.slice(1);
     const id = cursor.id as bigint;
     for (;;) {
+      // stopReplProducer drops what was fetched, as mongod's oplog fetcher does with its batch.
+      if (this.#host.failPoints.replicationStopped('stopReplProducer')) return;
       await this.#applyBatch(batch, signal);
       if (signal.aborted || id === 0n || this.isPrimary) return;
       if (this.#chooseSyncSource() !== source) return;
-      while (this.#host.failPoints.replicationStopped('stopReplProducer')) {
-        await delay(50, signal);
-        if (signal.aborted) return;
-      }
+      if (this.#host.failPoints.replicationStopped('stopReplProducer')) return;
       const more = await client.command('local', { getMore: id, collection: 'oplog.rs', batchSize: FETCH_BATCH_ENTRIES, maxTimeMS: FETCH_AWAIT_MS }, this.electionTimeoutMs + FETCH_AWAIT_MS);
       if (more.ok !== 1) throw new Error(`getMore on the oplog failed: ${String(more.errmsg)}`);
       const replData = more.$replData as Document | undefined;
@@ -1027,6 +1029,11 @@ export class ReplCoordinator {
   replData(): Document {
     return { term: this.term, lastOpCommitted: this.commitPoint, lastOpVisible: this.lastApplied, configVersion: this.config?.version ?? -2, primaryIndex: this.isPrimary ? this.selfIndex : -1, syncSourceIndex: -1 };
   }
+}
+
+/** An optime as mongod logs it: { ts: Timestamp(s, i), t: n }. */
+function formatOpTime(opTime: OpTime): string {
+  return `{ ts: Timestamp(${opTime.ts.high}, ${opTime.ts.low}), t: ${opTime.t} }`;
 }
 
 function newMemberData(): MemberData {
