@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplicaSet, type RunningReplicaSet } from '../../src/index.ts';
 import { adminCommand, directClient, failPoint, secondariesOf, settledPrimary, TEST_ELECTION_TIMEOUT_MS, TEST_HEARTBEAT_INTERVAL_MS } from './replSetHelpers.ts';
 
+/** Test documents: _id of any type, any fields. */
+type Doc = { _id: string | number; a?: number; n?: number; t?: number; list?: number[]; nested?: { x: number }; note?: string };
+
 let set: RunningReplicaSet;
 let client: MongoClient;
 
@@ -38,7 +41,7 @@ describe('failover', () => {
   it("rolls back an isolated primary's w:1 write when it returns, never a w:majority one", async () => {
     const primary = await settledPrimary(set);
     const secondaries = secondariesOf(set, primary);
-    const coll = client.db('fo').collection('rb');
+    const coll = client.db('fo').collection<Doc>('rb');
     await coll.insertOne({ _id: 'majority' }, { writeConcern: { w: 'majority' } });
     for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'alwaysOn');
     await coll.insertOne({ _id: 'w1', note: 'acknowledged by the isolated primary only' }, { writeConcern: { w: 1 } });
@@ -50,7 +53,7 @@ describe('failover', () => {
       // Straight to the new primary: the set's client may still hold a request to the stopped one.
       const direct = directClient(newPrimary);
       try {
-        await direct.db('fo').collection('rb').insertOne({ _id: 'after' }, { writeConcern: { w: 'majority' } });
+        await direct.db('fo').collection<Doc>('rb').insertOne({ _id: 'after' }, { writeConcern: { w: 'majority' } });
       } finally {
         await direct.close();
       }
@@ -70,7 +73,7 @@ describe('failover', () => {
   // A step-down, not a SIGKILL: after a SIGKILL the driver's resume first closes the old cursor on
   // the dead member, which waits 30 s in the driver (its killCursors), with mongod as with us.
   it('resumes a change stream across a step-down with every event once, in order (the demoted member fails the getMore resumably)', async () => {
-    const coll = client.db('fo').collection('cs');
+    const coll = client.db('fo').collection<Doc>('cs');
     const resumes: string[] = [];
     const onStarted = (event: { commandName: string; command: Record<string, unknown>; address: string }) => {
       const spec = (event.command.pipeline as Record<string, unknown>[] | undefined)?.[0]?.$changeStream as Record<string, unknown> | undefined;

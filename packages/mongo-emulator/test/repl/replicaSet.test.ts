@@ -11,6 +11,9 @@ import { adminCommand, directClient, failPoint, secondariesOf, settledPrimary, T
 import { MongoClient as Client } from 'mongodb';
 import { PeerClient } from '../../src/repl/PeerClient.ts';
 
+/** Test documents: _id of any type, any fields. */
+type Doc = { _id: string | number; a?: number; n?: number; t?: number; list?: number[]; nested?: { x: number }; note?: string };
+
 let set: RunningReplicaSet;
 let client: MongoClient;
 
@@ -53,7 +56,7 @@ describe('a three-member replica set of emulator processes', () => {
   it('replicates writes, transactions, indexes and collection commands to every member', async () => {
     const db = client.db('repl');
     await db.createCollection('made', { validator: { a: { $exists: true } } });
-    const coll = db.collection('items');
+    const coll = db.collection<Doc>('items');
     await coll.insertMany([{ _id: 1, a: 1, list: [1, 2, 3] }, { _id: 2, a: 2 }]);
     await coll.updateOne({ _id: 1 }, { $set: { 'nested.x': 1 }, $push: { list: 4 }, $inc: { a: 10 } });
     await coll.updateOne({ _id: 1 }, [{ $set: { list: { $slice: ['$list', 2] } } }]);
@@ -74,12 +77,12 @@ describe('a three-member replica set of emulator processes', () => {
     for (const member of secondariesOf(set, primary)) {
       const direct = directClient(member);
       try {
-        const docs = await direct.db('repl').collection('items').find({}, { readPreference: ReadPreference.secondaryPreferred }).sort({ _id: 1 }).toArray();
+        const docs = await direct.db('repl').collection<Doc>('items').find({}, { readPreference: ReadPreference.secondaryPreferred }).sort({ _id: 1 }).toArray();
         expect(docs).toEqual(expected);
-        const indexes = await direct.db('repl').collection('items').listIndexes({ readPreference: ReadPreference.secondaryPreferred } as never).toArray();
+        const indexes = await direct.db('repl').collection<Doc>('items').listIndexes({ readPreference: ReadPreference.secondaryPreferred } as never).toArray();
         expect(indexes.map((i) => i.name).sort()).toEqual(['_id_', 'a_unique']);
         const collections = await direct.db('repl').listCollections({ name: 'made' }, { readPreference: ReadPreference.secondaryPreferred }).toArray();
-        expect(collections[0]?.options).toEqual({ validator: { a: { $exists: true } } });
+        expect((collections[0] as { options?: unknown } | undefined)?.options).toEqual({ validator: { a: { $exists: true } } });
       } finally {
         await direct.close();
       }
@@ -126,7 +129,7 @@ describe('a three-member replica set of emulator processes', () => {
   });
 
   it('waits for w:3, fails wtimeout with 64 and keeps the write applied', async () => {
-    const coll = client.db('repl').collection('wc');
+    const coll = client.db('repl').collection<Doc>('wc');
     const reply = await coll.insertOne({ _id: 'w3' }, { writeConcern: { w: 3, wtimeoutMS: 10_000 } });
     expect(reply.acknowledged).toBe(true);
     const primary = await settledPrimary(set);
@@ -145,7 +148,7 @@ describe('a three-member replica set of emulator processes', () => {
   it('serves a lagging secondary stale without afterClusterTime and waits with it (50 when maxTimeMS ends the wait)', async () => {
     const primary = await settledPrimary(set);
     const [lagging] = secondariesOf(set, primary);
-    const coll = client.db('repl').collection('lag');
+    const coll = client.db('repl').collection<Doc>('lag');
     await coll.insertOne({ _id: 'v', n: 1 }, { writeConcern: { w: 3 } });
     await failPoint(lagging!, 'rsSyncApplyStop', 'alwaysOn');
     const direct = directClient(lagging!);
@@ -153,7 +156,7 @@ describe('a three-member replica set of emulator processes', () => {
       const session = client.startSession({ causalConsistency: true });
       await coll.updateOne({ _id: 'v' }, { $set: { n: 2 } }, { session, writeConcern: { w: 2 } });
       const operationTime = session.operationTime!;
-      const secondaryColl = direct.db('repl').collection('lag');
+      const secondaryColl = direct.db('repl').collection<Doc>('lag');
       const stale = await secondaryColl.findOne({ _id: 'v' }, { readPreference: ReadPreference.secondaryPreferred });
       expect(stale).toEqual({ _id: 'v', n: 1 });
       // A causally consistent read that knows the write: the driver sends afterClusterTime.
@@ -176,7 +179,7 @@ describe('a three-member replica set of emulator processes', () => {
   it('applies a retryable write and a withTransaction once when a step-down interrupts their write concern', async () => {
     const primary = await settledPrimary(set);
     const [follower, behind] = secondariesOf(set, primary);
-    const coll = client.db('repl').collection('once');
+    const coll = client.db('repl').collection<Doc>('once');
     await coll.insertOne({ _id: 'counter', n: 0 }, { writeConcern: { w: 3 } });
     // One secondary stops applying: w:3 cannot be met, and it cannot win the election (it is behind).
     await failPoint(behind!, 'rsSyncApplyStop', 'alwaysOn');
@@ -192,7 +195,7 @@ describe('a three-member replica set of emulator processes', () => {
       // Both wait for the lagging member when the primary steps down under them.
       const followerClient = directClient(follower!);
       try {
-        const onFollower = followerClient.db('repl').collection('once');
+        const onFollower = followerClient.db('repl').collection<Doc>('once');
         await expect.poll(async () => await onFollower.findOne({ _id: 'counter' }, { readPreference: ReadPreference.secondaryPreferred }), { timeout: 10_000 }).toEqual({ _id: 'counter', n: 1, t: 1 });
       } finally {
         await followerClient.close();
@@ -211,7 +214,7 @@ describe('a three-member replica set of emulator processes', () => {
   it('follows a SIGKILLed primary, and the restarted member re-syncs', async () => {
     const primary = await settledPrimary(set);
     const before = (await adminCommand(primary, { hello: 1 })).electionId as ObjectId;
-    const coll = client.db('repl').collection('failover');
+    const coll = client.db('repl').collection<Doc>('failover');
     await coll.insertOne({ _id: 'before' });
     primary.kill('SIGKILL');
     await primary.exited();
@@ -223,7 +226,7 @@ describe('a three-member replica set of emulator processes', () => {
     const direct = directClient(primary);
     try {
       await expect
-        .poll(async () => (await direct.db('repl').collection('failover').find({}, { readPreference: ReadPreference.secondaryPreferred }).sort({ _id: 1 }).toArray().catch(() => [])).map((d) => d._id), { timeout: 20_000 })
+        .poll(async () => (await direct.db('repl').collection<Doc>('failover').find({}, { readPreference: ReadPreference.secondaryPreferred }).sort({ _id: 1 }).toArray().catch(() => [])).map((d) => d._id), { timeout: 20_000 })
         .toEqual(['after', 'before']);
       expect((await direct.db('admin').command({ hello: 1 })).secondary).toBe(true);
     } finally {
