@@ -414,6 +414,10 @@ export class ReplCoordinator {
       if (!this.isPrimary) {
         this.#primaryAddress = host;
         this.#lastPrimaryContactMs = Date.now();
+        // Each heartbeat from the primary restarts the election timer, so it fires an election
+        // timeout after the primary was last heard from (replication_coordinator_impl.cpp,
+        // _cancelAndRescheduleElectionTimeout_inlock on a primary's heartbeat).
+        this.#resetElectionTimer();
       }
       this.#advanceCommitPoint(parseOpTime(reply.lastCommittedOpTime));
     } else if (this.#primaryAddress === host) {
@@ -685,11 +689,18 @@ export class ReplCoordinator {
     }
   }
 
-  /** How many members (this one included) hold `opTime`: applied, or durable when journaled. */
-  #membersAt(opTime: OpTime): number {
+  /**
+   * How many members (this one included) hold `opTime`: durably when the write concern journals
+   * (j: true, and w:majority, which writeConcernMajorityJournalDefault makes journaled), applied
+   * otherwise, as replication_coordinator_impl.cpp's _doneWaitingForReplication_inlock
+   * (useDurableOpTime = syncMode == JOURNAL). A member here reports its durable optime equal to its
+   * applied one (no journal: an entry is durable, in memory, once applied).
+   */
+  #membersAt(opTime: OpTime, durable: boolean): number {
     let count = 0;
     for (const member of this.config?.members ?? []) {
-      const at = member.host === this.address ? this.lastApplied : this.#members.get(member.host)?.durableOpTime;
+      const data = this.#members.get(member.host);
+      const at = member.host === this.address ? this.lastApplied : durable ? data?.durableOpTime : data?.appliedOpTime;
       if (at && compareOpTime(at, opTime) >= 0) count += 1;
     }
     return count;
@@ -707,13 +718,14 @@ export class ReplCoordinator {
     this.#recomputeCommitPoint();
     let ready: () => boolean;
     if (w === 'majority') {
-      ready = () => compareOpTime(this.commitPoint, opTime) >= 0 && this.#membersAt(opTime) >= this.majorityCount();
+      ready = () => compareOpTime(this.commitPoint, opTime) >= 0 && this.#membersAt(opTime, true) >= this.majorityCount();
     } else if (typeof w === 'number' || typeof w === 'bigint') {
       const needed = Number(w);
       if (needed > (this.config?.members.length ?? 1)) {
         return { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes', errInfo: { writeConcern: provenance(writeConcern) } };
       }
-      ready = () => this.#membersAt(opTime) >= needed;
+      const journaled = writeConcern.j === true || writeConcern.j === 1;
+      ready = () => this.#membersAt(opTime, journaled) >= needed;
     } else {
       return { code: 79, codeName: 'UnknownReplWriteConcern', errmsg: `No write concern mode named '${String(w)}' found in replica set configuration`, errInfo: { writeConcern: provenance(writeConcern) } };
     }
