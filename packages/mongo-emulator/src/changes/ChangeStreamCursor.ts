@@ -40,6 +40,8 @@ export class ChangeStreamCursor {
   nDocsReturned = 0;
   nBatchesReturned = 0;
   closed = false;
+  /** The last batch stopped at entries not yet majority-committed (a getMore waits for the commit point). */
+  waitingForCommit = false;
   #nextSeq: number;
   /** An event token the stream must meet before it returns anything (resumeAfter/startAfter). */
   #pendingResume: ResumeTokenData | undefined;
@@ -58,6 +60,8 @@ export class ChangeStreamCursor {
     private readonly lookup: DocumentLookup,
     nowTs: Timestamp,
     clientToken: Document | undefined,
+    /** On a replica-set member: the newest time (timeKey) majority-committed here; later entries wait. */
+    private readonly visibleUpTo?: () => bigint,
   ) {
     this.#pipeline = compileEventPipeline(spec.pipeline);
     const { start } = spec;
@@ -84,6 +88,7 @@ export class ChangeStreamCursor {
     }
     const batch = { events, bytes: 0 };
     let scannedTimeKey: bigint | undefined;
+    let stoppedAtCommitPoint = false;
     // An event the last batch had no room for goes first.
     const held = this.#held;
     this.#held = undefined;
@@ -99,6 +104,11 @@ export class ChangeStreamCursor {
       }
       const entry = this.oplog.get(this.#nextSeq);
       if (!entry) break;
+      // A change stream returns only majority-committed events (mongod reads at the majority snapshot).
+      if (this.visibleUpTo !== undefined && entry.tsKey > this.visibleUpTo()) {
+        stoppedAtCommitPoint = true;
+        break;
+      }
       this.#nextSeq += 1;
       scanned += 1;
       scannedTimeKey = entry.tsKey;
@@ -108,6 +118,7 @@ export class ChangeStreamCursor {
       if (event) this.#add({ event, tsKey: entry.tsKey, closes: false }, batch);
     }
     const atEnd = !this.closed && !this.#held && this.#nextSeq >= this.oplog.nextSeq;
+    this.waitingForCommit = stoppedAtCommitPoint && events.length === 0;
     if (atEnd && !this.#pendingResume && scannedTimeKey !== undefined && scannedTimeKey > this.#reportedTimeKey) {
       const latest = this.oplog.get(this.#nextSeq - 1)!;
       this.#postBatchResumeToken = encodeToken(highWaterMark(latest.ts));

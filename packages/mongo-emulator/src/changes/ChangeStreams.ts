@@ -54,6 +54,13 @@ export interface ChangeStreamsOptions {
 
 export class ChangeStreams {
   oplog: Oplog;
+  /**
+   * On a replica-set member (src/repl): the newest time (timeKey) majority-committed on this
+   * member; streams return no event after it. Undefined on the one-node emulator, where every
+   * write is majority-committed at once.
+   */
+  majorityVisible: (() => bigint) | undefined;
+  readonly #commitWaiters = new Set<() => void>();
   /** Tailable cursors on local.oplog.rs (a secondary's oplog fetcher reads through one). */
   readonly tails = new OplogTails(() => this.oplog);
   /** The replica set's current term, which every entry this member writes carries (`t`). */
@@ -219,7 +226,7 @@ export class ChangeStreams {
     const clientToken = spec.start.kind === 'resumeAfter' || spec.start.kind === 'startAfter'
       ? ((request.pipeline[0]!.$changeStream as Document)[spec.start.kind] as Document)
       : undefined;
-    const cursor = new ChangeStreamCursor(spec, this.oplog, (db, coll, key) => this.#lookup(db, coll, key), this.#clock.now(), clientToken);
+    const cursor = new ChangeStreamCursor(spec, this.oplog, (db, coll, key) => this.#lookup(db, coll, key), this.#clock.now(), clientToken, this.majorityVisible);
     const batch = cursor.nextBatch(request.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
     const ns = request.coll === null ? `${request.db}.$cmd.aggregate` : `${request.db}.${request.coll}`;
     const id = batch.closed ? 0n : this.#register(ns, cursor, request.command);
@@ -256,7 +263,8 @@ export class ChangeStreams {
       let batch = stream.cursor.nextBatch(limit);
       // Bounded by the deadline: each pass either reads new entries or waits for one.
       while (batch.events.length === 0 && !batch.closed && Date.now() < deadlineMs && !signals.some((s) => s.aborted)) {
-        await this.oplog.waitFor(stream.cursor.position, deadlineMs - Date.now(), signals);
+        if (stream.cursor.waitingForCommit) await this.#waitForCommit(deadlineMs - Date.now(), signals);
+        else await this.oplog.waitFor(stream.cursor.position, deadlineMs - Date.now(), signals);
         batch = stream.cursor.nextBatch(limit);
       }
       if (stream.killed.signal.aborted) throw new CommandError('CursorKilled', `cursor id ${request.id} was killed`);
@@ -268,6 +276,26 @@ export class ChangeStreams {
     } finally {
       stream.active = undefined;
     }
+  }
+
+  /** The member's majority commit point moved (src/repl): streams waiting for it read on. */
+  commitPointAdvanced(): void {
+    for (const wake of [...this.#commitWaiters]) wake();
+  }
+
+  #waitForCommit(timeoutMs: number, signals: AbortSignal[]): Promise<void> {
+    if (timeoutMs <= 0 || signals.some((s) => s.aborted)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#commitWaiters.delete(done);
+        for (const s of signals) s.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      for (const s of signals) s.addEventListener('abort', done, { once: true });
+      this.#commitWaiters.add(done);
+    });
   }
 
   /** Kills the streams among `ids`; answers which ids were streams. */

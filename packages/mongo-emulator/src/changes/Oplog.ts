@@ -140,6 +140,25 @@ export class Oplog {
     return this.#records.slice(this.#recordsHead);
   }
 
+  /** Up to `max` documents of local.oplog.rs after time `afterKey` (timeKey), without copying the rest (a tailing fetcher's next batch). */
+  recordsAfter(afterKey: bigint, max: number): Document[] {
+    let low = this.#recordsHead;
+    let high = this.#records.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (timeKey(this.#records[mid]!.doc.ts as Timestamp) <= afterKey) low = mid + 1;
+      else high = mid;
+    }
+    const out: Document[] = [];
+    for (let i = low; i < this.#records.length && out.length < max; i++) out.push(this.#records[i]!.doc);
+    return out;
+  }
+
+  /** The oldest document of local.oplog.rs. */
+  get firstRecord(): OplogRecord | undefined {
+    return this.#records[this.#recordsHead];
+  }
+
   /** The entry at `seq`, or undefined when it was truncated or is not written yet. */
   get(seq: number): OplogEntry | undefined {
     return seq >= this.#firstSeq && seq < this.#nextSeq ? this.#events[seq - this.#eventsBaseSeq] : undefined;

@@ -75,21 +75,15 @@ export class OplogTails {
   }
 
   #after(tail: Tail, size: number): Document[] {
-    const records = this.oplog().records();
-    if (records.length > 0 && tail.lastKey >= 0n && timeKey(records[0]!.doc.ts as Timestamp) > tail.lastKey) {
+    const oplog = this.oplog();
+    const first = oplog.firstRecord;
+    if (first && tail.lastKey >= 0n && timeKey(first.doc.ts as Timestamp) > tail.lastKey) {
       for (const [id, t] of this.#tails) if (t === tail) this.#tails.delete(id);
       throw new CommandError('CappedPositionLost', 'CollectionScan died due to position in capped collection being deleted');
     }
-    // Binary search for the first record after lastKey.
-    let low = 0;
-    let high = records.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (timeKey(records[mid]!.doc.ts as Timestamp) <= tail.lastKey) low = mid + 1;
-      else high = mid;
-    }
-    const batch = records.slice(low, low + size).map((r) => r.doc);
+    const batch = oplog.recordsAfter(tail.lastKey, size);
     if (batch.length > 0) tail.lastKey = timeKey(batch[batch.length - 1]!.ts as Timestamp);
     return batch;
   }
+
 }

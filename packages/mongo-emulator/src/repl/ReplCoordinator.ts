@@ -21,6 +21,7 @@ import type { TransactionCoordinator } from '../txn/TransactionCoordinator.ts';
 import { applyEntry } from './applyEntry.ts';
 import { compareOpTime, electionIdForTerm, maxOpTime, NULL_OP_TIME, parseOpTime, type OpTime } from './opTime.ts';
 import { PeerClient, PeerUnreachable } from './PeerClient.ts';
+import { timeKey } from '../changes/resumeToken.ts';
 
 /** mongod's MemberState codes (src/mongo/db/repl/member_state.h). */
 export const MemberState = Object.freeze({
@@ -160,6 +161,7 @@ export class ReplCoordinator {
   constructor(host: ReplHost, options: ReplOptions) {
     this.#host = host;
     this.#options = options;
+    host.changeStreams.majorityVisible = () => timeKey(this.majorityReadPoint.ts);
     host.stopSignal.addEventListener('abort', () => this.#shutdown(), { once: true });
   }
 
@@ -784,6 +786,7 @@ export class ReplCoordinator {
 
   /** Re-checks every waiter (after an apply, a position update, a commit point move). */
   #wake(): void {
+    this.#host.changeStreams.commitPointAdvanced();
     for (const waiter of [...this.#waiters]) if (waiter.ready()) waiter.resolve();
   }
 

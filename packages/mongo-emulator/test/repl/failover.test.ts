@@ -70,6 +70,27 @@ describe('failover', () => {
     expect((await adminCommand(primary, { serverStatus: 1 })).repl.rbid).toBe(1);
   });
 
+  it('reports only majority-committed events on a change stream', async () => {
+    const primary = await settledPrimary(set);
+    const secondaries = secondariesOf(set, primary);
+    const coll = client.db('fo').collection<Doc>('majority');
+    const stream = coll.watch([], { maxAwaitTimeMS: 100 });
+    try {
+      await stream.tryNext();
+      for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'alwaysOn');
+      await coll.insertOne({ _id: 'pending' }, { writeConcern: { w: 1 } });
+      // Several empty getMores while the write is on the primary alone.
+      for (let i = 0; i < 3; i++) expect(await stream.tryNext()).toBeNull();
+      for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'off');
+      let event = await stream.tryNext();
+      while (!event) event = await stream.tryNext();
+      expect(event).toMatchObject({ operationType: 'insert', documentKey: { _id: 'pending' } });
+    } finally {
+      for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'off');
+      await stream.close();
+    }
+  });
+
   // A step-down, not a SIGKILL: after a SIGKILL the driver's resume first closes the old cursor on
   // the dead member, which waits 30 s in the driver (its killCursors), with mongod as with us.
   it('resumes a change stream across a step-down with every event once, in order (the demoted member fails the getMore resumably)', async () => {

@@ -15,7 +15,14 @@ import { runFile, type TestReport } from './runFile.ts';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(HERE, '../../../..');
 const DEFAULT_SPEC_PATH = resolve(REPO_ROOT, '../shared/mongo-spec-tests');
-const KNOWN_FAILURES_PATH = join(HERE, 'known-failures.json');
+/**
+ * The ratchet's list per topology: the one-node emulator (`known-failures.json`) and the
+ * three-member replica set of processes (`--topology three`: `known-failures.three.json`).
+ */
+const KNOWN_FAILURES_PATHS = { one: join(HERE, 'known-failures.json'), three: join(HERE, 'known-failures.three.json') } as const;
+/** The three-member topology's election timeout: failovers within a test's bound (mongod's default is 10 s). */
+const THREE_MEMBER_ELECTION_TIMEOUT_MS = 2000;
+const THREE_MEMBER_HEARTBEAT_INTERVAL_MS = 500;
 /** Bound on one test; change streams wait for events, fail points block connections. */
 const TEST_TIMEOUT_MS = Number(process.env.SPEC_TEST_TIMEOUT_MS ?? 15_000);
 /** Bound on how deep a directory of test files is searched. */
@@ -25,13 +32,19 @@ interface CliOptions {
   paths: string[];
   writeKnownFailures: boolean;
   filter?: string;
+  topology: keyof typeof KNOWN_FAILURES_PATHS;
 }
 
 function parseArgs(argv: string[]): CliOptions {
-  const options: CliOptions = { paths: [], writeKnownFailures: false };
+  const options: CliOptions = { paths: [], writeKnownFailures: false, topology: 'one' };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--write-known-failures') options.writeKnownFailures = true;
+    else if (arg === '--topology') {
+      const topology = argv[++i];
+      if (topology !== 'one' && topology !== 'three') throw new Error(`--topology must be one or three, got ${String(topology)}`);
+      options.topology = topology;
+    }
     else if (arg === '--filter') options.filter = argv[++i];
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else options.paths.push(resolve(arg));
@@ -55,11 +68,10 @@ async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const files = options.paths.flatMap((path) => testFiles(path)).filter((f) => options.filter === undefined || f.includes(options.filter));
   // Loaded only when needed, so a run against MONGODB_URI does not depend on the emulator's code.
-  const emulator = process.env.MONGODB_URI
-    ? undefined
-    : await import('@precondition/mongo-emulator').then(({ startEmulator }) => startEmulator({ port: 0, replSetName: 'rs0' }));
+  const emulator = process.env.MONGODB_URI ? undefined : await startTopology(options.topology);
   const uri = process.env.MONGODB_URI ?? emulator!.uri;
-  console.log(`[test:spec] ${files.length} files against ${emulator ? `the emulator at ${uri}` : 'MONGODB_URI'}`);
+  const KNOWN_FAILURES_PATH = KNOWN_FAILURES_PATHS[options.topology];
+  console.log(`[test:spec] ${files.length} files against ${emulator ? `the emulator (${options.topology === 'one' ? 'one node' : 'three member processes'}) at ${uri}` : 'MONGODB_URI'}`);
   const internalClient = new MongoClient(uri);
   const reports: TestReport[] = [];
   try {
@@ -86,6 +98,12 @@ async function main(): Promise<number> {
   for (const line of [...formatSkips(reports), '', ...formatTable(reports), '', ...formatVerdict(verdict)]) console.log(line);
   console.log(summaryLine(reports));
   return ratchetFails(verdict) ? 1 : 0;
+}
+
+async function startTopology(topology: CliOptions['topology']): Promise<{ uri: string; stop(): Promise<void> }> {
+  const emulator = await import('@precondition/mongo-emulator');
+  if (topology === 'one') return emulator.startEmulator({ port: 0, replSetName: 'rs0' });
+  return emulator.startReplicaSet({ nodes: 3, replSetName: 'rs0', electionTimeoutMillis: THREE_MEMBER_ELECTION_TIMEOUT_MS, heartbeatIntervalMillis: THREE_MEMBER_HEARTBEAT_INTERVAL_MS });
 }
 
 main().then(
