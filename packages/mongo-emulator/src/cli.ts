@@ -135,7 +135,7 @@ export async function main(argv: string[]): Promise<void> {
     await runReplicaSet(parsed.options as CliOptions & { nodes: number });
     return;
   }
-  const emulator = await startEmulator({ ...parsed.options, logger, argv: ['mongo-emulator', ...argv] });
+  const emulator = await startEmulator({ ...parsed.options, logger, argv: ['mongo-emulator', ...argv], onShutdownCommand: () => shutdown('shutdown command') });
   console.log(
     `mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, in-memory; not for production)`,
   );

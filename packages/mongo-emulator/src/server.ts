@@ -27,6 +27,8 @@ export interface EmulatorOptions {
    * waits for replSetInitiate or for the heartbeats of a set whose configuration names it.
    * Without it the emulator is today's one-node set, the primary from its start.
    */
+  /** What the `shutdown` command calls to stop the process (the CLI's own stop); without it `shutdown` is refused. */
+  onShutdownCommand?: () => void;
   replMember?: { electionTimeoutMillis?: number; heartbeatIntervalMillis?: number; rollbackDir?: string };
 }
 
@@ -65,6 +67,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const sockets = new Set<Socket>();
   const member = options.replMember;
   const state = createServerState({
+    stopProcess: options.onShutdownCommand,
     replMember: member && {
       ...member,
       rollbackDir: member.rollbackDir ?? join(tmpdir(), `mongo-emulator-${port}-${process.pid}`, 'rollback'),

@@ -60,6 +60,8 @@ export interface ServerState {
    * emulator, which stays the primary of its own set and pays nothing for replication.
    */
   readonly repl: ReplCoordinator | undefined;
+  /** Stops the whole process (the `shutdown` command); only the CLI, which owns its process, gives one. */
+  readonly stopProcess: (() => void) | undefined;
 }
 
 /** A member of a replica set of processes (--nodes, --uninitiated). */
@@ -85,6 +87,7 @@ export interface ServerStateOptions {
   logger: EmulatorLogger;
   /** Aborted when the server stops. */
   stopSignal: AbortSignal;
+  stopProcess?: () => void;
   /** Set for a replica-set member: it starts uninitiated and waits for replSetInitiate or a set's heartbeats. */
   replMember?: ReplMemberOptions;
 }
@@ -117,6 +120,7 @@ export function createServerState(options: ServerStateOptions): ServerState {
     : undefined;
   return {
     repl,
+    stopProcess: options.stopProcess,
     node: identity(options.address, options.replSetName),
     clock,
     catalog,

@@ -22,6 +22,7 @@ import { getCmdLineOpts } from './getCmdLineOpts.ts';
 import { getMore } from './getMore.ts';
 import { getParameter } from './getParameter.ts';
 import { setParameter } from './setParameter.ts';
+import { shutdown } from './shutdown.ts';
 import { hello } from './hello.ts';
 import { hostInfo } from './hostInfo.ts';
 import { insert } from './insert.ts';
@@ -96,6 +97,7 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
   replSetUpdatePosition,
   serverStatus,
   setParameter,
+  shutdown,
   update,
   whatsmyuri,
 ];
@@ -113,7 +115,6 @@ const UNSUPPORTED: Readonly<Record<string, string>> = Object.freeze({
   mapReduce: 'mapReduce is not supported by mongo-emulator; use aggregate',
   saslContinue: 'mongo-emulator has no authentication',
   saslStart: 'mongo-emulator has no authentication',
-  shutdown: 'stop mongo-emulator through its process or its stop() API',
 });
 
 export type CommandLookup =

@@ -46,6 +46,24 @@ describe('mongo-emulator CLI', () => {
     }
   });
 
+  it('stops on the shutdown command, as mongod, and exits 0', async () => {
+    const { child, output, exited } = run(['--port', '0', '--replSet', 'rs0']);
+    try {
+      const uri = await readyUri(output);
+      const client = new MongoClient(uri, { retryReads: false });
+      try {
+        // The process stops before it answers: the driver sees the connection close.
+        await client.db('admin').command({ shutdown: 1 }).catch(() => undefined);
+      } finally {
+        await client.close();
+      }
+      expect(await exited).toBe(0);
+      expect(output()).toContain('shutdown command received, stopping');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
   it('rejects an unknown flag with a clear message and exit code 2', async () => {
     const { output, exited } = run(['--bogus']);
     expect(await exited).toBe(2);
