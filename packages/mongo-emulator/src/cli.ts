@@ -23,12 +23,15 @@ one-node replica set. For tests and development only: no persistence, no auth, o
   --electionTimeoutMillis N    the set's electionTimeoutMillis (default 10000)
   --heartbeatIntervalMillis N  the set's heartbeatIntervalMillis (default 2000)
   --rollbackDir DIR     where a member writes rolled-back documents (default: a temp directory)
+  --exitWhenStdinCloses stop when standard input closes (a launcher's members die with it)
   --help                show this help`;
 
 const EXIT_USAGE = 2;
 
 /** Parses argv into options; a usage error is returned as a message, never thrown. */
 export interface CliOptions extends EmulatorOptions {
+  /** Stop when stdin closes: the members a launcher (startReplicaSet) spawns never outlive it. */
+  exitWhenStdinCloses?: boolean;
   /** --nodes: a replica set of this many member processes. */
   nodes?: number;
   /** The member flags that --nodes passes on to every member. */
@@ -54,6 +57,7 @@ export function parseCli(argv: string[]): { help: true } | { options: CliOptions
         electionTimeoutMillis: { type: 'string' },
         heartbeatIntervalMillis: { type: 'string' },
         rollbackDir: { type: 'string' },
+        exitWhenStdinCloses: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -72,7 +76,7 @@ export function parseCli(argv: string[]): { help: true } | { options: CliOptions
   if (!/^[A-Za-z0-9_-]+$/.test(values.replSet)) return { error: `--replSet '${values.replSet}' is not a valid name` };
   const parameters = parseSetParameters(values.setParameter);
   if ('error' in parameters) return parameters;
-  const options: CliOptions = { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB, ...parameters };
+  const options: CliOptions = { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB, ...parameters, exitWhenStdinCloses: values.exitWhenStdinCloses };
   const millis: Record<string, number> = {};
   for (const name of ['electionTimeoutMillis', 'heartbeatIntervalMillis'] as const) {
     const raw = values[name];
@@ -151,6 +155,10 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  if (parsed.options.exitWhenStdinCloses) {
+    process.stdin.on('end', () => shutdown('end of stdin'));
+    process.stdin.resume();
+  }
 }
 
 /** --nodes: the member processes, until SIGINT/SIGTERM stops them all. */

@@ -88,7 +88,8 @@ class MemberProcess implements ReplicaSetMember {
   }
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [BIN, ...this.args(this.port), '--rollbackDir', this.rollbackDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // stdin stays open while this process lives: a member stops when it closes (--exitWhenStdinCloses).
+    const child = spawn(process.execPath, [BIN, ...this.args(this.port), '--rollbackDir', this.rollbackDir, '--exitWhenStdinCloses'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
     let output = '';

@@ -2,7 +2,7 @@
 // test files through the Node driver against MONGODB_URI, or against an emulator started here.
 // Exit code 1 when a test outside known-failures.json fails, a listed test fails differently, or
 // a listed test no longer fails.
-import { readdirSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
@@ -103,7 +103,15 @@ async function main(): Promise<number> {
 async function startTopology(topology: CliOptions['topology']): Promise<{ uri: string; stop(): Promise<void> }> {
   const emulator = await import('@precondition/mongo-emulator');
   if (topology === 'one') return emulator.startEmulator({ port: 0, replSetName: 'rs0' });
-  return emulator.startReplicaSet({ nodes: 3, replSetName: 'rs0', electionTimeoutMillis: THREE_MEMBER_ELECTION_TIMEOUT_MS, heartbeatIntervalMillis: THREE_MEMBER_HEARTBEAT_INTERVAL_MS });
+  // SPEC_MEMBER_LOG=path keeps the members' own logs (elections, syncing, warnings) for a failed run.
+  const log = process.env.SPEC_MEMBER_LOG;
+  return emulator.startReplicaSet({
+    nodes: 3,
+    replSetName: 'rs0',
+    electionTimeoutMillis: THREE_MEMBER_ELECTION_TIMEOUT_MS,
+    heartbeatIntervalMillis: THREE_MEMBER_HEARTBEAT_INTERVAL_MS,
+    onOutput: log ? (index, line) => appendFileSync(log, `[member ${index}] ${line}\n`) : undefined,
+  });
 }
 
 main().then(
