@@ -31,6 +31,7 @@ export const hello: CommandDefinition = {
 
 /** The first handshake on a connection carries client metadata (appName for failCommand). */
 function recordClient({ command, connection }: CommandContext): void {
+  if (command.internalClient !== undefined) connection.internalClient = true;
   const client = command.client as Document | undefined;
   if (!client || connection.clientMetadata) return;
   connection.clientMetadata = client;

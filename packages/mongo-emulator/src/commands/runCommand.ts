@@ -39,6 +39,7 @@ export async function runCommand(
       names: definition.names,
       appName: connection.appName,
       namespace: namespaceOf(request),
+      internalClient: connection.internalClient,
     });
     if (action?.blockTimeMS !== undefined) await sleep(action.blockTimeMS, [connection.closeSignal, server.stopSignal]);
     if (action?.closeConnection) return { kind: 'close' };

@@ -13,6 +13,8 @@ export interface ClientConnection {
   /** The handshake's client.application.name, which failCommand's `appName` matches. */
   appName: string | undefined;
   clientMetadata: Document | undefined;
+  /** Another replica-set member (its hello carried `internalClient`): failCommand spares it unless failInternalCommands. */
+  internalClient: boolean;
   /** Aborted when the socket closes, so a waiting command (awaitable hello, blockConnection) ends. */
   readonly closeSignal: AbortSignal;
   readonly isClosed: boolean;

@@ -12,6 +12,8 @@ export interface CommandProbe {
   appName: string | undefined;
   /** `db.collection` the command targets, or `db.$cmd`. */
   namespace: string;
+  /** The command comes from another replica-set member (mongod's internal client). */
+  internalClient?: boolean;
 }
 
 /** failCommand's client filters, which mongod applies to the fail points that act like it. */
@@ -54,7 +56,9 @@ export class FailPointRegistry {
    */
   failCommandFor(probe: CommandProbe): FailCommandAction | undefined {
     if (probe.names.includes('configureFailPoint')) return undefined;
-    const data = this.failCommand.evaluate((d) => d.failCommands.some((name) => probe.names.includes(name)) && matchesClient(d, probe));
+    const data = this.failCommand.evaluate(
+      (d) => (!probe.internalClient || d.failInternalCommands) && d.failCommands.some((name) => probe.names.includes(name)) && matchesClient(d, probe),
+    );
     return data?.action;
   }
 

@@ -23,7 +23,20 @@ export class PeerClient {
 
   /** Runs one command on the peer; rejects with PeerUnreachable on a network failure or timeout. */
   async command(db: string, command: Document, timeoutMs: number): Promise<Document> {
+    const fresh = !this.#socket;
     const socket = await this.#connect(timeoutMs);
+    // A new connection first says it is a member (mongod's internalClient handshake field), so
+    // failCommand spares it unless failInternalCommands.
+    if (fresh && this.#socket === socket && !this.#handshaken.has(socket)) {
+      this.#handshaken.add(socket);
+      await this.#send(socket, 'admin', { hello: 1, internalClient: { minWireVersion: 0, maxWireVersion: 21 } }, timeoutMs);
+    }
+    return this.#send(socket, db, command, timeoutMs);
+  }
+
+  readonly #handshaken = new WeakSet<Socket>();
+
+  #send(socket: Socket, db: string, command: Document, timeoutMs: number): Promise<Document> {
     const requestId = this.#nextRequestId++;
     const body = serialize({ ...command, $db: db });
     const message = Buffer.allocUnsafe(HEADER_BYTES + 5 + body.length);

@@ -6,8 +6,8 @@
 // resume tokens are the same on every member that holds it.
 //
 // `idempotent` is initial sync's mode (oplog.cpp's kInitialSync): the clone may already hold a
-// write the tail replays, so an insert of an existing _id replaces it, and an update or delete of
-// a missing document, or a command on a missing namespace, is skipped.
+// write the tail replays, so an update or delete of a missing document, or a command on a missing
+// namespace, is skipped. An insert of an existing _id replaces it in either mode.
 import { Timestamp } from 'bson';
 import type { Catalog } from '../engine/catalog.ts';
 import type { Collection } from '../engine/collection.ts';
@@ -61,7 +61,9 @@ function applyOperation(catalog: Catalog, entry: Document, idempotent: boolean):
       }
       const collection = catalog.getOrCreateCollection(db, coll);
       const key = (entry.o2 as Document | undefined) ?? { _id: o._id };
-      if (idempotent && collection.find(key, { limit: 1 }).length > 0) {
+      // An insert of an _id this member holds replaces it: in initial sync the clone may hold it,
+      // and the emulator's $out logs the new contents' inserts without the old ones' removal.
+      if (collection.find(key, { limit: 1 }).length > 0) {
         collection.withoutValidation(() => collection.update({ q: key, u: o }));
         return { kind: 'insert', after: o };
       }

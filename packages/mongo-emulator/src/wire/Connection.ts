@@ -41,6 +41,8 @@ export class Connection {
   /** The handshake's client.application.name, which failCommand's `appName` matches. */
   appName: string | undefined;
   clientMetadata: Document | undefined;
+  /** Another replica-set member (its hello carried `internalClient`), as mongod tells internal clients apart. */
+  internalClient = false;
   /** Aborted when the socket closes, so a waiting handler (awaitable hello, blockConnection) ends. */
   private readonly closed = new AbortController();
   private readonly framer = new MessageFramer();
