@@ -15,9 +15,12 @@ import type { Timestamp } from 'bson';
 const DEFAULT_BATCH_ENTRIES = 5_000;
 /** Open tailable cursors at once; each member has a few fetchers reading it. */
 const OPEN_TAILS_MAX = 1_000;
+/** A tailable cursor no getMore used for this long is dropped (its fetcher is gone or moved on). */
+const TAIL_IDLE_TIMEOUT_MS = 60_000;
 
 interface Tail {
   ns: string;
+  lastUsedMs: number;
   lastKey: bigint;
   batchSize: number;
 }
@@ -45,9 +48,11 @@ export class OplogTails {
       lastKey = timeKey(doc.ts as Timestamp);
     }
     if (firstBatch.length === 0) return { firstBatch, id: 0n, ns: 'local.oplog.rs' };
+    const idleSince = Date.now() - TAIL_IDLE_TIMEOUT_MS;
+    for (const [id, t] of this.#tails) if (t.lastUsedMs < idleSince) this.#tails.delete(id);
     if (this.#tails.size >= OPEN_TAILS_MAX) throw new CommandError('ExceededMemoryLimit', `mongo-emulator: more than ${OPEN_TAILS_MAX} tailable oplog cursors`);
     const id = randomBytes(8).readBigInt64LE() & 0x7fffffffffffffffn || 1n;
-    this.#tails.set(id, { ns: 'local.oplog.rs', lastKey, batchSize: size });
+    this.#tails.set(id, { ns: 'local.oplog.rs', lastUsedMs: Date.now(), lastKey, batchSize: size });
     return { firstBatch, id, ns: 'local.oplog.rs' };
   }
 
@@ -55,6 +60,7 @@ export class OplogTails {
   async getMore(id: bigint, batchSize: number | undefined, maxTimeMS: number, signals: AbortSignal[]): Promise<Document> {
     const tail = this.#tails.get(id);
     if (!tail) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
+    tail.lastUsedMs = Date.now();
     let batch = this.#after(tail, batchSize || tail.batchSize);
     if (batch.length === 0 && maxTimeMS > 0) {
       const oplog = this.oplog();

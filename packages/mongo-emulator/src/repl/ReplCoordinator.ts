@@ -55,6 +55,8 @@ const DEFAULT_STEP_DOWN_SECS = 60;
 /** After replSetInitiate the member stands this often until its peers vote (they need the config first). */
 const INITIATE_ELECTION_RETRY_MS = 50;
 const INITIATE_ELECTION_ATTEMPTS = 200;
+/** How long a fetcher leaving its sync source waits for its killCursors (a dead source never answers). */
+const KILL_CURSOR_TIMEOUT_MS = 500;
 /** Documents per batch an initial sync's clone reads. */
 const CLONE_BATCH_DOCS = 10_000;
 
@@ -865,6 +867,16 @@ export class ReplCoordinator {
     }
     batch = batch.slice(1);
     const id = cursor.id as bigint;
+    try {
+      await this.#follow(client, source, id, batch, signal);
+    } finally {
+      // The source drops the cursor now rather than after its idle timeout.
+      if (id !== 0n) await client.command('local', { killCursors: 'oplog.rs', cursors: [id] }, KILL_CURSOR_TIMEOUT_MS).catch(() => undefined);
+    }
+  }
+
+  async #follow(client: PeerClient, source: string, id: bigint, first: Document[], signal: AbortSignal): Promise<void> {
+    let batch = first;
     for (;;) {
       // stopReplProducer drops what was fetched, as mongod's oplog fetcher does with its batch.
       if (this.#host.failPoints.replicationStopped('stopReplProducer')) return;

@@ -78,8 +78,7 @@ function applyOperation(catalog: Catalog, entry: Document, idempotent: boolean):
         if (idempotent) return { kind: 'skipped' };
         throw new Error(`cannot apply an update to a missing document of ${ns}: ${JSON.stringify(key)}`);
       }
-      const u = o.$v !== undefined ? diffToOperators(o.diff as Document, current) : o;
-      collection.withoutValidation(() => collection.update({ q: key, u }));
+      collection.withoutValidation(() => collection.update({ q: key, u: updateFor(o, current) }));
       return { kind: 'update', after: collection.find(key, { limit: 1 })[0] ?? null };
     }
     case 'd': {
@@ -158,6 +157,31 @@ function applyCommand(catalog: Catalog, db: string, o: Document, entry: Document
     default:
       throw new Error(`cannot apply oplog command '${String(name)}' (${JSON.stringify(entry.ns)})`);
   }
+}
+
+/**
+ * The update that makes the logged change: a `$v: 2` diff as operators on its paths; a logged
+ * replacement, or a diff naming a `$`-prefixed or dotted field (which update operators cannot
+ * address), as a pipeline replacing the document with its new value taken literally.
+ */
+function updateFor(o: Document, current: Document): Document | Document[] {
+  if (o.$v === undefined) return [{ $replaceWith: { $literal: o } }];
+  const diff = o.diff as Document;
+  if (namesUnaddressableField(diff)) return [{ $replaceWith: { $literal: applyDocumentDiff(diff, current) } }];
+  return diffToOperators(diff, current);
+}
+
+function namesUnaddressableField(diff: Document): boolean {
+  for (const [key, section] of Object.entries(diff)) {
+    if (key === 'a' || key === 'l') continue;
+    if (key === 'u' || key === 'i' || key === 'd') {
+      if (Object.keys(section as Document).some((field) => field.startsWith('$') || field.includes('.'))) return true;
+    } else if (key.startsWith('s')) {
+      const field = key.slice(1);
+      if (field.startsWith('$') || field.includes('.') || namesUnaddressableField(section as Document)) return true;
+    }
+  }
+  return false;
 }
 
 /**
