@@ -97,14 +97,21 @@ module.exports = {
       severity: 'error',
       comment: 'commands -> {txn, changes}: transactions and change streams are used by commands, never the reverse.',
       from: { path: `${emulator}(txn|changes|engine)/` },
-      to: { path: `${emulator}commands/` },
+      to: { path: `${emulator}(commands|repl)/` },
+    },
+    {
+      name: 'emulator-repl-not-to-commands',
+      severity: 'error',
+      comment: 'commands -> repl -> {txn, changes}: a replica-set member is driven by commands, never the reverse, and reaches other members with its own client, not the wire layer.',
+      from: { path: `${emulator}repl/` },
+      to: { path: `${emulator}(commands|wire)/` },
     },
     {
       name: 'emulator-engine-not-up',
       severity: 'error',
       comment: '{txn, changes} -> engine: the storage engine is the bottom layer.',
       from: { path: `${emulator}engine/` },
-      to: { path: `${emulator}(wire|commands|txn|changes|session|failpoints)/|${emulator}server(State)?\\.ts$` },
+      to: { path: `${emulator}(wire|commands|txn|changes|session|failpoints|repl)/|${emulator}server(State)?\\.ts$` },
     },
   ],
   options: {
