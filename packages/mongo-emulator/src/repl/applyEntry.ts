@@ -114,7 +114,9 @@ function applyCommand(catalog: Catalog, db: string, o: Document, entry: Document
       return;
     case 'create': {
       const { create, ...options } = o;
-      if (idempotent && catalog.getCollection(db, String(create))) return;
+      // Already there: a transaction's insert created it when this member applied the applyOps
+      // that the primary logged before the create entry of its implicit creation.
+      if (catalog.getCollection(db, String(create))) return;
       if (options.viewOn !== undefined) {
         catalog.createView(db, String(create), { viewOn: String(options.viewOn), pipeline: (options.pipeline as Document[]) ?? [] } as never);
         return;
