@@ -64,6 +64,33 @@ describe('mongo-emulator CLI', () => {
     }
   });
 
+  it('--nodes 3 starts a replica set of three member processes, prints its URI and stops them all on SIGTERM', async () => {
+    const { child, output, exited } = run(['--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000', '--heartbeatIntervalMillis', '200']);
+    try {
+      const deadline = Date.now() + 30_000;
+      let match: RegExpExecArray | null = null;
+      while (!(match = /ready on (mongodb:\/\/\S+) \(replica set rs0 of 3 member processes, pids (\d+), (\d+), (\d+)/.exec(output()))) {
+        if (Date.now() > deadline) throw new Error(`no ready line: ${output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const [, uri, ...pids] = match;
+      expect(uri!.split('/')[2]!.split(',')).toHaveLength(3);
+      const client = new MongoClient(uri!);
+      try {
+        await client.db('cli').collection('t').insertOne({ _id: 1 } as never, { writeConcern: { w: 3 } });
+        const hello = await client.db('admin').command({ hello: 1 });
+        expect(hello.hosts).toHaveLength(3);
+      } finally {
+        await client.close();
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      for (const pid of pids) expect(() => process.kill(Number(pid), 0)).toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
   it('rejects an unknown flag with a clear message and exit code 2', async () => {
     const { output, exited } = run(['--bogus']);
     expect(await exited).toBe(2);
