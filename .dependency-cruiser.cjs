@@ -40,7 +40,7 @@ module.exports = {
       name: 'domain-not-to-graphql',
       severity: 'error',
       comment:
-        'Services return plain discriminated unions; only the graphql layer maps them to GraphQL types (DESIGN.md).',
+        'Services return plain discriminated unions; only the graphql layer maps them to GraphQL types (docs/design.md).',
       from: { path: '^src/', pathNot: graphqlLayer },
       to: { path: graphqlPackages },
     },

@@ -1,5 +1,5 @@
 // How the process-level tests play their callers: bounded concurrency, and a caller that sends
-// the same key again for as long as the answer is transient, as DESIGN asks of clients.
+// the same key again for as long as the answer is transient, as docs/design.md asks of clients.
 
 /** The answers a caller retries with the same key: the outcome is not decided yet. */
 export const TRANSIENT_ANSWERS: ReadonlySet<string> = new Set(['RequestInProgress', 'OutcomeUnknown']);

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { CLAIM_BY_ID, CREATE, callAs } from './support/workGql.ts';
 
 // The work-item API end to end: W1 through 32 concurrent HTTP requests with the conflict count
-// read from /metrics, the roles of DESIGN.md, input validation, replays, stats and the
+// read from /metrics, the roles of docs/design.md, input validation, replays, stats and the
 // correlated claim/complete log lines.
 
 const logLines: Record<string, unknown>[] = [];
