@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testMongoUri } from '../support/mongo.ts';
-import { waitFor } from '../streams/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const CALLERS = 32;
 const AMOUNT = 100;

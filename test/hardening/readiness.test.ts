@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { claimAndComplete, createItem, subscriberCount, take, waitFor, WORK_ITEM_STATUS } from '../streams/support/streamsTest.ts';
+import { claimAndComplete, createItem, subscriberCount, take, WORK_ITEM_STATUS } from '../streams/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 import { metricValue } from '../streams/support/payouts.ts';
 import { LIVE_WATCHERS_TASK } from '../../src/streams/index.ts';
 

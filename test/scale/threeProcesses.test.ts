@@ -11,7 +11,8 @@ import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/streams/index.ts'
 import { inLanes, untilFinal } from '../support/callers.ts';
 import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 import { createTestWsClient, type TestWsClient } from '../support/ws.ts';
-import { waitFor, WORK_ITEM_STATUS, type StatusEvent } from '../streams/support/streamsTest.ts';
+import { WORK_ITEM_STATUS, type StatusEvent } from '../streams/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const START_TIMEOUT_MS = 120_000;
 /** The lease lasts 15 s unless renewed (ProjectionLimits.leaseDurationMs); a survivor takes it after. */

@@ -42,7 +42,12 @@ describe('S1: work-item transitions reach every matching subscriber in order', (
         ]);
       }
     }
-    await expectNoMore(subscriptions);
+    // One marker item per kind, after every expected transition: each filter matches one or both.
+    const markers = new Set<string>();
+    const writeMarkers = async () => {
+      for (const kind of kinds) markers.add(await createItem(app, kind, `s1-${kind}-marker`));
+    };
+    await expectNoMore(subscriptions, writeMarkers, (event) => markers.has(event['itemId'] as string));
   });
 
   it('filters by item id and reports a reclaim (PROCESSING → PROCESSING) with its own version', async () => {

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { Role } from '../../../src/graphql/auth/roles.ts';
 import type { TestApp } from '../../support/app.ts';
 import type { TestSubscription } from '../../support/ws.ts';
-import { waitFor } from './streamsTest.ts';
+import { waitFor } from '../../support/waiting.ts';
 
 export const LEDGER_ENTRY_ADDED = `subscription ($accountId: ID, $after: String) {
   ledgerEntryAdded(accountId: $accountId, after: $after) {
