@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../src/ledger/index.ts';
 import { keyPerAttempt } from './support/brokenPreconditions.ts';
 import { countOf } from './support/count.ts';
-import { failCommand } from './support/failPoints.ts';
+import { failCommand } from '../support/failPoints.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 import { databaseClockPasses } from '../support/waiting.ts';
 

@@ -15,6 +15,7 @@ import { createPayoutProjection, PAYOUT_LEASE_NAME } from '../../src/streams/pro
 import { ensureWalkIndexes } from '../../src/streams/projection/withdrawalWalk.ts';
 import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
+import { withFailCommand } from '../support/failPoints.ts';
 
 const WAIT = { timeout: 20_000, interval: 25 };
 
@@ -103,22 +104,18 @@ describe('payout projection whose lease is taken over', () => {
     await ensureWorkItemIndexes(db);
     const leases = projectionLeases(db);
     const projection = projectionOn(db, { holder: 'failing', leaseAcquireIntervalMs: 100 });
-    const admin = client.db('admin');
     projection.start();
     try {
       await vi.waitFor(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'failing', version: 1, catchUp: null }), WAIT);
       // Every getMore and aggregate of this process's client fails, unlabelled: its stream cannot be (re)opened.
-      await admin.command({
-        configureFailPoint: 'failCommand',
-        mode: 'alwaysOn',
-        data: { failCommands: ['getMore', 'aggregate'], appName: 'projectionFailingTest', errorCode: 8, errorLabels: [] },
+      const unlabelled = { failCommands: ['getMore', 'aggregate'], errorCode: 8, errorLabels: [] };
+      await withFailCommand(client, 'projectionFailingTest', 'alwaysOn', unlabelled, async () => {
+        await vi.waitFor(() => expect(projection.status).toMatchObject({ state: 'retrying' }), WAIT);
+        // It released the lease after the failures and took it again: a new version.
+        await vi.waitFor(async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2), { ...WAIT, timeout: 60_000 });
+        expect(projection.status.consecutiveFailures).toBeGreaterThanOrEqual(ProjectionLimits.streamFailuresMax);
       });
-      await vi.waitFor(() => expect(projection.status).toMatchObject({ state: 'retrying' }), WAIT);
-      // It released the lease after the failures and took it again: a new version.
-      await vi.waitFor(async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2), { ...WAIT, timeout: 60_000 });
-      expect(projection.status.consecutiveFailures).toBeGreaterThanOrEqual(ProjectionLimits.streamFailuresMax);
     } finally {
-      await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
       await projection.stop();
     }
   }, 90_000);

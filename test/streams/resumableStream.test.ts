@@ -18,6 +18,7 @@ import {
   type StreamOpened,
 } from '../../src/streams/resumableStream.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
+import { withFailCommand } from '../support/failPoints.ts';
 import { changeStreamsOn } from './support/streamsTest.ts';
 
 const INSERTS: Document[] = [{ $match: { operationType: 'insert' } }];
@@ -287,19 +288,11 @@ describe('resumable stream: the driver gives up (own emulator)', () => {
 
     // Every getMore and aggregate of this client fails with an unlabelled error: the driver does
     // not resume (not a resumable error) and every reopen fails until the fail point goes.
-    const admin = client.db('admin');
-    await admin.command({
-      configureFailPoint: 'failCommand',
-      mode: 'alwaysOn',
-      data: { failCommands: ['getMore', 'aggregate'], appName: 'resumableStreamTest', errorCode: 8, errorLabels: [] },
-    });
-    try {
+    await withFailCommand(client, 'resumableStreamTest', 'alwaysOn', { failCommands: ['getMore', 'aggregate'], errorCode: 8, errorLabels: [] }, async () => {
       await vi.waitFor(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThanOrEqual(2), WAIT);
       expect(followed.stream.status.state).toBe('reopening');
       await insert(collection, 3, 4, 5); // written while no stream is open
-    } finally {
-      await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
-    }
+    });
     await seenExactly(followed.seen, [1, 2, 3, 4, 5]);
     await vi.waitFor(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), WAIT);
     expect(followed.stream.status.reopens).toBeGreaterThanOrEqual(1);
