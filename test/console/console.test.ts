@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/graphql/auth/roles.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { deposit, openAccount } from '../streams/support/ledgerStreams.ts';
+import { deposit, openAccount } from '../support/callers.ts';
 import { createItem } from '../streams/support/streamsTest.ts';
 import { waitFor } from '../support/waiting.ts';
 

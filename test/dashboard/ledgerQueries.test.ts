@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardEntryIndex, DashboardAccountIndex, entriesIndexFor, ledgerTotals, listEntriesAcross } from '../../src/ledger/dashboard.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { clockPasses } from '../support/waiting.ts';
-import { deposit, openAccount, transfer, withdraw } from '../streams/support/ledgerStreams.ts';
+import { deposit, openAccount, transfer, withdraw } from '../support/callers.ts';
 
 const ENTRIES = `query ($accountId: ID, $kinds: [LedgerEntryKind!], $currency: String, $from: DateTime, $to: DateTime, $first: Int, $after: String) {
   ledgerEntries(accountId: $accountId, kinds: $kinds, currency: $currency, from: $from, to: $to, first: $first, after: $after) {

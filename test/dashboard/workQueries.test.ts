@@ -10,7 +10,7 @@ import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes } from '.
 import { ReadIndex } from '../../src/work/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
-import { deposit, openAccount, withdraw } from '../streams/support/ledgerStreams.ts';
+import { deposit, openAccount, withdraw } from '../support/callers.ts';
 import { claimAndComplete, createItem } from '../streams/support/streamsTest.ts';
 import { databaseClockPasses, waitFor } from '../support/waiting.ts';
 

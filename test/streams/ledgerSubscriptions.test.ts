@@ -12,17 +12,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';
 import type { SubscriberQueue } from '../../src/streams/SubscriberQueue.ts';
 import { withProjection } from './support/payouts.ts';
-import {
-  accountNow,
-  deposit,
-  ledgerSubscriberCount,
-  openAccount,
-  subscribeLedger,
-  takeLedger,
-  transfer,
-  withdraw,
-  type LedgerEvent,
-} from './support/ledgerStreams.ts';
+import { ledgerSubscriberCount, subscribeLedger, takeLedger, type LedgerEvent } from './support/ledgerStreams.ts';
+import { accountNow, deposit, openAccount, transfer, withdraw } from '../support/callers.ts';
 import { changeStreamsOn, expectNoMore } from './support/streamsTest.ts';
 import { waitFor } from '../support/waiting.ts';
 
