@@ -6,7 +6,8 @@ import { startEmulator } from '@precondition/mongo-emulator';
 import { Long, MongoClient, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import { collectionNames } from '../../src/ledger/index.ts';
 import { ProjectionLimits } from '../../src/streams/limits.ts';
 import { projectionLeases } from '../../src/streams/projection/lease.ts';
@@ -69,8 +70,8 @@ describe('payout projection whose lease is taken over', () => {
     projection.start();
     try {
       await withdrawal(db, 'before');
-      await vi.waitFor(async () => expect(await payoutFor(db, 'before')).toBe(1), WAIT);
-      await vi.waitFor(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'first', catchUp: null }), WAIT);
+      await eventually(async () => expect(await payoutFor(db, 'before')).toBe(1), WAIT);
+      await eventually(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'first', catchUp: null }), WAIT);
       expect(projection.status.state).toBe('projecting');
 
       // Another process takes the lease over (as after a stall past the expiry): a new holder and version.
@@ -82,7 +83,7 @@ describe('payout projection whose lease is taken over', () => {
       expect(taken).toMatchObject({ holder: 'usurper' });
 
       await withdrawal(db, 'after');
-      await vi.waitFor(() => expect(projection.status.state).toBe('standby'), WAIT);
+      await eventually(() => expect(projection.status.state).toBe('standby'), WAIT);
       // Its payout may exist (written before the refused token write; the new holder's replay is a
       // no-op), but the position stays the new holder's.
       expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'usurper', version: taken!['version'], resumeToken: taken!['resumeToken'] });
@@ -106,13 +107,13 @@ describe('payout projection whose lease is taken over', () => {
     const projection = projectionOn(db, { holder: 'failing', leaseAcquireIntervalMs: 100 });
     projection.start();
     try {
-      await vi.waitFor(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'failing', version: 1, catchUp: null }), WAIT);
+      await eventually(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'failing', version: 1, catchUp: null }), WAIT);
       // Every getMore and aggregate of this process's client fails, unlabelled: its stream cannot be (re)opened.
       const unlabelled = { failCommands: ['getMore', 'aggregate'], errorCode: 8, errorLabels: [] };
       await withFailCommand(client, 'projectionFailingTest', 'alwaysOn', unlabelled, async () => {
-        await vi.waitFor(() => expect(projection.status).toMatchObject({ state: 'retrying' }), WAIT);
+        await eventually(() => expect(projection.status).toMatchObject({ state: 'retrying' }), WAIT);
         // It released the lease after the failures and took it again: a new version.
-        await vi.waitFor(async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2), { ...WAIT, timeout: 60_000 });
+        await eventually(async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2), { ...WAIT, timeout: 60_000 });
         expect(projection.status.consecutiveFailures).toBeGreaterThanOrEqual(ProjectionLimits.streamFailuresMax);
       });
     } finally {
