@@ -2,10 +2,10 @@
 // value stops start-up with a message naming the variable and what it expected. To add a limit,
 // add one line to `envSchema` (and one row to the README's configuration table).
 import { z } from 'zod';
-import { parseApiKeys, type ApiKeyEntry } from './graphql/auth/apiKeys.ts';
-import { isRole, ROLES, type Role } from './graphql/auth/roles.ts';
-import type { BucketSize, RateLimits } from './graphql/rateLimitSizes.ts';
-import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './graphql/trustedDocumentsManifest.ts';
+import { parseApiKeys, type ApiKeyEntry } from './access/apiKeys.ts';
+import { isRole, ROLES, type Role } from './access/roles.ts';
+import type { BucketSize, RateLimits } from './access/rateLimits.ts';
+import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './access/trustedDocumentsManifest.ts';
 import { resolve } from 'node:path';
 
 export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
@@ -95,7 +95,7 @@ const envSchema = z
     MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS: intVar(100, 60_000, 3_000),
     HTTP_BODY_LIMIT_BYTES: intVar(1_024, 10_485_760, 1_048_576),
     SHUTDOWN_GRACE_MS: intVar(0, 120_000, 10_000),
-    // Query limits (graphql-armor); src/graphql/queryLimits.ts derives each default.
+    // Query limits (graphql-armor); src/server/queryLimits.ts derives each default.
     GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
     GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
     GRAPHQL_COST_MAX: intVar(1, 1_000_000, 6_000),

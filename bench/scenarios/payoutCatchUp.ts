@@ -8,11 +8,11 @@
 import { Long, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { catchUpPayouts, catchUpStart } from '../../src/streams/projection/catchUp.ts';
-import { acquireLease, projectionLeases, storeCatchUp } from '../../src/streams/projection/lease.ts';
-import { ensureWalkIndexes, journalForWalk } from '../../src/streams/projection/withdrawalWalk.ts';
-import { ProjectionLimits } from '../../src/streams/limits.ts';
-import { createStreamsTelemetry } from '../../src/streams/telemetry.ts';
+import { catchUpPayouts, catchUpStart } from '../../src/payouts/catchUp.ts';
+import { acquireLease, projectionLeases, storeCatchUp } from '../../src/payouts/lease.ts';
+import { ensureWalkIndexes, journalForWalk } from '../../src/payouts/withdrawalWalk.ts';
+import { ProjectionLimits } from '../../src/fanout/limits.ts';
+import { createStreamsTelemetry } from '../../src/fanout/telemetry.ts';
 import { collectionNames } from '../../src/ledger/index.ts';
 import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { sized } from '../context.ts';

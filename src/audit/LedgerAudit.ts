@@ -47,7 +47,7 @@ export class LedgerAudit {
   #running: Promise<unknown> = Promise.resolve();
 
   /**
-   * Built once per app by src/app.ts, which hands in the telemetry on the registry it serves; without
+   * Built once per app by src/app/createApp.ts, which hands in the telemetry on the registry it serves; without
    * one (a bench, a test) the metrics go to a registry of this audit's own that nobody scrapes.
    */
   constructor(db: Db, logger: Logger, options: LedgerAuditOptions = {}, telemetry: AuditTelemetry = createAuditTelemetry(new Registry())) {

@@ -1,6 +1,6 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { Allow, Rights } from '../graphql/auth/index.ts';
-import type { AppContext } from '../graphql/context.ts';
+import type { AppContext } from '../app/requestContext.ts';
 
 @ObjectType({ description: 'The replica set the API writes to, as the server reports it' })
 class ReplicaSetStatus {

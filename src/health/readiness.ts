@@ -3,9 +3,9 @@
 // (GET /healthz) stays "the process answers": a restart does not fix a database outage, so an
 // orchestrator should stop routing here (readiness), not kill the process (liveness).
 import type { Db } from 'mongodb';
-import type { AppServices } from '../services.ts';
-import type { FeedStatus } from '../streams/ChangeFeed.ts';
-import type { ProjectionStatus } from '../streams/projection/PayoutProjection.ts';
+import type { AppServices } from '../app/services.ts';
+import type { FeedStatus } from '../fanout/ChangeFeed.ts';
+import type { ProjectionStatus } from '../payouts/PayoutProjection.ts';
 
 export const ReadinessLimits = Object.freeze({
   /** A ping slower than this counts as no answer (the 1 s). */

@@ -1,6 +1,6 @@
 import type { ClientSession, Db, Document, Filter, IndexDescription } from 'mongodb';
 import { z } from 'zod';
-import type { StartupTask } from '../db/startupTasks.ts';
+import type { StartupTask } from '../db/startupTask.ts';
 import { toLedgerEntry } from './convert.ts';
 import { collectionNames, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
 import { fromLong } from './money.ts';
@@ -261,7 +261,7 @@ export async function ledgerRequest(db: Db, requestId: string, options: ReadOpti
   };
 }
 
-/** The dashboards' ledger reads over one database, built once by src/app.ts. */
+/** The dashboards' ledger reads over one database, built once by src/app/createApp.ts. */
 export function createLedgerDashboard(db: Db) {
   return Object.freeze({
     listEntries: (query: EntriesQuery, options?: ReadOptions) => listEntriesAcross(db, query, options),

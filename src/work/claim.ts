@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Document, ObjectId, Sort } from 'mongodb';
-import type { WorkContext } from './context.ts';
+import type { WorkContext } from './workDeps.ts';
 import type { ClaimWorkItemInput } from './inputs.ts';
 import { ClaimIndex, Limits, WorkStatus } from './model.ts';
 import * as pipelines from './pipelines.ts';
-import { applied, refused } from './outcomes.ts';
+import { applied, refused } from './conditionalWrite.ts';
 import type { ClaimResult } from './results.ts';
 
 // A claim is one findOneAndUpdate whose filter holds the expected status (and version, when

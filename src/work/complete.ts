@@ -1,7 +1,7 @@
-import type { WorkContext } from './context.ts';
+import type { WorkContext } from './workDeps.ts';
 import type { CompleteWorkItemInput } from './inputs.ts';
 import * as pipelines from './pipelines.ts';
-import { applied, refused } from './outcomes.ts';
+import { applied, refused } from './conditionalWrite.ts';
 import type { CompleteResult } from './results.ts';
 import { sameJson } from './sameJson.ts';
 

@@ -1,6 +1,6 @@
 import { MongoBulkWriteError } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
-import type { WorkContext } from './context.ts';
+import type { WorkContext } from './workDeps.ts';
 import type { CreateWorkItemInput } from './inputs.ts';
 import { KeyNamespace, Limits, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
 import { createIfMissing, type NewItem } from './pipelines.ts';

@@ -1,7 +1,7 @@
-import type { WorkContext } from './context.ts';
+import type { WorkContext } from './workDeps.ts';
 import type { HeartbeatWorkItemInput } from './inputs.ts';
 import * as pipelines from './pipelines.ts';
-import { refused } from './outcomes.ts';
+import { refused } from './conditionalWrite.ts';
 import type { HeartbeatResult } from './results.ts';
 
 /**

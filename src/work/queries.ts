@@ -1,5 +1,5 @@
 import { ObjectId, type ClientSession, type Filter } from 'mongodb';
-import type { WorkContext } from './context.ts';
+import type { WorkContext } from './workDeps.ts';
 import { KeyNamespace, Limits, WORK_STATUSES, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
 
 // Read side of the work service: one item, a page of items, and the queue's shape. Every list

@@ -1,7 +1,7 @@
-import type { WorkContext } from './context.ts';
+import type { WorkContext } from './workDeps.ts';
 import type { RequeueWorkItemInput } from './inputs.ts';
 import * as pipelines from './pipelines.ts';
-import { applied, refused } from './outcomes.ts';
+import { applied, refused } from './conditionalWrite.ts';
 import type { RequeueResult } from './results.ts';
 
 /** An operator sends a dead-lettered item back to PENDING, at the version they looked at. */

@@ -1,10 +1,10 @@
 import type { Db, ObjectId } from 'mongodb';
 import { claimWorkItem } from './claim.ts';
 import { completeWorkItem } from './complete.ts';
-import type { WorkContext } from './context.ts';
+import type { WorkContext } from './workDeps.ts';
 import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem } from './createItem.ts';
 import { heartbeatWorkItem } from './heartbeat.ts';
-import { entriesWithPayout } from './payouts.ts';
+import { entriesWithPayout } from './payoutItems.ts';
 import type {
   ClaimWorkItemInput,
   CompleteWorkItemInput,

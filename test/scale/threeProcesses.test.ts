@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
-import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/streams/index.ts';
+import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/fanout/index.ts';
 import { inLanes, untilFinal } from '../support/callers.ts';
 import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 import { createTestWsClient, type TestWsClient } from '../support/ws.ts';
-import { waitFor, WORK_ITEM_STATUS, type StatusEvent } from '../streams/support/streamsTest.ts';
+import { waitFor, WORK_ITEM_STATUS, type StatusEvent } from '../fanout/support/streamsTest.ts';
 
 const START_TIMEOUT_MS = 120_000;
 /** The lease lasts 15 s unless renewed (ProjectionLimits.leaseDurationMs); a survivor takes it after. */

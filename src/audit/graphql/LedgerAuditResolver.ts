@@ -1,8 +1,8 @@
 // The audit's results for dashboards and ops, and an admin's "run it now". Thin: read or call
-// the app's one audit (`ctx.services.ledgerAudit`, built by src/app.ts), map the plain records onto GraphQL types.
+// the app's one audit (`ctx.services.ledgerAudit`, built by src/app/createApp.ts), map the plain records onto GraphQL types.
 import { createUnionType, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import type { AppContext } from '../../graphql/context.ts';
+import type { AppContext } from '../../app/requestContext.ts';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
 import type { AuditRunDoc, Mismatch } from '../model.ts';
 

@@ -1,9 +1,9 @@
 // Who the caller is, as far as the API tells: the role of its key (never the key), so a client
 // such as the ops console can show only what that role may do. The server refuses the rest anyway.
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../app/requestContext.ts';
 import { Allow } from './Allow.ts';
-import { roleHasRight, roleMaySubscribe, Rights } from './roles.ts';
+import { roleHasRight, roleMaySubscribe, Rights } from '../../access/roles.ts';
 
 @ObjectType()
 export class Viewer {

@@ -1,7 +1,7 @@
 import type { AuthCheckerFn } from 'type-graphql';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../app/requestContext.ts';
 import { appError, ErrorCode } from '../errors.ts';
-import { isRight, roleHasRight } from './roles.ts';
+import { isRight, roleHasRight } from '../../access/roles.ts';
 
 /**
  * The one place where access is decided, for HTTP and WebSocket alike (both build an

@@ -4,7 +4,7 @@ import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, R
 import { z } from 'zod';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { readOptions } from '../../graphql/consistency.ts';
-import type { AppContext } from '../../graphql/context.ts';
+import type { AppContext } from '../../app/requestContext.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
 import { DashboardLimits, decodeEntriesCursor, type CappedCount, ENTRY_KINDS, type LedgerRequestStatus } from '../dashboard.ts';

@@ -2,7 +2,7 @@
 // contract's union. Rights mirror DESIGN.md's roles table.
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import type { AppContext } from '../../graphql/context.ts';
+import type { AppContext } from '../../app/requestContext.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import * as zodInputs from '../inputs.ts';
 import { pageSizeMax } from '../limits.ts';
@@ -14,7 +14,7 @@ import { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from
 import { toGraphql } from './toGraphql.ts';
 import { Account, AccountPage, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
 
-/** The app's one ledger service (src/app.ts), from the request's context. */
+/** The app's one ledger service (src/app/createApp.ts), from the request's context. */
 function ledger(ctx: AppContext): LedgerService {
   return ctx.services.ledger;
 }

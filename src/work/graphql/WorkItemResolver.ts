@@ -5,7 +5,7 @@ import { ReadLimits } from '../queries.ts';
 import { readOptions } from '../../graphql/consistency.ts';
 import { DateTime } from '../../graphql/scalars.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import type { AppContext } from '../../graphql/context.ts';
+import type { AppContext } from '../../app/requestContext.ts';
 import * as zodInputs from '../inputs.ts';
 import { Limits, WorkStatus } from '../model.ts';
 import type { WorkService } from '../service.ts';
@@ -27,7 +27,7 @@ import {
 import { toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
 import { toWorkItem, WorkItem, WorkItemPage, WorkQueueStats } from './types.ts';
 
-/** The app's one work service (src/app.ts), from the request's context. */
+/** The app's one work service (src/app/createApp.ts), from the request's context. */
 function work(ctx: AppContext): WorkService {
   return ctx.services.work;
 }
