@@ -11,7 +11,7 @@ import { Registry } from 'prom-client';
 import { catchUpPayouts, catchUpStart } from '../../src/payouts/catchUp.ts';
 import { acquireLease, projectionLeases, storeCatchUp } from '../../src/payouts/lease.ts';
 import { ensureWalkIndexes, journalForWalk } from '../../src/payouts/withdrawalWalk.ts';
-import { ProjectionLimits } from '../../src/fanout/limits.ts';
+import { ProjectionLimits } from '../../src/payouts/limits.ts';
 import { createStreamsTelemetry } from '../../src/fanout/telemetry.ts';
 import { collectionNames } from '../../src/ledger/index.ts';
 import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';

@@ -13,7 +13,6 @@ import { connectMongo } from '../db/connect.ts';
 import { resolveEngine, type EngineInfo } from '../db/engine.ts';
 import { createEngineStatus } from '../db/engineStatus.ts';
 import type { RunningTask, StartupTask } from '../db/startupTask.ts';
-import { createGraphqlTelemetry, type GraphqlTelemetry } from '../server/telemetry.ts';
 import { createLedgerDashboard } from '../ledger/dashboard.ts';
 import { createLedgerService } from '../ledger/service.ts';
 import { createLedgerTelemetry } from '../ledger/telemetry.ts';
@@ -60,7 +59,6 @@ export interface App {
   db: Db;
   engine: EngineInfo;
   services: AppServices;
-  graphqlTelemetry: GraphqlTelemetry;
   /** Idempotent: stops the start-up tasks' workers, then Mongo and an embedded engine. */
   stop(): Promise<void>;
 }
@@ -115,7 +113,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       db,
       engine,
       services,
-      graphqlTelemetry: createGraphqlTelemetry(registry),
       stop: () => (stopping ??= stopAll()),
     };
   } catch (error) {

@@ -1,13 +1,13 @@
 import type { Db } from 'mongodb';
+import type { StartupTask } from '../db/startupTask.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ChangeFeed, type FeedStatus } from '../fanout/ChangeFeed.ts';
-import type { StreamsTelemetry } from '../fanout/telemetry.ts';
-import { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent } from '../ledger/events.ts';
-import { workItemFeedSpec, type WorkItemStatusEvent } from '../work/events.ts';
+import { ChangeFeed, type FeedStatus, type StreamsTelemetry } from '../fanout/index.ts';
+import { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent } from '../ledger/index.ts';
+import { workItemFeedSpec, type WorkItemStatusEvent } from '../work/index.ts';
 
 // The live watchers of one app, one feed per watched collection. src/app/createApp.ts builds them once and
 // hands them to the subscription resolvers (through the GraphQL context) and to /readyz; the
-// live-watchers start-up task opens them.
+// live-watchers start-up task (below) opens them, in every process.
 
 export interface LiveFeeds {
   workItems: ChangeFeed<WorkItemStatusEvent>;
@@ -52,5 +52,17 @@ export function createLiveFeeds(db: Db, logger: Logger, telemetry: StreamsTeleme
       await stopAll();
     },
     statuses: () => (running ? all.map((feed) => feed.status) : null),
+  };
+}
+
+export const LIVE_WATCHERS_TASK = 'streams: live watchers';
+
+export function liveWatchersTask(feeds: LiveFeeds): StartupTask {
+  return {
+    name: LIVE_WATCHERS_TASK,
+    async run() {
+      await feeds.start();
+      return { stop: () => feeds.stop() };
+    },
   };
 }

@@ -1,5 +1,6 @@
-// The per-request context every resolver receives (`@Ctx() ctx: AppContext`), built the same way
-// for HTTP requests and WebSocket operations so that neither is a side door. Resolvers reach the
+// The app's per-request context (`AppContext`: the toolkit's RequestContext over every service and
+// loader of the app), built the same way for HTTP requests and WebSocket operations so that
+// neither is a side door. Resolvers reach the
 // database only through the app's services and the request's loaders: the context carries no
 // database or client handle.
 import { randomUUID } from 'node:crypto';
@@ -7,6 +8,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from '../observability/logger.ts';
 import type { AppServices } from './services.ts';
 import type { Authentication, AuthFailure, Principal } from '../access/apiKeys.ts';
+import type { RequestContext } from '../graphql/context.ts';
 import type { Role } from '../access/roles.ts';
 import { RequestConsistency } from '../graphql/consistency.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
@@ -19,20 +21,7 @@ export interface ContextSource {
   services: AppServices;
 }
 
-export interface AppContext {
-  requestId: string;
-  transport: 'http' | 'ws';
-  principal: Principal | null;
-  role: Role | null;
-  /** Why there is no principal; null when authenticated. */
-  authFailure: AuthFailure | null;
-  services: AppServices;
-  loaders: Loaders;
-  /** Read-your-writes: the time this request's reads must follow (`@consistentAfter`), and their session. */
-  consistency: RequestConsistency;
-  /** A child logger bound to this request (request id, key fingerprint and role; never the key). */
-  logger: Logger;
-}
+export type AppContext = RequestContext<AppServices, Loaders>;
 
 /**
  * What a request builds only when something asks for it: most operations never log, and only
@@ -70,7 +59,7 @@ class Deferred {
   }
 }
 
-class RequestContext implements AppContext {
+class AppRequestContext implements AppContext {
   readonly principal: Principal | null;
   readonly role: Role | null;
   readonly authFailure: AuthFailure | null;
@@ -101,5 +90,5 @@ class RequestContext implements AppContext {
   }
 }
 export function createContext(source: ContextSource, auth: Authentication, transport: AppContext['transport']): AppContext {
-  return new RequestContext(source, auth, transport);
+  return new AppRequestContext(source, auth, transport);
 }

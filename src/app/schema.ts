@@ -5,11 +5,12 @@ import { specifiedDirectives } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { LedgerAuditResolver } from '../audit/graphql/LedgerAuditResolver.ts';
-import { HealthResolver } from '../health/HealthResolver.ts';
+import { HealthResolver } from '../health/graphql/HealthResolver.ts';
 import { DashboardResolver, LedgerEntryListFieldsResolver } from '../ledger/graphql/DashboardResolver.ts';
 import { AccountFieldsResolver, LedgerEntryFieldsResolver, LedgerResolver } from '../ledger/graphql/LedgerResolver.ts';
-import { ProjectionResolver } from '../payouts/graphql/PayoutProjectionResolver.ts';
-import { StreamsResolver } from '../ledger/graphql/LedgerSubscriptionResolver.ts';
+import { PayoutProjectionResolver } from '../payouts/graphql/PayoutProjectionResolver.ts';
+import { LedgerSubscriptionResolver } from '../ledger/graphql/LedgerSubscriptionResolver.ts';
+import { WorkItemSubscriptionResolver } from '../work/graphql/WorkItemSubscriptionResolver.ts';
 import { WorkItemPageFieldsResolver, WorkItemResolver } from '../work/graphql/WorkItemResolver.ts';
 import { assertEveryRootFieldHasRight } from '../graphql/auth/assertEveryRootFieldHasRight.ts';
 import { authChecker } from '../graphql/auth/authChecker.ts';
@@ -25,11 +26,12 @@ export const resolvers = [
   LedgerEntryFieldsResolver,
   LedgerEntryListFieldsResolver,
   LedgerResolver,
-  ProjectionResolver,
-  StreamsResolver,
+  LedgerSubscriptionResolver,
+  PayoutProjectionResolver,
   ViewerResolver,
   WorkItemPageFieldsResolver,
   WorkItemResolver,
+  WorkItemSubscriptionResolver,
 ] as const;
 
 export interface BuildAppSchemaOptions {

@@ -1,13 +1,14 @@
 // The app's start-up tasks, in order, over the services src/app/createApp.ts built: the ledger's and the
 // work items' indexes before the streams, whose projection writes and reconciliation rely on
 // them, and the audit last (it reads both). Lives above the features (they export their tasks,
-// db/startupTasks.ts says what a task is), so no feature and not db/ imports it.
+// db/startupTask.ts says what a task is), so no feature and not db/ imports it.
 import { ledgerAuditTask } from '../audit/startup.ts';
 import type { StartupTask } from '../db/startupTask.ts';
 import { ledgerDashboardIndexesTask } from '../ledger/dashboard.ts';
 import { ledgerStartupTasks } from '../ledger/startup.ts';
 import type { AppServices } from './services.ts';
-import { liveWatchersTask, payoutProjectionTask } from '../payouts/startup.ts';
+import { payoutProjectionTask } from '../payouts/index.ts';
+import { liveWatchersTask } from './liveFeeds.ts';
 import { workItemIndexesTask } from '../work/startup.ts';
 
 export function appStartupTasks(services: AppServices): readonly StartupTask[] {

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChangeStream, ChangeStreamOptions, Collection, Document, Timestamp } from 'mongodb';
 import { isChangeStreamHistoryLost } from '../db/mongoErrors.ts';
 import { InvalidatedError } from './InvalidatedError.ts';
-import { backoffMs, FeedLimits } from '../fanout/limits.ts';
+import { exponentialBackoffMs, jitteredMs } from '../lib/backoff.ts';
+import { ChangeStreamLimits } from './limits.ts';
 import { asResumeToken, type ResumeToken } from './resumeCursor.ts';
 
 // The one change-stream lifecycle of the app: the live feeds (ChangeFeed) and the payout
@@ -41,7 +42,7 @@ export interface StreamSource {
 function watchFrom(source: StreamSource, start: StreamStart): ChangeStream {
   const stream = source.collection.watch(source.pipeline, {
     ...source.options,
-    maxAwaitTimeMS: source.awaitTimeMs ?? FeedLimits.awaitTimeMs,
+    maxAwaitTimeMS: source.awaitTimeMs ?? ChangeStreamLimits.awaitTimeMs,
     ...(start.kind === 'after' ? { resumeAfter: start.token } : {}),
     ...(start.kind === 'atOperationTime' ? { startAtOperationTime: start.operationTime } : {}),
   });
@@ -132,8 +133,7 @@ export interface ReopenBackoff {
 
 /** The reopen delay after the n-th failure in a row: capped exponential, with "equal jitter" (half fixed, half random) so that processes that failed together do not reopen together. */
 export function reopenDelayMs(failures: number, backoff: ReopenBackoff, random: () => number = Math.random): number {
-  const capped = backoffMs(failures, backoff.baseMs, backoff.maxMs);
-  return Math.round(capped / 2 + (random() * capped) / 2);
+  return Math.round(jitteredMs(exponentialBackoffMs(failures, backoff.baseMs, backoff.maxMs), 0.5, random));
 }
 
 /** What /readyz and the metrics show of a stream. */
@@ -191,7 +191,7 @@ export class ResumableStream {
     if ((handler.change === undefined) === (handler.batch === undefined)) throw new Error('a stream handler takes changes one by one (change) or in batches (batch), one of the two');
     this.#source = source;
     this.#handler = handler;
-    this.#backoff = options.backoff ?? { baseMs: FeedLimits.reopenBackoffBaseMs, maxMs: FeedLimits.reopenBackoffMaxMs };
+    this.#backoff = options.backoff ?? { baseMs: ChangeStreamLimits.reopenBackoffBaseMs, maxMs: ChangeStreamLimits.reopenBackoffMaxMs };
     const signal = options.signal;
     if (signal) {
       // An owner's stop signal stops the stream too; the listener goes when the run ends.

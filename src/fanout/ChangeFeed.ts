@@ -2,6 +2,7 @@ import type { ChangeStream, ChangeStreamOptions, Collection, Document } from 'mo
 import { isChangeStreamHistoryLost } from '../db/mongoErrors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ResyncReason, type FeedEvent, type FeedItem } from './feedItems.ts';
+import { ChangeStreamLimits } from '../changeStreams/limits.ts';
 import { FeedLimits } from './limits.ts';
 import { asResumeToken, encodeResumeCursor, type ResumeToken } from '../changeStreams/resumeCursor.ts';
 import { closeChangeStream, openChangeStream, ResumableStream, StreamStart, type StreamFailure, type StreamOpened, type StreamSource } from '../changeStreams/resumableStream.ts';
@@ -191,6 +192,6 @@ export class ChangeFeed<E> {
   #source(purpose: Purpose): StreamSource {
     const { collection, pipeline, options } = this.spec;
     const labels = { collection: collection.collectionName, purpose };
-    return { collection, pipeline, options, awaitTimeMs: FeedLimits.awaitTimeMs, countOpen: (delta) => this.telemetry.changeStreamsOpen.inc(labels, delta) };
+    return { collection, pipeline, options, awaitTimeMs: ChangeStreamLimits.awaitTimeMs, countOpen: (delta) => this.telemetry.changeStreamsOpen.inc(labels, delta) };
   }
 }

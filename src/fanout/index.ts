@@ -1,12 +1,5 @@
-export { ChangeFeed, type FeedSpec } from './ChangeFeed.ts';
+// Fan-out's public module: one shared change stream per feed, delivered to many subscribers.
+export { ChangeFeed, type FeedSpec, type FeedStatus } from './ChangeFeed.ts';
 export { ResyncReason, type FeedEvent, type FeedItem, type FeedResync } from './feedItems.ts';
-export { FeedLimits, ProjectionLimits } from './limits.ts';
-export { createLiveFeeds, type LiveFeeds } from '../app/liveFeeds.ts';
-export { createPayoutLeaseReader, type PayoutLeaseReader } from '../payouts/leaseState.ts';
-export { PROJECTION_LEASES_COLLECTION, projectionLeases, type LeaseDoc } from '../payouts/lease.ts';
-export { createPayoutProjection, PAYOUT_LEASE_NAME, PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions, type ProjectionStatus } from '../payouts/PayoutProjection.ts';
-export type { Payout, PayoutPayload, PayoutWriter } from '../payouts/payoutWriter.ts';
-export { decodeResumeCursor, encodeResumeCursor, type ResumeToken } from '../changeStreams/resumeCursor.ts';
-export { LIVE_WATCHERS_TASK, liveWatchersTask, PAYOUT_PROJECTION_TASK, payoutProjectionTask } from '../payouts/startup.ts';
+export { FeedLimits } from './limits.ts';
 export { createStreamsTelemetry, type StreamsTelemetry } from './telemetry.ts';
-export type { WorkItemStatusEvent } from '../work/events.ts';

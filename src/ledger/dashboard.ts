@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { StartupTask } from '../db/startupTask.ts';
 import { toLedgerEntry } from './convert.ts';
 import { collectionNames, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
+import { DashboardLimits } from './limits.ts';
 import { fromLong } from './money.ts';
 import type { LedgerEntry } from './results.ts';
 
@@ -13,14 +14,6 @@ import type { LedgerEntry } from './results.ts';
 // majority-committed), and take the caller's session for read-your-writes.
 
 export const ENTRY_KINDS: readonly EntryKind[] = ['deposit', 'withdrawal', 'transferOut', 'transferIn'];
-
-export const DashboardLimits = Object.freeze({
-  /** Largest page of `ledgerEntries`. */
-  entriesPageMax: 100,
-  entriesPageDefault: 20,
-  /** `totalCount` stops counting here (`totalCountCapped` then says so): a count is an index walk. */
-  entriesCountMax: 10_000,
-});
 
 /**
  * Newest first, `(createdAt, _id)` descending. The kind is always bounded (all four when the

@@ -1,7 +1,7 @@
 import type { Db, Document } from 'mongodb';
-import { collectionNames } from './index.ts';
+import { collectionNames } from './model.ts';
 import type { EntryKind } from './model.ts';
-import type { FeedSpec } from '../fanout/ChangeFeed.ts';
+import type { ChangeFeed, FeedSpec } from '../fanout/index.ts';
 
 // Ledger changes as subscribers see them. Entries are immutable, so an entry event is the
 // inserted document itself. A balance event comes from the update's own
@@ -104,4 +104,12 @@ function safeNumber(value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : Number((value as { toString(): string }).toString());
   if (!Number.isSafeInteger(n)) throw new Error(`invariant: a ledger amount is not a safe integer: ${String(value)}`);
   return n;
+}
+
+/** The ledger's live feeds, as its subscriptions read them (the app's LiveFeeds, src/app/liveFeeds.ts, is one). */
+export interface LedgerFeeds {
+  /** False when this process runs no watchers: a subscription is then refused. */
+  readonly running: boolean;
+  ledgerEntries: ChangeFeed<LedgerEntryAddedEvent>;
+  accountBalances: ChangeFeed<AccountBalanceChangedEvent>;
 }

@@ -8,3 +8,5 @@ export type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
 export * from './inputs.ts';
 export type * from './results.ts';
 export type { Page } from './queries.ts';
+export { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent, type LedgerFeeds } from './events.ts';
+export { fromLong, toLong } from './money.ts';

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClientSession, type MongoClient, MongoError, type TransactionOptions } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
 import { type AccountPreconditions, readAccount } from './accountFilters.ts';
+import { exponentialBackoffMs, jitteredMs } from '../lib/backoff.ts';
 import { moveAttemptsMax, moveBackoffBaseMs, moveBackoffMaxMs, moveRetryBudgetMs } from './limits.ts';
 import type { EntryDoc, LedgerCollections, MoveOp, MoveParams, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
@@ -304,5 +305,5 @@ function retryReasonOf(error: unknown): RetryReason | null {
 
 /** Exponential backoff with full jitter, so that racing moves spread out instead of meeting again. */
 function backoffMs(attemptNo: number): number {
-  return Math.random() * Math.min(moveBackoffMaxMs, moveBackoffBaseMs * 2 ** (attemptNo - 1));
+  return jitteredMs(exponentialBackoffMs(attemptNo, moveBackoffBaseMs, moveBackoffMaxMs), 1);
 }

@@ -5,7 +5,8 @@ import type { Db, Document } from 'mongodb';
 import { collectionNames } from '../ledger/index.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { WorkService } from '../work/index.ts';
-import { FeedLimits, ProjectionLimits } from '../fanout/limits.ts';
+import { ChangeStreamLimits } from '../changeStreams/limits.ts';
+import { ProjectionLimits } from './limits.ts';
 import { BATCH_CHANGES_MAX, ResumableStream, StreamStart, type StreamSource } from '../changeStreams/resumableStream.ts';
 import { asResumeToken, type ResumeToken } from '../changeStreams/resumeCursor.ts';
 import type { StreamsTelemetry } from '../fanout/telemetry.ts';
@@ -110,7 +111,7 @@ export class PayoutProjection {
     this.#source = {
       collection: db.collection(collectionNames.entries),
       pipeline: WITHDRAWAL_INSERTS,
-      awaitTimeMs: FeedLimits.awaitTimeMs,
+      awaitTimeMs: ChangeStreamLimits.awaitTimeMs,
       countOpen: (delta) => this.#telemetry.changeStreamsOpen.inc(openLabels, delta),
     };
     const limits: CatchUpLimits = {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from 'mongodb';
 import type { EntryDoc } from '../ledger/index.ts';
-import { fromLong } from '../ledger/money.ts';
+import { fromLong } from '../ledger/index.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { WorkService } from '../work/index.ts';
 import type { StreamsTelemetry } from '../fanout/telemetry.ts';

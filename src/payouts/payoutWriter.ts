@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import type { EntryDoc } from '../ledger/index.ts';
-import { fromLong } from '../ledger/money.ts';
+import { fromLong } from '../ledger/index.ts';
 
 // What a PAYOUT work item carries, built the same way from a change event and from the
 // reconciliation's query, so a replay or a reconciliation of the same withdrawal is identical.

@@ -35,6 +35,7 @@ import { observabilityPlugin } from './observabilityPlugin.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
 import { createShutdownGate } from './shutdownGate.ts';
+import { createGraphqlTelemetry } from './telemetry.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const CONSOLE_PATH = '/console';
@@ -77,7 +78,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
     const app = await createApp({ ...options, logger });
     cleanups.push(() => app.stop());
-    const { graphqlTelemetry, services } = app;
+    const { services } = app;
+    const graphqlTelemetry = createGraphqlTelemetry(app.registry);
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
     const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production', graphqlTelemetry);

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import type { WorkContext } from './workDeps.ts';
+import type { WorkDeps } from './workDeps.ts';
 import type { WorkItemDoc } from './model.ts';
 import type { ConflictLost, WorkItemNotFound, WorkOperation } from './results.ts';
 import { appliedTrace } from './telemetry.ts';
@@ -7,7 +7,7 @@ import { appliedTrace } from './telemetry.ts';
 // The two ends of every conditional write: it went through, or it matched nothing.
 
 /** Counts and (for claims, completions and requeues) logs a transition the write applied. */
-export function applied(ctx: WorkContext, operation: WorkOperation, item: WorkItemDoc, workerId: string | null): void {
+export function applied(ctx: WorkDeps, operation: WorkOperation, item: WorkItemDoc, workerId: string | null): void {
   if (operation === 'heartbeat') return;
   ctx.telemetry.transition(item.previousStatus, item.status);
   ctx.telemetry.trace(appliedTrace(operation, item, workerId));
@@ -18,7 +18,7 @@ export function applied(ctx: WorkContext, operation: WorkOperation, item: WorkIt
  * caller expected, which is a lost race (counted). The read only explains; it decides nothing.
  */
 export async function refused(
-  ctx: WorkContext,
+  ctx: WorkDeps,
   operation: WorkOperation,
   id: ObjectId,
   workerId: string | null,

@@ -1,6 +1,6 @@
 import type { Db, Document } from 'mongodb';
-import { WorkStatus, workItems, type WorkItemDoc } from './index.ts';
-import type { FeedSpec } from '../fanout/ChangeFeed.ts';
+import { WorkStatus, workItems, type WorkItemDoc } from './model.ts';
+import type { ChangeFeed, FeedSpec } from '../fanout/index.ts';
 
 // Work-item transitions as subscribers see them. Status, previousStatus and version come from the
 // change itself (the inserted document, or `updateDescription.updatedFields`), never from a
@@ -77,4 +77,11 @@ export function toWorkItemStatusEvent(change: Document): WorkItemStatusEvent | n
     version: fields.version,
     at: fields.updatedAt ?? wallTime,
   };
+}
+
+/** The work items' live feed, as its subscription reads it (the app's LiveFeeds, src/app/liveFeeds.ts, is one). */
+export interface WorkItemFeeds {
+  /** False when this process runs no watchers: a subscription is then refused. */
+  readonly running: boolean;
+  workItems: ChangeFeed<WorkItemStatusEvent>;
 }

@@ -1,7 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import { claimWorkItem } from './claim.ts';
 import { completeWorkItem } from './complete.ts';
-import type { WorkContext } from './workDeps.ts';
+import type { WorkDeps } from './workDeps.ts';
 import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem } from './createItem.ts';
 import { heartbeatWorkItem } from './heartbeat.ts';
 import { entriesWithPayout } from './payoutItems.ts';
@@ -12,7 +12,8 @@ import type {
   HeartbeatWorkItemInput,
   RequeueWorkItemInput,
 } from './inputs.ts';
-import { Limits, workItems } from './model.ts';
+import { workItems } from './model.ts';
+import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
 import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type ReadOptions, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
@@ -30,11 +31,11 @@ export interface WorkServiceOptions {
  * service takes no replaceable part.
  */
 export function createWorkService(options: WorkServiceOptions) {
-  const ctx: WorkContext = {
+  const ctx: WorkDeps = {
     collection: workItems(options.db),
     preconditions,
     telemetry: options.telemetry,
-    retryBackoffBaseMs: options.retryBackoffBaseMs ?? Limits.retryBackoffBaseMs,
+    retryBackoffBaseMs: options.retryBackoffBaseMs ?? WorkLimits.retryBackoffBaseMs,
   };
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),

@@ -4,7 +4,7 @@ import type { Preconditions } from './preconditions.ts';
 import type { WorkTelemetry } from './telemetry.ts';
 
 /** What every work operation needs; built once by `createWorkService`. */
-export interface WorkContext {
+export interface WorkDeps {
   collection: Collection<WorkItemDoc>;
   preconditions: Preconditions;
   telemetry: WorkTelemetry;

@@ -4,7 +4,7 @@
 // server lists them ($currentOp with idle cursors), per namespace of this file's database.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/fanout/index.ts';
+import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { changeStreamsOn, claimAndComplete, createItem, expectNoMore, subscribeAll, subscriberCount, take, waitFor, type StatusEvent } from './support/streamsTest.ts';
 

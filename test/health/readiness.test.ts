@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { claimAndComplete, createItem, subscriberCount, take, waitFor, WORK_ITEM_STATUS } from '../fanout/support/streamsTest.ts';
 import { metricValue } from '../payouts/support/payouts.ts';
-import { LIVE_WATCHERS_TASK } from '../../src/fanout/index.ts';
+import { LIVE_WATCHERS_TASK } from '../../src/app/liveFeeds.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -6,7 +6,7 @@
 // (a writer that inserts a new item per call) and shows P1's check then fails.
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYOUT_LEASE_NAME, projectionLeases, type PayoutWriter } from '../../src/fanout/index.ts';
+import { PAYOUT_LEASE_NAME, projectionLeases, type PayoutWriter } from '../../src/payouts/index.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import {

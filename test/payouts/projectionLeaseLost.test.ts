@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { collectionNames } from '../../src/ledger/index.ts';
-import { ProjectionLimits } from '../../src/fanout/limits.ts';
+import { ProjectionLimits } from '../../src/payouts/limits.ts';
 import { projectionLeases } from '../../src/payouts/lease.ts';
 import { createStreamsTelemetry } from '../../src/fanout/index.ts';
 import { createPayoutProjection, PAYOUT_LEASE_NAME } from '../../src/payouts/PayoutProjection.ts';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
-import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/fanout/index.ts';
+import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { inLanes, untilFinal } from '../support/callers.ts';
 import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 import { createTestWsClient, type TestWsClient } from '../support/ws.ts';

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cursorLengthMax, idLengthMax, pageSizeMax } from '../../src/ledger/limits.ts';
-import { Limits as WorkLimits } from '../../src/work/model.ts';
+import { WorkLimits } from '../../src/work/limits.ts';
 import { startTestApp, type GqlResponse, type TestApp } from '../support/app.ts';
 
 /** Fixed so CI is reproducible; set FUZZ_SEED to explore other inputs (a failure prints its seed). */

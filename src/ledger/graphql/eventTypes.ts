@@ -1,58 +1,10 @@
-// The subscription payloads: a work-item transition, or a notice to resync.
-import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+// The ledger's subscription payloads: a journal entry written, a balance changed, or a notice to resync.
+import { createUnionType, Field, ID, ObjectType } from 'type-graphql';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
-import { LedgerEntryFields } from './types.ts';
-import type { EntryKind } from '../model.ts';
-import { WorkStatus } from '../../work/index.ts';
-import '../../work/graphql/types.ts'; // registers the WorkItemStatus enum used below
-import { ResyncReason, type FeedItem } from '../../fanout/feedItems.ts';
+import { ResyncRequired, toResyncRequired } from '../../graphql/subscriptions.ts';
+import type { FeedItem } from '../../fanout/index.ts';
 import type { AccountBalanceChangedEvent, LedgerEntryAddedEvent } from '../events.ts';
-import type { WorkItemStatusEvent } from '../../work/events.ts';
-
-registerEnumType(ResyncReason, { name: 'ResyncReason', description: 'Why events were, or may have been, missed' });
-
-@ObjectType({ description: 'One committed transition of a work item (or its creation), in version order per item' })
-export class WorkItemStatusChanged {
-  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
-  cursor!: string;
-
-  @Field(() => ID)
-  itemId!: string;
-
-  @Field(() => String)
-  kind!: string;
-
-  @Field(() => WorkStatus)
-  status!: WorkStatus;
-
-  @Field(() => WorkStatus, { nullable: true, description: 'Null for the creation' })
-  previousStatus!: WorkStatus | null;
-
-  @Field(() => Int, { description: 'The version this transition produced' })
-  version!: number;
-
-  @Field(() => DateTime, { description: "By the database server's clock" })
-  at!: Date;
-}
-
-@ObjectType({ description: 'Events were, or may have been, missed: re-read the state you need, then resume from `cursor`' })
-export class ResyncRequired {
-  @Field(() => String, { description: 'Where to resume (as `after`) once resynced' })
-  cursor!: string;
-
-  @Field(() => ResyncReason)
-  reason!: ResyncReason;
-}
-
-export const WorkItemStatusEventResult = createUnionType({
-  name: 'WorkItemStatusEvent',
-  types: () => [WorkItemStatusChanged, ResyncRequired] as const,
-});
-
-export function toWorkItemStatusEventResult(item: FeedItem<WorkItemStatusEvent>): WorkItemStatusChanged | ResyncRequired {
-  if (item.kind === 'resync') return Object.assign(new ResyncRequired(), { cursor: item.cursor, reason: item.reason });
-  return Object.assign(new WorkItemStatusChanged(), { cursor: item.cursor, ...item.data });
-}
+import { LedgerEntryFields } from './types.ts';
 
 @ObjectType({ description: 'A journal entry was written (entries are immutable: one event each), in version order per account' })
 export class LedgerEntryAdded extends LedgerEntryFields {
@@ -91,16 +43,12 @@ export const AccountBalanceEventResult = createUnionType({
   types: () => [AccountBalanceChanged, ResyncRequired] as const,
 });
 
-function toResync(item: { cursor: string; reason: ResyncReason }): ResyncRequired {
-  return Object.assign(new ResyncRequired(), { cursor: item.cursor, reason: item.reason });
-}
-
 export function toLedgerEntryEventResult(item: FeedItem<LedgerEntryAddedEvent>): LedgerEntryAdded | ResyncRequired {
-  if (item.kind === 'resync') return toResync(item);
+  if (item.kind === 'resync') return toResyncRequired(item);
   return Object.assign(new LedgerEntryAdded(), { cursor: item.cursor, ...item.data });
 }
 
 export function toAccountBalanceEventResult(item: FeedItem<AccountBalanceChangedEvent>): AccountBalanceChanged | ResyncRequired {
-  if (item.kind === 'resync') return toResync(item);
+  if (item.kind === 'resync') return toResyncRequired(item);
   return Object.assign(new AccountBalanceChanged(), { cursor: item.cursor, ...item.data });
 }

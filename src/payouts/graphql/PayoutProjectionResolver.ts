@@ -2,7 +2,10 @@
 // behind its stored position is. Read-only: the lease document as the projection keeps it.
 import { Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import type { AppContext } from '../../app/requestContext.ts';
+import type { RequestContext } from '../../graphql/context.ts';
+import type { PayoutLeaseReader } from '../leaseState.ts';
+
+type PayoutRequestContext = RequestContext<{ payoutLease: PayoutLeaseReader }>;
 import { DateTime } from '../../graphql/scalars.ts';
 
 @ObjectType({ description: "The payout projection's lease and position" })
@@ -29,10 +32,10 @@ export function resumeTokenSeconds(data: string): number | null {
 }
 
 @Resolver()
-export class ProjectionResolver {
+export class PayoutProjectionResolver {
   @Query(() => PayoutProjectionState, { description: "The payout projection's lease holder and lag" })
   @Allow(Rights.query)
-  async payoutProjectionState(@Ctx() ctx: AppContext): Promise<PayoutProjectionState> {
+  async payoutProjectionState(@Ctx() ctx: PayoutRequestContext): Promise<PayoutProjectionState> {
     const lease = await ctx.services.payoutLease.read();
     const nowSeconds = ctx.consistency.clusterTime()?.high ?? Math.floor(Date.now() / 1000);
     const positionSeconds = lease?.resumeToken ? resumeTokenSeconds(lease.resumeToken._data) : null;

@@ -3,7 +3,8 @@
 import { MongoClient } from 'mongodb';
 import { Registry } from 'prom-client';
 import { pino } from 'pino';
-import { createPayoutProjection, createStreamsTelemetry } from '../../../src/fanout/index.ts';
+import { createStreamsTelemetry } from '../../../src/fanout/index.ts';
+import { createPayoutProjection } from '../../../src/payouts/index.ts';
 import { createWorkService, createWorkTelemetry } from '../../../src/work/index.ts';
 
 const uri = process.env['CATCH_UP_MONGO_URI'];

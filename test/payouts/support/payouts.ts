@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import type { Db } from 'mongodb';
 import { expect } from 'vitest';
 import { collectionNames, createLedgerService, createLedgerTelemetry, type LedgerService } from '../../../src/ledger/index.ts';
-import { PAYOUT_PROJECTION_TASK, type PayoutProjectionOptions, type PayoutWriter } from '../../../src/fanout/index.ts';
+import { PAYOUT_PROJECTION_TASK, type PayoutProjectionOptions, type PayoutWriter } from '../../../src/payouts/index.ts';
 import { oneByOne } from '../../../src/payouts/payoutWriter.ts';
 import { createPayoutProjectionForTest, type PayoutWriters } from '../../../src/testing/index.ts';
 import { createWorkService, createWorkTelemetry, workItems } from '../../../src/work/index.ts';

@@ -1,6 +1,9 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import { Allow, Rights } from '../graphql/auth/index.ts';
-import type { AppContext } from '../app/requestContext.ts';
+import type { EngineStatus } from '../../db/engineStatus.ts';
+import { Allow, Rights } from '../../graphql/auth/index.ts';
+import type { RequestContext } from '../../graphql/context.ts';
+
+type HealthRequestContext = RequestContext<{ engineStatus: EngineStatus }>;
 
 @ObjectType({ description: 'The replica set the API writes to, as the server reports it' })
 class ReplicaSetStatus {
@@ -33,7 +36,7 @@ class Health {
 export class HealthResolver {
   @Query(() => Health, { description: 'The engine in use and the replica-set status' })
   @Allow(Rights.query)
-  async health(@Ctx() ctx: AppContext): Promise<Health> {
+  async health(@Ctx() ctx: HealthRequestContext): Promise<Health> {
     const status = ctx.services.engineStatus;
     const [version, replicaSet] = await Promise.all([status.version(), status.replicaSet()]);
     return { engine: status.engine.kind, engineReason: status.engine.reason, version, replicaSet };
