@@ -1,8 +1,9 @@
 // Query limits, from graphql-armor: how deep, how wide (aliases), how costly, how long (tokens)
 // and how decorated (directives) one operation may be, and how many operations one batched HTTP
 // request may carry. Depth, aliases, cost and directives are validation rules; tokens are counted
-// with armor's lexer before Apollo parses (armor's own Apollo plugin throws from a parsing hook,
-// which Apollo answers as HTTP 500). Either way a refused operation never reaches a resolver.
+// with armor's lexer before the transport parses (armor's own Apollo plugin throws from a parsing
+// hook, which Apollo answers as HTTP 500). Either way a refused operation never reaches a resolver.
+// The admission screen (admission.ts) runs both, for HTTP and graphql-ws alike.
 //
 // Why these defaults (config.ts): the largest operation a client can legitimately send is one
 // that selects every field of a result with every union member spelled out. For this schema the
@@ -14,12 +15,10 @@
 // fit), 30 aliases (a dashboard fetching a page of accounts by id).
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
-import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import type { Config } from '../config.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 import { ErrorCode } from '../graphql/errors.ts';
-import type { HttpOperations, HttpRefusal } from './http.ts';
 
 export type QueryLimits = Pick<
   Config['limits'],
@@ -27,9 +26,7 @@ export type QueryLimits = Pick<
 >;
 
 export interface QueryLimitProtection {
-  /** For Apollo Server: the armor plugins (tokens, and field suggestions masked in production). */
-  plugins: ApolloServerPlugin[];
-  /** Depth, aliases, cost and directives; for Apollo and for graphql-ws alike. */
+  /** Depth, aliases, cost and directives; for Apollo and for graphql-ws alike (through admission.ts). */
   validationRules: ValidationRule[];
   /** Tokens, checked before the transport parses: a refusal, or null. */
   checkTokens(query: string): GraphQLError | null;
@@ -48,7 +45,7 @@ const TOKEN_CHECK_PASSED_TEXT_LENGTH_MAX = 16 * 1024;
 
 const withoutSyntaxErrorPrefix = (message: string) => message.replace(/^Syntax Error: /, '');
 
-export function queryLimitProtection(limits: QueryLimits, production: boolean, telemetry: RefusalCounter): QueryLimitProtection {
+export function queryLimitProtection(limits: QueryLimits, telemetry: RefusalCounter): QueryLimitProtection {
   // Armor prefixes every refusal with "Syntax Error: ", which misleads: the document parsed fine.
   // Reject handlers run before armor reports the error, so this one counts it and fixes the wording.
   const onRefusal =
@@ -66,13 +63,13 @@ export function queryLimitProtection(limits: QueryLimits, production: boolean, t
     costLimit: { maxCost: limits.graphqlCostMax, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true, onReject: [onRefusal('cost')] },
     maxTokens: { enabled: false }, // see checkTokens
     maxDirectives: { n: limits.graphqlDirectivesMax, exposeLimits: true, onReject: [onRefusal('directives')] },
-    // "Did you mean …" maps the schema for whoever probes it; outside production it helps developers.
-    blockFieldSuggestion: { enabled: production },
+    // Suggestions are masked by the admission screen (admission.ts), on both transports and for
+    // every kind of suggestion (armor's plugin reaches HTTP only, and misses enum values).
+    blockFieldSuggestion: { enabled: false },
   });
-  const { plugins, validationRules } = armor.protect();
+  const { validationRules } = armor.protect();
   const passed = new Set<string>(); // insertion order: the oldest is evicted first
   return {
-    plugins: plugins as ApolloServerPlugin[],
     validationRules: validationRules as ValidationRule[],
     checkTokens(query) {
       if (passed.has(query)) return null;
@@ -91,37 +88,3 @@ export function queryLimitProtection(limits: QueryLimits, production: boolean, t
     },
   };
 }
-
-/**
- * The HTTP screen before Apollo (src/server/http.ts): bounds a batched request (a JSON
- * array of operations; each is a full request's worth of work, so an unbounded array is an
- * unbounded request), then runs each operation's `query` through `checks` (trusted documents,
- * tokens), with the request's authentication. A refusal is answered 400 with a GraphQL error
- * body, and nothing of the request runs.
- */
-export function screenHttpOperations<TAuth>(
-  batchMax: number,
-  checks: ReadonlyArray<(query: unknown, auth: TAuth) => GraphQLError | null>,
-  telemetry: RefusalCounter,
-): (operations: HttpOperations, auth: TAuth) => HttpRefusal | null {
-  return ({ payload }, auth) => {
-    if (Array.isArray(payload) && payload.length > batchMax) {
-      telemetry.queryLimitRefusalsTotal.inc({ limit: 'batch' });
-      return { message: `A batched request may carry at most ${batchMax} operations; this one carries ${payload.length}.`, code: ErrorCode.BAD_USER_INPUT };
-    }
-    for (const operation of Array.isArray(payload) ? payload : [payload]) {
-      const query = (operation as { query?: unknown } | null | undefined)?.query;
-      for (const check of checks) {
-        const refusal = check(query, auth);
-        if (refusal) return { message: refusal.message, code: String(refusal.extensions['code'] ?? ErrorCode.BAD_USER_INPUT) };
-      }
-    }
-    return null;
-  };
-}
-
-/** The token check of `protection` in the shape `gateHttpOperations` takes. */
-export const tokenCheck =
-  (protection: Pick<QueryLimitProtection, 'checkTokens'>) =>
-  (query: unknown): GraphQLError | null =>
-    typeof query === 'string' ? protection.checkTokens(query) : null;

@@ -1,12 +1,11 @@
 // A rate limit per API key: one token bucket per key, sized by the key's role. Each operation
-// (each one of a batch, each one over graphql-ws) takes a token before it executes; an empty
+// (each one of a batch, each one over graphql-ws) takes a token before it executes, as the last
+// step of the admission screen (admission.ts); an empty
 // bucket answers the GraphQL error RATE_LIMITED with `retryAfterSeconds` in its extensions (and
 // HTTP 429 with Retry-After). Buckets are per configured key, so their number is bounded by
 // API_KEYS. Per process: N API processes admit up to N times the rate.
-import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { Role } from '../access/roles.ts';
-import type { AppContext } from '../app/requestContext.ts';
 import { ErrorCode } from '../graphql/errors.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 import type { BucketSize, RateLimits } from '../access/rateLimits.ts';
@@ -56,20 +55,4 @@ export class RateLimiter {
       },
     });
   }
-}
-
-/** Takes a token once the operation is known (so invalid documents cost nothing) and before it executes. */
-export function rateLimitPlugin(limiter: RateLimiter): ApolloServerPlugin<AppContext> {
-  // Stateless, so one listener serves every request.
-  const listener: GraphQLRequestListener<AppContext> = {
-    async didResolveOperation({ contextValue }) {
-      const refusal = limiter.check(contextValue.principal);
-      if (refusal) throw refusal;
-    },
-  };
-  return {
-    async requestDidStart() {
-      return listener;
-    },
-  };
 }

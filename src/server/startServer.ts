@@ -5,7 +5,7 @@
 // that takes it all down in reverse; main.ts wires signals to it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -18,15 +18,15 @@ import { WebSocketServer } from 'ws';
 import { createApp, type AppOptions } from '../app/createApp.ts';
 import type { Config } from '../config.ts';
 import type { EngineInfo } from '../db/engine.ts';
-import { generateApiKey, Keyring, type Authentication } from '../access/apiKeys.ts';
+import { generateApiKey, Keyring } from '../access/apiKeys.ts';
 import { consistencyPlugin } from '../graphql/consistency.ts';
-import type { Role } from '../access/roles.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
 import { formatAppError } from './formatError.ts';
 import { graphqlHttpHandler } from './http.ts';
-import { queryLimitProtection, screenHttpOperations, tokenCheck } from './queryLimits.ts';
+import { Admission } from './admission.ts';
+import { queryLimitProtection } from './queryLimits.ts';
 import { TrustedDocuments } from './trustedDocuments.ts';
-import { RateLimiter, rateLimitPlugin } from './rateLimit.ts';
+import { RateLimiter } from './rateLimit.ts';
 import { buildAppSchema } from '../app/schema.ts';
 import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
@@ -82,14 +82,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
     const schema = options.schema ?? (await buildAppSchema());
     const httpServer = createServer();
-    const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production', graphqlTelemetry);
-    const rateLimiter = config.rateLimits ? new RateLimiter(config.rateLimits, graphqlTelemetry) : null;
-    const trustedDocuments = new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry);
+    const admission = new Admission({
+      keyring,
+      production: config.nodeEnv === 'production',
+      batchMax: config.limits.graphqlBatchMax,
+      queryLimits: queryLimitProtection(config.limits, graphqlTelemetry),
+      trustedDocuments: new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry),
+      rateLimiter: config.rateLimits ? new RateLimiter(config.rateLimits, graphqlTelemetry) : null,
+      telemetry: graphqlTelemetry,
+    });
     const apollo = new ApolloServer<AppContext>({
       schema,
-      validationRules: queryLimits.validationRules,
+      // Parsing aside, Apollo meets the admission screen (admission.ts) twice: its validation rules
+      // (which refuse introspection in production: Apollo's own rule is off so that both transports
+      // answer alike) and its plugin (rate limit, suggestions masked in production).
+      validationRules: [...admission.validationRules],
       allowBatchedHttpRequests: config.limits.graphqlBatchMax > 1,
-      introspection: config.nodeEnv !== 'production',
+      introspection: true,
       stopOnTerminationSignals: false,
       includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
       formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
@@ -106,25 +115,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(graphqlTelemetry, logger),
         consistencyPlugin(),
-        ...(queryLimits.plugins as Array<ApolloServerPlugin<AppContext>>),
-        ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : []),
+        admission.apolloPlugin<AppContext>(),
       ],
     });
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({
-      wss,
-      schema,
-      keyring,
-      app,
-      logger,
-      production: config.nodeEnv === 'production',
-      telemetry: graphqlTelemetry,
-      queryLimits,
-      rateLimiter,
-      trustedDocuments,
-    });
+    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 
@@ -154,11 +151,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       apollo,
       bodyLimitBytes: config.limits.httpBodyLimitBytes,
       // Once per request: the screen (trusted documents' admin exception) and the context share it.
-      authenticate: (authorization) => keyring.authenticate(authorization),
-      screen: screenHttpOperations<Authentication>(config.limits.graphqlBatchMax, [
-        (query, auth) => trustedDocuments.check(query, roleOf(auth)),
-        tokenCheck(queryLimits),
-      ], graphqlTelemetry),
+      authenticate: (authorization) => admission.authenticate(authorization),
+      screen: (operations, auth) => admission.screenHttp(operations, auth),
       context: async (_req, auth) => createContext(app, auth, 'http'),
       logger,
     });
@@ -198,10 +192,6 @@ function createKeyring(config: Config, announce: (line: string) => void = writeT
   // Shown once, on the terminal, so a developer can call the API; the logger never sees it.
   announce(`API_KEYS is unset: generated a development admin key for this run only: ${token}`);
   return { keyring: new Keyring([{ token, role: 'admin' }]), generatedAdminKey: token };
-}
-
-function roleOf(auth: Authentication): Role | null {
-  return auth.ok ? auth.principal.role : null;
 }
 
 function writeToStderr(line: string): void {

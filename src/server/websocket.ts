@@ -1,54 +1,40 @@
-// graphql-ws on the HTTP server's port and path. Credentials are checked once at connection_init
-// (before any subscription can start); every operation then runs through the same schema and
-// auth checker as HTTP, with a context built the same way, so the socket is no side door.
-import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+// graphql-ws on the HTTP server's port and path. Credentials are checked once, at connection_init
+// (before any subscription can start), and the socket keeps that authentication for its life.
+// Every operation then passes the same admission screen as HTTP (admission.ts: trusted documents,
+// tokens, parsing, validation with the production rules, rate limit, in that order) and runs
+// through the same schema and auth checker, with a context built the same way, so the socket is
+// no side door.
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
-import type { Logger } from '../observability/logger.ts';
-import type { Keyring } from '../access/apiKeys.ts';
+import type { Authentication } from '../access/apiKeys.ts';
 import { roleMaySubscribe } from '../access/roles.ts';
 import { createContext, type AppContext, type ContextSource } from '../app/requestContext.ts';
 import { ErrorCode } from '../graphql/errors.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { Admission } from './admission.ts';
 import { formatAppError } from './formatError.ts';
-import type { GraphqlTelemetry } from './telemetry.ts';
 import { createSubscriptionMultiplexer } from './subscriptionMultiplexer.ts';
-import { serveGraphqlWs } from './wsServer.ts';
-import type { QueryLimitProtection } from './queryLimits.ts';
-import type { RateLimiter } from './rateLimit.ts';
-import type { TrustedDocuments } from './trustedDocuments.ts';
+import type { GraphqlTelemetry } from './telemetry.ts';
+import { serveGraphqlWs, type WsExtra } from './wsServer.ts';
 
 export interface GraphqlWsOptions {
   wss: WebSocketServer;
   schema: GraphQLSchema;
-  keyring: Keyring;
+  admission: Admission;
   /** What each operation's context is built from (src/app/createApp.ts). */
   app: ContextSource;
   logger: Logger;
-  production: boolean;
   telemetry: GraphqlTelemetry;
-  /** The same query limits as HTTP. */
-  queryLimits?: Pick<QueryLimitProtection, 'validationRules' | 'checkTokens'>;
-  /** The same per-key rate limit as HTTP: every operation on the socket takes a token. */
-  rateLimiter?: RateLimiter | null;
-  /** The same trusted-documents check as HTTP. */
-  trustedDocuments?: TrustedDocuments;
 }
 
-/** Seconds a client has to send connection_init before it is closed (graphql-ws 4408). */
+/** Milliseconds a client has to send connection_init before it is closed (graphql-ws 4408). */
 const CONNECTION_INIT_WAIT_MS = 3_000;
 
-export function attachGraphqlWs({
-  wss,
-  schema,
-  keyring,
-  app,
-  logger,
-  production,
-  telemetry,
-  queryLimits,
-  rateLimiter,
-  trustedDocuments,
-}: GraphqlWsOptions): { dispose(): Promise<void> } {
+/** The authentication of connection_init, kept on the socket's `extra` for every later operation. */
+type AuthenticatedExtra = WsExtra & { authentication?: Authentication };
+
+export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry }: GraphqlWsOptions): { dispose(): Promise<void> } {
   // A subscription's per-event execution depends on its document, variables and the caller's
   // role (the auth checker's only input): equal ones run once per event and share the frame.
   const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous', telemetry);
@@ -57,27 +43,9 @@ export function attachGraphqlWs({
       schema,
       subscribe: (args) => multiplexer.subscribe(args),
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
-      ...(queryLimits
-        ? {
-            validate: (validationSchema: GraphQLSchema, document: Parameters<typeof validate>[1]) =>
-              validate(validationSchema, document, [...specifiedRules, ...queryLimits.validationRules]),
-          }
-        : {}),
-      // Before graphql-ws parses: trusted documents, the token ceiling (counted while lexing) and
-      // the key's rate limit.
-      onSubscribe: (ctx, _id, payload) => {
-        const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
-        const untrusted = trustedDocuments?.check(payload.query, auth.ok ? auth.principal.role : null) ?? null;
-        if (untrusted) return [untrusted];
-        const tokens = queryLimits?.checkTokens(payload.query) ?? null;
-        if (tokens) return [tokens];
-        const limited = rateLimiter && auth.ok ? rateLimiter.check(auth.principal) : null;
-        if (!limited) return undefined;
-        const { http: _http, ...extensions } = limited.extensions;
-        return [new GraphQLError(limited.message, { extensions })];
-      },
+      // Step 1 of the admission screen, once per socket.
       onConnect: (ctx) => {
-        const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
+        const auth = admission.authenticate(ctx.connectionParams?.['authorization']);
         if (!auth.ok) {
           telemetry.authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
           logger.info({ reason: auth.failure }, 'websocket refused: unauthenticated');
@@ -91,15 +59,39 @@ export function attachGraphqlWs({
           logger.info({ role: auth.principal.role, keyId: auth.principal.keyId }, 'websocket refused: forbidden');
           return false;
         }
+        (ctx.extra as AuthenticatedExtra).authentication = auth;
         return true;
       },
-      // Same error shape as HTTP (see formatAppError); internal faults are logged here.
+      // Steps 2-5 before graphql-ws parses anything: what this returns is executed as it is (its
+      // own parsing and validation are skipped), or its errors are the operation's answer.
+      onSubscribe: (ctx, _id, payload) => {
+        // graphql-ws runs this only on an acknowledged socket, whose onConnect kept its authentication.
+        const auth = (ctx.extra as AuthenticatedExtra).authentication ?? admission.authenticate(undefined);
+        const screened = admission.screenText(payload.query, auth);
+        if (screened) return [screened];
+        const parsed = admission.parseAndValidate(schema, payload.query);
+        if (parsed.errors) return [...parsed.errors];
+        const limited = admission.rateLimit(auth.ok ? auth.principal : null);
+        if (limited) {
+          const { http: _http, ...extensions } = limited.extensions;
+          return [new GraphQLError(limited.message, { extensions })];
+        }
+        return {
+          schema,
+          document: parsed.document,
+          operationName: payload.operationName ?? null,
+          variableValues: payload.variables ?? null,
+          contextValue: createContext(app, auth, 'ws'),
+        };
+      },
+      // Same error shape as HTTP (see formatAppError) and the same production masking; internal
+      // faults are logged here.
       onNext: (_ctx, _id, _payload, _args, result) => {
         // A result without errors is written by serveGraphqlWs from the selection's shared payload
         // (or, on a socket it cannot write itself, serialized by graphql-ws as it is).
         if (!result.errors) return undefined;
         const errors = result.errors.map((error) => {
-          const formatted = formatAppError(error.toJSON(), production, error);
+          const formatted = formatAppError(admission.mask({ ...error.toJSON() }), admission.production, error);
           if (formatted.extensions?.['code'] === ErrorCode.INTERNAL_SERVER_ERROR) {
             logger.error({ err: error.originalError ?? error, path: error.path }, 'graphql-ws operation failed');
           }
@@ -107,7 +99,6 @@ export function attachGraphqlWs({
         });
         return { ...result, errors };
       },
-      context: (ctx) => createContext(app, keyring.authenticate(ctx.connectionParams?.['authorization']), 'ws'),
     },
     wss,
   );

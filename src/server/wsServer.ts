@@ -27,6 +27,9 @@ const FRAME_FLUSH_INTERVAL_MS = 5;
 /** Bytes a socket may hold unsent before a subscription waits for its writes (per connection). */
 const SOCKET_BUFFERED_MAX_BYTES = 64 * 1024;
 
+/** graphql-ws's words for a message type the server does not take (its server's `default:` case). */
+const UNEXPECTED_MESSAGE = /^Unexpected message of type \S+ received$/;
+
 export interface WsFanoutLimits {
   frameFlushIntervalMs: number;
   socketBufferedMaxBytes: number;
@@ -85,8 +88,12 @@ export function serveGraphqlWs(
           socket.on('message', async (message) => {
             try {
               await callback(String(message));
-            } catch {
-              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            } catch (error) {
+              // graphql-ws throws on a well-formed message a client may not send (`next`,
+              // `error`, `connection_ack`): the client's mistake, which the protocol answers with
+              // 4400 like any invalid message; anything else is a fault of this server.
+              if (error instanceof Error && UNEXPECTED_MESSAGE.test(error.message)) socket.close(CloseCode.BadRequest, 'Invalid message received');
+              else socket.close(CloseCode.InternalServerError, 'Internal server error');
             }
           }),
       },

@@ -39,7 +39,7 @@ describe('query limits are sized from real operations', () => {
   });
 
   it('lets every exhaustive operation and every README operation through at the defaults', () => {
-    const limits = queryLimitProtection(loadConfig({}).limits, false, telemetry);
+    const limits = queryLimitProtection(loadConfig({}).limits, telemetry);
     const documents = [...exhaustiveOperations(schema).map((op) => op.document), ...readmeOperations()];
     expect(documents.length).toBeGreaterThan(20);
     for (const document of documents) {
@@ -50,7 +50,7 @@ describe('query limits are sized from real operations', () => {
 
   it('remembers the texts that passed the token check, never one that was refused, and stays bounded', async () => {
     const registry = new Registry();
-    const limits = queryLimitProtection({ ...loadConfig({}).limits, graphqlTokensMax: 20 }, false, createGraphqlTelemetry(registry));
+    const limits = queryLimitProtection({ ...loadConfig({}).limits, graphqlTokensMax: 20 }, createGraphqlTelemetry(registry));
     const refusals = async () => Number(/limit="tokens"} (\d+)/.exec(await registry.getSingleMetricAsString('graphql_query_limit_refusals_total'))?.[1] ?? 0);
     const small = '{ __typename }';
     const large = `{ ${'__typename '.repeat(30)}}`;
@@ -69,7 +69,7 @@ describe('query limits are sized from real operations', () => {
   it('refuses the largest of them once the cost ceiling is below it', () => {
     const transfer = exhaustiveOperations(schema).find((op) => op.name === 'mutation transfer')!;
     const costUnder = (graphqlCostMax: number) =>
-      validate(schema, parse(transfer.document), queryLimitProtection({ ...loadConfig({}).limits, graphqlCostMax }, false, telemetry).validationRules).map(
+      validate(schema, parse(transfer.document), queryLimitProtection({ ...loadConfig({}).limits, graphqlCostMax }, telemetry).validationRules).map(
         (error) => error.message,
       );
     // Its cost, as the rule reports it when any ceiling is below it; a ceiling just under it refuses it, one at it lets it through.
