@@ -11,7 +11,7 @@ import type { LedgerEntry as ServiceEntry } from '../results.ts';
 import type { LedgerService } from '../service.ts';
 import { DepositInput, OpenAccountInput, TransferInput, WithdrawInput } from './inputs.ts';
 import { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
-import { toGraphql } from './toGraphql.ts';
+import { toDepositResult, toOpenAccountResult, toTransferResult, toWithdrawResult } from './toGraphql.ts';
 import { Account, AccountPage, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
 
 /** The app's one ledger service (src/app/createApp.ts), from the request's context. */
@@ -30,25 +30,25 @@ export class LedgerResolver {
   @Mutation(() => OpenAccountResult)
   @Allow(Rights.moveMoney)
   async openAccount(@Arg('input', () => OpenAccountInput) input: OpenAccountInput, @Ctx() ctx: LedgerRequestContext) {
-    return toGraphql(await ledger(ctx).openAccount(parseInput(zodInputs.openAccountInput, input)));
+    return toOpenAccountResult(await ledger(ctx).openAccount(parseInput(zodInputs.openAccountInput, input)));
   }
 
   @Mutation(() => DepositResult)
   @Allow(Rights.moveMoney)
   async deposit(@Arg('input', () => DepositInput) input: DepositInput, @Ctx() ctx: LedgerRequestContext) {
-    return toGraphql(await ledger(ctx).deposit(parseInput(zodInputs.depositInput, input)));
+    return toDepositResult(await ledger(ctx).deposit(parseInput(zodInputs.depositInput, input)));
   }
 
   @Mutation(() => WithdrawResult)
   @Allow(Rights.moveMoney)
   async withdraw(@Arg('input', () => WithdrawInput) input: WithdrawInput, @Ctx() ctx: LedgerRequestContext) {
-    return toGraphql(await ledger(ctx).withdraw(parseInput(zodInputs.withdrawInput, input)));
+    return toWithdrawResult(await ledger(ctx).withdraw(parseInput(zodInputs.withdrawInput, input)));
   }
 
   @Mutation(() => TransferResult)
   @Allow(Rights.moveMoney)
   async transfer(@Arg('input', () => TransferInput) input: TransferInput, @Ctx() ctx: LedgerRequestContext) {
-    return toGraphql(await ledger(ctx).transfer(parseInput(zodInputs.transferInput, input)));
+    return toTransferResult(await ledger(ctx).transfer(parseInput(zodInputs.transferInput, input)));
   }
 
   @Query(() => Account, { nullable: true })
