@@ -1,4 +1,5 @@
-import { ObjectId, type ClientSession, type Filter } from 'mongodb';
+import { ObjectId, type Filter } from 'mongodb';
+import type { ReadOptions } from '../db/readOptions.ts';
 import type { WorkDeps } from './workDeps.ts';
 import { KeyNamespace, WORK_STATUSES, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
 import { ReadLimits, WorkLimits } from './limits.ts';
@@ -6,10 +7,6 @@ import { ReadLimits, WorkLimits } from './limits.ts';
 // Read side of the work service: one item, a page of items, and the queue's shape. Every list
 // and count names the index it walks (a hint), so a missing index is a refused query, never a
 // silent collection scan; `session` carries a causally consistent session (read-your-writes).
-
-export interface ReadOptions {
-  session?: ClientSession | undefined;
-}
 
 /** The indexes the reads walk (created with the claim's, see WORK_ITEM_INDEXES). */
 export const ReadIndex = Object.freeze({

@@ -1,4 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
+import type { ReadOptions } from '../db/readOptions.ts';
 import { claimWorkItem } from './claim.ts';
 import { completeWorkItem } from './complete.ts';
 import type { WorkDeps } from './workDeps.ts';
@@ -15,7 +16,7 @@ import type {
 import { workItems } from './model.ts';
 import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
-import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type ReadOptions, type WorkItemPageQuery } from './queries.ts';
+import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
 import type { WorkTelemetry } from './telemetry.ts';
 
