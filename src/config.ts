@@ -66,6 +66,11 @@ const envSchema = z
       .regex(/^[A-Za-z0-9_-]{1,63}$/, { error: 'expected a database name (letters, digits, _ or -)' })
       .default('precondition'),
     MONGO_ENGINE: z.enum(MONGO_ENGINES).optional(),
+    // mongodb-memory-server's own variables, read here too: engine resolution (src/db/engine.ts)
+    // decides whether a mongod can be had before it starts the library.
+    MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
+    MONGOMS_DOWNLOAD_URL: z.string().min(1).optional(),
+    MONGOMS_DOWNLOAD_MIRROR: z.string().min(1).optional(),
     API_KEYS: z
       .string()
       .optional()
@@ -130,6 +135,10 @@ export interface Config {
   mongodbUri: string | undefined;
   mongodbDb: string;
   mongoEngine: MongoEngineKind | undefined;
+  /** MONGOMS_SYSTEM_BINARY: a mongod binary to run instead of a cached or downloaded one. */
+  mongodSystemBinary: string | undefined;
+  /** MONGOMS_DOWNLOAD_URL, else MONGOMS_DOWNLOAD_MIRROR: where a mongod would be downloaded from. */
+  mongodDownloadUrl: string | undefined;
   /** Undefined when API_KEYS is unset: outside production a random admin key is generated. */
   apiKeys: readonly ApiKeyEntry[] | undefined;
   seedDemo: boolean;
@@ -175,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri: e.MONGODB_URI,
     mongodbDb: e.MONGODB_DB,
     mongoEngine: e.MONGO_ENGINE,
+    mongodSystemBinary: e.MONGOMS_SYSTEM_BINARY,
+    mongodDownloadUrl: e.MONGOMS_DOWNLOAD_URL ?? e.MONGOMS_DOWNLOAD_MIRROR,
     apiKeys: e.API_KEYS,
     seedDemo: e.SEED_DEMO === '1',
     rateLimits: e.RATE_LIMITS,

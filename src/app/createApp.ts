@@ -16,6 +16,7 @@ import type { RunningTask, StartupTask } from '../db/startupTask.ts';
 import { createLedgerDashboard } from '../ledger/dashboard.ts';
 import { createLedgerService } from '../ledger/service.ts';
 import { createLedgerTelemetry } from '../ledger/telemetry.ts';
+import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetricsRegistry } from '../observability/metrics.ts';
 import { registerOpsGauges } from '../observability/opsGauges.ts';
@@ -82,7 +83,7 @@ export function buildServices(
     liveFeeds: createLiveFeeds(db, logger, streamsTelemetry),
     payoutProjection: (options.buildPayoutProjection ?? createPayoutProjection)(projectionDeps, projectionOptions),
     payoutLease: createPayoutLeaseReader(db),
-    ledgerAudit: new LedgerAudit(db, logger.child({ component: 'ledgerAudit' }), options.ledgerAudit, createAuditTelemetry(registry)),
+    ledgerAudit: new LedgerAudit(db, logger.child({ component: 'ledgerAudit' }), options.ledgerAudit ?? {}, createAuditTelemetry(registry)),
     engineStatus: createEngineStatus(db, engine),
   };
 }
@@ -90,12 +91,8 @@ export function buildServices(
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const cleanups: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      await cleanup().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
-    }
-  };
+  const cleanups = new StopList((error) => logger.error({ err: error }, 'shutdown step failed'));
+  const stopAll = () => cleanups.stopAll();
   try {
     const { client, db, engine } = await openDatabase(options, logger, cleanups);
     const registry = options.registry ?? createMetricsRegistry();
@@ -124,7 +121,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 async function openDatabase(
   options: AppOptions,
   logger: Logger,
-  cleanups: Array<() => Promise<void>>,
+  cleanups: StopList,
 ): Promise<{ client: MongoClient; db: Db; engine: EngineInfo }> {
   if (options.db) {
     const engine = options.engine ?? { kind: 'uri', reason: 'a database was handed to the app' };
@@ -143,7 +140,7 @@ async function openDatabase(
 async function runStartupTasks(
   tasks: readonly StartupTask[],
   deps: Parameters<StartupTask['run']>[0],
-  cleanups: Array<() => Promise<void>>,
+  cleanups: StopList,
 ): Promise<void> {
   for (const task of tasks) {
     const startedAtMs = Date.now();

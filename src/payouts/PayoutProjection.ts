@@ -11,7 +11,8 @@ import { BATCH_CHANGES_MAX, ResumableStream, StreamStart, type StreamSource } fr
 import { asResumeToken, type ResumeToken } from '../changeStreams/resumeCursor.ts';
 import type { StreamsTelemetry } from '../fanout/telemetry.ts';
 import { catchUpPayouts, catchUpStart, type CatchUpDeps, type CatchUpLimits, type ReconcileReason } from './catchUp.ts';
-import { acquireLease, projectionLeases, releaseLease, renewLease, storeCatchUp, storeResumeToken, type CatchUpProgress, type Lease } from './lease.ts';
+import { releaseLease, type Lease } from '../db/lease.ts';
+import { acquireProjectionLease, projectionLeases, renewProjectionLease, storeCatchUp, storeResumeToken, type CatchUpProgress } from './lease.ts';
 import { oneByOne, payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutsWriter, type PayoutWriter } from './payoutWriter.ts';
 import { journalForWalk } from './withdrawalWalk.ts';
 
@@ -172,7 +173,7 @@ export class PayoutProjection {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      const acquired = await acquireLease(this.#leases, PAYOUT_LEASE_NAME, this.#holder, this.#durations.leaseMs).catch((error: unknown) => {
+      const acquired = await acquireProjectionLease(this.#leases, PAYOUT_LEASE_NAME, this.#holder, this.#durations.leaseMs).catch((error: unknown) => {
         this.logger.warn({ err: error }, 'payout projection: taking the lease failed');
         this.#setState('retrying', error);
         return undefined;
@@ -245,7 +246,7 @@ export class PayoutProjection {
         polled: async (token) => {
           if (Date.now() - renewedAtMs < this.#durations.renewMs) return;
           // Renewing also stores the idle position, so a quiet projection's token stays in the oplog window.
-          if (!(await renewLease(this.#leases, lease, this.#durations.leaseMs, token))) return end('leaseLost');
+          if (!(await renewProjectionLease(this.#leases, lease, this.#durations.leaseMs, token))) return end('leaseLost');
           at.position = token;
           renewedAtMs = Date.now();
         },

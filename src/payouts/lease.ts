@@ -1,9 +1,9 @@
 import type { Collection, Db } from 'mongodb';
-import { acquireLease as acquire, leaseCollection, releaseLease, renewLease as renew, storeUnderLease, type Lease, type LeaseDoc as BaseLeaseDoc } from '../db/lease.ts';
+import { acquireLease, leaseCollection, renewLease, storeUnderLease, type Lease, type LeaseDoc as BaseLeaseDoc } from '../db/lease.ts';
 import type { ResumeToken } from '../changeStreams/resumeCursor.ts';
 
-// The payout projection's lease (the shared helper of src/db/lease.ts) and what its holder keeps
-// beside it: the resume token after the last handled event, the watermark (the `createdAt` of the
+// The payout projection's lease (taken, renewed and released with the one lease API,
+// src/db/lease.ts) and what its holder keeps beside it: the resume token after the last handled event, the watermark (the `createdAt` of the
 // last withdrawal the stream delivered, from which a catch-up after history loss starts), and the
 // progress of an unfinished catch-up, so that a new holder resumes it where it stopped.
 
@@ -31,9 +31,6 @@ export interface LeaseDoc extends BaseLeaseDoc {
   catchUp?: CatchUpProgress | null;
 }
 
-export type { Lease };
-export { releaseLease };
-
 export function projectionLeases(db: Db): Collection<LeaseDoc> {
   return leaseCollection<LeaseDoc>(db, PROJECTION_LEASES_COLLECTION);
 }
@@ -42,21 +39,21 @@ export function projectionLeases(db: Db): Collection<LeaseDoc> {
  * Takes the lease when it is free (expired, or never taken). Returns the lease and the position
  * its previous holder stored, or null when another process holds it.
  */
-export async function acquireLease(
+export async function acquireProjectionLease(
   leases: Collection<LeaseDoc>,
   name: string,
   holder: string,
   durationMs: number,
 ): Promise<{ lease: Lease; resumeToken: ResumeToken | null; watermark: Date | null; catchUp: CatchUpProgress | null } | null> {
-  const acquired = await acquire(leases, name, holder, durationMs);
+  const acquired = await acquireLease(leases, name, holder, durationMs);
   if (!acquired) return null;
   const { doc } = acquired;
   return { lease: acquired.lease, resumeToken: doc.resumeToken ?? null, watermark: doc.watermark ?? null, catchUp: doc.catchUp ?? null };
 }
 
 /** Extends the lease (and stores `resumeToken` when given); false when it is no longer ours. */
-export async function renewLease(leases: Collection<LeaseDoc>, lease: Lease, durationMs: number, resumeToken?: ResumeToken): Promise<boolean> {
-  return renew(leases, lease, durationMs, resumeToken ? { resumeToken } : {});
+export async function renewProjectionLease(leases: Collection<LeaseDoc>, lease: Lease, durationMs: number, resumeToken?: ResumeToken): Promise<boolean> {
+  return renewLease(leases, lease, durationMs, resumeToken ? { resumeToken } : {});
 }
 
 /** Stores the position after a handled event (and the event's watermark); false when the lease is no longer ours. */
@@ -66,5 +63,5 @@ export async function storeResumeToken(leases: Collection<LeaseDoc>, lease: Leas
 
 /** Records a catch-up's progress (null when it finished) and extends the lease; false when it is no longer ours. */
 export async function storeCatchUp(leases: Collection<LeaseDoc>, lease: Lease, durationMs: number, catchUp: CatchUpProgress | null, resumeToken?: ResumeToken): Promise<boolean> {
-  return renew(leases, lease, durationMs, resumeToken ? { catchUp, resumeToken } : { catchUp });
+  return renewLease(leases, lease, durationMs, resumeToken ? { catchUp, resumeToken } : { catchUp });
 }

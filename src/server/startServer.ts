@@ -32,6 +32,7 @@ import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
 import { noStorePlugin } from './noStore.ts';
 import { observabilityPlugin } from './observabilityPlugin.ts';
+import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
 import { createShutdownGate } from './shutdownGate.ts';
@@ -68,12 +69,8 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const cleanups: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      await cleanup().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
-    }
-  };
+  const cleanups = new StopList((error) => logger.error({ err: error }, 'shutdown step failed'));
+  const stopAll = () => cleanups.stopAll();
   try {
     const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
     const app = await createApp({ ...options, logger });

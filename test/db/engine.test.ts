@@ -6,13 +6,13 @@ import { createServer as createTcpServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { DryMongoBinary } from 'mongodb-memory-server';
 import { MongoClient } from 'mongodb';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseEngine, resolveEngine, type EngineConfig } from '../../src/db/engine.ts';
 
 const URI = 'mongodb://db.example:27017/?replicaSet=rs0';
 
 function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
-  return { mongodbUri: undefined, mongoEngine: undefined, limits: { mongodDownloadProbeTimeoutMs: 300 }, ...overrides };
+  return { mongodbUri: undefined, mongoEngine: undefined, mongodSystemBinary: undefined, mongodDownloadUrl: undefined, limits: { mongodDownloadProbeTimeoutMs: 300 }, ...overrides };
 }
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<number> {
@@ -24,10 +24,6 @@ async function listening(server: Server | ReturnType<typeof createHttpServer>): 
 const cachedMongod = await DryMongoBinary.locateBinary(await DryMongoBinary.generateOptions()).catch(() => undefined);
 
 describe('chooseEngine', () => {
-  afterEach(() => {
-    vi.unstubAllEnvs();
-  });
-
   it('obeys MONGO_ENGINE over everything else', async () => {
     expect(await chooseEngine(engineConfig({ mongoEngine: 'emulator', mongodbUri: URI }))).toEqual({
       kind: 'emulator',
@@ -40,16 +36,14 @@ describe('chooseEngine', () => {
   });
 
   it('uses mongod from MONGOMS_SYSTEM_BINARY when the file exists', async () => {
-    vi.stubEnv('MONGOMS_SYSTEM_BINARY', process.execPath);
-    expect(await chooseEngine(engineConfig())).toEqual({
+    expect(await chooseEngine(engineConfig({ mongodSystemBinary: process.execPath }))).toEqual({
       kind: 'memory-server',
       reason: `no MONGODB_URI; MONGOMS_SYSTEM_BINARY=${process.execPath}`,
     });
   });
 
   it('falls back to the emulator when MONGOMS_SYSTEM_BINARY does not exist', async () => {
-    vi.stubEnv('MONGOMS_SYSTEM_BINARY', '/nonexistent/mongod');
-    const choice = await chooseEngine(engineConfig());
+    const choice = await chooseEngine(engineConfig({ mongodSystemBinary: '/nonexistent/mongod' }));
     expect(choice.kind).toBe('emulator');
     expect(choice.reason).toContain('MONGOMS_SYSTEM_BINARY=/nonexistent/mongod does not exist');
   });
@@ -57,11 +51,10 @@ describe('chooseEngine', () => {
   it('gives up on a download host that does not answer within the probe timeout', async () => {
     const blackHole = createTcpServer(() => undefined); // accepts, never answers
     const port = await listening(blackHole);
-    vi.stubEnv('MONGOMS_DOWNLOAD_MIRROR', `http://127.0.0.1:${port}`);
     try {
       // No clock in the test: the reason says the probe's timeout signal ended it (TimeoutError,
       // not a refused connection), and a probe that never gave up would fail on the test's timeout.
-      const choice = await chooseEngine(engineConfig());
+      const choice = await chooseEngine(engineConfig({ mongodDownloadUrl: `http://127.0.0.1:${port}` }));
       if (cachedMongod) {
         expect(choice.kind).toBe('memory-server');
       } else {
@@ -76,9 +69,8 @@ describe('chooseEngine', () => {
   it('chooses mongodb-memory-server when the download host answers', async () => {
     const mirror = createHttpServer((_req, res) => res.end());
     const port = await listening(mirror);
-    vi.stubEnv('MONGOMS_DOWNLOAD_MIRROR', `http://127.0.0.1:${port}`);
     try {
-      const choice = await chooseEngine(engineConfig());
+      const choice = await chooseEngine(engineConfig({ mongodDownloadUrl: `http://127.0.0.1:${port}` }));
       expect(choice.kind).toBe('memory-server');
       if (!cachedMongod) expect(choice.reason).toBe(`no MONGODB_URI; no cached mongod, downloading from 127.0.0.1:${port}`);
     } finally {

@@ -5,7 +5,7 @@ import type { Collection } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as shared from '../../src/db/lease.ts';
-import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken, type LeaseDoc } from '../../src/payouts/lease.ts';
+import { acquireProjectionLease, projectionLeases, renewProjectionLease, storeResumeToken, type LeaseDoc } from '../../src/payouts/lease.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 
 const token = (hex: string) => ({ _data: hex });
@@ -27,32 +27,32 @@ describe('projection lease', () => {
 
   it('lets one of many concurrent claimers win', async () => {
     const leases = projectionLeases(test.db);
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => acquireLease(leases, 'race', `holder-${i}`, 10_000)));
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => acquireProjectionLease(leases, 'race', `holder-${i}`, 10_000)));
     expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
   });
 
   it('refuses a stale holder once another took the expired lease over', async () => {
     const leases = projectionLeases(test.db);
-    const stale = await acquireLease(leases, 'fenced', 'old', 60_000);
+    const stale = await acquireProjectionLease(leases, 'fenced', 'old', 60_000);
     expect(stale?.lease.version).toBe(1);
     expect(await storeResumeToken(leases, stale!.lease, token('aa'))).toBe(true);
-    expect(await acquireLease(leases, 'fenced', 'new', 10_000)).toBeNull(); // not expired yet
+    expect(await acquireProjectionLease(leases, 'fenced', 'new', 10_000)).toBeNull(); // not expired yet
     // The old holder stalls past its lease: its expiry moves to the server's now (a long lease, cut
     // short, so the check above cannot race the clock; the next test lets a short one run out).
     await leases.updateOne({ _id: 'fenced' }, [{ $set: { expiresAt: '$$NOW' } }]);
     await leaseExpired(leases, 'fenced');
-    const fresh = await acquireLease(leases, 'fenced', 'new', 10_000);
+    const fresh = await acquireProjectionLease(leases, 'fenced', 'new', 10_000);
     expect(fresh).toMatchObject({ lease: { name: 'fenced', holder: 'new', version: 2 }, resumeToken: token('aa') });
     expect(await storeResumeToken(leases, stale!.lease, token('bb'))).toBe(false);
-    expect(await renewLease(leases, stale!.lease, 10_000, token('bb'))).toBe(false);
-    await releaseLease(leases, stale!.lease); // a no-op for a stale holder
+    expect(await renewProjectionLease(leases, stale!.lease, 10_000, token('bb'))).toBe(false);
+    await shared.releaseLease(leases, stale!.lease); // a no-op for a stale holder
     expect(await leases.findOne({ _id: 'fenced' })).toMatchObject({ holder: 'new', version: 2, resumeToken: token('aa') });
     expect(await storeResumeToken(leases, fresh!.lease, token('cc'))).toBe(true);
   });
 
   it('refuses an expired holder even before anyone else takes over', async () => {
     const leases = projectionLeases(test.db);
-    const held = await acquireLease(leases, 'expired', 'me', 100);
+    const held = await acquireProjectionLease(leases, 'expired', 'me', 100);
     await leaseExpired(leases, 'expired');
     expect(await storeResumeToken(leases, held!.lease, token('dd'))).toBe(false);
   });
