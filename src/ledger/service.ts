@@ -77,7 +77,6 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
     entryByRequest: (requestId: string) => queries.entryByRequest(reporting, requestId),
-    /** Applied withdrawals after an `_id`, read on the primary (payout reconciliation). */
   });
 }
 

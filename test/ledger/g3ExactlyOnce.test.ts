@@ -3,9 +3,10 @@ import type { WithdrawResult } from '../../src/ledger/index.ts';
 import { countOf } from './support/count.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
-// G3: one requestId, one effect. The key is claimed before the money moves; replays that overlap
-// the first attempt wait for it (or answer RequestInProgress), later replays get
-// DuplicateReplayed carrying the very same outcome, and a refusal stays a refusal.
+// G3: one requestId, one effect. A move writes its key in the same transaction as the money
+// (src/ledger/moneyMove.ts), so of the attempts that overlap, one commits and the others meet its
+// key and replay it (or answer RequestInProgress when their retries ran out first); later
+// replays get DuplicateReplayed carrying the very same outcome, and a refusal stays a refusal.
 
 let h: LedgerHarness;
 beforeAll(async () => {
