@@ -11,9 +11,6 @@ import { sameJson } from './sameJson.ts';
 // Creation is an upsert on the unique, namespaced idempotency key: a retry, a replay of the
 // projection or a concurrent twin finds the item already there and changes nothing.
 
-/** Two concurrent upserts of one key may both miss and one then hits the unique index: once more. */
-const UPSERT_ATTEMPTS_MAX = 2;
-
 export async function upsertWorkItem(ctx: WorkDeps, item: NewItem): Promise<{ created: boolean; item: WorkItemDoc }> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -27,7 +24,7 @@ export async function upsertWorkItem(ctx: WorkDeps, item: NewItem): Promise<{ cr
       if (created) ctx.telemetry.transition(null, WorkStatus.PENDING);
       return { created, item: reply.value };
     } catch (error) {
-      if (!isDuplicateKey(error) || attempt >= UPSERT_ATTEMPTS_MAX) throw error;
+      if (!isDuplicateKey(error) || attempt >= WorkLimits.upsertAttemptsMax) throw error;
     }
   }
 }

@@ -15,6 +15,10 @@ export const WorkLimits = Object.freeze({
   /** Stalled items out of attempts one claim may dead-letter on its way to a claimable one. */
   deadLettersPerClaimMax: 16,
   pageSizeMax: 100,
+  /** A page of `workItems` when `first` is not given. */
+  pageSizeDefault: 20,
+  /** Two concurrent upserts of one key may both miss and one then hits the unique index: once more. */
+  upsertAttemptsMax: 2,
   /** The longest kind name (an identifier; createWorkItem refuses longer ones). */
   kindLengthMax: 64,
   payloadMaxBytes: 64 * 1024,

@@ -32,8 +32,6 @@ function work(ctx: WorkRequestContext): WorkService {
   return ctx.services.work;
 }
 
-const PAGE_SIZE_DEFAULT = 20;
-
 @Resolver()
 export class WorkItemResolver {
   @Mutation(() => CreateWorkItemResult)
@@ -95,7 +93,7 @@ export class WorkItemResolver {
     @Arg('createdFrom', () => DateTime, { nullable: true }) createdFrom: Date | null,
     @Arg('createdTo', () => DateTime, { nullable: true }) createdTo: Date | null,
     @Arg('key', () => String, { nullable: true, description: 'A client idempotency key' }) key: string | null,
-    @Arg('first', () => Int, { defaultValue: PAGE_SIZE_DEFAULT }) first: number,
+    @Arg('first', () => Int, { defaultValue: WorkLimits.pageSizeDefault }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: WorkRequestContext,
   ): Promise<WorkItemPage> {
