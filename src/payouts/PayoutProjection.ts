@@ -30,7 +30,7 @@ export interface PayoutProjectionOptions {
   catchUp?: Partial<CatchUpLimits>;
 }
 
-/** What the projection is built from: the app's one work service and streams telemetry (src/app/createApp.ts). */
+/** What the projection is built from (src/app/createApp.ts): the app's one work service and the change streams' telemetry (src/fanout/telemetry.ts). */
 export interface PayoutProjectionDeps {
   db: Db;
   logger: Logger;

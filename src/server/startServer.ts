@@ -1,8 +1,10 @@
-// The HTTP server: Apollo Server on /graphql straight from node:http (graphql/httpTransport.ts),
-// graphql-ws on the same port and path, and Express for the rest: GET /healthz (liveness, no
-// auth), GET /readyz (readiness, no auth), GET /metrics (the app's registry) and the console. `startServer` builds the app (src/app/createApp.ts, the composition root: connection,
-// registry, services, start-up tasks), wires HTTP and WebSockets to it, and returns one `stop()`
-// that takes it all down in reverse; main.ts wires signals to it.
+// The HTTP server: Apollo Server on /graphql straight from node:http (src/server/http.ts),
+// graphql-ws on the same port and path (src/server/websocket.ts), both behind one admission
+// screen (src/server/admission.ts), and Express for the rest: GET /healthz (liveness, no auth),
+// GET /readyz (readiness, no auth), GET /metrics (the app's registry) and the console.
+// `startServer` builds the app (src/app/createApp.ts, the composition root: connection, registry,
+// services, start-up tasks), wires HTTP and WebSockets to it, and returns one `stop()` that takes
+// it all down in reverse; main.ts wires signals to it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
