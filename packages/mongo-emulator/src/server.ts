@@ -23,12 +23,19 @@ export interface EmulatorOptions {
   /** mongod's transactionLifetimeLimitSeconds: open transactions older than this are aborted (default 60). */
   transactionLifetimeLimitSeconds?: number;
   /**
+   * Freeze every stored document version, so code that mutates shared history throws at the
+   * culprit (a debug mode that costs a walk of what each write copied). Defaults to the
+   * environment's EMULATOR_FREEZE_DOCUMENTS=1, which the test suite sets: this entry is the one
+   * place the emulator reads it.
+   */
+  freezeDocuments?: boolean;
+  /** What the `shutdown` command calls to stop the process (the CLI's own stop); without it `shutdown` is refused. */
+  onShutdownCommand?: () => void;
+  /**
    * A member of a replica set of processes: starts uninitiated (as mongod with --replSet) and
    * waits for replSetInitiate or for the heartbeats of a set whose configuration names it.
    * Without it the emulator is today's one-node set, the primary from its start.
    */
-  /** What the `shutdown` command calls to stop the process (the CLI's own stop); without it `shutdown` is refused. */
-  onShutdownCommand?: () => void;
   replMember?: { electionTimeoutMillis?: number; heartbeatIntervalMillis?: number; rollbackDir?: string };
 }
 
@@ -83,6 +90,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     oplogSizeMB: options.oplogSizeMB ?? DEFAULT_OPLOG_SIZE_MB,
     transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds,
     argv: options.argv,
+    freezeDocuments: options.freezeDocuments ?? process.env.EMULATOR_FREEZE_DOCUMENTS === '1',
     logger,
     stopSignal: stopController.signal,
   });
