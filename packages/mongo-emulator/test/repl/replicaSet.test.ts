@@ -235,6 +235,36 @@ describe('a three-member replica set of emulator processes', () => {
     expect((await adminCommand(primary, { replSetFreeze: 0 })).info).toBe('unfreezing');
   });
 
+  it('hides a delayed member from hello and applies on it only secondaryDelaySecs after the write', async () => {
+    const primary = await settledPrimary(set);
+    const [delayed] = secondariesOf(set, primary);
+    const reconfigure = async (fields: Record<string, unknown>) => {
+      const { config } = await adminCommand(primary, { replSetGetConfig: 1 });
+      const members = (config.members as { host: string }[]).map((m) => (m.host === delayed!.address ? { ...m, ...fields } : m));
+      await adminCommand(primary, { replSetReconfig: { ...config, version: config.version + 1, members } });
+      await expect.poll(async () => (await adminCommand(delayed!, { replSetGetConfig: 1 })).config.version, { timeout: 10_000 }).toBe(config.version + 1);
+    };
+    await reconfigure({ priority: 0, hidden: true, secondaryDelaySecs: 2 });
+    try {
+      expect((await adminCommand(primary, { hello: 1 })).hosts).not.toContain(delayed!.address);
+      expect((await adminCommand(delayed!, { hello: 1 })).hidden).toBe(true);
+      const coll = client.db('repl').collection<Doc>('delayed');
+      const writtenAt = Date.now();
+      await coll.insertOne({ _id: 'late' });
+      const direct = directClient(delayed!);
+      try {
+        const onDelayed = direct.db('repl').collection<Doc>('delayed');
+        expect(await onDelayed.findOne({ _id: 'late' }, { readPreference: ReadPreference.secondaryPreferred })).toBeNull();
+        await expect.poll(() => onDelayed.findOne({ _id: 'late' }, { readPreference: ReadPreference.secondaryPreferred }), { timeout: 10_000, interval: 100 }).toEqual({ _id: 'late' });
+        expect(Date.now() - writtenAt).toBeGreaterThanOrEqual(2000);
+      } finally {
+        await direct.close();
+      }
+    } finally {
+      await reconfigure({ priority: 1, hidden: false, secondaryDelaySecs: 0 });
+    }
+  });
+
   it('follows a SIGKILLed primary, and the restarted member re-syncs', async () => {
     const primary = await settledPrimary(set);
     const before = (await adminCommand(primary, { hello: 1 })).electionId as ObjectId;
