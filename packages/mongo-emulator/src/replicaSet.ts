@@ -3,7 +3,7 @@
 // member in the config, then a wait for a primary. What `mongo-emulator --nodes N` runs, and what
 // tests use to kill, stop (SIGSTOP) and restart members as one does with mongod.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +56,7 @@ export interface RunningReplicaSet {
   readonly uri: string;
   readonly replSetName: string;
   readonly members: ReplicaSetMember[];
-  /** SIGTERM to every member still running; resolves once all exited. */
+  /** SIGTERM to every member still running; resolves once all exited (their rollback directories removed). */
   stop(): Promise<void>;
 }
 
@@ -66,6 +66,8 @@ class MemberProcess implements ReplicaSetMember {
   host: string;
   port: number;
   readonly rollbackDir: string;
+  /** The temporary directory holding rollbackDir, removed when the set stops. */
+  readonly tempRoot: string;
 
   constructor(
     readonly index: number,
@@ -76,7 +78,8 @@ class MemberProcess implements ReplicaSetMember {
   ) {
     this.host = host;
     this.port = port;
-    this.rollbackDir = join(mkdtempSync(join(tmpdir(), 'mongo-emulator-member-')), 'rollback');
+    this.tempRoot = mkdtempSync(join(tmpdir(), 'mongo-emulator-member-'));
+    this.rollbackDir = join(this.tempRoot, 'rollback');
   }
 
   get address(): string {
@@ -146,6 +149,7 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
     for (const member of members) member.kill('SIGCONT');
     for (const member of members) member.kill('SIGTERM');
     await Promise.all(members.map((m) => m.exited()));
+    for (const member of members) rmSync(member.tempRoot, { recursive: true, force: true });
   };
   try {
     await Promise.all(members.map((m) => m.start()));
@@ -167,6 +171,8 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
     await waitForPrimary(members.map((m) => m.address), PRIMARY_TIMEOUT_MS);
   } catch (error) {
     for (const member of members) member.kill('SIGKILL');
+    await Promise.all(members.map((m) => m.exited()));
+    for (const member of members) rmSync(member.tempRoot, { recursive: true, force: true });
     throw error;
   }
   const hosts = members.map((m) => m.address).join(',');
