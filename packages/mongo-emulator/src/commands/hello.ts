@@ -25,7 +25,10 @@ export const hello: CommandDefinition = {
   async run(context) {
     recordClient(context);
     await awaitTopologyChange(context);
-    return describeNode(context);
+    const reply = describeNode(context);
+    // An exhaust stream re-runs this same request: the next reply waits for a change after this one.
+    if (context.server.repl && context.command.topologyVersion !== undefined) context.command.topologyVersion = reply.topologyVersion;
+    return reply;
   },
 };
 
@@ -54,6 +57,12 @@ async function awaitTopologyChange({ command, server, connection }: CommandConte
     throw new CommandError('BadValue', 'maxAwaitTimeMS must be a non-negative integer');
   }
   const sameProcess = asked.processId instanceof ObjectId && asked.processId.equals(server.node.processId);
+  const repl = server.repl;
+  if (repl) {
+    // A member answers as soon as its topology changes (a step-down, an election, a new config).
+    if (sameProcess) await repl.waitForTopologyChange(BigInt(asked.counter as bigint | number), Math.min(waitMs, AWAIT_TIME_MAX_MS), [connection.closeSignal, server.stopSignal]);
+    return;
+  }
   const current = sameProcess && BigInt(asked.counter as bigint | number) === server.node.topologyCounter;
   if (!current) return;
   await sleep(Math.min(waitMs, AWAIT_TIME_MAX_MS), [connection.closeSignal, server.stopSignal]);
@@ -95,7 +104,8 @@ function describeNode(context: CommandContext): Document {
  * builds it (src/mongo/db/repl/hello_response.cpp): the visible hosts, `me`, the primary it knows,
  * exactly one of isWritablePrimary/secondary when it is either, electionId (the term's) on the
  * primary, and lastWrite with this member's own last applied and majority-committed optimes.
- * No topologyVersion: drivers poll such a member rather than stream from it.
+ * topologyVersion moves with every change of state, config or known primary, and an awaitable
+ * hello (the drivers' streaming monitor) is answered as soon as it moves.
  */
 function describeMember({ command, name, server, connection }: CommandContext, repl: ReplCoordinator): Document {
   const config = repl.config;
@@ -113,12 +123,13 @@ function describeMember({ command, name, server, connection }: CommandContext, r
   };
   const helloOk = command.helloOk === true ? { helloOk: true } : {};
   if (!config || repl.selfIndex < 0) {
-    return { [primaryKey]: false, secondary: false, info: 'Does not have a valid replica set config', isreplicaset: true, ...limits, ...helloOk };
+    return { topologyVersion: { processId: server.node.processId, counter: repl.topologyCounter }, [primaryKey]: false, secondary: false, info: 'Does not have a valid replica set config', isreplicaset: true, ...limits, ...helloOk };
   }
   const self = config.members[repl.selfIndex]!;
   const applied = repl.lastApplied;
   const majority = repl.majorityReadPoint;
   const reply: Document = {
+    topologyVersion: { processId: server.node.processId, counter: repl.topologyCounter },
     hosts: repl.visibleHosts(),
     setName: config._id,
     setVersion: config.version,

@@ -159,6 +159,13 @@ export class ReplCoordinator {
   readonly startedAt = new Date();
   /** Incremented on every state change, so waiting hellos and tests can see one happened. */
   stateChanges = 0;
+  /**
+   * hello's topologyVersion counter: moves when this member's state, its configuration or the
+   * primary it knows changes, and wakes the awaitable hellos of the drivers' streaming monitors
+   * (mongod's TopologyCoordinator::incrementTopologyVersion).
+   */
+  topologyCounter = 0n;
+  readonly #topologyWaiters = new Set<() => void>();
 
   constructor(host: ReplHost, options: ReplOptions) {
     this.#host = host;
@@ -270,6 +277,7 @@ export class ReplCoordinator {
 
   #installConfig(config: ReplSetConfig): void {
     this.config = config;
+    this.#bumpTopology();
     this.selfIndex = config.members.findIndex((m) => m.host === this.address);
     for (const member of config.members) {
       if (member.host === this.address || this.#members.has(member.host)) continue;
@@ -281,6 +289,34 @@ export class ReplCoordinator {
       return;
     }
     if (this.isPrimary && !this.#electable(this.#self())) this.#stepDown('priority 0 in the new configuration');
+  }
+
+  #bumpTopology(): void {
+    this.topologyCounter += 1n;
+    for (const wake of [...this.#topologyWaiters]) wake();
+  }
+
+  /** The primary this member knows changed (a heartbeat, a lost primary): streaming hellos answer. */
+  #setPrimaryAddress(address: string | undefined): void {
+    if (this.#primaryAddress === address) return;
+    this.#primaryAddress = address;
+    this.#bumpTopology();
+  }
+
+  /** An awaitable hello: resolves when the topology counter moves past `counter`, or after `timeoutMs`. */
+  waitForTopologyChange(counter: bigint, timeoutMs: number, signals: AbortSignal[]): Promise<void> {
+    if (this.topologyCounter !== counter || timeoutMs <= 0 || signals.some((s) => s.aborted)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#topologyWaiters.delete(done);
+        for (const s of signals) s.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      for (const s of signals) s.addEventListener('abort', done, { once: true });
+      this.#topologyWaiters.add(done);
+    });
   }
 
   #self(): MemberConfig {
@@ -329,6 +365,7 @@ export class ReplCoordinator {
     this.#host.logger.info(`repl: ${this.address} ${STATE_NAMES[this.state]} -> ${STATE_NAMES[state]} (term ${this.term})`);
     this.state = state;
     this.stateChanges += 1;
+    this.#bumpTopology();
     this.#wake();
   }
 
@@ -375,7 +412,7 @@ export class ReplCoordinator {
       data.state = MemberState.DOWN;
       data.lastHeartbeat = new Date();
       data.message = (error as Error).message;
-      if (this.#primaryAddress === host) this.#primaryAddress = undefined;
+      if (this.#primaryAddress === host) this.#setPrimaryAddress(undefined);
     }
   }
 
@@ -416,7 +453,7 @@ export class ReplCoordinator {
         if (responseTerm > this.term || (responseTerm === this.term && host < this.address)) this.#stepDown(`another primary ${host} in term ${responseTerm}`);
       }
       if (!this.isPrimary) {
-        this.#primaryAddress = host;
+        this.#setPrimaryAddress(host);
         this.#lastPrimaryContactMs = Date.now();
         // Each heartbeat from the primary restarts the election timer, so it fires an election
         // timeout after the primary was last heard from (replication_coordinator_impl.cpp,
@@ -425,7 +462,7 @@ export class ReplCoordinator {
       }
       this.#advanceCommitPoint(parseOpTime(reply.lastCommittedOpTime));
     } else if (this.#primaryAddress === host) {
-      this.#primaryAddress = undefined;
+      this.#setPrimaryAddress(undefined);
     }
     if (this.isPrimary) this.#recomputeCommitPoint();
     this.#wake();
@@ -591,7 +628,7 @@ export class ReplCoordinator {
 
   #becomePrimary(reason: string): void {
     this.#stopFetcher();
-    this.#primaryAddress = undefined;
+    this.#setPrimaryAddress(undefined);
     this.electionTime = this.#host.clock.now();
     this.electionDate = new Date();
     this.#setState(MemberState.PRIMARY);

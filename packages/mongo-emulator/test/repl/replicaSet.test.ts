@@ -40,7 +40,7 @@ describe('a three-member replica set of emulator processes', () => {
       expect(hello.isWritablePrimary !== hello.secondary).toBe(true);
       expect(hello.isWritablePrimary).toBe(member === primary);
       expect(hello.setVersion).toBe(1);
-      expect(hello.topologyVersion).toBeUndefined();
+      expect(hello.topologyVersion.processId.toHexString()).toMatch(/^[0-9a-f]{24}$/);
       expect(hello.lastWrite.lastWriteDate).toBeInstanceOf(Date);
       if (member === primary) {
         // mongod's OID::fromTerm: 0x7fffffff, then the term.

@@ -6,6 +6,12 @@ import { commonOptions, toReadConcern, toReadPreference, toWriteConcern, plain }
 import type { MatchEntities } from './matcher.ts';
 import { unsupported } from './outcomes.ts';
 
+/** A client's topology description as recordTopologyDescription saw it: its type and its primary. */
+export interface TopologySnapshot {
+  type: string;
+  primary: string | undefined;
+}
+
 export interface SessionEntity {
   session: ClientSession;
   client: ClientEntity;
@@ -20,7 +26,8 @@ type Entity =
   | { kind: 'session'; value: SessionEntity }
   | { kind: 'changeStream'; value: ChangeStream }
   | { kind: 'cursor'; value: AbstractCursor }
-  | { kind: 'bson'; value: unknown };
+  | { kind: 'bson'; value: unknown }
+  | { kind: 'topologyDescription'; value: TopologySnapshot };
 
 type Kind = Entity['kind'];
 type ValueOf<K extends Kind> = Extract<Entity, { kind: K }>['value'];

@@ -28,7 +28,7 @@ async function invoke(operation: Operation, context: TestContext): Promise<Opera
     return handler(undefined, args, context);
   }
   const kind = context.entities.kindOf(operation.object);
-  if (kind === 'bson') throw new Error(`entity ${operation.object} is a value, it has no operations`);
+  if (kind === 'bson' || kind === 'topologyDescription') throw new Error(`entity ${operation.object} is a value, it has no operations`);
   const handler = (HANDLERS[kind] as Record<string, OperationHandler<unknown>>)[operation.name];
   if (handler === undefined) unsupported(`the ${kind} operation ${operation.name}`);
   return handler(context.entities.get(operation.object, kind), args, context);

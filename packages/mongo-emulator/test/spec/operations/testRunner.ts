@@ -4,6 +4,8 @@ import type { Document, MongoClient } from 'mongodb';
 import { describe } from '../bsonTypes.ts';
 import { fail, unsupported } from '../outcomes.ts';
 import type { Arguments, OperationHandler, TestContext } from './context.ts';
+import { CMAP_EVENT_NAMES } from '../clientEntity.ts';
+import type { TopologySnapshot } from '../entities.ts';
 
 type Handler = OperationHandler<undefined>;
 
@@ -45,9 +47,23 @@ async function indexExists(client: MongoClient, args: Arguments): Promise<boolea
 }
 
 const UNSUPPORTED = [
-  'targetedFailPoint', 'loop', 'runOnThread', 'waitForThread', 'waitForEvent', 'assertEventCount',
-  'recordTopologyDescription', 'assertTopologyType', 'waitForPrimaryChange', 'assertNumberConnectionsCheckedOut',
+  'targetedFailPoint', 'loop', 'runOnThread', 'waitForThread', 'waitForEvent', 'assertNumberConnectionsCheckedOut',
 ];
+
+/** waitForPrimaryChange's default timeoutMS (unified test format). */
+const PRIMARY_CHANGE_TIMEOUT_MS = 10_000;
+const PRIMARY_CHANGE_POLL_MS = 25;
+
+/**
+ * The driver's current topology description, read as the unified format's SDAM operations need it
+ * (the Node driver keeps it on client.topology.description; not a public API).
+ */
+function topologyOf(client: MongoClient): TopologySnapshot {
+  const description = (client as unknown as { topology?: { description: { type: string; servers: Map<string, { type: string }> } } }).topology?.description;
+  if (!description) fail('the client has no topology (not connected)');
+  const primary = [...description.servers].find(([, server]) => server.type === 'RSPrimary')?.[0];
+  return { type: description.type, primary };
+}
 
 export const testRunnerOperations: Record<string, Handler> = {
   async failPoint(_target, args, context) {
@@ -107,6 +123,40 @@ export const testRunnerOperations: Record<string, Handler> = {
   },
   async assertIndexNotExists(_target, args, context) {
     if (await indexExists(context.internalClient, args)) fail('index exists');
+    return NOTHING;
+  },
+  async recordTopologyDescription(_target, args, context) {
+    const client = context.entities.get(args.required<string>('client'), 'client').client;
+    context.entities.set(args.required<string>('id'), 'topologyDescription', topologyOf(client));
+    return NOTHING;
+  },
+  async assertTopologyType(_target, args, context) {
+    const recorded = context.entities.get(args.required<string>('topologyDescription'), 'topologyDescription');
+    const expected = args.required<string>('topologyType');
+    if (recorded.type !== expected) fail(`topology type is ${recorded.type}, expected ${expected}`);
+    return NOTHING;
+  },
+  async waitForPrimaryChange(_target, args, context) {
+    const client = context.entities.get(args.required<string>('client'), 'client').client;
+    const prior = context.entities.get(args.required<string>('priorTopologyDescription'), 'topologyDescription');
+    const timeoutMs = args.optional<number>('timeoutMS') ?? PRIMARY_CHANGE_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { primary } = topologyOf(client);
+      if (primary !== undefined && primary !== prior.primary) return NOTHING;
+      if (Date.now() > deadline) fail(`the primary did not change from ${String(prior.primary)} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, PRIMARY_CHANGE_POLL_MS));
+    }
+  },
+  async assertEventCount(_target, args, context) {
+    const client = context.entities.get(args.required<string>('client'), 'client');
+    const event = args.required<Document>('event');
+    const [name, filter] = Object.entries(event)[0] ?? [];
+    if (name === undefined || Object.keys(filter as Document).length > 0) unsupported('assertEventCount with an event filter');
+    if (!CMAP_EVENT_NAMES.has(name) && !name.startsWith('command')) unsupported(`assertEventCount of ${name}`);
+    const count = client.events.filter((e) => e.name === name).length;
+    const expected = args.required<number>('count');
+    if (count !== expected) fail(`${name}: observed ${count}, expected ${expected}`);
     return NOTHING;
   },
   async createEntities(_target, args, context) {
