@@ -53,6 +53,33 @@ describe('a three-member replica set of emulator processes', () => {
     expect(Number(status.pid)).toBe(primary.pid);
   });
 
+  it('streams hello: a driver that polls once a minute learns of a step-down at once', async () => {
+    const primary = await settledPrimary(set);
+    const slow = new Client(set.uri, { heartbeatFrequencyMS: 60_000, serverSelectionTimeoutMS: 5000 });
+    // Every member's monitor is waiting in an awaitable hello before the step-down.
+    const awaiting = new Set<string>();
+    slow.on('serverHeartbeatStarted', (event) => {
+      if (event.awaited) awaiting.add(event.connectionId);
+    });
+    try {
+      await slow.db('admin').command({ ping: 1 });
+      await expect.poll(() => awaiting.size, { timeout: 10_000 }).toBe(set.members.length);
+      const newPrimary = new Promise<string>((resolve) => {
+        slow.on('serverDescriptionChanged', (event) => {
+          if (event.newDescription.type === 'RSPrimary' && event.address !== primary.address) resolve(event.address);
+        });
+      });
+      const steppedDownAt = Date.now();
+      await adminCommand(primary, { replSetStepDown: 10, secondaryCatchUpPeriodSecs: 5 });
+      expect(await newPrimary).not.toBe(primary.address);
+      // Far below the 60 s poll: the awaitable hello answered when the topology changed.
+      expect(Date.now() - steppedDownAt).toBeLessThan(10_000);
+    } finally {
+      await slow.close();
+      await adminCommand(primary, { replSetFreeze: 0 });
+    }
+  });
+
   it('replicates writes, transactions, indexes and collection commands to every member', async () => {
     const db = client.db('repl');
     await db.createCollection('made', { validator: { a: { $exists: true } } });
