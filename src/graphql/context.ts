@@ -22,6 +22,8 @@ export interface ContextSource {
 export interface AppContext {
   requestId: string;
   transport: 'http' | 'ws';
+  /** The WebSocket this operation came on (an opaque id, unique in the process); null over HTTP. */
+  connectionId: string | null;
   principal: Principal | null;
   role: Role | null;
   /** Why there is no principal; null when authenticated. */
@@ -79,7 +81,12 @@ class RequestContext implements AppContext {
   // A plain (enumerable) property, not #private: Apollo's per-operation copy must carry it.
   private readonly deferred: Deferred;
 
-  constructor(source: ContextSource, auth: Authentication, readonly transport: AppContext['transport']) {
+  constructor(
+    source: ContextSource,
+    auth: Authentication,
+    readonly transport: AppContext['transport'],
+    readonly connectionId: string | null,
+  ) {
     this.principal = auth.ok ? auth.principal : null;
     this.role = this.principal?.role ?? null;
     this.authFailure = auth.ok ? null : auth.failure;
@@ -100,6 +107,6 @@ class RequestContext implements AppContext {
     return this.deferred.logger();
   }
 }
-export function createContext(source: ContextSource, auth: Authentication, transport: AppContext['transport']): AppContext {
-  return new RequestContext(source, auth, transport);
+export function createContext(source: ContextSource, auth: Authentication, transport: AppContext['transport'], connectionId: string | null = null): AppContext {
+  return new RequestContext(source, auth, transport, connectionId);
 }

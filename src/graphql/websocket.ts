@@ -49,6 +49,14 @@ export function attachGraphqlWs({
   rateLimiter,
   trustedDocuments,
 }: GraphqlWsOptions): { dispose(): Promise<void> } {
+  // Each socket's id, for the per-connection subscription bound (src/streams/SubscriptionShares.ts).
+  const connectionIds = new WeakMap<object, string>();
+  let connections = 0;
+  const connectionIdOf = (socket: object): string => {
+    let id = connectionIds.get(socket);
+    if (id === undefined) connectionIds.set(socket, (id = `ws-${++connections}`));
+    return id;
+  };
   // A subscription's per-event execution depends on its document, variables and the caller's
   // role (the auth checker's only input): equal ones run once per event and share the frame.
   const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous', telemetry);
@@ -107,7 +115,7 @@ export function attachGraphqlWs({
         });
         return { ...result, errors };
       },
-      context: (ctx) => createContext(app, keyring.authenticate(ctx.connectionParams?.['authorization']), 'ws'),
+      context: (ctx) => createContext(app, keyring.authenticate(ctx.connectionParams?.['authorization']), 'ws', connectionIdOf(ctx.extra.socket)),
     },
     wss,
   );

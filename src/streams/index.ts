@@ -1,4 +1,4 @@
-export { ChangeFeed, type FeedSpec } from './ChangeFeed.ts';
+export { ChangeFeed, type FeedSpec, type FeedSubscription } from './ChangeFeed.ts';
 export { ResyncReason, type FeedEvent, type FeedItem, type FeedResync } from './feedItems.ts';
 export { FeedLimits, ProjectionLimits } from './limits.ts';
 export { createLiveFeeds, type LiveFeeds } from './liveFeeds.ts';
@@ -10,3 +10,4 @@ export { decodeResumeCursor, encodeResumeCursor, type ResumeToken } from './resu
 export { LIVE_WATCHERS_TASK, liveWatchersTask, PAYOUT_PROJECTION_TASK, payoutProjectionTask } from './startup.ts';
 export { createStreamsTelemetry, type StreamsTelemetry } from './telemetry.ts';
 export type { WorkItemStatusEvent } from './workItemEvents.ts';
+export { SubscriptionLimit, SubscriptionShares, type SubscriptionOwner, type SubscriptionRefusal } from './SubscriptionShares.ts';

@@ -6,10 +6,13 @@ import { Arg, ID, Resolver, Root, Subscription, type SubscribeResolverData } fro
 import { z } from 'zod';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
+import { appError, ErrorCode } from '../../graphql/errors.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
+import type { FeedSubscription } from '../ChangeFeed.ts';
 import type { FeedItem } from '../feedItems.ts';
 import type { LiveFeeds } from '../liveFeeds.ts';
 import { decodeResumeCursor } from '../resumeCursor.ts';
+import type { SubscriptionOwner } from '../SubscriptionShares.ts';
 import type { AccountBalanceChangedEvent, LedgerEntryAddedEvent } from '../ledgerEvents.ts';
 import type { WorkItemStatusEvent } from '../workItemEvents.ts';
 import {
@@ -45,6 +48,19 @@ const ledgerEntryArgs = z.object({ accountId: accountId.optional(), after: after
 
 const accountBalanceArgs = z.object({ accountIds: z.array(accountId).min(1).max(ACCOUNTS_PER_SUBSCRIPTION_MAX), after: afterCursor });
 
+/** Who takes a share of the socket's and the key's subscription bounds. */
+function ownerOf(context: AppContext): SubscriptionOwner {
+  return { connectionId: context.connectionId ?? `request:${context.requestId}`, keyId: context.principal?.keyId ?? 'anonymous' };
+}
+
+/** The feed's items, or SUBSCRIPTION_LIMIT when a bound refused the subscription. */
+function attached<E>(subscription: FeedSubscription<E>): AsyncIterableIterator<FeedItem<E>> {
+  if (subscription.ok) return subscription.items;
+  const { limit, max } = subscription.refusal;
+  const what = limit === 'feed' ? 'this feed has' : limit === 'socket' ? 'this connection holds' : 'this API key holds';
+  throw appError(ErrorCode.SUBSCRIPTION_LIMIT, `${what} ${max} subscriptions already: end one first${limit === 'feed' ? ', or retry later' : ''}`, { limit, max });
+}
+
 /** The app's live feeds (src/app.ts); a subscription refuses when this process does not run them. */
 function runningFeeds(context: AppContext): LiveFeeds {
   const feeds = context.services.liveFeeds;
@@ -56,19 +72,20 @@ function subscribeWorkItemStatus({ args, context }: SubscribeResolverData<unknow
   const { id, kinds, after } = parseInput(workItemStatusArgs, args);
   const matches = (event: WorkItemStatusEvent) =>
     (id === undefined || event.itemId === id) && (kinds === undefined || kinds.includes(event.kind));
-  return runningFeeds(context).workItems.subscribe(matches, after ?? null);
+  return attached(runningFeeds(context).workItems.subscribe(matches, after ?? null, ownerOf(context)));
 }
 
 function subscribeLedgerEntries({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, AppContext>) {
   const { accountId: id, after } = parseInput(ledgerEntryArgs, args);
   const matches = (event: LedgerEntryAddedEvent) => id === undefined || event.accountId === id;
-  return runningFeeds(context).ledgerEntries.subscribe(matches, after ?? null);
+  return attached(runningFeeds(context).ledgerEntries.subscribe(matches, after ?? null, ownerOf(context)));
 }
 
 function subscribeAccountBalances({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, AppContext>) {
   const { accountIds, after } = parseInput(accountBalanceArgs, args);
   const wanted = new Set(accountIds);
-  return runningFeeds(context).accountBalances.subscribe((event: AccountBalanceChangedEvent) => wanted.has(event.accountId), after ?? null);
+  const matches = (event: AccountBalanceChangedEvent) => wanted.has(event.accountId);
+  return attached(runningFeeds(context).accountBalances.subscribe(matches, after ?? null, ownerOf(context)));
 }
 
 @Resolver()
