@@ -20,6 +20,7 @@ import type { Config } from '../config.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 import { ErrorCode } from './errors.ts';
 import type { HttpOperations, HttpRefusal } from './httpTransport.ts';
+import { checkVariablesDepth } from './variablesDepth.ts';
 
 export type QueryLimits = Pick<
   Config['limits'],
@@ -110,7 +111,9 @@ export function screenHttpOperations<TAuth>(
       return { message: `A batched request may carry at most ${batchMax} operations; this one carries ${payload.length}.`, code: ErrorCode.BAD_USER_INPUT };
     }
     for (const operation of Array.isArray(payload) ? payload : [payload]) {
-      const query = (operation as { query?: unknown } | null | undefined)?.query;
+      const { query, variables } = (operation ?? {}) as { query?: unknown; variables?: unknown };
+      const deep = checkVariablesDepth(variables);
+      if (deep) return { message: deep.message, code: ErrorCode.BAD_USER_INPUT };
       for (const check of checks) {
         const refusal = check(query, auth);
         if (refusal) return { message: refusal.message, code: String(refusal.extensions['code'] ?? ErrorCode.BAD_USER_INPUT) };

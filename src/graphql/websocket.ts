@@ -12,6 +12,7 @@ import { ErrorCode } from './errors.ts';
 import { formatAppError } from './formatError.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 import { createSubscriptionMultiplexer } from './subscriptionMultiplexer.ts';
+import { checkVariablesDepth } from './variablesDepth.ts';
 import { serveGraphqlWs } from './wsServer.ts';
 import type { QueryLimitProtection } from './queryLimits.ts';
 import type { RateLimiter } from './rateLimit.ts';
@@ -79,10 +80,11 @@ export function attachGraphqlWs({
         if (untrusted) return [untrusted];
         const tokens = queryLimits?.checkTokens(payload.query) ?? null;
         if (tokens) return [tokens];
+        const deep = checkVariablesDepth(payload.variables);
+        if (deep) return [withoutHttp(deep)];
         const limited = rateLimiter && auth.ok ? rateLimiter.check(auth.principal) : null;
         if (!limited) return undefined;
-        const { http: _http, ...extensions } = limited.extensions;
-        return [new GraphQLError(limited.message, { extensions })];
+        return [withoutHttp(limited)];
       },
       onConnect: (ctx) => {
         const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
@@ -124,4 +126,10 @@ export function attachGraphqlWs({
   return {
     dispose: () => (disposing ??= Promise.resolve(disposable.dispose())),
   };
+}
+
+/** A refusal as sent over the socket: its HTTP status means nothing there. */
+function withoutHttp(error: GraphQLError): GraphQLError {
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, { extensions });
 }
