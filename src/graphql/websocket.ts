@@ -1,7 +1,7 @@
 // graphql-ws on the HTTP server's port and path. Credentials are checked once at connection_init
 // (before any subscription can start); every operation then runs through the same schema and
 // auth checker as HTTP, with a context built the same way, so the socket is no side door.
-import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Logger } from '../observability/logger.ts';
@@ -50,6 +50,7 @@ export function attachGraphqlWs({
   rateLimiter,
   trustedDocuments,
 }: GraphqlWsOptions): { dispose(): Promise<void> } {
+  const validationRules = [...specifiedRules, ...(queryLimits?.validationRules ?? [])];
   // Each socket's id, for the per-connection subscription bound (src/streams/SubscriptionShares.ts).
   const connectionIds = new WeakMap<object, string>();
   let connections = 0;
@@ -66,25 +67,30 @@ export function attachGraphqlWs({
       schema,
       subscribe: (args) => multiplexer.subscribe(args),
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
-      ...(queryLimits
-        ? {
-            validate: (validationSchema: GraphQLSchema, document: Parameters<typeof validate>[1]) =>
-              validate(validationSchema, document, [...specifiedRules, ...queryLimits.validationRules]),
-          }
-        : {}),
-      // Before graphql-ws parses: trusted documents, the token ceiling (counted while lexing) and
-      // the key's rate limit.
+      // Before anything is parsed: trusted documents, the token ceiling (counted while lexing), the
+      // key's rate limit and the variables' depth; then the parse and the validation, here.
       onSubscribe: (ctx, _id, payload) => {
         const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
         const untrusted = trustedDocuments?.check(payload.query, auth.ok ? auth.principal.role : null) ?? null;
         if (untrusted) return [untrusted];
         const tokens = queryLimits?.checkTokens(payload.query) ?? null;
         if (tokens) return [tokens];
+        const limited = rateLimiter && auth.ok ? rateLimiter.check(auth.principal) : null;
+        if (limited) return [withoutHttp(limited)];
         const deep = checkVariablesDepth(payload.variables);
         if (deep) return [withoutHttp(deep)];
-        const limited = rateLimiter && auth.ok ? rateLimiter.check(auth.principal) : null;
-        if (!limited) return undefined;
-        return [withoutHttp(limited)];
+        // Parsed and validated here rather than by graphql-ws, whose parse throws on a syntax
+        // error: the throw ends the whole socket with 4500 "Internal server error".
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          if (!(error instanceof GraphQLError)) throw error;
+          return [new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+        }
+        const invalid = validate(schema, document, validationRules);
+        if (invalid.length > 0) return invalid;
+        return { schema, document, operationName: payload.operationName ?? null, variableValues: payload.variables ?? null };
       },
       onConnect: (ctx) => {
         const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
