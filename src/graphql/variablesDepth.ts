@@ -10,8 +10,19 @@ import { appError, ErrorCode } from './errors.ts';
  */
 export const VARIABLES_DEPTH_MAX = 100;
 
-/** BAD_USER_INPUT when `variables` nest deeper than VARIABLES_DEPTH_MAX, else null. */
+/**
+ * BAD_USER_INPUT when `variables` nest deeper than VARIABLES_DEPTH_MAX, else null. A string is a
+ * GET's variables, still JSON text: it is read here (text that does not parse is Apollo's to refuse).
+ */
 export function checkVariablesDepth(variables: unknown): GraphQLError | null {
-  if (!jsonDepthExceeds(variables, VARIABLES_DEPTH_MAX)) return null;
+  if (!jsonDepthExceeds(typeof variables === 'string' ? parsedOrNull(variables) : variables, VARIABLES_DEPTH_MAX)) return null;
   return appError(ErrorCode.BAD_USER_INPUT, `variables may nest at most ${VARIABLES_DEPTH_MAX} levels`, { http: { status: 400 } });
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

@@ -71,6 +71,13 @@ describe('client mistakes are client errors', () => {
     expect(stored.data.createWorkItem.__typename).toBe('CreateWorkItemSuccess');
   });
 
+  it('refuses variables nested 1,000 levels in a GET (about as deep as a URL carries): a 4xx', async () => {
+    const search = new URLSearchParams({ query: 'query ($v: String) { viewer { role } }', variables: nested(1_000) });
+    const response = await fetch(`${app.url}?${search}`, { headers: { authorization: `Bearer ${app.keys.dashboard}`, 'apollo-require-preflight': 'true' } });
+    const body = (await response.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
+    expect({ status: response.status, code: body.errors?.[0]?.extensions?.code }).toEqual({ status: 400, code: 'BAD_USER_INPUT' });
+  });
+
   it('refuses a payload nested 5,000 levels inline in the document before parsing it (the token ceiling): a 4xx', async () => {
     let literal = '1';
     for (let i = 0; i < 5_000; i++) literal = `{a: ${literal}}`;
