@@ -40,7 +40,7 @@ module.exports = {
       name: 'domain-not-to-graphql',
       severity: 'error',
       comment:
-        'Services return plain discriminated unions; only the graphql layer maps them to GraphQL types (DESIGN.md).',
+        'Services return plain discriminated unions; only the graphql layer maps them to GraphQL types (docs/design.md).',
       from: { path: '^src/', pathNot: graphqlLayer },
       to: { path: graphqlPackages },
     },
@@ -95,16 +95,26 @@ module.exports = {
     {
       name: 'emulator-txn-changes-not-to-commands',
       severity: 'error',
-      comment: 'commands -> {txn, changes}: transactions and change streams are used by commands, never the reverse.',
-      from: { path: `${emulator}(txn|changes|engine)/` },
+      comment:
+        'commands -> {txn, changes, cursors, session, failpoints}: what commands use never reaches back into them.',
+      from: { path: `${emulator}(txn|changes|engine|cursors|session|failpoints)/` },
       to: { path: `${emulator}commands/` },
+    },
+    {
+      name: 'emulator-layers-not-to-server-state',
+      severity: 'error',
+      comment:
+        'serverState.ts wires every layer together (commands read it); a layer below commands names the ' +
+        'shape it needs instead (txn/statementScope.ts StatementServer), so it never sees the whole server.',
+      from: { path: `${emulator}(txn|changes|engine|cursors|session|failpoints)/` },
+      to: { path: `${emulator}server(State)?\\.ts$` },
     },
     {
       name: 'emulator-engine-not-up',
       severity: 'error',
       comment: '{txn, changes} -> engine: the storage engine is the bottom layer.',
       from: { path: `${emulator}engine/` },
-      to: { path: `${emulator}(wire|commands|txn|changes|session|failpoints)/|${emulator}server(State)?\\.ts$` },
+      to: { path: `${emulator}(wire|commands|txn|changes|cursors|session|failpoints)/|${emulator}server(State)?\\.ts$` },
     },
   ],
   options: {

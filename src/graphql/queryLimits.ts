@@ -9,7 +9,7 @@
 // largest is `transfer` (test/hardening/queryLimits.test.ts builds one per root field): depth 7 and
 // cost 2,404 counted with fragments flattened (as these rules count: a union member's inline
 // fragment is no level of its own), 657 tokens; the SDK's documents are smaller. So depth 10
-// (DESIGN's ceiling), cost 6,000 (room for a dashboard's page of accounts under 30 aliases),
+// (docs/design.md's ceiling), cost 6,000 (room for a dashboard's page of accounts under 30 aliases),
 // 1,000 tokens (the largest ×1.5), 10 directives (no operation uses one; a few @include/@skip
 // fit), 30 aliases (a dashboard fetching a page of accounts by id).
 import { ApolloArmor } from '@escape.tech/graphql-armor';

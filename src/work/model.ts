@@ -1,7 +1,7 @@
 import type { Collection, Db, IndexDescription, ObjectId } from 'mongodb';
 
 // The work-items collection: its document shape, its statuses, the transition table of
-// DESIGN.md as data, and the indexes that make "claim the oldest available item" an index walk.
+// docs/design.md as data, and the indexes that make "claim the oldest available item" an index walk.
 
 export const WORK_ITEMS_COLLECTION = 'workItems';
 
@@ -18,7 +18,7 @@ export const WORK_STATUSES: readonly WorkStatus[] = Object.values(WorkStatus);
 export const CompletionOutcome = Object.freeze({ DONE: 'DONE', FAILED: 'FAILED' } as const);
 export type CompletionOutcome = (typeof CompletionOutcome)[keyof typeof CompletionOutcome];
 
-/** DESIGN.md's transition table; `null` is "no document yet". Nothing else may happen. */
+/** docs/design.md's transition table; `null` is "no document yet". Nothing else may happen. */
 export const TRANSITIONS: readonly (readonly [WorkStatus | null, WorkStatus])[] = Object.freeze([
   [null, WorkStatus.PENDING],
   [WorkStatus.PENDING, WorkStatus.PROCESSING],

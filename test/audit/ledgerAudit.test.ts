@@ -13,7 +13,7 @@ import { ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { startTestApp } from '../support/app.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { fundedAccount, ledgerOn, metricValue, upsertingWriter } from '../streams/support/payouts.ts';
-import { waitFor } from '../streams/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const silent = pino({ level: 'silent' });
 const fast = { settleMs: 0, recheckDelayMs: 10, tickIntervalMs: 50 };

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardEntryIndex, DashboardAccountIndex, entriesIndexFor, ledgerTotals, listEntriesAcross } from '../../src/ledger/dashboard.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { deposit, openAccount, transfer, withdraw } from '../streams/support/ledgerStreams.ts';
+import { clockPasses } from '../support/waiting.ts';
+import { deposit, openAccount, transfer, withdraw } from '../support/callers.ts';
 
 const ENTRIES = `query ($accountId: ID, $kinds: [LedgerEntryKind!], $currency: String, $from: DateTime, $to: DateTime, $first: Int, $after: String) {
   ledgerEntries(accountId: $accountId, kinds: $kinds, currency: $currency, from: $from, to: $to, first: $first, after: $after) {
@@ -26,10 +27,12 @@ describe('dashboard ledger queries', () => {
     await deposit(app, 'd-e1', 1_000, 'd-dep-e1');
     await deposit(app, 'd-e2', 500, 'd-dep-e2');
     await deposit(app, 'd-u1', 300, 'd-dep-u1');
-    // Entries after `middle` are newer than every entry before it.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    middle = new Date().toISOString();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // `middle` is just after the newest entry so far (stamped by the in-process app's clock), and
+    // the next moves are made once that clock has passed it: every entry after it is newer.
+    const [newest] = await app.db.collection<{ createdAt: Date }>('ledger_entries').find({}).sort({ createdAt: -1 }).limit(1).toArray();
+    const bound = new Date(newest!.createdAt.getTime() + 1);
+    await clockPasses(bound);
+    middle = bound.toISOString();
     expect(await withdraw(app, 'd-e1', 100, 'd-wd-e1')).toBe('WithdrawSuccess');
     await transfer(app, 'd-e1', 'd-e2', 200, 'd-tr-1');
     expect(await withdraw(app, 'd-u1', 50, 'd-wd-u1')).toBe('WithdrawSuccess');

@@ -18,7 +18,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { ensureWorkItemIndexes } from '../../src/work/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { connectTestDb, testMongoEngine, type TestDb } from '../support/mongo.ts';
-import { openAccount } from '../streams/support/ledgerStreams.ts';
+import { openAccount } from '../support/callers.ts';
 
 const DEPOSIT = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename ... on DepositSuccess { account { balance } } } }`;
 const BALANCE = `query ($token: String!, $id: ID!) @consistentAfter(token: $token) { account(id: $id) { balance } }`;

@@ -4,14 +4,15 @@
 // aggregation, and every one names its index (refused when that index is dropped).
 import { Registry } from 'prom-client';
 import { pino } from 'pino';
-import type { CommandStartedEvent } from 'mongodb';
+import { ObjectId, type CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes } from '../../src/work/index.ts';
 import { ReadIndex } from '../../src/work/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
-import { deposit, openAccount, withdraw } from '../streams/support/ledgerStreams.ts';
-import { claimAndComplete, createItem, waitFor } from '../streams/support/streamsTest.ts';
+import { deposit, openAccount, withdraw } from '../support/callers.ts';
+import { claimAndComplete, createItem } from '../streams/support/streamsTest.ts';
+import { databaseClockPasses, waitFor } from '../support/waiting.ts';
 
 const ITEMS = `query ($status: WorkItemStatus, $kind: String, $createdFrom: DateTime, $createdTo: DateTime, $key: String, $first: Int!, $after: String) {
   workItems(status: $status, kind: $kind, createdFrom: $createdFrom, createdTo: $createdTo, key: $key, first: $first, after: $after) {
@@ -27,8 +28,13 @@ describe('dashboard work-item queries', () => {
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
     ids['a1'] = await createItem(app, 'dq-a', 'dq-a1');
     ids['b1'] = await createItem(app, 'dq-b', 'dq-b1');
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // a second apart: ObjectId seconds differ too
-    middle = new Date().toISOString();
+    // The range bound sits just after b1's own stamp (the query bounds createdAt exactly; its _id
+    // bound has seconds of slack), and the next items are created once the database clock, which
+    // stamps createdAt ($$NOW), has passed it.
+    const b1 = await app.db.collection<{ createdAt: Date }>('workItems').findOne({ _id: new ObjectId(ids['b1']) });
+    const bound = new Date(b1!.createdAt.getTime() + 1);
+    await databaseClockPasses(app.db, bound);
+    middle = bound.toISOString();
     ids['a2'] = await createItem(app, 'dq-a', 'dq-a2');
     ids['a3'] = await createItem(app, 'dq-a', 'dq-a3');
     await claimAndComplete(app, ids['a2']!, 'dq-worker');

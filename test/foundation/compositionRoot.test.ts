@@ -5,6 +5,7 @@
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import { buildServices } from '../../src/app.ts';
 import { createContext } from '../../src/graphql/context.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -38,7 +39,7 @@ describe('composition root', () => {
   it('runs live feeds per app: a subscriber of one is not attached to the other', async () => {
     const subscription = a.ws('ops').subscribe('subscription { workItemStatusChanged { __typename } }');
     try {
-      await expect.poll(() => a.services.liveFeeds.workItems.subscriberCount).toBe(1);
+      await eventually(() => expect(a.services.liveFeeds.workItems.subscriberCount).toBe(1));
       expect(b.services.liveFeeds.workItems.subscriberCount).toBe(0);
       expect(a.services.liveFeeds).not.toBe(b.services.liveFeeds);
     } finally {

@@ -2,7 +2,7 @@
 // and exits cleanly on SIGTERM through its one shutdown path; without API_KEYS in development it
 // prints a generated admin key once (and never logs it); in production it refuses to start.
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
+import { spawnMain, type MainProcess } from '../support/app.ts';
 import { testMongoUri } from '../support/mongo.ts';
 
 describe('main', () => {

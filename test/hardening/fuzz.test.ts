@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cursorLengthMax, idLengthMax, pageSizeMax } from '../../src/ledger/limits.ts';
 import { Limits as WorkLimits } from '../../src/work/model.ts';
 import { startTestApp, type GqlResponse, type TestApp } from '../support/app.ts';
+import { deposit, openAccount } from '../support/callers.ts';
 
 /** Fixed so CI is reproducible; set FUZZ_SEED to explore other inputs (a failure prints its seed). */
 const SEED = Number(process.env['FUZZ_SEED'] || 20_261_201);
@@ -212,8 +213,8 @@ describe('fuzzing every mutation and query over HTTP', () => {
   beforeAll(async () => {
     app = await startTestApp({ env: { RATE_LIMITS: 'off', SEED_DEMO: '0' } });
     for (const accountId of ACCOUNTS) {
-      await app.gql(`mutation { openAccount(input: { accountId: "${accountId}", currency: "EUR" }) { __typename } }`);
-      await app.gql(`mutation { deposit(input: { accountId: "${accountId}", amount: 100000, requestId: "seed-${accountId}" }) { __typename } }`);
+      await openAccount(app, accountId);
+      await deposit(app, accountId, 100_000, `seed-${accountId}`);
     }
     for (let i = 0; i < 5; i++) {
       const res = await app.gql(`mutation { createWorkItem(input: { kind: "FUZZ", idempotencyKey: "seed-${i}" }) { ... on CreateWorkItemSuccess { item { id } } } }`);

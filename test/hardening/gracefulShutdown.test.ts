@@ -9,10 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startAppProcess, startTestApp, type MainProcess, type TestApp } from '../support/app.ts';
+import { openAccount } from '../support/callers.ts';
 import { testMongoUri } from '../support/mongo.ts';
-import { waitFor } from '../streams/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const CALLERS = 32;
 const AMOUNT = 100;
@@ -32,25 +32,17 @@ describe('graceful shutdown under load', () => {
 
   it('refuses new requests with 503, finishes those in flight, closes subscriptions with 1001, and applies each key at most once', async () => {
     const dbName = `test_shutdown_${randomBytes(4).toString('hex')}`;
-    const token = `shutdown-${randomBytes(12).toString('hex')}`;
-    main = spawnMain({
-      MONGODB_URI: testMongoUri(),
-      MONGODB_DB: dbName,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      API_KEYS: `${token}=admin`,
-      SHUTDOWN_GRACE_MS: '20000',
-      RATE_LIMITS: 'off',
-      LOG_LEVEL: 'info',
-    });
-    const [, url] = (await main.waitFor(/listening on (http:\S+\/graphql)/)) as unknown as [string, string];
+    const api = await startAppProcess({ mongoUri: testMongoUri(), dbName, env: { SHUTDOWN_GRACE_MS: '20000', RATE_LIMITS: 'off', LOG_LEVEL: 'info' } });
+    main = api.main;
+    const { url } = api;
+    const token = api.keys.admin;
     const call = (query: string, variables: Record<string, unknown>) =>
       fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ query, variables }),
       });
-    await call(`mutation { openAccount(input: { accountId: "${ACCOUNT}", currency: "EUR" }) { __typename } }`, {});
+    await openAccount(api, ACCOUNT);
     const funded = await call(`mutation { deposit(input: { accountId: "${ACCOUNT}", amount: ${FUNDING}, requestId: "fund" }) { __typename } }`, {});
     expect(((await funded.json()) as any).data.deposit.__typename).toBe('DepositSuccess');
 

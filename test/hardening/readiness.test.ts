@@ -4,16 +4,13 @@
 // feed that gave up after N attempts stays down: the old code did after 8) and /readyz returns to
 // 200, with a new subscription receiving events. The engine is the emulator CLI in a process of
 // its own, so killing it is a real crash seen through TCP.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { claimAndComplete, createItem, subscriberCount, take, waitFor, WORK_ITEM_STATUS } from '../streams/support/streamsTest.ts';
+import { startEngineProcess, startTestApp, type EngineProcess, type TestApp } from '../support/app.ts';
+import { claimAndComplete, createItem, subscriberCount, take, WORK_ITEM_STATUS } from '../streams/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 import { metricValue } from '../streams/support/payouts.ts';
 import { LIVE_WATCHERS_TASK } from '../../src/streams/index.ts';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -21,32 +18,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** The emulator CLI as its own process; resolves once it listens. */
-async function startEmulatorProcess(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['packages/mongo-emulator/bin/mongo-emulator.mjs', '--port', String(port)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += String(chunk);
-      if (output.includes('ready on')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`emulator exited (${code}) before it was ready: ${output}`)));
-  });
-  return child;
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
 }
 
 async function readyz(app: TestApp): Promise<{ status: number; body: any }> {
@@ -58,11 +29,11 @@ async function readyz(app: TestApp): Promise<{ status: number; body: any }> {
 const allFeedsOpen = ['workItems', 'ledgerEntries', 'accountBalances'].map((name) => ({ name, state: 'open', consecutiveFailures: 0 }));
 
 describe('readiness', () => {
-  let engine: ChildProcess | undefined;
+  let engine: EngineProcess | undefined;
   let app: TestApp | undefined;
   afterAll(async () => {
     await app?.close().catch(() => undefined);
-    if (engine) await kill(engine);
+    await engine?.kill();
   });
 
   it('is 200 on a healthy app, with the engine and feeds reported', async () => {
@@ -95,12 +66,12 @@ describe('readiness', () => {
 
   it('turns 503 when the engine dies and back to 200 when it returns on the same port; the feed recovers', async () => {
     const port = await freePort();
-    engine = await startEmulatorProcess(port);
-    app = await startTestApp({ mongoUri: `mongodb://127.0.0.1:${port}/?replicaSet=rs0`, env: { MONGO_SERVER_SELECTION_TIMEOUT_MS: '2000' } });
+    engine = await startEngineProcess({ port });
+    app = await startTestApp({ mongoUri: engine.uri, env: { MONGO_SERVER_SELECTION_TIMEOUT_MS: '2000' } });
     expect((await readyz(app)).status).toBe(200);
     const failuresBefore = await metricValue(app!.registry, 'change_feed_reopen_failures_total', { feed: 'workItems' });
 
-    await kill(engine);
+    await engine.kill();
     const down = await waitFor(async () => {
       const res = await readyz(app!);
       return res.status === 503 && res.body.feeds[0]?.state === 'reopening' ? res : undefined;
@@ -116,7 +87,7 @@ describe('readiness', () => {
     await waitFor(async () => (await readyz(app!)).body.feeds[0].consecutiveFailures > 8, 'more than 8 failed reopens', 60_000);
     expect(await metricValue(app!.registry, 'change_feed_up', { feed: 'workItems' })).toBe(0);
 
-    engine = await startEmulatorProcess(port);
+    engine = await startEngineProcess({ port });
     const up = await waitFor(async () => {
       const res = await readyz(app!);
       return res.status === 200 ? res : undefined;

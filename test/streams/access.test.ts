@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';
 import { withProjection } from './support/payouts.ts';
-import { createItem, subscribeAll, subscriberCount, take, waitFor } from './support/streamsTest.ts';
+import { createItem, subscribeAll, subscriberCount, take } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 describe('subscription access', () => {
   let app: TestApp;

@@ -15,7 +15,7 @@ import { ensureWalkIndexes, journalForWalk } from '../../src/streams/projection/
 import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { expectExactlyOnePayoutEach, metricValue, payoutsPerWithdrawal, upsertingWriter } from './support/payouts.ts';
-import { waitFor } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 import { Registry } from 'prom-client';
 import { createStreamsTelemetry } from '../../src/streams/telemetry.ts';
 

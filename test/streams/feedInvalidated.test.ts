@@ -5,7 +5,8 @@
 import type { Document } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import { ChangeFeed, type FeedSpec } from '../../src/streams/ChangeFeed.ts';
 import type { FeedItem } from '../../src/streams/feedItems.ts';
 import { createStreamsTelemetry } from '../../src/streams/telemetry.ts';
@@ -45,7 +46,7 @@ describe('a live feed whose collection is dropped', () => {
 
       await collection.drop();
       expect(await next(items)).toMatchObject({ kind: 'resync', reason: 'INVALIDATED', cursor: expect.any(String) });
-      await vi.waitFor(() => expect(feed.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), { timeout: 20_000, interval: 25 });
+      await eventually(() => expect(feed.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), { timeout: 20_000, interval: 25 });
       await collection.insertOne({ n: 2 });
       expect(await next(items)).toMatchObject({ kind: 'event', data: { n: 2 } });
     } finally {

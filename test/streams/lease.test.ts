@@ -1,19 +1,19 @@
 // Fencing of the projection lease: a holder whose lease expired and was taken over can neither
 // renew it nor move the stored position; expiry is judged by the database server's clock, so the
 // tests wait on the lease document (expired by $$NOW), never on a sleep of their own.
-import type { Collection } from 'mongodb';
+import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import * as shared from '../../src/db/lease.ts';
-import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken, type LeaseDoc } from '../../src/streams/projection/lease.ts';
+import { acquireLease, projectionLeases, releaseLease, renewLease, storeResumeToken } from '../../src/streams/projection/lease.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const token = (hex: string) => ({ _data: hex });
 
-/** Resolves once the server's clock has passed the lease's expiry. */
-async function leaseExpired(leases: Collection<LeaseDoc>, name: string): Promise<void> {
-  const expired = () => leases.countDocuments({ _id: name, $expr: { $lte: ['$expiresAt', '$$NOW'] } });
-  await expect.poll(expired, { timeout: 10_000, interval: 20 }).toBe(1);
+/** Resolves once the server's clock has passed the lease's expiry (either lease API's collection). */
+async function leaseExpired(leases: { countDocuments(filter: Document): Promise<number> }, name: string): Promise<void> {
+  const expired = async () => (await leases.countDocuments({ _id: name, $expr: { $lte: ['$expiresAt', '$$NOW'] } })) === 1;
+  await waitFor(expired, `lease ${name} to expire`, 10_000);
 }
 
 describe('projection lease', () => {
@@ -66,7 +66,7 @@ describe('projection lease', () => {
     expect(now).toEqual(new Date(doc!.expiresAt.getTime() - 150));
     expect(await shared.storeUnderLease(leases, held!.lease, { cursor: '$not-an-operator' })).toBe(true);
     expect((await leases.findOne({ _id: 'job' }))?.cursor).toBe('$not-an-operator');
-    await sleep(250);
+    await leaseExpired(leases, 'job');
     expect(await shared.renewLeaseReadingNow(leases, held!.lease, 150)).toBeNull();
     expect(await shared.storeUnderLease(leases, held!.lease, { cursor: 'late' })).toBe(false);
     const next = await shared.acquireLease(leases, 'job', 'you', 10_000);

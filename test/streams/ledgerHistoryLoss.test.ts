@@ -5,7 +5,8 @@
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { ACCOUNT_BALANCE_CHANGED, deposit, LEDGER_ENTRY_ADDED, openAccount, subscribeLedger, takeLedger } from './support/ledgerStreams.ts';
+import { ACCOUNT_BALANCE_CHANGED, LEDGER_ENTRY_ADDED, subscribeLedger, takeLedger } from './support/ledgerStreams.ts';
+import { deposit, openAccount } from '../support/callers.ts';
 import { withProjection } from './support/payouts.ts';
 
 const OPLOG_MAX_ENTRIES = 100;

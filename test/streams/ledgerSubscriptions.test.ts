@@ -12,18 +12,10 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';
 import type { SubscriberQueue } from '../../src/streams/SubscriberQueue.ts';
 import { withProjection } from './support/payouts.ts';
-import {
-  accountNow,
-  deposit,
-  ledgerSubscriberCount,
-  openAccount,
-  subscribeLedger,
-  takeLedger,
-  transfer,
-  withdraw,
-  type LedgerEvent,
-} from './support/ledgerStreams.ts';
-import { changeStreamsOn, expectNoMore, waitFor } from './support/streamsTest.ts';
+import { ledgerSubscriberCount, subscribeLedger, takeLedger, type LedgerEvent } from './support/ledgerStreams.ts';
+import { accountNow, deposit, openAccount, transfer, withdraw } from '../support/callers.ts';
+import { changeStreamsOn, expectNoMore } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const countByNs = (streams: Array<{ ns: string }>) =>
   streams.reduce<Record<string, number>>((counts, { ns }) => ({ ...counts, [ns]: (counts[ns] ?? 0) + 1 }), {});
@@ -82,7 +74,14 @@ describe('ledger subscriptions', () => {
       expect(ofAccount.at(-1)).toMatchObject(await accountNow(a, id));
     }
     expect(balances.some((event) => event.accountId === z)).toBe(false);
-    await expectNoMore([onlyX, everyEntry, balancesXY]);
+    // The marker: a deposit on x after every expected move, one entry (onlyX, everyEntry) and one
+    // balance change (balancesXY), told apart by its key and by x's version after it.
+    const markerVersion = (await accountNow(a, x)).version + 1;
+    await expectNoMore(
+      [onlyX, everyEntry, balancesXY],
+      () => deposit(a, x, 1, 's1l-marker'),
+      (event) => event['requestId'] === 's1l-marker' || (event['accountId'] === x && event['version'] === markerVersion),
+    );
     for (const sub of [onlyX, everyEntry, balancesXY]) sub.unsubscribe();
     await waitFor(() => ledgerSubscriberCount(a, 'ledgerEntries') + ledgerSubscriberCount(a, 'accountBalances') === 0, 'every subscriber to detach');
   });
@@ -127,7 +126,12 @@ describe('ledger subscriptions', () => {
     expect([...versions].sort((p, q) => p - q)).toEqual([2, 3, 4, 5, 6, 7, 8]);
     if (feed === 'accountBalances') expect(versions).toEqual([2, 3, 4, 5, 6, 7, 8]);
     expect(events.at(-1)?.balance ?? Math.min(...events.map((event) => event.balanceAfter as number))).toBe((await accountNow(a, id)).balance);
-    await expectNoMore([resumed]);
+    const markerVersion = (await accountNow(a, id)).version + 1;
+    await expectNoMore(
+      [resumed],
+      () => deposit(a, id, 1, `${id}-marker`),
+      (event) => event['requestId'] === `${id}-marker` || (event['accountId'] === id && event['version'] === markerVersion),
+    );
     resumed.unsubscribe();
     await waitFor(async () => countByNs(await changeStreamsOn(a.client, dbName))[`${dbName}.${feed === 'ledgerEntries' ? 'ledger_entries' : 'accounts'}`] === 2, 'the catch-up stream to close');
   });

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { createItem, expectNoMore, subscribeAll, subscriberCount, take, waitFor, WORK_ITEM_STATUS } from './support/streamsTest.ts';
+import { createItem, expectNoMore, subscribeAll, subscriberCount, take, WORK_ITEM_STATUS } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 async function results(app: TestApp): Promise<{ executed: number; shared: number }> {
   const metric = await app.registry.getSingleMetric('subscription_results_total')!.get();
@@ -37,7 +38,8 @@ describe('subscription multiplexing', () => {
     const after = await results(app);
     expect(after.executed - before.executed).toBe(3);
     expect(after.shared - before.shared).toBe(20 + 5 + 5 - 3);
-    await expectNoMore([...same, ...otherVariables, ...otherRole]);
+    let marker = '';
+    await expectNoMore([...same, ...otherVariables, ...otherRole], async () => (marker = await createItem(app, kind, `${kind}-marker`)), (event) => event['itemId'] === marker);
     for (const sub of [...same, ...otherVariables, ...otherRole]) sub.unsubscribe();
     await waitFor(() => subscriberCount(app) === 0, 'every subscriber to detach');
   });

@@ -22,7 +22,7 @@ import {
   withdrawMany,
   withProjection,
 } from './support/payouts.ts';
-import { waitFor } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const BATCH = 15;
 

@@ -10,7 +10,7 @@ import { createWorkService, createWorkTelemetry } from '../../src/work/index.ts'
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { awaitAllProjected, expectExactlyOnePayoutEach, fundedAccount, ledgerOn, withProjection } from './support/payouts.ts';
-import { waitFor } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 

@@ -6,7 +6,8 @@ import { startEmulator } from '@precondition/mongo-emulator';
 import { Long, MongoClient, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import { collectionNames } from '../../src/ledger/index.ts';
 import { ProjectionLimits } from '../../src/streams/limits.ts';
 import { projectionLeases } from '../../src/streams/projection/lease.ts';
@@ -15,6 +16,7 @@ import { createPayoutProjection, PAYOUT_LEASE_NAME } from '../../src/streams/pro
 import { ensureWalkIndexes } from '../../src/streams/projection/withdrawalWalk.ts';
 import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
+import { withFailCommand } from '../support/failPoints.ts';
 
 const WAIT = { timeout: 20_000, interval: 25 };
 
@@ -68,8 +70,8 @@ describe('payout projection whose lease is taken over', () => {
     projection.start();
     try {
       await withdrawal(db, 'before');
-      await vi.waitFor(async () => expect(await payoutFor(db, 'before')).toBe(1), WAIT);
-      await vi.waitFor(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'first', catchUp: null }), WAIT);
+      await eventually(async () => expect(await payoutFor(db, 'before')).toBe(1), WAIT);
+      await eventually(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'first', catchUp: null }), WAIT);
       expect(projection.status.state).toBe('projecting');
 
       // Another process takes the lease over (as after a stall past the expiry): a new holder and version.
@@ -81,7 +83,7 @@ describe('payout projection whose lease is taken over', () => {
       expect(taken).toMatchObject({ holder: 'usurper' });
 
       await withdrawal(db, 'after');
-      await vi.waitFor(() => expect(projection.status.state).toBe('standby'), WAIT);
+      await eventually(() => expect(projection.status.state).toBe('standby'), WAIT);
       // Its payout may exist (written before the refused token write; the new holder's replay is a
       // no-op), but the position stays the new holder's.
       expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'usurper', version: taken!['version'], resumeToken: taken!['resumeToken'] });
@@ -103,22 +105,18 @@ describe('payout projection whose lease is taken over', () => {
     await ensureWorkItemIndexes(db);
     const leases = projectionLeases(db);
     const projection = projectionOn(db, { holder: 'failing', leaseAcquireIntervalMs: 100 });
-    const admin = client.db('admin');
     projection.start();
     try {
-      await vi.waitFor(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'failing', version: 1, catchUp: null }), WAIT);
+      await eventually(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'failing', version: 1, catchUp: null }), WAIT);
       // Every getMore and aggregate of this process's client fails, unlabelled: its stream cannot be (re)opened.
-      await admin.command({
-        configureFailPoint: 'failCommand',
-        mode: 'alwaysOn',
-        data: { failCommands: ['getMore', 'aggregate'], appName: 'projectionFailingTest', errorCode: 8, errorLabels: [] },
+      const unlabelled = { failCommands: ['getMore', 'aggregate'], errorCode: 8, errorLabels: [] };
+      await withFailCommand(client, 'projectionFailingTest', 'alwaysOn', unlabelled, async () => {
+        await eventually(() => expect(projection.status).toMatchObject({ state: 'retrying' }), WAIT);
+        // It released the lease after the failures and took it again: a new version.
+        await eventually(async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2), { ...WAIT, timeout: 60_000 });
+        expect(projection.status.consecutiveFailures).toBeGreaterThanOrEqual(ProjectionLimits.streamFailuresMax);
       });
-      await vi.waitFor(() => expect(projection.status).toMatchObject({ state: 'retrying' }), WAIT);
-      // It released the lease after the failures and took it again: a new version.
-      await vi.waitFor(async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2), { ...WAIT, timeout: 60_000 });
-      expect(projection.status.consecutiveFailures).toBeGreaterThanOrEqual(ProjectionLimits.streamFailuresMax);
     } finally {
-      await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
       await projection.stop();
     }
   }, 90_000);

@@ -7,7 +7,8 @@
 // changes the handler saw (by a counter `n` in the inserted documents) and the stream's status.
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import { MongoClient, type Collection, type Document } from 'mongodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import {
   reopenDelayMs,
   ResumableStream,
@@ -18,6 +19,7 @@ import {
   type StreamOpened,
 } from '../../src/streams/resumableStream.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
+import { withFailCommand } from '../support/failPoints.ts';
 import { changeStreamsOn } from './support/streamsTest.ts';
 
 const INSERTS: Document[] = [{ $match: { operationType: 'insert' } }];
@@ -52,7 +54,7 @@ function follow(collection: Collection<Document>, options: { backoff?: ReopenBac
 const insert = (collection: Collection<Document>, ...ns: number[]) => collection.insertMany(ns.map((n) => ({ n })));
 
 async function seenExactly(seen: number[], expected: number[]): Promise<void> {
-  await vi.waitFor(() => expect(seen).toEqual(expected), WAIT);
+  await eventually(() => expect(seen).toEqual(expected), WAIT);
 }
 
 /** The change stream cursors the server holds on `collection`, with their ids and whether a getMore is waiting on them. */
@@ -97,7 +99,7 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     const followed = started(follow(collection, { onChange: (n) => (n === 1 ? held : undefined) }));
     await followed.stream.start(StreamStart.now);
     await insert(collection, 1);
-    const [cursor] = await vi.waitFor(async () => {
+    const [cursor] = await eventually(async () => {
       const cursors = await cursorsOn(test.client, collection);
       expect(cursors).toEqual([{ id: expect.any(BigInt), active: false }]);
       return cursors;
@@ -158,10 +160,10 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     running.push(stream);
     await stream.start(StreamStart.now);
     await insert(collection, 1);
-    await vi.waitFor(() => expect(stream.status.state).toBe('open'), WAIT);
+    await eventually(() => expect(stream.status.state).toBe('open'), WAIT);
     await insert(collection, 2, 3, 4, 5, 6);
     release();
-    await vi.waitFor(() => expect(batches.flat()).toEqual([1, 2, 3, 4, 5, 6]), WAIT);
+    await eventually(() => expect(batches.flat()).toEqual([1, 2, 3, 4, 5, 6]), WAIT);
     // 2..6 arrived in one getMore: handed over together (after the failed attempt, again together).
     expect(batches).toEqual([[1], [2, 3, 4, 5, 6]]);
     expect(stream.status).toMatchObject({ state: 'open', reopens: 1, consecutiveFailures: 0 });
@@ -181,7 +183,7 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     await insert(collection, 1);
     await seenExactly(followed.seen, [1]);
     await collection.drop();
-    await vi.waitFor(() => expect(followed.opened.map((event) => event.gap)).toEqual([null, 'invalidated']), WAIT);
+    await eventually(() => expect(followed.opened.map((event) => event.gap)).toEqual([null, 'invalidated']), WAIT);
     expect(followed.failures.map((failure) => failure.kind)).toEqual(['invalidated']);
     await insert(collection, 2);
     await seenExactly(followed.seen, [1, 2]);
@@ -204,7 +206,7 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
       { backoff: FAST },
     );
     const run = stream.run(StreamStart.now);
-    await vi.waitFor(() => expect(stream.status.state).toBe('open'), WAIT);
+    await eventually(() => expect(stream.status.state).toBe('open'), WAIT);
     await insert(collection, 1);
     await run; // resolves: no rejection escapes, nothing reopens
     expect(stream.status).toMatchObject({ state: 'stopped', lastError: expect.stringContaining('failure handler broken on purpose') });
@@ -254,7 +256,7 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     });
     await followed.stream.start(StreamStart.now);
     await insert(collection, 1);
-    await vi.waitFor(() => expect(followed.stream.status).toMatchObject({ state: 'reopening', consecutiveFailures: 1 }), WAIT);
+    await eventually(() => expect(followed.stream.status).toMatchObject({ state: 'reopening', consecutiveFailures: 1 }), WAIT);
     expect(followed.cursorsOpen()).toBe(0); // the failed cursor is closed before the wait
     await followed.stream.stop();
     expect(followed.stream.status.state).toBe('stopped');
@@ -287,21 +289,13 @@ describe('resumable stream: the driver gives up (own emulator)', () => {
 
     // Every getMore and aggregate of this client fails with an unlabelled error: the driver does
     // not resume (not a resumable error) and every reopen fails until the fail point goes.
-    const admin = client.db('admin');
-    await admin.command({
-      configureFailPoint: 'failCommand',
-      mode: 'alwaysOn',
-      data: { failCommands: ['getMore', 'aggregate'], appName: 'resumableStreamTest', errorCode: 8, errorLabels: [] },
-    });
-    try {
-      await vi.waitFor(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThanOrEqual(2), WAIT);
+    await withFailCommand(client, 'resumableStreamTest', 'alwaysOn', { failCommands: ['getMore', 'aggregate'], errorCode: 8, errorLabels: [] }, async () => {
+      await eventually(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThanOrEqual(2), WAIT);
       expect(followed.stream.status.state).toBe('reopening');
       await insert(collection, 3, 4, 5); // written while no stream is open
-    } finally {
-      await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
-    }
+    });
     await seenExactly(followed.seen, [1, 2, 3, 4, 5]);
-    await vi.waitFor(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), WAIT);
+    await eventually(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), WAIT);
     expect(followed.stream.status.reopens).toBeGreaterThanOrEqual(1);
     expect(followed.failures.every((failure) => failure.kind === 'error')).toBe(true);
     expect(followed.opened.map((event) => event.gap)).toEqual(followed.opened.map(() => null));
@@ -336,7 +330,7 @@ describe('resumable stream: lost history (own emulator, tiny oplog)', () => {
     const resumed = follow(collection);
     const run = resumed.stream.run(StreamStart.after(oldToken));
     try {
-      await vi.waitFor(() => expect(resumed.opened).toHaveLength(1), WAIT);
+      await eventually(() => expect(resumed.opened).toHaveLength(1), WAIT);
       expect(resumed.failures).toEqual([expect.objectContaining({ kind: 'historyLost', failures: 1 })]);
       expect(resumed.opened[0]).toMatchObject({ gap: 'historyLost', reopened: false });
       await insert(collection, 2);
@@ -355,7 +349,7 @@ describe('resumable stream: lost history (own emulator, tiny oplog)', () => {
       await insert(collection, 1);
       await seenExactly(followed.seen, [1]);
       await overrunOplog('overrunLive'); // more than the whole oplog in one command, between two getMores
-      await vi.waitFor(() => expect(followed.opened.map((event) => event.gap)).toEqual([null, 'historyLost']), WAIT);
+      await eventually(() => expect(followed.opened.map((event) => event.gap)).toEqual([null, 'historyLost']), WAIT);
       // The live getMore meets CappedPositionLost, which the driver does not resume; resuming from
       // the last position then meets ChangeStreamHistoryLost, and the stream restarts from now.
       expect(followed.failures.at(-1)?.kind).toBe('historyLost');
@@ -390,13 +384,13 @@ describe('resumable stream: the engine goes away and comes back (own emulator)',
 
       await emulator.stop();
       // More failed reopens in a row than the projection's old give-up count (8): it never gives up.
-      await vi.waitFor(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThan(8), { ...WAIT, timeout: 60_000 });
+      await eventually(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThan(8), { ...WAIT, timeout: 60_000 });
       expect(followed.stream.status.state).toBe('reopening');
       expect(followed.stream.status.lastError).not.toBeNull();
       expect(followed.cursorsOpen()).toBe(0);
 
       emulator = await startEmulator({ port, replSetName: 'rs0' });
-      await vi.waitFor(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), { ...WAIT, timeout: 60_000 });
+      await eventually(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), { ...WAIT, timeout: 60_000 });
       await insert(collection, 2);
       await seenExactly(followed.seen, [1, 2]);
       expect(followed.stream.status.reopens).toBeGreaterThanOrEqual(1);

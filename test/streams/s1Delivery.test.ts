@@ -3,6 +3,7 @@
 // completed concurrently over HTTP; each subscriber must see exactly the transitions of its
 // matching items, each item's versions 1, 2, 3 in order, and nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { claimAndComplete, createItem, expectNoMore, groupByItem, subscribeAll, take } from './support/streamsTest.ts';
 
@@ -42,7 +43,12 @@ describe('S1: work-item transitions reach every matching subscriber in order', (
         ]);
       }
     }
-    await expectNoMore(subscriptions);
+    // One marker item per kind, after every expected transition: each filter matches one or both.
+    const markers = new Set<string>();
+    const writeMarkers = async () => {
+      for (const kind of kinds) markers.add(await createItem(app, kind, `s1-${kind}-marker`));
+    };
+    await expectNoMore(subscriptions, writeMarkers, (event) => markers.has(event['itemId'] as string));
   });
 
   it('filters by item id and reports a reclaim (PROCESSING → PROCESSING) with its own version', async () => {
@@ -52,7 +58,7 @@ describe('S1: work-item transitions reach every matching subscriber in order', (
     expect((await app.gql(claim, { input: { id, workerId: 'w1', leaseSeconds: 1 } }, { key: 'worker' })).data.claimWorkItem.__typename).toBe('ClaimSuccess');
     // w2 reclaims once w1's one-second lease has expired by the server's clock (a refused claim writes nothing).
     const reclaim = async () => (await app.gql(claim, { input: { id, workerId: 'w2' } }, { key: 'worker' })).data.claimWorkItem.__typename;
-    await expect.poll(reclaim, { timeout: 10_000, interval: 100 }).toBe('ClaimSuccess');
+    await eventually(async () => expect(await reclaim()).toBe('ClaimSuccess'), { timeout: 10_000, interval: 100 });
     const events = await take(sub!, 2);
     expect(events.map(({ itemId, status, previousStatus, version }) => ({ itemId, status, previousStatus, version }))).toEqual([
       { itemId: id, status: 'PROCESSING', previousStatus: 'PENDING', version: 2 },

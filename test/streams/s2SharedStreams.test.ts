@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/streams/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { changeStreamsOn, claimAndComplete, createItem, expectNoMore, subscribeAll, subscriberCount, take, waitFor, type StatusEvent } from './support/streamsTest.ts';
+import { changeStreamsOn, claimAndComplete, createItem, expectNoMore, subscribeAll, subscriberCount, take, type StatusEvent } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const countByNs = (streams: Array<{ ns: string }>) =>
   streams.reduce<Record<string, number>>((counts, { ns }) => ({ ...counts, [ns]: (counts[ns] ?? 0) + 1 }), {});
@@ -70,7 +71,8 @@ describe('S2: shared change streams', () => {
       const versions = events.filter((event) => event.itemId === id).map((event) => event.version);
       expect(versions).toEqual([...versions].sort());
     }
-    await expectNoMore([resumed]);
+    let marker = '';
+    await expectNoMore([resumed], async () => (marker = await createItem(a, 's2-resume', 's2-r-marker')), (event) => event['itemId'] === marker);
 
     // The catch-up stream is gone: back to one stream per collection per process.
     await waitFor(async () => countByNs(await changeStreamsOn(a.client, dbName))[`${dbName}.workItems`] === 2, 'the catch-up stream to close');

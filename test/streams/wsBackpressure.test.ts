@@ -12,7 +12,7 @@ import { createSubscriptionMultiplexer } from '../../src/graphql/subscriptionMul
 import { createGraphqlTelemetry } from '../../src/graphql/telemetry.ts';
 import { serveGraphqlWs } from '../../src/graphql/wsServer.ts';
 import { SubscriberQueue } from '../../src/streams/SubscriberQueue.ts';
-import { waitFor } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const QUEUE_MAX = 20;
 const BUFFERED_MAX_BYTES = 64 * 1024;

@@ -14,7 +14,7 @@ import { createSubscriptionMultiplexer } from '../../src/graphql/subscriptionMul
 import { createGraphqlTelemetry } from '../../src/graphql/telemetry.ts';
 import { nextFrame, nextFramePrefix, serveGraphqlWs } from '../../src/graphql/wsServer.ts';
 import { SubscriberQueue } from '../../src/streams/SubscriberQueue.ts';
-import { waitFor } from './support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 interface Item {
   text: string;

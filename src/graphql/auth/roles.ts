@@ -1,4 +1,4 @@
-// Roles and their rights: the roles table of DESIGN.md, in one place. Every root field of the
+// Roles and their rights: the roles table of docs/design.md, in one place. Every root field of the
 // schema names exactly one right (see `Allow`), and a role may use the field when the right lists
 // it. Deny by default: a field without a right does not build (see `assertEveryRootFieldHasRight`).
 
@@ -9,7 +9,7 @@ export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }
 
-/** Right → roles allowed. Mirrors DESIGN.md's roles table row by row. */
+/** Right → roles allowed. Mirrors docs/design.md's roles table row by row. */
 export const RIGHTS = Object.freeze({
   /** Every query. */
   query: ['dashboard', 'ops', 'worker', 'service', 'admin'],

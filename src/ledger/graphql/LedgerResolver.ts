@@ -1,5 +1,5 @@
 // Thin resolvers: validate with zod, call the ledger service, map its result onto the
-// contract's union. Rights mirror DESIGN.md's roles table.
+// contract's union. Rights mirror docs/design.md's roles table.
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';

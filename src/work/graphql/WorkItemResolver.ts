@@ -1,5 +1,5 @@
 // Thin resolvers: validate with zod, call the work service, map its result onto the contract's
-// union. Rights mirror DESIGN.md's roles table.
+// union. Rights mirror docs/design.md's roles table.
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ReadLimits } from '../queries.ts';
 import { readOptions } from '../../graphql/consistency.ts';

@@ -1,10 +1,10 @@
-// Helpers of the ledger-subscription tests: money moves over HTTP (service key), the two ledger
-// subscriptions read to a count, and their feeds' subscriber counts.
+// Helpers of the ledger-subscription tests: the two ledger subscriptions read to a count, and
+// their feeds' subscriber counts (the money moves are support/callers.ts's).
 import { expect } from 'vitest';
 import type { Role } from '../../../src/graphql/auth/roles.ts';
 import type { TestApp } from '../../support/app.ts';
 import type { TestSubscription } from '../../support/ws.ts';
-import { waitFor } from './streamsTest.ts';
+import { waitFor } from '../../support/waiting.ts';
 
 export const LEDGER_ENTRY_ADDED = `subscription ($accountId: ID, $after: String) {
   ledgerEntryAdded(accountId: $accountId, after: $after) {
@@ -64,30 +64,3 @@ export async function takeLedger(subscription: TestSubscription, count: number, 
   return events;
 }
 
-const MOVE_FIELDS = '__typename';
-
-export async function openAccount(app: TestApp, accountId: string, currency = 'EUR'): Promise<void> {
-  const res = await app.gql(`mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }`, { input: { accountId, currency } }, { key: 'service' });
-  expect(res.data?.openAccount.__typename).toBe('OpenAccountSuccess');
-}
-
-export async function deposit(app: TestApp, accountId: string, amount: number, requestId: string): Promise<void> {
-  const res = await app.gql(`mutation ($input: DepositInput!) { deposit(input: $input) { ${MOVE_FIELDS} } }`, { input: { accountId, amount, requestId } }, { key: 'service' });
-  expect(res.data?.deposit.__typename).toBe('DepositSuccess');
-}
-
-export async function withdraw(app: TestApp, accountId: string, amount: number, requestId: string): Promise<string> {
-  const res = await app.gql(`mutation ($input: WithdrawInput!) { withdraw(input: $input) { ${MOVE_FIELDS} } }`, { input: { accountId, amount, requestId } }, { key: 'service' });
-  return res.data?.withdraw.__typename as string;
-}
-
-export async function transfer(app: TestApp, fromAccountId: string, toAccountId: string, amount: number, requestId: string): Promise<void> {
-  const res = await app.gql(`mutation ($input: TransferInput!) { transfer(input: $input) { ${MOVE_FIELDS} } }`, { input: { fromAccountId, toAccountId, amount, requestId } }, { key: 'service' });
-  expect(res.data?.transfer.__typename).toBe('TransferSuccess');
-}
-
-/** The account's balance and version as the API reports them now. */
-export async function accountNow(app: TestApp, id: string): Promise<{ balance: number; version: number }> {
-  const res = await app.gql(`query ($id: ID!) { account(id: $id) { balance version } }`, { id }, { key: 'dashboard' });
-  return res.data.account;
-}

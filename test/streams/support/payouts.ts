@@ -11,7 +11,7 @@ import { oneByOne } from '../../../src/streams/projection/payouts.ts';
 import { createPayoutProjectionForTest, type PayoutWriters } from '../../../src/testing/index.ts';
 import { createWorkService, createWorkTelemetry, workItems } from '../../../src/work/index.ts';
 import type { StartTestAppOptions } from '../../support/app.ts';
-import { waitFor } from './streamsTest.ts';
+import { waitFor } from '../../support/waiting.ts';
 
 const silent = pino({ level: 'silent' });
 

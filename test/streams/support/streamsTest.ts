@@ -1,11 +1,11 @@
 // Helpers of the streams tests: work-item transitions over HTTP, subscriptions read to a count,
-// change streams counted through $currentOp, and polling with a deadline.
-import { setTimeout as sleep } from 'node:timers/promises';
+// and change streams counted through $currentOp.
 import type { MongoClient } from 'mongodb';
 import { expect } from 'vitest';
 import type { Role } from '../../../src/graphql/auth/roles.ts';
 import type { TestApp } from '../../support/app.ts';
 import type { TestSubscription } from '../../support/ws.ts';
+import { waitFor } from '../../support/waiting.ts';
 
 export const WORK_ITEM_STATUS = `subscription ($id: ID, $kinds: [String!], $after: String) {
   workItemStatusChanged(id: $id, kinds: $kinds, after: $after) {
@@ -26,17 +26,6 @@ export interface StatusEvent {
   reason?: string;
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
 export function subscriberCount(app: TestApp): number {
   return app.services.liveFeeds.workItems.subscriberCount;
 }
@@ -54,9 +43,26 @@ export async function subscribeAll(
   return subscriptions;
 }
 
-/** Asserts that none of `subscriptions` receives anything more within `quietMs`. */
-export async function expectNoMore(subscriptions: readonly TestSubscription[], quietMs = 300): Promise<void> {
-  await Promise.all(subscriptions.map((sub) => expect(sub.next(quietMs)).rejects.toThrow('no subscription event')));
+/**
+ * Asserts that none of `subscriptions` has anything left after the events already taken, exactly:
+ * `writeMarker` commits one more change (or one per filter) that each of them matches, after the
+ * last expected one, and the next event each one receives must be a marker (`isMarker`). A feed
+ * delivers in commit order, so an extra event committed before the marker would arrive first.
+ * Waiting for a stretch of silence instead could only guess how long "nothing more" takes.
+ */
+export async function expectNoMore(
+  subscriptions: readonly TestSubscription[],
+  writeMarker: () => Promise<unknown>,
+  isMarker: (event: Record<string, unknown>) => boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
+  await writeMarker();
+  for (const sub of subscriptions) {
+    const result = await sub.next(timeoutMs);
+    expect(result.errors).toBeUndefined();
+    const [event] = Object.values(result.data ?? {}) as Array<Record<string, unknown>>;
+    expect(isMarker(event!), `the next event is the marker, not ${JSON.stringify(event)}`).toBe(true);
+  }
 }
 
 /** Reads `count` events (or fewer if the subscription ends) from a subscription. */

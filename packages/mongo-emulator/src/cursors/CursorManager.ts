@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { calculateObjectSize } from 'bson';
-import { CommandError } from '../../errors.ts';
-import type { Document } from '../../engine/types.ts';
-import { MAX_BSON_OBJECT_SIZE_BYTES } from '../../wire/constants.ts';
+import { CommandError } from '../errors.ts';
+import type { Document } from '../engine/types.ts';
+import { MAX_BSON_OBJECT_SIZE_BYTES } from '../wire/constants.ts';
 
 /** Open cursors at once; a client that leaks more is refused rather than exhausting memory. */
 const OPEN_CURSORS_MAX = 100_000;
