@@ -14,7 +14,8 @@ import { SubscriptionShares } from '../../../src/streams/SubscriptionShares.ts';
 import { createStreamsTelemetry } from '../../../src/streams/telemetry.ts';
 import { startTestApp, type TestApp } from '../../support/app.ts';
 import { connectTestDb } from '../../support/mongo.ts';
-import { deposit, openAccount, subscribeLedger, takeLedger } from '../../streams/support/ledgerStreams.ts';
+import { deposit, openAccount } from '../../support/callers.ts';
+import { subscribeLedger, takeLedger } from '../../streams/support/ledgerStreams.ts';
 import { metricValue } from '../../streams/support/payouts.ts';
 import { openRawSocket, type RawMessage, type RawSocket } from './rawSocket.ts';
 

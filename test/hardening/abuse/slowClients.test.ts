@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/observability/logger.ts';
 import { timeoutCheckIntervalMs } from '../../../src/server.ts';
 import { startTestApp, type TestApp } from '../../support/app.ts';
-import { subscribeLedger, deposit, openAccount, takeLedger } from '../../streams/support/ledgerStreams.ts';
+import { deposit, openAccount } from '../../support/callers.ts';
+import { subscribeLedger, takeLedger } from '../../streams/support/ledgerStreams.ts';
 
 const HEADERS_TIMEOUT_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 3_000;

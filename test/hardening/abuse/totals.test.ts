@@ -6,7 +6,7 @@
 import { Long } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/app.ts';
-import { deposit, openAccount } from '../../streams/support/ledgerStreams.ts';
+import { deposit, openAccount } from '../../support/callers.ts';
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 const TOTALS = `query ($currency: String!) { ledgerTotals(currency: $currency) { moneyHeld accounts deposits { count amount } withdrawals { count amount } transfers { count amount } } }`;
