@@ -69,7 +69,7 @@ function entryTime(entry: Record<string, unknown>): Date {
 
 /**
  * Registers the gauges on `registry`, read from `db` on each scrape until the returned stop()
- * runs (then the oplog reads as unavailable). One registry per app (src/app.ts), so one source.
+ * runs (then the oplog reads as unavailable). One registry per app (src/app/createApp.ts), so one source.
  */
 export function registerOpsGauges(registry: Registry, db: Db): { stop(): void } {
   if (registry.getSingleMetric('mongodb_oplog_window_seconds')) throw new Error('the ops gauges are already registered on this registry');

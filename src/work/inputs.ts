@@ -1,7 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
 import { jsonDepthExceeds } from '../lib/jsonDepth.ts';
-import { CompletionOutcome, Limits, WorkStatus } from './model.ts';
+import { CompletionOutcome, WorkStatus } from './model.ts';
+import { WorkLimits } from './limits.ts';
 
 // The inputs of the work service, validated at the edge (resolvers) with zod; the service takes
 // the parsed output and trusts it.
@@ -21,8 +22,8 @@ function jsonOfAtMost(bytesMax: number) {
   return z
     .unknown()
     .superRefine((value, ctx) => {
-      if (jsonDepthExceeds(value, Limits.jsonDepthMax)) {
-        ctx.addIssue({ code: 'custom', message: `must nest at most ${Limits.jsonDepthMax} levels (MongoDB stores documents nested at most 100)` });
+      if (jsonDepthExceeds(value, WorkLimits.jsonDepthMax)) {
+        ctx.addIssue({ code: 'custom', message: `must nest at most ${WorkLimits.jsonDepthMax} levels (MongoDB stores documents nested at most 100)` });
       } else if (Buffer.byteLength(JSON.stringify(value ?? null)) > bytesMax) {
         ctx.addIssue({ code: 'custom', message: `must serialize to at most ${bytesMax} bytes of JSON` });
       }
@@ -32,9 +33,9 @@ function jsonOfAtMost(bytesMax: number) {
 
 export const createWorkItemInput = z.object({
   kind: itemKind,
-  payload: jsonOfAtMost(Limits.payloadMaxBytes),
+  payload: jsonOfAtMost(WorkLimits.payloadMaxBytes),
   idempotencyKey: z.string().min(1).max(200),
-  maxAttempts: z.number().int().min(1).max(Limits.maxAttemptsMax).default(Limits.maxAttemptsDefault),
+  maxAttempts: z.number().int().min(1).max(WorkLimits.maxAttemptsMax).default(WorkLimits.maxAttemptsDefault),
 });
 export type CreateWorkItemInput = z.output<typeof createWorkItemInput>;
 
@@ -42,8 +43,8 @@ export const claimWorkItemInput = z.object({
   workerId,
   id: objectId.optional(),
   expectedVersion: version.optional(),
-  kinds: z.array(itemKind).max(Limits.kindsPerClaimMax).optional(),
-  leaseSeconds: z.number().int().min(1).max(Limits.leaseMaxSeconds).default(Limits.leaseDefaultSeconds),
+  kinds: z.array(itemKind).max(WorkLimits.kindsPerClaimMax).optional(),
+  leaseSeconds: z.number().int().min(1).max(WorkLimits.leaseMaxSeconds).default(WorkLimits.leaseDefaultSeconds),
 });
 export type ClaimWorkItemInput = z.output<typeof claimWorkItemInput>;
 
@@ -55,7 +56,7 @@ export const completeWorkItemInput = z.object({
   workerId,
   version,
   outcome: z.enum([CompletionOutcome.DONE, CompletionOutcome.FAILED]),
-  result: jsonOfAtMost(Limits.resultMaxBytes),
+  result: jsonOfAtMost(WorkLimits.resultMaxBytes),
 });
 export type CompleteWorkItemInput = z.output<typeof completeWorkItemInput>;
 
@@ -71,7 +72,7 @@ export const workItemsQuery = z
     createdFrom: z.date().optional(),
     createdTo: z.date().optional(),
     key: z.string().min(1).max(200).optional(),
-    first: z.number().int().min(1).max(Limits.pageSizeMax),
+    first: z.number().int().min(1).max(WorkLimits.pageSizeMax),
     after: objectId.optional(),
   })
   .refine((q) => q.createdFrom === undefined || q.createdTo === undefined || q.createdFrom < q.createdTo, {

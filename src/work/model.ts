@@ -86,35 +86,6 @@ export interface WorkItemDoc {
   completionOutcome?: Omit<WorkItemDoc, '_id' | 'createOutcome' | 'completionOutcome'>;
 }
 
-export const Limits = Object.freeze({
-  /** Transitions kept per item; older ones fall off the front. */
-  historyLengthMax: 64,
-  maxAttemptsDefault: 5,
-  maxAttemptsMax: 100,
-  leaseDefaultSeconds: 30,
-  leaseMaxSeconds: 3_600,
-  /** Retry backoff: base * 2^(attempts-1), capped. */
-  retryBackoffBaseMs: 1_000,
-  retryBackoffMaxMs: 5 * 60_000,
-  kindsPerClaimMax: 32,
-  /** Stalled items out of attempts one claim may dead-letter on its way to a claimable one. */
-  deadLettersPerClaimMax: 16,
-  pageSizeMax: 100,
-  payloadMaxBytes: 64 * 1024,
-  resultMaxBytes: 64 * 1024,
-  /**
-   * Levels a payload or a result may nest (`{}` is one level). MongoDB documents 100 levels as the
-   * most it stores, the document itself counted ("Nested Depth for BSON Documents" in the manual's
-   * Limits and Thresholds; SERVER-26703 made an insert nested 101 levels fail). Recent mongod
-   * accepts more (src/mongo/bson/bson_depth.h: kDefaultMaxAllowableDepth = 200, less
-   * kExtraSystemDepthLevels = 20 kept for the oplog's wrapping), so the documented 100 holds on
-   * every server. A payload is stored two levels down, in the item and again in its
-   * `createOutcome`/`completionOutcome` (pipelines.ts): 100 - 2 = 98. Checked before any
-   * recursive walk of the value.
-   */
-  jsonDepthMax: 100 - 2,
-});
-
 /**
  * The key patterns claims walk (and hint, since the driver's findOneAndUpdate hints by key):
  * equality on `status`, then the sort field, so a claim walks in order and stops at the first

@@ -1,4 +1,4 @@
-import type { DuplicateReplayed } from '../duplicateReplayed.ts';
+import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
 import type { WorkItemDoc } from './model.ts';
 
 // What the work service answers: plain discriminated unions, one member per contract branch.

@@ -3,8 +3,8 @@
 import { Authorized, Query, Resolver } from 'type-graphql';
 import { describe, expect, it } from 'vitest';
 import { listRootFieldRules } from '../../src/graphql/auth/index.ts';
-import { RIGHTS, type Right, type Role } from '../../src/graphql/auth/roles.ts';
-import { buildAppSchema } from '../../src/graphql/schema.ts';
+import { RIGHTS, type Right, type Role } from '../../src/access/roles.ts';
+import { buildAppSchema } from '../../src/app/schema.ts';
 
 // docs/design.md's roles table, transcribed by hand (not derived from the code under test).
 const DESIGN_TABLE: Record<Right, Role[]> = {

@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/streams/index.ts';
+import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startAppProcess, startEngineProcess, type AppProcess, type EngineProcess } from '../support/app.ts';
 import { inLanes, openAccount, untilFinal } from '../support/callers.ts';
 import { createTestWsClient, type TestWsClient } from '../support/ws.ts';
-import { WORK_ITEM_STATUS, type StatusEvent } from '../streams/support/streamsTest.ts';
+import { WORK_ITEM_STATUS, type StatusEvent } from '../fanout/support/streamsTest.ts';
 import { waitFor } from '../support/waiting.ts';
 
 const START_TIMEOUT_MS = 120_000;

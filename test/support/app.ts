@@ -15,13 +15,13 @@ import { fileURLToPath } from 'node:url';
 import type { GraphQLSchema } from 'graphql';
 import type { Db, MongoClient } from 'mongodb';
 import type { Registry } from 'prom-client';
-import type { AppOptions } from '../../src/app.ts';
+import type { AppOptions } from '../../src/app/createApp.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { connectMongo } from '../../src/db/connect.ts';
-import { ROLES, type Role } from '../../src/graphql/auth/roles.ts';
+import { ROLES, type Role } from '../../src/access/roles.ts';
 import { createLogger, type Logger } from '../../src/observability/logger.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
-import type { AppServices } from '../../src/services.ts';
+import { startServer, type RunningServer } from '../../src/server/startServer.ts';
+import type { AppServices } from '../../src/app/services.ts';
 import { testMongoEngine, testMongoUri } from './mongo.ts';
 import { createTestWsClient, type TestWsClient } from './ws.ts';
 
@@ -62,7 +62,7 @@ export interface TestApp {
   client: MongoClient;
   config: Config;
   server: RunningServer;
-  /** The app's services, built once by src/app.ts (e.g. its live feeds' subscriber counts). */
+  /** The app's services, built once by src/app/createApp.ts (e.g. its live feeds' subscriber counts). */
   services: AppServices;
   /** The app's own metrics registry, as GET /metrics serves it. */
   registry: Registry;
