@@ -51,6 +51,18 @@ function parseRateLimits(raw: string): { ok: true; limits: RateLimits | null } |
   return { ok: true, limits: Object.freeze(limits) };
 }
 
+/**
+ * How long a client may take to send a request, sized for this API rather than Node's minutes
+ * (a connection held open by a slow client is a socket and a parser the process cannot give to
+ * another). Headers are a few hundred bytes, at most Node's 16 KiB maxHeaderSize: they arrive in
+ * one round trip, so 10 s is a very bad network with room. A body is at most
+ * HTTP_BODY_LIMIT_BYTES (1 MiB): at 64 KiB/s, a poor mobile link, 16 s; with the headers, 30 s.
+ * An idle keep-alive connection closes after 5 s (Node's default), longer than undici's 4 s
+ * client-side idle timeout (Node's fetch, the SDK), so the client, not the server, closes a pooled
+ * connection first and never sends on one being closed.
+ */
+export const HTTP_TIMEOUTS_DEFAULT = Object.freeze({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 });
+
 const envSchema = z
   .object({
     PORT: intVar(0, 65_535, 4000),
@@ -100,6 +112,11 @@ const envSchema = z
     MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS: intVar(100, 60_000, 3_000),
     HTTP_BODY_LIMIT_BYTES: intVar(1_024, 10_485_760, 1_048_576),
     SHUTDOWN_GRACE_MS: intVar(0, 120_000, 10_000),
+    // Slow clients (Node's defaults: 60 s for headers, 300 s per request). Each default derived in
+    // HTTP_TIMEOUTS_DEFAULT below.
+    HTTP_HEADERS_TIMEOUT_MS: intVar(500, 120_000, HTTP_TIMEOUTS_DEFAULT.headersMs),
+    HTTP_REQUEST_TIMEOUT_MS: intVar(500, 600_000, HTTP_TIMEOUTS_DEFAULT.requestMs),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: intVar(500, 600_000, HTTP_TIMEOUTS_DEFAULT.keepAliveMs),
     // Query limits (graphql-armor); src/server/queryLimits.ts derives each default.
     GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
     GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
@@ -121,6 +138,10 @@ const envSchema = z
     if (env.TRUSTED_DOCUMENTS === 'enforce') {
       const manifest = readManifest(resolve(env.TRUSTED_DOCUMENTS_MANIFEST));
       if (!manifest.ok) ctx.addIssue({ code: 'custom', path: ['TRUSTED_DOCUMENTS_MANIFEST'], message: `TRUSTED_DOCUMENTS=enforce, but ${manifest.error}` });
+    }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      // Node refuses it too: the headers are part of the request.
+      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS' });
     }
     if (env.MONGO_ENGINE === 'uri' && env.MONGODB_URI === undefined) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'required when MONGO_ENGINE=uri' });
@@ -151,6 +172,12 @@ export interface Config {
     mongodDownloadProbeTimeoutMs: number;
     httpBodyLimitBytes: number;
     shutdownGraceMs: number;
+    /** A request's headers must all arrive within this (a client dripping them is cut). */
+    httpHeadersTimeoutMs: number;
+    /** A whole request (headers and body) must arrive within this. */
+    httpRequestTimeoutMs: number;
+    /** An idle keep-alive connection is closed after this. */
+    httpKeepAliveTimeoutMs: number;
     graphqlDepthMax: number;
     graphqlAliasesMax: number;
     graphqlCostMax: number;
@@ -200,6 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mongodDownloadProbeTimeoutMs: e.MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS,
       httpBodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      httpHeadersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      httpKeepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       graphqlDepthMax: e.GRAPHQL_DEPTH_MAX,
       graphqlAliasesMax: e.GRAPHQL_ALIASES_MAX,
       graphqlCostMax: e.GRAPHQL_COST_MAX,

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { StartupTask } from '../db/startupTask.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ChangeFeed, type FeedStatus, type StreamsTelemetry } from '../fanout/index.ts';
+import { ChangeFeed, SubscriptionShares, type FeedStatus, type StreamsTelemetry } from '../fanout/index.ts';
 import { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent } from '../ledger/index.ts';
 import { workItemFeedSpec, type WorkItemStatusEvent } from '../work/index.ts';
 
@@ -13,6 +13,8 @@ export interface LiveFeeds {
   workItems: ChangeFeed<WorkItemStatusEvent>;
   ledgerEntries: ChangeFeed<LedgerEntryAddedEvent>;
   accountBalances: ChangeFeed<AccountBalanceChangedEvent>;
+  /** Subscriptions held per connection and per key, over the three feeds. */
+  shares: SubscriptionShares;
   /** True between start() and stop(). */
   readonly running: boolean;
   /** Opens every feed; resolves once each stream is established. */
@@ -24,16 +26,19 @@ export interface LiveFeeds {
 
 export function createLiveFeeds(db: Db, logger: Logger, telemetry: StreamsTelemetry): LiveFeeds {
   const feedLogger = logger.child({ component: 'streams' });
+  // One set of shares for the three feeds: a socket's and a key's bounds count every feed.
+  const shares = new SubscriptionShares();
   const feeds = {
-    workItems: new ChangeFeed(workItemFeedSpec(db), feedLogger, telemetry),
-    ledgerEntries: new ChangeFeed(ledgerEntryFeedSpec(db), feedLogger, telemetry),
-    accountBalances: new ChangeFeed(accountBalanceFeedSpec(db), feedLogger, telemetry),
+    workItems: new ChangeFeed(workItemFeedSpec(db), feedLogger, telemetry, shares),
+    ledgerEntries: new ChangeFeed(ledgerEntryFeedSpec(db), feedLogger, telemetry, shares),
+    accountBalances: new ChangeFeed(accountBalanceFeedSpec(db), feedLogger, telemetry, shares),
   };
   const all = Object.values(feeds) as ChangeFeed<unknown>[];
   const stopAll = () => Promise.all(all.map((feed) => feed.stop())).then(() => undefined);
   let running = false;
   return {
     ...feeds,
+    shares,
     get running() {
       return running;
     },

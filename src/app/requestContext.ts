@@ -68,7 +68,12 @@ class AppRequestContext implements AppContext {
   // A plain (enumerable) property, not #private: Apollo's per-operation copy must carry it.
   private readonly deferred: Deferred;
 
-  constructor(source: ContextSource, auth: Authentication, readonly transport: AppContext['transport']) {
+  constructor(
+    source: ContextSource,
+    auth: Authentication,
+    readonly transport: AppContext['transport'],
+    readonly connectionId: string | null,
+  ) {
     this.principal = auth.ok ? auth.principal : null;
     this.role = this.principal?.role ?? null;
     this.authFailure = auth.ok ? null : auth.failure;
@@ -89,6 +94,6 @@ class AppRequestContext implements AppContext {
     return this.deferred.logger();
   }
 }
-export function createContext(source: ContextSource, auth: Authentication, transport: AppContext['transport']): AppContext {
-  return new AppRequestContext(source, auth, transport);
+export function createContext(source: ContextSource, auth: Authentication, transport: AppContext['transport'], connectionId: string | null = null): AppContext {
+  return new AppRequestContext(source, auth, transport, connectionId);
 }

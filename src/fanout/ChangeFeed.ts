@@ -8,6 +8,7 @@ import { asResumeToken, encodeResumeCursor, type ResumeToken } from '../changeSt
 import { closeChangeStream, openChangeStream, ResumableStream, StreamStart, type StreamFailure, type StreamOpened, type StreamSource } from '../changeStreams/resumableStream.ts';
 import { Semaphore } from './Semaphore.ts';
 import { Subscriber } from './Subscriber.ts';
+import { SubscriptionLimit, SubscriptionShares, type SubscriptionOwner, type SubscriptionRefusal } from './SubscriptionShares.ts';
 import type { StreamsTelemetry } from './telemetry.ts';
 
 export interface FeedSpec<E> {
@@ -22,6 +23,9 @@ export interface FeedSpec<E> {
 }
 
 type Purpose = 'live' | 'catchup';
+
+/** A subscription attached (its items), or refused by a bound of the feed, the socket or the key. */
+export type FeedSubscription<E> = { ok: true; items: AsyncIterableIterator<FeedItem<E>> } | { ok: false; refusal: SubscriptionRefusal };
 
 /** What /readyz and the metrics show of a feed. */
 export interface FeedStatus {
@@ -50,10 +54,16 @@ export class ChangeFeed<E> {
   #lastToken: ResumeToken | null = null;
   #stopped = false;
 
+  /**
+   * @param shares the per-connection and per-key bounds, shared by every feed of the app
+   *   (src/streams/liveFeeds.ts); @param subscribersMax this feed's own bound.
+   */
   constructor(
     private readonly spec: FeedSpec<E>,
     private readonly logger: Logger,
     private readonly telemetry: StreamsTelemetry,
+    private readonly shares: SubscriptionShares = new SubscriptionShares(),
+    private readonly subscribersMax: number = FeedLimits.subscribersPerFeedMax,
   ) {
     this.#shared = new ResumableStream(this.#source('live'), {
       opened: (opened) => this.#opened(opened),
@@ -89,22 +99,32 @@ export class ChangeFeed<E> {
     return !this.#stopped && (state === 'open' || state === 'reopening');
   }
 
-  /** Attaches a subscriber; with `after`, it first replays everything after that token. */
-  subscribe(matches: (data: E) => boolean, after: ResumeToken | null): AsyncIterableIterator<FeedItem<E>> {
+  /**
+   * Attaches a subscriber; with `after`, it first replays everything after that token. `owner`
+   * (the connection and key it came from) takes a share of the connection's and the key's bounds
+   * until the subscriber closes; past a bound, or past the feed's, the subscription is refused.
+   */
+  subscribe(matches: (data: E) => boolean, after: ResumeToken | null, owner: SubscriptionOwner | null = null): FeedSubscription<E> {
     if (!this.#running || this.#lastToken === null) throw new Error(`feed ${this.spec.name} is ${this.#stopped ? 'stopped' : this.status.state}`);
-    if (this.#subscribers.size >= FeedLimits.subscribersPerFeedMax) {
-      throw new Error(`feed ${this.spec.name} has ${FeedLimits.subscribersPerFeedMax} subscribers already`);
-    }
+    if (this.#subscribers.size >= this.subscribersMax) return this.#refuse({ limit: SubscriptionLimit.FEED, max: this.subscribersMax });
+    const share = owner === null ? null : this.shares.admit(owner);
+    if (share && !share.ok) return this.#refuse(share.refusal);
     const joinCursor = encodeResumeCursor(this.#lastToken);
     const afterCursor = after === null ? null : encodeResumeCursor(after);
     const subscriber: Subscriber<E> = new Subscriber(this.spec.name, matches, joinCursor, afterCursor, this.telemetry, () => {
       this.#subscribers.delete(subscriber);
+      share?.release();
       this.telemetry.streamSubscribers.dec({ feed: this.spec.name });
     });
     this.#subscribers.add(subscriber);
     this.telemetry.streamSubscribers.inc({ feed: this.spec.name });
     if (after !== null) void this.#catchUp(subscriber, after);
-    return subscriber.queue;
+    return { ok: true, items: subscriber.queue };
+  }
+
+  #refuse(refusal: SubscriptionRefusal): FeedSubscription<E> {
+    this.telemetry.subscriptionsRefusedTotal.inc({ feed: this.spec.name, limit: refusal.limit });
+    return { ok: false, refusal };
   }
 
   /** Closes the shared stream and completes every subscription. */

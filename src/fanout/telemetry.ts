@@ -16,6 +16,11 @@ export function createStreamsTelemetry(registry: Registry) {
       help: 'GraphQL subscribers attached to a feed',
       labelNames: ['feed'] as const,
     }),
+    subscriptionsRefusedTotal: counterOn(registry, {
+      name: 'subscriptions_refused_total',
+      help: 'Subscriptions refused SUBSCRIPTION_LIMIT, by feed and by the bound reached (feed, socket or key)',
+      labelNames: ['feed', 'limit'] as const,
+    }),
     streamEventsDeliveredTotal: counterOn(registry, {
       name: 'stream_events_delivered_total',
       help: 'Change events queued for subscribers (one per subscriber reached)',

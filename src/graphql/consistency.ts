@@ -63,6 +63,22 @@ export class RequestConsistency {
     return clientClusterTime(this.client);
   }
 
+  /**
+   * Whether the deployment has reached `time`. A token names a cluster time some member answered
+   * with, so the deployment's clock is at or past it; when this process has not seen that time
+   * yet (the token came from another API process), one `ping` brings the deployment's clock (its
+   * reply gossips `$clusterTime`). A time still ahead after it is from no reply of this deployment:
+   * mongod would refuse the read ("afterClusterTime value must not be greater than the current
+   * clusterTime", read_concern_mongod.cpp), so it is refused here as the client's mistake.
+   * True on a deployment without cluster times (a standalone), where there is nothing to follow.
+   */
+  async reached(time: Timestamp): Promise<boolean> {
+    if (notBefore(this.clusterTime(), time)) return true;
+    await this.client.db('admin').command({ ping: 1 });
+    const now = this.clusterTime();
+    return now === null || notBefore(now, time);
+  }
+
   follow(time: Timestamp): void {
     this.#after = time;
   }
@@ -82,6 +98,10 @@ export class RequestConsistency {
     this.#session = null;
     await session?.endSession();
   }
+}
+
+function notBefore(known: Timestamp | null, time: Timestamp): boolean {
+  return known !== null && (known.t > time.t || (known.t === time.t && known.i >= time.i));
 }
 
 /** What a read passes to the driver: the request's causal session, when it asked for one. */
@@ -105,7 +125,11 @@ const consistencyListener: GraphQLRequestListener<{ consistency: RequestConsiste
     const token = operation === undefined ? undefined : tokenArgument(operation, request.variables);
     if (token === undefined) return;
     const time = typeof token === 'string' ? decodeConsistencyToken(token) : null;
-    if (time === null) throw appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token is not a consistency token of this API');
+    // A plugin's error is answered 500 unless it names its status: this one is the client's.
+    if (time === null) throw appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token is not a consistency token of this API', { http: { status: 400 } });
+    if (!(await contextValue.consistency.reached(time))) {
+      throw appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token names a time the database has not reached; pass a token a mutation of this API returned', { http: { status: 400 } });
+    }
     contextValue.consistency.follow(time);
   },
   async willSendResponse({ operation, response, contextValue }) {

@@ -11,6 +11,8 @@ import type { RequestConsistency } from './consistency.ts';
 export interface RequestContext<Services = unknown, Loaders = unknown> {
   requestId: string;
   transport: 'http' | 'ws';
+  /** The WebSocket this operation came on (an opaque id, unique in the process); null over HTTP. */
+  connectionId: string | null;
   principal: Principal | null;
   role: Role | null;
   /** Why there is no principal; null when authenticated. */

@@ -11,6 +11,12 @@ export const ErrorCode = Object.freeze({
   RATE_LIMITED: 'RATE_LIMITED',
   /** TRUSTED_DOCUMENTS=enforce and the document is not in the SDK's manifest. */
   UNTRUSTED_DOCUMENT: 'UNTRUSTED_DOCUMENT',
+  /**
+   * A subscription refused at a bound: `extensions.limit` says which (`socket`: subscriptions on
+   * one WebSocket; `key`: one API key's in this process; `feed`: the feed's in this process) and
+   * `extensions.max` its size. End a subscription first; for `feed`, retry later or elsewhere.
+   */
+  SUBSCRIPTION_LIMIT: 'SUBSCRIPTION_LIMIT',
   /** HTTP 503 while the process stops: retry on another instance. */
   SHUTTING_DOWN: 'SHUTTING_DOWN',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',

@@ -3,7 +3,9 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { z } from 'zod';
 import { decodeResumeCursor } from '../changeStreams/resumeCursor.ts';
-import { ResyncReason, type FeedResync } from '../fanout/index.ts';
+import { ResyncReason, type FeedItem, type FeedResync, type FeedSubscription, type SubscriptionOwner } from '../fanout/index.ts';
+import type { RequestContext } from './context.ts';
+import { appError, ErrorCode } from './errors.ts';
 
 /**
  * The longest `after` cursor accepted: a cursor is one server resume token in base64url, far
@@ -31,4 +33,17 @@ export class ResyncRequired {
 
 export function toResyncRequired(item: Pick<FeedResync, 'cursor' | 'reason'>): ResyncRequired {
   return Object.assign(new ResyncRequired(), { cursor: item.cursor, reason: item.reason });
+}
+
+/** Who takes a share of the socket's and the key's subscription bounds (src/fanout/SubscriptionShares.ts). */
+export function subscriptionOwner(context: Pick<RequestContext, 'connectionId' | 'requestId' | 'principal'>): SubscriptionOwner {
+  return { connectionId: context.connectionId ?? `request:${context.requestId}`, keyId: context.principal?.keyId ?? 'anonymous' };
+}
+
+/** The feed's items, or SUBSCRIPTION_LIMIT when a bound refused the subscription. */
+export function attached<E>(subscription: FeedSubscription<E>): AsyncIterableIterator<FeedItem<E>> {
+  if (subscription.ok) return subscription.items;
+  const { limit, max } = subscription.refusal;
+  const what = limit === 'feed' ? 'this feed has' : limit === 'socket' ? 'this connection holds' : 'this API key holds';
+  throw appError(ErrorCode.SUBSCRIPTION_LIMIT, `${what} ${max} subscriptions already: end one first${limit === 'feed' ? ', or retry later' : ''}`, { limit, max });
 }

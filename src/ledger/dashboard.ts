@@ -6,7 +6,7 @@ import { decodeJsonCursor, encodeJsonCursor } from '../lib/cursor.ts';
 import { toLedgerEntry } from './convert.ts';
 import { collectionNames, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
 import { DashboardLimits } from './limits.ts';
-import { fromLong } from './money.ts';
+import { EXACT_SUM_ZERO, fromLong, fromStoredSum } from './money.ts';
 import type { LedgerEntry } from './results.ts';
 
 // The dashboards' reads of the ledger: entries across accounts, totals per currency, and the
@@ -150,8 +150,8 @@ export async function listEntriesAcross(db: Db, query: EntriesQuery, options: Re
 
 export interface LedgerTotals {
   currency: string;
-  /** The sum of every account's balance in the currency, now (not as of `to`). */
-  moneyHeld: number;
+  /** The sum of every account's balance in the currency, now (not as of `to`): exact past 2^53-1. */
+  moneyHeld: bigint;
   accounts: number;
   deposits: MoneyFlow;
   withdrawals: MoneyFlow;
@@ -161,7 +161,8 @@ export interface LedgerTotals {
 
 export interface MoneyFlow {
   count: number;
-  amount: number;
+  /** Exact past 2^53-1 (a sum of many amounts). */
+  amount: bigint;
 }
 
 const FLOW_OF_KIND: Partial<Record<EntryKind, 'deposits' | 'withdrawals' | 'transfers'>> = {
@@ -177,7 +178,7 @@ export async function ledgerTotals(db: Db, query: { currency: string; from?: Dat
   const [held, flows] = await Promise.all([
     accounts
       .aggregate<{ total: unknown; n: number }>(
-        [{ $match: { currency: query.currency } }, { $group: { _id: null, total: { $sum: '$balance' }, n: { $sum: 1 } } }],
+        [{ $match: { currency: query.currency } }, { $group: { _id: null, total: { $sum: { $add: ['$balance', EXACT_SUM_ZERO] } }, n: { $sum: 1 } } }],
         { hint: DashboardAccountIndex.name, session: options.session },
       )
       .toArray(),
@@ -185,7 +186,7 @@ export async function ledgerTotals(db: Db, query: { currency: string; from?: Dat
       .aggregate<{ _id: EntryKind; amount: unknown; count: number }>(
         [
           { $match: entriesFilter({ currency: query.currency, kinds, from: query.from, to: query.to }) },
-          { $group: { _id: '$kind', amount: { $sum: '$amount' }, count: { $sum: 1 } } },
+          { $group: { _id: '$kind', amount: { $sum: { $add: ['$amount', EXACT_SUM_ZERO] } }, count: { $sum: 1 } } },
         ],
         { hint: DashboardEntryIndex.byCurrency.name, session: options.session },
       )
@@ -193,15 +194,15 @@ export async function ledgerTotals(db: Db, query: { currency: string; from?: Dat
   ]);
   const totals: LedgerTotals = {
     currency: query.currency,
-    moneyHeld: held[0] ? fromLong(held[0].total) : 0,
+    moneyHeld: held[0] ? fromStoredSum(held[0].total) : 0n,
     accounts: held[0]?.n ?? 0,
-    deposits: { count: 0, amount: 0 },
-    withdrawals: { count: 0, amount: 0 },
-    transfers: { count: 0, amount: 0 },
+    deposits: { count: 0, amount: 0n },
+    withdrawals: { count: 0, amount: 0n },
+    transfers: { count: 0, amount: 0n },
   };
   for (const flow of flows) {
     const name = FLOW_OF_KIND[flow._id];
-    if (name) totals[name] = { count: flow.count, amount: fromLong(flow.amount) };
+    if (name) totals[name] = { count: flow.count, amount: fromStoredSum(flow.amount) };
   }
   return totals;
 }

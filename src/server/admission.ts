@@ -4,7 +4,8 @@
 //
 //   1. authenticate     once per HTTP request; once per socket, at connection_init
 //   2. trusted documents the query text, before it is parsed (trustedDocuments.ts)
-//   3. tokens            the query text, counted while lexing, before it is parsed (queryLimits.ts)
+//   3. tokens            the query text, counted while lexing, before it is parsed (queryLimits.ts);
+//      variables depth   the variables, before anything walks them (variablesDepth.ts)
 //      -- the transport parses --
 //   4. validation        graphql-js's rules, then depth, aliases, cost and directives
 //                        (queryLimits.ts), and in production no introspection
@@ -24,6 +25,7 @@ import type { QueryLimitProtection } from './queryLimits.ts';
 import type { RateLimiter } from './rateLimit.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 import type { TrustedDocuments } from './trustedDocuments.ts';
+import { checkVariablesDepth } from './variablesDepth.ts';
 
 export interface AdmissionOptions {
   keyring: Pick<Keyring, 'authenticate'>;
@@ -74,10 +76,16 @@ export class Admission {
       return { message: `A batched request may carry at most ${batchMax} operations; this one carries ${payload.length}.`, code: ErrorCode.BAD_USER_INPUT };
     }
     for (const operation of Array.isArray(payload) ? payload : [payload]) {
-      const refusal = this.screenText((operation as { query?: unknown } | null | undefined)?.query, auth);
+      const { query, variables } = (operation ?? {}) as { query?: unknown; variables?: unknown };
+      const refusal = this.screenText(query, auth) ?? this.screenVariables(variables);
       if (refusal) return { message: refusal.message, code: String(refusal.extensions['code'] ?? ErrorCode.BAD_USER_INPUT) };
     }
     return null;
+  }
+
+  /** Step 3 on one operation's variables (JSON text for a GET): the refusal, or null. */
+  screenVariables(variables: unknown): GraphQLError | null {
+    return checkVariablesDepth(variables);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { ErrorCode } from '../graphql/errors.ts';
 
-const CLIENT_CODES = new Set<unknown>([ErrorCode.BAD_USER_INPUT, ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN]);
+const CLIENT_CODES = new Set<unknown>([ErrorCode.BAD_USER_INPUT, ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN, ErrorCode.SUBSCRIPTION_LIMIT]);
 
 /**
  * One error shape for HTTP and WebSocket. A field error without one of our client codes is an

@@ -56,6 +56,12 @@ async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpO
       return sendErrors(res, 415, `Content-Encoding ${encoding} is not supported; send the body uncompressed.`, ErrorCode.BAD_USER_INPUT);
     }
     const text = await readBody(req, options.bodyLimitBytes);
+    if (text === ABORTED) {
+      // The client went away (or Node cut it at HTTP_REQUEST_TIMEOUT_MS): nobody to answer, no
+      // fault of ours. Once, low, without a stack: a client can cause it at will, key or not.
+      options.logger.debug({ method, bytesDeclared: req.headers['content-length'] ?? null }, 'request body aborted by the client');
+      return;
+    }
     if (text === null) {
       res.setHeader('connection', 'close'); // the rest of the body is not read
       return sendErrors(res, 413, `The request body is larger than ${options.bodyLimitBytes} bytes.`, ErrorCode.BAD_USER_INPUT);
@@ -103,8 +109,11 @@ function contextOf<TContext extends BaseContext, TAuth>(options: GraphqlHttpOpti
   return () => options.context(req, auth);
 }
 
-/** The body as UTF-8 text, or null as soon as it passes `limitBytes`. */
-function readBody(req: IncomingMessage, limitBytes: number): Promise<string | null> {
+/** What readBody answers when the request ended before its body did. */
+const ABORTED = Symbol('aborted');
+
+/** The body as UTF-8 text, null as soon as it passes `limitBytes`, or ABORTED when the client went away first. */
+function readBody(req: IncomingMessage, limitBytes: number): Promise<string | null | typeof ABORTED> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limitBytes) {
     req.resume();
@@ -123,7 +132,12 @@ function readBody(req: IncomingMessage, limitBytes: number): Promise<string | nu
       chunks.push(chunk);
     });
     req.once('end', () => resolve(size > limitBytes ? null : Buffer.concat(chunks, size).toString('utf8')));
-    req.once('error', reject);
+    // An aborted request emits 'error' (ECONNRESET, "aborted") and then 'close'; whichever comes
+    // first settles, once. Any other error is a fault and goes up.
+    req.once('error', (error: NodeJS.ErrnoException) => (req.destroyed || error.code === 'ECONNRESET' ? resolve(ABORTED) : reject(error)));
+    req.once('close', () => {
+      if (!req.complete) resolve(ABORTED);
+    });
   });
 }
 

@@ -80,7 +80,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const { services } = app;
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
     const schema = options.schema ?? (await buildAppSchema());
-    const httpServer = createServer();
+    // Slow clients are cut within seconds (src/config.ts derives each bound; Node answers 408).
+    const httpServer = createServer({
+      headersTimeout: config.limits.httpHeadersTimeoutMs,
+      requestTimeout: config.limits.httpRequestTimeoutMs,
+      // Node enforces the two timeouts above only when it checks, every 30 s by default: a
+      // dripping client would then hold on up to 30 s past its bound.
+      connectionsCheckingInterval: timeoutCheckIntervalMs(config.limits.httpHeadersTimeoutMs),
+    });
+    httpServer.keepAliveTimeout = config.limits.httpKeepAliveTimeoutMs;
     const admission = new Admission({
       keyring,
       production: config.nodeEnv === 'production',
@@ -181,6 +189,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await stopAll();
     throw error;
   }
+}
+
+/** How often Node checks the header and request timeouts: a quarter of the headers' bound, within 100 ms–1 s. */
+export function timeoutCheckIntervalMs(headersTimeoutMs: number): number {
+  return Math.min(1_000, Math.max(100, Math.floor(headersTimeoutMs / 4)));
 }
 
 /** Keys from API_KEYS; without them (never in production: config refuses) one random admin key. */

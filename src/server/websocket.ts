@@ -35,6 +35,14 @@ const CONNECTION_INIT_WAIT_MS = 3_000;
 type AuthenticatedExtra = WsExtra & { authentication?: Authentication };
 
 export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry }: GraphqlWsOptions): { dispose(): Promise<void> } {
+  // Each socket's id, for the per-connection subscription bound (src/fanout/SubscriptionShares.ts).
+  const connectionIds = new WeakMap<object, string>();
+  let connections = 0;
+  const connectionIdOf = (socket: object): string => {
+    let id = connectionIds.get(socket);
+    if (id === undefined) connectionIds.set(socket, (id = `ws-${++connections}`));
+    return id;
+  };
   // A subscription's per-event execution depends on its document, variables and the caller's
   // role (the auth checker's only input): equal ones run once per event and share the frame.
   const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous', telemetry);
@@ -67,21 +75,18 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
       onSubscribe: (ctx, _id, payload) => {
         // graphql-ws runs this only on an acknowledged socket, whose onConnect kept its authentication.
         const auth = (ctx.extra as AuthenticatedExtra).authentication ?? admission.authenticate(undefined);
-        const screened = admission.screenText(payload.query, auth);
-        if (screened) return [screened];
+        const screened = admission.screenText(payload.query, auth) ?? admission.screenVariables(payload.variables);
+        if (screened) return [withoutHttp(screened)];
         const parsed = admission.parseAndValidate(schema, payload.query);
         if (parsed.errors) return [...parsed.errors];
         const limited = admission.rateLimit(auth.ok ? auth.principal : null);
-        if (limited) {
-          const { http: _http, ...extensions } = limited.extensions;
-          return [new GraphQLError(limited.message, { extensions })];
-        }
+        if (limited) return [withoutHttp(limited)];
         return {
           schema,
           document: parsed.document,
           operationName: payload.operationName ?? null,
           variableValues: payload.variables ?? null,
-          contextValue: createContext(app, auth, 'ws'),
+          contextValue: createContext(app, auth, 'ws', connectionIdOf(ctx.extra.socket)),
         };
       },
       // Same error shape as HTTP (see formatAppError) and the same production masking; internal
@@ -107,4 +112,10 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
   return {
     dispose: () => (disposing ??= Promise.resolve(disposable.dispose())),
   };
+}
+
+/** A refusal as sent over the socket: its HTTP status means nothing there. */
+function withoutHttp(error: GraphQLError): GraphQLError {
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, { extensions });
 }

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
+import { jsonDepthExceeds } from '../lib/jsonDepth.ts';
 import { CompletionOutcome, WorkStatus } from './model.ts';
 import { WorkLimits } from './limits.ts';
 
@@ -16,10 +17,18 @@ const itemKind = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'must be an 
 const workerId = z.string().min(1).max(200);
 const version = z.number().int().min(1);
 
+/** JSON within a depth and a size; the depth first, walked iteratively: stringify recurses per level. */
 function jsonOfAtMost(bytesMax: number) {
-  return z.unknown().refine((value) => Buffer.byteLength(JSON.stringify(value ?? null)) <= bytesMax, {
-    message: `must serialize to at most ${bytesMax} bytes of JSON`,
-  }).optional(); // absent means null
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (jsonDepthExceeds(value, WorkLimits.jsonDepthMax)) {
+        ctx.addIssue({ code: 'custom', message: `must nest at most ${WorkLimits.jsonDepthMax} levels (MongoDB stores documents nested at most 100)` });
+      } else if (Buffer.byteLength(JSON.stringify(value ?? null)) > bytesMax) {
+        ctx.addIssue({ code: 'custom', message: `must serialize to at most ${bytesMax} bytes of JSON` });
+      }
+    })
+    .optional(); // absent means null
 }
 
 export const createWorkItemInput = z.object({

@@ -23,6 +23,17 @@ export const WorkLimits = Object.freeze({
   kindLengthMax: 64,
   payloadMaxBytes: 64 * 1024,
   resultMaxBytes: 64 * 1024,
+  /**
+   * Levels a payload or a result may nest (`{}` is one level). MongoDB documents 100 levels as the
+   * most it stores, the document itself counted ("Nested Depth for BSON Documents" in the manual's
+   * Limits and Thresholds; SERVER-26703 made an insert nested 101 levels fail). Recent mongod
+   * accepts more (src/mongo/bson/bson_depth.h: kDefaultMaxAllowableDepth = 200, less
+   * kExtraSystemDepthLevels = 20 kept for the oplog's wrapping), so the documented 100 holds on
+   * every server. A payload is stored two levels down, in the item and again in its
+   * `createOutcome`/`completionOutcome` (pipelines.ts): 100 - 2 = 98. Checked before any
+   * recursive walk of the value.
+   */
+  jsonDepthMax: 100 - 2,
 });
 
 /** The dashboard reads (`workItems`, `workQueueStats`). */

@@ -17,7 +17,7 @@ describe('loadConfig', () => {
       mongodbDb: 'precondition',
       mongoEngine: undefined,
       apiKeys: undefined,
-      limits: { mongoSocketTimeoutMs: 10_000, httpBodyLimitBytes: 1_048_576 },
+      limits: { mongoSocketTimeoutMs: 10_000, httpBodyLimitBytes: 1_048_576, httpHeadersTimeoutMs: 10_000, httpRequestTimeoutMs: 30_000, httpKeepAliveTimeoutMs: 5_000 },
     });
   });
 
@@ -42,6 +42,7 @@ describe('loadConfig', () => {
     [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI: expected a mongodb:// or mongodb+srv:// connection string'],
     [{ MONGO_ENGINE: 'uri' }, 'MONGODB_URI: required when MONGO_ENGINE=uri'],
     [{ MONGO_SOCKET_TIMEOUT_MS: '5' }, 'MONGO_SOCKET_TIMEOUT_MS: expected an integer between 100 and 600000'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }, 'HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS'],
     [{ API_KEYS: `${KEY}=root` }, 'API_KEYS: entry 1: expected a role among dashboard, ops, worker, service, admin'],
     [{ API_KEYS: 'short=admin' }, 'API_KEYS: entry 1: expected a token of 16 to 512 characters'],
     [{ API_KEYS: `${KEY}=admin,${KEY}=ops` }, 'API_KEYS: entry 2: the same token appears twice'],

@@ -38,7 +38,9 @@ describe('a live feed whose collection is dropped', () => {
     const feed = new ChangeFeed(spec, pino({ level: 'silent' }), createStreamsTelemetry(new Registry()));
     await feed.start();
     try {
-      const items = feed.subscribe(() => true, null);
+      const subscription = feed.subscribe(() => true, null);
+      if (!subscription.ok) throw new Error(`the feed refused the subscription: ${subscription.refusal.limit}`);
+      const items = subscription.items;
       await collection.insertOne({ n: 1 });
       expect(await next(items)).toMatchObject({ kind: 'event', data: { n: 1 } });
 

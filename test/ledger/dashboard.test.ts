@@ -90,14 +90,15 @@ describe('dashboard ledger queries', () => {
     const eur = (await app.gql(query, { currency: 'EUR' }, { key: 'dashboard' })).data.ledgerTotals;
     expect(eur).toEqual({
       currency: 'EUR',
-      moneyHeld: 1_000 + 500 - 100,
+      // Sums are BigIntString: exact decimal strings at any size.
+      moneyHeld: String(1_000 + 500 - 100),
       accounts: 2,
-      deposits: { count: 2, amount: 1_500 },
-      withdrawals: { count: 1, amount: 100 },
-      transfers: { count: 1, amount: 200 },
+      deposits: { count: 2, amount: '1500' },
+      withdrawals: { count: 1, amount: '100' },
+      transfers: { count: 1, amount: '200' },
     });
     const usdLater = (await app.gql(query, { currency: 'USD', from: middle }, { key: 'dashboard' })).data.ledgerTotals;
-    expect(usdLater).toMatchObject({ moneyHeld: 250, deposits: { count: 0, amount: 0 }, withdrawals: { count: 1, amount: 50 } });
+    expect(usdLater).toMatchObject({ moneyHeld: '250', deposits: { count: 0, amount: '0' }, withdrawals: { count: 1, amount: '50' } });
   });
 
   it("tells a request's state: applied with its entries, rejected with why, pending, or never seen", async () => {
@@ -152,6 +153,6 @@ describe('dashboard ledger queries', () => {
       await app.db.collection('ledger_entries').createIndex(spec.key, { name: index });
     }
     // Totals name their indexes too (mongod refuses a hint on a missing index in aggregate as well).
-    await expect(ledgerTotals(app.db, { currency: 'EUR' })).resolves.toMatchObject({ moneyHeld: 1_400 });
+    await expect(ledgerTotals(app.db, { currency: 'EUR' })).resolves.toMatchObject({ moneyHeld: 1_400n });
   });
 });

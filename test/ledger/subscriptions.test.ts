@@ -139,7 +139,9 @@ describe('ledger subscriptions', () => {
   it.each(['ledgerEntries', 'accountBalances'] as const)('ends a %s subscriber that does not read with SLOW_SUBSCRIBER after its bounded queue', { timeout: 60_000 }, async (feed) => {
     // Straight on the feed (a socket would read for it): 5 more changes than the queue holds, in one command.
     const liveFeed: Pick<ChangeFeed<{ accountId: string }>, 'subscribe'> = a.services.liveFeeds[feed];
-    const iterator = liveFeed.subscribe((event) => event.accountId === 'slow', null);
+    const subscription = liveFeed.subscribe((event) => event.accountId === 'slow', null);
+    if (!subscription.ok) throw new Error(`the feed refused the subscription: ${subscription.refusal.limit}`);
+    const iterator = subscription.items;
     const overflow = FeedLimits.subscriberQueueMax + 5;
     if (feed === 'ledgerEntries') {
       await a.db.collection('ledger_entries').insertMany(

@@ -6,7 +6,7 @@ import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { readOptions } from '../../graphql/consistency.ts';
 import type { LedgerRequestContext } from './context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
-import { DateTime, SafeInt } from '../../graphql/scalars.ts';
+import { BigIntString, DateTime, SafeInt } from '../../graphql/scalars.ts';
 import { decodeEntriesCursor, type CappedCount, ENTRY_KINDS, type LedgerRequestStatus } from '../dashboard.ts';
 import { DashboardLimits, idLengthMax } from '../limits.ts';
 import type { EntryKind } from '../model.ts';
@@ -52,8 +52,8 @@ export class MoneyFlow {
   @Field(() => Int)
   count!: number;
 
-  @Field(() => SafeInt, { description: 'Integer minor units' })
-  amount!: number;
+  @Field(() => BigIntString, { description: 'Integer minor units, exact at any size (a sum of many amounts)' })
+  amount!: bigint;
 }
 
 @ObjectType({ description: 'One currency: money held now, and the flows of a time range' })
@@ -61,8 +61,8 @@ export class LedgerTotals {
   @Field(() => String)
   currency!: string;
 
-  @Field(() => SafeInt, { description: "The sum of the currency's account balances now (not as of `to`)" })
-  moneyHeld!: number;
+  @Field(() => BigIntString, { description: "The sum of the currency's account balances now (not as of `to`), exact at any size" })
+  moneyHeld!: bigint;
 
   @Field(() => Int)
   accounts!: number;
@@ -163,7 +163,7 @@ export class DashboardResolver {
     @Ctx() ctx: LedgerRequestContext,
   ): Promise<LedgerTotals> {
     const totals = await ctx.services.ledgerDashboard.totals(parseInput(totalsArgs, { currency: currencyCode, from, to }), readOptions(ctx));
-    const flow = (value: { count: number; amount: number }) => Object.assign(new MoneyFlow(), value);
+    const flow = (value: { count: number; amount: bigint }) => Object.assign(new MoneyFlow(), value);
     return Object.assign(new LedgerTotals(), { ...totals, deposits: flow(totals.deposits), withdrawals: flow(totals.withdrawals), transfers: flow(totals.transfers) });
   }
 

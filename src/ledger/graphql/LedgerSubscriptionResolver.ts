@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { FeedItem } from '../../fanout/index.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
-import { afterCursor } from '../../graphql/subscriptions.ts';
+import { afterCursor, attached, subscriptionOwner } from '../../graphql/subscriptions.ts';
 import type { AccountBalanceChangedEvent, LedgerEntryAddedEvent, LedgerFeeds } from '../events.ts';
 import { accountsPerSubscriptionMax, idLengthMax } from '../limits.ts';
 import type { LedgerRequestContext } from './context.ts';
@@ -28,13 +28,14 @@ function runningFeeds(context: LedgerRequestContext): LedgerFeeds {
 function subscribeLedgerEntries({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
   const { accountId: id, after } = parseInput(ledgerEntryArgs, args);
   const matches = (event: LedgerEntryAddedEvent) => id === undefined || event.accountId === id;
-  return runningFeeds(context).ledgerEntries.subscribe(matches, after ?? null);
+  return attached(runningFeeds(context).ledgerEntries.subscribe(matches, after ?? null, subscriptionOwner(context)));
 }
 
 function subscribeAccountBalances({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
   const { accountIds, after } = parseInput(accountBalanceArgs, args);
   const wanted = new Set(accountIds);
-  return runningFeeds(context).accountBalances.subscribe((event: AccountBalanceChangedEvent) => wanted.has(event.accountId), after ?? null);
+  const matches = (event: AccountBalanceChangedEvent) => wanted.has(event.accountId);
+  return attached(runningFeeds(context).accountBalances.subscribe(matches, after ?? null, subscriptionOwner(context)));
 }
 
 @Resolver()

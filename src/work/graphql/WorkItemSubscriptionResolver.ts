@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { FeedItem } from '../../fanout/index.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
-import { afterCursor } from '../../graphql/subscriptions.ts';
+import { afterCursor, attached, subscriptionOwner } from '../../graphql/subscriptions.ts';
 import type { WorkItemFeeds, WorkItemStatusEvent } from '../events.ts';
 import { WorkLimits } from '../limits.ts';
 import type { WorkRequestContext } from './context.ts';
@@ -30,7 +30,7 @@ function subscribeWorkItemStatus({ args, context }: SubscribeResolverData<unknow
   const { id, kinds, after } = parseInput(workItemStatusArgs, args);
   const matches = (event: WorkItemStatusEvent) =>
     (id === undefined || event.itemId === id) && (kinds === undefined || kinds.includes(event.kind));
-  return runningFeeds(context).workItems.subscribe(matches, after ?? null);
+  return attached(runningFeeds(context).workItems.subscribe(matches, after ?? null, subscriptionOwner(context)));
 }
 
 @Resolver()

@@ -13,6 +13,8 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /** An exact integer of any size as a decimal string, e.g. "18014398509481982": sums of money (integer minor units) over many accounts, which can pass 2^53-1. Read it with BigInt(value). */
+  BigIntString: { input: string; output: string; }
   /** A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar. */
   DateTime: { input: string; output: string; }
   /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
@@ -377,8 +379,8 @@ export type LedgerTotals = {
   accounts: Scalars['Int']['output'];
   currency: Scalars['String']['output'];
   deposits: MoneyFlow;
-  /** The sum of the currency's account balances now (not as of `to`) */
-  moneyHeld: Scalars['SafeInt']['output'];
+  /** The sum of the currency's account balances now (not as of `to`), exact at any size */
+  moneyHeld: Scalars['BigIntString']['output'];
   /** Money moved between accounts, each transfer counted once */
   transfers: MoneyFlow;
   withdrawals: MoneyFlow;
@@ -386,8 +388,8 @@ export type LedgerTotals = {
 
 export type MoneyFlow = {
   __typename?: 'MoneyFlow';
-  /** Integer minor units */
-  amount: Scalars['SafeInt']['output'];
+  /** Integer minor units, exact at any size (a sum of many amounts) */
+  amount: Scalars['BigIntString']['output'];
   count: Scalars['Int']['output'];
 };
 
@@ -1021,7 +1023,7 @@ export type LedgerTotalsQueryVariables = Exact<{
 }>;
 
 
-export type LedgerTotalsQuery = { __typename?: 'Query', ledgerTotals: { __typename?: 'LedgerTotals', currency: string, accounts: number, moneyHeld: number, deposits: { __typename?: 'MoneyFlow', amount: number, count: number }, withdrawals: { __typename?: 'MoneyFlow', amount: number, count: number }, transfers: { __typename?: 'MoneyFlow', amount: number, count: number } } };
+export type LedgerTotalsQuery = { __typename?: 'Query', ledgerTotals: { __typename?: 'LedgerTotals', currency: string, accounts: number, moneyHeld: string, deposits: { __typename?: 'MoneyFlow', amount: string, count: number }, withdrawals: { __typename?: 'MoneyFlow', amount: string, count: number }, transfers: { __typename?: 'MoneyFlow', amount: string, count: number } } };
 
 export type OpenAccountMutationVariables = Exact<{
   input: OpenAccountInput;
