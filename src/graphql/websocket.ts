@@ -6,7 +6,8 @@ import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Logger } from '../observability/logger.ts';
 import type { Keyring } from './auth/apiKeys.ts';
-import { roleMaySubscribe } from './auth/roles.ts';
+import { unauthenticatedMessage } from './auth/authChecker.ts';
+import { roleMaySubscribe, subscribingRoles } from './auth/roles.ts';
 import { createContext, type AppContext, type ContextSource } from './context.ts';
 import { ErrorCode } from './errors.ts';
 import { formatAppError } from './formatError.ts';
@@ -83,12 +84,14 @@ export function attachGraphqlWs({
           logger.info({ reason: auth.failure }, 'websocket refused: unauthenticated');
           // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
           // first (the library's own close is then a no-op on a closing socket).
-          ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized');
+          // The reason says what to send instead (a close reason holds at most 123 bytes; these do).
+          ctx.extra.socket.close(CloseCode.Unauthorized, `Unauthorized: ${unauthenticatedMessage[auth.failure]}`);
           return false;
         }
         if (!roleMaySubscribe(auth.principal.role)) {
           telemetry.authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
           logger.info({ role: auth.principal.role, keyId: auth.principal.keyId }, 'websocket refused: forbidden');
+          ctx.extra.socket.close(CloseCode.Forbidden, `Forbidden: role ${auth.principal.role} may open no subscription (allowed: ${subscribingRoles().join(', ')})`);
           return false;
         }
         return true;
