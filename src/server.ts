@@ -89,7 +89,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       allowBatchedHttpRequests: config.limits.graphqlBatchMax > 1,
       introspection: config.nodeEnv !== 'production',
       stopOnTerminationSignals: false,
-      includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+      // A 10-line stack trace on every error buries the message; only a developer who asks for
+      // debug logs gets them (never in production).
+      includeStacktraceInErrorResponses: config.nodeEnv !== 'production' && (config.logLevel === 'debug' || config.logLevel === 'trace'),
       formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
       plugins: [
         // Off: Apollo installs both by default, and both run per request for nothing here. Cache

@@ -58,7 +58,7 @@ describe('configuration mistakes, thrown at once', () => {
   it('puts the cause chain in the message of a network failure', async () => {
     const port = await closedPort();
     const client = createClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: 'k', retry: { maxAttempts: 2, baseDelayMs: 1 } });
-    const error = await client.health().catch((e: unknown) => e as Error);
+    const error = (await client.health().then(() => null, (e: unknown) => e)) as Error;
     expect(error.message).toMatch(new RegExp(`^NETWORK_ERROR after 2 attempts: fetch failed: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
   });
 });

@@ -45,7 +45,7 @@ export function toGraphql(result: AnyResult): object {
         original: toGraphql(result.original),
       });
     case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId });
+      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
     case 'accountNotFound':
       return Object.assign(new AccountNotFound(), { accountId: result.accountId });
     case 'requestInProgress':
