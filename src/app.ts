@@ -91,7 +91,7 @@ export function buildServices(
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const cleanups: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {

@@ -26,12 +26,13 @@ import { formatAppError } from './graphql/formatError.ts';
 import { graphqlHttpHandler } from './graphql/httpTransport.ts';
 import { queryLimitProtection, screenHttpOperations, tokenCheck } from './graphql/queryLimits.ts';
 import { TrustedDocuments } from './graphql/trustedDocuments.ts';
+import { readManifest } from './graphql/trustedDocumentsManifest.ts';
 import { RateLimiter, rateLimitPlugin } from './graphql/rateLimit.ts';
 import { buildAppSchema } from './graphql/schema.ts';
 import { checkReadiness } from './health/readiness.ts';
 import { attachGraphqlWs } from './graphql/websocket.ts';
 import { noStorePlugin } from './graphql/noStore.ts';
-import { observabilityPlugin } from './graphql/observabilityPlugin.ts';
+import { observabilityPlugin, operationNamesOf } from './graphql/observabilityPlugin.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import type { AppServices } from './services.ts';
 import { createShutdownGate } from './graphql/shutdownGate.ts';
@@ -66,20 +67,30 @@ export interface RunningServer {
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const cleanups: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {
       await cleanup().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
     }
   };
+  // The port first, before any start-up work: a port in use stops the process at once (main.ts
+  // says so and exits 98), not after every start-up task and an audit have run. Until the app is
+  // ready, requests are answered 503 with Retry-After.
+  const httpServer = createServer();
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = answerStarting;
+  httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => handle(req, res));
+  const port = await listen(httpServer, config.port, config.host);
+  cleanups.push(() => new Promise<void>((resolve) => {
+    httpServer.closeAllConnections();
+    httpServer.close(() => resolve());
+  }));
   try {
     const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
     const app = await createApp({ ...options, logger });
     cleanups.push(() => app.stop());
     const { graphqlTelemetry, services } = app;
     const schema = options.schema ?? (await buildAppSchema());
-    const httpServer = createServer();
     const queryLimits = queryLimitProtection(config.limits, config.nodeEnv === 'production', graphqlTelemetry);
     const rateLimiter = config.rateLimits ? new RateLimiter(config.rateLimits, graphqlTelemetry) : null;
     const trustedDocuments = new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry);
@@ -104,7 +115,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(graphqlTelemetry, logger),
+        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: knownOperationNames(config) }),
         consistencyPlugin(),
         ...(queryLimits.plugins as Array<ApolloServerPlugin<AppContext>>),
         ...(rateLimiter ? [rateLimitPlugin(rateLimiter)] : []),
@@ -162,13 +173,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       context: async (_req, auth) => createContext(app, auth, 'http'),
       logger,
     });
-    httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle = (req: IncomingMessage, res: ServerResponse) => {
       if (!gate.admit(req, res)) return;
       const path = (req.url ?? '/').split('?', 1)[0];
       if (path === GRAPHQL_PATH || path === `${GRAPHQL_PATH}/`) graphqlHttp(req, res);
       else http(req, res);
-    });
-    const port = await listen(httpServer, config.port, config.host);
+    };
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     logger.info({ port, engine: app.engine.kind }, `listening on http://${host}:${port}${GRAPHQL_PATH}`);
 
@@ -206,6 +216,20 @@ function roleOf(auth: Authentication): Role | null {
 
 function writeToStderr(line: string): void {
   process.stderr.write(`${line}\n`);
+}
+
+/** Before the app is ready: 503, come back in a second. */
+function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
+  res.statusCode = 503;
+  res.setHeader('retry-after', '1');
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ errors: [{ message: 'The server is starting; retry in a second', extensions: { code: 'STARTING' } }] }));
+}
+
+/** The SDK's operation names, read from the trusted-documents manifest: the bounded label set of graphql_operations_total. */
+function knownOperationNames(config: Config): Set<string> {
+  const manifest = readManifest(config.trustedDocuments.manifestPath);
+  return manifest.ok ? operationNamesOf(manifest.texts) : new Set();
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
