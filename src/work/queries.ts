@@ -17,6 +17,8 @@ export const ReadLimits = Object.freeze({
   statsCountMax: 10_000,
   /** Distinct kinds reported by the stats; more than this is a misuse of `kind`. */
   statsKindsMax: 100,
+  /** `recentWorkItems`: a screenful of rows, the console's table on open (it keeps 200 live ones). */
+  recentItemsMax: 50,
 });
 
 /** The indexes the reads walk (created with the claim's, see WORK_ITEM_INDEXES). */
@@ -26,6 +28,7 @@ export const ReadIndex = Object.freeze({
   byKindStatus: 'kind_status_id',
   kindStatus: 'kind_status',
   pending: 'status_availableAt',
+  recent: 'updatedAt_id',
 });
 
 export async function getWorkItem(ctx: WorkContext, id: ObjectId, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
@@ -160,4 +163,9 @@ async function oldestPendingAgeMs(ctx: WorkContext, options: ReadOptions): Promi
   );
   const ageMs = first === null ? null : Number((first as unknown as { ageMs: unknown }).ageMs);
   return ageMs === null || !Number.isFinite(ageMs) || ageMs < 0 ? null : ageMs;
+}
+
+/** The items changed last, newest first: a walk of `updatedAt_id` that stops after `first`. */
+export async function recentWorkItems(ctx: WorkContext, first: number, options: ReadOptions = {}): Promise<WorkItemDoc[]> {
+  return ctx.collection.find({}, { hint: ReadIndex.recent, session: options.session }).sort({ updatedAt: -1, _id: -1 }).limit(first).toArray();
 }

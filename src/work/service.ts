@@ -14,7 +14,7 @@ import type {
 } from './inputs.ts';
 import { Limits, workItems } from './model.ts';
 import { preconditions } from './preconditions.ts';
-import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type ReadOptions, type WorkItemPageQuery } from './queries.ts';
+import { getWorkItem, listWorkItems, payoutFor, recentWorkItems, workItemByKey, workQueueStats, type ReadOptions, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
 import type { WorkTelemetry } from './telemetry.ts';
 
@@ -50,6 +50,7 @@ export function createWorkService(options: WorkServiceOptions) {
     payoutFor: (entryId: string, options?: ReadOptions) => payoutFor(ctx, entryId, options),
     list: (query: WorkItemPageQuery, options?: ReadOptions) => listWorkItems(ctx, query, options),
     stats: (options?: ReadOptions) => workQueueStats(ctx, options),
+    recent: (first: number, options?: ReadOptions) => recentWorkItems(ctx, first, options),
   });
 }
 

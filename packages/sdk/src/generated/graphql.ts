@@ -542,6 +542,8 @@ export type Query = {
   payoutFor: Maybe<WorkItem>;
   /** The payout projection's lease holder and lag */
   payoutProjectionState: PayoutProjectionState;
+  /** The items changed most recently, newest first (by updatedAt); first: default 20, 1 to 50 */
+  recentWorkItems: Array<WorkItem>;
   /** The caller's role and what it may do */
   viewer: Viewer;
   workItem: Maybe<WorkItem>;
@@ -594,6 +596,11 @@ export type QueryLedgerTotalsArgs = {
 
 export type QueryPayoutForArgs = {
   entryId: Scalars['ID']['input'];
+};
+
+
+export type QueryRecentWorkItemsArgs = {
+  first?: Scalars['Int']['input'];
 };
 
 
@@ -724,6 +731,8 @@ export type Viewer = {
   maySubscribe: Scalars['Boolean']['output'];
   /** dashboard, ops, worker, service or admin */
   role: Scalars['String']['output'];
+  /** The subscription fields this key may open (e.g. a worker: workItemStatusChanged only) */
+  subscriptions: Array<Scalars['String']['output']>;
 };
 
 export type WithdrawInput = {
@@ -1082,6 +1091,13 @@ export type PayoutProjectionStateQueryVariables = Exact<{ [key: string]: never; 
 
 export type PayoutProjectionStateQuery = { __typename?: 'Query', payoutProjectionState: { __typename?: 'PayoutProjectionState', holder: string | null, leaseActive: boolean, leaseExpiresAt: string | null, leaseVersion: number | null, lagSeconds: number | null } };
 
+export type RecentWorkItemsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
+
 export type RequeueWorkItemMutationVariables = Exact<{
   input: RequeueWorkItemInput;
 }>;
@@ -1129,7 +1145,7 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', role: string, maySubscribe: boolean, mayRequeue: boolean } };
+export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', role: string, maySubscribe: boolean, mayRequeue: boolean, subscriptions: Array<string> } };
 
 export type WithdrawMutationVariables = Exact<{
   input: WithdrawInput;
@@ -2332,6 +2348,36 @@ export const PayoutProjectionStateDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PayoutProjectionStateQuery, PayoutProjectionStateQueryVariables>;
+export const RecentWorkItemsDocument = new TypedDocumentString(`
+    query RecentWorkItems($first: Int) {
+  recentWorkItems(first: $first) {
+    ...WorkItemFields
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<RecentWorkItemsQuery, RecentWorkItemsQueryVariables>;
 export const RequeueWorkItemDocument = new TypedDocumentString(`
     mutation RequeueWorkItem($input: RequeueWorkItemInput!) {
   requeueWorkItem(input: $input) {
@@ -2569,6 +2615,7 @@ export const ViewerDocument = new TypedDocumentString(`
     role
     maySubscribe
     mayRequeue
+    subscriptions
   }
 }
     `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
