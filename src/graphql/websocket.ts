@@ -4,6 +4,7 @@
 import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
+import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Keyring } from './auth/apiKeys.ts';
 import { unauthenticatedMessage } from './auth/authChecker.ts';
@@ -52,6 +53,8 @@ export function attachGraphqlWs({
 }: GraphqlWsOptions): { dispose(): Promise<void> } {
   // A subscription's per-event execution depends on its document, variables and the caller's
   // role (the auth checker's only input): equal ones run once per event and share the frame.
+  // Refused connections are logged, at most a few per key and reason in a window (a reconnect loop with a bad key cannot flood the log).
+  const refusals = new LogThrottle(AUDIT_LOG_THROTTLE);
   const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous', telemetry);
   const disposable = serveGraphqlWs(
     {
@@ -81,7 +84,8 @@ export function attachGraphqlWs({
         const auth = keyring.authenticate(ctx.connectionParams?.['authorization']);
         if (!auth.ok) {
           telemetry.authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
-          logger.info({ reason: auth.failure }, 'websocket refused: unauthenticated');
+          const { write, suppressed } = refusals.take(`unauthenticated:${auth.failure}`);
+          if (write) logger.info({ reason: auth.failure, suppressed }, 'websocket refused: unauthenticated');
           // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
           // first (the library's own close is then a no-op on a closing socket).
           // The reason says what to send instead (a close reason holds at most 123 bytes; these do).
@@ -90,7 +94,8 @@ export function attachGraphqlWs({
         }
         if (!roleMaySubscribe(auth.principal.role)) {
           telemetry.authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
-          logger.info({ role: auth.principal.role, keyId: auth.principal.keyId }, 'websocket refused: forbidden');
+          const { write, suppressed } = refusals.take(`forbidden:${auth.principal.keyId}`);
+          if (write) logger.info({ role: auth.principal.role, keyId: auth.principal.keyId, suppressed }, 'websocket refused: forbidden');
           ctx.extra.socket.close(CloseCode.Forbidden, `Forbidden: role ${auth.principal.role} may open no subscription (allowed: ${subscribingRoles().join(', ')})`);
           return false;
         }
