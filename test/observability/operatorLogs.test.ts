@@ -4,9 +4,11 @@
 // line into one readable line; graphql_operations_total is labelled by the SDK's operation names
 // and "other" for any name a client makes up; and a process started on a port already in use stops
 // at once, before any start-up work, with a message and exit code 98.
+import { startEmulator } from '@precondition/mongo-emulator';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import { createClient } from '../../packages/sdk/src/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
@@ -74,6 +76,39 @@ describe('operator logs', () => {
     expect(metrics).toMatch(/graphql_operations_total\{type="query",outcome="ok",operation="Health"\} [1-9]/);
     expect(metrics).toMatch(/operation="other"/);
     expect(metrics).not.toContain('MyOwnName123');
+  });
+});
+
+describe('subscriber resyncs', () => {
+  it('are logged with their feed and reason, a burst of them as one line per reason', async () => {
+    const OPLOG_MAX_ENTRIES = 100;
+    const emulator = await startEmulator({ port: 0, replSetName: 'rs0', oplogMaxEntries: OPLOG_MAX_ENTRIES });
+    const lines: LogLine[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line) as LogLine);
+        done();
+      },
+    });
+    const app = await startTestApp({ mongoUri: emulator.uri, logger: createLogger({ level: 'info', destination }) });
+    try {
+      const clients = Array.from({ length: 8 }, () => createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: WebSocket }));
+      const streams = clients.map((client) => client.subscribe.workItemStatusChanged({ kinds: ['LOG_RESYNC'] }));
+      const firsts = streams.map((events) => events.next());
+      await vi.waitFor(() => expect(app.services.liveFeeds.workItems.subscriberCount).toBe(8));
+      // More than the whole oplog in one burst: the shared stream loses its place, every subscriber must resync.
+      await app.db.collection('filler').insertMany(Array.from({ length: 2 * OPLOG_MAX_ENTRIES }, (_, i) => ({ i })));
+      for (const first of firsts) expect((await first).value).toMatchObject({ __typename: 'ResyncRequired', reason: 'HISTORY_LOST' });
+      const resyncs = lines.filter((line) => line.msg.startsWith('subscriber told to resync'));
+      expect(resyncs.length).toBeGreaterThanOrEqual(1);
+      expect(resyncs.length).toBeLessThanOrEqual(5);
+      expect(resyncs[0]).toMatchObject({ level: 30, feed: 'workItems', reason: 'HISTORY_LOST', msg: 'subscriber told to resync: HISTORY_LOST' });
+      for (const events of streams) await events.return();
+      for (const client of clients) await client.close();
+    } finally {
+      await app.close();
+      await emulator.stop();
+    }
   });
 });
 
