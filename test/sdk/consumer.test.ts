@@ -107,6 +107,7 @@ describe('the packed SDK in a project outside the repository', () => {
       'balance: 300',
       'error: BAD_USER_INPUT',
       'event: README_SDK PENDING version 1',
+      'worker: ClaimSuccess, HeartbeatSuccess, DONE version 3',
     ]);
   }, 120_000);
 });
