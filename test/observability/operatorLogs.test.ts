@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from '../../packages/sdk/src/index.ts';
 import { loadConfig } from '../../src/config.ts';
+import { LogThrottle } from '../../src/observability/logThrottle.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { prettyLine } from '../../src/observability/prettyLog.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -109,6 +110,18 @@ describe('subscriber resyncs', () => {
       await app.close();
       await emulator.stop();
     }
+  });
+});
+
+describe('the log throttle', () => {
+  it('writes the first lines of a window per key, then reports how many it dropped on the next line written', () => {
+    let nowMs = 0;
+    const throttle = new LogThrottle({ windowMs: 10_000, perWindowMax: 2, keysMax: 2, now: () => nowMs });
+    expect(Array.from({ length: 5 }, () => throttle.take('a').write)).toEqual([true, true, false, false, false]);
+    expect(throttle.take('b')).toEqual({ write: true, suppressed: 0 });
+    nowMs = 10_000;
+    expect(throttle.take('a')).toEqual({ write: true, suppressed: 3 });
+    expect(throttle.take('a')).toEqual({ write: true, suppressed: 0 });
   });
 });
 
