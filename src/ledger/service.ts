@@ -7,11 +7,11 @@ import type {
   TransferInput,
   WithdrawInput,
 } from './inputs.ts';
-import { accountPreconditions, type AccountPreconditions } from './decide.ts';
+import { accountPreconditions, type AccountPreconditions } from './accountFilters.ts';
 import { reportingCollections, writeCollections } from './model.ts';
 import { openAccount } from './openAccount.ts';
 import * as queries from './queries.ts';
-import { AccountTurns, type LedgerDeps, moveMoney, type MoveResult, requestRules, type RequestRules } from './requests.ts';
+import { AccountTurns, type LedgerDeps, moveMoney, type MoveResult, requestRules, type RequestRules } from './moneyMove.ts';
 import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 
@@ -43,7 +43,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   const { db, telemetry } = parts;
   const deps: LedgerDeps = {
     client: db.client,
-    // The service is built once per app (src/app.ts), so its turns span every move of the process.
+    // The service is built once per app (src/app/createApp.ts), so its turns span every move of the process.
     turns: new AccountTurns(),
     collections: writeCollections(db),
     preconditions: parts.preconditions,
@@ -77,7 +77,6 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
     entryByRequest: (requestId: string) => queries.entryByRequest(reporting, requestId),
-    /** Applied withdrawals after an `_id`, read on the primary (payout reconciliation). */
   });
 }
 

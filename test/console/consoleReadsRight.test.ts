@@ -8,9 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/graphql/auth/roles.ts';
+import type { Role } from '../../src/access/roles.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { waitFor } from '../streams/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** The longest kind the API takes (64 characters): the worst case for a table cell. */

@@ -15,7 +15,7 @@ import { LogThrottle } from '../../src/observability/logThrottle.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { prettyLine } from '../../src/observability/prettyLog.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { spawnMain } from '../support/spawnMain.ts';
+import { spawnMain } from '../support/app.ts';
 
 type LogLine = Record<string, unknown> & { msg: string; time: string; level: number };
 

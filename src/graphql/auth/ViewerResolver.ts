@@ -3,9 +3,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Ctx, Field, Info, ObjectType, Query, Resolver } from 'type-graphql';
 import { listRootFieldRules } from './assertEveryRootFieldHasRight.ts';
-import type { AppContext } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import { Allow } from './Allow.ts';
-import { roleHasRight, roleMaySubscribe, Rights } from './roles.ts';
+import { roleHasRight, roleMaySubscribe, Rights } from '../../access/roles.ts';
 
 @ObjectType()
 export class Viewer {
@@ -26,8 +26,8 @@ export class Viewer {
 export class ViewerResolver {
   @Query(() => Viewer, { description: "The caller's role and what it may do" })
   @Allow(Rights.query)
-  viewer(@Ctx() ctx: AppContext, @Info() info: GraphQLResolveInfo): Viewer {
-    const role = ctx.role as NonNullable<AppContext['role']>;
+  viewer(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Viewer {
+    const role = ctx.role as NonNullable<RequestContext['role']>;
     // Read from the schema's own rules, so the list follows every @Allow on a subscription.
     const subscriptions = listRootFieldRules(info.schema)
       .filter((rule) => rule.coordinate.startsWith('Subscription.') && rule.right !== undefined && roleHasRight(role, rule.right))

@@ -2,7 +2,8 @@
 // in ../inputs.ts before the service sees them.
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { CompletionOutcome, Limits } from '../model.ts';
+import { CompletionOutcome } from '../model.ts';
+import { WorkLimits as Limits } from '../limits.ts';
 
 @InputType()
 export class CreateWorkItemInput {
