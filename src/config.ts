@@ -12,6 +12,8 @@ export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
 export type MongoEngineKind = (typeof MONGO_ENGINES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** json: one JSON object per line (for collectors; the default); pretty: one readable line each, for a terminal. */
+const LOG_FORMATS = ['json', 'pretty'] as const;
 
 const intVar = (min: number, max: number, fallback: number) =>
   z.coerce
@@ -69,6 +71,7 @@ const envSchema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    LOG_FORMAT: z.enum(LOG_FORMATS).default('json'),
     MONGODB_URI: z
       .string()
       .regex(/^mongodb(\+srv)?:\/\/\S+$/, { error: 'expected a mongodb:// or mongodb+srv:// connection string' })
@@ -153,6 +156,7 @@ export interface Config {
   host: string;
   nodeEnv: 'development' | 'test' | 'production';
   logLevel: (typeof LOG_LEVELS)[number];
+  logFormat: (typeof LOG_FORMATS)[number];
   mongodbUri: string | undefined;
   mongodbDb: string;
   mongoEngine: MongoEngineKind | undefined;
@@ -208,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     mongodbUri: e.MONGODB_URI,
     mongodbDb: e.MONGODB_DB,
     mongoEngine: e.MONGO_ENGINE,

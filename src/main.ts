@@ -14,8 +14,17 @@ try {
   process.exit(78); // EX_CONFIG
 }
 
-const logger = createLogger({ level: config.logLevel });
+const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+/** Exit code for a port already in use (EADDRINUSE's errno on Linux): nothing else was started. */
+const EXIT_ADDRESS_IN_USE = 98;
+
 const server = await startServer({ config, logger }).catch((error: unknown) => {
+  if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
+    const message = `port ${config.port} on ${config.host} is already in use (EADDRINUSE): stop the process that holds it, or set PORT to another port (PORT=0 picks a free one)`;
+    logger.fatal({ port: config.port, host: config.host }, message);
+    process.stderr.write(`${message}\n`);
+    process.exit(EXIT_ADDRESS_IN_USE);
+  }
   logger.fatal({ err: error }, 'start-up failed');
   process.exit(1);
 });

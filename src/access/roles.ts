@@ -50,3 +50,8 @@ export function roleHasRight(role: Role, right: Right): boolean {
 export function roleMaySubscribe(role: Role): boolean {
   return roleHasRight(role, 'subscribe') || roleHasRight(role, 'subscribeWorkItemStatus');
 }
+
+/** The roles that may open some subscription, for refusals that say who may. */
+export function subscribingRoles(): Role[] {
+  return ROLES.filter(roleMaySubscribe);
+}

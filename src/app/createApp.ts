@@ -90,7 +90,7 @@ export function buildServices(
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const cleanups = new StopList((error) => logger.error({ err: error }, 'shutdown step failed'));
   const stopAll = () => cleanups.stopAll();
   try {

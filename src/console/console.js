@@ -132,10 +132,72 @@ function time(value) {
   return value ? new Date(value).toLocaleTimeString() : '';
 }
 
-function showNotice(text) {
+/**
+ * One notice at a time, with a kind: a notice about the connection or a failed refresh
+ * ("Failed to fetch") is cleared once the connection is back or a refresh succeeds, so a stale
+ * one never sits beside "reconnected".
+ */
+function showNotice(text, kind = 'info') {
   const notice = $('notice');
   notice.textContent = text;
+  notice.dataset.kind = kind;
   notice.hidden = false;
+}
+
+function clearNotice(...kinds) {
+  const notice = $('notice');
+  if (!notice.hidden && kinds.includes(notice.dataset.kind)) {
+    notice.hidden = true;
+    notice.textContent = '';
+  }
+}
+
+/** An id that tells items apart (an ObjectId's first 8 digits are its second: its last ones differ), and a button that copies it whole. */
+const ID_SHOWN_CHARS = 10;
+function idCell(id) {
+  const td = document.createElement('td');
+  td.className = 'id';
+  const code = document.createElement('code');
+  code.textContent = id.length > ID_SHOWN_CHARS ? `…${id.slice(-ID_SHOWN_CHARS)}` : id;
+  code.title = id;
+  const copy = document.createElement('button');
+  copy.type = 'button';
+  copy.className = 'copy';
+  copy.textContent = 'Copy';
+  copy.setAttribute('aria-label', `Copy id ${id}`);
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(id);
+      showNotice(`Copied ${id}`);
+    } catch {
+      // No clipboard (an insecure origin): show it whole, selectable.
+      showNotice(`Item id: ${id}`);
+    }
+  });
+  td.append(code, copy);
+  return td;
+}
+
+/** Each cell carries its column's header as `data-label`, which the narrow layout shows beside it. */
+function labelled(tableId, row) {
+  const headers = $(tableId).tHead.rows[0].cells;
+  [...row.cells].forEach((td, i) => (td.dataset.label = headers[i]?.textContent ?? ''));
+  return row;
+}
+
+function transitionRow(event) {
+  const row = document.createElement('tr');
+  row.dataset.itemId = event.itemId;
+  row.dataset.version = String(event.version);
+  row.append(
+    idCell(event.itemId),
+    cell(event.kind, 'kind'),
+    cell(`${event.previousStatus ?? '∅'} → ${event.status}`, `status status-${event.status}`),
+    cell(String(event.version), 'num'),
+    cell(time(event.at), 'time'),
+    event.status === 'FAILED' ? requeueButton(event.itemId, event.version) : cell(''),
+  );
+  return labelled('transitions', row);
 }
 
 function requeueButton(itemId, version) {
@@ -180,18 +242,9 @@ function flushTransitions() {
   const body = $('transitions').tBodies[0];
   const fragment = document.createDocumentFragment();
   for (const event of pendingTransitions.splice(0).reverse()) {
-    const row = document.createElement('tr');
-    row.dataset.itemId = event.itemId;
-    row.dataset.version = String(event.version);
-    row.append(
-      cell(event.itemId),
-      cell(event.kind),
-      cell(`${event.previousStatus ?? '∅'} → ${event.status}`, `status-${event.status}`),
-      cell(String(event.version), 'num'),
-      cell(time(event.at)),
-      event.status === 'FAILED' ? requeueButton(event.itemId, event.version) : cell(''),
-    );
-    fragment.append(row);
+    // A live event for a transition already shown (loaded on open) is not shown twice.
+    if (body.querySelector(`tr[data-item-id="${event.itemId}"][data-version="${event.version}"]`)) continue;
+    fragment.append(transitionRow(event));
   }
   body.prepend(fragment);
   while (body.rows.length > TRANSITIONS_MAX) body.deleteRow(body.rows.length - 1);
@@ -220,8 +273,8 @@ async function refreshFailed() {
     ...data.workItems.items.map((item) => {
       const row = document.createElement('tr');
       row.dataset.itemId = item.id;
-      row.append(cell(item.id), cell(item.kind), cell(String(item.attempts), 'num'), requeueButton(item.id, item.version));
-      return row;
+      row.append(idCell(item.id), cell(item.kind, 'kind'), cell(String(item.attempts), 'num'), requeueButton(item.id, item.version));
+      return labelled('failed', row);
     }),
   );
 }
@@ -232,8 +285,8 @@ async function refreshStats() {
   $('queue').tBodies[0].replaceChildren(
     ...stats.counts.map((count) => {
       const row = document.createElement('tr');
-      row.append(cell(count.status, `status-${count.status}`), cell(count.kind), cell(`${count.count}${count.capped ? '+' : ''}`, 'num'));
-      return row;
+      row.append(cell(count.status, `status status-${count.status}`), cell(count.kind, 'kind'), cell(`${count.count}${count.capped ? '+' : ''}`, 'num'));
+      return labelled('queue', row);
     }),
   );
   const now = Date.now();
@@ -252,8 +305,20 @@ async function refreshStats() {
 const ENTRY_FIELDS = 'accountId kind amount balanceAfter createdAt';
 function entryRow(entry) {
   const row = document.createElement('tr');
-  row.append(cell(entry.accountId), cell(entry.kind), cell(String(entry.amount), 'num'), cell(String(entry.balanceAfter), 'num'), cell(time(entry.createdAt)));
-  return row;
+  row.append(cell(entry.accountId), cell(entry.kind), cell(String(entry.amount), 'num'), cell(String(entry.balanceAfter), 'num'), cell(time(entry.createdAt), 'time'));
+  return labelled('entries', row);
+}
+
+/** The transitions of the items changed last, so the table does not start empty. */
+async function loadRecentTransitions() {
+  const data = await gql(`{ recentWorkItems(first: 50) { id kind history { from to version at } } }`);
+  const events = data.recentWorkItems
+    .flatMap((item) => item.history.slice(-3).map((h) => ({ itemId: item.id, kind: item.kind, previousStatus: h.from, status: h.to, version: h.version, at: h.at })))
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.version - a.version))
+    .slice(0, TRANSITIONS_MAX);
+  const body = $('transitions').tBodies[0];
+  const shown = new Set([...body.rows].map((row) => `${row.dataset.itemId}:${row.dataset.version}`));
+  body.append(...events.filter((event) => !shown.has(`${event.itemId}:${event.version}`)).map(transitionRow));
 }
 
 async function refreshEntries() {
@@ -281,7 +346,7 @@ async function lookUpAccount(id) {
   const data = await gql(`query ($id: ID!) { account(id: $id) { id currency balance version } }`, { id });
   state.account = data.account;
   showAccount();
-  if (!state.account || !state.viewer.maySubscribe) return;
+  if (!state.account || !mayOpen('accountBalanceChanged')) return;
   state.account.unsubscribe = state.client.subscribe(
     `subscription ($ids: [ID!]!, $after: String) { accountBalanceChanged(accountIds: $ids, after: $after) { __typename ... on AccountBalanceChanged { cursor accountId balance version } ... on ResyncRequired { cursor reason } } }`,
     { ids: [id] },
@@ -300,7 +365,7 @@ async function lookUpAccount(id) {
 async function open(key) {
   state.key = key;
   try {
-    state.viewer = (await gql('{ viewer { role maySubscribe mayRequeue } }')).viewer;
+    state.viewer = (await gql('{ viewer { role maySubscribe mayRequeue subscriptions } }')).viewer;
   } catch (error) {
     state.key = null;
     sessionStorage.removeItem(KEY_STORAGE);
@@ -313,29 +378,50 @@ async function open(key) {
   $('sign-out').hidden = false;
   $('who').textContent = `Signed in as ${state.viewer.role}`;
   $('transitions-max').textContent = String(TRANSITIONS_MAX);
-  await Promise.all([refreshStats(), refreshFailed(), refreshEntries()]);
   const poll = [refreshStats];
-  if (state.viewer.maySubscribe) {
+  // Only the feeds this key may open: a worker follows work items live and polls the ledger.
+  const live = [];
+  if (mayOpen('workItemStatusChanged') || mayOpen('ledgerEntryAdded')) {
     state.client = new LiveClient(key, (status, text) => {
       $('connection').dataset.status = status;
-      $('connection').textContent = `Live updates: ${text}`;
+      const polled = mayOpen('ledgerEntryAdded') ? '' : '; ledger entries refresh every few seconds';
+      $('connection').textContent = `Live updates (${live.join(', ')}): ${text}${status === 'connected' ? polled : ''}`;
+      if (status === 'connected') clearNotice('connection', 'poll');
     });
     window.precondition = { drop: (options) => state.client.drop(options), resume: () => state.client.resume() };
+  }
+  if (mayOpen('workItemStatusChanged')) {
+    live.push('work items');
     state.client.subscribe(
       `subscription ($after: String) { workItemStatusChanged(after: $after) { __typename ... on WorkItemStatusChanged { cursor itemId kind status previousStatus version at } ... on ResyncRequired { cursor reason } } }`,
       {},
       onWorkItemEvent,
     );
+  } else {
+    poll.push(refreshFailed);
+  }
+  if (mayOpen('ledgerEntryAdded')) {
+    live.push('ledger entries');
     state.client.subscribe(
       `subscription ($after: String) { ledgerEntryAdded(after: $after) { __typename ... on LedgerEntryAdded { cursor ${ENTRY_FIELDS} } ... on ResyncRequired { cursor reason } } }`,
       {},
       onEntryEvent,
     );
   } else {
-    $('connection').textContent = 'Live updates need a key that may subscribe; this page refreshes every few seconds.';
-    poll.push(refreshFailed, refreshEntries);
+    poll.push(refreshEntries);
   }
-  state.timers.push(setInterval(() => poll.forEach((refresh) => refresh().catch((error) => showNotice(error.message))), POLL_INTERVAL_MS));
+  if (!state.client) $('connection').textContent = 'Live updates need a key that may subscribe; this page refreshes every few seconds.';
+  await Promise.all([refreshStats(), refreshFailed(), refreshEntries(), loadRecentTransitions()]);
+  const refreshAll = () =>
+    Promise.all(poll.map((refresh) => refresh())).then(
+      () => clearNotice('poll'),
+      (error) => showNotice(`Could not refresh: ${error.message}`, 'poll'),
+    );
+  state.timers.push(setInterval(refreshAll, POLL_INTERVAL_MS));
+}
+
+function mayOpen(subscription) {
+  return state.viewer?.subscriptions?.includes(subscription) ?? false;
 }
 
 function signOut() {

@@ -1,5 +1,6 @@
 import type { ChangeStream, ChangeStreamOptions, Collection, Document } from 'mongodb';
 import { isChangeStreamHistoryLost } from '../db/mongoErrors.ts';
+import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ResyncReason, type FeedEvent, type FeedItem } from './feedItems.ts';
 import { ChangeStreamLimits } from '../changeStreams/limits.ts';
@@ -50,6 +51,15 @@ export class ChangeFeed<E> {
   readonly #subscribers = new Set<Subscriber<E>>();
   readonly #catchUpSlots = new Semaphore(FeedLimits.catchUpStreamsMax, FeedLimits.subscribersPerFeedMax);
   readonly #shared: ResumableStream;
+  // One line per resync an operator can read, at most a few per reason per window (a thousand
+  // subscribers told to resync at once are one line and a count).
+  readonly #resyncLog = new LogThrottle(AUDIT_LOG_THROTTLE);
+
+  #logResync(reason: string): void {
+    const { write, suppressed } = this.#resyncLog.take(reason);
+    if (write) this.logger.info({ feed: this.spec.name, reason, suppressed }, `subscriber told to resync: ${reason}`);
+  }
+
   /** Where the shared stream stands: a new subscriber joins here (its resync cursor). */
   #lastToken: ResumeToken | null = null;
   #stopped = false;
@@ -111,11 +121,19 @@ export class ChangeFeed<E> {
     if (share && !share.ok) return this.#refuse(share.refusal);
     const joinCursor = encodeResumeCursor(this.#lastToken);
     const afterCursor = after === null ? null : encodeResumeCursor(after);
-    const subscriber: Subscriber<E> = new Subscriber(this.spec.name, matches, joinCursor, afterCursor, this.telemetry, () => {
-      this.#subscribers.delete(subscriber);
-      share?.release();
-      this.telemetry.streamSubscribers.dec({ feed: this.spec.name });
-    });
+    const subscriber: Subscriber<E> = new Subscriber(
+      this.spec.name,
+      matches,
+      joinCursor,
+      afterCursor,
+      this.telemetry,
+      () => {
+        this.#subscribers.delete(subscriber);
+        share?.release();
+        this.telemetry.streamSubscribers.dec({ feed: this.spec.name });
+      },
+      (reason) => this.#logResync(reason),
+    );
     this.#subscribers.add(subscriber);
     this.telemetry.streamSubscribers.inc({ feed: this.spec.name });
     if (after !== null) void this.#catchUp(subscriber, after);

@@ -35,6 +35,8 @@ export class Subscriber<E> {
     after: string | null,
     private readonly telemetry: Pick<StreamsTelemetry, 'streamEventsDeliveredTotal' | 'streamResyncsTotal'>,
     onClose: () => void,
+    /** Told of each resync notice this subscriber gets (the feed logs them, rate-limited). */
+    private readonly onResync: (reason: ResyncReason) => void = () => {},
   ) {
     this.queue = new SubscriberQueue(FeedLimits.subscriberQueueMax, onClose);
     this.#catchUp = after === null ? null : { held: [], firstLiveKey: null };
@@ -96,12 +98,16 @@ export class Subscriber<E> {
       this.#countDelivered();
     } else {
       this.telemetry.streamResyncsTotal.inc({ feed: this.feed, reason: item.reason });
+      this.onResync(item.reason);
     }
   }
 
   /** Ends the subscription after what is queued, with a last resync notice when given. */
   end(reason?: ResyncReason, cursor: string = this.#lastCursor): void {
-    if (reason) this.telemetry.streamResyncsTotal.inc({ feed: this.feed, reason });
+    if (reason) {
+      this.telemetry.streamResyncsTotal.inc({ feed: this.feed, reason });
+      this.onResync(reason);
+    }
     this.queue.end(reason ? { kind: 'resync', reason, cursor } : undefined);
   }
 

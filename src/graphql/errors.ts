@@ -28,6 +28,19 @@ export const ErrorCode = Object.freeze({
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * The HTTP status an error sets over HTTP (GraphQL over HTTP lets an application/json response
+ * carry any status): a client that sees 401 or 403 knows without reading the body that its key is
+ * the problem. Apollo takes `extensions.http` for the response and strips it from the body;
+ * formatAppError strips it over WebSocket.
+ */
+const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+};
+
 export function appError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(message, { extensions: { ...extensions, code } });
+  const status = HTTP_STATUS[code];
+  const http = status === undefined ? {} : { http: { status, ...(status === 401 ? { headers: new Map([['www-authenticate', 'Bearer']]) } : {}) } };
+  return new GraphQLError(message, { extensions: { ...extensions, ...http, code } });
 }

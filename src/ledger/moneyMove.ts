@@ -283,10 +283,26 @@ function mismatch(fromAccountId: string, fromCurrency: string, toAccountId: stri
  */
 async function answerTakenKey(deps: LedgerDeps, attempt: MoveAttempt, existing: RequestDoc, mayHaveCommitted: boolean): Promise<MoveResult> {
   const { requestId } = attempt;
-  if (!deps.rules.sameMove(existing, attempt)) return { kind: 'idempotencyKeyReused', requestId };
+  if (!deps.rules.sameMove(existing, attempt)) return keyReused(requestId, existing.params, attempt.params);
   const original = await outcomeOf(deps.collections, existing);
   if (mayHaveCommitted) return original;
   return { kind: 'duplicateReplayed', requestId, firstSeenAt: existing.firstSeenAt, original };
+}
+
+/** Which parameter differs from the first request's, so the caller can tell a bug from a reused key. */
+function keyReused(requestId: string, first: MoveParams, now: MoveParams): IdempotencyKeyReused {
+  const shown = (value: unknown) => (value === null ? 'none' : String(value));
+  for (const [field, name] of [['op', 'operation'], ['amount', 'amount'], ['fromAccountId', 'fromAccountId'], ['toAccountId', 'toAccountId']] as const) {
+    if (String(first[field]) !== String(now[field])) {
+      return {
+        kind: 'idempotencyKeyReused',
+        requestId,
+        field: name,
+        detail: `requestId ${requestId} was first used with ${name} ${shown(first[field])}, now ${shown(now[field])}: use a new requestId for a new request`,
+      };
+    }
+  }
+  return { kind: 'idempotencyKeyReused', requestId, field: null, detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request` };
 }
 
 async function loadRequest(collections: LedgerCollections, key: string): Promise<RequestDoc> {

@@ -26,7 +26,14 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
   }
   const existing = await accounts.findOne({ _id: input.accountId });
   if (!existing) throw new Error(`invariant: account ${input.accountId} vanished (accounts are never deleted)`);
-  if (existing.currency !== input.currency) return { kind: 'idempotencyKeyReused', requestId: input.accountId };
+  if (existing.currency !== input.currency) {
+    return {
+      kind: 'idempotencyKeyReused',
+      requestId: input.accountId,
+      field: 'currency',
+      detail: `account ${input.accountId} already exists in ${existing.currency}; an account's currency cannot change (open another accountId for ${input.currency})`,
+    };
+  }
   const opened = { id: existing._id, currency: existing.currency, balance: 0, version: 0 };
   return {
     kind: 'duplicateReplayed',

@@ -44,7 +44,8 @@ export type MoveOutcome = DepositSuccess | WithdrawSuccess | TransferSuccess | I
 export type ReplayableOutcome = OpenAccountSuccess | MoveOutcome;
 
 export type DuplicateReplayed = SharedDuplicateReplayed<ReplayableOutcome>;
-export type IdempotencyKeyReused = { kind: 'idempotencyKeyReused'; requestId: string };
+/** `field`: the first parameter that differs from the first request's; `detail` says it in words. */
+export type IdempotencyKeyReused = { kind: 'idempotencyKeyReused'; requestId: string; field: string | null; detail: string };
 export type AccountNotFound = { kind: 'accountNotFound'; accountId: string };
 export type RequestInProgress = { kind: 'requestInProgress'; requestId: string; firstSeenAt: Date };
 export type OutcomeUnknown = { kind: 'outcomeUnknown'; requestId: string; firstSeenAt: Date };

@@ -9,6 +9,11 @@ const CLIENT_CODES = new Set<unknown>([ErrorCode.BAD_USER_INPUT, ErrorCode.UNAUT
  * may carry database details). Errors without a path (parse, validation, variables) pass as they are.
  */
 export function formatAppError(error: GraphQLFormattedError, production: boolean, raw?: unknown): GraphQLFormattedError {
+  if (error.extensions && 'http' in error.extensions) {
+    // Over WebSocket nothing takes the HTTP status out (Apollo does over HTTP): it is no part of the body.
+    const { http: _http, ...extensions } = error.extensions;
+    error = { ...error, extensions };
+  }
   if (!error.path || CLIENT_CODES.has(error.extensions?.['code'])) return error;
   const { stacktrace, ...extensions } = error.extensions ?? {};
   if (isArgumentError(raw)) {

@@ -33,7 +33,8 @@ import { buildAppSchema } from '../app/schema.ts';
 import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
 import { noStorePlugin } from './noStore.ts';
-import { observabilityPlugin } from './observabilityPlugin.ts';
+import { observabilityPlugin, operationNamesOf } from './observabilityPlugin.ts';
+import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
@@ -70,9 +71,31 @@ export interface RunningServer {
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const cleanups = new StopList((error) => logger.error({ err: error }, 'shutdown step failed'));
   const stopAll = () => cleanups.stopAll();
+  // The port first, before any start-up work: a port in use stops the process at once (main.ts
+  // says so and exits 98), not after every start-up task and an audit have run. Until the app is
+  // ready, requests are answered 503 with Retry-After.
+  // Slow clients are cut within seconds (src/config.ts derives each bound; Node answers 408).
+  const httpServer = createServer({
+    headersTimeout: config.limits.httpHeadersTimeoutMs,
+    requestTimeout: config.limits.httpRequestTimeoutMs,
+    // Node enforces the two timeouts above only when it checks, every 30 s by default: a
+    // dripping client would then hold on up to 30 s past its bound.
+    connectionsCheckingInterval: timeoutCheckIntervalMs(config.limits.httpHeadersTimeoutMs),
+  });
+  httpServer.keepAliveTimeout = config.limits.httpKeepAliveTimeoutMs;
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = answerStarting;
+  httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => handle(req, res));
+  const port = await listen(httpServer, config.port, config.host);
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        httpServer.closeAllConnections();
+        httpServer.close(() => resolve());
+      }),
+  );
   try {
     const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
     const app = await createApp({ ...options, logger });
@@ -80,15 +103,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const { services } = app;
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
     const schema = options.schema ?? (await buildAppSchema());
-    // Slow clients are cut within seconds (src/config.ts derives each bound; Node answers 408).
-    const httpServer = createServer({
-      headersTimeout: config.limits.httpHeadersTimeoutMs,
-      requestTimeout: config.limits.httpRequestTimeoutMs,
-      // Node enforces the two timeouts above only when it checks, every 30 s by default: a
-      // dripping client would then hold on up to 30 s past its bound.
-      connectionsCheckingInterval: timeoutCheckIntervalMs(config.limits.httpHeadersTimeoutMs),
-    });
-    httpServer.keepAliveTimeout = config.limits.httpKeepAliveTimeoutMs;
     const admission = new Admission({
       keyring,
       production: config.nodeEnv === 'production',
@@ -107,7 +121,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       allowBatchedHttpRequests: config.limits.graphqlBatchMax > 1,
       introspection: true,
       stopOnTerminationSignals: false,
-      includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+      // A 10-line stack trace on every error buries the message; only a developer who asks for
+      // debug logs gets them (never in production).
+      includeStacktraceInErrorResponses: config.nodeEnv !== 'production' && (config.logLevel === 'debug' || config.logLevel === 'trace'),
       formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
       plugins: [
         // Off: Apollo installs both by default, and both run per request for nothing here. Cache
@@ -120,7 +136,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(graphqlTelemetry, logger),
+        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: knownOperationNames(config) }),
         consistencyPlugin(),
         admission.apolloPlugin<AppContext>(),
       ],
@@ -163,13 +179,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       context: async (_req, auth) => createContext(app, auth, 'http'),
       logger,
     });
-    httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle = (req: IncomingMessage, res: ServerResponse) => {
       if (!gate.admit(req, res)) return;
       const path = (req.url ?? '/').split('?', 1)[0];
       if (path === GRAPHQL_PATH || path === `${GRAPHQL_PATH}/`) graphqlHttp(req, res);
       else http(req, res);
-    });
-    const port = await listen(httpServer, config.port, config.host);
+    };
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     logger.info({ port, engine: app.engine.kind }, `listening on http://${host}:${port}${GRAPHQL_PATH}`);
 
@@ -208,6 +223,20 @@ function createKeyring(config: Config, announce: (line: string) => void = writeT
 
 function writeToStderr(line: string): void {
   process.stderr.write(`${line}\n`);
+}
+
+/** Before the app is ready: 503, come back in a second. */
+function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
+  res.statusCode = 503;
+  res.setHeader('retry-after', '1');
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ errors: [{ message: 'The server is starting; retry in a second', extensions: { code: 'STARTING' } }] }));
+}
+
+/** The SDK's operation names, read from the trusted-documents manifest: the bounded label set of graphql_operations_total. */
+function knownOperationNames(config: Config): Set<string> {
+  const manifest = readManifest(config.trustedDocuments.manifestPath);
+  return manifest.ok ? operationNamesOf(manifest.texts) : new Set();
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

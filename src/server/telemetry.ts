@@ -9,8 +9,8 @@ export function createGraphqlTelemetry(registry: Registry) {
   return {
     operationsTotal: counterOn(registry, {
       name: 'graphql_operations_total',
-      help: 'GraphQL operations handled, by operation type and outcome',
-      labelNames: ['type', 'outcome'] as const,
+      help: 'GraphQL operations handled over HTTP, by operation type, outcome and operation name (a name of the trusted-documents manifest, else "other")',
+      labelNames: ['type', 'outcome', 'operation'] as const,
     }),
     operationDurationSeconds: histogramOn(registry, {
       name: 'graphql_operation_duration_seconds',

@@ -8,9 +8,11 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Authentication } from '../access/apiKeys.ts';
-import { roleMaySubscribe } from '../access/roles.ts';
+import { roleMaySubscribe, subscribingRoles } from '../access/roles.ts';
+import { unauthenticatedMessage } from '../graphql/auth/authChecker.ts';
 import { createContext, type AppContext, type ContextSource } from '../app/requestContext.ts';
 import { ErrorCode } from '../graphql/errors.ts';
+import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Admission } from './admission.ts';
 import { formatAppError } from './formatError.ts';
@@ -45,6 +47,8 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
   };
   // A subscription's per-event execution depends on its document, variables and the caller's
   // role (the auth checker's only input): equal ones run once per event and share the frame.
+  // Refused connections are logged, at most a few per key and reason in a window (a reconnect loop with a bad key cannot flood the log).
+  const refusals = new LogThrottle(AUDIT_LOG_THROTTLE);
   const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous', telemetry);
   const disposable = serveGraphqlWs(
     {
@@ -56,15 +60,19 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
         const auth = admission.authenticate(ctx.connectionParams?.['authorization']);
         if (!auth.ok) {
           telemetry.authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
-          logger.info({ reason: auth.failure }, 'websocket refused: unauthenticated');
+          const { write, suppressed } = refusals.take(`unauthenticated:${auth.failure}`);
+          if (write) logger.info({ reason: auth.failure, suppressed }, 'websocket refused: unauthenticated');
           // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
           // first (the library's own close is then a no-op on a closing socket).
-          ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized');
+          // The reason says what to send instead (a close reason holds at most 123 bytes; these do).
+          ctx.extra.socket.close(CloseCode.Unauthorized, `Unauthorized: ${unauthenticatedMessage[auth.failure]}`);
           return false;
         }
         if (!roleMaySubscribe(auth.principal.role)) {
           telemetry.authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
-          logger.info({ role: auth.principal.role, keyId: auth.principal.keyId }, 'websocket refused: forbidden');
+          const { write, suppressed } = refusals.take(`forbidden:${auth.principal.keyId}`);
+          if (write) logger.info({ role: auth.principal.role, keyId: auth.principal.keyId, suppressed }, 'websocket refused: forbidden');
+          ctx.extra.socket.close(CloseCode.Forbidden, `Forbidden: role ${auth.principal.role} may open no subscription (allowed: ${subscribingRoles().join(', ')})`);
           return false;
         }
         (ctx.extra as AuthenticatedExtra).authentication = auth;

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Document, ObjectId, Sort } from 'mongodb';
+import { conflictReason } from './conflictReason.ts';
 import type { WorkDeps } from './workDeps.ts';
 import type { ClaimWorkItemInput } from './inputs.ts';
 import { ClaimIndex, WorkStatus } from './model.ts';
@@ -24,10 +25,10 @@ async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId)
     pipelines.claim(input.workerId, input.leaseSeconds * 1000),
     { returnDocument: 'after' },
   );
-  if (item === null) return refused(ctx, 'claim', id, input.workerId);
+  if (item === null) return refused(ctx, 'claim', id, input.workerId, { version: input.expectedVersion });
   applied(ctx, 'claim', item, input.workerId);
   // Its lease had expired once too often: this write dead-lettered it instead (pipelines.claim).
-  if (item.status === WorkStatus.FAILED) return { kind: 'conflictLost', operation: 'claim', current: item };
+  if (item.status === WorkStatus.FAILED) return { kind: 'conflictLost', operation: 'claim', current: item, ...conflictReason('claim', item, {}) };
   return { kind: 'claimSuccess', item };
 }
 

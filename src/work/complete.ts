@@ -30,7 +30,7 @@ export async function completeWorkItem(ctx: WorkDeps, input: CompleteWorkItemInp
     prior.version === input.version &&
     prior.outcome === input.outcome &&
     sameJson(prior.result, result);
-  if (!replay) return refused(ctx, 'complete', input.id, input.workerId, current);
+  if (!replay) return refused(ctx, 'complete', input.id, input.workerId, { version: input.version }, current);
   return {
     kind: 'duplicateReplayed',
     requestId: `${input.id.toHexString()}:${input.workerId}:${input.version}`,

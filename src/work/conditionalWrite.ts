@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import { conflictReason, type Presented } from './conflictReason.ts';
 import type { WorkDeps } from './workDeps.ts';
 import type { WorkItemDoc } from './model.ts';
 import type { ConflictLost, WorkItemNotFound, WorkOperation } from './results.ts';
@@ -22,6 +23,7 @@ export async function refused(
   operation: WorkOperation,
   id: ObjectId,
   workerId: string | null,
+  presented: Presented,
   current?: WorkItemDoc | null,
 ): Promise<ConflictLost | WorkItemNotFound> {
   const found = current === undefined ? await ctx.collection.findOne({ _id: id }) : current;
@@ -32,5 +34,5 @@ export async function refused(
   }
   ctx.telemetry.conflict(operation, found.kind);
   ctx.telemetry.trace({ ...base, outcome: 'conflictLost', readStatus: found.status, version: found.version });
-  return { kind: 'conflictLost', operation, current: found };
+  return { kind: 'conflictLost', operation, current: found, ...conflictReason(operation, found, { ...presented, workerId }) };
 }

@@ -42,7 +42,12 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
   const replay = { requestId: input.idempotencyKey, firstSeenAt: item.createdAt };
   const sameParams =
     item.kind === wanted.kind && item.maxAttempts === wanted.maxAttempts && sameJson(item.payload, wanted.payload);
-  if (!sameParams) return { kind: 'idempotencyKeyReused', ...replay };
+  if (!sameParams) {
+    const field = item.kind !== wanted.kind ? 'kind' : item.maxAttempts !== wanted.maxAttempts ? 'maxAttempts' : 'payload';
+    const first = field === 'payload' ? 'another payload' : `${field} ${String(item[field])}`;
+    const detail = `idempotencyKey ${input.idempotencyKey} was first used with ${first}: use a new key for a new item`;
+    return { kind: 'idempotencyKeyReused', ...replay, field, detail };
+  }
   // The outcome as first decided; an item created before snapshots were kept answers as it is now.
   return { kind: 'duplicateReplayed', ...replay, original: { kind: 'createWorkItemSuccess', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item } };
 }

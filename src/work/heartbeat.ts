@@ -14,6 +14,6 @@ export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemI
     pipelines.heartbeat(),
     { returnDocument: 'after' },
   );
-  if (item === null) return refused(ctx, 'heartbeat', input.id, input.workerId);
+  if (item === null) return refused(ctx, 'heartbeat', input.id, input.workerId, { version: input.version });
   return { kind: 'heartbeatSuccess', item };
 }

@@ -44,4 +44,6 @@ export const ReadLimits = Object.freeze({
   statsCountMax: 10_000,
   /** Distinct kinds reported by the stats; more than this is a misuse of `kind`. */
   statsKindsMax: 100,
+  /** `recentWorkItems`: a screenful of rows, the console's table on open (it keeps 200 live ones). */
+  recentItemsMax: 50,
 });

@@ -111,6 +111,8 @@ export const WORK_ITEM_INDEXES: IndexDescription[] = [
   // Dashboard lists (`workItems`) in creation order: by status, or by kind and status.
   { key: { status: 1, _id: 1 }, name: 'status_id' },
   { key: { kind: 1, status: 1, _id: 1 }, name: 'kind_status_id' },
+  // `recentWorkItems`: the items changed last, newest first (the ops console's table on open).
+  { key: { updatedAt: -1, _id: -1 }, name: 'updatedAt_id' },
 ];
 
 export function workItems(db: Db): Collection<WorkItemDoc> {

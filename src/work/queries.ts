@@ -15,6 +15,7 @@ export const ReadIndex = Object.freeze({
   byKindStatus: 'kind_status_id',
   kindStatus: 'kind_status',
   pending: 'status_availableAt',
+  recent: 'updatedAt_id',
 });
 
 export async function getWorkItem(ctx: WorkDeps, id: ObjectId, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
@@ -149,4 +150,9 @@ async function oldestPendingAgeMs(ctx: WorkDeps, options: ReadOptions): Promise<
   );
   const ageMs = first === null ? null : Number((first as unknown as { ageMs: unknown }).ageMs);
   return ageMs === null || !Number.isFinite(ageMs) || ageMs < 0 ? null : ageMs;
+}
+
+/** The items changed last, newest first: a walk of `updatedAt_id` that stops after `first`. */
+export async function recentWorkItems(ctx: WorkDeps, first: number, options: ReadOptions = {}): Promise<WorkItemDoc[]> {
+  return ctx.collection.find({}, { hint: ReadIndex.recent, session: options.session }).sort({ updatedAt: -1, _id: -1 }).limit(first).toArray();
 }

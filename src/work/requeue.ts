@@ -9,7 +9,7 @@ export async function requeueWorkItem(ctx: WorkDeps, input: RequeueWorkItemInput
   const item = await ctx.collection.findOneAndUpdate(ctx.preconditions.requeue(input.id, input.version), pipelines.requeue(), {
     returnDocument: 'after',
   });
-  if (item === null) return refused(ctx, 'requeue', input.id, null);
+  if (item === null) return refused(ctx, 'requeue', input.id, null, { version: input.version });
   applied(ctx, 'requeue', item, null);
   return { kind: 'requeueSuccess', item };
 }

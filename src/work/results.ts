@@ -1,4 +1,5 @@
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
+import type { ConflictReason } from './conflictReason.ts';
 import type { WorkItemDoc } from './model.ts';
 
 // What the work service answers: plain discriminated unions, one member per contract branch.
@@ -11,6 +12,9 @@ export interface ConflictLost {
   operation: WorkOperation;
   /** The item as it is now, read after the conditional write matched nothing. */
   current: WorkItemDoc;
+  /** Which precondition failed (conflictReason.ts), and in words. */
+  reason: ConflictReason;
+  detail: string;
 }
 export interface WorkItemNotFound {
   kind: 'workItemNotFound';
@@ -25,7 +29,7 @@ export interface CreateSuccess {
 export type CreateResult =
   | CreateSuccess
   | DuplicateReplayed<CreateSuccess>
-  | { kind: 'idempotencyKeyReused'; requestId: string; firstSeenAt: Date };
+  | { kind: 'idempotencyKeyReused'; requestId: string; firstSeenAt: Date; field: string | null; detail: string };
 
 export type ClaimResult =
   | { kind: 'claimSuccess'; item: WorkItemDoc }

@@ -16,7 +16,7 @@ import type {
 import { workItems } from './model.ts';
 import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
-import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
+import { getWorkItem, listWorkItems, payoutFor, recentWorkItems, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
 import type { WorkTelemetry } from './telemetry.ts';
 
@@ -52,6 +52,7 @@ export function createWorkService(options: WorkServiceOptions) {
     payoutFor: (entryId: string, options?: ReadOptions) => payoutFor(ctx, entryId, options),
     list: (query: WorkItemPageQuery, options?: ReadOptions) => listWorkItems(ctx, query, options),
     stats: (options?: ReadOptions) => workQueueStats(ctx, options),
+    recent: (first: number, options?: ReadOptions) => recentWorkItems(ctx, first, options),
   });
 }
 

@@ -11,10 +11,10 @@ import { createContext } from '../../src/app/requestContext.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { connectTestDb, testMongoEngine, type TestDb } from '../support/mongo.ts';
 
-/** The `graphql_operations_total` of successful queries in an app's GET /metrics; 0 when absent. */
+/** The `graphql_operations_total` of successful queries in an app's GET /metrics, every operation name summed; 0 when absent. */
 async function okQueries(app: TestApp): Promise<number> {
   const text = await (await fetch(new URL('/metrics', app.url))).text();
-  return Number(/^graphql_operations_total\{type="query",outcome="ok"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+  return [...text.matchAll(/^graphql_operations_total\{type="query",outcome="ok",operation="[^"]*"\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
 }
 
 describe('composition root', () => {

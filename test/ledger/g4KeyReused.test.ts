@@ -24,11 +24,12 @@ describe('G4 same key, other parameters', () => {
   it('refuses another amount, another operation and another account, with no effect', async () => {
     expect((await h.service.withdraw({ accountId: 'g4-a', amount: 100, requestId: 'g4-key' })).kind).toBe('withdrawSuccess');
     const before = await balances();
-    const reused = { kind: 'idempotencyKeyReused', requestId: 'g4-key' };
-    expect(await h.service.withdraw({ accountId: 'g4-a', amount: 101, requestId: 'g4-key' })).toEqual(reused);
-    expect(await h.service.deposit({ accountId: 'g4-a', amount: 100, requestId: 'g4-key' })).toEqual(reused);
-    expect(await h.service.withdraw({ accountId: 'g4-b', amount: 100, requestId: 'g4-key' })).toEqual(reused);
-    expect(await h.service.transfer({ fromAccountId: 'g4-a', toAccountId: 'g4-b', amount: 100, requestId: 'g4-key' })).toEqual(reused);
+    // Each refusal names the first parameter that differs from the first request's.
+    const reused = (field: string) => ({ kind: 'idempotencyKeyReused', requestId: 'g4-key', field, detail: expect.stringContaining(`first used with ${field} `) });
+    expect(await h.service.withdraw({ accountId: 'g4-a', amount: 101, requestId: 'g4-key' })).toEqual(reused('amount'));
+    expect(await h.service.deposit({ accountId: 'g4-a', amount: 100, requestId: 'g4-key' })).toEqual(reused('operation'));
+    expect(await h.service.withdraw({ accountId: 'g4-b', amount: 100, requestId: 'g4-key' })).toEqual(reused('fromAccountId'));
+    expect(await h.service.transfer({ fromAccountId: 'g4-a', toAccountId: 'g4-b', amount: 100, requestId: 'g4-key' })).toEqual(reused('operation'));
     expect(await balances()).toEqual(before);
   });
 
@@ -52,6 +53,8 @@ describe('G4 same key, other parameters', () => {
     expect(await h.service.openAccount({ accountId: 'g4-a', currency: 'USD' })).toEqual({
       kind: 'idempotencyKeyReused',
       requestId: 'g4-a',
+      field: 'currency',
+      detail: "account g4-a already exists in EUR; an account's currency cannot change (open another accountId for USD)",
     });
   });
 });

@@ -1,10 +1,13 @@
-// Proves @precondition/sdk works as a service would use it: built, packed with `npm pack`,
-// installed from the tarball into a project outside the repository (no network: its
-// dependencies come packed from this repository's node_modules), the README's "Using the SDK"
-// example compiled there with `tsc --strict` (declarations checked, no skipLibCheck) and run with
-// plain `node` against the running API.
+// Proves @precondition/sdk works as a service would get it: `npm pack` of a copy of
+// packages/sdk that has never been built (no dist/, as in a fresh clone), so only the package's
+// own prepack script can build what the tarball holds; installed from the tarball into a project
+// outside the repository (no network: its dependencies come packed from this repository's
+// node_modules), the README's "Using the SDK" example compiled there with `tsc --strict`
+// (declarations checked, no skipLibCheck) and run with plain `node` against the running API.
+// An earlier version built dist/ itself and packed with --ignore-scripts, so it passed while a
+// fresh clone packed a tarball without dist/: the test must not do the package's work for it.
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,9 +27,24 @@ function readmeExample(readme: string): string {
   return block[1];
 }
 
-async function pack(specs: string[], destination: string): Promise<Array<{ name: string; filename: string; size: number; unpackedSize: number }>> {
-  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination, ...specs], { cwd: ROOT });
-  return JSON.parse(stdout) as Array<{ name: string; filename: string; size: number; unpackedSize: number }>;
+type Packed = { name: string; filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
+
+async function pack(specs: string[], destination: string, options: { cwd?: string; scripts?: boolean } = {}): Promise<Packed[]> {
+  const flags = options.scripts ? [] : ['--ignore-scripts'];
+  const { stdout } = await run('npm', ['pack', '--json', ...flags, '--pack-destination', destination, ...specs], { cwd: options.cwd ?? ROOT });
+  // npm prints the lifecycle scripts' output before the JSON when scripts run.
+  return JSON.parse(stdout.slice(stdout.search(/^\[/m))) as Packed[];
+}
+
+/**
+ * packages/sdk as a fresh clone has it: its tracked sources without dist/, under a root whose
+ * node_modules is the repository's (as `npm ci` at the root would make it).
+ */
+async function unbuiltSdkCopy(into: string): Promise<string> {
+  const sdk = join(into, 'packages/sdk');
+  await cp(`${ROOT}packages/sdk`, sdk, { recursive: true, filter: (source) => !/[\\/](dist|node_modules)$/.test(source) });
+  await symlink(`${ROOT}node_modules`, join(into, 'node_modules'), 'dir');
+  return sdk;
 }
 
 let app: TestApp;
@@ -42,11 +60,12 @@ afterAll(async () => {
 
 describe('the packed SDK in a project outside the repository', () => {
   it('installs, compiles the README example under tsc --strict and runs it on node against the API', async () => {
-    await rm(`${ROOT}packages/sdk/dist`, { recursive: true, force: true });
-    await run(`${ROOT}node_modules/.bin/tsc`, ['-p', 'packages/sdk/tsconfig.build.json'], { cwd: ROOT });
+    const source = await unbuiltSdkCopy(join(dir, 'clone'));
     const deps = join(dir, 'deps');
     await mkdir(deps);
-    const [sdk] = await pack(['./packages/sdk'], dir);
+    const [sdk] = await pack([], dir, { cwd: source, scripts: true });
+    const files = sdk!.files.map((file) => file.path);
+    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'trusted-documents.json']));
     const packed = await pack(PACKED_DEPENDENCIES.map((name) => `./node_modules/${name}`), deps);
     console.log(`@precondition/sdk tarball: ${sdk!.filename}, ${sdk!.size} bytes packed, ${sdk!.unpackedSize} unpacked`);
 
@@ -89,6 +108,7 @@ describe('the packed SDK in a project outside the repository', () => {
       'balance: 300',
       'error: BAD_USER_INPUT',
       'event: README_SDK PENDING version 1',
+      'worker: ClaimSuccess, HeartbeatSuccess, DONE version 3',
     ]);
   }, 120_000);
 });

@@ -39,7 +39,7 @@ describe('server', () => {
   it('serves Prometheus metrics, including operation counts', async () => {
     await app.gql('{ health { engine } }');
     const text = await (await fetch(new URL('/metrics', app.url))).text();
-    expect(text).toMatch(/graphql_operations_total\{type="query",outcome="ok"\} \d+/);
+    expect(text).toMatch(/graphql_operations_total\{type="query",outcome="ok",operation="[A-Za-z]+"\} \d+/);
     expect(text).toContain('process_cpu_seconds_total');
   });
 

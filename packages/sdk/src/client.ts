@@ -3,7 +3,7 @@
 // retries that never change the request's key; subscriptions go over graphql-ws (subscribe.ts).
 import { mutations, queries, subscriptions } from './generated/operations.js';
 import { PreconditionError, SdkErrorCode, type GraphQLErrorPayload } from './PreconditionError.js';
-import { backoffMs, retryAfterMs, retryPolicy, sleep, type RetryOptions } from './retry.js';
+import { backoffMs, DEFAULT_SUBSCRIPTION_RETRY, retryAfterMs, retryPolicy, sleep, type RetryOptions } from './retry.js';
 import { createSubscriptions, type WebSocketOptions } from './subscribe.js';
 import type { MutationMethods, OperationEntry, QueryMethods, RequestMeta, SubscriptionMethods } from './types.js';
 
@@ -29,7 +29,14 @@ export interface ClientOptions extends WebSocketOptions {
   apiKey: string;
   /** Default: the global fetch. */
   fetch?: FetchLike;
+  /** Queries and mutations: default 5 attempts within 30 s (`DEFAULT_RETRY`). */
   retry?: RetryOptions;
+  /**
+   * Reconnecting a subscription after its socket dropped: by default forever, with backoff capped
+   * at 5 s (`DEFAULT_SUBSCRIPTION_RETRY`), so a listener outlives server restarts. Give
+   * `maxAttempts` or `maxElapsedMs` to have the iterator throw NETWORK_ERROR instead.
+   */
+  subscriptionRetry?: RetryOptions;
   /** Per attempt; an attempt that takes longer counts as a network error. Default 30 000. */
   attemptTimeoutMs?: number;
 }
@@ -53,12 +60,38 @@ type Attempt =
 
 function fetchOf(options: ClientOptions): FetchLike {
   const fetchImpl = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
-  if (!fetchImpl) throw new TypeError('no global fetch: pass options.fetch');
+  if (typeof fetchImpl !== 'function') throw new TypeError('createClient: this runtime has no global fetch: pass options.fetch (e.g. undici\'s fetch)');
   return fetchImpl;
 }
 
+/**
+ * Configuration mistakes are thrown here, at once and naming the option, rather than surfacing
+ * later as a network error after every retry.
+ */
+function checkOptions(options: ClientOptions): void {
+  if (options === null || typeof options !== 'object') throw new TypeError('createClient: pass an options object { url, apiKey }');
+  const { url, apiKey } = options as { url?: unknown; apiKey?: unknown };
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new TypeError(`createClient: options.url must be an absolute http:// or https:// URL such as http://localhost:4000/graphql (got ${JSON.stringify(url)})`);
+  }
+  if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+    throw new TypeError(`createClient: options.apiKey is ${apiKey === '' ? 'empty' : `not a key (got ${typeof apiKey})`}: pass the API key the server was given in API_KEYS (sent as Authorization: Bearer <key>)`);
+  }
+  if (/\s/.test(apiKey) || apiKey.startsWith('Bearer')) {
+    throw new TypeError('createClient: options.apiKey must be the bare token (no spaces, no "Bearer " prefix: the SDK adds it)');
+  }
+}
+
 export function createClient(options: ClientOptions): PreconditionClient {
+  checkOptions(options);
   const policy = retryPolicy(options.retry);
+  const subscriptionPolicy = retryPolicy(options.subscriptionRetry, DEFAULT_SUBSCRIPTION_RETRY, 'subscriptionRetry');
   const fetchImpl = fetchOf(options);
   const timeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
 
@@ -116,7 +149,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
       const waitMs = backoffMs(policy, attempts, outcome.retryAfterMs);
       if (!retryable || !canRetry(waitMs)) {
         const { errors, code, status } = outcome.error;
-        throw new PreconditionError(errors, { code, ...(status === undefined ? {} : { status }), idempotencyKey, attempts, cause: outcome.error.cause ?? outcome.error });
+        throw new PreconditionError(errors, { code, ...(status === undefined ? {} : { status }), idempotencyKey, attempts, ...(outcome.error.cause === undefined ? {} : { cause: outcome.error.cause }) });
       }
       await sleep(waitMs);
     }
@@ -149,7 +182,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
       return value;
     };
   }
-  const live = createSubscriptions(options, policy);
+  const live = createSubscriptions(options, subscriptionPolicy);
   const subscribe: Record<string, unknown> = {};
   for (const [field, entry] of Object.entries(subscriptions) as Array<[string, OperationEntry]>) {
     subscribe[field] = (...params: unknown[]) => live.subscribe(field, entry, variablesFor(entry, params).variables);

@@ -25,9 +25,24 @@ export const DEFAULT_RETRY: RetryPolicy = {
   random: Math.random,
 };
 
-export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
-  const policy = { ...DEFAULT_RETRY, ...options };
-  if (!(policy.maxAttempts >= 1)) throw new RangeError('retry.maxAttempts must be at least 1');
+/**
+ * Subscriptions resume for as long as the consumer listens: a server restart or a network outage
+ * of any length ends in a resumed stream, not an error. Each reconnection waits with the same
+ * jittered backoff (capped at 5 s), and a good connection starts a new streak. Give
+ * `subscriptionRetry: { maxAttempts, maxElapsedMs }` to give up instead.
+ */
+export const DEFAULT_SUBSCRIPTION_RETRY: RetryPolicy = {
+  maxAttempts: Number.POSITIVE_INFINITY,
+  maxElapsedMs: Number.POSITIVE_INFINITY,
+  baseDelayMs: 100,
+  maxDelayMs: 5_000,
+  random: Math.random,
+};
+
+export function retryPolicy(options: RetryOptions = {}, defaults: RetryPolicy = DEFAULT_RETRY, name = 'retry'): RetryPolicy {
+  const policy = { ...defaults, ...options };
+  if (!(policy.maxAttempts >= 1)) throw new RangeError(`${name}.maxAttempts must be at least 1 (got ${String(options.maxAttempts)})`);
+  if (!(policy.maxElapsedMs >= 0)) throw new RangeError(`${name}.maxElapsedMs must be 0 or more (got ${String(options.maxElapsedMs)})`);
   return policy;
 }
 

@@ -7,28 +7,82 @@ import { PreconditionError, SdkErrorCode, type GraphQLErrorPayload } from './Pre
 import { backoffMs, sleep, type RetryPolicy } from './retry.js';
 import type { OperationEntry } from './types.js';
 
+export interface KeepAliveOptions {
+  /** A ping is sent this long after the socket opened and after each pong. Default 10 000. */
+  intervalMs?: number;
+  /** A ping unanswered this long means a dead socket: it is dropped and every subscription resumes. Default 5 000. */
+  pongTimeoutMs?: number;
+}
+
 export interface WebSocketOptions {
   /** Default: `url` with http(s) replaced by ws(s). */
   wsUrl?: string;
   /** A WebSocket class, e.g. `ws`'s default export. Default: the global WebSocket (Node 22+). */
   webSocketImpl?: unknown;
+  /**
+   * Pings on the subscription socket, so that a socket that hangs without closing (a frozen
+   * server, a proxy that stopped forwarding) is noticed and the subscriptions resume on a new one.
+   * `false` turns them off.
+   */
+  keepAlive?: KeepAliveOptions | false;
 }
+
+export const DEFAULT_KEEP_ALIVE: Required<KeepAliveOptions> = { intervalMs: 10_000, pongTimeoutMs: 5_000 };
 
 interface Subscriptions {
   subscribe(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined>;
   close(): Promise<void>;
 }
 
+/**
+ * Close codes after which reconnecting can help although they are in graphql-ws's 44xx range:
+ * 4408 and 4418 (the connection_init or its acknowledgement took too long: a slow or frozen
+ * server) and 4499 (terminated, which is what the keep-alive does to a dead socket).
+ */
+const TRANSIENT_CLOSE_CODES = new Set([4408, 4418, 4499]);
+
 /** Close codes after which reconnecting cannot help (graphql-ws: 4400 bad request, 4401, 4403, ...). */
 function isRefusal(error: unknown): error is { code: number; reason?: string } {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'number' && code >= 4400 && code < 4500;
+  return typeof code === 'number' && code >= 4400 && code < 4500 && !TRANSIENT_CLOSE_CODES.has(code);
+}
+
+/** A WebSocket URL from the options, or a TypeError saying what is wrong with it. */
+export function webSocketUrl(options: { url: string; wsUrl?: string }): string {
+  const url = options.wsUrl ?? options.url.replace(/^http/, 'ws');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (cause) {
+    throw new TypeError(`createClient: options.wsUrl must be a ws:// or wss:// URL (got ${JSON.stringify(url)})`, { cause });
+  }
+  if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') {
+    throw new TypeError(`createClient: options.wsUrl must be a ws:// or wss:// URL (got ${JSON.stringify(url)})`);
+  }
+  return url;
+}
+
+function keepAliveOf(options: WebSocketOptions): Required<KeepAliveOptions> | null {
+  if (options.keepAlive === false) return null;
+  const keepAlive = { ...DEFAULT_KEEP_ALIVE, ...options.keepAlive };
+  for (const [name, value] of Object.entries(keepAlive)) {
+    if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`createClient: options.keepAlive.${name} must be a positive number of milliseconds (got ${String(value)})`);
+  }
+  return keepAlive;
 }
 
 const REFUSAL_CODES: Record<number, string> = { 4401: 'UNAUTHENTICATED', 4403: 'FORBIDDEN' };
 
 export function createSubscriptions(options: { url: string; apiKey: string } & WebSocketOptions, policy: RetryPolicy): Subscriptions {
+  const url = webSocketUrl(options);
+  const keepAlive = keepAliveOf(options);
   let ws: WsClient | undefined;
+  // The pong the last ping waits for; when it does not come in time the socket is dead.
+  let pongWait: ReturnType<typeof setTimeout> | undefined;
+  const stopPongWait = () => {
+    clearTimeout(pongWait);
+    pongWait = undefined;
+  };
   // Counts connection acknowledgements, so that a drop after a good connection starts a new streak of failures.
   let connections = 0;
   // Operation ids count up per client, as the console's do, instead of graphql-ws's random UUIDs:
@@ -37,23 +91,61 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
   // within a client, so never two alike on one connection (graphql-ws closes it with 4409).
   let operations = 0;
 
-  function socket(): WsClient {
+  function webSocketImpl(field: string): unknown {
+    const impl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
+    if (typeof impl !== 'function') {
+      throw new TypeError(
+        `subscribe.${field}: no WebSocket implementation: this runtime has no global WebSocket (Node 20 has none); ` +
+          "pass createClient({ webSocketImpl }), e.g. `import WebSocket from 'ws'`",
+      );
+    }
+    return impl;
+  }
+
+  function socket(field: string): WsClient {
     if (ws) return ws;
-    const webSocketImpl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
-    if (!webSocketImpl) throw new TypeError('no WebSocket: pass options.webSocketImpl (e.g. `import WebSocket from "ws"`)');
-    ws = createWsClient({
-      url: options.wsUrl ?? options.url.replace(/^http/, 'ws'),
-      webSocketImpl,
+    const client: WsClient = createWsClient({
+      url,
+      webSocketImpl: webSocketImpl(field),
       connectionParams: { authorization: `Bearer ${options.apiKey}` },
       retryAttempts: 0,
       lazyCloseTimeout: 0,
       generateID: () => String(++operations),
-      on: { connected: () => void connections++ },
+      ...(keepAlive ? { keepAlive: keepAlive.intervalMs } : {}),
+      on: {
+        connected: () => void connections++,
+        ping: (received) => {
+          if (received || !keepAlive) return;
+          stopPongWait();
+          // terminate() closes at once with 4499, without waiting for a close handshake that a
+          // dead peer would never answer; every subscription on the socket then resumes.
+          pongWait = setTimeout(() => {
+            pongWait = undefined;
+            if (ws === client) ws = undefined;
+            client.terminate();
+          }, keepAlive.pongTimeoutMs);
+        },
+        pong: (received) => {
+          if (received) stopPongWait();
+        },
+        closed: () => {
+          stopPongWait();
+          // A closed client is not reused: the next subscription opens a fresh one.
+          if (ws === client) ws = undefined;
+        },
+      },
     });
-    return ws;
+    ws = client;
+    return client;
   }
 
-  async function* subscribe(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
+  function subscribe(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
+    // Checked now, so a missing WebSocket throws from the call, not from the first next().
+    webSocketImpl(field);
+    return events(field, entry, variables);
+  }
+
+  async function* events(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
     const query = entry.document.toString();
     const resumeArg = entry.resumeArg;
     let after = resumeArg ? variables[resumeArg] : undefined;
@@ -63,7 +155,7 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
       const connectionsBefore = connections;
       let resyncLast = false;
       try {
-        const results = socket().iterate({ query, variables: resumeArg && after != null ? { ...variables, [resumeArg]: after } : variables });
+        const results = socket(field).iterate({ query, variables: resumeArg && after != null ? { ...variables, [resumeArg]: after } : variables });
         for await (const result of results) {
           if (result.errors?.length) throw new PreconditionError(result.errors as GraphQLErrorPayload[]);
           const event = (result.data as Record<string, unknown> | null | undefined)?.[field];
@@ -82,7 +174,10 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         if (error instanceof PreconditionError) throw error;
         if (Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
         if (isRefusal(error)) {
-          throw new PreconditionError([], { code: REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED, status: error.code, cause: error });
+          // The server's close reason says why ("Forbidden: role dashboard may open no subscription (allowed: ...)").
+          const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
+          const reason = error.reason ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '') : `socket closed with ${error.code}`;
+          throw new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], { code, status: error.code, cause: error });
         }
         if (connections !== connectionsBefore) failures = 0;
         if (failures === 0) streakStartedMs = Date.now();
@@ -99,8 +194,10 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
   return {
     subscribe,
     async close() {
-      await ws?.dispose();
+      stopPongWait();
+      const closing = ws;
       ws = undefined;
+      await closing?.dispose();
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { AuthCheckerFn } from 'type-graphql';
 import type { RequestContext } from '../context.ts';
 import { appError, ErrorCode } from '../errors.ts';
-import { isRight, roleHasRight } from '../../access/roles.ts';
+import { isRight, RIGHTS, roleHasRight } from '../../access/roles.ts';
 
 /**
  * The one place where access is decided, for HTTP and WebSocket alike (both build an
@@ -17,12 +17,14 @@ export const authChecker: AuthCheckerFn<RequestContext, string> = ({ context, in
     throw appError(ErrorCode.UNAUTHENTICATED, unauthenticatedMessage[context.authFailure ?? 'missing']);
   }
   if (!roleHasRight(context.principal.role, right)) {
-    throw appError(ErrorCode.FORBIDDEN, `Role ${context.principal.role} may not use ${info.fieldName}`);
+    // Names who may, so the caller knows which key to use instead of guessing.
+    const allowed = RIGHTS[right];
+    throw appError(ErrorCode.FORBIDDEN, `Role ${context.principal.role} may not use ${info.fieldName} (allowed: ${allowed.join(', ')})`, { allowedRoles: allowed });
   }
   return true;
 };
 
-const unauthenticatedMessage = {
+export const unauthenticatedMessage = {
   missing: 'An API key is required: send Authorization: Bearer <token>',
   malformed: 'Malformed Authorization header: expected Bearer <token>',
   unknown: 'Unknown API key',

@@ -2,8 +2,9 @@
 // schemas in ../inputs.ts before the service sees them.
 import { Field, InputType } from 'type-graphql';
 import { SafeInt } from '../../graphql/scalars.ts';
+import { idLengthMax } from '../limits.ts';
 
-const requestIdDescription = 'Your key for this movement: the same key and parameters replay the first answer';
+const requestIdDescription = `Your key for this movement (printable, at most ${idLengthMax} characters): the same key and parameters replay the first answer`;
 
 @InputType()
 export class OpenAccountInput {
@@ -20,7 +21,7 @@ abstract class AccountMovementInput {
   @Field(() => String)
   accountId!: string;
 
-  @Field(() => SafeInt, { description: 'Positive integer minor units' })
+  @Field(() => SafeInt, { description: 'Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string' })
   amount!: number;
 
   @Field(() => String, { description: requestIdDescription })
@@ -41,7 +42,7 @@ export class TransferInput {
   @Field(() => String)
   toAccountId!: string;
 
-  @Field(() => SafeInt, { description: 'Positive integer minor units' })
+  @Field(() => SafeInt, { description: 'Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string' })
   amount!: number;
 
   @Field(() => String, { description: requestIdDescription })

@@ -89,7 +89,7 @@ function refusal(result: R.AccountNotFound | R.RequestInProgress | R.OutcomeUnkn
     case 'outcomeUnknown':
       return Object.assign(new OutcomeUnknown(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt });
     case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId });
+      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
   }
 }
 
@@ -100,7 +100,7 @@ export function toOpenAccountResult(result: R.OpenAccountResult): OpenAccountSuc
     case 'duplicateReplayed':
       return replayed(result);
     case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId });
+      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
   }
 }
 

@@ -17,6 +17,7 @@ import {
   RequeueWorkItemInput,
 } from './inputs.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
+import { appError, ErrorCode } from '../../graphql/errors.ts';
 import {
   ClaimWorkItemResult,
   CompleteWorkItemResult,
@@ -106,6 +107,15 @@ export class WorkItemResolver {
       endCursor: items.at(-1)?.id ?? null,
       count: page.count,
     });
+  }
+
+  @Query(() => [WorkItem], { description: `The items changed most recently, newest first (by updatedAt); first: default 20, 1 to ${ReadLimits.recentItemsMax}` })
+  @Allow(Rights.query)
+  async recentWorkItems(@Arg('first', () => Int, { defaultValue: WorkLimits.pageSizeDefault }) first: number, @Ctx() ctx: WorkRequestContext): Promise<WorkItem[]> {
+    if (!Number.isInteger(first) || first < 1 || first > ReadLimits.recentItemsMax) {
+      throw appError(ErrorCode.BAD_USER_INPUT, `first must be an integer from 1 to ${ReadLimits.recentItemsMax} (got ${first})`);
+    }
+    return (await work(ctx).recent(first, readOptions(ctx))).map(toWorkItem);
   }
 
   @Query(() => WorkQueueStats)

@@ -3,25 +3,29 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { CompletionOutcome } from '../model.ts';
+import { WorkLimits as Limits } from '../limits.ts';
 
 @InputType()
 export class CreateWorkItemInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'An identifier of at most 64 characters ([A-Za-z][A-Za-z0-9_.-]*), e.g. PAYOUT' })
   kind!: string;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: `Any JSON, at most ${Limits.payloadMaxBytes} bytes serialized; default null` })
   payload?: unknown;
 
-  @Field(() => String, { description: 'Your key: the same key and parameters replay the first answer' })
+  @Field(() => String, { description: 'Your key (1 to 200 characters): the same key and parameters replay the first answer' })
   idempotencyKey!: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Claims before a failing item is dead-lettered (FAILED): default ${Limits.maxAttemptsDefault}, 1 to ${Limits.maxAttemptsMax}. A failed attempt waits ${Limits.retryBackoffBaseMs} ms × 2^(attempts-1), at most ${Limits.retryBackoffMaxMs / 60_000} minutes, before it is claimable again`,
+  })
   maxAttempts?: number;
 }
 
 @InputType()
 export class ClaimWorkItemInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Who claims (1 to 200 characters): heartbeat and complete must name it' })
   workerId!: string;
 
   @Field(() => ID, { nullable: true, description: 'Claim this item if it is claimable; without: the oldest available of `kinds`' })
@@ -30,10 +34,13 @@ export class ClaimWorkItemInput {
   @Field(() => Int, { nullable: true, description: 'With `id`: only at this version' })
   expectedVersion?: number;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: `At most ${Limits.kindsPerClaimMax} kinds; without: any kind` })
   kinds?: string[];
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, {
+    nullable: true,
+    description: `How long the item is yours: default ${Limits.leaseDefaultSeconds}, 1 to ${Limits.leaseMaxSeconds} seconds, on the database clock. Each heartbeat extends it by as long again; once it expires any worker may claim the item (one more attempt)`,
+  })
   leaseSeconds?: number;
 }
 
@@ -43,7 +50,7 @@ abstract class HeldWorkItemInput {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The workerId your claim used (1 to 200 characters)' })
   workerId!: string;
 
   @Field(() => Int, { description: 'The version your claim returned (the fencing token)' })
@@ -58,7 +65,7 @@ export class CompleteWorkItemInput extends HeldWorkItemInput {
   @Field(() => CompletionOutcome)
   outcome!: CompletionOutcome;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: `Any JSON, at most ${Limits.resultMaxBytes} bytes serialized` })
   result?: unknown;
 }
 
@@ -67,6 +74,6 @@ export class RequeueWorkItemInput {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => Int, { description: 'The version you looked at' })
+  @Field(() => Int, { description: 'The version you looked at (query workItem(id) { version } first)' })
   version!: number;
 }

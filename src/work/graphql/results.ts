@@ -1,7 +1,20 @@
 // The result unions of docs/design.md's contract table; member names are the contract.
-import { createUnionType, Field, ID, ObjectType } from 'type-graphql';
+import { createUnionType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { ConflictReason } from '../conflictReason.ts';
 import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } from '../../graphql/results/index.ts';
 import { WorkItem } from './types.ts';
+
+const ConflictReasonEnum = { ...ConflictReason };
+registerEnumType(ConflictReasonEnum, {
+  name: 'ConflictReason',
+  description: 'Why a work-item write matched nothing',
+  valuesConfig: {
+    STATUS: { description: 'The item is in another status than the operation needs (e.g. already DONE)' },
+    VERSION: { description: 'The version presented is not the item\'s: another transition happened since you read it' },
+    WORKER: { description: 'Another worker holds the lease (yours was taken over)' },
+    LEASE: { description: 'The item is leased to another worker, or not yet due' },
+  },
+});
 
 @ObjectType()
 export class CreateWorkItemSuccess {
@@ -43,6 +56,12 @@ export class ConflictLost {
 
   @Field(() => WorkItem, { description: 'The item as it is now' })
   item!: WorkItem;
+
+  @Field(() => ConflictReasonEnum, { description: 'Which precondition failed: STATUS, VERSION, WORKER or LEASE' })
+  reason!: ConflictReason;
+
+  @Field(() => String, { description: 'The reason in words, e.g. "version 3 was presented; the item is at version 4: ..."' })
+  detail!: string;
 }
 
 @ObjectType({ description: 'No item of these kinds is available now' })

@@ -16,7 +16,7 @@ import {
 import { toWorkItem } from './types.ts';
 
 function conflictLost(result: R.ConflictLost): ConflictLost {
-  return Object.assign(new ConflictLost(), { operation: result.operation, item: toWorkItem(result.current) });
+  return Object.assign(new ConflictLost(), { operation: result.operation, item: toWorkItem(result.current), reason: result.reason, detail: result.detail });
 }
 
 function notFound(result: R.WorkItemNotFound): WorkItemNotFound {
@@ -42,7 +42,7 @@ export function toCreateResult(result: R.CreateResult): CreateWorkItemSuccess | 
     case 'duplicateReplayed':
       return replayed(result, createSuccess(result.original));
     case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId });
+      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
   }
 }
 

@@ -94,8 +94,11 @@ export type ClaimWorkItemInput = {
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   /** Claim this item if it is claimable; without: the oldest available of `kinds` */
   id?: InputMaybe<Scalars['ID']['input']>;
+  /** At most 32 kinds; without: any kind */
   kinds?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** How long the item is yours: default 30, 1 to 3600 seconds, on the database clock. Each heartbeat extends it by as long again; once it expires any worker may claim the item (one more attempt) */
   leaseSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** Who claims (1 to 200 characters): heartbeat and complete must name it */
   workerId: Scalars['String']['input'];
 };
 
@@ -109,9 +112,11 @@ export type CompleteSuccess = {
 export type CompleteWorkItemInput = {
   id: Scalars['ID']['input'];
   outcome: CompletionOutcome;
+  /** Any JSON, at most 65536 bytes serialized */
   result?: InputMaybe<Scalars['JSON']['input']>;
   /** The version your claim returned (the fencing token) */
   version: Scalars['Int']['input'];
+  /** The workerId your claim used (1 to 200 characters) */
   workerId: Scalars['String']['input'];
 };
 
@@ -125,17 +130,35 @@ export type CompletionOutcome =
 /** The item was not in the state you expected (status, version or lease holder): someone else got there first. Nothing was written; move on. */
 export type ConflictLost = {
   __typename?: 'ConflictLost';
+  /** The reason in words, e.g. "version 3 was presented; the item is at version 4: ..." */
+  detail: Scalars['String']['output'];
   /** The item as it is now */
   item: WorkItem;
   /** claim, heartbeat, complete or requeue */
   operation: Scalars['String']['output'];
+  /** Which precondition failed: STATUS, VERSION, WORKER or LEASE */
+  reason: ConflictReason;
 };
 
+/** Why a work-item write matched nothing */
+export type ConflictReason =
+  /** The item is leased to another worker, or not yet due */
+  | 'LEASE'
+  /** The item is in another status than the operation needs (e.g. already DONE) */
+  | 'STATUS'
+  /** The version presented is not the item's: another transition happened since you read it */
+  | 'VERSION'
+  /** Another worker holds the lease (yours was taken over) */
+  | 'WORKER';
+
 export type CreateWorkItemInput = {
-  /** Your key: the same key and parameters replay the first answer */
+  /** Your key (1 to 200 characters): the same key and parameters replay the first answer */
   idempotencyKey: Scalars['String']['input'];
+  /** An identifier of at most 64 characters ([A-Za-z][A-Za-z0-9_.-]*), e.g. PAYOUT */
   kind: Scalars['String']['input'];
+  /** Claims before a failing item is dead-lettered (FAILED): default 5, 1 to 100. A failed attempt waits 1000 ms × 2^(attempts-1), at most 5 minutes, before it is claimable again */
   maxAttempts?: InputMaybe<Scalars['Int']['input']>;
+  /** Any JSON, at most 65536 bytes serialized; default null */
   payload?: InputMaybe<Scalars['JSON']['input']>;
 };
 
@@ -157,9 +180,9 @@ export type CurrencyMismatch = {
 
 export type DepositInput = {
   accountId: Scalars['String']['input'];
-  /** Positive integer minor units */
+  /** Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string */
   amount: Scalars['SafeInt']['input'];
-  /** Your key for this movement: the same key and parameters replay the first answer */
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
 };
 
@@ -202,6 +225,7 @@ export type HeartbeatWorkItemInput = {
   id: Scalars['ID']['input'];
   /** The version your claim returned (the fencing token) */
   version: Scalars['Int']['input'];
+  /** The workerId your claim used (1 to 200 characters) */
   workerId: Scalars['String']['input'];
 };
 
@@ -210,6 +234,10 @@ export type HeartbeatWorkItemResult = ConflictLost | HeartbeatSuccess | WorkItem
 /** The key was already used with different parameters: refused, nothing was done */
 export type IdempotencyKeyReused = {
   __typename?: 'IdempotencyKeyReused';
+  /** What differed, in words, e.g. "account acct-1 already exists in EUR; ..." */
+  detail: Scalars['String']['output'];
+  /** The first input field that differs from the first request with this key (currency, amount, operation, fromAccountId, toAccountId, kind, maxAttempts, payload); null when not known */
+  field: Maybe<Scalars['String']['output']>;
   /** The idempotency key that was reused */
   requestId: Scalars['String']['output'];
 };
@@ -516,6 +544,8 @@ export type Query = {
   payoutFor: Maybe<WorkItem>;
   /** The payout projection's lease holder and lag */
   payoutProjectionState: PayoutProjectionState;
+  /** The items changed most recently, newest first (by updatedAt); first: default 20, 1 to 50 */
+  recentWorkItems: Array<WorkItem>;
   /** The caller's role and what it may do */
   viewer: Viewer;
   workItem: Maybe<WorkItem>;
@@ -571,6 +601,11 @@ export type QueryPayoutForArgs = {
 };
 
 
+export type QueryRecentWorkItemsArgs = {
+  first?: Scalars['Int']['input'];
+};
+
+
 export type QueryWorkItemArgs = {
   id: Scalars['ID']['input'];
 };
@@ -617,7 +652,7 @@ export type RequeueSuccess = {
 
 export type RequeueWorkItemInput = {
   id: Scalars['ID']['input'];
-  /** The version you looked at */
+  /** The version you looked at (query workItem(id) { version } first) */
   version: Scalars['Int']['input'];
 };
 
@@ -671,10 +706,10 @@ export type SubscriptionWorkItemStatusChangedArgs = {
 };
 
 export type TransferInput = {
-  /** Positive integer minor units */
+  /** Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string */
   amount: Scalars['SafeInt']['input'];
   fromAccountId: Scalars['String']['input'];
-  /** Your key for this movement: the same key and parameters replay the first answer */
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
   toAccountId: Scalars['String']['input'];
 };
@@ -698,13 +733,15 @@ export type Viewer = {
   maySubscribe: Scalars['Boolean']['output'];
   /** dashboard, ops, worker, service or admin */
   role: Scalars['String']['output'];
+  /** The subscription fields this key may open (e.g. a worker: workItemStatusChanged only) */
+  subscriptions: Array<Scalars['String']['output']>;
 };
 
 export type WithdrawInput = {
   accountId: Scalars['String']['input'];
-  /** Positive integer minor units */
+  /** Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string */
   amount: Scalars['SafeInt']['input'];
-  /** Your key for this movement: the same key and parameters replay the first answer */
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
 };
 
@@ -848,7 +885,7 @@ export type ClaimWorkItemMutationVariables = Exact<{
 
 export type ClaimWorkItemMutation = { __typename?: 'Mutation', claimWorkItem:
     | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'NothingToClaim', kinds: Array<string> }
     | { __typename: 'WorkItemNotFound', id: string }
    };
@@ -860,7 +897,7 @@ export type CompleteWorkItemMutationVariables = Exact<{
 
 export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkItem:
     | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
@@ -889,7 +926,7 @@ export type CreateWorkItemMutation = { __typename?: 'Mutation', createWorkItem:
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
-    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
    };
 
 export type DepositMutationVariables = Exact<{
@@ -910,7 +947,7 @@ export type DepositMutation = { __typename?: 'Mutation', deposit:
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
-    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
    };
@@ -968,7 +1005,7 @@ export type HeartbeatWorkItemMutationVariables = Exact<{
 
 
 export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWorkItem:
-    | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
@@ -1040,7 +1077,7 @@ export type OpenAccountMutation = { __typename?: 'Mutation', openAccount:
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
-    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
    };
 
@@ -1056,13 +1093,20 @@ export type PayoutProjectionStateQueryVariables = Exact<{ [key: string]: never; 
 
 export type PayoutProjectionStateQuery = { __typename?: 'Query', payoutProjectionState: { __typename?: 'PayoutProjectionState', holder: string | null, leaseActive: boolean, leaseExpiresAt: string | null, leaseVersion: number | null, lagSeconds: number | null } };
 
+export type RecentWorkItemsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
+
 export type RequeueWorkItemMutationVariables = Exact<{
   input: RequeueWorkItemInput;
 }>;
 
 
 export type RequeueWorkItemMutation = { __typename?: 'Mutation', requeueWorkItem:
-    | { __typename: 'ConflictLost', operation: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
@@ -1093,7 +1137,7 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
-    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
@@ -1103,7 +1147,7 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', role: string, maySubscribe: boolean, mayRequeue: boolean } };
+export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', role: string, maySubscribe: boolean, mayRequeue: boolean, subscriptions: Array<string> } };
 
 export type WithdrawMutationVariables = Exact<{
   input: WithdrawInput;
@@ -1121,7 +1165,7 @@ export type WithdrawMutation = { __typename?: 'Mutation', withdraw:
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
-    | { __typename: 'IdempotencyKeyReused', requestId: string }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
@@ -1513,6 +1557,8 @@ export const ClaimWorkItemDocument = new TypedDocumentString(`
     }
     ... on ConflictLost {
       operation
+      reason
+      detail
       item {
         ...WorkItemFields
       }
@@ -1557,6 +1603,8 @@ export const CompleteWorkItemDocument = new TypedDocumentString(`
     }
     ... on ConflictLost {
       operation
+      reason
+      detail
       item {
         ...WorkItemFields
       }
@@ -1685,6 +1733,8 @@ export const CreateWorkItemDocument = new TypedDocumentString(`
     }
     ... on IdempotencyKeyReused {
       requestId
+      field
+      detail
     }
   }
 }
@@ -1810,6 +1860,8 @@ export const DepositDocument = new TypedDocumentString(`
     }
     ... on IdempotencyKeyReused {
       requestId
+      field
+      detail
     }
     ... on RequestInProgress {
       requestId
@@ -1953,6 +2005,8 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
     }
     ... on ConflictLost {
       operation
+      reason
+      detail
       item {
         ...WorkItemFields
       }
@@ -2148,6 +2202,8 @@ export const OpenAccountDocument = new TypedDocumentString(`
     }
     ... on IdempotencyKeyReused {
       requestId
+      field
+      detail
     }
   }
 }
@@ -2294,6 +2350,36 @@ export const PayoutProjectionStateDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PayoutProjectionStateQuery, PayoutProjectionStateQueryVariables>;
+export const RecentWorkItemsDocument = new TypedDocumentString(`
+    query RecentWorkItems($first: Int) {
+  recentWorkItems(first: $first) {
+    ...WorkItemFields
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<RecentWorkItemsQuery, RecentWorkItemsQueryVariables>;
 export const RequeueWorkItemDocument = new TypedDocumentString(`
     mutation RequeueWorkItem($input: RequeueWorkItemInput!) {
   requeueWorkItem(input: $input) {
@@ -2305,6 +2391,8 @@ export const RequeueWorkItemDocument = new TypedDocumentString(`
     }
     ... on ConflictLost {
       operation
+      reason
+      detail
       item {
         ...WorkItemFields
       }
@@ -2403,6 +2491,8 @@ export const TransferDocument = new TypedDocumentString(`
     }
     ... on IdempotencyKeyReused {
       requestId
+      field
+      detail
     }
     ... on RequestInProgress {
       requestId
@@ -2527,6 +2617,7 @@ export const ViewerDocument = new TypedDocumentString(`
     role
     maySubscribe
     mayRequeue
+    subscriptions
   }
 }
     `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
@@ -2555,6 +2646,8 @@ export const WithdrawDocument = new TypedDocumentString(`
     }
     ... on IdempotencyKeyReused {
       requestId
+      field
+      detail
     }
     ... on RequestInProgress {
       requestId

@@ -12,6 +12,7 @@ export const queries = {
   ledgerTotals: { document: documents.LedgerTotalsDocument, args: "object", argName: null, keyField: null, replays: true, resumeArg: null },
   payoutFor: { document: documents.PayoutForDocument, args: "single", argName: "entryId", keyField: null, replays: true, resumeArg: null },
   payoutProjectionState: { document: documents.PayoutProjectionStateDocument, args: "none", argName: null, keyField: null, replays: true, resumeArg: null },
+  recentWorkItems: { document: documents.RecentWorkItemsDocument, args: "object", argName: null, keyField: null, replays: true, resumeArg: null },
   viewer: { document: documents.ViewerDocument, args: "none", argName: null, keyField: null, replays: true, resumeArg: null },
   workItem: { document: documents.WorkItemDocument, args: "single", argName: "id", keyField: null, replays: true, resumeArg: null },
   workItemByKey: { document: documents.WorkItemByKeyDocument, args: "single", argName: "idempotencyKey", keyField: null, replays: true, resumeArg: null },

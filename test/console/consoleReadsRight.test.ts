@@ -1,0 +1,147 @@
+// The ops console reads right, in a real browser (Debian's chromium driven by playwright-core,
+// headless, nothing downloaded): table headers line up with their cells (the body stays a table
+// body); transitions show whole status words; item ids show their last digits (which differ
+// between items of one second, unlike an ObjectId's first eight) and copy whole; nothing
+// overflows at 1280 px or 420 px, a long kind included (screenshots of both in docs/); the last
+// transitions are there on open; a stale "could not refresh" notice is cleared on reconnect; and
+// a worker key opens only the feed it may (no refusal shown).
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../src/access/roles.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { waitFor } from '../support/waiting.ts';
+
+const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The longest kind the API takes (64 characters): the worst case for a table cell. */
+const LONG_KIND = `Payout.${'x'.repeat(48)}_retry_v2`;
+
+// Browser-side checks, as source text: this project's TypeScript has no DOM library.
+/** Where each header of the transitions table sits against the first row's cell (px off, summed). */
+const ALIGNMENT = `(() => {
+  const table = document.getElementById('transitions');
+  const heads = [...table.tHead.rows[0].cells].map((th) => th.getBoundingClientRect());
+  const cells = [...table.tBodies[0].rows[0].cells].map((td) => td.getBoundingClientRect());
+  return { display: getComputedStyle(table.tBodies[0]).display, offsets: heads.map((head, i) => Math.abs(head.left - cells[i].left) + Math.abs(head.width - cells[i].width)) };
+})()`;
+/** Every element that sticks out sideways: of the page, of its card, or of its table's scrolling box. */
+const OVERFLOWS = `(() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > window.innerWidth) out.push('page ' + document.documentElement.scrollWidth + ' > ' + window.innerWidth);
+  for (const section of document.querySelectorAll('section')) {
+    const name = section.getAttribute('aria-labelledby');
+    const box = section.getBoundingClientRect();
+    for (const element of section.querySelectorAll('button, th, td, input')) {
+      const inner = element.getBoundingClientRect();
+      const scroller = element.closest('.scroll');
+      const limit = scroller ? scroller.getBoundingClientRect() : box;
+      if (inner.width > 0 && (inner.left < limit.left - 1 || inner.right > limit.right + 1)) out.push(element.tagName + ' "' + (element.textContent || '').slice(0, 30) + '" in ' + name);
+    }
+    for (const scroller of section.querySelectorAll('.scroll')) if (scroller.scrollWidth > scroller.clientWidth + 1) out.push('a table wider than its card in ' + name);
+  }
+  return out;
+})()`;
+
+describe('the ops console reads right', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let consoleUrl: string;
+  beforeAll(async () => {
+    const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+    browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+    app = await startTestApp({ env: { SEED_DEMO: '0' } });
+    consoleUrl = app.url.replace(/\/graphql$/, '/console');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  async function signIn(role: Role, width = 1280): Promise<Page> {
+    const before = app.services.liveFeeds.workItems.subscriberCount;
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(consoleUrl);
+    await page.getByLabel('API key').fill(app.keys[role]);
+    await page.keyboard.press('Enter');
+    await page.locator('#who', { hasText: `Signed in as ${role}` }).waitFor();
+    if (role !== 'dashboard') await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
+    return page;
+  }
+
+  async function closePage(page: Page): Promise<void> {
+    await page.close();
+    await waitFor(() => app.services.liveFeeds.workItems.subscriberCount === 0, 'the page to unsubscribe');
+  }
+
+  async function createItem(kind: string, key: string, maxAttempts = 5): Promise<string> {
+    const created = await app.gql(`mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { ... on CreateWorkItemSuccess { item { id } } } }`, { input: { kind, idempotencyKey: key, maxAttempts } }, { key: 'service' });
+    return created.data.createWorkItem.item.id as string;
+  }
+
+  async function failedItem(kind: string, key: string): Promise<string> {
+    const id = await createItem(kind, key, 1);
+    const claim = await app.gql(`mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { ... on ClaimSuccess { item { version } } } }`, { input: { id, workerId: 'reads-right' } }, { key: 'worker' });
+    const version = claim.data.claimWorkItem.item.version as number;
+    await app.gql(`mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`, { input: { id, workerId: 'reads-right', version, outcome: 'FAILED' } }, { key: 'worker' });
+    return id;
+  }
+
+  const row = (page: Page, table: string, itemId: string) => page.locator(`#${table} tr[data-item-id="${itemId}"]`);
+
+  it('shows the last transitions on open, whole status words, ids that differ, headers aligned with cells', async () => {
+    // Made before the page opens, within one second: their ObjectIds share the first 8 digits.
+    const ids = [await createItem('reads-right', 'rr-1'), await createItem('reads-right', 'rr-2')];
+    const failed = await failedItem('reads-right', 'rr-failed');
+    const page = await signIn('ops');
+    for (const id of [...ids, failed]) await row(page, 'transitions', id).first().waitFor();
+    const shown = await Promise.all(ids.map((id) => row(page, 'transitions', id).first().locator('td.id code').innerText()));
+    expect(new Set(shown).size).toBe(2);
+    expect(shown.map((text) => text.slice(-10))).toEqual(ids.map((id) => id.slice(-10)));
+
+    const status = row(page, 'transitions', failed).first().locator('td.status');
+    expect(await status.innerText()).toBe('PROCESSING → FAILED');
+    expect(await status.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+
+    const aligned = (await page.evaluate(ALIGNMENT)) as { display: string; offsets: number[] };
+    expect(aligned.display).toBe('table-row-group');
+    expect(Math.max(...aligned.offsets)).toBeLessThan(1);
+
+    await row(page, 'transitions', ids[0]!).first().getByRole('button', { name: `Copy id ${ids[0]}` }).click();
+    await page.locator('#notice', { hasText: ids[0]! }).waitFor();
+    await closePage(page);
+  });
+
+  it.each([1280, 420])('nothing overflows at %i px, a 64-character kind included; saves its screenshot in docs/', async (width) => {
+    await failedItem(LONG_KIND, `rr-long-${width}`);
+    const page = await signIn('ops', width);
+    await page.locator('#failed button.requeue').first().waitFor();
+    await page.locator('#transitions td', { hasText: LONG_KIND }).first().waitFor();
+    const overflow = (await page.evaluate(OVERFLOWS)) as string[];
+    expect(overflow).toEqual([]);
+    await page.screenshot({ path: `docs/console-${width}.png`, fullPage: true });
+    await closePage(page);
+  });
+
+  it('clears a stale "could not refresh" notice once the connection is back', async () => {
+    const page = await signIn('ops');
+    await page.route('**/graphql', (route) => route.abort('failed'));
+    await page.locator('#notice[data-kind="poll"]', { hasText: 'Could not refresh' }).waitFor({ timeout: 10_000 });
+    await page.evaluate(() => (globalThis as unknown as { precondition: { drop(options: { hold: boolean }): void } }).precondition.drop({ hold: true }));
+    await page.locator('#connection[data-status="disconnected"]').waitFor();
+    await page.unroute('**/graphql');
+    await page.evaluate(() => (globalThis as unknown as { precondition: { resume(): void } }).precondition.resume());
+    await page.locator('#connection', { hasText: 'reconnected' }).waitFor();
+    await page.locator('#notice').waitFor({ state: 'hidden' });
+    await closePage(page);
+  });
+
+  it('opens only the feeds a worker key may: work items live, the ledger polled, no refusal shown', async () => {
+    const page = await signIn('worker');
+    await page.locator('#connection', { hasText: 'Live updates (work items): live; ledger entries refresh every few seconds' }).waitFor();
+    const id = await createItem('reads-right-worker', 'rr-worker');
+    await row(page, 'transitions', id).first().waitFor();
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    expect(app.services.liveFeeds.ledgerEntries.subscriberCount).toBe(0);
+    await closePage(page);
+  });
+});
