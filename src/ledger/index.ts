@@ -8,3 +8,4 @@ export type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
 export * from './inputs.ts';
 export type * from './results.ts';
 export type { Page } from './queries.ts';
+export { groupPolicy, type GroupPolicy } from './groupDecision.ts';

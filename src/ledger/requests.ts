@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClientSession, type MongoClient, MongoError, type TransactionOptions } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
 import { type AccountPreconditions, readAccount } from './decide.ts';
+import type { GroupPolicy } from './groupDecision.ts';
+import type { GroupQueues } from './groupQueues.ts';
 import { moveAttemptsMax, moveBackoffBaseMs, moveBackoffMaxMs, moveRetryBudgetMs } from './limits.ts';
 import type { EntryDoc, LedgerCollections, MoveOp, MoveParams, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
@@ -29,6 +31,12 @@ import type { LedgerTelemetry, RetryReason } from './telemetry.ts';
 // no per-account history. A transient failure (write conflict, lost connection, lost commit reply)
 // reruns the whole move under the same key, bounded; if the key was decided meanwhile, the
 // duplicate key on step 2 turns the rerun into a replay.
+
+/** A move's attempt without its key (the key is asked of the rules on every attempt). */
+export function attemptBase(move: MoveRequest, firstSeenAt: Date): Omit<MoveAttempt, 'key'> {
+  const params: MoveParams = { op: move.op, fromAccountId: move.fromAccountId, toAccountId: move.toAccountId, amount: toLong(move.amount) };
+  return { requestId: move.requestId, paramsHash: hashParams(params), params, firstSeenAt };
+}
 
 /** Caller keys live in their own namespace so no other feature's key can collide with them. */
 export function requestKey(requestId: string): string {
@@ -59,12 +67,24 @@ export const requestRules: RequestRules = Object.freeze({
 
 export interface LedgerDeps {
   client: MongoClient;
-  /** This process's moves, one at a time per account (see `AccountTurns`). */
+  /** This process's moves, one group at a time per account (see `AccountTurns`). */
   turns: AccountTurns;
+  /** This process's moves waiting for their accounts' turn, grouped (see groupCommit.ts). */
+  queues: GroupQueues<WaitingMove>;
   collections: LedgerCollections;
   preconditions: AccountPreconditions;
   rules: RequestRules;
+  /** How a group decides its moves (groupDecision.ts). */
+  groupPolicy: GroupPolicy;
   telemetry: LedgerTelemetry;
+}
+
+/** A move queued for its accounts' turn, and how its caller hears the answer. */
+export interface WaitingMove {
+  move: MoveRequest;
+  deadlineMs: number;
+  resolve(result: MoveAnswer): void;
+  reject(error: unknown): void;
 }
 
 export interface MoveRequest {
@@ -78,10 +98,10 @@ export interface MoveRequest {
 /** Answers that are not recorded: nothing moved, and the same key may be sent again. */
 type Refusal = AccountNotFound | CurrencyMismatch | BalanceLimitExceeded;
 
-export type MoveResult = MoveOutcome | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress | OutcomeUnknown | Refusal;
+export type MoveAnswer = MoveOutcome | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress | OutcomeUnknown | Refusal;
 
 // Snapshot reads, so a refusal reports the balance the decision saw; majority commit.
-const transactionOptions: TransactionOptions = {
+export const transactionOptions: TransactionOptions = {
   readConcern: { level: 'snapshot' },
   writeConcern: { w: 'majority' },
   readPreference: 'primary',
@@ -121,18 +141,12 @@ export class AccountTurns {
   }
 }
 
-/** Deposit, withdraw and transfer: one transaction per attempt, retried under the same key. */
-export async function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveResult> {
-  // The retry budget starts now: time spent waiting for this account's turn counts, so a queue
-  // behind an account another process holds drains quickly instead of retrying in turn.
-  const deadlineMs = Date.now() + moveRetryBudgetMs;
-  const accountIds = [move.fromAccountId, move.toAccountId].filter((id): id is string => id !== null);
-  return deps.turns.run(accountIds, () => moveInTransactions(deps, move, deadlineMs));
-}
-
-async function moveInTransactions(deps: LedgerDeps, move: MoveRequest, deadlineMs: number): Promise<MoveResult> {
-  const params: MoveParams = { op: move.op, fromAccountId: move.fromAccountId, toAccountId: move.toAccountId, amount: toLong(move.amount) };
-  const base = { requestId: move.requestId, paramsHash: hashParams(params), params, firstSeenAt: new Date() };
+/**
+ * A move taken alone (no other move was queued on its accounts): one transaction per attempt,
+ * retried under the same key until `deadlineMs`. Its caller holds the accounts' turn.
+ */
+export async function moveAlone(deps: LedgerDeps, move: MoveRequest, deadlineMs: number): Promise<MoveAnswer> {
+  const base = attemptBase(move, new Date());
   /** An earlier attempt's commit may have applied (its reply was lost). */
   let mayHaveCommitted = false;
   // One session for every attempt: a new transaction on it ends whatever an earlier attempt left
@@ -182,7 +196,7 @@ async function fencedLookup(deps: LedgerDeps, session: ClientSession, key: strin
   }
 }
 
-type AttemptEnd = { kind: 'answered'; result: MoveResult } | { kind: 'keyTaken'; existing: RequestDoc };
+type AttemptEnd = { kind: 'answered'; result: MoveAnswer } | { kind: 'keyTaken'; existing: RequestDoc };
 
 /** One transaction: decide, record, commit. Throws what the caller may retry. */
 async function attemptMove(deps: LedgerDeps, session: ClientSession, attempt: MoveAttempt): Promise<AttemptEnd> {
@@ -280,7 +294,7 @@ function mismatch(fromAccountId: string, fromCurrency: string, toAccountId: stri
  * Answers a key that is already decided: refuse other parameters, else repeat the decision. When
  * an attempt of this very call may have committed, the decision is this call's own answer.
  */
-async function answerTakenKey(deps: LedgerDeps, attempt: MoveAttempt, existing: RequestDoc, mayHaveCommitted: boolean): Promise<MoveResult> {
+export async function answerTakenKey(deps: LedgerDeps, attempt: MoveAttempt, existing: RequestDoc, mayHaveCommitted: boolean): Promise<MoveAnswer> {
   const { requestId } = attempt;
   if (!deps.rules.sameMove(existing, attempt)) return { kind: 'idempotencyKeyReused', requestId };
   const original = await outcomeOf(deps.collections, existing);
@@ -295,7 +309,7 @@ async function loadRequest(collections: LedgerCollections, key: string): Promise
 }
 
 /** Which retryable failure ended an attempt, or null when it must not be retried. */
-function retryReasonOf(error: unknown): RetryReason | null {
+export function retryReasonOf(error: unknown): RetryReason | null {
   if (!(error instanceof MongoError)) return null;
   if (error.hasErrorLabel('UnknownTransactionCommitResult')) return 'unknownCommitResult';
   if (!error.hasErrorLabel('TransientTransactionError')) return null;
@@ -303,6 +317,6 @@ function retryReasonOf(error: unknown): RetryReason | null {
 }
 
 /** Exponential backoff with full jitter, so that racing moves spread out instead of meeting again. */
-function backoffMs(attemptNo: number): number {
+export function backoffMs(attemptNo: number): number {
   return Math.random() * Math.min(moveBackoffMaxMs, moveBackoffBaseMs * 2 ** (attemptNo - 1));
 }

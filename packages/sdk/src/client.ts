@@ -110,7 +110,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
           await sleep(waitMs);
           continue;
         }
-        return { value: outcome.value, meta: { idempotencyKey, attempts } satisfies RequestMeta };
+        return { value: outcome.value, meta: { idempotencyKey, attempts, itemKeys: null } satisfies RequestMeta };
       }
       const retryable = outcome.retry === 'always' || (outcome.retry === 'if-replayable' && entry.replays);
       const waitMs = backoffMs(policy, attempts, outcome.retryAfterMs);
@@ -122,9 +122,11 @@ export function createClient(options: ClientOptions): PreconditionClient {
     }
   }
 
-  function variablesFor(entry: OperationEntry, params: unknown[]): { variables: Record<string, unknown>; idempotencyKey: string | null } {
-    if (entry.args === 'none') return { variables: {}, idempotencyKey: null };
-    if (entry.args === 'object') return { variables: { ...(params[0] as Record<string, unknown> | undefined) }, idempotencyKey: null };
+  type Variables = { variables: Record<string, unknown>; idempotencyKey: string | null; itemKeys: string[] | null };
+
+  function variablesFor(entry: OperationEntry, params: unknown[]): Variables {
+    if (entry.args === 'none') return { variables: {}, idempotencyKey: null, itemKeys: null };
+    if (entry.args === 'object') return { variables: { ...(params[0] as Record<string, unknown> | undefined) }, idempotencyKey: null, itemKeys: null };
     let value = params[0];
     let idempotencyKey: string | null = null;
     if (entry.keyField) {
@@ -134,7 +136,17 @@ export function createClient(options: ClientOptions): PreconditionClient {
       idempotencyKey = typeof given === 'string' ? given : globalThis.crypto.randomUUID();
       value = { ...input, [entry.keyField]: idempotencyKey };
     }
-    return { variables: { [entry.argName!]: value }, idempotencyKey };
+    let itemKeys: string[] | null = null;
+    if (entry.keyList) {
+      // Each item's key likewise: made once per item, sent unchanged on every retry of the batch.
+      const { field, key } = entry.keyList;
+      const input = value as Record<string, unknown>;
+      const items = Array.isArray(input[field]) ? (input[field] as Record<string, unknown>[]) : [];
+      const keyed = items.map((item) => ({ ...item, [key]: typeof item[key] === 'string' ? item[key] : globalThis.crypto.randomUUID() }));
+      itemKeys = keyed.map((item) => item[key] as string);
+      value = { ...input, [field]: keyed };
+    }
+    return { variables: { [entry.argName!]: value }, idempotencyKey, itemKeys };
   }
 
   const client: Record<string, unknown> = {};
@@ -143,9 +155,9 @@ export function createClient(options: ClientOptions): PreconditionClient {
   }
   for (const [field, entry] of Object.entries(mutations) as Array<[string, OperationEntry]>) {
     client[field] = async (...params: unknown[]) => {
-      const { variables, idempotencyKey } = variablesFor(entry, params);
+      const { variables, idempotencyKey, itemKeys } = variablesFor(entry, params);
       const { value, meta } = await run(field, entry, variables, idempotencyKey);
-      if (value !== null && typeof value === 'object') Object.defineProperty(value, '$meta', { value: meta, enumerable: false });
+      if (value !== null && typeof value === 'object') Object.defineProperty(value, '$meta', { value: { ...meta, itemKeys }, enumerable: false });
       return value;
     };
   }

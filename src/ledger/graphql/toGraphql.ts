@@ -5,18 +5,21 @@ import type * as R from '../results.ts';
 import {
   AccountNotFound,
   BalanceLimitExceeded,
+  BatchTooLarge,
+  LinkedMoveFailed,
   CurrencyMismatch,
   DepositSuccess,
   InsufficientFunds,
   OpenAccountSuccess,
   OutcomeUnknown,
   RequestInProgress,
+  SubmitMovesSuccess,
   TransferSuccess,
   WithdrawSuccess,
 } from './results.ts';
 import { toAccount, toLedgerEntry } from './types.ts';
 
-type AnyResult = R.OpenAccountResult | R.DepositResult | R.WithdrawResult | R.TransferResult;
+type AnyResult = R.OpenAccountResult | R.DepositResult | R.WithdrawResult | R.TransferResult | R.MoveResult | R.SubmitMovesResult;
 
 /** Maps any ledger service result to its GraphQL member; each mutation's union accepts its own subset. */
 export function toGraphql(result: AnyResult): object {
@@ -52,6 +55,12 @@ export function toGraphql(result: AnyResult): object {
       return Object.assign(new RequestInProgress(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt });
     case 'outcomeUnknown':
       return Object.assign(new OutcomeUnknown(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt });
+    case 'linkedMoveFailed':
+      return Object.assign(new LinkedMoveFailed(), { requestId: result.requestId });
+    case 'batchTooLarge':
+      return Object.assign(new BatchTooLarge(), { moves: result.moves, movesMax: result.movesMax });
+    case 'submitMovesSuccess':
+      return Object.assign(new SubmitMovesSuccess(), { results: result.results.map(toGraphql) });
     case 'currencyMismatch':
       return Object.assign(new CurrencyMismatch(), {
         fromAccountId: result.fromAccountId,
