@@ -5,7 +5,7 @@ import { decideGroup, type GroupDecision, type GroupSnapshot, type MoveDecision 
 import { groupKeyOf } from './groupQueues.ts';
 import { moveAttemptsMax, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
 import type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
-import { fromLong, toLong } from './money.ts';
+import { toLong } from './money.ts';
 import { type MoveAttempt, outcomeOf } from './outcome.ts';
 import {
   answerTakenKey,
@@ -164,7 +164,7 @@ async function attemptGroup(
       const writes: AnyBulkWriteOperation<AccountDoc>[] = decision.accountWrites.map(({ read, balanceDelta, versionDelta }) => ({
         updateOne: {
           // The precondition of every decision of the group: the account exactly as it was read.
-          filter: { _id: read._id, balance: toLong(read.balance), version: toLong(read.version) },
+          filter: deps.preconditions.groupFilter(read),
           update: { $inc: { balance: toLong(balanceDelta), version: toLong(versionDelta) } },
         },
       }));
@@ -185,11 +185,10 @@ async function attemptGroup(
 async function readGroup(deps: LedgerDeps, session: ClientSession, attempts: readonly MoveAttempt[]): Promise<GroupSnapshot> {
   const accountIds = accountIdsOf(attempts.map((attempt) => attempt.params));
   const keys = [...new Set(attempts.map((attempt) => attempt.key))];
-  const projection = { currency: 1, balance: 1, version: 1 } as const;
-  const accountDocs = await deps.collections.accounts.find({ _id: { $in: accountIds } }, { session, projection }).toArray();
+  const accountReads = await deps.preconditions.readGroup(deps.collections.accounts, session, accountIds);
   const requestDocs = await deps.collections.requests.find({ _id: { $in: keys } }, { session }).toArray();
   return {
-    accounts: new Map(accountDocs.map((doc) => [doc._id, { _id: doc._id, currency: doc.currency, balance: fromLong(doc.balance), version: fromLong(doc.version) }])),
+    accounts: new Map(accountReads.map((read) => [read._id, read])),
     requests: new Map(requestDocs.map((doc) => [doc._id, doc])),
   };
 }

@@ -1,4 +1,4 @@
-import { balanceMax } from './decide.ts';
+import { type AccountRead, balanceMax } from './decide.ts';
 import type { EntryDoc, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt } from './outcome.ts';
@@ -8,14 +8,6 @@ import type { AccountNotFound, BalanceLimitExceeded, CurrencyMismatch, Insuffici
 // against the running balance, as if each had run alone right after the one before it. Pure: the
 // group's transaction (groupCommit.ts) reads, calls this, and writes what it returns under the
 // precondition that the accounts are still exactly as read.
-
-/** An account as the group's snapshot read it. */
-export interface AccountRead {
-  _id: string;
-  currency: string;
-  balance: number;
-  version: number;
-}
 
 /** What the group's transaction read: its accounts, and those of its keys that are already decided. */
 export interface GroupSnapshot {

@@ -1,6 +1,6 @@
 export { createLedgerService, type LedgerService, type LedgerServiceOptions } from './service.ts';
 export { createLedgerTelemetry, type LedgerTelemetry } from './telemetry.ts';
-export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountState, type DecisionTarget } from './decide.ts';
+export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountRead, type AccountState, type DecisionTarget } from './decide.ts';
 export { requestKey, requestRules, type RequestRules } from './requests.ts';
 export type { MoveAttempt } from './outcome.ts';
 export { collectionNames, ensureLedgerIndexes } from './model.ts';
