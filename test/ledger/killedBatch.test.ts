@@ -1,0 +1,143 @@
+import type { ChildProcess } from 'node:child_process';
+import { type Document, MongoClient } from 'mongodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inLanes, TRANSIENT_ANSWERS } from '../support/callers.ts';
+import { startEngineProcess } from '../support/engineProcess.ts';
+import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
+
+// B2 through a real crash: API process A is killed with SIGKILL in the middle of a burst of atomic
+// batches, each spreading its moves over many accounts. A batch is one transaction, so at the
+// kill every batch is whole or absent, with no replay and no sweep. Then every batch is sent
+// again, same keys, through process B: each ends whole, applied once (replayed where A's commit
+// went through).
+
+const dbName = 'ledger_killed_batch';
+const key = 'killed-batch-service-key';
+const accountsCount = 20;
+const openingMinorUnits = 10_000;
+const batchesCount = 60;
+/** Moves per batch: a withdrawal of 1 from each of 10 accounts, and a transfer. */
+const movesPerBatch = 11;
+const answeredBeforeKill = 20;
+/** Short, so the transaction A may leave open frees its accounts soon (docs/ledger.md). */
+const lifetimeLimitSeconds = 5;
+
+const children: ChildProcess[] = [];
+let client: MongoClient | undefined;
+afterAll(async () => {
+  await client?.close();
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+async function startApi(uri: string): Promise<{ main: MainProcess; url: string }> {
+  const main = spawnMain({ MONGODB_URI: uri, MONGODB_DB: dbName, PORT: '0', HOST: '127.0.0.1', API_KEYS: `${key}=service`, SEED_DEMO: '0' });
+  children.push(main.child);
+  const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, 60_000);
+  return { main, url: url! };
+}
+
+async function gql(url: string, query: string, variables: Document): Promise<Document> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: Document; errors?: unknown[] };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data!;
+}
+
+const accountId = (i: number) => `kb-${String(i % accountsCount).padStart(2, '0')}`;
+const open = 'mutation($id: String!) { openAccount(input: { accountId: $id, currency: "EUR" }) { __typename } }';
+const submit = `mutation($input: SubmitMovesInput!) { submitMoves(input: $input) {
+  __typename ... on SubmitMovesSuccess { results { __typename ... on DuplicateReplayed { original { __typename } } } } } }`;
+
+function batchInput(b: number): Document {
+  const moves = Array.from({ length: movesPerBatch - 1 }, (_, m) => ({ kind: 'WITHDRAW', accountId: accountId(b + m), amount: 1, requestId: `kb-${b}-w${m}` }));
+  moves.push({ kind: 'TRANSFER', accountId: accountId(b), toAccountId: accountId(b + 10), amount: 7, requestId: `kb-${b}-t` } as never);
+  return { input: { atomic: true, moves } };
+}
+
+/** A batch's answers, a replay counted as its original: ['WithdrawSuccess', ...]. */
+const kindsOf = (data: Document): string[] =>
+  (data['submitMoves'].results as Document[]).map((r) => (r['__typename'] === 'DuplicateReplayed' ? r['original'].__typename : r['__typename']));
+
+describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
+  it('leaves every batch whole or absent at the kill, and whole once sent again', async () => {
+    const t0 = Date.now();
+    const phase = (name: string) => process.env['KILL_TEST_TRACE'] && process.stderr.write(`[killed batch] ${Date.now() - t0} ms ${name}\n`);
+    const engine = await startEngineProcess(['--setParameter', `transactionLifetimeLimitSeconds=${lifetimeLimitSeconds}`]);
+    children.push(engine.child);
+    const [a, b] = await Promise.all([startApi(engine.uri), startApi(engine.uri)]);
+    client = new MongoClient(engine.uri);
+    const db = client.db(dbName);
+    phase('processes up');
+    await Promise.all(Array.from({ length: accountsCount }, (_, i) => gql(a.url, open, { id: accountId(i) })));
+    const funding = Array.from({ length: accountsCount }, (_, i) => ({ kind: 'DEPOSIT', accountId: accountId(i), amount: openingMinorUnits, requestId: `kb-fund-${i}` }));
+    expect(kindsOf(await gql(a.url, submit, { input: { atomic: true, moves: funding } }))).toEqual(Array(accountsCount).fill('DepositSuccess'));
+    /** Requests written per batch, and whether every account equals its journal. */
+    const requestsPerBatch = async () => {
+      const docs = await db.collection('ledger_requests').find({ requestId: /^kb-\d+-/ }).project({ requestId: 1 }).toArray();
+      const counts = new Map<number, number>();
+      for (const doc of docs) {
+        const batch = Number(/^kb-(\d+)-/.exec(doc['requestId'])![1]);
+        counts.set(batch, (counts.get(batch) ?? 0) + 1);
+      }
+      return counts;
+    };
+    const expectBalancesAreJournals = async () => {
+      for (const account of await db.collection('accounts').find({}).toArray()) {
+        const entries = await db.collection('ledger_entries').find({ accountId: account._id }).toArray();
+        const sum = entries.reduce((total, e) => total + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']), 0);
+        expect(Number(account['balance'])).toBe(sum);
+      }
+    };
+
+    let answered = 0;
+    let killed = false;
+    await inLanes(batchesCount, 8, async (i) => {
+      if (killed) return;
+      await gql(a.url, submit, batchInput(i)).then(
+        (data) => {
+          expect(kindsOf(data)).toEqual([...Array(movesPerBatch - 1).fill('WithdrawSuccess'), 'TransferSuccess']);
+          answered += 1;
+          if (answered === answeredBeforeKill && !killed) {
+            killed = true;
+            a.main.child.kill('SIGKILL');
+          }
+        },
+        () => undefined, // the connection died with A
+      );
+    });
+    expect(await a.main.exited).toMatchObject({ signal: 'SIGKILL' });
+
+    phase('A killed');
+    // At the kill, at once: every batch whole or absent, every balance its journal.
+    const atKill = await requestsPerBatch();
+    for (const count of atKill.values()) expect(count).toBe(movesPerBatch);
+    expect(atKill.size).toBeGreaterThanOrEqual(answeredBeforeKill);
+    await expectBalancesAreJournals();
+
+    // Every batch again through B, same keys, until no move is transient.
+    let replayedWhole = 0;
+    await inLanes(batchesCount, 8, async (i) => {
+      for (;;) {
+        const data = await gql(b.url, submit, batchInput(i));
+        const kinds = kindsOf(data);
+        if (kinds.some((kind) => TRANSIENT_ANSWERS.has(kind))) continue;
+        expect(kinds).toEqual([...Array(movesPerBatch - 1).fill('WithdrawSuccess'), 'TransferSuccess']);
+        if ((data['submitMoves'].results as Document[]).every((r) => r['__typename'] === 'DuplicateReplayed')) replayedWhole += 1;
+        return;
+      }
+    });
+    phase('sent again');
+    const end = await requestsPerBatch();
+    expect(end.size).toBe(batchesCount);
+    for (const count of end.values()) expect(count).toBe(movesPerBatch);
+    expect(replayedWhole).toBe(atKill.size);
+    await expectBalancesAreJournals();
+    const total = (await db.collection('accounts').find({}).toArray()).reduce((sum, doc) => sum + Number(doc['balance']), 0);
+    expect(total).toBe(accountsCount * openingMinorUnits - batchesCount * (movesPerBatch - 1));
+    console.log(`killedBatch: A answered ${answered} atomic batches before SIGKILL, ${atKill.size} were whole at the kill, none partial; B replayed those whole and applied the other ${batchesCount - atKill.size}`);
+  }, 90_000);
+});
