@@ -14,7 +14,7 @@ import type { GraphqlTelemetry } from './telemetry.ts';
 import { createSubscriptionMultiplexer } from './subscriptionMultiplexer.ts';
 import { serveGraphqlWs } from './wsServer.ts';
 import type { QueryLimitProtection } from './queryLimits.ts';
-import type { RateLimiter } from './rateLimit.ts';
+import { documentTokens, type RateLimiter } from './rateLimit.ts';
 import type { TrustedDocuments } from './trustedDocuments.ts';
 
 export interface GraphqlWsOptions {
@@ -71,7 +71,8 @@ export function attachGraphqlWs({
         if (untrusted) return [untrusted];
         const tokens = queryLimits?.checkTokens(payload.query) ?? null;
         if (tokens) return [tokens];
-        const limited = rateLimiter && auth.ok ? rateLimiter.check(auth.principal) : null;
+        const limited =
+          rateLimiter && auth.ok ? rateLimiter.check(auth.principal, documentTokens(schema, payload.query, payload.operationName, payload.variables)) : null;
         if (!limited) return undefined;
         const { http: _http, ...extensions } = limited.extensions;
         return [new GraphQLError(limited.message, { extensions })];

@@ -110,7 +110,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
           await sleep(waitMs);
           continue;
         }
-        return { value: outcome.value, meta: { idempotencyKey, attempts, itemKeys: null } satisfies RequestMeta };
+        return { value: outcome.value, meta: { idempotencyKey, attempts } satisfies RequestMeta };
       }
       const retryable = outcome.retry === 'always' || (outcome.retry === 'if-replayable' && entry.replays);
       const waitMs = backoffMs(policy, attempts, outcome.retryAfterMs);
@@ -157,7 +157,8 @@ export function createClient(options: ClientOptions): PreconditionClient {
     client[field] = async (...params: unknown[]) => {
       const { variables, idempotencyKey, itemKeys } = variablesFor(entry, params);
       const { value, meta } = await run(field, entry, variables, idempotencyKey);
-      if (value !== null && typeof value === 'object') Object.defineProperty(value, '$meta', { value: { ...meta, itemKeys }, enumerable: false });
+      const withKeys = itemKeys === null ? meta : { ...meta, itemKeys };
+      if (value !== null && typeof value === 'object') Object.defineProperty(value, '$meta', { value: withKeys, enumerable: false });
       return value;
     };
   }

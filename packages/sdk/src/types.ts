@@ -43,8 +43,8 @@ type FieldValue<E extends OperationEntry, F extends PropertyKey> = ResultOf<E['d
 export interface RequestMeta {
   /** The key sent on every attempt (made by the SDK when the input left it out); null when the operation has none. */
   idempotencyKey: string | null;
-  /** The keys of a keyed list's items (submitMoves' moves), in order, as sent on every attempt; null when there is none. */
-  itemKeys: readonly string[] | null;
+  /** The keys of a keyed list's items (submitMoves' moves), in order, as sent on every attempt; only on such operations. */
+  itemKeys?: readonly string[];
   attempts: number;
 }
 

@@ -4,6 +4,7 @@ import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { AppContext } from '../../graphql/context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
+import { rateLimitTokensFrom } from '../../graphql/rateLimit.ts';
 import * as zodInputs from '../inputs.ts';
 import { pageSizeMax, submitMovesMax } from '../limits.ts';
 import type { Page } from '../queries.ts';
@@ -53,7 +54,7 @@ export class LedgerResolver {
 
   @Mutation(() => SubmitMovesResult, { description: `Up to ${submitMovesMax} moves in one transaction, one result each, in order` })
   @Allow(Rights.moveMoney)
-  @Extensions({ rateLimitTokensFrom: 'input.moves' })
+  @Extensions({ [rateLimitTokensFrom]: 'input.moves' })
   async submitMoves(@Arg('input', () => SubmitMovesInput) input: SubmitMovesInput, @Ctx() ctx: AppContext) {
     // The size first: a batch past the maximum is BatchTooLarge, whatever its moves hold.
     const tooLarge = ledger(ctx).batchTooLarge(input.moves.length);
