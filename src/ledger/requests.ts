@@ -5,7 +5,7 @@ import { isDuplicateKey } from '../db/mongoErrors.ts';
 import { type AccountPreconditions, readAccount } from './decide.ts';
 import type { GroupPolicy } from './groupDecision.ts';
 import type { GroupQueues } from './groupQueues.ts';
-import { moveAttemptsMax, moveBackoffBaseMs, moveBackoffMaxMs, moveRetryBudgetMs } from './limits.ts';
+import { moveAttemptsMax, moveBackoffBaseMs, moveBackoffMaxMs } from './limits.ts';
 import type { EntryDoc, LedgerCollections, MoveOp, MoveParams, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt, outcomeOf, recordDecision } from './outcome.ts';
@@ -21,7 +21,9 @@ import type {
 } from './results.ts';
 import type { LedgerTelemetry, RetryReason } from './telemetry.ts';
 
-// The request lifecycle. A money move is ONE multi-document transaction, in this order:
+// The request lifecycle of a lone move (one that found no other move of this process queued on its
+// accounts; moves that queue together commit as a group, groupCommit.ts). A money move is ONE
+// multi-document transaction, in this order:
 //   1. the conditional write of each account (debit first): write conflicts surface at once;
 //   2. the request under its unique key, already decided (applied, or rejected for lack of
 //      funds), with its parameters' hash and outcome;
