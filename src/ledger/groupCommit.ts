@@ -20,7 +20,7 @@ import {
   type WaitingMove,
 } from './requests.ts';
 import type { LinkedMoveFailed, MoveOutcome } from './results.ts';
-import type { RetryReason } from './telemetry.ts';
+import type { RetryReason, TransactionKind } from './telemetry.ts';
 
 // Group commit. Moves of this process queued on the same account(s) commit together in ONE
 // transaction when their turn comes:
@@ -59,7 +59,7 @@ export function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveAnsw
  */
 export async function submitMoves(deps: LedgerDeps, moves: readonly MoveRequest[], atomic: boolean): Promise<BatchAnswer[]> {
   const deadlineMs = Date.now() + moveRetryBudgetMs;
-  return deps.turns.run(accountIdsOf(moves), () => groupInTransactions(deps, moves, atomic, deadlineMs));
+  return deps.turns.run(accountIdsOf(moves), () => groupInTransactions(deps, moves, { kind: 'batch', atomic }, deadlineMs));
 }
 
 /** Leads one queue: takes its groups one turn at a time until nothing waits. */
@@ -84,7 +84,7 @@ async function commitGroup(deps: LedgerDeps, group: readonly WaitingMove[]): Pro
       return;
     }
     const deadlineMs = Math.min(...group.map((waiting) => waiting.deadlineMs));
-    const answers = await groupInTransactions(deps, group.map((waiting) => waiting.move), false, deadlineMs);
+    const answers = await groupInTransactions(deps, group.map((waiting) => waiting.move), { kind: 'group', atomic: false }, deadlineMs);
     group.forEach((waiting, i) => {
       const answer = answers[i]!;
       if (answer.kind === 'linkedMoveFailed') waiting.reject(new Error('invariant: a group of lone moves is never linked'));
@@ -96,7 +96,13 @@ async function commitGroup(deps: LedgerDeps, group: readonly WaitingMove[]): Pro
 }
 
 /** The group's transaction, one per attempt, rerun under the same keys; the answers in order. */
-async function groupInTransactions(deps: LedgerDeps, moves: readonly MoveRequest[], atomic: boolean, deadlineMs: number): Promise<BatchAnswer[]> {
+/** What a group transaction carries: the moves queued on an account (never linked), or a submitMoves. */
+interface GroupKind {
+  kind: Extract<TransactionKind, 'group' | 'batch'>;
+  atomic: boolean;
+}
+
+async function groupInTransactions(deps: LedgerDeps, moves: readonly MoveRequest[], batch: GroupKind, deadlineMs: number): Promise<BatchAnswer[]> {
   const firstSeenAt = new Date();
   const bases = moves.map((move) => attemptBase(move, firstSeenAt));
   /** An earlier attempt's commit may have applied (its reply was lost). */
@@ -111,7 +117,7 @@ async function groupInTransactions(deps: LedgerDeps, moves: readonly MoveRequest
     for (let attemptNo = 1; ; attemptNo += 1) {
       attempts = bases.map((base) => ({ key: deps.rules.keyOf(base.requestId), ...base }));
       try {
-        const decision = await attemptGroup(deps, session, attempts, atomic, (snapshot) => {
+        const decision = await attemptGroup(deps, session, attempts, batch, (snapshot) => {
           decidedBefore ??= new Set(snapshot.requests.keys());
         });
         return await answersOf(deps, attempts, decision.moves, mayHaveCommitted, decidedBefore ?? new Set());
@@ -145,7 +151,7 @@ async function attemptGroup(
   deps: LedgerDeps,
   session: ClientSession,
   attempts: readonly MoveAttempt[],
-  atomic: boolean,
+  batch: GroupKind,
   onRead: (snapshot: GroupSnapshot) => void,
 ): Promise<GroupDecision> {
   const { accounts, requests, entries } = deps.collections;
@@ -153,7 +159,7 @@ async function attemptGroup(
   try {
     const snapshot = await readGroup(deps, session, attempts);
     onRead(snapshot);
-    const decision = decideGroup({ snapshot, attempts, atomic, now: new Date(), policy: deps.groupPolicy, sameMove: deps.rules.sameMove });
+    const decision = decideGroup({ snapshot, attempts, atomic: batch.atomic, now: new Date(), policy: deps.groupPolicy, sameMove: deps.rules.sameMove });
     const recorded = decision.moves.flatMap((move) => (move.kind === 'applied' || move.kind === 'rejected' ? [move.request] : []));
     const journal = decision.moves.flatMap((move) => (move.kind === 'applied' ? move.entries : []));
     if (recorded.length === 0) {
@@ -174,6 +180,7 @@ async function attemptGroup(
     await requests.insertMany(recorded, { session });
     if (journal.length > 0) await entries.insertMany(journal, { session });
     await session.commitTransaction();
+    deps.telemetry.committed(batch.kind, recorded.length);
     return decision;
   } catch (error) {
     if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);

@@ -218,6 +218,7 @@ async function attemptMove(deps: LedgerDeps, session: ClientSession, attempt: Mo
       return { kind: 'keyTaken', existing: await loadRequest(deps.collections, attempt.key) };
     }
     await session.commitTransaction();
+    deps.telemetry.committed('lone', 1);
     return { kind: 'answered', result: await outcomeOf(deps.collections, decision.request, decision.entries) };
   } catch (error) {
     if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);

@@ -61,6 +61,12 @@ function tally(sent: string[]): Record<string, number> {
   return Object.fromEntries(counts);
 }
 
+/** Committed transactions of `kind` and the moves they carried (ledger_transactions_total, ledger_transaction_moves_total). */
+async function committed(kind: string): Promise<{ transactions: number; moves: number }> {
+  const read = async (name: string) => Number(new RegExp(`kind="${kind}"} (\\d+)`).exec(await registry.getSingleMetricAsString(name))?.[1] ?? 0);
+  return { transactions: await read('ledger_transactions_total'), moves: await read('ledger_transaction_moves_total') };
+}
+
 async function conflictsRetried(): Promise<number> {
   const text = await registry.getSingleMetricAsString('ledger_transaction_retries_total');
   return Number(/reason="writeConflict"} (\d+)/.exec(text)?.[1] ?? 0);
@@ -94,11 +100,14 @@ describe('ledger write cost', () => {
   it.each([10, 100])('commits %i withdrawals queued on one account in one group: six commands, no conflict', async (count) => {
     await h.fundedAccount(`wc-hot-${count}`, 1_000);
     const before = await conflictsRetried();
+    const groupsBefore = await committed('group');
     const { sent } = await observe(() =>
       Promise.all(Array.from({ length: count }, (_, i) => service.withdraw({ accountId: `wc-hot-${count}`, amount: 1, requestId: `wc-hot-${count}-${i}` }))),
     );
     expect(tally(sent)).toEqual(groupCommands);
     expect(await conflictsRetried()).toBe(before);
+    // The metrics say so too: one more group transaction, carrying `count` moves.
+    expect(await committed('group')).toEqual({ transactions: groupsBefore.transactions + 1, moves: groupsBefore.moves + count });
     expect(await h.db.db.collection('accounts').findOne({ _id: `wc-hot-${count}` as never })).toMatchObject({ balance: 1_000 - count });
     perMove.set(`group of ${count}`, sent.length / count);
   });
