@@ -95,13 +95,13 @@ async function commitGroup(deps: LedgerDeps, group: readonly WaitingMove[]): Pro
   }
 }
 
-/** The group's transaction, one per attempt, rerun under the same keys; the answers in order. */
 /** What a group transaction carries: the moves queued on an account (never linked), or a submitMoves. */
 interface GroupKind {
   kind: Extract<TransactionKind, 'group' | 'batch'>;
   atomic: boolean;
 }
 
+/** The group's transaction, one per attempt, rerun under the same keys; the answers in order. */
 async function groupInTransactions(deps: LedgerDeps, moves: readonly MoveRequest[], batch: GroupKind, deadlineMs: number): Promise<BatchAnswer[]> {
   const firstSeenAt = new Date();
   const bases = moves.map((move) => attemptBase(move, firstSeenAt));
