@@ -44,9 +44,11 @@ export const transferInput = z
  * `toAccountId` is a transfer's credited account, and only a transfer's. Kinds are the service's
  * (lower case); the GraphQL enum maps onto them.
  */
+const noToAccountId = z.null({ error: 'toAccountId is only for a transfer' }).optional();
+
 export const moveInput = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('deposit'), requestId, accountId, amount, toAccountId: z.null().optional() }),
-  z.object({ kind: z.literal('withdraw'), requestId, accountId, amount, toAccountId: z.null().optional() }),
+  z.object({ kind: z.literal('deposit'), requestId, accountId, amount, toAccountId: noToAccountId }),
+  z.object({ kind: z.literal('withdraw'), requestId, accountId, amount, toAccountId: noToAccountId }),
   z
     .object({ kind: z.literal('transfer'), requestId, accountId, amount, toAccountId: accountId })
     .refine((move) => move.accountId !== move.toAccountId, { message: 'accountId and toAccountId must differ', path: ['toAccountId'] }),
