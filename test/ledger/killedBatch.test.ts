@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createLedgerService, createLedgerTelemetry, type MoveInput } from '../../src/ledger/index.ts';
 import { inLanes } from '../support/callers.ts';
-import { startEngineProcess } from '../support/engineProcess.ts';
+import { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
 import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 
 // B2 through a real crash: API process A is killed with SIGKILL in the middle of a burst of atomic
@@ -26,10 +26,12 @@ const answeredBeforeKill = 20;
 const lifetimeLimitSeconds = 5;
 
 const children: ChildProcess[] = [];
+let engine: EngineProcess | undefined;
 let client: MongoClient | undefined;
 afterAll(async () => {
   await client?.close();
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await engine?.stop();
 });
 
 async function startApi(uri: string): Promise<{ main: MainProcess; url: string }> {
@@ -69,10 +71,11 @@ describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
   it('leaves every batch whole or absent at the kill, and whole once sent again', async () => {
     const t0 = Date.now();
     const phase = (name: string) => process.env['KILL_TEST_TRACE'] && process.stderr.write(`[killed batch] ${Date.now() - t0} ms ${name}\n`);
-    const engine = await startEngineProcess(['--setParameter', `transactionLifetimeLimitSeconds=${lifetimeLimitSeconds}`]);
-    children.push(engine.child);
-    const a = await startApi(engine.uri);
+    engine = await startEngineProcess();
     client = new MongoClient(engine.uri);
+    // As mongod's --setParameter would: a killed process's open transaction ends after this.
+    await client.db('admin').command({ setParameter: 1, transactionLifetimeLimitSeconds: lifetimeLimitSeconds });
+    const a = await startApi(engine.uri);
     const db = client.db(dbName);
     const survivor = createLedgerService({ db, telemetry: createLedgerTelemetry(new Registry(), pino({ level: 'silent' })) });
     phase('processes up');

@@ -1,8 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { type Document, MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inLanes, untilFinal } from '../support/callers.ts';
-import { startEngineProcess } from '../support/engineProcess.ts';
 import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 
 // G5 with a real crash: two API processes share one engine process; A is killed with SIGKILL in
@@ -11,6 +11,7 @@ import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 // transaction (if the kill caught one) holds its accounts until the engine's lifetime limit, B
 // answers RequestInProgress on them meanwhile, and the caller's retries with the same keys finish.
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dbName = 'ledger_killed_process';
 const key = 'kill-test-service-key';
 const transfersCount = 300;
@@ -33,12 +34,26 @@ afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-async function startEngine(): Promise<string> {
-  // Its open transactions expire as a mongod started with the same --setParameter would (see
-  // docs/ledger.md).
-  const engine = await startEngineProcess(['--setParameter', `transactionLifetimeLimitSeconds=${lifetimeLimitSeconds}`]);
-  children.push(engine.child);
-  return engine.uri;
+function startEngine(): Promise<string> {
+  // The emulator's CLI, as an operator runs the engine; its open transactions expire as a mongod
+  // started with the same --setParameter would (see docs/ledger.md).
+  const cli = 'packages/mongo-emulator/bin/mongo-emulator.mjs';
+  const child = spawn(process.execPath, [cli, '--port', '0', '--setParameter', `transactionLifetimeLimitSeconds=${lifetimeLimitSeconds}`], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += String(chunk);
+      const match = /ready on (mongodb:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr!.on('data', (chunk) => (out += String(chunk)));
+    child.once('exit', () => reject(new Error(`engine exited: ${out}`)));
+  });
 }
 
 async function startApi(uri: string): Promise<{ main: MainProcess; url: string }> {
