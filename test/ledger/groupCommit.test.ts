@@ -1,6 +1,6 @@
 import { BSON } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntryDoc, LedgerService, MoveInput } from '../../src/ledger/index.ts';
+import { accountPreconditions, type AccountPreconditions, type EntryDoc, type LedgerService, type MoveInput } from '../../src/ledger/index.ts';
 import { idLengthMax, moveBytesMax } from '../../src/ledger/limits.ts';
 import { groupCheckedOnOpeningBalance, groupRefusalFailsAll } from './support/brokenPreconditions.ts';
 import { countOf } from './support/count.ts';
@@ -63,6 +63,56 @@ describe('group commit keeps G1-G6 per move', () => {
     const race = await raceWithdrawals(h.db, [broken!], 'gc-g1-meta', 500, 10, oneProcessWave);
     expect(race.finalBalance).toBeLessThan(0);
     expect(() => expectNoOverdraft(race, 500)).toThrow();
+  });
+
+  it('writes a group only on the state it read: a stale read matches nothing and the group reruns', async () => {
+    /**
+     * A group read that forgot its session (so it sees the account before its snapshot), and, on
+     * the first read only, another process's withdrawal of 50 committing right after it: the group
+     * then decides on a balance that is no longer there.
+     */
+    const staleRead = (accountId: string, groupFilter: AccountPreconditions['groupFilter']): AccountPreconditions => {
+      let interfered = false;
+      return {
+        ...accountPreconditions,
+        groupFilter,
+        async readGroup(accounts, _session, accountIds) {
+          const docs = await accounts.find({ _id: { $in: [...accountIds] } }).toArray();
+          if (!interfered) {
+            interfered = true;
+            expect((await h.service.withdraw({ accountId, amount: 50, requestId: `${accountId}-other` })).kind).toBe('withdrawSuccess');
+          }
+          return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: Number(doc.balance), version: Number(doc.version) }));
+        },
+      };
+    };
+    const retries = async () => {
+      const text = await h.registry.getSingleMetricAsString('ledger_transaction_retries_total');
+      const of = (reason: string) => Number(new RegExp(`reason="${reason}"} (\\d+)`).exec(text)?.[1] ?? 0);
+      return { writeConflict: of('writeConflict'), transient: of('transient') };
+    };
+    const twoWithdrawals = async (service: LedgerService, accountId: string) => {
+      const before = await retries();
+      const results = await Promise.all([1, 2].map((i) => service.withdraw({ accountId, amount: 40, requestId: `${accountId}-${i}` })));
+      const after = await retries();
+      return { kinds: kindsOf(results), writeConflict: after.writeConflict - before.writeConflict, transient: after.transient - before.transient };
+    };
+
+    // The group's write filter (balance and version as read) matches nothing: counted as a write
+    // conflict, the group reruns on 50, one withdrawal applies.
+    await h.fundedAccount('gc-stale', 100);
+    const [guarded] = await h.services(1, { preconditions: staleRead('gc-stale', accountPreconditions.groupFilter) });
+    expect(await twoWithdrawals(guarded!, 'gc-stale')).toEqual({ kinds: ['withdrawSuccess', 'insufficientFunds'], writeConflict: 1, transient: 0 });
+    expect(await balanceOf('gc-stale')).toBe(10);
+    await expectBalanceIsJournal('gc-stale');
+
+    // The same stale read under a filter on _id alone: the account write applies (50 - 80), and
+    // only the journal's unique (accountId, versionAfter) index, meeting the other withdrawal's
+    // entry, stops the group (a duplicate key, rerun as transient). The filter is the first guard.
+    await h.fundedAccount('gc-stale-id', 100);
+    const [unguarded] = await h.services(1, { preconditions: staleRead('gc-stale-id', (read) => ({ _id: read._id })) });
+    expect(await twoWithdrawals(unguarded!, 'gc-stale-id')).toEqual({ kinds: ['withdrawSuccess', 'insufficientFunds'], writeConflict: 0, transient: 1 });
+    expect(await balanceOf('gc-stale-id')).toBe(10);
   });
 
   it('answers every move of a group on its own: one refusal never fails the others', async () => {
