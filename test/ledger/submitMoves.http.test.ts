@@ -75,6 +75,34 @@ describe('submitMoves over HTTP', () => {
     expect(await admin.account('smh-b')).toMatchObject({ balance: 20 });
   });
 
+  it('sends the same batch again, same keys, while a move is answered RequestInProgress', async () => {
+    await admin.openAccount({ accountId: 'smh-c', currency: 'EUR' });
+    const bodies: string[] = [];
+    // The first reply is replaced by one whose second move was not decided yet (as when another
+    // process held its account past the server's retries); the batch did apply on the server.
+    const firstUndecided: FetchLike = async (url, init) => {
+      bodies.push(String(init?.body));
+      const response = await globalThis.fetch(url, init);
+      if (bodies.length > 1) return response;
+      const keys = (JSON.parse(String(init?.body)) as { variables: { input: { moves: { requestId: string }[] } } }).variables.input.moves.map((move) => move.requestId);
+      const undecided = { __typename: 'RequestInProgress', requestId: keys[1], firstSeenAt: new Date().toISOString() };
+      const body = { data: { submitMoves: { __typename: 'SubmitMovesSuccess', results: [{ __typename: 'LinkedMoveFailed', requestId: keys[0] }, undecided] } } };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch: firstUndecided, retry: { baseDelayMs: 1 } });
+    const result = await client.submitMoves({
+      atomic: true,
+      moves: [
+        { kind: 'DEPOSIT', accountId: 'smh-c', amount: 5 },
+        { kind: 'DEPOSIT', accountId: 'smh-c', amount: 6 },
+      ],
+    });
+    expect(result.$meta.attempts).toBe(2);
+    expect(bodies[1]).toBe(bodies[0]);
+    expect(result.__typename === 'SubmitMovesSuccess' && result.results.map((move) => move.__typename)).toEqual(['DuplicateReplayed', 'DuplicateReplayed']);
+    expect(await admin.account('smh-c')).toMatchObject({ balance: 11 });
+  });
+
   it('answers BatchTooLarge past 100 moves, and BAD_USER_INPUT for a transfer without toAccountId', async () => {
     const moves = Array.from({ length: 101 }, () => ({ kind: 'WITHDRAW' as const, accountId: 'smh-a', amount: 1 }));
     expect(await admin.submitMoves({ atomic: false, moves })).toMatchObject({ __typename: 'BatchTooLarge', moves: 101, movesMax: 100 });

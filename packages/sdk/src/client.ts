@@ -45,6 +45,20 @@ export type PreconditionClient = QueryMethods &
 const NEVER_RETRIED = new Set(['BAD_USER_INPUT', 'FORBIDDEN', 'UNAUTHENTICATED']);
 /** Union members that mean "ask again with the same key". */
 const ASK_AGAIN = new Set(['OutcomeUnknown', 'RequestInProgress']);
+
+function isAskAgain(value: unknown): boolean {
+  const typename = (value as { __typename?: unknown } | null)?.__typename;
+  return typeof typename === 'string' && ASK_AGAIN.has(typename);
+}
+
+/**
+ * A batch (an operation whose items carry their own keys) with an item not decided yet: the same
+ * batch is sent again, same keys, and the items decided meanwhile answer from their records.
+ */
+function someItemAsksAgain(value: unknown): boolean {
+  const results = (value as { results?: unknown } | null)?.results;
+  return Array.isArray(results) && results.some(isAskAgain);
+}
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
 
 type Attempt =
@@ -103,8 +117,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
       const outcome = await attempt(document, field, variables);
       const canRetry = (waitMs: number) => attempts < policy.maxAttempts && Date.now() + waitMs - startedMs <= policy.maxElapsedMs;
       if (outcome.kind === 'answer') {
-        const typename = (outcome.value as { __typename?: unknown } | null)?.__typename;
-        const askAgain = typeof typename === 'string' && ASK_AGAIN.has(typename);
+        const askAgain = isAskAgain(outcome.value) || (entry.keyList !== null && someItemAsksAgain(outcome.value));
         const waitMs = backoffMs(policy, attempts);
         if (askAgain && canRetry(waitMs)) {
           await sleep(waitMs);
