@@ -7,17 +7,37 @@
 // ones included, which is what tsPreCompilationDeps asks for: a type-only cycle is still a cycle
 // for the reader.
 
-/** The entry points and the wiring (the composition root, the start-up list): they may import anything. */
-const entry = ['^src/main\\.ts$', '^src/server\\.ts$', '^src/app\\.ts$', '^src/startupTasks\\.ts$'];
 /**
- * Where GraphQL may be spoken: the entry points, the schema layer, each feature's graphql/ folder,
- * health, the console and the SDK (a GraphQL client by nature). Everything else under src/ is
- * domain code.
+ * The layers of src/, lowest first (docs/architecture.md draws the same table). A module may
+ * import its own layer and the layers below it, never one above: `no-upward-import` is generated
+ * from this list, one rule per layer. Folders on one row are peers (a feature may import another
+ * feature only through its public module, see `features-through-public-module`).
  */
-const graphqlLayer = [...entry, '^src/graphql/', '^src/[^/]+/graphql/', '^src/health/', '^src/console/', '^src/sdk/'];
-const graphqlPackages = '(^|/)node_modules/(graphql|type-graphql)/';
-/** Shared below every feature: a feature may import these, they import no feature. */
-const infrastructure = ['^src/db/', '^src/observability/', '^src/config\\.ts$'];
+const layers = [
+  { name: 'lib', paths: ['^src/lib/'] },
+  { name: 'observability, access', paths: ['^src/observability/', '^src/access/'] },
+  { name: 'config', paths: ['^src/config\\.ts$'] },
+  { name: 'db', paths: ['^src/db/'] },
+  { name: 'changeStreams', paths: ['^src/changeStreams/'] },
+  { name: 'fanout', paths: ['^src/fanout/'] },
+  { name: 'graphql toolkit', paths: ['^src/graphql/'] },
+  { name: 'features', paths: ['^src/ledger/', '^src/work/'] },
+  { name: 'features built on features', paths: ['^src/payouts/', '^src/audit/'] },
+  { name: 'health', paths: ['^src/health/'] },
+  { name: 'composition root', paths: ['^src/app/'] },
+  { name: 'transports', paths: ['^src/server/'] },
+  { name: 'process entry', paths: ['^src/main\\.ts$'] },
+];
+/** Feature folders: each owns its collections and shows the others one public module, its index.ts. */
+const features = '(ledger|work|payouts|audit|health)';
+/**
+ * Where GraphQL may be spoken: the toolkit, each feature's graphql/ folder, the composition root
+ * (the schema's resolver list), the transports, the process entry and the console. Everything
+ * else under src/ (access, config, db, the change-stream and fan-out layers, every feature's
+ * domain) is plain TypeScript.
+ */
+const graphqlLayer = ['^src/graphql/', '^src/[^/]+/graphql/', '^src/app/', '^src/server/', '^src/main\\.ts$', '^src/console/'];
+const graphqlPackages = '(^|/)node_modules/(graphql|type-graphql|graphql-ws|@apollo/server)/';
 const emulator = '^packages/mongo-emulator/src/';
 
 module.exports = {
@@ -40,7 +60,7 @@ module.exports = {
       name: 'domain-not-to-graphql',
       severity: 'error',
       comment:
-        'Services return plain discriminated unions; only the graphql layer maps them to GraphQL types (DESIGN.md).',
+        'Services return plain discriminated unions; only the graphql layer maps them to GraphQL types (docs/design.md).',
       from: { path: '^src/', pathNot: graphqlLayer },
       to: { path: graphqlPackages },
     },
@@ -52,12 +72,35 @@ module.exports = {
       from: { path: '^src/', pathNot: graphqlLayer },
       to: { path: graphqlPackages, reachable: true },
     },
-    {
-      name: 'db-not-to-features',
+    ...layers.slice(0, -1).map((layer, index) => ({
+      name: `no-upward-import-${layer.name.replace(/[^a-z]+/gi, '-')}`,
       severity: 'error',
-      comment: 'src/db is below every feature: features register with it, it never reaches up into one.',
-      from: { path: '^src/db/' },
-      to: { path: '^src/', pathNot: infrastructure },
+      comment: `The ${layer.name} layer imports only its own layer and those below it (docs/architecture.md, the layer table).`,
+      from: { path: layer.paths },
+      to: { path: layers.slice(index + 1).flatMap((above) => above.paths) },
+    })),
+    {
+      name: 'config-only-access',
+      severity: 'error',
+      comment: 'config.ts parses the environment into roles, keys and limits: it may import src/access and nothing else of src/.',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/access/' },
+    },
+    {
+      name: 'toolkit-not-to-features',
+      severity: 'error',
+      comment:
+        'The GraphQL toolkit (src/graphql) is what feature resolvers build on: it names no feature (nor, by the layer rules, ' +
+        'any module that could lead to one).',
+      from: { path: '^src/graphql/' },
+      to: { path: `^src/${features}/` },
+    },
+    {
+      name: 'features-through-public-module',
+      severity: 'error',
+      comment: 'A feature reaches another feature only through its public module (index.ts), so its files can change without the others noticing.',
+      from: { path: `^src/${features}/` },
+      to: { path: `^src/${features}/`, pathNot: ['^src/$1/', `^src/${features}/index\\.ts$`] },
     },
     {
       name: 'production-not-to-tests',
@@ -95,16 +138,26 @@ module.exports = {
     {
       name: 'emulator-txn-changes-not-to-commands',
       severity: 'error',
-      comment: 'commands -> {txn, changes}: transactions and change streams are used by commands, never the reverse.',
-      from: { path: `${emulator}(txn|changes|engine)/` },
+      comment:
+        'commands -> {txn, changes, cursors, session, failpoints}: what commands use never reaches back into them.',
+      from: { path: `${emulator}(txn|changes|engine|cursors|session|failpoints)/` },
       to: { path: `${emulator}commands/` },
+    },
+    {
+      name: 'emulator-layers-not-to-server-state',
+      severity: 'error',
+      comment:
+        'serverState.ts wires every layer together (commands read it); a layer below commands names the ' +
+        'shape it needs instead (txn/statementScope.ts StatementServer), so it never sees the whole server.',
+      from: { path: `${emulator}(txn|changes|engine|cursors|session|failpoints)/` },
+      to: { path: `${emulator}server(State)?\\.ts$` },
     },
     {
       name: 'emulator-engine-not-up',
       severity: 'error',
       comment: '{txn, changes} -> engine: the storage engine is the bottom layer.',
       from: { path: `${emulator}engine/` },
-      to: { path: `${emulator}(wire|commands|txn|changes|session|failpoints)/|${emulator}server(State)?\\.ts$` },
+      to: { path: `${emulator}(wire|commands|txn|changes|cursors|session|failpoints)/|${emulator}server(State)?\\.ts$` },
     },
   ],
   options: {

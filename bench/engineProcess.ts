@@ -18,11 +18,23 @@ const ENGINE_HEAP_MAX_MB = 8_192;
 export interface EngineProcess {
   uri: string;
   pid: number;
+  /** SIGTERM (a clean stop), then waits for the exit. */
   stop(): Promise<void>;
+  /** SIGKILL (a crash, as the driver sees it through TCP), then waits for the exit. */
+  kill(): Promise<void>;
 }
 
-export async function startEngineProcess(): Promise<EngineProcess> {
-  const child = spawn(process.execPath, [`--max-old-space-size=${ENGINE_HEAP_MAX_MB}`, CLI, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export interface EngineProcessOptions {
+  /** 0 (the default) picks a free one; a test that restarts the engine names the port it had. */
+  port?: number;
+  /** mongod's --setParameter name=value pairs the emulator knows (transactionLifetimeLimitSeconds). */
+  setParameters?: Record<string, string | number>;
+}
+
+export async function startEngineProcess(options: EngineProcessOptions = {}): Promise<EngineProcess> {
+  const parameters = Object.entries(options.setParameters ?? {}).flatMap(([name, value]) => ['--setParameter', `${name}=${value}`]);
+  const args = [`--max-old-space-size=${ENGINE_HEAP_MAX_MB}`, CLI, '--port', String(options.port ?? 0), '--host', '127.0.0.1', ...parameters];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   const uri = await new Promise<string>((resolve, reject) => {
@@ -42,12 +54,9 @@ export async function startEngineProcess(): Promise<EngineProcess> {
   // Keep draining its output so a chatty engine never blocks on a full pipe.
   child.stdout.resume();
   child.stderr.resume();
-  return {
-    uri,
-    pid: child.pid!,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
   };
+  return { uri, pid: child.pid!, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }

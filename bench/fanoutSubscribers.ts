@@ -11,7 +11,7 @@
 // being measured. Every frame is still parsed in full and checked: type `next`, the subscription's
 // own id, an item id; anything else is an error, and every item is counted per subscriber for loss
 // and duplication. That graphql-ws's own client parses the API's frames is tested in
-// test/streams/wsDirectFrames.test.ts.
+// test/server/wsDirectFrames.test.ts.
 import WebSocket from 'ws';
 
 export interface FanoutStart {

@@ -3,7 +3,7 @@
 // uses. Configured as production (no introspection, no landing page), logging errors only.
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config.ts';
-import { startServer, type RunningServer } from '../src/server.ts';
+import { startServer, type RunningServer } from '../src/server/startServer.ts';
 import type { BenchKeys } from './context.ts';
 
 export interface BenchApp {

@@ -2,10 +2,10 @@
 // value stops start-up with a message naming the variable and what it expected. To add a limit,
 // add one line to `envSchema` (and one row to the README's configuration table).
 import { z } from 'zod';
-import { parseApiKeys, type ApiKeyEntry } from './graphql/auth/apiKeys.ts';
-import { isRole, ROLES, type Role } from './graphql/auth/roles.ts';
-import type { BucketSize, RateLimits } from './graphql/rateLimitSizes.ts';
-import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './graphql/trustedDocumentsManifest.ts';
+import { parseApiKeys, type ApiKeyEntry } from './access/apiKeys.ts';
+import { isRole, ROLES, type Role } from './access/roles.ts';
+import type { BucketSize, RateLimits } from './access/rateLimits.ts';
+import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './access/trustedDocumentsManifest.ts';
 import { resolve } from 'node:path';
 
 export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
@@ -66,6 +66,11 @@ const envSchema = z
       .regex(/^[A-Za-z0-9_-]{1,63}$/, { error: 'expected a database name (letters, digits, _ or -)' })
       .default('precondition'),
     MONGO_ENGINE: z.enum(MONGO_ENGINES).optional(),
+    // mongodb-memory-server's own variables, read here too: engine resolution (src/db/engine.ts)
+    // decides whether a mongod can be had before it starts the library.
+    MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
+    MONGOMS_DOWNLOAD_URL: z.string().min(1).optional(),
+    MONGOMS_DOWNLOAD_MIRROR: z.string().min(1).optional(),
     API_KEYS: z
       .string()
       .optional()
@@ -95,7 +100,7 @@ const envSchema = z
     MONGOD_DOWNLOAD_PROBE_TIMEOUT_MS: intVar(100, 60_000, 3_000),
     HTTP_BODY_LIMIT_BYTES: intVar(1_024, 10_485_760, 1_048_576),
     SHUTDOWN_GRACE_MS: intVar(0, 120_000, 10_000),
-    // Query limits (graphql-armor); src/graphql/queryLimits.ts derives each default.
+    // Query limits (graphql-armor); src/server/queryLimits.ts derives each default.
     GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
     GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
     GRAPHQL_COST_MAX: intVar(1, 1_000_000, 6_000),
@@ -130,6 +135,10 @@ export interface Config {
   mongodbUri: string | undefined;
   mongodbDb: string;
   mongoEngine: MongoEngineKind | undefined;
+  /** MONGOMS_SYSTEM_BINARY: a mongod binary to run instead of a cached or downloaded one. */
+  mongodSystemBinary: string | undefined;
+  /** MONGOMS_DOWNLOAD_URL, else MONGOMS_DOWNLOAD_MIRROR: where a mongod would be downloaded from. */
+  mongodDownloadUrl: string | undefined;
   /** Undefined when API_KEYS is unset: outside production a random admin key is generated. */
   apiKeys: readonly ApiKeyEntry[] | undefined;
   seedDemo: boolean;
@@ -175,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri: e.MONGODB_URI,
     mongodbDb: e.MONGODB_DB,
     mongoEngine: e.MONGO_ENGINE,
+    mongodSystemBinary: e.MONGOMS_SYSTEM_BINARY,
+    mongodDownloadUrl: e.MONGOMS_DOWNLOAD_URL ?? e.MONGOMS_DOWNLOAD_MIRROR,
     apiKeys: e.API_KEYS,
     seedDemo: e.SEED_DEMO === '1',
     rateLimits: e.RATE_LIMITS,

@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './observability/logger.ts';
-import { startServer } from './server.ts';
+import { startServer } from './server/startServer.ts';
 
 let config;
 try {

@@ -4,7 +4,8 @@
 // the run's time per 10,000 accounts; it must find no mismatch.
 import { Long, type Db } from 'mongodb';
 import { pino } from 'pino';
-import { ensureAuditIndexes, LedgerAudit } from '../../src/audit/index.ts';
+import { Registry } from 'prom-client';
+import { createAuditTelemetry, ensureAuditIndexes, LedgerAudit } from '../../src/audit/index.ts';
 import { collectionNames, ensureLedgerIndexes } from '../../src/ledger/index.ts';
 import { ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { sized } from '../context.ts';
@@ -34,7 +35,7 @@ async function measure(db: Db, accounts: number): Promise<Measured> {
   await ensureWorkItemIndexes(db);
   await ensureAuditIndexes(db);
   await seed(db, accounts);
-  const audit = new LedgerAudit(db, pino({ level: 'error' }), { recheckDelayMs: 0 });
+  const audit = new LedgerAudit(db, pino({ level: 'error' }), { recheckDelayMs: 0 }, createAuditTelemetry(new Registry()));
   const startedMs = performance.now();
   const cpuBefore = process.cpuUsage();
   const result = await audit.runNow();

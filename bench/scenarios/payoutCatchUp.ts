@@ -8,11 +8,11 @@
 import { Long, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { catchUpPayouts, catchUpStart } from '../../src/streams/projection/catchUp.ts';
-import { acquireLease, projectionLeases, storeCatchUp } from '../../src/streams/projection/lease.ts';
-import { ensureWalkIndexes, journalForWalk } from '../../src/streams/projection/withdrawalWalk.ts';
-import { ProjectionLimits } from '../../src/streams/limits.ts';
-import { createStreamsTelemetry } from '../../src/streams/telemetry.ts';
+import { catchUpPayouts, catchUpStart } from '../../src/payouts/catchUp.ts';
+import { acquireProjectionLease, projectionLeases, storeCatchUp } from '../../src/payouts/lease.ts';
+import { ensureWalkIndexes, journalForWalk } from '../../src/payouts/withdrawalWalk.ts';
+import { ProjectionLimits } from '../../src/payouts/limits.ts';
+import { createStreamsTelemetry } from '../../src/fanout/telemetry.ts';
 import { collectionNames } from '../../src/ledger/index.ts';
 import { createWorkService, createWorkTelemetry, ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { sized } from '../context.ts';
@@ -52,7 +52,7 @@ async function measure(db: Db, entries: number, missing: number): Promise<Measur
   const seedSeconds = (Date.now() - seedStartMs) / 1000;
 
   const leases = projectionLeases(db);
-  const acquired = await acquireLease(leases, 'payoutProjection', 'bench', 60_000);
+  const acquired = await acquireProjectionLease(leases, 'payoutProjection', 'bench', 60_000);
   if (!acquired) throw new Error('catch-up bench: the lease of a fresh database is held');
   const watermark = entryAt(entries - missing - 1);
   const logger = pino({ level: 'error' });

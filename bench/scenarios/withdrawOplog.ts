@@ -1,4 +1,4 @@
-// DESIGN's cost rule, measured: the oplog bytes of one withdrawal on an account with 10,000 past
+// docs/design.md's cost rule, measured: the oplog bytes of one withdrawal on an account with 10,000 past
 // decisions, all its entries together, read from local.oplog.rs as the server wrote them. A money
 // move is one transaction, so its entries are the applyOps entries naming this database; the payout
 // projection's inserts are plain entries and do not count.
@@ -10,12 +10,12 @@ import type { Measured, Target } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 
 const NAME = 'oplog-bytes-withdraw';
-/** The account's history before the measured withdrawals (DESIGN: 10,000 past decisions). */
+/** The account's history before the measured withdrawals (docs/design.md: 10,000 past decisions). */
 const PAST_DECISIONS = { full: 10_000, quick: 20 };
 const MEASURED = { full: 100, quick: 5 };
 /** Set-up runs in chunks, each within runSetup's own time budget. */
 const SETUP_CHUNK = 1_000;
-/** DESIGN: at most 2 KiB for a withdrawal, all its oplog entries together. */
+/** docs/design.md: at most 2 KiB for a withdrawal, all its oplog entries together. */
 const BYTES_MAX = 2 * 1024;
 
 export const withdrawOplogScenario: Scenario = {

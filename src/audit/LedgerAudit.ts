@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ObjectId, type Db } from 'mongodb';
-import { Registry } from 'prom-client';
 import { acquireLease, heldBy, releaseLease, renewLeaseReadingNow, type Lease } from '../db/lease.ts';
 import type { Logger } from '../observability/logger.ts';
 import { auditReaders } from './checks.ts';
 import { AuditLimits } from './limits.ts';
 import { AUDIT_LEASE_NAME, auditRuns, auditState, MismatchKind, type AuditRunDoc, type AuditScope } from './model.ts';
 import { runAudit, type RunLimits, type RunPlan } from './run.ts';
-import { createAuditTelemetry, type AuditTelemetry } from './telemetry.ts';
+import type { AuditTelemetry } from './telemetry.ts';
 
 export interface LedgerAuditOptions {
   holder?: string;
@@ -47,10 +46,11 @@ export class LedgerAudit {
   #running: Promise<unknown> = Promise.resolve();
 
   /**
-   * Built once per app by src/app.ts, which hands in the telemetry on the registry it serves; without
-   * one (a bench, a test) the metrics go to a registry of this audit's own that nobody scrapes.
+   * Built once per app by src/app/createApp.ts, which hands in the telemetry on the registry it
+   * serves (a bench or a test hands in one on a registry of its own): registries are made by the
+   * composition root only.
    */
-  constructor(db: Db, logger: Logger, options: LedgerAuditOptions = {}, telemetry: AuditTelemetry = createAuditTelemetry(new Registry())) {
+  constructor(db: Db, logger: Logger, options: LedgerAuditOptions, telemetry: AuditTelemetry) {
     this.#db = db;
     this.#logger = logger;
     this.#telemetry = telemetry;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection, Db, Document } from 'mongodb';
 import { collectionNames, type AccountDoc, type EntryDoc, type RequestDoc } from '../ledger/index.ts';
 import { workItems, type WorkItemDoc } from '../work/index.ts';
-import { KeyNamespace, namespacedKey } from '../work/model.ts';
+import { KeyNamespace, namespacedKey } from '../work/index.ts';
 import { MismatchKind, type Mismatch } from './model.ts';
 
 // The audit's checks, each over one page of accounts or entries. They only read the ledger's and

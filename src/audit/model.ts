@@ -79,7 +79,7 @@ export function auditRuns(db: Db): Collection<AuditRunDoc> {
 const journalIndexes: IndexDescription[] = [
   { key: { createdAt: 1, _id: 1 }, name: 'audit_createdAt_id' },
   { key: { accountId: 1, kind: 1, amount: 1 }, name: 'audit_accountId_kind_amount' },
-  // The same index as the payout catch-up's (src/streams/projection/withdrawalWalk.ts): the full
+  // The same index as the payout catch-up's (src/payouts/withdrawalWalk.ts): the full
   // sweep walks transferOut and withdrawal entries by it. Declared identically, so creating it twice is a no-op.
   { key: { kind: 1, createdAt: 1, _id: 1 }, name: 'kind_createdAt_id' },
 ];

@@ -18,7 +18,7 @@ export interface ResolvedEngine extends EngineInfo {
   stop(): Promise<void>;
 }
 
-export type EngineConfig = Pick<Config, 'mongodbUri' | 'mongoEngine'> & {
+export type EngineConfig = Pick<Config, 'mongodbUri' | 'mongoEngine' | 'mongodSystemBinary' | 'mongodDownloadUrl'> & {
   limits: Pick<Config['limits'], 'mongodDownloadProbeTimeoutMs'>;
 };
 
@@ -43,7 +43,7 @@ export async function chooseEngine(config: EngineConfig): Promise<EngineInfo> {
     return { kind: config.mongoEngine, reason: `MONGO_ENGINE=${config.mongoEngine}` };
   }
   if (config.mongodbUri) return { kind: 'uri', reason: 'MONGODB_URI is set' };
-  const mongod = await findMongod(config.limits.mongodDownloadProbeTimeoutMs);
+  const mongod = await findMongod(config);
   if (mongod.available) {
     return { kind: 'memory-server', reason: `no MONGODB_URI; ${mongod.detail}` };
   }
@@ -55,8 +55,8 @@ export async function chooseEngine(config: EngineConfig): Promise<EngineInfo> {
 
 type MongodAvailability = { available: boolean; detail: string };
 
-async function findMongod(probeTimeoutMs: number): Promise<MongodAvailability> {
-  const systemBinary = process.env['MONGOMS_SYSTEM_BINARY'];
+async function findMongod(config: EngineConfig): Promise<MongodAvailability> {
+  const systemBinary = config.mongodSystemBinary;
   if (systemBinary) {
     return existsSync(systemBinary)
       ? { available: true, detail: `MONGOMS_SYSTEM_BINARY=${systemBinary}` }
@@ -65,12 +65,11 @@ async function findMongod(probeTimeoutMs: number): Promise<MongodAvailability> {
   const { DryMongoBinary } = await import('mongodb-memory-server');
   const cached = await DryMongoBinary.locateBinary(await DryMongoBinary.generateOptions()).catch(() => undefined);
   if (cached) return { available: true, detail: `mongod cached at ${cached}` };
-  return probeDownloadHost(probeTimeoutMs);
+  return probeDownloadHost(config.mongodDownloadUrl ?? DEFAULT_DOWNLOAD_MIRROR, config.limits.mongodDownloadProbeTimeoutMs);
 }
 
 /** A HEAD request with a short timeout, so an offline machine learns it within seconds. */
-async function probeDownloadHost(timeoutMs: number): Promise<MongodAvailability> {
-  const url = process.env['MONGOMS_DOWNLOAD_URL'] ?? process.env['MONGOMS_DOWNLOAD_MIRROR'] ?? DEFAULT_DOWNLOAD_MIRROR;
+async function probeDownloadHost(url: string, timeoutMs: number): Promise<MongodAvailability> {
   const host = new URL(url).host;
   try {
     await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });

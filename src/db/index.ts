@@ -2,5 +2,5 @@ export { connectMongo } from './connect.ts';
 export type { MongoLimits } from './connect.ts';
 export { resolveEngine } from './engine.ts';
 export type { EngineConfig, EngineInfo, ResolvedEngine } from './engine.ts';
-export type { RunningTask, StartupDeps, StartupTask } from './startupTasks.ts';
+export type { RunningTask, StartupDeps, StartupTask } from './startupTask.ts';
 export { createEngineStatus, type EngineStatus, type ReplicaSetView } from './engineStatus.ts';

@@ -9,6 +9,8 @@ import { DirectiveLocation, GraphQLDirective, GraphQLNonNull, GraphQLString, Kin
 import { Timestamp, type ClientSession, type MongoClient } from 'mongodb';
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { appError, ErrorCode } from './errors.ts';
+import type { ReadOptions } from '../db/readOptions.ts';
+import { decodeCursor, encodeCursor } from '../lib/cursor.ts';
 
 export const CONSISTENT_AFTER_DIRECTIVE = 'consistentAfter';
 
@@ -22,13 +24,13 @@ export const consistentAfterDirective = new GraphQLDirective({
 const TOKEN_PREFIX = 'ct1:';
 
 export function encodeConsistencyToken(time: Timestamp): string {
-  return Buffer.from(`${TOKEN_PREFIX}${time.high}.${time.low}`, 'utf8').toString('base64url');
+  return encodeCursor(`${TOKEN_PREFIX}${time.high}.${time.low}`);
 }
 
 /** The cluster time inside a token, or null when the string is not one of ours. */
 export function decodeConsistencyToken(token: string): Timestamp | null {
   if (token.length > 64) return null;
-  const match = /^ct1:(\d{1,10})\.(\d{1,10})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  const match = /^ct1:(\d{1,10})\.(\d{1,10})$/.exec(decodeCursor(token));
   if (!match) return null;
   const [t, i] = [Number(match[1]), Number(match[2])];
   if (t > 0xffff_ffff || i > 0xffff_ffff) return null;
@@ -83,7 +85,7 @@ export class RequestConsistency {
 }
 
 /** What a read passes to the driver: the request's causal session, when it asked for one. */
-export function readOptions(ctx: { consistency: RequestConsistency }): { session?: ClientSession } {
+export function readOptions(ctx: { consistency: RequestConsistency }): ReadOptions {
   const session = ctx.consistency.session();
   return session === undefined ? {} : { session };
 }

@@ -1,105 +1,24 @@
-// The per-request context every resolver receives (`@Ctx() ctx: AppContext`), built the same way
-// for HTTP requests and WebSocket operations so that neither is a side door. Resolvers reach the
-// database only through the app's services and the request's loaders: the context carries no
-// database or client handle.
-import { randomUUID } from 'node:crypto';
-import type { Db } from 'mongodb';
+// The per-request context a resolver receives, as a type over the services and loaders that
+// resolver uses: `RequestContext<{ ledger: LedgerService }>` names only what the ledger's
+// resolvers touch, so the toolkit (and a feature) never imports the composition root. The app
+// builds one context for everything (src/app/requestContext.ts, `AppContext`), the same way for
+// HTTP and WebSocket, and it fits every resolver's narrower type.
+import type { AuthFailure, Principal } from '../access/apiKeys.ts';
+import type { Role } from '../access/roles.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { AppServices } from '../services.ts';
-import type { Authentication, AuthFailure, Principal } from './auth/apiKeys.ts';
-import type { Role } from './auth/roles.ts';
-import { RequestConsistency } from './consistency.ts';
-import { createLoaders, type Loaders } from './loaders.ts';
+import type { RequestConsistency } from './consistency.ts';
 
-/** What every request's context is built from: parts of the app that src/app.ts built once. */
-export interface ContextSource {
-  /** For the request's loaders and its causal session only; never handed to a resolver. */
-  db: Db;
-  logger: Logger;
-  services: AppServices;
-}
-
-export interface AppContext {
+export interface RequestContext<Services = unknown, Loaders = unknown> {
   requestId: string;
   transport: 'http' | 'ws';
   principal: Principal | null;
   role: Role | null;
   /** Why there is no principal; null when authenticated. */
   authFailure: AuthFailure | null;
-  services: AppServices;
+  services: Services;
   loaders: Loaders;
   /** Read-your-writes: the time this request's reads must follow (`@consistentAfter`), and their session. */
   consistency: RequestConsistency;
   /** A child logger bound to this request (request id, key fingerprint and role; never the key). */
   logger: Logger;
-}
-
-/**
- * What a request builds only when something asks for it: most operations never log, and only
- * reads use loaders, yet a child logger (its bindings serialised through the redaction rules),
- * the loaders and the request id cost a `{ __typename }` ≈ 100 µs of CPU when built eagerly.
- * One per request, referenced by the context: Apollo gives each operation of a batch a shallow
- * copy of the context, and the copies share it (one request id, one logger, one loader cache).
- * Its fields are private (#), so the database it builds loaders over is no property of the context.
- */
-class Deferred {
-  readonly #source: ContextSource;
-  readonly #consistency: RequestConsistency;
-  readonly #bindings: { transport: AppContext['transport']; keyId: string | undefined; role: Role | undefined };
-  #requestId: string | undefined;
-  #loaders: Loaders | undefined;
-  #logger: Logger | undefined;
-
-  constructor(source: ContextSource, consistency: RequestConsistency, transport: AppContext['transport'], principal: Principal | null) {
-    this.#source = source;
-    this.#consistency = consistency;
-    this.#bindings = { transport, keyId: principal?.keyId, role: principal?.role };
-  }
-
-  requestId(): string {
-    return (this.#requestId ??= randomUUID());
-  }
-
-  loaders(): Loaders {
-    const consistency = this.#consistency;
-    return (this.#loaders ??= createLoaders(this.#source.db, () => consistency.session()));
-  }
-
-  logger(): Logger {
-    return (this.#logger ??= this.#source.logger.child({ requestId: this.requestId(), ...this.#bindings }));
-  }
-}
-
-class RequestContext implements AppContext {
-  readonly principal: Principal | null;
-  readonly role: Role | null;
-  readonly authFailure: AuthFailure | null;
-  readonly services: AppServices;
-  readonly consistency: RequestConsistency;
-  // A plain (enumerable) property, not #private: Apollo's per-operation copy must carry it.
-  private readonly deferred: Deferred;
-
-  constructor(source: ContextSource, auth: Authentication, readonly transport: AppContext['transport']) {
-    this.principal = auth.ok ? auth.principal : null;
-    this.role = this.principal?.role ?? null;
-    this.authFailure = auth.ok ? null : auth.failure;
-    this.services = source.services;
-    this.consistency = new RequestConsistency(source.db.client);
-    this.deferred = new Deferred(source, this.consistency, transport, this.principal);
-  }
-
-  get requestId(): string {
-    return this.deferred.requestId();
-  }
-
-  get loaders(): Loaders {
-    return this.deferred.loaders();
-  }
-
-  get logger(): Logger {
-    return this.deferred.logger();
-  }
-}
-export function createContext(source: ContextSource, auth: Authentication, transport: AppContext['transport']): AppContext {
-  return new RequestContext(source, auth, transport);
 }

@@ -14,6 +14,10 @@ export const ErrorCode = Object.freeze({
   /** HTTP 503 while the process stops: retry on another instance. */
   SHUTTING_DOWN: 'SHUTTING_DOWN',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+  /** The document is not GraphQL (Apollo's code for it, used over graphql-ws too). */
+  GRAPHQL_PARSE_FAILED: 'GRAPHQL_PARSE_FAILED',
+  /** The document breaks a rule of the schema, a query limit or (in production) asks for introspection (Apollo's code, used over graphql-ws too). */
+  GRAPHQL_VALIDATION_FAILED: 'GRAPHQL_VALIDATION_FAILED',
 } as const);
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

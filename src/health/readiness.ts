@@ -3,9 +3,14 @@
 // (GET /healthz) stays "the process answers": a restart does not fix a database outage, so an
 // orchestrator should stop routing here (readiness), not kill the process (liveness).
 import type { Db } from 'mongodb';
-import type { AppServices } from '../services.ts';
-import type { FeedStatus } from '../streams/ChangeFeed.ts';
-import type { ProjectionStatus } from '../streams/projection/PayoutProjection.ts';
+import type { FeedStatus } from '../fanout/index.ts';
+import type { ProjectionStatus } from '../payouts/index.ts';
+
+/** What readiness reads of the app's services: the live feeds' statuses and the payout projection's. */
+export interface ReadinessSources {
+  liveFeeds: { statuses(): FeedStatus[] | null };
+  payoutProjection: { readonly running: boolean; readonly status: ProjectionStatus };
+}
 
 export const ReadinessLimits = Object.freeze({
   /** A ping slower than this counts as no answer (the issue's 1 s). */
@@ -24,7 +29,7 @@ export interface Readiness {
 
 export async function checkReadiness(
   db: Db,
-  services: Pick<AppServices, 'liveFeeds' | 'payoutProjection'>,
+  services: ReadinessSources,
   options: { shuttingDown?: boolean } = {},
 ): Promise<Readiness> {
   const reasons: string[] = [];

@@ -1,8 +1,11 @@
-import type { ClientSession, Db, Document, Filter, IndexDescription } from 'mongodb';
+import type { Db, Document, Filter, IndexDescription } from 'mongodb';
 import { z } from 'zod';
-import type { StartupTask } from '../db/startupTasks.ts';
+import type { ReadOptions } from '../db/readOptions.ts';
+import type { StartupTask } from '../db/startupTask.ts';
+import { decodeJsonCursor, encodeJsonCursor } from '../lib/cursor.ts';
 import { toLedgerEntry } from './convert.ts';
 import { collectionNames, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
+import { DashboardLimits } from './limits.ts';
 import { fromLong } from './money.ts';
 import type { LedgerEntry } from './results.ts';
 
@@ -13,14 +16,6 @@ import type { LedgerEntry } from './results.ts';
 // majority-committed), and take the caller's session for read-your-writes.
 
 export const ENTRY_KINDS: readonly EntryKind[] = ['deposit', 'withdrawal', 'transferOut', 'transferIn'];
-
-export const DashboardLimits = Object.freeze({
-  /** Largest page of `ledgerEntries`. */
-  entriesPageMax: 100,
-  entriesPageDefault: 20,
-  /** `totalCount` stops counting here (`totalCountCapped` then says so): a count is an index walk. */
-  entriesCountMax: 10_000,
-});
 
 /**
  * Newest first, `(createdAt, _id)` descending. The kind is always bounded (all four when the
@@ -51,11 +46,6 @@ export const ledgerDashboardIndexesTask: StartupTask = {
   name: 'ledger: dashboard indexes',
   run: ({ db }) => ensureLedgerDashboardIndexes(db),
 };
-
-export interface ReadOptions {
-  /** A causally consistent session: reads see at least what it has seen (read-your-writes). */
-  session?: ClientSession | undefined;
-}
 
 export interface EntriesQuery {
   accountId?: string | undefined;
@@ -93,20 +83,17 @@ export function once<T>(counter: () => Promise<T>): () => Promise<T> {
   return () => (promise ??= counter());
 }
 
-const entriesCursor = z.object({ t: z.number().int(), id: z.string().min(1).max(512) }).strict();
+/** `t` a time a Date can hold (±8.64e15 ms), so a made-up cursor is refused here rather than by the query. */
+const entriesCursor = z.object({ t: z.number().int().min(-8.64e15).max(8.64e15), id: z.string().min(1).max(512) }).strict();
 
 export function encodeEntriesCursor(entry: { createdAt: Date; id: string }): string {
-  return Buffer.from(JSON.stringify({ t: entry.createdAt.getTime(), id: entry.id }), 'utf8').toString('base64url');
+  return encodeJsonCursor({ t: entry.createdAt.getTime(), id: entry.id });
 }
 
 /** The position inside a cursor of this list, or null if the string is not one. */
 export function decodeEntriesCursor(cursor: string): EntriesCursor | null {
-  try {
-    const parsed = entriesCursor.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-    return parsed.success ? { createdAtMs: parsed.data.t, id: parsed.data.id } : null;
-  } catch {
-    return null;
-  }
+  const parsed = entriesCursor.safeParse(decodeJsonCursor(cursor));
+  return parsed.success ? { createdAtMs: parsed.data.t, id: parsed.data.id } : null;
 }
 
 /** The index a query walks: the most selective equality the caller gave. */
@@ -261,7 +248,7 @@ export async function ledgerRequest(db: Db, requestId: string, options: ReadOpti
   };
 }
 
-/** The dashboards' ledger reads over one database, built once by src/app.ts. */
+/** The dashboards' ledger reads over one database, built once by src/app/createApp.ts. */
 export function createLedgerDashboard(db: Db) {
   return Object.freeze({
     listEntries: (query: EntriesQuery, options?: ReadOptions) => listEntriesAcross(db, query, options),

@@ -6,7 +6,7 @@ import { groupKeyOf } from './groupQueues.ts';
 import { moveAttemptsMax, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
 import type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
 import { toLong } from './money.ts';
-import { type MoveAttempt, outcomeOf } from './outcome.ts';
+import { type MoveAttempt, outcomeOf } from './journal.ts';
 import {
   answerTakenKey,
   attemptBase,
@@ -18,7 +18,7 @@ import {
   retryReasonOf,
   transactionOptions,
   type WaitingMove,
-} from './requests.ts';
+} from './moneyMove.ts';
 import type { LinkedMoveFailed, MoveOutcome } from './results.ts';
 import type { RetryReason, TransactionKind } from './telemetry.ts';
 
@@ -35,7 +35,7 @@ import type { RetryReason, TransactionKind } from './telemetry.ts';
 //   5. one commit, w: majority.
 // Six commands for the whole group, where a lone move takes four. Each move keeps its own key and
 // its own answer; a transient failure reruns the whole group under the same keys. A lone move
-// (nothing else queued) goes through requests.ts as before, at once.
+// (nothing else queued) goes through moneyMove.ts as before, at once.
 
 /** A move answer of a batch: what the move alone would answer, or LinkedMoveFailed (atomic batches). */
 export type BatchAnswer = MoveAnswer | LinkedMoveFailed;

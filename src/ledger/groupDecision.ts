@@ -1,7 +1,7 @@
-import { type AccountRead, balanceMax } from './decide.ts';
+import { type AccountRead, balanceMax } from './accountFilters.ts';
 import type { EntryDoc, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
-import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt } from './outcome.ts';
+import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt } from './journal.ts';
 import type { AccountNotFound, BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds } from './results.ts';
 
 // The decision of a group: many moves on the accounts read once in one snapshot, decided in order

@@ -1,11 +1,13 @@
 export { createLedgerService, type LedgerService, type LedgerServiceOptions } from './service.ts';
 export { createLedgerTelemetry, type LedgerTelemetry } from './telemetry.ts';
-export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountRead, type AccountState, type DecisionTarget } from './decide.ts';
-export { requestKey, requestRules, type RequestRules } from './requests.ts';
-export type { MoveAttempt } from './outcome.ts';
+export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountRead, type AccountState, type DecisionTarget } from './accountFilters.ts';
+export { requestKey, requestRules, type RequestRules } from './moneyMove.ts';
+export type { MoveAttempt } from './journal.ts';
 export { collectionNames, ensureLedgerIndexes } from './model.ts';
 export type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
 export * from './inputs.ts';
 export type * from './results.ts';
 export type { Page } from './queries.ts';
+export { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent, type LedgerFeeds } from './events.ts';
+export { fromLong, toLong } from './money.ts';
 export { groupPolicy, type GroupPolicy } from './groupDecision.ts';

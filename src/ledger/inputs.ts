@@ -93,7 +93,9 @@ export const accountsPageInput = z.object({ first, after: after('account') });
 export const entriesPageInput = z.object({
   accountId,
   first,
-  after: after('entry').refine((position) => position == null || /^\d+$/.test(position), 'after is not a cursor of this list'),
+  // A version: digits that make a safe integer (a longer run of digits is no version this API
+  // issued, and would not survive the conversion to the stored Long).
+  after: after('entry').refine((position) => position == null || (/^\d{1,16}$/.test(position) && Number.isSafeInteger(Number(position))), 'after is not a cursor of this list'),
 });
 
 export const ledgerEntryInput = z.object({ requestId });

@@ -26,6 +26,17 @@ export const pageSizeDefault = 20;
 export const idLengthMax = 128;
 /** Longest page cursor accepted (an encoded account id fits easily). */
 export const cursorLengthMax = 256;
+/** Accounts one balance subscription may follow (a console page of accounts, not a crawl). */
+export const accountsPerSubscriptionMax = 100;
+
+/** The dashboard reads (`ledgerEntries`, `ledgerTotals`, `ledgerRequest`). */
+export const DashboardLimits = Object.freeze({
+  /** Largest page of `ledgerEntries`. */
+  entriesPageMax: 100,
+  entriesPageDefault: 20,
+  /** `totalCount` stops counting here (`totalCountCapped` then says so): a count is an index walk. */
+  entriesCountMax: 10_000,
+});
 
 /**
  * Most moves one group commit takes from an account's queue into one transaction. Above about a

@@ -1,4 +1,4 @@
-import type { DuplicateReplayed as SharedDuplicateReplayed } from '../duplicateReplayed.ts';
+import type { DuplicateReplayed as SharedDuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
 import type { EntryKind } from './model.ts';
 
 // What the ledger service answers: plain discriminated unions, no GraphQL. Money is a safe

@@ -9,7 +9,7 @@ import type {
   TransferInput,
   WithdrawInput,
 } from './inputs.ts';
-import { accountPreconditions, type AccountPreconditions } from './decide.ts';
+import { accountPreconditions, type AccountPreconditions } from './accountFilters.ts';
 import { reportingCollections, writeCollections } from './model.ts';
 import { openAccount } from './openAccount.ts';
 import * as queries from './queries.ts';
@@ -17,7 +17,7 @@ import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
 import { GroupQueues } from './groupQueues.ts';
 import { submitMovesMax } from './limits.ts';
-import { AccountTurns, type LedgerDeps, type MoveAnswer, type MoveRequest, requestRules, type RequestRules } from './requests.ts';
+import { AccountTurns, type LedgerDeps, type MoveAnswer, type MoveRequest, requestRules, type RequestRules } from './moneyMove.ts';
 import type { BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 
@@ -51,7 +51,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   const { db, telemetry } = parts;
   const deps: LedgerDeps = {
     client: db.client,
-    // The service is built once per app (src/app.ts), so its turns span every move of the process.
+    // The service is built once per app (src/app/createApp.ts), so its turns span every move of the process.
     turns: new AccountTurns(),
     queues: new GroupQueues(),
     collections: writeCollections(db),
@@ -98,7 +98,6 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
     entryByRequest: (requestId: string) => queries.entryByRequest(reporting, requestId),
-    /** Applied withdrawals after an `_id`, read on the primary (payout reconciliation). */
   });
 }
 

@@ -1,10 +1,10 @@
-import type { StartupTask } from '../db/startupTasks.ts';
+import type { StartupTask } from '../db/startupTask.ts';
 import { seedDemoAccounts } from './demo.ts';
 import { ensureLedgerIndexes } from './model.ts';
 import type { LedgerService } from './service.ts';
 
 // The ledger's start-up steps: indexes, then the demo accounts, opened through the app's one
-// ledger service (src/app.ts). There is no recovery sweep: a money move is one transaction, so a
+// ledger service (src/app/createApp.ts). There is no recovery sweep: a money move is one transaction, so a
 // crash leaves nothing half-done to finish.
 export function ledgerStartupTasks(ledger: LedgerService): readonly StartupTask[] {
   return [

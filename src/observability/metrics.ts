@@ -1,7 +1,7 @@
 // Metrics, one way: each feature's telemetry.ts exports `create<Feature>Telemetry(registry, ...)`,
 // which registers that feature's metrics on the registry it is given through counterOn/gaugeOn/
 // histogramOn below and returns them (or methods over them). No module holds a registry: the app's
-// own, served at its GET /metrics, is made by src/app.ts with `createMetricsRegistry()` and handed
+// own, served at its GET /metrics, is made by src/app/createApp.ts with `createMetricsRegistry()` and handed
 // to the factories there, and a test hands its own.
 import {
   collectDefaultMetrics,

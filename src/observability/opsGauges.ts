@@ -69,14 +69,24 @@ function entryTime(entry: Record<string, unknown>): Date {
 
 /**
  * Registers the gauges on `registry`, read from `db` on each scrape until the returned stop()
- * runs (then the oplog reads as unavailable). One registry per app (src/app.ts), so one source.
+ * runs (then the oplog reads as unavailable). One registry per app (src/app/createApp.ts), so one source.
  */
 export function registerOpsGauges(registry: Registry, db: Db): { stop(): void } {
   if (registry.getSingleMetric('mongodb_oplog_window_seconds')) throw new Error('the ops gauges are already registered on this registry');
   let source: Db | null = db;
-  const oplogAvailable = gaugeOn(registry, {
+  // Both gauges answer from one read per scrape: prom-client collects them concurrently, and the
+  // availability gauge set from the window gauge's read showed the previous scrape's state.
+  let reading: Promise<OplogStats | null> | null = null;
+  const read = (): Promise<OplogStats | null> =>
+    (reading ??= (source ? withTimeout(readOplogStats(source), OpsGaugeLimits.scrapeReadTimeoutMs).catch(() => null) : Promise.resolve(null)).finally(() => {
+      reading = null;
+    }));
+  gaugeOn(registry, {
     name: 'mongodb_oplog_stats_available',
     help: '1 when local.oplog.rs could be read at the last scrape (the window gauges are then present), else 0',
+    async collect() {
+      this.set((await read()) ? 1 : 0);
+    },
   });
   gaugeOn(registry, {
     name: 'mongodb_oplog_window_seconds',
@@ -85,8 +95,7 @@ export function registerOpsGauges(registry: Registry, db: Db): { stop(): void } 
     labelNames: ['collection'] as const,
     async collect() {
       this.reset();
-      const stats = source ? await withTimeout(readOplogStats(source), OpsGaugeLimits.scrapeReadTimeoutMs).catch(() => null) : null;
-      oplogAvailable.set(stats ? 1 : 0);
+      const stats = await read();
       if (stats) this.set({ collection: 'local.oplog.rs' }, (stats.lastAt.getTime() - stats.firstAt.getTime()) / 1000);
     },
   });

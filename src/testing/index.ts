@@ -2,12 +2,12 @@
 // `testing-only-from-tests`): each factory builds a production part from its internal constructor
 // with one piece replaced, so a meta-test can prove that the guarantee's test fails without it.
 // Production constructors (createLedgerService, createPayoutProjection) take no such piece.
-import { accountPreconditions, type AccountPreconditions } from '../ledger/decide.ts';
+import { accountPreconditions, type AccountPreconditions } from '../ledger/accountFilters.ts';
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
-import { requestRules, type RequestRules } from '../ledger/requests.ts';
+import { requestRules, type RequestRules } from '../ledger/moneyMove.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
-import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../streams/projection/PayoutProjection.ts';
-import type { PayoutsWriter, PayoutWriter } from '../streams/projection/payouts.ts';
+import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
+import type { PayoutsWriter, PayoutWriter } from '../payouts/payoutWriter.ts';
 
 export interface LedgerReplacements {
   /** Replaces the account filters (a mutant that checks the balance on a read). */

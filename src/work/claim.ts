@@ -1,23 +1,24 @@
 import { performance } from 'node:perf_hooks';
 import type { Document, ObjectId, Sort } from 'mongodb';
-import type { WorkContext } from './context.ts';
+import type { WorkDeps } from './workDeps.ts';
 import type { ClaimWorkItemInput } from './inputs.ts';
-import { ClaimIndex, Limits, WorkStatus } from './model.ts';
+import { ClaimIndex, WorkStatus } from './model.ts';
+import { WorkLimits } from './limits.ts';
 import * as pipelines from './pipelines.ts';
-import { applied, refused } from './outcomes.ts';
+import { applied, refused } from './conditionalWrite.ts';
 import type { ClaimResult } from './results.ts';
 
 // A claim is one findOneAndUpdate whose filter holds the expected status (and version, when
 // given): of N concurrent claimers of one item exactly one matches, the rest get ConflictLost.
 
-export async function claimWorkItem(ctx: WorkContext, input: ClaimWorkItemInput): Promise<ClaimResult> {
+export async function claimWorkItem(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<ClaimResult> {
   const startedMs = performance.now();
   const result = input.id === undefined ? await claimNext(ctx, input) : await claimById(ctx, input, input.id);
   ctx.telemetry.claimDuration((performance.now() - startedMs) / 1000, result.kind);
   return result;
 }
 
-async function claimById(ctx: WorkContext, input: ClaimWorkItemInput, id: ObjectId): Promise<ClaimResult> {
+async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId): Promise<ClaimResult> {
   const item = await ctx.collection.findOneAndUpdate(
     ctx.preconditions.claimById(id, input.expectedVersion),
     pipelines.claim(input.workerId, input.leaseSeconds * 1000),
@@ -40,9 +41,9 @@ async function claimById(ctx: WorkContext, input: ClaimWorkItemInput, id: Object
  * every older item of other kinds. The server re-evaluates the filter on the document it
  * modifies, so two claimers never take the same item.
  */
-async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<ClaimResult> {
+async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<ClaimResult> {
   const ofKinds = input.kinds !== undefined && input.kinds.length > 0;
-  const walks: { filter: ReturnType<WorkContext['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [
+  const walks: { filter: ReturnType<WorkDeps['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [
     {
       filter: ctx.preconditions.claimNextExpired(input.kinds),
       sort: { leaseExpiresAt: 1 },
@@ -57,7 +58,7 @@ async function claimNext(ctx: WorkContext, input: ClaimWorkItemInput): Promise<C
   for (const { filter, sort, hint } of walks) {
     // A stalled item out of attempts is dead-lettered by the write that finds it; look further,
     // up to a bound, so that one claim never does unbounded work.
-    for (let deadLettered = 0; deadLettered < Limits.deadLettersPerClaimMax; ) {
+    for (let deadLettered = 0; deadLettered < WorkLimits.deadLettersPerClaimMax; ) {
       const item = await ctx.collection.findOneAndUpdate(filter, pipelines.claim(input.workerId, input.leaseSeconds * 1000), {
         sort,
         hint,

@@ -1,7 +1,7 @@
-import type { WorkContext } from './context.ts';
+import type { WorkDeps } from './workDeps.ts';
 import type { CompleteWorkItemInput } from './inputs.ts';
 import * as pipelines from './pipelines.ts';
-import { applied, refused } from './outcomes.ts';
+import { applied, refused } from './conditionalWrite.ts';
 import type { CompleteResult } from './results.ts';
 import { sameJson } from './sameJson.ts';
 
@@ -10,7 +10,7 @@ import { sameJson } from './sameJson.ts';
  * write matches nothing, the item's `lastCompletion` tells a replay of this very completion
  * (same outcome and result: DuplicateReplayed) from a fenced-off or conflicting one (ConflictLost).
  */
-export async function completeWorkItem(ctx: WorkContext, input: CompleteWorkItemInput): Promise<CompleteResult> {
+export async function completeWorkItem(ctx: WorkDeps, input: CompleteWorkItemInput): Promise<CompleteResult> {
   const result = input.result ?? null;
   const item = await ctx.collection.findOneAndUpdate(
     ctx.preconditions.heldBy(input.id, input.workerId, input.version),

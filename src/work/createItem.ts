@@ -1,8 +1,9 @@
 import { MongoBulkWriteError } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
-import type { WorkContext } from './context.ts';
+import type { WorkDeps } from './workDeps.ts';
 import type { CreateWorkItemInput } from './inputs.ts';
-import { KeyNamespace, Limits, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
+import { KeyNamespace, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
+import { WorkLimits } from './limits.ts';
 import { createIfMissing, type NewItem } from './pipelines.ts';
 import type { CreateResult } from './results.ts';
 import { sameJson } from './sameJson.ts';
@@ -10,10 +11,7 @@ import { sameJson } from './sameJson.ts';
 // Creation is an upsert on the unique, namespaced idempotency key: a retry, a replay of the
 // projection or a concurrent twin finds the item already there and changes nothing.
 
-/** Two concurrent upserts of one key may both miss and one then hits the unique index: once more. */
-const UPSERT_ATTEMPTS_MAX = 2;
-
-export async function upsertWorkItem(ctx: WorkContext, item: NewItem): Promise<{ created: boolean; item: WorkItemDoc }> {
+export async function upsertWorkItem(ctx: WorkDeps, item: NewItem): Promise<{ created: boolean; item: WorkItemDoc }> {
   for (let attempt = 1; ; attempt++) {
     try {
       const reply = await ctx.collection.findOneAndUpdate({ idempotencyKey: item.idempotencyKey }, createIfMissing(item), {
@@ -26,12 +24,12 @@ export async function upsertWorkItem(ctx: WorkContext, item: NewItem): Promise<{
       if (created) ctx.telemetry.transition(null, WorkStatus.PENDING);
       return { created, item: reply.value };
     } catch (error) {
-      if (!isDuplicateKey(error) || attempt >= UPSERT_ATTEMPTS_MAX) throw error;
+      if (!isDuplicateKey(error) || attempt >= WorkLimits.upsertAttemptsMax) throw error;
     }
   }
 }
 
-export async function createWorkItem(ctx: WorkContext, input: CreateWorkItemInput): Promise<CreateResult> {
+export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput): Promise<CreateResult> {
   const wanted: NewItem = {
     idempotencyKey: namespacedKey(KeyNamespace.CLIENT, input.idempotencyKey),
     kind: input.kind,
@@ -55,7 +53,7 @@ function payoutItem(payout: { entryId: string; payload: unknown }): NewItem {
     idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId),
     kind: 'PAYOUT',
     payload: payout.payload,
-    maxAttempts: Limits.maxAttemptsDefault,
+    maxAttempts: WorkLimits.maxAttemptsDefault,
     keepsCreateOutcome: false,
   };
 }
@@ -65,7 +63,7 @@ function payoutItem(payout: { entryId: string; payload: unknown }): NewItem {
  * often the change event is replayed. Returns whether this call created it.
  */
 export async function createPayoutWorkItem(
-  ctx: WorkContext,
+  ctx: WorkDeps,
   payout: { entryId: string; payload: unknown },
 ): Promise<{ created: boolean; item: WorkItemDoc }> {
   return upsertWorkItem(ctx, payoutItem(payout));
@@ -76,7 +74,7 @@ export async function createPayoutWorkItem(
  * as one unordered bulk write. An item whose upsert met a concurrent twin on the unique key is
  * retried alone, as `upsertWorkItem` does. Returns how many this call created.
  */
-export async function createPayoutWorkItems(ctx: WorkContext, payouts: Array<{ entryId: string; payload: unknown }>): Promise<{ created: number }> {
+export async function createPayoutWorkItems(ctx: WorkDeps, payouts: Array<{ entryId: string; payload: unknown }>): Promise<{ created: number }> {
   if (payouts.length === 0) return { created: 0 };
   const items = payouts.map(payoutItem);
   const operations = items.map((item) => ({ updateOne: { filter: { idempotencyKey: item.idempotencyKey }, update: createIfMissing(item), upsert: true } }));

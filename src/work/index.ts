@@ -4,3 +4,5 @@ export { ensureWorkItemIndexes, workItems, WorkStatus, CompletionOutcome, TRANSI
 export type { WorkItemDoc, TransitionRecord } from './model.ts';
 export * from './inputs.ts';
 export type * from './results.ts';
+export { workItemFeedSpec, type WorkItemFeeds, type WorkItemStatusEvent } from './events.ts';
+export { KeyNamespace, namespacedKey } from './model.ts';

@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
-import { CompletionOutcome, Limits, WorkStatus } from './model.ts';
+import { CompletionOutcome, WorkStatus } from './model.ts';
+import { WorkLimits } from './limits.ts';
 
 // The inputs of the work service, validated at the edge (resolvers) with zod; the service takes
 // the parsed output and trusts it.
@@ -23,9 +24,9 @@ function jsonOfAtMost(bytesMax: number) {
 
 export const createWorkItemInput = z.object({
   kind: itemKind,
-  payload: jsonOfAtMost(Limits.payloadMaxBytes),
+  payload: jsonOfAtMost(WorkLimits.payloadMaxBytes),
   idempotencyKey: z.string().min(1).max(200),
-  maxAttempts: z.number().int().min(1).max(Limits.maxAttemptsMax).default(Limits.maxAttemptsDefault),
+  maxAttempts: z.number().int().min(1).max(WorkLimits.maxAttemptsMax).default(WorkLimits.maxAttemptsDefault),
 });
 export type CreateWorkItemInput = z.output<typeof createWorkItemInput>;
 
@@ -33,8 +34,8 @@ export const claimWorkItemInput = z.object({
   workerId,
   id: objectId.optional(),
   expectedVersion: version.optional(),
-  kinds: z.array(itemKind).max(Limits.kindsPerClaimMax).optional(),
-  leaseSeconds: z.number().int().min(1).max(Limits.leaseMaxSeconds).default(Limits.leaseDefaultSeconds),
+  kinds: z.array(itemKind).max(WorkLimits.kindsPerClaimMax).optional(),
+  leaseSeconds: z.number().int().min(1).max(WorkLimits.leaseMaxSeconds).default(WorkLimits.leaseDefaultSeconds),
 });
 export type ClaimWorkItemInput = z.output<typeof claimWorkItemInput>;
 
@@ -46,7 +47,7 @@ export const completeWorkItemInput = z.object({
   workerId,
   version,
   outcome: z.enum([CompletionOutcome.DONE, CompletionOutcome.FAILED]),
-  result: jsonOfAtMost(Limits.resultMaxBytes),
+  result: jsonOfAtMost(WorkLimits.resultMaxBytes),
 });
 export type CompleteWorkItemInput = z.output<typeof completeWorkItemInput>;
 
@@ -62,7 +63,7 @@ export const workItemsQuery = z
     createdFrom: z.date().optional(),
     createdTo: z.date().optional(),
     key: z.string().min(1).max(200).optional(),
-    first: z.number().int().min(1).max(Limits.pageSizeMax),
+    first: z.number().int().min(1).max(WorkLimits.pageSizeMax),
     after: objectId.optional(),
   })
   .refine((q) => q.createdFrom === undefined || q.createdTo === undefined || q.createdFrom < q.createdTo, {

@@ -1,7 +1,7 @@
 import type { Collection, Db, IndexDescription, ObjectId } from 'mongodb';
 
 // The work-items collection: its document shape, its statuses, the transition table of
-// DESIGN.md as data, and the indexes that make "claim the oldest available item" an index walk.
+// docs/design.md as data, and the indexes that make "claim the oldest available item" an index walk.
 
 export const WORK_ITEMS_COLLECTION = 'workItems';
 
@@ -18,7 +18,7 @@ export const WORK_STATUSES: readonly WorkStatus[] = Object.values(WorkStatus);
 export const CompletionOutcome = Object.freeze({ DONE: 'DONE', FAILED: 'FAILED' } as const);
 export type CompletionOutcome = (typeof CompletionOutcome)[keyof typeof CompletionOutcome];
 
-/** DESIGN.md's transition table; `null` is "no document yet". Nothing else may happen. */
+/** docs/design.md's transition table; `null` is "no document yet". Nothing else may happen. */
 export const TRANSITIONS: readonly (readonly [WorkStatus | null, WorkStatus])[] = Object.freeze([
   [null, WorkStatus.PENDING],
   [WorkStatus.PENDING, WorkStatus.PROCESSING],
@@ -85,24 +85,6 @@ export interface WorkItemDoc {
   /** The item as the last completion left it (without `_id`): what a replayed completeWorkItem answers. */
   completionOutcome?: Omit<WorkItemDoc, '_id' | 'createOutcome' | 'completionOutcome'>;
 }
-
-export const Limits = Object.freeze({
-  /** Transitions kept per item; older ones fall off the front. */
-  historyLengthMax: 64,
-  maxAttemptsDefault: 5,
-  maxAttemptsMax: 100,
-  leaseDefaultSeconds: 30,
-  leaseMaxSeconds: 3_600,
-  /** Retry backoff: base * 2^(attempts-1), capped. */
-  retryBackoffBaseMs: 1_000,
-  retryBackoffMaxMs: 5 * 60_000,
-  kindsPerClaimMax: 32,
-  /** Stalled items out of attempts one claim may dead-letter on its way to a claimable one. */
-  deadLettersPerClaimMax: 16,
-  pageSizeMax: 100,
-  payloadMaxBytes: 64 * 1024,
-  resultMaxBytes: 64 * 1024,
-});
 
 /**
  * The key patterns claims walk (and hint, since the driver's findOneAndUpdate hints by key):

@@ -1,5 +1,6 @@
 import type { Document } from 'mongodb';
-import { CompletionOutcome, Limits, WorkStatus } from './model.ts';
+import { CompletionOutcome, WorkStatus } from './model.ts';
+import { WorkLimits } from './limits.ts';
 
 // Update pipelines for every transition. Pipelines (rather than operator updates) let the write
 // read the current document (`$status`, `$attempts`) and the server's clock (`$$NOW`) in the same
@@ -28,7 +29,7 @@ function transition(to: unknown, workerId: string | null, fields: Document, hist
                 [{ from: '$previousStatus', to: '$status', version: '$version', at: '$$NOW', workerId: historyWorkerId }],
               ],
             },
-            -Limits.historyLengthMax,
+            -WorkLimits.historyLengthMax,
           ],
         },
       },
@@ -127,9 +128,11 @@ export function complete(
   retryBackoffBaseMs: number,
 ): Document[] {
   const retry = { $lt: ['$attempts', '$maxAttempts'] };
+  // exponentialBackoffMs (src/lib/backoff.ts) of the attempts so far, computed by the database in
+  // this update so that the item's own attempt count decides it.
   const backoffMs = {
     $min: [
-      Limits.retryBackoffMaxMs,
+      WorkLimits.retryBackoffMaxMs,
       { $multiply: [retryBackoffBaseMs, { $pow: [2, { $max: [0, { $subtract: ['$attempts', 1] }] }] }] },
     ],
   };

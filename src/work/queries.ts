@@ -1,23 +1,12 @@
-import { ObjectId, type ClientSession, type Filter } from 'mongodb';
-import type { WorkContext } from './context.ts';
-import { KeyNamespace, Limits, WORK_STATUSES, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
+import { ObjectId, type Filter } from 'mongodb';
+import type { ReadOptions } from '../db/readOptions.ts';
+import type { WorkDeps } from './workDeps.ts';
+import { KeyNamespace, WORK_STATUSES, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
+import { ReadLimits, WorkLimits } from './limits.ts';
 
 // Read side of the work service: one item, a page of items, and the queue's shape. Every list
 // and count names the index it walks (a hint), so a missing index is a refused query, never a
 // silent collection scan; `session` carries a causally consistent session (read-your-writes).
-
-export interface ReadOptions {
-  session?: ClientSession | undefined;
-}
-
-export const ReadLimits = Object.freeze({
-  /** `totalCount` of `workItems` stops counting here (`totalCountCapped` says so). */
-  itemsCountMax: 10_000,
-  /** One stats count per (kind, status) stops here: the cost of a call is bounded, however long the queue. */
-  statsCountMax: 10_000,
-  /** Distinct kinds reported by the stats; more than this is a misuse of `kind`. */
-  statsKindsMax: 100,
-});
 
 /** The indexes the reads walk (created with the claim's, see WORK_ITEM_INDEXES). */
 export const ReadIndex = Object.freeze({
@@ -28,17 +17,17 @@ export const ReadIndex = Object.freeze({
   pending: 'status_availableAt',
 });
 
-export async function getWorkItem(ctx: WorkContext, id: ObjectId, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
+export async function getWorkItem(ctx: WorkDeps, id: ObjectId, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
   return ctx.collection.findOne({ _id: id }, { session: options.session });
 }
 
 /** The item a client created under `idempotencyKey` (its own key, not namespaced). */
-export async function workItemByKey(ctx: WorkContext, idempotencyKey: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
+export async function workItemByKey(ctx: WorkDeps, idempotencyKey: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
   return ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.CLIENT, idempotencyKey) }, { hint: ReadIndex.key, session: options.session });
 }
 
 /** The PAYOUT item the projection made for a withdrawal entry, if it has been made. */
-export async function payoutFor(ctx: WorkContext, entryId: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
+export async function payoutFor(ctx: WorkDeps, entryId: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
   return ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, entryId) }, { hint: ReadIndex.key, session: options.session });
 }
 
@@ -86,9 +75,9 @@ function itemsFilter(query: Omit<WorkItemPageQuery, 'first' | 'after'>): { filte
 }
 
 /** Keyset pagination on `_id` (creation order), so a page never shifts when items change status meanwhile. */
-export async function listWorkItems(ctx: WorkContext, query: WorkItemPageQuery, options: ReadOptions = {}): Promise<WorkItemPage> {
-  if (query.first < 1 || query.first > Limits.pageSizeMax) {
-    throw new RangeError(`first must be between 1 and ${Limits.pageSizeMax}, got ${query.first}`);
+export async function listWorkItems(ctx: WorkDeps, query: WorkItemPageQuery, options: ReadOptions = {}): Promise<WorkItemPage> {
+  if (query.first < 1 || query.first > WorkLimits.pageSizeMax) {
+    throw new RangeError(`first must be between 1 and ${WorkLimits.pageSizeMax}, got ${query.first}`);
   }
   const { filter, hint } = itemsFilter(query);
   const page: Filter<WorkItemDoc> = query.after === undefined ? filter : { $and: [filter, { _id: { $gt: query.after } }] };
@@ -119,7 +108,7 @@ export interface WorkQueueStats {
  * on that index, so a call costs at most kinds × statuses × statsCountMax index keys however
  * many items the collection holds. The oldest due item is the first of `status_availableAt`.
  */
-export async function workQueueStats(ctx: WorkContext, options: ReadOptions = {}): Promise<WorkQueueStats> {
+export async function workQueueStats(ctx: WorkDeps, options: ReadOptions = {}): Promise<WorkQueueStats> {
   const [kinds, oldest, conflictsSinceStart] = await Promise.all([distinctKinds(ctx, options), oldestPendingAgeMs(ctx, options), ctx.telemetry.conflictsSinceStart()]);
   const counts = await Promise.all(
     kinds.flatMap((kind) =>
@@ -136,7 +125,7 @@ export async function workQueueStats(ctx: WorkContext, options: ReadOptions = {}
   };
 }
 
-async function distinctKinds(ctx: WorkContext, options: ReadOptions): Promise<string[]> {
+async function distinctKinds(ctx: WorkDeps, options: ReadOptions): Promise<string[]> {
   const kinds: string[] = [];
   while (kinds.length < ReadLimits.statsKindsMax) {
     const last = kinds.at(-1);
@@ -152,7 +141,7 @@ async function distinctKinds(ctx: WorkContext, options: ReadOptions): Promise<st
   return kinds;
 }
 
-async function oldestPendingAgeMs(ctx: WorkContext, options: ReadOptions): Promise<number | null> {
+async function oldestPendingAgeMs(ctx: WorkDeps, options: ReadOptions): Promise<number | null> {
   // The smallest availableAt among PENDING items: if even it is not due, none is.
   const first = await ctx.collection.findOne(
     { status: WorkStatus.PENDING },

@@ -1,8 +1,8 @@
-import type { DuplicateReplayed } from '../duplicateReplayed.ts';
+import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
 import type { WorkItemDoc } from './model.ts';
 
 // What the work service answers: plain discriminated unions, one member per contract branch.
-// Resolvers map them one to one onto DESIGN.md's GraphQL unions; nothing here knows GraphQL.
+// Resolvers map them one to one onto docs/design.md's GraphQL unions; nothing here knows GraphQL.
 
 export type WorkOperation = 'create' | 'claim' | 'heartbeat' | 'complete' | 'requeue';
 

@@ -1,10 +1,11 @@
 import type { Db, ObjectId } from 'mongodb';
+import type { ReadOptions } from '../db/readOptions.ts';
 import { claimWorkItem } from './claim.ts';
 import { completeWorkItem } from './complete.ts';
-import type { WorkContext } from './context.ts';
+import type { WorkDeps } from './workDeps.ts';
 import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem } from './createItem.ts';
 import { heartbeatWorkItem } from './heartbeat.ts';
-import { entriesWithPayout } from './payouts.ts';
+import { entriesWithPayout } from './payoutItems.ts';
 import type {
   ClaimWorkItemInput,
   CompleteWorkItemInput,
@@ -12,9 +13,10 @@ import type {
   HeartbeatWorkItemInput,
   RequeueWorkItemInput,
 } from './inputs.ts';
-import { Limits, workItems } from './model.ts';
+import { workItems } from './model.ts';
+import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
-import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type ReadOptions, type WorkItemPageQuery } from './queries.ts';
+import { getWorkItem, listWorkItems, payoutFor, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
 import type { WorkTelemetry } from './telemetry.ts';
 
@@ -30,11 +32,11 @@ export interface WorkServiceOptions {
  * service takes no replaceable part.
  */
 export function createWorkService(options: WorkServiceOptions) {
-  const ctx: WorkContext = {
+  const ctx: WorkDeps = {
     collection: workItems(options.db),
     preconditions,
     telemetry: options.telemetry,
-    retryBackoffBaseMs: options.retryBackoffBaseMs ?? Limits.retryBackoffBaseMs,
+    retryBackoffBaseMs: options.retryBackoffBaseMs ?? WorkLimits.retryBackoffBaseMs,
   };
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),

@@ -4,9 +4,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { buildAppSchema } from '../../src/graphql/schema.ts';
+import { buildAppSchema } from '../../src/app/schema.ts';
 import { createLogger } from '../../src/observability/logger.ts';
-import { startServer } from '../../src/server.ts';
+import { startServer } from '../../src/server/startServer.ts';
 import { AccessProbeResolver, PROBE_MUTATIONS } from '../support/accessProbe.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { connectTestDb, testMongoEngine } from '../support/mongo.ts';

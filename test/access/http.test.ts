@@ -1,12 +1,12 @@
 // Proves access control over HTTP: for every role, each probe operation is allowed exactly when
-// DESIGN.md's table says so; refused calls answer FORBIDDEN or UNAUTHENTICATED and change nothing.
+// docs/design.md's table says so; refused calls answer FORBIDDEN or UNAUTHENTICATED and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, type Role } from '../../src/graphql/auth/roles.ts';
-import { buildAppSchema } from '../../src/graphql/schema.ts';
+import { ROLES, type Role } from '../../src/access/roles.ts';
+import { buildAppSchema } from '../../src/app/schema.ts';
 import { AccessProbeResolver, PROBE_MUTATIONS, probeEffects } from '../support/accessProbe.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
-// From DESIGN.md's roles table: which probe mutations each role may run.
+// From docs/design.md's roles table: which probe mutations each role may run.
 const ALLOWED_MUTATIONS: Record<Role, Array<keyof typeof PROBE_MUTATIONS>> = {
   dashboard: [],
   ops: ['requeueWork'],

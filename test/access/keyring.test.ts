@@ -2,7 +2,7 @@
 // its own principal every time, and an unknown token, a token one character off a remembered one,
 // a malformed or a missing header are refused every time, before and after the valid key was seen.
 import { describe, expect, it } from 'vitest';
-import { Keyring, keyFingerprint } from '../../src/graphql/auth/apiKeys.ts';
+import { Keyring, keyFingerprint } from '../../src/access/apiKeys.ts';
 
 const service = 'service-key-0123456789abcdef';
 const admin = 'admin-key-0123456789abcdefgh';

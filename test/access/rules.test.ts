@@ -1,12 +1,12 @@
 // Proves deny by default at the schema level: every root field of the app's schema names a right
-// that matches DESIGN.md's roles table, and a root field without a rule does not build.
+// that matches docs/design.md's roles table, and a root field without a rule does not build.
 import { Authorized, Query, Resolver } from 'type-graphql';
 import { describe, expect, it } from 'vitest';
 import { listRootFieldRules } from '../../src/graphql/auth/index.ts';
-import { RIGHTS, type Right, type Role } from '../../src/graphql/auth/roles.ts';
-import { buildAppSchema } from '../../src/graphql/schema.ts';
+import { RIGHTS, type Right, type Role } from '../../src/access/roles.ts';
+import { buildAppSchema } from '../../src/app/schema.ts';
 
-// DESIGN.md's roles table, transcribed by hand (not derived from the code under test).
+// docs/design.md's roles table, transcribed by hand (not derived from the code under test).
 const DESIGN_TABLE: Record<Right, Role[]> = {
   query: ['dashboard', 'ops', 'worker', 'service', 'admin'],
   subscribe: ['ops', 'service', 'admin'],
@@ -19,8 +19,8 @@ const DESIGN_TABLE: Record<Right, Role[]> = {
   runAudit: ['admin'],
 };
 
-// The right each named operation of DESIGN.md must carry. A new mutation must be added here
-// (and to DESIGN.md's table) on purpose.
+// The right each named operation of docs/design.md must carry. A new mutation must be added here
+// (and to docs/design.md's table) on purpose.
 const MUTATION_RIGHTS: Record<string, Right> = {
   openAccount: 'moveMoney',
   deposit: 'moveMoney',
@@ -48,11 +48,11 @@ function expectedRight(coordinate: string): Right | undefined {
 }
 
 describe('access rules', () => {
-  it('mirror the roles table of DESIGN.md', () => {
+  it('mirror the roles table of docs/design.md', () => {
     expect(RIGHTS).toEqual(DESIGN_TABLE);
   });
 
-  it('give every root field of the app schema the right DESIGN.md names for it', async () => {
+  it('give every root field of the app schema the right docs/design.md names for it', async () => {
     const rules = listRootFieldRules(await buildAppSchema());
     expect(rules.map((rule) => rule.coordinate)).toContain('Query.health');
     for (const rule of rules) {

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.ts';
-import { buildAppSchema } from '../../src/graphql/schema.ts';
+import { buildAppSchema } from '../../src/app/schema.ts';
 import { AccessProbeResolver, PROBE_MUTATIONS } from '../support/accessProbe.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';

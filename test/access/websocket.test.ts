@@ -2,7 +2,7 @@
 // without any subscription right with 4403, before any subscription starts; a worker may open
 // only the work-item subscription; mutations over the socket obey the same rules as over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAppSchema } from '../../src/graphql/schema.ts';
+import { buildAppSchema } from '../../src/app/schema.ts';
 import { AccessProbeResolver, PROBE_MUTATIONS, PROBE_SUBSCRIPTIONS, probeEffects } from '../support/accessProbe.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';

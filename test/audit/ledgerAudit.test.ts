@@ -12,8 +12,8 @@ import { collectionNames, ensureLedgerIndexes } from '../../src/ledger/index.ts'
 import { ensureWorkItemIndexes, workItems } from '../../src/work/index.ts';
 import { startTestApp } from '../support/app.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
-import { fundedAccount, ledgerOn, metricValue, upsertingWriter } from '../streams/support/payouts.ts';
-import { waitFor } from '../streams/support/streamsTest.ts';
+import { fundedAccount, ledgerOn, metricValue, upsertingWriter } from '../payouts/support/payouts.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const silent = pino({ level: 'silent' });
 const fast = { settleMs: 0, recheckDelayMs: 10, tickIntervalMs: 50 };
@@ -98,7 +98,7 @@ describe('ledger audit', () => {
     const ledger = ledgerOn(db);
     const accounts = Array.from({ length: 8 }, (_, i) => `busy-${i}`);
     for (const id of accounts) await fundedAccount(ledger, id);
-    const audit = new LedgerAudit(db, silent, { ...fast, settleMs: 3_600_000 });
+    const audit = new LedgerAudit(db, silent, { ...fast, settleMs: 3_600_000 }, createAuditTelemetry(new Registry()));
     let moving = true;
     const movers = accounts.map(async (accountId, m) => {
       for (let i = 0; moving; i++) await ledger.deposit({ accountId, amount: 1, requestId: `busy-${m}-${i}` });
@@ -122,7 +122,7 @@ describe('ledger audit', () => {
     await ensureWorkItemIndexes(db);
     await ensureAuditIndexes(db);
     await healthyLedger(db, 'y');
-    const holder = new LedgerAudit(db, silent, { ...fast, holder: 'loop', incrementalPeriodMs: 100, incrementalMarginMs: 0, fullPeriodMs: 3_600_000 });
+    const holder = new LedgerAudit(db, silent, { ...fast, holder: 'loop', incrementalPeriodMs: 100, incrementalMarginMs: 0, fullPeriodMs: 3_600_000 }, createAuditTelemetry(new Registry()));
     holder.start();
     onTestFinished(() => holder.stop());
     const runs = db.collection('ledger_audit_runs');
@@ -138,7 +138,7 @@ describe('ledger audit', () => {
     expect(found['accountsChecked']).toBe(1);
 
     // Another process asks for a run while the loop holds the lease: queued, then run by the holder.
-    const other = new LedgerAudit(db, silent, { ...fast, holder: 'other' });
+    const other = new LedgerAudit(db, silent, { ...fast, holder: 'other' }, createAuditTelemetry(new Registry()));
     const asked = await other.runNow();
     expect(asked.kind).toBe('queued');
     await waitFor(async () => (await runs.countDocuments({ scope: 'full' })) === 2 || undefined, 'the requested full run');

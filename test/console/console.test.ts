@@ -7,10 +7,11 @@
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/graphql/auth/roles.ts';
+import type { Role } from '../../src/access/roles.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { deposit, openAccount } from '../streams/support/ledgerStreams.ts';
-import { createItem, waitFor } from '../streams/support/streamsTest.ts';
+import { deposit, openAccount } from '../support/callers.ts';
+import { createItem } from '../fanout/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const SHOWS_WITHIN_MS = 1_000;
 const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

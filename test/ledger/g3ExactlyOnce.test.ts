@@ -3,8 +3,10 @@ import type { WithdrawResult } from '../../src/ledger/index.ts';
 import { countOf } from './support/count.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
-// G3: one requestId, one effect. The key is claimed before the money moves; replays that overlap
-// the first attempt wait for it (or answer RequestInProgress), later replays get
+// G3: one requestId, one effect. The request is recorded already decided, in the transaction
+// that moves the money (there is no pending state): of sends that overlap, one transaction
+// commits, and the others meet its key (a write conflict, then the duplicate) and replay it, or
+// answer RequestInProgress when their retry budget runs out first. Later replays get
 // DuplicateReplayed carrying the very same outcome, and a refusal stays a refusal.
 
 let h: LedgerHarness;

@@ -1,10 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../src/ledger/index.ts';
 import { keyPerAttempt } from './support/brokenPreconditions.ts';
 import { countOf } from './support/count.ts';
-import { failCommand } from './support/failPoints.ts';
+import { failCommand } from '../support/failPoints.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
+import { databaseClockPasses } from '../support/waiting.ts';
 
 // G5: a money move is one transaction, so a lost reply leaves the whole move or nothing; the
 // rerun under the same key (internal, or the caller's replay) finds the key decided or decides it,
@@ -102,7 +102,9 @@ describe('G5 applied, reply lost', () => {
     const result = await impatient.withdraw({ accountId: 'g5-block', amount: 10, requestId: 'g5-block-1' });
     expect(Date.now() - startedMs).toBeGreaterThanOrEqual(socketTimeoutMS); // the reply was really lost
     expect(result).toMatchObject({ kind: 'withdrawSuccess', account: { balance: 90 } });
-    await sleep(blockTimeMS + 200); // let the blocked original run on the server
+    // The blocked original runs (or fails) on the server once its block ends, blockTimeMS after
+    // it arrived, on the server's clock: wait until that clock has passed the block's end.
+    await databaseClockPasses(h.db.db, new Date(startedMs + blockTimeMS));
     expect(await balanceOf('g5-block')).toBe(90);
     expect(await entriesOf('g5-block-1')).toBe(1);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { openAccount } from '../support/callers.ts';
 
 // The ledger over HTTP, end to end: rights from the roles table, bad input refused before it
 // touches anything, cursor pages, concurrent HTTP clients, and the metrics of every answer.
@@ -7,9 +8,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ env: { SEED_DEMO: '0' } });
-  for (const [id, currency] of [['h-a', 'EUR'], ['h-b', 'EUR'], ['h-usd', 'USD']] as const) {
-    await app.gql(`mutation { openAccount(input: { accountId: "${id}", currency: "${currency}" }) { __typename } }`, {}, { key: 'service' });
-  }
+  for (const [id, currency] of [['h-a', 'EUR'], ['h-b', 'EUR'], ['h-usd', 'USD']] as const) await openAccount(app, id, currency);
   await call('deposit', { accountId: 'h-a', amount: 1_000, requestId: 'h-fund-a' });
 });
 afterAll(async () => {
@@ -94,7 +93,7 @@ describe('ledger over HTTP', () => {
   });
 
   it('applies exactly 40 of 100 concurrent HTTP withdrawals of 10 from 400', async () => {
-    await app.gql('mutation { openAccount(input: { accountId: "h-race", currency: "EUR" }) { __typename } }', {}, { key: 'service' });
+    await openAccount(app, 'h-race');
     await call('deposit', { accountId: 'h-race', amount: 400, requestId: 'h-race-fund' });
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) => call('withdraw', { accountId: 'h-race', amount: 10, requestId: `h-race-${i}` })),

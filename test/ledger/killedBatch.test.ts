@@ -1,12 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { type Document, MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createLedgerService, createLedgerTelemetry, type MoveInput } from '../../src/ledger/index.ts';
-import { inLanes } from '../support/callers.ts';
-import { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
-import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
+import { startAppProcess, startEngineProcess, type AppProcess, type EngineProcess } from '../support/app.ts';
+import { inLanes, openAccount } from '../support/callers.ts';
 
 // B2 through a real crash: API process A is killed with SIGKILL in the middle of a burst of atomic
 // batches, each spreading its moves over many accounts. A batch is one transaction, so at the
@@ -15,7 +13,6 @@ import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 // process would): each ends whole, applied once (replayed where A's commit went through).
 
 const dbName = 'ledger_killed_batch';
-const key = 'killed-batch-service-key';
 const accountsCount = 20;
 const openingMinorUnits = 10_000;
 const batchesCount = 60;
@@ -25,35 +22,23 @@ const answeredBeforeKill = 20;
 /** Short, so the transaction A may leave open frees its accounts soon (docs/ledger.md). */
 const lifetimeLimitSeconds = 5;
 
-const children: ChildProcess[] = [];
 let engine: EngineProcess | undefined;
+let a: AppProcess | undefined;
 let client: MongoClient | undefined;
 afterAll(async () => {
   await client?.close();
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await a?.stop();
   await engine?.stop();
 });
 
-async function startApi(uri: string): Promise<{ main: MainProcess; url: string }> {
-  const main = spawnMain({ MONGODB_URI: uri, MONGODB_DB: dbName, PORT: '0', HOST: '127.0.0.1', API_KEYS: `${key}=service`, SEED_DEMO: '0' });
-  children.push(main.child);
-  const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, 60_000);
-  return { main, url: url! };
-}
-
-async function gql(url: string, query: string, variables: Document): Promise<Document> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: Document; errors?: unknown[] };
+/** The data of one call with the service key; GraphQL errors throw. */
+async function gql(api: AppProcess, query: string, variables: Document): Promise<Document> {
+  const body = await api.gql(query, variables, { key: 'service' });
   if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data!;
+  return body.data as Document;
 }
 
 const accountId = (i: number) => `kb-${String(i % accountsCount).padStart(2, '0')}`;
-const open = 'mutation($id: String!) { openAccount(input: { accountId: $id, currency: "EUR" }) { __typename } }';
 const submit = `mutation($input: SubmitMovesInput!) { submitMoves(input: $input) {
   __typename ... on SubmitMovesSuccess { results { __typename ... on DuplicateReplayed { original { __typename } } } } } }`;
 
@@ -75,13 +60,14 @@ describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
     client = new MongoClient(engine.uri);
     // As mongod's --setParameter would: a killed process's open transaction ends after this.
     await client.db('admin').command({ setParameter: 1, transactionLifetimeLimitSeconds: lifetimeLimitSeconds });
-    const a = await startApi(engine.uri);
+    a = await startAppProcess({ mongoUri: engine.uri, dbName });
+    const api = a;
     const db = client.db(dbName);
     const survivor = createLedgerService({ db, telemetry: createLedgerTelemetry(new Registry(), pino({ level: 'silent' })) });
     phase('processes up');
-    await Promise.all(Array.from({ length: accountsCount }, (_, i) => gql(a.url, open, { id: accountId(i) })));
+    await Promise.all(Array.from({ length: accountsCount }, (_, i) => openAccount(api, accountId(i))));
     const funding = Array.from({ length: accountsCount }, (_, i) => ({ kind: 'DEPOSIT', accountId: accountId(i), amount: openingMinorUnits, requestId: `kb-fund-${i}` }));
-    expect(kindsOf(await gql(a.url, submit, { input: { atomic: true, moves: funding } }))).toEqual(Array(accountsCount).fill('DepositSuccess'));
+    expect(kindsOf(await gql(api, submit, { input: { atomic: true, moves: funding } }))).toEqual(Array(accountsCount).fill('DepositSuccess'));
     /** Requests written per batch, and whether every account equals its journal. */
     const requestsPerBatch = async () => {
       const docs = await db.collection('ledger_requests').find({ requestId: /^kb-\d+-/ }).project({ requestId: 1 }).toArray();
@@ -104,19 +90,19 @@ describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
     let killed = false;
     await inLanes(batchesCount, 8, async (i) => {
       if (killed) return;
-      await gql(a.url, submit, batchInput(i)).then(
+      await gql(api, submit, batchInput(i)).then(
         (data) => {
           expect(kindsOf(data)).toEqual([...Array(movesPerBatch - 1).fill('WithdrawSuccess'), 'TransferSuccess']);
           answered += 1;
           if (answered === answeredBeforeKill && !killed) {
             killed = true;
-            a.main.child.kill('SIGKILL');
+            api.main.child.kill('SIGKILL');
           }
         },
         () => undefined, // the connection died with A
       );
     });
-    expect(await a.main.exited).toMatchObject({ signal: 'SIGKILL' });
+    expect(await api.main.exited).toMatchObject({ signal: 'SIGKILL' });
 
     phase('A killed');
     // At the kill, at once: every batch whole or absent, every balance its journal.

@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { type Document, MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inLanes, untilFinal } from '../support/callers.ts';
-import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
+import { startAppProcess, startEngineProcess, type AppProcess, type EngineProcess } from '../support/app.ts';
+import { inLanes, openAccount, untilFinal } from '../support/callers.ts';
 
 // G5 with a real crash: two API processes share one engine process; A is killed with SIGKILL in
 // the middle of a burst of transfers src -> dst, B keeps serving and is never restarted. Because
@@ -11,9 +9,7 @@ import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
 // transaction (if the kill caught one) holds its accounts until the engine's lifetime limit, B
 // answers RequestInProgress on them meanwhile, and the caller's retries with the same keys finish.
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dbName = 'ledger_killed_process';
-const key = 'kill-test-service-key';
 const transfersCount = 300;
 const transferAmount = 10;
 const openingMinorUnits = transfersCount * transferAmount;
@@ -27,54 +23,28 @@ const answeredBeforeKill = 60;
 const burstConcurrency = 16;
 const lifetimeLimitSeconds = 10;
 
-const children: ChildProcess[] = [];
+let engine: EngineProcess | undefined;
+const apis: AppProcess[] = [];
 let client: MongoClient | undefined;
 afterAll(async () => {
   await client?.close();
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const api of apis) if (api.main.child.exitCode === null) api.main.child.kill('SIGKILL');
+  await engine?.kill();
 });
 
-function startEngine(): Promise<string> {
-  // The emulator's CLI, as an operator runs the engine; its open transactions expire as a mongod
-  // started with the same --setParameter would (see docs/ledger.md).
-  const cli = 'packages/mongo-emulator/bin/mongo-emulator.mjs';
-  const child = spawn(process.execPath, [cli, '--port', '0', '--setParameter', `transactionLifetimeLimitSeconds=${lifetimeLimitSeconds}`], {
-    cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += String(chunk);
-      const match = /ready on (mongodb:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr!.on('data', (chunk) => (out += String(chunk)));
-    child.once('exit', () => reject(new Error(`engine exited: ${out}`)));
-  });
+async function startApi(uri: string): Promise<AppProcess> {
+  const api = await startAppProcess({ mongoUri: uri, dbName });
+  apis.push(api);
+  return api;
 }
 
-async function startApi(uri: string): Promise<{ main: MainProcess; url: string }> {
-  const main = spawnMain({ MONGODB_URI: uri, MONGODB_DB: dbName, PORT: '0', HOST: '127.0.0.1', API_KEYS: `${key}=service`, SEED_DEMO: '0' });
-  children.push(main.child);
-  const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, 60_000);
-  return { main, url: url! };
-}
-
-async function gql(url: string, query: string, variables: Document): Promise<Document> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: Document; errors?: unknown[] };
+/** The data of one call with the service key; GraphQL errors throw. */
+async function gql(api: AppProcess, query: string, variables: Document): Promise<Document> {
+  const body = await api.gql(query, variables, { key: 'service' });
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data!;
 }
 
-const open = 'mutation($id: String!) { openAccount(input: { accountId: $id, currency: "EUR" }) { __typename } }';
 const deposit = 'mutation($id: String!, $r: String!, $a: SafeInt!) { deposit(input: { accountId: $id, amount: $a, requestId: $r }) { __typename } }';
 const transfer = `mutation($r: String!) { transfer(input: { fromAccountId: "src", toAccountId: "dst", amount: ${transferAmount}, requestId: $r }) {
   __typename ... on DuplicateReplayed { original { __typename } } } }`;
@@ -84,7 +54,10 @@ describe('a process killed mid-burst (G5, real processes)', () => {
   it('leaves the money whole at once, and every key final, while the other process keeps serving', async () => {
     const t0 = Date.now();
     const phase = (name: string) => process.env['KILL_TEST_TRACE'] && process.stderr.write(`[kill test] ${Date.now() - t0} ms ${name}\n`);
-    const uri = await startEngine();
+    // The emulator's CLI, as an operator runs the engine; its open transactions expire as a mongod
+    // started with the same --setParameter would (see docs/ledger.md).
+    engine = await startEngineProcess({ setParameters: { transactionLifetimeLimitSeconds: lifetimeLimitSeconds } });
+    const uri = engine.uri;
     const [a, b] = await Promise.all([startApi(uri), startApi(uri)]);
     client = new MongoClient(uri);
     const db = client.db(dbName);
@@ -98,15 +71,15 @@ describe('a process killed mid-burst (G5, real processes)', () => {
     };
 
     phase('processes up');
-    for (const id of ['src', 'dst']) await gql(a.url, open, { id });
-    await gql(a.url, deposit, { id: 'src', r: 'kill-fund', a: openingMinorUnits });
+    for (const id of ['src', 'dst']) await openAccount(a, id);
+    await gql(a, deposit, { id: 'src', r: 'kill-fund', a: openingMinorUnits });
 
     // The burst through A; A is killed once `answeredBeforeKill` transfers came back.
     let answered = 0;
     let killedAt = 0;
     const burst = inLanes(transfersCount, burstConcurrency, async (i) => {
       if (killedAt) return;
-      await gql(a.url, transfer, { r: `kill-tr-${i}` }).then(
+      await gql(a, transfer, { r: `kill-tr-${i}` }).then(
         () => {
           answered += 1;
           if (answered === answeredBeforeKill && !killedAt) {
@@ -134,7 +107,7 @@ describe('a process killed mid-burst (G5, real processes)', () => {
     let lastTransientMs = 0;
     await inLanes(2 * depositsPerAccount, 16, async (i) => {
       const id = i % 2 === 0 ? 'src' : 'dst';
-      const answers = await untilFinal(async () => (await gql(b.url, deposit, { id, r: `kill-dep-${i}`, a: 1 })).deposit.__typename as string);
+      const answers = await untilFinal(async () => (await gql(b, deposit, { id, r: `kill-dep-${i}`, a: 1 })).deposit.__typename as string);
       transientAnswers += answers.length - 1;
       expect(answers.at(-1)).toBe('DepositSuccess');
       if (answers.length > 1) lastTransientMs = Math.max(lastTransientMs, Date.now() - killedAt);
@@ -146,7 +119,7 @@ describe('a process killed mid-burst (G5, real processes)', () => {
     const replayKinds: Record<string, number> = {};
     await inLanes(transfersCount, 16, async (i) => {
       const answers = await untilFinal(async () => {
-        const result = (await gql(b.url, transfer, { r: `kill-tr-${i}` })).transfer;
+        const result = (await gql(b, transfer, { r: `kill-tr-${i}` })).transfer;
         return result.__typename === 'DuplicateReplayed' ? `DuplicateReplayed(${result.original.__typename})` : result.__typename;
       });
       transientAnswers += answers.length - 1;

@@ -1,4 +1,4 @@
-// The oplog cost rule (DESIGN, "Cost"): the oplog bytes of one money move do not grow with the
+// The oplog cost rule (docs/design.md): the oplog bytes of one money move do not grow with the
 // account's history, and a withdrawal with 30-character keys logs at most 2 KiB across all its
 // entries. Measured from local.oplog.rs as the server writes it (the emulator logs mongod's format:
 // a transaction is one applyOps entry, an update its $v: 2 diff), through the driver, counting only
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionNames } from '../../src/ledger/index.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
-/** DESIGN's bound for one withdrawal with 30-character keys, all its oplog entries together. */
+/** docs/design.md's bound for one withdrawal with 30-character keys, all its oplog entries together. */
 const withdrawalOplogMaxBytes = 2 * 1024;
 /** The history the rule names: an account with this many past decisions. */
 const pastDecisions = 10_000;

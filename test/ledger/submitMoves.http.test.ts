@@ -2,8 +2,8 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type FetchLike, match, PreconditionError, type PreconditionClient } from '../../packages/sdk/src/index.ts';
 import { RATE_LIMITS_DEFAULT } from '../../src/config.ts';
-import { RateLimiter } from '../../src/graphql/rateLimit.ts';
-import { createGraphqlTelemetry } from '../../src/graphql/telemetry.ts';
+import { RateLimiter } from '../../src/server/rateLimit.ts';
+import { createGraphqlTelemetry } from '../../src/server/telemetry.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 // submitMoves end to end: through the SDK (a key made per move when left out, the same keys on a

@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
-import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/streams/index.ts';
-import { inLanes, untilFinal } from '../support/callers.ts';
-import { spawnMain, type MainProcess } from '../support/spawnMain.ts';
+import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
+import { startAppProcess, startEngineProcess, type AppProcess, type EngineProcess } from '../support/app.ts';
+import { inLanes, openAccount, untilFinal } from '../support/callers.ts';
 import { createTestWsClient, type TestWsClient } from '../support/ws.ts';
-import { waitFor, WORK_ITEM_STATUS, type StatusEvent } from '../streams/support/streamsTest.ts';
+import { WORK_ITEM_STATUS, type StatusEvent } from '../fanout/support/streamsTest.ts';
+import { waitFor } from '../support/waiting.ts';
 
 const START_TIMEOUT_MS = 120_000;
 /** The lease lasts 15 s unless renewed (ProjectionLimits.leaseDurationMs); a survivor takes it after. */
@@ -20,29 +20,16 @@ const LEASE_MOVE_TIMEOUT_MS = 90_000;
 /** The engine's transactionLifetimeLimitSeconds here: how long a killed process's open transaction holds its accounts. */
 const TRANSACTION_LIFETIME_SECONDS = 10;
 const BALANCE_MAX = Number.MAX_SAFE_INTEGER;
-const SERVICE_KEY = `scale-service-${randomBytes(12).toString('hex')}`;
-const OPS_KEY = `scale-ops-${randomBytes(12).toString('hex')}`;
+type ApiProcess = AppProcess;
 
-interface ApiProcess {
-  main: MainProcess;
-  url: string;
-  wsUrl: string;
-  pid: number;
-}
-
+/** The data of one call with the service key; GraphQL errors throw. */
 async function gql(api: ApiProcess, query: string, variables: Record<string, unknown> = {}): Promise<any> {
-  const response = await fetch(api.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVICE_KEY}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: any; errors?: unknown[] };
+  const body = await api.gql(query, variables, { key: 'service' });
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data;
 }
 
 const CREATE = `mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { __typename ... on CreateWorkItemSuccess { item { id } } } }`;
-const OPEN = `mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }`;
 const DEPOSIT = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }`;
 const WITHDRAW = `mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename
   ... on WithdrawSuccess { entry { id } } ... on DuplicateReplayed { original { __typename ... on WithdrawSuccess { entry { id } } } } } }`;
@@ -109,23 +96,14 @@ describe('three API processes on one engine process', () => {
   let db: Db;
   const wsClients: TestWsClient[] = [];
   const ws = (api: ApiProcess) => {
-    const wsClient = createTestWsClient(api.wsUrl, { authorization: `Bearer ${OPS_KEY}` });
+    const wsClient = createTestWsClient(api.wsUrl, { authorization: `Bearer ${api.keys.ops}` });
     wsClients.push(wsClient);
     return wsClient;
   };
 
   /** One more API process on the engine, as `npm start` runs it, once it listens. */
-  async function startApi(): Promise<ApiProcess> {
-    const main = spawnMain({
-      MONGODB_URI: engine.uri,
-      MONGODB_DB: dbName,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      API_KEYS: `${SERVICE_KEY}=service,${OPS_KEY}=ops`,
-      SEED_DEMO: '0',
-    });
-    const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, START_TIMEOUT_MS);
-    return { main, url: url!, wsUrl: url!.replace(/^http/, 'ws'), pid: main.child.pid! };
+  function startApi(): Promise<ApiProcess> {
+    return startAppProcess({ mongoUri: engine.uri, dbName, startTimeoutMs: START_TIMEOUT_MS });
   }
 
   beforeAll(async () => {
@@ -140,8 +118,7 @@ describe('three API processes on one engine process', () => {
   afterAll(async () => {
     await Promise.all(wsClients.map((wsClient) => wsClient.close()));
     for (const api of apis) {
-      if (api.main.child.exitCode === null && api.main.child.signalCode === null) api.main.child.kill('SIGTERM');
-      await api.main.exited;
+      await api.stop();
     }
     await client?.close();
     await engine?.stop();
@@ -177,7 +154,7 @@ describe('three API processes on one engine process', () => {
     const accounts = Array.from({ length: 4 }, (_, i) => `scale-acct-${randomBytes(3).toString('hex')}-${i}`);
     const fundingMinor = 50;
     for (const accountId of accounts) {
-      expect((await gql(apis[0]!, OPEN, { input: { accountId, currency: 'EUR' } })).openAccount.__typename).toBe('OpenAccountSuccess');
+      await openAccount(apis[0]!, accountId);
       expect((await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: fundingMinor, requestId: `${accountId}-fund` } })).deposit.__typename).toBe('DepositSuccess');
     }
     // 30 withdrawals of 3 per account (90 asked, 50 held): most succeed, the rest must be refused.
@@ -219,7 +196,7 @@ describe('three API processes on one engine process', () => {
     const ring = Array.from({ length: 4 }, (_, i) => `scale-ring-${tag}-${i}`);
     const openingMinor = 100;
     for (const accountId of ring) {
-      await gql(apis[0]!, OPEN, { input: { accountId, currency: 'EUR' } });
+      await openAccount(apis[0]!, accountId);
       await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: openingMinor, requestId: `${accountId}-fund` } });
     }
     // G2: 80 transfers around the ring, both directions, each key to two processes at once.
@@ -250,7 +227,7 @@ describe('three API processes on one engine process', () => {
     // G6: an account 5 below the ceiling, credited 3 by nine keys over the three processes at
     // once: one fits, the eight others are refused with nothing applied.
     const near = `scale-near-max-${tag}`;
-    await gql(apis[0]!, OPEN, { input: { accountId: near, currency: 'EUR' } });
+    await openAccount(apis[0]!, near);
     await gql(apis[0]!, DEPOSIT, { input: { accountId: near, amount: BALANCE_MAX - 5, requestId: `${near}-fund` } });
     const credits = await Promise.all(
       Array.from({ length: 9 }, (_, i) =>
@@ -269,7 +246,7 @@ describe('three API processes on one engine process', () => {
     const tag = randomBytes(3).toString('hex');
     const ids = Array.from({ length: 6 }, (_, i) => `scale-batch-${tag}-${i}`);
     const openingMinor = 40;
-    for (const accountId of ids) await gql(apis[0]!, OPEN, { input: { accountId, currency: 'EUR' } });
+    for (const accountId of ids) await openAccount(apis[0]!, accountId);
     const funding = ids.map((accountId) => ({ kind: 'DEPOSIT', accountId, amount: openingMinor, requestId: `${accountId}-fund` }));
     expect((await gql(apis[1]!, SUBMIT, { input: { atomic: true, moves: funding } })).submitMoves.__typename).toBe('SubmitMovesSuccess');
     // 30 atomic batches, each a transfer of 5 and a withdrawal of 9 from the next account: each
@@ -329,7 +306,7 @@ describe('three API processes on one engine process', () => {
     const fundingMinor = 200;
     const amount = 5;
     for (const accountId of accounts) {
-      await gql(apis[0]!, OPEN, { input: { accountId, currency: 'EUR' } });
+      await openAccount(apis[0]!, accountId);
       await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: fundingMinor, requestId: `${accountId}-fund` } });
     }
     // 60 withdrawals per account (300 asked, 200 held), sent round-robin over all four; the
@@ -400,7 +377,7 @@ describe('three API processes on one engine process', () => {
 
     // A withdrawal after the kill becomes a payout: the new holder projects.
     const accountId = `scale-after-kill-${randomBytes(3).toString('hex')}`;
-    await gql(survivors[0]!, OPEN, { input: { accountId, currency: 'EUR' } });
+    await openAccount(survivors[0]!, accountId);
     await gql(survivors[0]!, DEPOSIT, { input: { accountId, amount: 10, requestId: `${accountId}-fund` } });
     const withdrawn = await gql(survivors[1]!, WITHDRAW, { input: { accountId, amount: 4, requestId: `${accountId}-w` } });
     expect(withdrawn.withdraw.__typename).toBe('WithdrawSuccess');

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -77,7 +78,7 @@ describe('the packed SDK in a project outside the repository', () => {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    await vi.waitFor(() => expect(feed.subscriberCount).toBe(listenersBefore + 1), { timeout: 20_000, interval: 50 });
+    await eventually(() => expect(feed.subscriberCount).toBe(listenersBefore + 1), { timeout: 20_000, interval: 50 });
     await app.gql('mutation { createWorkItem(input: { kind: "README_SDK", idempotencyKey: "readme-sdk-1" }) { __typename } }');
     expect(await exited, stderr).toBe(0);
     console.log(`example output:\n${stdout}`);

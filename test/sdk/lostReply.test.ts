@@ -7,7 +7,7 @@
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type FetchLike, type PreconditionClient } from '../../packages/sdk/src/index.ts';
-import { failCommand } from '../ledger/support/failPoints.ts';
+import { failCommand } from '../support/failPoints.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { recordingFetch, UUID_V4 } from './support/fetches.ts';
 

@@ -3,7 +3,8 @@
 // down arrive once, in order, none twice); ResyncRequired arrives as a typed event and the stream
 // goes on; break closes the server's subscription.
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import WebSocket from 'ws';
 import { createClient, match, type Event, type PreconditionClient } from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -65,7 +66,7 @@ describe('subscriptions on the run engine', () => {
     const events = ops.subscribe.workItemStatusChanged({ kinds });
     const before = subscriberCount(app);
     const first = events.next();
-    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before + 1));
+    await eventually(() => expect(subscriberCount(app)).toBe(before + 1));
     const early = await createItems(service, 'SDK_DROP', 3);
     const seen = [(await first).value as StatusEvent, ...(await take(events, 2))];
     expect(seen.map(itemIdOf)).toEqual(early);
@@ -73,7 +74,7 @@ describe('subscriptions on the run engine', () => {
     // The socket dies while the consumer holds the last event; meanwhile three more items are made.
     expect(sockets).toHaveLength(1);
     sockets[0]!.terminate();
-    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before));
+    await eventually(() => expect(subscriberCount(app)).toBe(before));
     const late = await createItems(service, 'SDK_DROP', 3);
 
     const resumed = await take(events, 3);
@@ -85,7 +86,7 @@ describe('subscriptions on the run engine', () => {
     expect((await take(events, 1)).map(itemIdOf)).toEqual([last]);
 
     await events.return();
-    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before));
+    await eventually(() => expect(subscriberCount(app)).toBe(before));
     await ops.close();
   });
 
@@ -104,13 +105,13 @@ describe('subscriptions on the run engine', () => {
     // Each client: two subscriptions of one selection on its one connection.
     const streams = clients.flatMap((client) => [client.subscribe.workItemStatusChanged({ kinds: ['SDK_IDS'] }), client.subscribe.workItemStatusChanged({ kinds: ['SDK_IDS'] })]);
     const firsts = streams.map((events) => events.next());
-    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before + 4));
+    await eventually(() => expect(subscriberCount(app)).toBe(before + 4));
     const [id] = await createItems(service, 'SDK_IDS', 1);
     for (const first of firsts) expect(itemIdOf((await first).value as StatusEvent)).toBe(id);
     expect(new Set(subscribeIds[0]).size).toBe(2);
     expect(subscribeIds[1]).toEqual(subscribeIds[0]);
     for (const events of streams) await events.return();
-    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before));
+    await eventually(() => expect(subscriberCount(app)).toBe(before));
     for (const client of clients) await client.close();
   });
 
@@ -124,11 +125,11 @@ describe('subscriptions on the run engine', () => {
         break;
       }
     })();
-    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before + 1));
+    await eventually(() => expect(subscriberCount(app)).toBe(before + 1));
     const [id] = await createItems(service, 'SDK_BREAK', 1);
     await consumer;
     expect(received).toEqual([id]);
-    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before));
+    await eventually(() => expect(subscriberCount(app)).toBe(before));
     await ops.close();
   });
 
@@ -160,7 +161,7 @@ describe('subscriptions after lost history', () => {
     const before = subscriberCount(app);
     const live = client.subscribe.workItemStatusChanged({ kinds });
     const pending = live.next();
-    await vi.waitFor(() => expect(subscriberCount(app)).toBe(before + 1));
+    await eventually(() => expect(subscriberCount(app)).toBe(before + 1));
     await createItems(client, 'SDK_RESYNC', 1);
     const seen = (await pending).value as StatusEvent;
 

@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { Ctx, Int, Mutation, Query, Resolver, Subscription } from 'type-graphql';
 import { Allow } from '../../src/graphql/auth/Allow.ts';
-import { Rights, type Right } from '../../src/graphql/auth/roles.ts';
-import type { AppContext } from '../../src/graphql/context.ts';
+import { Rights, type Right } from '../../src/access/roles.ts';
+import type { AppContext } from '../../src/app/requestContext.ts';
 import { workItems } from '../../src/work/index.ts';
 
 const PROBE_EFFECT_KIND = 'PROBE_EFFECT';

@@ -1,22 +1,31 @@
-// Starts the real server (HTTP + WebSocket, real schema, real start-up tasks) on the run's engine,
-// on a random port, with one API key per role. Feature tests use it for end-to-end calls:
+// Starting the app for a test, the one module for it, in two ways:
+// - in process: `startTestApp` runs the real server (HTTP + WebSocket, real schema, real start-up
+//   tasks) on the run's engine, on a random port, with one API key per role;
+// - as processes, as production runs them: `startAppProcess` runs `src/main.ts` as `npm start`
+//   does and resolves once it listens, `startEngineProcess` the emulator's CLI, and `spawnMain` is
+//   the bare process for tests of start-up itself.
+// Both kinds of app answer `gql` the same way, so the callers (support/callers.ts) serve both:
 //
 //   const app = await startTestApp();
 //   const res = await app.gql('{ health { engine } }', {}, { key: 'dashboard' });
 //   await app.close();
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { GraphQLSchema } from 'graphql';
 import type { Db, MongoClient } from 'mongodb';
 import type { Registry } from 'prom-client';
-import type { AppOptions } from '../../src/app.ts';
+import type { AppOptions } from '../../src/app/createApp.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { connectMongo } from '../../src/db/connect.ts';
-import { ROLES, type Role } from '../../src/graphql/auth/roles.ts';
+import { ROLES, type Role } from '../../src/access/roles.ts';
 import { createLogger, type Logger } from '../../src/observability/logger.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
-import type { AppServices } from '../../src/services.ts';
+import { startServer, type RunningServer } from '../../src/server/startServer.ts';
+import type { AppServices } from '../../src/app/services.ts';
 import { testMongoEngine, testMongoUri } from './mongo.ts';
 import { createTestWsClient, type TestWsClient } from './ws.ts';
+
+export { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
 
 /** How src/app.ts builds the app: which start-up tasks run, the projection's and audit's settings. */
 export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | 'payoutProjection' | 'buildPayoutProjection' | 'ledgerAudit'> {
@@ -53,7 +62,7 @@ export interface TestApp {
   client: MongoClient;
   config: Config;
   server: RunningServer;
-  /** The app's services, built once by src/app.ts (e.g. its live feeds' subscriber counts). */
+  /** The app's services, built once by src/app/createApp.ts (e.g. its live feeds' subscriber counts). */
   services: AppServices;
   /** The app's own metrics registry, as GET /metrics serves it. */
   registry: Registry;
@@ -64,15 +73,39 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: StartTestAppOptions = {}): Promise<TestApp> {
+/** One fresh key per role, and the API_KEYS value that grants them (plus `extra`, token → role). */
+function keysPerRole(extra: Record<string, Role> = {}): { keys: Record<Role, string>; apiKeys: string } {
   const keys = Object.fromEntries(ROLES.map((role) => [role, `test-${role}-${randomBytes(12).toString('hex')}`])) as Record<Role, string>;
-  const allKeys: Record<string, Role> = { ...Object.fromEntries(ROLES.map((role) => [keys[role], role])), ...options.apiKeys };
+  const allKeys: Record<string, Role> = { ...Object.fromEntries(ROLES.map((role) => [keys[role], role])), ...extra };
+  return { keys, apiKeys: Object.entries(allKeys).map(([token, role]) => `${token}=${role}`).join(',') };
+}
+
+/** The Authorization header for a role (its generated key), a raw token, or null (none). Default: admin. */
+function authorizationFor(keys: Record<Role, string>, key: Role | string | null | undefined): string | undefined {
+  if (key === null) return undefined;
+  const token = keys[key as Role] ?? key ?? keys.admin;
+  return `Bearer ${token}`;
+}
+
+/** One GraphQL request over HTTP, as a client sends it. */
+async function postGql(url: string, keys: Record<Role, string>, query: string, variables: Record<string, unknown>, options: GqlOptions): Promise<GqlResponse> {
+  const authorization = options.authorization ?? authorizationFor(keys, options.key);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, ...((await response.json()) as Omit<GqlResponse, 'status'>) };
+}
+
+export async function startTestApp(options: StartTestAppOptions = {}): Promise<TestApp> {
+  const { keys, apiKeys } = keysPerRole(options.apiKeys);
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
-    API_KEYS: Object.entries(allKeys).map(([token, role]) => `${token}=${role}`).join(','),
+    API_KEYS: apiKeys,
     ...options.env,
   });
   const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits);
@@ -96,11 +129,6 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     await client.close();
     throw error;
   }
-  const authorizationFor = (key: Role | string | null | undefined): string | undefined => {
-    if (key === null) return undefined;
-    const token = keys[key as Role] ?? key ?? keys.admin;
-    return `Bearer ${token}`;
-  };
   return {
     url: server.url,
     wsUrl: server.wsUrl,
@@ -111,17 +139,9 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     services: server.services,
     registry: server.registry,
     keys,
-    async gql(query, variables = {}, gqlOptions = {}) {
-      const authorization = gqlOptions.authorization ?? authorizationFor(gqlOptions.key);
-      const response = await fetch(server.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      return { status: response.status, ...((await response.json()) as Omit<GqlResponse, 'status'>) };
-    },
+    gql: (query, variables = {}, gqlOptions = {}) => postGql(server.url, keys, query, variables, gqlOptions),
     ws(key) {
-      const authorization = authorizationFor(key);
+      const authorization = authorizationFor(keys, key);
       const wsClient = createTestWsClient(server.wsUrl, authorization ? { authorization } : {});
       wsClients.add(wsClient);
       return wsClient;
@@ -131,6 +151,133 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
       await server.stop();
       if (ownsDatabase) await db.dropDatabase().catch(() => undefined);
       await client.close();
+    },
+  };
+}
+
+// ---- As processes ----
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Output kept per stream; a test needs only the first lines. */
+const OUTPUT_CHARS_MAX = 1_000_000;
+/** How long a process may take to listen: tsx compiles the app on start, slower on a busy machine. */
+const PROCESS_START_TIMEOUT_MS = 60_000;
+
+export interface MainProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when `pattern` appears on stdout or stderr; rejects on exit or after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `src/main.ts` as `npm start` does (node with tsx's ESM loader), with only `env` (plus PATH/HOME). */
+export function spawnMain(env: Record<string, string>): MainProcess {
+  // Only what the test passes, plus PATH/HOME: nothing from the runner's own environment.
+  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  child.stdout?.on('data', (chunk) => {
+    if (out.length < OUTPUT_CHARS_MAX) out += String(chunk);
+    listeners.forEach((listener) => listener());
+  });
+  child.stderr?.on('data', (chunk) => {
+    if (err.length < OUTPUT_CHARS_MAX) err += String(chunk);
+    listeners.forEach((listener) => listener());
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    exited,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(out) ?? pattern.exec(err);
+          if (match) {
+            done();
+            resolve(match);
+          }
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`${pattern} not seen within ${timeoutMs}ms; stdout: ${out}; stderr: ${err}`));
+        }, timeoutMs);
+        const onExit = () => {
+          done();
+          reject(new Error(`exited before ${pattern}; stdout: ${out}; stderr: ${err}`));
+        };
+        const done = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          child.off('exit', onExit);
+        };
+        listeners.add(check);
+        child.once('exit', onExit);
+        check();
+      });
+    },
+  };
+}
+
+export interface StartAppProcessOptions {
+  mongoUri: string;
+  dbName: string;
+  /** More environment (limits, LOG_LEVEL, SHUTDOWN_GRACE_MS...). */
+  env?: Record<string, string>;
+  /** Extra keys, token → role, besides the one generated per role. */
+  apiKeys?: Record<string, Role>;
+  startTimeoutMs?: number;
+}
+
+/** An API process started by `startAppProcess`, listening. */
+export interface AppProcess {
+  main: MainProcess;
+  url: string;
+  wsUrl: string;
+  pid: number;
+  keys: Record<Role, string>;
+  /** As TestApp's: the role's key (default admin), a raw token, or null for none. */
+  gql<TData = any>(query: string, variables?: Record<string, unknown>, options?: GqlOptions): Promise<GqlResponse<TData>>;
+  /** SIGTERM (unless it already exited), then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** One API process on `mongoUri`, as `npm start` runs it, with one key per role; resolves once it listens. */
+export async function startAppProcess(options: StartAppProcessOptions): Promise<AppProcess> {
+  const { keys, apiKeys } = keysPerRole(options.apiKeys);
+  const main = spawnMain({
+    MONGODB_URI: options.mongoUri,
+    MONGODB_DB: options.dbName,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    API_KEYS: apiKeys,
+    SEED_DEMO: '0',
+    ...options.env,
+  });
+  const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, options.startTimeoutMs ?? PROCESS_START_TIMEOUT_MS).catch((error: unknown) => {
+    main.child.kill('SIGKILL');
+    throw error;
+  });
+  return {
+    main,
+    url: url!,
+    wsUrl: url!.replace(/^http/, 'ws'),
+    pid: main.child.pid!,
+    keys,
+    gql: (query, variables = {}, gqlOptions = {}) => postGql(url!, keys, query, variables, gqlOptions),
+    async stop() {
+      if (main.child.exitCode === null && main.child.signalCode === null) main.child.kill('SIGTERM');
+      await main.exited;
     },
   };
 }

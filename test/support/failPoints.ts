@@ -1,3 +1,6 @@
+// Fail points, the one module for them: `failCommand` sets mongod's failCommand fail point for
+// one appName (and hands back how to turn it off), `skipIfFailPointsRefused` is the one allowed
+// skip where a real server refuses them. Tests never send configureFailPoint by hand.
 import { MongoServerError, type Document } from 'mongodb';
 import type { TestContext } from 'vitest';
 import { testMongoEngine } from './mongo.ts';
@@ -43,4 +46,37 @@ export async function skipIfFailPointsRefused(context: TestContext, client: Admi
   probed ??= failPointsRefusal(client);
   const reason = await probed;
   if (reason !== undefined) context.skip(reason);
+}
+
+/**
+ * Sets mongod's `failCommand` fail point for the clients named `appName` only, so that test
+ * files sharing the engine never see each other's faults. Returns the function that turns it off.
+ */
+export async function failCommand(
+  client: AdminCommands,
+  appName: string,
+  mode: 'alwaysOn' | { times: number } | { skip: number },
+  data: Record<string, unknown> & { failCommands: string[] },
+): Promise<() => Promise<void>> {
+  const admin = client.db('admin');
+  await admin.command({ configureFailPoint: 'failCommand', mode, data: { ...data, appName } });
+  return async () => {
+    await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
+  };
+}
+
+/** Runs `body` with the fail point set for `appName`, and turns it off however `body` ends. */
+export async function withFailCommand<T>(
+  client: AdminCommands,
+  appName: string,
+  mode: 'alwaysOn' | { times: number } | { skip: number },
+  data: Record<string, unknown> & { failCommands: string[] },
+  body: () => Promise<T>,
+): Promise<T> {
+  const turnOff = await failCommand(client, appName, mode, data);
+  try {
+    return await body();
+  } finally {
+    await turnOff();
+  }
 }

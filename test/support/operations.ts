@@ -1,7 +1,7 @@
 // Operations a legitimate client could send, built from the schema: for each root field, the one
 // that selects every field of its result, every union member spelled out, each type once per
 // path. These are the largest operations a real client has reason to send; the query limits are
-// sized from them (src/graphql/queryLimits.ts), and the fuzz tests reuse the walk.
+// sized from them (src/server/queryLimits.ts), and the fuzz tests reuse the walk.
 import { readFileSync } from 'node:fs';
 import {
   getNamedType,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/waiting.ts';
 import { openWorkHarness, type WorkHarness } from './support/harness.ts';
 
 // Failures retry after a backoff while attempts are left, then dead-letter as FAILED; only an
@@ -60,7 +61,7 @@ describe('retries and the dead letter', () => {
     // wait until the server's clock has moved past the claim's own $$NOW (expiry minus the lease).
     const pastClaimTime = () =>
       h.db.db.collection('workItems').countDocuments({ _id: created.item._id, $expr: { $gt: ['$$NOW', { $subtract: ['$leaseExpiresAt', 5_000] }] } });
-    await expect.poll(pastClaimTime, { timeout: 10_000, interval: 5 }).toBe(1);
+    await eventually(async () => expect(await pastClaimTime()).toBe(1), { timeout: 10_000, interval: 5 });
     const beat = await h.service.heartbeat({ id: created.item._id, workerId: 'w', version: claimed.item.version });
     if (beat.kind !== 'heartbeatSuccess') throw new Error(beat.kind);
     expect(beat.item.version).toBe(claimed.item.version);

@@ -20,6 +20,13 @@ export interface EmulatorOptions {
   argv?: string[];
   /** mongod's transactionLifetimeLimitSeconds: open transactions older than this are aborted (default 60). */
   transactionLifetimeLimitSeconds?: number;
+  /**
+   * Freeze every stored document version, so code that mutates shared history throws at the
+   * culprit (a debug mode that costs a walk of what each write copied). Defaults to the
+   * environment's EMULATOR_FREEZE_DOCUMENTS=1, which the test suite sets: this entry is the one
+   * place the emulator reads it.
+   */
+  freezeDocuments?: boolean;
 }
 
 export interface RunningEmulator {
@@ -62,6 +69,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     oplogSizeMB: options.oplogSizeMB ?? DEFAULT_OPLOG_SIZE_MB,
     transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds,
     argv: options.argv,
+    freezeDocuments: options.freezeDocuments ?? process.env.EMULATOR_FREEZE_DOCUMENTS === '1',
     logger,
     stopSignal: stopController.signal,
   });

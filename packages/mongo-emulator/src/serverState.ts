@@ -1,6 +1,6 @@
 import { ObjectId } from 'bson';
 import { ChangeStreams } from './changes/ChangeStreams.ts';
-import { CursorManager } from './commands/lib/CursorManager.ts';
+import { CursorManager } from './cursors/CursorManager.ts';
 import { Catalog } from './engine/catalog.ts';
 import type { Document } from './engine/types.ts';
 import { FailPointRegistry } from './failpoints/FailPointRegistry.ts';
@@ -67,6 +67,8 @@ export interface ServerStateOptions {
   oplogSizeMB?: number;
   transactionLifetimeLimitSeconds?: number;
   argv?: string[];
+  /** Debug mode: freeze every stored document version (engine/storedDocument.ts). */
+  freezeDocuments?: boolean;
   logger: EmulatorLogger;
   /** Aborted when the server stops. */
   stopSignal: AbortSignal;
@@ -79,7 +81,7 @@ export interface ServerStateOptions {
 export function createServerState(options: ServerStateOptions): ServerState {
   const { logger, stopSignal, oplogMaxEntries, oplogSizeMB } = options;
   const clock = new ClusterClock();
-  const catalog = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }) });
+  const catalog = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }), freezeDocuments: options.freezeDocuments });
   // Every document-level change is one write on the logical clock.
   catalog.observe(() => clock.tick());
   const transactions = new TransactionCoordinator(catalog, clock, {

@@ -33,7 +33,7 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
   let connections = 0;
   // Operation ids count up per client, as the console's do, instead of graphql-ws's random UUIDs:
   // the server writes one frame per event for every subscriber with the same selection and the
-  // same id (src/graphql/wsServer.ts), so clients that subscribe alike share it. Never reused
+  // same id (src/server/wsServer.ts), so clients that subscribe alike share it. Never reused
   // within a client, so never two alike on one connection (graphql-ws closes it with 4409).
   let operations = 0;
 

@@ -1,8 +1,11 @@
 // The audit's results for dashboards and ops, and an admin's "run it now". Thin: read or call
-// the app's one audit (`ctx.services.ledgerAudit`, built by src/app.ts), map the plain records onto GraphQL types.
+// the app's one audit (`ctx.services.ledgerAudit`, built by src/app/createApp.ts), map the plain records onto GraphQL types.
 import { createUnionType, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import type { AppContext } from '../../graphql/context.ts';
+import type { RequestContext } from '../../graphql/context.ts';
+import type { LedgerAudit as LedgerAuditService } from '../LedgerAudit.ts';
+
+type AuditRequestContext = RequestContext<{ ledgerAudit: LedgerAuditService }>;
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
 import type { AuditRunDoc, Mismatch } from '../model.ts';
 
@@ -78,14 +81,14 @@ function toLedgerAudit(run: AuditRunDoc): LedgerAudit {
 export class LedgerAuditResolver {
   @Query(() => LedgerAudit, { nullable: true, description: 'The latest finished ledger audit run; null before the first' })
   @Allow(Rights.readAudit)
-  async ledgerAudit(@Ctx() ctx: AppContext): Promise<LedgerAudit | null> {
+  async ledgerAudit(@Ctx() ctx: AuditRequestContext): Promise<LedgerAudit | null> {
     const run = await ctx.services.ledgerAudit.latest();
     return run ? toLedgerAudit(run) : null;
   }
 
   @Mutation(() => RunLedgerAuditResult, { description: 'Runs a full ledger audit now, or queues it for the process that holds the audit lease' })
   @Allow(Rights.runAudit)
-  async runLedgerAudit(@Ctx() ctx: AppContext): Promise<typeof RunLedgerAuditResult> {
+  async runLedgerAudit(@Ctx() ctx: AuditRequestContext): Promise<typeof RunLedgerAuditResult> {
     const result = await ctx.services.ledgerAudit.runNow();
     if (result.kind === 'finished') return Object.assign(new LedgerAuditFinished(), { audit: toLedgerAudit(result.run) });
     return Object.assign(new LedgerAuditQueued(), { requestedAt: result.requestedAt });

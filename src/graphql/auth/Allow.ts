@@ -1,5 +1,5 @@
 import { Authorized, Extensions } from 'type-graphql';
-import type { Right } from './roles.ts';
+import type { Right } from '../../access/roles.ts';
 
 /** The key under which a root field records its right in the built schema. */
 export const RIGHT_EXTENSION = 'right';

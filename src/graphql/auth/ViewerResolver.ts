@@ -1,9 +1,9 @@
 // Who the caller is, as far as the API tells: the role of its key (never the key), so a client
 // such as the ops console can show only what that role may do. The server refuses the rest anyway.
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import { Allow } from './Allow.ts';
-import { roleHasRight, roleMaySubscribe, Rights } from './roles.ts';
+import { roleHasRight, roleMaySubscribe, Rights } from '../../access/roles.ts';
 
 @ObjectType()
 export class Viewer {
@@ -21,8 +21,8 @@ export class Viewer {
 export class ViewerResolver {
   @Query(() => Viewer, { description: "The caller's role and what it may do" })
   @Allow(Rights.query)
-  viewer(@Ctx() ctx: AppContext): Viewer {
-    const role = ctx.role as NonNullable<AppContext['role']>;
+  viewer(@Ctx() ctx: RequestContext): Viewer {
+    const role = ctx.role as NonNullable<RequestContext['role']>;
     return Object.assign(new Viewer(), { role, maySubscribe: roleMaySubscribe(role), mayRequeue: roleHasRight(role, 'requeueWork') });
   }
 }

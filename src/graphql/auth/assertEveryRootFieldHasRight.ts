@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { RIGHT_EXTENSION } from './Allow.ts';
-import { isRight, type Right } from './roles.ts';
+import { isRight, type Right } from '../../access/roles.ts';
 
 export interface RootFieldRule {
   /** `Query.health`, `Mutation.withdraw`, ... */

@@ -1,13 +1,13 @@
 import type { AuthCheckerFn } from 'type-graphql';
-import type { AppContext } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import { appError, ErrorCode } from '../errors.ts';
-import { isRight, roleHasRight } from './roles.ts';
+import { isRight, roleHasRight } from '../../access/roles.ts';
 
 /**
  * The one place where access is decided, for HTTP and WebSocket alike (both build an
- * AppContext). Runs before the resolver, so a refused call changes nothing.
+ * RequestContext). Runs before the resolver, so a refused call changes nothing.
  */
-export const authChecker: AuthCheckerFn<AppContext, string> = ({ context, info }, rights) => {
+export const authChecker: AuthCheckerFn<RequestContext, string> = ({ context, info }, rights) => {
   const right = rights[0];
   if (rights.length !== 1 || !isRight(right)) {
     // A programmer error (use @Allow with one right); refuse rather than guess.

@@ -4,11 +4,11 @@ import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, R
 import { z } from 'zod';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { readOptions } from '../../graphql/consistency.ts';
-import type { AppContext } from '../../graphql/context.ts';
+import type { LedgerRequestContext } from './context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
-import { DashboardLimits, decodeEntriesCursor, type CappedCount, ENTRY_KINDS, type LedgerRequestStatus } from '../dashboard.ts';
-import { idLengthMax } from '../limits.ts';
+import { decodeEntriesCursor, type CappedCount, ENTRY_KINDS, type LedgerRequestStatus } from '../dashboard.ts';
+import { DashboardLimits, idLengthMax } from '../limits.ts';
 import type { EntryKind } from '../model.ts';
 import { LedgerEntry, LedgerEntryKind, toLedgerEntry } from './types.ts';
 import { RefusalFields } from './results.ts';
@@ -147,7 +147,7 @@ export class DashboardResolver {
     @Arg('to', () => DateTime, { nullable: true }) to: Date | null,
     @Arg('first', () => Int, { nullable: true }) first: number | null,
     @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: AppContext,
+    @Ctx() ctx: LedgerRequestContext,
   ): Promise<LedgerEntryList> {
     const query = parseInput(entriesArgs, { accountId, kinds, currency, from, to, first, after });
     const page = await ctx.services.ledgerDashboard.listEntries(query, readOptions(ctx));
@@ -160,7 +160,7 @@ export class DashboardResolver {
     @Arg('currency', () => String) currencyCode: string,
     @Arg('from', () => DateTime, { nullable: true }) from: Date | null,
     @Arg('to', () => DateTime, { nullable: true }) to: Date | null,
-    @Ctx() ctx: AppContext,
+    @Ctx() ctx: LedgerRequestContext,
   ): Promise<LedgerTotals> {
     const totals = await ctx.services.ledgerDashboard.totals(parseInput(totalsArgs, { currency: currencyCode, from, to }), readOptions(ctx));
     const flow = (value: { count: number; amount: number }) => Object.assign(new MoneyFlow(), value);
@@ -169,7 +169,7 @@ export class DashboardResolver {
 
   @Query(() => LedgerRequest, { nullable: true, description: 'A money request by its caller key, whatever its state; null when never seen' })
   @Allow(Rights.query)
-  async ledgerRequest(@Arg('requestId', () => String) requestId: string, @Ctx() ctx: AppContext): Promise<LedgerRequest | null> {
+  async ledgerRequest(@Arg('requestId', () => String) requestId: string, @Ctx() ctx: LedgerRequestContext): Promise<LedgerRequest | null> {
     const view = await ctx.services.ledgerDashboard.request(parseInput(z.object({ requestId: printable }), { requestId }).requestId, readOptions(ctx));
     if (view === null) return null;
     return Object.assign(new LedgerRequest(), {

@@ -1,10 +1,10 @@
 // Thin resolvers: validate with zod, call the ledger service, map its result onto the
-// contract's union. Rights mirror DESIGN.md's roles table.
+// contract's union. Rights mirror docs/design.md's roles table.
 import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import type { AppContext } from '../../graphql/context.ts';
+import type { LedgerRequestContext } from './context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
-import { rateLimitTokensFrom } from '../../graphql/rateLimit.ts';
+import { rateLimitTokensFrom } from '../../graphql/rateLimitTokens.ts';
 import * as zodInputs from '../inputs.ts';
 import { pageSizeMax, submitMovesMax } from '../limits.ts';
 import type { Page } from '../queries.ts';
@@ -12,11 +12,11 @@ import type { LedgerEntry as ServiceEntry } from '../results.ts';
 import type { LedgerService } from '../service.ts';
 import { DepositInput, OpenAccountInput, SubmitMovesInput, TransferInput, WithdrawInput } from './inputs.ts';
 import { DepositResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
-import { toGraphql } from './toGraphql.ts';
+import { toDepositResult, toOpenAccountResult, toSubmitMovesResult, toTransferResult, toWithdrawResult } from './toGraphql.ts';
 import { Account, AccountPage, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
 
-/** The app's one ledger service (src/app.ts), from the request's context. */
-function ledger(ctx: AppContext): LedgerService {
+/** The app's one ledger service (src/app/createApp.ts), from the request's context. */
+function ledger(ctx: LedgerRequestContext): LedgerService {
   return ctx.services.ledger;
 }
 
@@ -30,41 +30,41 @@ const pageDescription = `Newest first; at most ${pageSizeMax} per page`;
 export class LedgerResolver {
   @Mutation(() => OpenAccountResult)
   @Allow(Rights.moveMoney)
-  async openAccount(@Arg('input', () => OpenAccountInput) input: OpenAccountInput, @Ctx() ctx: AppContext) {
-    return toGraphql(await ledger(ctx).openAccount(parseInput(zodInputs.openAccountInput, input)));
+  async openAccount(@Arg('input', () => OpenAccountInput) input: OpenAccountInput, @Ctx() ctx: LedgerRequestContext) {
+    return toOpenAccountResult(await ledger(ctx).openAccount(parseInput(zodInputs.openAccountInput, input)));
   }
 
   @Mutation(() => DepositResult)
   @Allow(Rights.moveMoney)
-  async deposit(@Arg('input', () => DepositInput) input: DepositInput, @Ctx() ctx: AppContext) {
-    return toGraphql(await ledger(ctx).deposit(parseInput(zodInputs.depositInput, input)));
+  async deposit(@Arg('input', () => DepositInput) input: DepositInput, @Ctx() ctx: LedgerRequestContext) {
+    return toDepositResult(await ledger(ctx).deposit(parseInput(zodInputs.depositInput, input)));
   }
 
   @Mutation(() => WithdrawResult)
   @Allow(Rights.moveMoney)
-  async withdraw(@Arg('input', () => WithdrawInput) input: WithdrawInput, @Ctx() ctx: AppContext) {
-    return toGraphql(await ledger(ctx).withdraw(parseInput(zodInputs.withdrawInput, input)));
+  async withdraw(@Arg('input', () => WithdrawInput) input: WithdrawInput, @Ctx() ctx: LedgerRequestContext) {
+    return toWithdrawResult(await ledger(ctx).withdraw(parseInput(zodInputs.withdrawInput, input)));
   }
 
   @Mutation(() => TransferResult)
   @Allow(Rights.moveMoney)
-  async transfer(@Arg('input', () => TransferInput) input: TransferInput, @Ctx() ctx: AppContext) {
-    return toGraphql(await ledger(ctx).transfer(parseInput(zodInputs.transferInput, input)));
+  async transfer(@Arg('input', () => TransferInput) input: TransferInput, @Ctx() ctx: LedgerRequestContext) {
+    return toTransferResult(await ledger(ctx).transfer(parseInput(zodInputs.transferInput, input)));
   }
 
   @Mutation(() => SubmitMovesResult, { description: `Up to ${submitMovesMax} moves in one transaction, one result each, in order` })
   @Allow(Rights.moveMoney)
   @Extensions({ [rateLimitTokensFrom]: 'input.moves' })
-  async submitMoves(@Arg('input', () => SubmitMovesInput) input: SubmitMovesInput, @Ctx() ctx: AppContext) {
+  async submitMoves(@Arg('input', () => SubmitMovesInput) input: SubmitMovesInput, @Ctx() ctx: LedgerRequestContext) {
     // The size first: a batch past the maximum is BatchTooLarge, whatever its moves hold.
     const tooLarge = ledger(ctx).batchTooLarge(input.moves.length);
-    if (tooLarge) return toGraphql(tooLarge);
-    return toGraphql(await ledger(ctx).submitMoves(parseInput(zodInputs.submitMovesInput, input)));
+    if (tooLarge) return toSubmitMovesResult(tooLarge);
+    return toSubmitMovesResult(await ledger(ctx).submitMoves(parseInput(zodInputs.submitMovesInput, input)));
   }
 
   @Query(() => Account, { nullable: true })
   @Allow(Rights.query)
-  async account(@Arg('id', () => ID) id: string, @Ctx() ctx: AppContext): Promise<Account | null> {
+  async account(@Arg('id', () => ID) id: string, @Ctx() ctx: LedgerRequestContext): Promise<Account | null> {
     const snapshot = await ctx.loaders.accountById.load(parseInput(zodInputs.accountIdQuery, { id }).id);
     return snapshot === null ? null : toAccount(snapshot);
   }
@@ -74,7 +74,7 @@ export class LedgerResolver {
   async accounts(
     @Arg('first', () => Int, { nullable: true }) first: number | null,
     @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: AppContext,
+    @Ctx() ctx: LedgerRequestContext,
   ): Promise<AccountPage> {
     const page = await ledger(ctx).listAccounts(parseInput(zodInputs.accountsPageInput, { first, after }));
     return Object.assign(new AccountPage(), { ...page, items: page.items.map(toAccount) });
@@ -84,7 +84,7 @@ export class LedgerResolver {
 
   @Query(() => LedgerEntry, { nullable: true, description: "The entry a request wrote; a transfer's debit leg" })
   @Allow(Rights.query)
-  async ledgerEntry(@Arg('requestId', () => String) requestId: string, @Ctx() ctx: AppContext): Promise<LedgerEntry | null> {
+  async ledgerEntry(@Arg('requestId', () => String) requestId: string, @Ctx() ctx: LedgerRequestContext): Promise<LedgerEntry | null> {
     const entry = await ledger(ctx).entryByRequest(parseInput(zodInputs.ledgerEntryInput, { requestId }).requestId);
     return entry === null ? null : toLedgerEntry(entry);
   }
@@ -97,7 +97,7 @@ export class AccountFieldsResolver {
     @Root() account: Account,
     @Arg('first', () => Int, { nullable: true }) first: number | null,
     @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: AppContext,
+    @Ctx() ctx: LedgerRequestContext,
   ): Promise<LedgerEntryPage> {
     return entryPage(await ledger(ctx).listEntries(parseInput(zodInputs.entriesPageInput, { accountId: account.id, first, after })));
   }
@@ -106,18 +106,18 @@ export class AccountFieldsResolver {
 @Resolver(() => LedgerEntry)
 export class LedgerEntryFieldsResolver {
   @FieldResolver(() => Account, { description: 'The account as it is now' })
-  async account(@Root() entry: LedgerEntry, @Ctx() ctx: AppContext): Promise<Account> {
+  async account(@Root() entry: LedgerEntry, @Ctx() ctx: LedgerRequestContext): Promise<Account> {
     return loadAccount(ctx, entry.accountId);
   }
 
   @FieldResolver(() => Account, { nullable: true, description: 'The other account of a transfer, as it is now' })
-  async counterparty(@Root() entry: LedgerEntry, @Ctx() ctx: AppContext): Promise<Account | null> {
+  async counterparty(@Root() entry: LedgerEntry, @Ctx() ctx: LedgerRequestContext): Promise<Account | null> {
     return entry.counterpartyAccountId === null ? null : loadAccount(ctx, entry.counterpartyAccountId);
   }
 }
 
 /** Through the request's loader, so a page of entries costs one accounts query, not one per entry. */
-async function loadAccount(ctx: AppContext, accountId: string): Promise<Account> {
+async function loadAccount(ctx: LedgerRequestContext, accountId: string): Promise<Account> {
   const snapshot = await ctx.loaders.accountById.load(accountId);
   if (snapshot === null) throw new Error(`invariant: an entry names the missing account ${accountId}`);
   return toAccount(snapshot);

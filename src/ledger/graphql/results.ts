@@ -1,4 +1,4 @@
-// The result unions of DESIGN.md's contract table; member names are the contract.
+// The result unions of docs/design.md's contract table; member names are the contract.
 import { createUnionType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } from '../../graphql/results/index.ts';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';

@@ -1,15 +1,17 @@
-// Service results → GraphQL union members, one to one. Class instances, so that type-graphql's
-// unions resolve their member by `instanceof`.
+// Service results → GraphQL union members, one to one: one mapper per result union, each a switch
+// over that union's members with its return type spelled out, so the compiler refuses a member
+// left unmapped (the function would return undefined) or mapped onto a member the union lacks.
+// Class instances, so that type-graphql's unions resolve their member by `instanceof`.
 import { DuplicateReplayed, IdempotencyKeyReused } from '../../graphql/results/index.ts';
 import type * as R from '../results.ts';
 import {
   AccountNotFound,
   BalanceLimitExceeded,
   BatchTooLarge,
-  LinkedMoveFailed,
   CurrencyMismatch,
   DepositSuccess,
   InsufficientFunds,
+  LinkedMoveFailed,
   OpenAccountSuccess,
   OutcomeUnknown,
   RequestInProgress,
@@ -19,54 +21,163 @@ import {
 } from './results.ts';
 import { toAccount, toLedgerEntry } from './types.ts';
 
-type AnyResult = R.OpenAccountResult | R.DepositResult | R.WithdrawResult | R.TransferResult | R.MoveResult | R.SubmitMovesResult;
+/** The members each shared refusal maps to, by the service result it maps from. */
+type Refusal = AccountNotFound | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
 
-/** Maps any ledger service result to its GraphQL member; each mutation's union accepts its own subset. */
-export function toGraphql(result: AnyResult): object {
+function openAccountSuccess(result: R.OpenAccountSuccess): OpenAccountSuccess {
+  return Object.assign(new OpenAccountSuccess(), { account: toAccount(result.account) });
+}
+
+function depositSuccess(result: R.DepositSuccess): DepositSuccess {
+  return Object.assign(new DepositSuccess(), { entry: toLedgerEntry(result.entry), account: toAccount(result.account) });
+}
+
+function withdrawSuccess(result: R.WithdrawSuccess): WithdrawSuccess {
+  return Object.assign(new WithdrawSuccess(), { entry: toLedgerEntry(result.entry), account: toAccount(result.account) });
+}
+
+function transferSuccess(result: R.TransferSuccess): TransferSuccess {
+  return Object.assign(new TransferSuccess(), {
+    debit: toLedgerEntry(result.debit),
+    credit: toLedgerEntry(result.credit),
+    from: toAccount(result.from),
+    to: toAccount(result.to),
+  });
+}
+
+function insufficientFunds(result: R.InsufficientFunds): InsufficientFunds {
+  return Object.assign(new InsufficientFunds(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
+}
+
+function balanceLimitExceeded(result: R.BalanceLimitExceeded): BalanceLimitExceeded {
+  return Object.assign(new BalanceLimitExceeded(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
+}
+
+function currencyMismatch(result: R.CurrencyMismatch): CurrencyMismatch {
+  return Object.assign(new CurrencyMismatch(), {
+    fromAccountId: result.fromAccountId,
+    fromCurrency: result.fromCurrency,
+    toAccountId: result.toAccountId,
+    toCurrency: result.toCurrency,
+  });
+}
+
+/** The first decisive outcome, as a replay repeats it. */
+function replayableOutcome(result: R.ReplayableOutcome): OpenAccountSuccess | DepositSuccess | WithdrawSuccess | TransferSuccess | InsufficientFunds {
   switch (result.kind) {
     case 'openAccountSuccess':
-      return Object.assign(new OpenAccountSuccess(), { account: toAccount(result.account) });
+      return openAccountSuccess(result);
     case 'depositSuccess':
-      return Object.assign(new DepositSuccess(), { entry: toLedgerEntry(result.entry), account: toAccount(result.account) });
+      return depositSuccess(result);
     case 'withdrawSuccess':
-      return Object.assign(new WithdrawSuccess(), { entry: toLedgerEntry(result.entry), account: toAccount(result.account) });
+      return withdrawSuccess(result);
     case 'transferSuccess':
-      return Object.assign(new TransferSuccess(), {
-        debit: toLedgerEntry(result.debit),
-        credit: toLedgerEntry(result.credit),
-        from: toAccount(result.from),
-        to: toAccount(result.to),
-      });
+      return transferSuccess(result);
     case 'insufficientFunds':
-      return Object.assign(new InsufficientFunds(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
-    case 'balanceLimitExceeded':
-      return Object.assign(new BalanceLimitExceeded(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
-    case 'duplicateReplayed':
-      return Object.assign(new DuplicateReplayed(), {
-        requestId: result.requestId,
-        firstSeenAt: result.firstSeenAt,
-        original: toGraphql(result.original),
-      });
-    case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId });
+      return insufficientFunds(result);
+  }
+}
+
+function replayed(result: R.DuplicateReplayed): DuplicateReplayed {
+  return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original: replayableOutcome(result.original) });
+}
+
+/** The refusals every money move shares. */
+function refusal(result: R.AccountNotFound | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): Refusal {
+  switch (result.kind) {
     case 'accountNotFound':
       return Object.assign(new AccountNotFound(), { accountId: result.accountId });
     case 'requestInProgress':
       return Object.assign(new RequestInProgress(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt });
     case 'outcomeUnknown':
       return Object.assign(new OutcomeUnknown(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt });
+    case 'idempotencyKeyReused':
+      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId });
+  }
+}
+
+export function toOpenAccountResult(result: R.OpenAccountResult): OpenAccountSuccess | DuplicateReplayed | IdempotencyKeyReused {
+  switch (result.kind) {
+    case 'openAccountSuccess':
+      return openAccountSuccess(result);
+    case 'duplicateReplayed':
+      return replayed(result);
+    case 'idempotencyKeyReused':
+      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId });
+  }
+}
+
+export function toDepositResult(result: R.DepositResult): DepositSuccess | BalanceLimitExceeded | DuplicateReplayed | Refusal {
+  switch (result.kind) {
+    case 'depositSuccess':
+      return depositSuccess(result);
+    case 'balanceLimitExceeded':
+      return balanceLimitExceeded(result);
+    case 'duplicateReplayed':
+      return replayed(result);
+    case 'idempotencyKeyReused':
+    case 'accountNotFound':
+    case 'requestInProgress':
+    case 'outcomeUnknown':
+      return refusal(result);
+  }
+}
+
+export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | InsufficientFunds | DuplicateReplayed | Refusal {
+  switch (result.kind) {
+    case 'withdrawSuccess':
+      return withdrawSuccess(result);
+    case 'insufficientFunds':
+      return insufficientFunds(result);
+    case 'duplicateReplayed':
+      return replayed(result);
+    case 'idempotencyKeyReused':
+    case 'accountNotFound':
+    case 'requestInProgress':
+    case 'outcomeUnknown':
+      return refusal(result);
+  }
+}
+
+export function toTransferResult(result: R.TransferResult): TransferSuccess | InsufficientFunds | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | Refusal {
+  switch (result.kind) {
+    case 'transferSuccess':
+      return transferSuccess(result);
+    case 'insufficientFunds':
+      return insufficientFunds(result);
+    case 'balanceLimitExceeded':
+      return balanceLimitExceeded(result);
+    case 'currencyMismatch':
+      return currencyMismatch(result);
+    case 'duplicateReplayed':
+      return replayed(result);
+    case 'idempotencyKeyReused':
+    case 'accountNotFound':
+    case 'requestInProgress':
+    case 'outcomeUnknown':
+      return refusal(result);
+  }
+}
+
+/** One move of a batch: what its deposit, withdraw or transfer would answer, or LinkedMoveFailed. */
+export function toMoveResult(result: R.MoveResult): ReturnType<typeof toTransferResult> | DepositSuccess | WithdrawSuccess | LinkedMoveFailed {
+  switch (result.kind) {
+    case 'depositSuccess':
+      return depositSuccess(result);
+    case 'withdrawSuccess':
+      return withdrawSuccess(result);
     case 'linkedMoveFailed':
       return Object.assign(new LinkedMoveFailed(), { requestId: result.requestId });
+    default:
+      return toTransferResult(result);
+  }
+}
+
+export function toSubmitMovesResult(result: R.SubmitMovesResult): SubmitMovesSuccess | BatchTooLarge {
+  switch (result.kind) {
+    case 'submitMovesSuccess':
+      return Object.assign(new SubmitMovesSuccess(), { results: result.results.map(toMoveResult) });
     case 'batchTooLarge':
       return Object.assign(new BatchTooLarge(), { moves: result.moves, movesMax: result.movesMax });
-    case 'submitMovesSuccess':
-      return Object.assign(new SubmitMovesSuccess(), { results: result.results.map(toGraphql) });
-    case 'currencyMismatch':
-      return Object.assign(new CurrencyMismatch(), {
-        fromAccountId: result.fromAccountId,
-        fromCurrency: result.fromCurrency,
-        toAccountId: result.toAccountId,
-        toCurrency: result.toCurrency,
-      });
   }
 }

@@ -1,13 +1,13 @@
 // Thin resolvers: validate with zod, call the work service, map its result onto the contract's
-// union. Rights mirror DESIGN.md's roles table.
+// union. Rights mirror docs/design.md's roles table.
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ReadLimits } from '../queries.ts';
 import { readOptions } from '../../graphql/consistency.ts';
 import { DateTime } from '../../graphql/scalars.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import type { AppContext } from '../../graphql/context.ts';
+import type { WorkRequestContext } from './context.ts';
 import * as zodInputs from '../inputs.ts';
-import { Limits, WorkStatus } from '../model.ts';
+import { WorkStatus } from '../model.ts';
+import { ReadLimits, WorkLimits } from '../limits.ts';
 import type { WorkService } from '../service.ts';
 import {
   ClaimWorkItemInput,
@@ -27,67 +27,65 @@ import {
 import { toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
 import { toWorkItem, WorkItem, WorkItemPage, WorkQueueStats } from './types.ts';
 
-/** The app's one work service (src/app.ts), from the request's context. */
-function work(ctx: AppContext): WorkService {
+/** The app's one work service (src/app/createApp.ts), from the request's context. */
+function work(ctx: WorkRequestContext): WorkService {
   return ctx.services.work;
 }
-
-const PAGE_SIZE_DEFAULT = 20;
 
 @Resolver()
 export class WorkItemResolver {
   @Mutation(() => CreateWorkItemResult)
   @Allow(Rights.createWork)
-  async createWorkItem(@Arg('input', () => CreateWorkItemInput) input: CreateWorkItemInput, @Ctx() ctx: AppContext) {
+  async createWorkItem(@Arg('input', () => CreateWorkItemInput) input: CreateWorkItemInput, @Ctx() ctx: WorkRequestContext) {
     return toCreateResult(await work(ctx).create(parseInput(zodInputs.createWorkItemInput, input)));
   }
 
   @Mutation(() => ClaimWorkItemResult)
   @Allow(Rights.processWork)
-  async claimWorkItem(@Arg('input', () => ClaimWorkItemInput) input: ClaimWorkItemInput, @Ctx() ctx: AppContext) {
+  async claimWorkItem(@Arg('input', () => ClaimWorkItemInput) input: ClaimWorkItemInput, @Ctx() ctx: WorkRequestContext) {
     return toClaimResult(await work(ctx).claim(parseInput(zodInputs.claimWorkItemInput, input)));
   }
 
   @Mutation(() => HeartbeatWorkItemResult)
   @Allow(Rights.processWork)
-  async heartbeatWorkItem(@Arg('input', () => HeartbeatWorkItemInput) input: HeartbeatWorkItemInput, @Ctx() ctx: AppContext) {
+  async heartbeatWorkItem(@Arg('input', () => HeartbeatWorkItemInput) input: HeartbeatWorkItemInput, @Ctx() ctx: WorkRequestContext) {
     return toHeartbeatResult(await work(ctx).heartbeat(parseInput(zodInputs.heartbeatWorkItemInput, input)));
   }
 
   @Mutation(() => CompleteWorkItemResult)
   @Allow(Rights.processWork)
-  async completeWorkItem(@Arg('input', () => CompleteWorkItemInput) input: CompleteWorkItemInput, @Ctx() ctx: AppContext) {
+  async completeWorkItem(@Arg('input', () => CompleteWorkItemInput) input: CompleteWorkItemInput, @Ctx() ctx: WorkRequestContext) {
     return toCompleteResult(await work(ctx).complete(parseInput(zodInputs.completeWorkItemInput, input)));
   }
 
   @Mutation(() => RequeueWorkItemResult)
   @Allow(Rights.requeueWork)
-  async requeueWorkItem(@Arg('input', () => RequeueWorkItemInput) input: RequeueWorkItemInput, @Ctx() ctx: AppContext) {
+  async requeueWorkItem(@Arg('input', () => RequeueWorkItemInput) input: RequeueWorkItemInput, @Ctx() ctx: WorkRequestContext) {
     return toRequeueResult(await work(ctx).requeue(parseInput(zodInputs.requeueWorkItemInput, input)));
   }
 
   @Query(() => WorkItem, { nullable: true })
   @Allow(Rights.query)
-  async workItem(@Arg('id', () => ID) id: string, @Ctx() ctx: AppContext): Promise<WorkItem | null> {
+  async workItem(@Arg('id', () => ID) id: string, @Ctx() ctx: WorkRequestContext): Promise<WorkItem | null> {
     const doc = await work(ctx).get(parseInput(zodInputs.workItemIdQuery, { id }).id, readOptions(ctx));
     return doc === null ? null : toWorkItem(doc);
   }
 
   @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it)' })
   @Allow(Rights.query)
-  async workItemByKey(@Arg('idempotencyKey', () => String) idempotencyKey: string, @Ctx() ctx: AppContext): Promise<WorkItem | null> {
+  async workItemByKey(@Arg('idempotencyKey', () => String) idempotencyKey: string, @Ctx() ctx: WorkRequestContext): Promise<WorkItem | null> {
     const doc = await work(ctx).byKey(parseInput(zodInputs.workItemKeyQuery, { idempotencyKey }).idempotencyKey, readOptions(ctx));
     return doc === null ? null : toWorkItem(doc);
   }
 
   @Query(() => WorkItem, { nullable: true, description: 'The PAYOUT item of a withdrawal entry; null until the projection has made it' })
   @Allow(Rights.query)
-  async payoutFor(@Arg('entryId', () => ID) entryId: string, @Ctx() ctx: AppContext): Promise<WorkItem | null> {
+  async payoutFor(@Arg('entryId', () => ID) entryId: string, @Ctx() ctx: WorkRequestContext): Promise<WorkItem | null> {
     const doc = await work(ctx).payoutFor(parseInput(zodInputs.payoutForQuery, { entryId }).entryId, readOptions(ctx));
     return doc === null ? null : toWorkItem(doc);
   }
 
-  @Query(() => WorkItemPage, { description: `Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most ${Limits.pageSizeMax} per page` })
+  @Query(() => WorkItemPage, { description: `Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most ${WorkLimits.pageSizeMax} per page` })
   @Allow(Rights.query)
   async workItems(
     @Arg('status', () => WorkStatus, { nullable: true }) status: WorkStatus | null,
@@ -95,9 +93,9 @@ export class WorkItemResolver {
     @Arg('createdFrom', () => DateTime, { nullable: true }) createdFrom: Date | null,
     @Arg('createdTo', () => DateTime, { nullable: true }) createdTo: Date | null,
     @Arg('key', () => String, { nullable: true, description: 'A client idempotency key' }) key: string | null,
-    @Arg('first', () => Int, { defaultValue: PAGE_SIZE_DEFAULT }) first: number,
+    @Arg('first', () => Int, { defaultValue: WorkLimits.pageSizeDefault }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: AppContext,
+    @Ctx() ctx: WorkRequestContext,
   ): Promise<WorkItemPage> {
     const query = parseInput(zodInputs.workItemsQuery, { status, kind, createdFrom, createdTo, key, first, after });
     const page = await work(ctx).list(query, readOptions(ctx));
@@ -112,7 +110,7 @@ export class WorkItemResolver {
 
   @Query(() => WorkQueueStats)
   @Allow(Rights.query)
-  async workQueueStats(@Ctx() ctx: AppContext): Promise<WorkQueueStats> {
+  async workQueueStats(@Ctx() ctx: WorkRequestContext): Promise<WorkQueueStats> {
     const stats = await work(ctx).stats(readOptions(ctx));
     return Object.assign(new WorkQueueStats(), {
       counts: stats.counts,

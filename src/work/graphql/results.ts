@@ -1,4 +1,4 @@
-// The result unions of DESIGN.md's contract table; member names are the contract.
+// The result unions of docs/design.md's contract table; member names are the contract.
 import { createUnionType, Field, ID, ObjectType } from 'type-graphql';
 import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } from '../../graphql/results/index.ts';
 import { WorkItem } from './types.ts';

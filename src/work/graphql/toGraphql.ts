@@ -1,5 +1,6 @@
-// Service results → GraphQL union members, one to one. Class instances, so that type-graphql's
-// unions resolve their member by `instanceof`.
+// Service results → GraphQL union members, one to one: one mapper per result union, each a switch
+// over that union's members with its return type spelled out, so the compiler refuses a member
+// left unmapped. Class instances, so that type-graphql's unions resolve their member by `instanceof`.
 import { DuplicateReplayed, IdempotencyKeyReused } from '../../graphql/results/index.ts';
 import type * as R from '../results.ts';
 import {
@@ -34,7 +35,7 @@ function completeSuccess(result: R.CompleteSuccess): CompleteSuccess {
   return Object.assign(new CompleteSuccess(), { item: toWorkItem(result.item) });
 }
 
-export function toCreateResult(result: R.CreateResult) {
+export function toCreateResult(result: R.CreateResult): CreateWorkItemSuccess | DuplicateReplayed | IdempotencyKeyReused {
   switch (result.kind) {
     case 'createWorkItemSuccess':
       return createSuccess(result);
@@ -45,7 +46,7 @@ export function toCreateResult(result: R.CreateResult) {
   }
 }
 
-export function toClaimResult(result: R.ClaimResult) {
+export function toClaimResult(result: R.ClaimResult): ClaimSuccess | NothingToClaim | ConflictLost | WorkItemNotFound {
   switch (result.kind) {
     case 'claimSuccess':
       return Object.assign(new ClaimSuccess(), { item: toWorkItem(result.item) });
@@ -58,7 +59,7 @@ export function toClaimResult(result: R.ClaimResult) {
   }
 }
 
-export function toHeartbeatResult(result: R.HeartbeatResult) {
+export function toHeartbeatResult(result: R.HeartbeatResult): HeartbeatSuccess | ConflictLost | WorkItemNotFound {
   switch (result.kind) {
     case 'heartbeatSuccess':
       return Object.assign(new HeartbeatSuccess(), { item: toWorkItem(result.item) });
@@ -69,7 +70,7 @@ export function toHeartbeatResult(result: R.HeartbeatResult) {
   }
 }
 
-export function toCompleteResult(result: R.CompleteResult) {
+export function toCompleteResult(result: R.CompleteResult): CompleteSuccess | DuplicateReplayed | ConflictLost | WorkItemNotFound {
   switch (result.kind) {
     case 'completeSuccess':
       return completeSuccess(result);
@@ -82,7 +83,7 @@ export function toCompleteResult(result: R.CompleteResult) {
   }
 }
 
-export function toRequeueResult(result: R.RequeueResult) {
+export function toRequeueResult(result: R.RequeueResult): RequeueSuccess | ConflictLost | WorkItemNotFound {
   switch (result.kind) {
     case 'requeueSuccess':
       return Object.assign(new RequeueSuccess(), { item: toWorkItem(result.item) });

@@ -1,9 +1,9 @@
 import { graphql, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { Registry } from 'prom-client';
 import type { CommandStartedEvent } from 'mongodb';
-import { buildAppSchema } from '../../../src/graphql/schema.ts';
-import { buildServices } from '../../../src/app.ts';
-import { createContext } from '../../../src/graphql/context.ts';
+import { buildAppSchema } from '../../../src/app/schema.ts';
+import { buildServices } from '../../../src/app/createApp.ts';
+import { createContext } from '../../../src/app/requestContext.ts';
 import { ensureLedgerDashboardIndexes } from '../../../src/ledger/dashboard.ts';
 import { ensureLedgerIndexes } from '../../../src/ledger/index.ts';
 import { createLogger } from '../../../src/observability/logger.ts';

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
-import { expect, vi } from 'vitest';
+import { expect } from 'vitest';
+import { eventually } from '../../support/waiting.ts';
 import { workItems, type WorkService } from '../../../src/work/index.ts';
 
 // The race scenarios of W1 and W3, written once: the race tests run them against the real
@@ -19,7 +20,7 @@ async function run<T>(schedule: Schedule, calls: (() => Promise<T>)[]): Promise<
 /** Resolves once every one of `ids` has a lease expired by the server's clock (the claim's own test). */
 async function leasesExpired(db: Db, ids: ObjectId[]): Promise<void> {
   const expired = () => workItems(db).countDocuments({ _id: { $in: ids }, $expr: { $lte: ['$leaseExpiresAt', '$$NOW'] } });
-  await expect.poll(expired, { timeout: 10_000, interval: 50 }).toBe(ids.length);
+  await eventually(async () => expect(await expired()).toBe(ids.length), { timeout: 10_000, interval: 50 });
 }
 
 export interface ClaimRace {
@@ -70,7 +71,7 @@ export async function takeOverExpiredLease(a: WorkService, b: WorkService, key: 
   const first = await a.claim({ workerId: 'A', id, leaseSeconds: 1 });
   if (first.kind !== 'claimSuccess') throw new Error(`setup: A could not claim (${first.kind})`);
   // B retries until A's one-second lease has expired by the server's clock (the claim's filter).
-  const second = await vi.waitFor(
+  const second = await eventually(
     async () => {
       const claim = await b.claim({ workerId: 'B', id, leaseSeconds: 60 });
       if (claim.kind !== 'claimSuccess') throw new Error(`setup: B could not reclaim yet (${claim.kind})`);

@@ -1,5 +1,5 @@
 import { currentOperations } from '../changes/index.ts';
-import { compileFilter } from '../engine/index.ts';
+import { compileFilter } from '../engine/match.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** Fields of the command that are not part of its filter. */

@@ -90,7 +90,8 @@ const UNSUPPORTED: Readonly<Record<string, string>> = Object.freeze({
   authenticate: 'mongo-emulator has no authentication',
   compact: 'mongo-emulator has no storage to compact',
   eval: 'server-side JavaScript is not supported',
-  explain: 'mongo-emulator has no query planner to explain',
+  // The engine plans reads over indexes (engine/planner.ts) but keeps no plan tree to describe.
+  explain: 'explain is not supported by mongo-emulator: its planner records no plan to report',
   getLog: 'mongo-emulator keeps no server log',
   mapReduce: 'mapReduce is not supported by mongo-emulator; use aggregate',
   saslContinue: 'mongo-emulator has no authentication',

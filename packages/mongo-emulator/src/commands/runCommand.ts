@@ -45,7 +45,9 @@ export async function runCommand(
     checkReadConcern(command, server.clock);
     const session = server.sessions.touch(command.lsid);
     scope = enterStatement(server, definition, command, session);
-    const context: CommandContext = { connection, ...request, ...scope.context, session };
+    // A transaction's statement or a snapshot read sees the server through its own catalog.
+    const { catalog, transaction, command: statement } = scope.context;
+    const context: CommandContext = { connection, ...request, server: catalog ? { ...server, catalog } : server, transaction, command: statement, session };
     await scope.prepare(context);
     const result = await definition.run(context);
     const reply: Document = scope.finish({ ...result, ok: 1 });

@@ -45,6 +45,12 @@ export interface ViewDefinition {
   pipeline: Document[];
 }
 
+export interface CatalogOptions {
+  clock?: () => Clock;
+  /** Debug mode: freeze each stored version (off unless the emulator's entry turns it on). */
+  freezeDocuments?: boolean;
+}
+
 /** mongod's maximum depth of views defined on views. */
 const VIEW_DEPTH_MAX = 20;
 
@@ -60,9 +66,12 @@ export class Catalog {
   readonly #creationObservers = new Set<(collection: Collection) => void>();
   readonly #writeGuards = new Set<(collection: Collection) => void>();
   readonly #views = new Map<string, Map<string, ViewDefinition>>();
+  /** Every stored document version is frozen, so a mutation of shared history throws (storedDocument.ts). */
+  readonly freezeDocuments: boolean;
 
-  constructor(options: { clock?: () => Clock } = {}) {
+  constructor(options: CatalogOptions = {}) {
     this.#clock = options.clock ?? defaultClock;
+    this.freezeDocuments = options.freezeDocuments ?? false;
   }
 
   /** Subscribe to every ChangeRecord in apply order; returns the unsubscribe function. */
@@ -240,7 +249,7 @@ export class Catalog {
         else staged.push(change);
       },
     };
-    const fresh = new Collection(db, name, host, old?.options ?? {});
+    const fresh = new Collection(db, name, host, old?.options ?? {}, { freezeDocuments: this.freezeDocuments });
     const specs = (old?.listIndexes() ?? []).filter((i) => i.name !== '_id_').map(({ v: _v, ...spec }) => spec as IndexSpec);
     if (specs.length > 0) fresh.createIndexes(specs);
     for (const doc of docs) fresh.insertOne(doc);
@@ -273,7 +282,7 @@ export class Catalog {
   }
 
   #create(db: string, name: string, options: Document): Collection {
-    const coll = new Collection(db, name, this.#host(), options);
+    const coll = new Collection(db, name, this.#host(), options, { freezeDocuments: this.freezeDocuments });
     this.#collections(db).set(name, coll);
     for (const o of this.#creationObservers) o(coll);
     return coll;

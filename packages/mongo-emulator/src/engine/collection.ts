@@ -1,28 +1,27 @@
-// One collection: documents in insertion order (natural order) plus indexes. Every command's
-// write goes through #apply, the single place where a write is validated and checked against
-// unique indexes; a write that fails there changes nothing. #store then stores and reports it,
-// and is also how a transaction's commit installs the versions it left (commitRefusal having
-// checked them first, installCommitted). Stored documents are immutable
+// One collection: documents in insertion order (natural order) plus indexes, and its write path.
+// Every command's write goes through #apply, the single place where a write is validated and
+// checked against unique indexes; a write that fails there changes nothing. #store then stores
+// and reports it, and is also how a transaction's commit installs the versions it left
+// (commitCheck.ts having checked them first, installCommitted). Stored documents are immutable
 // versions sharing structure (storedDocument.ts): change records hold them uncopied, and only
 // what a read returns is copied, after projection. Records and indexes are B-trees, so clone()
 // (a transaction's snapshot) costs O(1) and shares every node until one side writes to it.
+// Beside it, by concern: collectionReads.ts (query, count, distinct), collectionIndexes.ts
+// (index DDL), commitCheck.ts (a transaction's commit check).
 import { Binary, ObjectId, Timestamp, UUID } from 'bson';
-import BTreeImport from 'sorted-btree';
 import { CommandError } from '../errors.ts';
+import { BTree } from './btree.ts';
 import { cloneValue } from './clone.ts';
-import { collationComparator } from './collation.ts';
-import { compareValues, identical, valuesEqual } from './compare.ts';
+import { identical } from './compare.ts';
+import { commitRefusal } from './commitCheck.ts';
+import { createIndexes, dropIndexes } from './collectionIndexes.ts';
+import { countDocuments, distinctValues, selectRows, type CountOptions, type ReadSource, type ReadWork, type Row, type SelectOptions } from './collectionReads.ts';
 import type { UpdateLog } from './deltaDiff.ts';
 import { updateRecord } from './diff.ts';
-import { formatDocument, formatValue } from './format.ts';
-import { Index, type IndexEntry } from './indexes.ts';
-import { compileFilter, valuesAtPath } from './match.ts';
-import { planQuery, type Plan } from './planner.ts';
-import { walkPlan } from './planWalk.ts';
+import { Index } from './indexes.ts';
 import { project } from './projection.ts';
-import { compileSort } from './sort.ts';
 import { applyUpdate, isOperatorUpdate, upsertSeed, validateUpdate } from './update.ts';
-import { checkIndexSpec, indexOptionsEqual, listedSpec } from './indexSpec.ts';
+import { listedSpec } from './indexSpec.ts';
 import { validateForStorage } from './validate.ts';
 import { storeVersion } from './storedDocument.ts';
 import { enforceValidator } from './documentValidation.ts';
@@ -46,23 +45,6 @@ export interface CollectionHost {
   beforeWrite?(collection: Collection): void;
   emit(change: ChangeRecord): void;
 }
-
-interface SelectOptions {
-  sort?: Document;
-  skip?: number;
-  limit?: number;
-  hint?: string | Document;
-  collation?: Collation;
-  let?: Document;
-}
-
-type Row = [recordId: number, doc: Document];
-
-// sorted-btree is CommonJS: Node hands out the module object (class under `default`), vite's
-// interop the class itself.
-const btreeExport: unknown = BTreeImport;
-const BTree = (typeof btreeExport === 'function' ? btreeExport : BTreeImport.default) as typeof BTreeImport.default;
-type BTree<K, V> = InstanceType<typeof BTreeImport.default<K, V>>;
 
 export class Collection {
   #db: string;
@@ -90,9 +72,12 @@ export class Collection {
   #nextRecordId = 1;
   readonly #indexes: Index[];
   #bypassValidation = false;
+  /** Freeze each stored version (storedDocument.ts): a debug mode, chosen by the catalog's owner. */
+  readonly #freezeDocuments: boolean;
 
   /** `uuid` and `indexes` are given by clone() only: a snapshot of a collection is that collection. */
-  constructor(db: string, name: string, host: CollectionHost, options: Document = {}, uuid: Binary = new UUID(), indexes?: Index[]) {
+  constructor(db: string, name: string, host: CollectionHost, options: Document = {}, storage: { freezeDocuments?: boolean } = {}, uuid: Binary = new UUID(), indexes?: Index[]) {
+    this.#freezeDocuments = storage.freezeDocuments ?? false;
     this.#indexes = indexes ?? [new Index({ key: { _id: 1 }, name: '_id_' })];
     this.#db = db;
     this.#name = name;
@@ -107,7 +92,7 @@ export class Collection {
    * either side never show on the other.
    */
   clone(host: CollectionHost): Collection {
-    const copy = new Collection(this.#db, this.#name, host, this.options, this.uuid, this.#indexes.map((index) => index.clone()));
+    const copy = new Collection(this.#db, this.#name, host, this.options, { freezeDocuments: this.#freezeDocuments }, this.uuid, this.#indexes.map((index) => index.clone()));
     copy.#records = this.#records.clone();
     copy.#nextRecordId = this.#nextRecordId;
     copy.indexEpoch = this.indexEpoch;
@@ -189,54 +174,13 @@ export class Collection {
     return this.#select(filter, options).map(([, d]) => cloneValue(project(d, options.projection, { filter, now })));
   }
 
-  count(filter: Document, options: { skip?: number; limit?: number; hint?: string | Document; collation?: Collation } = {}): number {
-    return this.#countKeys(filter, options) ?? this.#select(filter, options).length;
+  count(filter: Document, options: CountOptions = {}): number {
+    return countDocuments(this.#readSource(), filter, options, this);
   }
 
-  /**
-   * mongod's COUNT_SCAN: a count whose filter is only equalities of scalars on the fields of one
-   * plain index (not multikey, sparse, partial, collated or special) is the number of keys in the
-   * index's ranges, with no document read. Undefined when the count needs the documents.
-   */
-  #countKeys(filter: Document, options: { skip?: number; limit?: number; hint?: string | Document; collation?: Collation }): number | undefined {
-    const entries = Object.entries(filter);
-    if (options.collation || entries.length === 0 || !entries.every(([key, value]) => !key.startsWith('$') && isCountableScalar(value))) return undefined;
-    const plan = planQuery(filter, this.#indexes, { hint: options.hint, variables: {} });
-    const index = plan.index;
-    if (!index || index.multikey || index.spec.sparse || index.spec.partialFilterExpression || index.spec.collation) return undefined;
-    if (!Object.values(index.spec.key).every((direction) => typeof direction === 'number')) return undefined;
-    // Equalities on a prefix of the index's fields are point bounds that say all the filter says.
-    const prefix = new Set(index.fields.slice(0, entries.length).map(({ path }) => path));
-    if (!entries.every(([key]) => prefix.has(key))) return undefined;
-    const skip = options.skip ?? 0;
-    const limit = options.limit ?? 0;
-    const stopAfter = limit > 0 ? skip + limit : Infinity;
-    // The tree's own range walk, counting: no key is compared or yielded one by one.
-    let keys = 0;
-    const counted = (): { break: true } | undefined => (++keys >= stopAfter ? { break: true } : undefined);
-    for (const { start, end } of plan.ranges) {
-      if (keys >= stopAfter) break;
-      index.tree.forRange(start, end, true, counted);
-    }
-    this.lastExamined = keys;
-    this.lastIndexUsed = index.name;
-    return Math.max(0, limit > 0 ? Math.min(keys - skip, limit) : keys - skip);
-  }
-
-  /**
-   * distinct as mongod answers it: values that compare equal under the collation are one value
-   * (the first met stands for them), listed in the collation's order.
-   */
+  /** distinct as mongod answers it (collectionReads.ts), as copies. */
   distinct(key: string, filter: Document, options: { collation?: Collation } = {}): unknown[] {
-    const compare = collationComparator(options.collation);
-    const out: unknown[] = [];
-    for (const [, d] of this.#select(filter, options)) {
-      for (const v of valuesAtPath(d, key, true)) {
-        if (v === undefined || Array.isArray(v)) continue;
-        if (!out.some((o) => compare(o, v) === 0)) out.push(cloneValue(v));
-      }
-    }
-    return out.sort(compare);
+    return distinctValues(this.#readSource(), key, filter, options, this).map((value) => cloneValue(value));
   }
 
   update(spec: UpdateSpec): UpdateResult {
@@ -295,35 +239,9 @@ export class Collection {
   }
 
   createIndexes(specs: IndexSpec[]): { numIndexesBefore: number; numIndexesAfter: number; note?: string } {
-    const numIndexesBefore = this.#indexes.length;
-    const fresh: Index[] = [];
-    for (const spec of specs) {
-      checkIndexSpec(spec);
-      const existing = [...this.#indexes, ...fresh];
-      const sameName = existing.find((i) => i.name === spec.name);
-      const sameKey = existing.filter((i) => valuesEqual(i.spec.key, spec.key));
-      if (sameName) {
-        if (valuesEqual(sameName.spec.key, spec.key) && indexOptionsEqual(sameName.spec, spec)) continue;
-        if (valuesEqual(sameName.spec.key, spec.key)) {
-          throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(sameName.spec))}`);
-        }
-        throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(sameName.spec))}`);
-      }
-      const twin = sameKey[0];
-      if (twin && indexOptionsEqual(twin.spec, spec)) {
-        throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${twin.name}`);
-      }
-      if (twin && !twin.spec.partialFilterExpression && !spec.partialFilterExpression) {
-        throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with a different name and options. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(twin.spec))}`);
-      }
-      fresh.push(this.#buildIndex(spec));
-    }
-    this.#indexes.push(...fresh);
-    if (fresh.length > 0) this.indexEpoch++;
-    const numIndexesAfter = this.#indexes.length;
-    return fresh.length === 0
-      ? { numIndexesBefore, numIndexesAfter, note: 'all indexes already exist' }
-      : { numIndexesBefore, numIndexesAfter };
+    const result = createIndexes(this.#indexed(), specs);
+    if (result.numIndexesAfter !== result.numIndexesBefore) this.indexEpoch++;
+    return result;
   }
 
   /** Whether indexes were built or dropped here since the clone was taken (always, for no clone). */
@@ -341,25 +259,9 @@ export class Collection {
   }
 
   dropIndexes(which: string | string[] | Document): { nIndexesWas: number } {
-    const nIndexesWas = this.#indexes.length;
-    if (which === '*') {
-      this.#indexes.splice(1);
-      this.indexEpoch++;
-      return { nIndexesWas };
-    }
-    const targets = (Array.isArray(which) ? which : [which]).map((w) => {
-      const found = typeof w === 'string' ? this.#indexes.find((i) => i.name === w) : this.#indexes.find((i) => valuesEqual(i.spec.key, w));
-      if (!found) {
-        throw typeof w === 'string'
-          ? new CommandError('IndexNotFound', `index not found with name [${w}]`)
-          : new CommandError('IndexNotFound', `can't find index with key: ${formatDocument(w)}`);
-      }
-      if (found.name === '_id_') throw new CommandError('InvalidOptions', 'cannot drop _id index');
-      return found;
-    });
-    for (const t of targets) this.#indexes.splice(this.#indexes.indexOf(t), 1);
+    const result = dropIndexes(this.#indexed(), which);
     this.indexEpoch++;
-    return { nIndexesWas };
+    return result;
   }
 
   /** Every stored document in natural order, as copies (for aggregation and $lookup). */
@@ -367,56 +269,22 @@ export class Collection {
     return [...this.#records.values()].map((doc) => cloneValue(doc));
   }
 
-  #buildIndex(spec: IndexSpec): Index {
-    const index = new Index(spec);
-    for (const [id, doc] of this.#records.entries()) {
-      if (index.unique) {
-        for (const key of index.keysOf(doc)) {
-          if (index.findDuplicate(id, key) !== undefined) throw index.duplicateKeyError(this.db, this.name, key);
-        }
-      }
-      index.insert(id, doc);
-    }
-    return index;
-  }
-
   /** The documents a read selects, in result order, with skip and limit applied. */
   #select(filter: Document, options: SelectOptions): Row[] {
-    const clock = this.#host.clock();
-    const test = compileFilter(filter, { now: clock.now, clusterTime: clock.clusterTime, variables: options.let, collation: options.collation });
-    const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
-    const variables = { NOW: clock.now, CLUSTER_TIME: clock.clusterTime, ...options.let };
-    const plan = planQuery(filter, this.#indexes, { sort, hint: options.hint, collation: options.collation, variables });
-    const skip = options.skip ?? 0;
-    const limit = options.limit ?? 0;
-    const stopAfter = limit > 0 && (!sort || plan.ordered) ? skip + limit : Infinity;
-    const rows: Row[] = [];
-    let examined = 0;
-    for (const row of this.#candidates(plan)) {
-      examined++;
-      if (test(row[1])) rows.push(row);
-      if (rows.length >= stopAfter) break;
-    }
-    this.lastExamined = examined;
-    this.lastIndexUsed = plan.index?.name;
-    if (sort && !plan.ordered) {
-      const cmp = compileSort(sort, options.collation);
-      rows.sort((a, b) => cmp(a[1], b[1]));
-    }
-    return rows.slice(skip, limit > 0 ? skip + limit : undefined);
+    return selectRows(this.#readSource(), filter, options, this);
+  }
+
+  #readSource(): ReadSource {
+    return { records: this.#records, indexes: this.#indexes, clock: this.#host.clock() };
+  }
+
+  #indexed(): { db: string; name: string; records: BTree<number, Document>; indexes: Index[] } {
+    return { db: this.db, name: this.name, records: this.#records, indexes: this.#indexes };
   }
 
   /** The document findAndModify answers with: a copy of what its `fields` projection keeps. */
   #shape(doc: Document, fields: Document | undefined, query: Document): Document {
     return cloneValue(project(doc, fields, { filter: query, now: this.#host.clock().now }));
-  }
-
-  *#candidates(plan: Plan): Generator<Row> {
-    if (!plan.index) {
-      yield* this.#records.entries();
-      return;
-    }
-    for (const id of walkPlan(plan.index, plan)) yield [id, this.#records.get(id)!];
   }
 
   #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document }): ChangeRecord | undefined {
@@ -496,56 +364,15 @@ export class Collection {
       entry.index.removeKeys(recordId, entry.oldKeys);
       entry.index.insertKeys(recordId, entry.newKeys);
     }
-    if (after) this.#records.set(recordId, storeVersion(after));
+    if (after) this.#records.set(recordId, storeVersion(after, this.#freezeDocuments));
     else this.#records.delete(recordId);
     this.recordsWritten++;
     this.#host.emit(change);
   }
 
-  /**
-   * Why a transaction's `changes` to this collection (made on its snapshot, in order) cannot be
-   * installed here at its commit, or undefined when they can: each document must still be the
-   * version the transaction read (absent for its inserts), and no unique key its final versions
-   * hold may belong to a document it did not write. Reads only, so a refused commit leaves
-   * nothing behind; the transaction's locks make a refusal unreachable unless the collection
-   * was dropped, replaced or given a unique index since the snapshot.
-   */
+  /** Why the transaction's `changes` cannot be installed here at its commit (commitCheck.ts), or undefined. */
   commitRefusal(changes: ChangeRecord[]): string | undefined {
-    // Each document the transaction wrote, by _id: its live record and its final version.
-    const touched = new BTree<unknown, { recordId: number | undefined; final: Document | undefined }>(undefined, compareValues);
-    for (const change of changes) {
-      const id = change.documentKey._id;
-      let entry = touched.get(id);
-      if (!entry) {
-        const recordId = this.#indexes[0]!.findDuplicate(-1, [id]);
-        const current = recordId === undefined ? undefined : this.#records.get(recordId);
-        const read = change.op === 'insert' ? undefined : change.fullDocumentBefore;
-        if (current !== read && !(current && read && identical(current, read))) {
-          return `document ${formatValue(id)} in ${this.db}.${this.name} is not the version the transaction read`;
-        }
-        entry = { recordId, final: undefined };
-        touched.set(id, entry);
-      }
-      entry.final = change.op === 'delete' ? undefined : change.fullDocument;
-    }
-    const written = new Set<number>();
-    for (const { recordId } of touched.values()) if (recordId !== undefined) written.add(recordId);
-    for (const index of this.#indexes) {
-      if (!index.unique) continue;
-      const claimed = new BTree<IndexEntry, true>(undefined, index.compareKeys);
-      for (const { recordId, final } of touched.values()) {
-        for (const key of final ? index.keysOf(final) : []) {
-          // Another final version claims it too, or a document the transaction left holds it.
-          const entry = [...key, 0];
-          const holder = index.findDuplicate(recordId ?? -1, key);
-          if (claimed.has(entry) || (holder !== undefined && !written.has(holder))) {
-            return `${index.duplicateKeyError(this.db, this.name, key).message} at commit`;
-          }
-          claimed.set(entry, true);
-        }
-      }
-    }
-    return undefined;
+    return commitRefusal(this.#indexed(), changes);
   }
 
   /**
@@ -566,11 +393,4 @@ type KeyChange = { index: Index; oldKeys: unknown[][]; newKeys: unknown[][] } | 
 
 function sameKeys(a: unknown[][], b: unknown[][]): boolean {
   return a.length === b.length && a.every((key, i) => identical(key, b[i]));
-}
-
-/** A value an equality matches exactly as its index key: no arrays, documents, null, regex or NaN. */
-function isCountableScalar(value: unknown): boolean {
-  if (typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return !Number.isNaN(value);
-  return value instanceof ObjectId || (value instanceof Date && !Number.isNaN(value.getTime()));
 }

@@ -4,18 +4,17 @@
 // stays valid as-is for change records, pre-images, transaction snapshots and write history.
 // Whatever leaves the engine for a caller that may mutate it is a copy (cloneValue).
 //
-// With EMULATOR_FREEZE_DOCUMENTS=1 (the test suite sets it) each stored version is frozen, so a
+// With freezeDocuments (the catalog's option; the emulator's entry turns it on for
+// EMULATOR_FREEZE_DOCUMENTS=1, which the test suite sets) each stored version is frozen, so a
 // mutation anywhere throws a TypeError (ES modules are strict) at the culprit instead of
 // corrupting history silently. Freezing stops at subtrees already frozen, so it costs what the
 // write copied. bson class instances and Dates are left alone: nothing in the engine mutates them.
 import { isPlainObject } from './updatePath.ts';
 import type { Document } from './types.ts';
 
-const freezeDocuments = process.env.EMULATOR_FREEZE_DOCUMENTS === '1';
-
-/** Marks `doc` as a stored version: from here on nobody may mutate it (frozen in debug mode). */
-export function storeVersion(doc: Document): Document {
-  if (freezeDocuments) deepFreeze(doc);
+/** Marks `doc` as a stored version: from here on nobody may mutate it (frozen when `freeze`, the debug mode). */
+export function storeVersion(doc: Document, freeze: boolean): Document {
+  if (freeze) deepFreeze(doc);
   return doc;
 }
 

@@ -28,7 +28,7 @@ export class SnapshotCatalog extends Catalog {
   readonly #pins = new Map<string, Pin>();
 
   constructor(live: Catalog, history: WriteHistory, time: Timestamp, onWrite: WriteObserver) {
-    super({ clock: () => live.clock() });
+    super({ clock: () => live.clock(), freezeDocuments: live.freezeDocuments });
     this.#live = live;
     this.#history = history;
     this.#time = time;

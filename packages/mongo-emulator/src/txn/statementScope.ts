@@ -1,13 +1,25 @@
+import type { Catalog } from '../engine/catalog.ts';
 import type { Document } from '../engine/types.ts';
 import { CommandError, ErrorCodes } from '../errors.ts';
-import type { ServerState } from '../serverState.ts';
 import type { LogicalSession } from '../session/SessionRegistry.ts';
 import { COMMIT_OR_ABORT, parseSessionOptions } from './sessionOptions.ts';
 import type { Transaction } from './Transaction.ts';
+import type { TransactionCoordinator } from './TransactionCoordinator.ts';
 import { writeTargets } from './writeTargets.ts';
 
 /** Commands that take readConcern snapshot outside a transaction (mongod 5.0+). */
 const SNAPSHOT_READ_COMMANDS: ReadonlySet<string> = new Set(['aggregate', 'distinct', 'find']);
+
+/**
+ * What a statement needs of the server: the live catalog, the transactions, and the stop. Named
+ * here so that txn/ stays below the server state, which wires every layer together (the
+ * server's ServerState fits this shape).
+ */
+export interface StatementServer {
+  readonly catalog: Catalog;
+  readonly transactions: TransactionCoordinator;
+  readonly stopSignal: AbortSignal;
+}
 
 /**
  * What a statement needs of the command it runs, named here so that txn/ stays below commands/
@@ -20,7 +32,7 @@ export interface StatementCommand {
 }
 
 export interface StatementContext {
-  readonly server: ServerState;
+  readonly server: StatementServer;
   readonly connection: { readonly closeSignal: AbortSignal };
   readonly db: string;
   /** The command name as sent. */
@@ -31,11 +43,12 @@ export interface StatementContext {
 /** How one command runs with respect to transactions; see `enterStatement`. */
 export interface StatementScope {
   /**
-   * What the command sees: a server whose catalog is the transaction's (or a snapshot's) view,
-   * the transaction itself (commit and abort included), and the command document, without its
-   * txnNumber inside a transaction since statements there are not retryable writes.
+   * What the command sees: the catalog it reads and writes (the transaction's or a snapshot's
+   * view; undefined: the server's own), the transaction itself (commit and abort included), and
+   * the command document, without its txnNumber inside a transaction since statements there are
+   * not retryable writes.
    */
-  readonly context: { server: ServerState; transaction: Transaction | undefined; command: Document };
+  readonly context: { catalog: Catalog | undefined; transaction: Transaction | undefined; command: Document };
   /** Runs before the command: a plain write waits for transactions holding its keys. */
   prepare(context: StatementContext): Promise<void>;
   /** Shapes a successful reply; a statement that failed inside a transaction aborts it. */
@@ -62,7 +75,7 @@ function waitForWriteKeys(context: StatementContext): Promise<void> {
  * writing the snapshot), as a snapshot read, or as a plain command that must not overwrite what
  * an open transaction holds. Throws mongod's errors for transaction fields that do not fit.
  */
-export function enterStatement(server: ServerState, definition: StatementCommand, command: Document, session: LogicalSession | undefined): StatementScope {
+export function enterStatement(server: StatementServer, definition: StatementCommand, command: Document, session: LogicalSession | undefined): StatementScope {
   const canonical = definition.names[0]!;
   const options = parseSessionOptions(command, session !== undefined);
   const transaction = server.transactions.statement(session, canonical, command, options);
@@ -70,17 +83,17 @@ export function enterStatement(server: ServerState, definition: StatementCommand
   const readConcern = command.readConcern as Document | undefined;
   if (readConcern?.level === 'snapshot') return snapshotRead(server, command, canonical, readConcern);
   const prepare = definition.retryableWrite ? waitForWriteKeys : NOTHING_TO_PREPARE;
-  return { context: { server, transaction: undefined, command }, prepare, finish: KEEP_REPLY, fail: NOTHING_TO_UNDO };
+  return { context: { catalog: undefined, transaction: undefined, command }, prepare, finish: KEEP_REPLY, fail: NOTHING_TO_UNDO };
 }
 
-function inTransaction(server: ServerState, command: Document, transaction: Transaction, commitOrAbort: boolean): StatementScope {
+function inTransaction(server: StatementServer, command: Document, transaction: Transaction, commitOrAbort: boolean): StatementScope {
   if (commitOrAbort) {
-    return { context: { server, transaction, command }, prepare: NOTHING_TO_PREPARE, finish: KEEP_REPLY, fail: NOTHING_TO_UNDO };
+    return { context: { catalog: undefined, transaction, command }, prepare: NOTHING_TO_PREPARE, finish: KEEP_REPLY, fail: NOTHING_TO_UNDO };
   }
   const abort = () => server.transactions.abort(transaction, 'a statement failed');
   const { txnNumber: _txnNumber, ...statement } = command;
   return {
-    context: { server: { ...server, catalog: transaction.catalog }, transaction, command: statement },
+    context: { catalog: transaction.catalog, transaction, command: statement },
     prepare: NOTHING_TO_PREPARE,
     finish(reply) {
       // Inside a transaction a write error fails the whole command (and so the transaction).
@@ -96,14 +109,14 @@ function inTransaction(server: ServerState, command: Document, transaction: Tran
   };
 }
 
-function snapshotRead(server: ServerState, command: Document, name: string, readConcern: Document): StatementScope {
+function snapshotRead(server: StatementServer, command: Document, name: string, readConcern: Document): StatementScope {
   if (!SNAPSHOT_READ_COMMANDS.has(name)) {
     throw new CommandError('InvalidOptions', `read concern level snapshot is not supported on ${name} outside of a multi-document transaction`);
   }
   const catalog = server.transactions.snapshotAt(readConcern.atClusterTime as never);
   const atClusterTime = catalog.time;
   return {
-    context: { server: { ...server, catalog }, transaction: undefined, command },
+    context: { catalog, transaction: undefined, command },
     prepare: NOTHING_TO_PREPARE,
     finish(reply) {
       const cursor = reply.cursor as Document | undefined;

@@ -262,6 +262,8 @@ describe('local.oplog.rs through the driver', () => {
   });
 
   it('answers collStats, $collStats and replSetGetStatus from the oplog, as db.getReplicationInfo() reads them', async () => {
+    // Entries of its own, so the window has two ends whichever tests ran before.
+    await coll().insertMany([{ _id: 'window-1' as never }, { _id: 'window-2' as never }]);
     const stats = await client.db('local').command({ collStats: 'oplog.rs' });
     const entries = await oplogColl().find({}).toArray();
     expect(stats).toMatchObject({ ns: 'local.oplog.rs', capped: true, count: entries.length, maxSize: 990 * 1024 * 1024 });
@@ -270,8 +272,13 @@ describe('local.oplog.rs through the driver', () => {
     expect(agg!.storageStats).toMatchObject({ size: stats.size, count: stats.count, maxSize: stats.maxSize });
     const [first] = await oplogColl().find({}, { sort: { $natural: 1 }, limit: 1 }).toArray();
     const [last] = await oplogColl().find({}, { sort: { $natural: -1 }, limit: 1 }).toArray();
-    const windowSeconds = (last!.ts as Timestamp).high - (first!.ts as Timestamp).high;
-    expect(windowSeconds).toBeGreaterThanOrEqual(0);
+    // getReplicationInfo's window runs from the oldest entry kept to the newest: $natural order
+    // on the oplog must be time order, both ways.
+    const byTime = entries.map((e) => e.ts as Timestamp).sort((a, b) => a.compare(b));
+    expect(byTime.length).toBeGreaterThan(1);
+    expect(byTime[0]!.compare(byTime.at(-1)!)).toBeLessThan(0);
+    expect(first!.ts).toEqual(byTime[0]);
+    expect(last!.ts).toEqual(byTime.at(-1));
     const status = await client.db('admin').command({ replSetGetStatus: 1 });
     expect(status.optimes.appliedOpTime.ts).toEqual(last!.ts);
     const names = (await client.db('local').listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);

@@ -94,8 +94,10 @@ describe('failCommand', () => {
   });
 
   it('only fails commands from the named appName', async () => {
+    await coll().insertOne({ _id: 'appName' as never, k: 'seen' });
     await failCommand({ times: 1 }, { failCommands: ['find'], errorCode: 2, appName: 'victim' });
-    await expect(coll().findOne({})).resolves.toBeDefined();
+    // Another client's find reads the document (a null or an error would both be red).
+    await expect(coll().findOne({ _id: 'appName' as never })).resolves.toEqual({ _id: 'appName', k: 'seen' });
     const victim = await fixture.newClient({ appName: 'victim', retryReads: false });
     await expect(victim.db('fp').collection('c').findOne({})).rejects.toMatchObject({ code: 2 });
   });

@@ -1,9 +1,10 @@
 // Proves stored documents are immutable versions sharing structure: an update copies only the
-// containers on the paths it writes, the previous version stays exactly as it was (frozen under
-// the suite's EMULATOR_FREEZE_DOCUMENTS=1), reads hand out mutable copies, and what the engine
-// derives from versions (index keys, BSON size, updateDescription) stays exact.
+// containers on the paths it writes, the previous version stays exactly as it was (frozen when
+// the catalog's freezeDocuments is on, as the suite's emulator runs), reads hand out mutable
+// copies, and what the engine derives from versions (index keys, BSON size, updateDescription) stays exact.
 import { Binary, BSONRegExp, calculateObjectSize, Decimal128, Long, ObjectId, Timestamp } from 'bson';
 import { describe, expect, it } from 'vitest';
+import { Catalog } from '../../src/engine/catalog.ts';
 import { cloneValue } from '../../src/engine/clone.ts';
 import { describeDelta } from '../../src/engine/deltaDiff.ts';
 import { documentSize } from '../../src/engine/documentSize.ts';
@@ -75,6 +76,7 @@ describe('an update', () => {
 
 describe('stored versions', () => {
   it('are frozen in the test suite, so mutating history throws at the culprit', () => {
+    // The emulator's entry (startEmulator) turns freezing on from this variable.
     expect(process.env.EMULATOR_FREEZE_DOCUMENTS).toBe('1');
     const { fullDocumentBefore: before, fullDocument: after } = versionsOf({ $inc: { n: 1 } });
     expect(Object.isFrozen(after)).toBe(true);
@@ -83,6 +85,12 @@ describe('stored versions', () => {
       (before.a as Document).e = 'changed';
     }).toThrow(TypeError);
     expect(() => (after.trace as unknown[]).push(1)).toThrow(TypeError);
+  });
+
+  it('are frozen only when the catalog is told to (the default costs no walk)', () => {
+    const plain = new Catalog().getOrCreateCollection('db', 'c');
+    const { changes } = plain.update({ q: {}, u: { $set: { n: 2 } }, upsert: true });
+    expect(Object.isFrozen((changes[0] as { fullDocument: Document }).fullDocument)).toBe(false);
   });
 
   it('are handed to readers as mutable copies, projected before they are copied', () => {

@@ -13,7 +13,7 @@ import { errorOf } from '../engine/helpers.ts';
 const DOCUMENTS = 50_000;
 
 const clock = new ClusterClock();
-const live = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }) });
+const live = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }), freezeDocuments: true });
 const history = new WriteHistory();
 // As the server wires them: the clock ticks on every write, then history records it at that time.
 live.observe(() => clock.tick());

@@ -22,7 +22,7 @@ let big: Collection;
 
 beforeEach(() => {
   clock = new ClusterClock();
-  live = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }) });
+  live = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }), freezeDocuments: true });
   history = new WriteHistory();
   // As the server wires them: the clock ticks on every write, then history records it.
   live.observe(() => clock.tick());

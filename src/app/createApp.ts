@@ -1,0 +1,151 @@
+// The composition root: everything that lives as long as the app is built here, once, and handed
+// down. `createApp` resolves the engine and connects (or takes a database a test already holds),
+// makes the app's own metrics registry (GET /metrics serves it), builds the services over that
+// one connection (`buildServices`), runs the start-up tasks over them, and returns one `stop()`
+// that takes it all down in reverse. src/server/startServer.ts only wires HTTP and WebSockets to what this
+// returns; no other module constructs a service or holds a registry.
+import type { Db, MongoClient } from 'mongodb';
+import type { Registry } from 'prom-client';
+import { LedgerAudit, type LedgerAuditOptions } from '../audit/LedgerAudit.ts';
+import { createAuditTelemetry } from '../audit/telemetry.ts';
+import type { Config } from '../config.ts';
+import { connectMongo } from '../db/connect.ts';
+import { resolveEngine, type EngineInfo } from '../db/engine.ts';
+import { createEngineStatus } from '../db/engineStatus.ts';
+import type { RunningTask, StartupTask } from '../db/startupTask.ts';
+import { createLedgerDashboard } from '../ledger/dashboard.ts';
+import { createLedgerService } from '../ledger/service.ts';
+import { createLedgerTelemetry } from '../ledger/telemetry.ts';
+import { StopList } from '../lib/stopList.ts';
+import { createLogger, type Logger } from '../observability/logger.ts';
+import { createMetricsRegistry } from '../observability/metrics.ts';
+import { registerOpsGauges } from '../observability/opsGauges.ts';
+import type { AppServices } from './services.ts';
+import { appStartupTasks } from './startupList.ts';
+import { createLiveFeeds } from './liveFeeds.ts';
+import { createPayoutLeaseReader } from '../payouts/leaseState.ts';
+import {
+  createPayoutProjection,
+  type PayoutProjection,
+  type PayoutProjectionDeps,
+  type PayoutProjectionOptions,
+} from '../payouts/PayoutProjection.ts';
+import { createStreamsTelemetry } from '../fanout/telemetry.ts';
+import { createWorkService } from '../work/service.ts';
+import { createWorkTelemetry } from '../work/telemetry.ts';
+
+export interface AppOptions {
+  config: Config;
+  /** An already-connected database (tests). Without it the engine is resolved and started here. */
+  db?: Db;
+  /** Which engine `db` lives on, for the `health` query; only with `db`. */
+  engine?: EngineInfo;
+  logger?: Logger;
+  /** Where the app's metrics register; by default a registry of its own, with the process metrics. */
+  registry?: Registry;
+  payoutProjection?: PayoutProjectionOptions;
+  ledgerAudit?: LedgerAuditOptions;
+  /** Which of the app's start-up tasks run, in order (all by default); tests leave some out. */
+  startupTasks?: (tasks: readonly StartupTask[]) => readonly StartupTask[];
+  /** Builds the payout projection from its parts instead (tests, through src/testing only). */
+  buildPayoutProjection?: (deps: PayoutProjectionDeps, options: PayoutProjectionOptions) => PayoutProjection;
+}
+
+export interface App {
+  config: Config;
+  logger: Logger;
+  /** Served at GET /metrics. */
+  registry: Registry;
+  client: MongoClient;
+  db: Db;
+  engine: EngineInfo;
+  services: AppServices;
+  /** Idempotent: stops the start-up tasks' workers, then Mongo and an embedded engine. */
+  stop(): Promise<void>;
+}
+
+type BuildOptions = Pick<AppOptions, 'payoutProjection' | 'ledgerAudit' | 'buildPayoutProjection'>;
+
+/** Every service of the app over one database, built once; nothing runs until the start-up tasks start it. */
+export function buildServices(
+  parts: { db: Db; engine: EngineInfo; logger: Logger; registry: Registry },
+  options: BuildOptions = {},
+): AppServices {
+  const { db, engine, logger, registry } = parts;
+  const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
+  const streamsTelemetry = createStreamsTelemetry(registry);
+  const projectionDeps: PayoutProjectionDeps = { db, logger: logger.child({ component: 'payoutProjection' }), telemetry: streamsTelemetry, work };
+  const projectionOptions = options.payoutProjection ?? {};
+  return {
+    ledger: createLedgerService({ db, telemetry: createLedgerTelemetry(registry, logger) }),
+    ledgerDashboard: createLedgerDashboard(db),
+    work,
+    liveFeeds: createLiveFeeds(db, logger, streamsTelemetry),
+    payoutProjection: (options.buildPayoutProjection ?? createPayoutProjection)(projectionDeps, projectionOptions),
+    payoutLease: createPayoutLeaseReader(db),
+    ledgerAudit: new LedgerAudit(db, logger.child({ component: 'ledgerAudit' }), options.ledgerAudit ?? {}, createAuditTelemetry(registry)),
+    engineStatus: createEngineStatus(db, engine),
+  };
+}
+
+export async function createApp(options: AppOptions): Promise<App> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const cleanups = new StopList((error) => logger.error({ err: error }, 'shutdown step failed'));
+  const stopAll = () => cleanups.stopAll();
+  try {
+    const { client, db, engine } = await openDatabase(options, logger, cleanups);
+    const registry = options.registry ?? createMetricsRegistry();
+    const opsGauges = registerOpsGauges(registry, db);
+    cleanups.push(async () => opsGauges.stop());
+    const services = buildServices({ db, engine, logger, registry }, options);
+    const tasks = appStartupTasks(services);
+    await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger }, cleanups);
+    let stopping: Promise<void> | undefined;
+    return {
+      config,
+      logger,
+      registry,
+      client,
+      db,
+      engine,
+      services,
+      stop: () => (stopping ??= stopAll()),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function openDatabase(
+  options: AppOptions,
+  logger: Logger,
+  cleanups: StopList,
+): Promise<{ client: MongoClient; db: Db; engine: EngineInfo }> {
+  if (options.db) {
+    const engine = options.engine ?? { kind: 'uri', reason: 'a database was handed to the app' };
+    return { client: options.db.client, db: options.db, engine };
+  }
+  const { config } = options;
+  const engine = await resolveEngine(config);
+  cleanups.push(() => engine.stop());
+  const log = engine.kind === 'emulator' ? logger.warn.bind(logger) : logger.info.bind(logger);
+  log({ engine: engine.kind }, `MongoDB engine: ${engine.kind}, because ${engine.reason}`);
+  const client = await connectMongo(engine.uri, config.limits);
+  cleanups.push(() => client.close());
+  return { client, db: client.db(config.mongodbDb), engine: { kind: engine.kind, reason: engine.reason } };
+}
+
+async function runStartupTasks(
+  tasks: readonly StartupTask[],
+  deps: Parameters<StartupTask['run']>[0],
+  cleanups: StopList,
+): Promise<void> {
+  for (const task of tasks) {
+    const startedAtMs = Date.now();
+    const running: RunningTask | void = await task.run(deps);
+    if (running) cleanups.push(() => running.stop());
+    deps.logger.info({ task: task.name, durationMs: Date.now() - startedAtMs }, 'startup task done');
+  }
+}

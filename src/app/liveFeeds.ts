@@ -1,0 +1,68 @@
+import type { Db } from 'mongodb';
+import type { StartupTask } from '../db/startupTask.ts';
+import type { Logger } from '../observability/logger.ts';
+import { ChangeFeed, type FeedStatus, type StreamsTelemetry } from '../fanout/index.ts';
+import { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent } from '../ledger/index.ts';
+import { workItemFeedSpec, type WorkItemStatusEvent } from '../work/index.ts';
+
+// The live watchers of one app, one feed per watched collection. src/app/createApp.ts builds them once and
+// hands them to the subscription resolvers (through the GraphQL context) and to /readyz; the
+// live-watchers start-up task (below) opens them, in every process.
+
+export interface LiveFeeds {
+  workItems: ChangeFeed<WorkItemStatusEvent>;
+  ledgerEntries: ChangeFeed<LedgerEntryAddedEvent>;
+  accountBalances: ChangeFeed<AccountBalanceChangedEvent>;
+  /** True between start() and stop(). */
+  readonly running: boolean;
+  /** Opens every feed; resolves once each stream is established. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** The feeds' statuses, or null when the watchers do not run in this process. */
+  statuses(): FeedStatus[] | null;
+}
+
+export function createLiveFeeds(db: Db, logger: Logger, telemetry: StreamsTelemetry): LiveFeeds {
+  const feedLogger = logger.child({ component: 'streams' });
+  const feeds = {
+    workItems: new ChangeFeed(workItemFeedSpec(db), feedLogger, telemetry),
+    ledgerEntries: new ChangeFeed(ledgerEntryFeedSpec(db), feedLogger, telemetry),
+    accountBalances: new ChangeFeed(accountBalanceFeedSpec(db), feedLogger, telemetry),
+  };
+  const all = Object.values(feeds) as ChangeFeed<unknown>[];
+  const stopAll = () => Promise.all(all.map((feed) => feed.stop())).then(() => undefined);
+  let running = false;
+  return {
+    ...feeds,
+    get running() {
+      return running;
+    },
+    async start() {
+      if (running) throw new Error(`live feeds already run on database ${db.databaseName}`);
+      try {
+        await Promise.all(all.map((feed) => feed.start()));
+      } catch (error) {
+        await stopAll();
+        throw error;
+      }
+      running = true;
+    },
+    async stop() {
+      running = false;
+      await stopAll();
+    },
+    statuses: () => (running ? all.map((feed) => feed.status) : null),
+  };
+}
+
+export const LIVE_WATCHERS_TASK = 'streams: live watchers';
+
+export function liveWatchersTask(feeds: LiveFeeds): StartupTask {
+  return {
+    name: LIVE_WATCHERS_TASK,
+    async run() {
+      await feeds.start();
+      return { stop: () => feeds.stop() };
+    },
+  };
+}

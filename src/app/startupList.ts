@@ -1,0 +1,23 @@
+// The app's start-up tasks, in order, over the services src/app/createApp.ts built: the ledger's and the
+// work items' indexes before the streams, whose projection writes and reconciliation rely on
+// them, and the audit last (it reads both). Lives above the features (they export their tasks,
+// db/startupTask.ts says what a task is), so no feature and not db/ imports it.
+import { ledgerAuditTask } from '../audit/startup.ts';
+import type { StartupTask } from '../db/startupTask.ts';
+import { ledgerDashboardIndexesTask } from '../ledger/dashboard.ts';
+import { ledgerStartupTasks } from '../ledger/startup.ts';
+import type { AppServices } from './services.ts';
+import { payoutProjectionTask } from '../payouts/index.ts';
+import { liveWatchersTask } from './liveFeeds.ts';
+import { workItemIndexesTask } from '../work/startup.ts';
+
+export function appStartupTasks(services: AppServices): readonly StartupTask[] {
+  return [
+    ...ledgerStartupTasks(services.ledger),
+    ledgerDashboardIndexesTask,
+    workItemIndexesTask,
+    liveWatchersTask(services.liveFeeds),
+    payoutProjectionTask(services.payoutProjection),
+    ledgerAuditTask(services.ledgerAudit),
+  ];
+}

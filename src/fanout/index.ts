@@ -1,0 +1,5 @@
+// Fan-out's public module: one shared change stream per feed, delivered to many subscribers.
+export { ChangeFeed, type FeedSpec, type FeedStatus } from './ChangeFeed.ts';
+export { ResyncReason, type FeedEvent, type FeedItem, type FeedResync } from './feedItems.ts';
+export { FeedLimits } from './limits.ts';
+export { createStreamsTelemetry, type StreamsTelemetry } from './telemetry.ts';

@@ -1,0 +1,119 @@
+import type { ClientSession } from 'mongodb';
+import { accountAfter, toLedgerEntry } from './convert.ts';
+import type { AccountState } from './accountFilters.ts';
+import { type EntryDoc, type EntryKind, entryId, type LedgerCollections, type MoveParams, type RequestDoc, type StoredOutcome } from './model.ts';
+import { fromLong, toLong } from './money.ts';
+import type { LedgerEntry, MoveOutcome } from './results.ts';
+
+// The journal and the outcome: what a decided move leaves behind, written in its transaction,
+// and the answer rebuilt from it. The first caller and every replay build their answer from the
+// very same documents, so they all see the same entries and balances.
+
+/** A move under its key, as the request lifecycle hands it to the journal. */
+export interface MoveAttempt {
+  key: string;
+  requestId: string;
+  paramsHash: string;
+  params: MoveParams;
+  firstSeenAt: Date;
+}
+
+/** One applied account leg: the account right after its write. */
+export interface AppliedLeg {
+  account: AccountState;
+  kind: EntryKind;
+}
+
+/** The entries of the applied legs; ids follow from the key, so no retry can mint a second one. */
+export function journalEntries(attempt: MoveAttempt, legs: readonly AppliedLeg[], now: Date): EntryDoc[] {
+  return legs.map((leg) => {
+    const other = legs.find((candidate) => candidate !== leg);
+    const isDebit = leg.kind === 'withdrawal' || leg.kind === 'transferOut';
+    return {
+      _id: entryId(attempt.key, isDebit ? 'debit' : 'credit'),
+      requestId: attempt.requestId,
+      accountId: leg.account._id,
+      currency: leg.account.currency,
+      kind: leg.kind,
+      amount: attempt.params.amount,
+      balanceAfter: toLong(fromLong(leg.account.balance)),
+      versionAfter: toLong(fromLong(leg.account.version)),
+      counterpartyAccountId: other?.account._id ?? null,
+      createdAt: now,
+    };
+  });
+}
+
+/** The request, already decided: it is inserted in the move's transaction, never pending. */
+export function decidedRequest(attempt: MoveAttempt, outcome: StoredOutcome, now: Date): RequestDoc {
+  return {
+    _id: attempt.key,
+    requestId: attempt.requestId,
+    paramsHash: attempt.paramsHash,
+    params: attempt.params,
+    status: outcome.kind,
+    outcome,
+    firstSeenAt: attempt.firstSeenAt,
+    decidedAt: now,
+  };
+}
+
+/**
+ * Writes the decided request and the entries in the move's transaction. The request goes first:
+ * if the key is taken, its duplicate-key error ends the transaction before anything else.
+ */
+export async function recordDecision(
+  collections: LedgerCollections,
+  session: ClientSession,
+  request: RequestDoc,
+  entries: readonly EntryDoc[],
+): Promise<void> {
+  await collections.requests.insertOne(request, { session });
+  if (entries.length > 0) await collections.entries.insertMany([...entries], { session });
+}
+
+/**
+ * The answer of a decided request. `stored` are its entries when the caller holds them (it just
+ * wrote them: entries are immutable, so they are what a read returns); otherwise they are read.
+ */
+export async function outcomeOf(
+  collections: LedgerCollections,
+  request: RequestDoc,
+  stored?: readonly EntryDoc[],
+): Promise<MoveOutcome> {
+  const { outcome } = request;
+  if (outcome === null) throw new Error(`invariant: request ${request._id} has no outcome`);
+  if (outcome.kind === 'rejected') {
+    return {
+      kind: 'insufficientFunds',
+      accountId: outcome.accountId,
+      balance: fromLong(outcome.balance),
+      amount: fromLong(outcome.amount),
+    };
+  }
+  const docs = stored ?? (await collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray());
+  if (docs.length !== outcome.entryIds.length || !docs.every((doc) => outcome.entryIds.includes(doc._id))) {
+    throw new Error(`invariant: request ${request._id} has entries other than its outcome names`);
+  }
+  const entries = docs.map(toLedgerEntry);
+  const leg = (kind: LedgerEntry['kind']): LedgerEntry => {
+    const entry = entries.find((candidate) => candidate.kind === kind);
+    if (!entry) throw new Error(`invariant: request ${request._id} lacks its ${kind} entry`);
+    return entry;
+  };
+  switch (request.params.op) {
+    case 'deposit': {
+      const entry = leg('deposit');
+      return { kind: 'depositSuccess', entry, account: accountAfter(entry) };
+    }
+    case 'withdraw': {
+      const entry = leg('withdrawal');
+      return { kind: 'withdrawSuccess', entry, account: accountAfter(entry) };
+    }
+    case 'transfer': {
+      const debit = leg('transferOut');
+      const credit = leg('transferIn');
+      return { kind: 'transferSuccess', debit, credit, from: accountAfter(debit), to: accountAfter(credit) };
+    }
+  }
+}

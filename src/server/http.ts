@@ -1,0 +1,143 @@
+// POST and GET /graphql straight from node:http into Apollo: no Express on the hot path. Its
+// router, body parser, `send` (with an ETag hash per answer) and the integration's adapters were
+// about a fifth of a small request's CPU (docs/benchmarks.md). What they did for this path is
+// done here: the body read within the size limit and parsed as JSON, the screens that refuse an
+// operation before it is parsed (batch size, trusted documents, tokens), and Apollo's answer
+// written back as it gives it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import type { Logger } from '../observability/logger.ts';
+import { ErrorCode } from '../graphql/errors.ts';
+
+/** Why an operation is refused before Apollo sees it: answered 400 with this error. */
+export interface HttpRefusal {
+  message: string;
+  code: string;
+}
+
+/** A request's operations as sent: the parsed POST body (one operation or a batch), or a GET's query. */
+export interface HttpOperations {
+  method: string;
+  /** The JSON body of a POST; for a GET, the URL's parameters as an object. */
+  payload: unknown;
+  authorization: string | undefined;
+}
+
+export interface GraphqlHttpOptions<TContext extends BaseContext, TAuth> {
+  apollo: ApolloServer<TContext>;
+  bodyLimitBytes: number;
+  /** The request's credentials, checked once and handed to `screen` and `context`. */
+  authenticate(authorization: string | undefined): TAuth;
+  /** Runs before Apollo parses anything; a refusal ends the request with a 400. */
+  screen(operations: HttpOperations, auth: TAuth): HttpRefusal | null;
+  context(req: IncomingMessage, auth: TAuth): Promise<TContext>;
+  logger: Logger;
+}
+
+export function graphqlHttpHandler<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(options, req, res).catch((error: unknown) => {
+      options.logger.error({ err: error }, 'GraphQL over HTTP failed outside Apollo');
+      if (!res.headersSent) sendErrors(res, 500, 'Internal server error', ErrorCode.INTERNAL_SERVER_ERROR);
+      else res.destroy();
+    });
+  };
+}
+
+async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const queryAt = req.url?.indexOf('?') ?? -1;
+  const search = queryAt >= 0 ? req.url!.slice(queryAt) : '';
+  let body: unknown;
+  if (method === 'POST') {
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding !== 'identity') {
+      req.resume();
+      return sendErrors(res, 415, `Content-Encoding ${encoding} is not supported; send the body uncompressed.`, ErrorCode.BAD_USER_INPUT);
+    }
+    const text = await readBody(req, options.bodyLimitBytes);
+    if (text === null) {
+      res.setHeader('connection', 'close'); // the rest of the body is not read
+      return sendErrors(res, 413, `The request body is larger than ${options.bodyLimitBytes} bytes.`, ErrorCode.BAD_USER_INPUT);
+    }
+    if (isJson(req.headers['content-type'])) {
+      try {
+        body = text.length === 0 ? undefined : JSON.parse(text);
+      } catch {
+        return sendErrors(res, 400, 'The request body is not valid JSON.', ErrorCode.BAD_USER_INPUT);
+      }
+    } else {
+      body = text; // Apollo answers a body it cannot take (CSRF prevention, content type) with a 400 of its own
+    }
+  }
+  const payload = method === 'GET' ? Object.fromEntries(new URLSearchParams(search)) : body;
+  const auth = options.authenticate(req.headers.authorization);
+  const refusal = options.screen({ method, payload, authorization: req.headers.authorization }, auth);
+  if (refusal) return sendErrors(res, 400, refusal.message, refusal.code);
+
+  const headers = new HeaderMap();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const answer = await options.apollo.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method, headers, search, body },
+    context: contextOf(options, req, auth),
+  });
+  for (const [key, value] of answer.headers) res.setHeader(key, value);
+  res.statusCode = answer.status ?? 200;
+  if (answer.body.kind === 'complete') {
+    res.setHeader('content-length', Buffer.byteLength(answer.body.string));
+    res.end(answer.body.string);
+    return;
+  }
+  for await (const chunk of answer.body.asyncIterator) res.write(chunk);
+  res.end();
+}
+
+// The per-request callbacks below are written inline, unnamed: tsx (esbuild's keepNames) wraps
+// every named function expression in a `__name` call that redefines its `name`, which cost a
+// `{ __typename }` ≈ 30 µs of CPU per request (docs/benchmarks.md, round 4).
+
+/** Apollo's context thunk for this request. */
+function contextOf<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>, req: IncomingMessage, auth: TAuth): () => Promise<TContext> {
+  return () => options.context(req, auth);
+}
+
+/** The body as UTF-8 text, or null as soon as it passes `limitBytes`. */
+function readBody(req: IncomingMessage, limitBytes: number): Promise<string | null> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    req.resume();
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (size > limitBytes) return; // over the limit: the rest flows by unread
+      size += chunk.length;
+      if (size > limitBytes) {
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(size > limitBytes ? null : Buffer.concat(chunks, size).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
+/** application/json, or any `+json` type, whatever its parameters (charset). */
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+function sendErrors(res: ServerResponse, status: number, message: string, code: string): void {
+  const text = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
+}

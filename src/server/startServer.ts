@@ -1,0 +1,208 @@
+// The HTTP server: Apollo Server on /graphql straight from node:http (src/server/http.ts),
+// graphql-ws on the same port and path (src/server/websocket.ts), both behind one admission
+// screen (src/server/admission.ts), and Express for the rest: GET /healthz (liveness, no auth),
+// GET /readyz (readiness, no auth), GET /metrics (the app's registry) and the console.
+// `startServer` builds the app (src/app/createApp.ts, the composition root: connection, registry,
+// services, start-up tasks), wires HTTP and WebSockets to it, and returns one `stop()` that takes
+// it all down in reverse; main.ts wires signals to it.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { Db } from 'mongodb';
+import type { Registry } from 'prom-client';
+import { WebSocketServer } from 'ws';
+import { createApp, type AppOptions } from '../app/createApp.ts';
+import type { Config } from '../config.ts';
+import type { EngineInfo } from '../db/engine.ts';
+import { generateApiKey, Keyring } from '../access/apiKeys.ts';
+import { consistencyPlugin } from '../graphql/consistency.ts';
+import { createContext, type AppContext } from '../app/requestContext.ts';
+import { formatAppError } from './formatError.ts';
+import { graphqlHttpHandler } from './http.ts';
+import { Admission } from './admission.ts';
+import { queryLimitProtection } from './queryLimits.ts';
+import { TrustedDocuments } from './trustedDocuments.ts';
+import { RateLimiter } from './rateLimit.ts';
+import { buildAppSchema } from '../app/schema.ts';
+import { checkReadiness } from '../health/readiness.ts';
+import { attachGraphqlWs } from './websocket.ts';
+import { noStorePlugin } from './noStore.ts';
+import { observabilityPlugin } from './observabilityPlugin.ts';
+import { StopList } from '../lib/stopList.ts';
+import { createLogger, type Logger } from '../observability/logger.ts';
+import type { AppServices } from '../app/services.ts';
+import { createShutdownGate } from './shutdownGate.ts';
+import { createGraphqlTelemetry } from './telemetry.ts';
+
+export const GRAPHQL_PATH = '/graphql';
+export const CONSOLE_PATH = '/console';
+const CONSOLE_DIR = fileURLToPath(new URL('../console/', import.meta.url));
+
+/** How to build the app (src/app/createApp.ts), and the HTTP side's own settings. */
+export interface StartServerOptions extends AppOptions {
+  /** Defaults to `buildAppSchema()`. */
+  schema?: GraphQLSchema;
+  /** Where a generated development key is shown, once; stderr by default, never the logger. */
+  announce?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  wsUrl: string;
+  port: number;
+  db: Db;
+  engine: EngineInfo;
+  /** The app's services, as built once by src/app/createApp.ts. */
+  services: AppServices;
+  /** The app's registry, served at GET /metrics. */
+  registry: Registry;
+  /** The admin key generated because API_KEYS was unset (development only). */
+  generatedAdminKey: string | undefined;
+  /** Idempotent: drains HTTP, closes WebSockets, stops Apollo, then the app (tasks, Mongo, an embedded engine). */
+  stop(): Promise<void>;
+}
+
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const cleanups = new StopList((error) => logger.error({ err: error }, 'shutdown step failed'));
+  const stopAll = () => cleanups.stopAll();
+  try {
+    const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
+    const app = await createApp({ ...options, logger });
+    cleanups.push(() => app.stop());
+    const { services } = app;
+    const graphqlTelemetry = createGraphqlTelemetry(app.registry);
+    const schema = options.schema ?? (await buildAppSchema());
+    const httpServer = createServer();
+    const admission = new Admission({
+      keyring,
+      production: config.nodeEnv === 'production',
+      batchMax: config.limits.graphqlBatchMax,
+      queryLimits: queryLimitProtection(config.limits, graphqlTelemetry),
+      trustedDocuments: new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry),
+      rateLimiter: config.rateLimits ? new RateLimiter(config.rateLimits, graphqlTelemetry) : null,
+      telemetry: graphqlTelemetry,
+    });
+    const apollo = new ApolloServer<AppContext>({
+      schema,
+      // Parsing aside, Apollo meets the admission screen (admission.ts) twice: its validation rules
+      // (which refuse introspection in production: Apollo's own rule is off so that both transports
+      // answer alike) and its plugin (rate limit, suggestions masked in production).
+      validationRules: [...admission.validationRules],
+      allowBatchedHttpRequests: config.limits.graphqlBatchMax > 1,
+      introspection: true,
+      stopOnTerminationSignals: false,
+      includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+      formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
+      plugins: [
+        // Off: Apollo installs both by default, and both run per request for nothing here. Cache
+        // control ran a hook per resolved field to answer `no-store` every time (noStorePlugin
+        // writes it); inline tracing only ever applies to a federated subgraph, which this is not.
+        ApolloServerPluginCacheControlDisabled(),
+        ApolloServerPluginInlineTraceDisabled(),
+        noStorePlugin(),
+        ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
+        config.nodeEnv === 'production'
+          ? ApolloServerPluginLandingPageDisabled()
+          : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+        observabilityPlugin(graphqlTelemetry, logger),
+        consistencyPlugin(),
+        admission.apolloPlugin<AppContext>(),
+      ],
+    });
+    await apollo.start();
+    cleanups.push(() => apollo.stop());
+    const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
+    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry });
+    // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
+    cleanups.push(() => graphqlWs.dispose());
+
+    const http = express();
+    http.disable('x-powered-by');
+    // Runs first on stop (cleanups run in reverse): refuse new requests with 503, close
+    // subscriptions (1001), let in-flight requests finish within the grace, then close the rest.
+    const gate = createShutdownGate();
+    cleanups.push(async () => {
+      gate.begin();
+      await graphqlWs.dispose();
+      const left = await gate.drained(config.limits.shutdownGraceMs);
+      logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
+    });
+    http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+    // The ops console: static files straight from src/console (no build step, nothing from a CDN).
+    http.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
+    http.get('/readyz', async (_req, res) => {
+      const readiness = await checkReadiness(app.db, services, { shuttingDown: gate.shuttingDown });
+      res.status(readiness.ready ? 200 : 503).json(readiness);
+    });
+    http.get('/metrics', async (_req, res) => {
+      res.type(app.registry.contentType).send(await app.registry.metrics());
+    });
+    // GraphQL over HTTP bypasses Express (src/server/http.ts); Express serves the rest.
+    const graphqlHttp = graphqlHttpHandler({
+      apollo,
+      bodyLimitBytes: config.limits.httpBodyLimitBytes,
+      // Once per request: the screen (trusted documents' admin exception) and the context share it.
+      authenticate: (authorization) => admission.authenticate(authorization),
+      screen: (operations, auth) => admission.screenHttp(operations, auth),
+      context: async (_req, auth) => createContext(app, auth, 'http'),
+      logger,
+    });
+    httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!gate.admit(req, res)) return;
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (path === GRAPHQL_PATH || path === `${GRAPHQL_PATH}/`) graphqlHttp(req, res);
+      else http(req, res);
+    });
+    const port = await listen(httpServer, config.port, config.host);
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    logger.info({ port, engine: app.engine.kind }, `listening on http://${host}:${port}${GRAPHQL_PATH}`);
+
+    let stopping: Promise<void> | undefined;
+    return {
+      url: `http://${host}:${port}${GRAPHQL_PATH}`,
+      wsUrl: `ws://${host}:${port}${GRAPHQL_PATH}`,
+      port,
+      db: app.db,
+      engine: app.engine,
+      services,
+      registry: app.registry,
+      generatedAdminKey,
+      stop: () => (stopping ??= stopAll().then(() => logger.info('stopped'))),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** Keys from API_KEYS; without them (never in production: config refuses) one random admin key. */
+function createKeyring(config: Config, announce: (line: string) => void = writeToStderr) {
+  if (config.apiKeys) return { keyring: new Keyring(config.apiKeys), generatedAdminKey: undefined };
+  if (config.nodeEnv === 'production') throw new Error('API_KEYS is required when NODE_ENV=production');
+  const token = generateApiKey();
+  // Shown once, on the terminal, so a developer can call the API; the logger never sees it.
+  announce(`API_KEYS is unset: generated a development admin key for this run only: ${token}`);
+  return { keyring: new Keyring([{ token, role: 'admin' }]), generatedAdminKey: token };
+}
+
+function writeToStderr(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}

@@ -1,0 +1,111 @@
+// graphql-ws on the HTTP server's port and path. Credentials are checked once, at connection_init
+// (before any subscription can start), and the socket keeps that authentication for its life.
+// Every operation then passes the same admission screen as HTTP (admission.ts: trusted documents,
+// tokens, parsing, validation with the production rules, rate limit, in that order) and runs
+// through the same schema and auth checker, with a context built the same way, so the socket is
+// no side door.
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { CloseCode } from 'graphql-ws';
+import type { WebSocketServer } from 'ws';
+import type { Authentication } from '../access/apiKeys.ts';
+import { roleMaySubscribe } from '../access/roles.ts';
+import { createContext, type AppContext, type ContextSource } from '../app/requestContext.ts';
+import { ErrorCode } from '../graphql/errors.ts';
+import { documentTokens } from '../graphql/rateLimitTokens.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { Admission } from './admission.ts';
+import { formatAppError } from './formatError.ts';
+import { createSubscriptionMultiplexer } from './subscriptionMultiplexer.ts';
+import type { GraphqlTelemetry } from './telemetry.ts';
+import { serveGraphqlWs, type WsExtra } from './wsServer.ts';
+
+export interface GraphqlWsOptions {
+  wss: WebSocketServer;
+  schema: GraphQLSchema;
+  admission: Admission;
+  /** What each operation's context is built from (src/app/createApp.ts). */
+  app: ContextSource;
+  logger: Logger;
+  telemetry: GraphqlTelemetry;
+}
+
+/** Milliseconds a client has to send connection_init before it is closed (graphql-ws 4408). */
+const CONNECTION_INIT_WAIT_MS = 3_000;
+
+/** The authentication of connection_init, kept on the socket's `extra` for every later operation. */
+type AuthenticatedExtra = WsExtra & { authentication?: Authentication };
+
+export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry }: GraphqlWsOptions): { dispose(): Promise<void> } {
+  // A subscription's per-event execution depends on its document, variables and the caller's
+  // role (the auth checker's only input): equal ones run once per event and share the frame.
+  const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous', telemetry);
+  const disposable = serveGraphqlWs(
+    {
+      schema,
+      subscribe: (args) => multiplexer.subscribe(args),
+      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
+      // Step 1 of the admission screen, once per socket.
+      onConnect: (ctx) => {
+        const auth = admission.authenticate(ctx.connectionParams?.['authorization']);
+        if (!auth.ok) {
+          telemetry.authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
+          logger.info({ reason: auth.failure }, 'websocket refused: unauthenticated');
+          // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
+          // first (the library's own close is then a no-op on a closing socket).
+          ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized');
+          return false;
+        }
+        if (!roleMaySubscribe(auth.principal.role)) {
+          telemetry.authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
+          logger.info({ role: auth.principal.role, keyId: auth.principal.keyId }, 'websocket refused: forbidden');
+          return false;
+        }
+        (ctx.extra as AuthenticatedExtra).authentication = auth;
+        return true;
+      },
+      // Steps 2-5 before graphql-ws parses anything: what this returns is executed as it is (its
+      // own parsing and validation are skipped), or its errors are the operation's answer.
+      onSubscribe: (ctx, _id, payload) => {
+        // graphql-ws runs this only on an acknowledged socket, whose onConnect kept its authentication.
+        const auth = (ctx.extra as AuthenticatedExtra).authentication ?? admission.authenticate(undefined);
+        const screened = admission.screenText(payload.query, auth);
+        if (screened) return [screened];
+        const parsed = admission.parseAndValidate(schema, payload.query);
+        if (parsed.errors) return [...parsed.errors];
+        const limited = admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
+        if (limited) {
+          const { http: _http, ...extensions } = limited.extensions;
+          return [new GraphQLError(limited.message, { extensions })];
+        }
+        return {
+          schema,
+          document: parsed.document,
+          operationName: payload.operationName ?? null,
+          variableValues: payload.variables ?? null,
+          contextValue: createContext(app, auth, 'ws'),
+        };
+      },
+      // Same error shape as HTTP (see formatAppError) and the same production masking; internal
+      // faults are logged here.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        // A result without errors is written by serveGraphqlWs from the selection's shared payload
+        // (or, on a socket it cannot write itself, serialized by graphql-ws as it is).
+        if (!result.errors) return undefined;
+        const errors = result.errors.map((error) => {
+          const formatted = formatAppError(admission.mask({ ...error.toJSON() }), admission.production, error);
+          if (formatted.extensions?.['code'] === ErrorCode.INTERNAL_SERVER_ERROR) {
+            logger.error({ err: error.originalError ?? error, path: error.path }, 'graphql-ws operation failed');
+          }
+          return formatted;
+        });
+        return { ...result, errors };
+      },
+    },
+    wss,
+  );
+  // Idempotent: shutdown closes subscriptions first, then again among the final steps.
+  let disposing: Promise<void> | undefined;
+  return {
+    dispose: () => (disposing ??= Promise.resolve(disposable.dispose())),
+  };
+}

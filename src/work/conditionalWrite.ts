@@ -1,0 +1,36 @@
+import type { ObjectId } from 'mongodb';
+import type { WorkDeps } from './workDeps.ts';
+import type { WorkItemDoc } from './model.ts';
+import type { ConflictLost, WorkItemNotFound, WorkOperation } from './results.ts';
+import { appliedTrace } from './telemetry.ts';
+
+// The two ends of every conditional write: it went through, or it matched nothing.
+
+/** Counts and (for claims, completions and requeues) logs a transition the write applied. */
+export function applied(ctx: WorkDeps, operation: WorkOperation, item: WorkItemDoc, workerId: string | null): void {
+  if (operation === 'heartbeat') return;
+  ctx.telemetry.transition(item.previousStatus, item.status);
+  ctx.telemetry.trace(appliedTrace(operation, item, workerId));
+}
+
+/**
+ * The write matched nothing: either the item does not exist, or its state is not the one the
+ * caller expected, which is a lost race (counted). The read only explains; it decides nothing.
+ */
+export async function refused(
+  ctx: WorkDeps,
+  operation: WorkOperation,
+  id: ObjectId,
+  workerId: string | null,
+  current?: WorkItemDoc | null,
+): Promise<ConflictLost | WorkItemNotFound> {
+  const found = current === undefined ? await ctx.collection.findOne({ _id: id }) : current;
+  const base = { operation, workItemId: id.toHexString(), workerId, writeStatus: null };
+  if (found === null) {
+    ctx.telemetry.trace({ ...base, outcome: 'workItemNotFound', readStatus: null, version: null });
+    return { kind: 'workItemNotFound', id: id.toHexString() };
+  }
+  ctx.telemetry.conflict(operation, found.kind);
+  ctx.telemetry.trace({ ...base, outcome: 'conflictLost', readStatus: found.status, version: found.version });
+  return { kind: 'conflictLost', operation, current: found };
+}

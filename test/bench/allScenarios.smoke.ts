@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { scenarios } from '../../bench/scenarios/index.ts';
+import { bench, figureLine } from './benchLines.ts';
+
+// Every scenario of `npm run bench` in quick mode on the test engine: each reported its line with
+// its target, no request went wrong, and the invariants were checked and held. Minutes long (two
+// scenarios seed a database of their own in bulk), so it runs apart from `npm test`:
+// `npm run test:bench` (vitest.bench.config.ts), which .ci/run calls. Speed is not asserted.
+
+describe('npm run bench, every scenario', () => {
+  it('runs every scenario in quick mode without errors and checks the invariants', async () => {
+    const { code, lines } = await bench(['--quick']);
+    expect(code, lines.join('\n')).toBe(0);
+    expect(lines).toContain('engine: uri, because MONGODB_URI is set');
+    const names = [
+      ...scenarios.map((scenario) => scenario.name).filter((name) => !['work', 'fanout-1000', 'cost-per-withdrawal'].includes(name)),
+      'cost-per-withdrawal-money',
+      'cost-per-withdrawal-payout-work',
+      'work-create',
+      'work-drain',
+      'fanout-1000-writes-alone',
+      'fanout-1000-writes',
+      'fanout-1000-delivery',
+    ];
+    for (const name of names) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
+    // The plain-driver baseline ran on the same load, and each comparison line was printed.
+    for (const name of ['raw-withdraw-c1-spread', 'raw-withdraw-c32-spread']) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
+    for (const name of ['withdraw-c1-spread', 'withdraw-c32-spread']) {
+      expect(lines.filter((line) => new RegExp(`^api/raw-${name}\\s+api/raw +\\d+%.*\\| target .*: (MET|MISSED)$`).test(line)), name).toHaveLength(1);
+    }
+    expect(lines.filter((line) => /^fanout-1000-writes-ratio\s+with\/without +\d+%/.test(line))).toHaveLength(1);
+    // Every subscriber got every event once (errors 0 above counts lost and duplicated).
+    expect(lines.find((line) => line.startsWith('fanout-1000-delivery'))).toMatch(/lost 0, duplicated 0/);
+    expect(lines.filter((line) => line.startsWith('✓ invariant:'))).toHaveLength(7);
+    expect(lines.at(-1)).toBe('invariants hold');
+  }, 240_000); // every scenario, two of them seeding a database of their own in bulk
+});
