@@ -24,3 +24,6 @@ export const CLAIM_WORK_ITEM = `mutation ($input: ClaimWorkItemInput!) { claimWo
 export const COMPLETE_WORK_ITEM = `mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`;
 
 export const WORK_QUEUE_STATS = `query { workQueueStats { conflictsSinceStart } }`;
+
+export const SUBMIT_MOVES = `mutation ($input: SubmitMovesInput!) { submitMoves(input: $input) {
+  __typename ... on SubmitMovesSuccess { results { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } } } }`;

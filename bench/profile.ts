@@ -1,6 +1,7 @@
 // `npm run bench:profile`: where one request's CPU goes. Starts the engine (emulator CLI) and the
 // API (src/main.ts) as two processes with the inspector on, drives one operation at a time at
-// c=1 over keep-alive HTTP (`{ __typename }`, an account read, a new withdrawal), and takes a CPU
+// c=1 over keep-alive HTTP (`{ __typename }`, an account read, a new withdrawal; and new
+// withdrawals at c=32 over 32 accounts, where group commit shares transactions), and takes a CPU
 // profile of each process over the measured requests only (the V8 sampling profiler that
 // `node --cpu-prof` uses, started and stopped through the inspector, so start-up and warm-up stay
 // out). Every sampled tick is attributed to a layer by the source of the function it was in (self
@@ -22,9 +23,14 @@ const EMULATOR_CLI = join(ROOT, 'packages/mongo-emulator/bin/mongo-emulator.mjs'
 const REQUESTS = Number(process.env['PROFILE_REQUESTS'] ?? 2_000);
 const WARMUP_REQUESTS = 1_000;
 const PROFILE_SAMPLING_INTERVAL_US = 200;
+/** The c=32 line: callers at once, over as many accounts as the bench's withdraw-c32-spread quick run. */
+const CONCURRENT_CALLERS = 32;
+const CONCURRENT_ACCOUNTS = 32;
 
 interface Operation {
   name: string;
+  /** Requests in flight at once (1 unless said). */
+  concurrency?: number;
   query: string;
   variables(i: number, runId: string): Record<string, unknown>;
   setup?(post: Post, runId: string): Promise<void>;
@@ -46,7 +52,41 @@ const operations: Operation[] = [
     variables: (i, runId) => ({ input: { accountId: ACCOUNT(runId), amount: 1, requestId: `${runId}-w-${i}` } }),
     setup: fund,
   },
+  {
+    // Many callers at once: moves queued on one account commit together (group commit), so the
+    // CPU per withdrawal is what a busy API process pays, not a lone caller's.
+    name: 'withdraw (new key) c=32',
+    concurrency: CONCURRENT_CALLERS,
+    query: 'mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } }',
+    variables: (i, runId) => ({ input: { accountId: `${ACCOUNT(runId)}-${i % CONCURRENT_ACCOUNTS}`, amount: 1, requestId: `${runId}-w32-${i}` } }),
+    setup: fundMany,
+  },
 ];
+
+async function fundMany(post: Post, runId: string): Promise<void> {
+  for (let a = 0; a < CONCURRENT_ACCOUNTS; a++) {
+    const accountId = `${ACCOUNT(runId)}-${a}`;
+    await post('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', { input: { accountId, currency: 'EUR' } });
+    await post('mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }', {
+      input: { accountId, amount: 1_000_000, requestId: `${runId}-fund-${a}` },
+    });
+  }
+}
+
+/** Runs `count` requests with `concurrency` in flight; each request's latency into `latenciesMs`. */
+async function drive(count: number, concurrency: number, send: (i: number) => Promise<unknown>, latenciesMs?: Float64Array): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const startedMs = performance.now();
+        await send(i);
+        if (latenciesMs) latenciesMs[i] = performance.now() - startedMs;
+      }
+    }),
+  );
+}
 
 async function fund(post: Post, runId: string): Promise<void> {
   await post('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', { input: { accountId: ACCOUNT(runId), currency: 'EUR' } });
@@ -191,7 +231,8 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
   });
   const apiInspector = waitForLine(api, /Debugger listening on (ws:\/\/\S+)/);
   const [, url] = await waitForLine(api, /listening on (http:\S+\/graphql)/);
-  const pool = createGraphqlPool(url!, 1);
+  const concurrency = operation.concurrency ?? 1;
+  const pool = createGraphqlPool(url!, concurrency);
   const post: Post = async (query, variables) => {
     const answer = await pool.post(token, query, variables);
     if (answer.errors.length > 0 || answer.status !== 200) throw new Error(JSON.stringify(answer));
@@ -200,24 +241,16 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
   const profilers: Array<Awaited<ReturnType<typeof connectProfiler>>> = [];
   try {
     await operation.setup?.(post, runId);
-    for (let i = 0; i < WARMUP_REQUESTS; i++) await post(operation.query, operation.variables(REQUESTS + i, runId));
+    await drive(WARMUP_REQUESTS, concurrency, (i) => post(operation.query, operation.variables(REQUESTS + i, runId)));
     // Latency with no sampler attached first: the sampler's ticks (every 200 µs) land inside the
     // requests and add to their time, so latency targets are judged on this pass.
     const unprofiledMs = new Float64Array(REQUESTS);
-    for (let i = 0; i < REQUESTS; i++) {
-      const startedMs = performance.now();
-      await post(operation.query, operation.variables(REQUESTS + WARMUP_REQUESTS + i, runId));
-      unprofiledMs[i] = performance.now() - startedMs;
-    }
+    await drive(REQUESTS, concurrency, (i) => post(operation.query, operation.variables(REQUESTS + WARMUP_REQUESTS + i, runId)), unprofiledMs);
     unprofiledMs.sort();
     profilers.push(await connectProfiler((await apiInspector)[1]!), await connectProfiler((await engineInspector)[1]!));
     await Promise.all(profilers.map((profiler) => profiler.start()));
     const latenciesMs = new Float64Array(REQUESTS);
-    for (let i = 0; i < REQUESTS; i++) {
-      const startedMs = performance.now();
-      await post(operation.query, operation.variables(i, runId));
-      latenciesMs[i] = performance.now() - startedMs;
-    }
+    await drive(REQUESTS, concurrency, (i) => post(operation.query, operation.variables(i, runId)), latenciesMs);
     const [apiProfile, engineProfile] = await Promise.all(profilers.map((profiler) => profiler.stop()));
     latenciesMs.sort();
     await pool.close();
@@ -231,7 +264,7 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     const sent = REQUESTS;
     const busy = (layers: Map<string, number>) => [...layers].filter(([name]) => name !== 'idle').reduce((sum, [, us]) => sum + us, 0);
     const line =
-      `${operation.name}: p50 ${percentileMs(unprofiledMs, 0.5).toFixed(2)} ms, p99 ${percentileMs(unprofiledMs, 0.99).toFixed(2)} ms at c=1 ` +
+      `${operation.name}: p50 ${percentileMs(unprofiledMs, 0.5).toFixed(2)} ms, p99 ${percentileMs(unprofiledMs, 0.99).toFixed(2)} ms at c=${concurrency} ` +
       `(profiled: p50 ${percentileMs(latenciesMs, 0.5).toFixed(2)} ms); CPU per request: API ${(busy(apiLayers) / sent).toFixed(0)} µs, engine ${(busy(engineLayers) / sent).toFixed(0)} µs`;
     console.log(line);
     const total = busy(apiLayers);

@@ -7,6 +7,7 @@ import { ledgerAuditScenario } from './ledgerAudit.ts';
 import { payoutCatchUpScenario } from './payoutCatchUp.ts';
 import { fanoutScenario } from './fanout.ts';
 import { replayScenario } from './replay.ts';
+import { submitMovesScenario } from './submitMoves.ts';
 import { transferScenario } from './transfer.ts';
 import { withdrawScenario } from './withdraw.ts';
 import { withdrawalCostScenario } from './withdrawalCost.ts';
@@ -42,6 +43,7 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   withdrawScenario({ name: 'withdraw-c32-hot', concurrency: 32, accounts: { full: 4, quick: 4 }, ops: { full: 4_000, quick: 32 }, target: withdrawalsTarget(32) }),
   withdrawScenario({ name: 'withdraw-c32-spread', concurrency: 32, accounts: { full: 512, quick: 32 }, ops: { full: 4_000, quick: 32 }, target: withdrawalsTarget(32),
     raw: { target: withdrawalsTarget(32), comparison: ratioTarget } }),
+  submitMovesScenario,
   replayScenario,
   withdrawOplogScenario,
   withdrawalCostScenario,

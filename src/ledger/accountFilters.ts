@@ -1,11 +1,13 @@
 import type { ClientSession, Collection, Filter } from 'mongodb';
 import type { AccountDoc } from './model.ts';
-import { toLong } from './money.ts';
+import { fromLong, toLong } from './money.ts';
 
 // The account decision: one conditional write per account, inside the move's transaction. The
 // filter holds the whole precondition, so the check and the change are one atomic write: two
 // moves that both pass a check on the same balance cannot both write it (the second one meets a
-// write conflict and its whole move retries on the new balance).
+// write conflict and its whole move retries on the new balance). A lone move's filter holds its
+// own check (`balance >= amount`); a group's holds the balance and version its decisions were
+// made on (groupCommit.ts).
 
 /** One account leg of a move. */
 export interface DecisionTarget {
@@ -19,15 +21,30 @@ export interface DecisionTarget {
 /** The account right after a write of this move, or as this move's snapshot read it. */
 export type AccountState = Pick<AccountDoc, '_id' | 'currency' | 'balance' | 'version'>;
 
+/** An account as a group's snapshot read it (money as safe integers). */
+export interface AccountRead {
+  _id: string;
+  currency: string;
+  balance: number;
+  version: number;
+}
+
 /**
- * The two account writes. Services take this object as a dependency so that a test can swap in a
+ * The account writes. Services take this object as a dependency so that a test can swap in a
  * broken one and watch the race tests fail; production never passes anything but
- * `accountPreconditions`. Each returns the account after the write, or null when the account is
- * missing or the precondition does not hold (nothing written).
+ * `accountPreconditions`. `debit` and `credit` (a lone move) return the account after the write,
+ * or null when the account is missing or the precondition does not hold (nothing written).
  */
 export interface AccountPreconditions {
   debit(accounts: Collection<AccountDoc>, session: ClientSession, target: DecisionTarget): Promise<AccountState | null>;
   credit(accounts: Collection<AccountDoc>, session: ClientSession, target: DecisionTarget): Promise<AccountState | null>;
+  /** A group's accounts, read once in its transaction's snapshot. */
+  readGroup(accounts: Collection<AccountDoc>, session: ClientSession, accountIds: readonly string[]): Promise<AccountRead[]>;
+  /**
+   * The filter of a group's write on one account: the account exactly as the group read it, so the
+   * write applies only to the state every decision of the group was made on.
+   */
+  groupFilter(read: AccountRead): Filter<AccountDoc>;
 }
 
 /** Largest balance a credit may reach: above it a balance no longer reads back as a safe integer. */
@@ -59,6 +76,11 @@ export const accountPreconditions: AccountPreconditions = Object.freeze<AccountP
       { _id: accountId, balance: { $lte: toLong(balanceMax - amount) }, ...(currency === undefined ? {} : { currency }) },
       amount,
     ),
+  readGroup: async (accounts, session, accountIds) => {
+    const docs = await accounts.find({ _id: { $in: [...accountIds] } }, { session, projection: stateProjection }).toArray();
+    return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: fromLong(doc.balance), version: fromLong(doc.version) }));
+  },
+  groupFilter: (read) => ({ _id: read._id, balance: toLong(read.balance), version: toLong(read.version) }),
 });
 
 /** Why a write matched nothing: the account as this move's snapshot sees it (null: no such account). */

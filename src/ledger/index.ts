@@ -1,6 +1,6 @@
 export { createLedgerService, type LedgerService, type LedgerServiceOptions } from './service.ts';
 export { createLedgerTelemetry, type LedgerTelemetry } from './telemetry.ts';
-export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountState, type DecisionTarget } from './accountFilters.ts';
+export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountRead, type AccountState, type DecisionTarget } from './accountFilters.ts';
 export { requestKey, requestRules, type RequestRules } from './moneyMove.ts';
 export type { MoveAttempt } from './journal.ts';
 export { collectionNames, ensureLedgerIndexes } from './model.ts';
@@ -10,3 +10,4 @@ export type * from './results.ts';
 export type { Page } from './queries.ts';
 export { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent, type LedgerFeeds } from './events.ts';
 export { fromLong, toLong } from './money.ts';
+export { groupPolicy, type GroupPolicy } from './groupDecision.ts';

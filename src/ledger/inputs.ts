@@ -39,7 +39,33 @@ export const transferInput = z
     path: ['toAccountId'],
   });
 
+/**
+ * One move of a batch: `accountId` is the account credited by a deposit, debited otherwise;
+ * `toAccountId` is a transfer's credited account, and only a transfer's. Kinds are the service's
+ * (lower case); the GraphQL enum maps onto them.
+ */
+const noToAccountId = z.null({ error: 'toAccountId is only for a transfer' }).optional();
+
+export const moveInput = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('deposit'), requestId, accountId, amount, toAccountId: noToAccountId }),
+  z.object({ kind: z.literal('withdraw'), requestId, accountId, amount, toAccountId: noToAccountId }),
+  z
+    .object({ kind: z.literal('transfer'), requestId, accountId, amount, toAccountId: accountId })
+    .refine((move) => move.accountId !== move.toAccountId, { message: 'accountId and toAccountId must differ', path: ['toAccountId'] }),
+]);
+
+/**
+ * A batch. Its size is not bounded here: past `submitMovesMax` the answer is BatchTooLarge, a
+ * result of the contract, not an input error (the moves are then not even parsed one by one).
+ */
+export const submitMovesInput = z.object({
+  atomic: z.boolean(),
+  moves: z.array(moveInput).min(1, 'moves must hold at least one move'),
+});
+
 export type OpenAccountInput = z.infer<typeof openAccountInput>;
+export type MoveInput = z.infer<typeof moveInput>;
+export type SubmitMovesInput = z.infer<typeof submitMovesInput>;
 export type DepositInput = z.infer<typeof depositInput>;
 export type WithdrawInput = z.infer<typeof withdrawInput>;
 export type TransferInput = z.infer<typeof transferInput>;

@@ -37,3 +37,44 @@ export const DashboardLimits = Object.freeze({
   /** `totalCount` stops counting here (`totalCountCapped` then says so): a count is an index walk. */
   entriesCountMax: 10_000,
 });
+
+/**
+ * Most moves one group commit takes from an account's queue into one transaction. Above about a
+ * hundred, the per-move saving is already under one command in a hundred (six commands a group),
+ * while a bigger group only makes the moves behind it wait longer for the turn. It also caps what
+ * one transaction holds in the server's memory and in one `applyOps` oplog entry.
+ */
+export const groupMovesMax = 100;
+
+/**
+ * Upper bound of what one move writes, in bytes of BSON (request, journal entries, their keys),
+ * from the lengths of its ids. A request holds its key (`ledger:` + requestId) once, its requestId
+ * once and each entry id (key + `:debit`) once more in its outcome; each entry holds its own id and
+ * the requestId again; account ids appear in the params (twice at most) and in each entry (account
+ * and counterparty). So 8 times the requestId, 6 times the account ids, plus 1,024 bytes for field
+ * names, hashes, longs and dates (a withdrawal with 30-character ids writes 1,465 bytes of oplog in
+ * all: docs/ledger.md). `test/ledger/groupCommit.test.ts` checks the bound on the longest ids.
+ */
+export function moveBytesMax(requestIdLength: number, accountIdsLength: number): number {
+  return 1_024 + 8 * (requestIdLength + 'ledger:'.length + ':credit'.length) + 6 * accountIdsLength;
+}
+
+/**
+ * Most bytes one group commit or batch writes in one transaction: 1 MiB, a sixteenth of the 16 MiB
+ * a transaction's `applyOps` oplog entry may hold, so the bound stays far from the server's limit
+ * whatever the ids. At the longest ids (128 characters) a move is bounded by 3,696 bytes, so the
+ * largest batch (`submitMovesMax`) fits in about 361 KiB.
+ */
+export const groupBytesMax = 1_048_576;
+
+/**
+ * Most moves one `submitMoves` may carry. The batch is one transaction (an atomic batch must be),
+ * so it must fit in one group (`groupMovesMax`, `groupBytesMax`); a hundred already brings the cost
+ * per move to a twentieth of a lone move's (docs/scaling.md), and a bigger request would also hold
+ * up to twice as many accounts' turns, and so other callers, for longer.
+ */
+export const submitMovesMax = 100;
+
+if (submitMovesMax > groupMovesMax || submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax) > groupBytesMax) {
+  throw new Error('invariant: the largest submitMoves must fit in one group commit');
+}

@@ -4,7 +4,9 @@ import { type ClientSession, type MongoClient, MongoError, type TransactionOptio
 import { isDuplicateKey } from '../db/mongoErrors.ts';
 import { type AccountPreconditions, readAccount } from './accountFilters.ts';
 import { exponentialBackoffMs, jitteredMs } from '../lib/backoff.ts';
-import { moveAttemptsMax, moveBackoffBaseMs, moveBackoffMaxMs, moveRetryBudgetMs } from './limits.ts';
+import type { GroupPolicy } from './groupDecision.ts';
+import type { GroupQueues } from './groupQueues.ts';
+import { moveAttemptsMax, moveBackoffBaseMs, moveBackoffMaxMs } from './limits.ts';
 import type { EntryDoc, LedgerCollections, MoveOp, MoveParams, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt, outcomeOf, recordDecision } from './journal.ts';
@@ -20,7 +22,9 @@ import type {
 } from './results.ts';
 import type { LedgerTelemetry, RetryReason } from './telemetry.ts';
 
-// The request lifecycle. A money move is ONE multi-document transaction, in this order:
+// The request lifecycle of a lone move (one that found no other move of this process queued on its
+// accounts; moves that queue together commit as a group, groupCommit.ts). A money move is ONE
+// multi-document transaction, in this order:
 //   1. the conditional write of each account (debit first): write conflicts surface at once;
 //   2. the request under its unique key, already decided (applied, or rejected for lack of
 //      funds), with its parameters' hash and outcome;
@@ -30,6 +34,12 @@ import type { LedgerTelemetry, RetryReason } from './telemetry.ts';
 // no per-account history. A transient failure (write conflict, lost connection, lost commit reply)
 // reruns the whole move under the same key, bounded; if the key was decided meanwhile, the
 // duplicate key on step 2 turns the rerun into a replay.
+
+/** A move's attempt without its key (the key is asked of the rules on every attempt). */
+export function attemptBase(move: MoveRequest, firstSeenAt: Date): Omit<MoveAttempt, 'key'> {
+  const params: MoveParams = { op: move.op, fromAccountId: move.fromAccountId, toAccountId: move.toAccountId, amount: toLong(move.amount) };
+  return { requestId: move.requestId, paramsHash: hashParams(params), params, firstSeenAt };
+}
 
 /** Caller keys live in their own namespace so no other feature's key can collide with them. */
 export function requestKey(requestId: string): string {
@@ -60,12 +70,24 @@ export const requestRules: RequestRules = Object.freeze({
 
 export interface LedgerDeps {
   client: MongoClient;
-  /** This process's moves, one at a time per account (see `AccountTurns`). */
+  /** This process's moves, one group at a time per account (see `AccountTurns`). */
   turns: AccountTurns;
+  /** This process's moves waiting for their accounts' turn, grouped (see groupCommit.ts). */
+  queues: GroupQueues<WaitingMove>;
   collections: LedgerCollections;
   preconditions: AccountPreconditions;
   rules: RequestRules;
+  /** How a group decides its moves (groupDecision.ts). */
+  groupPolicy: GroupPolicy;
   telemetry: LedgerTelemetry;
+}
+
+/** A move queued for its accounts' turn, and how its caller hears the answer. */
+export interface WaitingMove {
+  move: MoveRequest;
+  deadlineMs: number;
+  resolve(result: MoveAnswer): void;
+  reject(error: unknown): void;
 }
 
 export interface MoveRequest {
@@ -79,10 +101,10 @@ export interface MoveRequest {
 /** Answers that are not recorded: nothing moved, and the same key may be sent again. */
 type Refusal = AccountNotFound | CurrencyMismatch | BalanceLimitExceeded;
 
-export type MoveResult = MoveOutcome | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress | OutcomeUnknown | Refusal;
+export type MoveAnswer = MoveOutcome | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress | OutcomeUnknown | Refusal;
 
 // Snapshot reads, so a refusal reports the balance the decision saw; majority commit.
-const transactionOptions: TransactionOptions = {
+export const transactionOptions: TransactionOptions = {
   readConcern: { level: 'snapshot' },
   writeConcern: { w: 'majority' },
   readPreference: 'primary',
@@ -122,18 +144,12 @@ export class AccountTurns {
   }
 }
 
-/** Deposit, withdraw and transfer: one transaction per attempt, retried under the same key. */
-export async function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveResult> {
-  // The retry budget starts now: time spent waiting for this account's turn counts, so a queue
-  // behind an account another process holds drains quickly instead of retrying in turn.
-  const deadlineMs = Date.now() + moveRetryBudgetMs;
-  const accountIds = [move.fromAccountId, move.toAccountId].filter((id): id is string => id !== null);
-  return deps.turns.run(accountIds, () => moveInTransactions(deps, move, deadlineMs));
-}
-
-async function moveInTransactions(deps: LedgerDeps, move: MoveRequest, deadlineMs: number): Promise<MoveResult> {
-  const params: MoveParams = { op: move.op, fromAccountId: move.fromAccountId, toAccountId: move.toAccountId, amount: toLong(move.amount) };
-  const base = { requestId: move.requestId, paramsHash: hashParams(params), params, firstSeenAt: new Date() };
+/**
+ * A move taken alone (no other move was queued on its accounts): one transaction per attempt,
+ * retried under the same key until `deadlineMs`. Its caller holds the accounts' turn.
+ */
+export async function moveAlone(deps: LedgerDeps, move: MoveRequest, deadlineMs: number): Promise<MoveAnswer> {
+  const base = attemptBase(move, new Date());
   /** An earlier attempt's commit may have applied (its reply was lost). */
   let mayHaveCommitted = false;
   // One session for every attempt: a new transaction on it ends whatever an earlier attempt left
@@ -183,7 +199,7 @@ async function fencedLookup(deps: LedgerDeps, session: ClientSession, key: strin
   }
 }
 
-type AttemptEnd = { kind: 'answered'; result: MoveResult } | { kind: 'keyTaken'; existing: RequestDoc };
+type AttemptEnd = { kind: 'answered'; result: MoveAnswer } | { kind: 'keyTaken'; existing: RequestDoc };
 
 /** One transaction: decide, record, commit. Throws what the caller may retry. */
 async function attemptMove(deps: LedgerDeps, session: ClientSession, attempt: MoveAttempt): Promise<AttemptEnd> {
@@ -203,6 +219,7 @@ async function attemptMove(deps: LedgerDeps, session: ClientSession, attempt: Mo
       return { kind: 'keyTaken', existing: await loadRequest(deps.collections, attempt.key) };
     }
     await session.commitTransaction();
+    deps.telemetry.committed('lone', 1);
     return { kind: 'answered', result: await outcomeOf(deps.collections, decision.request, decision.entries) };
   } catch (error) {
     if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
@@ -281,7 +298,7 @@ function mismatch(fromAccountId: string, fromCurrency: string, toAccountId: stri
  * Answers a key that is already decided: refuse other parameters, else repeat the decision. When
  * an attempt of this very call may have committed, the decision is this call's own answer.
  */
-async function answerTakenKey(deps: LedgerDeps, attempt: MoveAttempt, existing: RequestDoc, mayHaveCommitted: boolean): Promise<MoveResult> {
+export async function answerTakenKey(deps: LedgerDeps, attempt: MoveAttempt, existing: RequestDoc, mayHaveCommitted: boolean): Promise<MoveAnswer> {
   const { requestId } = attempt;
   if (!deps.rules.sameMove(existing, attempt)) return keyReused(requestId, existing.params, attempt.params);
   const original = await outcomeOf(deps.collections, existing);
@@ -290,7 +307,7 @@ async function answerTakenKey(deps: LedgerDeps, attempt: MoveAttempt, existing: 
 }
 
 /** Which parameter differs from the first request's, so the caller can tell a bug from a reused key. */
-function keyReused(requestId: string, first: MoveParams, now: MoveParams): IdempotencyKeyReused {
+export function keyReused(requestId: string, first: MoveParams, now: MoveParams): IdempotencyKeyReused {
   const shown = (value: unknown) => (value === null ? 'none' : String(value));
   for (const [field, name] of [['op', 'operation'], ['amount', 'amount'], ['fromAccountId', 'fromAccountId'], ['toAccountId', 'toAccountId']] as const) {
     if (String(first[field]) !== String(now[field])) {
@@ -312,7 +329,7 @@ async function loadRequest(collections: LedgerCollections, key: string): Promise
 }
 
 /** Which retryable failure ended an attempt, or null when it must not be retried. */
-function retryReasonOf(error: unknown): RetryReason | null {
+export function retryReasonOf(error: unknown): RetryReason | null {
   if (!(error instanceof MongoError)) return null;
   if (error.hasErrorLabel('UnknownTransactionCommitResult')) return 'unknownCommitResult';
   if (!error.hasErrorLabel('TransientTransactionError')) return null;
@@ -320,6 +337,6 @@ function retryReasonOf(error: unknown): RetryReason | null {
 }
 
 /** Exponential backoff with full jitter, so that racing moves spread out instead of meeting again. */
-function backoffMs(attemptNo: number): number {
+export function backoffMs(attemptNo: number): number {
   return jitteredMs(exponentialBackoffMs(attemptNo, moveBackoffBaseMs, moveBackoffMaxMs), 1);
 }

@@ -86,3 +86,13 @@ export type TransferResult =
   | AccountNotFound
   | RequestInProgress
   | OutcomeUnknown;
+
+/** A move of an atomic batch that would have stood, had another move of the batch not failed. */
+export type LinkedMoveFailed = { kind: 'linkedMoveFailed'; requestId: string };
+/** A batch carrying more moves than `submitMovesMax`; nothing was looked at. */
+export type BatchTooLarge = { kind: 'batchTooLarge'; moves: number; movesMax: number };
+
+/** One move's answer in a batch: what `deposit`, `withdraw` or `transfer` would answer, or LinkedMoveFailed. */
+export type MoveResult = DepositResult | WithdrawResult | TransferResult | LinkedMoveFailed;
+export type SubmitMovesSuccess = { kind: 'submitMovesSuccess'; results: MoveResult[] };
+export type SubmitMovesResult = SubmitMovesSuccess | BatchTooLarge;

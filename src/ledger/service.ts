@@ -4,6 +4,8 @@ import type {
   DepositInput,
   EntriesPageInput,
   OpenAccountInput,
+  MoveInput,
+  SubmitMovesInput,
   TransferInput,
   WithdrawInput,
 } from './inputs.ts';
@@ -11,8 +13,12 @@ import { accountPreconditions, type AccountPreconditions } from './accountFilter
 import { reportingCollections, writeCollections } from './model.ts';
 import { openAccount } from './openAccount.ts';
 import * as queries from './queries.ts';
-import { AccountTurns, type LedgerDeps, moveMoney, type MoveResult, requestRules, type RequestRules } from './moneyMove.ts';
-import type { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
+import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
+import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
+import { GroupQueues } from './groupQueues.ts';
+import { submitMovesMax } from './limits.ts';
+import { AccountTurns, type LedgerDeps, type MoveAnswer, type MoveRequest, requestRules, type RequestRules } from './moneyMove.ts';
+import type { BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 
 export interface LedgerServiceOptions {
@@ -26,13 +32,15 @@ export interface LedgerServiceParts extends LedgerServiceOptions {
   preconditions: AccountPreconditions;
   /** How requests are keyed and recognised. */
   rules: RequestRules;
+  /** How a group commit decides its moves. */
+  groupPolicy: GroupPolicy;
 }
 
 export type LedgerService = ReturnType<typeof ledgerServiceFrom>;
 
 /** The ledger's operations over one database. Inputs must already be parsed by ./inputs.ts. */
 export function createLedgerService(options: LedgerServiceOptions): LedgerService {
-  return ledgerServiceFrom({ db: options.db, telemetry: options.telemetry, preconditions: accountPreconditions, rules: requestRules });
+  return ledgerServiceFrom({ db: options.db, telemetry: options.telemetry, preconditions: accountPreconditions, rules: requestRules, groupPolicy });
 }
 
 /**
@@ -45,9 +53,11 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     client: db.client,
     // The service is built once per app (src/app/createApp.ts), so its turns span every move of the process.
     turns: new AccountTurns(),
+    queues: new GroupQueues(),
     collections: writeCollections(db),
     preconditions: parts.preconditions,
     rules: parts.rules,
+    groupPolicy: parts.groupPolicy,
     telemetry,
   };
   telemetry.countPendingIn(deps.collections.requests);
@@ -73,6 +83,17 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
       const result = await moveMoney(deps, { op: 'transfer', ...input });
       return report('transfer', asTransferResult(result));
     },
+    /** Up to `submitMovesMax` moves in one transaction, one answer each, in order; `atomic`: all or none. */
+    async submitMoves(input: SubmitMovesInput): Promise<SubmitMovesResult> {
+      const tooLarge = batchTooLarge(input.moves.length);
+      if (tooLarge) return report('submitMoves', tooLarge);
+      const answers = await submitMoves(deps, input.moves.map(moveRequestOf), input.atomic);
+      const results = answers.map((answer, i) => asMoveResult(input.moves[i]!, answer));
+      for (const [i, result] of results.entries()) telemetry.outcome(input.moves[i]!.kind, result.kind);
+      return report('submitMoves', { kind: 'submitMovesSuccess', results } as const);
+    },
+    /** BatchTooLarge for a batch of `moves` moves past `submitMovesMax`; asked before its moves are parsed. */
+    batchTooLarge,
     accountsByIds: (ids: readonly string[]) => queries.accountsByIds(reporting, ids),
     listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
@@ -80,23 +101,51 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   });
 }
 
-function asDepositResult(result: MoveResult): DepositResult {
+function asDepositResult(result: MoveAnswer): DepositResult {
   if (result.kind === 'insufficientFunds' || result.kind === 'currencyMismatch' || result.kind === 'withdrawSuccess' || result.kind === 'transferSuccess') {
     throw new Error(`invariant: a deposit answered ${result.kind}`);
   }
   return result;
 }
 
-function asWithdrawResult(result: MoveResult): WithdrawResult {
+function asWithdrawResult(result: MoveAnswer): WithdrawResult {
   if (result.kind === 'currencyMismatch' || result.kind === 'balanceLimitExceeded' || result.kind === 'depositSuccess' || result.kind === 'transferSuccess') {
     throw new Error(`invariant: a withdrawal answered ${result.kind}`);
   }
   return result;
 }
 
-function asTransferResult(result: MoveResult): TransferResult {
+function asTransferResult(result: MoveAnswer): TransferResult {
   if (result.kind === 'depositSuccess' || result.kind === 'withdrawSuccess') {
     throw new Error(`invariant: a transfer answered ${result.kind}`);
   }
   return result;
+}
+
+function moveRequestOf(move: MoveInput): MoveRequest {
+  const { requestId, amount } = move;
+  switch (move.kind) {
+    case 'deposit':
+      return { op: 'deposit', requestId, amount, fromAccountId: null, toAccountId: move.accountId };
+    case 'withdraw':
+      return { op: 'withdraw', requestId, amount, fromAccountId: move.accountId, toAccountId: null };
+    case 'transfer':
+      return { op: 'transfer', requestId, amount, fromAccountId: move.accountId, toAccountId: move.toAccountId };
+  }
+}
+
+function asMoveResult(move: MoveInput, answer: BatchAnswer): MoveResult {
+  if (answer.kind === 'linkedMoveFailed') return answer;
+  switch (move.kind) {
+    case 'deposit':
+      return asDepositResult(answer);
+    case 'withdraw':
+      return asWithdrawResult(answer);
+    case 'transfer':
+      return asTransferResult(answer);
+  }
+}
+
+function batchTooLarge(moves: number): BatchTooLarge | null {
+  return moves > submitMovesMax ? { kind: 'batchTooLarge', moves, movesMax: submitMovesMax } : null;
 }

@@ -9,10 +9,15 @@ import type { RequestDoc } from './model.ts';
 /** Why a move's transaction ran again under the same key. */
 export type RetryReason = 'writeConflict' | 'transient' | 'unknownCommitResult';
 
+/** What a committed transaction carried: a lone move, a group commit, or a submitMoves batch. */
+export type TransactionKind = 'lone' | 'group' | 'batch';
+
 export interface LedgerTelemetry {
   outcome(op: string, outcome: string): void;
   /** A move's transaction failed transiently and runs again under the same key. */
   retried(reason: RetryReason): void;
+  /** A money-move transaction committed, carrying `moves` decided moves (its commit reply may yet be lost). */
+  committed(kind: TransactionKind, moves: number): void;
   /** Where the pending-request gauges read from on each scrape (the last service wins). */
   countPendingIn(requests: Collection<RequestDoc>): void;
 }
@@ -37,6 +42,9 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
     'Money-move transactions run again under the same key, by reason (writeConflict: another move held the account or key).',
     ['reason'],
   );
+  // Moves per transaction = moves ÷ transactions, by kind: how much group commit shares.
+  const transactions = counterOn(registry, 'ledger_transactions_total', 'Money-move transactions committed, by kind (lone, group, batch).', ['kind']);
+  const transactionMoves = counterOn(registry, 'ledger_transaction_moves_total', 'Moves decided in committed money-move transactions, by kind.', ['kind']);
   const log = logger.child({ component: 'ledger' });
   const source: { requests: Collection<RequestDoc> | null } = { requests: null };
   // A move inserts its request already decided, in its transaction, so both gauges stay 0: they
@@ -63,6 +71,10 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
     retried(reason) {
       retries.inc({ reason });
       if (reason !== 'writeConflict') log.warn({ reason }, 'ledger move retried under the same key');
+    },
+    committed(kind, moves) {
+      transactions.inc({ kind });
+      transactionMoves.inc({ kind }, moves);
     },
     countPendingIn(requests) {
       source.requests = requests;

@@ -9,8 +9,9 @@
 //      -- the transport parses --
 //   4. validation        graphql-js's rules, then depth, aliases, cost and directives
 //                        (queryLimits.ts), and in production no introspection
-//   5. rate limit        one token of the key's bucket per operation that passed 1-4, before it
-//                        executes (rateLimit.ts): an invalid document costs no token
+//   5. rate limit        one token of the key's bucket per operation that passed 1-4 (one per
+//                        item of a counted list, e.g. submitMoves' moves), before it executes
+//                        (rateLimit.ts): an invalid document costs no token
 //
 // Production rules, identical on both transports: introspection refused (step 4); no "Did you
 // mean …?" in any error (a field, argument, type or enum value suggestion maps the schema for
@@ -20,6 +21,7 @@ import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server'
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Authentication, Keyring, Principal } from '../access/apiKeys.ts';
 import { ErrorCode } from '../graphql/errors.ts';
+import { operationTokens } from '../graphql/rateLimitTokens.ts';
 import type { HttpOperations, HttpRefusal } from './http.ts';
 import type { QueryLimitProtection } from './queryLimits.ts';
 import type { RateLimiter } from './rateLimit.ts';
@@ -105,9 +107,13 @@ export class Admission {
     return { document };
   }
 
-  /** Step 5: the refusal when the principal's bucket is empty, or null. Unauthenticated callers are refused by the auth checker instead. */
-  rateLimit(principal: Principal | null): GraphQLError | null {
-    return this.#options.rateLimiter?.check(principal) ?? null;
+  /**
+   * Step 5: the refusal when the principal's bucket lacks the operation's tokens (one, or one per
+   * item of a counted list: src/graphql/rateLimitTokens.ts), or null. Unauthenticated callers are
+   * refused by the auth checker instead.
+   */
+  rateLimit(principal: Principal | null, tokens = 1): GraphQLError | null {
+    return this.#options.rateLimiter?.check(principal, tokens) ?? null;
   }
 
   /** In production, an error without its suggestion ("Did you mean …?"); as it is otherwise. The same instance, changed in place. */
@@ -123,8 +129,8 @@ export class Admission {
   apolloPlugin<TContext extends { principal: Principal | null }>(): ApolloServerPlugin<TContext> {
     // Stateless, so one listener serves every request.
     const listener: GraphQLRequestListener<TContext> = {
-      didResolveOperation: async ({ contextValue }) => {
-        const refusal = this.rateLimit(contextValue.principal);
+      didResolveOperation: async ({ contextValue, schema, operation, request }) => {
+        const refusal = this.rateLimit(contextValue.principal, operation ? operationTokens(schema, operation, request.variables) : 1);
         if (refusal) throw refusal;
       },
       ...(this.production

@@ -1,6 +1,7 @@
 // A rate limit per API key: one token bucket per key, sized by the key's role. Each operation
-// (each one of a batch, each one over graphql-ws) takes a token before it executes, as the last
-// step of the admission screen (admission.ts); an empty
+// (each one of a batch, each one over graphql-ws) takes a token before it executes (a field that
+// carries many items, submitMoves' moves, one per item: src/graphql/rateLimitTokens.ts), as the
+// last step of the admission screen (admission.ts); an empty
 // bucket answers the GraphQL error RATE_LIMITED with `retryAfterSeconds` in its extensions (and
 // HTTP 429 with Retry-After). Buckets are per configured key, so their number is bounded by
 // API_KEYS. Per process: N API processes admit up to N times the rate.
@@ -26,26 +27,31 @@ export class RateLimiter {
     private readonly nowMs: () => number = () => performance.now(),
   ) {}
 
-  /** Takes one token from the key's bucket: null when allowed, else the seconds until one is due. */
-  take(keyId: string, role: Role): number | null {
+  /**
+   * Takes `tokens` from the key's bucket: null when allowed, else the seconds until they are due.
+   * An operation worth more than the whole bucket (a batch of moves past the burst) waits for a
+   * full bucket and leaves it in debt, so the sustained rate still counts every token.
+   */
+  take(keyId: string, role: Role, tokens = 1): number | null {
     const { perSecond, burst } = this.limits[role];
     const now = this.nowMs();
     const bucket = this.#buckets.get(keyId) ?? { tokens: burst, refilledAtMs: now };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.refilledAtMs) / 1000) * perSecond);
     bucket.refilledAtMs = now;
     this.#buckets.set(keyId, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    const needed = Math.min(tokens, burst);
+    if (bucket.tokens >= needed) {
+      bucket.tokens -= tokens;
       return null;
     }
     this.telemetry.rateLimitedTotal.inc({ role });
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
+    return Math.max(1, Math.ceil((needed - bucket.tokens) / perSecond));
   }
 
-  /** The refusal for an operation of this principal, or null when it may run. */
-  check(principal: { keyId: string; role: Role } | null): GraphQLError | null {
+  /** The refusal for an operation of this principal worth `tokens` (src/graphql/rateLimitTokens.ts), or null when it may run. */
+  check(principal: { keyId: string; role: Role } | null, tokens = 1): GraphQLError | null {
     if (principal === null) return null; // unauthenticated: refused by the auth checker instead
-    const retryAfterSeconds = this.take(principal.keyId, principal.role);
+    const retryAfterSeconds = this.take(principal.keyId, principal.role, tokens);
     if (retryAfterSeconds === null) return null;
     return new GraphQLError(`Rate limit of the ${principal.role} role exceeded; retry after ${retryAfterSeconds} s.`, {
       extensions: {

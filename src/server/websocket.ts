@@ -12,6 +12,7 @@ import { roleMaySubscribe, subscribingRoles } from '../access/roles.ts';
 import { unauthenticatedMessage } from '../graphql/auth/authChecker.ts';
 import { createContext, type AppContext, type ContextSource } from '../app/requestContext.ts';
 import { ErrorCode } from '../graphql/errors.ts';
+import { documentTokens } from '../graphql/rateLimitTokens.ts';
 import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Admission } from './admission.ts';
@@ -87,7 +88,7 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
         if (screened) return [withoutHttp(screened)];
         const parsed = admission.parseAndValidate(schema, payload.query);
         if (parsed.errors) return [...parsed.errors];
-        const limited = admission.rateLimit(auth.ok ? auth.principal : null);
+        const limited = admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
         if (limited) return [withoutHttp(limited)];
         return {
           schema,

@@ -3,6 +3,7 @@
 // with one piece replaced, so a meta-test can prove that the guarantee's test fails without it.
 // Production constructors (createLedgerService, createPayoutProjection) take no such piece.
 import { accountPreconditions, type AccountPreconditions } from '../ledger/accountFilters.ts';
+import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/moneyMove.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
 import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
@@ -13,10 +14,12 @@ export interface LedgerReplacements {
   preconditions?: AccountPreconditions;
   /** Replaces how requests are keyed and recognised (a mutant that keys each attempt apart). */
   rules?: RequestRules;
+  /** Replaces how a group commit decides its moves (a mutant that checks the opening balance). */
+  groupPolicy?: GroupPolicy;
 }
 
 export function createLedgerServiceForTest(options: LedgerServiceOptions, replace: LedgerReplacements): LedgerService {
-  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules });
+  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules, groupPolicy: replace.groupPolicy ?? groupPolicy });
 }
 
 /** Payout writers replacing the work service's upserts: one by one (the catch-up) and per batch (the stream; one by one when absent). */

@@ -26,6 +26,7 @@ const MUTATION_RIGHTS: Record<string, Right> = {
   deposit: 'moveMoney',
   withdraw: 'moveMoney',
   transfer: 'moveMoney',
+  submitMoves: 'moveMoney',
   createWorkItem: 'createWork',
   claimWorkItem: 'processWork',
   heartbeatWorkItem: 'processWork',

@@ -4,7 +4,9 @@ import { expectNoOverdraft, raceWithdrawals } from './support/scenarios.ts';
 
 // G1: the affordance check and the debit are one conditional write, so no interleaving of
 // concurrent withdrawals can take the balance below zero. 500 withdrawals of 10 race on an
-// account holding 2,000 through 10 separate clients; exactly 200 may apply.
+// account holding 2,000 through 10 separate clients; exactly 200 may apply. Sent all at once,
+// each client commits its share as a lone move and a group (group commit); smaller groups and
+// their own mutants are in groupCommit.test.ts.
 
 let h: LedgerHarness;
 beforeAll(async () => {

@@ -124,4 +124,63 @@ describe('G5 applied, reply lost', () => {
     expect([await balanceOf('g5-from'), await balanceOf('g5-to')]).toEqual([300, 200]);
     expect(await entriesOf('g5-transfer')).toBe(2);
   });
+
+  it('answers each move of a group once when the group commit applied but its reply was lost', async () => {
+    await h.fundedAccount('g5-group', 100);
+    const replayed = await service.withdraw({ accountId: 'g5-group', amount: 1, requestId: 'g5-group-before' });
+    const before = await retries('unknownCommitResult');
+    await setFault({ times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
+    const moves = [
+      { kind: 'withdraw', accountId: 'g5-group', amount: 1, requestId: 'g5-group-before' }, // a replay in the batch
+      { kind: 'withdraw', accountId: 'g5-group', amount: 30, requestId: 'g5-group-1' },
+      { kind: 'withdraw', accountId: 'g5-group', amount: 30, requestId: 'g5-group-2' },
+      { kind: 'withdraw', accountId: 'g5-group', amount: 50, requestId: 'g5-group-3' }, // 39 left: rejected
+    ] as const;
+    const result = await service.submitMoves({ atomic: false, moves: [...moves] });
+    // The rerun met its own committed keys: each new move answers as itself, the replay stays one.
+    expect(result).toMatchObject({
+      kind: 'submitMovesSuccess',
+      results: [
+        { kind: 'duplicateReplayed', original: replayed },
+        { kind: 'withdrawSuccess', account: { balance: 69 } },
+        { kind: 'withdrawSuccess', account: { balance: 39 } },
+        { kind: 'insufficientFunds', balance: 39 },
+      ],
+    });
+    expect(await retries('unknownCommitResult')).toBe(before + 1);
+    expect(await balanceOf('g5-group')).toBe(39);
+    for (const id of ['g5-group-1', 'g5-group-2']) expect(await entriesOf(id)).toBe(1);
+  });
+
+  it('reruns a group whose account write met a transient error, under the same keys, once', async () => {
+    await h.fundedAccount('g5-group-drop', 100);
+    const before = await retries('transient');
+    // The group's one account write (an `update` command) loses its connection.
+    await setFault({ times: 1 }, { failCommands: ['update'], closeConnection: true });
+    const results = await Promise.all([1, 2, 3].map((i) => service.withdraw({ accountId: 'g5-group-drop', amount: 10, requestId: `g5-group-drop-${i}` })));
+    expect(results.map((result) => result.kind)).toEqual(Array(3).fill('withdrawSuccess'));
+    expect(await retries('transient')).toBe(before + 1);
+    expect(await balanceOf('g5-group-drop')).toBe(70);
+    for (const i of [1, 2, 3]) expect(await entriesOf(`g5-group-drop-${i}`)).toBe(1);
+  });
+
+  it('leaves an atomic batch whole or absent while no commit gets through, and the same keys later apply it once', async () => {
+    await h.fundedAccount('g5-atomic-from', 100);
+    await h.fundedAccount('g5-atomic-to', 0);
+    await setFault('alwaysOn', { failCommands: ['commitTransaction'], closeConnection: true });
+    const input = {
+      atomic: true,
+      moves: [
+        { kind: 'transfer', accountId: 'g5-atomic-from', toAccountId: 'g5-atomic-to', amount: 60, requestId: 'g5-atomic-1' },
+        { kind: 'withdraw', accountId: 'g5-atomic-from', amount: 40, requestId: 'g5-atomic-2' },
+      ],
+    } as const;
+    const unknown = await service.submitMoves({ atomic: true, moves: [...input.moves] });
+    expect(unknown).toMatchObject({ kind: 'submitMovesSuccess', results: [{ kind: 'outcomeUnknown' }, { kind: 'outcomeUnknown' }] });
+    expect([await balanceOf('g5-atomic-from'), await balanceOf('g5-atomic-to')]).toEqual([100, 0]);
+    await turnOff?.();
+    const later = await service.submitMoves({ atomic: true, moves: [...input.moves] });
+    expect(later).toMatchObject({ kind: 'submitMovesSuccess', results: [{ kind: 'transferSuccess' }, { kind: 'withdrawSuccess' }] });
+    expect([await balanceOf('g5-atomic-from'), await balanceOf('g5-atomic-to')]).toEqual([0, 60]);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depositInput, entriesPageInput, openAccountInput, transferInput } from '../../src/ledger/index.ts';
+import { depositInput, entriesPageInput, openAccountInput, submitMovesInput, transferInput } from '../../src/ledger/index.ts';
 
 // Bad input never reaches the database: the schemas refuse it with a message naming the field.
 
@@ -46,5 +46,16 @@ describe('ledger inputs', () => {
     expect(messages(entriesPageInput.safeParse({ accountId: 'a', first: 101 }))).toContain('first must be at most 100');
     const accountCursor = Buffer.from('account:a').toString('base64url');
     expect(messages(entriesPageInput.safeParse({ accountId: 'a', after: accountCursor }))).toContain('after is not a cursor of this list');
+  });
+
+  it('refuses a batch move that names toAccountId without being a transfer, a transfer without one or to itself, and an empty batch', () => {
+    const batch = (move: Record<string, unknown>) => messages(submitMovesInput.safeParse({ atomic: false, moves: [{ requestId: 'r', accountId: 'a', amount: 1, ...move }] }));
+    expect(batch({ kind: 'deposit', toAccountId: 'b' })).toContain('toAccountId is only for a transfer');
+    expect(batch({ kind: 'withdraw', toAccountId: 'b' })).toContain('toAccountId is only for a transfer');
+    expect(batch({ kind: 'transfer' })).not.toEqual([]);
+    expect(batch({ kind: 'transfer', toAccountId: 'a' })).toContain('accountId and toAccountId must differ');
+    expect(batch({ kind: 'withdraw', amount: 0 })).toContain('amount must be positive');
+    expect(batch({ kind: 'withdraw' })).toEqual([]);
+    expect(messages(submitMovesInput.safeParse({ atomic: true, moves: [] }))).toContain('moves must hold at least one move');
   });
 });

@@ -36,7 +36,9 @@ describe('meta: the guarantee tests catch a broken precondition', () => {
     let overdrawn: WithdrawalRace | null = null;
     for (let round = 0; round < mutantRaceRoundsMax && overdrawn === null; round += 1) {
       await h.fundedAccount(`meta-acct-${round}`, 2_000);
-      const race = await raceWithdrawals(h.db, services, `meta-acct-${round}`, 500, 10);
+      // One at a time per process (waves of 1): every move goes alone, through the debit this
+      // mutant breaks; a group's decision has its own meta-test (groupCommit.test.ts).
+      const race = await raceWithdrawals(h.db, services, `meta-acct-${round}`, 500, 10, 1);
       if (race.finalBalance < 0) overdrawn = race;
     }
     expect(overdrawn, `no overdraft in ${mutantRaceRoundsMax} races`).not.toBeNull();

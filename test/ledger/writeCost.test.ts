@@ -6,9 +6,10 @@ import { createLedgerService, createLedgerTelemetry, type LedgerService } from '
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 
 // What one withdrawal costs the database, seen through command monitoring: how many round trips
-// it takes (the transaction's commit included), and how concurrent withdrawals on one account
-// behave: in one process they take turns (no conflict), across processes they conflict, retry and
-// all finish, each retried conflict counted.
+// it takes (the transaction's commit included), what a group commit and a submitMoves of N cost
+// (six commands whatever N), and how concurrent withdrawals on one account behave: in one process
+// they are committed together (no conflict), across processes they conflict, retry and all
+// finish, each retried conflict counted.
 
 /** Separate clients (own pools), so concurrent withdrawals really meet on the server. */
 const clientCount = 4;
@@ -60,6 +61,12 @@ function tally(sent: string[]): Record<string, number> {
   return Object.fromEntries(counts);
 }
 
+/** Committed transactions of `kind` and the moves they carried (ledger_transactions_total, ledger_transaction_moves_total). */
+async function committed(kind: string): Promise<{ transactions: number; moves: number }> {
+  const read = async (name: string) => Number(new RegExp(`kind="${kind}"} (\\d+)`).exec(await registry.getSingleMetricAsString(name))?.[1] ?? 0);
+  return { transactions: await read('ledger_transactions_total'), moves: await read('ledger_transaction_moves_total') };
+}
+
 async function conflictsRetried(): Promise<number> {
   const text = await registry.getSingleMetricAsString('ledger_transaction_retries_total');
   return Number(/reason="writeConflict"} (\d+)/.exec(text)?.[1] ?? 0);
@@ -79,21 +86,51 @@ describe('ledger write cost', () => {
     ]);
   });
 
-  it('lets 64 withdrawals of one process take turns on a hot account: one attempt each, no conflict', async () => {
-    await h.fundedAccount('wc-hot', 1_000);
-    const count = 64;
+  // A group: what is queued on one account when its turn comes, in one transaction.
+  const groupCommands = {
+    'find accounts': 1, // the group's accounts, read once in its snapshot
+    'find ledger_requests': 1, // which of its keys are decided already (replays)
+    'update accounts': 1, // one conditional write per account, filtered on the balance and version read
+    'insert ledger_requests': 1, // every decided request
+    'insert ledger_entries': 1, // every journal entry
+    'commitTransaction 1': 1, // all of it or nothing, w: majority
+  };
+  const perMove = new Map<string, number>();
+
+  it.each([10, 100])('commits %i withdrawals queued on one account in one group: six commands, no conflict', async (count) => {
+    await h.fundedAccount(`wc-hot-${count}`, 1_000);
     const before = await conflictsRetried();
+    const groupsBefore = await committed('group');
     const { sent } = await observe(() =>
-      Promise.all(Array.from({ length: count }, (_, i) => service.withdraw({ accountId: 'wc-hot', amount: 1, requestId: `wc-hot-${i}` }))),
+      Promise.all(Array.from({ length: count }, (_, i) => service.withdraw({ accountId: `wc-hot-${count}`, amount: 1, requestId: `wc-hot-${count}-${i}` }))),
     );
-    expect(tally(sent)).toEqual({
-      'findAndModify accounts': count,
-      'insert ledger_requests': count,
-      'insert ledger_entries': count,
-      'commitTransaction 1': count,
-    });
+    expect(tally(sent)).toEqual(groupCommands);
     expect(await conflictsRetried()).toBe(before);
-    expect(await h.db.db.collection('accounts').findOne({ _id: 'wc-hot' as never })).toMatchObject({ balance: 1_000 - count });
+    // The metrics say so too: one more group transaction, carrying `count` moves.
+    expect(await committed('group')).toEqual({ transactions: groupsBefore.transactions + 1, moves: groupsBefore.moves + count });
+    expect(await h.db.db.collection('accounts').findOne({ _id: `wc-hot-${count}` as never })).toMatchObject({ balance: 1_000 - count });
+    perMove.set(`group of ${count}`, sent.length / count);
+  });
+
+  it.each([1, 10, 100])('submits %i withdrawals in one submitMoves: six commands, on one account or on as many', async (count) => {
+    await h.fundedAccount(`wc-batch-${count}`, 1_000);
+    await Promise.all(Array.from({ length: count }, (_, i) => h.fundedAccount(`wc-spread-${count}-${i}`, 10)));
+    const oneAccount = await observe(() =>
+      service.submitMoves({
+        atomic: false,
+        moves: Array.from({ length: count }, (_, i) => ({ kind: 'withdraw', accountId: `wc-batch-${count}`, amount: 1, requestId: `wc-batch-${count}-${i}` })),
+      }),
+    );
+    expect(tally(oneAccount.sent)).toEqual(groupCommands);
+    const spread = await observe(() =>
+      service.submitMoves({
+        atomic: true,
+        moves: Array.from({ length: count }, (_, i) => ({ kind: 'withdraw', accountId: `wc-spread-${count}-${i}`, amount: 1, requestId: `wc-spread-${count}-${i}` })),
+      }),
+    );
+    // However many accounts: their conditional writes go in one `update` command.
+    expect(tally(spread.sent)).toEqual(groupCommands);
+    perMove.set(`submitMoves of ${count}`, oneAccount.sent.length / count);
   });
 
   it('finishes 32 withdrawals racing on one account from four processes, retrying and counting every conflict', async () => {
@@ -108,14 +145,26 @@ describe('ledger write cost', () => {
     });
     expect(results.map((result) => result.kind)).toEqual(Array(count).fill('withdrawSuccess'));
     const counts = tally(sent);
-    expect(counts['commitTransaction 1']).toBe(count);
-    // Every debit that did not commit met another process's transaction on the account, was
-    // counted, aborted and run again.
-    const conflicts = counts['findAndModify accounts']! - count;
+    // Each process commits what it queued in groups (a lone move alone); every account write that
+    // did not commit met another process's transaction on the account, was counted, aborted and
+    // run again.
+    const writes = (counts['findAndModify accounts'] ?? 0) + (counts['update accounts'] ?? 0);
+    const conflicts = counts['abortTransaction 1'] ?? 0;
+    expect(writes).toBe(counts['commitTransaction 1']! + conflicts);
     expect(await conflictsRetried()).toBe(before + conflicts);
-    expect(counts['abortTransaction 1']).toBe(conflicts);
-    console.log(`writeCost: ${count} withdrawals on one account from ${clientCount} processes retried ${conflicts} write conflicts`);
+    console.log(`writeCost: ${count} withdrawals on one account from ${clientCount} processes: ${counts['commitTransaction 1']} commits, ${conflicts} write conflicts retried`);
     expect(await h.db.db.collection('accounts').findOne({ _id: 'wc-race' as never })).toMatchObject({ balance: 1_000 - count });
+  });
+
+  it('costs fewer commands per move as the group grows', () => {
+    // A lone withdrawal: four commands (first test). A group or batch: six, whatever its size.
+    expect(Object.fromEntries(perMove)).toEqual({
+      'group of 10': 0.6,
+      'group of 100': 0.06,
+      'submitMoves of 1': 6,
+      'submitMoves of 10': 0.6,
+      'submitMoves of 100': 0.06,
+    });
   });
 
   it('answers the first caller with what a replay reads from the database', async () => {

@@ -1,7 +1,8 @@
 // Three API processes (src/main.ts, as `npm start` runs it) on one engine process (the emulator
 // CLI), as a small deployment runs: every subscriber sees every event whichever process took the
 // write, a cursor from one process resumes on another, money moves spread over the processes keep
-// G1–G6 (a fourth process is SIGKILLed in the middle of a burst for G5), and the payout
+// G1–G6 (a fourth process is SIGKILLed in the middle of a burst for G5), atomic batches spread over
+// them keep B1–B2, and the payout
 // projection's lease moves to a survivor when its holder is SIGKILLed.
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
@@ -34,6 +35,8 @@ const WITHDRAW = `mutation ($input: WithdrawInput!) { withdraw(input: $input) { 
   ... on WithdrawSuccess { entry { id } } ... on DuplicateReplayed { original { __typename ... on WithdrawSuccess { entry { id } } } } } }`;
 const TRANSFER = `mutation ($input: TransferInput!) { transfer(input: $input) { __typename
   ... on DuplicateReplayed { original { __typename } } } }`;
+const SUBMIT = `mutation ($input: SubmitMovesInput!) { submitMoves(input: $input) { __typename
+  ... on SubmitMovesSuccess { results { __typename ... on DuplicateReplayed { original { __typename } } } } } }`;
 const DEPOSIT_DETAIL = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename
   ... on BalanceLimitExceeded { balance } ... on DuplicateReplayed { original { __typename } } } }`;
 
@@ -238,6 +241,63 @@ describe('three API processes on one engine process', () => {
     const stored = await db.collection('accounts').findOne({ _id: near as never }, { promoteLongs: false });
     expect(stored?.['balance']?._bsontype).toBe('Long');
   }, 180_000);
+
+  it('keeps B1 and B2 with atomic batches spread over the three, each batch sent to two processes at once', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const ids = Array.from({ length: 6 }, (_, i) => `scale-batch-${tag}-${i}`);
+    const openingMinor = 40;
+    for (const accountId of ids) await openAccount(apis[0]!, accountId);
+    const funding = ids.map((accountId) => ({ kind: 'DEPOSIT', accountId, amount: openingMinor, requestId: `${accountId}-fund` }));
+    expect((await gql(apis[1]!, SUBMIT, { input: { atomic: true, moves: funding } })).submitMoves.__typename).toBe('SubmitMovesSuccess');
+    // 30 atomic batches, each a transfer of 5 and a withdrawal of 9 from the next account: each
+    // account loses 9 a round of six, so the last round runs dry and its batches fail whole. Each
+    // batch goes to two processes.
+    const batches = Array.from({ length: 30 }, (_, b) => [
+      { kind: 'TRANSFER', accountId: ids[b % 6], toAccountId: ids[(b + 1) % 6], amount: 5, requestId: `scale-moves-${tag}-${b}-t` },
+      { kind: 'WITHDRAW', accountId: ids[(b + 1) % 6], amount: 9, requestId: `scale-moves-${tag}-${b}-w` },
+    ]);
+    const answers = await Promise.all(
+      batches.flatMap((moves, b) =>
+        [0, 1].map(async (copy) => {
+          for (;;) {
+            const results = (await gql(apis[(b + copy) % 3]!, SUBMIT, { input: { atomic: true, moves } })).submitMoves.results as Array<{ __typename: string; original?: { __typename: string } }>;
+            const kinds = results.map(kindOf);
+            if (!kinds.some((kind) => kind === 'RequestInProgress' || kind === 'OutcomeUnknown')) return { b, kinds };
+          }
+        }),
+      ),
+    );
+    // B2: each batch whole (both moves' requests and entries) or absent, whatever either copy answered.
+    let wholes = 0;
+    for (let b = 0; b < batches.length; b += 1) {
+      const requests = await db.collection('ledger_requests').countDocuments({ requestId: { $in: batches[b]!.map((move) => move.requestId) } });
+      const whole = requests === 2;
+      expect([0, 2], `batch ${b}`).toContain(requests);
+      if (whole) wholes += 1;
+      // Each answer is all applied (or replays of applied moves), or all failed (a move that would
+      // have stood answers LinkedMoveFailed): never a part. A failed copy wrote nothing, so the
+      // other copy may still have applied the batch.
+      const isApplied = (kind: string) => kind.endsWith('Success') || kind.endsWith('Success)');
+      const applied = answers.filter((answer) => answer.b === b).map(({ kinds }) => {
+        const allApplied = kinds.every(isApplied);
+        if (!allApplied) expect(kinds.filter(isApplied), `batch ${b}: ${kinds}`).toEqual([]);
+        return allApplied;
+      });
+      expect(applied.some(Boolean), `batch ${b}`).toBe(whole);
+    }
+    expect(wholes).toBeGreaterThan(0);
+    expect(wholes).toBeLessThan(batches.length);
+    // B1 with G1-G3: every balance its journal, none below zero, every applied key one entry.
+    for (const accountId of ids) {
+      const { balance, journal } = await balanceAndJournal(db, accountId);
+      expect(balance).toBe(journal);
+      expect(balance).toBeGreaterThanOrEqual(0);
+    }
+    const entries = await db.collection('ledger_entries').find({ requestId: new RegExp(`^scale-moves-${tag}-`) }).toArray();
+    expect(new Set(entries.map((entry) => entry._id)).size).toBe(entries.length);
+    const applied = await db.collection('ledger_requests').countDocuments({ requestId: new RegExp(`^scale-moves-${tag}-`) });
+    expect(entries.length).toBe(applied * 3 / 2); // a transfer's two entries and a withdrawal's one
+  }, 120_000);
 
   it('keeps every key final and applied at most once when a fourth process is SIGKILLed mid-burst (G5, G1, G3)', async () => {
     const tag = randomBytes(3).toString('hex');

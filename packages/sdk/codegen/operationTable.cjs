@@ -3,15 +3,31 @@
 // codegen`. Each entry tells the client how to call it:
 //   args        'none' | 'single' (one required variable, passed positionally) | 'object'
 //   keyField    the input field the SDK fills with a UUID v4 when the caller leaves it out
+//   keyList     a list of the input (`field`) whose items each carry their own key (`key`), which
+//               the SDK fills likewise, item by item (submitMoves' moves)
 //   replays     the server answers a repeat with DuplicateReplayed, so an attempt whose outcome is
 //               unknown (network error, 5xx) may be sent again with the same key
 //   resumeArg   the subscription argument that resumes after an event's `cursor`
 // It refuses operations the client could not call safely: not exactly one root field, an alias,
 // a name that is not the field's, a union without __typename.
 'use strict';
-const { Kind, getNamedType, getNullableType, isInputObjectType, isNonNullType, isUnionType, isAbstractType } = require('graphql');
+const { Kind, getNamedType, getNullableType, isInputObjectType, isListType, isNonNullType, isUnionType, isAbstractType } = require('graphql');
 
 const KEY_FIELDS = ['requestId', 'idempotencyKey'];
+
+/** The input's list field whose items each require a key field, if any. */
+function keyListOf(inputFields) {
+  for (const [name, def] of Object.entries(inputFields)) {
+    const type = getNullableType(def.type);
+    if (!isListType(type)) continue;
+    const item = getNamedType(type);
+    if (!isInputObjectType(item)) continue;
+    const itemFields = item.getFields();
+    const key = KEY_FIELDS.find((candidate) => itemFields[candidate] && isNonNullType(itemFields[candidate].type));
+    if (key) return { field: name, key };
+  }
+  return null;
+}
 
 function entryFor(schema, operation) {
   const name = operation.name?.value;
@@ -32,7 +48,7 @@ function entryFor(schema, operation) {
   }
   const variables = operation.variableDefinitions ?? [];
   const required = variables.filter((v) => v.type.kind === Kind.NON_NULL_TYPE && !v.defaultValue);
-  const entry = { field, args: 'object', argName: null, keyField: null, replays: false, resumeArg: null };
+  const entry = { field, args: 'object', argName: null, keyField: null, keyList: null, replays: false, resumeArg: null };
   if (variables.length === 0) entry.args = 'none';
   else if (variables.length === 1 && required.length === 1) {
     entry.args = 'single';
@@ -42,10 +58,13 @@ function entryFor(schema, operation) {
     if (operation.operation === 'mutation' && argType && isInputObjectType(argType)) {
       const inputFields = argType.getFields();
       entry.keyField = KEY_FIELDS.find((key) => inputFields[key] && isNonNullType(inputFields[key].type)) ?? null;
+      entry.keyList = entry.keyField === null ? keyListOf(inputFields) : null;
     }
   }
   if (operation.operation === 'query') entry.replays = true;
   if (operation.operation === 'mutation' && isUnionType(returnType)) entry.replays = returnType.getTypes().some((t) => t.name === 'DuplicateReplayed');
+  // Every item keyed: a repeat replays each item (its own DuplicateReplayed), so it may be resent.
+  if (entry.keyList !== null) entry.replays = true;
   if (operation.operation === 'subscription' && variables.some((v) => v.variable.name.value === 'after')) entry.resumeArg = 'after';
   return { kind: operation.operation, name, entry };
 }

@@ -52,6 +52,20 @@ export type PreconditionClient = QueryMethods &
 const NEVER_RETRIED = new Set(['BAD_USER_INPUT', 'FORBIDDEN', 'UNAUTHENTICATED']);
 /** Union members that mean "ask again with the same key". */
 const ASK_AGAIN = new Set(['OutcomeUnknown', 'RequestInProgress']);
+
+function isAskAgain(value: unknown): boolean {
+  const typename = (value as { __typename?: unknown } | null)?.__typename;
+  return typeof typename === 'string' && ASK_AGAIN.has(typename);
+}
+
+/**
+ * A batch (an operation whose items carry their own keys) with an item not decided yet: the same
+ * batch is sent again, same keys, and the items decided meanwhile answer from their records.
+ */
+function someItemAsksAgain(value: unknown): boolean {
+  const results = (value as { results?: unknown } | null)?.results;
+  return Array.isArray(results) && results.some(isAskAgain);
+}
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
 
 type Attempt =
@@ -136,8 +150,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
       const outcome = await attempt(document, field, variables);
       const canRetry = (waitMs: number) => attempts < policy.maxAttempts && Date.now() + waitMs - startedMs <= policy.maxElapsedMs;
       if (outcome.kind === 'answer') {
-        const typename = (outcome.value as { __typename?: unknown } | null)?.__typename;
-        const askAgain = typeof typename === 'string' && ASK_AGAIN.has(typename);
+        const askAgain = isAskAgain(outcome.value) || (entry.keyList !== null && someItemAsksAgain(outcome.value));
         const waitMs = backoffMs(policy, attempts);
         if (askAgain && canRetry(waitMs)) {
           await sleep(waitMs);
@@ -155,9 +168,11 @@ export function createClient(options: ClientOptions): PreconditionClient {
     }
   }
 
-  function variablesFor(entry: OperationEntry, params: unknown[]): { variables: Record<string, unknown>; idempotencyKey: string | null } {
-    if (entry.args === 'none') return { variables: {}, idempotencyKey: null };
-    if (entry.args === 'object') return { variables: { ...(params[0] as Record<string, unknown> | undefined) }, idempotencyKey: null };
+  type Variables = { variables: Record<string, unknown>; idempotencyKey: string | null; itemKeys: string[] | null };
+
+  function variablesFor(entry: OperationEntry, params: unknown[]): Variables {
+    if (entry.args === 'none') return { variables: {}, idempotencyKey: null, itemKeys: null };
+    if (entry.args === 'object') return { variables: { ...(params[0] as Record<string, unknown> | undefined) }, idempotencyKey: null, itemKeys: null };
     let value = params[0];
     let idempotencyKey: string | null = null;
     if (entry.keyField) {
@@ -167,7 +182,17 @@ export function createClient(options: ClientOptions): PreconditionClient {
       idempotencyKey = typeof given === 'string' ? given : globalThis.crypto.randomUUID();
       value = { ...input, [entry.keyField]: idempotencyKey };
     }
-    return { variables: { [entry.argName!]: value }, idempotencyKey };
+    let itemKeys: string[] | null = null;
+    if (entry.keyList) {
+      // Each item's key likewise: made once per item, sent unchanged on every retry of the batch.
+      const { field, key } = entry.keyList;
+      const input = value as Record<string, unknown>;
+      const items = Array.isArray(input[field]) ? (input[field] as Record<string, unknown>[]) : [];
+      const keyed = items.map((item) => ({ ...item, [key]: typeof item[key] === 'string' ? item[key] : globalThis.crypto.randomUUID() }));
+      itemKeys = keyed.map((item) => item[key] as string);
+      value = { ...input, [field]: keyed };
+    }
+    return { variables: { [entry.argName!]: value }, idempotencyKey, itemKeys };
   }
 
   const client: Record<string, unknown> = {};
@@ -176,9 +201,10 @@ export function createClient(options: ClientOptions): PreconditionClient {
   }
   for (const [field, entry] of Object.entries(mutations) as Array<[string, OperationEntry]>) {
     client[field] = async (...params: unknown[]) => {
-      const { variables, idempotencyKey } = variablesFor(entry, params);
+      const { variables, idempotencyKey, itemKeys } = variablesFor(entry, params);
       const { value, meta } = await run(field, entry, variables, idempotencyKey);
-      if (value !== null && typeof value === 'object') Object.defineProperty(value, '$meta', { value: meta, enumerable: false });
+      const withKeys = itemKeys === null ? meta : { ...meta, itemKeys };
+      if (value !== null && typeof value === 'object') Object.defineProperty(value, '$meta', { value: withKeys, enumerable: false });
       return value;
     };
   }

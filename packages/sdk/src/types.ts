@@ -7,6 +7,8 @@ export interface OperationEntry {
   readonly args: 'none' | 'single' | 'object';
   readonly argName: string | null;
   readonly keyField: string | null;
+  /** A list of the input whose items each carry their own key, made by the SDK when left out. */
+  readonly keyList: { readonly field: string; readonly key: string } | null;
   readonly replays: boolean;
   readonly resumeArg: string | null;
 }
@@ -18,10 +20,19 @@ export type VariablesOf<D> = ApiType<D> extends (variables: infer V) => unknown 
 /** The input with its key field optional: the SDK makes one when it is left out. */
 export type WithOptionalKey<T, K> = K extends string ? (K extends keyof T ? Omit<T, K> & { [P in K]?: T[P] } : T) : T;
 
+/** The input with the key of each item of its key list optional (submitMoves' moves). */
+export type WithOptionalListKeys<T, L> = L extends { readonly field: infer F; readonly key: infer K }
+  ? F extends keyof T
+    ? Omit<T, F> & { [P in F]: T[P] extends ReadonlyArray<infer I> ? Array<WithOptionalKey<I, K>> : T[P] }
+    : T
+  : T;
+
+type InputOf<E extends OperationEntry> = VariablesOf<E['document']>[E['argName'] & keyof VariablesOf<E['document']>];
+
 type ParamsOf<E extends OperationEntry> = E['args'] extends 'none'
   ? []
   : E['args'] extends 'single'
-    ? [value: WithOptionalKey<VariablesOf<E['document']>[E['argName'] & keyof VariablesOf<E['document']>], E['keyField']>]
+    ? [value: WithOptionalListKeys<WithOptionalKey<InputOf<E>, E['keyField']>, E['keyList']>]
     : {} extends VariablesOf<E['document']>
       ? [args?: VariablesOf<E['document']>]
       : [args: VariablesOf<E['document']>];
@@ -32,6 +43,8 @@ type FieldValue<E extends OperationEntry, F extends PropertyKey> = ResultOf<E['d
 export interface RequestMeta {
   /** The key sent on every attempt (made by the SDK when the input left it out); null when the operation has none. */
   idempotencyKey: string | null;
+  /** The keys of a keyed list's items (submitMoves' moves), in order, as sent on every attempt; only on such operations. */
+  itemKeys?: readonly string[];
   attempts: number;
 }
 

@@ -1,17 +1,18 @@
 // Thin resolvers: validate with zod, call the ledger service, map its result onto the
 // contract's union. Rights mirror docs/design.md's roles table.
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { LedgerRequestContext } from './context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
+import { rateLimitTokensFrom } from '../../graphql/rateLimitTokens.ts';
 import * as zodInputs from '../inputs.ts';
-import { pageSizeMax } from '../limits.ts';
+import { pageSizeMax, submitMovesMax } from '../limits.ts';
 import type { Page } from '../queries.ts';
 import type { LedgerEntry as ServiceEntry } from '../results.ts';
 import type { LedgerService } from '../service.ts';
-import { DepositInput, OpenAccountInput, TransferInput, WithdrawInput } from './inputs.ts';
-import { DepositResult, OpenAccountResult, TransferResult, WithdrawResult } from './results.ts';
-import { toDepositResult, toOpenAccountResult, toTransferResult, toWithdrawResult } from './toGraphql.ts';
+import { DepositInput, OpenAccountInput, SubmitMovesInput, TransferInput, WithdrawInput } from './inputs.ts';
+import { DepositResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
+import { toDepositResult, toOpenAccountResult, toSubmitMovesResult, toTransferResult, toWithdrawResult } from './toGraphql.ts';
 import { Account, AccountPage, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
 
 /** The app's one ledger service (src/app/createApp.ts), from the request's context. */
@@ -49,6 +50,16 @@ export class LedgerResolver {
   @Allow(Rights.moveMoney)
   async transfer(@Arg('input', () => TransferInput) input: TransferInput, @Ctx() ctx: LedgerRequestContext) {
     return toTransferResult(await ledger(ctx).transfer(parseInput(zodInputs.transferInput, input)));
+  }
+
+  @Mutation(() => SubmitMovesResult, { description: `Up to ${submitMovesMax} moves in one transaction, one result each, in order` })
+  @Allow(Rights.moveMoney)
+  @Extensions({ [rateLimitTokensFrom]: 'input.moves' })
+  async submitMoves(@Arg('input', () => SubmitMovesInput) input: SubmitMovesInput, @Ctx() ctx: LedgerRequestContext) {
+    // The size first: a batch past the maximum is BatchTooLarge, whatever its moves hold.
+    const tooLarge = ledger(ctx).batchTooLarge(input.moves.length);
+    if (tooLarge) return toSubmitMovesResult(tooLarge);
+    return toSubmitMovesResult(await ledger(ctx).submitMoves(parseInput(zodInputs.submitMovesInput, input)));
   }
 
   @Query(() => Account, { nullable: true })

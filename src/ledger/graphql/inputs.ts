@@ -1,6 +1,6 @@
 // GraphQL input types; their values are validated again (ranges, sizes, formats) by the zod
 // schemas in ../inputs.ts before the service sees them.
-import { Field, InputType } from 'type-graphql';
+import { Field, InputType, registerEnumType } from 'type-graphql';
 import { SafeInt } from '../../graphql/scalars.ts';
 import { idLengthMax } from '../limits.ts';
 
@@ -47,4 +47,36 @@ export class TransferInput {
 
   @Field(() => String, { description: requestIdDescription })
   requestId!: string;
+}
+
+/** The kinds of a batch's moves; GraphQL names on the left, the service's on the right. */
+export const MoveKind = Object.freeze({ DEPOSIT: 'deposit', WITHDRAW: 'withdraw', TRANSFER: 'transfer' } as const);
+export type MoveKind = (typeof MoveKind)[keyof typeof MoveKind];
+registerEnumType(MoveKind, { name: 'MoveKind', description: 'What a move of submitMoves does' });
+
+@InputType({ description: 'One move of submitMoves' })
+export class MoveInput {
+  @Field(() => MoveKind)
+  kind!: MoveKind;
+
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+
+  @Field(() => String, { description: 'The account credited by a deposit, debited by a withdrawal or a transfer' })
+  accountId!: string;
+
+  @Field(() => String, { nullable: true, description: "A transfer's credited account; only for TRANSFER" })
+  toAccountId?: string | null;
+
+  @Field(() => SafeInt, { description: 'Positive integer minor units' })
+  amount!: number;
+}
+
+@InputType()
+export class SubmitMovesInput {
+  @Field(() => Boolean, { description: 'true: every move applies or none does (LinkedMoveFailed for the others)' })
+  atomic!: boolean;
+
+  @Field(() => [MoveInput], { description: 'In order; each move is decided after the ones before it' })
+  moves!: MoveInput[];
 }

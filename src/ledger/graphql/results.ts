@@ -1,5 +1,5 @@
 // The result unions of docs/design.md's contract table; member names are the contract.
-import { createUnionType, Field, ID, ObjectType } from 'type-graphql';
+import { createUnionType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } from '../../graphql/results/index.ts';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
 import { Account, LedgerEntry } from './types.ts';
@@ -114,6 +114,23 @@ export class CurrencyMismatch {
   toCurrency!: string;
 }
 
+@ObjectType({
+  description: 'A move of an atomic batch that would have applied, had another move of the batch not failed. Nothing of the batch was written',
+})
+export class LinkedMoveFailed {
+  @Field(() => String)
+  requestId!: string;
+}
+
+@ObjectType({ description: 'The batch carries more moves than one request may; nothing was looked at or written' })
+export class BatchTooLarge {
+  @Field(() => Int)
+  moves!: number;
+
+  @Field(() => Int)
+  movesMax!: number;
+}
+
 registerReplayableOutcome(OpenAccountSuccess, DepositSuccess, WithdrawSuccess, TransferSuccess, InsufficientFunds);
 
 export const OpenAccountResult = createUnionType({
@@ -144,4 +161,35 @@ export const TransferResult = createUnionType({
       RequestInProgress,
       OutcomeUnknown,
     ] as const,
+});
+
+export const MoveResult = createUnionType({
+  name: 'MoveResult',
+  description: 'One move of a batch: what deposit, withdraw or transfer would answer, or LinkedMoveFailed',
+  types: () =>
+    [
+      DepositSuccess,
+      WithdrawSuccess,
+      TransferSuccess,
+      InsufficientFunds,
+      BalanceLimitExceeded,
+      CurrencyMismatch,
+      DuplicateReplayed,
+      IdempotencyKeyReused,
+      AccountNotFound,
+      RequestInProgress,
+      OutcomeUnknown,
+      LinkedMoveFailed,
+    ] as const,
+});
+
+@ObjectType({ description: 'One result per move, in the order of the moves' })
+export class SubmitMovesSuccess {
+  @Field(() => [MoveResult])
+  results!: object[];
+}
+
+export const SubmitMovesResult = createUnionType({
+  name: 'SubmitMovesResult',
+  types: () => [SubmitMovesSuccess, BatchTooLarge] as const,
 });

@@ -7,12 +7,15 @@ import type * as R from '../results.ts';
 import {
   AccountNotFound,
   BalanceLimitExceeded,
+  BatchTooLarge,
   CurrencyMismatch,
   DepositSuccess,
   InsufficientFunds,
+  LinkedMoveFailed,
   OpenAccountSuccess,
   OutcomeUnknown,
   RequestInProgress,
+  SubmitMovesSuccess,
   TransferSuccess,
   WithdrawSuccess,
 } from './results.ts';
@@ -153,5 +156,28 @@ export function toTransferResult(result: R.TransferResult): TransferSuccess | In
     case 'requestInProgress':
     case 'outcomeUnknown':
       return refusal(result);
+  }
+}
+
+/** One move of a batch: what its deposit, withdraw or transfer would answer, or LinkedMoveFailed. */
+export function toMoveResult(result: R.MoveResult): ReturnType<typeof toTransferResult> | DepositSuccess | WithdrawSuccess | LinkedMoveFailed {
+  switch (result.kind) {
+    case 'depositSuccess':
+      return depositSuccess(result);
+    case 'withdrawSuccess':
+      return withdrawSuccess(result);
+    case 'linkedMoveFailed':
+      return Object.assign(new LinkedMoveFailed(), { requestId: result.requestId });
+    default:
+      return toTransferResult(result);
+  }
+}
+
+export function toSubmitMovesResult(result: R.SubmitMovesResult): SubmitMovesSuccess | BatchTooLarge {
+  switch (result.kind) {
+    case 'submitMovesSuccess':
+      return Object.assign(new SubmitMovesSuccess(), { results: result.results.map(toMoveResult) });
+    case 'batchTooLarge':
+      return Object.assign(new BatchTooLarge(), { moves: result.moves, movesMax: result.movesMax });
   }
 }

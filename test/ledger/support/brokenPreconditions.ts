@@ -4,6 +4,8 @@ import {
   accountPreconditions,
   type AccountPreconditions,
   applyDelta,
+  groupPolicy,
+  type GroupPolicy,
   requestKey,
   requestRules,
   type RequestRules,
@@ -14,9 +16,12 @@ import {
 
 /**
  * G1: read-then-write. The balance is checked on a read that forgot the session, so it runs
- * outside the move's transaction, and the debit then filters on `_id` alone. One call at a time
- * this is indistinguishable from the real debit; under concurrency two reads see the same
- * balance and both debits apply.
+ * outside the move's transaction, and the write then filters on `_id` alone: the lone move's
+ * debit, and a group's read and write alike. One call at a time this is indistinguishable from
+ * the real thing; under concurrency two reads see the same balance and both debits apply. (On a
+ * group it overdraws only when another process commits between the group's read and its first
+ * statement while the balance runs out, which a race rarely meets: the group's own mistake,
+ * `groupCheckedOnOpeningBalance`, is the one its meta-test injects.)
  */
 export const debitCheckedOnARead: AccountPreconditions = {
   ...accountPreconditions,
@@ -25,6 +30,26 @@ export const debitCheckedOnARead: AccountPreconditions = {
     if (!seen || Number(seen.balance) < target.amount) return null;
     return applyDelta(accounts, session, { _id: target.accountId } as Partial<AccountDoc>, -target.amount);
   },
+  async readGroup(accounts, _session, accountIds) {
+    const docs = await accounts.find({ _id: { $in: [...accountIds] } }).toArray();
+    return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: Number(doc.balance), version: Number(doc.version) }));
+  },
+  groupFilter: (read) => ({ _id: read._id }),
+};
+
+/**
+ * A group decided against the balance read before the group: each move is checked as if it were
+ * the only one, so a group of withdrawals that each fit the opening balance all apply together.
+ */
+export const groupCheckedOnOpeningBalance: GroupPolicy = {
+  ...groupPolicy,
+  balanceToCheck: (opening) => opening,
+};
+
+/** A group whose one refusal fails all of its moves, as if every group were an atomic batch. */
+export const groupRefusalFailsAll: GroupPolicy = {
+  ...groupPolicy,
+  linked: () => true,
 };
 
 /** G3: a key minted per attempt ("unique, to avoid collisions") instead of the caller's requestId. */

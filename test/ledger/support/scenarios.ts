@@ -41,12 +41,24 @@ export async function raceWithdrawals(
   accountId: string,
   count: number,
   amount: number,
+  /**
+   * Withdrawals each service sends at once; it sends the next wave when a wave is answered. All at
+   * once by default (each process then commits its share in one or two groups); small waves make
+   * many small groups from every process interleave on the account.
+   */
+  wave = count,
 ): Promise<WithdrawalRace> {
   const finalKind = (service: LedgerService, requestId: string) =>
     finalKindOf(() => service.withdraw({ accountId, amount, requestId }), requestId);
-  const results = await Promise.all(
-    Array.from({ length: count }, (_, i) => finalKind(services[i % services.length]!, `${accountId}-w${i}`)),
-  );
+  const sendShare = async (service: LedgerService, s: number): Promise<string[]> => {
+    const ids = Array.from({ length: count }, (_, i) => i).filter((i) => i % services.length === s);
+    const kinds: string[] = [];
+    for (let start = 0; start < ids.length; start += wave) {
+      kinds.push(...(await Promise.all(ids.slice(start, start + wave).map((i) => finalKind(service, `${accountId}-w${i}`)))));
+    }
+    return kinds;
+  };
+  const results = (await Promise.all(services.map((service, s) => sendShare(service, s)))).flat();
   const kinds: Record<string, number> = {};
   for (const kind of results) kinds[kind] = (kinds[kind] ?? 0) + 1;
   const account = await db.db.collection('accounts').findOne({ _id: accountId as never });

@@ -83,6 +83,13 @@ export type BalanceLimitExceeded = {
   balance: Scalars['SafeInt']['output'];
 };
 
+/** The batch carries more moves than one request may; nothing was looked at or written */
+export type BatchTooLarge = {
+  __typename?: 'BatchTooLarge';
+  moves: Scalars['Int']['output'];
+  movesMax: Scalars['Int']['output'];
+};
+
 /** The item is yours until leaseExpiresAt; present its version to heartbeat and complete */
 export type ClaimSuccess = {
   __typename?: 'ClaimSuccess';
@@ -414,12 +421,40 @@ export type LedgerTotals = {
   withdrawals: MoneyFlow;
 };
 
+/** A move of an atomic batch that would have applied, had another move of the batch not failed. Nothing of the batch was written */
+export type LinkedMoveFailed = {
+  __typename?: 'LinkedMoveFailed';
+  requestId: Scalars['String']['output'];
+};
+
 export type MoneyFlow = {
   __typename?: 'MoneyFlow';
   /** Integer minor units, exact at any size (a sum of many amounts) */
   amount: Scalars['BigIntString']['output'];
   count: Scalars['Int']['output'];
 };
+
+/** One move of submitMoves */
+export type MoveInput = {
+  /** The account credited by a deposit, debited by a withdrawal or a transfer */
+  accountId: Scalars['String']['input'];
+  /** Positive integer minor units */
+  amount: Scalars['SafeInt']['input'];
+  kind: MoveKind;
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+  /** A transfer's credited account; only for TRANSFER */
+  toAccountId?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** What a move of submitMoves does */
+export type MoveKind =
+  | 'DEPOSIT'
+  | 'TRANSFER'
+  | 'WITHDRAW';
+
+/** One move of a batch: what deposit, withdraw or transfer would answer, or LinkedMoveFailed */
+export type MoveResult = AccountNotFound | BalanceLimitExceeded | CurrencyMismatch | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | LinkedMoveFailed | OutcomeUnknown | RequestInProgress | TransferSuccess | WithdrawSuccess | { __typename?: "%other" };
 
 export type Mutation = {
   __typename?: 'Mutation';
@@ -432,6 +467,8 @@ export type Mutation = {
   requeueWorkItem: RequeueWorkItemResult;
   /** Runs a full ledger audit now, or queues it for the process that holds the audit lease */
   runLedgerAudit: RunLedgerAuditResult;
+  /** Up to 100 moves in one transaction, one result each, in order */
+  submitMoves: SubmitMovesResult;
   transfer: TransferResult;
   withdraw: WithdrawResult;
 };
@@ -469,6 +506,11 @@ export type MutationOpenAccountArgs = {
 
 export type MutationRequeueWorkItemArgs = {
   input: RequeueWorkItemInput;
+};
+
+
+export type MutationSubmitMovesArgs = {
+  input: SubmitMovesInput;
 };
 
 
@@ -675,6 +717,21 @@ export type ResyncRequired = {
 };
 
 export type RunLedgerAuditResult = LedgerAuditFinished | LedgerAuditQueued | { __typename?: "%other" };
+
+export type SubmitMovesInput = {
+  /** true: every move applies or none does (LinkedMoveFailed for the others) */
+  atomic: Scalars['Boolean']['input'];
+  /** In order; each move is decided after the ones before it */
+  moves: Array<MoveInput>;
+};
+
+export type SubmitMovesResult = BatchTooLarge | SubmitMovesSuccess | { __typename?: "%other" };
+
+/** One result per move, in the order of the moves */
+export type SubmitMovesSuccess = {
+  __typename?: 'SubmitMovesSuccess';
+  results: Array<MoveResult>;
+};
 
 export type Subscription = {
   __typename?: 'Subscription';
@@ -1117,6 +1174,37 @@ export type RunLedgerAuditMutationVariables = Exact<{ [key: string]: never; }>;
 export type RunLedgerAuditMutation = { __typename?: 'Mutation', runLedgerAudit:
     | { __typename: 'LedgerAuditFinished', audit: { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> } }
     | { __typename: 'LedgerAuditQueued', requestedAt: string }
+   };
+
+export type SubmitMovesMutationVariables = Exact<{
+  input: SubmitMovesInput;
+}>;
+
+
+export type SubmitMovesMutation = { __typename?: 'Mutation', submitMoves:
+    | { __typename: 'BatchTooLarge', moves: number, movesMax: number }
+    | { __typename: 'SubmitMovesSuccess', results: Array<
+        | { __typename: 'AccountNotFound', accountId: string }
+        | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
+        | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+            | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+            | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+            | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+            | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+           }
+        | { __typename: 'IdempotencyKeyReused', requestId: string }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'LinkedMoveFailed', requestId: string }
+        | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
+        | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+      > }
    };
 
 export type TransferMutationVariables = Exact<{
@@ -2454,6 +2542,189 @@ export const RunLedgerAuditDocument = new TypedDocumentString(`
     actual
   }
 }`) as unknown as TypedDocumentString<RunLedgerAuditMutation, RunLedgerAuditMutationVariables>;
+export const SubmitMovesDocument = new TypedDocumentString(`
+    mutation SubmitMoves($input: SubmitMovesInput!) {
+  submitMoves(input: $input) {
+    __typename
+    ... on SubmitMovesSuccess {
+      results {
+        __typename
+        ... on DepositSuccess {
+          account {
+            ...AccountFields
+          }
+          entry {
+            ...LedgerEntryFields
+          }
+        }
+        ... on WithdrawSuccess {
+          account {
+            ...AccountFields
+          }
+          entry {
+            ...LedgerEntryFields
+          }
+        }
+        ... on TransferSuccess {
+          from {
+            ...AccountFields
+          }
+          to {
+            ...AccountFields
+          }
+          debit {
+            ...LedgerEntryFields
+          }
+          credit {
+            ...LedgerEntryFields
+          }
+        }
+        ... on InsufficientFunds {
+          accountId
+          amount
+          balance
+        }
+        ... on BalanceLimitExceeded {
+          accountId
+          amount
+          balance
+        }
+        ... on AccountNotFound {
+          accountId
+        }
+        ... on CurrencyMismatch {
+          fromAccountId
+          fromCurrency
+          toAccountId
+          toCurrency
+        }
+        ... on DuplicateReplayed {
+          ...DuplicateReplayedFields
+        }
+        ... on IdempotencyKeyReused {
+          requestId
+        }
+        ... on RequestInProgress {
+          requestId
+          firstSeenAt
+        }
+        ... on OutcomeUnknown {
+          requestId
+          firstSeenAt
+        }
+        ... on LinkedMoveFailed {
+          requestId
+        }
+      }
+    }
+    ... on BatchTooLarge {
+      moves
+      movesMax
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<SubmitMovesMutation, SubmitMovesMutationVariables>;
 export const TransferDocument = new TypedDocumentString(`
     mutation Transfer($input: TransferInput!) {
   transfer(input: $input) {
