@@ -6,7 +6,7 @@
 // `readConcern.afterClusterTime` and even a secondary answers only once it has applied the write.
 // Generic on purpose: resolvers capture nothing themselves; a read passes `readOptions(ctx)`.
 import { DirectiveLocation, GraphQLDirective, GraphQLNonNull, GraphQLString, Kind, type OperationDefinitionNode, type ValueNode } from 'graphql';
-import { Timestamp, type ClientSession, type MongoClient } from 'mongodb';
+import { Timestamp, type ClientSession, type ClusterTime, type MongoClient } from 'mongodb';
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { appError, ErrorCode } from './errors.ts';
 import type { ReadOptions } from '../db/readOptions.ts';
@@ -43,8 +43,13 @@ export function decodeConsistencyToken(token: string): Timestamp | null {
  * here, in one place. Null on a deployment without cluster times (a standalone).
  */
 export function clientClusterTime(client: MongoClient): Timestamp | null {
-  const topology = (client as unknown as { topology?: { clusterTime?: { clusterTime?: Timestamp } } }).topology;
-  return topology?.clusterTime?.clusterTime ?? null;
+  return clientClusterTimeDocument(client)?.clusterTime ?? null;
+}
+
+/** The `$clusterTime` document (time and signature) behind `clientClusterTime`, as a session gossips it. */
+function clientClusterTimeDocument(client: MongoClient): ClusterTime | null {
+  const topology = (client as unknown as { topology?: { clusterTime?: ClusterTime } }).topology;
+  return topology?.clusterTime ?? null;
 }
 
 /** One request's consistency: the time its reads must follow, and the session that carries it. */
@@ -89,6 +94,11 @@ export class RequestConsistency {
     if (this.#session === null) {
       this.#session = this.client.startSession({ causalConsistency: true });
       this.#session.advanceOperationTime(this.#after);
+      // Gossip the newest cluster time with every read of the session: a lagging secondary's own
+      // clock may be behind the token, and mongod refuses an afterClusterTime ahead of the clock
+      // it has after the command's $clusterTime is taken in (read_concern_mongod.cpp).
+      const known = clientClusterTimeDocument(this.client);
+      if (known !== null) this.#session.advanceClusterTime(known);
     }
     return this.#session;
   }

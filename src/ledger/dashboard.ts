@@ -1,6 +1,6 @@
 import type { Db, Document, Filter, IndexDescription } from 'mongodb';
 import { z } from 'zod';
-import type { ReadOptions } from '../db/readOptions.ts';
+import { consistentRead, type ReadOptions } from '../db/readOptions.ts';
 import type { StartupTask } from '../db/startupTask.ts';
 import { decodeJsonCursor, encodeJsonCursor } from '../lib/cursor.ts';
 import { toLedgerEntry } from './convert.ts';
@@ -129,11 +129,13 @@ export async function listEntriesAcross(db: Db, query: EntriesQuery, options: Re
         ],
       }
     : filter;
-  const docs = await entries
-    .find(page, { hint, session: options.session })
-    .sort({ createdAt: -1, _id: -1 })
-    .limit(query.first + 1)
-    .toArray();
+  const docs = await consistentRead(options, (command) =>
+    entries
+      .find(page, { hint, ...command })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(query.first + 1)
+      .toArray(),
+  );
   const items = docs.slice(0, query.first).map(toLedgerEntry);
   const last = items.at(-1);
   return {
@@ -142,7 +144,7 @@ export async function listEntriesAcross(db: Db, query: EntriesQuery, options: Re
     hasNextPage: docs.length > query.first,
     count: once(async () => {
       // The `count` command, not an aggregation: on mongod a limited count over an index is a COUNT_SCAN.
-      const total = await entries.count(filter, { hint, limit: DashboardLimits.entriesCountMax + 1, session: options.session });
+      const total = await consistentRead(options, (command) => entries.count(filter, { hint, limit: DashboardLimits.entriesCountMax + 1, ...command }));
       return { totalCount: Math.min(total, DashboardLimits.entriesCountMax), totalCountCapped: total > DashboardLimits.entriesCountMax };
     }),
   };
@@ -176,21 +178,25 @@ export async function ledgerTotals(db: Db, query: { currency: string; from?: Dat
   const { accounts, entries } = reportingCollections(db);
   const kinds = Object.keys(FLOW_OF_KIND) as EntryKind[];
   const [held, flows] = await Promise.all([
-    accounts
-      .aggregate<{ total: unknown; n: number }>(
-        [{ $match: { currency: query.currency } }, { $group: { _id: null, total: { $sum: { $add: ['$balance', EXACT_SUM_ZERO] } }, n: { $sum: 1 } } }],
-        { hint: DashboardAccountIndex.name, session: options.session },
-      )
-      .toArray(),
-    entries
-      .aggregate<{ _id: EntryKind; amount: unknown; count: number }>(
-        [
-          { $match: entriesFilter({ currency: query.currency, kinds, from: query.from, to: query.to }) },
-          { $group: { _id: '$kind', amount: { $sum: { $add: ['$amount', EXACT_SUM_ZERO] } }, count: { $sum: 1 } } },
-        ],
-        { hint: DashboardEntryIndex.byCurrency.name, session: options.session },
-      )
-      .toArray(),
+    consistentRead(options, (command) =>
+      accounts
+        .aggregate<{ total: unknown; n: number }>(
+          [{ $match: { currency: query.currency } }, { $group: { _id: null, total: { $sum: { $add: ['$balance', EXACT_SUM_ZERO] } }, n: { $sum: 1 } } }],
+          { hint: DashboardAccountIndex.name, ...command },
+        )
+        .toArray(),
+    ),
+    consistentRead(options, (command) =>
+      entries
+        .aggregate<{ _id: EntryKind; amount: unknown; count: number }>(
+          [
+            { $match: entriesFilter({ currency: query.currency, kinds, from: query.from, to: query.to }) },
+            { $group: { _id: '$kind', amount: { $sum: { $add: ['$amount', EXACT_SUM_ZERO] } }, count: { $sum: 1 } } },
+          ],
+          { hint: DashboardEntryIndex.byCurrency.name, ...command },
+        )
+        .toArray(),
+    ),
   ]);
   const totals: LedgerTotals = {
     currency: query.currency,
@@ -228,8 +234,8 @@ export interface LedgerRequestView {
 export async function ledgerRequest(db: Db, requestId: string, options: ReadOptions = {}): Promise<LedgerRequestView | null> {
   const { requests, entries } = reportingCollections(db);
   const [doc, written] = await Promise.all([
-    requests.findOne({ _id: `ledger:${requestId}` }, { session: options.session }),
-    entries.find({ requestId }, { hint: 'requestId', session: options.session }).toArray(),
+    consistentRead(options, (command) => requests.findOne({ _id: `ledger:${requestId}` }, command)),
+    consistentRead(options, (command) => entries.find({ requestId }, { hint: 'requestId', ...command }).toArray()),
   ]);
   if (doc === null) return null;
   const outcome = doc.outcome as Document | null;

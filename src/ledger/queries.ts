@@ -1,4 +1,5 @@
 import type { ClientSession } from 'mongodb';
+import { consistentRead } from '../db/readOptions.ts';
 import { toAccountSnapshot, toLedgerEntry } from './convert.ts';
 import { encodeCursor } from './cursor.ts';
 import type { AccountsPageInput, EntriesPageInput } from './inputs.ts';
@@ -18,7 +19,7 @@ export interface Page<T> {
 
 /** Accounts by id, in the order asked, null where none exists: the batch function of a DataLoader. */
 export async function accountsByIds(collections: LedgerCollections, ids: readonly string[], session?: ClientSession): Promise<(AccountSnapshot | null)[]> {
-  const docs = await collections.accounts.find({ _id: { $in: [...ids] } }, { session }).toArray();
+  const docs = await consistentRead({ session }, (command) => collections.accounts.find({ _id: { $in: [...ids] } }, command).toArray());
   const byId = new Map(docs.map((doc) => [doc._id, toAccountSnapshot(doc)]));
   return ids.map((id) => byId.get(id) ?? null);
 }

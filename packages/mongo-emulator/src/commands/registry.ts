@@ -31,6 +31,7 @@ import { killCursors } from './killCursors.ts';
 import { listCollections } from './listCollections.ts';
 import { listDatabases } from './listDatabases.ts';
 import { listIndexes } from './listIndexes.ts';
+import { appendOplogNote } from './appendOplogNote.ts';
 import { ping } from './ping.ts';
 import { refreshSessions } from './refreshSessions.ts';
 import { renameCollection } from './renameCollection.ts';
@@ -53,6 +54,7 @@ import type { CommandDefinition } from './types.ts';
 export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
   abortTransaction,
   aggregate,
+  appendOplogNote,
   buildInfo,
   collMod,
   collStats,

@@ -57,6 +57,10 @@ const INITIATE_ELECTION_RETRY_MS = 50;
 const INITIATE_ELECTION_ATTEMPTS = 200;
 /** How long a fetcher leaving its sync source waits for its killCursors (a dead source never answers). */
 const KILL_CURSOR_TIMEOUT_MS = 500;
+/** mongod's waitForSecondaryBeforeNoopWriteMS (read_concern_mongod.cpp): a secondary's wait before it asks the primary for a no-op. */
+const WAIT_FOR_SECONDARY_BEFORE_NOOP_WRITE_MS = 10;
+/** How long a member waits for the primary's answer to appendOplogNote (it does not wait on it: the read's own deadline counts). */
+const PEER_COMMAND_TIMEOUT_MS = 2_000;
 /** Documents per batch an initial sync's clone reads. */
 const CLONE_BATCH_DOCS = 10_000;
 
@@ -798,6 +802,22 @@ export class ReplCoordinator {
     // makeNoopWriteIfNeeded: "noop write for afterClusterTime read concern").
     if (this.isPrimary && !majority) this.#host.changeStreams.recordNoop('noop write for afterClusterTime read concern');
     if (ready()) return;
+    // A secondary asked for a time past every entry it holds waits briefly (it may only lag),
+    // then asks the primary for a no-op at or past that time (appendOplogNote), which reaches it
+    // through replication: read_concern_mongod.cpp, makeNoopWriteIfNeeded
+    // (waitForSecondaryBeforeNoopWriteMS, 10 ms by default). mongod compares with the member's
+    // last written optime; here fetched entries are applied at once unless a fail point holds
+    // them, so the last applied one stands in for it (a held member asks for a harmless no-op).
+    if (!this.isPrimary && target !== undefined && target.greaterThan(this.lastApplied.ts)) {
+      const settled = await this.#waitUntil(() => !target.greaterThan(this.lastApplied.ts), WAIT_FOR_SECONDARY_BEFORE_NOOP_WRITE_MS, signals);
+      const primary = this.#primaryAddress;
+      if (settled !== 'ready' && primary !== undefined) {
+        void this.#client(primary)
+          .command('admin', { appendOplogNote: 1, data: { 'noop write for afterClusterTime read concern': 1 } }, PEER_COMMAND_TIMEOUT_MS)
+          .catch(() => undefined);
+      }
+      if (ready()) return;
+    }
     const outcome = await this.#waitUntil(ready, deadlineMs === undefined ? Number.POSITIVE_INFINITY : deadlineMs - Date.now(), signals);
     if (outcome === 'ready') return;
     if (outcome === 'timeout') throw new CommandError('MaxTimeMSExpired', 'operation exceeded time limit');

@@ -9,7 +9,7 @@ import { CommandError } from '../../errors.ts';
 import { MemberState, type ReplCoordinator } from '../../repl/ReplCoordinator.ts';
 
 const NEVER_ON_SECONDARY: ReadonlySet<string> = new Set([
-  'abortTransaction', 'collMod', 'commitTransaction', 'create', 'createIndexes', 'delete', 'drop', 'dropDatabase', 'dropIndexes', 'findAndModify', 'insert', 'renameCollection', 'update',
+  'abortTransaction', 'appendOplogNote', 'collMod', 'commitTransaction', 'create', 'createIndexes', 'delete', 'drop', 'dropDatabase', 'dropIndexes', 'findAndModify', 'insert', 'renameCollection', 'update',
 ]);
 const OPT_IN_ON_SECONDARY: ReadonlySet<string> = new Set(['aggregate', 'collStats', 'count', 'dbStats', 'distinct', 'find', 'listCollections', 'listDatabases', 'listIndexes']);
 
