@@ -168,7 +168,8 @@ export async function holdBack(member: TestSetMember, failPoint: 'rsSyncApplySto
 
 /** `replSetStepDown` on the primary: it hands off to a caught-up secondary and does not stand for `secs`. */
 export async function stepDown(primary: TestSetMember, secs = 10): Promise<void> {
-  await adminCommand(primary, { replSetStepDown: secs, secondaryCatchUpPeriodSecs: 5 }).catch((error: unknown) => {
+  // mongod wants the step-down period longer than the catch-up period.
+  await adminCommand(primary, { replSetStepDown: secs, secondaryCatchUpPeriodSecs: Math.max(1, Math.min(5, secs - 1)) }).catch((error: unknown) => {
     // mongod before 4.2 closed the connection on step-down; a reply is not needed, the new state is.
     if (!(error instanceof Error && /connection|closed|socket/i.test(error.message))) throw error;
   });

@@ -1,0 +1,487 @@
+// The fault-injection run (issue 24 item 3), the way Jepsen tests databases: a workload, faults
+// injected on a seeded schedule while it runs, and a checker over everything acknowledged.
+//
+// - Deployment: API processes (src/main.ts, as `npm start` runs it) on one three-member set
+//   (support/replSet.ts: MongoMemoryReplSet or the emulator's member processes).
+// - Workload: lanes of callers sending deposits, withdrawals and transfers through the SDK, which
+//   retries with the same key; a caller whose SDK gave up (its process died) sends the same key to
+//   the next process, until the answer is final. Two subscribers (ledgerEntryAdded, through the
+//   SDK, which resumes `after:` its last cursor) on the first two processes.
+// - Faults, in an order and with targets drawn from the seed: SIGKILL of the primary (restarted
+//   once a new one is elected), SIGSTOP of the primary until another is elected (longer than the
+//   election timeout by construction) then SIGCONT, replSetStepDown, a secondary held back
+//   (rsSyncApplyStop) while the workload acknowledges moves, SIGKILL of an API process with moves
+//   in flight, SIGKILL of the payout projection's lease holder. A killed API process is started
+//   again on its port, as a supervisor would, so SDK clients and subscribers find it again.
+// - Checker: see `check` below; each violation is a line of the report, and the test expects none.
+import { randomBytes } from 'node:crypto';
+import { MongoClient, ReadPreference, type Db } from 'mongodb';
+import WebSocket from 'ws';
+import { createClient, PreconditionError, type PreconditionClient } from '../../packages/sdk/src/index.ts';
+import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
+import { startAppProcess, type AppProcess } from '../support/app.ts';
+import { adminCommand, holdBack, startTestReplSet, stepDown, type TestReplSet, type TestSetMember } from '../support/replSet.ts';
+import { waitFor } from '../support/waiting.ts';
+
+export const FAULT_KINDS = ['primarySigkill', 'primaryPause', 'stepDown', 'laggingSecondary', 'apiSigkill', 'leaseHolderSigkill'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultRunOptions {
+  seed: number;
+  /** How long callers start new moves; the faults are spread over it. */
+  workloadMs: number;
+  /** How many faults, of the kinds drawn in seeded order (each kind once before any repeats). */
+  faultCount: number;
+  /** The kinds to draw from (default: every kind). */
+  faultKinds?: readonly FaultKind[];
+  apiProcesses: number;
+  /** Callers sending moves at once. */
+  lanes: number;
+  accounts: number;
+}
+
+/**
+ * The engine's transactionLifetimeLimitSeconds in the run: how long the open transaction of a
+ * SIGKILLed API process holds its accounts. mongod's default is 60 s; R3 (the `orphans` branch)
+ * ends such transactions within 5 s at the default, and the bound below tightens with it.
+ */
+const TRANSACTION_LIFETIME_SECONDS = 10;
+/**
+ * G5's bound in this run: every key final within it of its first send. An orphaned transaction
+ * (10 s), a replacement process's start (tsx compiles on start: up to ~15 s on a busy 2-core
+ * machine), an election (~1-3 s) and the SDK's backoff (≤ 5 s) in the worst order.
+ */
+export const FINAL_BOUND_MS = 45_000;
+/** How long the checker waits for the projection, the subscribers and the replicas to catch up. */
+const SETTLE_TIMEOUT_MS = 90_000;
+/** API processes start slowly on a busy machine (tsx compiles the app). */
+const API_START_TIMEOUT_MS = 120_000;
+/** Moves the workload must acknowledge while a secondary is held back: the lag is under load. */
+const MOVES_WHILE_LAGGING = 20;
+const OPENING_BALANCE = 1_000;
+
+type Op = { kind: 'deposit'; accountId: string; amount: number } | { kind: 'withdraw'; accountId: string; amount: number } | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number };
+
+interface MoveRecord {
+  key: string;
+  op: Op;
+  sentAt: number;
+  finalAt?: number;
+  /** The final answer's member name (a replay's original). */
+  final?: string;
+  attempts: number;
+  /** Errors the caller saw (the SDK gave up on a process), by code. */
+  errors: string[];
+  /** Each call's latency and when it ended, for the per-failover figures. */
+  calls: Array<{ endedAt: number; ms: number; ok: boolean }>;
+}
+
+interface FaultRecord {
+  kind: FaultKind;
+  target: string;
+  startedAt: number;
+  /** When the deployment was whole again (a primary, every process listening, the member applying). */
+  recoveredAt: number;
+}
+
+export interface FaultRunReport {
+  faults: FaultRecord[];
+  moves: MoveRecord[];
+  violations: string[];
+  table: string;
+}
+
+/** mulberry32: a small, fast PRNG with a 32-bit seed; the same seed gives the same run's choices. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+interface ApiSlot {
+  index: number;
+  port: number;
+  process: AppProcess;
+  client: PreconditionClient;
+  inFlight: number;
+}
+
+export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunReport> {
+  const random = prng(options.seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const set = await startTestReplSet();
+  const dbName = `faults_${options.seed}_${randomBytes(3).toString('hex')}`;
+  const slots: ApiSlot[] = [];
+  const subscriberClients: PreconditionClient[] = [];
+  let checkClient: MongoClient | undefined;
+  try {
+    await Promise.all(set.members.map((member) => setTransactionLifetime(member)));
+    const clientFor = (proc: AppProcess, key: string) =>
+      createClient({ url: proc.url, apiKey: key, webSocketImpl: WebSocket as never, retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 }, attemptTimeoutMs: 15_000 });
+    const startApi = (port = 0) => startAppProcess({ mongoUri: set.uri, dbName, startTimeoutMs: API_START_TIMEOUT_MS, env: { PORT: String(port) } });
+    const started = await Promise.all(Array.from({ length: options.apiProcesses }, () => startApi()));
+    for (const [index, proc] of started.entries()) {
+      slots.push({ index, port: Number(new URL(proc.url).port), process: proc, client: clientFor(proc, proc.keys.service), inFlight: 0 });
+    }
+    checkClient = await MongoClient.connect(set.uri);
+    const db = checkClient.db(dbName);
+
+    const accounts = Array.from({ length: options.accounts }, (_, i) => `fault-${i}`);
+    for (const accountId of accounts) {
+      await slots[0]!.client.openAccount({ accountId, currency: 'EUR' });
+      await slots[0]!.client.deposit({ accountId, amount: OPENING_BALANCE, requestId: `${dbName}-open-${accountId}` });
+    }
+
+    // Subscribers on the first two processes, from now on.
+    const subscribers = slots.slice(0, 2).map((slot) => {
+      const client = clientFor(slot.process, slot.process.keys.ops);
+      subscriberClients.push(client);
+      const seen: SubscriberLog = { entries: [], resyncs: 0 };
+      void (async () => {
+        for await (const event of client.subscribe.ledgerEntryAdded({})) {
+          if (event.__typename === 'ResyncRequired') seen.resyncs += 1;
+          else if (event.__typename === 'LedgerEntryAdded') seen.entries.push({ entryId: event.entryId, accountId: event.accountId, versionAfter: Number(event.versionAfter) });
+        }
+      })().catch((error: unknown) => (seen.failed = String(error)));
+      return seen;
+    });
+
+    // ---- workload
+    const moves: MoveRecord[] = [];
+    const workloadEnd = Date.now() + options.workloadMs;
+    let sent = 0;
+    const nextOp = (): Op => {
+      const roll = random();
+      const amount = 1 + Math.floor(random() * 40);
+      if (roll < 0.3) return { kind: 'deposit', accountId: pick(accounts), amount };
+      if (roll < 0.65) return { kind: 'withdraw', accountId: pick(accounts), amount };
+      const fromAccountId = pick(accounts);
+      return { kind: 'transfer', fromAccountId, toAccountId: pick(accounts.filter((a) => a !== fromAccountId)), amount };
+    };
+    const lanes = Array.from({ length: options.lanes }, async (_, lane) => {
+      while (Date.now() < workloadEnd) {
+        const n = sent++;
+        const record: MoveRecord = { key: `${dbName}-m${n}`, op: nextOp(), sentAt: Date.now(), attempts: 0, errors: [], calls: [] };
+        moves.push(record);
+        await untilFinal(record, slots, (lane + n) % slots.length);
+      }
+    });
+
+    // ---- faults
+    const faults: FaultRecord[] = [];
+    const kinds = faultOrder(options.faultKinds ?? FAULT_KINDS, options.faultCount, random);
+    const faultsDone = (async () => {
+      for (const [i, kind] of kinds.entries()) {
+        const due = workloadEnd - options.workloadMs + ((i + 1) * options.workloadMs) / (kinds.length + 1);
+        await waitFor(() => Date.now() >= due, `fault ${i} due`, options.workloadMs + 60_000);
+        const startedAt = Date.now();
+        const target = await inject(kind, { set, slots, db, random, moves, restartApi: async (slot) => restartApi(slot, startApi, clientFor) });
+        faults.push({ kind, target, startedAt, recoveredAt: Date.now() });
+      }
+    })();
+
+    await Promise.all([...lanes, faultsDone]);
+
+    // ---- checker
+    const violations = await check({ db, moves, subscribers, accounts, slots });
+    const table = formatTable(options, faults, moves, violations);
+    return { faults, moves, violations, table };
+  } finally {
+    for (const client of subscriberClients) await client.close().catch(() => undefined);
+    for (const slot of slots) await slot.client.close().catch(() => undefined);
+    for (const slot of slots) await slot.process.stop().catch(() => undefined);
+    await checkClient?.close();
+    await set.stop();
+  }
+}
+
+interface SubscriberLog {
+  entries: Array<{ entryId: string; accountId: string; versionAfter: number }>;
+  resyncs: number;
+  failed?: string;
+}
+
+async function setTransactionLifetime(member: TestSetMember): Promise<void> {
+  await adminCommand(member, { setParameter: 1, transactionLifetimeLimitSeconds: TRANSACTION_LIFETIME_SECONDS });
+}
+
+/** The kinds in the run's order: each kind once (seeded shuffle) before any repeats. */
+function faultOrder(kinds: readonly FaultKind[], count: number, random: () => number): FaultKind[] {
+  const order: FaultKind[] = [];
+  while (order.length < count) {
+    const round = [...kinds];
+    for (let i = round.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(random() * (i + 1));
+      [round[i], round[j]] = [round[j]!, round[i]!];
+    }
+    order.push(...round);
+  }
+  return order.slice(0, count);
+}
+
+const TRANSIENT = new Set(['RequestInProgress', 'OutcomeUnknown']);
+
+/** Sends one key until its answer is final: the SDK retries on one process; when it gives up, the next process gets the same key. */
+async function untilFinal(record: MoveRecord, slots: ApiSlot[], first: number): Promise<void> {
+  for (let attempt = 0; Date.now() - record.sentAt < FINAL_BOUND_MS * 2; attempt += 1) {
+    const slot = slots[(first + attempt) % slots.length]!;
+    const started = performance.now();
+    slot.inFlight += 1;
+    try {
+      record.attempts += 1;
+      const answer = await send(slot.client, record);
+      record.calls.push({ endedAt: Date.now(), ms: performance.now() - started, ok: true });
+      const kind = answer.__typename === 'DuplicateReplayed' ? (answer.original?.__typename ?? 'DuplicateReplayed') : answer.__typename;
+      if (!TRANSIENT.has(kind)) {
+        record.final = kind;
+        record.finalAt = Date.now();
+        return;
+      }
+    } catch (error) {
+      record.calls.push({ endedAt: Date.now(), ms: performance.now() - started, ok: false });
+      record.errors.push(error instanceof PreconditionError ? error.code : String(error));
+      // A process that died refuses connections until its replacement listens: try the next.
+    } finally {
+      slot.inFlight -= 1;
+    }
+  }
+}
+
+type Answer = { __typename: string; original?: { __typename: string } | null };
+
+async function send(client: PreconditionClient, record: MoveRecord): Promise<Answer> {
+  const { op, key } = record;
+  switch (op.kind) {
+    case 'deposit':
+      return (await client.deposit({ accountId: op.accountId, amount: op.amount, requestId: key })) as Answer;
+    case 'withdraw':
+      return (await client.withdraw({ accountId: op.accountId, amount: op.amount, requestId: key })) as Answer;
+    case 'transfer':
+      return (await client.transfer({ fromAccountId: op.fromAccountId, toAccountId: op.toAccountId, amount: op.amount, requestId: key })) as Answer;
+  }
+}
+
+async function restartApi(slot: ApiSlot, startApi: (port: number) => Promise<AppProcess>, clientFor: (proc: AppProcess, key: string) => PreconditionClient): Promise<void> {
+  await slot.process.main.exited;
+  // On its port again, as a supervisor restarts a service: SDK clients and subscribers find it.
+  const proc = await startApi(slot.port);
+  const old = slot.client;
+  slot.process = proc;
+  slot.client = clientFor(proc, proc.keys.service);
+  await old.close().catch(() => undefined);
+}
+
+interface InjectDeps {
+  set: TestReplSet;
+  slots: ApiSlot[];
+  db: Db;
+  random: () => number;
+  moves: MoveRecord[];
+  restartApi(slot: ApiSlot): Promise<void>;
+}
+
+/** Injects one fault and returns once the deployment is whole again; answers what it hit. */
+async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
+  const { set, slots } = deps;
+  switch (kind) {
+    case 'primarySigkill': {
+      const primary = await set.primary();
+      primary.kill('SIGKILL');
+      await set.primary(primary);
+      await primary.restart();
+      await setTransactionLifetime(primary);
+      return `member ${primary.index}`;
+    }
+    case 'primaryPause': {
+      const primary = await set.primary();
+      primary.kill('SIGSTOP');
+      try {
+        await set.primary(primary);
+      } finally {
+        primary.kill('SIGCONT');
+      }
+      await set.primary();
+      return `member ${primary.index}`;
+    }
+    case 'stepDown': {
+      const primary = await set.primary();
+      await stepDown(primary, 2);
+      await set.primary(primary);
+      return `member ${primary.index}`;
+    }
+    case 'laggingSecondary': {
+      const primary = await set.primary();
+      const secondary = set.secondaries(primary)[Math.floor(deps.random() * 2)]!;
+      const release = await holdBack(secondary, 'rsSyncApplyStop');
+      const acknowledged = () => deps.moves.filter((m) => m.final !== undefined).length;
+      const before = acknowledged();
+      try {
+        await waitFor(() => acknowledged() >= before + MOVES_WHILE_LAGGING, `${MOVES_WHILE_LAGGING} moves acknowledged while member ${secondary.index} lags`, 60_000);
+      } finally {
+        await release();
+      }
+      return `member ${secondary.index}`;
+    }
+    case 'apiSigkill': {
+      const slot = slots[Math.floor(deps.random() * slots.length)]!;
+      // Mid-transaction: while it has moves in flight.
+      await waitFor(() => slot.inFlight > 0, `moves in flight on API process ${slot.index}`, 30_000);
+      slot.process.main.child.kill('SIGKILL');
+      await deps.restartApi(slot);
+      return `API process ${slot.index}`;
+    }
+    case 'leaseHolderSigkill': {
+      const holder = await waitFor(async () => (await projectionLeases(deps.db).findOne({ _id: PAYOUT_LEASE_NAME }, { readPreference: ReadPreference.primary }))?.holder, 'a projection lease holder', 60_000);
+      const slot = slots.find((s) => holder.includes(`:${s.process.pid}:`));
+      if (slot === undefined) return `none (holder ${holder} is no process of the run)`;
+      slot.process.main.child.kill('SIGKILL');
+      await deps.restartApi(slot);
+      return `API process ${slot.index} (lease holder)`;
+    }
+  }
+}
+
+interface CheckDeps {
+  db: Db;
+  moves: MoveRecord[];
+  subscribers: SubscriberLog[];
+  accounts: string[];
+  slots: ApiSlot[];
+}
+
+const APPLIED = new Set(['DepositSuccess', 'WithdrawSuccess', 'TransferSuccess']);
+const REFUSED = new Set(['InsufficientFunds']);
+
+/** Every guarantee over everything acknowledged; each violation a line. */
+async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Promise<string[]> {
+  const violations: string[] = [];
+  const read = { readPreference: ReadPreference.primary } as const;
+  const entries = await db.collection('ledger_entries').find({ accountId: { $in: accounts } }, read).toArray();
+  const byRequest = new Map<string, typeof entries>();
+  for (const entry of entries) {
+    const list = byRequest.get(String(entry['requestId'])) ?? [];
+    list.push(entry);
+    byRequest.set(String(entry['requestId']), list);
+  }
+  // G5: every key final, within the bound.
+  for (const move of moves) {
+    if (move.final === undefined) violations.push(`G5: ${move.key} never final (${move.attempts} attempts, errors ${move.errors.join(',')})`);
+    else if (move.finalAt! - move.sentAt > FINAL_BOUND_MS) violations.push(`G5: ${move.key} final after ${move.finalAt! - move.sentAt} ms (> ${FINAL_BOUND_MS})`);
+    else if (!APPLIED.has(move.final) && !REFUSED.has(move.final)) violations.push(`${move.key}: unexpected final answer ${move.final}`);
+  }
+  // R1, G3: each acknowledged move present once; nothing for a refused one.
+  for (const move of moves) {
+    const written = byRequest.get(move.key) ?? [];
+    const expected = move.final !== undefined && APPLIED.has(move.final) ? (move.op.kind === 'transfer' ? 2 : 1) : 0;
+    if (written.length !== expected) violations.push(`R1/G3: ${move.key} (${move.final}) has ${written.length} entries, expected ${expected}`);
+  }
+  // G2: balance = journal, and money conserved: the balances' sum is deposits minus withdrawals.
+  const accountDocs = await db.collection<{ _id: string; balance: unknown }>('accounts').find({ _id: { $in: accounts } }, read).toArray();
+  let balances = 0;
+  for (const account of accountDocs) {
+    const journal = entries.filter((e) => e['accountId'] === account._id).reduce((sum, e) => sum + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']), 0);
+    if (Number(account.balance) !== journal) violations.push(`G2: ${account._id} balance ${Number(account.balance)} != journal ${journal}`);
+    if (Number(account.balance) < 0) violations.push(`G1: ${account._id} balance ${Number(account.balance)} < 0`);
+    balances += Number(account.balance);
+  }
+  const inflow = entries.filter((e) => e['kind'] === 'deposit').reduce((s, e) => s + Number(e['amount']), 0);
+  const outflow = entries.filter((e) => e['kind'] === 'withdrawal').reduce((s, e) => s + Number(e['amount']), 0);
+  if (balances !== inflow - outflow) violations.push(`G2: balances sum ${balances} != deposits ${inflow} - withdrawals ${outflow}`);
+  // P1: one payout per applied withdrawal, once the projection (possibly a new lease holder) caught up.
+  const withdrawals = entries.filter((e) => e['kind'] === 'withdrawal').map((e) => String(e._id));
+  const payoutsOk = await waitFor(
+    async () => {
+      const payouts = await db.collection('workItems').find({ kind: 'PAYOUT', 'payload.entryId': { $in: withdrawals } }, read).project({ 'payload.entryId': 1 }).toArray();
+      return payouts.length >= withdrawals.length ? payouts : undefined;
+    },
+    'a payout per withdrawal',
+    SETTLE_TIMEOUT_MS,
+  ).catch(() => undefined);
+  const payouts = payoutsOk ?? (await db.collection('workItems').find({ kind: 'PAYOUT', 'payload.entryId': { $in: withdrawals } }, read).toArray());
+  const payoutCount = new Map<string, number>();
+  for (const payout of payouts) payoutCount.set(String(payout['payload']['entryId']), (payoutCount.get(String(payout['payload']['entryId'])) ?? 0) + 1);
+  for (const id of withdrawals) if (payoutCount.get(id) !== 1) violations.push(`P1: withdrawal ${id} has ${payoutCount.get(id) ?? 0} payouts`);
+  // R4, S1: each subscriber got every entry once, in version order per account, or a ResyncRequired.
+  // The openings were written before it subscribed: they are not owed to it.
+  const owed = entries.filter((e) => !String(e['requestId']).includes('-open-'));
+  for (const [i, subscriber] of subscribers.entries()) {
+    const caughtUp = () => {
+      const got = new Set(subscriber.entries.map((e) => e.entryId));
+      return owed.every((e) => got.has(String(e._id)));
+    };
+    await waitFor(() => subscriber.resyncs > 0 || subscriber.failed !== undefined || caughtUp(), `subscriber ${i} to catch up`, SETTLE_TIMEOUT_MS).catch(() => undefined);
+    if (subscriber.failed) violations.push(`R4: subscriber ${i} ended: ${subscriber.failed}`);
+    const ids = subscriber.entries.map((e) => e.entryId);
+    if (new Set(ids).size !== ids.length) violations.push(`R4/S1: subscriber ${i} got ${ids.length - new Set(ids).size} entries twice`);
+    const last = new Map<string, number>();
+    for (const event of subscriber.entries) {
+      const previous = last.get(event.accountId);
+      if (previous !== undefined && event.versionAfter <= previous && subscriber.resyncs === 0) violations.push(`R4/S1: subscriber ${i} got ${event.accountId} v${event.versionAfter} after v${previous}`);
+      last.set(event.accountId, event.versionAfter);
+    }
+    if (subscriber.resyncs === 0 && !caughtUp()) {
+      const got = new Set(ids);
+      violations.push(`R4: subscriber ${i} missed ${owed.filter((e) => !got.has(String(e._id))).length} entries without a ResyncRequired`);
+    }
+  }
+  // The ledger audit, asked of an API process as an admin would: run at once, or queued for the
+  // process holding the audit lease (then its next run's result is read).
+  const api = slots[0]!.process;
+  const asked = await api.gql('mutation { runLedgerAudit { __typename ... on LedgerAuditFinished { audit { mismatchCount } } ... on LedgerAuditQueued { requestedAt } } }', {}, { key: 'admin' });
+  const answer = asked.data?.runLedgerAudit;
+  const mismatchCount: number | undefined =
+    answer?.__typename === 'LedgerAuditFinished'
+      ? answer.audit.mismatchCount
+      : answer?.__typename === 'LedgerAuditQueued'
+        ? await waitFor(
+            async () => {
+              const latest = (await api.gql('{ ledgerAudit { lastRunAt scope mismatchCount } }', {}, { key: 'admin' })).data?.ledgerAudit;
+              return latest && latest.scope === 'full' && new Date(latest.lastRunAt) >= new Date(answer.requestedAt) ? (latest.mismatchCount as number) : undefined;
+            },
+            'the queued ledger audit',
+            SETTLE_TIMEOUT_MS,
+          ).catch(() => undefined)
+        : undefined;
+  if (mismatchCount === undefined) violations.push(`audit: no finished run (${JSON.stringify(asked.errors ?? answer)})`);
+  else if (mismatchCount !== 0) violations.push(`audit: ${mismatchCount} mismatches`);
+  return violations;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: MoveRecord[], violations: string[]): string {
+  const lines: string[] = [];
+  const acknowledged = moves.filter((m) => m.final !== undefined);
+  const applied = acknowledged.filter((m) => APPLIED.has(m.final!));
+  const lost = violations.filter((v) => v.startsWith('R1/G3') && / has 0 entries/.test(v)).length;
+  const doubled = violations.filter((v) => v.startsWith('R1/G3') && !/ has 0 entries/.test(v)).length;
+  const longest = Math.max(0, ...acknowledged.map((m) => m.finalAt! - m.sentAt));
+  lines.push(`fault run: seed ${options.seed}, ${options.apiProcesses} API processes, ${options.lanes} callers, ${options.accounts} accounts, workload ${options.workloadMs} ms`);
+  lines.push('');
+  lines.push('| faults by kind | count |');
+  lines.push('|---|---|');
+  for (const kind of FAULT_KINDS) lines.push(`| ${kind} | ${faults.filter((f) => f.kind === kind).length} |`);
+  lines.push('');
+  lines.push('| moves attempted | acknowledged (final) | applied | refused | lost | doubled | longest time to final |');
+  lines.push('|---|---|---|---|---|---|---|');
+  lines.push(`| ${moves.length} | ${acknowledged.length} | ${applied.length} | ${acknowledged.length - applied.length} | ${lost} | ${doubled} | ${longest} ms (bound ${FINAL_BOUND_MS} ms) |`);
+  lines.push('');
+  lines.push('| fault | target | recovered in | calls during it | failed calls (SDK gave up) | p99 call latency |');
+  lines.push('|---|---|---|---|---|---|');
+  for (const fault of faults) {
+    const during = moves.flatMap((m) => m.calls).filter((c) => c.endedAt >= fault.startedAt && c.endedAt <= fault.recoveredAt + 1_000);
+    lines.push(`| ${fault.kind} | ${fault.target} | ${fault.recoveredAt - fault.startedAt} ms | ${during.length} | ${during.filter((c) => !c.ok).length} | ${Math.round(percentile(during.map((c) => c.ms), 99))} ms |`);
+  }
+  lines.push('');
+  lines.push(violations.length === 0 ? 'checker: no violations' : `checker: ${violations.length} violations:\n${violations.slice(0, 50).join('\n')}`);
+  return lines.join('\n');
+}
