@@ -4,6 +4,7 @@
 // one connection (`buildServices`), runs the start-up tasks over them, and returns one `stop()`
 // that takes it all down in reverse. src/server/startServer.ts only wires HTTP and WebSockets to what this
 // returns; no other module constructs a service or holds a registry.
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Db, MongoClient } from 'mongodb';
 import type { Registry } from 'prom-client';
 import { LedgerAudit, type LedgerAuditOptions } from '../audit/LedgerAudit.ts';
@@ -12,6 +13,8 @@ import type { Config } from '../config.ts';
 import { connectMongo } from '../db/connect.ts';
 import { resolveEngine, type EngineInfo } from '../db/engine.ts';
 import { createEngineStatus } from '../db/engineStatus.ts';
+import { DbLimits } from '../db/limits.ts';
+import { isReplicaSetStateChange } from '../db/mongoErrors.ts';
 import type { RunningTask, StartupTask } from '../db/startupTask.ts';
 import { createLedgerDashboard } from '../ledger/dashboard.ts';
 import { createLedgerService } from '../ledger/service.ts';
@@ -20,6 +23,7 @@ import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetricsRegistry } from '../observability/metrics.ts';
 import { registerOpsGauges } from '../observability/opsGauges.ts';
+import { registerReplicaSetGauges } from '../db/replicaSetGauges.ts';
 import type { AppServices } from './services.ts';
 import { appStartupTasks } from './startupList.ts';
 import { createLiveFeeds } from './liveFeeds.ts';
@@ -98,6 +102,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     const registry = options.registry ?? createMetricsRegistry();
     const opsGauges = registerOpsGauges(registry, db);
     cleanups.push(async () => opsGauges.stop());
+    const replicaSetGauges = registerReplicaSetGauges(registry, db);
+    cleanups.push(async () => replicaSetGauges.stop());
     const services = buildServices({ db, engine, logger, registry }, options);
     const tasks = appStartupTasks(services);
     await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger }, cleanups);
@@ -144,8 +150,28 @@ async function runStartupTasks(
 ): Promise<void> {
   for (const task of tasks) {
     const startedAtMs = Date.now();
-    const running: RunningTask | void = await task.run(deps);
+    const running: RunningTask | void = await duringElections(task, () => task.run(deps), deps.logger);
     if (running) cleanups.push(() => running.stop());
     deps.logger.info({ task: task.name, durationMs: Date.now() - startedAtMs }, 'startup task done');
+  }
+}
+
+/**
+ * Runs a start-up task, again while it fails because the set is between primaries (a process
+ * started during a failover waits for the new primary rather than exiting), up to
+ * DbLimits.startupElectionWaitMs. A task that failed that way left nothing running: each creates
+ * indexes (idempotent), starts its work only after its commands succeeded (the projection), or
+ * stops what it started when it fails (the live feeds).
+ */
+async function duringElections<T>(task: StartupTask, run: () => Promise<T>, logger: Logger): Promise<T> {
+  const deadline = Date.now() + DbLimits.startupElectionWaitMs;
+  for (;;) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isReplicaSetStateChange(error) || Date.now() >= deadline) throw error;
+      logger.warn({ task: task.name, err: error }, 'startup task met a replica set without a primary; trying again');
+      await pause(DbLimits.startupRetryPauseMs);
+    }
   }
 }

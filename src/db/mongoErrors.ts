@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoServerError } from 'mongodb';
+import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 
 // mongod's codes this application reacts to (error_codes.yml), in one table.
 const MongoCode = Object.freeze({
@@ -7,7 +7,33 @@ const MongoCode = Object.freeze({
   IndexKeySpecsConflict: 86,
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
+  PrimarySteppedDown: 189,
+  InterruptedAtShutdown: 11600,
+  InterruptedDueToReplStateChange: 11602,
+  NotWritablePrimary: 10107,
+  NotPrimaryNoSecondaryOk: 13435,
+  NotPrimaryOrSecondary: 13436,
 } as const);
+
+/** The codes of a member that is not (or no longer) primary: the set is electing one. */
+const REPLICA_SET_STATE_CHANGE: ReadonlySet<number> = new Set([
+  MongoCode.PrimarySteppedDown,
+  MongoCode.InterruptedAtShutdown,
+  MongoCode.InterruptedDueToReplStateChange,
+  MongoCode.NotWritablePrimary,
+  MongoCode.NotPrimaryNoSecondaryOk,
+  MongoCode.NotPrimaryOrSecondary,
+]);
+
+/**
+ * A command failed because the set is between primaries (a step-down, a killed primary, an
+ * election): the driver retries retryable writes once by itself, but not commands such as
+ * createIndexes, so their caller may try again once a primary is elected.
+ */
+export function isReplicaSetStateChange(error: unknown): boolean {
+  if (error instanceof MongoServerSelectionError || error instanceof MongoNetworkError) return true;
+  return error instanceof MongoServerError && error.code !== undefined && REPLICA_SET_STATE_CHANGE.has(Number(error.code));
+}
 
 export function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === MongoCode.DuplicateKey;

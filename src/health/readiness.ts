@@ -1,8 +1,10 @@
 // Readiness (GET /readyz): may this process take traffic? Yes only when the engine answers a ping
-// within `enginePingTimeoutMs` and every live feed's shared change stream is open. Liveness
+// within `enginePingTimeoutMs`, a replica set has a primary, and every live feed's shared change
+// stream is open. Liveness
 // (GET /healthz) stays "the process answers": a restart does not fix a database outage, so an
 // orchestrator should stop routing here (readiness), not kill the process (liveness).
 import type { Db } from 'mongodb';
+import { replicaSetHasPrimary } from '../db/topology.ts';
 import type { FeedStatus } from '../fanout/index.ts';
 import type { ProjectionStatus } from '../payouts/index.ts';
 
@@ -22,6 +24,8 @@ export interface Readiness {
   /** Why not ready, one sentence each; empty when ready. */
   reasons: string[];
   engine: { ok: boolean; latencyMs: number | null; error: string | null };
+  /** Whether the replica set has a primary the driver knows (null: not a replica set, or not discovered yet). */
+  primary: boolean | null;
   feeds: FeedStatus[];
   /** Reported, not required: a standby or retrying projection does not stop this process serving requests. */
   payoutProjection: ProjectionStatus | null;
@@ -36,6 +40,10 @@ export async function checkReadiness(
   if (options.shuttingDown) reasons.push('the process is shutting down');
   const engine = await pingEngine(db, ReadinessLimits.enginePingTimeoutMs);
   if (!engine.ok) reasons.push(`the engine did not answer a ping within ${ReadinessLimits.enginePingTimeoutMs} ms: ${engine.error}`);
+  // Without a primary no move can be decided (each waits for an election, then answers
+  // OutcomeUnknown or RequestInProgress): stop routing here until one is elected.
+  const primary = replicaSetHasPrimary(db.client);
+  if (primary === false) reasons.push('the replica set has no primary: moves wait for an election');
   const feeds = services.liveFeeds.statuses();
   if (feeds === null) reasons.push('the live feeds are not running in this process');
   for (const feed of feeds ?? []) {
@@ -43,7 +51,7 @@ export async function checkReadiness(
       reasons.push(`live feed ${feed.name} is ${feed.state}${feed.lastError ? ` (${feed.consecutiveFailures} failures, last: ${feed.lastError})` : ''}`);
     }
   }
-  return { ready: reasons.length === 0, reasons, engine, feeds: feeds ?? [], payoutProjection: services.payoutProjection.running ? services.payoutProjection.status : null };
+  return { ready: reasons.length === 0, reasons, engine, primary, feeds: feeds ?? [], payoutProjection: services.payoutProjection.running ? services.payoutProjection.status : null };
 }
 
 async function pingEngine(db: Db, timeoutMs: number): Promise<Readiness['engine']> {

@@ -43,6 +43,8 @@ export interface TestReplSet {
   /** The member every reachable member agrees is primary (waits until they do), never `except`. */
   primary(except?: TestSetMember): Promise<TestSetMember>;
   secondaries(primary: TestSetMember): TestSetMember[];
+  /** Waits until every member is primary or secondary (a restarted one has finished its initial sync). */
+  allMembersUp(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -138,6 +140,16 @@ function withHelpers(engine: TestReplSet['engine'], uri: string, members: readon
       );
     },
     secondaries: (primary) => members.filter((m) => m !== primary),
+    async allMembersUp() {
+      await waitFor(
+        async () => {
+          const hellos = await Promise.all(members.map((m) => adminCommand(m, { hello: 1 }).catch(() => undefined)));
+          return hellos.every((h) => h?.isWritablePrimary === true || h?.secondary === true);
+        },
+        'every member primary or secondary',
+        SETTLE_TIMEOUT_MS * 3,
+      );
+    },
     stop,
   };
 }
