@@ -11,6 +11,7 @@ import { decodeConsistencyToken, encodeConsistencyToken } from '../../src/graphq
 import { createLogger } from '../../src/observability/logger.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { openAccount } from '../support/callers.ts';
+import { skipIfFailPointsRefused, withFailCommand } from '../support/failPoints.ts';
 import type { TestWsClient } from '../support/ws.ts';
 
 const DEPOSIT = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename ... on DepositSuccess { account { balance } } } }`;
@@ -93,6 +94,17 @@ describe('queries and mutations over graphql-ws, as over HTTP', () => {
       const refused = await answer(ws, BALANCE, { token, id: 'wsp' });
       expect(refused, token).toEqual({ error: [expect.objectContaining({ extensions: { code: 'BAD_USER_INPUT' } })] });
     }
+    const read = await ws.execute(`{ account(id: "wsp") { balance } }`);
+    expect(read.data.account).toEqual({ balance: 42 });
+  });
+
+  it("answers a token it could not check (the deployment's ping failed) as this operation's internal error, and the socket goes on", async (context) => {
+    await skipIfFailPointsRefused(context, app.client);
+    const ws = app.ws('ops');
+    // Ahead of what this process has seen, so the server pings the deployment to check it.
+    const ahead = encodeConsistencyToken(new Timestamp({ t: Math.floor(Date.now() / 1000) + 3_600, i: 1 }));
+    const failed = await withFailCommand(app.client, 'precondition', { times: 1 }, { failCommands: ['ping'], errorCode: 8 }, () => answer(ws, BALANCE, { token: ahead, id: 'wsp' }));
+    expect(failed).toEqual({ error: [expect.objectContaining({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } })] });
     const read = await ws.execute(`{ account(id: "wsp") { balance } }`);
     expect(read.data.account).toEqual({ balance: 42 });
   });
