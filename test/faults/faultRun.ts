@@ -331,10 +331,19 @@ async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
       return `member ${primary.index}`;
     }
     case 'stepDown': {
-      const primary = await set.primary();
-      await stepDown(primary, 2);
-      await set.primary(primary);
-      return `member ${primary.index}`;
+      // The primary found may lose its office before the command reaches it (a member just
+      // restarted, heartbeats settling): mongod then answers "not primary"; ask the new one.
+      for (let attempt = 1; ; attempt += 1) {
+        const primary = await set.primary();
+        try {
+          await stepDown(primary, 2);
+        } catch (error) {
+          if (attempt < 3 && error instanceof Error && /not primary/i.test(error.message)) continue;
+          throw error;
+        }
+        await set.primary(primary);
+        return `member ${primary.index}`;
+      }
     }
     case 'laggingSecondary': {
       const primary = await set.primary();
