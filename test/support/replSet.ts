@@ -24,6 +24,12 @@ export const TEST_SET_ELECTION_TIMEOUT_MS = 1000;
 export const TEST_SET_HEARTBEAT_INTERVAL_MS = 200;
 /** How long a test waits for the set to agree on a primary: a few election timeouts on a busy machine. */
 const SETTLE_TIMEOUT_MS = 20_000;
+/**
+ * How long every member may take to be primary or secondary again: a member that rolled back
+ * (the emulator re-syncs it whole) or restarted makes an initial sync of the whole data set,
+ * measured at up to a minute on a 2-core machine at load 15-20.
+ */
+const MEMBERS_UP_TIMEOUT_MS = 180_000;
 
 export interface TestSetMember {
   readonly index: number;
@@ -147,7 +153,7 @@ function withHelpers(engine: TestReplSet['engine'], uri: string, members: readon
           return hellos.every((h) => h?.isWritablePrimary === true || h?.secondary === true);
         },
         'every member primary or secondary',
-        SETTLE_TIMEOUT_MS * 3,
+        MEMBERS_UP_TIMEOUT_MS,
       );
     },
     stop,
