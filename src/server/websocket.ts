@@ -81,14 +81,14 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
       },
       // Steps 2-5 before graphql-ws parses anything: what this returns is executed as it is (its
       // own parsing and validation are skipped), or its errors are the operation's answer.
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
         // graphql-ws runs this only on an acknowledged socket, whose onConnect kept its authentication.
         const auth = (ctx.extra as AuthenticatedExtra).authentication ?? admission.authenticate(undefined);
         const screened = admission.screenText(payload.query, auth) ?? admission.screenVariables(payload.variables);
         if (screened) return [withoutHttp(screened)];
         const parsed = admission.parseAndValidate(schema, payload.query);
         if (parsed.errors) return [...parsed.errors];
-        const limited = admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
+        const limited = await admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
         if (limited) return [withoutHttp(limited)];
         return {
           schema,
