@@ -1,4 +1,4 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config.ts';
 
 export type MongoLimits = Pick<Config['limits'], 'mongoSocketTimeoutMs' | 'mongoServerSelectionTimeoutMs'>;
@@ -6,9 +6,9 @@ export type MongoLimits = Pick<Config['limits'], 'mongoSocketTimeoutMs' | 'mongo
 /**
  * The one way the application opens a client. Retryable writes stay on and reads go to the
  * primary, so no command of a mutation reads from a secondary; money writes choose
- * `writeConcern: majority` themselves.
+ * `writeConcern: majority` themselves. `monitorCommands` is for tests that read the commands sent.
  */
-export async function connectMongo(uri: string, limits: MongoLimits, appName: string): Promise<MongoClient> {
+export async function connectMongo(uri: string, limits: MongoLimits, appName: string, options: Pick<MongoClientOptions, 'monitorCommands'> = {}): Promise<MongoClient> {
   const client = new MongoClient(uri, {
     retryWrites: true,
     retryReads: true,
@@ -18,6 +18,7 @@ export async function connectMongo(uri: string, limits: MongoLimits, appName: st
     // `precondition/<processId>` (processLiveness.ts): the server reports it beside each open
     // transaction, so a surviving process can tell a dead one's orphans apart.
     appName,
+    ...options,
   });
   await client.connect();
   return client;
