@@ -68,8 +68,9 @@ describe('a process killed mid-transaction (R3, real processes, default server s
     expect(await a.main.exited).toMatchObject({ signal: 'SIGKILL' });
     await turnOff();
     await burst;
-    // The server still holds the dead process's transaction: without the sweep it would for 60 s.
-    expect(await orphansOfA()).toBe(1);
+    // A's transaction was open at the kill (seen above, blocked by the fail point): without the
+    // sweep the server would keep it for 60 s. It is not counted again here: on a loaded machine
+    // B may already have ended it, which is the point.
 
     // The survivor's caller: withdrawals on the same account, each key sent until final, until one applies.
     let appliedAfterMs: number | undefined;
