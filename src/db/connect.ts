@@ -1,5 +1,6 @@
 import { MongoClient } from 'mongodb';
 import type { Config } from '../config.ts';
+import { tracingEnabled } from '../observability/tracing.ts';
 
 export type MongoLimits = Pick<Config['limits'], 'mongoSocketTimeoutMs' | 'mongoServerSelectionTimeoutMs'>;
 
@@ -16,6 +17,9 @@ export async function connectMongo(uri: string, limits: MongoLimits): Promise<Mo
     socketTimeoutMS: limits.mongoSocketTimeoutMs,
     serverSelectionTimeoutMS: limits.mongoServerSelectionTimeoutMs,
     appName: 'precondition',
+    // Command events for the MongoDB spans (src/observability/mongoCommandSpans.ts), only when
+    // tracing: without a listener the driver builds no event, with the option it would.
+    monitorCommands: tracingEnabled(),
   });
   await client.connect();
   return client;

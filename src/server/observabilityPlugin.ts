@@ -1,6 +1,9 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
 import type { Logger } from '../observability/logger.ts';
+import { trace } from '../observability/tracing.ts';
+
+const activeSpan = () => trace.getActiveSpan();
 import type { AppContext } from '../app/requestContext.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 
@@ -33,6 +36,15 @@ export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Lo
     async requestDidStart() {
       const startedNs = process.hrtime.bigint();
       return {
+        // The request's server span (when traced) is named after the operation it carried.
+        async didResolveOperation({ operation, operationName }) {
+          const span = activeSpan();
+          if (!span || !operation) return;
+          const name = operationName ?? operation.name?.value;
+          span.updateName(`${operation.operation} ${name ?? 'anonymous'}`);
+          span.setAttribute('graphql.operation.type', operation.operation);
+          if (name) span.setAttribute('graphql.operation.name', name);
+        },
         async didEncounterErrors({ contextValue, errors, operationName }) {
           for (const error of errors) {
             const code = error.extensions?.['code'];

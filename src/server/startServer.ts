@@ -25,6 +25,8 @@ import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
 import { formatAppError } from './formatError.ts';
 import { graphqlHttpHandler } from './http.ts';
+import { traceMutations } from './traceMutations.ts';
+import { tracingEnabled } from '../observability/tracing.ts';
 import { Admission } from './admission.ts';
 import { queryLimitProtection } from './queryLimits.ts';
 import { TrustedDocuments } from './trustedDocuments.ts';
@@ -102,7 +104,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     cleanups.push(() => app.stop());
     const { services } = app;
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
-    const schema = options.schema ?? (await buildAppSchema());
+    const untraced = options.schema ?? (await buildAppSchema());
+    const schema = tracingEnabled() ? traceMutations(untraced) : untraced;
     const admission = new Admission({
       keyring,
       production: config.nodeEnv === 'production',
