@@ -9,7 +9,7 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../packages/sdk/src/index.ts';
 import { createLogger } from '../../src/observability/logger.ts';
-import { startTracing, tracingEnabled, type Tracing } from '../../src/observability/tracing.ts';
+import { startTracing, tracer, tracingEnabled, type Tracing } from '../../src/observability/tracing.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/waiting.ts';
 
@@ -90,6 +90,21 @@ describe('tracing: SDK → API → driver, and the payout linked to its withdraw
     // The request and its entry keep the trace: the payout made from them links back to it.
     const request = await app.db.collection('ledger_requests').findOne({ requestId: 'tr-w1' });
     expect(request?.['traceparent']).toBe(traceparentOf(TRACE_ID, field.spanContext().spanId));
+  });
+
+  it('continues the caller\'s active OpenTelemetry span when the SDK is given no traceparent', async () => {
+    const service = createClient({ url: app.url, apiKey: app.keys.service });
+    const caller = await tracer().startActiveSpan('caller', async (span) => {
+      await service.openAccount({ accountId: 'tr-ctx', currency: 'EUR' });
+      span.end();
+      return span.spanContext();
+    });
+    const server = await eventually(() => {
+      const found = spansOf(caller.traceId).find((span) => span.name === 'mutation OpenAccount');
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(parentOf(server)).toBe(caller.spanId);
   });
 
   it('links the projection\'s payout, its claim and its completion to the withdrawal\'s trace, with what each expected and wrote', async () => {
