@@ -229,8 +229,57 @@ function idCell(id) {
       showNotice(`Item id: ${id}`);
     }
   });
-  td.append(code, copy);
+  const openButton = document.createElement('button');
+  openButton.type = 'button';
+  openButton.className = 'copy';
+  openButton.textContent = 'Open';
+  openButton.setAttribute('aria-label', `Open item ${id}`);
+  openButton.addEventListener('click', () => openItem(id).catch((error) => showNotice(`Could not open ${id}: ${error.message}`)));
+  td.append(code, copy, openButton);
   return td;
+}
+
+// A work item's page: what it is, its attempts, the withdrawal entry a payout pays out, the trace
+// id of the request that made it (search it in the trace backend), and its transitions.
+async function openItem(id) {
+  const data = await gql(
+    `query ($id: ID!) { workItem(id: $id) { id kind status version attempts maxAttempts lockedBy leaseExpiresAt idempotencyKey payload result traceparent history { from to version workerId at } } }`,
+    { id },
+  );
+  const item = data.workItem;
+  if (!item) return showNotice(`No work item ${id}`);
+  const entryId = item.kind === 'PAYOUT' ? item.payload?.entryId : null;
+  const facts = [
+    ['Id', item.id],
+    ['Kind', item.kind],
+    ['Status', `${item.status} (version ${item.version})`],
+    ['Attempts', `${item.attempts} of ${item.maxAttempts}`],
+    ['Held by', item.lockedBy ? `${item.lockedBy} until ${time(item.leaseExpiresAt)}` : 'nobody'],
+    ['Key', item.idempotencyKey],
+    ...(entryId ? [['Pays out entry', entryId]] : []),
+    ['Trace id', item.traceparent ? item.traceparent.split('-')[1] : 'not traced'],
+    ['Payload', JSON.stringify(item.payload)],
+    ['Result', JSON.stringify(item.result)],
+  ];
+  $('item').replaceChildren(
+    ...facts.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      dd.dataset.term = term;
+      return [dt, dd];
+    }),
+  );
+  $('item-history').tBodies[0].replaceChildren(
+    ...item.history.map((step) => {
+      const row = document.createElement('tr');
+      row.append(cell(step.from ?? '∅', `status status-${step.from}`), cell(step.to, `status status-${step.to}`), cell(String(step.version), 'num'), cell(step.workerId ?? ''), cell(time(step.at), 'time'));
+      return labelled('item-history', row);
+    }),
+  );
+  $('item-section').hidden = false;
+  $('item-section').scrollIntoView({ block: 'nearest' });
 }
 
 /** Each cell carries its column's header as `data-label`, which the narrow layout shows beside it. */

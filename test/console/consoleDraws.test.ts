@@ -2,11 +2,16 @@
 // its currency's units (integer minor units from the API, the currency's own fraction digits from
 // Intl: cents for EUR, none for JPY), in the entries table and the
 // account line; and charts over time of claim conflicts per minute and payout lag, one point per
-// poll, the latest value written beside each.
+// poll, the latest value written beside each; and a work item's page: its transitions, attempts,
+// the entry a payout pays out and the trace id of the withdrawal that made it (the app traces here,
+// to an in-memory exporter, as it does with OTEL_EXPORTER_OTLP_ENDPOINT set).
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { startTracing, type Tracing } from '../../src/observability/tracing.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { eventually } from '../support/waiting.ts';
 import { deposit, openAccount, withdraw } from '../support/callers.ts';
 import { screenshotPath } from '../support/screenshots.ts';
 
@@ -15,7 +20,9 @@ const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-
 describe('the ops console draws', () => {
   let app: TestApp;
   let browser: Browser;
+  let tracing: Tracing;
   beforeAll(async () => {
+    tracing = startTracing({ exporter: new InMemorySpanExporter() });
     const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
     browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
@@ -23,6 +30,7 @@ describe('the ops console draws', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await tracing?.shutdown();
   });
 
   it('shows money in its currency\'s units and charts conflicts and payout lag over time; saves its screenshot', async () => {
@@ -63,4 +71,35 @@ describe('the ops console draws', () => {
     await page.screenshot({ path: screenshotPath('console-charts.png'), fullPage: true });
     await page.close();
   }, 60_000);
+
+  it('opens a payout\'s page: its transitions, attempts, the entry it pays out and its withdrawal\'s trace id', async () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    await openAccount(app, 'draw-item', 'EUR');
+    await deposit(app, 'draw-item', 1_000, 'draw-item-d');
+    const answer = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.service}`, traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+      body: JSON.stringify({ query: 'mutation ($input: WithdrawInput!) { withdraw(input: $input) { ... on WithdrawSuccess { entry { id } } } }', variables: { input: { accountId: 'draw-item', amount: 100, requestId: 'draw-item-w' } } }),
+    });
+    const entryId = ((await answer.json()) as { data: { withdraw: { entry: { id: string } } } }).data.withdraw.entry.id;
+    const payoutId = await eventually(async () => {
+      const found = await app.gql(`query ($entryId: ID!) { payoutFor(entryId: $entryId) { id } }`, { entryId });
+      expect(found.data.payoutFor).not.toBeNull();
+      return found.data.payoutFor.id as string;
+    });
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    await page.getByLabel('API key').fill(app.keys.ops);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Open item ${payoutId}` }).first().click();
+    await page.locator('#item-section').waitFor();
+    expect(await page.locator('#item dd[data-term="Trace id"]').innerText()).toBe(traceId);
+    expect(await page.locator('#item dd[data-term="Pays out entry"]').innerText()).toBe(entryId);
+    expect(await page.locator('#item dd[data-term="Attempts"]').innerText()).toBe('0 of 5');
+    expect(await page.locator('#item dd[data-term="Status"]').innerText()).toBe('PENDING (version 1)');
+    expect(await page.locator('#item-history tbody tr').first().innerText()).toContain('∅');
+    await page.screenshot({ path: screenshotPath('console-item.png'), fullPage: true });
+    await page.close();
+  });
 });
