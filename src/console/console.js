@@ -447,11 +447,28 @@ function showAccount() {
   $('account').textContent = account ? `${account.id}: ${money(account.balance, account.currency)} (version ${account.version})` : 'No such account';
 }
 
+/** The account's statement: its last entries on the accountId index, newest first, signed by direction. */
+async function refreshStatement(id) {
+  const data = await gql(`query ($id: ID!) { ledgerEntries(accountId: $id, first: 20) { items { kind currency amount balanceAfter counterpartyAccountId createdAt } } }`, { id });
+  const debit = new Set(['withdrawal', 'transferOut']);
+  $('statement').tBodies[0].replaceChildren(
+    ...data.ledgerEntries.items.map((entry) => {
+      const row = document.createElement('tr');
+      const signed = debit.has(entry.kind) ? `-${entry.amount}` : entry.amount;
+      row.append(cell(entry.kind), cell(money(signed, entry.currency), 'num'), cell(money(entry.balanceAfter, entry.currency), 'num'), cell(entry.counterpartyAccountId ?? ''), cell(time(entry.createdAt), 'time'));
+      return labelled('statement', row);
+    }),
+  );
+  $('statement-box').hidden = data.ledgerEntries.items.length === 0;
+}
+
 async function lookUpAccount(id) {
   state.account?.unsubscribe?.();
   const data = await gql(`query ($id: ID!) { account(id: $id) { id currency balance version } }`, { id });
   state.account = data.account;
   showAccount();
+  if (state.account) await refreshStatement(id);
+  else $('statement-box').hidden = true;
   if (!state.account || !mayOpen('accountBalanceChanged')) return;
   state.account.unsubscribe = state.client.subscribe(
     `subscription ($ids: [ID!]!, $after: String) { accountBalanceChanged(accountIds: $ids, after: $after) { __typename ... on AccountBalanceChanged { cursor accountId balance version } ... on ResyncRequired { cursor reason } } }`,
@@ -461,6 +478,7 @@ async function lookUpAccount(id) {
       if (state.account?.id === event.accountId && event.version > state.account.version) {
         Object.assign(state.account, { balance: event.balance, version: event.version });
         showAccount();
+        refreshStatement(event.accountId).catch((error) => showNotice(`Could not refresh the statement: ${error.message}`, 'poll'));
       }
     },
   );

@@ -2,7 +2,7 @@
 // its currency's units (integer minor units from the API, the currency's own fraction digits from
 // Intl: cents for EUR, none for JPY), in the entries table and the
 // account line; and charts over time of claim conflicts per minute and payout lag, one point per
-// poll, the latest value written beside each; and a work item's page: its transitions, attempts,
+// poll, the latest value written beside each; an account's statement; and a work item's page: its transitions, attempts,
 // the entry a payout pays out and the trace id of the withdrawal that made it (the app traces here,
 // to an in-memory exporter, as it does with OTEL_EXPORTER_OTLP_ENDPOINT set).
 import { execFileSync } from 'node:child_process';
@@ -51,6 +51,12 @@ describe('the ops console draws', () => {
     await page.getByLabel('Account id').fill('draw-eur');
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.locator('#account', { hasText: 'draw-eur: €12,345.62 (version 2)' }).waitFor();
+    // Its statement: newest first, a debit signed, each balance after it.
+    await page.locator('#statement tbody tr').nth(1).waitFor();
+    expect(await page.locator('#statement tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^withdrawal\s+-€0\.05\s+€12,345\.62\s/),
+      expect.stringMatching(/^deposit\s+€12,345\.67\s+€12,345\.67\s/),
+    ]);
 
     // One point per poll (every 3 s); the conflicts rate needs two polls for its first point. Then a
     // lost race: the next point rises above zero.
