@@ -36,6 +36,7 @@ import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
 import { noStorePlugin } from './noStore.ts';
 import { observabilityPlugin, operationNamesOf } from './observabilityPlugin.ts';
+import { logMutationResults } from './operationObservation.ts';
 import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
@@ -104,8 +105,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     cleanups.push(() => app.stop());
     const { services } = app;
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
-    const untraced = options.schema ?? (await buildAppSchema());
-    const schema = tracingEnabled() ? traceMutations(untraced) : untraced;
+    // Both transports execute this one schema, whose mutation fields write their own log line;
+    // with tracing on each runs in its span, its log line included (trace_id, span_id).
+    const logged = logMutationResults(options.schema ?? (await buildAppSchema()));
+    const schema = tracingEnabled() ? traceMutations(logged) : logged;
+    const operationNames = knownOperationNames(config);
     const admission = new Admission({
       keyring,
       production: config.nodeEnv === 'production',
@@ -139,7 +143,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: knownOperationNames(config) }),
+        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: operationNames }),
         consistencyPlugin(),
         admission.apolloPlugin<AppContext>(),
       ],
@@ -147,7 +151,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry });
+    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry, knownOperationNames: operationNames });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 

@@ -27,6 +27,9 @@ export function traceMutations(schema: GraphQLSchema): GraphQLSchema {
         annotateActiveSpan({ 'graphql.result.member': memberOf(result) });
         return result;
       });
+    // The wrapped resolver's own marks (e.g. logMutationResults' "already logged") carry over, so a
+    // schema shared by two apps is not wrapped twice by either.
+    Object.assign(traced, resolve);
     traced[TRACED] = true;
     field.resolve = traced;
   }
