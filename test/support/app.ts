@@ -110,7 +110,8 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     API_KEYS: apiKeys,
     ...options.env,
   });
-  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits, { monitorCommands: options.monitorCommands ?? false });
+  // Without monitorCommands the client monitors as the app's would: when tracing is on (connect.ts).
+  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits, options.monitorCommands === undefined ? {} : { monitorCommands: options.monitorCommands });
   const ownsDatabase = options.dbName === undefined;
   const db = client.db(options.dbName ?? `test_app_${randomBytes(6).toString('hex')}`);
   const wsClients = new Set<TestWsClient>();
