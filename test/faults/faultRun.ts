@@ -153,11 +153,24 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
       void (async () => {
         for await (const event of client.subscribe.ledgerEntryAdded({})) {
           if (event.__typename === 'ResyncRequired') seen.resyncs += 1;
-          else if (event.__typename === 'LedgerEntryAdded') seen.entries.push({ entryId: event.entryId, accountId: event.accountId, versionAfter: Number(event.versionAfter) });
+          else if (event.__typename === 'LedgerEntryAdded') seen.entries.push({ entryId: event.entryId, requestId: event.requestId, accountId: event.accountId, versionAfter: Number(event.versionAfter) });
         }
       })().catch((error: unknown) => (seen.failed = String(error)));
       return seen;
     });
+
+    // Live before the workload starts: a marker deposit both subscribers receive (a feed delivers
+    // in commit order, so every later entry is owed to them).
+    const marker = `${dbName}-open-marker`;
+    await slots[0]!.client.deposit({ accountId: accounts[0]!, amount: 1, requestId: marker });
+    for (const [i, subscriber] of subscribers.entries()) {
+      await waitFor(async () => {
+        if (subscriber.entries.some((e) => e.requestId === marker)) return true;
+        // Not attached yet when the marker committed: another marker until one arrives.
+        await slots[0]!.client.deposit({ accountId: accounts[0]!, amount: 1, requestId: `${marker}-${i}-${randomBytes(3).toString('hex')}` });
+        return subscriber.entries.some((e) => e.requestId.startsWith(marker));
+      }, `subscriber ${i} live`, 60_000);
+    }
 
     // ---- workload
     const moves: MoveRecord[] = [];
@@ -218,7 +231,7 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
 }
 
 interface SubscriberLog {
-  entries: Array<{ entryId: string; accountId: string; versionAfter: number }>;
+  entries: Array<{ entryId: string; requestId: string; accountId: string; versionAfter: number }>;
   resyncs: number;
   failed?: string;
 }
