@@ -41,9 +41,9 @@ export interface FaultRunOptions {
 }
 
 /**
- * The engine's transactionLifetimeLimitSeconds in the run: how long the open transaction of a
- * SIGKILLed API process holds its accounts. mongod's default is 60 s; R3 (the `orphans` branch)
- * ends such transactions within 5 s at the default, and the bound below tightens with it.
+ * The engine's transactionLifetimeLimitSeconds in the run: the server's own end of a SIGKILLed API
+ * process's open transaction (mongod's default is 60 s). R3's sweep ends them within 5 s before
+ * that; this lower limit is a second line, kept from before R3, so the bound below holds either way.
  */
 const TRANSACTION_LIFETIME_SECONDS = 10;
 /**
