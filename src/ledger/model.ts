@@ -21,6 +21,11 @@ export interface AccountDoc {
   balance: Long;
   /** Number of moves applied to this account: the per-account journal order. */
   version: Long;
+  /**
+   * Sum of the account's pending holds (holds.ts); `balance - held` is what a debit or a new hold
+   * may spend. Absent on accounts opened before holds existed: read as 0 everywhere.
+   */
+  held?: Long;
   openedAt: Date;
 }
 

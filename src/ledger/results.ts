@@ -9,6 +9,13 @@ export interface AccountSnapshot {
   currency: string;
   balance: number;
   version: number;
+  /**
+   * Sum of the pending holds, and `balance - held`. Null in a snapshot rebuilt from a journal
+   * entry (a deposit's, a withdrawal's or a transfer's answer): the journal records balances, not
+   * holds, and a replay must repeat the first answer exactly.
+   */
+  held: number | null;
+  available: number | null;
 }
 
 export interface LedgerEntry {
