@@ -11,3 +11,5 @@ export type { Page } from './queries.ts';
 export { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent, type LedgerFeeds } from './events.ts';
 export { fromLong, toLong } from './money.ts';
 export { groupPolicy, type GroupPolicy } from './groupDecision.ts';
+export { holdsCollectionName, HoldStatus, type HoldDoc } from './holdModel.ts';
+export type { HoldRules } from './holds.ts';

@@ -18,6 +18,8 @@ export interface LedgerTelemetry {
   retried(reason: RetryReason): void;
   /** A money-move transaction committed, carrying `moves` decided moves (its commit reply may yet be lost). */
   committed(kind: TransactionKind, moves: number): void;
+  /** The hold sweeper released `count` expired holds. */
+  holdsExpired(count: number): void;
   /** Where the pending-request gauges read from on each scrape (the last service wins). */
   countPendingIn(requests: Collection<RequestDoc>): void;
 }
@@ -45,6 +47,7 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
   // Moves per transaction = moves ÷ transactions, by kind: how much group commit shares.
   const transactions = counterOn(registry, 'ledger_transactions_total', 'Money-move transactions committed, by kind (lone, group, batch).', ['kind']);
   const transactionMoves = counterOn(registry, 'ledger_transaction_moves_total', 'Moves decided in committed money-move transactions, by kind.', ['kind']);
+  const expiredHolds = counterOn(registry, 'ledger_holds_expired_total', 'Holds the sweeper released past their expiry (database clock).', []);
   const log = logger.child({ component: 'ledger' });
   const source: { requests: Collection<RequestDoc> | null } = { requests: null };
   // A move inserts its request already decided, in its transaction, so both gauges stay 0: they
@@ -75,6 +78,9 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
     committed(kind, moves) {
       transactions.inc({ kind });
       transactionMoves.inc({ kind }, moves);
+    },
+    holdsExpired(count) {
+      expiredHolds.inc(count);
     },
     countPendingIn(requests) {
       source.requests = requests;
