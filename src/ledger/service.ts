@@ -72,6 +72,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   };
   telemetry.countPendingIn(deps.collections.requests);
   const holdDeps: HoldDeps = { ledger: deps, holds: holdWriteCollections(db), rules: parts.holdRules };
+  telemetry.countHoldsIn(holdDeps.holds.holds);
   const reporting = reportingCollections(db);
   const holdReporting = holdReportingCollections(db);
   const report = <R extends { kind: string }>(op: string, result: R): R => {
