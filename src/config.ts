@@ -123,8 +123,8 @@ const envSchema = z
     // Query limits (graphql-armor); src/server/queryLimits.ts derives each default.
     GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
     GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
-    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 6_000),
-    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_000),
+    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 7_000),
+    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_500),
     GRAPHQL_DIRECTIVES_MAX: intVar(0, 1_000, 10),
     GRAPHQL_BATCH_MAX: intVar(1, 100, 10),
     // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
