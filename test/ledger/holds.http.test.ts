@@ -44,6 +44,8 @@ describe('holds over HTTP', () => {
     expect(holdId).toMatch(/^hold_/);
     expect(await service.account('hh-a')).toMatchObject({ balance: 1_000, held: 300, available: 700 });
     expect((await service.holds({ accountId: 'hh-a', status: 'PENDING' })).items.map((hold) => hold.id)).toEqual([holdId]);
+    const totals = await app.gql('{ ledgerTotals(currency: "EUR") { moneyHeld moneyOnHold } }', {}, { key: 'dashboard' });
+    expect(totals.data?.ledgerTotals).toEqual({ moneyHeld: '1000', moneyOnHold: '300' });
 
     const captured = await service.captureHold({ holdId, amount: 120 });
     expect(captured).toMatchObject({ __typename: 'CaptureHoldSuccess', hold: { status: 'CAPTURED', capturedAmount: 120 }, entry: { kind: 'withdrawal', amount: 120 }, account: { balance: 880, held: 0, available: 880 } });

@@ -521,6 +521,8 @@ export type LedgerTotals = {
   deposits: MoneyFlow;
   /** The sum of the currency's account balances now (not as of `to`), exact at any size */
   moneyHeld: Scalars['BigIntString']['output'];
+  /** The sum of the currency's accounts' pending holds now: part of moneyHeld, not available to spend */
+  moneyOnHold: Scalars['BigIntString']['output'];
   /** Money moved between accounts, each transfer counted once */
   transfers: MoneyFlow;
   withdrawals: MoneyFlow;
@@ -1372,7 +1374,7 @@ export type LedgerTotalsQueryVariables = Exact<{
 }>;
 
 
-export type LedgerTotalsQuery = { __typename?: 'Query', ledgerTotals: { __typename?: 'LedgerTotals', currency: string, accounts: number, moneyHeld: string, deposits: { __typename?: 'MoneyFlow', amount: string, count: number }, withdrawals: { __typename?: 'MoneyFlow', amount: string, count: number }, transfers: { __typename?: 'MoneyFlow', amount: string, count: number } } };
+export type LedgerTotalsQuery = { __typename?: 'Query', ledgerTotals: { __typename?: 'LedgerTotals', currency: string, accounts: number, moneyHeld: string, moneyOnHold: string, deposits: { __typename?: 'MoneyFlow', amount: string, count: number }, withdrawals: { __typename?: 'MoneyFlow', amount: string, count: number }, transfers: { __typename?: 'MoneyFlow', amount: string, count: number } } };
 
 export type OpenAccountMutationVariables = Exact<{
   input: OpenAccountInput;
@@ -3220,6 +3222,7 @@ export const LedgerTotalsDocument = new TypedDocumentString(`
     currency
     accounts
     moneyHeld
+    moneyOnHold
     deposits {
       amount
       count
