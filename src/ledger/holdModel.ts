@@ -38,6 +38,21 @@ export interface HoldDoc {
   resolvedAt: Date | null;
   /** A capture's credited account; null for a capture paid out as a withdrawal. */
   capturedTo: string | null;
+  /**
+   * Null while pending; the resolution as one object, written by the write that resolves the hold.
+   * A field that goes from null to an object appears whole in the change event's
+   * `updateDescription.updatedFields`, so `holdChanged` learns the account of a resolution from
+   * the event itself, never from a looked-up current document (events.ts).
+   */
+  change: HoldChange | null;
+}
+
+export interface HoldChange {
+  accountId: string;
+  status: HoldStatus;
+  amount: Long;
+  capturedAmount: Long;
+  at: Date;
 }
 
 export type HoldOp = 'authorizeHold' | 'captureHold' | 'voidHold';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientSession, Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { acquireLease, leaseCollection, type LeaseDoc, releaseLease, renewLease, type Lease } from '../db/lease.ts';
-import { expired, type HoldDeps, releaseHeld } from './holds.ts';
+import { changeOf, expired, type HoldDeps, releaseHeld } from './holds.ts';
 import { type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
 import { HoldLimits, moveAttemptsMax } from './limits.ts';
 import { backoffMs, retryReasonOf, transactionOptions } from './moneyMove.ts';
@@ -62,7 +62,7 @@ async function expireIn(deps: HoldDeps, session: ClientSession, holdId: string):
   session.startTransaction(transactionOptions);
   const hold = await deps.holds.holds.findOneAndUpdate(
     { _id: holdId, status: HoldStatus.PENDING, ...expired },
-    [{ $set: { status: HoldStatus.EXPIRED, resolvedAt: '$$NOW' } }],
+    [{ $set: { status: HoldStatus.EXPIRED, resolvedAt: '$$NOW' } }, { $set: { change: changeOf(HoldStatus.EXPIRED) } }],
     { session, returnDocument: 'after' },
   );
   if (hold === null) {

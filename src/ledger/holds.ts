@@ -172,6 +172,7 @@ async function decideAuthorization(deps: HoldDeps, session: ClientSession, attem
           resolvedBy: null,
           resolvedAt: null,
           capturedTo: null,
+          change: null,
         },
       },
     ],
@@ -216,6 +217,7 @@ async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: Ho
         capturedTo: { $literal: input.toAccountId },
       },
     },
+    { $set: { change: changeOf(HoldStatus.CAPTURED) } },
   ]);
   if (hold === null) return refuseResolution(deps, session, attempt, input.holdId, input.amount);
   const holdAmount = fromLong(hold.amount);
@@ -287,11 +289,17 @@ export async function voidHold(deps: HoldDeps, input: VoidHoldRequest): Promise<
 async function decideVoid(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: VoidHoldRequest): Promise<Decision<VoidHoldResult>> {
   const hold = await deps.rules.resolve(deps.holds.holds, session, input.holdId, {}, [
     { $set: { status: HoldStatus.VOIDED, resolvedBy: { $literal: input.requestId }, resolvedAt: '$$NOW' } },
+    { $set: { change: changeOf(HoldStatus.VOIDED) } },
   ]);
   if (hold === null) return (await refuseResolution(deps, session, attempt, input.holdId, null)) as Decision<VoidHoldResult>;
   const released = await releaseHeld(deps.ledger.collections.accounts, session, hold);
   const outcome: HoldOutcome = { kind: 'voided', hold: storedHold(hold), account: storedAccount(released) };
   return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as VoidHoldResult };
+}
+
+/** The `change` a resolution writes (pipeline stage value, after the stage that set the status). */
+export function changeOf(status: HoldDoc['status']): Document {
+  return { accountId: '$accountId', status, amount: '$amount', capturedAmount: '$capturedAmount', at: '$$NOW' };
 }
 
 /** Releases a resolved hold's whole amount from its account's `held`; the account after it. */

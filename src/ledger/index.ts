@@ -8,6 +8,7 @@ export type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
 export * from './inputs.ts';
 export type * from './results.ts';
 export type { Page } from './queries.ts';
+export { holdFeedSpec, type HoldChangedEvent } from './events.ts';
 export { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent, type LedgerFeeds } from './events.ts';
 export { fromLong, toLong } from './money.ts';
 export { groupPolicy, type GroupPolicy } from './groupDecision.ts';

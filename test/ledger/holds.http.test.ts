@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, match, type PreconditionClient } from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { waitFor } from '../support/waiting.ts';
 
 // Holds end to end: through the SDK (a key made when left out and sent again on a retry after a
 // lost reply, match over the union), the roles table (service and admin only), the reads
@@ -72,5 +73,33 @@ describe('holds over HTTP', () => {
     expect(metrics).toMatch(/ledger_holds_expired_total 1/);
     expect(metrics).toMatch(/ledger_holds\{status="EXPIRED"\} 1/);
     expect(metrics).toMatch(/ledger_holds\{status="PENDING"\} 1/);
+  });
+
+  it('tells holdChanged subscribers of every authorization and resolution of the account, resuming after a cursor', async () => {
+    await service.openAccount({ accountId: 'hh-sub', currency: 'EUR' });
+    await service.deposit({ accountId: 'hh-sub', amount: 1_000, requestId: 'hh-sub-fund' });
+    const HOLD_CHANGED = 'subscription ($a: ID!, $after: String) { holdChanged(accountId: $a, after: $after) { __typename ... on HoldChanged { cursor holdId accountId status amount capturedAmount } } }';
+    const before = app.services.liveFeeds.holds.subscriberCount;
+    const subscription = app.ws('ops').subscribe(HOLD_CHANGED, { a: 'hh-sub' });
+    await waitFor(() => app.services.liveFeeds.holds.subscriberCount > before, 'a holds subscriber');
+    const captured = await service.authorizeHold({ accountId: 'hh-sub', amount: 100, expiresInSeconds: 600 });
+    const voided = await service.authorizeHold({ accountId: 'hh-sub', amount: 40, expiresInSeconds: 600 });
+    await service.authorizeHold({ accountId: 'hh-a', amount: 1, expiresInSeconds: 600 }); // another account: not delivered
+    if (captured.__typename !== 'AuthorizeHoldSuccess' || voided.__typename !== 'AuthorizeHoldSuccess') throw new Error('setup');
+    await service.captureHold({ holdId: captured.hold.id, amount: 30 });
+    await service.voidHold({ holdId: voided.hold.id });
+    const events = [];
+    for (let i = 0; i < 4; i += 1) events.push((await subscription.next(10_000)).data?.holdChanged);
+    expect(events.map((event) => [event.holdId, event.status, event.capturedAmount])).toEqual([
+      [captured.hold.id, 'PENDING', 0],
+      [voided.hold.id, 'PENDING', 0],
+      [captured.hold.id, 'CAPTURED', 30],
+      [voided.hold.id, 'VOIDED', 0],
+    ]);
+    expect(events.every((event) => event.accountId === 'hh-sub' && event.__typename === 'HoldChanged')).toBe(true);
+    // From the second event's cursor, on a new subscription: the last two again.
+    const resumed = app.ws('ops').subscribe(HOLD_CHANGED, { a: 'hh-sub', after: events[1].cursor });
+    const again = [(await resumed.next(10_000)).data?.holdChanged, (await resumed.next(10_000)).data?.holdChanged];
+    expect(again.map((event) => event.status)).toEqual(['CAPTURED', 'VOIDED']);
   });
 });

@@ -315,6 +315,22 @@ export type Hold = {
   status: HoldStatus;
 };
 
+/** A hold was authorized (PENDING) or resolved (CAPTURED, VOIDED, EXPIRED): one event per transition, in order per hold */
+export type HoldChanged = {
+  __typename?: 'HoldChanged';
+  accountId: Scalars['ID']['output'];
+  amount: Scalars['SafeInt']['output'];
+  /** By the database server's clock */
+  at: Scalars['DateTime']['output'];
+  capturedAmount: Scalars['SafeInt']['output'];
+  /** Opaque; pass it as `after` to resume right after this event, on any API process */
+  cursor: Scalars['String']['output'];
+  holdId: Scalars['ID']['output'];
+  status: HoldStatus;
+};
+
+export type HoldEvent = HoldChanged | ResyncRequired | { __typename?: "%other" };
+
 /** No such hold; nothing was recorded */
 export type HoldNotFound = {
   __typename?: 'HoldNotFound';
@@ -881,6 +897,8 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** Every balance change of the given accounts (at most 100), in version order per account; `after` resumes from a cursor */
   accountBalanceChanged: AccountBalanceEvent;
+  /** Every authorization and resolution (capture, void, expiry) of one account's holds, in order per hold; `after` resumes from a cursor */
+  holdChanged: HoldEvent;
   /** Every journal entry written (of one account, or of all), in version order per account; `after` resumes from a cursor */
   ledgerEntryAdded: LedgerEntryEvent;
   /** Every committed transition of matching work items, in version order per item; `after` resumes from a cursor */
@@ -890,6 +908,12 @@ export type Subscription = {
 
 export type SubscriptionAccountBalanceChangedArgs = {
   accountIds: Array<Scalars['ID']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionHoldChangedArgs = {
+  accountId: Scalars['ID']['input'];
   after?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1313,6 +1337,17 @@ export type HoldQueryVariables = Exact<{
 
 
 export type HoldQuery = { __typename?: 'Query', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string } | null };
+
+export type HoldChangedSubscriptionVariables = Exact<{
+  accountId: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type HoldChangedSubscription = { __typename?: 'Subscription', holdChanged:
+    | { __typename: 'HoldChanged', cursor: string, holdId: string, accountId: string, status: HoldStatus, amount: number, capturedAmount: number, at: string }
+    | { __typename: 'ResyncRequired', cursor: string, reason: ResyncReason }
+   };
 
 export type HoldsQueryVariables = Exact<{
   accountId: Scalars['ID']['input'];
@@ -3070,6 +3105,26 @@ export const HoldDocument = new TypedDocumentString(`
   status
   expiresAt
 }`) as unknown as TypedDocumentString<HoldQuery, HoldQueryVariables>;
+export const HoldChangedDocument = new TypedDocumentString(`
+    subscription HoldChanged($accountId: ID!, $after: String) {
+  holdChanged(accountId: $accountId, after: $after) {
+    __typename
+    ... on HoldChanged {
+      cursor
+      holdId
+      accountId
+      status
+      amount
+      capturedAmount
+      at
+    }
+    ... on ResyncRequired {
+      cursor
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HoldChangedSubscription, HoldChangedSubscriptionVariables>;
 export const HoldsDocument = new TypedDocumentString(`
     query Holds($accountId: ID!, $status: HoldStatus, $first: Int, $after: String) {
   holds(accountId: $accountId, status: $status, first: $first, after: $after) {

@@ -41,6 +41,7 @@ export const mutations = {
 
 export const subscriptions = {
   accountBalanceChanged: { document: documents.AccountBalanceChangedDocument, args: "object", argName: null, keyField: null, keyList: null, replays: false, resumeArg: "after" },
+  holdChanged: { document: documents.HoldChangedDocument, args: "object", argName: null, keyField: null, keyList: null, replays: false, resumeArg: "after" },
   ledgerEntryAdded: { document: documents.LedgerEntryAddedDocument, args: "object", argName: null, keyField: null, keyList: null, replays: false, resumeArg: "after" },
   workItemStatusChanged: { document: documents.WorkItemStatusChangedDocument, args: "object", argName: null, keyField: null, keyList: null, replays: false, resumeArg: "after" },
 } as const;
