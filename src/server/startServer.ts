@@ -28,7 +28,7 @@ import { graphqlHttpHandler } from './http.ts';
 import { Admission } from './admission.ts';
 import { queryLimitProtection } from './queryLimits.ts';
 import { TrustedDocuments } from './trustedDocuments.ts';
-import { RateLimiter } from './rateLimit.ts';
+import { SharedRateLimiter } from './sharedRateLimit.ts';
 import { buildAppSchema } from '../app/schema.ts';
 import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
@@ -112,7 +112,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       batchMax: config.limits.graphqlBatchMax,
       queryLimits: queryLimitProtection(config.limits, graphqlTelemetry),
       trustedDocuments: new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry),
-      rateLimiter: config.rateLimits ? new RateLimiter(config.rateLimits, graphqlTelemetry) : null,
+      rateLimiter: config.rateLimits ? new SharedRateLimiter(config.rateLimits, app.db, graphqlTelemetry, logger.child({ component: 'rateLimit' })) : null,
       telemetry: graphqlTelemetry,
     });
     const apollo = new ApolloServer<AppContext>({
