@@ -21,6 +21,8 @@ import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetricsRegistry } from '../observability/metrics.ts';
 import { registerOpsGauges } from '../observability/opsGauges.ts';
+import { traceMongoCommands } from '../observability/mongoCommandSpans.ts';
+import { tracingEnabled } from '../observability/tracing.ts';
 import type { AppServices } from './services.ts';
 import { appStartupTasks } from './startupList.ts';
 import { createLiveFeeds } from './liveFeeds.ts';
@@ -105,6 +107,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Named before connecting: the client announces it as its appName (src/db/processLiveness.ts).
     const processId = options.processId ?? newProcessId();
     const { client, db, engine } = await openDatabase(options, logger, cleanups, appNameOf(processId));
+    // A span per MongoDB command, child of the request's (the client was opened with monitorCommands).
+    if (tracingEnabled()) {
+      const stopTracingCommands = traceMongoCommands(client);
+      cleanups.push(async () => stopTracingCommands());
+    }
     const registry = options.registry ?? createMetricsRegistry();
     const opsGauges = registerOpsGauges(registry, db);
     cleanups.push(async () => opsGauges.stop());

@@ -1,5 +1,6 @@
 import { MongoClient, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config.ts';
+import { tracingEnabled } from '../observability/tracing.ts';
 
 export type MongoLimits = Pick<Config['limits'], 'mongoSocketTimeoutMs' | 'mongoServerSelectionTimeoutMs'>;
 
@@ -18,6 +19,9 @@ export async function connectMongo(uri: string, limits: MongoLimits, appName: st
     // `precondition/<processId>` (processLiveness.ts): the server reports it beside each open
     // transaction, so a surviving process can tell a dead one's orphans apart.
     appName,
+    // Command events for the MongoDB spans (src/observability/mongoCommandSpans.ts), only when
+    // tracing: without a listener the driver builds no event, with the option it would.
+    monitorCommands: tracingEnabled(),
     ...options,
   });
   await client.connect();

@@ -112,8 +112,9 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     ...options.env,
   });
   // Named as an API process names its client, so this app's open transactions are told apart too.
+  // Without monitorCommands the client monitors as the app's would: when tracing is on (connect.ts).
   const processId = newProcessId();
-  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits, appNameOf(processId), { monitorCommands: options.monitorCommands ?? false });
+  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits, appNameOf(processId), options.monitorCommands === undefined ? {} : { monitorCommands: options.monitorCommands });
   const ownsDatabase = options.dbName === undefined;
   const db = client.db(options.dbName ?? `test_app_${randomBytes(6).toString('hex')}`);
   const wsClients = new Set<TestWsClient>();
