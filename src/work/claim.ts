@@ -3,7 +3,7 @@ import type { Document, ObjectId, Sort } from 'mongodb';
 import { conflictReason } from './conflictReason.ts';
 import type { WorkDeps } from './workDeps.ts';
 import type { ClaimWorkItemInput } from './inputs.ts';
-import { ClaimIndex, WorkStatus } from './model.ts';
+import { ClaimIndex, PENDING_CLAIM_ORDER, WorkStatus } from './model.ts';
 import { WorkLimits } from './limits.ts';
 import * as pipelines from './pipelines.ts';
 import { applied, refused } from './conditionalWrite.ts';
@@ -34,7 +34,7 @@ async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId)
 
 /**
  * The oldest available item of `kinds`: first a stalled one (lease expired, oldest expiry
- * first), else a due PENDING one (oldest `availableAt` first). Each is an index walk that stops
+ * first), else a due PENDING one (highest `priority`, then oldest `availableAt` first). Each is an index walk that stops
  * at the first match: on `{status, kind, <sort field>}` when kinds are given (one range per kind,
  * merged in sort order, so a backlog of other kinds is never read), else on `{status, <sort
  * field>}`. The hint keeps a planner from preferring `kind_status`, which constrains as many
@@ -52,7 +52,7 @@ async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<Clai
     },
     {
       filter: ctx.preconditions.claimNextPending(input.kinds),
-      sort: { availableAt: 1 },
+      sort: { ...PENDING_CLAIM_ORDER },
       hint: { ...(ofKinds ? ClaimIndex.pendingOfKinds : ClaimIndex.pending) },
     },
   ];

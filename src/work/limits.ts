@@ -15,6 +15,21 @@ export const WorkLimits = Object.freeze({
   /** Stalled items out of attempts one claim may dead-letter on its way to a claimable one. */
   deadLettersPerClaimMax: 16,
   pageSizeMax: 100,
+  /** `priority` of an item: a small symmetric range is all that ordering needs, and it stays an int32. */
+  priorityMin: -1_000,
+  priorityMax: 1_000,
+  /** How far ahead `runAt` may be: a year; further is a scheduler's job, not a queue's. */
+  runAtAheadMaxMs: 366 * 24 * 3_600_000,
+  /**
+   * Items one `claimWorkItems` may take: each is its own conditional write, so this bounds the
+   * work of one call (16 writes); a worker's `concurrency` above it just claims in several calls.
+   */
+  claimBatchMax: 16,
+  /**
+   * Rounds of one `claimWorkItems`: a round reads candidates, then claims each by its status and
+   * version; candidates lost to other claimers are replaced by a fresh read, at most twice more.
+   */
+  claimBatchRoundsMax: 3,
   /** A page of `workItems` when `first` is not given. */
   pageSizeDefault: 20,
   /** Two concurrent upserts of one key may both miss and one then hits the unique index: once more. */

@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { ReadOptions } from '../db/readOptions.ts';
 import { claimWorkItem } from './claim.ts';
+import { claimWorkItems } from './claimBatch.ts';
 import { completeWorkItem } from './complete.ts';
 import type { WorkDeps } from './workDeps.ts';
 import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem } from './createItem.ts';
@@ -8,6 +9,7 @@ import { heartbeatWorkItem } from './heartbeat.ts';
 import { entriesWithPayout } from './payoutItems.ts';
 import type {
   ClaimWorkItemInput,
+  ClaimWorkItemsInput,
   CompleteWorkItemInput,
   CreateWorkItemInput,
   HeartbeatWorkItemInput,
@@ -37,6 +39,7 @@ export function createWorkService(options: WorkServiceOptions) {
     preconditions,
     telemetry: options.telemetry,
     retryBackoffBaseMs: options.retryBackoffBaseMs ?? WorkLimits.retryBackoffBaseMs,
+    fairness: rotation(),
   };
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
@@ -44,6 +47,7 @@ export function createWorkService(options: WorkServiceOptions) {
     createPayouts: (payouts: Array<{ entryId: string; payload: unknown }>) => createPayoutWorkItems(ctx, payouts),
     entriesWithPayout: (entryIds: readonly string[]) => entriesWithPayout(ctx, entryIds),
     claim: (input: ClaimWorkItemInput) => claimWorkItem(ctx, input),
+    claimMany: (input: ClaimWorkItemsInput) => claimWorkItems(ctx, input),
     heartbeat: (input: HeartbeatWorkItemInput) => heartbeatWorkItem(ctx, input),
     complete: (input: CompleteWorkItemInput) => completeWorkItem(ctx, input),
     requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
@@ -54,6 +58,12 @@ export function createWorkService(options: WorkServiceOptions) {
     stats: (options?: ReadOptions) => workQueueStats(ctx, options),
     recent: (first: number, options?: ReadOptions) => recentWorkItems(ctx, first, options),
   });
+}
+
+/** A turning counter: the first kind of each batch claim (W6). */
+function rotation(): WorkDeps['fairness'] {
+  let turn = 0;
+  return { next: (kindCount) => (kindCount <= 1 ? 0 : turn++ % kindCount) };
 }
 
 export type WorkService = ReturnType<typeof createWorkService>;

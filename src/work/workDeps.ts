@@ -9,4 +9,6 @@ export interface WorkDeps {
   preconditions: Preconditions;
   telemetry: WorkTelemetry;
   retryBackoffBaseMs: number;
+  /** Which kind a batch claim deals first (W6): turns from call to call. */
+  fairness: { next(kindCount: number): number };
 }

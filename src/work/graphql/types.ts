@@ -64,6 +64,12 @@ export class WorkItem {
   @Field(() => DateTime, { description: 'When a PENDING item may next be claimed' })
   availableAt!: Date;
 
+  @Field(() => Int, { description: 'Among the due items of its kind, higher is claimed first' })
+  priority!: number;
+
+  @Field(() => DateTime, { nullable: true, description: 'Not claimable before this instant of the database clock, as its creation asked (null: at once)' })
+  runAt!: Date | null;
+
   @Field(() => GraphQLJSON, { nullable: true })
   result!: unknown;
 
@@ -91,6 +97,8 @@ export function toWorkItem(doc: WorkItemDoc): WorkItem {
     attempts: doc.attempts,
     maxAttempts: doc.maxAttempts,
     availableAt: doc.availableAt,
+    priority: doc.priority ?? 0,
+    runAt: doc.runAt ?? null,
     result: doc.result,
     history: doc.history.map((step) => Object.assign(new WorkItemTransition(), step)),
     createdAt: doc.createdAt,

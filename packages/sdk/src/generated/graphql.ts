@@ -111,6 +111,28 @@ export type ClaimWorkItemInput = {
 
 export type ClaimWorkItemResult = ClaimSuccess | ConflictLost | NothingToClaim | WorkItemNotFound | { __typename?: "%other" };
 
+export type ClaimWorkItemsInput = {
+  /** The kinds to claim from (1 to 32); each kind with claimable items gets an equal share of the batch */
+  kinds: Array<Scalars['String']['input']>;
+  /** Each item's lease: default 30, 1 to 3600 seconds, on the database clock */
+  leaseSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** At most this many items (1 to 16) */
+  max: Scalars['Int']['input'];
+  /** Who claims (1 to 200 characters): heartbeat and complete must name it */
+  workerId: Scalars['String']['input'];
+};
+
+export type ClaimWorkItemsResult = ClaimWorkItemsSuccess | NothingToClaim | { __typename?: "%other" };
+
+/** The items are yours until their leaseExpiresAt; each was claimed by its own status-and-version precondition */
+export type ClaimWorkItemsSuccess = {
+  __typename?: 'ClaimWorkItemsSuccess';
+  /** Candidates another claimer took between this call's read and its write (counted in claim_conflict_total) */
+  conflicts: Scalars['Int']['output'];
+  /** Possibly empty when every candidate was taken by other claimers first (then `conflicts` > 0): claim again */
+  items: Array<WorkItem>;
+};
+
 export type CompleteSuccess = {
   __typename?: 'CompleteSuccess';
   item: WorkItem;
@@ -167,6 +189,10 @@ export type CreateWorkItemInput = {
   maxAttempts?: InputMaybe<Scalars['Int']['input']>;
   /** Any JSON, at most 65536 bytes serialized; default null */
   payload?: InputMaybe<Scalars['JSON']['input']>;
+  /** Among the due items of a kind, higher is claimed first: -1000 to 1000, default 0 */
+  priority?: InputMaybe<Scalars['Int']['input']>;
+  /** Not claimable before this instant, judged by the database server's clock (at most 366 days ahead); default: at once */
+  runAt?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 export type CreateWorkItemResult = CreateWorkItemSuccess | DuplicateReplayed | IdempotencyKeyReused | { __typename?: "%other" };
@@ -459,6 +485,8 @@ export type MoveResult = AccountNotFound | BalanceLimitExceeded | CurrencyMismat
 export type Mutation = {
   __typename?: 'Mutation';
   claimWorkItem: ClaimWorkItemResult;
+  /** Up to `max` items of `kinds` at once, shared fairly between the kinds; each claimed by the same status-and-version precondition as claimWorkItem */
+  claimWorkItems: ClaimWorkItemsResult;
   completeWorkItem: CompleteWorkItemResult;
   createWorkItem: CreateWorkItemResult;
   deposit: DepositResult;
@@ -476,6 +504,11 @@ export type Mutation = {
 
 export type MutationClaimWorkItemArgs = {
   input: ClaimWorkItemInput;
+};
+
+
+export type MutationClaimWorkItemsArgs = {
+  input: ClaimWorkItemsInput;
 };
 
 
@@ -828,7 +861,11 @@ export type WorkItem = {
   maxAttempts: Scalars['Int']['output'];
   payload: Maybe<Scalars['JSON']['output']>;
   previousStatus: Maybe<WorkItemStatus>;
+  /** Among the due items of its kind, higher is claimed first */
+  priority: Scalars['Int']['output'];
   result: Maybe<Scalars['JSON']['output']>;
+  /** Not claimable before this instant of the database clock, as its creation asked (null: at once) */
+  runAt: Maybe<Scalars['DateTime']['output']>;
   status: WorkItemStatus;
   updatedAt: Scalars['DateTime']['output'];
   /** Bumped by every transition; the fencing token a lease holder presents */
@@ -941,10 +978,20 @@ export type ClaimWorkItemMutationVariables = Exact<{
 
 
 export type ClaimWorkItemMutation = { __typename?: 'Mutation', claimWorkItem:
-    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'NothingToClaim', kinds: Array<string> }
     | { __typename: 'WorkItemNotFound', id: string }
+   };
+
+export type ClaimWorkItemsMutationVariables = Exact<{
+  input: ClaimWorkItemsInput;
+}>;
+
+
+export type ClaimWorkItemsMutation = { __typename?: 'Mutation', claimWorkItems:
+    | { __typename: 'ClaimWorkItemsSuccess', conflicts: number, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> }
+    | { __typename: 'NothingToClaim', kinds: Array<string> }
    };
 
 export type CompleteWorkItemMutationVariables = Exact<{
@@ -953,11 +1000,11 @@ export type CompleteWorkItemMutationVariables = Exact<{
 
 
 export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkItem:
-    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
@@ -973,10 +1020,10 @@ export type CreateWorkItemMutationVariables = Exact<{
 
 
 export type CreateWorkItemMutation = { __typename?: 'Mutation', createWorkItem:
-    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
@@ -996,8 +1043,8 @@ export type DepositMutation = { __typename?: 'Mutation', deposit:
     | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
     | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
@@ -1013,11 +1060,11 @@ export type AccountFieldsFragment = { __typename?: 'Account', id: string, curren
 
 export type LedgerEntryFieldsFragment = { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string };
 
-export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
+export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
 
-type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
 
-type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
 
 type ReplayableOutcomeFields_DepositSuccess_Fragment = { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
 
@@ -1040,8 +1087,8 @@ export type ReplayableOutcomeFieldsFragment =
 ;
 
 export type DuplicateReplayedFieldsFragment = { __typename?: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
@@ -1062,8 +1109,8 @@ export type HeartbeatWorkItemMutationVariables = Exact<{
 
 
 export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWorkItem:
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
@@ -1126,8 +1173,8 @@ export type OpenAccountMutationVariables = Exact<{
 
 export type OpenAccountMutation = { __typename?: 'Mutation', openAccount:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
@@ -1143,7 +1190,7 @@ export type PayoutForQueryVariables = Exact<{
 }>;
 
 
-export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type PayoutProjectionStateQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1155,7 +1202,7 @@ export type RecentWorkItemsQueryVariables = Exact<{
 }>;
 
 
-export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
+export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
 
 export type RequeueWorkItemMutationVariables = Exact<{
   input: RequeueWorkItemInput;
@@ -1163,8 +1210,8 @@ export type RequeueWorkItemMutationVariables = Exact<{
 
 
 export type RequeueWorkItemMutation = { __typename?: 'Mutation', requeueWorkItem:
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
@@ -1189,8 +1236,8 @@ export type SubmitMovesMutation = { __typename?: 'Mutation', submitMoves:
         | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
             | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
             | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
             | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
@@ -1217,8 +1264,8 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
     | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
     | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
@@ -1245,8 +1292,8 @@ export type WithdrawMutationVariables = Exact<{
 export type WithdrawMutation = { __typename?: 'Mutation', withdraw:
     | { __typename: 'AccountNotFound', accountId: string }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
@@ -1265,14 +1312,14 @@ export type WorkItemQueryVariables = Exact<{
 }>;
 
 
-export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type WorkItemByKeyQueryVariables = Exact<{
   idempotencyKey: Scalars['String']['input'];
 }>;
 
 
-export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type WorkItemStatusChangedSubscriptionVariables = Exact<{
   after?: InputMaybe<Scalars['String']['input']>;
@@ -1297,7 +1344,7 @@ export type WorkItemsQueryVariables = Exact<{
 }>;
 
 
-export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
+export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
 
 export type WorkQueueStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1359,6 +1406,8 @@ export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1456,6 +1505,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1506,6 +1557,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1670,6 +1723,8 @@ export const ClaimWorkItemDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1680,6 +1735,47 @@ export const ClaimWorkItemDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<ClaimWorkItemMutation, ClaimWorkItemMutationVariables>;
+export const ClaimWorkItemsDocument = new TypedDocumentString(`
+    mutation ClaimWorkItems($input: ClaimWorkItemsInput!) {
+  claimWorkItems(input: $input) {
+    __typename
+    ... on ClaimWorkItemsSuccess {
+      items {
+        ...WorkItemFields
+      }
+      conflicts
+    }
+    ... on NothingToClaim {
+      kinds
+    }
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<ClaimWorkItemsMutation, ClaimWorkItemsMutationVariables>;
 export const CompleteWorkItemDocument = new TypedDocumentString(`
     mutation CompleteWorkItem($input: CompleteWorkItemInput!) {
   completeWorkItem(input: $input) {
@@ -1737,6 +1833,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1858,6 +1956,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1998,6 +2098,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2118,6 +2220,8 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2327,6 +2431,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2417,6 +2523,8 @@ export const PayoutForDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2458,6 +2566,8 @@ export const RecentWorkItemsDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2504,6 +2614,8 @@ export const RequeueWorkItemDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2655,6 +2767,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2812,6 +2926,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2962,6 +3078,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -3052,6 +3170,8 @@ export const WorkItemDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -3082,6 +3202,8 @@ export const WorkItemByKeyDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -3146,6 +3268,8 @@ export const WorkItemsDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
