@@ -2,9 +2,9 @@ import { performance } from 'node:perf_hooks';
 import type { ObjectId } from 'mongodb';
 import type { WorkDeps } from './workDeps.ts';
 import type { ClaimWorkItemsInput } from './inputs.ts';
-import { ClaimIndex, PENDING_CLAIM_ORDER, WorkStatus, type WorkItemDoc } from './model.ts';
+import { ClaimIndex, PENDING_CLAIM_ORDER, type WorkItemDoc } from './model.ts';
 import { WorkLimits } from './limits.ts';
-import * as pipelines from './pipelines.ts';
+import { claimWrite } from './claimWrite.ts';
 import { applied } from './conditionalWrite.ts';
 import type { ClaimBatchResult } from './results.ts';
 
@@ -27,14 +27,19 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
   const kinds = [...new Set(input.kinds)];
   const items: WorkItemDoc[] = [];
   let conflicts = 0;
+  const limited = await ctx.limitedKinds();
+  // W5: a kind found at its limit is not read again in this call.
+  const full = new Set<string>();
   for (let round = 0; round < WorkLimits.claimBatchRoundsMax && items.length < input.max; round++) {
-    const candidates = await fairCandidates(ctx, kinds, input.max - items.length);
+    const open = kinds.filter((kind) => !full.has(kind));
+    const candidates = await fairCandidates(ctx, open, input.max - items.length, limited);
     if (candidates.length === 0) break;
-    const outcomes = await Promise.all(candidates.map((candidate) => claimCandidate(ctx, candidate, input)));
+    const outcomes = await claimAll(ctx, candidates, input, limited);
     let lostThisRound = 0;
     for (const outcome of outcomes) {
       if (outcome.kind === 'claimed') items.push(outcome.item);
       else if (outcome.kind === 'lost') lostThisRound++;
+      else if (outcome.kind === 'kindFull') full.add(outcome.itemKind);
     }
     conflicts += lostThisRound;
     // Nothing lost: what was read was all there is (dead letters aside, which a next call sees).
@@ -52,10 +57,12 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
  * an equal share of the batch. The kind dealt first rotates from call to call (a counter of this
  * service), so that batches of one alternate between kinds too.
  */
-async function fairCandidates(ctx: WorkDeps, kinds: readonly string[], need: number): Promise<Candidate[]> {
+async function fairCandidates(ctx: WorkDeps, kinds: readonly string[], need: number, limited: ReadonlyMap<string, number>): Promise<Candidate[]> {
+  if (kinds.length === 0) return [];
   const start = ctx.fairness.next(kinds.length);
   const ordered = kinds.map((_, i) => kinds[(start + i) % kinds.length]!);
-  const perKind = await Promise.all(ordered.map((kind) => candidatesOfKind(ctx, kind, need)));
+  // A limited kind can never take more than its limit at once: no use reading more candidates.
+  const perKind = await Promise.all(ordered.map((kind) => candidatesOfKind(ctx, kind, Math.min(need, limited.get(kind) ?? need))));
   const dealt: Candidate[] = [];
   for (let i = 0; dealt.length < need && perKind.some((list) => i < list.length); i++) {
     for (const list of perKind) {
@@ -81,16 +88,43 @@ async function candidatesOfKind(ctx: WorkDeps, kind: string, need: number): Prom
   return [...expired, ...pending];
 }
 
-type CandidateOutcome = { kind: 'claimed'; item: WorkItemDoc } | { kind: 'lost' } | { kind: 'deadLettered' };
+/**
+ * Unlimited kinds' candidates are claimed side by side. A limited kind's are claimed one after
+ * the other, stopping at the first that finds the kind full: each takes a place in the kind's one
+ * document, so side by side they would only conflict with each other.
+ */
+async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWorkItemsInput, limited: ReadonlyMap<string, number>): Promise<CandidateOutcome[]> {
+  const free = candidates.filter((c) => !limited.has(c.kind));
+  const byLimitedKind = new Map<string, Candidate[]>();
+  for (const c of candidates) if (limited.has(c.kind)) byLimitedKind.set(c.kind, [...(byLimitedKind.get(c.kind) ?? []), c]);
+  const inTurn = async (list: Candidate[]) => {
+    const outcomes: CandidateOutcome[] = [];
+    for (const candidate of list) {
+      const outcome = await claimCandidate(ctx, candidate, input, limited);
+      outcomes.push(outcome);
+      if (outcome.kind === 'kindFull') break;
+    }
+    return outcomes;
+  };
+  const [freeOutcomes, ...limitedOutcomes] = await Promise.all([
+    Promise.all(free.map((candidate) => claimCandidate(ctx, candidate, input, limited))),
+    ...[...byLimitedKind.values()].map(inTurn),
+  ]);
+  return [...freeOutcomes!, ...limitedOutcomes.flat()];
+}
+
+type CandidateOutcome = { kind: 'claimed'; item: WorkItemDoc } | { kind: 'lost' } | { kind: 'deadLettered' } | { kind: 'kindFull'; itemKind: string };
 
 /** The single claim's write: status, due-ness on $$NOW and the version read are all in the filter. */
-async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput): Promise<CandidateOutcome> {
-  const item = await ctx.collection.findOneAndUpdate(
-    ctx.preconditions.claimById(candidate._id, candidate.version),
-    pipelines.claim(input.workerId, input.leaseSeconds * 1000),
-    { returnDocument: 'after' },
-  );
-  if (item === null) {
+async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput, limited: ReadonlyMap<string, number>): Promise<CandidateOutcome> {
+  const write = await claimWrite(ctx, {
+    filter: ctx.preconditions.claimById(candidate._id, candidate.version),
+    workerId: input.workerId,
+    leaseMs: input.leaseSeconds * 1000,
+    limited,
+  });
+  if (write.kind === 'kindFull') return write;
+  if (write.kind === 'noMatch') {
     ctx.telemetry.conflict('claim', candidate.kind);
     ctx.telemetry.trace({
       operation: 'claim',
@@ -103,6 +137,6 @@ async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimW
     });
     return { kind: 'lost' };
   }
-  applied(ctx, 'claim', item, input.workerId);
-  return item.status === WorkStatus.FAILED ? { kind: 'deadLettered' } : { kind: 'claimed', item };
+  applied(ctx, 'claim', write.item, input.workerId);
+  return write.kind === 'deadLettered' ? { kind: 'deadLettered' } : { kind: 'claimed', item: write.item };
 }

@@ -30,6 +30,18 @@ export const WorkLimits = Object.freeze({
    * version; candidates lost to other claimers are replaced by a fresh read, at most twice more.
    */
   claimBatchRoundsMax: 3,
+  /**
+   * How stale an API process's list of limited kinds may be (W5): limits are set at start-up, so a
+   * second is plenty, and a claim then needs no extra read (the limit itself is read by the write).
+   */
+  kindLimitsRefreshMs: 1_000,
+  /**
+   * Attempts of one claim's (or heartbeat's) transaction of a limited kind when its writes
+   * conflict with another's: each conflict means another claim moved on, so a few dozen at
+   * ~2 ms apart are plenty; past them the caller gets the error (an INTERNAL_SERVER_ERROR).
+   */
+  placeAttemptsMax: 30,
+  placeRetryPauseMs: 2,
   /** A page of `workItems` when `first` is not given. */
   pageSizeDefault: 20,
   /** Two concurrent upserts of one key may both miss and one then hits the unique index: once more. */

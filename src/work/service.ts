@@ -16,6 +16,7 @@ import type {
   RequeueWorkItemInput,
 } from './inputs.ts';
 import { workItems } from './model.ts';
+import { cachedLimits, kindLimits } from './kindLimits.ts';
 import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
 import { getWorkItem, listWorkItems, payoutFor, recentWorkItems, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
@@ -36,6 +37,9 @@ export interface WorkServiceOptions {
 export function createWorkService(options: WorkServiceOptions) {
   const ctx: WorkDeps = {
     collection: workItems(options.db),
+    kindLimits: kindLimits(options.db),
+    limitedKinds: cachedLimits(kindLimits(options.db), WorkLimits.kindLimitsRefreshMs),
+    client: options.db.client,
     preconditions,
     telemetry: options.telemetry,
     retryBackoffBaseMs: options.retryBackoffBaseMs ?? WorkLimits.retryBackoffBaseMs,

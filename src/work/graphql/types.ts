@@ -136,6 +136,27 @@ export class WorkQueueCount {
   capped!: boolean;
 }
 
+@ObjectType({ description: "One kind's queue: waiting and delayed split on the database clock, as claims judge them" })
+export class WorkKindStats {
+  @Field(() => String)
+  kind!: string;
+
+  @Field(() => Int, { description: 'PENDING and due: claimable now (unless the kind is at its limit)' })
+  waiting!: number;
+
+  @Field(() => Int, { description: 'PENDING before their availableAt (runAt, or a retry backoff)' })
+  delayed!: number;
+
+  @Field(() => Int, { description: 'PROCESSING (leased to a worker, or stalled until reclaimed)' })
+  running!: number;
+
+  @Field(() => Boolean, { description: 'A count stopped at 10,000' })
+  capped!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'Most items of the kind PROCESSING with a live lease, across all API processes (WORK_KIND_LIMITS); null: unlimited' })
+  limit!: number | null;
+}
+
 @ObjectType()
 export class WorkQueueStats {
   @Field(() => [WorkQueueCount], { description: 'Items per status and kind' })
@@ -146,4 +167,7 @@ export class WorkQueueStats {
 
   @Field(() => Int, { description: 'ConflictLost answers counted by this API process since it started' })
   conflictsSinceStart!: number;
+
+  @Field(() => [WorkKindStats], { description: 'Waiting, delayed and running items per kind, with its limit' })
+  kinds!: WorkKindStats[];
 }

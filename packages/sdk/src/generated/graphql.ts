@@ -927,6 +927,22 @@ export type WorkItemTransition = {
   workerId: Maybe<Scalars['String']['output']>;
 };
 
+/** One kind's queue: waiting and delayed split on the database clock, as claims judge them */
+export type WorkKindStats = {
+  __typename?: 'WorkKindStats';
+  /** A count stopped at 10,000 */
+  capped: Scalars['Boolean']['output'];
+  /** PENDING before their availableAt (runAt, or a retry backoff) */
+  delayed: Scalars['Int']['output'];
+  kind: Scalars['String']['output'];
+  /** Most items of the kind PROCESSING with a live lease, across all API processes (WORK_KIND_LIMITS); null: unlimited */
+  limit: Maybe<Scalars['Int']['output']>;
+  /** PROCESSING (leased to a worker, or stalled until reclaimed) */
+  running: Scalars['Int']['output'];
+  /** PENDING and due: claimable now (unless the kind is at its limit) */
+  waiting: Scalars['Int']['output'];
+};
+
 export type WorkQueueCount = {
   __typename?: 'WorkQueueCount';
   capped: Scalars['Boolean']['output'];
@@ -942,6 +958,8 @@ export type WorkQueueStats = {
   conflictsSinceStart: Scalars['Int']['output'];
   /** Items per status and kind */
   counts: Array<WorkQueueCount>;
+  /** Waiting, delayed and running items per kind, with its limit */
+  kinds: Array<WorkKindStats>;
   /** How long the oldest due PENDING item has waited, by the server's clock */
   oldestPendingAgeSeconds: Maybe<Scalars['Float']['output']>;
 };
@@ -1349,7 +1367,7 @@ export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: '
 export type WorkQueueStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }> } };
+export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }>, kinds: Array<{ __typename?: 'WorkKindStats', kind: string, waiting: number, delayed: number, running: number, capped: boolean, limit: number | null }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -3289,6 +3307,14 @@ export const WorkQueueStatsDocument = new TypedDocumentString(`
       kind
       status
       count
+    }
+    kinds {
+      kind
+      waiting
+      delayed
+      running
+      capped
+      limit
     }
   }
 }
