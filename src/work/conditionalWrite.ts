@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { conflictReason, type Presented } from './conflictReason.ts';
 import type { WorkDeps } from './workDeps.ts';
-import type { WorkItemDoc } from './model.ts';
+import { WorkStatus, type WorkItemDoc } from './model.ts';
 import type { ConflictLost, WorkItemNotFound, WorkOperation } from './results.ts';
 import { appliedTrace } from './telemetry.ts';
 
@@ -11,6 +11,8 @@ import { appliedTrace } from './telemetry.ts';
 export function applied(ctx: WorkDeps, operation: WorkOperation, item: WorkItemDoc, workerId: string | null): void {
   if (operation === 'heartbeat') return;
   ctx.telemetry.transition(item.previousStatus, item.status);
+  if (operation === 'claim' && item.status === WorkStatus.PROCESSING) ctx.telemetry.started(item.kind);
+  if (operation === 'complete') ctx.telemetry.completed(item.kind);
   ctx.telemetry.trace(appliedTrace(operation, item, workerId));
 }
 

@@ -73,4 +73,6 @@ export const ReadLimits = Object.freeze({
   statsKindsMax: 100,
   /** `recentWorkItems`: a screenful of rows, the console's table on open (it keeps 200 live ones). */
   recentItemsMax: 50,
+  /** Items one work audit reads (newest changed first): a window's worth at the seed's 900 payouts/s is ~1 s, so a bounded sample, said so by `capped`. */
+  auditItemsMax: 10_000,
 });

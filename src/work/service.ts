@@ -21,6 +21,7 @@ import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
 import { getWorkItem, listWorkItems, payoutFor, recentWorkItems, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
+import { auditWork } from './workAudit.ts';
 import type { WorkTelemetry } from './telemetry.ts';
 
 export interface WorkServiceOptions {
@@ -61,6 +62,7 @@ export function createWorkService(options: WorkServiceOptions) {
     list: (query: WorkItemPageQuery, options?: ReadOptions) => listWorkItems(ctx, query, options),
     stats: (options?: ReadOptions) => workQueueStats(ctx, options),
     recent: (first: number, options?: ReadOptions) => recentWorkItems(ctx, first, options),
+    audit: (since: Date) => auditWork(ctx, since),
   });
 }
 
