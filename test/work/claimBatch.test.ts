@@ -37,14 +37,14 @@ async function drain(service: WorkService, kinds: string[], workerId: string, ma
 }
 
 describe('claimWorkItems', () => {
-  it('gives each of 40 items to exactly one of 8 concurrent batch claimers, and counts every lost candidate', async () => {
-    await createMany(h.service, 'BATCH', 40);
+  it('gives each of 24 items to exactly one of 8 concurrent batch claimers, and counts every lost candidate', async () => {
+    await createMany(h.service, 'BATCH', 24);
     const workers = await h.services(8);
     const before = await h.conflicts();
     const runs = await Promise.all(workers.map((w, i) => drain(w, ['BATCH'], `w${i}`, 4)));
     const ids = runs.flatMap((run) => run.ids);
-    expect(ids).toHaveLength(40);
-    expect(new Set(ids).size).toBe(40);
+    expect(ids).toHaveLength(24);
+    expect(new Set(ids).size).toBe(24);
     const answered = runs.reduce((sum, run) => sum + run.conflicts, 0);
     expect(await h.conflicts()).toBe(before + answered);
   });
