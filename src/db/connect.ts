@@ -1,4 +1,4 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config.ts';
 
 export type MongoLimits = Pick<Config['limits'], 'mongoSocketTimeoutMs' | 'mongoServerSelectionTimeoutMs'>;
@@ -6,9 +6,9 @@ export type MongoLimits = Pick<Config['limits'], 'mongoSocketTimeoutMs' | 'mongo
 /**
  * The one way the application opens a client. Retryable writes stay on and reads go to the
  * primary, so no command of a mutation reads from a secondary; money writes choose
- * `writeConcern: majority` themselves.
+ * `writeConcern: majority` themselves. `monitorCommands` is for tests that read the commands sent.
  */
-export async function connectMongo(uri: string, limits: MongoLimits): Promise<MongoClient> {
+export async function connectMongo(uri: string, limits: MongoLimits, options: Pick<MongoClientOptions, 'monitorCommands'> = {}): Promise<MongoClient> {
   const client = new MongoClient(uri, {
     retryWrites: true,
     retryReads: true,
@@ -16,6 +16,7 @@ export async function connectMongo(uri: string, limits: MongoLimits): Promise<Mo
     socketTimeoutMS: limits.mongoSocketTimeoutMs,
     serverSelectionTimeoutMS: limits.mongoServerSelectionTimeoutMs,
     appName: 'precondition',
+    ...options,
   });
   await client.connect();
   return client;

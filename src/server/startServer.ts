@@ -34,6 +34,7 @@ import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
 import { noStorePlugin } from './noStore.ts';
 import { observabilityPlugin, operationNamesOf } from './observabilityPlugin.ts';
+import { logMutationResults } from './operationObservation.ts';
 import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
@@ -102,7 +103,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     cleanups.push(() => app.stop());
     const { services } = app;
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
-    const schema = options.schema ?? (await buildAppSchema());
+    // Both transports execute this one schema, whose mutation fields write their own log line.
+    const schema = logMutationResults(options.schema ?? (await buildAppSchema()));
+    const operationNames = knownOperationNames(config);
     const admission = new Admission({
       keyring,
       production: config.nodeEnv === 'production',
@@ -136,7 +139,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: knownOperationNames(config) }),
+        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: operationNames }),
         consistencyPlugin(),
         admission.apolloPlugin<AppContext>(),
       ],
@@ -144,7 +147,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry });
+    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry, knownOperationNames: operationNames });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 

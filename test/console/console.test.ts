@@ -3,13 +3,15 @@
 // a transition made through the API shows in the page within 1 s; requeue works from the page,
 // by keyboard; a dashboard key gets no requeue button (and the server refuses it anyway); a
 // dropped socket resumes from its last cursor without losing or doubling a row; the live list
-// stays capped. It saves docs/console.png, the screenshot the README shows.
+// stays capped. It saves console.png, the screenshot the README shows (`npm run screenshots`
+// saves it in docs/).
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { deposit, openAccount } from '../support/callers.ts';
+import { screenshotPath } from '../support/screenshots.ts';
 import { createItem } from '../fanout/support/streamsTest.ts';
 import { waitFor } from '../support/waiting.ts';
 
@@ -94,7 +96,7 @@ describe('ops console', () => {
     await row(page, 'failed', failed).waitFor();
     await page.locator('#queue tbody tr', { hasText: 'FAILED' }).first().waitFor();
     await page.locator('#projection-holder').filter({ hasNotText: '–' }).waitFor();
-    await page.screenshot({ path: 'docs/console.png', fullPage: true });
+    await page.screenshot({ path: screenshotPath('console.png'), fullPage: true });
     await closePage(page);
   });
 

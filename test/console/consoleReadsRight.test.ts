@@ -2,14 +2,16 @@
 // headless, nothing downloaded): table headers line up with their cells (the body stays a table
 // body); transitions show whole status words; item ids show their last digits (which differ
 // between items of one second, unlike an ObjectId's first eight) and copy whole; nothing
-// overflows at 1280 px or 420 px, a long kind included (screenshots of both in docs/); the last
-// transitions are there on open; a stale "could not refresh" notice is cleared on reconnect; and
-// a worker key opens only the feed it may (no refusal shown).
+// overflows at 1280 px or 420 px, a long kind included (screenshots of both; `npm run
+// screenshots` saves them in docs/); the last transitions are there on open; a stale "could not
+// refresh" notice is cleared on reconnect; and a worker key opens only the feed it may (no
+// refusal shown).
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { screenshotPath } from '../support/screenshots.ts';
 import { waitFor } from '../support/waiting.ts';
 
 const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -111,14 +113,14 @@ describe('the ops console reads right', () => {
     await closePage(page);
   });
 
-  it.each([1280, 420])('nothing overflows at %i px, a 64-character kind included; saves its screenshot in docs/', async (width) => {
+  it.each([1280, 420])('nothing overflows at %i px, a 64-character kind included; saves its screenshot', async (width) => {
     await failedItem(LONG_KIND, `rr-long-${width}`);
     const page = await signIn('ops', width);
     await page.locator('#failed button.requeue').first().waitFor();
     await page.locator('#transitions td', { hasText: LONG_KIND }).first().waitFor();
     const overflow = (await page.evaluate(OVERFLOWS)) as string[];
     expect(overflow).toEqual([]);
-    await page.screenshot({ path: `docs/console-${width}.png`, fullPage: true });
+    await page.screenshot({ path: screenshotPath(`console-${width}.png`), fullPage: true });
     await closePage(page);
   });
 

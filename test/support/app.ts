@@ -40,6 +40,8 @@ export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | '
   logger?: Logger;
   /** Another engine than the run's (e.g. an emulator with a tiny oplog started by the test). */
   mongoUri?: string;
+  /** The app's client emits `commandStarted` for every command (on `TestApp.client`): a test reads what goes on the wire. */
+  monitorCommands?: boolean;
 }
 
 export interface GqlOptions {
@@ -108,7 +110,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     API_KEYS: apiKeys,
     ...options.env,
   });
-  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits);
+  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits, { monitorCommands: options.monitorCommands ?? false });
   const ownsDatabase = options.dbName === undefined;
   const db = client.db(options.dbName ?? `test_app_${randomBytes(6).toString('hex')}`);
   const wsClients = new Set<TestWsClient>();
