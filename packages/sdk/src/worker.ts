@@ -99,14 +99,22 @@ export function createWorker<R = unknown>(options: WorkerOptions<R>): Worker {
   const inHand = new Map<string, { item: WorkItem; controller: AbortController; done: Promise<void>; settled: { lost: boolean } }>();
   let closing = false;
   let wakeUp: (() => void) | null = null;
+  /** A wake-up that came while the loop was not napping (claiming, say): the next nap returns at once. */
+  let woken = false;
   const wake = () => {
     const resolve = wakeUp;
     wakeUp = null;
-    resolve?.();
+    if (resolve) resolve();
+    else woken = true;
   };
-  /** Resolves after `ms`, or sooner on wake(). */
+  /** Resolves after `ms`, or sooner on wake() (or at once if one came since the last nap). */
   const nap = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (woken || closing) {
+        woken = false;
+        resolve();
+        return;
+      }
       const timer = setTimeout(() => {
         wakeUp = null;
         resolve();
