@@ -103,4 +103,11 @@ describe('claimWorkItems', () => {
     expect(counts.FAIR_A! / counts.FAIR_B!).toBeLessThanOrEqual(2);
     expect(counts).toEqual({ FAIR_A: 15, FAIR_B: 15 });
   });
+
+  // Last: it drops an index of this file's database.
+  it('walks only its indexes: without the kind-led claim index the batch claim is refused, not a scan', async () => {
+    await createMany(h.service, 'NOINDEX', 1);
+    await h.db.db.collection('workItems').dropIndex('status_kind_priority_availableAt');
+    await expect(h.service.claimMany({ kinds: ['NOINDEX'], workerId: 'w', max: 1, leaseSeconds: 30 })).rejects.toMatchObject({ codeName: 'BadValue' });
+  });
 });

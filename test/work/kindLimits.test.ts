@@ -100,7 +100,12 @@ describe('W5 in one process: places taken by every claim path, given back by com
     expect((await h.service.claim({ workerId: 'b', kinds: ['ONE'], leaseSeconds: 30 })).kind).toBe('nothingToClaim');
     expect((await h.service.claim({ workerId: 'b', leaseSeconds: 30 })).kind).toBe('nothingToClaim');
     const [held] = first.items;
-    expect((await h.service.heartbeat({ id: held!._id, workerId: 'a', version: held!.version })).kind).toBe('heartbeatSuccess');
+    const beat = await h.service.heartbeat({ id: held!._id, workerId: 'a', version: held!.version });
+    if (beat.kind !== 'heartbeatSuccess') throw new Error(beat.kind);
+    expect(beat.item.leaseExpiresAt!.getTime()).toBeGreaterThan(held!.leaseExpiresAt!.getTime());
+    // The place's lease follows the item's, or a live item could lose its place to another claim.
+    const place = await h.db.db.collection('workKindLimits').findOne({ _id: 'ONE' as never });
+    expect(place?.['running']).toEqual([{ itemId: held!._id, leaseExpiresAt: beat.item.leaseExpiresAt }]);
     expect((await h.service.complete({ id: held!._id, workerId: 'a', version: held!.version, outcome: 'DONE' })).kind).toBe('completeSuccess');
     expect(await h.service.claim({ workerId: 'b', kinds: ['ONE'], leaseSeconds: 1 })).toMatchObject({ kind: 'claimSuccess', item: { kind: 'ONE', lockedBy: 'b' } });
   });
