@@ -29,6 +29,7 @@ const MUTATION_RIGHTS: Record<string, Right> = {
   submitMoves: 'moveMoney',
   createWorkItem: 'createWork',
   claimWorkItem: 'processWork',
+  claimWorkItems: 'processWork',
   heartbeatWorkItem: 'processWork',
   completeWorkItem: 'processWork',
   requeueWorkItem: 'requeueWork',
