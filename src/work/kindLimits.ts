@@ -92,8 +92,8 @@ export async function setKindLimits(db: Db, limits: Readonly<Record<string, numb
 }
 
 /** The limited kinds: one small document per limited kind (a handful). */
-export async function limitsOf(limits: Collection<KindLimitDoc>): Promise<Map<string, number>> {
-  const found = await limits.find({}, { projection: { limit: 1 }, hint: '_id_' }).toArray();
+export async function limitsOf(limits: Collection<KindLimitDoc>, session?: ClientSession): Promise<Map<string, number>> {
+  const found = await limits.find({}, { projection: { limit: 1 }, hint: '_id_', ...(session ? { session } : {}) }).toArray();
   return new Map(found.map((doc) => [doc._id, doc.limit]));
 }
 

@@ -129,7 +129,7 @@ export async function workQueueStats(ctx: WorkDeps, options: ReadOptions = {}): 
     distinctKinds(ctx, options),
     oldestPendingAgeMs(ctx, options),
     ctx.telemetry.conflictsSinceStart(),
-    limitsOf(ctx.kindLimits),
+    limitsOf(ctx.kindLimits, options.session),
   ]);
   const counts = await Promise.all(
     kinds.flatMap((kind) =>
