@@ -1,6 +1,7 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
 import type { Logger } from '../observability/logger.ts';
+import { trace, tracingEnabled } from '../observability/tracing.ts';
 import type { AppContext } from '../app/requestContext.ts';
 import { operationRecorder } from './operationObservation.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
@@ -23,10 +24,25 @@ export interface ObservabilityOptions {
 export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Logger, 'isLevelEnabled'>, options: ObservabilityOptions = {}): ApolloServerPlugin<AppContext> {
   const record = operationRecorder(telemetry, options.knownOperationNames);
   const refusals = new LogThrottle(AUDIT_LOG_THROTTLE);
+  // With tracing on (decided before the server is built), the request's server span is named
+  // after the operation it carried; with it off Apollo has no hook to call.
+  const namingHook: Pick<GraphQLRequestListener<AppContext>, 'didResolveOperation'> = tracingEnabled()
+    ? {
+        async didResolveOperation({ operation, operationName }) {
+          const span = trace.getActiveSpan();
+          if (!span || !operation) return;
+          const name = operationName ?? operation.name?.value;
+          span.updateName(`${operation.operation} ${name ?? 'anonymous'}`);
+          span.setAttribute('graphql.operation.type', operation.operation);
+          if (name) span.setAttribute('graphql.operation.name', name);
+        },
+      }
+    : {};
   return {
     async requestDidStart() {
       const startedNs = process.hrtime.bigint();
       return {
+        ...namingHook,
         async didEncounterErrors({ contextValue, errors, operationName }) {
           for (const error of errors) {
             const code = error.extensions?.['code'];

@@ -25,10 +25,12 @@ import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
 import { formatAppError } from './formatError.ts';
 import { graphqlHttpHandler } from './http.ts';
+import { traceMutations } from './traceMutations.ts';
+import { tracingEnabled } from '../observability/tracing.ts';
 import { Admission } from './admission.ts';
 import { queryLimitProtection } from './queryLimits.ts';
 import { TrustedDocuments } from './trustedDocuments.ts';
-import { RateLimiter } from './rateLimit.ts';
+import { SharedRateLimiter } from './sharedRateLimit.ts';
 import { buildAppSchema } from '../app/schema.ts';
 import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
@@ -103,8 +105,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     cleanups.push(() => app.stop());
     const { services } = app;
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
-    // Both transports execute this one schema, whose mutation fields write their own log line.
-    const schema = logMutationResults(options.schema ?? (await buildAppSchema()));
+    // Both transports execute this one schema, whose mutation fields write their own log line;
+    // with tracing on each runs in its span, its log line included (trace_id, span_id).
+    const logged = logMutationResults(options.schema ?? (await buildAppSchema()));
+    const schema = tracingEnabled() ? traceMutations(logged) : logged;
     const operationNames = knownOperationNames(config);
     const admission = new Admission({
       keyring,
@@ -112,7 +116,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       batchMax: config.limits.graphqlBatchMax,
       queryLimits: queryLimitProtection(config.limits, graphqlTelemetry),
       trustedDocuments: new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry),
-      rateLimiter: config.rateLimits ? new RateLimiter(config.rateLimits, graphqlTelemetry) : null,
+      rateLimiter: config.rateLimits ? new SharedRateLimiter(config.rateLimits, app.db, graphqlTelemetry, logger.child({ component: 'rateLimit' })) : null,
       telemetry: graphqlTelemetry,
     });
     const apollo = new ApolloServer<AppContext>({

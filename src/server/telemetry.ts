@@ -34,6 +34,10 @@ export function createGraphqlTelemetry(registry: Registry) {
       help: 'Operations refused with RATE_LIMITED (the API key had no token left), by role',
       labelNames: ['role'] as const,
     }),
+    rateLimitFallbacksTotal: counterOn(registry, {
+      name: 'graphql_rate_limit_fallbacks_total',
+      help: "Rate-limit checks made on this process's own bucket because the shared bucket in MongoDB could not be reached",
+    }),
     untrustedDocumentsTotal: counterOn(registry, {
       name: 'graphql_untrusted_documents_total',
       help: 'Operations whose document is not in the trusted documents manifest, by mode and whether they were let through',

@@ -98,7 +98,7 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
         if (screened) return [withoutHttp(screened)];
         const parsed = admission.parseAndValidate(schema, payload.query);
         if (parsed.errors) return [...parsed.errors];
-        const limited = admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
+        const limited = await admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
         if (limited) return [withoutHttp(limited)];
         const contextValue = createContext(app, auth, 'ws', connectionIdOf(ctx.extra.socket));
         // As HTTP's consistencyPlugin at didResolveOperation: the operation is valid, not yet run.

@@ -103,7 +103,7 @@ describe('queries and mutations over graphql-ws, as over HTTP', () => {
     const ws = app.ws('ops');
     // Ahead of what this process has seen, so the server pings the deployment to check it.
     const ahead = encodeConsistencyToken(new Timestamp({ t: Math.floor(Date.now() / 1000) + 3_600, i: 1 }));
-    const failed = await withFailCommand(app.client, 'precondition', { times: 1 }, { failCommands: ['ping'], errorCode: 8 }, () => answer(ws, BALANCE, { token: ahead, id: 'wsp' }));
+    const failed = await withFailCommand(app.client, app.client.options.appName!, { times: 1 }, { failCommands: ['ping'], errorCode: 8 }, () => answer(ws, BALANCE, { token: ahead, id: 'wsp' }));
     expect(failed).toEqual({ error: [expect.objectContaining({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } })] });
     const read = await ws.execute(`{ account(id: "wsp") { balance } }`);
     expect(read.data.account).toEqual({ balance: 42 });
