@@ -32,6 +32,7 @@ const MUTATION_RIGHTS: Record<string, Right> = {
   voidHold: 'moveMoney',
   createWorkItem: 'createWork',
   claimWorkItem: 'processWork',
+  claimWorkItems: 'processWork',
   heartbeatWorkItem: 'processWork',
   completeWorkItem: 'processWork',
   requeueWorkItem: 'requeueWork',

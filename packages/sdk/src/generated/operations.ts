@@ -26,6 +26,7 @@ export const mutations = {
   authorizeHold: { document: documents.AuthorizeHoldDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
   captureHold: { document: documents.CaptureHoldDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
   claimWorkItem: { document: documents.ClaimWorkItemDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: false, resumeArg: null },
+  claimWorkItems: { document: documents.ClaimWorkItemsDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: false, resumeArg: null },
   completeWorkItem: { document: documents.CompleteWorkItemDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: true, resumeArg: null },
   createWorkItem: { document: documents.CreateWorkItemDocument, args: "single", argName: "input", keyField: "idempotencyKey", keyList: null, replays: true, resumeArg: null },
   deposit: { document: documents.DepositDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
