@@ -67,9 +67,22 @@ describe('spec runner on a self-test file', () => {
     const dir = await mkdtemp(join(tmpdir(), 'spec-runner-'));
     try {
       const path = join(dir, 'future.json');
-      await writeFile(path, JSON.stringify({ description: 'future', schemaVersion: '1.13', tests: [{ description: 't', operations: [] }] }));
+      await writeFile(path, JSON.stringify({ description: 'future', schemaVersion: '1.21', tests: [{ description: 't', operations: [] }] }));
       const [report] = await runFile(path, resources);
-      expect(report).toMatchObject({ status: 'failed', detail: expect.stringMatching(/schemaVersion 1.13 is not supported/) });
+      expect(report).toMatchObject({ status: 'failed', detail: expect.stringMatching(/schemaVersion 1.21 is not supported/) });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('skips a test that asserts log messages (schema 1.13+) instead of passing it unchecked', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spec-runner-'));
+    try {
+      const path = join(dir, 'logs.json');
+      const expectLogMessages = [{ client: 'c', messages: [{ level: 'debug', component: 'command', data: { message: 'Command started' } }] }];
+      await writeFile(path, JSON.stringify({ description: 'logs', schemaVersion: '1.16', tests: [{ description: 't', operations: [], expectLogMessages }] }));
+      const [report] = await runFile(path, resources);
+      expect(report).toMatchObject({ status: 'skipped', detail: 'runner does not support expectLogMessages (log message assertions)' });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
