@@ -87,4 +87,27 @@ describe('spec runner on a self-test file', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('observes SDAM events, waits for one, and fails on a description of another type', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spec-runner-'));
+    try {
+      const path = join(dir, 'sdam.json');
+      const client = { client: { id: 'c', observeEvents: ['topologyOpeningEvent', 'serverDescriptionChangedEvent'] } };
+      const test = (description: string, type: string) => ({
+        description,
+        operations: [
+          { name: 'createEntities', object: 'testRunner', arguments: { entities: [client] } },
+          { name: 'waitForEvent', object: 'testRunner', arguments: { client: 'c', event: { serverDescriptionChangedEvent: { newDescription: { type: 'RSPrimary' } } }, count: 1 } },
+        ],
+        expectEvents: [{ client: 'c', eventType: 'sdam', ignoreExtraEvents: true, events: [{ topologyOpeningEvent: {} }, { serverDescriptionChangedEvent: { newDescription: { type } } }] }],
+      });
+      const file = { description: 'sdam', schemaVersion: '1.17', tests: [test('primary', 'RSPrimary'), test('standalone', 'Standalone')] };
+      await writeFile(path, JSON.stringify(file));
+      const [primary, standalone] = await runFile(path, resources);
+      expect(primary).toMatchObject({ status: 'passed' });
+      expect(standalone).toMatchObject({ status: 'failed', detail: 'expectEvents[c][1] serverDescriptionChangedEvent: newDescription.type: expected Standalone, got RSPrimary' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
