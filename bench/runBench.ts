@@ -1,11 +1,16 @@
-// `npm run bench [-- --quick] [--engine process|in-process] [scenario ...]`: starts the engine
+// `npm run bench [-- --quick] [--engine process|in-process] [--tracing off|on] [scenario ...]`: starts the engine
 // (its own process by default, as production runs it), the API and the plain-driver baseline on
 // it, runs the chosen scenarios one after another, prints one line per measurement, then checks
 // the invariants. A scenario that fails (its set-up, or an engine that stops answering) is
 // reported on its own line and the run goes on with the next, so a long run is not lost to one
 // failure. Returns the exit code: 0 whatever the speed, 1 when an invariant broke or a scenario
-// failed, 2 for a bad command line.
+// failed, 2 for a bad command line. `--tracing on` starts the OpenTelemetry SDK before the API, as
+// OTEL_EXPORTER_OTLP_ENDPOINT does in production, exporting every span over OTLP/HTTP to a sink in
+// this process that reads and drops them: the same scenario run with `off` and `on` in one sitting
+// gives tracing's overhead (docs/observability.md).
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { emptyBook, type BenchContext } from './context.ts';
@@ -17,6 +22,7 @@ import { connectRawDriver } from './rawDriver.ts';
 import type { Scenario } from './scenario.ts';
 import { scenarios as allScenarios, selectScenarios } from './scenarios/index.ts';
 import { startBenchApp } from './startBenchApp.ts';
+import { startTracing } from '../src/observability/tracing.ts';
 
 /** The widest scenario runs 32 callers at once; each gets its own keep-alive connection. */
 const POOL_CONNECTIONS_MAX = 32;
@@ -32,7 +38,7 @@ export interface RunBenchOptions {
 export async function runBench({ argv, env, write, scenarios = allScenarios }: RunBenchOptions): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { quick: { type: 'boolean', default: false }, engine: { type: 'string', default: 'process' } },
+    options: { quick: { type: 'boolean', default: false }, engine: { type: 'string', default: 'process' }, tracing: { type: 'string', default: 'off' } },
     allowPositionals: true,
   });
   const { selected, unknown } = selectScenarios(positionals, scenarios);
@@ -44,14 +50,22 @@ export async function runBench({ argv, env, write, scenarios = allScenarios }: R
     write(`unknown --engine ${values.engine}; known: process, in-process`);
     return 2;
   }
+  if (values.tracing !== 'off' && values.tracing !== 'on') {
+    write(`unknown --tracing ${values.tracing}; known: off, on`);
+    return 2;
+  }
   const mode = values.quick ? 'quick' : 'full';
   const runId = randomBytes(4).toString('hex');
   write(`bench ${runId}: ${mode} run, ${selected.length} scenario(s), Node ${process.version}, ${availableParallelism()} cores, loopback`);
   const engine = await startEngine(env, values.engine);
+  // Before the app: the server decides once, as it is built, whether it traces.
+  const tracing = values.tracing === 'on' ? await startSpanSink() : null;
   const app = await startBenchApp({ ...env, MONGO_ENGINE: undefined, MONGODB_URI: engine.uri }, runId).catch(async (error: unknown) => {
+    await tracing?.stop();
     await engine.stop();
     throw error;
   });
+  write(tracing ? `tracing: on, every span exported over OTLP/HTTP to ${tracing.url}` : 'tracing: off (no OpenTelemetry SDK)');
   const raw = await connectRawDriver(engine.uri, app.server.db.databaseName);
   const pool = createGraphqlPool(app.server.url, POOL_CONNECTIONS_MAX);
   try {
@@ -79,8 +93,32 @@ export async function runBench({ argv, env, write, scenarios = allScenarios }: R
     await pool.close();
     await raw.close();
     await app.stop();
+    if (tracing) write(`tracing: ${(await tracing.stop()).posts} OTLP export(s) received`);
     await engine.stop();
   }
+}
+
+/** The OpenTelemetry SDK started with an OTLP/HTTP exporter to a sink on a free loopback port. */
+async function startSpanSink(): Promise<{ url: string; stop(): Promise<{ posts: number }> }> {
+  let posts = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      posts++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const tracing = startTracing({ endpoint: url, serviceName: 'precondition-bench' });
+  return {
+    url,
+    async stop() {
+      await tracing.shutdown();
+      await new Promise((resolve) => server.close(resolve));
+      return { posts };
+    },
+  };
 }
 
 interface BenchEngine {

@@ -72,6 +72,9 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     LOG_FORMAT: z.enum(LOG_FORMATS).default('json'),
+    // Traces over OTLP/HTTP to <endpoint>/v1/traces when set; no tracing SDK runs when unset.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default('precondition'),
     MONGODB_URI: z
       .string()
       .regex(/^mongodb(\+srv)?:\/\/\S+$/, { error: 'expected a mongodb:// or mongodb+srv:// connection string' })
@@ -157,6 +160,9 @@ export interface Config {
   nodeEnv: 'development' | 'test' | 'production';
   logLevel: (typeof LOG_LEVELS)[number];
   logFormat: (typeof LOG_FORMATS)[number];
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go; null when tracing is off. */
+  otlpEndpoint: string | null;
+  otelServiceName: string;
   mongodbUri: string | undefined;
   mongodbDb: string;
   mongoEngine: MongoEngineKind | undefined;
@@ -213,6 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+    otelServiceName: e.OTEL_SERVICE_NAME,
     mongodbUri: e.MONGODB_URI,
     mongodbDb: e.MONGODB_DB,
     mongoEngine: e.MONGO_ENGINE,

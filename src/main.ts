@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './observability/logger.ts';
+import { startTracing } from './observability/tracing.ts';
 import { startServer } from './server/startServer.ts';
 
 let config;
@@ -15,6 +16,9 @@ try {
 }
 
 const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+// Before the server is built: the hot paths decide once whether they trace (tracing.ts).
+const tracing = config.otlpEndpoint ? startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName }) : null;
+if (tracing) logger.info({ endpoint: config.otlpEndpoint }, 'tracing: spans exported over OTLP/HTTP');
 /** Exit code for a port already in use (EADDRINUSE's errno on Linux): nothing else was started. */
 const EXIT_ADDRESS_IN_USE = 98;
 
@@ -32,12 +36,15 @@ const server = await startServer({ config, logger }).catch((error: unknown) => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'shutting down');
-    server.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.fatal({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    server
+      .stop()
+      .then(() => tracing?.shutdown())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.fatal({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   });
 }

@@ -12,6 +12,7 @@ import type { Config } from '../config.ts';
 import { connectMongo } from '../db/connect.ts';
 import { resolveEngine, type EngineInfo } from '../db/engine.ts';
 import { createEngineStatus } from '../db/engineStatus.ts';
+import { appNameOf, createLivenessTelemetry, createProcessLiveness, newProcessId } from '../db/processLiveness.ts';
 import type { RunningTask, StartupTask } from '../db/startupTask.ts';
 import { createLedgerDashboard } from '../ledger/dashboard.ts';
 import { createLedgerService } from '../ledger/service.ts';
@@ -20,6 +21,8 @@ import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetricsRegistry } from '../observability/metrics.ts';
 import { registerOpsGauges } from '../observability/opsGauges.ts';
+import { traceMongoCommands } from '../observability/mongoCommandSpans.ts';
+import { tracingEnabled } from '../observability/tracing.ts';
 import type { AppServices } from './services.ts';
 import { appStartupTasks } from './startupList.ts';
 import { createLiveFeeds } from './liveFeeds.ts';
@@ -38,6 +41,11 @@ export interface AppOptions {
   config: Config;
   /** An already-connected database (tests). Without it the engine is resolved and started here. */
   db?: Db;
+  /**
+   * With `db`: the process id its client announces as appName `precondition/<processId>`
+   * (src/db/processLiveness.ts); without it, a fresh one is made and the app's client carries it.
+   */
+  processId?: string;
   /** Which engine `db` lives on, for the `health` query; only with `db`. */
   engine?: EngineInfo;
   logger?: Logger;
@@ -68,10 +76,11 @@ type BuildOptions = Pick<AppOptions, 'payoutProjection' | 'ledgerAudit' | 'build
 
 /** Every service of the app over one database, built once; nothing runs until the start-up tasks start it. */
 export function buildServices(
-  parts: { db: Db; engine: EngineInfo; logger: Logger; registry: Registry },
+  parts: { db: Db; engine: EngineInfo; logger: Logger; registry: Registry; processId?: string },
   options: BuildOptions = {},
 ): AppServices {
   const { db, engine, logger, registry } = parts;
+  const processId = parts.processId ?? newProcessId();
   const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
   const streamsTelemetry = createStreamsTelemetry(registry);
   const projectionDeps: PayoutProjectionDeps = { db, logger: logger.child({ component: 'payoutProjection' }), telemetry: streamsTelemetry, work };
@@ -85,6 +94,7 @@ export function buildServices(
     payoutLease: createPayoutLeaseReader(db),
     ledgerAudit: new LedgerAudit(db, logger.child({ component: 'ledgerAudit' }), options.ledgerAudit ?? {}, createAuditTelemetry(registry)),
     engineStatus: createEngineStatus(db, engine),
+    processLiveness: createProcessLiveness({ db, processId, logger: logger.child({ component: 'processLiveness' }), telemetry: createLivenessTelemetry(registry) }),
   };
 }
 
@@ -94,11 +104,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   const cleanups = new StopList((error) => logger.error({ err: error }, 'shutdown step failed'));
   const stopAll = () => cleanups.stopAll();
   try {
-    const { client, db, engine } = await openDatabase(options, logger, cleanups);
+    // Named before connecting: the client announces it as its appName (src/db/processLiveness.ts).
+    const processId = options.processId ?? newProcessId();
+    const { client, db, engine } = await openDatabase(options, logger, cleanups, appNameOf(processId));
+    // A span per MongoDB command, child of the request's (the client was opened with monitorCommands).
+    if (tracingEnabled()) {
+      const stopTracingCommands = traceMongoCommands(client);
+      cleanups.push(async () => stopTracingCommands());
+    }
     const registry = options.registry ?? createMetricsRegistry();
     const opsGauges = registerOpsGauges(registry, db);
     cleanups.push(async () => opsGauges.stop());
-    const services = buildServices({ db, engine, logger, registry }, options);
+    const services = buildServices({ db, engine, logger, registry, processId }, options);
     const tasks = appStartupTasks(services);
     await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger }, cleanups);
     let stopping: Promise<void> | undefined;
@@ -122,6 +139,7 @@ async function openDatabase(
   options: AppOptions,
   logger: Logger,
   cleanups: StopList,
+  appName: string,
 ): Promise<{ client: MongoClient; db: Db; engine: EngineInfo }> {
   if (options.db) {
     const engine = options.engine ?? { kind: 'uri', reason: 'a database was handed to the app' };
@@ -132,7 +150,7 @@ async function openDatabase(
   cleanups.push(() => engine.stop());
   const log = engine.kind === 'emulator' ? logger.warn.bind(logger) : logger.info.bind(logger);
   log({ engine: engine.kind }, `MongoDB engine: ${engine.kind}, because ${engine.reason}`);
-  const client = await connectMongo(engine.uri, config.limits);
+  const client = await connectMongo(engine.uri, config.limits, appName);
   cleanups.push(() => client.close());
   return { client, db: client.db(config.mongodbDb), engine: { kind: engine.kind, reason: engine.reason } };
 }

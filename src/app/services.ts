@@ -3,6 +3,7 @@
 // else constructs a service.
 import type { LedgerAudit } from '../audit/LedgerAudit.ts';
 import type { EngineStatus } from '../db/engineStatus.ts';
+import type { ProcessLiveness } from '../db/processLiveness.ts';
 import type { LedgerDashboard } from '../ledger/dashboard.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { LiveFeeds } from './liveFeeds.ts';
@@ -22,4 +23,6 @@ export interface AppServices {
   /** Its loop is started by its start-up task; `runLedgerAudit` asks it for a run. */
   ledgerAudit: LedgerAudit;
   engineStatus: EngineStatus;
+  /** This process's liveness lease and the sweep that ends dead processes' transactions (R3); started first. */
+  processLiveness: ProcessLiveness;
 }

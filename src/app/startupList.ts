@@ -3,6 +3,7 @@
 // them, and the audit last (it reads both). Lives above the features (they export their tasks,
 // db/startupTask.ts says what a task is), so no feature and not db/ imports it.
 import { ledgerAuditTask } from '../audit/startup.ts';
+import { processLivenessTask } from '../db/processLiveness.ts';
 import type { StartupTask } from '../db/startupTask.ts';
 import { ledgerDashboardIndexesTask } from '../ledger/dashboard.ts';
 import { ledgerStartupTasks } from '../ledger/startup.ts';
@@ -13,6 +14,7 @@ import { workItemIndexesTask } from '../work/startup.ts';
 
 export function appStartupTasks(services: AppServices): readonly StartupTask[] {
   return [
+    processLivenessTask(services.processLiveness),
     ...ledgerStartupTasks(services.ledger),
     ledgerDashboardIndexesTask,
     workItemIndexesTask,

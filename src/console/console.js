@@ -8,8 +8,11 @@ const POLL_INTERVAL_MS = 3_000;
 const RECONNECT_BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000];
 const GRAPHQL_PATH = '/graphql';
 
+/** Samples kept per chart: at one per poll (3 s), the last 3 minutes. */
+const CHART_SAMPLES_MAX = 60;
+
 const $ = (id) => document.getElementById(id);
-const state = { key: null, viewer: null, client: null, timers: [], conflicts: null, failedRefresh: null, account: null };
+const state = { key: null, viewer: null, client: null, timers: [], conflicts: null, failedRefresh: null, account: null, charts: { conflicts: [], lag: [] } };
 
 // ---- HTTP ----------------------------------------------------------------------------------
 
@@ -121,6 +124,58 @@ class LiveClient {
 
 // ---- rendering -----------------------------------------------------------------------------
 
+// Money in its currency's units: the API gives integer minor units (cents for EUR, yen for JPY);
+// the currency's own number of fraction digits (Intl) says where the point goes. The digits are
+// moved as text, not divided as a float, so a large amount stays exact.
+const moneyFormats = new Map();
+function moneyFormat(currency) {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    } catch {
+      format = null; // not an ISO 4217 code: shown as minor units with the code
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
+
+function money(minor, currency) {
+  const format = moneyFormat(currency);
+  if (!format) return `${minor} ${currency} (minor units)`;
+  const digits = format.resolvedOptions().maximumFractionDigits;
+  const text = String(minor);
+  const negative = text.startsWith('-');
+  const whole = (negative ? text.slice(1) : text).padStart(digits + 1, '0');
+  const decimal = digits === 0 ? whole : `${whole.slice(0, -digits)}.${whole.slice(-digits)}`;
+  return format.format(`${negative ? '-' : ''}${decimal}`);
+}
+
+// A chart over time: one polyline of the last samples, scaled to the largest, in an inline SVG
+// (no library). Its title and the last value are text, so a screen reader and a test read them.
+function drawChart(id, samples, unit) {
+  const svg = $(id);
+  const width = 300;
+  const height = 60;
+  const max = Math.max(1e-9, ...samples.map((sample) => sample.value));
+  const first = samples[0]?.at ?? 0;
+  const span = Math.max(1, (samples.at(-1)?.at ?? 0) - first);
+  const points = samples.map((sample) => `${(((sample.at - first) / span) * width).toFixed(1)},${(height - 2 - (sample.value / max) * (height - 4)).toFixed(1)}`);
+  const line = svg.querySelector('polyline');
+  line.setAttribute('points', points.join(' '));
+  svg.dataset.points = String(samples.length);
+  const last = samples.at(-1);
+  $(`${id}-now`).textContent = last ? `now ${last.value.toFixed(unit === 's' ? 0 : 1)}${unit === 's' ? ' s' : ''}, highest ${max < 1e-6 ? 0 : max.toFixed(unit === 's' ? 0 : 1)}${unit === 's' ? ' s' : ''}` : '';
+}
+
+function addSample(name, value) {
+  const samples = state.charts[name];
+  samples.push({ at: Date.now(), value });
+  if (samples.length > CHART_SAMPLES_MAX) samples.shift();
+  return samples;
+}
+
 function cell(text, className) {
   const td = document.createElement('td');
   td.textContent = text;
@@ -174,8 +229,57 @@ function idCell(id) {
       showNotice(`Item id: ${id}`);
     }
   });
-  td.append(code, copy);
+  const openButton = document.createElement('button');
+  openButton.type = 'button';
+  openButton.className = 'copy';
+  openButton.textContent = 'Open';
+  openButton.setAttribute('aria-label', `Open item ${id}`);
+  openButton.addEventListener('click', () => openItem(id).catch((error) => showNotice(`Could not open ${id}: ${error.message}`)));
+  td.append(code, copy, openButton);
   return td;
+}
+
+// A work item's page: what it is, its attempts, the withdrawal entry a payout pays out, the trace
+// id of the request that made it (search it in the trace backend), and its transitions.
+async function openItem(id) {
+  const data = await gql(
+    `query ($id: ID!) { workItem(id: $id) { id kind status version attempts maxAttempts lockedBy leaseExpiresAt idempotencyKey payload result traceparent history { from to version workerId at } } }`,
+    { id },
+  );
+  const item = data.workItem;
+  if (!item) return showNotice(`No work item ${id}`);
+  const entryId = item.kind === 'PAYOUT' ? item.payload?.entryId : null;
+  const facts = [
+    ['Id', item.id],
+    ['Kind', item.kind],
+    ['Status', `${item.status} (version ${item.version})`],
+    ['Attempts', `${item.attempts} of ${item.maxAttempts}`],
+    ['Held by', item.lockedBy ? `${item.lockedBy} until ${time(item.leaseExpiresAt)}` : 'nobody'],
+    ['Key', item.idempotencyKey],
+    ...(entryId ? [['Pays out entry', entryId]] : []),
+    ['Trace id', item.traceparent ? item.traceparent.split('-')[1] : 'not traced'],
+    ['Payload', JSON.stringify(item.payload)],
+    ['Result', JSON.stringify(item.result)],
+  ];
+  $('item').replaceChildren(
+    ...facts.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      dd.dataset.term = term;
+      return [dt, dd];
+    }),
+  );
+  $('item-history').tBodies[0].replaceChildren(
+    ...item.history.map((step) => {
+      const row = document.createElement('tr');
+      row.append(cell(step.from ?? '∅', `status status-${step.from}`), cell(step.to, `status status-${step.to}`), cell(String(step.version), 'num'), cell(step.workerId ?? ''), cell(time(step.at), 'time'));
+      return labelled('item-history', row);
+    }),
+  );
+  $('item-section').hidden = false;
+  $('item-section').scrollIntoView({ block: 'nearest' });
 }
 
 /** Each cell carries its column's header as `data-label`, which the narrow layout shows beside it. */
@@ -293,6 +397,7 @@ async function refreshStats() {
   if (state.conflicts && now > state.conflicts.at) {
     const perMinute = ((stats.conflictsSinceStart - state.conflicts.total) * 60_000) / (now - state.conflicts.at);
     $('conflict-rate').textContent = perMinute.toFixed(1);
+    drawChart('conflicts-chart', addSample('conflicts', perMinute), '/min');
   }
   state.conflicts = { total: stats.conflictsSinceStart, at: now };
   $('conflicts-total').textContent = String(stats.conflictsSinceStart);
@@ -300,12 +405,13 @@ async function refreshStats() {
   $('projection-holder').textContent = projection.holder ?? 'nobody yet';
   $('projection-lease').textContent = projection.leaseActive ? `held until ${time(projection.leaseExpiresAt)}` : 'expired: no process is projecting';
   $('projection-lag').textContent = projection.lagSeconds === null ? 'no position stored yet' : `${projection.lagSeconds} s`;
+  if (projection.lagSeconds !== null) drawChart('lag-chart', addSample('lag', projection.lagSeconds), 's');
 }
 
-const ENTRY_FIELDS = 'accountId kind amount balanceAfter createdAt';
+const ENTRY_FIELDS = 'accountId currency kind amount balanceAfter createdAt';
 function entryRow(entry) {
   const row = document.createElement('tr');
-  row.append(cell(entry.accountId), cell(entry.kind), cell(String(entry.amount), 'num'), cell(String(entry.balanceAfter), 'num'), cell(time(entry.createdAt), 'time'));
+  row.append(cell(entry.accountId), cell(entry.kind), cell(money(entry.amount, entry.currency), 'num'), cell(money(entry.balanceAfter, entry.currency), 'num'), cell(time(entry.createdAt), 'time'));
   return labelled('entries', row);
 }
 
@@ -338,7 +444,22 @@ function onEntryEvent(event) {
 
 function showAccount() {
   const account = state.account;
-  $('account').textContent = account ? `${account.id}: ${account.balance} ${account.currency} (version ${account.version})` : 'No such account';
+  $('account').textContent = account ? `${account.id}: ${money(account.balance, account.currency)} (version ${account.version})` : 'No such account';
+}
+
+/** The account's statement: its last entries on the accountId index, newest first, signed by direction. */
+async function refreshStatement(id) {
+  const data = await gql(`query ($id: ID!) { ledgerEntries(accountId: $id, first: 20) { items { kind currency amount balanceAfter counterpartyAccountId createdAt } } }`, { id });
+  const debit = new Set(['withdrawal', 'transferOut']);
+  $('statement').tBodies[0].replaceChildren(
+    ...data.ledgerEntries.items.map((entry) => {
+      const row = document.createElement('tr');
+      const signed = debit.has(entry.kind) ? `-${entry.amount}` : entry.amount;
+      row.append(cell(entry.kind), cell(money(signed, entry.currency), 'num'), cell(money(entry.balanceAfter, entry.currency), 'num'), cell(entry.counterpartyAccountId ?? ''), cell(time(entry.createdAt), 'time'));
+      return labelled('statement', row);
+    }),
+  );
+  $('statement-box').hidden = data.ledgerEntries.items.length === 0;
 }
 
 async function lookUpAccount(id) {
@@ -346,6 +467,8 @@ async function lookUpAccount(id) {
   const data = await gql(`query ($id: ID!) { account(id: $id) { id currency balance version } }`, { id });
   state.account = data.account;
   showAccount();
+  if (state.account) await refreshStatement(id);
+  else $('statement-box').hidden = true;
   if (!state.account || !mayOpen('accountBalanceChanged')) return;
   state.account.unsubscribe = state.client.subscribe(
     `subscription ($ids: [ID!]!, $after: String) { accountBalanceChanged(accountIds: $ids, after: $after) { __typename ... on AccountBalanceChanged { cursor accountId balance version } ... on ResyncRequired { cursor reason } } }`,
@@ -355,6 +478,7 @@ async function lookUpAccount(id) {
       if (state.account?.id === event.accountId && event.version > state.account.version) {
         Object.assign(state.account, { balance: event.balance, version: event.version });
         showAccount();
+        refreshStatement(event.accountId).catch((error) => showNotice(`Could not refresh the statement: ${error.message}`, 'poll'));
       }
     },
   );

@@ -5,7 +5,10 @@
 // one causally consistent session advanced to that time, so the driver sends
 // `readConcern.afterClusterTime` and even a secondary answers only once it has applied the write.
 // Generic on purpose: resolvers capture nothing themselves; a read passes `readOptions(ctx)`.
-import { DirectiveLocation, GraphQLDirective, GraphQLNonNull, GraphQLString, Kind, type OperationDefinitionNode, type ValueNode } from 'graphql';
+// Both transports apply it through the same two functions, `followConsistentAfter` before an
+// operation runs and `endConsistency` after: HTTP in `consistencyPlugin`, graphql-ws in
+// src/server/websocket.ts.
+import { DirectiveLocation, GraphQLDirective, type GraphQLError, GraphQLNonNull, GraphQLString, Kind, type OperationDefinitionNode, type ValueNode } from 'graphql';
 import { Timestamp, type ClientSession, type MongoClient } from 'mongodb';
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { appError, ErrorCode } from './errors.ts';
@@ -119,30 +122,57 @@ function tokenArgument(operation: OperationDefinitionNode, variables: Record<str
   return null;
 }
 
+/**
+ * Follows the operation's `@consistentAfter`, when it names one: both transports call this once the
+ * operation is known and before it runs. The refusal, coded BAD_USER_INPUT with `extensions`
+ * added (HTTP adds its status), when the token is not one of ours or names a time the deployment
+ * has not reached; null otherwise.
+ */
+export async function followConsistentAfter(
+  operation: OperationDefinitionNode | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+  consistency: RequestConsistency,
+  extensions: Record<string, unknown> = {},
+): Promise<GraphQLError | null> {
+  const token = operation ? tokenArgument(operation, variables ?? undefined) : undefined;
+  if (token === undefined) return null;
+  const time = typeof token === 'string' ? decodeConsistencyToken(token) : null;
+  if (time === null) return appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token is not a consistency token of this API', extensions);
+  if (!(await consistency.reached(time))) {
+    return appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token names a time the database has not reached; pass a token a mutation of this API returned', extensions);
+  }
+  consistency.follow(time);
+  return null;
+}
+
+/**
+ * Ends the operation's causal session (both transports, once it has run) and returns the token its
+ * result carries as `extensions.consistencyToken`: a mutation's, or none (a query's, or any on a
+ * deployment without cluster times).
+ */
+export async function endConsistency(operationType: string | undefined, consistency: RequestConsistency): Promise<string | undefined> {
+  await consistency.end();
+  if (operationType !== 'mutation') return undefined;
+  const time = consistency.clusterTime();
+  return time === null ? undefined : encodeConsistencyToken(time);
+}
+
 // Stateless (a request's state is its context's), so one listener serves every request.
 const consistencyListener: GraphQLRequestListener<{ consistency: RequestConsistency }> = {
   async didResolveOperation({ operation, request, contextValue }) {
-    const token = operation === undefined ? undefined : tokenArgument(operation, request.variables);
-    if (token === undefined) return;
-    const time = typeof token === 'string' ? decodeConsistencyToken(token) : null;
     // A plugin's error is answered 500 unless it names its status: this one is the client's.
-    if (time === null) throw appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token is not a consistency token of this API', { http: { status: 400 } });
-    if (!(await contextValue.consistency.reached(time))) {
-      throw appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token names a time the database has not reached; pass a token a mutation of this API returned', { http: { status: 400 } });
-    }
-    contextValue.consistency.follow(time);
+    const refusal = await followConsistentAfter(operation, request.variables, contextValue.consistency, { http: { status: 400 } });
+    if (refusal) throw refusal;
   },
   async willSendResponse({ operation, response, contextValue }) {
-    await contextValue.consistency.end();
-    if (operation?.operation !== 'mutation' || response.body.kind !== 'single') return;
-    const time = contextValue.consistency.clusterTime();
-    if (time === null) return;
+    const token = await endConsistency(operation?.operation, contextValue.consistency);
+    if (token === undefined || response.body.kind !== 'single') return;
     const result = response.body.singleResult;
-    result.extensions = { ...result.extensions, consistencyToken: encodeConsistencyToken(time) };
+    result.extensions = { ...result.extensions, consistencyToken: token };
   },
 };
 
-/** Reads `@consistentAfter` before execution; stamps every mutation's response with its token. */
+/** HTTP's side (graphql-ws's is src/server/websocket.ts): reads `@consistentAfter` before execution; stamps every mutation's response with its token. */
 export function consistencyPlugin(): ApolloServerPlugin<{ consistency: RequestConsistency }> {
   return {
     async requestDidStart() {

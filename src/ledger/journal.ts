@@ -16,6 +16,8 @@ export interface MoveAttempt {
   paramsHash: string;
   params: MoveParams;
   firstSeenAt: Date;
+  /** The W3C traceparent of the request that made the move, when it was traced. */
+  traceparent?: string;
 }
 
 /** One applied account leg: the account right after its write. */
@@ -40,6 +42,7 @@ export function journalEntries(attempt: MoveAttempt, legs: readonly AppliedLeg[]
       versionAfter: toLong(fromLong(leg.account.version)),
       counterpartyAccountId: other?.account._id ?? null,
       createdAt: now,
+      ...(attempt.traceparent ? { traceparent: attempt.traceparent } : {}),
     };
   });
 }
@@ -55,6 +58,7 @@ export function decidedRequest(attempt: MoveAttempt, outcome: StoredOutcome, now
     outcome,
     firstSeenAt: attempt.firstSeenAt,
     decidedAt: now,
+    ...(attempt.traceparent ? { traceparent: attempt.traceparent } : {}),
   };
 }
 

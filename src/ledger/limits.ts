@@ -7,8 +7,8 @@
 export const moveAttemptsMax = 100;
 /**
  * Wall time one call spends on its move, waiting for its account's turn included: a crashed
- * process's open transaction can hold an account until the server's
- * transactionLifetimeLimitSeconds, and the caller should hear back before that.
+ * process's open transaction holds an account until the survivors end it (R3, under 5 s:
+ * src/db/limits.ts), and the caller should hear back even if that takes longer.
  */
 export const moveRetryBudgetMs = 10_000;
 /** First pause between two attempts; doubles each attempt up to `moveBackoffMaxMs`, with full jitter. */

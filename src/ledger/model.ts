@@ -40,6 +40,8 @@ export interface EntryDoc {
   versionAfter: Long;
   counterpartyAccountId: string | null;
   createdAt: Date;
+  /** The W3C traceparent of the request that made it, when traced: the payout's spans link to it. */
+  traceparent?: string;
 }
 
 export type EntryLeg = 'debit' | 'credit';
@@ -80,6 +82,8 @@ export interface RequestDoc {
   /** When the first caller's first attempt started. */
   firstSeenAt: Date;
   decidedAt: Date | null;
+  /** The W3C traceparent of the request that decided it, when traced (src/observability/tracing.ts). */
+  traceparent?: string;
 }
 
 export interface LedgerCollections {

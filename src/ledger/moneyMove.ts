@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClientSession, type MongoClient, MongoError, type TransactionOptions } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
+import { activeTraceparent } from '../observability/tracing.ts';
 import { type AccountPreconditions, readAccount } from './accountFilters.ts';
 import { exponentialBackoffMs, jitteredMs } from '../lib/backoff.ts';
 import type { GroupPolicy } from './groupDecision.ts';
@@ -38,7 +39,9 @@ import type { LedgerTelemetry, RetryReason } from './telemetry.ts';
 /** A move's attempt without its key (the key is asked of the rules on every attempt). */
 export function attemptBase(move: MoveRequest, firstSeenAt: Date): Omit<MoveAttempt, 'key'> {
   const params: MoveParams = { op: move.op, fromAccountId: move.fromAccountId, toAccountId: move.toAccountId, amount: toLong(move.amount) };
-  return { requestId: move.requestId, paramsHash: hashParams(params), params, firstSeenAt };
+  // The caller's trace, stored with the request and its entries: the payout made from them links to it.
+  const traceparent = activeTraceparent();
+  return { requestId: move.requestId, paramsHash: hashParams(params), params, firstSeenAt, ...(traceparent ? { traceparent } : {}) };
 }
 
 /** Caller keys live in their own namespace so no other feature's key can collide with them. */

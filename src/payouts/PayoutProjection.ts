@@ -1,3 +1,4 @@
+import { inSpan, linksTo } from '../observability/tracing.ts';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -300,7 +301,10 @@ export class PayoutProjection {
   }
 
   async #handle(changes: Document[]): Promise<void> {
-    const { created } = await this.#writePayouts(changes.map(payoutOfInsert));
+    const payouts = changes.map(payoutOfInsert);
+    // One span per batch, linked to each withdrawal's trace; its upsert is the span's child.
+    const links = payouts.flatMap((payout) => linksTo(payout.traceparent, 'withdrawal'));
+    const { created } = await inSpan('payout.project', { links, attributes: { 'payout.batch.size': payouts.length } }, () => this.#writePayouts(payouts));
     if (created > 0) this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: 'created' }, created);
     if (changes.length > created) this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: 'replayed' }, changes.length - created);
     const wallTime = changes[changes.length - 1]!['wallTime'];

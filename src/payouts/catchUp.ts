@@ -57,8 +57,8 @@ export async function catchUpPayouts(deps: CatchUpDeps, start: CatchUpProgress):
     const projected = await deps.work.entriesWithPayout(withdrawals.map((entry) => entry._id));
     for (const entry of withdrawals) {
       if (projected.has(entry._id)) continue;
-      const { _id: entryId, requestId, accountId, currency } = entry;
-      const result = await deps.writePayout(payoutOf({ entryId, requestId, accountId, currency, amount: fromLong(entry.amount) }));
+      const { _id: entryId, requestId, accountId, currency, traceparent } = entry;
+      const result = await deps.writePayout(payoutOf({ entryId, requestId, accountId, currency, amount: fromLong(entry.amount), traceparent }));
       if (result.created) {
         created++;
         deps.telemetry.payoutReconciledTotal.inc();

@@ -17,6 +17,8 @@ export interface PayoutPayload {
 export interface Payout {
   entryId: string;
   payload: PayoutPayload;
+  /** The withdrawal's trace (stored on its entry), kept on the work item and not in its payload. */
+  traceparent?: string | undefined;
 }
 
 /** Writes the payout for one withdrawal; `created` is false when it already existed (a replay). */
@@ -37,13 +39,13 @@ export function oneByOne(write: PayoutWriter): PayoutsWriter {
 /** The change-stream stages that keep only inserted withdrawal entries. */
 export const WITHDRAWAL_INSERTS: Document[] = [{ $match: { operationType: 'insert', 'fullDocument.kind': 'withdrawal' } }];
 
-export function payoutOf(entry: { entryId: string; requestId: string; accountId: string; currency: string; amount: number }): Payout {
-  const { entryId, requestId, accountId, currency, amount } = entry;
-  return { entryId, payload: { entryId, requestId, accountId, currency, amount } };
+export function payoutOf(entry: { entryId: string; requestId: string; accountId: string; currency: string; amount: number; traceparent?: string | undefined }): Payout {
+  const { entryId, requestId, accountId, currency, amount, traceparent } = entry;
+  return { entryId, payload: { entryId, requestId, accountId, currency, amount }, ...(traceparent ? { traceparent } : {}) };
 }
 
 export function payoutOfInsert(change: Document): Payout {
   const doc = change['fullDocument'] as EntryDoc | undefined;
   if (!doc || doc.kind !== 'withdrawal') throw new Error('expected the insert event of a withdrawal entry');
-  return payoutOf({ entryId: doc._id, requestId: doc.requestId, accountId: doc.accountId, currency: doc.currency, amount: fromLong(doc.amount) });
+  return payoutOf({ entryId: doc._id, requestId: doc.requestId, accountId: doc.accountId, currency: doc.currency, amount: fromLong(doc.amount), traceparent: doc.traceparent });
 }

@@ -24,7 +24,6 @@ import { ErrorCode } from '../graphql/errors.ts';
 import { operationTokens } from '../graphql/rateLimitTokens.ts';
 import type { HttpOperations, HttpRefusal } from './http.ts';
 import type { QueryLimitProtection } from './queryLimits.ts';
-import type { RateLimiter } from './rateLimit.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 import type { TrustedDocuments } from './trustedDocuments.ts';
 import { checkVariablesDepth } from './variablesDepth.ts';
@@ -36,7 +35,8 @@ export interface AdmissionOptions {
   batchMax: number;
   queryLimits: Pick<QueryLimitProtection, 'validationRules' | 'checkTokens'>;
   trustedDocuments: Pick<TrustedDocuments, 'check'> | null;
-  rateLimiter: Pick<RateLimiter, 'check'> | null;
+  /** One process's limiter (rateLimit.ts) or the one shared by all processes (sharedRateLimit.ts). */
+  rateLimiter: { check(principal: Principal | null, tokens?: number): GraphQLError | null | Promise<GraphQLError | null> } | null;
   telemetry: Pick<GraphqlTelemetry, 'queryLimitRefusalsTotal'>;
 }
 
@@ -112,8 +112,8 @@ export class Admission {
    * item of a counted list: src/graphql/rateLimitTokens.ts), or null. Unauthenticated callers are
    * refused by the auth checker instead.
    */
-  rateLimit(principal: Principal | null, tokens = 1): GraphQLError | null {
-    return this.#options.rateLimiter?.check(principal, tokens) ?? null;
+  async rateLimit(principal: Principal | null, tokens = 1): Promise<GraphQLError | null> {
+    return (await this.#options.rateLimiter?.check(principal, tokens)) ?? null;
   }
 
   /** In production, an error without its suggestion ("Did you mean …?"); as it is otherwise. The same instance, changed in place. */
@@ -130,7 +130,7 @@ export class Admission {
     // Stateless, so one listener serves every request.
     const listener: GraphQLRequestListener<TContext> = {
       didResolveOperation: async ({ contextValue, schema, operation, request }) => {
-        const refusal = this.rateLimit(contextValue.principal, operation ? operationTokens(schema, operation, request.variables) : 1);
+        const refusal = await this.rateLimit(contextValue.principal, operation ? operationTokens(schema, operation, request.variables) : 1);
         if (refusal) throw refusal;
       },
       ...(this.production

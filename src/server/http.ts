@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { Logger } from '../observability/logger.ts';
+import { traceServerRequest, tracingEnabled } from '../observability/tracing.ts';
 import { ErrorCode } from '../graphql/errors.ts';
 
 /** Why an operation is refused before Apollo sees it: answered 400 with this error. */
@@ -35,13 +36,16 @@ export interface GraphqlHttpOptions<TContext extends BaseContext, TAuth> {
 }
 
 export function graphqlHttpHandler<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
+  const run = (req: IncomingMessage, res: ServerResponse) => {
     handle(options, req, res).catch((error: unknown) => {
       options.logger.error({ err: error }, 'GraphQL over HTTP failed outside Apollo');
       if (!res.headersSent) sendErrors(res, 500, 'Internal server error', ErrorCode.INTERNAL_SERVER_ERROR);
       else res.destroy();
     });
   };
+  // Tracing is started before the server (src/main.ts), so this is decided once, not per request.
+  if (!tracingEnabled()) return run;
+  return (req, res) => traceServerRequest(req, res, () => run(req, res));
 }
 
 async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>, req: IncomingMessage, res: ServerResponse): Promise<void> {

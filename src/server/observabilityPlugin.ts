@@ -1,14 +1,10 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
 import type { Logger } from '../observability/logger.ts';
+import { trace, tracingEnabled } from '../observability/tracing.ts';
 import type { AppContext } from '../app/requestContext.ts';
+import { operationRecorder } from './operationObservation.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
-
-/** The `operation` label of an operation whose name is not a known one: the label set stays bounded. */
-export const OTHER_OPERATION = 'other';
-
-/** Input fields that say what a mutation was about; payloads and results are left out (large, private). */
-const LOGGED_INPUT_FIELDS = ['accountId', 'fromAccountId', 'toAccountId', 'currency', 'amount', 'requestId', 'id', 'kind', 'idempotencyKey', 'workerId', 'version', 'expectedVersion', 'outcome', 'leaseSeconds'];
 
 export interface ObservabilityOptions {
   /**
@@ -19,20 +15,34 @@ export interface ObservabilityOptions {
 }
 
 /**
- * Counts and times every HTTP operation, logs the ones that fail unexpectedly, writes one info
- * line per mutation (what it was about, the union member it answered, who: the key's
- * fingerprint and role, and the request id), and logs refused credentials, rate-limited. `logger`
+ * Counts and times every HTTP operation (operationRecorder, shared with graphql-ws), logs the ones
+ * that fail unexpectedly, and logs refused credentials, rate-limited. The info line per mutation
+ * is the mutation fields' own (logMutationResults), whichever transport runs them. `logger`
  * is the app's: its level says whether the per-operation debug line is wanted before the
  * request's child logger (built on first use, see context.ts) is asked for it.
  */
 export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Logger, 'isLevelEnabled'>, options: ObservabilityOptions = {}): ApolloServerPlugin<AppContext> {
-  const known = options.knownOperationNames ?? new Set<string>();
+  const record = operationRecorder(telemetry, options.knownOperationNames);
   const refusals = new LogThrottle(AUDIT_LOG_THROTTLE);
-  const labelOf = (name: string | null | undefined) => (name && known.has(name) ? name : OTHER_OPERATION);
+  // With tracing on (decided before the server is built), the request's server span is named
+  // after the operation it carried; with it off Apollo has no hook to call.
+  const namingHook: Pick<GraphQLRequestListener<AppContext>, 'didResolveOperation'> = tracingEnabled()
+    ? {
+        async didResolveOperation({ operation, operationName }) {
+          const span = trace.getActiveSpan();
+          if (!span || !operation) return;
+          const name = operationName ?? operation.name?.value;
+          span.updateName(`${operation.operation} ${name ?? 'anonymous'}`);
+          span.setAttribute('graphql.operation.type', operation.operation);
+          if (name) span.setAttribute('graphql.operation.name', name);
+        },
+      }
+    : {};
   return {
     async requestDidStart() {
       const startedNs = process.hrtime.bigint();
       return {
+        ...namingHook,
         async didEncounterErrors({ contextValue, errors, operationName }) {
           for (const error of errors) {
             const code = error.extensions?.['code'];
@@ -45,26 +55,10 @@ export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Lo
             }
           }
         },
-        async executionDidStart({ operation, contextValue }) {
-          if (operation.operation !== 'mutation' || !logger.isLevelEnabled('info')) return;
-          return {
-            // Root fields only: one line per money move or work-item transition.
-            willResolveField({ info, args }) {
-              if (info.path.prev !== undefined) return;
-              return (error, result) => {
-                const member = error ? 'error' : ((result as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'null');
-                const input = (args as { input?: Record<string, unknown> }).input ?? {};
-                const about = Object.fromEntries(LOGGED_INPUT_FIELDS.filter((field) => input[field] !== undefined).map((field) => [field, input[field]]));
-                contextValue.logger.info({ mutation: info.fieldName, result: member, input: about }, `${info.fieldName}: ${member}`);
-              };
-            },
-          };
-        },
         async willSendResponse({ contextValue, operation, errors, operationName }) {
           const type = operation?.operation ?? 'unknown';
           const outcome = errors?.length ? 'error' : 'ok';
-          telemetry.operationDurationSeconds.observe({ type }, Number(process.hrtime.bigint() - startedNs) / 1e9);
-          telemetry.operationsTotal.inc({ type, outcome, operation: labelOf(operationName ?? operation?.name?.value) });
+          record(type, outcome, operationName ?? operation?.name?.value, startedNs);
           if (logger.isLevelEnabled('debug')) contextValue.logger.debug({ operationName, type, outcome }, 'graphql operation');
         },
       };

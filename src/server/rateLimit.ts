@@ -4,7 +4,9 @@
 // last step of the admission screen (admission.ts); an empty
 // bucket answers the GraphQL error RATE_LIMITED with `retryAfterSeconds` in its extensions (and
 // HTTP 429 with Retry-After). Buckets are per configured key, so their number is bounded by
-// API_KEYS. Per process: N API processes admit up to N times the rate.
+// API_KEYS. This is the bucket of one process: the app shares one bucket per key between all its
+// processes in MongoDB (sharedRateLimit.ts), and falls back on this one while the database is
+// unreachable.
 import { GraphQLError } from 'graphql';
 import type { Role } from '../access/roles.ts';
 import { ErrorCode } from '../graphql/errors.ts';
@@ -52,13 +54,17 @@ export class RateLimiter {
   check(principal: { keyId: string; role: Role } | null, tokens = 1): GraphQLError | null {
     if (principal === null) return null; // unauthenticated: refused by the auth checker instead
     const retryAfterSeconds = this.take(principal.keyId, principal.role, tokens);
-    if (retryAfterSeconds === null) return null;
-    return new GraphQLError(`Rate limit of the ${principal.role} role exceeded; retry after ${retryAfterSeconds} s.`, {
-      extensions: {
-        code: ErrorCode.RATE_LIMITED,
-        retryAfterSeconds,
-        http: { status: 429, headers: new Map([['retry-after', String(retryAfterSeconds)]]) },
-      },
-    });
+    return retryAfterSeconds === null ? null : rateLimitedError(principal.role, retryAfterSeconds);
   }
+}
+
+/** The one refusal of the rate limit, whichever bucket refused: RATE_LIMITED, HTTP 429 and Retry-After. */
+export function rateLimitedError(role: Role, retryAfterSeconds: number): GraphQLError {
+  return new GraphQLError(`Rate limit of the ${role} role exceeded; retry after ${retryAfterSeconds} s.`, {
+    extensions: {
+      code: ErrorCode.RATE_LIMITED,
+      retryAfterSeconds,
+      http: { status: 429, headers: new Map([['retry-after', String(retryAfterSeconds)]]) },
+    },
+  });
 }

@@ -25,15 +25,18 @@ import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
 import { formatAppError } from './formatError.ts';
 import { graphqlHttpHandler } from './http.ts';
+import { traceMutations } from './traceMutations.ts';
+import { tracingEnabled } from '../observability/tracing.ts';
 import { Admission } from './admission.ts';
 import { queryLimitProtection } from './queryLimits.ts';
 import { TrustedDocuments } from './trustedDocuments.ts';
-import { RateLimiter } from './rateLimit.ts';
+import { SharedRateLimiter } from './sharedRateLimit.ts';
 import { buildAppSchema } from '../app/schema.ts';
 import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
 import { noStorePlugin } from './noStore.ts';
 import { observabilityPlugin, operationNamesOf } from './observabilityPlugin.ts';
+import { logMutationResults } from './operationObservation.ts';
 import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
@@ -102,14 +105,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     cleanups.push(() => app.stop());
     const { services } = app;
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
-    const schema = options.schema ?? (await buildAppSchema());
+    // Both transports execute this one schema, whose mutation fields write their own log line;
+    // with tracing on each runs in its span, its log line included (trace_id, span_id).
+    const logged = logMutationResults(options.schema ?? (await buildAppSchema()));
+    const schema = tracingEnabled() ? traceMutations(logged) : logged;
+    const operationNames = knownOperationNames(config);
     const admission = new Admission({
       keyring,
       production: config.nodeEnv === 'production',
       batchMax: config.limits.graphqlBatchMax,
       queryLimits: queryLimitProtection(config.limits, graphqlTelemetry),
       trustedDocuments: new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry),
-      rateLimiter: config.rateLimits ? new RateLimiter(config.rateLimits, graphqlTelemetry) : null,
+      rateLimiter: config.rateLimits ? new SharedRateLimiter(config.rateLimits, app.db, graphqlTelemetry, logger.child({ component: 'rateLimit' })) : null,
       telemetry: graphqlTelemetry,
     });
     const apollo = new ApolloServer<AppContext>({
@@ -136,7 +143,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: knownOperationNames(config) }),
+        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: operationNames }),
         consistencyPlugin(),
         admission.apolloPlugin<AppContext>(),
       ],
@@ -144,7 +151,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry });
+    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry, knownOperationNames: operationNames });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 

@@ -3,20 +3,25 @@
 // Every operation then passes the same admission screen as HTTP (admission.ts: trusted documents,
 // tokens, parsing, validation with the production rules, rate limit, in that order) and runs
 // through the same schema and auth checker, with a context built the same way, so the socket is
-// no side door.
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+// no side door. A query or mutation sent over the socket is also treated as over HTTP: the same
+// `@consistentAfter` handling and consistency token (src/graphql/consistency.ts), the same
+// operation metrics and mutation log line (operationObservation.ts); subscriptions keep their own
+// delivery path (subscriptionMultiplexer.ts, wsServer.ts).
+import { execute, getOperationAST, GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Authentication } from '../access/apiKeys.ts';
 import { roleMaySubscribe, subscribingRoles } from '../access/roles.ts';
 import { unauthenticatedMessage } from '../graphql/auth/authChecker.ts';
 import { createContext, type AppContext, type ContextSource } from '../app/requestContext.ts';
-import { ErrorCode } from '../graphql/errors.ts';
+import { endConsistency, followConsistentAfter } from '../graphql/consistency.ts';
+import { appError, ErrorCode } from '../graphql/errors.ts';
 import { documentTokens } from '../graphql/rateLimitTokens.ts';
 import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Admission } from './admission.ts';
 import { formatAppError } from './formatError.ts';
+import { operationRecorder, type OperationRecorder } from './operationObservation.ts';
 import { createSubscriptionMultiplexer } from './subscriptionMultiplexer.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 import { serveGraphqlWs, type WsExtra } from './wsServer.ts';
@@ -29,6 +34,8 @@ export interface GraphqlWsOptions {
   app: ContextSource;
   logger: Logger;
   telemetry: GraphqlTelemetry;
+  /** Operation names that may be metric labels (see operationRecorder). */
+  knownOperationNames?: ReadonlySet<string>;
 }
 
 /** Milliseconds a client has to send connection_init before it is closed (graphql-ws 4408). */
@@ -37,7 +44,8 @@ const CONNECTION_INIT_WAIT_MS = 3_000;
 /** The authentication of connection_init, kept on the socket's `extra` for every later operation. */
 type AuthenticatedExtra = WsExtra & { authentication?: Authentication };
 
-export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry }: GraphqlWsOptions): { dispose(): Promise<void> } {
+export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry, knownOperationNames }: GraphqlWsOptions): { dispose(): Promise<void> } {
+  const record = operationRecorder(telemetry, knownOperationNames);
   // Each socket's id, for the per-connection subscription bound (src/fanout/SubscriptionShares.ts).
   const connectionIds = new WeakMap<object, string>();
   let connections = 0;
@@ -55,6 +63,8 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
     {
       schema,
       subscribe: (args) => multiplexer.subscribe(args),
+      // Queries and mutations only (graphql-ws hands subscriptions to `subscribe`).
+      execute: (args) => executeOperation(args, record),
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       // Step 1 of the admission screen, once per socket.
       onConnect: (ctx) => {
@@ -81,21 +91,34 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
       },
       // Steps 2-5 before graphql-ws parses anything: what this returns is executed as it is (its
       // own parsing and validation are skipped), or its errors are the operation's answer.
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
         // graphql-ws runs this only on an acknowledged socket, whose onConnect kept its authentication.
         const auth = (ctx.extra as AuthenticatedExtra).authentication ?? admission.authenticate(undefined);
         const screened = admission.screenText(payload.query, auth) ?? admission.screenVariables(payload.variables);
         if (screened) return [withoutHttp(screened)];
         const parsed = admission.parseAndValidate(schema, payload.query);
         if (parsed.errors) return [...parsed.errors];
-        const limited = admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
+        const limited = await admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
         if (limited) return [withoutHttp(limited)];
+        const contextValue = createContext(app, auth, 'ws', connectionIdOf(ctx.extra.socket));
+        // As HTTP's consistencyPlugin at didResolveOperation: the operation is valid, not yet run.
+        const operation = getOperationAST(parsed.document, payload.operationName);
+        let refusal: GraphQLError | null;
+        try {
+          refusal = await followConsistentAfter(operation, payload.variables, contextValue.consistency);
+        } catch (error) {
+          // The deployment did not answer the ping that checks the token: this operation fails,
+          // not the socket and its subscriptions.
+          logger.error({ err: error }, 'graphql-ws operation failed');
+          return [appError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error')];
+        }
+        if (refusal) return [refusal];
         return {
           schema,
           document: parsed.document,
           operationName: payload.operationName ?? null,
           variableValues: payload.variables ?? null,
-          contextValue: createContext(app, auth, 'ws', connectionIdOf(ctx.extra.socket)),
+          contextValue,
         };
       },
       // Same error shape as HTTP (see formatAppError) and the same production masking; internal
@@ -121,6 +144,26 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
   return {
     dispose: () => (disposing ??= Promise.resolve(disposable.dispose())),
   };
+}
+
+/**
+ * A query or mutation over the socket, as HTTP runs one: its causal session (if `@consistentAfter`
+ * opened one) ends with it, a mutation's result carries its consistency token, and it is counted
+ * and timed by type, outcome and name.
+ */
+async function executeOperation(args: ExecutionArgs, record: OperationRecorder): Promise<ExecutionResult> {
+  const startedNs = process.hrtime.bigint();
+  const operation = getOperationAST(args.document, args.operationName);
+  const type = operation?.operation ?? 'unknown';
+  let result: ExecutionResult;
+  let token: string | undefined;
+  try {
+    result = await execute(args);
+  } finally {
+    token = await endConsistency(type, (args.contextValue as AppContext).consistency);
+  }
+  record(type, result.errors?.length ? 'error' : 'ok', args.operationName ?? operation?.name?.value, startedNs);
+  return token === undefined ? result : { ...result, extensions: { ...result.extensions, consistencyToken: token } };
 }
 
 /** A refusal as sent over the socket: its HTTP status means nothing there. */

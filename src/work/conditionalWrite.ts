@@ -4,6 +4,7 @@ import type { WorkDeps } from './workDeps.ts';
 import type { WorkItemDoc } from './model.ts';
 import type { ConflictLost, WorkItemNotFound, WorkOperation } from './results.ts';
 import { appliedTrace } from './telemetry.ts';
+import { annotateActiveSpan, linkActiveSpan } from '../observability/tracing.ts';
 
 // The two ends of every conditional write: it went through, or it matched nothing.
 
@@ -12,6 +13,18 @@ export function applied(ctx: WorkDeps, operation: WorkOperation, item: WorkItemD
   if (operation === 'heartbeat') return;
   ctx.telemetry.transition(item.previousStatus, item.status);
   ctx.telemetry.trace(appliedTrace(operation, item, workerId));
+  // The request's span (when traced) says what the write expected and what it wrote: every
+  // transition bumps the version by one, so the write matched `version - 1`.
+  annotateActiveSpan({
+    workItemId: item._id.toHexString(),
+    'work.operation': operation,
+    'work.outcome': 'applied',
+    'work.expected.status': item.previousStatus,
+    'work.expected.version': item.version - 1,
+    'work.written.status': item.status,
+    'work.written.version': item.version,
+  });
+  linkActiveSpan(item.traceparent, 'work item created by');
 }
 
 /**
@@ -34,5 +47,15 @@ export async function refused(
   }
   ctx.telemetry.conflict(operation, found.kind);
   ctx.telemetry.trace({ ...base, outcome: 'conflictLost', readStatus: found.status, version: found.version });
+  // A lost race: what the caller expected, and what the item held instead; nothing was written.
+  annotateActiveSpan({
+    workItemId: base.workItemId,
+    'work.operation': operation,
+    'work.outcome': 'conflictLost',
+    'work.expected.version': presented.version ?? null,
+    'work.found.status': found.status,
+    'work.found.version': found.version,
+  });
+  linkActiveSpan(found.traceparent, 'work item created by');
   return { kind: 'conflictLost', operation, current: found, ...conflictReason(operation, found, { ...presented, workerId }) };
 }

@@ -1,5 +1,6 @@
 import { MongoBulkWriteError } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
+import { activeTraceparent } from '../observability/tracing.ts';
 import type { WorkDeps } from './workDeps.ts';
 import type { CreateWorkItemInput } from './inputs.ts';
 import { KeyNamespace, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
@@ -36,6 +37,7 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
     payload: input.payload ?? null,
     maxAttempts: input.maxAttempts,
     keepsCreateOutcome: true,
+    traceparent: activeTraceparent(),
   };
   const { created, item } = await upsertWorkItem(ctx, wanted);
   if (created) return { kind: 'createWorkItemSuccess', item };
@@ -52,14 +54,22 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
   return { kind: 'duplicateReplayed', ...replay, original: { kind: 'createWorkItemSuccess', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item } };
 }
 
+/** One withdrawal's payout; `traceparent` is the withdrawal's trace (stored on its entry), when it was traced. */
+export interface PayoutInput {
+  entryId: string;
+  payload: unknown;
+  traceparent?: string | undefined;
+}
+
 /** The PAYOUT item of one withdrawal, keyed by its journal entry. */
-function payoutItem(payout: { entryId: string; payload: unknown }): NewItem {
+function payoutItem(payout: PayoutInput): NewItem {
   return {
     idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, payout.entryId),
     kind: 'PAYOUT',
     payload: payout.payload,
     maxAttempts: WorkLimits.maxAttemptsDefault,
     keepsCreateOutcome: false,
+    traceparent: payout.traceparent,
   };
 }
 
@@ -69,7 +79,7 @@ function payoutItem(payout: { entryId: string; payload: unknown }): NewItem {
  */
 export async function createPayoutWorkItem(
   ctx: WorkDeps,
-  payout: { entryId: string; payload: unknown },
+  payout: PayoutInput,
 ): Promise<{ created: boolean; item: WorkItemDoc }> {
   return upsertWorkItem(ctx, payoutItem(payout));
 }
@@ -79,7 +89,7 @@ export async function createPayoutWorkItem(
  * as one unordered bulk write. An item whose upsert met a concurrent twin on the unique key is
  * retried alone, as `upsertWorkItem` does. Returns how many this call created.
  */
-export async function createPayoutWorkItems(ctx: WorkDeps, payouts: Array<{ entryId: string; payload: unknown }>): Promise<{ created: number }> {
+export async function createPayoutWorkItems(ctx: WorkDeps, payouts: PayoutInput[]): Promise<{ created: number }> {
   if (payouts.length === 0) return { created: 0 };
   const items = payouts.map(payoutItem);
   const operations = items.map((item) => ({ updateOne: { filter: { idempotencyKey: item.idempotencyKey }, update: createIfMissing(item), upsert: true } }));

@@ -48,6 +48,8 @@ export interface NewItem {
    * keys live in another namespace), so they do not carry the copy: half their insert's oplog.
    */
   keepsCreateOutcome: boolean;
+  /** The W3C traceparent of what caused it (the withdrawal, or the creating request), when traced. */
+  traceparent?: string | undefined;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createIfMissing(item: NewItem): Document[] {
     history: [{ from: null, to: WorkStatus.PENDING, version: 1, at: '$$NOW', workerId: null }],
     createdAt: '$$NOW',
     updatedAt: '$$NOW',
+    ...(item.traceparent ? { traceparent: lit(item.traceparent) } : {}),
   };
   return [
     {

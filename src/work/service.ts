@@ -3,7 +3,7 @@ import type { ReadOptions } from '../db/readOptions.ts';
 import { claimWorkItem } from './claim.ts';
 import { completeWorkItem } from './complete.ts';
 import type { WorkDeps } from './workDeps.ts';
-import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem } from './createItem.ts';
+import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem, type PayoutInput } from './createItem.ts';
 import { heartbeatWorkItem } from './heartbeat.ts';
 import { entriesWithPayout } from './payoutItems.ts';
 import type {
@@ -40,8 +40,8 @@ export function createWorkService(options: WorkServiceOptions) {
   };
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
-    createPayout: (payout: { entryId: string; payload: unknown }) => createPayoutWorkItem(ctx, payout),
-    createPayouts: (payouts: Array<{ entryId: string; payload: unknown }>) => createPayoutWorkItems(ctx, payouts),
+    createPayout: (payout: PayoutInput) => createPayoutWorkItem(ctx, payout),
+    createPayouts: (payouts: PayoutInput[]) => createPayoutWorkItems(ctx, payouts),
     entriesWithPayout: (entryIds: readonly string[]) => entriesWithPayout(ctx, entryIds),
     claim: (input: ClaimWorkItemInput) => claimWorkItem(ctx, input),
     heartbeat: (input: HeartbeatWorkItemInput) => heartbeatWorkItem(ctx, input),

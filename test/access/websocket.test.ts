@@ -60,7 +60,8 @@ describe('access over WebSocket', () => {
     expect(refused.errors?.[0]?.extensions?.['code']).toBe('FORBIDDEN');
     expect(await effects(app)).toBe(before);
     const allowed = await app.ws('worker').execute(PROBE_MUTATIONS.processWork);
-    expect(allowed).toEqual({ data: { probeProcessWork: 'processWork' } });
+    // As over HTTP, a mutation's result carries its consistency token.
+    expect(allowed).toEqual({ data: { probeProcessWork: 'processWork' }, extensions: { consistencyToken: expect.any(String) } });
     expect(await effects(app)).toBe(before + 1);
   });
 });

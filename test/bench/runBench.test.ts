@@ -34,6 +34,22 @@ describe('npm run bench', () => {
     expect(lines.at(-1)).toBe('1 scenario(s) FAILED: fails');
   }, 30_000);
 
+  it('with --tracing on, exports every span of the run over OTLP/HTTP (the overhead figure is this run beside one without)', async () => {
+    const { code, lines } = await bench(['--quick', '--tracing', 'on', 'withdraw-c32-spread']);
+    expect(code, lines.join('\n')).toBe(0);
+    expect(lines).toContainEqual(expect.stringMatching(/^tracing: on, every span exported over OTLP\/HTTP to http:\/\/127\.0\.0\.1:\d+$/));
+    expect(lines.filter((line) => figureLine('withdraw-c32-spread').test(line))).toHaveLength(1);
+    const received = Number(/^tracing: (\d+) OTLP export\(s\) received$/.exec(lines.find((line) => line.endsWith('received')) ?? '')?.[1]);
+    expect(received).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('refuses an unknown tracing setting with exit code 2', async () => {
+    const lines: string[] = [];
+    const code = await runBench({ argv: ['--tracing', 'maybe'], env: {}, write: (line) => void lines.push(line) });
+    expect(code).toBe(2);
+    expect(lines).toEqual(['unknown --tracing maybe; known: off, on']);
+  });
+
   it('refuses an unknown engine placement with exit code 2', async () => {
     const lines: string[] = [];
     const code = await runBench({ argv: ['--engine', 'elsewhere'], env: {}, write: (line) => void lines.push(line) });

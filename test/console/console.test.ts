@@ -36,7 +36,7 @@ describe('ops console', () => {
   /** Opens the console and signs in by keyboard; for a role that may subscribe, waits until its subscriptions are attached. */
   async function signIn(role: Role): Promise<Page> {
     const before = app.services.liveFeeds.workItems.subscriberCount;
-    const page = await browser.newPage();
+    const page = await browser.newPage({ locale: 'en-US' });
     await page.goto(consoleUrl);
     await page.getByLabel('API key').fill(app.keys[role]);
     await page.keyboard.press('Enter');
@@ -64,7 +64,7 @@ describe('ops console', () => {
   }
 
   it('serves the page from this process only, and keeps the key in sessionStorage', async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ locale: 'en-US' });
     const foreign: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(new URL(consoleUrl).origin)) foreign.push(request.url());
@@ -88,9 +88,9 @@ describe('ops console', () => {
     await deposit(app, 'console-acct', 1_250, 'console-dep-1');
     await page.getByLabel('Account id').fill('console-acct');
     await page.keyboard.press('Enter');
-    await page.locator('#account', { hasText: 'console-acct: 1250 EUR' }).waitFor();
+    await page.locator('#account', { hasText: 'console-acct: €12.50' }).waitFor();
     await deposit(app, 'console-acct', 750, 'console-dep-2');
-    await page.locator('#account', { hasText: 'console-acct: 2000 EUR (version 2)' }).waitFor({ timeout: SHOWS_WITHIN_MS });
+    await page.locator('#account', { hasText: 'console-acct: €20.00 (version 2)' }).waitFor({ timeout: SHOWS_WITHIN_MS });
     await page.locator('#entries tr', { hasText: 'console-acct' }).first().waitFor();
     const failed = await failedItem('console-shot-failed');
     await row(page, 'failed', failed).waitFor();

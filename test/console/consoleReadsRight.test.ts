@@ -61,7 +61,7 @@ describe('the ops console reads right', () => {
 
   async function signIn(role: Role, width = 1280): Promise<Page> {
     const before = app.services.liveFeeds.workItems.subscriberCount;
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' });
     await page.goto(consoleUrl);
     await page.getByLabel('API key').fill(app.keys[role]);
     await page.keyboard.press('Enter');

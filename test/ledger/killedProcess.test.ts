@@ -6,8 +6,10 @@ import { inLanes, openAccount, untilFinal } from '../support/callers.ts';
 // G5 with a real crash: two API processes share one engine process; A is killed with SIGKILL in
 // the middle of a burst of transfers src -> dst, B keeps serving and is never restarted. Because
 // a move is one transaction, the money adds up at once, with no replay and no sweep; A's open
-// transaction (if the kill caught one) holds its accounts until the engine's lifetime limit, B
-// answers RequestInProgress on them meanwhile, and the caller's retries with the same keys finish.
+// transaction (if the kill caught one) holds its accounts until B's orphan sweep ends it (R3,
+// within 5 s, the engine at its default 60 s lifetime limit: test/db/orphanedTransactions.test.ts
+// measures it), B answers RequestInProgress on them meanwhile, and the caller's retries with the
+// same keys finish.
 
 const dbName = 'ledger_killed_process';
 const transfersCount = 300;
@@ -21,7 +23,6 @@ const depositsPerAccount = Number(process.env['KILL_TEST_DEPOSITS'] ?? 500);
 /** Transfers A is answered before it is killed; the rest of the burst is in flight or unsent. */
 const answeredBeforeKill = 60;
 const burstConcurrency = 16;
-const lifetimeLimitSeconds = 10;
 
 let engine: EngineProcess | undefined;
 const apis: AppProcess[] = [];
@@ -54,9 +55,8 @@ describe('a process killed mid-burst (G5, real processes)', () => {
   it('leaves the money whole at once, and every key final, while the other process keeps serving', async () => {
     const t0 = Date.now();
     const phase = (name: string) => process.env['KILL_TEST_TRACE'] && process.stderr.write(`[kill test] ${Date.now() - t0} ms ${name}\n`);
-    // The emulator's CLI, as an operator runs the engine; its open transactions expire as a mongod
-    // started with the same --setParameter would (see docs/ledger.md).
-    engine = await startEngineProcess({ setParameters: { transactionLifetimeLimitSeconds: lifetimeLimitSeconds } });
+    // The emulator's CLI, as an operator runs the engine, at its default settings.
+    engine = await startEngineProcess();
     const uri = engine.uri;
     const [a, b] = await Promise.all([startApi(uri), startApi(uri)]);
     client = new MongoClient(uri);
@@ -141,7 +141,7 @@ describe('a process killed mid-burst (G5, real processes)', () => {
       `killedProcess: A answered ${answered} transfers before SIGKILL, ${appliedAtKill} were applied at the kill ` +
         `(src+dst=${atKill['src']! + atKill['dst']!} of ${openingMinorUnits}); B decided ${decidedByB} moves ` +
         `(${2 * depositsPerAccount} deposits, ${transfersCount - appliedAtKill} transfers); ${transientAnswers} transient answers ` +
-        `retried by the caller, the last ${lastTransientMs} ms after the kill (engine lifetime limit ${lifetimeLimitSeconds} s); ` +
+        `retried by the caller, the last ${lastTransientMs} ms after the kill (engine lifetime limit 60 s, orphans ended by B); ` +
         `replays ${JSON.stringify(replayKinds)}; end src+dst=${end['src']! + end['dst']!} of ${deposited}`,
     );
   }, 600_000);

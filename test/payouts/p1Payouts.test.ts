@@ -4,10 +4,11 @@
 // come from many concurrent withdrawals on the test's own client, so they go on while API
 // processes stop and start. The meta-test runs the same scenario with the unique key removed
 // (a writer that inserts a new item per call) and shows P1's check then fails.
+import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYOUT_LEASE_NAME, projectionLeases, type PayoutWriter } from '../../src/payouts/index.ts';
-import { connectTestDb, type TestDb } from '../support/mongo.ts';
+import { connectTestDb, testMongoEngine, testMongoUri, type TestDb } from '../support/mongo.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import {
   awaitAllProjected,
@@ -26,6 +27,19 @@ import { waitFor } from '../support/waiting.ts';
 
 const BATCH = 15;
 
+// The rewind in step 4 needs the oplog to still hold step 1's token. The run's shared emulator
+// keeps its last 10,000 entries for every test file at once, which a loaded machine cycles
+// through while this scenario runs (the stream then reports history lost and nothing replays),
+// so on the emulator this file has an engine of its own. A real mongod's oplog holds far more.
+let ownEngine: RunningEmulator | undefined;
+beforeAll(async () => {
+  if (testMongoEngine().kind === 'emulator') ownEngine = await startEmulator({ port: 0, replSetName: 'rs0' });
+});
+afterAll(async () => {
+  await ownEngine?.stop();
+});
+const engineUri = () => ownEngine?.uri ?? testMongoUri();
+
 async function storedToken(db: Db) {
   return (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.resumeToken ?? null;
 }
@@ -40,6 +54,7 @@ async function runScenario(test: TestDb, writer: (db: Db) => PayoutWriter) {
   const started: TestApp[] = [];
   const app = async (options: { crashEvery?: number }) => {
     const each = await startTestApp({
+      mongoUri: test.uri,
       dbName: test.dbName,
       ...withProjection({ leaseAcquireIntervalMs: 100 }, options.crashEvery ? crashingAfterWrite(writer(test.db), options.crashEvery) : writer(test.db)),
     });
@@ -79,7 +94,7 @@ async function runScenario(test: TestDb, writer: (db: Db) => PayoutWriter) {
 describe('P1 / S3: exactly one payout per applied withdrawal', () => {
   let test: TestDb;
   beforeAll(async () => {
-    test = await connectTestDb('streams_p1');
+    test = await connectTestDb('streams_p1', {}, engineUri());
   });
   afterAll(async () => {
     await test?.close();
@@ -95,7 +110,7 @@ describe('P1 / S3: exactly one payout per applied withdrawal', () => {
   });
 
   it('meta: without the unique key the same scenario makes duplicate payouts, and the check catches it', async () => {
-    const meta = await connectTestDb('streams_p1_meta');
+    const meta = await connectTestDb('streams_p1_meta', {}, engineUri());
     try {
       const { counts } = await runScenario(meta, insertingWriter);
       expect(() => expectExactlyOnePayoutEach(counts)).toThrow();
@@ -108,10 +123,10 @@ describe('P1 / S3: exactly one payout per applied withdrawal', () => {
 
 describe('the projection lease', () => {
   it('is held by one of two running processes; the other takes over when the holder stops', async () => {
-    const test = await connectTestDb('streams_lease');
+    const test = await connectTestDb('streams_lease', {}, engineUri());
     const holders = ['lease-app-0', 'lease-app-1'];
     const apps = await Promise.all(
-      holders.map((holder) => startTestApp({ dbName: test.dbName, ...withProjection({ holder, leaseAcquireIntervalMs: 100 }) })),
+      holders.map((holder) => startTestApp({ mongoUri: test.uri, dbName: test.dbName, ...withProjection({ holder, leaseAcquireIntervalMs: 100 }) })),
     );
     try {
       const lease = () => projectionLeases(test.db).findOne({ _id: PAYOUT_LEASE_NAME });

@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 /** What the tarball and the example need besides the SDK, packed from the repo's own copies. */
-const PACKED_DEPENDENCIES = ['graphql-ws', '@graphql-typed-document-node/core', 'graphql', 'ws', '@types/node', 'undici-types', '@types/ws'];
+const PACKED_DEPENDENCIES = ['graphql-ws', '@opentelemetry/api', '@graphql-typed-document-node/core', 'graphql', 'ws', '@types/node', 'undici-types', '@types/ws'];
 
 function readmeExample(readme: string): string {
   const block = /<!-- sdk-example:start -->\s*```ts\n([\s\S]*?)```\s*<!-- sdk-example:end -->/.exec(readme);

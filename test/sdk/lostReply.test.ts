@@ -37,7 +37,7 @@ describe('a lost reply', () => {
   it('retries an OutcomeUnknown with the same key until the move is decided: applied once', async () => {
     await admin.openAccount({ accountId: 'sdk-lost', currency: 'EUR' });
     await admin.deposit({ accountId: 'sdk-lost', amount: 100 });
-    turnOff = await failCommand(app.client, 'precondition', 'alwaysOn', { failCommands: ['commitTransaction'], closeConnection: true });
+    turnOff = await failCommand(app.client, app.client.options.appName!, 'alwaysOn', { failCommands: ['commitTransaction'], closeConnection: true });
     // The first answer (OutcomeUnknown) is what clears the fault, so the retry is what applies the move.
     const answers: string[] = [];
     const { fetch, bodies } = recordingFetch([], async () => {
@@ -68,7 +68,7 @@ describe('a lost reply', () => {
   it('needs no retry when the commit applied but its reply carried a writeConcernError: the server settles it', async () => {
     await admin.openAccount({ accountId: 'sdk-wce', currency: 'EUR' });
     await admin.deposit({ accountId: 'sdk-wce', amount: 100 });
-    turnOff = await failCommand(app.client, 'precondition', { times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
+    turnOff = await failCommand(app.client, app.client.options.appName!, { times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
     const result = await admin.withdraw({ accountId: 'sdk-wce', amount: 40 });
     expect(result).toMatchObject({ __typename: 'WithdrawSuccess', account: { balance: 60 } });
     expect(result.$meta.attempts).toBe(1);

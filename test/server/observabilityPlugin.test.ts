@@ -9,11 +9,13 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/requestContext.ts';
 import { observabilityPlugin } from '../../src/server/observabilityPlugin.ts';
+import { logMutationResults } from '../../src/server/operationObservation.ts';
 import { createGraphqlTelemetry } from '../../src/server/telemetry.ts';
 import type { AppServices } from '../../src/app/services.ts';
 import { buildSchema } from 'graphql';
 
-const schema = buildSchema('type Query { ok: Boolean, boom: Boolean } type Mutation { touch: Boolean }');
+// Its mutation fields log as the server's do (startServer wraps the app's schema the same way).
+const schema = logMutationResults(buildSchema('type Query { ok: Boolean, boom: Boolean } type Mutation { touch: Boolean }'));
 const rootValue = { ok: () => true, boom: () => { throw new Error('kaboom'); }, touch: () => true };
 
 async function run(level: 'info' | 'debug', documents: string[]) {

@@ -18,6 +18,7 @@ import type { Registry } from 'prom-client';
 import type { AppOptions } from '../../src/app/createApp.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { connectMongo } from '../../src/db/connect.ts';
+import { appNameOf, newProcessId } from '../../src/db/processLiveness.ts';
 import { ROLES, type Role } from '../../src/access/roles.ts';
 import { createLogger, type Logger } from '../../src/observability/logger.ts';
 import { startServer, type RunningServer } from '../../src/server/startServer.ts';
@@ -40,6 +41,8 @@ export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | '
   logger?: Logger;
   /** Another engine than the run's (e.g. an emulator with a tiny oplog started by the test). */
   mongoUri?: string;
+  /** The app's client emits `commandStarted` for every command (on `TestApp.client`): a test reads what goes on the wire. */
+  monitorCommands?: boolean;
 }
 
 export interface GqlOptions {
@@ -108,7 +111,10 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     API_KEYS: apiKeys,
     ...options.env,
   });
-  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits);
+  // Named as an API process names its client, so this app's open transactions are told apart too.
+  // Without monitorCommands the client monitors as the app's would: when tracing is on (connect.ts).
+  const processId = newProcessId();
+  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits, appNameOf(processId), options.monitorCommands === undefined ? {} : { monitorCommands: options.monitorCommands });
   const ownsDatabase = options.dbName === undefined;
   const db = client.db(options.dbName ?? `test_app_${randomBytes(6).toString('hex')}`);
   const wsClients = new Set<TestWsClient>();
@@ -117,6 +123,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
     server = await startServer({
       config,
       db,
+      processId,
       engine: testMongoEngine(),
       logger: options.logger ?? createLogger({ level: 'silent' }),
       ...(options.schema ? { schema: options.schema } : {}),

@@ -1,6 +1,7 @@
 // createClient: one method per root field, wired from the generated operation table, so a new
 // operation file becomes a method with no code here. Queries and mutations go over HTTP with
 // retries that never change the request's key; subscriptions go over graphql-ws (subscribe.ts).
+import { context, propagation } from '@opentelemetry/api';
 import { mutations, queries, subscriptions } from './generated/operations.js';
 import { PreconditionError, SdkErrorCode, type GraphQLErrorPayload } from './PreconditionError.js';
 import { backoffMs, DEFAULT_SUBSCRIPTION_RETRY, retryAfterMs, retryPolicy, sleep, type RetryOptions } from './retry.js';
@@ -39,6 +40,12 @@ export interface ClientOptions extends WebSocketOptions {
   subscriptionRetry?: RetryOptions;
   /** Per attempt; an attempt that takes longer counts as a network error. Default 30 000. */
   attemptTimeoutMs?: number;
+  /**
+   * The W3C `traceparent` to send with each query and mutation, for a caller that keeps its own
+   * trace ids. Without it the SDK sends the active OpenTelemetry context's (when the caller runs
+   * an OpenTelemetry SDK and a span is active), else none.
+   */
+  traceparent?: () => string | undefined;
 }
 
 export type PreconditionClient = QueryMethods &
@@ -67,6 +74,18 @@ function someItemAsksAgain(value: unknown): boolean {
   return Array.isArray(results) && results.some(isAskAgain);
 }
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+
+/**
+ * `traceparent` (and `tracestate`) of this call: the caller's own, else the active OpenTelemetry
+ * context's through the global propagator, a no-op when the caller runs no OpenTelemetry SDK.
+ */
+function traceHeaders(options: ClientOptions): Record<string, string> {
+  const given = options.traceparent?.();
+  if (given) return { traceparent: given };
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
 
 type Attempt =
   | { kind: 'answer'; value: unknown }
@@ -116,7 +135,7 @@ export function createClient(options: ClientOptions): PreconditionClient {
     try {
       const response = await fetchImpl(options.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${options.apiKey}` },
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${options.apiKey}`, ...traceHeaders(options) },
         body: JSON.stringify({ query: document, variables }),
         signal: AbortSignal.timeout(timeoutMs),
       });

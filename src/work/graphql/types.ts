@@ -75,6 +75,12 @@ export class WorkItem {
 
   @Field(() => DateTime)
   updatedAt!: Date;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The W3C traceparent of what created it (the withdrawal, for a payout), when that request was traced; its second field is the trace id',
+  })
+  traceparent!: string | null;
 }
 
 export function toWorkItem(doc: WorkItemDoc): WorkItem {
@@ -95,6 +101,7 @@ export function toWorkItem(doc: WorkItemDoc): WorkItem {
     history: doc.history.map((step) => Object.assign(new WorkItemTransition(), step)),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
+    traceparent: doc.traceparent ?? null,
   });
 }
 

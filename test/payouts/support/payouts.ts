@@ -78,15 +78,19 @@ export function upsertingWriter(db: Db): PayoutWriter {
   return createWorkService({ db, telemetry: createWorkTelemetry(new Registry(), silent) }).createPayout;
 }
 
+// One count for every inserting writer of the run: a writer of a later process must not repeat an
+// earlier one's keys, or a replay in the same order would meet them and the meta-test would pass
+// or fail by the batches' timing.
+let insertingWriterCalls = 0;
+
 /**
  * The unique key removed: each call inserts a new item under a fresh client key (a new id per
  * attempt), so a replayed event makes a second payout. Only the meta-test uses it.
  */
 export function insertingWriter(db: Db): PayoutWriter {
   const work = createWorkService({ db, telemetry: createWorkTelemetry(new Registry(), silent) });
-  let calls = 0;
   return async ({ entryId, payload }) => {
-    const result = await work.create({ kind: 'PAYOUT', payload, idempotencyKey: `${entryId}#${++calls}`, maxAttempts: 5 });
+    const result = await work.create({ kind: 'PAYOUT', payload, idempotencyKey: `${entryId}#${++insertingWriterCalls}`, maxAttempts: 5 });
     return { created: result.kind === 'createWorkItemSuccess' };
   };
 }

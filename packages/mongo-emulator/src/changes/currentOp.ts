@@ -1,7 +1,10 @@
 // `$currentOp` and the `currentOp` command, for what the emulator can have in progress: open
-// change streams. A stream whose getMore is waiting shows as an operation (`type: 'op'`); one
-// between getMores as an idle cursor (`type: 'idleCursor'`, with `idleCursors: true`), as on
-// mongod, so a test can count the streams a process holds open.
+// change streams and open transactions. A stream whose getMore is waiting shows as an operation
+// (`type: 'op'`); one between getMores as an idle cursor (`type: 'idleCursor'`, with
+// `idleCursors: true`), as on mongod, so a test can count the streams a process holds open. An
+// open transaction between statements is an idle session (`type: 'idleSession'`, listed unless
+// `idleSessions: false`: mongod's default is true, src/mongo/db/pipeline/
+// document_source_current_op.h), built by txn/ and handed in here.
 import { Timestamp } from 'bson';
 import { aggregateDocuments } from '../engine/aggregate.ts';
 import type { Document } from '../engine/types.ts';
@@ -12,7 +15,10 @@ import type { ChangeStreams, OpenStream } from './ChangeStreams.ts';
 const CURRENT_OP_OPTIONS = new Set(['allUsers', 'idleConnections', 'idleCursors', 'idleSessions', 'localOps', 'backtrace', 'truncateOps', 'targetAllNodes']);
 
 /** Reads the `$currentOp` stage (first in an `aggregate: 1` on admin) and lists its documents. */
-export function currentOpStage(db: string, isCollectionless: boolean, stage: Document, streams: ChangeStreams, host: string): Document[] {
+/** The idle sessions to list (txn/idleSessions.ts), passed in so changes/ stays beside txn/. */
+export type IdleSessionLister = () => Document[];
+
+export function currentOpStage(db: string, isCollectionless: boolean, stage: Document, streams: ChangeStreams, host: string, idleSessions: IdleSessionLister): Document[] {
   if (db !== 'admin' || !isCollectionless) {
     throw new CommandError('InvalidNamespace', "$currentOp must be run against the 'admin' database with {aggregate: 1}");
   }
@@ -20,7 +26,8 @@ export function currentOpStage(db: string, isCollectionless: boolean, stage: Doc
   for (const field of Object.keys(options)) {
     if (!CURRENT_OP_OPTIONS.has(field)) throw new CommandError('FailedToParse', `Unrecognized option '${field}' in $currentOp stage.`);
   }
-  return currentOperations(streams, host, optionalBoolean(options, 'idleCursors') ?? false);
+  const operations = currentOperations(streams, host, optionalBoolean(options, 'idleCursors') ?? false);
+  return (optionalBoolean(options, 'idleSessions') ?? true) ? [...operations, ...idleSessions()] : operations;
 }
 
 export function currentOperations(streams: ChangeStreams, host: string, idleCursors: boolean): Document[] {
@@ -92,8 +99,13 @@ export function isCurrentOpPipeline(pipeline: Document[]): boolean {
 }
 
 /** An aggregate starting with `$currentOp`: its documents through the stages after it. */
-export function aggregateCurrentOp(request: { db: string; coll: string | null; pipeline: Document[]; variables: Document | undefined }, streams: ChangeStreams, host: string): Document[] {
+export function aggregateCurrentOp(
+  request: { db: string; coll: string | null; pipeline: Document[]; variables: Document | undefined },
+  streams: ChangeStreams,
+  host: string,
+  idleSessions: IdleSessionLister,
+): Document[] {
   const [stage, ...rest] = request.pipeline;
-  const source = currentOpStage(request.db, request.coll === null, stage!, streams, host);
+  const source = currentOpStage(request.db, request.coll === null, stage!, streams, host, idleSessions);
   return aggregateDocuments(source, rest, { now: new Date(), clusterTime: new Timestamp({ t: 0, i: 0 }), variables: request.variables, resolve: () => [] });
 }

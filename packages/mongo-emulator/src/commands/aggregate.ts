@@ -1,3 +1,4 @@
+import { idleSessionReports } from '../txn/idleSessions.ts';
 import { aggregateCurrentOp, aggregateOplog, isChangeStreamPipeline, isCurrentOpPipeline, isOplog } from '../changes/index.ts';
 import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
@@ -31,7 +32,7 @@ export const aggregate: CommandDefinition = {
     if (coll !== null && server.catalog.view(db, coll)) checkViewCollation(optionalDocument(command, 'collation'));
     const variables = letVariables(context);
     const results = isCurrentOpPipeline(pipeline)
-      ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address)
+      ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address, () => idleSessionReports(server.transactions, server.node.address))
       : isOplog(db, coll)
       ? aggregateOplog(server.changeStreams.oplog, pipeline, server.node.address)
       : server.catalog.aggregate(db, coll, pipeline, {

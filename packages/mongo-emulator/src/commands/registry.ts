@@ -28,6 +28,7 @@ import { hostInfo } from './hostInfo.ts';
 import { insert } from './insert.ts';
 import { killAllSessions } from './killAllSessions.ts';
 import { killCursors } from './killCursors.ts';
+import { killSessions } from './killSessions.ts';
 import { listCollections } from './listCollections.ts';
 import { listDatabases } from './listDatabases.ts';
 import { listIndexes } from './listIndexes.ts';
@@ -79,6 +80,7 @@ export const SUPPORTED_COMMANDS: readonly CommandDefinition[] = [
   insert,
   killAllSessions,
   killCursors,
+  killSessions,
   listCollections,
   listDatabases,
   listIndexes,

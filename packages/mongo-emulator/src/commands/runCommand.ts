@@ -66,7 +66,15 @@ export async function runCommand(
     const { catalog, transaction, command: statement } = scope.context;
     const context: CommandContext = { connection, ...request, server: catalog ? { ...server, catalog } : server, transaction, command: statement, session };
     await scope.prepare(context);
-    const result = await definition.run(context);
+    // The transaction is active while its statement runs, idle (a `$currentOp` idle session
+    // naming this client) between statements.
+    transaction?.checkOut({ connectionId: connection.id, client: connection.remoteAddress, appName: connection.appName, clientMetadata: connection.clientMetadata });
+    let result: Document;
+    try {
+      result = await definition.run(context);
+    } finally {
+      transaction?.checkIn();
+    }
     const reply: Document = scope.finish({ ...result, ok: 1 });
     const replicated = repl !== undefined && definition.acceptsWriteConcern && (command.autocommit === undefined || definition.adminOnly === true) ? await awaitReplication(server, command, connection) : writeConcernError;
     attachAfterWrite(reply, replicated, action);

@@ -154,6 +154,29 @@ export class TransactionCoordinator {
     }
   }
 
+  /**
+   * `killSessions`: aborts the open transactions of the sessions named (or of every session),
+   * releasing what they hold at once. Unlike endSessions the sessions stay known, so a later
+   * statement of the killed transaction is refused with NoSuchTransaction, as on mongod
+   * (src/mongo/db/session/kill_sessions_local.cpp killSessionsAbortUnpreparedTransactions).
+   * Returns how many transactions it aborted.
+   */
+  killSessions(keys: Iterable<string> | 'all'): number {
+    let aborted = 0;
+    for (const key of keys === 'all' ? [...this.#bySession.keys()] : keys) {
+      const txn = this.#bySession.get(key);
+      if (txn?.state !== 'inProgress') continue;
+      this.#abort(txn, 'its session was killed');
+      aborted++;
+    }
+    return aborted;
+  }
+
+  /** Open transactions with no statement running: `$currentOp`'s idle sessions. */
+  *idleTransactions(): Iterable<Transaction> {
+    for (const txn of this.#bySession.values()) if (txn.idle) yield txn;
+  }
+
   /** A read-only view of the data at `time` (readConcern snapshot outside transactions). */
   snapshotAt(time: Timestamp | undefined): SnapshotCatalog {
     const at = time ?? this.#clock.now();

@@ -830,6 +830,8 @@ export type WorkItem = {
   previousStatus: Maybe<WorkItemStatus>;
   result: Maybe<Scalars['JSON']['output']>;
   status: WorkItemStatus;
+  /** The W3C traceparent of what created it (the withdrawal, for a payout), when that request was traced; its second field is the trace id */
+  traceparent: Maybe<Scalars['String']['output']>;
   updatedAt: Scalars['DateTime']['output'];
   /** Bumped by every transition; the fencing token a lease holder presents */
   version: Scalars['Int']['output'];

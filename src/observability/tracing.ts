@@ -1,0 +1,154 @@
+// Traces with OpenTelemetry. The app writes its spans through @opentelemetry/api only; the SDK is
+// started by `startTracing` when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/main.ts) or a test hands an
+// exporter. Without it no SDK runs: the API is its no-op, and the hot paths ask `tracingEnabled()`
+// before they build anything (no server span, no mutation wrapper, no command monitoring).
+//
+// Spans of our own instead of the http and graphql auto-instrumentations: those patch modules
+// through require hooks, which see an ESM `import` only when a loader hook is registered before the
+// module first loads (node --import), and they would trace every field resolver. The app needs one
+// server span per request (continuing the caller's `traceparent`), one span per mutation root field
+// and one per MongoDB command; the MongoDB ones come from the driver's command monitoring
+// (mongoCommandSpans.ts).
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-node';
+
+export const TRACER_NAME = 'precondition';
+
+export interface TracingOptions {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: spans go to `<endpoint>/v1/traces` over OTLP/HTTP (JSON). */
+  endpoint?: string;
+  /** Instead of OTLP (tests: an InMemorySpanExporter); each span is exported as it ends. */
+  exporter?: SpanExporter;
+  serviceName?: string;
+}
+
+export interface Tracing {
+  /** Exports what is buffered, then stops the SDK; the API is a no-op again. */
+  shutdown(): Promise<void>;
+  /** Exports what is buffered now. */
+  flush(): Promise<void>;
+}
+
+let provider: NodeTracerProvider | null = null;
+
+/** Whether an SDK runs in this process: the hot paths trace only then. */
+export function tracingEnabled(): boolean {
+  return provider !== null;
+}
+
+/** Starts the SDK and registers it as the API's global provider (W3C trace context propagation). */
+export function startTracing(options: TracingOptions): Tracing {
+  if (provider) throw new Error('tracing is already started in this process');
+  const exporter = options.exporter ?? new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces` });
+  const processor = options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
+  const started = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'precondition' }),
+    spanProcessors: [processor],
+  });
+  started.register();
+  provider = started;
+  return {
+    flush: () => started.forceFlush(),
+    async shutdown() {
+      if (provider !== started) return;
+      provider = null;
+      await started.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+    },
+  };
+}
+
+export function tracer(): Tracer {
+  return trace.getTracer(TRACER_NAME);
+}
+
+/** The W3C `traceparent` of the active span, to store with what this request leaves behind; undefined when none. */
+export function activeTraceparent(): string | undefined {
+  const span = trace.getActiveSpan();
+  if (!span) return undefined;
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The span context a stored `traceparent` names (W3C Trace Context, version 00), or null. */
+export function spanContextOf(traceparent: string | null | undefined): SpanContext | null {
+  const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
+  if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return null;
+  return { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16) & TraceFlags.SAMPLED, isRemote: true };
+}
+
+/** A link to the trace a stored `traceparent` names, with why; none when it names none. */
+export function linksTo(traceparent: string | null | undefined, reason: string): Link[] {
+  const linked = spanContextOf(traceparent);
+  return linked ? [{ context: linked, attributes: { 'precondition.link': reason } }] : [];
+}
+
+/** Links the active span (if tracing) to the trace a stored `traceparent` names. */
+export function linkActiveSpan(traceparent: string | null | undefined, reason: string): void {
+  const span = trace.getActiveSpan();
+  if (!span) return;
+  for (const link of linksTo(traceparent, reason)) span.addLink(link);
+}
+
+/** Sets attributes on the active span, if any (a no-op when tracing is off). */
+export function annotateActiveSpan(attributes: Record<string, string | number | boolean | null | undefined>): void {
+  const span = trace.getActiveSpan();
+  if (!span) return;
+  for (const [key, value] of Object.entries(attributes)) if (value !== null && value !== undefined) span.setAttribute(key, value);
+}
+
+/**
+ * Runs `work` in a new active span, ended when it settles; a throw marks the span as an error.
+ * `links` connect it to other traces (a payout to its withdrawal's).
+ */
+export async function inSpan<T>(name: string, options: { kind?: SpanKind; links?: Link[]; attributes?: Record<string, string | number | boolean> }, work: (span: Span) => Promise<T>): Promise<T> {
+  return tracer().startActiveSpan(name, options, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+export function failSpan(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+}
+
+/** The context a request's headers continue (its `traceparent`), or a new root when it sends none. */
+export function contextFromHeaders(headers: Record<string, string | string[] | undefined>) {
+  return propagation.extract(ROOT_CONTEXT, headers);
+}
+
+export { context, SpanKind, SpanStatusCode, trace };
+
+/**
+ * Runs `work` (the handling of one HTTP request) in a SERVER span that continues the request's
+ * `traceparent`, ended when the response is finished or the connection closes.
+ */
+export function traceServerRequest(
+  req: { method?: string | undefined; url?: string | undefined; headers: Record<string, string | string[] | undefined> },
+  res: { statusCode: number; once(event: 'close', listener: () => void): unknown },
+  work: () => void,
+): void {
+  const parent = contextFromHeaders(req.headers);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const path = (req.url ?? '/').split('?', 1)[0]!;
+  const span = tracer().startSpan(`${method} ${path}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } }, parent);
+  res.once('close', () => {
+    span.setAttribute('http.response.status_code', res.statusCode);
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  });
+  context.with(trace.setSpan(parent, span), work);
+}

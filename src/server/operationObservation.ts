@@ -1,0 +1,81 @@
+// What both transports record of an operation, in one implementation each: the operation counter
+// and duration histogram (HTTP: observabilityPlugin.ts; graphql-ws: websocket.ts), and the one info
+// line per mutation root field, written by the mutation fields' own resolvers, so whichever
+// transport executes the operation writes it.
+import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../graphql/context.ts';
+import type { GraphqlTelemetry } from './telemetry.ts';
+
+/** The `operation` label of an operation whose name is not a known one: the label set stays bounded. */
+export const OTHER_OPERATION = 'other';
+
+/** Input fields that say what a mutation was about; payloads and results are left out (large, private). */
+const LOGGED_INPUT_FIELDS = ['accountId', 'fromAccountId', 'toAccountId', 'currency', 'amount', 'requestId', 'id', 'kind', 'idempotencyKey', 'workerId', 'version', 'expectedVersion', 'outcome', 'leaseSeconds'];
+
+export type OperationOutcome = 'ok' | 'error';
+
+/**
+ * Counts and times one operation. `knownOperationNames` are the names that may be metric labels:
+ * those of the trusted-documents manifest (the SDK's operations). A client names its operations
+ * freely, so any other name counts as "other".
+ */
+export function operationRecorder(telemetry: GraphqlTelemetry, knownOperationNames: ReadonlySet<string> = new Set()) {
+  return (type: string, outcome: OperationOutcome, operationName: string | null | undefined, startedNs: bigint): void => {
+    telemetry.operationDurationSeconds.observe({ type }, Number(process.hrtime.bigint() - startedNs) / 1e9);
+    telemetry.operationsTotal.inc({ type, outcome, operation: operationName && knownOperationNames.has(operationName) ? operationName : OTHER_OPERATION });
+  };
+}
+
+export type OperationRecorder = ReturnType<typeof operationRecorder>;
+
+// Marks a resolver already wrapped: a test may serve one schema from several servers.
+const logged = Symbol('mutationLogged');
+
+/**
+ * Wraps each mutation root field's resolver (in place, once) so that it writes one info line:
+ * what the mutation was about, the union member it answered (or `error`), and who, through the
+ * request's logger (its key's fingerprint, role, transport and request id). Only root fields of
+ * the mutation type: one line per money move or work-item transition, nothing on a query's or a
+ * subscription event's path.
+ */
+export function logMutationResults<TSchema extends GraphQLSchema>(schema: TSchema): TSchema {
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    const resolve: GraphQLFieldResolver<unknown, RequestContext> & { [logged]?: true } = field.resolve ?? defaultFieldResolver;
+    if (resolve[logged]) continue;
+    const wrapped: typeof resolve = (source, args, context, info) => {
+      const logger = context.logger;
+      if (!logger.isLevelEnabled('info')) return resolve(source, args, context, info);
+      const write = (member: string) => {
+        const input = (args as { input?: Record<string, unknown> }).input ?? {};
+        const about = Object.fromEntries(LOGGED_INPUT_FIELDS.filter((name) => input[name] !== undefined).map((name) => [name, input[name]]));
+        logger.info({ mutation: info.fieldName, result: member, input: about }, `${info.fieldName}: ${member}`);
+      };
+      let result: unknown;
+      try {
+        result = resolve(source, args, context, info);
+      } catch (error) {
+        write('error');
+        throw error;
+      }
+      if (!(result instanceof Promise)) {
+        write(memberOf(result));
+        return result;
+      }
+      return result.then(
+        (value: unknown) => (write(memberOf(value)), value),
+        (error: unknown) => {
+          write('error');
+          throw error;
+        },
+      );
+    };
+    wrapped[logged] = true;
+    field.resolve = wrapped;
+  }
+  return schema;
+}
+
+/** The union member a mutation answered: its class's name (type-graphql resolvers return instances). */
+function memberOf(result: unknown): string {
+  return (result as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'null';
+}

@@ -1,0 +1,111 @@
+// The ops console draws, in a real browser (Debian's chromium driven by playwright-core): money in
+// its currency's units (integer minor units from the API, the currency's own fraction digits from
+// Intl: cents for EUR, none for JPY), in the entries table and the
+// account line; and charts over time of claim conflicts per minute and payout lag, one point per
+// poll, the latest value written beside each; an account's statement; and a work item's page: its transitions, attempts,
+// the entry a payout pays out and the trace id of the withdrawal that made it (the app traces here,
+// to an in-memory exporter, as it does with OTEL_EXPORTER_OTLP_ENDPOINT set).
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { startTracing, type Tracing } from '../../src/observability/tracing.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { eventually } from '../support/waiting.ts';
+import { deposit, openAccount, withdraw } from '../support/callers.ts';
+import { screenshotPath } from '../support/screenshots.ts';
+
+const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+describe('the ops console draws', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let tracing: Tracing;
+  beforeAll(async () => {
+    tracing = startTracing({ exporter: new InMemorySpanExporter() });
+    const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+    browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+    app = await startTestApp({ env: { SEED_DEMO: '0' } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await tracing?.shutdown();
+  });
+
+  it('shows money in its currency\'s units and charts conflicts and payout lag over time; saves its screenshot', async () => {
+    await openAccount(app, 'draw-eur', 'EUR');
+    await openAccount(app, 'draw-jpy', 'JPY');
+    await deposit(app, 'draw-eur', 1_234_567, 'draw-d1');
+    await deposit(app, 'draw-jpy', 500, 'draw-d2');
+    expect(await withdraw(app, 'draw-eur', 5, 'draw-w1')).toBe('WithdrawSuccess');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    await page.getByLabel('API key').fill(app.keys.ops);
+    await page.keyboard.press('Enter');
+
+    await page.locator('#who', { hasText: 'Signed in as ops' }).waitFor({ timeout: 5000 });
+    await page.locator('#entries tr', { hasText: '€12,345.67' }).first().waitFor();
+    await page.locator('#entries tr', { hasText: 'draw-eur' }).filter({ hasText: '€0.05' }).first().waitFor();
+    await page.locator('#entries tr', { hasText: 'draw-jpy' }).filter({ hasText: '¥500' }).first().waitFor();
+    await page.getByLabel('Account id').fill('draw-eur');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.locator('#account', { hasText: 'draw-eur: €12,345.62 (version 2)' }).waitFor();
+    // Its statement: newest first, a debit signed, each balance after it.
+    await page.locator('#statement tbody tr').nth(1).waitFor();
+    expect(await page.locator('#statement tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^withdrawal\s+-€0\.05\s+€12,345\.62\s/),
+      expect.stringMatching(/^deposit\s+€12,345\.67\s+€12,345\.67\s/),
+    ]);
+
+    // One point per poll (every 3 s); the conflicts rate needs two polls for its first point. Then a
+    // lost race: the next point rises above zero.
+    await page.waitForFunction(`Number(document.getElementById('conflicts-chart').dataset.points) >= 1`, undefined, { timeout: 20_000 });
+    const created = await app.gql(`mutation { createWorkItem(input: { kind: "draw", idempotencyKey: "draw-k" }) { ... on CreateWorkItemSuccess { item { id } } } }`, {}, { key: 'service' });
+    const id = created.data.createWorkItem.item.id as string;
+    const claim = `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`;
+    await app.gql(claim, { input: { id, workerId: 'draw-1', expectedVersion: 1 } }, { key: 'worker' });
+    const lost = await app.gql(claim, { input: { id, workerId: 'draw-2', expectedVersion: 1 } }, { key: 'worker' });
+    expect(lost.data.claimWorkItem.__typename).toBe('ConflictLost');
+
+    await page.waitForFunction(`!/highest 0$/.test(document.getElementById('conflicts-chart-now').textContent)`, undefined, { timeout: 20_000 });
+    await page.waitForFunction(`Number(document.getElementById('lag-chart').dataset.points) >= 2`, undefined, { timeout: 20_000 });
+    const line = page.locator('#lag-chart polyline');
+    expect((await line.getAttribute('points'))!.trim().split(/\s+/).length).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('#conflicts-chart-now').innerText()).toMatch(/^now \d+\.\d, highest \d+(\.\d)?$/);
+    expect(await page.locator('#lag-chart-now').innerText()).toMatch(/^now \d+ s, highest \d+ s$/);
+    await page.screenshot({ path: screenshotPath('console-charts.png'), fullPage: true });
+    await page.close();
+  }, 60_000);
+
+  it('opens a payout\'s page: its transitions, attempts, the entry it pays out and its withdrawal\'s trace id', async () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    await openAccount(app, 'draw-item', 'EUR');
+    await deposit(app, 'draw-item', 1_000, 'draw-item-d');
+    const answer = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.service}`, traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+      body: JSON.stringify({ query: 'mutation ($input: WithdrawInput!) { withdraw(input: $input) { ... on WithdrawSuccess { entry { id } } } }', variables: { input: { accountId: 'draw-item', amount: 100, requestId: 'draw-item-w' } } }),
+    });
+    const entryId = ((await answer.json()) as { data: { withdraw: { entry: { id: string } } } }).data.withdraw.entry.id;
+    const payoutId = await eventually(async () => {
+      const found = await app.gql(`query ($entryId: ID!) { payoutFor(entryId: $entryId) { id } }`, { entryId });
+      expect(found.data.payoutFor).not.toBeNull();
+      return found.data.payoutFor.id as string;
+    });
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    await page.getByLabel('API key').fill(app.keys.ops);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Open item ${payoutId}` }).first().click();
+    await page.locator('#item-section').waitFor();
+    expect(await page.locator('#item dd[data-term="Trace id"]').innerText()).toBe(traceId);
+    expect(await page.locator('#item dd[data-term="Pays out entry"]').innerText()).toBe(entryId);
+    expect(await page.locator('#item dd[data-term="Attempts"]').innerText()).toBe('0 of 5');
+    expect(await page.locator('#item dd[data-term="Status"]').innerText()).toBe('PENDING (version 1)');
+    expect(await page.locator('#item-history tbody tr').first().innerText()).toContain('∅');
+    await page.screenshot({ path: screenshotPath('console-item.png'), fullPage: true });
+    await page.close();
+  });
+});
