@@ -27,3 +27,7 @@ export const WORK_QUEUE_STATS = `query { workQueueStats { conflictsSinceStart } 
 
 export const SUBMIT_MOVES = `mutation ($input: SubmitMovesInput!) { submitMoves(input: $input) {
   __typename ... on SubmitMovesSuccess { results { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } } } }`;
+
+export const AUTHORIZE_HOLD = `mutation ($input: AuthorizeHoldInput!) { authorizeHold(input: $input) { __typename ... on AuthorizeHoldSuccess { hold { id } } } }`;
+
+export const CAPTURE_HOLD = `mutation ($input: CaptureHoldInput!) { captureHold(input: $input) { __typename } }`;

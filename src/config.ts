@@ -109,6 +109,16 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', message: parsed.error });
         return z.NEVER;
       }),
+    // W5: per-kind concurrency limits across every API process, e.g. PAYOUT=8,EMAIL=2.
+    WORK_KIND_LIMITS: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        const parsed = parseWorkKindLimits(raw ?? '');
+        if (parsed.ok) return parsed.limits;
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }),
     TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENT_MODES).default('off'),
     TRUSTED_DOCUMENTS_MANIFEST: z.string().min(1).default('packages/sdk/trusted-documents.json'),
     TRUSTED_DOCUMENTS_ADMIN_ADHOC: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('0'),
@@ -126,8 +136,8 @@ const envSchema = z
     // Query limits (graphql-armor); src/server/queryLimits.ts derives each default.
     GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
     GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
-    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 6_000),
-    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_000),
+    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 7_000),
+    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_500),
     GRAPHQL_DIRECTIVES_MAX: intVar(0, 1_000, 10),
     GRAPHQL_BATCH_MAX: intVar(1, 100, 10),
     // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
@@ -176,6 +186,8 @@ export interface Config {
   /** Token buckets per API key by role; null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
   trustedDocuments: TrustedDocumentsConfig;
+  /** WORK_KIND_LIMITS: kind → most items of it PROCESSING at once, across all processes (written to the database at start-up). */
+  workKindLimits: Readonly<Record<string, number>>;
   limits: {
     mongoSocketTimeoutMs: number;
     mongoServerSelectionTimeoutMs: number;
@@ -196,6 +208,23 @@ export interface Config {
     /** Operations in one batched HTTP request (a JSON array); 1 turns batching off. */
     graphqlBatchMax: number;
   };
+}
+
+/** A kind's limit: 1 to 10,000 items at once (the holders live in one document: 10,000 × ~40 bytes stays far below 16 MiB). */
+const WORK_KIND_LIMIT_MAX = 10_000;
+
+export function parseWorkKindLimits(raw: string): { ok: true; limits: Record<string, number> } | { ok: false; error: string } {
+  const limits: Record<string, number> = {};
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const [index, entry] of entries.entries()) {
+    const match = /^([A-Za-z][A-Za-z0-9_.-]{0,63})=(\d+)$/.exec(entry);
+    const limit = match ? Number(match[2]) : NaN;
+    if (!match || limit < 1 || limit > WORK_KIND_LIMIT_MAX) {
+      return { ok: false, error: `entry ${index + 1}: expected KIND=limit with limit 1 to ${WORK_KIND_LIMIT_MAX} (e.g. PAYOUT=8)` };
+    }
+    limits[match[1]!] = limit;
+  }
+  return { ok: true, limits };
 }
 
 export class ConfigError extends Error {
@@ -229,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeys: e.API_KEYS,
     seedDemo: e.SEED_DEMO === '1',
     rateLimits: e.RATE_LIMITS,
+    workKindLimits: e.WORK_KIND_LIMITS,
     trustedDocuments: {
       mode: e.TRUSTED_DOCUMENTS,
       manifestPath: resolve(e.TRUSTED_DOCUMENTS_MANIFEST),

@@ -6,6 +6,7 @@ import { entriesPageScenario } from './entriesPage.ts';
 import { ledgerAuditScenario } from './ledgerAudit.ts';
 import { payoutCatchUpScenario } from './payoutCatchUp.ts';
 import { fanoutScenario } from './fanout.ts';
+import { holdPairScenario, holdSweeperScenario } from './holds.ts';
 import { replayScenario } from './replay.ts';
 import { submitMovesScenario } from './submitMoves.ts';
 import { transferScenario } from './transfer.ts';
@@ -48,6 +49,8 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   withdrawOplogScenario,
   withdrawalCostScenario,
   transferScenario,
+  holdPairScenario,
+  holdSweeperScenario,
   workItemsScenario,
   workDrainBacklogScenario,
   entriesPageScenario,

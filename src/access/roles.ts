@@ -21,7 +21,7 @@ export const RIGHTS = Object.freeze({
   moveMoney: ['service', 'admin'],
   /** `createWorkItem`. */
   createWork: ['service', 'admin'],
-  /** `claimWorkItem`, `heartbeatWorkItem`, `completeWorkItem`. */
+  /** `claimWorkItem`, `claimWorkItems`, `heartbeatWorkItem`, `completeWorkItem`. */
   processWork: ['worker', 'service', 'admin'],
   /** `requeueWorkItem`. */
   requeueWork: ['ops', 'admin'],

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { StartupTask } from '../db/startupTask.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ChangeFeed, SubscriptionShares, type FeedStatus, type StreamsTelemetry } from '../fanout/index.ts';
-import { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type LedgerEntryAddedEvent } from '../ledger/index.ts';
+import { accountBalanceFeedSpec, holdFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type HoldChangedEvent, type LedgerEntryAddedEvent } from '../ledger/index.ts';
 import { workItemFeedSpec, type WorkItemStatusEvent } from '../work/index.ts';
 
 // The live watchers of one app, one feed per watched collection. src/app/createApp.ts builds them once and
@@ -13,7 +13,8 @@ export interface LiveFeeds {
   workItems: ChangeFeed<WorkItemStatusEvent>;
   ledgerEntries: ChangeFeed<LedgerEntryAddedEvent>;
   accountBalances: ChangeFeed<AccountBalanceChangedEvent>;
-  /** Subscriptions held per connection and per key, over the three feeds. */
+  holds: ChangeFeed<HoldChangedEvent>;
+  /** Subscriptions held per connection and per key, over the four feeds. */
   shares: SubscriptionShares;
   /** True between start() and stop(). */
   readonly running: boolean;
@@ -26,12 +27,13 @@ export interface LiveFeeds {
 
 export function createLiveFeeds(db: Db, logger: Logger, telemetry: StreamsTelemetry): LiveFeeds {
   const feedLogger = logger.child({ component: 'streams' });
-  // One set of shares for the three feeds: a socket's and a key's bounds count every feed.
+  // One set of shares for the four feeds: a socket's and a key's bounds count every feed.
   const shares = new SubscriptionShares();
   const feeds = {
     workItems: new ChangeFeed(workItemFeedSpec(db), feedLogger, telemetry, shares),
     ledgerEntries: new ChangeFeed(ledgerEntryFeedSpec(db), feedLogger, telemetry, shares),
     accountBalances: new ChangeFeed(accountBalanceFeedSpec(db), feedLogger, telemetry, shares),
+    holds: new ChangeFeed(holdFeedSpec(db), feedLogger, telemetry, shares),
   };
   const all = Object.values(feeds) as ChangeFeed<unknown>[];
   const stopAll = () => Promise.all(all.map((feed) => feed.stop())).then(() => undefined);

@@ -8,6 +8,7 @@ import { LedgerAuditResolver } from '../audit/graphql/LedgerAuditResolver.ts';
 import { HealthResolver } from '../health/graphql/HealthResolver.ts';
 import { DashboardResolver, LedgerEntryListFieldsResolver } from '../ledger/graphql/DashboardResolver.ts';
 import { AccountFieldsResolver, LedgerEntryFieldsResolver, LedgerResolver } from '../ledger/graphql/LedgerResolver.ts';
+import { HoldResolver } from '../ledger/graphql/HoldResolver.ts';
 import { PayoutProjectionResolver } from '../payouts/graphql/PayoutProjectionResolver.ts';
 import { LedgerSubscriptionResolver } from '../ledger/graphql/LedgerSubscriptionResolver.ts';
 import { WorkItemSubscriptionResolver } from '../work/graphql/WorkItemSubscriptionResolver.ts';
@@ -22,6 +23,7 @@ export const resolvers = [
   AccountFieldsResolver,
   DashboardResolver,
   HealthResolver,
+  HoldResolver,
   LedgerAuditResolver,
   LedgerEntryFieldsResolver,
   LedgerEntryListFieldsResolver,

@@ -1,19 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection, Db, Document } from 'mongodb';
-import { collectionNames, type AccountDoc, type EntryDoc, type RequestDoc } from '../ledger/index.ts';
+import { collectionNames, type AccountDoc, type EntryDoc, type HoldDoc, type RequestDoc } from '../ledger/index.ts';
 import { workItems, type WorkItemDoc } from '../work/index.ts';
 import { KeyNamespace, namespacedKey } from '../work/index.ts';
 import { MismatchKind, type Mismatch } from './model.ts';
 
 // The audit's checks, each over one page of accounts or entries. They only read the ledger's and
 // the work items' collections, and rely on no field but the stable ones: accounts {_id, balance,
-// version}, entries {_id, requestId, accountId, kind, amount, versionAfter, createdAt}, requests
-// {_id, requestId, status, firstSeenAt}, work items {idempotencyKey}.
+// version, held}, entries {_id, requestId, accountId, kind, amount, versionAfter, createdAt}, requests
+// {_id, requestId, status, firstSeenAt}, holds {accountId, status, amount}, work items {idempotencyKey}.
 
 export interface AuditReaders {
   accounts: Collection<AccountDoc>;
   entries: Collection<EntryDoc>;
   requests: Collection<RequestDoc>;
+  holds: Collection<HoldDoc>;
   workItems: Collection<WorkItemDoc>;
 }
 
@@ -24,6 +25,7 @@ export function auditReaders(db: Db): AuditReaders {
     accounts: db.collection<AccountDoc>(collectionNames.accounts, options),
     entries: db.collection<EntryDoc>(collectionNames.entries, options),
     requests: db.collection<RequestDoc>(collectionNames.requests, options),
+    holds: db.collection<HoldDoc>(collectionNames.holds, options),
     workItems: workItems(db),
   };
 }
@@ -75,6 +77,39 @@ export async function checkBalances(readers: AuditReaders, accountIds: readonly 
     const expected = OPENING_BALANCE + sum;
     const actual = big(account.balance);
     if (actual !== expected) mismatches.push({ kind: MismatchKind.BALANCE, accountId, subject: accountId, expected: Number(expected), actual: Number(actual) });
+  }
+  return mismatches;
+}
+
+/** Each account's `held` and the sum of its pending holds, read one after the other. */
+async function heldAndPending(readers: AuditReaders, accountIds: readonly string[]): Promise<Map<string, { balance: bigint; held: bigint; pending: bigint }>> {
+  const accounts = await readers.accounts.find({ _id: { $in: [...accountIds] } }, { projection: { balance: 1, held: 1 } }).toArray();
+  const sums = await readers.holds
+    .aggregate<{ _id: string; sum: unknown }>([{ $match: { accountId: { $in: [...accountIds] }, status: 'PENDING' } }, { $group: { _id: '$accountId', sum: { $sum: '$amount' } } }])
+    .toArray();
+  const pending = new Map(sums.map((row) => [row._id, big(row.sum)]));
+  return new Map(accounts.map((account) => [account._id, { balance: big(account.balance), held: big(account.held), pending: pending.get(account._id) ?? 0n }]));
+}
+
+/**
+ * H1: `held` equals the sum of the account's pending holds, and `balance - held` is never
+ * negative. A disagreement on `held` is read again after `recheckDelayMs` (a hold resolved between
+ * the two reads of the first look is no mismatch); a negative available balance is reported at once.
+ */
+export async function checkHolds(readers: AuditReaders, accountIds: readonly string[], recheckDelayMs: number): Promise<Mismatch[]> {
+  if (accountIds.length === 0) return [];
+  const mismatches: Mismatch[] = [];
+  const first = await heldAndPending(readers, accountIds);
+  const suspects: string[] = [];
+  for (const [accountId, { balance, held, pending }] of first) {
+    // A negative balance is NEGATIVE_BALANCE already (checkBalances); here what holds took below zero.
+    if (balance >= 0n && balance - held < 0n) mismatches.push({ kind: MismatchKind.NEGATIVE_AVAILABLE, accountId, subject: accountId, expected: 0, actual: Number(balance - held) });
+    if (held !== pending) suspects.push(accountId);
+  }
+  if (suspects.length === 0) return mismatches;
+  await sleep(recheckDelayMs);
+  for (const [accountId, { held, pending }] of await heldAndPending(readers, suspects)) {
+    if (held !== pending) mismatches.push({ kind: MismatchKind.HELD, accountId, subject: accountId, expected: Number(pending), actual: Number(held) });
   }
   return mismatches;
 }

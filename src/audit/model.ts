@@ -27,6 +27,10 @@ export const MismatchKind = Object.freeze({
   PAYOUT_MISSING: 'PAYOUT_MISSING',
   /** A request still pending past the bound. */
   REQUEST_UNDECIDED: 'REQUEST_UNDECIDED',
+  /** The account's `held` differs from the sum of its pending holds (H1). */
+  HELD: 'HELD',
+  /** balance - held is below zero (H1). */
+  NEGATIVE_AVAILABLE: 'NEGATIVE_AVAILABLE',
 } as const);
 export type MismatchKind = (typeof MismatchKind)[keyof typeof MismatchKind];
 

@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { EntryDoc } from '../ledger/index.ts';
-import { checkBalances, checkPayouts, checkRequests, checkTransfers, type AuditReaders } from './checks.ts';
+import { checkBalances, checkHolds, checkPayouts, checkRequests, checkTransfers, type AuditReaders } from './checks.ts';
 import type { AuditScope, Mismatch, MismatchKind } from './model.ts';
 
 // One audit run: pages of accounts and entries through the checks, the lease renewed after each
@@ -92,6 +92,7 @@ export async function runAudit(deps: RunDeps, plan: RunPlan): Promise<RunFinding
       const page = await readers.accounts.find(afterId === null ? {} : { _id: { $gt: afterId } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limits.pageSizeMax).toArray();
       if (page.length === 0) break;
       findings.add(await checkBalances(readers, page.map((account) => account._id), limits.recheckDelayMs));
+      findings.add(await checkHolds(readers, page.map((account) => account._id), limits.recheckDelayMs));
       findings.accountsChecked += page.length;
       afterId = (page.at(-1) as { _id: string })._id;
       if (!(await deps.stillHolding())) return null;
@@ -113,6 +114,7 @@ export async function runAudit(deps: RunDeps, plan: RunPlan): Promise<RunFinding
       const fresh = [...new Set(page.map((entry) => entry.accountId))].filter((id) => !checked.has(id));
       fresh.forEach((id) => checked.add(id));
       findings.add(await checkBalances(readers, fresh, limits.recheckDelayMs));
+      findings.add(await checkHolds(readers, fresh, limits.recheckDelayMs));
       findings.add(await checkTransfers(readers, page));
       findings.add(await checkPayouts(readers, page));
       findings.accountsChecked += fresh.length;

@@ -444,7 +444,10 @@ function onEntryEvent(event) {
 
 function showAccount() {
   const account = state.account;
-  $('account').textContent = account ? `${account.id}: ${money(account.balance, account.currency)} (version ${account.version})` : 'No such account';
+  // available = balance - held: what withdrawals, transfers and new holds may still spend.
+  $('account').textContent = account
+    ? `${account.id}: ${money(account.balance, account.currency)} (version ${account.version}), held ${money(account.held, account.currency)}, available ${money(account.balance - account.held, account.currency)}`
+    : 'No such account';
 }
 
 /** The account's statement: its last entries on the accountId index, newest first, signed by direction. */
@@ -464,12 +467,28 @@ async function refreshStatement(id) {
 
 async function lookUpAccount(id) {
   state.account?.unsubscribe?.();
-  const data = await gql(`query ($id: ID!) { account(id: $id) { id currency balance version } }`, { id });
+  state.account?.unsubscribeHolds?.();
+  const data = await gql(`query ($id: ID!) { account(id: $id) { id currency balance version held } }`, { id });
   state.account = data.account;
   showAccount();
   if (state.account) await refreshStatement(id);
   else $('statement-box').hidden = true;
-  if (!state.account || !mayOpen('accountBalanceChanged')) return;
+  if (!state.account) return;
+  if (mayOpen('holdChanged')) {
+    // A hold changes `held` without a balance event: read it again on each hold transition.
+    state.account.unsubscribeHolds = state.client.subscribe(
+      `subscription ($id: ID!, $after: String) { holdChanged(accountId: $id, after: $after) { __typename } }`,
+      { id },
+      async () => {
+        const now = await gql(`query ($id: ID!) { account(id: $id) { held } }`, { id });
+        if (state.account?.id === id && now.account) {
+          state.account.held = now.account.held;
+          showAccount();
+        }
+      },
+    );
+  }
+  if (!mayOpen('accountBalanceChanged')) return;
   state.account.unsubscribe = state.client.subscribe(
     `subscription ($ids: [ID!]!, $after: String) { accountBalanceChanged(accountIds: $ids, after: $after) { __typename ... on AccountBalanceChanged { cursor accountId balance version } ... on ResyncRequired { cursor reason } } }`,
     { ids: [id] },

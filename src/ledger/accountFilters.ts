@@ -6,8 +6,8 @@ import { fromLong, toLong } from './money.ts';
 // filter holds the whole precondition, so the check and the change are one atomic write: two
 // moves that both pass a check on the same balance cannot both write it (the second one meets a
 // write conflict and its whole move retries on the new balance). A lone move's filter holds its
-// own check (`balance >= amount`); a group's holds the balance and version its decisions were
-// made on (groupCommit.ts).
+// own check (`balance - held >= amount`: what pending holds reserve cannot be spent, H1); a
+// group's holds the balance, held amount and version its decisions were made on (groupCommit.ts).
 
 /** One account leg of a move. */
 export interface DecisionTarget {
@@ -19,7 +19,7 @@ export interface DecisionTarget {
 }
 
 /** The account right after a write of this move, or as this move's snapshot read it. */
-export type AccountState = Pick<AccountDoc, '_id' | 'currency' | 'balance' | 'version'>;
+export type AccountState = Pick<AccountDoc, '_id' | 'currency' | 'balance' | 'version' | 'held'>;
 
 /** An account as a group's snapshot read it (money as safe integers). */
 export interface AccountRead {
@@ -27,6 +27,8 @@ export interface AccountRead {
   currency: string;
   balance: number;
   version: number;
+  /** Sum of pending holds (0 when the field is absent). */
+  held: number;
 }
 
 /**
@@ -50,7 +52,17 @@ export interface AccountPreconditions {
 /** Largest balance a credit may reach: above it a balance no longer reads back as a safe integer. */
 export const balanceMax = Number.MAX_SAFE_INTEGER;
 
-const stateProjection = { currency: 1, balance: 1, version: 1 } as const;
+const stateProjection = { currency: 1, balance: 1, version: 1, held: 1 } as const;
+
+/** `balance - held >= amount` as a filter: the available balance covers the amount (absent `held` is 0). */
+export function availableCovers(amount: number): Filter<AccountDoc> {
+  return { $expr: { $gte: [{ $subtract: ['$balance', { $ifNull: ['$held', toLong(0)] }] }, toLong(amount)] } };
+}
+
+/** `held` equal to `held` as read: an absent field (an account older than holds) reads as 0. */
+export function heldIs(held: number): Filter<AccountDoc> {
+  return held === 0 ? ({ held: { $in: [null, toLong(0)] } } as Filter<AccountDoc>) : { held: toLong(held) };
+}
 
 /** `$inc` of the balance by `delta` and of the version by one; returns the account after it. */
 export function applyDelta(
@@ -68,7 +80,7 @@ export function applyDelta(
 
 export const accountPreconditions: AccountPreconditions = Object.freeze<AccountPreconditions>({
   debit: (accounts, session, { accountId, amount }) =>
-    applyDelta(accounts, session, { _id: accountId, balance: { $gte: toLong(amount) } }, -amount),
+    applyDelta(accounts, session, { _id: accountId, ...availableCovers(amount) }, -amount),
   credit: (accounts, session, { accountId, amount, currency }) =>
     applyDelta(
       accounts,
@@ -78,9 +90,11 @@ export const accountPreconditions: AccountPreconditions = Object.freeze<AccountP
     ),
   readGroup: async (accounts, session, accountIds) => {
     const docs = await accounts.find({ _id: { $in: [...accountIds] } }, { session, projection: stateProjection }).toArray();
-    return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: fromLong(doc.balance), version: fromLong(doc.version) }));
+    return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: fromLong(doc.balance), version: fromLong(doc.version), held: fromLong(doc.held ?? 0) }));
   },
-  groupFilter: (read) => ({ _id: read._id, balance: toLong(read.balance), version: toLong(read.version) }),
+  // The held amount too: a hold authorized after the group's read changes `held` (not the balance
+  // or version), and the group's debits were decided on the available balance it read.
+  groupFilter: (read) => ({ _id: read._id, balance: toLong(read.balance), version: toLong(read.version), ...heldIs(read.held) }),
 });
 
 /** Why a write matched nothing: the account as this move's snapshot sees it (null: no such account). */

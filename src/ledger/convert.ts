@@ -3,7 +3,9 @@ import { fromLong } from './money.ts';
 import type { AccountSnapshot, LedgerEntry } from './results.ts';
 
 export function toAccountSnapshot(doc: AccountDoc): AccountSnapshot {
-  return { id: doc._id, currency: doc.currency, balance: fromLong(doc.balance), version: fromLong(doc.version) };
+  const balance = fromLong(doc.balance);
+  const held = fromLong(doc.held ?? 0);
+  return { id: doc._id, currency: doc.currency, balance, version: fromLong(doc.version), held, available: balance - held };
 }
 
 export function toLedgerEntry(doc: EntryDoc): LedgerEntry {
@@ -23,5 +25,5 @@ export function toLedgerEntry(doc: EntryDoc): LedgerEntry {
 
 /** The account as it stood right after `entry` applied. */
 export function accountAfter(entry: LedgerEntry): AccountSnapshot {
-  return { id: entry.accountId, currency: entry.currency, balance: entry.balanceAfter, version: entry.versionAfter };
+  return { id: entry.accountId, currency: entry.currency, balance: entry.balanceAfter, version: entry.versionAfter, held: null, available: null };
 }

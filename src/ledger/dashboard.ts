@@ -154,6 +154,8 @@ export interface LedgerTotals {
   currency: string;
   /** The sum of every account's balance in the currency, now (not as of `to`): exact past 2^53-1. */
   moneyHeld: bigint;
+  /** The sum of the accounts' `held` (pending holds), now: part of `moneyHeld`, not available to spend. */
+  moneyOnHold: bigint;
   accounts: number;
   deposits: MoneyFlow;
   withdrawals: MoneyFlow;
@@ -177,11 +179,12 @@ const FLOW_OF_KIND: Partial<Record<EntryKind, 'deposits' | 'withdrawals' | 'tran
 export async function ledgerTotals(db: Db, query: { currency: string; from?: Date | undefined; to?: Date | undefined }, options: ReadOptions = {}): Promise<LedgerTotals> {
   const { accounts, entries } = reportingCollections(db);
   const kinds = Object.keys(FLOW_OF_KIND) as EntryKind[];
+  const onHold = { $sum: { $add: [{ $ifNull: ['$held', 0] }, EXACT_SUM_ZERO] } };
   const [held, flows] = await Promise.all([
     consistentRead(options, (command) =>
       accounts
-        .aggregate<{ total: unknown; n: number }>(
-          [{ $match: { currency: query.currency } }, { $group: { _id: null, total: { $sum: { $add: ['$balance', EXACT_SUM_ZERO] } }, n: { $sum: 1 } } }],
+        .aggregate<{ total: unknown; onHold: unknown; n: number }>(
+          [{ $match: { currency: query.currency } }, { $group: { _id: null, total: { $sum: { $add: ['$balance', EXACT_SUM_ZERO] } }, onHold, n: { $sum: 1 } } }],
           { hint: DashboardAccountIndex.name, ...command },
         )
         .toArray(),
@@ -201,6 +204,7 @@ export async function ledgerTotals(db: Db, query: { currency: string; from?: Dat
   const totals: LedgerTotals = {
     currency: query.currency,
     moneyHeld: held[0] ? fromStoredSum(held[0].total) : 0n,
+    moneyOnHold: held[0] ? fromStoredSum(held[0].onHold) : 0n,
     accounts: held[0]?.n ?? 0,
     deposits: { count: 0, amount: 0n },
     withdrawals: { count: 0, amount: 0n },

@@ -62,6 +62,60 @@ const BALANCE_UPDATES: Document[] = [
   },
 ];
 
+/** A hold authorized (PENDING) or resolved (CAPTURED, VOIDED, EXPIRED): one event per transition. */
+export interface HoldChangedEvent {
+  holdId: string;
+  accountId: string;
+  status: 'PENDING' | 'CAPTURED' | 'VOIDED' | 'EXPIRED';
+  amount: number;
+  capturedAmount: number;
+  at: Date;
+}
+
+// Inserts (an authorization: the new document) and resolutions (the write that sets `change`,
+// null until then, so it arrives whole in updatedFields): never a looked-up current document.
+const HOLD_CHANGES: Document[] = [
+  { $match: { $or: [{ operationType: 'insert' }, { operationType: 'update', 'updateDescription.updatedFields.change.status': { $exists: true } }] } },
+  {
+    $project: {
+      operationType: 1,
+      documentKey: 1,
+      wallTime: 1,
+      'fullDocument.accountId': 1,
+      'fullDocument.status': 1,
+      'fullDocument.amount': 1,
+      'fullDocument.capturedAmount': 1,
+      'fullDocument.createdAt': 1,
+      'updateDescription.updatedFields.change': 1,
+    },
+  },
+];
+
+export function holdFeedSpec(db: Db): FeedSpec<HoldChangedEvent> {
+  return { name: 'holds', collection: db.collection(collectionNames.holds), pipeline: HOLD_CHANGES, toEvent: toHoldChangedEvent };
+}
+
+export function toHoldChangedEvent(change: Document): HoldChangedEvent | null {
+  const holdId = String(change['documentKey']?._id);
+  if (change['operationType'] === 'insert') {
+    const doc = change['fullDocument'] as Document | undefined;
+    // An upsert's insert: its pipeline values are in the document as inserted.
+    if (!doc || typeof doc['accountId'] !== 'string') return null;
+    const at = doc['createdAt'] instanceof Date ? doc['createdAt'] : change['wallTime'] instanceof Date ? change['wallTime'] : new Date();
+    return { holdId, accountId: doc['accountId'], status: 'PENDING', amount: safeNumber(doc['amount']), capturedAmount: 0, at };
+  }
+  const resolution = change['updateDescription']?.updatedFields?.change as Document | undefined;
+  if (change['operationType'] !== 'update' || !resolution || typeof resolution['accountId'] !== 'string') return null;
+  return {
+    holdId,
+    accountId: resolution['accountId'],
+    status: resolution['status'] as HoldChangedEvent['status'],
+    amount: safeNumber(resolution['amount']),
+    capturedAmount: safeNumber(resolution['capturedAmount']),
+    at: resolution['at'] instanceof Date ? resolution['at'] : new Date(),
+  };
+}
+
 export function ledgerEntryFeedSpec(db: Db): FeedSpec<LedgerEntryAddedEvent> {
   return { name: 'ledgerEntries', collection: db.collection(collectionNames.entries), pipeline: ENTRY_INSERTS, toEvent: toLedgerEntryAddedEvent };
 }
@@ -112,4 +166,5 @@ export interface LedgerFeeds {
   readonly running: boolean;
   ledgerEntries: ChangeFeed<LedgerEntryAddedEvent>;
   accountBalances: ChangeFeed<AccountBalanceChangedEvent>;
+  holds: ChangeFeed<HoldChangedEvent>;
 }

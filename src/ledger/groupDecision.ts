@@ -114,7 +114,8 @@ function decideMove(book: Map<string, Running>, attempt: MoveAttempt, now: Date,
     const result = { kind: 'currencyMismatch', fromAccountId: from.read._id, fromCurrency: from.read.currency, toAccountId: to.read._id, toCurrency: to.read.currency } as const;
     return { kind: 'refused', result };
   }
-  if (from && policy.balanceToCheck(from.read.balance, from.balance) < amount) {
+  // What pending holds reserve is not there to spend (H1): debits are checked on the available balance.
+  if (from && policy.balanceToCheck(from.read.balance - from.read.held, from.balance - from.read.held) < amount) {
     // Too little money: final for the key, so the rejection is recorded like an applied move.
     const outcome = { kind: 'rejected', accountId: from.read._id, balance: toLong(from.balance), amount: attempt.params.amount } as const;
     return { kind: 'rejected', request: decidedRequest(attempt, outcome, now) };

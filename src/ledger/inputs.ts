@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type CursorKind, decodeCursor } from './cursor.ts';
-import { cursorLengthMax, idLengthMax, pageSizeDefault, pageSizeMax } from './limits.ts';
+import { cursorLengthMax, HoldLimits, idLengthMax, pageSizeDefault, pageSizeMax } from './limits.ts';
 
 // Input schemas of the ledger mutations. The resolver parses raw GraphQL arguments with these
 // and turns failures into BAD_USER_INPUT before anything touches the database.
@@ -63,6 +63,33 @@ export const submitMovesInput = z.object({
   moves: z.array(moveInput).min(1, 'moves must hold at least one move'),
 });
 
+const holdId = printableId('holdId');
+
+export const authorizeHoldInput = z.object({
+  requestId,
+  accountId,
+  amount,
+  expiresInSeconds: z
+    .number()
+    .int('expiresInSeconds must be an integer')
+    .min(1, 'expiresInSeconds must be at least 1')
+    .max(HoldLimits.expiresInSecondsMax, `expiresInSeconds must be at most ${HoldLimits.expiresInSecondsMax}`),
+});
+
+/** `amount` absent: the whole hold; `toAccountId` absent: out as a withdrawal. */
+export const captureHoldInput = z.object({
+  requestId,
+  holdId,
+  amount: amount.nullish().transform((value) => value ?? null),
+  toAccountId: accountId.nullish().transform((value) => value ?? null),
+});
+
+export const voidHoldInput = z.object({ requestId, holdId });
+
+export type AuthorizeHoldInput = z.infer<typeof authorizeHoldInput>;
+export type CaptureHoldInput = z.infer<typeof captureHoldInput>;
+export type VoidHoldInput = z.infer<typeof voidHoldInput>;
+
 export type OpenAccountInput = z.infer<typeof openAccountInput>;
 export type MoveInput = z.infer<typeof moveInput>;
 export type SubmitMovesInput = z.infer<typeof submitMovesInput>;
@@ -104,3 +131,14 @@ export type AccountsPageInput = z.infer<typeof accountsPageInput>;
 export type EntriesPageInput = z.infer<typeof entriesPageInput>;
 
 export const accountIdQuery = z.object({ id: accountId });
+
+export const holdIdQuery = z.object({ id: holdId });
+
+export const holdsPageInput = z.object({
+  accountId,
+  status: z.enum(['PENDING', 'CAPTURED', 'VOIDED', 'EXPIRED']).nullish().transform((value) => value ?? null),
+  first,
+  // `<createdAt ms>:<hold id>`, as holds() issued it.
+  after: after('hold').refine((position) => position == null || /^\d{1,16}:[\x21-\x7e]{1,128}$/.test(position), 'after is not a cursor of this list'),
+});
+export type HoldsPageInput = z.infer<typeof holdsPageInput>;

@@ -78,3 +78,25 @@ export const submitMovesMax = 100;
 if (submitMovesMax > groupMovesMax || submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax) > groupBytesMax) {
   throw new Error('invariant: the largest submitMoves must fit in one group commit');
 }
+
+/** Holds (holds.ts, holdSweeper.ts). */
+export const HoldLimits = Object.freeze({
+  /**
+   * Longest a hold may stay pending: 30 days, the longest card authorization window networks
+   * allow (Stripe's extended authorizations), in seconds.
+   */
+  expiresInSecondsMax: 30 * 24 * 3_600,
+  /**
+   * The sweeper's lease. H3 promises release within the lease plus 10 s: a holder that died is
+   * replaced after at most one lease, and the next holder sweeps on its first tick (below 10 s).
+   */
+  sweeperLeaseMs: 10_000,
+  /** An idle sweeper's tick: well inside the 10 s of H3, and one indexed query per tick. */
+  sweepIntervalMs: 1_000,
+  /**
+   * Holds one pass expires (one transaction each) before renewing the lease: at about 2 ms a
+   * hold, a full pass takes well under a second, far inside the 10 s lease. Full passes follow each
+   * other at once, so a backlog drains without a cap.
+   */
+  sweepBatchMax: 200,
+});

@@ -8,11 +8,13 @@ import type { Collection, Db, IndexDescription, Long } from 'mongodb';
 // ledger_entries   immutable journal, one entry per applied leg; _id derived from the request.
 // ledger_requests  one document per caller requestId, written in the move's transaction already
 //                  decided (applied | rejected) with its parameters' hash and outcome.
+// ledger_holds     one document per hold (holdModel.ts), resolved once.
 
 export const collectionNames = Object.freeze({
   accounts: 'accounts',
   entries: 'ledger_entries',
   requests: 'ledger_requests',
+  holds: 'ledger_holds',
 });
 
 export interface AccountDoc {
@@ -21,6 +23,11 @@ export interface AccountDoc {
   balance: Long;
   /** Number of moves applied to this account: the per-account journal order. */
   version: Long;
+  /**
+   * Sum of the account's pending holds (holds.ts); `balance - held` is what a debit or a new hold
+   * may spend. Absent on accounts opened before holds existed: read as 0 everywhere.
+   */
+  held?: Long;
   openedAt: Date;
 }
 
@@ -125,6 +132,14 @@ const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
   ],
   // The pending-requests metrics (src/ledger/telemetry.ts) count and age pending requests.
   requests: [{ key: { status: 1, firstSeenAt: 1 }, name: 'status_firstSeenAt' }],
+  holds: [
+    // `holds(accountId, status, ...)` pages, newest first (holdQueries.ts).
+    { key: { accountId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'accountId_status_createdAt__id' },
+    // `holds(accountId, ...)` without a status.
+    { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'accountId_createdAt__id' },
+    // The sweeper's walk: pending holds by expiry, oldest first; the audit's pending sums.
+    { key: { status: 1, expiresAt: 1 }, name: 'status_expiresAt' },
+  ],
 };
 
 /** Creates the ledger's indexes; safe to run on every start (createIndexes is idempotent). */

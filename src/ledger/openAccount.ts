@@ -16,6 +16,7 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
     currency: input.currency,
     balance: toLong(0),
     version: toLong(0),
+    held: toLong(0),
     openedAt: new Date(),
   };
   try {
@@ -34,7 +35,7 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
       detail: `account ${input.accountId} already exists in ${existing.currency}; an account's currency cannot change (open another accountId for ${input.currency})`,
     };
   }
-  const opened = { id: existing._id, currency: existing.currency, balance: 0, version: 0 };
+  const opened = { id: existing._id, currency: existing.currency, balance: 0, version: 0, held: 0, available: 0 };
   return {
     kind: 'duplicateReplayed',
     requestId: input.accountId,

@@ -9,6 +9,13 @@ export interface AccountSnapshot {
   currency: string;
   balance: number;
   version: number;
+  /**
+   * Sum of the pending holds, and `balance - held`. Null in a snapshot rebuilt from a journal
+   * entry (a deposit's, a withdrawal's or a transfer's answer): the journal records balances, not
+   * holds, and a replay must repeat the first answer exactly.
+   */
+  held: number | null;
+  available: number | null;
 }
 
 export interface LedgerEntry {
@@ -96,3 +103,59 @@ export type BatchTooLarge = { kind: 'batchTooLarge'; moves: number; movesMax: nu
 export type MoveResult = DepositResult | WithdrawResult | TransferResult | LinkedMoveFailed;
 export type SubmitMovesSuccess = { kind: 'submitMovesSuccess'; results: MoveResult[] };
 export type SubmitMovesResult = SubmitMovesSuccess | BatchTooLarge;
+
+// Holds (holds.ts). Each success carries the hold and account(s) as the decision left them, the
+// same on every replay.
+export type HoldStatusName = 'PENDING' | 'CAPTURED' | 'VOIDED' | 'EXPIRED';
+export interface HoldSnapshot {
+  id: string;
+  accountId: string;
+  currency: string;
+  amount: number;
+  capturedAmount: number;
+  /** EXPIRED for a pending hold past its expiry on the database clock, even before the sweeper ran. */
+  status: HoldStatusName;
+  expiresAt: Date;
+}
+export type AuthorizeHoldSuccess = { kind: 'authorizeHoldSuccess'; hold: HoldSnapshot; account: AccountSnapshot };
+/** `entry` the debit (a withdrawal, or a transfer's out leg), `credit` and `toAccount` only with `toAccountId`. */
+export type CaptureHoldSuccess = {
+  kind: 'captureHoldSuccess';
+  hold: HoldSnapshot;
+  entry: LedgerEntry;
+  credit: LedgerEntry | null;
+  account: AccountSnapshot;
+  toAccount: AccountSnapshot | null;
+};
+export type VoidHoldSuccess = { kind: 'voidHoldSuccess'; hold: HoldSnapshot; account: AccountSnapshot };
+/** The hold was resolved already (or expired): `status` is its final status. Not recorded. */
+export type HoldNotPending = { kind: 'holdNotPending'; holdId: string; status: Exclude<HoldStatusName, 'PENDING'> };
+/** A capture asked more than the hold reserves; nothing changed. Not recorded. */
+export type CaptureExceedsHold = { kind: 'captureExceedsHold'; holdId: string; holdAmount: number; amount: number };
+export type HoldNotFound = { kind: 'holdNotFound'; holdId: string };
+
+/** The decided outcomes of hold requests, replayed inside DuplicateReplayed. */
+export type HoldOutcomeResult = AuthorizeHoldSuccess | CaptureHoldSuccess | VoidHoldSuccess | InsufficientFunds;
+export type HoldReplayed = SharedDuplicateReplayed<HoldOutcomeResult>;
+
+export type AuthorizeHoldResult =
+  | AuthorizeHoldSuccess
+  | InsufficientFunds
+  | HoldReplayed
+  | IdempotencyKeyReused
+  | AccountNotFound
+  | RequestInProgress
+  | OutcomeUnknown;
+export type CaptureHoldResult =
+  | CaptureHoldSuccess
+  | HoldNotPending
+  | CaptureExceedsHold
+  | HoldNotFound
+  | CurrencyMismatch
+  | AccountNotFound
+  | BalanceLimitExceeded
+  | HoldReplayed
+  | IdempotencyKeyReused
+  | RequestInProgress
+  | OutcomeUnknown;
+export type VoidHoldResult = VoidHoldSuccess | HoldNotPending | HoldNotFound | HoldReplayed | IdempotencyKeyReused | RequestInProgress | OutcomeUnknown;

@@ -1,6 +1,10 @@
 import type { Db } from 'mongodb';
 import type {
   AccountsPageInput,
+  AuthorizeHoldInput,
+  CaptureHoldInput,
+  HoldsPageInput,
+  VoidHoldInput,
   DepositInput,
   EntriesPageInput,
   OpenAccountInput,
@@ -11,6 +15,10 @@ import type {
 } from './inputs.ts';
 import { accountPreconditions, type AccountPreconditions } from './accountFilters.ts';
 import { reportingCollections, writeCollections } from './model.ts';
+import { holdReportingCollections, holdWriteCollections } from './holdModel.ts';
+import * as holdQueries from './holdQueries.ts';
+import { authorizeHold, captureHold, type HoldDeps, holdRules, type HoldRules, voidHold } from './holds.ts';
+import { HoldSweeper, type HoldSweeperOptions, sweepExpiredHolds } from './holdSweeper.ts';
 import { openAccount } from './openAccount.ts';
 import * as queries from './queries.ts';
 import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
@@ -18,7 +26,7 @@ import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
 import { GroupQueues } from './groupQueues.ts';
 import { submitMovesMax } from './limits.ts';
 import { AccountTurns, type LedgerDeps, type MoveAnswer, type MoveRequest, requestRules, type RequestRules } from './moneyMove.ts';
-import type { BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
+import type { AuthorizeHoldResult, CaptureHoldResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 
 export interface LedgerServiceOptions {
@@ -34,13 +42,15 @@ export interface LedgerServiceParts extends LedgerServiceOptions {
   rules: RequestRules;
   /** How a group commit decides its moves. */
   groupPolicy: GroupPolicy;
+  /** The writes that resolve a hold. */
+  holdRules: HoldRules;
 }
 
 export type LedgerService = ReturnType<typeof ledgerServiceFrom>;
 
 /** The ledger's operations over one database. Inputs must already be parsed by ./inputs.ts. */
 export function createLedgerService(options: LedgerServiceOptions): LedgerService {
-  return ledgerServiceFrom({ db: options.db, telemetry: options.telemetry, preconditions: accountPreconditions, rules: requestRules, groupPolicy });
+  return ledgerServiceFrom({ db: options.db, telemetry: options.telemetry, preconditions: accountPreconditions, rules: requestRules, groupPolicy, holdRules });
 }
 
 /**
@@ -61,7 +71,10 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     telemetry,
   };
   telemetry.countPendingIn(deps.collections.requests);
+  const holdDeps: HoldDeps = { ledger: deps, holds: holdWriteCollections(db), rules: parts.holdRules };
+  telemetry.countHoldsIn(holdDeps.holds.holds);
   const reporting = reportingCollections(db);
+  const holdReporting = holdReportingCollections(db);
   const report = <R extends { kind: string }>(op: string, result: R): R => {
     telemetry.outcome(op, result.kind);
     return result;
@@ -92,6 +105,22 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
       for (const [i, result] of results.entries()) telemetry.outcome(input.moves[i]!.kind, result.kind);
       return report('submitMoves', { kind: 'submitMovesSuccess', results } as const);
     },
+    async authorizeHold(input: AuthorizeHoldInput): Promise<AuthorizeHoldResult> {
+      return report('authorizeHold', await authorizeHold(holdDeps, input));
+    },
+    async captureHold(input: CaptureHoldInput): Promise<CaptureHoldResult> {
+      return report('captureHold', await captureHold(holdDeps, input));
+    },
+    async voidHold(input: VoidHoldInput): Promise<VoidHoldResult> {
+      return report('voidHold', await voidHold(holdDeps, input));
+    },
+    /** One sweeper pass by hand (tests, benches): expires up to `limit` holds past their expiry. */
+    sweepExpiredHolds: (limit: number) => sweepExpiredHolds(holdDeps, limit),
+    /** The process's hold sweeper (one per app: src/ledger/startup.ts starts it). */
+    holdSweeper: (options: Omit<HoldSweeperOptions, 'deps' | 'db' | 'onExpired'>) =>
+      new HoldSweeper({ ...options, db, deps: holdDeps, onExpired: (count) => telemetry.holdsExpired(count) }),
+    holdById: (id: string) => holdQueries.holdById(holdReporting, id),
+    listHolds: (page: HoldsPageInput) => holdQueries.listHolds(holdReporting, page),
     /** BatchTooLarge for a batch of `moves` moves past `submitMovesMax`; asked before its moves are parsed. */
     batchTooLarge,
     accountsByIds: (ids: readonly string[]) => queries.accountsByIds(reporting, ids),

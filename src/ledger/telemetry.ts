@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
+import type { HoldDoc } from './holdModel.ts';
 import type { RequestDoc } from './model.ts';
 
 // Metrics and logs of the ledger. Every answer is counted by operation and outcome, so replays,
@@ -18,8 +19,12 @@ export interface LedgerTelemetry {
   retried(reason: RetryReason): void;
   /** A money-move transaction committed, carrying `moves` decided moves (its commit reply may yet be lost). */
   committed(kind: TransactionKind, moves: number): void;
+  /** The hold sweeper released `count` expired holds. */
+  holdsExpired(count: number): void;
   /** Where the pending-request gauges read from on each scrape (the last service wins). */
   countPendingIn(requests: Collection<RequestDoc>): void;
+  /** Where the hold gauges read from on each scrape (the last service wins). */
+  countHoldsIn(holds: Collection<HoldDoc>): void;
 }
 
 /** Re-uses a metric already on the registry, so that several app instances can share one. */
@@ -29,9 +34,9 @@ function counterOn(registry: Registry, name: string, help: string, labelNames: s
   return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
-function gaugeOn(registry: Registry, name: string, help: string, collect: (gauge: Gauge) => Promise<void>): void {
+function gaugeOn(registry: Registry, name: string, help: string, collect: (gauge: Gauge) => Promise<void>, labelNames: string[] = []): void {
   if (registry.getSingleMetric(name)) return;
-  new Gauge({ name, help, registers: [registry], async collect() { await collect(this); } });
+  new Gauge({ name, help, labelNames, registers: [registry], async collect() { await collect(this); } });
 }
 
 export function createLedgerTelemetry(registry: Registry, logger: Logger): LedgerTelemetry {
@@ -45,6 +50,7 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
   // Moves per transaction = moves ÷ transactions, by kind: how much group commit shares.
   const transactions = counterOn(registry, 'ledger_transactions_total', 'Money-move transactions committed, by kind (lone, group, batch).', ['kind']);
   const transactionMoves = counterOn(registry, 'ledger_transaction_moves_total', 'Moves decided in committed money-move transactions, by kind.', ['kind']);
+  const expiredHolds = counterOn(registry, 'ledger_holds_expired_total', 'Holds the sweeper released past their expiry (database clock).', []);
   const log = logger.child({ component: 'ledger' });
   const source: { requests: Collection<RequestDoc> | null } = { requests: null };
   // A move inserts its request already decided, in its transaction, so both gauges stay 0: they
@@ -66,7 +72,36 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
   gaugeOn(registry, 'ledger_request_oldest_pending_age_seconds', 'Age of the oldest undecided ledger request, on the database clock (0 when none).', async (gauge) => {
     gauge.set((await pending()).oldestAgeMs / 1_000);
   });
+  // Holds by status as readers see them (a pending hold past its expiry counts as EXPIRED_UNRELEASED
+  // until the sweeper releases it), and the oldest pending hold's age, on the database clock.
+  const holdSource: { holds: Collection<HoldDoc> | null } = { holds: null };
+  const holdStatuses = async () => {
+    if (!holdSource.holds) return [];
+    return holdSource.holds
+      .aggregate<{ _id: string; count: number; oldest: Date | null; nowMs: number }>([
+        {
+          $group: {
+            _id: { $cond: [{ $and: [{ $eq: ['$status', 'PENDING'] }, { $lte: ['$expiresAt', '$$NOW'] }] }, 'EXPIRED_UNRELEASED', '$status'] },
+            count: { $sum: 1 },
+            oldest: { $min: '$createdAt' },
+          },
+        },
+        { $set: { ageMs: { $subtract: ['$$NOW', '$oldest'] } } },
+      ])
+      .toArray();
+  };
+  gaugeOn(registry, 'ledger_holds', 'Holds by status (EXPIRED_UNRELEASED: pending past expiresAt, not yet released by the sweeper).', async (gauge) => {
+    gauge.reset();
+    for (const row of await holdStatuses()) gauge.set({ status: row._id }, row.count);
+  }, ['status']);
+  gaugeOn(registry, 'ledger_hold_oldest_pending_age_seconds', 'Age of the oldest pending hold, on the database clock (0 when none).', async (gauge) => {
+    const pendingRow = (await holdStatuses()).find((row) => row._id === 'PENDING') as { ageMs?: number } | undefined;
+    gauge.set((pendingRow?.ageMs ?? 0) / 1_000);
+  });
   return {
+    countHoldsIn(holds) {
+      holdSource.holds = holds;
+    },
     outcome: (op, outcome) => outcomes.inc({ op, outcome }),
     retried(reason) {
       retries.inc({ reason });
@@ -75,6 +110,9 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
     committed(kind, moves) {
       transactions.inc({ kind });
       transactionMoves.inc({ kind }, moves);
+    },
+    holdsExpired(count) {
+      expiredHolds.inc(count);
     },
     countPendingIn(requests) {
       source.requests = requests;

@@ -5,6 +5,7 @@
 import { accountPreconditions, type AccountPreconditions } from '../ledger/accountFilters.ts';
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/moneyMove.ts';
+import { holdRules, type HoldRules } from '../ledger/holds.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
 import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
 import type { PayoutsWriter, PayoutWriter } from '../payouts/payoutWriter.ts';
@@ -16,10 +17,12 @@ export interface LedgerReplacements {
   rules?: RequestRules;
   /** Replaces how a group commit decides its moves (a mutant that checks the opening balance). */
   groupPolicy?: GroupPolicy;
+  /** Replaces the writes that resolve a hold (a status checked on a read, an expiry on this process's clock). */
+  holdRules?: HoldRules;
 }
 
 export function createLedgerServiceForTest(options: LedgerServiceOptions, replace: LedgerReplacements): LedgerService {
-  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules, groupPolicy: replace.groupPolicy ?? groupPolicy });
+  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules, groupPolicy: replace.groupPolicy ?? groupPolicy, holdRules: replace.holdRules ?? holdRules });
 }
 
 /** Payout writers replacing the work service's upserts: one by one (the catch-up) and per batch (the stream; one by one when absent). */

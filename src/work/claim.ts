@@ -3,9 +3,9 @@ import type { Document, ObjectId, Sort } from 'mongodb';
 import { conflictReason } from './conflictReason.ts';
 import type { WorkDeps } from './workDeps.ts';
 import type { ClaimWorkItemInput } from './inputs.ts';
-import { ClaimIndex, WorkStatus } from './model.ts';
+import { ClaimIndex, PENDING_CLAIM_ORDER, WorkStatus } from './model.ts';
 import { WorkLimits } from './limits.ts';
-import * as pipelines from './pipelines.ts';
+import { claimWrite } from './claimWrite.ts';
 import { applied, refused } from './conditionalWrite.ts';
 import type { ClaimResult } from './results.ts';
 
@@ -20,12 +20,12 @@ export async function claimWorkItem(ctx: WorkDeps, input: ClaimWorkItemInput): P
 }
 
 async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId): Promise<ClaimResult> {
-  const item = await ctx.collection.findOneAndUpdate(
-    ctx.preconditions.claimById(id, input.expectedVersion),
-    pipelines.claim(input.workerId, input.leaseSeconds * 1000),
-    { returnDocument: 'after' },
-  );
-  if (item === null) return refused(ctx, 'claim', id, input.workerId, { version: input.expectedVersion });
+  const limited = await ctx.limitedKinds();
+  const write = await claimWrite(ctx, { filter: ctx.preconditions.claimById(id, input.expectedVersion), workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited });
+  if (write.kind === 'noMatch') return refused(ctx, 'claim', id, input.workerId, { version: input.expectedVersion });
+  // W5: its kind runs as many items as it may; the item is left as it was.
+  if (write.kind === 'kindFull') return { kind: 'nothingToClaim', kinds: [write.itemKind] };
+  const item = write.item;
   applied(ctx, 'claim', item, input.workerId);
   // Its lease had expired once too often: this write dead-lettered it instead (pipelines.claim).
   if (item.status === WorkStatus.FAILED) return { kind: 'conflictLost', operation: 'claim', current: item, ...conflictReason('claim', item, {}) };
@@ -34,7 +34,7 @@ async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId)
 
 /**
  * The oldest available item of `kinds`: first a stalled one (lease expired, oldest expiry
- * first), else a due PENDING one (oldest `availableAt` first). Each is an index walk that stops
+ * first), else a due PENDING one (highest `priority`, then oldest `availableAt` first). Each is an index walk that stops
  * at the first match: on `{status, kind, <sort field>}` when kinds are given (one range per kind,
  * merged in sort order, so a backlog of other kinds is never read), else on `{status, <sort
  * field>}`. The hint keeps a planner from preferring `kind_status`, which constrains as many
@@ -52,23 +52,27 @@ async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<Clai
     },
     {
       filter: ctx.preconditions.claimNextPending(input.kinds),
-      sort: { availableAt: 1 },
+      sort: { ...PENDING_CLAIM_ORDER },
       hint: { ...(ofKinds ? ClaimIndex.pendingOfKinds : ClaimIndex.pending) },
     },
   ];
+  const limited = await ctx.limitedKinds();
+  // W5: kinds found at their limit are left out of the rest of this claim's walks.
+  const full: string[] = [];
   for (const { filter, sort, hint } of walks) {
     // A stalled item out of attempts is dead-lettered by the write that finds it; look further,
-    // up to a bound, so that one claim never does unbounded work.
-    for (let deadLettered = 0; deadLettered < WorkLimits.deadLettersPerClaimMax; ) {
-      const item = await ctx.collection.findOneAndUpdate(filter, pipelines.claim(input.workerId, input.leaseSeconds * 1000), {
-        sort,
-        hint,
-        returnDocument: 'after',
-      });
-      if (item === null) break;
-      applied(ctx, 'claim', item, input.workerId);
-      if (item.status !== WorkStatus.FAILED) return { kind: 'claimSuccess', item };
-      deadLettered++;
+    // up to a bound, so that one claim never does unbounded work (nor a walk past full kinds).
+    for (let skipped = 0; skipped < WorkLimits.deadLettersPerClaimMax; ) {
+      const notFull = full.length === 0 ? filter : { $and: [filter, { kind: { $nin: [...full] } }] };
+      const write = await claimWrite(ctx, { filter: notFull, sort, hint, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited });
+      if (write.kind === 'noMatch') break;
+      skipped++;
+      if (write.kind === 'kindFull') {
+        full.push(write.itemKind);
+        continue;
+      }
+      applied(ctx, 'claim', write.item, input.workerId);
+      if (write.kind === 'claimed') return { kind: 'claimSuccess', item: write.item };
     }
   }
   return { kind: 'nothingToClaim', kinds: input.kinds ?? [] };

@@ -4,6 +4,7 @@ import * as pipelines from './pipelines.ts';
 import { applied, refused } from './conditionalWrite.ts';
 import type { CompleteResult } from './results.ts';
 import { sameJson } from './sameJson.ts';
+import { releasePlace } from './kindLimits.ts';
 
 /**
  * Completion by the lease holder at its version, keyed by `(id, workerId, version)`. When the
@@ -19,6 +20,9 @@ export async function completeWorkItem(ctx: WorkDeps, input: CompleteWorkItemInp
   );
   if (item !== null) {
     applied(ctx, 'complete', item, input.workerId);
+    // W5: the place is free once the item no longer runs. A crash before this line leaves the
+    // place held until the lease it carries expires: late, never too early.
+    await releasePlace(ctx.kindLimits, item);
     return { kind: 'completeSuccess', item };
   }
   const current = await ctx.collection.findOne({ _id: input.id });

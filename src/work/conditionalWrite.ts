@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { conflictReason, type Presented } from './conflictReason.ts';
 import type { WorkDeps } from './workDeps.ts';
-import type { WorkItemDoc } from './model.ts';
+import { WorkStatus, type WorkItemDoc } from './model.ts';
 import type { ConflictLost, WorkItemNotFound, WorkOperation } from './results.ts';
 import { appliedTrace } from './telemetry.ts';
 import { annotateActiveSpan, linkActiveSpan } from '../observability/tracing.ts';
@@ -12,6 +12,8 @@ import { annotateActiveSpan, linkActiveSpan } from '../observability/tracing.ts'
 export function applied(ctx: WorkDeps, operation: WorkOperation, item: WorkItemDoc, workerId: string | null): void {
   if (operation === 'heartbeat') return;
   ctx.telemetry.transition(item.previousStatus, item.status);
+  if (operation === 'claim' && item.status === WorkStatus.PROCESSING) ctx.telemetry.started(item.kind);
+  if (operation === 'complete') ctx.telemetry.completed(item.kind);
   ctx.telemetry.trace(appliedTrace(operation, item, workerId));
   // The request's span (when traced) says what the write expected and what it wrote: every
   // transition bumps the version by one, so the write matched `version - 1`.

@@ -36,17 +36,31 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
     kind: input.kind,
     payload: input.payload ?? null,
     maxAttempts: input.maxAttempts,
+    priority: input.priority ?? 0,
+    runAt: input.runAt ?? null,
     keepsCreateOutcome: true,
     traceparent: activeTraceparent(),
   };
   const { created, item } = await upsertWorkItem(ctx, wanted);
   if (created) return { kind: 'createWorkItemSuccess', item };
   const replay = { requestId: input.idempotencyKey, firstSeenAt: item.createdAt };
-  const sameParams =
-    item.kind === wanted.kind && item.maxAttempts === wanted.maxAttempts && sameJson(item.payload, wanted.payload);
-  if (!sameParams) {
-    const field = item.kind !== wanted.kind ? 'kind' : item.maxAttempts !== wanted.maxAttempts ? 'maxAttempts' : 'payload';
-    const first = field === 'payload' ? 'another payload' : `${field} ${String(item[field])}`;
+  // Items created before priority and runAt existed have neither: they compare as the defaults.
+  const itemPriority = item.priority ?? 0;
+  const itemRunAt = item.runAt?.getTime() ?? null;
+  const differing =
+    item.kind !== wanted.kind ? 'kind'
+    : item.maxAttempts !== wanted.maxAttempts ? 'maxAttempts'
+    : itemPriority !== wanted.priority ? 'priority'
+    : itemRunAt !== (wanted.runAt?.getTime() ?? null) ? 'runAt'
+    : !sameJson(item.payload, wanted.payload) ? 'payload'
+    : null;
+  if (differing !== null) {
+    const field = differing;
+    const first =
+      field === 'payload' ? 'another payload'
+      : field === 'priority' ? `priority ${itemPriority}`
+      : field === 'runAt' ? `runAt ${item.runAt?.toISOString() ?? 'null'}`
+      : `${field} ${String(item[field])}`;
     const detail = `idempotencyKey ${input.idempotencyKey} was first used with ${first}: use a new key for a new item`;
     return { kind: 'idempotencyKeyReused', ...replay, field, detail };
   }
@@ -68,6 +82,8 @@ function payoutItem(payout: PayoutInput): NewItem {
     kind: 'PAYOUT',
     payload: payout.payload,
     maxAttempts: WorkLimits.maxAttemptsDefault,
+    priority: 0,
+    runAt: null,
     keepsCreateOutcome: false,
     traceparent: payout.traceparent,
   };

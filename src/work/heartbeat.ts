@@ -1,4 +1,8 @@
+import type { ClientSession } from 'mongodb';
 import type { WorkDeps } from './workDeps.ts';
+import type { WorkItemDoc } from './model.ts';
+import { extendPlace } from './kindLimits.ts';
+import { inTransaction } from './claimWrite.ts';
 import type { HeartbeatWorkItemInput } from './inputs.ts';
 import * as pipelines from './pipelines.ts';
 import { refused } from './conditionalWrite.ts';
@@ -9,11 +13,28 @@ import type { HeartbeatResult } from './results.ts';
  * an old version (the fencing token) and matches nothing.
  */
 export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemInput): Promise<HeartbeatResult> {
-  const item = await ctx.collection.findOneAndUpdate(
-    ctx.preconditions.heldBy(input.id, input.workerId, input.version),
-    pipelines.heartbeat(),
-    { returnDocument: 'after' },
-  );
+  const extend = (session?: ClientSession) =>
+    ctx.collection.findOneAndUpdate(ctx.preconditions.heldBy(input.id, input.workerId, input.version), pipelines.heartbeat(), {
+      returnDocument: 'after',
+      ...(session ? { session } : {}),
+    });
+  const limited = await ctx.limitedKinds();
+  let item: WorkItemDoc | null;
+  if (limited.size === 0) item = await extend();
+  else {
+    // W5: the item's place in its kind's limit is extended with its lease, in one transaction, so a
+    // live item never holds an expired place that another claim could take.
+    const session = ctx.client.startSession();
+    try {
+      item = await inTransaction(session, async () => {
+        const extended = await extend(session);
+        if (extended !== null && limited.has(extended.kind)) await extendPlace(ctx.kindLimits, extended, session);
+        return extended;
+      });
+    } finally {
+      await session.endSession();
+    }
+  }
   if (item === null) return refused(ctx, 'heartbeat', input.id, input.workerId, { version: input.version });
   return { kind: 'heartbeatSuccess', item };
 }

@@ -36,8 +36,17 @@ export const createWorkItemInput = z.object({
   payload: jsonOfAtMost(WorkLimits.payloadMaxBytes),
   idempotencyKey: z.string().min(1).max(200),
   maxAttempts: z.number().int().min(1).max(WorkLimits.maxAttemptsMax).default(WorkLimits.maxAttemptsDefault),
+  /** Checked against the API's clock only for sanity (a year ahead at most); due-ness is the database's. */
+  runAt: z
+    .date()
+    .refine((at) => at.getTime() - Date.now() <= WorkLimits.runAtAheadMaxMs, { message: `must be at most ${WorkLimits.runAtAheadMaxMs / 86_400_000} days ahead` })
+    .nullable()
+    .optional()
+    .transform((at) => at ?? null),
+  priority: z.number().int().min(WorkLimits.priorityMin).max(WorkLimits.priorityMax).nullable().optional().transform((p) => p ?? 0),
 });
-export type CreateWorkItemInput = z.output<typeof createWorkItemInput>;
+/** `runAt` and `priority` may be left out by in-process callers (the defaults: at once, 0). */
+export type CreateWorkItemInput = Omit<z.output<typeof createWorkItemInput>, 'runAt' | 'priority'> & { runAt?: Date | null; priority?: number };
 
 export const claimWorkItemInput = z.object({
   workerId,
@@ -47,6 +56,14 @@ export const claimWorkItemInput = z.object({
   leaseSeconds: z.number().int().min(1).max(WorkLimits.leaseMaxSeconds).default(WorkLimits.leaseDefaultSeconds),
 });
 export type ClaimWorkItemInput = z.output<typeof claimWorkItemInput>;
+
+export const claimWorkItemsInput = z.object({
+  kinds: z.array(itemKind).min(1).max(WorkLimits.kindsPerClaimMax),
+  workerId,
+  max: z.number().int().min(1).max(WorkLimits.claimBatchMax),
+  leaseSeconds: z.number().int().min(1).max(WorkLimits.leaseMaxSeconds).default(WorkLimits.leaseDefaultSeconds),
+});
+export type ClaimWorkItemsInput = z.output<typeof claimWorkItemsInput>;
 
 export const heartbeatWorkItemInput = z.object({ id: objectId, workerId, version });
 export type HeartbeatWorkItemInput = z.output<typeof heartbeatWorkItemInput>;

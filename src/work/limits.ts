@@ -15,6 +15,33 @@ export const WorkLimits = Object.freeze({
   /** Stalled items out of attempts one claim may dead-letter on its way to a claimable one. */
   deadLettersPerClaimMax: 16,
   pageSizeMax: 100,
+  /** `priority` of an item: a small symmetric range is all that ordering needs, and it stays an int32. */
+  priorityMin: -1_000,
+  priorityMax: 1_000,
+  /** How far ahead `runAt` may be: a year; further is a scheduler's job, not a queue's. */
+  runAtAheadMaxMs: 366 * 24 * 3_600_000,
+  /**
+   * Items one `claimWorkItems` may take: each is its own conditional write, so this bounds the
+   * work of one call (16 writes); a worker's `concurrency` above it just claims in several calls.
+   */
+  claimBatchMax: 16,
+  /**
+   * Rounds of one `claimWorkItems`: a round reads candidates, then claims each by its status and
+   * version; candidates lost to other claimers are replaced by a fresh read, at most twice more.
+   */
+  claimBatchRoundsMax: 3,
+  /**
+   * How stale an API process's list of limited kinds may be (W5): limits are set at start-up, so a
+   * second is plenty, and a claim then needs no extra read (the limit itself is read by the write).
+   */
+  kindLimitsRefreshMs: 1_000,
+  /**
+   * Attempts of one claim's (or heartbeat's) transaction of a limited kind when its writes
+   * conflict with another's: each conflict means another claim moved on, so a few dozen at
+   * ~2 ms apart are plenty; past them the caller gets the error (an INTERNAL_SERVER_ERROR).
+   */
+  placeAttemptsMax: 30,
+  placeRetryPauseMs: 2,
   /** A page of `workItems` when `first` is not given. */
   pageSizeDefault: 20,
   /** Two concurrent upserts of one key may both miss and one then hits the unique index: once more. */
@@ -46,4 +73,6 @@ export const ReadLimits = Object.freeze({
   statsKindsMax: 100,
   /** `recentWorkItems`: a screenful of rows, the console's table on open (it keeps 200 live ones). */
   recentItemsMax: 50,
+  /** Items one work audit reads (newest changed first): a window's worth at the seed's 900 payouts/s is ~1 s, so a bounded sample, said so by `capped`. */
+  auditItemsMax: 10_000,
 });

@@ -73,8 +73,12 @@ export interface WorkItemDoc {
   leaseDurationMs: number | null;
   attempts: number;
   maxAttempts: number;
-  /** When a PENDING item may next be claimed (creation time, or after a retry backoff). */
+  /** When a PENDING item may next be claimed (creation time or `runAt`, or after a retry backoff). */
   availableAt: Date;
+  /** Higher first among due items of a kind (0 when not given; absent on items older than it, which sort last). */
+  priority?: number;
+  /** The `runAt` its creation asked for (null: due at once); kept so that a replay can be compared. */
+  runAt?: Date | null;
   result: unknown;
   lastCompletion: CompletionRecord | null;
   history: TransitionRecord[];
@@ -96,17 +100,22 @@ export interface WorkItemDoc {
  * ("explode for sort"), so items of other kinds are never read however many wait.
  */
 export const ClaimIndex = Object.freeze({
-  pending: Object.freeze({ status: 1, availableAt: 1 }),
+  pending: Object.freeze({ status: 1, priority: -1, availableAt: 1 }),
   expired: Object.freeze({ status: 1, leaseExpiresAt: 1 }),
-  pendingOfKinds: Object.freeze({ status: 1, kind: 1, availableAt: 1 }),
+  pendingOfKinds: Object.freeze({ status: 1, kind: 1, priority: -1, availableAt: 1 }),
   expiredOfKinds: Object.freeze({ status: 1, kind: 1, leaseExpiresAt: 1 }),
 } as const);
 
+/** Due PENDING items are taken highest priority first, then oldest `availableAt` first. */
+export const PENDING_CLAIM_ORDER = Object.freeze({ priority: -1, availableAt: 1 } as const);
+
 export const WORK_ITEM_INDEXES: IndexDescription[] = [
   { key: { idempotencyKey: 1 }, name: 'idempotencyKey_unique', unique: true },
-  { key: { ...ClaimIndex.pending }, name: 'status_availableAt' },
+  // The oldest due item of the whole queue (workQueueStats' oldestPendingAgeSeconds).
+  { key: { status: 1, availableAt: 1 }, name: 'status_availableAt' },
+  { key: { ...ClaimIndex.pending }, name: 'status_priority_availableAt' },
   { key: { ...ClaimIndex.expired }, name: 'status_leaseExpiresAt' },
-  { key: { ...ClaimIndex.pendingOfKinds }, name: 'status_kind_availableAt' },
+  { key: { ...ClaimIndex.pendingOfKinds }, name: 'status_kind_priority_availableAt' },
   { key: { ...ClaimIndex.expiredOfKinds }, name: 'status_kind_leaseExpiresAt' },
   // `workItems(kind:)` without a status filters on kind alone, which no status-led index serves.
   { key: { kind: 1, status: 1 }, name: 'kind_status' },

@@ -42,6 +42,10 @@ export interface NewItem {
   kind: string;
   payload: unknown;
   maxAttempts: number;
+  /** Higher first among the due items of its kind. */
+  priority: number;
+  /** Not claimable before this instant of the database clock (null: at once). */
+  runAt: Date | null;
   /**
    * Whether a replay of the creation can come and must be answered as first decided (a client's
    * createWorkItem). The projection's payouts are never replayed through createWorkItem (their
@@ -68,7 +72,10 @@ export function createIfMissing(item: NewItem): Document[] {
     leaseDurationMs: null,
     attempts: 0,
     maxAttempts: item.maxAttempts,
-    availableAt: '$$NOW',
+    // Compared with $$NOW by every claim's filter, so "not before runAt" is judged by the database clock.
+    availableAt: item.runAt === null ? '$$NOW' : lit(item.runAt),
+    priority: item.priority,
+    runAt: lit(item.runAt),
     result: null,
     lastCompletion: null,
     history: [{ from: null, to: WorkStatus.PENDING, version: 1, at: '$$NOW', workerId: null }],

@@ -19,7 +19,7 @@ function ofKinds(kinds: readonly string[] | undefined): WorkFilter {
 export interface Preconditions {
   /** That item, if it is PENDING and due, or PROCESSING with an expired lease (and at that version). */
   claimById(id: ObjectId, expectedVersion: number | undefined): WorkFilter;
-  /** The next due PENDING item of these kinds (walks `status_kind_availableAt`, or `status_availableAt` for any kind). */
+  /** The next due PENDING item of these kinds (walks `status_kind_priority_availableAt`, or `status_priority_availableAt` for any kind). */
   claimNextPending(kinds: readonly string[] | undefined): WorkFilter;
   /** The next PROCESSING item of these kinds whose lease expired (walks `status_kind_leaseExpiresAt`, or `status_leaseExpiresAt`). */
   claimNextExpired(kinds: readonly string[] | undefined): WorkFilter;

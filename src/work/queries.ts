@@ -3,6 +3,7 @@ import type { ReadOptions } from '../db/readOptions.ts';
 import type { WorkDeps } from './workDeps.ts';
 import { KeyNamespace, WORK_STATUSES, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
 import { ReadLimits, WorkLimits } from './limits.ts';
+import { limitsOf } from './kindLimits.ts';
 
 // Read side of the work service: one item, a page of items, and the queue's shape. Every list
 // and count names the index it walks (a hint), so a missing index is a refused query, never a
@@ -15,6 +16,7 @@ export const ReadIndex = Object.freeze({
   byKindStatus: 'kind_status_id',
   kindStatus: 'kind_status',
   pending: 'status_availableAt',
+  pendingOfKind: 'status_kind_priority_availableAt',
   recent: 'updatedAt_id',
 });
 
@@ -101,6 +103,19 @@ export interface WorkQueueStats {
   /** How long the oldest due PENDING item has waited, by the server's clock; null when none. */
   oldestPendingAgeMs: number | null;
   conflictsSinceStart: number;
+  /** Per kind: due PENDING (waiting), PENDING before their `availableAt` (delayed), PROCESSING (running), and its W5 limit. */
+  kinds: KindStats[];
+}
+
+export interface KindStats {
+  kind: string;
+  waiting: number;
+  delayed: number;
+  running: number;
+  /** Any of the three counts stopped at `statsCountMax`. */
+  capped: boolean;
+  /** WORK_KIND_LIMITS for the kind; null when unlimited. */
+  limit: number | null;
 }
 
 /**
@@ -110,7 +125,12 @@ export interface WorkQueueStats {
  * many items the collection holds. The oldest due item is the first of `status_availableAt`.
  */
 export async function workQueueStats(ctx: WorkDeps, options: ReadOptions = {}): Promise<WorkQueueStats> {
-  const [kinds, oldest, conflictsSinceStart] = await Promise.all([distinctKinds(ctx, options), oldestPendingAgeMs(ctx, options), ctx.telemetry.conflictsSinceStart()]);
+  const [kinds, oldest, conflictsSinceStart, limits] = await Promise.all([
+    distinctKinds(ctx, options),
+    oldestPendingAgeMs(ctx, options),
+    ctx.telemetry.conflictsSinceStart(),
+    limitsOf(ctx.kindLimits, options.session),
+  ]);
   const counts = await Promise.all(
     kinds.flatMap((kind) =>
       WORK_STATUSES.map(async (status) => {
@@ -119,11 +139,30 @@ export async function workQueueStats(ctx: WorkDeps, options: ReadOptions = {}): 
       }),
     ),
   );
+  const perKind = await Promise.all(kinds.map((kind) => kindStats(ctx, kind, limits.get(kind) ?? null, options)));
   return {
     counts: counts.filter(({ count }) => count > 0).sort((p, q) => p.status.localeCompare(q.status) || p.kind.localeCompare(q.kind)),
     oldestPendingAgeMs: oldest,
     conflictsSinceStart,
+    kinds: perKind.filter((k) => k.waiting + k.delayed + k.running > 0),
   };
+}
+
+/**
+ * A kind's waiting and delayed items split on the database clock ($$NOW, as claims judge them),
+ * each a limited count on the kind's PENDING range of the claim index; running on `kind_status`.
+ */
+async function kindStats(ctx: WorkDeps, kind: string, limit: number | null, options: ReadOptions): Promise<KindStats> {
+  const countOf = async (filter: Filter<WorkItemDoc>, hint: string) => {
+    const n = await ctx.collection.count(filter, { hint, limit: ReadLimits.statsCountMax + 1, session: options.session });
+    return { n: Math.min(n, ReadLimits.statsCountMax), capped: n > ReadLimits.statsCountMax };
+  };
+  const [waiting, delayed, running] = await Promise.all([
+    countOf({ status: WorkStatus.PENDING, kind, $expr: { $lte: ['$availableAt', '$$NOW'] } }, ReadIndex.pendingOfKind),
+    countOf({ status: WorkStatus.PENDING, kind, $expr: { $gt: ['$availableAt', '$$NOW'] } }, ReadIndex.pendingOfKind),
+    countOf({ kind, status: WorkStatus.PROCESSING }, ReadIndex.kindStatus),
+  ]);
+  return { kind, waiting: waiting.n, delayed: delayed.n, running: running.n, capped: waiting.capped || delayed.capped || running.capped, limit };
 }
 
 async function distinctKinds(ctx: WorkDeps, options: ReadOptions): Promise<string[]> {

@@ -37,6 +37,11 @@ export type ClaimResult =
   | { kind: 'nothingToClaim'; kinds: readonly string[] }
   | WorkItemNotFound;
 
+/** `claimWorkItems`: what it took, and how many candidates other claimers took first (W1's losers). */
+export type ClaimBatchResult =
+  | { kind: 'claimWorkItemsSuccess'; items: WorkItemDoc[]; conflicts: number }
+  | { kind: 'nothingToClaim'; kinds: readonly string[] };
+
 export type HeartbeatResult = { kind: 'heartbeatSuccess'; item: WorkItemDoc } | ConflictLost | WorkItemNotFound;
 
 export interface CompleteSuccess {

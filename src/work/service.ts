@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { ReadOptions } from '../db/readOptions.ts';
 import { claimWorkItem } from './claim.ts';
+import { claimWorkItems } from './claimBatch.ts';
 import { completeWorkItem } from './complete.ts';
 import type { WorkDeps } from './workDeps.ts';
 import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem, type PayoutInput } from './createItem.ts';
@@ -8,16 +9,19 @@ import { heartbeatWorkItem } from './heartbeat.ts';
 import { entriesWithPayout } from './payoutItems.ts';
 import type {
   ClaimWorkItemInput,
+  ClaimWorkItemsInput,
   CompleteWorkItemInput,
   CreateWorkItemInput,
   HeartbeatWorkItemInput,
   RequeueWorkItemInput,
 } from './inputs.ts';
 import { workItems } from './model.ts';
+import { cachedLimits, kindLimits } from './kindLimits.ts';
 import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
 import { getWorkItem, listWorkItems, payoutFor, recentWorkItems, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
+import { auditWork } from './workAudit.ts';
 import type { WorkTelemetry } from './telemetry.ts';
 
 export interface WorkServiceOptions {
@@ -34,9 +38,13 @@ export interface WorkServiceOptions {
 export function createWorkService(options: WorkServiceOptions) {
   const ctx: WorkDeps = {
     collection: workItems(options.db),
+    kindLimits: kindLimits(options.db),
+    limitedKinds: cachedLimits(kindLimits(options.db), WorkLimits.kindLimitsRefreshMs),
+    client: options.db.client,
     preconditions,
     telemetry: options.telemetry,
     retryBackoffBaseMs: options.retryBackoffBaseMs ?? WorkLimits.retryBackoffBaseMs,
+    fairness: rotation(),
   };
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
@@ -44,6 +52,7 @@ export function createWorkService(options: WorkServiceOptions) {
     createPayouts: (payouts: PayoutInput[]) => createPayoutWorkItems(ctx, payouts),
     entriesWithPayout: (entryIds: readonly string[]) => entriesWithPayout(ctx, entryIds),
     claim: (input: ClaimWorkItemInput) => claimWorkItem(ctx, input),
+    claimMany: (input: ClaimWorkItemsInput) => claimWorkItems(ctx, input),
     heartbeat: (input: HeartbeatWorkItemInput) => heartbeatWorkItem(ctx, input),
     complete: (input: CompleteWorkItemInput) => completeWorkItem(ctx, input),
     requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
@@ -53,7 +62,14 @@ export function createWorkService(options: WorkServiceOptions) {
     list: (query: WorkItemPageQuery, options?: ReadOptions) => listWorkItems(ctx, query, options),
     stats: (options?: ReadOptions) => workQueueStats(ctx, options),
     recent: (first: number, options?: ReadOptions) => recentWorkItems(ctx, first, options),
+    audit: (since: Date) => auditWork(ctx, since),
   });
+}
+
+/** A turning counter: the first kind of each batch claim (W6). */
+function rotation(): WorkDeps['fairness'] {
+  let turn = 0;
+  return { next: (kindCount) => (kindCount <= 1 ? 0 : turn++ % kindCount) };
 }
 
 export type WorkService = ReturnType<typeof createWorkService>;

@@ -12,6 +12,10 @@ export interface WorkTelemetry {
   conflict(operation: WorkOperation, itemKind: string): void;
   transition(from: WorkStatus | null, to: WorkStatus): void;
   claimDuration(seconds: number, outcome: string): void;
+  /** A claim handed an item to a worker (work_started_total), by kind. */
+  started(itemKind: string): void;
+  /** A lease holder's completion went through, DONE or FAILED (work_completed_total), by kind. */
+  completed(itemKind: string): void;
   /** A claim or completion: `readStatus` is the status the write left (or found), `writeStatus` the one it wrote. */
   trace(event: WorkTrace): void;
   conflictsSinceStart(): Promise<number>;
@@ -46,11 +50,24 @@ export function createWorkTelemetry(registry: Registry, logger: Logger): WorkTel
     labelNames: ['outcome'] as const,
     buckets: CLAIM_DURATION_BUCKETS_S,
   });
+  // Seed 000's second detection method: an item run twice shows as more starts than completions.
+  const started = counterOn(registry, {
+    name: 'work_started_total',
+    help: 'Work items handed to a worker by a claim (a reclaim after lease expiry counts again), by kind.',
+    labelNames: ['kind'] as const,
+  });
+  const completed = counterOn(registry, {
+    name: 'work_completed_total',
+    help: 'Completions by the lease holder that went through (DONE or FAILED), by kind.',
+    labelNames: ['kind'] as const,
+  });
   const log = logger.child({ component: 'work' });
   return {
     conflict: (operation, itemKind) => conflicts.inc({ operation, kind: itemKind }),
     transition: (from, to) => transitions.inc({ from: from ?? 'none', to }),
     claimDuration: (seconds, outcome) => claimSeconds.observe({ outcome }, seconds),
+    started: (itemKind) => started.inc({ kind: itemKind }),
+    completed: (itemKind) => completed.inc({ kind: itemKind }),
     trace: (event) => log.info(event, `work item ${event.operation}: ${event.outcome}`),
     async conflictsSinceStart() {
       const { values } = await conflicts.get();

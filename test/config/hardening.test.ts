@@ -9,8 +9,8 @@ describe('hardening configuration', () => {
     expect(config.limits).toMatchObject({
       graphqlDepthMax: 10,
       graphqlAliasesMax: 30,
-      graphqlCostMax: 6_000,
-      graphqlTokensMax: 1_000,
+      graphqlCostMax: 7_000,
+      graphqlTokensMax: 1_500,
       graphqlDirectivesMax: 10,
       graphqlBatchMax: 10,
     });

@@ -90,7 +90,11 @@ describe('ops console', () => {
     await page.keyboard.press('Enter');
     await page.locator('#account', { hasText: 'console-acct: €12.50' }).waitFor();
     await deposit(app, 'console-acct', 750, 'console-dep-2');
-    await page.locator('#account', { hasText: 'console-acct: €20.00 (version 2)' }).waitFor({ timeout: SHOWS_WITHIN_MS });
+    await page.locator('#account', { hasText: 'console-acct: €20.00 (version 2), held €0.00, available €20.00' }).waitFor({ timeout: SHOWS_WITHIN_MS });
+    // A hold changes what is available, not the balance: the page follows it live too.
+    const hold = await app.gql('mutation { authorizeHold(input: { requestId: "console-hold-1", accountId: "console-acct", amount: 300, expiresInSeconds: 600 }) { __typename } }', {}, { key: 'service' });
+    expect(hold.data?.authorizeHold.__typename).toBe('AuthorizeHoldSuccess');
+    await page.locator('#account', { hasText: 'console-acct: €20.00 (version 2), held €3.00, available €17.00' }).waitFor({ timeout: SHOWS_WITHIN_MS });
     await page.locator('#entries tr', { hasText: 'console-acct' }).first().waitFor();
     const failed = await failedItem('console-shot-failed');
     await row(page, 'failed', failed).waitFor();

@@ -26,7 +26,7 @@ async function readyz(app: TestApp): Promise<{ status: number; body: any }> {
 }
 
 // One live feed per watched collection (src/app/liveFeeds.ts), each reported by /readyz.
-const allFeedsOpen = ['workItems', 'ledgerEntries', 'accountBalances'].map((name) => ({ name, state: 'open', consecutiveFailures: 0 }));
+const allFeedsOpen = ['workItems', 'ledgerEntries', 'accountBalances', 'holds'].map((name) => ({ name, state: 'open', consecutiveFailures: 0 }));
 
 describe('readiness', () => {
   let engine: EngineProcess | undefined;

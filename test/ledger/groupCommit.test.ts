@@ -82,7 +82,7 @@ describe('group commit keeps G1-G6 per move', () => {
             interfered = true;
             expect((await h.service.withdraw({ accountId, amount: 50, requestId: `${accountId}-other` })).kind).toBe('withdrawSuccess');
           }
-          return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: Number(doc.balance), version: Number(doc.version) }));
+          return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: Number(doc.balance), version: Number(doc.version), held: Number(doc.held ?? 0) }));
         },
       };
     };

@@ -1,6 +1,8 @@
 export { createClient } from './client.js';
 export type { ClientOptions, FetchLike, FetchResponseLike, PreconditionClient } from './client.js';
 export { match } from './match.js';
+export { createWorker } from './worker.js';
+export type { CloseOptions, HandlerContext, Worker, WorkerEvents, WorkerOptions, WorkItem as WorkerItem } from './worker.js';
 export type { MatchHandlers, Typenamed, UnknownMember } from './match.js';
 export { PreconditionError, SdkErrorCode } from './PreconditionError.js';
 export type { GraphQLErrorPayload, PreconditionErrorDetails } from './PreconditionError.js';

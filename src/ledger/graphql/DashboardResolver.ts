@@ -64,6 +64,9 @@ export class LedgerTotals {
   @Field(() => BigIntString, { description: "The sum of the currency's account balances now (not as of `to`), exact at any size" })
   moneyHeld!: bigint;
 
+  @Field(() => BigIntString, { description: "The sum of the currency's accounts' pending holds now: part of moneyHeld, not available to spend" })
+  moneyOnHold!: bigint;
+
   @Field(() => Int)
   accounts!: number;
 

@@ -7,10 +7,10 @@ import type { FeedItem } from '../../fanout/index.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import { afterCursor, attached, subscriptionOwner } from '../../graphql/subscriptions.ts';
-import type { AccountBalanceChangedEvent, LedgerEntryAddedEvent, LedgerFeeds } from '../events.ts';
+import type { AccountBalanceChangedEvent, HoldChangedEvent, LedgerEntryAddedEvent, LedgerFeeds } from '../events.ts';
 import { accountsPerSubscriptionMax, idLengthMax } from '../limits.ts';
 import type { LedgerRequestContext } from './context.ts';
-import { AccountBalanceEventResult, LedgerEntryEventResult, toAccountBalanceEventResult, toLedgerEntryEventResult } from './eventTypes.ts';
+import { AccountBalanceEventResult, HoldEventResult, LedgerEntryEventResult, toAccountBalanceEventResult, toHoldEventResult, toLedgerEntryEventResult } from './eventTypes.ts';
 
 const accountId = z.string().min(1).max(idLengthMax);
 
@@ -38,8 +38,29 @@ function subscribeAccountBalances({ args, context }: SubscribeResolverData<unkno
   return attached(runningFeeds(context).accountBalances.subscribe(matches, after ?? null, subscriptionOwner(context)));
 }
 
+const holdArgs = z.object({ accountId, after: afterCursor });
+
+function subscribeHolds({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
+  const { accountId: id, after } = parseInput(holdArgs, args);
+  const matches = (event: HoldChangedEvent) => event.accountId === id;
+  return attached(runningFeeds(context).holds.subscribe(matches, after ?? null, subscriptionOwner(context)));
+}
+
 @Resolver()
 export class LedgerSubscriptionResolver {
+  @Subscription(() => HoldEventResult, {
+    subscribe: subscribeHolds,
+    description: "Every authorization and resolution (capture, void, expiry) of one account's holds, in order per hold; `after` resumes from a cursor",
+  })
+  @Allow(Rights.subscribe)
+  holdChanged(
+    @Root() item: FeedItem<HoldChangedEvent>,
+    @Arg('accountId', () => ID) _accountId: string,
+    @Arg('after', () => String, { nullable: true }) _after: string | null,
+  ) {
+    return toHoldEventResult(item);
+  }
+
   @Subscription(() => LedgerEntryEventResult, {
     subscribe: subscribeLedgerEntries,
     description: 'Every journal entry written (of one account, or of all), in version order per account; `after` resumes from a cursor',

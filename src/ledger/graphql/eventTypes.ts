@@ -3,7 +3,8 @@ import { createUnionType, Field, ID, ObjectType } from 'type-graphql';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
 import { ResyncRequired, toResyncRequired } from '../../graphql/subscriptions.ts';
 import type { FeedItem } from '../../fanout/index.ts';
-import type { AccountBalanceChangedEvent, LedgerEntryAddedEvent } from '../events.ts';
+import type { AccountBalanceChangedEvent, HoldChangedEvent, LedgerEntryAddedEvent } from '../events.ts';
+import { HoldStatus } from './holdTypes.ts';
 import { LedgerEntryFields } from './types.ts';
 
 @ObjectType({ description: 'A journal entry was written (entries are immutable: one event each), in version order per account' })
@@ -31,6 +32,40 @@ export class AccountBalanceChanged {
 
   @Field(() => DateTime, { description: "By the database server's clock" })
   at!: Date;
+}
+
+@ObjectType({ description: 'A hold was authorized (PENDING) or resolved (CAPTURED, VOIDED, EXPIRED): one event per transition, in order per hold' })
+export class HoldChanged {
+  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
+  cursor!: string;
+
+  @Field(() => ID)
+  holdId!: string;
+
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => HoldStatus)
+  status!: HoldChangedEvent['status'];
+
+  @Field(() => SafeInt)
+  amount!: number;
+
+  @Field(() => SafeInt)
+  capturedAmount!: number;
+
+  @Field(() => DateTime, { description: "By the database server's clock" })
+  at!: Date;
+}
+
+export const HoldEventResult = createUnionType({
+  name: 'HoldEvent',
+  types: () => [HoldChanged, ResyncRequired] as const,
+});
+
+export function toHoldEventResult(item: FeedItem<HoldChangedEvent>): HoldChanged | ResyncRequired {
+  if (item.kind === 'resync') return toResyncRequired(item);
+  return Object.assign(new HoldChanged(), { cursor: item.cursor, ...item.data });
 }
 
 export const LedgerEntryEventResult = createUnionType({

@@ -1,6 +1,6 @@
 // GraphQL input types; their values are validated again (ranges, sizes, formats) by the zod
 // schemas in ../inputs.ts before the service sees them.
-import { Field, InputType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { SafeInt } from '../../graphql/scalars.ts';
 import { idLengthMax } from '../limits.ts';
 
@@ -79,4 +79,43 @@ export class SubmitMovesInput {
 
   @Field(() => [MoveInput], { description: 'In order; each move is decided after the ones before it' })
   moves!: MoveInput[];
+}
+
+@InputType()
+export class AuthorizeHoldInput {
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+
+  @Field(() => String)
+  accountId!: string;
+
+  @Field(() => SafeInt, { description: 'Positive integer minor units; the available balance (balance - held) must cover it' })
+  amount!: number;
+
+  @Field(() => Int, { description: "Seconds until the hold expires, on the database server's clock" })
+  expiresInSeconds!: number;
+}
+
+@InputType()
+export class CaptureHoldInput {
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+
+  @Field(() => String)
+  holdId!: string;
+
+  @Field(() => SafeInt, { nullable: true, description: 'At most the hold; absent: the whole hold. The rest is released' })
+  amount?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Credit this account (a transfer); absent: paid out as a withdrawal' })
+  toAccountId?: string | null;
+}
+
+@InputType()
+export class VoidHoldInput {
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+
+  @Field(() => String)
+  holdId!: string;
 }

@@ -22,7 +22,7 @@ import {
 import { toAccount, toLedgerEntry } from './types.ts';
 
 /** The members each shared refusal maps to, by the service result it maps from. */
-type Refusal = AccountNotFound | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
+export type Refusal = AccountNotFound | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
 
 function openAccountSuccess(result: R.OpenAccountSuccess): OpenAccountSuccess {
   return Object.assign(new OpenAccountSuccess(), { account: toAccount(result.account) });
@@ -45,15 +45,15 @@ function transferSuccess(result: R.TransferSuccess): TransferSuccess {
   });
 }
 
-function insufficientFunds(result: R.InsufficientFunds): InsufficientFunds {
+export function insufficientFunds(result: R.InsufficientFunds): InsufficientFunds {
   return Object.assign(new InsufficientFunds(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
 }
 
-function balanceLimitExceeded(result: R.BalanceLimitExceeded): BalanceLimitExceeded {
+export function balanceLimitExceeded(result: R.BalanceLimitExceeded): BalanceLimitExceeded {
   return Object.assign(new BalanceLimitExceeded(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
 }
 
-function currencyMismatch(result: R.CurrencyMismatch): CurrencyMismatch {
+export function currencyMismatch(result: R.CurrencyMismatch): CurrencyMismatch {
   return Object.assign(new CurrencyMismatch(), {
     fromAccountId: result.fromAccountId,
     fromCurrency: result.fromCurrency,
@@ -83,7 +83,7 @@ function replayed(result: R.DuplicateReplayed): DuplicateReplayed {
 }
 
 /** The refusals every money move shares. */
-function refusal(result: R.AccountNotFound | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): Refusal {
+export function refusal(result: R.AccountNotFound | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): Refusal {
   switch (result.kind) {
     case 'accountNotFound':
       return Object.assign(new AccountNotFound(), { accountId: result.accountId });

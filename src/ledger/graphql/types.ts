@@ -26,6 +26,16 @@ export class Account {
 
   @Field(() => SafeInt, { description: 'Decisions recorded on the account (each applied or refused movement adds one)' })
   version!: number;
+
+  @Field(() => SafeInt, {
+    nullable: true,
+    description:
+      "Sum of the account's pending holds, integer minor units. Null in the account of a deposit's, withdrawal's or transfer's answer (rebuilt from its journal entry, which records balances, not holds): read account(id) for it",
+  })
+  held!: number | null;
+
+  @Field(() => SafeInt, { nullable: true, description: 'balance - held: what withdrawals, transfers and new holds may spend. Null where `held` is' })
+  available!: number | null;
 }
 
 /**

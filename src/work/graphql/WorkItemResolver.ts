@@ -11,6 +11,7 @@ import { ReadLimits, WorkLimits } from '../limits.ts';
 import type { WorkService } from '../service.ts';
 import {
   ClaimWorkItemInput,
+  ClaimWorkItemsInput,
   CompleteWorkItemInput,
   CreateWorkItemInput,
   HeartbeatWorkItemInput,
@@ -20,13 +21,14 @@ import { parseInput } from '../../graphql/parseInput.ts';
 import { appError, ErrorCode } from '../../graphql/errors.ts';
 import {
   ClaimWorkItemResult,
+  ClaimWorkItemsResult,
   CompleteWorkItemResult,
   CreateWorkItemResult,
   HeartbeatWorkItemResult,
   RequeueWorkItemResult,
 } from './results.ts';
-import { toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
-import { toWorkItem, WorkItem, WorkItemPage, WorkQueueStats } from './types.ts';
+import { toClaimBatchResult, toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
+import { toWorkItem, WorkItem, WorkItemPage, WorkKindStats, WorkQueueStats } from './types.ts';
 
 /** The app's one work service (src/app/createApp.ts), from the request's context. */
 function work(ctx: WorkRequestContext): WorkService {
@@ -45,6 +47,12 @@ export class WorkItemResolver {
   @Allow(Rights.processWork)
   async claimWorkItem(@Arg('input', () => ClaimWorkItemInput) input: ClaimWorkItemInput, @Ctx() ctx: WorkRequestContext) {
     return toClaimResult(await work(ctx).claim(parseInput(zodInputs.claimWorkItemInput, input)));
+  }
+
+  @Mutation(() => ClaimWorkItemsResult, { description: 'Up to `max` items of `kinds` at once, shared fairly between the kinds; each claimed by the same status-and-version precondition as claimWorkItem' })
+  @Allow(Rights.processWork)
+  async claimWorkItems(@Arg('input', () => ClaimWorkItemsInput) input: ClaimWorkItemsInput, @Ctx() ctx: WorkRequestContext) {
+    return toClaimBatchResult(await work(ctx).claimMany(parseInput(zodInputs.claimWorkItemsInput, input)));
   }
 
   @Mutation(() => HeartbeatWorkItemResult)
@@ -126,6 +134,7 @@ export class WorkItemResolver {
       counts: stats.counts,
       oldestPendingAgeSeconds: stats.oldestPendingAgeMs === null ? null : stats.oldestPendingAgeMs / 1000,
       conflictsSinceStart: stats.conflictsSinceStart,
+      kinds: stats.kinds.map((k) => Object.assign(new WorkKindStats(), k)),
     });
   }
 }

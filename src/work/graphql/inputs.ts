@@ -2,6 +2,7 @@
 // in ../inputs.ts before the service sees them.
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, InputType, Int } from 'type-graphql';
+import { DateTime } from '../../graphql/scalars.ts';
 import { CompletionOutcome } from '../model.ts';
 import { WorkLimits as Limits } from '../limits.ts';
 
@@ -21,6 +22,33 @@ export class CreateWorkItemInput {
     description: `Claims before a failing item is dead-lettered (FAILED): default ${Limits.maxAttemptsDefault}, 1 to ${Limits.maxAttemptsMax}. A failed attempt waits ${Limits.retryBackoffBaseMs} ms × 2^(attempts-1), at most ${Limits.retryBackoffMaxMs / 60_000} minutes, before it is claimable again`,
   })
   maxAttempts?: number;
+
+  @Field(() => DateTime, {
+    nullable: true,
+    description: `Not claimable before this instant, judged by the database server's clock (at most ${Limits.runAtAheadMaxMs / 86_400_000} days ahead); default: at once`,
+  })
+  runAt?: Date | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: `Among the due items of a kind, higher is claimed first: ${Limits.priorityMin} to ${Limits.priorityMax}, default 0`,
+  })
+  priority?: number | null;
+}
+
+@InputType()
+export class ClaimWorkItemsInput {
+  @Field(() => [String], { description: `The kinds to claim from (1 to ${Limits.kindsPerClaimMax}); each kind with claimable items gets an equal share of the batch` })
+  kinds!: string[];
+
+  @Field(() => String, { description: 'Who claims (1 to 200 characters): heartbeat and complete must name it' })
+  workerId!: string;
+
+  @Field(() => Int, { description: `At most this many items (1 to ${Limits.claimBatchMax})` })
+  max!: number;
+
+  @Field(() => Int, { nullable: true, description: `Each item's lease: default ${Limits.leaseDefaultSeconds}, 1 to ${Limits.leaseMaxSeconds} seconds, on the database clock` })
+  leaseSeconds?: number;
 }
 
 @InputType()

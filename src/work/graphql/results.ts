@@ -1,5 +1,5 @@
 // The result unions of docs/design.md's contract table; member names are the contract.
-import { createUnionType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConflictReason } from '../conflictReason.ts';
 import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } from '../../graphql/results/index.ts';
 import { WorkItem } from './types.ts';
@@ -26,6 +26,15 @@ export class CreateWorkItemSuccess {
 export class ClaimSuccess {
   @Field(() => WorkItem)
   item!: WorkItem;
+}
+
+@ObjectType({ description: 'The items are yours until their leaseExpiresAt; each was claimed by its own status-and-version precondition' })
+export class ClaimWorkItemsSuccess {
+  @Field(() => [WorkItem], { description: 'Possibly empty when every candidate was taken by other claimers first (then `conflicts` > 0): claim again' })
+  items!: WorkItem[];
+
+  @Field(() => Int, { description: 'Candidates another claimer took between this call\'s read and its write (counted in claim_conflict_total)' })
+  conflicts!: number;
 }
 
 @ObjectType()
@@ -85,6 +94,10 @@ export const CreateWorkItemResult = createUnionType({
 export const ClaimWorkItemResult = createUnionType({
   name: 'ClaimWorkItemResult',
   types: () => [ClaimSuccess, ConflictLost, NothingToClaim, WorkItemNotFound] as const,
+});
+export const ClaimWorkItemsResult = createUnionType({
+  name: 'ClaimWorkItemsResult',
+  types: () => [ClaimWorkItemsSuccess, NothingToClaim] as const,
 });
 export const HeartbeatWorkItemResult = createUnionType({
   name: 'HeartbeatWorkItemResult',

@@ -5,6 +5,7 @@ import { DuplicateReplayed, IdempotencyKeyReused } from '../../graphql/results/i
 import type * as R from '../results.ts';
 import {
   ClaimSuccess,
+  ClaimWorkItemsSuccess,
   CompleteSuccess,
   ConflictLost,
   CreateWorkItemSuccess,
@@ -56,6 +57,15 @@ export function toClaimResult(result: R.ClaimResult): ClaimSuccess | NothingToCl
       return conflictLost(result);
     case 'workItemNotFound':
       return notFound(result);
+  }
+}
+
+export function toClaimBatchResult(result: R.ClaimBatchResult): ClaimWorkItemsSuccess | NothingToClaim {
+  switch (result.kind) {
+    case 'claimWorkItemsSuccess':
+      return Object.assign(new ClaimWorkItemsSuccess(), { items: result.items.map(toWorkItem), conflicts: result.conflicts });
+    case 'nothingToClaim':
+      return Object.assign(new NothingToClaim(), { kinds: [...result.kinds] });
   }
 }
 

@@ -64,6 +64,12 @@ export class WorkItem {
   @Field(() => DateTime, { description: 'When a PENDING item may next be claimed' })
   availableAt!: Date;
 
+  @Field(() => Int, { description: 'Among the due items of its kind, higher is claimed first' })
+  priority!: number;
+
+  @Field(() => DateTime, { nullable: true, description: 'Not claimable before this instant of the database clock, as its creation asked (null: at once)' })
+  runAt!: Date | null;
+
   @Field(() => GraphQLJSON, { nullable: true })
   result!: unknown;
 
@@ -97,6 +103,8 @@ export function toWorkItem(doc: WorkItemDoc): WorkItem {
     attempts: doc.attempts,
     maxAttempts: doc.maxAttempts,
     availableAt: doc.availableAt,
+    priority: doc.priority ?? 0,
+    runAt: doc.runAt ?? null,
     result: doc.result,
     history: doc.history.map((step) => Object.assign(new WorkItemTransition(), step)),
     createdAt: doc.createdAt,
@@ -135,6 +143,27 @@ export class WorkQueueCount {
   capped!: boolean;
 }
 
+@ObjectType({ description: "One kind's queue: waiting and delayed split on the database clock, as claims judge them" })
+export class WorkKindStats {
+  @Field(() => String)
+  kind!: string;
+
+  @Field(() => Int, { description: 'PENDING and due: claimable now (unless the kind is at its limit)' })
+  waiting!: number;
+
+  @Field(() => Int, { description: 'PENDING before their availableAt (runAt, or a retry backoff)' })
+  delayed!: number;
+
+  @Field(() => Int, { description: 'PROCESSING (leased to a worker, or stalled until reclaimed)' })
+  running!: number;
+
+  @Field(() => Boolean, { description: 'A count stopped at 10,000' })
+  capped!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'Most items of the kind PROCESSING with a live lease, across all API processes (WORK_KIND_LIMITS); null: unlimited' })
+  limit!: number | null;
+}
+
 @ObjectType()
 export class WorkQueueStats {
   @Field(() => [WorkQueueCount], { description: 'Items per status and kind' })
@@ -145,4 +174,7 @@ export class WorkQueueStats {
 
   @Field(() => Int, { description: 'ConflictLost answers counted by this API process since it started' })
   conflictsSinceStart!: number;
+
+  @Field(() => [WorkKindStats], { description: 'Waiting, delayed and running items per kind, with its limit' })
+  kinds!: WorkKindStats[];
 }

@@ -32,7 +32,7 @@ export const debitCheckedOnARead: AccountPreconditions = {
   },
   async readGroup(accounts, _session, accountIds) {
     const docs = await accounts.find({ _id: { $in: [...accountIds] } }).toArray();
-    return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: Number(doc.balance), version: Number(doc.version) }));
+    return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: Number(doc.balance), version: Number(doc.version), held: Number(doc.held ?? 0) }));
   },
   groupFilter: (read) => ({ _id: read._id }),
 };

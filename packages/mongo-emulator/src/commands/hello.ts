@@ -23,7 +23,7 @@ export const hello: CommandDefinition = {
   names: ['hello', 'isMaster', 'ismaster'],
   exhaustible: true,
   async run(context) {
-    recordClient(context);
+    recordClientMetadata(context.command, context.connection);
     await awaitTopologyChange(context);
     const reply = describeNode(context);
     // An exhaust stream re-runs this same request: the next reply waits for a change after this one.
@@ -32,8 +32,14 @@ export const hello: CommandDefinition = {
   },
 };
 
-/** The first handshake on a connection carries client metadata (appName for failCommand). */
-function recordClient({ command, connection }: CommandContext): void {
+/**
+ * The first handshake on a connection carries client metadata (appName for failCommand).
+ * runCommand records it before failCommand is evaluated, as mongod "preloads ClientMetadata ahead
+ * of our first hello request" (src/mongo/db/service_entry_point_common.cpp,
+ * ExecCommandDatabase::_initiateCommand): a fail point with `appName` then matches the handshake
+ * itself, which the SDAM spec tests (hello-command-error, backpressure-*) rely on.
+ */
+export function recordClientMetadata(command: Document, connection: CommandContext['connection']): void {
   if (command.internalClient !== undefined) connection.internalClient = true;
   const client = command.client as Document | undefined;
   if (!client || connection.clientMetadata) return;

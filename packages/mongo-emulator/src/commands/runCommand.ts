@@ -6,6 +6,7 @@ import { failCommandErrorReply, type FailCommandAction } from '../failpoints/fai
 import { errorReply } from './lib/errorReply.ts';
 import { addAutomaticLabels } from './lib/errorLabels.ts';
 import { sleep } from './lib/sleep.ts';
+import { hello, recordClientMetadata } from './hello.ts';
 import { checkReadConcern } from './lib/readConcern.ts';
 import { checkWriteConcern } from './lib/writeConcern.ts';
 import { enterStatement, type StatementScope } from '../txn/statementScope.ts';
@@ -35,6 +36,7 @@ export async function runCommand(
   let scope: StatementScope | undefined;
   try {
     refuseUnsupported(definition, request);
+    if (definition === hello) recordClientMetadata(command, connection);
     const action = server.failPoints.failCommandFor({
       names: definition.names,
       appName: connection.appName,

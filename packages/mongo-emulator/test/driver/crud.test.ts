@@ -40,6 +40,24 @@ describe('insert / find / getMore / killCursors', () => {
   });
 });
 
+describe('a null _id', () => {
+  // mongod keeps a present `_id: null` (src/mongo/db/ops/insert.cpp, fixDocumentForInsert adds an
+  // _id only when the field is absent) and the _id index holds it once. The spec test
+  // crud/create-null-ids.json fails only because the Node driver replaces a null _id before it
+  // sends the insert (utils.ts maybeAddIdToDocuments: `document._id == null`).
+  it('stores and matches a null _id sent on the wire, once, while the driver replaces one', async () => {
+    const coll = db().collection('nullIds');
+    expect(await db().command({ insert: 'nullIds', documents: [{ _id: null, a: 1 }] })).toMatchObject({ n: 1 });
+    const again = await db().command({ insert: 'nullIds', documents: [{ _id: null, a: 2 }] });
+    expect(again.writeErrors).toMatchObject([{ code: 11000, keyValue: { _id: null } }]);
+    expect(await coll.countDocuments({ _id: { $type: 'null' } })).toBe(1);
+    expect(await coll.find({ _id: null } as never).toArray()).toEqual([{ _id: null, a: 1 }]);
+    const viaDriver = await coll.insertOne({ _id: null, a: 3 } as never);
+    expect(viaDriver.insertedId).not.toBeNull();
+    expect(await coll.countDocuments({ _id: { $type: 'null' } })).toBe(1);
+  });
+});
+
 describe('update / delete / findAndModify', () => {
   it('reports n, nModified and upserted ids', async () => {
     const coll = db().collection('upd');

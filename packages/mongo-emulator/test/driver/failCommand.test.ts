@@ -102,6 +102,20 @@ describe('failCommand', () => {
     await expect(victim.db('fp').collection('c').findOne({})).rejects.toMatchObject({ code: 2 });
   });
 
+  it('matches a connection\'s appName on its handshake hello already, as mongod preloads the metadata', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['hello', 'isMaster'], errorCode: 91, appName: 'handshake' });
+    // Polling, one heartbeat a minute: the only hellos before connect() resolves are handshakes.
+    const client = new MongoClient(fixture.emulator.uri, { appName: 'handshake', serverMonitoringMode: 'poll', heartbeatFrequencyMS: 60_000 });
+    const failedCodes: unknown[] = [];
+    client.on('serverHeartbeatFailed', (event) => failedCodes.push((event.failure as { code?: unknown }).code));
+    try {
+      await client.connect();
+      expect(failedCodes).toEqual([91]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('is refused outside admin, and never fails configureFailPoint itself', async () => {
     await expect(fixture.client.db('fp').command({ configureFailPoint: 'failCommand', mode: 'off' })).rejects.toMatchObject({
       code: 13,

@@ -45,6 +45,30 @@ const CMAP_EVENTS: Record<string, string> = {
 
 export const CMAP_EVENT_NAMES = new Set(Object.values(CMAP_EVENTS));
 
+// SDAM events (schema 1.10, 1.14, 1.17, 1.20), recorded as the unified format asserts them: a
+// description by its `type` only, a heartbeat by `awaited`.
+const SDAM_EVENTS: Record<string, string> = {
+  serverDescriptionChanged: 'serverDescriptionChangedEvent',
+  topologyDescriptionChanged: 'topologyDescriptionChangedEvent',
+  serverHeartbeatStarted: 'serverHeartbeatStartedEvent',
+  serverHeartbeatSucceeded: 'serverHeartbeatSucceededEvent',
+  serverHeartbeatFailed: 'serverHeartbeatFailedEvent',
+  topologyOpening: 'topologyOpeningEvent',
+  topologyClosed: 'topologyClosedEvent',
+};
+
+export const SDAM_EVENT_NAMES = new Set(Object.values(SDAM_EVENTS));
+
+function sdamRecord(event: Record<string, unknown>): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const key of ['previousDescription', 'newDescription'] as const) {
+    const description = event[key] as { type?: unknown } | undefined;
+    if (description !== undefined) record[key] = { type: description.type };
+  }
+  if (typeof event.awaited === 'boolean') record.awaited = event.awaited;
+  return record;
+}
+
 // Command Logging and Monitoring spec, "Security": these commands are never observed unless asked.
 const SENSITIVE_COMMANDS = new Set([
   'authenticate', 'saslstart', 'saslcontinue', 'getnonce', 'createuser', 'updateuser',
@@ -72,11 +96,14 @@ export class ClientEntity {
     if (definition.autoEncryptOpts !== undefined) unsupported('client autoEncryptOpts (CSFLE)');
     const observe = new Set(definition.observeEvents ?? []);
     for (const name of observe) {
-      if (!Object.values(COMMAND_EVENTS).includes(name) && !CMAP_EVENT_NAMES.has(name)) unsupported(`observing ${name}`);
+      if (!Object.values(COMMAND_EVENTS).includes(name) && !CMAP_EVENT_NAMES.has(name) && !SDAM_EVENT_NAMES.has(name)) unsupported(`observing ${name}`);
     }
     // Int64 values arrive as bigint, never as JS numbers, so `$$type: "long"` is told from an int
     // or a double (the Node driver's own runner promotes them and cannot tell).
-    const options: MongoClientOptions = { monitorCommands: true, useBigInt64: true };
+    // No connection checked out by connect() (the Node driver's ping on connect), as the driver's own
+    // unified runner sets: the format's clients connect lazily, and SDAM/CMAP tests count every
+    // connection and check-in (a handshake a fail point must catch is the first operation's).
+    const options = { monitorCommands: true, useBigInt64: true, __skipPingOnConnect: true } as MongoClientOptions;
     if (definition.serverApi !== undefined) options.serverApi = definition.serverApi as MongoClientOptions['serverApi'];
     const client = new MongoClient(withUriOptions(baseUri, definition.uriOptions ?? {}), options);
     const entity = new ClientEntity(definition.id, client);
@@ -94,6 +121,10 @@ export class ClientEntity {
     for (const [driverName, name] of Object.entries(CMAP_EVENTS)) {
       if (observe.has(name)) client.on(driverName as 'connectionCreated', (event) => entity.record(name, event as unknown as Record<string, unknown>));
     }
+    // Attached before connect(): the opening and the first description changes are events too.
+    for (const [driverName, name] of Object.entries(SDAM_EVENTS)) {
+      if (observe.has(name)) client.on(driverName as 'topologyOpening', (event) => entity.record(name, sdamRecord(event as unknown as Record<string, unknown>)));
+    }
     await client.connect();
     return entity;
   }
@@ -107,6 +138,11 @@ export class ClientEntity {
   /** Stop recording: cleanup commands (killCursors, endSessions) are not part of the test. */
   stopObserving(): void {
     this.observing = false;
+  }
+
+  /** The test's own `close` operation: what the driver emits while closing is part of the test. */
+  async closeObserved(): Promise<void> {
+    await this.client.close(true);
   }
 
   async close(): Promise<void> {

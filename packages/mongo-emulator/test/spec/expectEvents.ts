@@ -1,6 +1,6 @@
 // expectEvents: the events a client observed, in order, against the expected ones. Every event
 // that differs is reported, not only the first.
-import { CMAP_EVENT_NAMES, type ObservedEvent } from './clientEntity.ts';
+import { CMAP_EVENT_NAMES, SDAM_EVENT_NAMES, type ObservedEvent } from './clientEntity.ts';
 import type { EntityMap } from './entities.ts';
 import type { Matcher } from './matcher.ts';
 import { unsupported } from './outcomes.ts';
@@ -50,7 +50,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Null when one observed event satisfies one expected event, else its differences. */
-function eventDifference(expected: Record<string, Record<string, unknown>>, observed: ObservedEvent, matcher: Matcher): string | null {
+export function eventDifference(expected: Record<string, Record<string, unknown>>, observed: ObservedEvent, matcher: Matcher): string | null {
   const [name, assertions = {}] = Object.entries(expected)[0] ?? [];
   if (observed.name !== name) return `expected ${name}, observed ${observed.name} (${String(observed.event.commandName ?? '')})`;
   const event = observed.event;
@@ -70,6 +70,18 @@ function eventDifference(expected: Record<string, Record<string, unknown>>, obse
       case 'interruptInUseConnections':
         if (event[key] !== value) difference = `${key}: expected ${String(value)}, got ${String(event[key])}`;
         break;
+      case 'previousDescription':
+      case 'newDescription': {
+        // An expected server or topology description names its type only (expectedSdamEvent).
+        const { type, ...rest } = value as { type?: unknown };
+        if (Object.keys(rest).length > 0) unsupported(`the event assertion ${name}.${key}.${Object.keys(rest).join(',')}`);
+        const actualType = (event[key] as { type?: unknown } | undefined)?.type;
+        if (type !== undefined && actualType !== type) difference = `${key}.type: expected ${String(type)}, got ${String(actualType)}`;
+        break;
+      }
+      case 'awaited':
+        if (event.awaited !== value) difference = `awaited: expected ${String(value)}, got ${String(event.awaited)}`;
+        break;
       case 'hasServiceId':
         if (hasServiceId(event) !== value) difference = `hasServiceId: expected ${String(value)}`;
         break;
@@ -87,8 +99,7 @@ function eventDifference(expected: Record<string, Record<string, unknown>>, obse
 
 export function eventsDifference(expectation: ExpectedEventsForClient, entities: EntityMap, matcher: Matcher): string | null {
   const eventType = expectation.eventType ?? 'command';
-  if (eventType === 'sdam') unsupported('SDAM event expectations');
-  const names = eventType === 'command' ? COMMAND_EVENT_NAMES : CMAP_EVENT_NAMES;
+  const names = eventType === 'command' ? COMMAND_EVENT_NAMES : eventType === 'cmap' ? CMAP_EVENT_NAMES : SDAM_EVENT_NAMES;
   const observed = entities.get(expectation.client, 'client').events.filter((e) => names.has(e.name));
   const expected = expectation.events;
   const where = `expectEvents[${expectation.client}]`;

@@ -5,7 +5,7 @@ import { EntityMap } from './entities.ts';
 import { executeOperation } from './executeOperation.ts';
 import { eventsDifference, type ExpectedEventsForClient } from './expectEvents.ts';
 import { Matcher, exactDifference } from './matcher.ts';
-import { SkipTest, TestFailure } from './outcomes.ts';
+import { SkipTest, TestFailure, unsupported } from './outcomes.ts';
 import type { Operation, TestContext } from './operations/context.ts';
 
 export interface CollectionData {
@@ -21,6 +21,8 @@ export interface TestCase {
   skipReason?: string;
   operations: Operation[];
   expectEvents?: ExpectedEventsForClient[];
+  /** Schema 1.13+: log messages a client must have emitted (not supported: the test is skipped). */
+  expectLogMessages?: unknown[];
   outcome?: CollectionData[];
 }
 
@@ -94,6 +96,8 @@ export class TestRun {
   }
 
   async execute(): Promise<void> {
+    // Skipped before it touches the server: its log assertions could never be checked.
+    if (this.test.expectLogMessages !== undefined) unsupported('expectLogMessages (log message assertions)');
     await loadInitialData(this.internalClient, this.file.initialData ?? []);
     await this.entities.create(this.file.createEntities ?? []);
     // A failed operation ends the operations (later ones depend on it), but the events and the

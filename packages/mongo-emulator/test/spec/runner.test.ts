@@ -67,9 +67,45 @@ describe('spec runner on a self-test file', () => {
     const dir = await mkdtemp(join(tmpdir(), 'spec-runner-'));
     try {
       const path = join(dir, 'future.json');
-      await writeFile(path, JSON.stringify({ description: 'future', schemaVersion: '1.13', tests: [{ description: 't', operations: [] }] }));
+      await writeFile(path, JSON.stringify({ description: 'future', schemaVersion: '1.21', tests: [{ description: 't', operations: [] }] }));
       const [report] = await runFile(path, resources);
-      expect(report).toMatchObject({ status: 'failed', detail: expect.stringMatching(/schemaVersion 1.13 is not supported/) });
+      expect(report).toMatchObject({ status: 'failed', detail: expect.stringMatching(/schemaVersion 1.21 is not supported/) });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('skips a test that asserts log messages (schema 1.13+) instead of passing it unchecked', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spec-runner-'));
+    try {
+      const path = join(dir, 'logs.json');
+      const expectLogMessages = [{ client: 'c', messages: [{ level: 'debug', component: 'command', data: { message: 'Command started' } }] }];
+      await writeFile(path, JSON.stringify({ description: 'logs', schemaVersion: '1.16', tests: [{ description: 't', operations: [], expectLogMessages }] }));
+      const [report] = await runFile(path, resources);
+      expect(report).toMatchObject({ status: 'skipped', detail: 'runner does not support expectLogMessages (log message assertions)' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('observes SDAM events, waits for one, and fails on a description of another type', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spec-runner-'));
+    try {
+      const path = join(dir, 'sdam.json');
+      const client = { client: { id: 'c', observeEvents: ['topologyOpeningEvent', 'serverDescriptionChangedEvent'] } };
+      const test = (description: string, type: string) => ({
+        description,
+        operations: [
+          { name: 'createEntities', object: 'testRunner', arguments: { entities: [client] } },
+          { name: 'waitForEvent', object: 'testRunner', arguments: { client: 'c', event: { serverDescriptionChangedEvent: { newDescription: { type: 'RSPrimary' } } }, count: 1 } },
+        ],
+        expectEvents: [{ client: 'c', eventType: 'sdam', ignoreExtraEvents: true, events: [{ topologyOpeningEvent: {} }, { serverDescriptionChangedEvent: { newDescription: { type } } }] }],
+      });
+      const file = { description: 'sdam', schemaVersion: '1.17', tests: [test('primary', 'RSPrimary'), test('standalone', 'Standalone')] };
+      await writeFile(path, JSON.stringify(file));
+      const [primary, standalone] = await runFile(path, resources);
+      expect(primary).toMatchObject({ status: 'passed' });
+      expect(standalone).toMatchObject({ status: 'failed', detail: 'expectEvents[c][1] serverDescriptionChangedEvent: newDescription.type: expected Standalone, got RSPrimary' });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

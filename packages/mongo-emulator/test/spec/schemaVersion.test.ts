@@ -1,15 +1,15 @@
-// Proves which schema versions the runner accepts (1.0 to 1.12) and that it refuses the others
+// Proves which schema versions the runner accepts (1.0 to 1.20) and that it refuses the others
 // with a clear reason.
 import { describe, expect, it } from 'vitest';
 import { compareVersions, parseVersion, schemaVersionProblem } from './schemaVersion.ts';
 
 describe('schema versions', () => {
-  it('accepts 1.0 through 1.12, with or without a patch component', () => {
-    for (const version of ['1', '1.0', '1.4', '1.9', '1.12', '1.12.3']) expect(schemaVersionProblem(version)).toBeNull();
+  it('accepts 1.0 through 1.20, with or without a patch component', () => {
+    for (const version of ['1', '1.0', '1.4', '1.9', '1.12', '1.17', '1.20', '1.20.1']) expect(schemaVersionProblem(version)).toBeNull();
   });
 
   it('refuses newer minors, other majors and a missing version, saying why', () => {
-    expect(schemaVersionProblem('1.13')).toMatch(/schemaVersion 1.13 is not supported \(this runner supports 1.0 to 1.12\)/);
+    expect(schemaVersionProblem('1.21')).toMatch(/schemaVersion 1.21 is not supported \(this runner supports 1.0 to 1.20\)/);
     expect(schemaVersionProblem('2.0')).toMatch(/not supported/);
     expect(schemaVersionProblem('0.9')).toMatch(/not supported/);
     expect(schemaVersionProblem(undefined)).toMatch(/no schemaVersion/);

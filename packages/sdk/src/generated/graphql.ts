@@ -26,12 +26,16 @@ export type Scalars = {
 /** An account; `entries` is its journal, newest first */
 export type Account = {
   __typename?: 'Account';
+  /** balance - held: what withdrawals, transfers and new holds may spend. Null where `held` is */
+  available: Maybe<Scalars['SafeInt']['output']>;
   /** Integer minor units */
   balance: Scalars['SafeInt']['output'];
   /** ISO 4217 code, fixed when the account is opened */
   currency: Scalars['String']['output'];
   /** Newest first; at most 100 per page */
   entries: LedgerEntryPage;
+  /** Sum of the account's pending holds, integer minor units. Null in the account of a deposit's, withdrawal's or transfer's answer (rebuilt from its journal entry, which records balances, not holds): read account(id) for it */
+  held: Maybe<Scalars['SafeInt']['output']>;
   id: Scalars['ID']['output'];
   /** Decisions recorded on the account (each applied or refused movement adds one) */
   version: Scalars['SafeInt']['output'];
@@ -74,6 +78,27 @@ export type AccountPage = {
   items: Array<Account>;
 };
 
+export type AuthorizeHoldInput = {
+  accountId: Scalars['String']['input'];
+  /** Positive integer minor units; the available balance (balance - held) must cover it */
+  amount: Scalars['SafeInt']['input'];
+  /** Seconds until the hold expires, on the database server's clock */
+  expiresInSeconds: Scalars['Int']['input'];
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+};
+
+export type AuthorizeHoldResult = AccountNotFound | AuthorizeHoldSuccess | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
+
+/** The amount is reserved: held on the account until captured, voided or expired */
+export type AuthorizeHoldSuccess = {
+  __typename?: 'AuthorizeHoldSuccess';
+  /** The account as this decision left it (the same on every replay) */
+  account: Account;
+  /** The hold as this decision left it (the same on every replay) */
+  hold: Hold;
+};
+
 /** Refused: the credit would take the balance past 2^53-1. Nothing moved and nothing was recorded */
 export type BalanceLimitExceeded = {
   __typename?: 'BalanceLimitExceeded';
@@ -88,6 +113,43 @@ export type BatchTooLarge = {
   __typename?: 'BatchTooLarge';
   moves: Scalars['Int']['output'];
   movesMax: Scalars['Int']['output'];
+};
+
+/** The capture asked more than the hold reserves; nothing changed and nothing was recorded */
+export type CaptureExceedsHold = {
+  __typename?: 'CaptureExceedsHold';
+  /** What the capture asked */
+  amount: Scalars['SafeInt']['output'];
+  /** What the hold reserves */
+  holdAmount: Scalars['SafeInt']['output'];
+  holdId: Scalars['ID']['output'];
+};
+
+export type CaptureHoldInput = {
+  /** At most the hold; absent: the whole hold. The rest is released */
+  amount?: InputMaybe<Scalars['SafeInt']['input']>;
+  holdId: Scalars['String']['input'];
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+  /** Credit this account (a transfer); absent: paid out as a withdrawal */
+  toAccountId?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CaptureHoldResult = AccountNotFound | BalanceLimitExceeded | CaptureExceedsHold | CaptureHoldSuccess | CurrencyMismatch | DuplicateReplayed | HoldNotFound | HoldNotPending | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
+
+/** Captured: the amount left the account (a withdrawal, or a transfer with toAccountId) and the rest of the hold was released */
+export type CaptureHoldSuccess = {
+  __typename?: 'CaptureHoldSuccess';
+  /** The hold's account as this decision left it (the same on every replay) */
+  account: Account;
+  /** A transfer's in leg; null for a withdrawal */
+  creditEntry: Maybe<LedgerEntry>;
+  /** The debit: a withdrawal (paid out like any other) or a transfer's out leg */
+  entry: LedgerEntry;
+  /** The hold as this decision left it (the same on every replay) */
+  hold: Hold;
+  /** The credited account as this decision left it (the same on every replay); null for a withdrawal */
+  toAccount: Maybe<Account>;
 };
 
 /** The item is yours until leaseExpiresAt; present its version to heartbeat and complete */
@@ -110,6 +172,28 @@ export type ClaimWorkItemInput = {
 };
 
 export type ClaimWorkItemResult = ClaimSuccess | ConflictLost | NothingToClaim | WorkItemNotFound | { __typename?: "%other" };
+
+export type ClaimWorkItemsInput = {
+  /** The kinds to claim from (1 to 32); each kind with claimable items gets an equal share of the batch */
+  kinds: Array<Scalars['String']['input']>;
+  /** Each item's lease: default 30, 1 to 3600 seconds, on the database clock */
+  leaseSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** At most this many items (1 to 16) */
+  max: Scalars['Int']['input'];
+  /** Who claims (1 to 200 characters): heartbeat and complete must name it */
+  workerId: Scalars['String']['input'];
+};
+
+export type ClaimWorkItemsResult = ClaimWorkItemsSuccess | NothingToClaim | { __typename?: "%other" };
+
+/** The items are yours until their leaseExpiresAt; each was claimed by its own status-and-version precondition */
+export type ClaimWorkItemsSuccess = {
+  __typename?: 'ClaimWorkItemsSuccess';
+  /** Candidates another claimer took between this call's read and its write (counted in claim_conflict_total) */
+  conflicts: Scalars['Int']['output'];
+  /** Possibly empty when every candidate was taken by other claimers first (then `conflicts` > 0): claim again */
+  items: Array<WorkItem>;
+};
 
 export type CompleteSuccess = {
   __typename?: 'CompleteSuccess';
@@ -167,6 +251,10 @@ export type CreateWorkItemInput = {
   maxAttempts?: InputMaybe<Scalars['Int']['input']>;
   /** Any JSON, at most 65536 bytes serialized; default null */
   payload?: InputMaybe<Scalars['JSON']['input']>;
+  /** Among the due items of a kind, higher is claimed first: -1000 to 1000, default 0 */
+  priority?: InputMaybe<Scalars['Int']['input']>;
+  /** Not claimable before this instant, judged by the database server's clock (at most 366 days ahead); default: at once */
+  runAt?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 export type CreateWorkItemResult = CreateWorkItemSuccess | DuplicateReplayed | IdempotencyKeyReused | { __typename?: "%other" };
@@ -237,6 +325,65 @@ export type HeartbeatWorkItemInput = {
 };
 
 export type HeartbeatWorkItemResult = ConflictLost | HeartbeatSuccess | WorkItemNotFound | { __typename?: "%other" };
+
+/** An amount reserved on an account: pending until captured (all or part), voided or expired */
+export type Hold = {
+  __typename?: 'Hold';
+  accountId: Scalars['ID']['output'];
+  /** Reserved, integer minor units */
+  amount: Scalars['SafeInt']['output'];
+  /** What the capture took (0 unless CAPTURED); the rest was released with it */
+  capturedAmount: Scalars['SafeInt']['output'];
+  currency: Scalars['String']['output'];
+  /** On the database server's clock */
+  expiresAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  status: HoldStatus;
+};
+
+/** A hold was authorized (PENDING) or resolved (CAPTURED, VOIDED, EXPIRED): one event per transition, in order per hold */
+export type HoldChanged = {
+  __typename?: 'HoldChanged';
+  accountId: Scalars['ID']['output'];
+  amount: Scalars['SafeInt']['output'];
+  /** By the database server's clock */
+  at: Scalars['DateTime']['output'];
+  capturedAmount: Scalars['SafeInt']['output'];
+  /** Opaque; pass it as `after` to resume right after this event, on any API process */
+  cursor: Scalars['String']['output'];
+  holdId: Scalars['ID']['output'];
+  status: HoldStatus;
+};
+
+export type HoldEvent = HoldChanged | ResyncRequired | { __typename?: "%other" };
+
+/** No such hold; nothing was recorded */
+export type HoldNotFound = {
+  __typename?: 'HoldNotFound';
+  holdId: Scalars['ID']['output'];
+};
+
+/** The hold was already captured, voided or expired (its final status); nothing changed and nothing was recorded */
+export type HoldNotPending = {
+  __typename?: 'HoldNotPending';
+  holdId: Scalars['ID']['output'];
+  status: HoldStatus;
+};
+
+export type HoldPage = {
+  __typename?: 'HoldPage';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  items: Array<Hold>;
+};
+
+/** PENDING until captured, voided or past expiresAt (then EXPIRED, on the database clock, even before the sweeper released it) */
+export type HoldStatus =
+  | 'CAPTURED'
+  | 'EXPIRED'
+  | 'PENDING'
+  | 'VOIDED';
 
 /** The key was already used with different parameters: refused, nothing was done */
 export type IdempotencyKeyReused = {
@@ -416,6 +563,8 @@ export type LedgerTotals = {
   deposits: MoneyFlow;
   /** The sum of the currency's account balances now (not as of `to`), exact at any size */
   moneyHeld: Scalars['BigIntString']['output'];
+  /** The sum of the currency's accounts' pending holds now: part of moneyHeld, not available to spend */
+  moneyOnHold: Scalars['BigIntString']['output'];
   /** Money moved between accounts, each transfer counted once */
   transfers: MoneyFlow;
   withdrawals: MoneyFlow;
@@ -458,7 +607,13 @@ export type MoveResult = AccountNotFound | BalanceLimitExceeded | CurrencyMismat
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Reserves an amount of the available balance until captured, voided or expired */
+  authorizeHold: AuthorizeHoldResult;
+  /** Captures all or part of a pending hold (once); the rest is released in the same transaction */
+  captureHold: CaptureHoldResult;
   claimWorkItem: ClaimWorkItemResult;
+  /** Up to `max` items of `kinds` at once, shared fairly between the kinds; each claimed by the same status-and-version precondition as claimWorkItem */
+  claimWorkItems: ClaimWorkItemsResult;
   completeWorkItem: CompleteWorkItemResult;
   createWorkItem: CreateWorkItemResult;
   deposit: DepositResult;
@@ -470,12 +625,29 @@ export type Mutation = {
   /** Up to 100 moves in one transaction, one result each, in order */
   submitMoves: SubmitMovesResult;
   transfer: TransferResult;
+  /** Releases a pending hold */
+  voidHold: VoidHoldResult;
   withdraw: WithdrawResult;
+};
+
+
+export type MutationAuthorizeHoldArgs = {
+  input: AuthorizeHoldInput;
+};
+
+
+export type MutationCaptureHoldArgs = {
+  input: CaptureHoldInput;
 };
 
 
 export type MutationClaimWorkItemArgs = {
   input: ClaimWorkItemInput;
+};
+
+
+export type MutationClaimWorkItemsArgs = {
+  input: ClaimWorkItemsInput;
 };
 
 
@@ -516,6 +688,11 @@ export type MutationSubmitMovesArgs = {
 
 export type MutationTransferArgs = {
   input: TransferInput;
+};
+
+
+export type MutationVoidHoldArgs = {
+  input: VoidHoldInput;
 };
 
 
@@ -572,6 +749,9 @@ export type Query = {
   accounts: AccountPage;
   /** The engine in use and the replica-set status */
   health: Health;
+  hold: Maybe<Hold>;
+  /** One account's holds, newest first; at most 100 per page */
+  holds: HoldPage;
   /** The latest finished ledger audit run; null before the first */
   ledgerAudit: Maybe<LedgerAudit>;
   /** Entries across accounts, newest first, filtered by account, kinds, currency and createdAt in [from, to); at most 100 per page */
@@ -607,6 +787,19 @@ export type QueryAccountArgs = {
 export type QueryAccountsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryHoldArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryHoldsArgs = {
+  accountId: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<HoldStatus>;
 };
 
 
@@ -669,7 +862,7 @@ export type QueryWorkItemsArgs = {
 };
 
 /** An outcome that is final for its idempotency key and is repeated on replay */
-export type ReplayableOutcome = CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | TransferSuccess | WithdrawSuccess | { __typename?: "%other" };
+export type ReplayableOutcome = AuthorizeHoldSuccess | CaptureHoldSuccess | CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | TransferSuccess | VoidHoldSuccess | WithdrawSuccess | { __typename?: "%other" };
 
 /** The replica set the API writes to, as the server reports it */
 export type ReplicaSetStatus = {
@@ -737,6 +930,8 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** Every balance change of the given accounts (at most 100), in version order per account; `after` resumes from a cursor */
   accountBalanceChanged: AccountBalanceEvent;
+  /** Every authorization and resolution (capture, void, expiry) of one account's holds, in order per hold; `after` resumes from a cursor */
+  holdChanged: HoldEvent;
   /** Every journal entry written (of one account, or of all), in version order per account; `after` resumes from a cursor */
   ledgerEntryAdded: LedgerEntryEvent;
   /** Every committed transition of matching work items, in version order per item; `after` resumes from a cursor */
@@ -746,6 +941,12 @@ export type Subscription = {
 
 export type SubscriptionAccountBalanceChangedArgs = {
   accountIds: Array<Scalars['ID']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionHoldChangedArgs = {
+  accountId: Scalars['ID']['input'];
   after?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -794,6 +995,23 @@ export type Viewer = {
   subscriptions: Array<Scalars['String']['output']>;
 };
 
+export type VoidHoldInput = {
+  holdId: Scalars['String']['input'];
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+};
+
+export type VoidHoldResult = DuplicateReplayed | HoldNotFound | HoldNotPending | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress | VoidHoldSuccess | { __typename?: "%other" };
+
+/** Voided: the whole hold was released */
+export type VoidHoldSuccess = {
+  __typename?: 'VoidHoldSuccess';
+  /** The account as this decision left it (the same on every replay) */
+  account: Account;
+  /** The hold as this decision left it (the same on every replay) */
+  hold: Hold;
+};
+
 export type WithdrawInput = {
   accountId: Scalars['String']['input'];
   /** Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string */
@@ -828,7 +1046,11 @@ export type WorkItem = {
   maxAttempts: Scalars['Int']['output'];
   payload: Maybe<Scalars['JSON']['output']>;
   previousStatus: Maybe<WorkItemStatus>;
+  /** Among the due items of its kind, higher is claimed first */
+  priority: Scalars['Int']['output'];
   result: Maybe<Scalars['JSON']['output']>;
+  /** Not claimable before this instant of the database clock, as its creation asked (null: at once) */
+  runAt: Maybe<Scalars['DateTime']['output']>;
   status: WorkItemStatus;
   /** The W3C traceparent of what created it (the withdrawal, for a payout), when that request was traced; its second field is the trace id */
   traceparent: Maybe<Scalars['String']['output']>;
@@ -892,6 +1114,22 @@ export type WorkItemTransition = {
   workerId: Maybe<Scalars['String']['output']>;
 };
 
+/** One kind's queue: waiting and delayed split on the database clock, as claims judge them */
+export type WorkKindStats = {
+  __typename?: 'WorkKindStats';
+  /** A count stopped at 10,000 */
+  capped: Scalars['Boolean']['output'];
+  /** PENDING before their availableAt (runAt, or a retry backoff) */
+  delayed: Scalars['Int']['output'];
+  kind: Scalars['String']['output'];
+  /** Most items of the kind PROCESSING with a live lease, across all API processes (WORK_KIND_LIMITS); null: unlimited */
+  limit: Maybe<Scalars['Int']['output']>;
+  /** PROCESSING (leased to a worker, or stalled until reclaimed) */
+  running: Scalars['Int']['output'];
+  /** PENDING and due: claimable now (unless the kind is at its limit) */
+  waiting: Scalars['Int']['output'];
+};
+
 export type WorkQueueCount = {
   __typename?: 'WorkQueueCount';
   capped: Scalars['Boolean']['output'];
@@ -907,6 +1145,8 @@ export type WorkQueueStats = {
   conflictsSinceStart: Scalars['Int']['output'];
   /** Items per status and kind */
   counts: Array<WorkQueueCount>;
+  /** Waiting, delayed and running items per kind, with its limit */
+  kinds: Array<WorkKindStats>;
   /** How long the oldest due PENDING item has waited, by the server's clock */
   oldestPendingAgeSeconds: Maybe<Scalars['Float']['output']>;
 };
@@ -916,7 +1156,7 @@ export type AccountQueryVariables = Exact<{
 }>;
 
 
-export type AccountQuery = { __typename?: 'Query', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } | null };
+export type AccountQuery = { __typename?: 'Query', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null };
 
 export type AccountBalanceChangedSubscriptionVariables = Exact<{
   accountIds: Array<Scalars['ID']['input']> | Scalars['ID']['input'];
@@ -935,7 +1175,63 @@ export type AccountsQueryVariables = Exact<{
 }>;
 
 
-export type AccountsQuery = { __typename?: 'Query', accounts: { __typename?: 'AccountPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'Account', id: string, currency: string, balance: number, version: number }> } };
+export type AccountsQuery = { __typename?: 'Query', accounts: { __typename?: 'AccountPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }> } };
+
+export type AuthorizeHoldMutationVariables = Exact<{
+  input: AuthorizeHoldInput;
+}>;
+
+
+export type AuthorizeHoldMutation = { __typename?: 'Mutation', authorizeHold:
+    | { __typename: 'AccountNotFound', accountId: string }
+    | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
+    | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+    | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
+    | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+   };
+
+export type CaptureHoldMutationVariables = Exact<{
+  input: CaptureHoldInput;
+}>;
+
+
+export type CaptureHoldMutation = { __typename?: 'Mutation', captureHold:
+    | { __typename: 'AccountNotFound', accountId: string }
+    | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
+    | { __typename: 'CaptureExceedsHold', holdId: string, holdAmount: number, amount: number }
+    | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+    | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'HoldNotFound', holdId: string }
+    | { __typename: 'HoldNotPending', holdId: string, status: HoldStatus }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
+    | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
+    | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+   };
 
 export type ClaimWorkItemMutationVariables = Exact<{
   input: ClaimWorkItemInput;
@@ -943,10 +1239,20 @@ export type ClaimWorkItemMutationVariables = Exact<{
 
 
 export type ClaimWorkItemMutation = { __typename?: 'Mutation', claimWorkItem:
-    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'NothingToClaim', kinds: Array<string> }
     | { __typename: 'WorkItemNotFound', id: string }
+   };
+
+export type ClaimWorkItemsMutationVariables = Exact<{
+  input: ClaimWorkItemsInput;
+}>;
+
+
+export type ClaimWorkItemsMutation = { __typename?: 'Mutation', claimWorkItems:
+    | { __typename: 'ClaimWorkItemsSuccess', conflicts: number, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> }
+    | { __typename: 'NothingToClaim', kinds: Array<string> }
    };
 
 export type CompleteWorkItemMutationVariables = Exact<{
@@ -955,16 +1261,19 @@ export type CompleteWorkItemMutationVariables = Exact<{
 
 
 export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkItem:
-    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
     | { __typename: 'WorkItemNotFound', id: string }
    };
@@ -975,15 +1284,18 @@ export type CreateWorkItemMutationVariables = Exact<{
 
 
 export type CreateWorkItemMutation = { __typename?: 'Mutation', createWorkItem:
-    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
    };
@@ -996,59 +1308,76 @@ export type DepositMutationVariables = Exact<{
 export type DepositMutation = { __typename?: 'Mutation', deposit:
     | { __typename: 'AccountNotFound', accountId: string }
     | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
-    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
    };
 
-export type AccountFieldsFragment = { __typename?: 'Account', id: string, currency: string, balance: number, version: number };
+export type AccountFieldsFragment = { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null };
+
+export type HoldFieldsFragment = { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string };
 
 export type LedgerEntryFieldsFragment = { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string };
 
-export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
+export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
 
-type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+type ReplayableOutcomeFields_AuthorizeHoldSuccess_Fragment = { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } };
 
-type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+type ReplayableOutcomeFields_CaptureHoldSuccess_Fragment = { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null };
 
-type ReplayableOutcomeFields_DepositSuccess_Fragment = { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+
+type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+
+type ReplayableOutcomeFields_DepositSuccess_Fragment = { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
 
 type ReplayableOutcomeFields_InsufficientFunds_Fragment = { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number };
 
-type ReplayableOutcomeFields_OpenAccountSuccess_Fragment = { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } };
+type ReplayableOutcomeFields_OpenAccountSuccess_Fragment = { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } };
 
-type ReplayableOutcomeFields_TransferSuccess_Fragment = { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+type ReplayableOutcomeFields_TransferSuccess_Fragment = { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
 
-type ReplayableOutcomeFields_WithdrawSuccess_Fragment = { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+type ReplayableOutcomeFields_VoidHoldSuccess_Fragment = { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } };
+
+type ReplayableOutcomeFields_WithdrawSuccess_Fragment = { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
 
 export type ReplayableOutcomeFieldsFragment =
+  | ReplayableOutcomeFields_AuthorizeHoldSuccess_Fragment
+  | ReplayableOutcomeFields_CaptureHoldSuccess_Fragment
   | ReplayableOutcomeFields_CompleteSuccess_Fragment
   | ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment
   | ReplayableOutcomeFields_DepositSuccess_Fragment
   | ReplayableOutcomeFields_InsufficientFunds_Fragment
   | ReplayableOutcomeFields_OpenAccountSuccess_Fragment
   | ReplayableOutcomeFields_TransferSuccess_Fragment
+  | ReplayableOutcomeFields_VoidHoldSuccess_Fragment
   | ReplayableOutcomeFields_WithdrawSuccess_Fragment
 ;
 
 export type DuplicateReplayedFieldsFragment = { __typename?: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
-    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
    };
 
 export type LedgerAuditFieldsFragment = { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> };
@@ -1064,10 +1393,38 @@ export type HeartbeatWorkItemMutationVariables = Exact<{
 
 
 export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWorkItem:
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
+
+export type HoldQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type HoldQuery = { __typename?: 'Query', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string } | null };
+
+export type HoldChangedSubscriptionVariables = Exact<{
+  accountId: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type HoldChangedSubscription = { __typename?: 'Subscription', holdChanged:
+    | { __typename: 'HoldChanged', cursor: string, holdId: string, accountId: string, status: HoldStatus, amount: number, capturedAmount: number, at: string }
+    | { __typename: 'ResyncRequired', cursor: string, reason: ResyncReason }
+   };
+
+export type HoldsQueryVariables = Exact<{
+  accountId: Scalars['ID']['input'];
+  status?: InputMaybe<HoldStatus>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type HoldsQuery = { __typename?: 'Query', holds: { __typename?: 'HoldPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }> } };
 
 export type LedgerAuditQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1119,7 +1476,7 @@ export type LedgerTotalsQueryVariables = Exact<{
 }>;
 
 
-export type LedgerTotalsQuery = { __typename?: 'Query', ledgerTotals: { __typename?: 'LedgerTotals', currency: string, accounts: number, moneyHeld: string, deposits: { __typename?: 'MoneyFlow', amount: string, count: number }, withdrawals: { __typename?: 'MoneyFlow', amount: string, count: number }, transfers: { __typename?: 'MoneyFlow', amount: string, count: number } } };
+export type LedgerTotalsQuery = { __typename?: 'Query', ledgerTotals: { __typename?: 'LedgerTotals', currency: string, accounts: number, moneyHeld: string, moneyOnHold: string, deposits: { __typename?: 'MoneyFlow', amount: string, count: number }, withdrawals: { __typename?: 'MoneyFlow', amount: string, count: number }, transfers: { __typename?: 'MoneyFlow', amount: string, count: number } } };
 
 export type OpenAccountMutationVariables = Exact<{
   input: OpenAccountInput;
@@ -1128,16 +1485,19 @@ export type OpenAccountMutationVariables = Exact<{
 
 export type OpenAccountMutation = { __typename?: 'Mutation', openAccount:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
-    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
+    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
    };
 
 export type PayoutForQueryVariables = Exact<{
@@ -1145,7 +1505,7 @@ export type PayoutForQueryVariables = Exact<{
 }>;
 
 
-export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type PayoutProjectionStateQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1157,7 +1517,7 @@ export type RecentWorkItemsQueryVariables = Exact<{
 }>;
 
 
-export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
+export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
 
 export type RequeueWorkItemMutationVariables = Exact<{
   input: RequeueWorkItemInput;
@@ -1165,8 +1525,8 @@ export type RequeueWorkItemMutationVariables = Exact<{
 
 
 export type RequeueWorkItemMutation = { __typename?: 'Mutation', requeueWorkItem:
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
@@ -1189,23 +1549,26 @@ export type SubmitMovesMutation = { __typename?: 'Mutation', submitMoves:
         | { __typename: 'AccountNotFound', accountId: string }
         | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
         | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-            | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+            | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+            | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
             | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-            | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
-            | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-            | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+            | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+            | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+            | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+            | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
            }
         | { __typename: 'IdempotencyKeyReused', requestId: string }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'LinkedMoveFailed', requestId: string }
         | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
         | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
       > }
    };
 
@@ -1219,25 +1582,54 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
     | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
     | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
-    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
    };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', role: string, maySubscribe: boolean, mayRequeue: boolean, subscriptions: Array<string> } };
+
+export type VoidHoldMutationVariables = Exact<{
+  input: VoidHoldInput;
+}>;
+
+
+export type VoidHoldMutation = { __typename?: 'Mutation', voidHold:
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'HoldNotFound', holdId: string }
+    | { __typename: 'HoldNotPending', holdId: string, status: HoldStatus }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
+    | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
+    | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+    | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+   };
 
 export type WithdrawMutationVariables = Exact<{
   input: WithdrawInput;
@@ -1247,19 +1639,22 @@ export type WithdrawMutationVariables = Exact<{
 export type WithdrawMutation = { __typename?: 'Mutation', withdraw:
     | { __typename: 'AccountNotFound', accountId: string }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
-    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
    };
 
 export type WorkItemQueryVariables = Exact<{
@@ -1267,14 +1662,14 @@ export type WorkItemQueryVariables = Exact<{
 }>;
 
 
-export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type WorkItemByKeyQueryVariables = Exact<{
   idempotencyKey: Scalars['String']['input'];
 }>;
 
 
-export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type WorkItemStatusChangedSubscriptionVariables = Exact<{
   after?: InputMaybe<Scalars['String']['input']>;
@@ -1299,12 +1694,12 @@ export type WorkItemsQueryVariables = Exact<{
 }>;
 
 
-export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
+export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
 
 export type WorkQueueStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }> } };
+export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }>, kinds: Array<{ __typename?: 'WorkKindStats', kind: string, waiting: number, delayed: number, running: number, capped: boolean, limit: number | null }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1330,6 +1725,8 @@ export const AccountFieldsFragmentDoc = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
 }
     `, {"fragmentName":"AccountFields"}) as unknown as TypedDocumentString<AccountFieldsFragment, unknown>;
 export const LedgerEntryFieldsFragmentDoc = new TypedDocumentString(`
@@ -1346,6 +1743,17 @@ export const LedgerEntryFieldsFragmentDoc = new TypedDocumentString(`
   createdAt
 }
     `, {"fragmentName":"LedgerEntryFields"}) as unknown as TypedDocumentString<LedgerEntryFieldsFragment, unknown>;
+export const HoldFieldsFragmentDoc = new TypedDocumentString(`
+    fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+    `, {"fragmentName":"HoldFields"}) as unknown as TypedDocumentString<HoldFieldsFragment, unknown>;
 export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
     fragment WorkItemFields on WorkItem {
   id
@@ -1361,6 +1769,8 @@ export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1415,6 +1825,39 @@ export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
       ...AccountFields
     }
   }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
   ... on CreateWorkItemSuccess {
     item {
       ...WorkItemFields
@@ -1431,6 +1874,17 @@ export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -1458,6 +1912,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1481,6 +1937,17 @@ export const DuplicateReplayedFieldsFragmentDoc = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -1508,6 +1975,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1556,6 +2025,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     balance
   }
   ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
     account {
       ...AccountFields
     }
@@ -1598,6 +2100,8 @@ export const AccountDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
 }`) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
 export const AccountBalanceChangedDocument = new TypedDocumentString(`
     subscription AccountBalanceChanged($accountIds: [ID!]!, $after: String) {
@@ -1632,78 +2136,44 @@ export const AccountsDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
 }`) as unknown as TypedDocumentString<AccountsQuery, AccountsQueryVariables>;
-export const ClaimWorkItemDocument = new TypedDocumentString(`
-    mutation ClaimWorkItem($input: ClaimWorkItemInput!) {
-  claimWorkItem(input: $input) {
+export const AuthorizeHoldDocument = new TypedDocumentString(`
+    mutation AuthorizeHold($input: AuthorizeHoldInput!) {
+  authorizeHold(input: $input) {
     __typename
-    ... on ClaimSuccess {
-      item {
-        ...WorkItemFields
+    ... on AuthorizeHoldSuccess {
+      hold {
+        ...HoldFields
+      }
+      account {
+        ...AccountFields
       }
     }
-    ... on NothingToClaim {
-      kinds
+    ... on InsufficientFunds {
+      accountId
+      amount
+      balance
     }
-    ... on ConflictLost {
-      operation
-      reason
-      detail
-      item {
-        ...WorkItemFields
-      }
-    }
-    ... on WorkItemNotFound {
-      id
-    }
-  }
-}
-    fragment WorkItemFields on WorkItem {
-  id
-  kind
-  status
-  previousStatus
-  version
-  attempts
-  maxAttempts
-  idempotencyKey
-  payload
-  result
-  lockedBy
-  leaseExpiresAt
-  availableAt
-  createdAt
-  updatedAt
-  history {
-    from
-    to
-    version
-    at
-    workerId
-  }
-}`) as unknown as TypedDocumentString<ClaimWorkItemMutation, ClaimWorkItemMutationVariables>;
-export const CompleteWorkItemDocument = new TypedDocumentString(`
-    mutation CompleteWorkItem($input: CompleteWorkItemInput!) {
-  completeWorkItem(input: $input) {
-    __typename
-    ... on CompleteSuccess {
-      item {
-        ...WorkItemFields
-      }
-    }
-    ... on ConflictLost {
-      operation
-      reason
-      detail
-      item {
-        ...WorkItemFields
-      }
+    ... on AccountNotFound {
+      accountId
     }
     ... on DuplicateReplayed {
       ...DuplicateReplayedFields
     }
-    ... on WorkItemNotFound {
-      id
+    ... on IdempotencyKeyReused {
+      requestId
+      field
+      detail
+    }
+    ... on RequestInProgress {
+      requestId
+      firstSeenAt
+    }
+    ... on OutcomeUnknown {
+      requestId
+      firstSeenAt
     }
   }
 }
@@ -1712,6 +2182,17 @@ export const CompleteWorkItemDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -1739,6 +2220,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1787,6 +2270,517 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     balance
   }
   ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<AuthorizeHoldMutation, AuthorizeHoldMutationVariables>;
+export const CaptureHoldDocument = new TypedDocumentString(`
+    mutation CaptureHold($input: CaptureHoldInput!) {
+  captureHold(input: $input) {
+    __typename
+    ... on CaptureHoldSuccess {
+      hold {
+        ...HoldFields
+      }
+      entry {
+        ...LedgerEntryFields
+      }
+      creditEntry {
+        ...LedgerEntryFields
+      }
+      account {
+        ...AccountFields
+      }
+      toAccount {
+        ...AccountFields
+      }
+    }
+    ... on HoldNotPending {
+      holdId
+      status
+    }
+    ... on CaptureExceedsHold {
+      holdId
+      holdAmount
+      amount
+    }
+    ... on HoldNotFound {
+      holdId
+    }
+    ... on CurrencyMismatch {
+      fromAccountId
+      fromCurrency
+      toAccountId
+      toCurrency
+    }
+    ... on AccountNotFound {
+      accountId
+    }
+    ... on BalanceLimitExceeded {
+      accountId
+      amount
+      balance
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+      field
+      detail
+    }
+    ... on RequestInProgress {
+      requestId
+      firstSeenAt
+    }
+    ... on OutcomeUnknown {
+      requestId
+      firstSeenAt
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<CaptureHoldMutation, CaptureHoldMutationVariables>;
+export const ClaimWorkItemDocument = new TypedDocumentString(`
+    mutation ClaimWorkItem($input: ClaimWorkItemInput!) {
+  claimWorkItem(input: $input) {
+    __typename
+    ... on ClaimSuccess {
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on NothingToClaim {
+      kinds
+    }
+    ... on ConflictLost {
+      operation
+      reason
+      detail
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on WorkItemNotFound {
+      id
+    }
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<ClaimWorkItemMutation, ClaimWorkItemMutationVariables>;
+export const ClaimWorkItemsDocument = new TypedDocumentString(`
+    mutation ClaimWorkItems($input: ClaimWorkItemsInput!) {
+  claimWorkItems(input: $input) {
+    __typename
+    ... on ClaimWorkItemsSuccess {
+      items {
+        ...WorkItemFields
+      }
+      conflicts
+    }
+    ... on NothingToClaim {
+      kinds
+    }
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<ClaimWorkItemsMutation, ClaimWorkItemsMutationVariables>;
+export const CompleteWorkItemDocument = new TypedDocumentString(`
+    mutation CompleteWorkItem($input: CompleteWorkItemInput!) {
+  completeWorkItem(input: $input) {
+    __typename
+    ... on CompleteSuccess {
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on ConflictLost {
+      operation
+      reason
+      detail
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on WorkItemNotFound {
+      id
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
     account {
       ...AccountFields
     }
@@ -1833,6 +2827,17 @@ export const CreateWorkItemDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -1860,6 +2865,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -1908,6 +2915,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     balance
   }
   ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
     account {
       ...AccountFields
     }
@@ -1973,6 +3013,17 @@ export const DepositDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -2000,6 +3051,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2048,6 +3101,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     balance
   }
   ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
     account {
       ...AccountFields
     }
@@ -2120,6 +3206,8 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2130,6 +3218,60 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<HeartbeatWorkItemMutation, HeartbeatWorkItemMutationVariables>;
+export const HoldDocument = new TypedDocumentString(`
+    query Hold($id: ID!) {
+  hold(id: $id) {
+    ...HoldFields
+  }
+}
+    fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}`) as unknown as TypedDocumentString<HoldQuery, HoldQueryVariables>;
+export const HoldChangedDocument = new TypedDocumentString(`
+    subscription HoldChanged($accountId: ID!, $after: String) {
+  holdChanged(accountId: $accountId, after: $after) {
+    __typename
+    ... on HoldChanged {
+      cursor
+      holdId
+      accountId
+      status
+      amount
+      capturedAmount
+      at
+    }
+    ... on ResyncRequired {
+      cursor
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HoldChangedSubscription, HoldChangedSubscriptionVariables>;
+export const HoldsDocument = new TypedDocumentString(`
+    query Holds($accountId: ID!, $status: HoldStatus, $first: Int, $after: String) {
+  holds(accountId: $accountId, status: $status, first: $first, after: $after) {
+    items {
+      ...HoldFields
+    }
+    endCursor
+    hasNextPage
+  }
+}
+    fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}`) as unknown as TypedDocumentString<HoldsQuery, HoldsQueryVariables>;
 export const LedgerAuditDocument = new TypedDocumentString(`
     query LedgerAudit {
   ledgerAudit {
@@ -2263,6 +3405,7 @@ export const LedgerTotalsDocument = new TypedDocumentString(`
     currency
     accounts
     moneyHeld
+    moneyOnHold
     deposits {
       amount
       count
@@ -2302,6 +3445,17 @@ export const OpenAccountDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -2329,6 +3483,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2381,6 +3537,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...AccountFields
     }
   }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
   ... on CreateWorkItemSuccess {
     item {
       ...WorkItemFields
@@ -2419,6 +3608,8 @@ export const PayoutForDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2460,6 +3651,8 @@ export const RecentWorkItemsDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2506,6 +3699,8 @@ export const RequeueWorkItemDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2630,6 +3825,17 @@ export const SubmitMovesDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -2657,6 +3863,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2705,6 +3913,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     balance
   }
   ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
     account {
       ...AccountFields
     }
@@ -2787,6 +4028,17 @@ export const TransferDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -2814,6 +4066,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -2866,6 +4120,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...AccountFields
     }
   }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
   ... on CreateWorkItemSuccess {
     item {
       ...WorkItemFields
@@ -2894,6 +4181,191 @@ export const ViewerDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
+export const VoidHoldDocument = new TypedDocumentString(`
+    mutation VoidHold($input: VoidHoldInput!) {
+  voidHold(input: $input) {
+    __typename
+    ... on VoidHoldSuccess {
+      hold {
+        ...HoldFields
+      }
+      account {
+        ...AccountFields
+      }
+    }
+    ... on HoldNotPending {
+      holdId
+      status
+    }
+    ... on HoldNotFound {
+      holdId
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+      field
+      detail
+    }
+    ... on RequestInProgress {
+      requestId
+      firstSeenAt
+    }
+    ... on OutcomeUnknown {
+      requestId
+      firstSeenAt
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}`) as unknown as TypedDocumentString<VoidHoldMutation, VoidHoldMutationVariables>;
 export const WithdrawDocument = new TypedDocumentString(`
     mutation Withdraw($input: WithdrawInput!) {
   withdraw(input: $input) {
@@ -2937,6 +4409,17 @@ export const WithdrawDocument = new TypedDocumentString(`
   currency
   balance
   version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
 }
 fragment LedgerEntryFields on LedgerEntry {
   id
@@ -2964,6 +4447,8 @@ fragment WorkItemFields on WorkItem {
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -3016,6 +4501,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...AccountFields
     }
   }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
   ... on CreateWorkItemSuccess {
     item {
       ...WorkItemFields
@@ -3054,6 +4572,8 @@ export const WorkItemDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -3084,6 +4604,8 @@ export const WorkItemByKeyDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -3148,6 +4670,8 @@ export const WorkItemsDocument = new TypedDocumentString(`
   lockedBy
   leaseExpiresAt
   availableAt
+  priority
+  runAt
   createdAt
   updatedAt
   history {
@@ -3167,6 +4691,14 @@ export const WorkQueueStatsDocument = new TypedDocumentString(`
       kind
       status
       count
+    }
+    kinds {
+      kind
+      waiting
+      delayed
+      running
+      capped
+      limit
     }
   }
 }

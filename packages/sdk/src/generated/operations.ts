@@ -5,6 +5,8 @@ export const queries = {
   account: { document: documents.AccountDocument, args: "single", argName: "id", keyField: null, keyList: null, replays: true, resumeArg: null },
   accounts: { document: documents.AccountsDocument, args: "object", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   health: { document: documents.HealthDocument, args: "none", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
+  hold: { document: documents.HoldDocument, args: "single", argName: "id", keyField: null, keyList: null, replays: true, resumeArg: null },
+  holds: { document: documents.HoldsDocument, args: "object", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   ledgerAudit: { document: documents.LedgerAuditDocument, args: "none", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   ledgerEntries: { document: documents.LedgerEntriesDocument, args: "object", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   ledgerEntry: { document: documents.LedgerEntryDocument, args: "single", argName: "requestId", keyField: null, keyList: null, replays: true, resumeArg: null },
@@ -21,7 +23,10 @@ export const queries = {
 } as const;
 
 export const mutations = {
+  authorizeHold: { document: documents.AuthorizeHoldDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
+  captureHold: { document: documents.CaptureHoldDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
   claimWorkItem: { document: documents.ClaimWorkItemDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: false, resumeArg: null },
+  claimWorkItems: { document: documents.ClaimWorkItemsDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: false, resumeArg: null },
   completeWorkItem: { document: documents.CompleteWorkItemDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: true, resumeArg: null },
   createWorkItem: { document: documents.CreateWorkItemDocument, args: "single", argName: "input", keyField: "idempotencyKey", keyList: null, replays: true, resumeArg: null },
   deposit: { document: documents.DepositDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
@@ -31,11 +36,13 @@ export const mutations = {
   runLedgerAudit: { document: documents.RunLedgerAuditDocument, args: "none", argName: null, keyField: null, keyList: null, replays: false, resumeArg: null },
   submitMoves: { document: documents.SubmitMovesDocument, args: "single", argName: "input", keyField: null, keyList: {"field":"moves","key":"requestId"}, replays: true, resumeArg: null },
   transfer: { document: documents.TransferDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
+  voidHold: { document: documents.VoidHoldDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
   withdraw: { document: documents.WithdrawDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
 } as const;
 
 export const subscriptions = {
   accountBalanceChanged: { document: documents.AccountBalanceChangedDocument, args: "object", argName: null, keyField: null, keyList: null, replays: false, resumeArg: "after" },
+  holdChanged: { document: documents.HoldChangedDocument, args: "object", argName: null, keyField: null, keyList: null, replays: false, resumeArg: "after" },
   ledgerEntryAdded: { document: documents.LedgerEntryAddedDocument, args: "object", argName: null, keyField: null, keyList: null, replays: false, resumeArg: "after" },
   workItemStatusChanged: { document: documents.WorkItemStatusChangedDocument, args: "object", argName: null, keyField: null, keyList: null, replays: false, resumeArg: "after" },
 } as const;

@@ -29,7 +29,7 @@ export const clientOperations: Record<string, Handler> = {
     return { value: await openChangeStream(entity.client.watch(pipeline, args.options())) };
   },
   async close(entity) {
-    await entity.close();
+    await entity.closeObserved();
     return { value: undefined };
   },
   async clientBulkWrite(entity, args, context) {

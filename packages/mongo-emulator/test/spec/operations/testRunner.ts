@@ -4,7 +4,8 @@ import type { Document, MongoClient } from 'mongodb';
 import { describe } from '../bsonTypes.ts';
 import { fail, unsupported } from '../outcomes.ts';
 import type { Arguments, OperationHandler, TestContext } from './context.ts';
-import { CMAP_EVENT_NAMES } from '../clientEntity.ts';
+import { CMAP_EVENT_NAMES, SDAM_EVENT_NAMES, type ClientEntity } from '../clientEntity.ts';
+import { eventDifference } from '../expectEvents.ts';
 import type { TopologySnapshot } from '../entities.ts';
 
 type Handler = OperationHandler<undefined>;
@@ -47,8 +48,20 @@ async function indexExists(client: MongoClient, args: Arguments): Promise<boolea
 }
 
 const UNSUPPORTED = [
-  'targetedFailPoint', 'loop', 'runOnThread', 'waitForThread', 'waitForEvent', 'assertNumberConnectionsCheckedOut',
+  'targetedFailPoint', 'loop', 'runOnThread', 'waitForThread', 'assertNumberConnectionsCheckedOut',
 ];
+
+/** waitForEvent's bound: the format names none; 10 s like waitForPrimaryChange's default. */
+const WAIT_FOR_EVENT_TIMEOUT_MS = 10_000;
+const WAIT_FOR_EVENT_POLL_MS = 10;
+
+/** How many of a client's observed events satisfy `event` (`{ name: assertions }`), as expectEvents judges one. */
+function matchingEvents(client: ClientEntity, event: Document, context: TestContext): number {
+  const [name] = Object.keys(event);
+  if (name === undefined) throw new Error('an event to count needs its name');
+  if (!CMAP_EVENT_NAMES.has(name) && !SDAM_EVENT_NAMES.has(name) && !name.startsWith('command')) unsupported(`counting ${name}`);
+  return client.events.filter((observed) => eventDifference(event as Record<string, Record<string, unknown>>, observed, context.matcher) === null).length;
+}
 
 /** waitForPrimaryChange's default timeoutMS (unified test format). */
 const PRIMARY_CHANGE_TIMEOUT_MS = 10_000;
@@ -151,13 +164,21 @@ export const testRunnerOperations: Record<string, Handler> = {
   async assertEventCount(_target, args, context) {
     const client = context.entities.get(args.required<string>('client'), 'client');
     const event = args.required<Document>('event');
-    const [name, filter] = Object.entries(event)[0] ?? [];
-    if (name === undefined || Object.keys(filter as Document).length > 0) unsupported('assertEventCount with an event filter');
-    if (!CMAP_EVENT_NAMES.has(name) && !name.startsWith('command')) unsupported(`assertEventCount of ${name}`);
-    const count = client.events.filter((e) => e.name === name).length;
+    const count = matchingEvents(client, event, context);
     const expected = args.required<number>('count');
-    if (count !== expected) fail(`${name}: observed ${count}, expected ${expected}`);
+    if (count !== expected) fail(`${describe(event)}: observed ${count}, expected ${expected}`);
     return NOTHING;
+  },
+  async waitForEvent(_target, args, context) {
+    const client = context.entities.get(args.required<string>('client'), 'client');
+    const [event, count] = [args.required<Document>('event'), args.required<number>('count')];
+    const deadline = Date.now() + WAIT_FOR_EVENT_TIMEOUT_MS;
+    for (;;) {
+      const observed = matchingEvents(client, event, context);
+      if (observed >= count) return NOTHING;
+      if (Date.now() > deadline) fail(`waitForEvent ${describe(event)}: ${observed} of ${count} within ${WAIT_FOR_EVENT_TIMEOUT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, WAIT_FOR_EVENT_POLL_MS));
+    }
   },
   async createEntities(_target, args, context) {
     await context.entities.create(args.required('entities'));

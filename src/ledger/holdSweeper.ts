@@ -1,0 +1,138 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClientSession, Db } from 'mongodb';
+import type { Logger } from 'pino';
+import { acquireLease, leaseCollection, type LeaseDoc, releaseLease, renewLease, type Lease } from '../db/lease.ts';
+import { changeOf, expired, type HoldDeps, releaseHeld } from './holds.ts';
+import { type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
+import { HoldLimits, moveAttemptsMax } from './limits.ts';
+import { backoffMs, retryReasonOf, transactionOptions } from './moneyMove.ts';
+
+// The hold sweeper (H3): every process runs the loop, the one holding the sweeper lease
+// (src/db/lease.ts, database clock) expires the pending holds past `expiresAt` on the same clock,
+// each in one transaction whose filter says so again (`status: 'PENDING'`, `expiresAt <= $$NOW`):
+// a capture or void that won first leaves it nothing to match. A pass takes at most
+// `sweepBatchMax` holds, and passes follow each other at once while they come back full, so a
+// backlog after downtime drains without a cap; an idle sweeper ticks every `sweepIntervalMs`.
+
+export const HOLD_SWEEPER_LEASE = 'ledger:holdSweeper';
+const LEASES = 'ledger_leases';
+
+export interface SweepPass {
+  expired: number;
+  /** The pass came back full: more may be due. */
+  more: boolean;
+}
+
+/** Expires up to `limit` pending holds past their expiry, oldest expiry first. */
+export async function sweepExpiredHolds(deps: HoldDeps, limit: number): Promise<SweepPass> {
+  const due = await deps.holds.holds
+    .find({ status: HoldStatus.PENDING, ...expired }, { projection: { _id: 1, accountId: 1 }, sort: { expiresAt: 1 }, limit, hint: HoldIndex.pendingByExpiry })
+    .toArray();
+  let count = 0;
+  for (const hold of due) {
+    if (await deps.ledger.turns.run([hold.accountId], () => expireHold(deps, hold._id))) count += 1;
+  }
+  return { expired: count, more: due.length === limit };
+}
+
+/**
+ * Expires one hold in one transaction: false when a capture or void resolved it first. Retried on
+ * transient failures like a money move; past the attempts, the next pass finds it again.
+ */
+export async function expireHold(deps: HoldDeps, holdId: string): Promise<boolean> {
+  const session = deps.ledger.client.startSession();
+  try {
+    for (let attemptNo = 1; ; attemptNo += 1) {
+      try {
+        return await expireIn(deps, session, holdId);
+      } catch (error) {
+        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+        const reason = retryReasonOf(error);
+        if (reason === null || attemptNo >= moveAttemptsMax) throw error;
+        deps.ledger.telemetry.retried(reason);
+        await sleep(backoffMs(attemptNo));
+      }
+    }
+  } finally {
+    await session.endSession();
+  }
+}
+
+async function expireIn(deps: HoldDeps, session: ClientSession, holdId: string): Promise<boolean> {
+  session.startTransaction(transactionOptions);
+  const hold = await deps.holds.holds.findOneAndUpdate(
+    { _id: holdId, status: HoldStatus.PENDING, ...expired },
+    [{ $set: { status: HoldStatus.EXPIRED, resolvedAt: '$$NOW' } }, { $set: { change: changeOf(HoldStatus.EXPIRED) } }],
+    { session, returnDocument: 'after' },
+  );
+  if (hold === null) {
+    await session.abortTransaction();
+    return false;
+  }
+  await releaseHeld(deps.ledger.collections.accounts, session, hold as HoldDoc);
+  await session.commitTransaction();
+  return true;
+}
+
+export interface HoldSweeperOptions {
+  db: Db;
+  deps: HoldDeps;
+  logger: Logger;
+  /** Who this process is in the lease document. */
+  holder: string;
+  leaseDurationMs?: number;
+  sweepIntervalMs?: number;
+  sweepBatchMax?: number;
+  /** Counts what each pass expired (the metrics). */
+  onExpired?(count: number): void;
+}
+
+/** The loop under the sweeper lease; `start` once per process, `stop` on shutdown. */
+export class HoldSweeper {
+  readonly #options: Required<Omit<HoldSweeperOptions, 'onExpired'>> & Pick<HoldSweeperOptions, 'onExpired'>;
+  readonly #stop = new AbortController();
+  #loop: Promise<void> | null = null;
+
+  constructor(options: HoldSweeperOptions) {
+    this.#options = {
+      leaseDurationMs: HoldLimits.sweeperLeaseMs,
+      sweepIntervalMs: HoldLimits.sweepIntervalMs,
+      sweepBatchMax: HoldLimits.sweepBatchMax,
+      ...options,
+    };
+  }
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    const { db, deps, logger, holder, leaseDurationMs, sweepIntervalMs, sweepBatchMax, onExpired } = this.#options;
+    const leases = leaseCollection<LeaseDoc>(db, LEASES);
+    let lease: Lease | null = null;
+    while (!this.#stop.signal.aborted) {
+      let more = false;
+      try {
+        if (lease === null) lease = (await acquireLease(leases, HOLD_SWEEPER_LEASE, holder, leaseDurationMs))?.lease ?? null;
+        else if (!(await renewLease(leases, lease, leaseDurationMs))) lease = null;
+        if (lease !== null) {
+          const pass = await sweepExpiredHolds(deps, sweepBatchMax);
+          if (pass.expired > 0) {
+            onExpired?.(pass.expired);
+            logger.info({ component: 'holdSweeper', expired: pass.expired }, 'expired holds released');
+          }
+          more = pass.more;
+        }
+      } catch (error) {
+        logger.warn({ component: 'holdSweeper', err: error }, 'hold sweep failed; trying again next tick');
+      }
+      if (!more) await sleep(sweepIntervalMs, undefined, { signal: this.#stop.signal }).catch(() => undefined);
+    }
+    if (lease !== null) await releaseLease(leases, lease).catch(() => undefined);
+  }
+}

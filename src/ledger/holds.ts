@@ -1,0 +1,527 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClientSession, Collection, Document, Filter } from 'mongodb';
+import { isDuplicateKey } from '../db/mongoErrors.ts';
+import { type AccountState, availableCovers, readAccount } from './accountFilters.ts';
+import { toAccountSnapshot, toLedgerEntry } from './convert.ts';
+import {
+  type HoldCollections,
+  type HoldDoc,
+  holdIdOf,
+  type HoldOutcome,
+  type HoldParams,
+  type HoldRequestDoc,
+  HoldStatus,
+  type StoredAccount,
+  type StoredHold,
+} from './holdModel.ts';
+import { moveAttemptsMax, moveRetryBudgetMs } from './limits.ts';
+import { type AccountDoc, type EntryDoc, entryId, type MoveParams } from './model.ts';
+import { fromLong, toLong } from './money.ts';
+import { backoffMs, type LedgerDeps, retryReasonOf, transactionOptions } from './moneyMove.ts';
+import type {
+  AccountSnapshot,
+  AuthorizeHoldResult,
+  CaptureHoldResult,
+  HoldNotPending,
+  HoldOutcomeResult,
+  HoldSnapshot,
+  IdempotencyKeyReused,
+  VoidHoldResult,
+} from './results.ts';
+
+// Holds: authorize, capture, void (DESIGN "Holds", H1-H3). Each is ONE multi-document transaction
+// under its own request key, like a money move (moneyMove.ts), in this order:
+//   1. the conditional write that decides it: an authorization's `$inc` of `held`, filtered on
+//      `balance - held >= amount`; a capture's or void's write of the hold, filtered on
+//      `status: 'PENDING'` and `expiresAt > $$NOW` (the database's clock, never this process's);
+//   2. the account(s): a capture takes the captured amount from balance and the whole hold from
+//      `held` (the rest is released in the same write); a void releases the hold;
+//   3. the request under its unique key, already decided, with its parameters' hash and outcome;
+//   4. a capture's journal entries (a withdrawal, which gets its payout like any other, or the two
+//      legs of a transfer);
+//   5. commit, w: majority.
+// The filter is the whole precondition: of N concurrent captures, voids and the expiry of one
+// hold, exactly one write matches (the others meet a write conflict, rerun, and then match
+// nothing: HoldNotPending with the status the winner left).
+
+/**
+ * The writes that decide a hold's fate. A dependency only so that the meta-tests can swap in a
+ * broken one (a status checked on a read, an expiry judged on this process's clock); production
+ * always uses `holdRules`.
+ */
+export interface HoldRules {
+  /** The pipeline value of a new hold's `expiresAt`. */
+  expiresAt(expiresInSeconds: number): Document;
+  /**
+   * Resolves a hold that is pending and unexpired, matching `extra` too, with `update`; returns the
+   * hold after the write, or null when nothing matched (nothing written).
+   */
+  resolve(holds: Collection<HoldDoc>, session: ClientSession, holdId: string, extra: Filter<HoldDoc>, update: Document[]): Promise<HoldDoc | null>;
+}
+
+/** `expiresAt > $$NOW`: the hold may still be resolved by a caller, on the database's clock (H3). */
+export const unexpired: Document = { $expr: { $gt: ['$expiresAt', '$$NOW'] } };
+/** `expiresAt <= $$NOW`: past its expiry on the database's clock, whether or not the sweeper ran. */
+export const expired: Document = { $expr: { $lte: ['$expiresAt', '$$NOW'] } };
+
+export const holdRules: HoldRules = Object.freeze<HoldRules>({
+  expiresAt: (expiresInSeconds) => ({ $add: ['$$NOW', expiresInSeconds * 1_000] }),
+  resolve: (holds, session, holdId, extra, update) =>
+    holds.findOneAndUpdate({ _id: holdId, status: HoldStatus.PENDING, ...unexpired, ...extra } as Filter<HoldDoc>, update, {
+      session,
+      returnDocument: 'after',
+    }),
+});
+
+export interface HoldDeps {
+  ledger: LedgerDeps;
+  holds: HoldCollections;
+  rules: HoldRules;
+}
+
+export interface AuthorizeHoldRequest {
+  requestId: string;
+  accountId: string;
+  amount: number;
+  expiresInSeconds: number;
+}
+export interface CaptureHoldRequest {
+  requestId: string;
+  holdId: string;
+  /** Null: the whole hold. */
+  amount: number | null;
+  /** Null: out as a withdrawal. */
+  toAccountId: string | null;
+}
+export interface VoidHoldRequest {
+  requestId: string;
+  holdId: string;
+}
+
+interface HoldAttempt {
+  key: string;
+  requestId: string;
+  paramsHash: string;
+  params: HoldParams;
+  firstSeenAt: Date;
+}
+
+/** What one transaction decided: record it (and commit), refuse it (abort), or answer from the key. */
+type Decision<R> =
+  | { kind: 'record'; request: HoldRequestDoc; entries: EntryDoc[]; result: R }
+  | { kind: 'refused'; result: R }
+  | { kind: 'keyTaken'; existing: KeyHolder };
+
+/** A decided request under the key: a hold request, or a money move's (then the key is reused). */
+type KeyHolder = Pick<HoldRequestDoc, 'paramsHash' | 'firstSeenAt' | 'outcome'> & { params: HoldParams | MoveParams };
+
+type Transient = { kind: 'requestInProgress' | 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
+type Replay = { kind: 'duplicateReplayed'; requestId: string; firstSeenAt: Date; original: HoldOutcomeResult };
+type KeyAnswer = Replay | IdempotencyKeyReused | HoldOutcomeResult;
+
+export function hashHoldParams(params: HoldParams): string {
+  const canonical = [params.op, params.accountId, params.holdId, params.amount?.toString() ?? null, params.toAccountId, params.expiresInSeconds];
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+function attemptOf(deps: HoldDeps, requestId: string, params: HoldParams, firstSeenAt: Date): HoldAttempt {
+  return { key: deps.ledger.rules.keyOf(requestId), requestId, paramsHash: hashHoldParams(params), params, firstSeenAt };
+}
+
+// ---------------------------------------------------------------------------------------------
+// authorizeHold
+
+export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest): Promise<AuthorizeHoldResult> {
+  const params: HoldParams = { op: 'authorizeHold', accountId: input.accountId, holdId: null, amount: toLong(input.amount), toAccountId: null, expiresInSeconds: input.expiresInSeconds };
+  const attempt = attemptOf(deps, input.requestId, params, new Date());
+  const result = await deps.ledger.turns.run([input.accountId], () => keyedTransaction(deps, attempt, (session) => decideAuthorization(deps, session, attempt, input)));
+  return answerOf<AuthorizeHoldResult>('authorizeHold', result, ['captureHoldSuccess', 'voidHoldSuccess']);
+}
+
+async function decideAuthorization(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: AuthorizeHoldRequest): Promise<Decision<AuthorizeHoldResult>> {
+  const { accounts } = deps.ledger.collections;
+  const account = await accounts.findOneAndUpdate(
+    { _id: input.accountId, ...availableCovers(input.amount) },
+    { $inc: { held: toLong(input.amount) } },
+    { session, returnDocument: 'after', projection: { currency: 1, balance: 1, version: 1, held: 1 } },
+  );
+  if (account === null) {
+    const taken = await takenKey(deps, session, attempt.key);
+    if (taken) return taken;
+    const seen = await readAccount(accounts, session, input.accountId);
+    if (!seen) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: input.accountId } };
+    // Too little available: final for the key, recorded like a withdrawal's rejection.
+    const outcome: HoldOutcome = { kind: 'rejected', accountId: seen._id, balance: toLong(fromLong(seen.balance)), amount: toLong(input.amount) };
+    return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as AuthorizeHoldResult };
+  }
+  const holdId = holdIdOf(attempt.key);
+  const hold = await deps.holds.holds.findOneAndUpdate(
+    { _id: holdId },
+    [
+      {
+        $set: {
+          accountId: { $literal: input.accountId },
+          currency: { $literal: account.currency },
+          amount: { $literal: toLong(input.amount) },
+          capturedAmount: { $literal: toLong(0) },
+          status: HoldStatus.PENDING,
+          expiresAt: deps.rules.expiresAt(input.expiresInSeconds),
+          createdAt: '$$NOW',
+          authorizedBy: { $literal: input.requestId },
+          resolvedBy: null,
+          resolvedAt: null,
+          capturedTo: null,
+          change: null,
+        },
+      },
+    ],
+    { session, upsert: true, returnDocument: 'after' },
+  );
+  if (hold === null) throw new Error(`invariant: the upsert of hold ${holdId} returned nothing`);
+  const outcome: HoldOutcome = { kind: 'authorized', hold: storedHold(hold), account: storedAccount(account) };
+  return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as AuthorizeHoldResult };
+}
+
+// ---------------------------------------------------------------------------------------------
+// captureHold
+
+export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Promise<CaptureHoldResult> {
+  const params: HoldParams = {
+    op: 'captureHold',
+    accountId: null,
+    holdId: input.holdId,
+    amount: input.amount === null ? null : toLong(input.amount),
+    toAccountId: input.toAccountId,
+    expiresInSeconds: null,
+  };
+  const attempt = attemptOf(deps, input.requestId, params, new Date());
+  // The hold's account never changes, so reading it first only picks the turns to take; what the
+  // capture may do is decided in its transaction's filters.
+  const accountId = await holdAccountOf(deps, input.holdId);
+  const accounts = [accountId, input.toAccountId].filter((id): id is string => id !== null);
+  const result = await deps.ledger.turns.run(accounts, () => keyedTransaction(deps, attempt, (session) => decideCapture(deps, session, attempt, input)));
+  return answerOf<CaptureHoldResult>('captureHold', result, ['authorizeHoldSuccess', 'voidHoldSuccess', 'insufficientFunds']);
+}
+
+async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: CaptureHoldRequest): Promise<Decision<CaptureHoldResult>> {
+  const { accounts } = deps.ledger.collections;
+  const extra: Filter<HoldDoc> = input.amount === null ? {} : { amount: { $gte: toLong(input.amount) } };
+  const hold = await deps.rules.resolve(deps.holds.holds, session, input.holdId, extra, [
+    {
+      $set: {
+        status: HoldStatus.CAPTURED,
+        capturedAmount: input.amount === null ? '$amount' : { $literal: toLong(input.amount) },
+        resolvedBy: { $literal: input.requestId },
+        resolvedAt: '$$NOW',
+        capturedTo: { $literal: input.toAccountId },
+      },
+    },
+    { $set: { change: changeOf(HoldStatus.CAPTURED) } },
+  ]);
+  if (hold === null) return refuseResolution(deps, session, attempt, input.holdId, input.amount);
+  const holdAmount = fromLong(hold.amount);
+  const captured = fromLong(hold.capturedAmount);
+  // The whole hold leaves `held` (what was not captured is released), the captured part leaves the
+  // balance. `held >= amount` always holds while the hold is pending (H1); the filter asserts it.
+  const debited = await accounts.findOneAndUpdate(
+    { _id: hold.accountId, held: { $gte: toLong(holdAmount) }, balance: { $gte: toLong(captured) } },
+    { $inc: { held: toLong(-holdAmount), balance: toLong(-captured), version: toLong(1) } },
+    { session, returnDocument: 'after', projection: { currency: 1, balance: 1, version: 1, held: 1 } },
+  );
+  if (debited === null) throw new Error(`invariant: account ${hold.accountId} holds less than its pending hold ${hold._id}`);
+  let credited: AccountState | null = null;
+  if (input.toAccountId !== null) {
+    credited = await deps.ledger.preconditions.credit(accounts, session, { accountId: input.toAccountId, amount: captured, currency: hold.currency });
+    if (credited === null) return { kind: 'refused', result: await refuseCredit(accounts, session, hold, input.toAccountId, captured) };
+  }
+  const entries = captureEntries(attempt, debited, credited, captured);
+  const outcome: HoldOutcome = {
+    kind: 'captured',
+    hold: storedHold(hold),
+    account: storedAccount(debited),
+    toAccount: credited === null ? null : storedAccount(credited),
+    entryIds: entries.map((entry) => entry._id),
+  };
+  return { kind: 'record', request: decided(attempt, outcome), entries, result: outcomeResult(outcome, entries) as CaptureHoldResult };
+}
+
+/** Why a capture's credit matched nothing: a missing account, another currency, or a balance past 2^53-1. */
+async function refuseCredit(accounts: Collection<AccountDoc>, session: ClientSession, hold: HoldDoc, toAccountId: string, amount: number): Promise<CaptureHoldResult> {
+  const to = await readAccount(accounts, session, toAccountId);
+  if (!to) return { kind: 'accountNotFound', accountId: toAccountId };
+  if (to.currency !== hold.currency) {
+    return { kind: 'currencyMismatch', fromAccountId: hold.accountId, fromCurrency: hold.currency, toAccountId, toCurrency: to.currency };
+  }
+  return { kind: 'balanceLimitExceeded', accountId: toAccountId, balance: fromLong(to.balance), amount };
+}
+
+/** The capture's journal: a withdrawal (its payout follows, P1), or a transfer's two legs. */
+function captureEntries(attempt: HoldAttempt, debited: AccountState, credited: AccountState | null, amount: number): EntryDoc[] {
+  const now = new Date();
+  const entry = (account: AccountState, leg: 'debit' | 'credit', kind: EntryDoc['kind'], counterparty: string | null): EntryDoc => ({
+    _id: entryId(attempt.key, leg),
+    requestId: attempt.requestId,
+    accountId: account._id,
+    currency: account.currency,
+    kind,
+    amount: toLong(amount),
+    balanceAfter: toLong(fromLong(account.balance)),
+    versionAfter: toLong(fromLong(account.version)),
+    counterpartyAccountId: counterparty,
+    createdAt: now,
+  });
+  if (credited === null) return [entry(debited, 'debit', 'withdrawal', null)];
+  return [entry(debited, 'debit', 'transferOut', credited._id), entry(credited, 'credit', 'transferIn', debited._id)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// voidHold
+
+export async function voidHold(deps: HoldDeps, input: VoidHoldRequest): Promise<VoidHoldResult> {
+  const params: HoldParams = { op: 'voidHold', accountId: null, holdId: input.holdId, amount: null, toAccountId: null, expiresInSeconds: null };
+  const attempt = attemptOf(deps, input.requestId, params, new Date());
+  const accountId = await holdAccountOf(deps, input.holdId);
+  const result = await deps.ledger.turns.run(accountId === null ? [] : [accountId], () => keyedTransaction(deps, attempt, (session) => decideVoid(deps, session, attempt, input)));
+  return answerOf<VoidHoldResult>('voidHold', result, ['authorizeHoldSuccess', 'captureHoldSuccess', 'insufficientFunds']);
+}
+
+async function decideVoid(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: VoidHoldRequest): Promise<Decision<VoidHoldResult>> {
+  const hold = await deps.rules.resolve(deps.holds.holds, session, input.holdId, {}, [
+    { $set: { status: HoldStatus.VOIDED, resolvedBy: { $literal: input.requestId }, resolvedAt: '$$NOW' } },
+    { $set: { change: changeOf(HoldStatus.VOIDED) } },
+  ]);
+  if (hold === null) return (await refuseResolution(deps, session, attempt, input.holdId, null)) as Decision<VoidHoldResult>;
+  const released = await releaseHeld(deps.ledger.collections.accounts, session, hold);
+  const outcome: HoldOutcome = { kind: 'voided', hold: storedHold(hold), account: storedAccount(released) };
+  return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as VoidHoldResult };
+}
+
+/** The `change` a resolution writes (pipeline stage value, after the stage that set the status). */
+export function changeOf(status: HoldDoc['status']): Document {
+  return { accountId: '$accountId', status, amount: '$amount', capturedAmount: '$capturedAmount', at: '$$NOW' };
+}
+
+/** Releases a resolved hold's whole amount from its account's `held`; the account after it. */
+export async function releaseHeld(accounts: Collection<AccountDoc>, session: ClientSession, hold: HoldDoc): Promise<AccountState> {
+  const amount = fromLong(hold.amount);
+  const released = await accounts.findOneAndUpdate(
+    { _id: hold.accountId, held: { $gte: toLong(amount) } },
+    { $inc: { held: toLong(-amount) } },
+    { session, returnDocument: 'after', projection: { currency: 1, balance: 1, version: 1, held: 1 } },
+  );
+  if (released === null) throw new Error(`invariant: account ${hold.accountId} holds less than its pending hold ${hold._id}`);
+  return released;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared: why a resolution matched nothing, the key, the transaction loop
+
+/**
+ * The hold's write matched nothing: a replay, a missing hold, a hold resolved or expired, or a
+ * capture larger than the hold. Read in the transaction's snapshot, after the write missed.
+ */
+async function refuseResolution(
+  deps: HoldDeps,
+  session: ClientSession,
+  attempt: HoldAttempt,
+  holdId: string,
+  amount: number | null,
+): Promise<Decision<CaptureHoldResult>> {
+  const taken = await takenKey(deps, session, attempt.key);
+  if (taken) return taken;
+  const hold = await deps.holds.holds.findOne({ _id: holdId }, { session });
+  if (!hold) return { kind: 'refused', result: { kind: 'holdNotFound', holdId } };
+  if (hold.status !== HoldStatus.PENDING) return { kind: 'refused', result: notPending(holdId, hold.status) };
+  const past = await deps.holds.holds.countDocuments({ _id: holdId, ...expired }, { session });
+  if (past > 0) return { kind: 'refused', result: notPending(holdId, HoldStatus.EXPIRED) };
+  if (amount !== null && fromLong(hold.amount) < amount) {
+    return { kind: 'refused', result: { kind: 'captureExceedsHold', holdId, holdAmount: fromLong(hold.amount), amount } };
+  }
+  // Pending, unexpired and large enough, yet the write missed: only a broken filter gets here.
+  throw new Error(`invariant: pending hold ${holdId} matched no resolution`);
+}
+
+/**
+ * The answer as the operation's union. A key's own decision (an attempt whose commit reply was
+ * lost) has the same parameters' hash, so the same operation: another member is a bug.
+ */
+function answerOf<R extends { kind: string }>(op: string, result: { kind: string }, foreign: readonly string[]): R {
+  if (foreign.includes(result.kind)) throw new Error(`invariant: ${op} answered ${result.kind}`);
+  return result as R;
+}
+
+function notPending(holdId: string, status: HoldDoc['status']): HoldNotPending {
+  if (status === HoldStatus.PENDING) throw new Error('invariant: a pending hold is not HoldNotPending');
+  return { kind: 'holdNotPending', holdId, status };
+}
+
+async function holdAccountOf(deps: HoldDeps, holdId: string): Promise<string | null> {
+  const hold = await deps.holds.holds.findOne({ _id: holdId }, { projection: { accountId: 1 } });
+  return hold?.accountId ?? null;
+}
+
+async function takenKey(deps: HoldDeps, session: ClientSession, key: string): Promise<{ kind: 'keyTaken'; existing: KeyHolder } | null> {
+  const existing = await deps.holds.requests.findOne({ _id: key }, { session });
+  return existing ? { kind: 'keyTaken', existing } : null;
+}
+
+function decided(attempt: HoldAttempt, outcome: HoldOutcome): HoldRequestDoc {
+  return {
+    _id: attempt.key,
+    requestId: attempt.requestId,
+    paramsHash: attempt.paramsHash,
+    params: attempt.params,
+    status: outcome.kind === 'rejected' ? 'rejected' : 'applied',
+    outcome,
+    firstSeenAt: attempt.firstSeenAt,
+    decidedAt: new Date(),
+  };
+}
+
+/**
+ * One keyed request: a transaction per attempt, rerun under the same key on a transient failure
+ * until the move budget runs out (moveAttemptsMax, moveRetryBudgetMs), as a lone money move.
+ */
+async function keyedTransaction<R extends { kind: string }>(
+  deps: HoldDeps,
+  attempt: HoldAttempt,
+  decide: (session: ClientSession) => Promise<Decision<R>>,
+): Promise<R | KeyAnswer | Transient> {
+  const deadlineMs = Date.now() + moveRetryBudgetMs;
+  let mayHaveCommitted = false;
+  const session = deps.ledger.client.startSession();
+  try {
+    for (let attemptNo = 1; ; attemptNo += 1) {
+      try {
+        session.startTransaction(transactionOptions);
+        const decision = await decide(session);
+        if (decision.kind !== 'record') {
+          await session.abortTransaction();
+          return decision.kind === 'refused' ? decision.result : await answerTakenKey(deps, attempt, decision.existing, mayHaveCommitted);
+        }
+        try {
+          await deps.holds.requests.insertOne(decision.request, { session });
+        } catch (error) {
+          if (!isDuplicateKey(error)) throw error;
+          await session.abortTransaction();
+          const existing = await deps.holds.requests.findOne({ _id: attempt.key });
+          if (!existing) throw new Error(`invariant: request ${attempt.key} vanished (requests are never deleted)`);
+          return await answerTakenKey(deps, attempt, existing, mayHaveCommitted);
+        }
+        if (decision.entries.length > 0) await deps.ledger.collections.entries.insertMany(decision.entries, { session });
+        await session.commitTransaction();
+        deps.ledger.telemetry.committed('lone', 1);
+        return decision.result;
+      } catch (error) {
+        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+        const reason = retryReasonOf(error);
+        if (reason === null) throw error;
+        deps.ledger.telemetry.retried(reason);
+        if (reason === 'unknownCommitResult') mayHaveCommitted = true;
+        if (attemptNo >= moveAttemptsMax || Date.now() >= deadlineMs) break;
+        await sleep(backoffMs(attemptNo));
+      }
+    }
+    // Out of attempts: one more transaction on the session reads the key (starting it ends any
+    // transaction an earlier attempt left open on the server).
+    session.startTransaction(transactionOptions);
+    let existing: HoldRequestDoc | null;
+    try {
+      existing = await deps.holds.requests.findOne({ _id: attempt.key }, { session });
+    } finally {
+      await session.abortTransaction().catch(() => undefined);
+    }
+    if (existing) return await answerTakenKey(deps, attempt, existing, mayHaveCommitted);
+    const transient = { requestId: attempt.requestId, firstSeenAt: attempt.firstSeenAt };
+    return mayHaveCommitted ? { kind: 'outcomeUnknown', ...transient } : { kind: 'requestInProgress', ...transient };
+  } finally {
+    await session.endSession();
+  }
+}
+
+/** A decided key: other parameters are IdempotencyKeyReused; the same ones replay the decision. */
+async function answerTakenKey(deps: HoldDeps, attempt: HoldAttempt, existing: KeyHolder, mayHaveCommitted: boolean): Promise<KeyAnswer> {
+  if (existing.paramsHash !== attempt.paramsHash) return holdKeyReused(attempt.requestId, existing.params, attempt.params);
+  const outcome = existing.outcome;
+  const entries = outcome.kind === 'captured' ? await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray() : [];
+  const original = outcomeResult(outcome, entries);
+  if (mayHaveCommitted) return original;
+  return { kind: 'duplicateReplayed', requestId: attempt.requestId, firstSeenAt: existing.firstSeenAt, original };
+}
+
+/** Which parameter differs from the first request's (a money move's key names `operation`). */
+function holdKeyReused(requestId: string, first: HoldParams | MoveParams, now: HoldParams): IdempotencyKeyReused {
+  const shown = (value: unknown) => (value === null || value === undefined ? 'none' : String(value));
+  const firstFields = first as unknown as Record<string, unknown>;
+  const nowFields = now as unknown as Record<string, unknown>;
+  for (const [field, name] of [
+    ['op', 'operation'],
+    ['accountId', 'accountId'],
+    ['holdId', 'holdId'],
+    ['amount', 'amount'],
+    ['toAccountId', 'toAccountId'],
+    ['expiresInSeconds', 'expiresInSeconds'],
+  ] as const) {
+    if (shown(firstFields[field]) !== shown(nowFields[field])) {
+      return {
+        kind: 'idempotencyKeyReused',
+        requestId,
+        field: name,
+        detail: `requestId ${requestId} was first used with ${name} ${shown(firstFields[field])}, now ${shown(nowFields[field])}: use a new requestId for a new request`,
+      };
+    }
+  }
+  return { kind: 'idempotencyKeyReused', requestId, field: null, detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stored snapshots and the answers rebuilt from them (the first caller's and every replay's)
+
+function storedHold(doc: HoldDoc): StoredHold {
+  return { id: doc._id, accountId: doc.accountId, currency: doc.currency, amount: doc.amount, capturedAmount: doc.capturedAmount, status: doc.status, expiresAt: doc.expiresAt };
+}
+
+function storedAccount(state: AccountState): StoredAccount {
+  return { id: state._id, currency: state.currency, balance: toLong(fromLong(state.balance)), version: toLong(fromLong(state.version)), held: toLong(fromLong(state.held ?? 0)) };
+}
+
+export function holdSnapshot(stored: StoredHold): HoldSnapshot {
+  return {
+    id: stored.id,
+    accountId: stored.accountId,
+    currency: stored.currency,
+    amount: fromLong(stored.amount),
+    capturedAmount: fromLong(stored.capturedAmount),
+    status: stored.status,
+    expiresAt: stored.expiresAt,
+  };
+}
+
+function accountSnapshot(stored: StoredAccount): AccountSnapshot {
+  return toAccountSnapshot({ _id: stored.id, currency: stored.currency, balance: stored.balance, version: stored.version, held: stored.held, openedAt: new Date(0) });
+}
+
+function outcomeResult(outcome: HoldOutcome, entries: readonly EntryDoc[]): HoldOutcomeResult {
+  switch (outcome.kind) {
+    case 'rejected':
+      return { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) };
+    case 'authorized':
+      return { kind: 'authorizeHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
+    case 'voided':
+      return { kind: 'voidHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
+    case 'captured': {
+      const debit = entries.find((entry) => entry.kind === 'withdrawal' || entry.kind === 'transferOut');
+      if (!debit) throw new Error(`invariant: capture of ${outcome.hold.id} lacks its debit entry`);
+      const credit = entries.find((entry) => entry.kind === 'transferIn');
+      return {
+        kind: 'captureHoldSuccess',
+        hold: holdSnapshot(outcome.hold),
+        entry: toLedgerEntry(debit),
+        credit: credit ? toLedgerEntry(credit) : null,
+        account: accountSnapshot(outcome.account),
+        toAccount: outcome.toAccount === null ? null : accountSnapshot(outcome.toAccount),
+      };
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MongoError, type ClientSession, type Document, type Filter, type Sort } from 'mongodb';
+import { jitteredMs } from '../lib/backoff.ts';
+import { WorkLimits } from './limits.ts';
+import type { WorkDeps } from './workDeps.ts';
+import { WorkStatus, type WorkItemDoc } from './model.ts';
+import * as pipelines from './pipelines.ts';
+import { takePlace } from './kindLimits.ts';
+
+// The one claim write every claim path uses (claimWorkItem by id or next, claimWorkItems): the
+// item's conditional update, and, when the item's kind has a concurrency limit (W5), the taking of
+// a place in the kind's document within the same transaction (kindLimits.ts).
+
+export type ClaimWrite =
+  | { kind: 'claimed'; item: WorkItemDoc }
+  | { kind: 'deadLettered'; item: WorkItemDoc }
+  | { kind: 'noMatch' }
+  /** The kind's limit is reached: nothing was written. */
+  | { kind: 'kindFull'; itemKind: string };
+
+class KindFull extends Error {
+  constructor(readonly itemKind: string) {
+    super(`kind ${itemKind} is at its concurrency limit`);
+  }
+}
+
+export interface ClaimWriteOptions {
+  filter: Filter<WorkItemDoc>;
+  sort?: Sort;
+  hint?: Document;
+  workerId: string;
+  leaseMs: number;
+  /** The limited kinds (read by the caller once per call): when empty, no transaction is needed. */
+  limited: ReadonlyMap<string, number>;
+}
+
+export async function claimWrite(ctx: WorkDeps, options: ClaimWriteOptions): Promise<ClaimWrite> {
+  const write = (session?: ClientSession) =>
+    ctx.collection.findOneAndUpdate(options.filter, pipelines.claim(options.workerId, options.leaseMs), {
+      ...(options.sort ? { sort: options.sort } : {}),
+      ...(options.hint ? { hint: options.hint } : {}),
+      returnDocument: 'after',
+      ...(session ? { session } : {}),
+    });
+  const decided = (item: WorkItemDoc | null): ClaimWrite =>
+    item === null ? { kind: 'noMatch' } : item.status === WorkStatus.FAILED ? { kind: 'deadLettered', item } : { kind: 'claimed', item };
+  if (options.limited.size === 0) return decided(await write());
+  const session = ctx.client.startSession();
+  try {
+    return await inTransaction(session, async () => {
+      const write1 = decided(await write(session));
+      if (write1.kind !== 'claimed' || !options.limited.has(write1.item.kind)) return write1;
+      // No place: the transaction is aborted, and the item's claim with it.
+      if (!(await takePlace(ctx.kindLimits, write1.item, session))) throw new KindFull(write1.item.kind);
+      return write1;
+    });
+  } catch (error) {
+    if (error instanceof KindFull) return { kind: 'kindFull', itemKind: error.itemKind };
+    throw error;
+  } finally {
+    await session.endSession();
+  }
+}
+
+/**
+ * Runs `body` in a transaction on `session` and commits it (majority). A write conflict on the
+ * kind's document (another claim took a place meanwhile) aborts and runs it again at once, after
+ * a jittered pause of a few milliseconds: the driver's withTransaction backs off up to half a
+ * second per conflict, far too long for a document every claim of the kind writes.
+ */
+export async function inTransaction<T>(session: ClientSession, body: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    session.startTransaction({ writeConcern: { w: 'majority' } });
+    let value: T;
+    try {
+      value = await body();
+    } catch (error) {
+      await session.abortTransaction().catch(() => undefined);
+      if (isTransient(error) && attempt < WorkLimits.placeAttemptsMax) {
+        await sleep(jitteredMs(WorkLimits.placeRetryPauseMs, 1));
+        continue;
+      }
+      throw error;
+    }
+    for (let commits = 1; ; commits++) {
+      try {
+        await session.commitTransaction();
+        return value;
+      } catch (error) {
+        // The commit's outcome is unknown: committing again is safe (it is idempotent).
+        if (error instanceof MongoError && error.hasErrorLabel('UnknownTransactionCommitResult') && commits < WorkLimits.placeAttemptsMax) continue;
+        if (isTransient(error) && attempt < WorkLimits.placeAttemptsMax) break;
+        throw error;
+      }
+    }
+  }
+}
+
+function isTransient(error: unknown): boolean {
+  return error instanceof MongoError && error.hasErrorLabel('TransientTransactionError');
+}
