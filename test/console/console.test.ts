@@ -5,10 +5,10 @@
 // dropped socket resumes from its last cursor without losing or doubling a row; the live list
 // stays capped. It saves console.png, the screenshot the README shows (`npm run screenshots`
 // saves it in docs/).
-import { execFileSync } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
+import { launchChromium } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { deposit, openAccount } from '../support/callers.ts';
 import { screenshotPath } from '../support/screenshots.ts';
@@ -16,15 +16,13 @@ import { createItem } from '../fanout/support/streamsTest.ts';
 import { waitFor } from '../support/waiting.ts';
 
 const SHOWS_WITHIN_MS = 1_000;
-const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 describe('ops console', () => {
   let app: TestApp;
   let browser: Browser;
   let consoleUrl: string;
   beforeAll(async () => {
-    const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-    browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
     consoleUrl = app.url.replace(/\/graphql$/, '/console');
   });

@@ -5,17 +5,16 @@
 // poll, the latest value written beside each; an account's statement; and a work item's page: its transitions, attempts,
 // the entry a payout pays out and the trace id of the withdrawal that made it (the app traces here,
 // to an in-memory exporter, as it does with OTEL_EXPORTER_OTLP_ENDPOINT set).
-import { execFileSync } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { startTracing, type Tracing } from '../../src/observability/tracing.ts';
+import { launchChromium } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/waiting.ts';
 import { deposit, openAccount, withdraw } from '../support/callers.ts';
 import { screenshotPath } from '../support/screenshots.ts';
 
-const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 describe('the ops console draws', () => {
   let app: TestApp;
@@ -23,8 +22,7 @@ describe('the ops console draws', () => {
   let tracing: Tracing;
   beforeAll(async () => {
     tracing = startTracing({ exporter: new InMemorySpanExporter() });
-    const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-    browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
   });
   afterAll(async () => {

@@ -6,15 +6,14 @@
 // screenshots` saves them in docs/); the last transitions are there on open; a stale "could not
 // refresh" notice is cleared on reconnect; and a worker key opens only the feed it may (no
 // refusal shown).
-import { execFileSync } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
+import { launchChromium } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { screenshotPath } from '../support/screenshots.ts';
 import { waitFor } from '../support/waiting.ts';
 
-const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** The longest kind the API takes (64 characters): the worst case for a table cell. */
 const LONG_KIND = `Payout.${'x'.repeat(48)}_retry_v2`;
 
@@ -49,8 +48,7 @@ describe('the ops console reads right', () => {
   let browser: Browser;
   let consoleUrl: string;
   beforeAll(async () => {
-    const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-    browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
     consoleUrl = app.url.replace(/\/graphql$/, '/console');
   });
