@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createGraphqlPool } from './graphqlPool.ts';
 import { percentileMs } from './measured.ts';
+import { processCpuUs } from './processCpu.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EMULATOR_CLI = join(ROOT, 'packages/mongo-emulator/bin/mongo-emulator.mjs');
@@ -245,7 +246,13 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     // Latency with no sampler attached first: the sampler's ticks (every 200 µs) land inside the
     // requests and add to their time, so latency targets are judged on this pass.
     const unprofiledMs = new Float64Array(REQUESTS);
+    // The kernel's count of each process's CPU over the same pass: the sampler's figures below are
+    // wall time between ticks, which a busy machine inflates (a descheduled tick still counts).
+    const cpuBefore = [processCpuUs(api.pid!), processCpuUs(engine.pid!)];
     await drive(REQUESTS, concurrency, (i) => post(operation.query, operation.variables(REQUESTS + WARMUP_REQUESTS + i, runId)), unprofiledMs);
+    const kernelCpu = [processCpuUs(api.pid!), processCpuUs(engine.pid!)].map((after, i) =>
+      after === undefined || cpuBefore[i] === undefined ? 'n/a' : `${((after - cpuBefore[i]!) / REQUESTS).toFixed(0)} µs`,
+    );
     unprofiledMs.sort();
     profilers.push(await connectProfiler((await apiInspector)[1]!), await connectProfiler((await engineInspector)[1]!));
     await Promise.all(profilers.map((profiler) => profiler.start()));
@@ -265,7 +272,8 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     const busy = (layers: Map<string, number>) => [...layers].filter(([name]) => name !== 'idle').reduce((sum, [, us]) => sum + us, 0);
     const line =
       `${operation.name}: p50 ${percentileMs(unprofiledMs, 0.5).toFixed(2)} ms, p99 ${percentileMs(unprofiledMs, 0.99).toFixed(2)} ms at c=${concurrency} ` +
-      `(profiled: p50 ${percentileMs(latenciesMs, 0.5).toFixed(2)} ms); CPU per request: API ${(busy(apiLayers) / sent).toFixed(0)} µs, engine ${(busy(engineLayers) / sent).toFixed(0)} µs`;
+      `(profiled: p50 ${percentileMs(latenciesMs, 0.5).toFixed(2)} ms); CPU per request (kernel, unprofiled pass): API ${kernelCpu[0]}, engine ${kernelCpu[1]}; ` +
+      `sampled: API ${(busy(apiLayers) / sent).toFixed(0)} µs, engine ${(busy(engineLayers) / sent).toFixed(0)} µs`;
     console.log(line);
     const total = busy(apiLayers);
     for (const [name, us] of [...apiLayers].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
