@@ -40,8 +40,9 @@ afterAll(async () => {
 });
 const engineUri = () => ownEngine?.uri ?? testMongoUri();
 
+/** The lease's stored token; undefined (not null) until there is one, so that waitFor keeps waiting. */
 async function storedToken(db: Db) {
-  return (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.resumeToken ?? null;
+  return (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.resumeToken ?? undefined;
 }
 
 /**
@@ -62,7 +63,9 @@ async function runScenario(test: TestDb, writer: (db: Db) => PayoutWriter) {
     return each;
   };
 
-  // 1. Project a first batch; keep the token it stored to rewind to later.
+  // 1. Project a first batch; keep the token it stored to rewind to later. With no checkpoint yet
+  // the projection catches up by a walk, and stores a token only when the stream hands it one (an
+  // event, or the lease's renewal): rewinding to "no token" would reconcile, not replay.
   const first = await app({});
   await withdrawMany(ledger, 'p1-acct', 'p1-a', BATCH);
   await awaitAllProjected(test.db, BATCH);
