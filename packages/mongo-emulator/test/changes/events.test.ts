@@ -3,7 +3,7 @@
 // stages after $changeStream, and the errors mongod answers for bad pipelines.
 import { describe, expect, it } from 'vitest';
 import { Timestamp, type ChangeStream, type Document } from 'mongodb';
-import { useEmulator } from '../driver/emulatorFixture.ts';
+import { useEmulator, cursorIdOf } from '../driver/emulatorFixture.ts';
 import { take, opened } from './streamHelpers.ts';
 
 /** Test documents have numeric ids. */
@@ -163,11 +163,11 @@ describe('change events', () => {
     expect(Object.keys(first.cursor)).toEqual(['firstBatch', 'postBatchResumeToken', 'id', 'ns']);
     expect(first.cursor).toMatchObject({ firstBatch: [], ns: 'events.batches', postBatchResumeToken: { _data: expect.any(String) } });
     await coll.insertOne({ _id: 1 });
-    const more = await db('events').command({ getMore: first.cursor.id, collection: 'batches', maxTimeMS: 1000 });
+    const more = await db('events').command({ getMore: cursorIdOf(first), collection: 'batches', maxTimeMS: 1000 });
     expect(more.cursor.nextBatch).toHaveLength(1);
     expect(more.cursor.postBatchResumeToken).toEqual(more.cursor.nextBatch[0]._id);
     expect((more.operationTime as Timestamp).toBigInt()).toBeGreaterThan((first.operationTime as Timestamp).toBigInt());
-    await db('events').command({ killCursors: 'batches', cursors: [first.cursor.id] });
+    await db('events').command({ killCursors: 'batches', cursors: [cursorIdOf(first)] });
   });
 
   it('hands each event to a waiting getMore as soon as it is written, not after maxTimeMS', async () => {
@@ -179,15 +179,15 @@ describe('change events', () => {
       return (inprog as Document[]).filter((op) => op.ns === 'events.wake').length;
     };
     const first = await db('events').command({ aggregate: 'wake', pipeline: [{ $changeStream: {} }], cursor: {} });
-    const waiting = db('events').command({ getMore: first.cursor.id, collection: 'wake', maxTimeMS: 60_000 });
+    const waiting = db('events').command({ getMore: cursorIdOf(first), collection: 'wake', maxTimeMS: 60_000 });
     await expect.poll(waitingGetMores, { timeout: 10_000 }).toBe(1);
     await coll.insertOne({ _id: 1 });
     const reply = await waiting;
     expect(reply.cursor.nextBatch).toHaveLength(1);
     // With nothing to hand out, a getMore waits (listed in currentOp) instead of answering at once.
-    const idle = db('events').command({ getMore: first.cursor.id, collection: 'wake', maxTimeMS: 3_000 });
+    const idle = db('events').command({ getMore: cursorIdOf(first), collection: 'wake', maxTimeMS: 3_000 });
     await expect.poll(waitingGetMores, { timeout: 10_000, interval: 20 }).toBe(1);
     expect((await idle).cursor.nextBatch).toEqual([]);
-    await db('events').command({ killCursors: 'wake', cursors: [first.cursor.id] });
+    await db('events').command({ killCursors: 'wake', cursors: [cursorIdOf(first)] });
   });
 });

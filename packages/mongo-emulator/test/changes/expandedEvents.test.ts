@@ -3,7 +3,7 @@
 // without the option; and a batch capped at 16 MiB, the event that does not fit opening the next.
 import { describe, expect, it } from 'vitest';
 import type { Binary, Document } from 'mongodb';
-import { useEmulator } from '../driver/emulatorFixture.ts';
+import { useEmulator, cursorIdOf } from '../driver/emulatorFixture.ts';
 import { opened, take } from './streamHelpers.ts';
 
 type Doc = { _id: number; [field: string]: unknown };
@@ -57,12 +57,12 @@ describe('change-stream batches', () => {
     const first = await db().command({ aggregate: 'big', pipeline: [{ $changeStream: {} }], cursor: {} });
     const payload = 'x'.repeat(6 * 1024 * 1024);
     for (const _id of [1, 2, 3]) await db().collection<Doc>('big').insertOne({ _id, payload });
-    const getMore = () => db().command({ getMore: first.cursor.id, collection: 'big', maxTimeMS: 100 });
+    const getMore = () => db().command({ getMore: cursorIdOf(first), collection: 'big', maxTimeMS: 100 });
     const full = await getMore();
     expect(full.cursor.nextBatch.map((e: Document) => e.documentKey._id)).toEqual([1, 2]);
     expect(full.cursor.postBatchResumeToken).toEqual(full.cursor.nextBatch[1]._id);
     const rest = await getMore();
     expect(rest.cursor.nextBatch.map((e: Document) => e.documentKey._id)).toEqual([3]);
-    await db().command({ killCursors: 'big', cursors: [first.cursor.id] });
+    await db().command({ killCursors: 'big', cursors: [cursorIdOf(first)] });
   });
 });

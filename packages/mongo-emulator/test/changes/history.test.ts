@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient, Timestamp, type ChangeStream, type Document } from 'mongodb';
 import { startEmulator, type RunningEmulator } from '../../src/index.ts';
+import { cursorIdOf } from '../driver/emulatorFixture.ts';
 
 /** Test documents have numeric ids. */
 type Doc = { _id: number; [field: string]: unknown };
@@ -89,7 +90,7 @@ describe('a bounded oplog', () => {
     const future = { _data: `82${seconds.toString(16).toUpperCase().padStart(8, '0')}${real.slice(10)}` };
     const opened = await open({ resumeAfter: future });
     expect(opened.cursor.firstBatch).toEqual([]);
-    await expect(client.db('history').command({ getMore: opened.cursor.id, collection: 'c', maxTimeMS: 20 })).resolves.toMatchObject({ cursor: { nextBatch: [] } });
+    await expect(client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c', maxTimeMS: 20 })).resolves.toMatchObject({ cursor: { nextBatch: [] } });
   });
 
   it('refuses malformed tokens with mongod’s parse errors', async () => {
@@ -101,8 +102,8 @@ describe('a bounded oplog', () => {
   it('fails an open stream that fell behind the window instead of skipping events silently', async () => {
     const opened = await open({});
     await coll().insertMany(Array.from({ length: OPLOG_MAX_ENTRIES + 1 }, (_, i) => ({ _id: 100 + i })));
-    await expect(client.db('history').command({ getMore: opened.cursor.id, collection: 'c' })).rejects.toMatchObject({ code: 136, codeName: 'CappedPositionLost' });
-    await expect(client.db('history').command({ getMore: opened.cursor.id, collection: 'c' })).rejects.toMatchObject({ code: 43 });
+    await expect(client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c' })).rejects.toMatchObject({ code: 136, codeName: 'CappedPositionLost' });
+    await expect(client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c' })).rejects.toMatchObject({ code: 43 });
   });
 
   it('reports the window (first and last entry) in serverStatus and replSetGetStatus', async () => {

@@ -4,7 +4,7 @@
 // before the checkout leaves getMore errors unlabelled; a change stream's aggregate is labelled.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Document, MongoServerError } from 'mongodb';
-import { useEmulator } from '../driver/emulatorFixture.ts';
+import { useEmulator, cursorIdOf } from '../driver/emulatorFixture.ts';
 import { opened, take } from './streamHelpers.ts';
 
 type Doc = { _id: number };
@@ -24,10 +24,10 @@ describe('getMore errors on change streams', () => {
   it('labels a resumable code after checkout, deletes the cursor, and lets the driver resume without loss', async () => {
     const first = await db().command({ aggregate: 'labelled', pipeline: [{ $changeStream: {} }], cursor: {} });
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, { errorCode: 262 });
-    const error = await db().command({ getMore: first.cursor.id, collection: 'labelled' }).catch((e: unknown) => e);
+    const error = await db().command({ getMore: cursorIdOf(first), collection: 'labelled' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 262, codeName: 'ExceededTimeLimit' });
     expect(labels(error)).toEqual(['ResumableChangeStreamError']);
-    await expect(db().command({ getMore: first.cursor.id, collection: 'labelled' })).rejects.toMatchObject({ code: 43 });
+    await expect(db().command({ getMore: cursorIdOf(first), collection: 'labelled' })).rejects.toMatchObject({ code: 43 });
 
     const stream = await opened(db().collection<Doc>('labelled').watch([], { maxAwaitTimeMS: 50 }));
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, { errorCode: 6 });
@@ -41,19 +41,19 @@ describe('getMore errors on change streams', () => {
     const open = () => db().command({ aggregate: 'unlabelled', pipeline: [{ $changeStream: {} }], cursor: {} });
     const first = await open();
     await failPoint('failCommand', { times: 1 }, { failCommands: ['getMore'], errorCode: 6 });
-    const error = await db().command({ getMore: first.cursor.id, collection: 'unlabelled' }).catch((e: unknown) => e);
+    const error = await db().command({ getMore: cursorIdOf(first), collection: 'unlabelled' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 6 });
     expect(labels(error)).toEqual([]);
     const second = await open();
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, {});
-    const internal = await db().command({ getMore: second.cursor.id, collection: 'unlabelled' }).catch((e: unknown) => e);
+    const internal = await db().command({ getMore: cursorIdOf(second), collection: 'unlabelled' }).catch((e: unknown) => e);
     expect(internal).toMatchObject({ code: 1, codeName: 'InternalError', message: "Hit the 'failGetMoreAfterCursorCheckout' failpoint" });
     expect(labels(internal)).toEqual([]);
   });
 
   it('fails find cursors too, without a label, and only in the namespace it names', async () => {
     await db().collection<Doc>('plain').insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
-    const cursor = async () => (await db().command({ find: 'plain', batchSize: 1 })).cursor.id as bigint;
+    const cursor = async () => cursorIdOf(await db().command({ find: 'plain', batchSize: 1 }));
     const [other, target] = [await cursor(), await cursor()];
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, { errorCode: 6, namespace: 'resumable.elsewhere' });
     await expect(db().command({ getMore: other, collection: 'plain', batchSize: 1 })).resolves.toMatchObject({ ok: 1 });

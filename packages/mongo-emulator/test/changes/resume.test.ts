@@ -4,7 +4,7 @@
 // nothing lost and nothing delivered twice.
 import { describe, expect, it } from 'vitest';
 import type { ChangeStream, Document, ResumeToken, Timestamp } from 'mongodb';
-import { useEmulator } from '../driver/emulatorFixture.ts';
+import { useEmulator, cursorIdOf } from '../driver/emulatorFixture.ts';
 import { take } from './streamHelpers.ts';
 
 /** Test documents have numeric ids. */
@@ -80,17 +80,17 @@ describe('resuming a change stream', () => {
     const opened = await db().command({ aggregate: 'pbrt', pipeline: [{ $changeStream: {} }], cursor: {} });
     await coll.insertOne({ _id: 1 });
     await db().collection<Doc>('elsewhere').insertOne({ _id: 1 }); // scanned, not reported
-    const withEvent = await db().command({ getMore: opened.cursor.id, collection: 'pbrt', maxTimeMS: 500 });
+    const withEvent = await db().command({ getMore: cursorIdOf(opened), collection: 'pbrt', maxTimeMS: 500 });
     const [event] = withEvent.cursor.nextBatch;
     const highWaterMark = withEvent.cursor.postBatchResumeToken;
     expect(highWaterMark._data > event._id._data).toBe(true);
-    const empty = await db().command({ getMore: opened.cursor.id, collection: 'pbrt', maxTimeMS: 50 });
+    const empty = await db().command({ getMore: cursorIdOf(opened), collection: 'pbrt', maxTimeMS: 50 });
     expect(empty.cursor).toMatchObject({ nextBatch: [], postBatchResumeToken: highWaterMark });
     await coll.insertOne({ _id: 2 });
     const resumed = coll.watch([], { resumeAfter: highWaterMark, maxAwaitTimeMS: 50 });
     expect(ids(await take(resumed, 1))).toEqual([2]);
     await resumed.close();
-    await db().command({ killCursors: 'pbrt', cursors: [opened.cursor.id] });
+    await db().command({ killCursors: 'pbrt', cursors: [cursorIdOf(opened)] });
   });
 
   it('orders tokens as the oplog: later events have greater _data', async () => {
@@ -131,9 +131,9 @@ describe('resuming a change stream', () => {
     // "change stream does not resume if error does not contain ResumableChangeStreamError").
     const opened = await db().command({ aggregate: 'labels', pipeline: [{ $changeStream: {} }], cursor: {} });
     await fixture.client.db('admin').command({ configureFailPoint: 'failCommand', mode: { times: 1 }, data: { failCommands: ['getMore'], errorCode: 6 } });
-    const error = await db().command({ getMore: opened.cursor.id, collection: 'labels', maxTimeMS: 10 }).catch((e: unknown) => e);
+    const error = await db().command({ getMore: cursorIdOf(opened), collection: 'labels', maxTimeMS: 10 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 6 });
     expect((error as { errorLabels?: string[] }).errorLabels ?? []).not.toContain('ResumableChangeStreamError');
-    await db().command({ killCursors: 'labels', cursors: [opened.cursor.id] });
+    await db().command({ killCursors: 'labels', cursors: [cursorIdOf(opened)] });
   });
 });

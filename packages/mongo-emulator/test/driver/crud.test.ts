@@ -2,7 +2,7 @@
 // cursors across batches, counts, error codes and reply shapes.
 import { describe, expect, it } from 'vitest';
 import { Long } from 'mongodb';
-import { useEmulator } from './emulatorFixture.ts';
+import { useEmulator, cursorIdOf } from './emulatorFixture.ts';
 
 const fixture = useEmulator();
 const db = () => fixture.client.db('crud');
@@ -27,7 +27,7 @@ describe('insert / find / getMore / killCursors', () => {
 
   it('opens a cursor with a Long id that killCursors kills and getMore then misses', async () => {
     const reply = await db().command({ find: 'many', filter: {}, batchSize: 1 });
-    const id = reply.cursor.id;
+    const id = cursorIdOf(reply);
     expect(reply.cursor.ns).toBe('crud.many');
     expect(id.toString()).not.toBe('0');
     const killed = await db().command({ killCursors: 'many', cursors: [id] });

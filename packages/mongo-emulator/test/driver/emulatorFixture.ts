@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { Long, MongoClient, type Document, type MongoClientOptions } from 'mongodb';
 import { startEmulator, type RunningEmulator } from '../../src/index.ts';
 
 export interface EmulatorFixture {
@@ -31,4 +31,14 @@ export function useEmulator(options: MongoClientOptions = {}): EmulatorFixture {
     await fixture.emulator?.stop();
   });
   return fixture;
+}
+
+/**
+ * A raw command reply's cursor id as an int64, ready to send back. The driver hands a reply's
+ * int64 back as a JS number when it is a safe integer (promoteLongs), and a number goes out as a
+ * double, which getMore refuses as mongod does ("BSON field 'getMore.getMore' is the wrong type"):
+ * one random id in 1,024 is that small, so a test sending `reply.cursor.id` back fails that often.
+ */
+export function cursorIdOf(reply: Document): Long {
+  return Long.fromValue((reply['cursor'] as { id: Long | number | bigint }).id as Long | number);
 }
