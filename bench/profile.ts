@@ -6,10 +6,14 @@
 // `node --cpu-prof` uses, started and stopped through the inspector, so start-up and warm-up stay
 // out). Every sampled tick is attributed to a layer by the source of the function it was in (self
 // time). Prints per operation: p50 and p99 over as many requests without the profiler (the
-// sampler adds to each request's time), CPU µs per request in each process, and each layer's share.
+// sampler adds to each request's time), CPU µs per request in each process (the kernel's count over
+// that pass, and the sampler's), and each layer's share. `PROFILE_TRACING=on` runs the API with
+// OTLP/HTTP export to a sink here, for tracing's cost beside a run without it (docs/observability.md).
 // The .cpuprofile files stay in the printed folder for a flame graph (Chrome DevTools, speedscope).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,17 +106,19 @@ const LAYERS: Array<[string, RegExp]> = [
   ['gc', /^\(garbage collector\)$/],
   ['engine (emulator)', /packages\/mongo-emulator\/|node_modules\/(mingo|sorted-btree)\//],
   ['driver (mongodb, bson)', /node_modules\/(mongodb|bson)\//],
-  ['auth', /src\/graphql\/auth\//],
-  ['context, loaders', /src\/graphql\/(context|loaders)\.ts|node_modules\/dataloader\//],
+  ['auth, limits (admission)', /src\/access\/|src\/server\/(admission|rateLimit|sharedRateLimit|queryLimits|trustedDocuments|variablesDepth)\.ts|node_modules\/rate-limiter-flexible\//],
+  ['context, loaders', /src\/app\/(context|loaders)\.ts|node_modules\/dataloader\//],
   ['service (ledger, work)', /src\/(ledger|work)\//],
-  ['projection, streams', /src\/streams\//],
+  ['projection, streams', /src\/(changeStreams|fanout|payouts)\//],
+  // Before metrics: tracing.ts lives in src/observability/ too.
+  ['tracing (OpenTelemetry)', /node_modules\/@opentelemetry\/|src\/observability\/tracing\.ts|src\/server\/traceMutations\.ts/],
   ['metrics, logging', /src\/observability\/|node_modules\/(prom-client|pino|pino-std-serializers|sonic-boom|thread-stream)\//],
   ['validation (zod, class-validator)', /node_modules\/(zod|class-validator|validator)\/|src\/graphql\/parseInput\.ts/],
   ['resolvers (type-graphql)', /node_modules\/type-graphql\/|src\/.*\/graphql\//],
   ['Apollo', /node_modules\/@apollo\//],
   ['graphql-js (parse, validate, execute)', /node_modules\/graphql\//],
   ['HTTP: express and its middleware', /node_modules\/(express|body-parser|router|raw-body|iconv-lite|finalhandler|on-finished|type-is|content-type|qs|send|negotiator|accepts|parseurl|mime-types|mime-db|media-typer|depd|vary|etag|fresh|cookie|statuses|encodeurl|escape-html|merge-descriptors|http-errors|setprototypeof|toidentifier|content-disposition|proxy-addr|forwarded|ipaddr\.js|utils-merge|range-parser|serve-static|debug|ms)\//],
-  ['HTTP: node:http, net, streams', /src\/graphql\/httpTransport\.ts|^node:(_http|http|net|stream|events)|^node:internal\/(http|streams|stream_base|js_stream|net|event_target)/],
+  ['HTTP: node:http, net, streams', /src\/server\/http\.ts|^node:(_http|http|net|stream|events)|^node:internal\/(http|streams|stream_base|js_stream|net|event_target)/],
   ['module loading (require, tsx hooks)', /node_modules\/tsx\/|node:internal\/modules\//],
   ['node internals, other', /^node:/],
   ['other JS', /./],
@@ -212,8 +218,19 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** PROFILE_TRACING=on: the API exports every span over OTLP/HTTP to this sink, which reads and drops them. */
+async function startSpanSink(): Promise<{ server: Server; endpoint: string }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 async function profileOne(operation: Operation, outDir: string): Promise<void> {
   const runId = randomBytes(4).toString('hex');
+  const sink = process.env['PROFILE_TRACING'] === 'on' ? await startSpanSink() : null;
   const engine = spawnInspected([EMULATOR_CLI, '--port', '0'], {});
   const engineInspector = waitForLine(engine, /Debugger listening on (ws:\/\/\S+)/);
   const [, uri] = await waitForLine(engine, /ready on (mongodb:\/\/\S+)/);
@@ -229,6 +246,7 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     // The limiter still runs (its cost is measured) but never refuses: c=1 exceeds admin's 200/s.
     RATE_LIMITS: 'admin=1000000/1000000',
     SEED_DEMO: '0',
+    ...(sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint } : {}),
   });
   const apiInspector = waitForLine(api, /Debugger listening on (ws:\/\/\S+)/);
   const [, url] = await waitForLine(api, /listening on (http:\S+\/graphql)/);
@@ -274,7 +292,7 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
       `${operation.name}: p50 ${percentileMs(unprofiledMs, 0.5).toFixed(2)} ms, p99 ${percentileMs(unprofiledMs, 0.99).toFixed(2)} ms at c=${concurrency} ` +
       `(profiled: p50 ${percentileMs(latenciesMs, 0.5).toFixed(2)} ms); CPU per request (kernel, unprofiled pass): API ${kernelCpu[0]}, engine ${kernelCpu[1]}; ` +
       `sampled: API ${(busy(apiLayers) / sent).toFixed(0)} µs, engine ${(busy(engineLayers) / sent).toFixed(0)} µs`;
-    console.log(line);
+    console.log(sink ? `${line}; tracing on (OTLP/HTTP to a sink)` : line);
     const total = busy(apiLayers);
     for (const [name, us] of [...apiLayers].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
       console.log(`  api  ${name.padEnd(40)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / sent).toFixed(0).padStart(5)} µs/req`);
@@ -287,6 +305,7 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     await stop(engine).catch(() => undefined);
     if (api.exitCode === null) api.kill('SIGKILL');
     if (engine.exitCode === null) engine.kill('SIGKILL');
+    sink?.server.close();
   }
 }
 
