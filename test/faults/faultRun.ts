@@ -20,7 +20,7 @@ import WebSocket from 'ws';
 import { createClient, PreconditionError, type PreconditionClient } from '../../packages/sdk/src/index.ts';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startAppProcess, type AppProcess } from '../support/app.ts';
-import { adminCommand, holdBack, startTestReplSet, stepDown, type TestReplSet, type TestSetMember } from '../support/replSet.ts';
+import { holdBack, startTestReplSet, stepDown, type TestReplSet, type TestSetMember } from '../support/replSet.ts';
 import { waitFor } from '../support/waiting.ts';
 
 export const FAULT_KINDS = ['primarySigkill', 'primaryPause', 'stepDown', 'laggingSecondary', 'apiSigkill', 'leaseHolderSigkill'] as const;
@@ -41,18 +41,12 @@ export interface FaultRunOptions {
 }
 
 /**
- * The engine's transactionLifetimeLimitSeconds in the run: the server's own end of a SIGKILLed API
- * process's open transaction (mongod's default is 60 s). R3's sweep ends them within 5 s before
- * that; this lower limit is a second line, kept from before R3, so the bound below holds either way.
- */
-const TRANSACTION_LIFETIME_SECONDS = 10;
-/**
- * G5's bound in this run: every key final within it of its first send. A key in flight on a
- * SIGKILLed process stays RequestInProgress while that process's orphaned transaction holds its
- * account (TRANSACTION_LIFETIME_SECONDS, 10 s, then the server's reaper), its replacement starts
- * (tsx compiles the app: 15-60 s measured on a 2-core machine at load 15-20), an election adds
- * ~1-3 s and the SDK's backoff up to 2 s a try. Measured: 48 s at most (load 19). R3 (orphaned
- * transactions ended within 5 s) will tighten the first term.
+ * G5's bound in this run: every key final within it of its first send. The members keep their
+ * default transactionLifetimeLimitSeconds (60): a key in flight on a SIGKILLed process stays
+ * RequestInProgress while that process's orphaned transaction holds its account, until a surviving
+ * process's sweep ends it (R3, within 5 s); its replacement starts (tsx compiles the app: 15-60 s
+ * measured on a 2-core machine at load 15-20), an election adds ~1-3 s and the SDK's backoff up to
+ * 2 s a try.
  */
 export const FINAL_BOUND_MS = 60_000;
 /** How long the checker waits for the projection, the subscribers and the replicas to catch up. */
@@ -125,7 +119,6 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
   const subscriberClients: PreconditionClient[] = [];
   let checkClient: MongoClient | undefined;
   try {
-    await Promise.all(set.members.map((member) => setTransactionLifetime(member)));
     const clientFor = (proc: AppProcess, key: string) =>
       createClient({ url: proc.url, apiKey: key, webSocketImpl: WebSocket as never, retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 }, attemptTimeoutMs: 15_000 });
     // One set of keys for every process of the run, replacements included: a client's key stays valid.
@@ -241,10 +234,6 @@ async function restartMember(member: TestSetMember): Promise<void> {
   await member.restart().catch(() => member.restart());
 }
 
-async function setTransactionLifetime(member: TestSetMember): Promise<void> {
-  await adminCommand(member, { setParameter: 1, transactionLifetimeLimitSeconds: TRANSACTION_LIFETIME_SECONDS });
-}
-
 /** The kinds in the run's order: each kind once (seeded shuffle) before any repeats. */
 function faultOrder(kinds: readonly FaultKind[], count: number, random: () => number): FaultKind[] {
   const order: FaultKind[] = [];
@@ -329,7 +318,6 @@ async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
       primary.kill('SIGKILL');
       await set.primary(primary);
       await restartMember(primary);
-      await setTransactionLifetime(primary);
       return `member ${primary.index}`;
     }
     case 'primaryPause': {

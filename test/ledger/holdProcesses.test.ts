@@ -7,11 +7,10 @@ import { inLanes, openAccount, untilFinal } from '../support/callers.ts';
 // of captures: every hold is then either captured whole (hold CAPTURED, its request and its
 // withdrawal entry, the account's balance and held moved together) or still pending with nothing
 // of its capture written, and replaying the captures through the other process finishes them once.
-// The engine runs with a short transactionLifetimeLimitSeconds, so that an open transaction the
-// kill left behind stops holding the account soon (as a mongod started with the same parameter).
+// The engine keeps its default transactionLifetimeLimitSeconds (60): an open transaction the kill
+// left behind is ended by the surviving process's orphan sweep (R3), as in production.
 
 const dbName = 'ledger_hold_processes';
-const lifetimeLimitSeconds = 3;
 const holdsCount = 24;
 const answeredBeforeKill = 6;
 
@@ -46,7 +45,7 @@ async function authorizeHold(api: AppProcess, requestId: string, amount: number)
 
 describe('holds across API processes', () => {
   it('H2 across two processes, and a SIGKILL mid-capture leaves every capture whole or its hold pending', async () => {
-    engine = await startEngineProcess({ setParameters: { transactionLifetimeLimitSeconds: lifetimeLimitSeconds } });
+    engine = await startEngineProcess();
     const [a, b] = await Promise.all([startAppProcess({ mongoUri: engine.uri, dbName }), startAppProcess({ mongoUri: engine.uri, dbName })]);
     apis.push(a, b);
     client = new MongoClient(engine.uri);

@@ -10,7 +10,9 @@ import { inLanes, openAccount } from '../support/callers.ts';
 // batches, each spreading its moves over many accounts. A batch is one transaction, so at the
 // kill every batch is whole or absent, with no replay and no sweep. Then every batch is sent
 // again, same keys, through another ledger (this test's own, on its own client, as a surviving
-// process would): each ends whole, applied once (replayed where A's commit went through).
+// process would): each ends whole, applied once (replayed where A's commit went through). The
+// engine keeps its default transactionLifetimeLimitSeconds (60): what A left open is ended by the
+// orphan sweep of API process B, which lives through the kill as a second process would (R3).
 
 const dbName = 'ledger_killed_batch';
 const accountsCount = 20;
@@ -19,15 +21,14 @@ const batchesCount = 60;
 /** Moves per batch: a withdrawal of 1 from each of 10 accounts, and a transfer. */
 const movesPerBatch = 11;
 const answeredBeforeKill = 20;
-/** Short, so the transaction A may leave open frees its accounts soon (docs/ledger.md). */
-const lifetimeLimitSeconds = 5;
-
 let engine: EngineProcess | undefined;
 let a: AppProcess | undefined;
+let b: AppProcess | undefined;
 let client: MongoClient | undefined;
 afterAll(async () => {
   await client?.close();
   await a?.stop();
+  await b?.stop();
   await engine?.stop();
 });
 
@@ -58,9 +59,7 @@ describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
     const phase = (name: string) => process.env['KILL_TEST_TRACE'] && process.stderr.write(`[killed batch] ${Date.now() - t0} ms ${name}\n`);
     engine = await startEngineProcess();
     client = new MongoClient(engine.uri);
-    // As mongod's --setParameter would: a killed process's open transaction ends after this.
-    await client.db('admin').command({ setParameter: 1, transactionLifetimeLimitSeconds: lifetimeLimitSeconds });
-    a = await startAppProcess({ mongoUri: engine.uri, dbName });
+    [a, b] = await Promise.all([startAppProcess({ mongoUri: engine.uri, dbName }), startAppProcess({ mongoUri: engine.uri, dbName })]);
     const api = a;
     const db = client.db(dbName);
     const survivor = createLedgerService({ db, telemetry: createLedgerTelemetry(new Registry(), pino({ level: 'silent' })) });
