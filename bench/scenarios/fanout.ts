@@ -38,11 +38,13 @@ export const fanoutScenario: Scenario = {
     // Warm-up (untimed), so that the first line does not pay for the JIT and the second gain by it.
     await createMany(context, `bench-fanout-warmup-${context.runId}`, WARMUP_ITEMS, `${NAME}-warmup`, new Map());
     const aloneCpu = apiCpuMicros();
+    const aloneSends = apiWriteSyscalls();
     const alone = await createMany(context, `bench-fanout-alone-${context.runId}`, items, `${NAME}-writes-alone`, new Map());
     const perWriteAloneMicros = (apiCpuMicros() - aloneCpu) / Math.max(1, alone.ops);
+    const perWriteAloneSends = (apiWriteSyscalls() - aloneSends) / Math.max(1, alone.ops);
     const lines: Line[] = [alone];
     for (const client of fanoutClients()) {
-      lines.push(...(await withSubscribers(context, client, { items, subscribers, alone, perWriteAloneMicros })));
+      lines.push(...(await withSubscribers(context, client, { items, subscribers, alone, perWriteAloneMicros, perWriteAloneSends })));
     }
     return lines;
   },
@@ -56,7 +58,7 @@ export const fanoutScenario: Scenario = {
 async function withSubscribers(
   context: BenchContext,
   client: FanoutClient,
-  run: { items: number; subscribers: number; alone: Measured; perWriteAloneMicros: number },
+  run: { items: number; subscribers: number; alone: Measured; perWriteAloneMicros: number; perWriteAloneSends: number },
 ): Promise<Line[]> {
   const name = client === 'raw' ? NAME : `${NAME}-${client}`;
   const kind = `bench-fanout-${client}-${context.runId}`;
@@ -66,6 +68,7 @@ async function withSubscribers(
     await waitUntil(() => context.app.subscriberCount() >= before + run.subscribers, SUBSCRIBE_WAIT_MS, `${run.subscribers} subscribers`);
     const answeredAtMs = new Map<string, number>();
     const withCpu = apiCpuMicros();
+    const withSends = apiWriteSyscalls();
     const writes = await createMany(context, kind, run.items, `${name}-writes`, answeredAtMs);
     const expected = answeredAtMs.size * run.subscribers;
     const startedMs = performance.now();
@@ -73,11 +76,14 @@ async function withSubscribers(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const withCpuMicros = apiCpuMicros() - withCpu;
+    const withSendsCount = apiWriteSyscalls() - withSends;
     const report = await ask(child, { type: 'report', answeredAtMs: Object.fromEntries(answeredAtMs) });
     if (report.type !== 'report') throw new Error('fanout subscribers: no report');
     // The API's process also runs the load generator: its writes' CPU, measured alone, is taken out.
     const serverMicrosPerDelivery = (withCpuMicros - run.perWriteAloneMicros * writes.ops) / Math.max(1, report.delivered);
     const clientMicrosPerDelivery = report.cpuMicros / Math.max(1, report.delivered);
+    // Write syscalls beyond the writes' own: one per socket flush, whatever number of frames it carries.
+    const deliveriesPerSend = report.delivered / Math.max(1, withSendsCount - run.perWriteAloneSends * writes.ops);
     const delivery: Measured = {
       name: `${name}-delivery`,
       ops: report.latenciesMs.length,
@@ -87,6 +93,7 @@ async function withSubscribers(
       note: [
         `lost ${report.lost}, duplicated ${report.duplicated} (latency: receipt − mutation answered)`,
         `CPU per delivery: API ${serverMicrosPerDelivery.toFixed(1)} µs, subscriber process ${clientMicrosPerDelivery.toFixed(1)} µs`,
+        ...(Number.isFinite(deliveriesPerSend) ? [`${deliveriesPerSend.toFixed(1)} deliveries per socket write`] : []),
         `clients: ${client === 'raw' ? 'the bench\'s own, id 1 each' : 'graphql-ws createClient, a UUID each'}`,
         ...report.errors.slice(0, 1),
       ].join('; '),
@@ -152,6 +159,15 @@ function apiCpuMicros(pid: number = process.pid): number {
   } catch {
     const used = process.cpuUsage();
     return used.user + used.system;
+  }
+}
+
+/** Write syscalls (write, writev) made so far by the API's process (/proc/<pid>/io syscw); NaN where there is no /proc. */
+function apiWriteSyscalls(pid: number = process.pid): number {
+  try {
+    return Number(/^syscw: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
   }
 }
 
