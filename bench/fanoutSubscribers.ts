@@ -92,8 +92,8 @@ function run({ wsUrl, token, kind, count, client }: FanoutStart): void {
   }
   for (let subscriber = 0; client === 'raw' && subscriber < count; subscriber++) {
     // The id the SDK and the console give a client's first subscription (they number them per
-    // client), so the API shares one frame per event among these subscribers; graphql-ws's own
-    // client would choose a random UUID each (measured too: docs/benchmarks.md, Round 4).
+    // client); graphql-ws's own client chooses a random UUID each (`client: 'graphql-ws'` above).
+    // The API's cost does not depend on it; this process's does (the frame comparison below).
     const id = '1';
     const subscribe = JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { kinds: [kind] } } });
     const socket = new WebSocket(wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });

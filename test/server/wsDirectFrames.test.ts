@@ -1,7 +1,8 @@
 // serveGraphqlWs writes a multiplexed subscription's `next` frames itself (frame header, the
 // subscription's id prefix, the shared payload bytes): a standard graphql-ws client must parse them
 // at every WebSocket length encoding, in order with the `complete` that follows; each subscription
-// gets its own id; and nothing is written after the client's `complete`, not even an event whose
+// gets its own id, and the payload is serialized once per event whatever the ids (graphql-ws's own
+// client names each operation with a random UUID); and nothing is written after the client's `complete`, not even an event whose
 // execution was under way when it came. Runs with a one-field schema and a source the test feeds.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -186,7 +187,7 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     expect(sentByWs.filter((message) => message.includes('"next"'))).toEqual([]);
   });
 
-  it('writes each subscription under its own id, and one shared frame for subscriptions that share an id', async () => {
+  it('writes each subscription under its own id, the same bytes for subscriptions that share an id', async () => {
     const { url, queues, stop } = await start();
     const one = await rawConnection(url);
     const other = await rawConnection(url);
