@@ -234,43 +234,149 @@ export function nextFrame(prefix: Buffer, payload: Buffer): Buffer {
 }
 
 /**
- * What graphql-ws iterates in place of a multiplexed subscription: each `next()` writes the frames
+ * A source that can hand over its next item without a promise (src/fanout/SubscriberQueue.ts);
+ * any other async iterator is adapted to it (one promise per item, as before).
+ */
+interface WaitableSource {
+  nextOrWait(onNext: (step: IteratorResult<unknown>) => void, onError: (error: unknown) => void): IteratorResult<unknown> | undefined;
+}
+
+function waitable(source: AsyncIterator<unknown>): WaitableSource {
+  const own = source as Partial<WaitableSource>;
+  if (typeof own.nextOrWait === 'function') return own as WaitableSource;
+  return {
+    nextOrWait(onNext, onError) {
+      source.next().then(onNext, onError);
+      return undefined;
+    },
+  };
+}
+
+/**
+ * What graphql-ws iterates in place of a multiplexed subscription: a `next()` writes the frames
  * of every event without errors itself and resolves only with a result that has errors (which
  * graphql-ws formats through `onNext` and sends), or when the source ends or fails (graphql-ws
- * then sends `complete` or `error`, after the frames already written). Once graphql-ws has
- * called `return()` (the client sent `complete`, or the socket closed) nothing more is written,
- * even for an event whose execution was under way.
+ * then sends `complete` or `error`, after the frames already written). Between those, items are
+ * taken from the source as they come, synchronously when the source allows it (no promise or
+ * microtask per delivery), one at a time and in order; the next item is taken only once the
+ * previous one's execution has settled and its frame is held or, past the socket's bound,
+ * written (backpressure: meanwhile the source's bounded queue fills). Once graphql-ws has called
+ * `return()` (the client sent `complete`, or the socket closed) nothing more is written, even for
+ * an event whose execution was under way.
  */
 class DirectDelivery implements AsyncIterableIterator<ExecutionResult> {
   #ended = false;
+  readonly #source: WaitableSource;
+  /** The pending `next()`'s settlement, while graphql-ws waits on it. */
+  #settle: { resolve(step: IteratorResult<ExecutionResult>): void; reject(error: unknown): void } | null = null;
+  // Bound once: the source calls these per item.
+  readonly #onStep = (step: IteratorResult<unknown>): void => {
+    // Called from the feed's push: a failure here is this subscription's, never the feed's.
+    try {
+      if (this.#take(step)) this.#pump();
+    } catch (error) {
+      this.#fail(error);
+    }
+  };
+  readonly #onError = (error: unknown): void => this.#fail(error);
+  readonly #onWritten = (): void => this.#pump();
 
   constructor(
     private readonly stream: MultiplexedStream,
     /** This subscription's `{"id":…,"type":"next","payload":`, built once. */
     private readonly prefix: Buffer,
     private readonly sink: HeldFrames,
-  ) {}
+  ) {
+    this.#source = waitable(stream.source);
+  }
 
-  async next(): Promise<IteratorResult<ExecutionResult>> {
-    const { source } = this.stream;
-    while (!this.#ended) {
-      const step = await source.next();
-      if (step.done || this.#ended) break;
-      let result;
+  next(): Promise<IteratorResult<ExecutionResult>> {
+    return new Promise((resolve, reject) => {
+      this.#settle = { resolve, reject };
+      this.#pump();
+    });
+  }
+
+  /** Takes the items at hand, then waits for the next one (or settles `next()`). */
+  #pump(): void {
+    while (this.#settle) {
+      if (this.#ended) return this.#done();
+      let step;
       try {
-        result = this.stream.resultOf(step.value);
-        if (isPromise(result)) result = await result;
+        step = this.#source.nextOrWait(this.#onStep, this.#onError);
       } catch (error) {
-        await source.return?.();
-        throw error;
+        return this.#fail(error);
       }
-      if (this.#ended) break;
-      const payload = this.stream.payloadOf(result);
-      if (!payload) return { value: result, done: false };
-      const written = this.sink.write(this.prefix, payload.bytes);
-      if (written) await written;
+      if (step === undefined) return;
+      try {
+        if (!this.#take(step)) return;
+      } catch (error) {
+        return this.#fail(error);
+      }
     }
-    return { value: undefined, done: true };
+  }
+
+  /** One item of the source; true when the next one may be taken at once. */
+  #take(step: IteratorResult<unknown>): boolean {
+    if (step.done || this.#ended) {
+      this.#done();
+      return false;
+    }
+    let result;
+    try {
+      result = this.stream.resultOf(step.value);
+    } catch (error) {
+      this.#failAfterReturn(error);
+      return false;
+    }
+    if (!isPromise(result)) return this.#deliver(result);
+    result.then(
+      (settled) => {
+        if (this.#deliver(settled)) this.#pump();
+      },
+      (error: unknown) => this.#failAfterReturn(error),
+    );
+    return false;
+  }
+
+  #deliver(result: ExecutionResult): boolean {
+    if (this.#ended) {
+      this.#done();
+      return false;
+    }
+    const payload = this.stream.payloadOf(result);
+    if (!payload) {
+      this.#resolve({ value: result, done: false });
+      return false;
+    }
+    const written = this.sink.write(this.prefix, payload.bytes);
+    if (!written) return true;
+    written.then(this.#onWritten, this.#onError);
+    return false;
+  }
+
+  #done(): void {
+    this.#resolve({ value: undefined, done: true });
+  }
+
+  #resolve(step: IteratorResult<ExecutionResult>): void {
+    const settle = this.#settle;
+    this.#settle = null;
+    settle?.resolve(step);
+  }
+
+  #fail(error: unknown): void {
+    const settle = this.#settle;
+    this.#settle = null;
+    settle?.reject(error);
+  }
+
+  // An execution that failed ends the source first, as graphql-js's own mapping does.
+  #failAfterReturn(error: unknown): void {
+    void Promise.resolve(this.stream.source.return?.()).then(
+      () => this.#fail(error),
+      () => this.#fail(error),
+    );
   }
 
   return(): Promise<IteratorResult<ExecutionResult>> {
