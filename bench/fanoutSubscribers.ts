@@ -12,13 +12,22 @@
 // own id, an item id; anything else is an error, and every item is counted per subscriber for loss
 // and duplication. That graphql-ws's own client parses the API's frames is tested in
 // test/server/wsDirectFrames.test.ts.
+//
+// With `client: 'graphql-ws'` each subscriber is instead graphql-ws's own `createClient` on its
+// own socket, as an ops console runs it: every operation is named by the client's random UUID, so
+// no two subscribers share an id (the API's cost per delivery must not depend on that).
+import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+
+/** Who subscribes: this process's own protocol code (ids 1), or graphql-ws's `createClient` (UUIDs). */
+export type FanoutClient = 'raw' | 'graphql-ws';
 
 export interface FanoutStart {
   wsUrl: string;
   token: string;
   kind: string;
   count: number;
+  client: FanoutClient;
 }
 
 export type FanoutRequest = { type: 'progress' } | { type: 'report'; answeredAtMs: Record<string, number> };
@@ -33,19 +42,58 @@ const SUBSCRIPTION = `subscription ($kinds: [String!]) { workItemStatusChanged(k
 /** Wall-clock ms with sub-ms precision, comparable across processes on one machine. */
 export const wallClockMs = () => performance.timeOrigin + performance.now();
 
-function run({ wsUrl, token, kind, count }: FanoutStart): void {
+interface Receipts {
+  atMs: Float64Array;
+  counts: Uint16Array;
+}
+
+function run({ wsUrl, token, kind, count, client }: FanoutStart): void {
   // Per item: when each subscriber received it (NaN until then) and how many times.
-  const receipts = new Map<string, { atMs: Float64Array; counts: Uint16Array }>();
-  let lastFrame: { text: string; item: { atMs: Float64Array; counts: Uint16Array } | null } = { text: '', item: null };
+  const receipts = new Map<string, Receipts>();
+  let lastFrame: { text: string; item: Receipts | null } = { text: '', item: null };
   const errors: string[] = [];
   let delivered = 0;
   let closing = false;
   const sockets: WebSocket[] = [];
+  const clients: Client[] = [];
   const fail = (what: string) => void (errors.length < 10 && errors.push(what));
-  for (let subscriber = 0; subscriber < count; subscriber++) {
+  const receiptsOf = (itemId: string): Receipts => {
+    let item = receipts.get(itemId);
+    if (!item) receipts.set(itemId, (item = { atMs: new Float64Array(count).fill(Number.NaN), counts: new Uint16Array(count) }));
+    return item;
+  };
+  const receive = (item: Receipts, subscriber: number, atMs: number) => {
+    if (item.counts[subscriber]! === 0) item.atMs[subscriber] = atMs;
+    item.counts[subscriber]!++;
+    delivered++;
+  };
+  for (let subscriber = 0; client === 'graphql-ws' && subscriber < count; subscriber++) {
+    const graphqlWs = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      retryAttempts: 0,
+      on: { closed: (event) => closing || fail(`closed ${(event as { code?: number }).code ?? '?'}`) },
+    });
+    clients.push(graphqlWs);
+    graphqlWs.subscribe<{ workItemStatusChanged?: { itemId?: string } }>(
+      { query: SUBSCRIPTION, variables: { kinds: [kind] } },
+      {
+        next: (result) => {
+          const atMs = wallClockMs();
+          const itemId = result.data?.workItemStatusChanged?.itemId;
+          if (!itemId || result.errors) return fail(JSON.stringify(result).slice(0, 300));
+          receive(receiptsOf(itemId), subscriber, atMs);
+        },
+        error: (error) => fail(error instanceof Error ? error.message : JSON.stringify(error).slice(0, 300)),
+        complete: () => closing || fail('completed'),
+      },
+    );
+  }
+  for (let subscriber = 0; client === 'raw' && subscriber < count; subscriber++) {
     // The id the SDK and the console give a client's first subscription (they number them per
-    // client), so the API shares one frame per event among these subscribers; graphql-ws's own
-    // client would choose a random UUID each (measured too: docs/benchmarks.md, Round 4).
+    // client); graphql-ws's own client chooses a random UUID each (`client: 'graphql-ws'` above).
+    // The API's cost does not depend on it; this process's does (the frame comparison below).
     const id = '1';
     const subscribe = JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { kinds: [kind] } } });
     const socket = new WebSocket(wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });
@@ -65,13 +113,10 @@ function run({ wsUrl, token, kind, count }: FanoutStart): void {
         if (message.type === 'ping') return void socket.send('{"type":"pong"}');
         const itemId = message.type === 'next' && message.id === id ? message.payload?.data?.workItemStatusChanged?.itemId : undefined;
         if (!itemId) return fail(text.slice(0, 300));
-        item = receipts.get(itemId) ?? null;
-        if (!item) receipts.set(itemId, (item = { atMs: new Float64Array(count).fill(Number.NaN), counts: new Uint16Array(count) }));
+        item = receiptsOf(itemId);
         lastFrame = { text, item };
       }
-      if (item.counts[subscriber]! === 0) item.atMs[subscriber] = atMs;
-      item.counts[subscriber]!++;
-      delivered++;
+      receive(item, subscriber, atMs);
     });
   }
   process.on('message', (request: FanoutRequest) => {
@@ -94,6 +139,7 @@ function run({ wsUrl, token, kind, count }: FanoutStart): void {
     process.send!({ type: 'report', latenciesMs, delivered, lost, duplicated, errors, cpuMicros } satisfies FanoutMessage, undefined, undefined, () => {
       closing = true;
       for (const socket of sockets) socket.close(1000);
+      for (const graphqlWs of clients) void graphqlWs.dispose();
       process.disconnect();
     });
   });

@@ -48,6 +48,20 @@ export class SubscriberQueue<T> implements AsyncIterableIterator<T> {
     return new Promise((resolve) => (this.#waiter = resolve));
   }
 
+  /**
+   * `next()` without a promise: the next item (or the end) now if there is one, else undefined,
+   * and `onNext` is called with it when it comes, synchronously, from the `push` or `end` that
+   * brings it. One waiter at a time, as with `next()`. The fan-out's socket writer uses it so that
+   * a delivery costs no promise and no microtask (src/server/wsServer.ts).
+   */
+  nextOrWait(onNext: (result: IteratorResult<T>) => void): IteratorResult<T> | undefined {
+    const item = this.#items.shift();
+    if (item !== undefined) return { value: item, done: false };
+    if (this.#ended) return { value: undefined, done: true };
+    this.#waiter = onNext;
+    return undefined;
+  }
+
   /** The subscriber went away (unsubscribe, socket closed): drop everything. */
   return(): Promise<IteratorResult<T>> {
     this.#items.length = 0;

@@ -21,29 +21,23 @@ import type { GraphqlTelemetry } from './telemetry.ts';
 /** A value, or the promise of one (graphql-js's execute answers either). */
 export type PromiseOrValue<T> = Promise<T> | T;
 
-/** A `next` payload serialized once and sent as is to every subscriber of a selection. */
+/**
+ * A `next` payload serialized once and sent as is to every subscriber of a selection, whatever
+ * their operation ids (each frame is the subscription's own prefix, then these bytes).
+ */
 export class SharedPayload {
   #bytes: Buffer | null = null;
-  #frameId: string | null = null;
-  #frame: Buffer | null = null;
 
-  constructor(readonly result: ExecutionResult) {}
+  constructor(
+    readonly result: ExecutionResult,
+    private readonly stats: MultiplexerStats,
+  ) {}
 
   /** The payload's UTF-8 JSON, built on first use and then shared. */
   get bytes(): Buffer {
-    return (this.#bytes ??= Buffer.from(JSON.stringify(this.result)));
-  }
-
-  /**
-   * The whole frame for subscription `id` (prefix = its bytes before the payload), built by
-   * `build`. The last one is kept: subscribers that share an id as well share one Buffer.
-   */
-  frameFor(id: string, build: (payload: Buffer) => Buffer): Buffer {
-    if (this.#frameId === id && this.#frame) return this.#frame;
-    const frame = build(this.bytes);
-    this.#frameId = id;
-    this.#frame = frame;
-    return frame;
+    if (this.#bytes) return this.#bytes;
+    this.stats.serializations++;
+    return (this.#bytes = Buffer.from(JSON.stringify(this.result)));
   }
 }
 
@@ -52,6 +46,8 @@ export interface MultiplexerStats {
   executions: number;
   /** Per-event results served from an execution another subscriber's item already ran. */
   shared: number;
+  /** Payloads serialized to JSON (one per item and distinct selection, whatever the subscribers' ids). */
+  serializations: number;
 }
 
 export interface SubscriptionMultiplexer {
@@ -78,7 +74,7 @@ export function createSubscriptionMultiplexer(
   const results = new WeakMap<object, Map<string, PromiseOrValue<ExecutionResult>>>();
   const payloads = new WeakMap<ExecutionResult, SharedPayload>();
   const printed = new WeakMap<DocumentNode, string>();
-  const stats: MultiplexerStats = { executions: 0, shared: 0 };
+  const stats: MultiplexerStats = { executions: 0, shared: 0, serializations: 0 };
 
   const selectionKey = (args: ExecutionArgs): string => {
     let text = printed.get(args.document);
@@ -112,7 +108,7 @@ export function createSubscriptionMultiplexer(
   const payloadOf = (result: ExecutionResult): SharedPayload | null => {
     if (result.errors) return null;
     let payload = payloads.get(result);
-    if (!payload) payloads.set(result, (payload = new SharedPayload(result)));
+    if (!payload) payloads.set(result, (payload = new SharedPayload(result, stats)));
     return payload;
   };
 

@@ -1,14 +1,17 @@
 // graphql-ws over `ws`, as graphql-ws's own `useServer` (use/ws) does it, with three changes for
 // fan-out. A multiplexed subscription (subscriptionMultiplexer.ts) is driven here rather than by
-// graphql-ws's per-event path: each event's shared payload bytes are written to the socket inside
-// a WebSocket frame built here, after the subscription's own `{"id":…,"type":"next","payload":`
-// prefix (built once), with no per-subscriber JSON, graphql-ws message object or `ws` send
-// (profiles of `fanout-1000` showed those as most of the API's per-delivery CPU); errors, `complete`
-// and every other message still go through graphql-ws. Subscription frames are held for up to
-// `frameFlushIntervalMs` and leave a socket in one write (a third of the CPU was one `writev` per
-// frame). And a subscription does not wait for its frame to reach the kernel while the socket's
-// buffer is under `socketBufferedMaxBytes`, beyond which it does wait, so a slow client still fills
-// its own bounded queue and is told SLOW_SUBSCRIBER. Every other frame flushes its socket at once.
+// graphql-ws's per-event path: each event's payload bytes (serialized once per selection, shared
+// by every subscriber whatever its operation id) are written to the socket inside a WebSocket frame
+// built here, after the subscription's own `{"id":…,"type":"next","payload":` prefix (built once
+// per subscription), with no per-subscriber JSON, graphql-ws message object or `ws` send (profiles
+// of `fanout-1000` showed those as most of the API's per-delivery CPU); errors, `complete` and every
+// other message still go through graphql-ws. A socket's subscription frames are held for up to
+// `frameFlushIntervalMs` as (prefix, payload) pairs and leave it as one Buffer in one write (a
+// third of the CPU was one `writev` per frame; then the streams' per-chunk bookkeeping); anything
+// else sent on the socket writes the held frames first, so order on the socket is kept. And a
+// subscription does not wait for its frame to reach the kernel while the socket holds, unsent and
+// held, under `socketBufferedMaxBytes`, beyond which it does wait, so a slow client still fills its
+// own bounded queue and is told SLOW_SUBSCRIBER.
 import { CloseCode, makeServer, handleProtocols, type ServerOptions } from 'graphql-ws';
 import type { ExecutionResult } from 'graphql';
 import type { IncomingMessage } from 'node:http';
@@ -42,7 +45,7 @@ export function serveGraphqlWs(
 ): { dispose(): Promise<void> } {
   const flusher = new FrameFlusher(limits.frameFlushIntervalMs);
   // The sockets whose subscription frames this module may write itself (see frameSinkOf).
-  const sinks = new WeakMap<WebSocket, FrameSink>();
+  const sinks = new WeakMap<WebSocket, HeldFrames>();
   const server = makeServer<Record<string, unknown> | undefined, WsExtra>({
     ...options,
     async onOperation(ctx, id, payload, args, result) {
@@ -50,7 +53,7 @@ export function serveGraphqlWs(
       const operation = replaced ?? result;
       const sink = sinks.get(ctx.extra.socket);
       if (!(operation instanceof MultiplexedStream) || !sink) return replaced;
-      return new DirectDelivery(operation, nextFramePrefix(id), id, sink);
+      return new DirectDelivery(operation, nextFramePrefix(id), sink);
     },
   });
   wss.options.handleProtocols = handleProtocols;
@@ -79,11 +82,14 @@ export function serveGraphqlWs(
         protocol: socket.protocol,
         send(data) {
           if (socket.readyState !== socket.OPEN) return;
-          const sent = new Promise<void>((resolve, reject) => socket.send(data, (error) => (error ? reject(error) : resolve())));
-          if (stream) flusher.flush(stream);
-          return sent;
+          // The frames held for this socket go first: a `complete` never overtakes its `next`s.
+          if (sink) flusher.flush(sink);
+          return new Promise<void>((resolve, reject) => socket.send(data, (error) => (error ? reject(error) : resolve())));
         },
-        close: (code, reason) => socket.close(code, reason),
+        close: (code, reason) => {
+          if (sink) flusher.flush(sink);
+          socket.close(code, reason);
+        },
         onMessage: (callback) =>
           socket.on('message', async (message) => {
             try {
@@ -100,7 +106,7 @@ export function serveGraphqlWs(
       { socket, request },
     );
     socket.once('close', (code, reason) => {
-      if (stream) flusher.forget(stream);
+      if (sink) flusher.forget(sink);
       if (pongWait) clearTimeout(pongWait);
       clearInterval(pingInterval);
       void closed(code, String(reason));
@@ -118,34 +124,68 @@ export function serveGraphqlWs(
 }
 
 interface RawStream {
-  cork(): void;
-  uncork(): void;
   write(chunk: Buffer, callback?: (error?: Error | null) => void): boolean;
   destroyed: boolean;
 }
 
-/** Writes one subscription frame; a promise when the caller must wait for it (backpressure). */
-interface FrameSink {
-  write(frame: Buffer): Promise<void> | undefined;
+/**
+ * One socket's subscription frames not yet written: each a (prefix, payload) pair, so that no
+ * frame is built per subscriber; `flush` writes them all as one Buffer.
+ */
+interface HeldFrames {
+  /** Holds one frame; a promise when the caller must wait for it to reach the kernel (backpressure). */
+  write(prefix: Buffer, payload: Buffer): Promise<void> | undefined;
+  /** Writes what is held as one Buffer (nothing when the socket is no longer open). */
+  flush(): void;
+  readonly held: boolean;
 }
 
 /**
  * Frames may go straight to the TCP socket only when `ws` would send them as they are: no
  * permessage-deflate negotiated (the app's server offers none), so `ws`'s sender never queues and
- * writes what it is given in call order; both paths then share the socket's own write queue, and
- * a subscription's frames stay in order with its `complete`/`error` and with pings.
+ * writes what it is given in call order. Whatever `ws` writes for this server's own calls (graphql-ws
+ * messages, close) comes after the held frames are flushed (see `send` and `close` above); pings and
+ * pongs are control frames, which RFC 6455 §5.5 lets go between any two messages.
  */
-function frameSinkOf(socket: WebSocket, stream: RawStream, flusher: FrameFlusher, bufferedMaxBytes: number): FrameSink | null {
+function frameSinkOf(socket: WebSocket, stream: RawStream, flusher: FrameFlusher, bufferedMaxBytes: number): HeldFrames | null {
   if (socket.extensions !== '') return null;
-  return {
-    write(frame) {
-      if (socket.readyState !== socket.OPEN || stream.destroyed) return undefined;
-      flusher.hold(stream);
-      // A write error also closes the socket (ws listens on it), which ends its subscriptions.
-      if (socket.bufferedAmount < bufferedMaxBytes) return void stream.write(frame);
-      return new Promise<void>((resolve, reject) => stream.write(frame, (error) => (error ? reject(error) : resolve())));
+  const prefixes: Buffer[] = [];
+  const payloads: Buffer[] = [];
+  let heldBytes = 0;
+  const take = (): Buffer | null => {
+    if (prefixes.length === 0) return null;
+    const bytes = Buffer.allocUnsafe(heldBytes);
+    let offset = 0;
+    for (let i = 0; i < prefixes.length; i++) offset = writeNextFrame(bytes, offset, prefixes[i]!, payloads[i]!);
+    prefixes.length = 0;
+    payloads.length = 0;
+    heldBytes = 0;
+    return bytes;
+  };
+  const open = () => socket.readyState === socket.OPEN && !stream.destroyed;
+  const sink: HeldFrames = {
+    get held() {
+      return prefixes.length > 0;
+    },
+    write(prefix, payload) {
+      if (!open()) return undefined;
+      prefixes.push(prefix);
+      payloads.push(payload);
+      heldBytes += nextFrameLength(prefix, payload);
+      // Under the bound the frame waits for the flush; past it, what is held goes now and the
+      // subscription waits until the kernel took it. A write error also closes the socket (ws
+      // listens on it), which ends its subscriptions.
+      if (socket.bufferedAmount + heldBytes < bufferedMaxBytes) return void flusher.hold(sink);
+      flusher.forget(sink);
+      const bytes = take()!;
+      return new Promise<void>((resolve, reject) => stream.write(bytes, (error) => (error ? reject(error) : resolve())));
+    },
+    flush() {
+      const bytes = take();
+      if (bytes && open()) stream.write(bytes);
     },
   };
+  return sink;
 }
 
 /** What precedes the payload in a `next` message for subscription `id`, as graphql-ws writes it. */
@@ -153,72 +193,190 @@ export function nextFramePrefix(id: string): Buffer {
   return Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
 }
 
-/**
- * A server-to-client WebSocket text frame (RFC 6455 §5.2: FIN, opcode 1, unmasked) whose data is
- * `prefix`, `payload` and the closing `}`, in one Buffer so that it costs one stream write.
- */
-export function nextFrame(prefix: Buffer, payload: Buffer): Buffer {
+/** Bytes of the `next` frame of `prefix` and `payload` (see writeNextFrame). */
+export function nextFrameLength(prefix: Buffer, payload: Buffer): number {
   const length = prefix.length + payload.length + 1;
-  const headerLength = length < 126 ? 2 : length < 0x1_00_00 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(headerLength + length);
-  frame[0] = 0x81;
-  if (headerLength === 2) {
-    frame[1] = length;
-  } else if (headerLength === 4) {
-    frame[1] = 126;
-    frame.writeUInt16BE(length, 2);
+  return (length < 126 ? 2 : length < 0x1_00_00 ? 4 : 10) + length;
+}
+
+/**
+ * Writes at `offset` of `target` a server-to-client WebSocket text frame (RFC 6455 §5.2: FIN,
+ * opcode 1, unmasked) whose data is `prefix`, `payload` and the closing `}`; returns the offset
+ * after it.
+ */
+export function writeNextFrame(target: Buffer, offset: number, prefix: Buffer, payload: Buffer): number {
+  const length = prefix.length + payload.length + 1;
+  target[offset] = 0x81;
+  if (length < 126) {
+    target[offset + 1] = length;
+    offset += 2;
+  } else if (length < 0x1_00_00) {
+    target[offset + 1] = 126;
+    target.writeUInt16BE(length, offset + 2);
+    offset += 4;
   } else {
-    frame[1] = 127;
-    frame.writeUInt32BE(Math.floor(length / 0x1_00_00_00_00), 2);
-    frame.writeUInt32BE(length % 0x1_00_00_00_00, 6);
+    target[offset + 1] = 127;
+    target.writeUInt32BE(Math.floor(length / 0x1_00_00_00_00), offset + 2);
+    target.writeUInt32BE(length % 0x1_00_00_00_00, offset + 6);
+    offset += 10;
   }
-  prefix.copy(frame, headerLength);
-  payload.copy(frame, headerLength + prefix.length);
-  frame[frame.length - 1] = 0x7d;
+  offset += prefix.copy(target, offset);
+  offset += payload.copy(target, offset);
+  target[offset] = 0x7d;
+  return offset + 1;
+}
+
+/** The `next` frame of `prefix` and `payload` in a Buffer of its own. */
+export function nextFrame(prefix: Buffer, payload: Buffer): Buffer {
+  const frame = Buffer.allocUnsafe(nextFrameLength(prefix, payload));
+  writeNextFrame(frame, 0, prefix, payload);
   return frame;
 }
 
 /**
- * What graphql-ws iterates in place of a multiplexed subscription: each `next()` writes the frames
+ * A source that can hand over its next item without a promise (src/fanout/SubscriberQueue.ts);
+ * any other async iterator is adapted to it (one promise per item, as before).
+ */
+interface WaitableSource {
+  nextOrWait(onNext: (step: IteratorResult<unknown>) => void, onError: (error: unknown) => void): IteratorResult<unknown> | undefined;
+}
+
+function waitable(source: AsyncIterator<unknown>): WaitableSource {
+  const own = source as Partial<WaitableSource>;
+  if (typeof own.nextOrWait === 'function') return own as WaitableSource;
+  return {
+    nextOrWait(onNext, onError) {
+      source.next().then(onNext, onError);
+      return undefined;
+    },
+  };
+}
+
+/**
+ * What graphql-ws iterates in place of a multiplexed subscription: a `next()` writes the frames
  * of every event without errors itself and resolves only with a result that has errors (which
  * graphql-ws formats through `onNext` and sends), or when the source ends or fails (graphql-ws
- * then sends `complete` or `error`, after the frames already written). Once graphql-ws has
- * called `return()` (the client sent `complete`, or the socket closed) nothing more is written,
- * even for an event whose execution was under way.
+ * then sends `complete` or `error`, after the frames already written). Between those, items are
+ * taken from the source as they come, synchronously when the source allows it (no promise or
+ * microtask per delivery), one at a time and in order; the next item is taken only once the
+ * previous one's execution has settled and its frame is held or, past the socket's bound,
+ * written (backpressure: meanwhile the source's bounded queue fills). Once graphql-ws has called
+ * `return()` (the client sent `complete`, or the socket closed) nothing more is written, even for
+ * an event whose execution was under way.
  */
 class DirectDelivery implements AsyncIterableIterator<ExecutionResult> {
   #ended = false;
-  readonly #build: (payload: Buffer) => Buffer;
+  readonly #source: WaitableSource;
+  /** The pending `next()`'s settlement, while graphql-ws waits on it. */
+  #settle: { resolve(step: IteratorResult<ExecutionResult>): void; reject(error: unknown): void } | null = null;
+  // Bound once: the source calls these per item.
+  readonly #onStep = (step: IteratorResult<unknown>): void => {
+    // Called from the feed's push: a failure here is this subscription's, never the feed's.
+    try {
+      if (this.#take(step)) this.#pump();
+    } catch (error) {
+      this.#fail(error);
+    }
+  };
+  readonly #onError = (error: unknown): void => this.#fail(error);
+  readonly #onWritten = (): void => this.#pump();
 
   constructor(
     private readonly stream: MultiplexedStream,
-    prefix: Buffer,
-    private readonly id: string,
-    private readonly sink: FrameSink,
+    /** This subscription's `{"id":…,"type":"next","payload":`, built once. */
+    private readonly prefix: Buffer,
+    private readonly sink: HeldFrames,
   ) {
-    this.#build = (payload) => nextFrame(prefix, payload);
+    this.#source = waitable(stream.source);
   }
 
-  async next(): Promise<IteratorResult<ExecutionResult>> {
-    const { source } = this.stream;
-    while (!this.#ended) {
-      const step = await source.next();
-      if (step.done || this.#ended) break;
-      let result;
+  next(): Promise<IteratorResult<ExecutionResult>> {
+    return new Promise((resolve, reject) => {
+      this.#settle = { resolve, reject };
+      this.#pump();
+    });
+  }
+
+  /** Takes the items at hand, then waits for the next one (or settles `next()`). */
+  #pump(): void {
+    while (this.#settle) {
+      if (this.#ended) return this.#done();
+      let step;
       try {
-        result = this.stream.resultOf(step.value);
-        if (isPromise(result)) result = await result;
+        step = this.#source.nextOrWait(this.#onStep, this.#onError);
       } catch (error) {
-        await source.return?.();
-        throw error;
+        return this.#fail(error);
       }
-      if (this.#ended) break;
-      const payload = this.stream.payloadOf(result);
-      if (!payload) return { value: result, done: false };
-      const written = this.sink.write(payload.frameFor(this.id, this.#build));
-      if (written) await written;
+      if (step === undefined) return;
+      try {
+        if (!this.#take(step)) return;
+      } catch (error) {
+        return this.#fail(error);
+      }
     }
-    return { value: undefined, done: true };
+  }
+
+  /** One item of the source; true when the next one may be taken at once. */
+  #take(step: IteratorResult<unknown>): boolean {
+    if (step.done || this.#ended) {
+      this.#done();
+      return false;
+    }
+    let result;
+    try {
+      result = this.stream.resultOf(step.value);
+    } catch (error) {
+      this.#failAfterReturn(error);
+      return false;
+    }
+    if (!isPromise(result)) return this.#deliver(result);
+    result.then(
+      (settled) => {
+        if (this.#deliver(settled)) this.#pump();
+      },
+      (error: unknown) => this.#failAfterReturn(error),
+    );
+    return false;
+  }
+
+  #deliver(result: ExecutionResult): boolean {
+    if (this.#ended) {
+      this.#done();
+      return false;
+    }
+    const payload = this.stream.payloadOf(result);
+    if (!payload) {
+      this.#resolve({ value: result, done: false });
+      return false;
+    }
+    const written = this.sink.write(this.prefix, payload.bytes);
+    if (!written) return true;
+    written.then(this.#onWritten, this.#onError);
+    return false;
+  }
+
+  #done(): void {
+    this.#resolve({ value: undefined, done: true });
+  }
+
+  #resolve(step: IteratorResult<ExecutionResult>): void {
+    const settle = this.#settle;
+    this.#settle = null;
+    settle?.resolve(step);
+  }
+
+  #fail(error: unknown): void {
+    const settle = this.#settle;
+    this.#settle = null;
+    settle?.reject(error);
+  }
+
+  // An execution that failed ends the source first, as graphql-js's own mapping does.
+  #failAfterReturn(error: unknown): void {
+    void Promise.resolve(this.stream.source.return?.()).then(
+      () => this.#fail(error),
+      () => this.#fail(error),
+    );
   }
 
   return(): Promise<IteratorResult<ExecutionResult>> {
@@ -240,27 +398,26 @@ function rawStream(socket: WebSocket): RawStream | null {
   return (socket as unknown as { _socket?: RawStream })._socket ?? null;
 }
 
-/** Holds sockets corked until one shared timer (or a non-subscription frame) flushes them. */
+/** Holds sockets' frames until one shared timer (or anything else sent on the socket) flushes them. */
 class FrameFlusher {
-  readonly #held = new Set<RawStream>();
+  readonly #held = new Set<HeldFrames>();
   #timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly intervalMs: number) {}
 
-  hold(stream: RawStream): void {
-    if (this.#held.has(stream) || stream.destroyed) return;
-    stream.cork();
-    this.#held.add(stream);
+  hold(frames: HeldFrames): void {
+    if (this.#held.has(frames)) return;
+    this.#held.add(frames);
     this.#timer ??= setTimeout(() => this.flushAll(), this.intervalMs);
   }
 
-  flush(stream: RawStream): void {
-    if (!this.#held.delete(stream)) return;
-    stream.uncork();
+  flush(frames: HeldFrames): void {
+    this.#held.delete(frames);
+    if (frames.held) frames.flush();
   }
 
-  forget(stream: RawStream): void {
-    this.#held.delete(stream);
+  forget(frames: HeldFrames): void {
+    this.#held.delete(frames);
   }
 
   flushAll(): void {
@@ -268,6 +425,6 @@ class FrameFlusher {
     this.#timer = null;
     const held = [...this.#held];
     this.#held.clear();
-    for (const stream of held) if (!stream.destroyed) stream.uncork();
+    for (const frames of held) frames.flush();
   }
 }

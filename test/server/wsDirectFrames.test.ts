@@ -1,7 +1,8 @@
 // serveGraphqlWs writes a multiplexed subscription's `next` frames itself (frame header, the
 // subscription's id prefix, the shared payload bytes): a standard graphql-ws client must parse them
 // at every WebSocket length encoding, in order with the `complete` that follows; each subscription
-// gets its own id; and nothing is written after the client's `complete`, not even an event whose
+// gets its own id, and the payload is serialized once per event whatever the ids (graphql-ws's own
+// client names each operation with a random UUID); and nothing is written after the client's `complete`, not even an event whose
 // execution was under way when it came. Runs with a one-field schema and a source the test feeds.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,7 +69,7 @@ async function start() {
     await served.dispose();
     await new Promise((resolve) => httpServer.close(resolve));
   };
-  return { url, queues, sentByWs, wss, stop };
+  return { url, queues, sentByWs, wss, stats: multiplexer.stats, stop };
 }
 
 /** A raw graphql-transport-ws connection that records every frame, parsed. */
@@ -157,7 +158,36 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     expect(sentByWs.some((message) => message.includes('"complete"'))).toBe(true);
   });
 
-  it('writes each subscription under its own id, and one shared frame for subscriptions that share an id', async () => {
+  it('serializes each event once for graphql-ws clients that each name their operation with a UUID', async () => {
+    const { url, queues, sentByWs, stats, stop } = await start();
+    const clients = Array.from({ length: 25 }, () => createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false }));
+    const ids: string[] = [];
+    cleanup = async () => {
+      await Promise.all(clients.map((client) => client.dispose()));
+      await stop();
+    };
+    // What each client receives, and the id it chose (graphql-ws's own UUID: no two alike).
+    const received = clients.map((client) => {
+      const results: unknown[] = [];
+      client.on('message', (message) => void (message.type === 'next' && ids.push(message.id)));
+      client.subscribe({ query: 'subscription { text }' }, { next: (result) => void results.push(result), error: () => undefined, complete: () => undefined });
+      return results;
+    });
+    await waitFor(() => queues.length === clients.length, 'every subscription');
+    const serializedBefore = stats.serializations;
+    // One item object per event, as a feed hands it to every subscriber.
+    const events = [{ text: 'first' }, { text: 'second "é"' }];
+    for (const item of events) for (const queue of queues) queue.push(item);
+    await waitFor(() => received.every((results) => results.length === events.length), 'every event at every client');
+    for (const results of received) expect(results).toEqual(events.map(({ text }) => ({ data: { text } })));
+    expect(new Set(ids).size).toBe(clients.length);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // One JSON serialization per event for the selection, whatever the ids; none by graphql-ws.
+    expect(stats.serializations - serializedBefore).toBe(events.length);
+    expect(sentByWs.filter((message) => message.includes('"next"'))).toEqual([]);
+  });
+
+  it('writes each subscription under its own id, the same bytes for subscriptions that share an id', async () => {
     const { url, queues, stop } = await start();
     const one = await rawConnection(url);
     const other = await rawConnection(url);
