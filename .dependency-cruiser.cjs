@@ -119,6 +119,23 @@ module.exports = {
       to: { path: '^src/testing/' },
     },
     {
+      name: 'workers-are-api-clients',
+      severity: 'error',
+      comment:
+        'workers/ are API clients, run beside the API as any service would run them: they reach the API only ' +
+        'through @precondition/sdk, never through src/ (its collections, services or config), nor through tests.',
+      from: { path: '^workers/' },
+      to: { path: ['^src/', '^test/', '^bench/'] },
+    },
+    {
+      name: 'workers-through-the-sdk-package',
+      severity: 'error',
+      comment:
+        'A worker imports the SDK by its package name (@precondition/sdk), as a user would, never a file of packages/ by a relative path.',
+      from: { path: '^workers/' },
+      to: { path: '^packages/', dependencyTypes: ['local'] },
+    },
+    {
       name: 'emulator-not-to-app',
       severity: 'error',
       comment: 'The emulator is a MongoDB server; it knows nothing of the app that talks to it.',
