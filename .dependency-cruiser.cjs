@@ -133,7 +133,7 @@ module.exports = {
       comment:
         'A worker imports the SDK by its package name (@precondition/sdk), as a user would, never a file of packages/ by a relative path.',
       from: { path: '^workers/' },
-      to: { path: '^packages/', dependencyTypes: ['local'] },
+      to: { path: '^packages/', dependencyTypesNot: ['aliased-workspace'] },
     },
     {
       name: 'emulator-not-to-app',
@@ -191,7 +191,8 @@ module.exports = {
     enhancedResolveOptions: {
       extensions: ['.ts', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
       exportsFields: ['exports'],
-      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      // precondition-source: @precondition/sdk's sources, as workers/ import it (tsconfig customConditions).
+      conditionNames: ['precondition-source', 'import', 'require', 'node', 'default', 'types'],
       mainFields: ['module', 'main', 'types', 'typings'],
     },
     reporterOptions: { text: { highlightFocused: true } },

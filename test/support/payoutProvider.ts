@@ -9,6 +9,7 @@
 //   ... PAYOUT_PROVIDER_URL = provider.url ...
 //   provider.snapshot().payouts; await provider.stop();
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as pause } from 'node:timers/promises';
@@ -56,6 +57,8 @@ export interface ProviderSnapshot {
   /** Calls whose answer was held back. */
   delayed: number;
   payouts: StoredPayout[];
+  /** Calls whose answer is being held back now (the payout already stored): a worker is mid-call on each. */
+  held: Array<{ key: string; entryId: string; heldMs: number }>;
 }
 
 export interface TestPayoutProvider {
@@ -108,6 +111,9 @@ export async function startTestPayoutProvider(options: TestPayoutProviderOptions
   const callsByKey = new Map<string, number>();
   const counts = { calls: 0, paid: 0, duplicates: 0, refusals: 0, invalid: 0, delayed: 0 };
   const pending = new AbortController();
+  // Every held answer listens on it: as many as calls in flight.
+  setMaxListeners(0, pending.signal);
+  const held = new Set<{ key: string; entryId: string; since: number }>();
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://x').pathname !== '/payouts') {
@@ -158,7 +164,13 @@ export async function startTestPayoutProvider(options: TestPayoutProviderOptions
     const delay = options.delayMs?.(call) ?? 0;
     if (delay > 0) {
       counts.delayed++;
-      await pause(delay, undefined, { signal: pending.signal }).catch(() => undefined);
+      const holding = { key: call.key, entryId: call.entryId, since: Date.now() };
+      held.add(holding);
+      try {
+        await pause(delay, undefined, { signal: pending.signal }).catch(() => undefined);
+      } finally {
+        held.delete(holding);
+      }
     }
     send(response, status, answer);
   }
@@ -171,7 +183,7 @@ export async function startTestPayoutProvider(options: TestPayoutProviderOptions
 
   return {
     url: `http://127.0.0.1:${port}`,
-    snapshot: () => ({ ...counts, payouts: [...byKey.values()].map((payout) => ({ ...payout })) }),
+    snapshot: () => ({ ...counts, payouts: [...byKey.values()].map((payout) => ({ ...payout })), held: [...held].map(({ key, entryId, since }) => ({ key, entryId, heldMs: Date.now() - since })) }),
     payoutsByEntry() {
       const grouped = new Map<string, StoredPayout[]>();
       for (const payout of byKey.values()) grouped.set(payout.entryId, [...(grouped.get(payout.entryId) ?? []), { ...payout }]);
