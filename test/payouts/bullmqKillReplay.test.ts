@@ -3,11 +3,11 @@
 // MongoDB records not yet marked, its token not stored) and a replay from an earlier token after
 // the completed jobs were removed from the queue, which is when BullMQ would take the same job id
 // again. Adds are counted from the queue's own event stream (one `added` event per job Redis
-// created); a consumer marks each job taken as the payout worker does, and counts what it was
-// handed per entry. The meta-test runs the same scenario with the job id alone (no MongoDB
+// created); the BullMQ payout worker (workers/payouts/bullmq.ts) pays each job at the test
+// provider, which counts calls per key. The meta-test runs the same scenario with the job id alone (no MongoDB
 // record) and shows the count then finds second jobs.
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
-import { Queue, Worker } from 'bullmq';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { pino } from 'pino';
@@ -22,12 +22,12 @@ import {
   payoutJobId,
   payoutJobs,
   projectionLeases,
-  takenMarksKey,
-  type PayoutJobData,
 } from '../../src/payouts/index.ts';
 import { mongoPayoutJobRecords } from '../../src/payouts/payoutJobs.ts';
 import { createBullmqPayoutSinkForTest } from '../../src/testing/index.ts';
 import { createWorkService, createWorkTelemetry } from '../../src/work/index.ts';
+import { startBullmqPayoutWorker } from '../../workers/payouts/bullmq.ts';
+import { startTestPayoutProvider } from '../support/payoutProvider.ts';
 import { connectTestDb, testMongoEngine, testMongoUri, type TestDb } from '../support/mongo.ts';
 import { startTestRedis, type TestRedis } from '../support/redis.ts';
 import { waitFor } from '../support/waiting.ts';
@@ -51,24 +51,26 @@ afterAll(async () => {
 });
 const engineUri = () => ownEngine?.uri ?? testMongoUri();
 
-/** A consumer as the payout worker behaves towards the sink: it marks the entry taken before its work, and counts what it was handed. */
-function startConsumer(queueName: string) {
-  const handled = new Map<string, number>();
-  const marks = new Redis(redis.url);
-  const worker = new Worker<PayoutJobData>(
+/** The payout worker of `npm run worker:payouts -- --queue bullmq`, in process, paying at the test provider. */
+async function startConsumer(queueName: string) {
+  const provider = await startTestPayoutProvider();
+  const running = startBullmqPayoutWorker({
+    redisUrl: redis.url,
     queueName,
-    async (job) => {
-      await marks.hset(takenMarksKey(queueName), job.data.entryId, job.id ?? '');
-      handled.set(job.data.entryId, (handled.get(job.data.entryId) ?? 0) + 1);
-    },
-    { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), concurrency: 4 },
-  );
-  worker.on('error', () => undefined);
+    providerUrl: provider.url,
+    concurrency: 4,
+    providerTimeoutMs: 5_000,
+    shutdownGraceMs: 5_000,
+    lockDurationMs: 30_000,
+    stalledIntervalMs: 30_000,
+    maxStalledCount: 2,
+    logLevel: 'silent',
+  });
   return {
-    handled,
+    provider,
     async close() {
-      await worker.close();
-      await marks.quit();
+      await running.close();
+      await provider.stop();
     },
   };
 }
@@ -98,7 +100,7 @@ async function scenario(test: TestDb, records: 'mongo' | 'none', queueName: stri
   await fundedAccount(ledger, `${queueName}-acct`);
   const admin = new Redis(redis.url);
   const queue = new Queue(queueName, { connection: admin });
-  const consumer = startConsumer(queueName);
+  const consumer = await startConsumer(queueName);
   const child = await startProjectionChild({ mongoUri: test.uri, dbName: test.dbName, redisUrl: redis.url, queueName, holdAfterEntries: 5 + BATCH, ...(records === 'none' ? { records } : {}) });
   const registry = new Registry();
   const sink = createBullmqPayoutSinkForTest(
@@ -139,13 +141,20 @@ async function scenario(test: TestDb, records: 'mongo' | 'none', queueName: stri
     expect(withdrawals).toHaveLength(5 + 3 * BATCH);
     // Everything after the early token handled again (w1, w2, w3: 60 events), every job handled, the queue idle.
     await waitFor(async () => (await metricValue(registry, 'payout_projection_events_total')) >= 3 * BATCH || undefined, 'the replay of every event after the early token', 30_000);
-    await waitFor(async () => (withdrawals.every((id) => consumer.handled.has(id)) && (await queueIdle(queue))) || undefined, 'every withdrawal to be handled', 30_000);
+    await waitFor(async () => {
+      const paid = consumer.provider.payoutsByEntry();
+      return (withdrawals.every((id) => paid.has(id)) && (await queueIdle(queue))) || undefined;
+    }, 'every withdrawal to be paid', 30_000);
     const events = await queueEventCounts(admin, queueName);
+    const snapshot = consumer.provider.snapshot();
     return {
       withdrawals,
       window,
       events,
-      handled: consumer.handled,
+      /** Provider calls per entry: one job handled once each makes one call each. */
+      calls: new Map(snapshot.payouts.map((payout) => [payout.entryId, payout.calls])),
+      payouts: consumer.provider.payoutsByEntry(),
+      provider: { calls: snapshot.calls, paid: snapshot.paid, duplicates: snapshot.duplicates },
       replayed: await metricValue(registry, 'payout_projection_events_total', { outcome: 'replayed' }),
       skipped: { recorded: await metricValue(registry, 'payout_queue_adds_skipped_total', { reason: 'recorded' }), taken: await metricValue(registry, 'payout_queue_adds_skipped_total', { reason: 'taken' }) },
       addedBySuccessor: await metricValue(registry, 'payout_queue_jobs_added_total'),
@@ -160,12 +169,18 @@ async function scenario(test: TestDb, records: 'mongo' | 'none', queueName: stri
   }
 }
 
-/** One job created per entry, and one handed to the consumer per entry. */
+/** One job created per entry, and one provider call per entry (a second job would call again, answered by key). */
 function expectOneJobEach(result: Awaited<ReturnType<typeof scenario>>): void {
   const expectedIds = result.withdrawals.map(payoutJobId).sort();
   expect([...result.events.added.keys()].sort()).toEqual(expectedIds);
   expect([...result.events.added.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-  expect([...result.handled.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+  expect([...result.calls.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+}
+
+/** W7 at the provider: one payout per entry, whatever the queue did. */
+function expectOnePayoutEach(result: Awaited<ReturnType<typeof scenario>>): void {
+  expect([...result.payouts.keys()].sort()).toEqual([...result.withdrawals].sort());
+  expect([...result.payouts.values()].filter((payouts) => payouts.length !== 1)).toEqual([]);
 }
 
 describe('P1 with PAYOUT_QUEUE=bullmq (real redis-server)', () => {
@@ -182,9 +197,11 @@ describe('P1 with PAYOUT_QUEUE=bullmq (real redis-server)', () => {
     console.log(
       `kill-and-replay: ${result.withdrawals.length} withdrawals; ${totalOf(result.events.added)} jobs created; ` +
         `${result.replayed} events replayed; duplicate adds refused: ${result.skipped.recorded} by an added record, ${result.skipped.taken} by a taken mark, ` +
-        `${totalOf(result.events.duplicated)} by BullMQ's job id; ${result.addedBySuccessor} adds by the successor; killed ${result.window}`,
+        `${totalOf(result.events.duplicated)} by BullMQ's job id; ${result.addedBySuccessor} adds by the successor; ` +
+        `provider: ${result.provider.calls} calls, ${result.provider.paid} payouts, ${result.provider.duplicates} answered by key; killed ${result.window}`,
     );
     expectOneJobEach(result);
+    expectOnePayoutEach(result);
     // The replay met every earlier entry's record: w1 (and w2's jobs that were marked) as added,
     // the killed batch's as taken by the consumer; it added only what had never been added.
     expect(result.replayed).toBeGreaterThanOrEqual(2 * BATCH);
@@ -200,6 +217,9 @@ describe('P1 with PAYOUT_QUEUE=bullmq (real redis-server)', () => {
       const result = await scenario(meta, 'none', 'kill-replay-meta');
       expect(() => expectOneJobEach(result)).toThrow();
       expect([...result.events.added.values()].some((n) => n > 1)).toBe(true);
+      // The provider's key per entry still pays each once (W7): the second jobs were answered by key.
+      expectOnePayoutEach(result);
+      expect(result.provider.duplicates).toBeGreaterThan(0);
     } finally {
       await meta.close();
     }

@@ -7,17 +7,9 @@ import type { PayoutWorkerConfig } from './config.ts';
 import { createPayoutHandler, PAYOUT_KIND } from './handler.ts';
 import { createHttpPayoutProvider, type PayoutProvider } from './provider.ts';
 
-export interface PayoutWorkerLog {
-  info(line: Record<string, unknown>): void;
-  debug(line: Record<string, unknown>): void;
-}
-
-/** One JSON object per line on stdout, as the API logs. */
-export function jsonLog(level: PayoutWorkerConfig['logLevel'], write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): PayoutWorkerLog {
-  const emit = (name: string) => (line: Record<string, unknown>) => write(JSON.stringify({ time: new Date().toISOString(), level: name, ...line }));
-  const nothing = () => undefined;
-  return { info: level === 'silent' ? nothing : emit('info'), debug: level === 'debug' ? emit('debug') : nothing };
-}
+// The log lines live in log.ts, which the BullMQ mode (bullmq.ts) shares without loading the SDK.
+import { jsonLog, type PayoutWorkerLog } from './log.ts';
+export { jsonLog, type PayoutWorkerLog };
 
 export interface RunningPayoutWorker {
   worker: Worker;
