@@ -93,3 +93,34 @@ describe('PAYOUT_QUEUE=bullmq while Redis stops and starts again (real redis-ser
     );
   });
 });
+
+describe('PAYOUT_QUEUE=bullmq when Redis is down at start-up (real redis-server)', () => {
+  it('starts serving anyway, waits, and adds every withdrawal once Redis is up', async () => {
+    const redis = await startTestRedis();
+    await redis.stop();
+    const app = await startTestApp({
+      env: { PAYOUT_QUEUE: 'bullmq', REDIS_URL: redis.url, PAYOUT_QUEUE_NAME: 'late-redis', SEED_DEMO: '0' },
+      payoutProjection: { leaseAcquireIntervalMs: 100 },
+    });
+    try {
+      const ledger = ledgerOn(app.db);
+      await fundedAccount(ledger, 'late-acct');
+      await withdrawMany(ledger, 'late-acct', 'late', ROUND);
+      const readyz = await fetch(app.url.replace(/\/graphql$/, '/readyz'));
+      expect(((await readyz.json()) as ReadyzBody).payoutSink.dependency).toMatchObject({ name: 'redis', ok: false });
+      expect(await payoutJobs(app.db).countDocuments({ state: 'added' })).toBe(0);
+      await redis.start();
+      await waitFor(async () => (await payoutJobs(app.db).countDocuments({ state: 'added' })) === ROUND || undefined, 'every withdrawal to be added once Redis is up', 30_000);
+      const client = new Redis(redis.url);
+      try {
+        const { added } = await queueEventCounts(client, 'late-redis');
+        expect([...added.values()]).toEqual(Array.from({ length: ROUND }, () => 1));
+      } finally {
+        await client.quit();
+      }
+    } finally {
+      await app.close();
+      await redis.stop({ remove: true });
+    }
+  });
+});
