@@ -69,10 +69,11 @@ export interface ProjectionStatus {
 const PROJECTION_STATES = ['starting', 'projecting', 'standby', 'retrying', 'stopped'] as const;
 
 /**
- * Turns every applied withdrawal into exactly one PAYOUT work item (P1). One process at a time
- * holds the lease; it reads the entries' change stream from its stored token (S3), writes the
- * payouts of the events at hand through the work service's upsert on the unique
- * `payout:<entryId>` key (one bulk write), then stores the last event's token under its lease
+ * Turns every applied withdrawal into exactly one payout (P1): a PAYOUT work item, or a BullMQ job
+ * with PAYOUT_QUEUE=bullmq (its sink, src/payouts/sink.ts). One process at a time
+ * holds the lease; it reads the entries' change stream from its stored token (S3), hands the
+ * payouts of the events at hand to the sink (work items: the work service's upsert on the unique
+ * `payout:<entryId>` key, one bulk write), then stores the last event's token under its lease
  * version: at-least-once, and a replay is a no-op. When history is
  * lost, or there is no token yet, it opens a stream from now first, then catches up by an indexed
  * walk from its watermark less a margin (src/payouts/catchUp.ts), saving the walk's
