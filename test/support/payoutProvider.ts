@@ -41,6 +41,8 @@ export interface ProviderCall {
 export interface TestPayoutProviderOptions {
   /** How long to hold back the answer to a call, decided per call (default: none). The payout is stored before the wait. */
   delayMs?: (call: ProviderCall) => number;
+  /** Told of each payout as it is stored (before any delay): a bench times the payout from here. */
+  onPayout?: (payout: StoredPayout) => void;
 }
 
 export interface ProviderSnapshot {
@@ -142,6 +144,7 @@ export async function startTestPayoutProvider(options: TestPayoutProviderOptions
         const created: StoredPayout = { ...payout, id: `po_${randomBytes(8).toString('hex')}`, paidAt: Date.now(), calls: 1 };
         byKey.set(payout.key, created);
         counts.paid++;
+        options.onPayout?.({ ...created });
         status = 201;
         answer = { id: created.id, status: 'paid' };
         call = { key: payout.key, entryId: payout.entryId, attempt, outcome: 'paid' };

@@ -57,10 +57,13 @@ const envSchema = z.object({
 /** Reads and validates the environment; throws a PayoutWorkerConfigError naming every wrong variable. */
 export function loadPayoutWorkerConfig(env: NodeJS.ProcessEnv = process.env): PayoutWorkerConfig {
   // An empty variable means unset, as in the API's own config.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.code === 'invalid_type' && issue.input === undefined ? `required; ${issue.message}` : issue.message}`);
+    const lines = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      return `  ${name || '(environment)'}: ${name && !(name in present) ? `required; ${issue.message}` : issue.message}`;
+    });
     throw new PayoutWorkerConfigError(`Invalid payout worker configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;

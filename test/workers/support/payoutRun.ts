@@ -76,6 +76,19 @@ async function serviceCall(api: AppProcess, query: string, input: Record<string,
   return answer.data;
 }
 
+/** Opens `accountId` with more money than any run withdraws. */
+export async function openFundedAccount(api: AppProcess, accountId: string): Promise<void> {
+  await serviceCall(api, OPEN, { accountId, currency: 'EUR' });
+  await serviceCall(api, DEPOSIT, { accountId, amount: 1_000_000_000, requestId: `${accountId}-funding` });
+}
+
+/** One withdrawal through the API; returns its journal entry (the payout's entry). */
+export async function withdrawOnce(api: AppProcess, accountId: string, amount: number, requestId: string): Promise<{ entryId: string; accountId: string; amount: number }> {
+  const data = await serviceCall(api, WITHDRAW, { accountId, amount, requestId });
+  if (data.withdraw.__typename !== 'WithdrawSuccess') throw new Error(`withdraw answered ${data.withdraw.__typename}`);
+  return { entryId: String(data.withdraw.entry.id), accountId, amount: Number(data.withdraw.entry.amount) };
+}
+
 interface WorkerProcess {
   workerId: string;
   main: MainProcess;
@@ -112,18 +125,14 @@ export async function runPayouts(options: PayoutRunOptions): Promise<PayoutRunOu
     for (let i = 0; i < options.workers; i++) processes.push(start());
     await Promise.all(processes.map((worker) => worker.main.waitFor(/payout worker started/, 60_000)));
 
-    await serviceCall(options.api, OPEN, { accountId, currency: 'EUR' });
-    await serviceCall(options.api, DEPOSIT, { accountId, amount: 1_000_000_000, requestId: `${accountId}-funding` });
+    await openFundedAccount(options.api, accountId);
 
     const items = workItems(options.db);
     for (const [round, disruption] of options.rounds.entries()) {
       const wave = await Promise.all(
-        Array.from({ length: options.withdrawalsPerWave }, async (_, i) => {
-          const amount = round * options.withdrawalsPerWave + i + 1;
-          const data = await serviceCall(options.api, WITHDRAW, { accountId, amount, requestId: `${accountId}-w${round}-${i}` });
-          if (data.withdraw.__typename !== 'WithdrawSuccess') throw new Error(`withdraw answered ${data.withdraw.__typename}`);
-          return { entryId: String(data.withdraw.entry.id), accountId, amount: Number(data.withdraw.entry.amount) };
-        }),
+        Array.from({ length: options.withdrawalsPerWave }, (_, i) =>
+          withdrawOnce(options.api, accountId, round * options.withdrawalsPerWave + i + 1, `${accountId}-w${round}-${i}`),
+        ),
       );
       applied.push(...wave);
       // A call the provider is holding back, by a worker that runs: that worker is mid-call (and
