@@ -119,6 +119,23 @@ module.exports = {
       to: { path: '^src/testing/' },
     },
     {
+      name: 'workers-are-api-clients',
+      severity: 'error',
+      comment:
+        'workers/ are API clients, run beside the API as any service would run them: they reach the API only ' +
+        'through @precondition/sdk, never through src/ (its collections, services or config), nor through tests.',
+      from: { path: '^workers/' },
+      to: { path: ['^src/', '^test/', '^bench/'] },
+    },
+    {
+      name: 'workers-through-the-sdk-package',
+      severity: 'error',
+      comment:
+        'A worker imports the SDK by its package name (@precondition/sdk), as a user would, never a file of packages/ by a relative path.',
+      from: { path: '^workers/' },
+      to: { path: '^packages/', dependencyTypesNot: ['aliased-workspace'] },
+    },
+    {
       name: 'emulator-not-to-app',
       severity: 'error',
       comment: 'The emulator is a MongoDB server; it knows nothing of the app that talks to it.',
@@ -174,7 +191,8 @@ module.exports = {
     enhancedResolveOptions: {
       extensions: ['.ts', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
       exportsFields: ['exports'],
-      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      // precondition-source: @precondition/sdk's sources, as workers/ import it (tsconfig customConditions).
+      conditionNames: ['precondition-source', 'import', 'require', 'node', 'default', 'types'],
       mainFields: ['module', 'main', 'types', 'typings'],
     },
     reporterOptions: { text: { highlightFocused: true } },

@@ -9,6 +9,12 @@ import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } fro
 import { resolve } from 'node:path';
 
 export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
+
+/** PAYOUT_QUEUE: where the payout projection hands payouts (docs/payout-queue.md); the same list as src/payouts/sink.ts's PAYOUT_SINK_KINDS. */
+export const PAYOUT_QUEUES = ['work-items', 'bullmq'] as const;
+
+/** Where payouts go: the API's work items (the default), or a BullMQ queue on Redis. */
+export type PayoutQueueConfig = { kind: 'work-items' } | { kind: 'bullmq'; redisUrl: string; queueName: string };
 export type MongoEngineKind = (typeof MONGO_ENGINES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -140,6 +146,17 @@ const envSchema = z
     GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_500),
     GRAPHQL_DIRECTIVES_MAX: intVar(0, 1_000, 10),
     GRAPHQL_BATCH_MAX: intVar(1, 100, 10),
+    // Where the payout projection hands payouts: work items (default) or a BullMQ queue on REDIS_URL.
+    PAYOUT_QUEUE: z.enum(PAYOUT_QUEUES, { error: `expected ${PAYOUT_QUEUES.join(' or ')}` }).default('work-items'),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, { error: 'expected a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379)' })
+      .optional(),
+    // BullMQ keys are <prefix>:<queue>:<...>: a colon in the name would blur them.
+    PAYOUT_QUEUE_NAME: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: 'expected a queue name of 1 to 100 letters, digits, _, . or - (no colon)' })
+      .default('payouts'),
     // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
     SEED_DEMO: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('1'),
   })
@@ -158,6 +175,9 @@ const envSchema = z
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       // Node refuses it too: the headers are part of the request.
       ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS' });
+    }
+    if (env.PAYOUT_QUEUE === 'bullmq' && env.REDIS_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'required when PAYOUT_QUEUE=bullmq (e.g. redis://127.0.0.1:6379)' });
     }
     if (env.MONGO_ENGINE === 'uri' && env.MONGODB_URI === undefined) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'required when MONGO_ENGINE=uri' });
@@ -186,6 +206,8 @@ export interface Config {
   /** Token buckets per API key by role; null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
   trustedDocuments: TrustedDocumentsConfig;
+  /** PAYOUT_QUEUE, REDIS_URL, PAYOUT_QUEUE_NAME: where the payout projection hands payouts. */
+  payoutQueue: PayoutQueueConfig;
   /** WORK_KIND_LIMITS: kind → most items of it PROCESSING at once, across all processes (written to the database at start-up). */
   workKindLimits: Readonly<Record<string, number>>;
   limits: {
@@ -259,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO === '1',
     rateLimits: e.RATE_LIMITS,
     workKindLimits: e.WORK_KIND_LIMITS,
+    payoutQueue: e.PAYOUT_QUEUE === 'bullmq' ? { kind: 'bullmq', redisUrl: e.REDIS_URL!, queueName: e.PAYOUT_QUEUE_NAME } : { kind: 'work-items' },
     trustedDocuments: {
       mode: e.TRUSTED_DOCUMENTS,
       manifestPath: resolve(e.TRUSTED_DOCUMENTS_MANIFEST),

@@ -16,6 +16,7 @@ import { withdrawOplogScenario } from './withdrawOplog.ts';
 import { workDrainBacklogScenario } from './workDrainBacklog.ts';
 import { workItemsScenario } from './workItems.ts';
 import { workQueueStatsScenario } from './workQueueStats.ts';
+import { fairnessScenario, payoutEndToEndScenario, workerClaimsScenario } from './workers.ts';
 
 // Targets come from the seed's peak, not from what the emulator manages: 900 withdrawals/s
 // spread over accounts is the goal line. Against the plain driver on the same load, the API must
@@ -58,6 +59,10 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   ledgerAuditScenario,
   workQueueStatsScenario,
   fanoutScenario,
+  workerClaimsScenario(1),
+  workerClaimsScenario(16),
+  fairnessScenario,
+  payoutEndToEndScenario,
 ]);
 
 /** The scenarios a command line asks for; all of them when it names none. */

@@ -67,7 +67,7 @@ async function measure(db: Db, entries: number, missing: number): Promise<Measur
   const created = await catchUpPayouts(
     {
       entries: journalForWalk(db),
-      work,
+      sink: work,
       writePayout: work.createPayout,
       saveProgress: async (progress) => {
         walked = progress.after ? Number(progress.after.id.slice('catchup-'.length, -':debit'.length)) + 1 : walked;

@@ -9,7 +9,7 @@ import type { Db, MongoClient } from 'mongodb';
 import type { Registry } from 'prom-client';
 import { LedgerAudit, type LedgerAuditOptions } from '../audit/LedgerAudit.ts';
 import { createAuditTelemetry } from '../audit/telemetry.ts';
-import type { Config } from '../config.ts';
+import type { Config, PayoutQueueConfig } from '../config.ts';
 import { connectMongo } from '../db/connect.ts';
 import { resolveEngine, type EngineInfo } from '../db/engine.ts';
 import { createEngineStatus } from '../db/engineStatus.ts';
@@ -37,6 +37,10 @@ import {
   type PayoutProjectionDeps,
   type PayoutProjectionOptions,
 } from '../payouts/PayoutProjection.ts';
+import { createBullmqPayoutSink } from '../payouts/bullmqSink.ts';
+import type { PayoutSink } from '../payouts/sink.ts';
+import { workItemsSink } from '../payouts/sink.ts';
+import { createPayoutQueueTelemetry } from '../payouts/telemetry.ts';
 import { createStreamsTelemetry } from '../fanout/telemetry.ts';
 import { createWorkService } from '../work/service.ts';
 import { createWorkTelemetry } from '../work/telemetry.ts';
@@ -80,14 +84,16 @@ type BuildOptions = Pick<AppOptions, 'payoutProjection' | 'ledgerAudit' | 'build
 
 /** Every service of the app over one database, built once; nothing runs until the start-up tasks start it. */
 export function buildServices(
-  parts: { db: Db; engine: EngineInfo; logger: Logger; registry: Registry; processId?: string },
+  parts: { db: Db; engine: EngineInfo; logger: Logger; registry: Registry; processId?: string; payoutQueue?: PayoutQueueConfig },
   options: BuildOptions = {},
 ): AppServices {
   const { db, engine, logger, registry } = parts;
   const processId = parts.processId ?? newProcessId();
   const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
   const streamsTelemetry = createStreamsTelemetry(registry);
-  const projectionDeps: PayoutProjectionDeps = { db, logger: logger.child({ component: 'payoutProjection' }), telemetry: streamsTelemetry, work };
+  const projectionLogger = logger.child({ component: 'payoutProjection' });
+  const payoutSink = buildPayoutSink(parts.payoutQueue ?? { kind: 'work-items' }, { db, logger: projectionLogger, registry, work });
+  const projectionDeps: PayoutProjectionDeps = { db, logger: projectionLogger, telemetry: streamsTelemetry, work, sink: payoutSink };
   const projectionOptions = options.payoutProjection ?? {};
   return {
     ledger: createLedgerService({ db, telemetry: createLedgerTelemetry(registry, logger) }),
@@ -100,6 +106,13 @@ export function buildServices(
     engineStatus: createEngineStatus(db, engine),
     processLiveness: createProcessLiveness({ db, processId, logger: logger.child({ component: 'processLiveness' }), telemetry: createLivenessTelemetry(registry) }),
   };
+}
+
+/** PAYOUT_QUEUE's sink; its metrics are registered either way (the dashboard reads them). */
+function buildPayoutSink(queue: PayoutQueueConfig, deps: { db: Db; logger: Logger; registry: Registry; work: ReturnType<typeof createWorkService> }): PayoutSink {
+  const telemetry = createPayoutQueueTelemetry(deps.registry);
+  if (queue.kind === 'work-items') return workItemsSink(deps.work);
+  return createBullmqPayoutSink({ db: deps.db, redisUrl: queue.redisUrl, queueName: queue.queueName, logger: deps.logger, telemetry });
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
@@ -121,7 +134,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     cleanups.push(async () => opsGauges.stop());
     const replicaSetGauges = registerReplicaSetGauges(registry, db);
     cleanups.push(async () => replicaSetGauges.stop());
-    const services = buildServices({ db, engine, logger, registry, processId }, options);
+    const services = buildServices({ db, engine, logger, registry, processId, payoutQueue: config.payoutQueue }, options);
     const tasks = appStartupTasks(services);
     await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger }, cleanups);
     let stopping: Promise<void> | undefined;

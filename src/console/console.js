@@ -384,7 +384,7 @@ async function refreshFailed() {
 }
 
 async function refreshStats() {
-  const data = await gql(`{ workQueueStats { counts { status kind count capped } conflictsSinceStart } payoutProjectionState { holder leaseActive leaseExpiresAt lagSeconds } }`);
+  const data = await gql(`{ workQueueStats { counts { status kind count capped } conflictsSinceStart } payoutProjectionState { holder leaseActive leaseExpiresAt lagSeconds sink queueName } }`);
   const stats = data.workQueueStats;
   $('queue').tBodies[0].replaceChildren(
     ...stats.counts.map((count) => {
@@ -405,6 +405,7 @@ async function refreshStats() {
   $('projection-holder').textContent = projection.holder ?? 'nobody yet';
   $('projection-lease').textContent = projection.leaseActive ? `held until ${time(projection.leaseExpiresAt)}` : 'expired: no process is projecting';
   $('projection-lag').textContent = projection.lagSeconds === null ? 'no position stored yet' : `${projection.lagSeconds} s`;
+  $('projection-sink').textContent = projection.sink === 'bullmq' ? `BullMQ queue ${projection.queueName}` : 'work items';
   if (projection.lagSeconds !== null) drawChart('lag-chart', addSample('lag', projection.lagSeconds), 's');
 }
 

@@ -6,12 +6,12 @@
 import type { Db } from 'mongodb';
 import { replicaSetHasPrimary } from '../db/topology.ts';
 import type { FeedStatus } from '../fanout/index.ts';
-import type { ProjectionStatus } from '../payouts/index.ts';
+import type { PayoutSink, ProjectionStatus, SinkDependencyHealth } from '../payouts/index.ts';
 
 /** What readiness reads of the app's services: the live feeds' statuses and the payout projection's. */
 export interface ReadinessSources {
   liveFeeds: { statuses(): FeedStatus[] | null };
-  payoutProjection: { readonly running: boolean; readonly status: ProjectionStatus };
+  payoutProjection: { readonly running: boolean; readonly status: ProjectionStatus; readonly sink: Pick<PayoutSink, 'kind' | 'queueName' | 'check'> };
 }
 
 export const ReadinessLimits = Object.freeze({
@@ -29,6 +29,12 @@ export interface Readiness {
   feeds: FeedStatus[];
   /** Reported, not required: a standby or retrying projection does not stop this process serving requests. */
   payoutProjection: ProjectionStatus | null;
+  /**
+   * Where payouts go, and the sink's own dependency (Redis for PAYOUT_QUEUE=bullmq) with a ping.
+   * Reported, not required, like the projection: a process whose Redis is down still serves
+   * money moves; its projection waits (retrying) and catches up when Redis is back.
+   */
+  payoutSink: { kind: PayoutSink['kind']; queueName: string | null; dependency: SinkDependencyHealth | null };
 }
 
 export async function checkReadiness(
@@ -51,7 +57,9 @@ export async function checkReadiness(
       reasons.push(`live feed ${feed.name} is ${feed.state}${feed.lastError ? ` (${feed.consecutiveFailures} failures, last: ${feed.lastError})` : ''}`);
     }
   }
-  return { ready: reasons.length === 0, reasons, engine, primary, feeds: feeds ?? [], payoutProjection: services.payoutProjection.running ? services.payoutProjection.status : null };
+  const { sink } = services.payoutProjection;
+  const payoutSink = { kind: sink.kind, queueName: sink.queueName, dependency: services.payoutProjection.running ? await sink.check() : null };
+  return { ready: reasons.length === 0, reasons, engine, primary, feeds: feeds ?? [], payoutProjection: services.payoutProjection.running ? services.payoutProjection.status : null, payoutSink };
 }
 
 async function pingEngine(db: Db, timeoutMs: number): Promise<Readiness['engine']> {

@@ -16,6 +16,7 @@ import { releaseLease, type Lease } from '../db/lease.ts';
 import { acquireProjectionLease, projectionLeases, renewProjectionLease, storeCatchUp, storeResumeToken, type CatchUpProgress } from './lease.ts';
 import { oneByOne, payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutsWriter, type PayoutWriter } from './payoutWriter.ts';
 import { journalForWalk } from './withdrawalWalk.ts';
+import { workItemsSink, type PayoutSink } from './sink.ts';
 
 export const PAYOUT_LEASE_NAME = 'payoutProjection';
 
@@ -37,11 +38,14 @@ export interface PayoutProjectionDeps {
   logger: Logger;
   telemetry: StreamsTelemetry;
   work: WorkService;
+  /** Where payouts go (PAYOUT_QUEUE); work items through `work` by default. */
+  sink?: PayoutSink;
 }
 
-/** The app's payout projection: payouts written by the work service's upsert on `payout:<entryId>`. */
+/** The app's payout projection: payouts handed to its sink, work items (the upsert on `payout:<entryId>`) by default. */
 export function createPayoutProjection(deps: PayoutProjectionDeps, options: PayoutProjectionOptions = {}): PayoutProjection {
-  return new PayoutProjection({ ...deps, writePayout: deps.work.createPayout, writePayouts: deps.work.createPayouts }, options);
+  const sink = deps.sink ?? workItemsSink(deps.work);
+  return new PayoutProjection({ ...deps, sink, writePayout: sink.writePayout, writePayouts: sink.writePayouts }, options);
 }
 
 type Ended = 'stopped' | 'leaseLost';
@@ -65,10 +69,11 @@ export interface ProjectionStatus {
 const PROJECTION_STATES = ['starting', 'projecting', 'standby', 'retrying', 'stopped'] as const;
 
 /**
- * Turns every applied withdrawal into exactly one PAYOUT work item (P1). One process at a time
- * holds the lease; it reads the entries' change stream from its stored token (S3), writes the
- * payouts of the events at hand through the work service's upsert on the unique
- * `payout:<entryId>` key (one bulk write), then stores the last event's token under its lease
+ * Turns every applied withdrawal into exactly one payout (P1): a PAYOUT work item, or a BullMQ job
+ * with PAYOUT_QUEUE=bullmq (its sink, src/payouts/sink.ts). One process at a time
+ * holds the lease; it reads the entries' change stream from its stored token (S3), hands the
+ * payouts of the events at hand to the sink (work items: the work service's upsert on the unique
+ * `payout:<entryId>` key, one bulk write), then stores the last event's token under its lease
  * version: at-least-once, and a replay is a no-op. When history is
  * lost, or there is no token yet, it opens a stream from now first, then catches up by an indexed
  * walk from its watermark less a margin (src/payouts/catchUp.ts), saving the walk's
@@ -85,6 +90,7 @@ export class PayoutProjection {
   readonly #stop = new AbortController();
   readonly #source: StreamSource;
   readonly #writePayouts: PayoutsWriter;
+  readonly #sink: PayoutSink;
   #loop: Promise<void> = Promise.resolve();
   #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
   #running = false;
@@ -96,7 +102,8 @@ export class PayoutProjection {
    * `writePayout` (a meta-test without the unique key, a crash between payout and token write).
    */
   constructor(deps: PayoutProjectionDeps & { writePayout: PayoutWriter; writePayouts?: PayoutsWriter }, options: PayoutProjectionOptions = {}) {
-    const { db, logger, work } = deps;
+    const { db, logger } = deps;
+    this.#sink = deps.sink ?? workItemsSink(deps.work);
     this.db = db;
     this.logger = logger;
     this.#leases = projectionLeases(db);
@@ -123,13 +130,18 @@ export class PayoutProjection {
     };
     this.#deps = {
       entries: journalForWalk(db),
-      work,
+      sink: this.#sink,
       writePayout: deps.writePayout,
       limits,
       signal: this.#stop.signal,
       logger,
       telemetry: this.#telemetry,
     };
+  }
+
+  /** Where the payouts go (the start-up task starts and closes it; /readyz and the console show it). */
+  get sink(): PayoutSink {
+    return this.#sink;
   }
 
   get holder(): string {

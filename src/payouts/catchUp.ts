@@ -3,10 +3,10 @@ import type { Collection } from 'mongodb';
 import type { EntryDoc } from '../ledger/index.ts';
 import { fromLong } from '../ledger/index.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { WorkService } from '../work/index.ts';
 import type { StreamsTelemetry } from '../fanout/telemetry.ts';
 import type { CatchUpProgress } from './lease.ts';
 import { payoutOf, type PayoutWriter } from './payoutWriter.ts';
+import type { PayoutSink } from './sink.ts';
 import { withdrawalsAfter } from './withdrawalWalk.ts';
 
 export type ReconcileReason = 'NO_CHECKPOINT' | 'HISTORY_LOST' | 'INVALIDATED';
@@ -19,7 +19,8 @@ export interface CatchUpLimits {
 
 export interface CatchUpDeps {
   entries: Collection<EntryDoc>;
-  work: Pick<WorkService, 'entriesWithPayout'>;
+  /** Which entries are handed over already (the sink's own unique key). */
+  sink: Pick<PayoutSink, 'entriesWithPayout'>;
   writePayout: PayoutWriter;
   /** Stores the progress under the lease after each page (and renews it): false stops the walk. */
   saveProgress: (progress: CatchUpProgress) => Promise<boolean>;
@@ -54,7 +55,7 @@ export async function catchUpPayouts(deps: CatchUpDeps, start: CatchUpProgress):
       deps.logger.info({ reason: progress.reason, created, scanned }, 'payout catch-up done');
       return created;
     }
-    const projected = await deps.work.entriesWithPayout(withdrawals.map((entry) => entry._id));
+    const projected = await deps.sink.entriesWithPayout(withdrawals.map((entry) => entry._id));
     for (const entry of withdrawals) {
       if (projected.has(entry._id)) continue;
       const { _id: entryId, requestId, accountId, currency, traceparent } = entry;

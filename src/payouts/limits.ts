@@ -36,3 +36,23 @@ export const ProjectionLimits = Object.freeze({
    */
   batchGatherMs: 20,
 });
+
+/**
+ * The BullMQ payout sink's bounds (PAYOUT_QUEUE=bullmq; docs/payout-queue.md). The job options are
+ * set on every add, so a queue shared with other producers keeps them per job.
+ */
+export const PayoutQueueLimits = Object.freeze({
+  /** An add not acknowledged within this fails (and is retried from the stored position); Redis answers in about a millisecond. */
+  addTimeoutMs: 5_000,
+  /** A Redis ping slower than this shows Redis as down on /readyz. */
+  pingTimeoutMs: 1_000,
+  /** ioredis gives up one connection attempt after this (it keeps reconnecting). */
+  connectTimeoutMs: 2_000,
+  /** BullMQ's attempts per payout job: the provider call is retried this many times in all, under one key per entry. */
+  jobAttempts: 8,
+  /** First retry delay of BullMQ's exponential backoff (1 s, 2 s, 4 s … about 2 minutes over 8 attempts). */
+  jobBackoffMs: 1_000,
+  /** Completed jobs kept for inspection: one day or 10,000 jobs, whichever is less. Nothing relies on them (the MongoDB record is the key). */
+  completedKeepSeconds: 24 * 3600,
+  completedKeepCount: 10_000,
+});

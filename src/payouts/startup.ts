@@ -14,8 +14,14 @@ export function payoutProjectionTask(projection: PayoutProjection): StartupTask 
     name: PAYOUT_PROJECTION_TASK,
     async run({ db }) {
       await ensureWalkIndexes(db);
+      await projection.sink.start();
       projection.start();
-      return { stop: () => projection.stop() };
+      return {
+        stop: async () => {
+          await projection.stop();
+          await projection.sink.close();
+        },
+      };
     },
   };
 }

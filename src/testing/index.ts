@@ -9,6 +9,9 @@ import { holdRules, type HoldRules } from '../ledger/holds.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
 import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
 import type { PayoutsWriter, PayoutWriter } from '../payouts/payoutWriter.ts';
+import { bullmqSinkFrom, type BullmqSinkOptions } from '../payouts/bullmqSink.ts';
+import type { PayoutJobRecords } from '../payouts/payoutJobs.ts';
+import type { PayoutSink } from '../payouts/sink.ts';
 
 export interface LedgerReplacements {
   /** Replaces the account filters (a mutant that checks the balance on a read). */
@@ -34,4 +37,9 @@ export interface PayoutWriters {
 /** A projection whose payouts go through `writers` instead of the work service's upserts. */
 export function createPayoutProjectionForTest(deps: PayoutProjectionDeps, options: PayoutProjectionOptions, writers: PayoutWriters): PayoutProjection {
   return new PayoutProjection({ ...deps, ...writers }, options);
+}
+
+/** A BullMQ payout sink over other records than MongoDB's (the meta-test's sink that trusts the job id alone, a crash inside the add's window). */
+export function createBullmqPayoutSinkForTest(options: BullmqSinkOptions, records: PayoutJobRecords): PayoutSink {
+  return bullmqSinkFrom(options, records);
 }

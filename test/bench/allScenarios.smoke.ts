@@ -13,7 +13,7 @@ describe('npm run bench, every scenario', () => {
     expect(code, lines.join('\n')).toBe(0);
     expect(lines).toContain('engine: uri, because MONGODB_URI is set');
     const names = [
-      ...scenarios.map((scenario) => scenario.name).filter((name) => !['work', 'fanout-1000', 'cost-per-withdrawal'].includes(name)),
+      ...scenarios.map((scenario) => scenario.name).filter((name) => !['work', 'fanout-1000', 'cost-per-withdrawal', 'payout-e2e'].includes(name)),
       'cost-per-withdrawal-money',
       'cost-per-withdrawal-payout-work',
       'work-create',
@@ -23,6 +23,8 @@ describe('npm run bench, every scenario', () => {
       'fanout-1000-delivery',
       'fanout-1000-graphql-ws-writes',
       'fanout-1000-graphql-ws-delivery',
+      'payout-e2e-c1',
+      'payout-e2e-c16',
     ];
     for (const name of names) expect(lines.filter((line) => figureLine(name).test(line)), name).toHaveLength(1);
     // The plain-driver baseline ran on the same load, and each comparison line was printed.

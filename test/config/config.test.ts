@@ -64,3 +64,30 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', API_KEYS: `${KEY}=admin` }).nodeEnv).toBe('production');
   });
 });
+
+describe('the payout queue (PAYOUT_QUEUE, REDIS_URL, PAYOUT_QUEUE_NAME)', () => {
+  it('defaults to work items', () => {
+    expect(loadConfig({}).payoutQueue).toEqual({ kind: 'work-items' });
+  });
+
+  it('takes a BullMQ queue on REDIS_URL, named payouts unless PAYOUT_QUEUE_NAME says otherwise', () => {
+    expect(loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://127.0.0.1:6379' }).payoutQueue).toEqual({ kind: 'bullmq', redisUrl: 'redis://127.0.0.1:6379', queueName: 'payouts' });
+    expect(loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'rediss://u:p@cache:6380/2', PAYOUT_QUEUE_NAME: 'eu-payouts' }).payoutQueue).toMatchObject({ queueName: 'eu-payouts' });
+  });
+
+  it('refuses bullmq without REDIS_URL, an unknown queue kind, a URL that is not redis and a name with a colon, naming each variable', () => {
+    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq' })).toThrow(/REDIS_URL: required when PAYOUT_QUEUE=bullmq/);
+    expect(() => loadConfig({ PAYOUT_QUEUE: 'kafka' })).toThrow(/PAYOUT_QUEUE: expected work-items or bullmq/);
+    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'http://cache:6379' })).toThrow(/REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://cache', PAYOUT_QUEUE_NAME: 'a:b' })).toThrow(/PAYOUT_QUEUE_NAME: expected a queue name/);
+  });
+
+  it('never echoes REDIS_URL, which may carry a password', () => {
+    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://:s3cret-pw@cache bad' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://:s3cret-pw@cache bad' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('s3cret-pw');
+    }
+  });
+});

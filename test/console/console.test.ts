@@ -98,6 +98,7 @@ describe('ops console', () => {
     await row(page, 'failed', failed).waitFor();
     await page.locator('#queue tbody tr', { hasText: 'FAILED' }).first().waitFor();
     await page.locator('#projection-holder').filter({ hasNotText: '–' }).waitFor();
+    await page.locator('#projection-sink', { hasText: 'work items' }).waitFor();
     await page.screenshot({ path: screenshotPath('console.png'), fullPage: true });
     await closePage(page);
   });

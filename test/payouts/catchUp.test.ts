@@ -65,7 +65,7 @@ describe('payout catch-up', () => {
     const created = await catchUpPayouts(
       {
         entries: journalForWalk(db),
-        work,
+        sink: work,
         writePayout: upsertingWriter(db),
         saveProgress: async (progress) => (saved.push(structuredClone(progress)), true),
         limits: { batchMax: 5, pagesPerSliceMax: 2, pauseMs: 1 },

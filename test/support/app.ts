@@ -181,8 +181,13 @@ export interface MainProcess {
 
 /** Runs `src/main.ts` as `npm start` does (node with tsx's ESM loader), with only `env` (plus PATH/HOME). */
 export function spawnMain(env: Record<string, string>): MainProcess {
+  return spawnNode(['--import', 'tsx/esm', 'src/main.ts'], env);
+}
+
+/** Runs node with `args` in the repository's root, with only `env` (plus PATH/HOME): any of the project's processes. */
+export function spawnNode(args: string[], env: Record<string, string>): MainProcess {
   // Only what the test passes, plus PATH/HOME: nothing from the runner's own environment.
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

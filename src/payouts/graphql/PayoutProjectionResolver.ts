@@ -1,11 +1,13 @@
-// The payout projection's state for the ops console: who holds its lease, until when, and how far
-// behind its stored position is. Read-only: the lease document as the projection keeps it.
+// The payout projection's state for the ops console: who holds its lease, until when, how far
+// behind its stored position is, and where this process hands payouts (PAYOUT_QUEUE). Read-only:
+// the lease document as the projection keeps it, and the sink the app was configured with.
 import { Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { RequestContext } from '../../graphql/context.ts';
 import type { PayoutLeaseReader } from '../leaseState.ts';
+import type { PayoutSink } from '../sink.ts';
 
-type PayoutRequestContext = RequestContext<{ payoutLease: PayoutLeaseReader }>;
+type PayoutRequestContext = RequestContext<{ payoutLease: PayoutLeaseReader; payoutProjection: { readonly sink: Pick<PayoutSink, 'kind' | 'queueName'> } }>;
 import { DateTime } from '../../graphql/scalars.ts';
 
 @ObjectType({ description: "The payout projection's lease and position" })
@@ -24,6 +26,12 @@ export class PayoutProjectionState {
 
   @Field(() => Float, { nullable: true, description: "Seconds between the stored position and the cluster's time now (to the second); null without a position" })
   lagSeconds!: number | null;
+
+  @Field(() => String, { description: 'Where this process hands payouts (PAYOUT_QUEUE): work-items, or bullmq' })
+  sink!: string;
+
+  @Field(() => String, { nullable: true, description: "The BullMQ queue's name (PAYOUT_QUEUE_NAME); null for work items" })
+  queueName!: string | null;
 }
 
 /** The cluster time inside a mongod-style resume token: hex `82` then 4 bytes of seconds. */
@@ -45,6 +53,8 @@ export class PayoutProjectionResolver {
       leaseExpiresAt: lease?.expiresAt ?? null,
       leaseVersion: lease?.version ?? null,
       lagSeconds: positionSeconds === null ? null : Math.max(0, nowSeconds - positionSeconds),
+      sink: ctx.services.payoutProjection.sink.kind,
+      queueName: ctx.services.payoutProjection.sink.queueName,
     });
   }
 }

@@ -740,6 +740,10 @@ export type PayoutProjectionState = {
   leaseExpiresAt: Maybe<Scalars['DateTime']['output']>;
   /** Bumped by every acquisition */
   leaseVersion: Maybe<Scalars['Int']['output']>;
+  /** The BullMQ queue's name (PAYOUT_QUEUE_NAME); null for work items */
+  queueName: Maybe<Scalars['String']['output']>;
+  /** Where this process hands payouts (PAYOUT_QUEUE): work-items, or bullmq */
+  sink: Scalars['String']['output'];
 };
 
 export type Query = {

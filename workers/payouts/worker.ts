@@ -1,0 +1,56 @@
+// The payout worker, assembled: an SDK client and createWorker over the PAYOUT kind, the HTTP
+// provider (or one given), and log lines for what an operator follows. main.ts runs it as a
+// process; a test may start it with another provider.
+import { createClient, createWorker, type Worker } from '@precondition/sdk';
+import WebSocket from 'ws';
+import type { PayoutWorkerConfig } from './config.ts';
+import { createPayoutHandler, PAYOUT_KIND } from './handler.ts';
+import { createHttpPayoutProvider, type PayoutProvider } from './provider.ts';
+
+// The log lines live in log.ts, which the BullMQ mode (bullmq.ts) shares without loading the SDK.
+import { jsonLog, type PayoutWorkerLog } from './log.ts';
+export { jsonLog, type PayoutWorkerLog };
+
+export interface RunningPayoutWorker {
+  worker: Worker;
+  /** Stops claiming, lets running payouts finish within the grace period (then releases them), closes the client. */
+  close(): Promise<void>;
+}
+
+export function startPayoutWorker(config: PayoutWorkerConfig, options: { provider?: PayoutProvider; log?: PayoutWorkerLog } = {}): RunningPayoutWorker {
+  const log = options.log ?? jsonLog(config.logLevel);
+  const provider = options.provider ?? createHttpPayoutProvider({ url: config.providerUrl, timeoutMs: config.providerTimeoutMs });
+  const client = createClient({ url: config.apiUrl, apiKey: config.apiKey, webSocketImpl: WebSocket });
+  const worker = createWorker({
+    client,
+    kinds: [PAYOUT_KIND],
+    concurrency: config.concurrency,
+    leaseSeconds: config.leaseSeconds,
+    poll: { maxMs: config.pollMaxMs },
+    ...(config.workerId ? { workerId: config.workerId } : {}),
+    handler: createPayoutHandler(provider),
+    on: {
+      claimed: ({ item }) => log.debug({ msg: 'payout claimed', itemId: item.id, key: item.idempotencyKey, attempt: item.attempts, version: item.version }),
+      completed: ({ item, result }) => log.debug({ msg: 'payout done', itemId: item.id, key: item.idempotencyKey, result }),
+      failed: ({ item, error }) => log.info({ msg: 'payout failed', itemId: item.id, key: item.idempotencyKey, attempt: item.attempts, error: messageOf(error) }),
+      leaseLost: ({ item, reason }) => log.info({ msg: 'payout lease lost', itemId: item.id, key: item.idempotencyKey, version: item.version, reason }),
+      error: ({ error }) => log.info({ msg: 'payout worker error', error: messageOf(error) }),
+    },
+  });
+  log.info({ msg: 'payout worker started', workerId: worker.workerId, kind: PAYOUT_KIND, concurrency: config.concurrency, leaseSeconds: config.leaseSeconds, api: config.apiUrl, provider: config.providerUrl });
+  let closed: Promise<void> | null = null;
+  return {
+    worker,
+    close() {
+      return (closed ??= (async () => {
+        await worker.close({ timeoutMs: config.shutdownGraceMs });
+        await client.close();
+        log.info({ msg: 'payout worker stopped', workerId: worker.workerId });
+      })());
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
