@@ -236,7 +236,8 @@ function chartMoves(outcomes, now) {
   state.moves = { totals, at: now };
   if (!previous || now <= previous.at) return;
   // A counter that went down is another process's (or a restarted one's): no rate from that pair.
-  const values = Object.fromEntries(RESULT_CLASSES.map((name) => [name, (Math.max(0, totals[name] - previous.totals[name]) * 60_000) / (now - previous.at)]));
+  if (RESULT_CLASSES.some((name) => totals[name] < previous.totals[name])) return;
+  const values = Object.fromEntries(RESULT_CLASSES.map((name) => [name, ((totals[name] - previous.totals[name]) * 60_000) / (now - previous.at)]));
   const samples = addSample('moves', values);
   drawLines('moves-chart', samples, RESULT_CLASSES, (name, value, highest) => [`${name}: now ${value.toFixed(1)}/min, highest ${highest.toFixed(1)}`]);
 }
