@@ -89,6 +89,7 @@ describe('the ops console draws', () => {
     expect(await withdraw(app, 'draw-moves', 10, 'draw-moves-w1')).toBe('WithdrawSuccess');
     expect(await withdraw(app, 'draw-moves', 10, 'draw-moves-w1')).toBe('DuplicateReplayed');
     expect(await withdraw(app, 'draw-moves', 1_000_000, 'draw-moves-w2')).toBe('InsufficientFunds');
+    expect(await withdraw(app, 'draw-moves', 2_000_000, 'draw-moves-w4')).toBe('InsufficientFunds');
     expect(await withdraw(app, 'draw-moves', 20, 'draw-moves-w3')).toBe('WithdrawSuccess');
     await deposit(app, 'draw-moves', 5, 'draw-moves-d2');
     // And a lost claim race, so that the screenshot shows every chart moving.
