@@ -28,8 +28,8 @@ function resultClass(outcome) {
   if (outcome === 'RequestInProgress' || outcome === 'OutcomeUnknown') return 'transient';
   return 'refused';
 }
-/** A feed's status in one word for its legend. */
-const FEED_STATE_WORDS = { OPEN: 'up', REOPENING: 'reopening', NEW: 'starting', STOPPED: 'stopped' };
+/** A feed's status in one word for its legend, when its stream is not up (OPEN: its gauge says down). */
+const FEED_STATE_WORDS = { OPEN: 'down', REOPENING: 'reopening', NEW: 'starting', STOPPED: 'stopped' };
 
 // ---- HTTP ----------------------------------------------------------------------------------
 
