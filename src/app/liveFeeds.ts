@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { StartupTask } from '../db/startupTask.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ChangeFeed, SubscriptionShares, type FeedStatus, type StreamsTelemetry } from '../fanout/index.ts';
+import { ChangeFeed, readFeeds, SubscriptionShares, type FeedReading, type FeedStatus, type StreamsTelemetry } from '../fanout/index.ts';
 import { accountBalanceFeedSpec, holdFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type HoldChangedEvent, type LedgerEntryAddedEvent } from '../ledger/index.ts';
 import { workItemFeedSpec, type WorkItemStatusEvent } from '../work/index.ts';
 
@@ -23,6 +23,8 @@ export interface LiveFeeds {
   stop(): Promise<void>;
   /** The feeds' statuses, or null when the watchers do not run in this process. */
   statuses(): FeedStatus[] | null;
+  /** Every feed's state and fan-out counters in this process (the `liveFeeds` query), running or not. */
+  readings(): Promise<FeedReading[]>;
 }
 
 export function createLiveFeeds(db: Db, logger: Logger, telemetry: StreamsTelemetry): LiveFeeds {
@@ -59,6 +61,7 @@ export function createLiveFeeds(db: Db, logger: Logger, telemetry: StreamsTeleme
       await stopAll();
     },
     statuses: () => (running ? all.map((feed) => feed.status) : null),
+    readings: () => readFeeds(telemetry, all.map((feed) => feed.status)),
   };
 }
 

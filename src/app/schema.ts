@@ -6,9 +6,11 @@ import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { LedgerAuditResolver } from '../audit/graphql/LedgerAuditResolver.ts';
 import { HealthResolver } from '../health/graphql/HealthResolver.ts';
+import { LiveFeedsResolver } from '../health/graphql/LiveFeedsResolver.ts';
 import { DashboardResolver, LedgerEntryListFieldsResolver } from '../ledger/graphql/DashboardResolver.ts';
 import { AccountFieldsResolver, LedgerEntryFieldsResolver, LedgerResolver } from '../ledger/graphql/LedgerResolver.ts';
 import { HoldResolver } from '../ledger/graphql/HoldResolver.ts';
+import { MoveOutcomesResolver } from '../ledger/graphql/MoveOutcomesResolver.ts';
 import { PayoutProjectionResolver } from '../payouts/graphql/PayoutProjectionResolver.ts';
 import { LedgerSubscriptionResolver } from '../ledger/graphql/LedgerSubscriptionResolver.ts';
 import { WorkItemSubscriptionResolver } from '../work/graphql/WorkItemSubscriptionResolver.ts';
@@ -29,6 +31,8 @@ export const resolvers = [
   LedgerEntryListFieldsResolver,
   LedgerResolver,
   LedgerSubscriptionResolver,
+  LiveFeedsResolver,
+  MoveOutcomesResolver,
   PayoutProjectionResolver,
   ViewerResolver,
   WorkItemPageFieldsResolver,

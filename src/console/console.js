@@ -12,7 +12,24 @@ const GRAPHQL_PATH = '/graphql';
 const CHART_SAMPLES_MAX = 60;
 
 const $ = (id) => document.getElementById(id);
-const state = { key: null, viewer: null, client: null, timers: [], conflicts: null, failedRefresh: null, account: null, charts: { conflicts: [], lag: [] } };
+const state = { key: null, viewer: null, client: null, timers: [], conflicts: null, moves: null, failedRefresh: null, account: null, charts: { conflicts: [], lag: [], moves: [], feeds: [] } };
+
+/**
+ * The ledger mutations that move or reserve money, as `moveOutcomes` names them; a batch's moves
+ * are counted one by one under their own kind (and the batch itself as `submitMoves`, left out).
+ */
+const MOVE_OPERATIONS = new Set(['deposit', 'withdraw', 'transfer', 'authorizeHold', 'captureHold', 'voidHold']);
+/** The lines of the moves chart, in the order of their colours. */
+const RESULT_CLASSES = ['applied', 'refused', 'replayed', 'transient'];
+/** A union member's class: every member that is not a success, a replay or undecided is a refusal. */
+function resultClass(outcome) {
+  if (outcome.endsWith('Success')) return 'applied';
+  if (outcome === 'DuplicateReplayed') return 'replayed';
+  if (outcome === 'RequestInProgress' || outcome === 'OutcomeUnknown') return 'transient';
+  return 'refused';
+}
+/** A feed's status in one word for its legend, when its stream is not up (OPEN: its gauge says down). */
+const FEED_STATE_WORDS = { OPEN: 'down', REOPENING: 'reopening', NEW: 'starting', STOPPED: 'stopped' };
 
 // ---- HTTP ----------------------------------------------------------------------------------
 
@@ -169,9 +186,97 @@ function drawChart(id, samples, unit) {
   $(`${id}-now`).textContent = last ? `now ${last.value.toFixed(unit === 's' ? 0 : 1)}${unit === 's' ? ' s' : ''}, highest ${max < 1e-6 ? 0 : max.toFixed(unit === 's' ? 0 : 1)}${unit === 's' ? ' s' : ''}` : '';
 }
 
+// A chart of several lines over time (one per name) on one scale, the largest value of any. Each
+// line's colour is its legend swatch's; the legend says each line's latest value in words, and
+// carries it as data (data-now, data-highest) for tests. Returns where a sample sits across.
+function drawLines(id, samples, names, describe) {
+  const svg = $(id);
+  const width = 300;
+  const height = 60;
+  const max = Math.max(1e-9, ...samples.flatMap((sample) => names.map((name) => sample.values[name] ?? 0)));
+  const first = samples[0]?.at ?? 0;
+  const span = Math.max(1, (samples.at(-1)?.at ?? 0) - first);
+  const x = (sample) => ((sample.at - first) / span) * width;
+  const legend = $(`${id}-legend`);
+  names.forEach((name, i) => {
+    const color = `series-${i % 6}`;
+    let line = svg.querySelector(`polyline[data-series="${CSS.escape(name)}"]`);
+    if (!line) {
+      line = document.createElementNS('http://www.w3.org/2000/svg', 'polyline');
+      line.dataset.series = name;
+      line.setAttribute('class', color);
+      svg.append(line);
+    }
+    const values = samples.map((sample) => sample.values[name] ?? 0);
+    line.setAttribute('points', samples.map((sample, j) => `${x(sample).toFixed(1)},${(height - 2 - (values[j] / max) * (height - 4)).toFixed(1)}`).join(' '));
+    let item = legend.querySelector(`li[data-series="${CSS.escape(name)}"]`);
+    if (!item) {
+      item = document.createElement('li');
+      item.dataset.series = name;
+      legend.append(item);
+    }
+    const now = values.at(-1) ?? 0;
+    const highest = Math.max(0, ...values);
+    item.dataset.now = String(now);
+    item.dataset.highest = String(highest);
+    const swatch = document.createElement('span');
+    swatch.className = `swatch ${color}`;
+    swatch.setAttribute('aria-hidden', 'true');
+    item.replaceChildren(swatch, ...describe(name, now, highest, item));
+  });
+  svg.dataset.points = String(samples.length);
+  return x;
+}
+
+/** Moves per minute by result class, from the counters' growth between two polls. */
+function chartMoves(outcomes, now) {
+  const totals = Object.fromEntries(RESULT_CLASSES.map((name) => [name, 0]));
+  for (const { operation, outcome, count } of outcomes) if (MOVE_OPERATIONS.has(operation)) totals[resultClass(outcome)] += count;
+  const previous = state.moves;
+  state.moves = { totals, at: now };
+  if (!previous || now <= previous.at) return;
+  // A counter that went down is another process's (or a restarted one's): no rate from that pair.
+  if (RESULT_CLASSES.some((name) => totals[name] < previous.totals[name])) return;
+  const values = Object.fromEntries(RESULT_CLASSES.map((name) => [name, ((totals[name] - previous.totals[name]) * 60_000) / (now - previous.at)]));
+  const samples = addSample('moves', values);
+  drawLines('moves-chart', samples, RESULT_CLASSES, (name, value, highest) => [`${name}: now ${value.toFixed(1)}/min, highest ${highest.toFixed(1)}`]);
+}
+
+/** Subscribers per feed, and each feed's state word; a stretch where a feed was down is shaded. */
+function chartFeeds(feeds) {
+  const byName = new Map(feeds.map((feed) => [feed.feed, feed]));
+  const samples = addSample('feeds', Object.fromEntries(feeds.map((feed) => [feed.feed, feed.subscribers])));
+  samples.at(-1).down = feeds.filter((feed) => !feed.up).map((feed) => feed.feed);
+  const x = drawLines('feeds-chart', samples, feeds.map((feed) => feed.feed), (name, subscribers, highest, item) => {
+    const feed = byName.get(name);
+    item.dataset.up = String(feed.up);
+    const word = document.createElement('strong');
+    word.className = 'state';
+    word.textContent = feed.up ? 'up' : (FEED_STATE_WORDS[feed.status] ?? feed.status.toLowerCase());
+    return [`${name}: `, word, `, ${subscribers} subscriber${subscribers === 1 ? '' : 's'} (highest ${highest})`];
+  });
+  const bands = $('feeds-chart').querySelector('g.down');
+  bands.replaceChildren(
+    ...samples.flatMap((sample, i) => {
+      if (!sample.down?.length) return [];
+      const left = i === 0 ? x(sample) : x(samples[i - 1]);
+      const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      rect.setAttribute('x', left.toFixed(1));
+      rect.setAttribute('y', '0');
+      rect.setAttribute('width', Math.max(2, x(sample) - left).toFixed(1));
+      rect.setAttribute('height', '60');
+      const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+      title.textContent = `down at ${new Date(sample.at).toLocaleTimeString()}: ${sample.down.join(', ')}`;
+      rect.append(title);
+      return [rect];
+    }),
+  );
+}
+
 function addSample(name, value) {
   const samples = state.charts[name];
-  samples.push({ at: Date.now(), value });
+  // One value (a one-line chart) or `values` by line name.
+  samples.push(typeof value === 'number' ? { at: Date.now(), value } : { at: Date.now(), values: value });
   if (samples.length > CHART_SAMPLES_MAX) samples.shift();
   return samples;
 }
@@ -384,7 +489,9 @@ async function refreshFailed() {
 }
 
 async function refreshStats() {
-  const data = await gql(`{ workQueueStats { counts { status kind count capped } conflictsSinceStart } payoutProjectionState { holder leaseActive leaseExpiresAt lagSeconds sink queueName } }`);
+  const data = await gql(
+    `{ workQueueStats { counts { status kind count capped } conflictsSinceStart } payoutProjectionState { holder leaseActive leaseExpiresAt lagSeconds sink queueName } moveOutcomes { operation outcome count } liveFeeds { feed up status subscribers } }`,
+  );
   const stats = data.workQueueStats;
   $('queue').tBodies[0].replaceChildren(
     ...stats.counts.map((count) => {
@@ -407,6 +514,8 @@ async function refreshStats() {
   $('projection-lag').textContent = projection.lagSeconds === null ? 'no position stored yet' : `${projection.lagSeconds} s`;
   $('projection-sink').textContent = projection.sink === 'bullmq' ? `BullMQ queue ${projection.queueName}` : 'work items';
   if (projection.lagSeconds !== null) drawChart('lag-chart', addSample('lag', projection.lagSeconds), 's');
+  chartMoves(data.moveOutcomes, now);
+  chartFeeds(data.liveFeeds);
 }
 
 const ENTRY_FIELDS = 'accountId currency kind amount balanceAfter createdAt';

@@ -127,6 +127,8 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     listAccounts: (page: AccountsPageInput) => queries.listAccounts(reporting, page),
     listEntries: (page: EntriesPageInput) => queries.listEntries(reporting, page),
     entryByRequest: (requestId: string) => queries.entryByRequest(reporting, requestId),
+    /** The answers this process gave, by operation and result kind (read from `ledger_outcomes_total`). */
+    outcomeCounts: () => telemetry.outcomeCounts(),
   });
 }
 

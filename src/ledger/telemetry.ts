@@ -13,8 +13,17 @@ export type RetryReason = 'writeConflict' | 'transient' | 'unknownCommitResult';
 /** What a committed transaction carried: a lone move, a group commit, or a submitMoves batch. */
 export type TransactionKind = 'lone' | 'group' | 'batch';
 
+/** One series of `ledger_outcomes_total`: how many times `op` answered `outcome` (a result's `kind`). */
+export interface OutcomeCount {
+  op: string;
+  outcome: string;
+  count: number;
+}
+
 export interface LedgerTelemetry {
   outcome(op: string, outcome: string): void;
+  /** Every series of `ledger_outcomes_total` on this registry: the answers counted since it was made. */
+  outcomeCounts(): Promise<OutcomeCount[]>;
   /** A move's transaction failed transiently and runs again under the same key. */
   retried(reason: RetryReason): void;
   /** A money-move transaction committed, carrying `moves` decided moves (its commit reply may yet be lost). */
@@ -103,6 +112,10 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
       holdSource.holds = holds;
     },
     outcome: (op, outcome) => outcomes.inc({ op, outcome }),
+    async outcomeCounts() {
+      const { values } = await outcomes.get();
+      return values.map((value) => ({ op: String(value.labels['op']), outcome: String(value.labels['outcome']), count: value.value }));
+    },
     retried(reason) {
       retries.inc({ reason });
       if (reason !== 'writeConflict') log.warn({ reason }, 'ledger move retried under the same key');

@@ -2,7 +2,9 @@
 // its currency's units (integer minor units from the API, the currency's own fraction digits from
 // Intl: cents for EUR, none for JPY), in the entries table and the
 // account line; and charts over time of claim conflicts per minute and payout lag, one point per
-// poll, the latest value written beside each; an account's statement; and a work item's page: its transitions, attempts,
+// poll, the latest value written beside each; of moves per minute by result (applied, refused,
+// replayed, transient: one line each, the legend in words) and of each live feed's subscribers
+// and state (up, reopening...), readable at 420 px; an account's statement; and a work item's page: its transitions, attempts,
 // the entry a payout pays out and the trace id of the withdrawal that made it (the app traces here,
 // to an in-memory exporter, as it does with OTEL_EXPORTER_OTLP_ENDPOINT set).
 import type { Browser } from 'playwright-core';
@@ -31,7 +33,7 @@ describe('the ops console draws', () => {
     await tracing?.shutdown();
   });
 
-  it('shows money in its currency\'s units and charts conflicts and payout lag over time; saves its screenshot', async () => {
+  it('shows money in its currency\'s units and charts conflicts and payout lag over time', async () => {
     await openAccount(app, 'draw-eur', 'EUR');
     await openAccount(app, 'draw-jpy', 'JPY');
     await deposit(app, 'draw-eur', 1_234_567, 'draw-d1');
@@ -72,7 +74,68 @@ describe('the ops console draws', () => {
     expect((await line.getAttribute('points'))!.trim().split(/\s+/).length).toBeGreaterThanOrEqual(2);
     expect(await page.locator('#conflicts-chart-now').innerText()).toMatch(/^now \d+\.\d, highest \d+(\.\d)?$/);
     expect(await page.locator('#lag-chart-now').innerText()).toMatch(/^now \d+ s, highest \d+ s$/);
+    await page.close();
+  }, 60_000);
+
+  it('charts moves per minute by result and each live feed\'s subscribers and state', async () => {
+    await openAccount(app, 'draw-moves', 'EUR');
+    await deposit(app, 'draw-moves', 1_000, 'draw-moves-d');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    await page.getByLabel('API key').fill(app.keys.ops);
+    await page.keyboard.press('Enter');
+    // A rate needs two polls: once the first point is drawn, the moves below count in a later one.
+    await page.waitForFunction(`Number(document.getElementById('moves-chart').dataset.points) >= 1`, undefined, { timeout: 20_000 });
+    expect(await withdraw(app, 'draw-moves', 10, 'draw-moves-w1')).toBe('WithdrawSuccess');
+    expect(await withdraw(app, 'draw-moves', 10, 'draw-moves-w1')).toBe('DuplicateReplayed');
+    expect(await withdraw(app, 'draw-moves', 1_000_000, 'draw-moves-w2')).toBe('InsufficientFunds');
+    expect(await withdraw(app, 'draw-moves', 2_000_000, 'draw-moves-w4')).toBe('InsufficientFunds');
+    expect(await withdraw(app, 'draw-moves', 20, 'draw-moves-w3')).toBe('WithdrawSuccess');
+    await deposit(app, 'draw-moves', 5, 'draw-moves-d2');
+    // And a lost claim race, so that the screenshot shows every chart moving.
+    const created = await app.gql(`mutation { createWorkItem(input: { kind: "draw", idempotencyKey: "draw-moves-k" }) { ... on CreateWorkItemSuccess { item { id } } } }`, {}, { key: 'service' });
+    const claim = `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`;
+    const itemId = created.data.createWorkItem.item.id as string;
+    await app.gql(claim, { input: { id: itemId, workerId: 'draw-moves-1', expectedVersion: 1 } }, { key: 'worker' });
+    await app.gql(claim, { input: { id: itemId, workerId: 'draw-moves-2', expectedVersion: 1 } }, { key: 'worker' });
+    // A subscription the page itself does not hold: the feed's line rises to it.
+    const ws = app.ws('ops');
+    const sub = ws.subscribe(`subscription ($ids: [ID!]!) { accountBalanceChanged(accountIds: $ids) { __typename } }`, { ids: ['draw-moves'] });
+
+    await page.waitForFunction(
+      `['applied', 'refused', 'replayed'].every((name) => Number(document.querySelector('#moves-chart-legend li[data-series="' + name + '"]')?.dataset.highest) > 0)`,
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.waitForFunction(
+      `(() => { const feed = document.querySelector('#feeds-chart-legend li[data-series="accountBalances"]'); return feed?.dataset.up === 'true' && Number(feed.dataset.now) >= 1; })()`,
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.waitForFunction(`!/highest 0$/.test(document.getElementById('conflicts-chart-now').textContent)`, undefined, { timeout: 20_000 });
+    // Every class has its line and its legend, in words; nothing transient was answered.
+    const legend = await page.locator('#moves-chart-legend li').allInnerTexts();
+    expect(legend).toEqual(['applied', 'refused', 'replayed', 'transient'].map((name) => expect.stringMatching(new RegExp(`^${name}: now \\d+\\.\\d/min, highest \\d+\\.\\d$`))));
+    expect(legend[3]).toMatch(/highest 0\.0$/);
+    expect(await page.locator('#moves-chart polyline').count()).toBe(4);
+    expect(await page.locator('#feeds-chart-legend li[data-series="accountBalances"]').innerText()).toMatch(/^accountBalances: up, [1-9]\d* subscribers? \(highest \d+\)$/);
+    expect(await page.locator('#feeds-chart-legend li').count()).toBe(4);
+    expect(await page.locator('#feeds-chart polyline').count()).toBe(4);
     await page.screenshot({ path: screenshotPath('console-charts.png'), fullPage: true });
+
+    // At 420 px the legends wrap inside their card.
+    await page.setViewportSize({ width: 420, height: 900 });
+    const outside = await page.evaluate(`[...document.querySelectorAll('ul.legend li')].filter((li) => { const card = li.closest('section').getBoundingClientRect(); const box = li.getBoundingClientRect(); return box.left < card.left - 1 || box.right > card.right + 1; }).length`);
+    expect(outside).toBe(0);
+    expect(await page.evaluate(`document.documentElement.scrollWidth <= window.innerWidth`)).toBe(true);
+    // A feed whose stream is down says so in words, and its stretch of the chart is shaded.
+    await app.services.liveFeeds.holds.stop();
+    await page.waitForFunction(`document.querySelector('#feeds-chart-legend li[data-series="holds"]')?.dataset.up === 'false'`, undefined, { timeout: 20_000 });
+    expect(await page.locator('#feeds-chart-legend li[data-series="holds"] .state').innerText()).toBe('stopped');
+    expect(await page.locator('#feeds-chart-legend li[data-series="accountBalances"] .state').innerText()).toBe('up');
+    expect(await page.locator('#feeds-chart g.down rect').count()).toBeGreaterThanOrEqual(1);
+    sub.unsubscribe();
+    await ws.close();
     await page.close();
   }, 60_000);
 

@@ -80,6 +80,17 @@ describe('queries and mutations', () => {
     expect((await admin.health()).engine).toBe(testMongoEngine().kind);
   });
 
+  it('reads the console charts\' moveOutcomes and liveFeeds', async () => {
+    await admin.openAccount({ accountId: 'sdk-charts', currency: 'EUR' });
+    expect(await admin.moveOutcomes()).toContainEqual({ operation: 'openAccount', outcome: 'OpenAccountSuccess', count: expect.any(Number) });
+    expect((await admin.liveFeeds()).map((feed) => [feed.feed, feed.up, feed.status])).toEqual([
+      ['workItems', true, 'OPEN'],
+      ['ledgerEntries', true, 'OPEN'],
+      ['accountBalances', true, 'OPEN'],
+      ['holds', true, 'OPEN'],
+    ]);
+  });
+
   it('matches every member the client knows, and sends a member it does not know to `unknown`', async () => {
     await admin.openAccount({ accountId: 'sdk-match', currency: 'EUR' });
     const describe = (result: Awaited<ReturnType<PreconditionClient['withdraw']>>) =>

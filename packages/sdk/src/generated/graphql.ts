@@ -576,6 +576,29 @@ export type LinkedMoveFailed = {
   requestId: Scalars['String']['output'];
 };
 
+/** One live feed (one watched collection) in this API process: its stream's state and its fan-out counters */
+export type LiveFeedState = {
+  __typename?: 'LiveFeedState';
+  /** stream_events_delivered_total: events queued for subscribers since the process started, one per subscriber reached */
+  eventsDelivered: Scalars['SafeInt']['output'];
+  /** workItems, ledgerEntries, accountBalances or holds */
+  feed: Scalars['String']['output'];
+  /** stream_resyncs_total: ResyncRequired notices sent since the process started, every reason */
+  resyncs: Scalars['SafeInt']['output'];
+  status: LiveFeedStatus;
+  /** stream_subscribers: subscriptions attached to it now */
+  subscribers: Scalars['Int']['output'];
+  /** change_feed_up: true while its shared change stream is open */
+  up: Scalars['Boolean']['output'];
+};
+
+/** A feed's shared change stream: NEW before it first opened, OPEN, REOPENING after a failure (with capped backoff), STOPPED at shutdown */
+export type LiveFeedStatus =
+  | 'NEW'
+  | 'OPEN'
+  | 'REOPENING'
+  | 'STOPPED';
+
 export type MoneyFlow = {
   __typename?: 'MoneyFlow';
   /** Integer minor units, exact at any size (a sum of many amounts) */
@@ -601,6 +624,17 @@ export type MoveKind =
   | 'DEPOSIT'
   | 'TRANSFER'
   | 'WITHDRAW';
+
+/** How many times one ledger mutation answered one union member, in this API process since it started */
+export type MoveOutcomeCount = {
+  __typename?: 'MoveOutcomeCount';
+  /** Answers counted (ledger_outcomes_total{op,outcome}) */
+  count: Scalars['SafeInt']['output'];
+  /** The mutation (deposit, withdraw, transfer, authorizeHold, ...); a batch counts each of its moves under its own kind, and itself as submitMoves */
+  operation: Scalars['String']['output'];
+  /** The union member it answered: WithdrawSuccess, InsufficientFunds, DuplicateReplayed, OutcomeUnknown, ... */
+  outcome: Scalars['String']['output'];
+};
 
 /** One move of a batch: what deposit, withdraw or transfer would answer, or LinkedMoveFailed */
 export type MoveResult = AccountNotFound | BalanceLimitExceeded | CurrencyMismatch | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | LinkedMoveFailed | OutcomeUnknown | RequestInProgress | TransferSuccess | WithdrawSuccess | { __typename?: "%other" };
@@ -766,6 +800,10 @@ export type Query = {
   ledgerRequest: Maybe<LedgerRequest>;
   /** Money held in a currency now, and its deposits, withdrawals and transfers with createdAt in [from, to) */
   ledgerTotals: LedgerTotals;
+  /** Each live feed's state in this API process (another process has its own streams and subscribers) */
+  liveFeeds: Array<LiveFeedState>;
+  /** The answers this API process gave to ledger mutations since it started, by operation and result (another process counts its own) */
+  moveOutcomes: Array<MoveOutcomeCount>;
   /** The PAYOUT item of a withdrawal entry; null until the projection has made it */
   payoutFor: Maybe<WorkItem>;
   /** The payout projection's lease holder and lag */
@@ -1481,6 +1519,16 @@ export type LedgerTotalsQueryVariables = Exact<{
 
 
 export type LedgerTotalsQuery = { __typename?: 'Query', ledgerTotals: { __typename?: 'LedgerTotals', currency: string, accounts: number, moneyHeld: string, moneyOnHold: string, deposits: { __typename?: 'MoneyFlow', amount: string, count: number }, withdrawals: { __typename?: 'MoneyFlow', amount: string, count: number }, transfers: { __typename?: 'MoneyFlow', amount: string, count: number } } };
+
+export type LiveFeedsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LiveFeedsQuery = { __typename?: 'Query', liveFeeds: Array<{ __typename?: 'LiveFeedState', feed: string, up: boolean, status: LiveFeedStatus, subscribers: number, eventsDelivered: number, resyncs: number }> };
+
+export type MoveOutcomesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MoveOutcomesQuery = { __typename?: 'Query', moveOutcomes: Array<{ __typename?: 'MoveOutcomeCount', operation: string, outcome: string, count: number }> };
 
 export type OpenAccountMutationVariables = Exact<{
   input: OpenAccountInput;
@@ -3425,6 +3473,27 @@ export const LedgerTotalsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<LedgerTotalsQuery, LedgerTotalsQueryVariables>;
+export const LiveFeedsDocument = new TypedDocumentString(`
+    query LiveFeeds {
+  liveFeeds {
+    feed
+    up
+    status
+    subscribers
+    eventsDelivered
+    resyncs
+  }
+}
+    `) as unknown as TypedDocumentString<LiveFeedsQuery, LiveFeedsQueryVariables>;
+export const MoveOutcomesDocument = new TypedDocumentString(`
+    query MoveOutcomes {
+  moveOutcomes {
+    operation
+    outcome
+    count
+  }
+}
+    `) as unknown as TypedDocumentString<MoveOutcomesQuery, MoveOutcomesQueryVariables>;
 export const OpenAccountDocument = new TypedDocumentString(`
     mutation OpenAccount($input: OpenAccountInput!) {
   openAccount(input: $input) {

@@ -12,6 +12,8 @@ export const queries = {
   ledgerEntry: { document: documents.LedgerEntryDocument, args: "single", argName: "requestId", keyField: null, keyList: null, replays: true, resumeArg: null },
   ledgerRequest: { document: documents.LedgerRequestDocument, args: "single", argName: "requestId", keyField: null, keyList: null, replays: true, resumeArg: null },
   ledgerTotals: { document: documents.LedgerTotalsDocument, args: "object", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
+  liveFeeds: { document: documents.LiveFeedsDocument, args: "none", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
+  moveOutcomes: { document: documents.MoveOutcomesDocument, args: "none", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   payoutFor: { document: documents.PayoutForDocument, args: "single", argName: "entryId", keyField: null, keyList: null, replays: true, resumeArg: null },
   payoutProjectionState: { document: documents.PayoutProjectionStateDocument, args: "none", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   recentWorkItems: { document: documents.RecentWorkItemsDocument, args: "object", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
