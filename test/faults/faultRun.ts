@@ -57,7 +57,8 @@ const API_START_TIMEOUT_MS = 120_000;
 const MOVES_WHILE_LAGGING = 20;
 const OPENING_BALANCE = 1_000;
 
-type Op = { kind: 'deposit'; accountId: string; amount: number } | { kind: 'withdraw'; accountId: string; amount: number } | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number };
+type BatchMove = { kind: 'DEPOSIT' | 'WITHDRAW'; accountId: string; amount: number };
+type Op = { kind: 'batch'; moves: BatchMove[] } | { kind: 'deposit'; accountId: string; amount: number } | { kind: 'withdraw'; accountId: string; amount: number } | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number };
 
 interface MoveRecord {
   key: string;
@@ -172,6 +173,12 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     const nextOp = (): Op => {
       const roll = random();
       const amount = 1 + Math.floor(random() * 40);
+      // B2: an atomic batch of 2-4 deposits/withdrawals on different accounts, one key per move.
+      if (roll < 0.1) {
+        const size = Math.min(accounts.length, 2 + Math.floor(random() * 3));
+        const chosen = [...accounts].sort(() => random() - 0.5).slice(0, size);
+        return { kind: 'batch', moves: chosen.map((accountId) => ({ kind: random() < 0.5 ? 'DEPOSIT' : 'WITHDRAW', accountId, amount: 1 + Math.floor(random() * 40) })) };
+      }
       if (roll < 0.3) return { kind: 'deposit', accountId: pick(accounts), amount };
       if (roll < 0.65) return { kind: 'withdraw', accountId: pick(accounts), amount };
       const fromAccountId = pick(accounts);
@@ -281,6 +288,14 @@ type Answer = { __typename: string; original?: { __typename: string } | null };
 async function send(client: PreconditionClient, record: MoveRecord): Promise<Answer> {
   const { op, key } = record;
   switch (op.kind) {
+    case 'batch': {
+      // The same keys on every attempt; the batch is final when every move's answer is.
+      const answer = await client.submitMoves({ atomic: true, moves: op.moves.map((m, i) => ({ ...m, requestId: batchKey(key, i) })) });
+      if (answer.__typename !== 'SubmitMovesSuccess') return answer as Answer;
+      const kinds = answer.results.map((r) => (r.__typename === 'DuplicateReplayed' ? ((r as Answer).original?.__typename ?? 'DuplicateReplayed') : String(r.__typename)));
+      if (kinds.some((k) => TRANSIENT.has(k))) return { __typename: 'RequestInProgress' };
+      return { __typename: kinds.every((k) => APPLIED.has(k)) ? 'BatchApplied' : 'BatchRefused' };
+    }
     case 'deposit':
       return (await client.deposit({ accountId: op.accountId, amount: op.amount, requestId: key })) as Answer;
     case 'withdraw':
@@ -387,8 +402,9 @@ interface CheckDeps {
   slots: ApiSlot[];
 }
 
-const APPLIED = new Set(['DepositSuccess', 'WithdrawSuccess', 'TransferSuccess']);
-const REFUSED = new Set(['InsufficientFunds']);
+const APPLIED = new Set(['DepositSuccess', 'WithdrawSuccess', 'TransferSuccess', 'BatchApplied']);
+const REFUSED = new Set(['InsufficientFunds', 'BatchRefused']);
+const batchKey = (key: string, i: number) => `${key}-b${i}`;
 
 /** Every guarantee over everything acknowledged; each violation a line. */
 async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Promise<string[]> {
@@ -409,6 +425,13 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
   }
   // R1, G3: each acknowledged move present once; nothing for a refused one.
   for (const move of moves) {
+    if (move.op.kind === 'batch') {
+      // B2: an acknowledged atomic batch has each of its moves once, or none of them.
+      const applied = move.final === 'BatchApplied';
+      const counts = move.op.moves.map((_, i) => (byRequest.get(batchKey(move.key, i)) ?? []).length);
+      if (counts.some((c) => c !== (applied ? 1 : 0))) violations.push(`R1/G3/B2: ${move.key} (${move.final}) has ${counts.reduce((a, b) => a + b, 0)} entries over its ${counts.length} moves (${counts.join(',')}), expected ${applied ? 'one each' : 'none'}`);
+      continue;
+    }
     const written = byRequest.get(move.key) ?? [];
     const expected = move.final !== undefined && APPLIED.has(move.final) ? (move.op.kind === 'transfer' ? 2 : 1) : 0;
     if (written.length !== expected) violations.push(`R1/G3: ${move.key} (${move.final}) has ${written.length} entries, expected ${expected}`);
@@ -495,6 +518,7 @@ function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: Mov
   const lines: string[] = [];
   const acknowledged = moves.filter((m) => m.final !== undefined);
   const applied = acknowledged.filter((m) => APPLIED.has(m.final!));
+  const batches = moves.filter((m) => m.op.kind === 'batch');
   const lost = violations.filter((v) => v.startsWith('R1/G3') && / has 0 entries/.test(v)).length;
   const doubled = violations.filter((v) => v.startsWith('R1/G3') && !/ has 0 entries/.test(v)).length;
   const longest = Math.max(0, ...acknowledged.map((m) => m.finalAt! - m.sentAt));
@@ -507,6 +531,7 @@ function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: Mov
   lines.push('| moves attempted | acknowledged (final) | applied | refused | lost | doubled | longest time to final |');
   lines.push('|---|---|---|---|---|---|---|');
   lines.push(`| ${moves.length} | ${acknowledged.length} | ${applied.length} | ${acknowledged.length - applied.length} | ${lost} | ${doubled} | ${longest} ms (bound ${FINAL_BOUND_MS} ms) |`);
+  lines.push(`atomic batches (2-4 moves each, in the counts above): ${batches.length} sent, ${batches.filter((m) => m.final === 'BatchApplied').length} applied whole, ${batches.filter((m) => m.final === 'BatchRefused').length} refused whole`);
   lines.push('');
   lines.push('| fault | target | recovered in | calls during it | failed calls (SDK gave up) | p99 call latency |');
   lines.push('|---|---|---|---|---|---|');
