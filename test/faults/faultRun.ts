@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, ReadPreference, type Db } from 'mongodb';
 import WebSocket from 'ws';
-import { createClient, PreconditionError, type PreconditionClient } from '../../packages/sdk/src/index.ts';
+import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startAppProcess, type AppProcess } from '../support/app.ts';
 import { holdBack, startTestReplSet, stepDown, type TestReplSet, type TestSetMember } from '../support/replSet.ts';
@@ -51,6 +51,8 @@ export interface FaultRunOptions {
 export const FINAL_BOUND_MS = 60_000;
 /** How long the checker waits for the projection, the subscribers and the replicas to catch up. */
 const SETTLE_TIMEOUT_MS = 90_000;
+/** The workers' leases: short, so that a worker cut off by a fault loses its items to the other within seconds. */
+const WORKER_LEASE_SECONDS = 3;
 /** API processes start slowly on a busy machine (tsx compiles the app). */
 const API_START_TIMEOUT_MS = 120_000;
 /** Moves the workload must acknowledge while a secondary is held back: the lag is under load. */
@@ -118,6 +120,10 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
   const dbName = `faults_${options.seed}_${randomBytes(3).toString('hex')}`;
   const slots: ApiSlot[] = [];
   const subscriberClients: PreconditionClient[] = [];
+  const workerClientsToClose: PreconditionClient[] = [];
+  let workers: Worker[] = [];
+  const completedByWorkers: Array<{ itemId: string; workerId: string }> = [];
+  const workerStats = { leaseLost: 0, errors: 0 };
   let checkClient: MongoClient | undefined;
   try {
     const clientFor = (proc: AppProcess, key: string) =>
@@ -152,6 +158,29 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
       })().catch((error: unknown) => (seen.failed = String(error)));
       return seen;
     });
+
+    // Workers on the first two processes, claiming and completing the payouts the projection makes
+    // of the withdrawals (W3 under faults): short leases, so that a worker whose process or primary
+    // went away loses its items to the other, whose completions must then be the only ones taken.
+    const workerClients = slots.slice(0, 2).map((slot) => clientFor(slot.process, keys.service));
+    workerClientsToClose.push(...workerClients);
+    workers = workerClients.map((client, i) =>
+      createWorker({
+        client,
+        workerId: `fault-worker-${i}`,
+        kinds: ['PAYOUT'],
+        concurrency: 4,
+        leaseSeconds: WORKER_LEASE_SECONDS,
+        subscribe: false,
+        poll: { minMs: 50, maxMs: 500 },
+        handler: ({ item }) => ({ paidBy: `fault-worker-${i}`, entryId: (item.payload as { entryId?: string } | null)?.entryId ?? null }),
+        on: {
+          completed: ({ item }) => completedByWorkers.push({ itemId: item.id, workerId: `fault-worker-${i}` }),
+          leaseLost: () => (workerStats.leaseLost += 1),
+          error: () => (workerStats.errors += 1),
+        },
+      }),
+    );
 
     // Live before the workload starts: a marker deposit both subscribers receive (a feed delivers
     // in commit order, so every later entry is owed to them).
@@ -219,15 +248,66 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
 
     // ---- checker
     const violations = await check({ db, moves, subscribers, accounts, slots });
-    const table = formatTable(options, faults, moves, violations);
+    // W2, W3: the workers finish every payout; each item's history is lawful and its completion came
+    // from the worker holding its last claim (a worker that lost its lease was refused).
+    const work = await checkWork(db, completedByWorkers);
+    violations.push(...work.violations);
+    const table = `${formatTable(options, faults, moves, violations)}\n\n${work.line} (${workerStats.leaseLost} leases lost by a worker, ${workerStats.errors} API calls failed and retried)`;
     return { faults, moves, violations, table };
   } finally {
+    await Promise.all(workers.map((worker) => worker.close({ timeoutMs: 2_000 }).catch(() => undefined)));
+    for (const client of workerClientsToClose) await client.close().catch(() => undefined);
     for (const client of subscriberClients) await client.close().catch(() => undefined);
     for (const slot of slots) await slot.client.close().catch(() => undefined);
     for (const slot of slots) await slot.process.stop().catch(() => undefined);
     await checkClient?.close();
     await set.stop();
   }
+}
+
+/**
+ * W2 and W3 over every PAYOUT item, once the workers have finished them (bounded by the settle
+ * wait): each is DONE, its stored history runs version by version through lawful transitions with
+ * DONE last, and the DONE transition is written by the worker of the claim right before it, so no
+ * completion from a worker whose lease had been taken over was accepted. The workers' own record of
+ * accepted completions must name the same worker, once per item.
+ */
+async function checkWork(db: Db, completedByWorkers: ReadonlyArray<{ itemId: string; workerId: string }>): Promise<{ violations: string[]; line: string }> {
+  const violations: string[] = [];
+  const read = { readPreference: ReadPreference.primary } as const;
+  type Transition = { from: string | null; to: string; version: number; workerId: string | null };
+  const items = db.collection<{ kind: string; status: string; version: number; history: Transition[] }>('workItems');
+  const done = await waitFor(
+    async () => ((await items.countDocuments({ kind: 'PAYOUT', status: { $ne: 'DONE' } }, read)) === 0 ? true : undefined),
+    'the workers to finish every payout',
+    SETTLE_TIMEOUT_MS,
+  ).catch(() => false);
+  const all = await items.find({ kind: 'PAYOUT' }, read).toArray();
+  if (!done) violations.push(`W2: ${all.filter((item) => item.status !== 'DONE').length} of ${all.length} payouts not DONE after the settle wait`);
+  // docs/design.md, "Work-item transitions": a reclaim after the lease expired is PROCESSING -> PROCESSING.
+  const lawful: Record<string, string[]> = { PENDING: ['PROCESSING'], PROCESSING: ['PROCESSING', 'DONE', 'PENDING', 'FAILED'], FAILED: ['PENDING'], DONE: [] };
+  const accepted = new Map<string, string[]>();
+  for (const c of completedByWorkers) accepted.set(c.itemId, [...(accepted.get(c.itemId) ?? []), c.workerId]);
+  let takeovers = 0;
+  for (const item of all) {
+    const id = String(item._id);
+    const history = item.history;
+    for (let i = 1; i < history.length; i++) {
+      const [before, after] = [history[i - 1]!, history[i]!];
+      if (after.version !== before.version + 1) violations.push(`W2: item ${id} history jumps from v${before.version} to v${after.version}`);
+      if (after.from !== before.to || !(lawful[before.to] ?? []).includes(after.to)) violations.push(`W2: item ${id} went ${before.to}, then ${after.from} -> ${after.to} at v${after.version}`);
+    }
+    if (item.status !== 'DONE') continue;
+    const last = history.at(-1);
+    if (last?.to !== 'DONE' || last.version !== item.version) violations.push(`W2: item ${id} is DONE at v${item.version} but its history ends ${JSON.stringify(last)}`);
+    const claim = history.at(-2);
+    if (claim?.to !== 'PROCESSING' || claim.workerId !== last?.workerId) violations.push(`W3: item ${id} completed by ${last?.workerId} after a claim by ${claim?.workerId}`);
+    if (history.filter((t) => t.to === 'PROCESSING').length > 1) takeovers += 1;
+    const byWorkers = accepted.get(id) ?? [];
+    if (byWorkers.length > 1 || (byWorkers.length === 1 && byWorkers[0] !== last?.workerId)) violations.push(`W3: item ${id} completion accepted for ${byWorkers.join(', ')}, stored for ${last?.workerId}`);
+  }
+  const doneCount = all.filter((item) => item.status === 'DONE').length;
+  return { violations, line: `work: ${all.length} payouts, ${doneCount} DONE by 2 workers, ${takeovers} claimed more than once` };
 }
 
 interface SubscriberLog {
