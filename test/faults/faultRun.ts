@@ -3,9 +3,10 @@
 //
 // - Deployment: API processes (src/main.ts, as `npm start` runs it) on one three-member set
 //   (support/replSet.ts: MongoMemoryReplSet or the emulator's member processes).
-// - Workload: lanes of callers sending deposits, withdrawals and transfers through the SDK, which
-//   retries with the same key; a caller whose SDK gave up (its process died) sends the same key to
-//   the next process, until the answer is final. Two subscribers (ledgerEntryAdded, through the
+// - Workload: lanes of callers sending deposits, withdrawals, transfers, atomic batches and holds
+//   (authorize, then capture or void) through the SDK, which retries with the same key; a caller
+//   whose SDK gave up (its process died) sends the same key to the next process, until the answer
+//   is final. Two SDK workers claim and complete the payouts the projection makes. Two subscribers (ledgerEntryAdded, through the
 //   SDK, which resumes `after:` its last cursor) on the first two processes.
 // - Faults, in an order and with targets drawn from the seed: SIGKILL of the primary (restarted
 //   once a new one is elected), SIGSTOP of the primary until another is elected (longer than the
@@ -60,7 +61,9 @@ const MOVES_WHILE_LAGGING = 20;
 const OPENING_BALANCE = 1_000;
 
 type BatchMove = { kind: 'DEPOSIT' | 'WITHDRAW'; accountId: string; amount: number };
-type Op = { kind: 'batch'; moves: BatchMove[] } | { kind: 'deposit'; accountId: string; amount: number } | { kind: 'withdraw'; accountId: string; amount: number } | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number };
+/** A hold: authorized (key `<key>-a`), then captured in part or voided (key `<key>-c`); `capture` null voids it. */
+type HoldOp = { kind: 'hold'; accountId: string; amount: number; capture: number | null };
+type Op = { kind: 'batch'; moves: BatchMove[] } | { kind: 'deposit'; accountId: string; amount: number } | { kind: 'withdraw'; accountId: string; amount: number } | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number } | HoldOp;
 
 interface MoveRecord {
   key: string;
@@ -69,6 +72,8 @@ interface MoveRecord {
   finalAt?: number;
   /** The final answer's member name (a replay's original). */
   final?: string;
+  /** A hold op's hold, once authorized. */
+  holdId?: string;
   attempts: number;
   /** Errors the caller saw (the SDK gave up on a process), by code. */
   errors: string[];
@@ -208,6 +213,8 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
         const chosen = [...accounts].sort(() => random() - 0.5).slice(0, size);
         return { kind: 'batch', moves: chosen.map((accountId) => ({ kind: random() < 0.5 ? 'DEPOSIT' : 'WITHDRAW', accountId, amount: 1 + Math.floor(random() * 40) })) };
       }
+      // H1, H2 under faults: a hold authorized, then captured in part or voided, each step by its own key.
+      if (roll < 0.18) return { kind: 'hold', accountId: pick(accounts), amount, capture: random() < 0.6 ? Math.max(1, Math.floor(amount / 2)) : null };
       if (roll < 0.3) return { kind: 'deposit', accountId: pick(accounts), amount };
       if (roll < 0.65) return { kind: 'withdraw', accountId: pick(accounts), amount };
       const fromAccountId = pick(accounts);
@@ -382,7 +389,34 @@ async function send(client: PreconditionClient, record: MoveRecord): Promise<Ans
       return (await client.withdraw({ accountId: op.accountId, amount: op.amount, requestId: key })) as Answer;
     case 'transfer':
       return (await client.transfer({ fromAccountId: op.fromAccountId, toAccountId: op.toAccountId, amount: op.amount, requestId: key })) as Answer;
+    case 'hold':
+      return sendHold(client, record, op);
   }
+}
+
+type HoldAnswer = Answer & { hold?: { id: string }; original?: (Answer & { hold?: { id: string } }) | null };
+
+/**
+ * A hold's two steps under the same keys on every attempt: the authorization (a replay answers it
+ * with the hold), then its capture or void. Final once both are: HoldCaptured, HoldVoided, or
+ * HoldRefused when the authorization was refused (too little available).
+ */
+async function sendHold(client: PreconditionClient, record: MoveRecord, op: HoldOp): Promise<Answer> {
+  const authorized = (await client.authorizeHold({ accountId: op.accountId, amount: op.amount, expiresInSeconds: 600, requestId: holdKey(record.key, 'a') })) as HoldAnswer;
+  const outcome = authorized.__typename === 'DuplicateReplayed' ? authorized.original : authorized;
+  if (!outcome || TRANSIENT.has(outcome.__typename)) return { __typename: outcome?.__typename ?? 'RequestInProgress' };
+  if (outcome.__typename !== 'AuthorizeHoldSuccess') return { __typename: outcome.__typename === 'InsufficientFunds' ? 'HoldRefused' : `authorizeHold: ${outcome.__typename}` };
+  record.holdId = outcome.hold!.id;
+  const resolved = (
+    op.capture === null
+      ? await client.voidHold({ holdId: record.holdId, requestId: holdKey(record.key, 'c') })
+      : await client.captureHold({ holdId: record.holdId, amount: op.capture, requestId: holdKey(record.key, 'c') })
+  ) as HoldAnswer;
+  const kind = resolved.__typename === 'DuplicateReplayed' ? (resolved.original?.__typename ?? 'DuplicateReplayed') : resolved.__typename;
+  if (TRANSIENT.has(kind)) return { __typename: kind };
+  if (kind === 'CaptureHoldSuccess') return { __typename: 'HoldCaptured' };
+  if (kind === 'VoidHoldSuccess') return { __typename: 'HoldVoided' };
+  return { __typename: `${op.capture === null ? 'voidHold' : 'captureHold'}: ${kind}` };
 }
 
 async function restartApi(slot: ApiSlot, startApi: (port: number) => Promise<AppProcess>, clientFor: (proc: AppProcess, key: string) => PreconditionClient, serviceKey: string): Promise<void> {
@@ -482,8 +516,9 @@ interface CheckDeps {
   slots: ApiSlot[];
 }
 
-const APPLIED = new Set(['DepositSuccess', 'WithdrawSuccess', 'TransferSuccess', 'BatchApplied']);
-const REFUSED = new Set(['InsufficientFunds', 'BatchRefused']);
+const APPLIED = new Set(['DepositSuccess', 'WithdrawSuccess', 'TransferSuccess', 'BatchApplied', 'HoldCaptured', 'HoldVoided']);
+const REFUSED = new Set(['InsufficientFunds', 'BatchRefused', 'HoldRefused']);
+const holdKey = (key: string, step: 'a' | 'c') => `${key}-${step}`;
 const batchKey = (key: string, i: number) => `${key}-b${i}`;
 
 /** Every guarantee over everything acknowledged; each violation a line. */
@@ -512,6 +547,13 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
       if (counts.some((c) => c !== (applied ? 1 : 0))) violations.push(`R1/G3/B2: ${move.key} (${move.final}) has ${counts.reduce((a, b) => a + b, 0)} entries over its ${counts.length} moves (${counts.join(',')}), expected ${applied ? 'one each' : 'none'}`);
       continue;
     }
+    if (move.op.kind === 'hold') {
+      // A captured hold is one withdrawal entry under the capture's key; an authorization or a void writes none.
+      const captured = (byRequest.get(holdKey(move.key, 'c')) ?? []).length;
+      const authorizing = (byRequest.get(holdKey(move.key, 'a')) ?? []).length;
+      if (captured !== (move.final === 'HoldCaptured' ? 1 : 0) || authorizing !== 0) violations.push(`R1/G3/H2: hold ${move.key} (${move.final}) has ${captured} capture entries and ${authorizing} authorization entries`);
+      continue;
+    }
     const written = byRequest.get(move.key) ?? [];
     const expected = move.final !== undefined && APPLIED.has(move.final) ? (move.op.kind === 'transfer' ? 2 : 1) : 0;
     if (written.length !== expected) violations.push(`R1/G3: ${move.key} (${move.final}) has ${written.length} entries, expected ${expected}`);
@@ -524,6 +566,23 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
     if (Number(account.balance) !== journal) violations.push(`G2: ${account._id} balance ${Number(account.balance)} != journal ${journal}`);
     if (Number(account.balance) < 0) violations.push(`G1: ${account._id} balance ${Number(account.balance)} < 0`);
     balances += Number(account.balance);
+  }
+  // H1, H2: each account's held is the sum of its pending holds and never more than its balance;
+  // each acknowledged hold ended as acknowledged (CAPTURED with the captured amount, or VOIDED).
+  const holds = await db.collection<{ _id: string; accountId: string; status: string; amount: unknown; capturedAmount?: unknown }>('ledger_holds').find({ accountId: { $in: accounts } }, read).toArray();
+  const heldDocs = await db.collection<{ _id: string; balance: unknown; held?: unknown }>('accounts').find({ _id: { $in: accounts } }, read).toArray();
+  for (const account of heldDocs) {
+    const pending = holds.filter((h) => h.accountId === account._id && h.status === 'PENDING').reduce((sum, h) => sum + Number(h.amount), 0);
+    if (Number(account.held ?? 0) !== pending) violations.push(`H1: ${account._id} held ${Number(account.held ?? 0)} != pending holds ${pending}`);
+    if (Number(account.balance) - Number(account.held ?? 0) < 0) violations.push(`H1: ${account._id} available ${Number(account.balance) - Number(account.held ?? 0)} < 0`);
+  }
+  const holdById = new Map(holds.map((h) => [String(h._id), h]));
+  for (const move of moves) {
+    if (move.op.kind !== 'hold' || (move.final !== 'HoldCaptured' && move.final !== 'HoldVoided')) continue;
+    const hold = move.holdId === undefined ? undefined : holdById.get(move.holdId);
+    const want = move.final === 'HoldCaptured' ? 'CAPTURED' : 'VOIDED';
+    if (hold?.status !== want) violations.push(`H2: hold ${move.key} acknowledged ${move.final} but stored ${hold?.status ?? 'nothing'}`);
+    else if (want === 'CAPTURED' && hold.capturedAmount !== undefined && Number(hold.capturedAmount) !== move.op.capture) violations.push(`H2: hold ${move.key} captured ${Number(hold.capturedAmount)}, acknowledged ${move.op.capture}`);
   }
   const inflow = entries.filter((e) => e['kind'] === 'deposit').reduce((s, e) => s + Number(e['amount']), 0);
   const outflow = entries.filter((e) => e['kind'] === 'withdrawal').reduce((s, e) => s + Number(e['amount']), 0);
@@ -612,6 +671,8 @@ function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: Mov
   lines.push('|---|---|---|---|---|---|---|');
   lines.push(`| ${moves.length} | ${acknowledged.length} | ${applied.length} | ${acknowledged.length - applied.length} | ${lost} | ${doubled} | ${longest} ms (bound ${FINAL_BOUND_MS} ms) |`);
   lines.push(`atomic batches (2-4 moves each, in the counts above): ${batches.length} sent, ${batches.filter((m) => m.final === 'BatchApplied').length} applied whole, ${batches.filter((m) => m.final === 'BatchRefused').length} refused whole`);
+  const holdOps = moves.filter((m) => m.op.kind === 'hold');
+  lines.push(`holds (in the counts above): ${holdOps.length} sent, ${holdOps.filter((m) => m.final === 'HoldCaptured').length} captured in part, ${holdOps.filter((m) => m.final === 'HoldVoided').length} voided, ${holdOps.filter((m) => m.final === 'HoldRefused').length} refused at authorization`);
   lines.push('');
   lines.push('| fault | target | recovered in | calls during it | failed calls (SDK gave up) | p99 call latency |');
   lines.push('|---|---|---|---|---|---|');
