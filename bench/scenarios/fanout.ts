@@ -3,13 +3,14 @@
 // event must reach every subscriber once, soon after the mutation was answered. Twice: with the
 // bench's own protocol code (every subscriber's operation id is 1), then with graphql-ws's own
 // `createClient` (a random UUID each, as consoles run it: `fanout-1000-graphql-ws-*`).
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { outcomeLabel, sized, type BenchContext } from '../context.ts';
 import { CREATE_WORK_ITEM } from '../documents.ts';
 import { wallClockMs, type FanoutClient, type FanoutMessage, type FanoutRequest, type FanoutStart } from '../fanoutSubscribers.ts';
 import { measure } from '../measure.ts';
+import { processCpuUs } from '../processCpu.ts';
 import { atLeastOpsPerSecond, opsPerSecond, percentileMs, type Line, type Measured } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 
@@ -147,19 +148,14 @@ function createMany(context: BenchContext, kind: string, items: number, name: st
 
 /**
  * CPU used so far by the API's process (this one: the app runs in the bench's process), read from
- * the kernel (/proc/<pid>/stat utime + stime) as any outside observer would, so no child of it
- * (the engine, the subscribers) is counted; process.cpuUsage where there is no /proc.
+ * the kernel as any outside observer would, so no child of it (the engine, the subscribers) is
+ * counted; process.cpuUsage where there is no /proc.
  */
 function apiCpuMicros(pid: number = process.pid): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces), from field 3: utime is 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicksPerSecond();
-  } catch {
-    const used = process.cpuUsage();
-    return used.user + used.system;
-  }
+  const fromKernel = processCpuUs(pid);
+  if (fromKernel !== undefined) return fromKernel;
+  const used = process.cpuUsage();
+  return used.user + used.system;
 }
 
 /** Write syscalls (write, writev) made so far by the API's process (/proc/<pid>/io syscw); NaN where there is no /proc. */
@@ -169,18 +165,6 @@ function apiWriteSyscalls(pid: number = process.pid): number {
   } catch {
     return Number.NaN;
   }
-}
-
-let clockTicks: number | undefined;
-function clockTicksPerSecond(): number {
-  if (clockTicks === undefined) {
-    try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      clockTicks = 100;
-    }
-  }
-  return clockTicks;
 }
 
 function startSubscribers(start: FanoutStart): ChildProcess {

@@ -9,6 +9,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { int } from './config.ts';
 import { createHttpPayoutProvider, payoutKey, type PayoutProvider } from './provider.ts';
 import { jsonLog, type PayoutWorkerLog } from './log.ts';
 
@@ -43,11 +44,6 @@ export interface BullmqPayoutWorkerConfig {
 export class BullmqPayoutWorkerConfigError extends Error {
   override readonly name = 'BullmqPayoutWorkerConfigError';
 }
-
-const int = (min: number, max: number, fallback: number) => {
-  const expected = `expected an integer between ${min} and ${max}`;
-  return z.coerce.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected }).default(fallback);
-};
 
 const envSchema = z.object({
   REDIS_URL: z.string({ error: 'required with --queue bullmq: the Redis the API adds payout jobs to (redis://host:6379)' }).regex(/^rediss?:\/\/\S+$/, { error: 'expected a redis:// or rediss:// URL' }),

@@ -30,7 +30,8 @@ export class PayoutWorkerConfigError extends Error {
   override readonly name = 'PayoutWorkerConfigError';
 }
 
-const int = (min: number, max: number, fallback: number) => {
+/** An integer variable between `min` and `max`, `fallback` when unset; one message for every way it can be wrong. */
+export const int = (min: number, max: number, fallback: number) => {
   const expected = `expected an integer between ${min} and ${max}`;
   return z.coerce.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected }).default(fallback);
 };
