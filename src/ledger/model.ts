@@ -29,6 +29,12 @@ export interface AccountDoc {
    */
   held?: Long;
   openedAt: Date;
+  /**
+   * Which openAccount call inserted the account (a random id per call), so that a call retrying
+   * through an election knows its own insert from another's (openAccount.ts). Absent on accounts
+   * opened before it existed, and on the demo's.
+   */
+  openingId?: string;
 }
 
 export type EntryKind = 'deposit' | 'withdrawal' | 'transferOut' | 'transferIn';

@@ -1,16 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from 'mongodb';
 import { toAccountSnapshot } from './convert.ts';
 import type { OpenAccountInput } from './inputs.ts';
+import { moveRetryBudgetMs } from './limits.ts';
 import type { AccountDoc } from './model.ts';
 import { toLong } from './money.ts';
-import { isDuplicateKey } from '../db/mongoErrors.ts';
+import { backoffMs } from './moneyMove.ts';
+import { isDuplicateKey, isReplicaSetStateChange } from '../db/mongoErrors.ts';
 import type { OpenAccountResult } from './results.ts';
 
 /**
  * Opens an account keyed by the caller's accountId: the insert on the unique _id is the claim.
  * A repeat with the same currency replays the opening; another currency reuses the key.
+ *
+ * The driver retries the insert once after a step-down; an election that interrupts that retry
+ * too (a set settling after a partition often elects twice) is ridden out here, with the budget a
+ * money move has. `openingId` tells this call's own insert, applied before its reply was lost,
+ * from another call's: the first is this call's success, the second a replay.
  */
-export async function openAccount(accounts: Collection<AccountDoc>, input: OpenAccountInput): Promise<OpenAccountResult> {
+export async function openAccount(accounts: Collection<AccountDoc>, input: OpenAccountInput, retryBudgetMs = moveRetryBudgetMs): Promise<OpenAccountResult> {
   const doc: AccountDoc = {
     _id: input.accountId,
     currency: input.currency,
@@ -18,15 +27,22 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
     version: toLong(0),
     held: toLong(0),
     openedAt: new Date(),
+    openingId: randomUUID(),
   };
-  try {
-    await accounts.insertOne(doc);
-    return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
+  const deadline = Date.now() + retryBudgetMs;
+  for (let attemptNo = 1; ; attemptNo += 1) {
+    try {
+      await accounts.insertOne(doc);
+      return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
+    } catch (error) {
+      if (isDuplicateKey(error)) break;
+      if (!isReplicaSetStateChange(error) || Date.now() >= deadline) throw error;
+    }
+    await sleep(backoffMs(attemptNo));
   }
   const existing = await accounts.findOne({ _id: input.accountId });
   if (!existing) throw new Error(`invariant: account ${input.accountId} vanished (accounts are never deleted)`);
+  if (existing.openingId === doc.openingId) return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
   if (existing.currency !== input.currency) {
     return {
       kind: 'idempotencyKeyReused',

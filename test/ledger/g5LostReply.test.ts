@@ -1,5 +1,8 @@
+import { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../src/ledger/index.ts';
+import type { AccountDoc } from '../../src/ledger/model.ts';
+import { openAccount } from '../../src/ledger/openAccount.ts';
 import { keyPerAttempt } from './support/brokenPreconditions.ts';
 import { countOf } from './support/count.ts';
 import { failCommand } from '../support/failPoints.ts';
@@ -182,5 +185,45 @@ describe('G5 applied, reply lost', () => {
     const later = await service.submitMoves({ atomic: true, moves: [...input.moves] });
     expect(later).toMatchObject({ kind: 'submitMovesSuccess', results: [{ kind: 'transferSuccess' }, { kind: 'withdrawSuccess' }] });
     expect([await balanceOf('g5-atomic-from'), await balanceOf('g5-atomic-to')]).toEqual([0, 60]);
+  });
+});
+
+// openAccount is one insert on the account's unique _id. The driver retries it once after a
+// step-down; a second election during that retry (a set settling after a partition) is the
+// service's to ride out, and an insert of its own that applied before its reply was lost is its
+// success, not a replay.
+describe('openAccount through elections', () => {
+  const steppedDown = { code: 11602, codeName: 'InterruptedDueToReplStateChange', errmsg: 'operation was interrupted' };
+  const accountsOf = (accountId: string) => countOf(h.db.db, 'accounts', { _id: accountId });
+
+  it('opens the account when both the insert and the driver retry meet a step-down', async () => {
+    await setFault({ times: 2 }, { failCommands: ['insert'], errorCode: steppedDown.code });
+    expect(await service.openAccount({ accountId: 'g5-open-refused', currency: 'EUR' })).toMatchObject({ kind: 'openAccountSuccess', account: { id: 'g5-open-refused', balance: 0 } });
+    expect(await accountsOf('g5-open-refused')).toBe(1);
+  });
+
+  it('answers its own success, not a replay, when its insert applied but both replies carried a step-down', async () => {
+    await setFault({ times: 2 }, { failCommands: ['insert'], writeConcernError: steppedDown });
+    expect(await service.openAccount({ accountId: 'g5-open-applied', currency: 'EUR' })).toMatchObject({ kind: 'openAccountSuccess', account: { id: 'g5-open-applied' } });
+    expect(await accountsOf('g5-open-applied')).toBe(1);
+    // Another call with the same key is a replay, as ever.
+    expect(await service.openAccount({ accountId: 'g5-open-applied', currency: 'EUR' })).toMatchObject({ kind: 'duplicateReplayed', requestId: 'g5-open-applied' });
+  });
+
+  it('gives up with the error once its budget is spent while the set stays without a primary', async () => {
+    const client = new MongoClient(h.db.uri, { appName, maxPoolSize: 2 });
+    try {
+      await setFault('alwaysOn', { failCommands: ['insert'], errorCode: steppedDown.code });
+      const accounts = client.db(h.db.dbName).collection<AccountDoc>('accounts');
+      const started = Date.now();
+      await expect(openAccount(accounts, { accountId: 'g5-open-never', currency: 'EUR' }, 300)).rejects.toMatchObject({ code: steppedDown.code });
+      // It stopped at the first attempt after its budget: well inside the driver's 30 s server selection.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await turnOff?.();
+      turnOff = null;
+      expect(await accountsOf('g5-open-never')).toBe(0);
+    } finally {
+      await client.close();
+    }
   });
 });
