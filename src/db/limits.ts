@@ -50,4 +50,13 @@ export const DbLimits = Object.freeze({
   startupElectionWaitMs: 30_000,
   /** The pause between two tries of a start-up task during an election: a heartbeat or two. */
   startupRetryPauseMs: 250,
+  /**
+   * How long a call keeps rerunning a write that met a step-down (elections.ts): the budget a money
+   * move has (src/ledger/limits.ts, moveRetryBudgetMs), so every mutation answers within about the
+   * same time, and two or three elections in a row of a set at the tests' 1 s election timeout.
+   */
+  electionRetryBudgetMs: 10_000,
+  /** First pause between two such reruns, doubling up to the largest (full jitter). */
+  electionRetryPauseBaseMs: 10,
+  electionRetryPauseMaxMs: 200,
 });

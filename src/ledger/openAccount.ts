@@ -1,25 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from 'mongodb';
 import { toAccountSnapshot } from './convert.ts';
 import type { OpenAccountInput } from './inputs.ts';
-import { moveRetryBudgetMs } from './limits.ts';
 import type { AccountDoc } from './model.ts';
 import { toLong } from './money.ts';
-import { backoffMs } from './moneyMove.ts';
-import { isDuplicateKey, isReplicaSetStateChange } from '../db/mongoErrors.ts';
+import { acrossElections } from '../db/elections.ts';
+import { DbLimits } from '../db/limits.ts';
+import { isDuplicateKey } from '../db/mongoErrors.ts';
 import type { OpenAccountResult } from './results.ts';
 
 /**
  * Opens an account keyed by the caller's accountId: the insert on the unique _id is the claim.
  * A repeat with the same currency replays the opening; another currency reuses the key.
  *
- * The driver retries the insert once after a step-down; an election that interrupts that retry
- * too (a set settling after a partition often elects twice) is ridden out here, with the budget a
- * money move has. `openingId` tells this call's own insert, applied before its reply was lost,
- * from another call's: the first is this call's success, the second a replay.
+ * The driver retries the insert once after a step-down; a second election that interrupts that
+ * retry too is ridden out here (acrossElections). `openingId` tells this call's own insert,
+ * applied before its reply was lost, from another call's: the first is this call's success, the
+ * second a replay.
  */
-export async function openAccount(accounts: Collection<AccountDoc>, input: OpenAccountInput, retryBudgetMs = moveRetryBudgetMs): Promise<OpenAccountResult> {
+export async function openAccount(accounts: Collection<AccountDoc>, input: OpenAccountInput, retryBudgetMs: number = DbLimits.electionRetryBudgetMs): Promise<OpenAccountResult> {
   const doc: AccountDoc = {
     _id: input.accountId,
     currency: input.currency,
@@ -29,16 +28,11 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
     openedAt: new Date(),
     openingId: randomUUID(),
   };
-  const deadline = Date.now() + retryBudgetMs;
-  for (let attemptNo = 1; ; attemptNo += 1) {
-    try {
-      await accounts.insertOne(doc);
-      return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
-    } catch (error) {
-      if (isDuplicateKey(error)) break;
-      if (!isReplicaSetStateChange(error) || Date.now() >= deadline) throw error;
-    }
-    await sleep(backoffMs(attemptNo));
+  try {
+    await acrossElections(() => accounts.insertOne(doc), retryBudgetMs);
+    return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
   }
   const existing = await accounts.findOne({ _id: input.accountId });
   if (!existing) throw new Error(`invariant: account ${input.accountId} vanished (accounts are never deleted)`);

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { MongoBulkWriteError } from 'mongodb';
+import { acrossElections } from '../db/elections.ts';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
 import { activeTraceparent } from '../observability/tracing.ts';
 import type { WorkDeps } from './workDeps.ts';
@@ -40,9 +42,16 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
     runAt: input.runAt ?? null,
     keepsCreateOutcome: true,
     traceparent: activeTraceparent(),
+    creationId: randomUUID(),
   };
-  const { created, item } = await upsertWorkItem(ctx, wanted);
+  // The upsert is rerun under the same key through elections; a rerun that finds the item its own
+  // first try created (the reply was lost) answers that creation, not a replay.
+  const { created, item } = await acrossElections(() => upsertWorkItem(ctx, wanted));
   if (created) return { kind: 'createWorkItemSuccess', item };
+  if (item.creationId === wanted.creationId) {
+    ctx.telemetry.transition(null, WorkStatus.PENDING);
+    return { kind: 'createWorkItemSuccess', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item };
+  }
   const replay = { requestId: input.idempotencyKey, firstSeenAt: item.createdAt };
   // Items created before priority and runAt existed have neither: they compare as the defaults.
   const itemPriority = item.priority ?? 0;

@@ -86,6 +86,8 @@ export interface WorkItemDoc {
   updatedAt: Date;
   /** The W3C traceparent of what created it, when traced: its claims and completions link to that trace. */
   traceparent?: string;
+  /** Which createWorkItem call created it (random per call; absent on payouts and older items). */
+  creationId?: string;
   /** The item as its creation left it (without `_id`): what a replayed createWorkItem answers (absent on items older than it). */
   createOutcome?: Omit<WorkItemDoc, '_id' | 'createOutcome' | 'completionOutcome'>;
   /** The item as the last completion left it (without `_id`): what a replayed completeWorkItem answers. */

@@ -54,6 +54,8 @@ export interface NewItem {
   keepsCreateOutcome: boolean;
   /** The W3C traceparent of what caused it (the withdrawal, or the creating request), when traced. */
   traceparent?: string | undefined;
+  /** A client's createWorkItem call (random per call): its rerun after a lost reply knows its own item (createItem.ts). */
+  creationId?: string | undefined;
 }
 
 /**
@@ -82,6 +84,7 @@ export function createIfMissing(item: NewItem): Document[] {
     createdAt: '$$NOW',
     updatedAt: '$$NOW',
     ...(item.traceparent ? { traceparent: lit(item.traceparent) } : {}),
+    ...(item.creationId ? { creationId: lit(item.creationId) } : {}),
   };
   return [
     {

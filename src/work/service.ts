@@ -1,4 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
+import { acrossElections } from '../db/elections.ts';
 import type { ReadOptions } from '../db/readOptions.ts';
 import { claimWorkItem } from './claim.ts';
 import { claimWorkItems } from './claimBatch.ts';
@@ -53,8 +54,12 @@ export function createWorkService(options: WorkServiceOptions) {
     entriesWithPayout: (entryIds: readonly string[]) => entriesWithPayout(ctx, entryIds),
     claim: (input: ClaimWorkItemInput) => claimWorkItem(ctx, input),
     claimMany: (input: ClaimWorkItemsInput) => claimWorkItems(ctx, input),
-    heartbeat: (input: HeartbeatWorkItemInput) => heartbeatWorkItem(ctx, input),
-    complete: (input: CompleteWorkItemInput) => completeWorkItem(ctx, input),
+    // Rerun through elections (src/db/elections.ts): a heartbeat changes nothing a rerun could
+    // find changed, and a completion is keyed, so the rerun of one that applied is its replay.
+    // Claims and requeues are not: a rerun of one that applied would answer another claim or a
+    // ConflictLost, so they keep the driver's single retry.
+    heartbeat: (input: HeartbeatWorkItemInput) => acrossElections(() => heartbeatWorkItem(ctx, input)),
+    complete: (input: CompleteWorkItemInput) => acrossElections(() => completeWorkItem(ctx, input)),
     requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
     get: (id: ObjectId, options?: ReadOptions) => getWorkItem(ctx, id, options),
     byKey: (idempotencyKey: string, options?: ReadOptions) => workItemByKey(ctx, idempotencyKey, options),
