@@ -132,18 +132,24 @@ function withHelpers(engine: TestReplSet['engine'], uri: string, members: readon
     uri,
     members,
     async primary(except) {
-      return waitFor(
-        async () => {
-          const live = members.filter((m) => m !== except);
-          const hellos = await Promise.all(live.map((m) => adminCommand(m, { hello: 1 }).catch(() => undefined)));
-          const primaries = live.filter((_, i) => hellos[i]?.isWritablePrimary === true);
-          const reachable = hellos.filter((h) => h !== undefined);
-          const agreed = reachable.every((h) => h.primary === primaries[0]?.address);
-          return primaries.length === 1 && agreed ? primaries[0] : undefined;
-        },
-        'the reachable members to agree on one primary',
-        SETTLE_TIMEOUT_MS,
-      );
+      const live = members.filter((m) => m !== except);
+      try {
+        return await waitFor(
+          async () => {
+            const hellos = await Promise.all(live.map((m) => adminCommand(m, { hello: 1 }).catch(() => undefined)));
+            const primaries = live.filter((_, i) => hellos[i]?.isWritablePrimary === true);
+            const reachable = hellos.filter((h) => h !== undefined);
+            const agreed = reachable.every((h) => h.primary === primaries[0]?.address);
+            return primaries.length === 1 && agreed ? primaries[0] : undefined;
+          },
+          'the reachable members to agree on one primary',
+          SETTLE_TIMEOUT_MS,
+        );
+      } catch (error) {
+        // What each member saw of the others when the set did not settle: the failure's evidence.
+        (error as Error).message += `; ${(await Promise.all(live.map(memberView))).join('; ')}`;
+        throw error;
+      }
     },
     secondaries: (primary) => members.filter((m) => m !== primary),
     async allMembersUp() {
@@ -158,6 +164,20 @@ function withHelpers(engine: TestReplSet['engine'], uri: string, members: readon
     },
     stop,
   };
+}
+
+/** One member's view of the set (replSetGetStatus), in a line: its state, last entry and term, and each other member's state, health, last entry and heartbeat message. */
+async function memberView(member: TestSetMember): Promise<string> {
+  try {
+    const status = await adminCommand(member, { replSetGetStatus: 1 });
+    const others = (status.members as Document[])
+      .filter((m) => m.self !== true)
+      .map((m) => `${String(m.name)} ${String(m.stateStr)} health ${String(m.health)} at ${String(m.optime?.ts)}${m.lastHeartbeatMessage ? ` (${String(m.lastHeartbeatMessage)})` : ''}`);
+    const self = (status.members as Document[]).find((m) => m.self === true);
+    return `${member.address} says: self ${String(self?.stateStr)} at ${String(self?.optime?.ts)} term ${String(status.term)}, ${others.join(', ')}`;
+  } catch (error) {
+    return `${member.address}: no replSetGetStatus (${(error as Error).message})`;
+  }
 }
 
 /** A client straight to one member (no discovery), which reads on a secondary too. */

@@ -85,10 +85,14 @@ export class PeerClient {
     const colon = this.address.lastIndexOf(':');
     const host = this.address.slice(0, colon).replace(/^\[|\]$/g, '');
     const port = Number(this.address.slice(colon + 1));
-    this.#connecting = new Promise<Socket>((resolve, reject) => {
+    const connecting: Promise<Socket> = new Promise<Socket>((resolve, reject) => {
       const socket = createConnection({ host, port });
       socket.setNoDelay(true);
       const timer = setTimeout(() => {
+        // This attempt is over: the next command connects anew. Kept, its rejection would answer
+        // every later command, and a live peer would look down for good (a loop stalled past the
+        // timeout fires it before the socket's 'connect' is read).
+        if (this.#connecting === connecting) this.#connecting = undefined;
         socket.destroy();
         reject(new PeerUnreachable(`${this.address}: connect timed out`));
       }, timeoutMs);
@@ -101,7 +105,7 @@ export class PeerClient {
       socket.on('error', (error) => {
         clearTimeout(timer);
         if (this.#socket !== socket) {
-          this.#connecting = undefined;
+          if (this.#connecting === connecting) this.#connecting = undefined;
           reject(new PeerUnreachable(`${this.address}: ${error.message}`));
         }
       });
@@ -110,7 +114,8 @@ export class PeerClient {
       });
       socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     });
-    return this.#connecting;
+    this.#connecting = connecting;
+    return connecting;
   }
 
   #onData(chunk: Buffer): void {
