@@ -1,32 +1,16 @@
 // Proves liveness, readiness and feeds that never give up: /readyz is 200 with the engine and
 // the feeds up; when the engine process is killed it turns 503 with the reasons as JSON while
-// /healthz stays 200; when an engine comes back on the same port the feed reopens by itself (a
-// feed that gave up after N attempts stays down: the old code did after 8) and /readyz returns to
-// 200, with a new subscription receiving events. The engine is the emulator CLI in a process of
-// its own, so killing it is a real crash seen through TCP.
-import { createServer } from 'node:net';
+// /healthz stays 200; when an engine comes back on the same port the feed reopens by itself and
+// /readyz returns to 200, with a new subscription receiving events (the long outage, past the old
+// code's give-up count of 8 reopens, is test/faults/engineRestart.faults.ts). The engine is the
+// emulator CLI in a process of its own, so killing it is a real crash seen through TCP.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEngineProcess, startTestApp, type EngineProcess, type TestApp } from '../support/app.ts';
 import { claimAndComplete, createItem, subscriberCount, take, WORK_ITEM_STATUS } from '../fanout/support/streamsTest.ts';
 import { waitFor } from '../support/waiting.ts';
 import { metricValue } from '../payouts/support/payouts.ts';
 import { LIVE_WATCHERS_TASK } from '../../src/app/liveFeeds.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function readyz(app: TestApp): Promise<{ status: number; body: any }> {
-  const res = await fetch(new URL('/readyz', app.url));
-  return { status: res.status, body: await res.json() };
-}
-
-// One live feed per watched collection (src/app/liveFeeds.ts), each reported by /readyz.
-const allFeedsOpen = ['workItems', 'ledgerEntries', 'accountBalances', 'holds'].map((name) => ({ name, state: 'open', consecutiveFailures: 0 }));
+import { allFeedsOpen, freePort, readyz } from './support/readiness.ts';
 
 describe('readiness', () => {
   let engine: EngineProcess | undefined;
@@ -83,8 +67,8 @@ describe('readiness', () => {
     );
     expect((await fetch(new URL('/healthz', app.url))).status).toBe(200); // liveness is not readiness
 
-    // Stay down long enough for more failed reopens than the old give-up count (8).
-    await waitFor(async () => (await readyz(app!)).body.feeds[0].consecutiveFailures > 8, 'more than 8 failed reopens', 60_000);
+    // The feed is down and counted so; the long outage (more failed reopens than the old give-up
+    // count, 8) is test/faults/engineRestart.faults.ts, in `npm run test:faults`.
     expect(await metricValue(app!.registry, 'change_feed_up', { feed: 'workItems' })).toBe(0);
 
     engine = await startEngineProcess({ port });
@@ -94,7 +78,7 @@ describe('readiness', () => {
     }, 'readyz back to 200', 60_000);
     expect(up.body).toMatchObject({ ready: true, feeds: allFeedsOpen });
     expect(await metricValue(app!.registry, 'change_feed_up', { feed: 'workItems' })).toBe(1);
-    expect(await metricValue(app!.registry, 'change_feed_reopen_failures_total', { feed: 'workItems' })).toBeGreaterThan(failuresBefore + 8);
+    expect(await metricValue(app!.registry, 'change_feed_reopen_failures_total', { feed: 'workItems' })).toBeGreaterThan(failuresBefore);
 
     // The reopened feed delivers: a new subscriber sees an item's transitions.
     const subscription = app.ws('ops').subscribe(WORK_ITEM_STATUS, { kinds: ['after-restart'] });
