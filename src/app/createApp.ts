@@ -4,7 +4,6 @@
 // one connection (`buildServices`), runs the start-up tasks over them, and returns one `stop()`
 // that takes it all down in reverse. src/server/startServer.ts only wires HTTP and WebSockets to what this
 // returns; no other module constructs a service or holds a registry.
-import { setTimeout as pause } from 'node:timers/promises';
 import type { Db, MongoClient } from 'mongodb';
 import type { Registry } from 'prom-client';
 import { LedgerAudit, type LedgerAuditOptions } from '../audit/LedgerAudit.ts';
@@ -14,7 +13,7 @@ import { connectMongo } from '../db/connect.ts';
 import { resolveEngine, type EngineInfo } from '../db/engine.ts';
 import { createEngineStatus } from '../db/engineStatus.ts';
 import { DbLimits } from '../db/limits.ts';
-import { isReplicaSetStateChange } from '../db/mongoErrors.ts';
+import { acrossElections } from '../db/elections.ts';
 import { appNameOf, createLivenessTelemetry, createProcessLiveness, newProcessId } from '../db/processLiveness.ts';
 import type { RunningTask, StartupTask } from '../db/startupTask.ts';
 import { createLedgerDashboard } from '../ledger/dashboard.ts';
@@ -194,15 +193,10 @@ async function runStartupTasks(
  * indexes (idempotent), starts its work only after its commands succeeded (the projection), or
  * stops what it started when it fails (the live feeds).
  */
-async function duringElections<T>(task: StartupTask, run: () => Promise<T>, logger: Logger): Promise<T> {
-  const deadline = Date.now() + DbLimits.startupElectionWaitMs;
-  for (;;) {
-    try {
-      return await run();
-    } catch (error) {
-      if (!isReplicaSetStateChange(error) || Date.now() >= deadline) throw error;
-      logger.warn({ task: task.name, err: error }, 'startup task met a replica set without a primary; trying again');
-      await pause(DbLimits.startupRetryPauseMs);
-    }
-  }
+function duringElections<T>(task: StartupTask, run: () => Promise<T>, logger: Logger): Promise<T> {
+  return acrossElections(run, {
+    budgetMs: DbLimits.startupElectionWaitMs,
+    pauseMs: () => DbLimits.startupRetryPauseMs,
+    onRetry: (error) => logger.warn({ task: task.name, err: error }, 'startup task met a replica set without a primary; trying again'),
+  });
 }

@@ -29,7 +29,7 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
     openingId: randomUUID(),
   };
   try {
-    await acrossElections(() => accounts.insertOne(doc), retryBudgetMs);
+    await acrossElections(() => accounts.insertOne(doc), { budgetMs: retryBudgetMs });
     return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
