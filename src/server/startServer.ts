@@ -25,7 +25,7 @@ import { loadOrCreateAdminKey } from '../access/adminKeyFile.ts';
 import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
 import { formatAppError } from './formatError.ts';
-import { graphqlHttpHandler } from './http.ts';
+import { graphqlHttpHandler, HOW_TO_CALL } from './http.ts';
 import { traceMutations } from './traceMutations.ts';
 import { tracingEnabled } from '../observability/tracing.ts';
 import { Admission } from './admission.ts';
@@ -168,6 +168,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
     });
     http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+    // The first thing a newcomer opens: a browser goes to the console, anything else is told where to go.
+    http.get('/', (req, res) => {
+      if (req.accepts(['json', 'html']) === 'html') return void res.redirect(302, CONSOLE_PATH);
+      res.json({ graphql: GRAPHQL_PATH, console: CONSOLE_PATH, health: '/healthz', ready: '/readyz', metrics: '/metrics', howToCall: HOW_TO_CALL });
+    });
+    http.get('/favicon.ico', (_req, res) => void res.redirect(301, `${CONSOLE_PATH}/favicon.svg`));
     // The ops console: static files straight from src/console (no build step, nothing from a CDN).
     http.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
     http.get('/readyz', async (_req, res) => {
