@@ -140,9 +140,13 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const emulator = await startEmulator({ ...parsed.options, logger, argv: ['mongo-emulator', ...argv], onShutdownCommand: () => shutdown('shutdown command') });
-  console.log(
-    `mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, in-memory; not for production)`,
-  );
+  if (parsed.options.replMember) {
+    // A member alone is not what a client should connect to: its line names its address, not a
+    // connection string, so nobody copies one member's URI for the set's (the launcher prints that).
+    console.log(`mongo-emulator member ready on ${emulator.host}:${emulator.port} (a member of replica set ${emulator.replSetName}; connect with the set's URI, not to this member)`);
+  } else {
+    console.log(`mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, in-memory; not for production)`);
+  }
   const shutdown = (signal: string) => {
     console.log(`mongo-emulator: ${signal} received, stopping`);
     emulator.stop().then(
@@ -174,6 +178,10 @@ async function runReplicaSet(options: CliOptions & { nodes: number }): Promise<v
     onOutput: (index, line) => console.log(`[member ${index}] ${line}`),
   });
   console.log(`mongo-emulator ready on ${set.uri} (replica set ${set.replSetName} of ${options.nodes} member processes, pids ${set.members.map((m) => m.pid).join(', ')}, in-memory; not for production)`);
+  // The set's URI alone on the last line: the one to copy (the driver finds the primary through it
+  // and follows failovers); the member lines above name addresses only.
+  console.log('Connect with this URI (the whole set; not a single member):');
+  console.log(set.uri);
   const shutdown = (signal: string) => {
     console.log(`mongo-emulator: ${signal} received, stopping the members`);
     set.stop().then(

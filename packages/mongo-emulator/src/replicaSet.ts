@@ -16,7 +16,8 @@ const MEMBER_READY_TIMEOUT_MS = 30_000;
 /** How long the set may take to elect its first primary after replSetInitiate. */
 const PRIMARY_TIMEOUT_MS = 30_000;
 const POLL_MS = 25;
-const READY_LINE = /mongo-emulator ready on mongodb:\/\/(\S+?)\/\?/;
+/** A member's ready line names its address (`member ready on host:port (...)`), not a connection string. */
+const READY_LINE = /mongo-emulator member ready on (\S+) \(/;
 
 export interface ReplicaSetOptions {
   nodes?: number;

@@ -944,9 +944,23 @@ export class ReplCoordinator {
       const more = await client.command('local', { getMore: id, collection: 'oplog.rs', batchSize: FETCH_BATCH_ENTRIES, maxTimeMS: FETCH_AWAIT_MS }, this.electionTimeoutMs + FETCH_AWAIT_MS);
       if (more.ok !== 1) throw new Error(`getMore on the oplog failed: ${String(more.errmsg)}`);
       const replData = more.$replData as Document | undefined;
-      if (replData) this.#advanceCommitPoint(parseOpTime(replData.lastOpCommitted));
+      if (replData) this.#processReplData(replData);
       batch = (more.cursor as Document).nextBatch as Document[];
     }
+  }
+
+  /**
+   * The metadata of a batch fetched from the sync source (data_replicator_external_state_impl.cpp,
+   * DataReplicatorExternalStateImpl::processMetadata): the commit point advances, and a source that
+   * names a primary postpones the election timer (cancelAndRescheduleElectionTimeout), so a
+   * secondary that keeps fetching does not stand while the primary lives, whatever the heartbeat
+   * interval is against the election timeout.
+   */
+  #processReplData(replData: Document): void {
+    this.#advanceCommitPoint(parseOpTime(replData.lastOpCommitted));
+    if (Number(replData.primaryIndex ?? -1) < 0 || this.isPrimary || BigInt((replData.term as bigint | number | undefined) ?? -1) < this.term) return;
+    this.#lastPrimaryContactMs = Date.now();
+    this.#resetElectionTimer();
   }
 
   async #applyBatch(batch: Document[], signal: AbortSignal, idempotent = false): Promise<void> {
@@ -1111,7 +1125,10 @@ export class ReplCoordinator {
 
   /** The getMore reply's $replData a fetcher reads the commit point from (oplog_fetcher.cpp). */
   replData(): Document {
-    return { term: this.term, lastOpCommitted: this.commitPoint, lastOpVisible: this.lastApplied, configVersion: this.config?.version ?? -2, primaryIndex: this.isPrimary ? this.selfIndex : -1, syncSourceIndex: -1 };
+    // primaryIndex names the primary this member knows (rpc::ReplSetMetadata), itself or another.
+    const primary = this.primaryAddress;
+    const primaryIndex = primary === undefined ? -1 : (this.config?.members.findIndex((m) => m.host === primary) ?? -1);
+    return { term: this.term, lastOpCommitted: this.commitPoint, lastOpVisible: this.lastApplied, configVersion: this.config?.version ?? -2, primaryIndex, syncSourceIndex: -1 };
   }
 }
 
