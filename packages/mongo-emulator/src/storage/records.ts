@@ -1,6 +1,7 @@
 // The framing of every file the emulator keeps on disk (journal and checkpoint): a record is
-// [length u32 LE][crc32c u32 LE][payload], so a torn or damaged record is found, never read as data.
-import { crc32c } from '../wire/crc32c.ts';
+// [length u32 LE][crc32 u32 LE][payload], so a torn or damaged record is found, never read as data.
+// zlib's CRC-32, native (Node >= 20.15): fast enough to check every record of a 100 MB recovery.
+import { crc32 } from 'node:zlib';
 
 export const RECORD_HEADER_BYTES = 8;
 
@@ -17,7 +18,7 @@ export class StorageError extends Error {
 export function frame(payload: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(RECORD_HEADER_BYTES + payload.length);
   out.writeUInt32LE(payload.length, 0);
-  out.writeUInt32LE(crc32c(payload), 4);
+  out.writeUInt32LE(crc32(payload), 4);
   out.set(payload, RECORD_HEADER_BYTES);
   return out;
 }
@@ -44,7 +45,7 @@ export function readRecords(bytes: Buffer, file: string): ReadRecords {
     if (length === 0 && bytes.subarray(offset).every((b) => b === 0)) return { records, tornAt: offset };
     if (end > bytes.length) return { records, tornAt: offset };
     const payload = bytes.subarray(offset + RECORD_HEADER_BYTES, end);
-    if (crc32c(payload) !== bytes.readUInt32LE(offset + 4)) {
+    if (crc32(payload) !== bytes.readUInt32LE(offset + 4)) {
       if (end === bytes.length) return { records, tornAt: offset };
       throw new StorageError('DataDirectoryDamaged', `${file} is damaged: the record at byte ${offset} fails its checksum and is not the last one`);
     }
