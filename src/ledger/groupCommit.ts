@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type AnyBulkWriteOperation, type ClientSession, MongoError } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
 import { decideGroup, type GroupDecision, type GroupSnapshot, type MoveDecision } from './groupDecision.ts';
+import { TurnNotTaken } from './accountTurns.ts';
 import { groupKeyOf } from './groupQueues.ts';
 import { moveAttemptsMax, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
 import type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
@@ -49,7 +50,7 @@ export function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveAnsw
   const accountIds = accountIdsOf([move]);
   const key = groupKeyOf(accountIds);
   return new Promise<MoveAnswer>((resolve, reject) => {
-    const leads = deps.queues.push(key, { item: { move, deadlineMs, resolve, reject }, bytes: bytesOf(move) });
+    const leads = deps.queues.push(key, { item: { move, deadlineMs, resolve, reject }, bytes: bytesOf(move), deadlineMs });
     if (leads) void lead(deps, key, accountIds);
   });
 }
@@ -60,18 +61,44 @@ export function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveAnsw
  */
 export async function submitMoves(deps: LedgerDeps, moves: readonly MoveRequest[], atomic: boolean): Promise<BatchAnswer[]> {
   const deadlineMs = Date.now() + moveRetryBudgetMs;
-  return deps.turns.run(accountIdsOf(moves), () => groupInTransactions(deps, moves, { kind: 'batch', atomic }, deadlineMs));
+  try {
+    return await deps.turns.run(accountIdsOf(moves), () => groupInTransactions(deps, moves, { kind: 'batch', atomic }, deadlineMs), { deadlineMs });
+  } catch (error) {
+    if (!(error instanceof TurnNotTaken)) throw error;
+    // The turns did not come within the budget: nothing ran, every move may be sent again as it is.
+    const firstSeenAt = new Date(deadlineMs - moveRetryBudgetMs);
+    return moves.map((move) => ({ kind: 'requestInProgress', requestId: move.requestId, firstSeenAt }));
+  }
 }
 
-/** Leads one queue: takes its groups one turn at a time until nothing waits. */
+/**
+ * Leads one queue: takes its groups one turn at a time until nothing waits. A wait for the turn
+ * that outlasts the oldest queued move's budget answers every move past its budget
+ * RequestInProgress (nothing of it ran) and waits on for the others.
+ */
 async function lead(deps: LedgerDeps, key: string, accountIds: readonly string[]): Promise<void> {
   for (;;) {
-    const group = await deps.turns.run(accountIds, async () => {
-      // What is queued when the turn comes: never more waiting for company.
-      const taken = deps.queues.take(key);
-      if (taken.length > 0) await commitGroup(deps, taken);
-      return taken;
-    });
+    let group: WaitingMove[];
+    try {
+      group = await deps.turns.run(
+        accountIds,
+        async () => {
+          // What is queued when the turn comes: never more waiting for company.
+          const taken = deps.queues.take(key);
+          if (taken.length > 0) await commitGroup(deps, taken);
+          return taken;
+        },
+        { deadlineMs: deps.queues.firstDeadline(key) ?? Date.now() },
+      );
+    } catch (error) {
+      if (!(error instanceof TurnNotTaken)) throw error;
+      const { expired, empty } = deps.queues.expire(key, Date.now());
+      for (const waiting of expired) {
+        waiting.resolve({ kind: 'requestInProgress', requestId: waiting.move.requestId, firstSeenAt: new Date(waiting.deadlineMs - moveRetryBudgetMs) });
+      }
+      if (empty) return;
+      continue;
+    }
     if (group.length === 0) return;
   }
 }

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { acquireLease, leaseCollection, type LeaseDoc, releaseLease, renewLease, type Lease } from '../db/lease.ts';
 import { changeOf, expired, type HoldDeps, releaseHeld } from './holds.ts';
 import { type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
-import { HoldLimits, moveAttemptsMax } from './limits.ts';
+import { TurnNotTaken } from './accountTurns.ts';
+import { HoldLimits, moveAttemptsMax, moveRetryBudgetMs } from './limits.ts';
 import { backoffMs, retryReasonOf, transactionOptions } from './moneyMove.ts';
 
 // The hold sweeper (H3): every process runs the loop, the one holding the sweeper lease
@@ -23,14 +24,23 @@ export interface SweepPass {
   more: boolean;
 }
 
-/** Expires up to `limit` pending holds past their expiry, oldest expiry first. */
-export async function sweepExpiredHolds(deps: HoldDeps, limit: number): Promise<SweepPass> {
+/**
+ * Expires up to `limit` pending holds past their expiry, oldest expiry first. A hold whose account's
+ * turn does not come within a move's budget (or before `signal` aborts) is left to the next pass.
+ */
+export async function sweepExpiredHolds(deps: HoldDeps, limit: number, signal?: AbortSignal): Promise<SweepPass> {
   const due = await deps.holds.holds
     .find({ status: HoldStatus.PENDING, ...expired }, { projection: { _id: 1, accountId: 1 }, sort: { expiresAt: 1 }, limit, hint: HoldIndex.pendingByExpiry })
     .toArray();
   let count = 0;
   for (const hold of due) {
-    if (await deps.ledger.turns.run([hold.accountId], () => expireHold(deps, hold._id))) count += 1;
+    if (signal?.aborted) break;
+    const turn = { deadlineMs: Date.now() + moveRetryBudgetMs, ...(signal ? { signal } : {}) };
+    try {
+      if (await deps.ledger.turns.run([hold.accountId], () => expireHold(deps, hold._id), turn)) count += 1;
+    } catch (error) {
+      if (!(error instanceof TurnNotTaken)) throw error;
+    }
   }
   return { expired: count, more: due.length === limit };
 }
@@ -121,7 +131,7 @@ export class HoldSweeper {
         if (lease === null) lease = (await acquireLease(leases, HOLD_SWEEPER_LEASE, holder, leaseDurationMs))?.lease ?? null;
         else if (!(await renewLease(leases, lease, leaseDurationMs))) lease = null;
         if (lease !== null) {
-          const pass = await sweepExpiredHolds(deps, sweepBatchMax);
+          const pass = await sweepExpiredHolds(deps, sweepBatchMax, this.#stop.signal);
           if (pass.expired > 0) {
             onExpired?.(pass.expired);
             logger.info({ component: 'holdSweeper', expired: pass.expired }, 'expired holds released');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientSession, Collection, Document, Filter } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
+import { TurnNotTaken } from './accountTurns.ts';
 import { type AccountState, availableCovers, readAccount } from './accountFilters.ts';
 import { toAccountSnapshot, toLedgerEntry } from './convert.ts';
 import {
@@ -24,6 +25,7 @@ import type {
   AuthorizeHoldResult,
   CaptureHoldResult,
   HoldNotPending,
+  InputMistake,
   HoldOutcomeResult,
   HoldSnapshot,
   IdempotencyKeyReused,
@@ -135,7 +137,7 @@ function attemptOf(deps: HoldDeps, requestId: string, params: HoldParams, firstS
 export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest): Promise<AuthorizeHoldResult> {
   const params: HoldParams = { op: 'authorizeHold', accountId: input.accountId, holdId: null, amount: toLong(input.amount), toAccountId: null, expiresInSeconds: input.expiresInSeconds };
   const attempt = attemptOf(deps, input.requestId, params, new Date());
-  const result = await deps.ledger.turns.run([input.accountId], () => keyedTransaction(deps, attempt, (session) => decideAuthorization(deps, session, attempt, input)));
+  const result = await inTurn(deps, [input.accountId], attempt, () => keyedTransaction(deps, attempt, (session) => decideAuthorization(deps, session, attempt, input)));
   return answerOf<AuthorizeHoldResult>('authorizeHold', result, ['captureHoldSuccess', 'voidHoldSuccess']);
 }
 
@@ -186,7 +188,7 @@ async function decideAuthorization(deps: HoldDeps, session: ClientSession, attem
 // ---------------------------------------------------------------------------------------------
 // captureHold
 
-export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Promise<CaptureHoldResult> {
+export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Promise<CaptureHoldResult | InputMistake> {
   const params: HoldParams = {
     op: 'captureHold',
     accountId: null,
@@ -199,8 +201,12 @@ export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Pr
   // The hold's account never changes, so reading it first only picks the turns to take; what the
   // capture may do is decided in its transaction's filters.
   const accountId = await holdAccountOf(deps, input.holdId);
+  if (accountId !== null && accountId === input.toAccountId) {
+    // Money out of an account and back into it moves nothing: the client's mistake (issue 41).
+    return { kind: 'inputMistake', field: 'toAccountId', message: `toAccountId must differ from the hold's own account ${accountId}: leave it out to capture as a withdrawal` };
+  }
   const accounts = [accountId, input.toAccountId].filter((id): id is string => id !== null);
-  const result = await deps.ledger.turns.run(accounts, () => keyedTransaction(deps, attempt, (session) => decideCapture(deps, session, attempt, input)));
+  const result = await inTurn(deps, accounts, attempt, () => keyedTransaction(deps, attempt, (session) => decideCapture(deps, session, attempt, input)));
   return answerOf<CaptureHoldResult>('captureHold', result, ['authorizeHoldSuccess', 'voidHoldSuccess', 'insufficientFunds']);
 }
 
@@ -282,7 +288,7 @@ export async function voidHold(deps: HoldDeps, input: VoidHoldRequest): Promise<
   const params: HoldParams = { op: 'voidHold', accountId: null, holdId: input.holdId, amount: null, toAccountId: null, expiresInSeconds: null };
   const attempt = attemptOf(deps, input.requestId, params, new Date());
   const accountId = await holdAccountOf(deps, input.holdId);
-  const result = await deps.ledger.turns.run(accountId === null ? [] : [accountId], () => keyedTransaction(deps, attempt, (session) => decideVoid(deps, session, attempt, input)));
+  const result = await inTurn(deps, accountId === null ? [] : [accountId], attempt, () => keyedTransaction(deps, attempt, (session) => decideVoid(deps, session, attempt, input)));
   return answerOf<VoidHoldResult>('voidHold', result, ['authorizeHoldSuccess', 'captureHoldSuccess', 'insufficientFunds']);
 }
 
@@ -377,6 +383,20 @@ function decided(attempt: HoldAttempt, outcome: HoldOutcome): HoldRequestDoc {
     firstSeenAt: attempt.firstSeenAt,
     decidedAt: new Date(),
   };
+}
+
+/**
+ * Runs a hold request under its accounts' turns. Its budget starts when the call does: past it,
+ * still waiting for the turns, it answers RequestInProgress (nothing ran; the same key decides it
+ * later) and stops waiting.
+ */
+async function inTurn<R>(deps: HoldDeps, accountIds: readonly string[], attempt: HoldAttempt, run: () => Promise<R>): Promise<R | Transient> {
+  try {
+    return await deps.ledger.turns.run(accountIds, run, { deadlineMs: attempt.firstSeenAt.getTime() + moveRetryBudgetMs });
+  } catch (error) {
+    if (!(error instanceof TurnNotTaken)) throw error;
+    return { kind: 'requestInProgress', requestId: attempt.requestId, firstSeenAt: attempt.firstSeenAt };
+  }
 }
 
 /**

@@ -25,8 +25,9 @@ import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
 import { GroupQueues } from './groupQueues.ts';
 import { submitMovesMax } from './limits.ts';
-import { AccountTurns, type LedgerDeps, type MoveAnswer, type MoveRequest, requestRules, type RequestRules } from './moneyMove.ts';
-import type { AuthorizeHoldResult, CaptureHoldResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
+import { AccountTurns } from './accountTurns.ts';
+import { type LedgerDeps, type MoveAnswer, type MoveRequest, requestRules, type RequestRules } from './moneyMove.ts';
+import type { AuthorizeHoldResult, CaptureHoldResult, InputMistake, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 
 export interface LedgerServiceOptions {
@@ -108,7 +109,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     async authorizeHold(input: AuthorizeHoldInput): Promise<AuthorizeHoldResult> {
       return report('authorizeHold', await authorizeHold(holdDeps, input));
     },
-    async captureHold(input: CaptureHoldInput): Promise<CaptureHoldResult> {
+    async captureHold(input: CaptureHoldInput): Promise<CaptureHoldResult | InputMistake> {
       return report('captureHold', await captureHold(holdDeps, input));
     },
     async voidHold(input: VoidHoldInput): Promise<VoidHoldResult> {
