@@ -45,6 +45,8 @@ export interface LedgerServiceParts extends LedgerServiceOptions {
   groupPolicy: GroupPolicy;
   /** The writes that resolve a hold. */
   holdRules: HoldRules;
+  /** The per-account turns (a test may hold one); a fresh set by default. */
+  turns?: AccountTurns;
 }
 
 export type LedgerService = ReturnType<typeof ledgerServiceFrom>;
@@ -63,7 +65,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   const deps: LedgerDeps = {
     client: db.client,
     // The service is built once per app (src/app/createApp.ts), so its turns span every move of the process.
-    turns: new AccountTurns(),
+    turns: parts.turns ?? new AccountTurns(),
     queues: new GroupQueues(),
     collections: writeCollections(db),
     preconditions: parts.preconditions,

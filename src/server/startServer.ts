@@ -34,6 +34,7 @@ import { SharedRateLimiter } from './sharedRateLimit.ts';
 import { buildAppSchema } from '../app/schema.ts';
 import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
+import { clientMistakeStatusPlugin, markRootAnswers } from './clientMistakeStatus.ts';
 import { noStorePlugin } from './noStore.ts';
 import { observabilityPlugin, operationNamesOf } from './observabilityPlugin.ts';
 import { logMutationResults } from './operationObservation.ts';
@@ -107,7 +108,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
     // Both transports execute this one schema, whose mutation fields write their own log line;
     // with tracing on each runs in its span, its log line included (trace_id, span_id).
-    const logged = logMutationResults(options.schema ?? (await buildAppSchema()));
+    const logged = markRootAnswers(logMutationResults(options.schema ?? (await buildAppSchema())));
     const schema = tracingEnabled() ? traceMutations(logged) : logged;
     const operationNames = knownOperationNames(config);
     const admission = new Admission({
@@ -139,6 +140,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         ApolloServerPluginCacheControlDisabled(),
         ApolloServerPluginInlineTraceDisabled(),
         noStorePlugin(),
+        clientMistakeStatusPlugin(),
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
