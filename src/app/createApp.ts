@@ -179,6 +179,9 @@ async function openDatabase(
   return { client, db: client.db(config.mongodbDb), engine: { kind: engine.kind, reason: engine.reason } };
 }
 
+/** The least a background task's stop is waited for, even past the shared shutdown deadline. */
+const TASK_STOP_FLOOR_MS = 1_000;
+
 async function runStartupTasks(
   tasks: readonly StartupTask[],
   deps: Parameters<StartupTask['run']>[0],
@@ -190,7 +193,9 @@ async function runStartupTasks(
     const running: RunningTask | void = await duringElections(task, () => task.run(deps), deps.logger);
     if (running) {
       cleanups.push(async () => {
-        if (!(await stopBefore(() => running.stop(), stopDeadline.atMs))) {
+        // A task after one that used up the grace still gets a short while of its own (most stop at once).
+        const deadlineMs = Math.max(stopDeadline.atMs, Date.now() + Math.min(deps.config.limits.shutdownGraceMs, TASK_STOP_FLOOR_MS));
+        if (!(await stopBefore(() => running.stop(), deadlineMs))) {
           deps.logger.warn({ task: task.name, graceMs: deps.config.limits.shutdownGraceMs }, 'startup task did not stop within the shutdown grace; left behind');
         }
       });
