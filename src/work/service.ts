@@ -47,6 +47,7 @@ export function createWorkService(options: WorkServiceOptions) {
     retryBackoffBaseMs: options.retryBackoffBaseMs ?? WorkLimits.retryBackoffBaseMs,
     fairness: rotation(),
   };
+  let statsInFlight: ReturnType<typeof workQueueStats> | null = null;
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
     createPayout: (payout: PayoutInput) => createPayoutWorkItem(ctx, payout),
@@ -65,7 +66,12 @@ export function createWorkService(options: WorkServiceOptions) {
     byKey: (idempotencyKey: string, options?: ReadOptions) => workItemByKey(ctx, idempotencyKey, options),
     payoutFor: (entryId: string, options?: ReadOptions) => payoutFor(ctx, entryId, options),
     list: (query: WorkItemPageQuery, options?: ReadOptions) => listWorkItems(ctx, query, options),
-    stats: (options?: ReadOptions) => workQueueStats(ctx, options),
+    stats: (options?: ReadOptions) => {
+      // A read after one's own write (a session) must not join a count that began before it.
+      if (options?.session !== undefined) return workQueueStats(ctx, options);
+      // Calls in flight at once share one set of counts (30 aliases of it are one read, issue 41).
+      return (statsInFlight ??= workQueueStats(ctx, options).finally(() => (statsInFlight = null)));
+    },
     recent: (first: number, options?: ReadOptions) => recentWorkItems(ctx, first, options),
     audit: (since: Date) => auditWork(ctx, since),
   });

@@ -78,12 +78,14 @@ describe('a batch of full-ledger totals', () => {
     await emulator?.stop();
   });
 
-  it('takes one rate-limit token per ledgerTotals, aliases and fragments included', async () => {
+  it('takes one rate-limit token per ledgerTotals (and workQueueStats), aliases and fragments included', async () => {
     const schema = await buildAppSchema();
     expect(documentTokens(schema, parse(hostileOperation(0)), null, {})).toBe(ALIASES);
     const viaFragments = parse('query { ...A ... on Query { b: ledgerTotals(currency: "EUR") { accounts } } } fragment A on Query { a: ledgerTotals(currency: "EUR") { accounts } c: viewer { role } }');
     expect(documentTokens(schema, viaFragments, null, {})).toBe(2);
     expect(documentTokens(schema, parse('{ viewer { role } }'), null, {})).toBe(1);
+    // workQueueStats (kinds x 4 bounded counts) is priced the same way.
+    expect(documentTokens(schema, parse('{ a: workQueueStats { conflictsSinceStart } b: workQueueStats { conflictsSinceStart } }'), null, {})).toBe(2);
   });
 
   it(`answers ${OPERATIONS} x ${ALIASES} aliases exactly, in slices of at most ${DashboardLimits.totalsSliceMax} documents, while another client is served`, async () => {
