@@ -2,7 +2,8 @@
 // series per distinct kind created and claimed, so a service key could add series to /metrics
 // (readable by anyone) without bound. Here 200 made-up kinds are created and claimed over HTTP:
 // the kind label stays within WorkLimits.metricKindLabelsMax kinds (plus PAYOUT and `_other`), the
-// kinds past the bound count under `_other`, and every claim is still counted.
+// kinds past the bound count under `_other`, and every claim is still counted. And /metrics (no key
+// needed) runs its one aggregation over every hold at most once for a flood of scrapes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OVERFLOW_LABEL } from '../../../src/observability/boundedLabels.ts';
 import { WorkLimits } from '../../../src/work/limits.ts';
@@ -24,7 +25,7 @@ async function samplesByKind(app: TestApp, metric: string): Promise<Map<string, 
 describe('metric labels from client input', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { RATE_LIMITS: 'off' } });
+    app = await startTestApp({ env: { RATE_LIMITS: 'off' }, monitorCommands: true });
   });
   afterAll(async () => {
     await app?.close();
@@ -54,4 +55,24 @@ describe('metric labels from client input', () => {
       expect([...samples.values()].reduce((sum, value) => sum + value, 0), metric).toBe(FLOOD);
     }
   }, 120_000);
+
+  it('runs the hold gauges\' $group over every hold once per 5 s, not once per scrape, for a flood of 50 unauthenticated scrapes', async () => {
+    // Past the reuse window of any scrape before this one.
+    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    const groups: unknown[] = [];
+    const listener = (event: { commandName: string; command: Record<string, unknown> }) => {
+      if (event.commandName === 'aggregate' && event.command['aggregate'] === 'ledger_holds') groups.push(event.command);
+    };
+    app.client.on('commandStarted', listener);
+    try {
+      const startedMs = Date.now();
+      const scrapes = await Promise.all(Array.from({ length: 50 }, () => fetch(app.url.replace(/\/graphql$/, '/metrics')).then((response) => response.text())));
+      expect(scrapes.every((text) => text.includes('ledger_holds'))).toBe(true);
+      // One per reuse window (5 s) the flood spanned: 50 before.
+      expect(groups.length).toBeGreaterThanOrEqual(1);
+      expect(groups.length).toBeLessThanOrEqual(1 + Math.floor((Date.now() - startedMs) / 5_000));
+    } finally {
+      app.client.off('commandStarted', listener);
+    }
+  }, 60_000);
 });
