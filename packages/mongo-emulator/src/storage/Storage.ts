@@ -95,6 +95,8 @@ export class Storage {
   readonly replState: PersistedReplState | undefined;
   /** Called after each flush moved the durable optime (a member reports it, waiters re-check). */
   onDurable: (() => void) | undefined;
+  /** The pauseJournalFlusherThread fail point: while it answers true, nothing is flushed. */
+  flushPaused: () => boolean = () => false;
   readonly #logger: StorageOptions['logger'];
   readonly #lock: DbPathLock;
   #checkpoint: Checkpoint | undefined;
@@ -312,7 +314,7 @@ export class Storage {
       this.#flushAgain = true;
       return this.#flushing;
     }
-    if (this.#pending.length === 0) return Promise.resolve();
+    if (this.#pending.length === 0 || this.flushPaused()) return Promise.resolve();
     this.#flushing = this.#flushOnce().finally(() => {
       this.#flushing = undefined;
       if (this.#flushAgain) {
