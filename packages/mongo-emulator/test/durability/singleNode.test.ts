@@ -73,11 +73,13 @@ async function presentIds(node: NodeProcess): Promise<Set<string>> {
 
 describe('D1 on one node (--dbpath)', () => {
   it.each([
-    ['j: true', { w: 1, journal: true }],
-    ['w: majority', { w: 'majority' }],
-  ] as const)('keeps every write acknowledged at %s through a SIGKILL mid-stream', async (_, writeConcern) => {
-    const node = await startNode(dir);
-    const { acks } = await writeThroughKill(node, writeConcern as WriteConcernSettings);
+    ['j: true', { w: 1, journal: true }, [], 0],
+    ['w: majority', { w: 'majority' }, [], 0],
+    // Checkpoints taken while the writes go on, the kill landing between or during them.
+    ['j: true, with a checkpoint every second', { w: 1, journal: true }, ['--syncdelay', '1'], 3_000],
+  ] as const)('keeps every write acknowledged at %s through a SIGKILL mid-stream', async (_, writeConcern, args, writingMs) => {
+    const node = await startNode(dir, [...args]);
+    const { acks } = await writeThroughKill(node, writeConcern as WriteConcernSettings, writingMs);
     expect(acks.length).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL);
     const restarted = await startNode(dir);
     running.push(restarted);
