@@ -3,6 +3,7 @@
 export const WorkLimits = Object.freeze({
   /** Transitions kept per item; older ones fall off the front. */
   historyLengthMax: 64,
+  /** A work item's `maxAttempts` (claims before it is dead-lettered): when not given, and the most it may ask for. */
   maxAttemptsDefault: 5,
   maxAttemptsMax: 100,
   leaseDefaultSeconds: 30,
