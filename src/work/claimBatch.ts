@@ -181,7 +181,9 @@ async function inGroupTurns(ctx: WorkDeps, kind: string, need: number, firstGrou
   // Fewer slots than places: each slot gives its share, read in one go, dealt in turn.
   const lists = heads.length >= need ? heads.map((head) => [head]) : await Promise.all(heads.map((head) => itemsOfSlot(ctx, kind, slotOf(head), Math.ceil(need / heads.length))));
   const dealt = dealInTurn(lists, need);
-  ctx.groupTurns.set(kind, slotOf(dealt.at(-1)!));
+  // Empty when other claimers took every slot's items between the seeks and the reads.
+  const dealtLast = dealt.at(-1);
+  if (dealtLast !== undefined) ctx.groupTurns.set(kind, slotOf(dealtLast));
   return dealt;
 }
 
