@@ -98,10 +98,11 @@ export const ScheduleLimits = Object.freeze({
   /** How often the firer looks for due periods (and renews its lease). */
   firerTickMs: 500,
   /**
-   * When no firer pass ran for longer than this, no process ran (the firer's holder is taken over
-   * within its lease plus a tick while any process lives): the periods before the pass that sees
-   * the gap were missed while none ran, and follow their schedule's catchUp. Periods a dead
-   * holder left are only late: fired, never skipped.
+   * Every API process records a tick of the firer's loop (every `firerTickMs`, lease holder or
+   * not). When no process ticked for longer than this, none ran: the periods before the tick that
+   * sees the gap were missed while no process ran, and follow their schedule's catchUp. A holder
+   * that dies while others live leaves no such gap (they tick on), so its periods are only late:
+   * fired, never skipped. Six ticks, as process liveness allows 2.5 s for five renewals.
    */
-  outageAfterMs: 5_000 + 10_000,
+  outageAfterMs: 3_000,
 });

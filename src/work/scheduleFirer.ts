@@ -18,9 +18,9 @@ import type { WorkDeps } from './workDeps.ts';
 // but never skipped.
 //
 // Which periods were missed "while no process ran" is judged on the database clock too: every
-// pass of the firer records that it ran (`aliveAt`), and a pass that finds the previous one older
-// than `outageAfterMs` starts a new span (`upSince`). Periods before `upSince` that no pass fired
-// follow the schedule's catchUp; periods from `upSince` on always fire.
+// process's firer loop, holder or not, records each tick (`aliveAt`), and a tick that finds the
+// previous one older than `outageAfterMs` starts a new span (`upSince`). Periods before `upSince`
+// that no pass fired follow the schedule's catchUp; periods from `upSince` on always fire.
 
 export const SCHEDULE_FIRER_LEASE = 'work:scheduleFirer';
 const LIVENESS_ID = 'work:scheduleFirer:liveness';
@@ -47,8 +47,8 @@ export interface FirePass {
 }
 
 /**
- * Records a firer pass on the database clock and answers that clock and the span's start: one
- * write (`$$NOW`, so every process agrees), an upsert the first time.
+ * Records a tick of a process's firer loop on the database clock and answers that clock and the
+ * span's start: one write (`$$NOW`, so every process agrees), an upsert the first time.
  */
 export async function markFirerAlive(leases: Collection<LivenessDoc>, outageAfterMs: number): Promise<FireClock> {
   const doc = await leases.findOneAndUpdate(
@@ -162,7 +162,7 @@ export class ScheduleFirer {
     const leaseMs = options.leaseMs ?? ScheduleLimits.firerLeaseMs;
     this.#options = {
       tickMs: ScheduleLimits.firerTickMs,
-      outageAfterMs: options.outageAfterMs ?? leaseMs + (ScheduleLimits.outageAfterMs - ScheduleLimits.firerLeaseMs),
+      outageAfterMs: ScheduleLimits.outageAfterMs,
       ...options,
       leaseMs,
     };
@@ -184,10 +184,12 @@ export class ScheduleFirer {
     while (!this.#stop.signal.aborted) {
       let more = false;
       try {
+        // Every process ticks, so that a dead holder's periods are late, not missed.
+        const clock = await markFirerAlive(leases, outageAfterMs);
         if (lease === null) lease = (await acquireLease(leases, SCHEDULE_FIRER_LEASE, holder, leaseMs))?.lease ?? null;
         else if (!(await renewLease(leases, lease, leaseMs))) lease = null;
         if (lease !== null) {
-          const pass = await fireDueSchedules(work, await markFirerAlive(leases, outageAfterMs));
+          const pass = await fireDueSchedules(work, clock);
           if (pass.created > 0) logger.info({ component: 'scheduleFirer', created: pass.created, periods: pass.periods }, 'scheduled items created');
           more = pass.more;
         }

@@ -2,7 +2,9 @@
 // one schedule firing every second. The process holding the firer's lease is SIGKILLed mid-run;
 // another takes the lease over once it expires (database clock) and fires the periods the dead
 // one left, late. Every period from the schedule's creation to the last one fired has exactly one
-// item, under `schedule:<name>:<period start ISO>`: none skipped, none twice.
+// item, under `schedule:<name>:<period start ISO>`: none skipped, none twice. Then every process
+// is killed across several periods and one is started again: the periods missed while none ran
+// follow each schedule's catchUp (LATEST, ALL, NONE), and every period since the restart fires.
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,5 +74,37 @@ describe('W8: one item per period across three API processes, the firing one SIG
     // The periods while the lease was held by the dead process were fired late, by the new holder.
     const lateMs = items.map((item) => (item['createdAt'] as Date).getTime() - periodOf(item['idempotencyKey']).getTime());
     expect(Math.max(...lateMs)).toBeGreaterThan(2_000);
+  }, 120_000);
+
+  it('follows catchUp for the periods missed while no process ran', async () => {
+    const modes = ['LATEST', 'ALL', 'NONE'] as const;
+    const live = apis.filter((api) => api.main.child.exitCode === null && api.main.child.signalCode === null);
+    for (const mode of modes) {
+      const made = await live[0]!.gql(`mutation ($input: ScheduleWorkInput!) { scheduleWork(input: $input) { __typename } }`, { input: { name: `down-${mode}`, kind: 'DOWN', cron: CRON, catchUp: mode } }, { key: 'service' });
+      expect(made.data?.scheduleWork.__typename).toBe('ScheduleWorkSuccess');
+    }
+    const scheduleOf = (name: string) => db.collection('work_schedules').findOne({ _id: name as never });
+    await expect.poll(async () => ((await scheduleOf('down-NONE'))?.['lastFiredPeriod'] as Date | null) !== null, { timeout: 20_000, interval: 100 }).toBe(true);
+    for (const api of live) api.main.child.kill('SIGKILL');
+    const stoppedAt = await dbNow(db);
+    // Down across at least five periods, past the 3 s with no process ticking, by the database clock.
+    await expect.poll(async () => (await dbNow(db)).getTime() - stoppedAt.getTime(), { timeout: 20_000, interval: 200 }).toBeGreaterThan(ScheduleLimits.outageAfterMs + 2_500);
+    const cursors = new Map(await Promise.all(modes.map(async (mode) => [mode, (await scheduleOf(`down-${mode}`))!['firedThrough'] as Date] as const)));
+    apis.push(await startAppProcess({ mongoUri: testMongoUri(), dbName, env: { RATE_LIMITS: 'off' }, startTimeoutMs: START_TIMEOUT_MS }));
+    const liveness = () => db.collection('work_schedule_leases').findOne({ _id: 'work:scheduleFirer:liveness' as never });
+    await expect.poll(async () => ((await liveness())?.['upSince'] as Date).getTime() > stoppedAt.getTime(), { timeout: START_TIMEOUT_MS, interval: 200 }).toBe(true);
+    const upSince = (await liveness())!['upSince'] as Date;
+    await expect.poll(async () => ((await scheduleOf('down-NONE'))!['lastFiredPeriod'] as Date).getTime() - upSince.getTime(), { timeout: 20_000, interval: 200 }).toBeGreaterThan(2_000);
+    for (const mode of modes) {
+      const name = `down-${mode}`;
+      const schedule = (await scheduleOf(name))!;
+      const keys = (await db.collection('workItems').find({ idempotencyKey: { $regex: `^schedule:${name}:` } }).toArray()).map((item) => item['idempotencyKey'] as string).sort();
+      const missed = firesBetween(CRON, 'UTC', cursors.get(mode)!, new Date(upSince.getTime() - 1), 1_000);
+      expect(missed.length).toBeGreaterThanOrEqual(5);
+      const expectedMissed = mode === 'ALL' ? missed : mode === 'LATEST' ? missed.slice(-1) : [];
+      const beforeStop = firesBetween(CRON, 'UTC', schedule['createdAt'] as Date, cursors.get(mode)!, 1_000);
+      const since = firesBetween(CRON, 'UTC', new Date(upSince.getTime() - 1), schedule['firedThrough'] as Date, 1_000);
+      expect(keys, mode).toEqual([...beforeStop, ...expectedMissed, ...since].map((period) => scheduledItemKey(name, period)).sort());
+    }
   }, 120_000);
 });
