@@ -26,9 +26,14 @@ export async function getWorkItem(ctx: WorkDeps, id: ObjectId, options: ReadOpti
   return ctx.collection.findOne({ _id: id }, { session: options.session });
 }
 
-/** The item a client created under `idempotencyKey` (its own key, not namespaced). */
+/**
+ * The item a client created under `idempotencyKey` (its own key, not namespaced); failing that, a
+ * scheduled item named by its whole key (`schedule:<name>:<period start ISO>`, as stored).
+ */
 export async function workItemByKey(ctx: WorkDeps, idempotencyKey: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
-  return ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.CLIENT, idempotencyKey) }, { hint: ReadIndex.key, session: options.session });
+  const own = await ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.CLIENT, idempotencyKey) }, { hint: ReadIndex.key, session: options.session });
+  if (own !== null || !idempotencyKey.startsWith(`${KeyNamespace.SCHEDULE}:`)) return own;
+  return ctx.collection.findOne({ idempotencyKey }, { hint: ReadIndex.key, session: options.session });
 }
 
 /** The PAYOUT item the projection made for a withdrawal entry, if it has been made. */

@@ -126,6 +126,8 @@ describe('W8 in one process: firers stopped across periods follow catchUp; a liv
     after.forEach((firer) => firer.start());
     await expect.poll(async () => (await scheduleDoc(h, 'every-second-NONE'))!.lastFiredPeriod!.getTime() - stoppedAt.getTime(), { timeout: 15_000, interval: 100 }).toBeGreaterThan(6_500);
     await Promise.all(after.map((firer) => firer.stop()));
+    const firstKey = (await itemKeysOf(h, 'every-second-NONE'))[0]!;
+    expect(await h.service.byKey(firstKey)).toMatchObject({ idempotencyKey: firstKey, kind: 'TICK', status: 'PENDING' });
     const liveness = await h.db.db.collection('work_schedule_leases').findOne({ _id: 'work:scheduleFirer:liveness' as never });
     const upSince = liveness!['upSince'] as Date;
     expect(upSince.getTime()).toBeGreaterThan(stoppedAt.getTime());

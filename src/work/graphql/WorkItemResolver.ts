@@ -80,7 +80,7 @@ export class WorkItemResolver {
     return doc === null ? null : toWorkItem(doc);
   }
 
-  @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it)' })
+  @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it), or a scheduled item by its whole key schedule:<name>:<period start ISO>' })
   @Allow(Rights.query)
   async workItemByKey(@Arg('idempotencyKey', () => String) idempotencyKey: string, @Ctx() ctx: WorkRequestContext): Promise<WorkItem | null> {
     const doc = await work(ctx).byKey(parseInput(zodInputs.workItemKeyQuery, { idempotencyKey }).idempotencyKey, readOptions(ctx));

@@ -844,7 +844,7 @@ export type Query = {
   /** The caller's role and what it may do */
   viewer: Viewer;
   workItem: Maybe<WorkItem>;
-  /** The item created with this idempotency key (as the client sent it) */
+  /** The item created with this idempotency key (as the client sent it), or a scheduled item by its whole key schedule:<name>:<period start ISO> */
   workItemByKey: Maybe<WorkItem>;
   /** Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most 100 per page */
   workItems: WorkItemPage;
