@@ -23,6 +23,7 @@ import type { EngineInfo } from '../db/engine.ts';
 import { generateApiKey, Keyring } from '../access/apiKeys.ts';
 import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
+import { unavailablePlugin } from './unavailable.ts';
 import { formatAppError } from './formatError.ts';
 import { graphqlHttpHandler } from './http.ts';
 import { traceMutations } from './traceMutations.ts';
@@ -145,6 +146,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: operationNames }),
         consistencyPlugin(),
+        unavailablePlugin(),
         admission.apolloPlugin<AppContext>(),
       ],
     });

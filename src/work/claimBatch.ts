@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { ObjectId } from 'mongodb';
 import type { WorkDeps } from './workDeps.ts';
@@ -28,13 +29,15 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
   const items: WorkItemDoc[] = [];
   let conflicts = 0;
   const limited = await ctx.limitedKinds();
+  // One per call, written with each of its claims: a rerun after a lost reply finds its own (claimWrite.ts).
+  const claimId = randomUUID();
   // W5: a kind found at its limit is not read again in this call.
   const full = new Set<string>();
   for (let round = 0; round < WorkLimits.claimBatchRoundsMax && items.length < input.max; round++) {
     const open = kinds.filter((kind) => !full.has(kind));
     const candidates = await fairCandidates(ctx, open, input.max - items.length, limited);
     if (candidates.length === 0) break;
-    const outcomes = await claimAll(ctx, candidates, input, limited);
+    const outcomes = await claimAll(ctx, candidates, input, limited, claimId);
     let lostThisRound = 0;
     for (const outcome of outcomes) {
       if (outcome.kind === 'claimed') items.push(outcome.item);
@@ -93,21 +96,21 @@ async function candidatesOfKind(ctx: WorkDeps, kind: string, need: number): Prom
  * the other, stopping at the first that finds the kind full: each takes a place in the kind's one
  * document, so side by side they would only conflict with each other.
  */
-async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWorkItemsInput, limited: ReadonlyMap<string, number>): Promise<CandidateOutcome[]> {
+async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWorkItemsInput, limited: ReadonlyMap<string, number>, claimId: string): Promise<CandidateOutcome[]> {
   const free = candidates.filter((c) => !limited.has(c.kind));
   const byLimitedKind = new Map<string, Candidate[]>();
   for (const c of candidates) if (limited.has(c.kind)) byLimitedKind.set(c.kind, [...(byLimitedKind.get(c.kind) ?? []), c]);
   const inTurn = async (list: Candidate[]) => {
     const outcomes: CandidateOutcome[] = [];
     for (const candidate of list) {
-      const outcome = await claimCandidate(ctx, candidate, input, limited);
+      const outcome = await claimCandidate(ctx, candidate, input, limited, claimId);
       outcomes.push(outcome);
       if (outcome.kind === 'kindFull') break;
     }
     return outcomes;
   };
   const [freeOutcomes, ...limitedOutcomes] = await Promise.all([
-    Promise.all(free.map((candidate) => claimCandidate(ctx, candidate, input, limited))),
+    Promise.all(free.map((candidate) => claimCandidate(ctx, candidate, input, limited, claimId))),
     ...[...byLimitedKind.values()].map(inTurn),
   ]);
   return [...freeOutcomes!, ...limitedOutcomes.flat()];
@@ -116,9 +119,11 @@ async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWork
 type CandidateOutcome = { kind: 'claimed'; item: WorkItemDoc } | { kind: 'lost' } | { kind: 'deadLettered' } | { kind: 'kindFull'; itemKind: string };
 
 /** The single claim's write: status, due-ness on $$NOW and the version read are all in the filter. */
-async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput, limited: ReadonlyMap<string, number>): Promise<CandidateOutcome> {
+async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput, limited: ReadonlyMap<string, number>, claimId: string): Promise<CandidateOutcome> {
   const write = await claimWrite(ctx, {
     filter: ctx.preconditions.claimById(candidate._id, candidate.version),
+    id: candidate._id,
+    claimId,
     workerId: input.workerId,
     leaseMs: input.leaseSeconds * 1000,
     limited,

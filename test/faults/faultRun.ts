@@ -17,10 +17,10 @@
 // - Checker: see `check` below; each violation is a line of the report, and the test expects none.
 import { randomBytes } from 'node:crypto';
 import { MongoClient, ReadPreference, type Db } from 'mongodb';
-import WebSocket from 'ws';
 import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startAppProcess, type AppProcess } from '../support/app.ts';
+import { answerLog } from './answerLog.ts';
 import { holdBack, startTestReplSet, stepDown, type TestReplSet, type TestSetMember } from '../support/replSet.ts';
 import { waitFor } from '../support/waiting.ts';
 
@@ -94,6 +94,8 @@ export interface FaultRunReport {
   moves: MoveRecord[];
   violations: string[];
   table: string;
+  /** Every GraphQL error code any client of the run was answered, by operation (R5). */
+  errorCodes: Map<string, Map<string, number>>;
 }
 
 /** mulberry32: a small, fast PRNG with a 32-bit seed; the same seed gives the same run's choices. */
@@ -130,9 +132,18 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
   const completedByWorkers: Array<{ itemId: string; workerId: string }> = [];
   const workerStats = { leaseLost: 0, errors: 0 };
   let checkClient: MongoClient | undefined;
+  // R5: every answer any client of the run gets, retried ones included, is looked at.
+  const answers = answerLog();
   try {
     const clientFor = (proc: AppProcess, key: string) =>
-      createClient({ url: proc.url, apiKey: key, webSocketImpl: WebSocket as never, retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 }, attemptTimeoutMs: 15_000 });
+      createClient({
+        url: proc.url,
+        apiKey: key,
+        fetch: answers.fetch,
+        webSocketImpl: answers.WebSocket,
+        retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 },
+        attemptTimeoutMs: 15_000,
+      });
     // One set of keys for every process of the run, replacements included: a client's key stays valid.
     const keys = { service: `fault-service-${randomBytes(8).toString('hex')}`, ops: `fault-ops-${randomBytes(8).toString('hex')}` } as const;
     const startApi = (port = 0) =>
@@ -259,8 +270,11 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     // from the worker holding its last claim (a worker that lost its lease was refused).
     const work = await checkWork(db, completedByWorkers);
     violations.push(...work.violations);
-    const table = `${formatTable(options, faults, moves, violations)}\n\n${work.line} (${workerStats.leaseLost} leases lost by a worker, ${workerStats.errors} API calls failed and retried)`;
-    return { faults, moves, violations, table };
+    // R5: no answer of any operation was INTERNAL_SERVER_ERROR, through every fault.
+    for (const [operation, seen] of answers.internalErrors) violations.push(`R5: ${seen.count} INTERNAL_SERVER_ERROR answers to ${operation} (first: ${seen.first})`);
+    violations.push(...answers.badUnavailable.map((line) => `R5: ${line}`));
+    const table = `${formatTable(options, faults, moves, violations)}\n\n${work.line} (${workerStats.leaseLost} leases lost by a worker, ${workerStats.errors} API calls failed and retried)\n${answers.line()}`;
+    return { faults, moves, violations, table, errorCodes: answers.codes };
   } finally {
     await Promise.all(workers.map((worker) => worker.close({ timeoutMs: 2_000 }).catch(() => undefined)));
     for (const client of workerClientsToClose) await client.close().catch(() => undefined);
