@@ -159,6 +159,7 @@ const envSchema = z
       .default('payouts'),
     // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
     SEED_DEMO: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('1'),
+    DATA_DIR: z.string().min(1).default('.data'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.API_KEYS === undefined) {
@@ -203,6 +204,8 @@ export interface Config {
   /** Undefined when API_KEYS is unset: outside production a random admin key is generated. */
   apiKeys: readonly ApiKeyEntry[] | undefined;
   seedDemo: boolean;
+  /** DATA_DIR, absolute: what a development server keeps across restarts (the generated admin key, the embedded engine's data). */
+  dataDir: string;
   /** Token buckets per API key by role; null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
   trustedDocuments: TrustedDocumentsConfig;
@@ -279,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodDownloadUrl: e.MONGOMS_DOWNLOAD_URL ?? e.MONGOMS_DOWNLOAD_MIRROR,
     apiKeys: e.API_KEYS,
     seedDemo: e.SEED_DEMO === '1',
+    dataDir: resolve(e.DATA_DIR),
     rateLimits: e.RATE_LIMITS,
     workKindLimits: e.WORK_KIND_LIMITS,
     payoutQueue: e.PAYOUT_QUEUE === 'bullmq' ? { kind: 'bullmq', redisUrl: e.REDIS_URL!, queueName: e.PAYOUT_QUEUE_NAME } : { kind: 'work-items' },

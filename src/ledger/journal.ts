@@ -4,6 +4,7 @@ import type { AccountState } from './accountFilters.ts';
 import { type EntryDoc, type EntryKind, entryId, type LedgerCollections, type MoveParams, type RequestDoc, type StoredOutcome } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import type { LedgerEntry, MoveOutcome } from './results.ts';
+import { invariant, present } from '../lib/assert.ts';
 
 // The journal and the outcome: what a decided move leaves behind, written in its transaction,
 // and the answer rebuilt from it. The first caller and every replay build their answer from the
@@ -86,7 +87,7 @@ export async function outcomeOf(
   stored?: readonly EntryDoc[],
 ): Promise<MoveOutcome> {
   const { outcome } = request;
-  if (outcome === null) throw new Error(`invariant: request ${request._id} has no outcome`);
+  invariant(outcome !== null, () => `request ${request._id} has no outcome`);
   if (outcome.kind === 'rejected') {
     return {
       kind: 'insufficientFunds',
@@ -96,14 +97,16 @@ export async function outcomeOf(
     };
   }
   const docs = stored ?? (await collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray());
-  if (docs.length !== outcome.entryIds.length || !docs.every((doc) => outcome.entryIds.includes(doc._id))) {
-    throw new Error(`invariant: request ${request._id} has entries other than its outcome names`);
-  }
+  invariant(
+    docs.length === outcome.entryIds.length && docs.every((doc) => outcome.entryIds.includes(doc._id)),
+    () => `request ${request._id} has entries other than its outcome names`,
+  );
   const entries = docs.map(toLedgerEntry);
   const leg = (kind: LedgerEntry['kind']): LedgerEntry => {
-    const entry = entries.find((candidate) => candidate.kind === kind);
-    if (!entry) throw new Error(`invariant: request ${request._id} lacks its ${kind} entry`);
-    return entry;
+    return present(
+      entries.find((candidate) => candidate.kind === kind),
+      () => `request ${request._id} lacks its ${kind} entry`,
+    );
   };
   switch (request.params.op) {
     case 'deposit': {

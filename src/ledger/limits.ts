@@ -1,3 +1,5 @@
+import { invariant } from '../lib/assert.ts';
+
 // Every bound of the ledger in one place. Units go last in the names.
 
 /**
@@ -75,9 +77,10 @@ export const groupBytesMax = 1_048_576;
  */
 export const submitMovesMax = 100;
 
-if (submitMovesMax > groupMovesMax || submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax) > groupBytesMax) {
-  throw new Error('invariant: the largest submitMoves must fit in one group commit');
-}
+invariant(
+  submitMovesMax <= groupMovesMax && submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax) <= groupBytesMax,
+  'the largest submitMoves must fit in one group commit',
+);
 
 /** Holds (holds.ts, holdSweeper.ts). */
 export const HoldLimits = Object.freeze({

@@ -25,9 +25,12 @@ import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
 import { GroupQueues } from './groupQueues.ts';
 import { submitMovesMax } from './limits.ts';
-import { AccountTurns, type LedgerDeps, type MoveAnswer, type MoveRequest, requestRules, type RequestRules } from './moneyMove.ts';
+import { AccountTurns } from './accountTurns.ts';
+import type { LedgerDeps, MoveAnswer, MoveRequest } from './moves.ts';
+import { requestRules, type RequestRules } from './requestKeys.ts';
 import type { AuthorizeHoldResult, CaptureHoldResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
+import { invariant } from '../lib/assert.ts';
 
 export interface LedgerServiceOptions {
   db: Db;
@@ -133,23 +136,23 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
 }
 
 function asDepositResult(result: MoveAnswer): DepositResult {
-  if (result.kind === 'insufficientFunds' || result.kind === 'currencyMismatch' || result.kind === 'withdrawSuccess' || result.kind === 'transferSuccess') {
-    throw new Error(`invariant: a deposit answered ${result.kind}`);
-  }
+  invariant(
+    result.kind !== 'insufficientFunds' && result.kind !== 'currencyMismatch' && result.kind !== 'withdrawSuccess' && result.kind !== 'transferSuccess',
+    () => `a deposit answered ${result.kind}`,
+  );
   return result;
 }
 
 function asWithdrawResult(result: MoveAnswer): WithdrawResult {
-  if (result.kind === 'currencyMismatch' || result.kind === 'balanceLimitExceeded' || result.kind === 'depositSuccess' || result.kind === 'transferSuccess') {
-    throw new Error(`invariant: a withdrawal answered ${result.kind}`);
-  }
+  invariant(
+    result.kind !== 'currencyMismatch' && result.kind !== 'balanceLimitExceeded' && result.kind !== 'depositSuccess' && result.kind !== 'transferSuccess',
+    () => `a withdrawal answered ${result.kind}`,
+  );
   return result;
 }
 
 function asTransferResult(result: MoveAnswer): TransferResult {
-  if (result.kind === 'depositSuccess' || result.kind === 'withdrawSuccess') {
-    throw new Error(`invariant: a transfer answered ${result.kind}`);
-  }
+  invariant(result.kind !== 'depositSuccess' && result.kind !== 'withdrawSuccess', () => `a transfer answered ${result.kind}`);
   return result;
 }
 

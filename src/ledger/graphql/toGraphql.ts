@@ -21,8 +21,8 @@ import {
 } from './results.ts';
 import { toAccount, toLedgerEntry } from './types.ts';
 
-/** The members each shared refusal maps to, by the service result it maps from. */
-export type Refusal = AccountNotFound | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
+/** The members every keyed request's union shares (not found, in progress, unknown, key reused). */
+export type KeyedRequestMember = AccountNotFound | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
 
 function openAccountSuccess(result: R.OpenAccountSuccess): OpenAccountSuccess {
   return Object.assign(new OpenAccountSuccess(), { account: toAccount(result.account) });
@@ -82,8 +82,8 @@ function replayed(result: R.DuplicateReplayed): DuplicateReplayed {
   return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original: replayableOutcome(result.original) });
 }
 
-/** The refusals every money move shares. */
-export function refusal(result: R.AccountNotFound | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): Refusal {
+/** The members every keyed request's union shares, from the service result they map from. */
+export function keyedRequestMember(result: R.AccountNotFound | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): KeyedRequestMember {
   switch (result.kind) {
     case 'accountNotFound':
       return Object.assign(new AccountNotFound(), { accountId: result.accountId });
@@ -107,7 +107,7 @@ export function toOpenAccountResult(result: R.OpenAccountResult): OpenAccountSuc
   }
 }
 
-export function toDepositResult(result: R.DepositResult): DepositSuccess | BalanceLimitExceeded | DuplicateReplayed | Refusal {
+export function toDepositResult(result: R.DepositResult): DepositSuccess | BalanceLimitExceeded | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'depositSuccess':
       return depositSuccess(result);
@@ -119,11 +119,11 @@ export function toDepositResult(result: R.DepositResult): DepositSuccess | Balan
     case 'accountNotFound':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 
-export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | InsufficientFunds | DuplicateReplayed | Refusal {
+export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | InsufficientFunds | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'withdrawSuccess':
       return withdrawSuccess(result);
@@ -135,11 +135,11 @@ export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | In
     case 'accountNotFound':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 
-export function toTransferResult(result: R.TransferResult): TransferSuccess | InsufficientFunds | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | Refusal {
+export function toTransferResult(result: R.TransferResult): TransferSuccess | InsufficientFunds | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'transferSuccess':
       return transferSuccess(result);
@@ -155,7 +155,7 @@ export function toTransferResult(result: R.TransferResult): TransferSuccess | In
     case 'accountNotFound':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 
