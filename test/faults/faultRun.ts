@@ -56,7 +56,7 @@ export const FINAL_BOUND_MS = 60_000;
  * primary: its SDK retries UNAVAILABLE and OutcomeUnknown with backoff (up to 2 s a try), then its
  * caller sends it to the next process; the API processes reconnect on their own (the driver's
  * server selection: a heartbeat, 10 s, to see the set again, then 10 s at most per command), so
- * twice that and a few backoffs. Measured: 4-20 s on the 2-core machine at load 6-10.
+ * twice that and a few backoffs. Measured: 4-20 s on the 2-core machine at load 21.
  */
 export const WHOLE_SET_FINAL_BOUND_MS = 45_000;
 /** How long the checker waits for the projection, the subscribers and the replicas to catch up. */
