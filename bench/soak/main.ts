@@ -10,15 +10,16 @@
 //
 //   npm run soak -- --minutes 60            # the hour the targets are stated for
 //   npm run soak -- --minutes 3 --name soak-short
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient, ReadPreference } from 'mongodb';
 import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
 import { answerLog } from '../../test/support/answerLog.ts';
 import { startAppProcess, type AppProcess } from '../../test/support/app.ts';
-import { adminCommand, startTestReplSet } from '../../test/support/replSet.ts';
+import { startReplicaSet } from '@precondition/mongo-emulator';
 import { waitFor } from '../../test/support/waiting.ts';
 import { plotSoak } from './plot.ts';
 import { judge, type SoakSample } from './verdict.ts';
@@ -131,7 +132,11 @@ async function main(): Promise<void> {
   const csvPath = join(args.out, `${args.name}.csv`);
   const pngPath = join(args.out, `${args.name}.png`);
   const dbName = `soak_${randomBytes(3).toString('hex')}`;
-  const set = await startTestReplSet({ durable: true });
+  // The emulator's three member processes, each on its own data directory (--dbpath), at mongod's
+  // default election timings: the durable set production would run where no mongod can be had.
+  const dbpath = mkdtempSync(join(tmpdir(), 'soak-set-'));
+  const set = await startReplicaSet({ nodes: 3, dbpath });
+  const memberClients = set.members.map((m) => new MongoClient(`mongodb://${m.address}/?directConnection=true`, { serverSelectionTimeoutMS: 5_000 }));
   const processes: AppProcess[] = [];
   const clients: PreconditionClient[] = [];
   const workers: Worker[] = [];
@@ -258,7 +263,7 @@ async function main(): Promise<void> {
     writeFileSync(csvPath, `${header.join(',')}\n`);
     const sampleOnce = async () => {
       const metrics = await Promise.all(processes.map((p) => fetch(p.url.replace(/\/graphql$/, '/metrics')).then((r) => r.text()).catch(() => '')));
-      const statuses = await Promise.all(set.members.map((m) => adminCommand(m, { serverStatus: 1 }).catch(() => undefined)));
+      const statuses = await Promise.all(memberClients.map((c) => c.db('admin').command({ serverStatus: 1 }).catch(() => undefined)));
       const window = calls.splice(0).map((c) => c.ms);
       const mb = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10;
       const sample: SoakSample = {
@@ -325,7 +330,7 @@ async function main(): Promise<void> {
     for (const [operation, seen] of answers.internalErrors) violations.push(`${seen.count} INTERNAL_SERVER_ERROR answers to ${operation} (first: ${seen.first})`);
 
     const minutesRun = ((Date.now() - startedAt) / 60_000).toFixed(1);
-    const title = `Soak: ${minutesRun} min, ${RATE} ops/s, 2 API processes, 3 members (${set.engine}, on dbpaths), ${SUBSCRIBERS} subscribers; ${totals.calls} calls, ${acks.length} acknowledged, ${workDone} work items done by the SDK worker`;
+    const title = `Soak: ${minutesRun} min, ${RATE} ops/s, 2 API processes, 3 members (the emulator, on dbpaths), ${SUBSCRIBERS} subscribers; ${totals.calls} calls, ${acks.length} acknowledged, ${workDone} work items done by the SDK worker`;
     await plotSoak(samples, title, pngPath);
     const verdict = judge(samples, { calls: totals.calls, errors: totals.errors, lost, violations });
     console.log(`\n${title}`);
@@ -341,7 +346,9 @@ async function main(): Promise<void> {
     for (const client of [...clients, ...otherClients]) await client.close().catch(() => undefined);
     for (const proc of processes) await proc.stop().catch(() => undefined);
     await check.close().catch(() => undefined);
+    for (const client of memberClients) await client.close().catch(() => undefined);
     await set.stop();
+    rmSync(dbpath, { recursive: true, force: true });
   }
 }
 
