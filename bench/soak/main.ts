@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     const serviceKey = `soak-service-${randomBytes(8).toString('hex')}`;
     const opsKey = `soak-ops-${randomBytes(8).toString('hex')}`;
     for (let i = 0; i < 2; i++) {
-      processes.push(await startAppProcess({ mongoUri: set.uri, dbName, startTimeoutMs: 120_000, apiKeys: { [serviceKey]: 'service', [opsKey]: 'ops' }, env: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn' } }));
+      processes.push(await startAppProcess({ mongoUri: set.uri, dbName, startTimeoutMs: 120_000, apiKeys: { [serviceKey]: 'service', [opsKey]: 'ops' }, env: { RATE_LIMITS: 'off' } }));
     }
     const clientFor = (proc: AppProcess, key: string) => createClient({ url: proc.url, apiKey: key, fetch: answers.fetch, webSocketImpl: answers.WebSocket, retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 } });
     for (const proc of processes) clients.push(clientFor(proc, serviceKey));
@@ -331,13 +331,13 @@ async function main(): Promise<void> {
 
     const minutesRun = ((Date.now() - startedAt) / 60_000).toFixed(1);
     const title = `Soak: ${minutesRun} min, ${RATE} ops/s, 2 API processes, 3 members (the emulator, on dbpaths), ${SUBSCRIBERS} subscribers; ${totals.calls} calls, ${acks.length} acknowledged, ${workDone} work items done by the SDK worker`;
-    await plotSoak(samples, title, pngPath);
     const verdict = judge(samples, { calls: totals.calls, errors: totals.errors, lost, violations });
     console.log(`\n${title}`);
     console.log(`load average at the end: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
     if (errorSamples.length > 0) console.log(`errors (first ${errorSamples.length}):\n  ${errorSamples.join('\n  ')}`);
     console.log(answers.line());
     console.log(verdict.lines.join('\n'));
+    await plotSoak(samples, title, pngPath);
     console.log(`\nwritten: ${csvPath}, ${pngPath}`);
     process.exitCode = verdict.ok ? 0 : 1;
   } finally {

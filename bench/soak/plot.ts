@@ -1,6 +1,7 @@
 // The soak's figure: Chart.js (from node_modules, no CDN) drawn in Debian's chromium through
 // playwright-core, as the console's screenshots are, and saved as a PNG.
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { launchChromium } from '../../test/support/browser.ts';
 import type { SoakSample } from './verdict.ts';
 
@@ -34,7 +35,8 @@ export async function plotSoak(samples: readonly SoakSample[], title: string, pa
     await page.setContent(`<!doctype html><html><body style="margin:0;font-family:sans-serif;background:#fff">
       <h3 style="margin:8px 16px">${title.replace(/</g, '&lt;')}</h3>
       <div id="grid" style="display:grid;grid-template-columns:1fr 1fr;gap:8px;padding:0 16px"></div></body></html>`);
-    await page.addScriptTag({ path: require.resolve('chart.js/dist/chart.umd.js') });
+    // The browser build beside the package's main file (its exports name no subpath for it).
+    await page.addScriptTag({ path: join(dirname(require.resolve('chart.js')), 'chart.umd.js') });
     await page.evaluate((data) => {
       // In the page: its DOM, typed as little as this needs (the project compiles without the DOM's types).
       type Element = { style: Record<string, string>; appendChild(child: Element): void };
