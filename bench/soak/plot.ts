@@ -22,7 +22,7 @@ function panels(samples: readonly SoakSample[]): Panel[] {
     { title: 'Handles', unit: 'count', series: [...per('API', (s) => s.apiHandles), ...per('member', (s) => s.engineHandles)] },
     { title: 'Event-loop delay p99', unit: 'ms', series: [...per('API', (s) => s.apiLoopDelayP99Ms), ...per('member', (s) => s.engineLoopDelayP99Ms)] },
     { title: 'Call latency', unit: 'ms', series: [{ label: 'p50', values: samples.map((s) => s.p50Ms) }, { label: 'p99', values: samples.map((s) => s.p99Ms) }] },
-    { title: 'Calls and errors per 10 s; oplog window', unit: 'count / s', series: [{ label: 'calls', values: samples.map((s) => s.calls) }, { label: 'errors', values: samples.map((s) => s.errors) }, { label: 'oplog window (s)', values: samples.map((s) => s.oplogWindowSeconds) }] },
+    { title: 'Calls and errors per 10 s; oplog window', unit: 'count; s', series: [{ label: 'calls', values: samples.map((s) => s.calls) }, { label: 'errors', values: samples.map((s) => s.errors) }, { label: 'oplog window (s)', values: samples.map((s) => s.oplogWindowSeconds) }] },
   ];
 }
 
