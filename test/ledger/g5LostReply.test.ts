@@ -112,6 +112,17 @@ describe('G5 applied, reply lost', () => {
     expect(await entriesOf('g5-block-1')).toBe(1);
   });
 
+  it('answers a replay from the final lookup when every attempt fails before it could read its key', async () => {
+    await h.fundedAccount('g5-lookup', 100);
+    const input = { accountId: 'g5-lookup', amount: 10, requestId: 'g5-lookup-1' };
+    const first = await service.withdraw(input);
+    expect(first).toMatchObject({ kind: 'withdrawSuccess', account: { balance: 90 } });
+    // Every debit loses its connection: no attempt reaches the key, only the runner's last read does.
+    await setFault('alwaysOn', { failCommands: ['findAndModify'], closeConnection: true });
+    expect(await service.withdraw(input)).toEqual({ kind: 'duplicateReplayed', requestId: 'g5-lookup-1', firstSeenAt: expect.any(Date), original: first });
+    expect(await balanceOf('g5-lookup')).toBe(90);
+  });
+
   it('moves nothing of a transfer whose credit keeps failing, then the same key moves it whole', async () => {
     await h.fundedAccount('g5-from', 500);
     await h.fundedAccount('g5-to', 0);
@@ -153,6 +164,22 @@ describe('G5 applied, reply lost', () => {
     expect(await retries('unknownCommitResult')).toBe(before + 1);
     expect(await balanceOf('g5-group')).toBe(39);
     for (const id of ['g5-group-1', 'g5-group-2']) expect(await entriesOf(id)).toBe(1);
+  });
+
+  it('answers each move of a group across accounts once when its commit applied but the reply was lost', async () => {
+    const ids = ['g5-cross-a', 'g5-cross-b', 'g5-cross-c'];
+    for (const id of ids) await h.fundedAccount(id, 100);
+    const before = await retries('unknownCommitResult');
+    await setFault({ times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
+    // Sent at once on three accounts: one group transaction across them (or a lone move and a group).
+    const results = await Promise.all(ids.flatMap((id) => [1, 2].map((i) => service.withdraw({ accountId: id, amount: 10 * i, requestId: `${id}-${i}` }))));
+    // Each answers as itself, never DuplicateReplayed: its own commit's reply was the one lost.
+    expect(results.map((result) => result.kind)).toEqual(Array(6).fill('withdrawSuccess'));
+    expect(await retries('unknownCommitResult')).toBe(before + 1);
+    for (const id of ids) {
+      expect(await balanceOf(id)).toBe(70);
+      for (const i of [1, 2]) expect(await entriesOf(`${id}-${i}`)).toBe(1);
+    }
   });
 
   it('reruns a group whose account write met a transient error, under the same keys, once', async () => {
