@@ -24,6 +24,7 @@ import { Keyring } from '../access/apiKeys.ts';
 import { loadOrCreateAdminKey } from '../access/adminKeyFile.ts';
 import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
+import { unavailablePlugin } from './unavailable.ts';
 import { formatAppError } from './formatError.ts';
 import { graphqlHttpHandler, HOW_TO_CALL } from './http.ts';
 import { traceMutations } from './traceMutations.ts';
@@ -148,6 +149,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: operationNames }),
         consistencyPlugin(),
+        unavailablePlugin(),
         admission.apolloPlugin<AppContext>(),
       ],
     });

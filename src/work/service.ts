@@ -68,8 +68,8 @@ export function createWorkService(options: WorkServiceOptions) {
     claimMany: (input: ClaimWorkItemsInput) => claimWorkItems(ctx, input),
     // Rerun through elections (src/db/elections.ts): a heartbeat changes nothing a rerun could
     // find changed, and a completion is keyed, so the rerun of one that applied is its replay.
-    // Claims and requeues are not: a rerun of one that applied would answer another claim or a
-    // ConflictLost, so they keep the driver's single retry.
+    // Claims and requeues rerun inside (claimWrite.ts, requeue.ts): each writes its call's id, by
+    // which a rerun finds its own applied write instead of claiming another item or losing a race.
     heartbeat: (input: HeartbeatWorkItemInput) => acrossElections(() => heartbeatWorkItem(ctx, input)),
     complete: (input: CompleteWorkItemInput) => acrossElections(() => completeWorkItem(ctx, input)),
     requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
