@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Document, ObjectId, Sort } from 'mongodb';
 import { conflictReason } from './conflictReason.ts';
@@ -14,17 +15,19 @@ import type { ClaimResult } from './results.ts';
 
 export async function claimWorkItem(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<ClaimResult> {
   const startedMs = performance.now();
-  const result = input.id === undefined ? await claimNext(ctx, input) : await claimById(ctx, input, input.id);
+  // One per call, written with its claim: a rerun after a lost reply finds its own (claimWrite.ts).
+  const claimId = randomUUID();
+  const result = input.id === undefined ? await claimNext(ctx, input, claimId) : await claimById(ctx, input, input.id, claimId);
   ctx.telemetry.claimDuration((performance.now() - startedMs) / 1000, result.kind);
   return result;
 }
 
-async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId): Promise<ClaimResult> {
-  const limited = await ctx.limitedKinds();
-  const write = await claimWrite(ctx, { filter: ctx.preconditions.claimById(id, input.expectedVersion), workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited });
+async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId, claimId: string): Promise<ClaimResult> {
+  const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
+  const write = await claimWrite(ctx, { filter: ctx.preconditions.claimById(id, input.expectedVersion), id, claimId, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
   if (write.kind === 'noMatch') return refused(ctx, 'claim', id, input.workerId, { version: input.expectedVersion });
-  // W5: its kind runs as many items as it may; the item is left as it was.
-  if (write.kind === 'kindFull') return { kind: 'nothingToClaim', kinds: [write.itemKind] };
+  // W5 (W9): its kind (its group) runs as many items as it may; the item is left as it was.
+  if (write.kind === 'kindFull' || write.kind === 'groupFull') return { kind: 'nothingToClaim', kinds: [write.itemKind] };
   const item = write.item;
   applied(ctx, 'claim', item, input.workerId);
   // Its lease had expired once too often: this write dead-lettered it instead (pipelines.claim).
@@ -42,7 +45,7 @@ async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId)
  * every older item of other kinds. The server re-evaluates the filter on the document it
  * modifies, so two claimers never take the same item.
  */
-async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<ClaimResult> {
+async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput, claimId: string): Promise<ClaimResult> {
   const ofKinds = input.kinds !== undefined && input.kinds.length > 0;
   const walks: { filter: ReturnType<WorkDeps['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [
     {
@@ -56,19 +59,28 @@ async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<Clai
       hint: { ...(ofKinds ? ClaimIndex.pendingOfKinds : ClaimIndex.pending) },
     },
   ];
-  const limited = await ctx.limitedKinds();
-  // W5: kinds found at their limit are left out of the rest of this claim's walks.
+  const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
+  // W5: kinds found at their limit are left out of the rest of this claim's walks (W9: groups too).
   const full: string[] = [];
+  const fullGroups: { kind: string; group: string }[] = [];
   for (const { filter, sort, hint } of walks) {
     // A stalled item out of attempts is dead-lettered by the write that finds it; look further,
     // up to a bound, so that one claim never does unbounded work (nor a walk past full kinds).
     for (let skipped = 0; skipped < WorkLimits.deadLettersPerClaimMax; ) {
-      const notFull = full.length === 0 ? filter : { $and: [filter, { kind: { $nin: [...full] } }] };
-      const write = await claimWrite(ctx, { filter: notFull, sort, hint, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited });
+      const notFull = [
+        filter,
+        ...(full.length === 0 ? [] : [{ kind: { $nin: [...full] } }]),
+        ...(fullGroups.length === 0 ? [] : [{ $nor: fullGroups.map(({ kind, group }) => ({ kind, group })) }]),
+      ];
+      const write = await claimWrite(ctx, { filter: notFull.length === 1 ? filter : { $and: notFull }, sort, hint, claimId, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
       if (write.kind === 'noMatch') break;
       skipped++;
       if (write.kind === 'kindFull') {
         full.push(write.itemKind);
+        continue;
+      }
+      if (write.kind === 'groupFull') {
+        fullGroups.push({ kind: write.itemKind, group: write.group });
         continue;
       }
       applied(ctx, 'claim', write.item, input.workerId);

@@ -1,7 +1,8 @@
 // Thin resolvers: validate with zod, call the work service, map its result onto the contract's
 // union. Rights mirror docs/design.md's roles table.
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { readOptions } from '../../graphql/consistency.ts';
+import { rateLimitTokensEach } from '../../graphql/rateLimitTokens.ts';
 import { DateTime } from '../../graphql/scalars.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { WorkRequestContext } from './context.ts';
@@ -28,7 +29,7 @@ import {
   RequeueWorkItemResult,
 } from './results.ts';
 import { toClaimBatchResult, toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
-import { toWorkItem, WorkItem, WorkItemPage, WorkKindStats, WorkQueueStats } from './types.ts';
+import { toWorkItem, WorkGroupStats, WorkItem, WorkItemPage, WorkKindStats, WorkQueueStats } from './types.ts';
 
 /** The app's one work service (src/app/createApp.ts), from the request's context. */
 function work(ctx: WorkRequestContext): WorkService {
@@ -80,7 +81,7 @@ export class WorkItemResolver {
     return doc === null ? null : toWorkItem(doc);
   }
 
-  @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it)' })
+  @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it), or a scheduled item by its whole key schedule:<name>:<period start ISO>' })
   @Allow(Rights.query)
   async workItemByKey(@Arg('idempotencyKey', () => String) idempotencyKey: string, @Ctx() ctx: WorkRequestContext): Promise<WorkItem | null> {
     const doc = await work(ctx).byKey(parseInput(zodInputs.workItemKeyQuery, { idempotencyKey }).idempotencyKey, readOptions(ctx));
@@ -128,6 +129,8 @@ export class WorkItemResolver {
 
   @Query(() => WorkQueueStats)
   @Allow(Rights.query)
+  // Up to kinds x 4 bounded counts: each use (each alias) takes a rate-limit token (issue 41).
+  @Extensions({ [rateLimitTokensEach]: 1 })
   async workQueueStats(@Ctx() ctx: WorkRequestContext): Promise<WorkQueueStats> {
     const stats = await work(ctx).stats(readOptions(ctx));
     return Object.assign(new WorkQueueStats(), {
@@ -135,6 +138,7 @@ export class WorkItemResolver {
       oldestPendingAgeSeconds: stats.oldestPendingAgeMs === null ? null : stats.oldestPendingAgeMs / 1000,
       conflictsSinceStart: stats.conflictsSinceStart,
       kinds: stats.kinds.map((k) => Object.assign(new WorkKindStats(), k)),
+      groups: stats.groups.map((g) => Object.assign(new WorkGroupStats(), g)),
     });
   }
 }

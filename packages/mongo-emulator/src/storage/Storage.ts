@@ -95,6 +95,8 @@ export class Storage {
   readonly replState: PersistedReplState | undefined;
   /** Called after each flush moved the durable optime (a member reports it, waiters re-check). */
   onDurable: (() => void) | undefined;
+  /** The pauseJournalFlusherThread fail point: while it answers true, nothing is flushed. */
+  flushPaused: () => boolean = () => false;
   readonly #logger: StorageOptions['logger'];
   readonly #lock: DbPathLock;
   #checkpoint: Checkpoint | undefined;
@@ -115,6 +117,8 @@ export class Storage {
   #checkpointing: Promise<void> | undefined;
   #replaying = false;
   #closed = false;
+  /** Entries were journaled since the last checkpoint's snapshot (else a checkpoint would change nothing). */
+  #dirty = false;
   /** Flushes and checkpoints done, for serverStatus and tests. */
   readonly stats = { flushes: 0, checkpoints: 0, recoveredEntries: 0, recoveryMs: 0 };
 
@@ -183,7 +187,18 @@ export class Storage {
       }
     }
     // New entries go to a file of their own: a restart never appends after a truncated tail.
-    this.#fileNo = Math.max(from, ...replay) + 1;
+    this.#fileNo = Math.max(from, ...replay);
+    this.#rotate();
+  }
+
+  /**
+   * New journal entries go to the next file from here. The file is made now, empty, so the
+   * files after a checkpoint are always consecutive and a missing one is damage.
+   */
+  #rotate(): void {
+    this.#fileNo += 1;
+    closeSync(openSync(join(this.dir, JOURNAL_DIR, `j.${this.#fileNo}`), 'a', 0o600));
+    syncDirectory(join(this.dir, JOURNAL_DIR));
   }
 
   /**
@@ -212,6 +227,7 @@ export class Storage {
     } finally {
       this.#replaying = false;
     }
+    this.#dirty = this.#journal.length > 0;
     this.#journal = [];
     const last = target.changeStreams.oplog.lastRecord.doc;
     this.#setDurable({ ts: last.ts as Timestamp, t: BigInt(last.t as bigint) });
@@ -277,6 +293,7 @@ export class Storage {
   /** The journal hook: oplog documents just written, flushed with the next group. */
   #append(docs: Document[]): void {
     if (this.#replaying || this.#closed || docs.length === 0) return;
+    this.#dirty = true;
     let batch = this.#pending.at(-1);
     if (!batch || batch.fileNo !== this.#fileNo) this.#pending.push((batch = { fileNo: this.#fileNo, docs: [] }));
     batch.docs.push(...docs);
@@ -312,7 +329,7 @@ export class Storage {
       this.#flushAgain = true;
       return this.#flushing;
     }
-    if (this.#pending.length === 0) return Promise.resolve();
+    if (this.#pending.length === 0 || this.flushPaused()) return Promise.resolve();
     this.#flushing = this.#flushOnce().finally(() => {
       this.#flushing = undefined;
       if (this.#flushAgain) {
@@ -368,13 +385,14 @@ export class Storage {
 
   /** A checkpoint in the background (every syncdelay seconds): the server keeps serving while it is written. */
   checkpoint(): Promise<void> {
-    if (this.#checkpointing || !this.#target || this.#closed) return this.#checkpointing ?? Promise.resolve();
+    if (this.#checkpointing || !this.#target || this.#closed || !this.#dirty) return this.#checkpointing ?? Promise.resolve();
     const snapshot = this.#snapshot();
     this.#checkpointing = (async () => {
       try {
         await this.#writeCheckpoint(snapshot);
       } catch (error) {
         this.#logger.warn(`storage: the checkpoint of ${this.dir} failed: ${(error as Error).message}`);
+        this.#dirty = true;
       } finally {
         this.#checkpointing = undefined;
       }
@@ -413,9 +431,10 @@ export class Storage {
    */
   #snapshot(): Snapshot {
     const { catalog, changeStreams, sessions, transactions } = this.#target!;
+    this.#dirty = false;
     const last = changeStreams.oplog.lastRecord.doc;
     const opTime = { ts: last.ts as Timestamp, t: BigInt(last.t as bigint) };
-    this.#fileNo += 1;
+    this.#rotate();
     const journalFrom = this.#fileNo;
     const collections: { db: string; name: string; options: Document; uuid: Binary; indexes: Document[]; docs: Iterable<Document> }[] = [];
     const views: Document[] = [];
