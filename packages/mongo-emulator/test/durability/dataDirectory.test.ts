@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runToExit, startNode, type NodeProcess } from './nodeProcess.ts';
+import { PROCESS_TEST_TIMEOUT_MS, runToExit, startNode, type NodeProcess } from './nodeProcess.ts';
 
 let dir: string;
 const running: NodeProcess[] = [];
@@ -54,7 +54,7 @@ function journalFiles(): string[] {
   return readdirSync(join(dir, 'journal')).filter((f) => readFileSync(join(dir, 'journal', f)).length > 0).map((f) => join(dir, 'journal', f));
 }
 
-describe('a data directory (--dbpath)', () => {
+describe('a data directory (--dbpath)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('refuses a second process with DBPathInUse and exit 100; a killed process never blocks its restart', async () => {
     const first = await start();
     const second = await runToExit(['--port', '0', '--dbpath', dir]);
