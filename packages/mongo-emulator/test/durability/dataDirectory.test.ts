@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runToExit, startNode, type NodeProcess } from './nodeProcess.ts';
+import { PROCESS_TEST_TIMEOUT_MS, runToExit, startNode, type NodeProcess } from './nodeProcess.ts';
 
 let dir: string;
 const running: NodeProcess[] = [];
@@ -54,7 +54,7 @@ function journalFiles(): string[] {
   return readdirSync(join(dir, 'journal')).filter((f) => readFileSync(join(dir, 'journal', f)).length > 0).map((f) => join(dir, 'journal', f));
 }
 
-describe('a data directory (--dbpath)', () => {
+describe('a data directory (--dbpath)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('refuses a second process with DBPathInUse and exit 100; a killed process never blocks its restart', async () => {
     const first = await start();
     const second = await runToExit(['--port', '0', '--dbpath', dir]);
@@ -108,6 +108,39 @@ describe('a data directory (--dbpath)', () => {
     expect(mongod.code).toBe(100);
     expect(mongod.output).toContain('a mongod data directory (WiredTiger files)');
     expect(mongod.output).toContain(join(dir, 'WiredTiger'));
+  });
+
+  it('resumes a change stream after a SIGKILL and restart from a token taken before it', async () => {
+    const node = await start();
+    const client = new MongoClient(node.uri);
+    let token: unknown;
+    try {
+      const coll = client.db('d3').collection<{ _id: number }>('docs');
+      const stream = coll.watch([], { maxAwaitTimeMS: 100 });
+      await stream.tryNext();
+      for (let i = 0; i < 3; i++) await coll.insertOne({ _id: i }, { writeConcern: { w: 1, journal: true } });
+      let first = await stream.tryNext();
+      while (!first) first = await stream.tryNext();
+      token = first._id;
+      await stream.close();
+    } finally {
+      await client.close();
+    }
+    await node.kill('SIGKILL');
+    const again = await start();
+    const resumed = new MongoClient(again.uri);
+    try {
+      const stream = resumed.db('d3').collection<{ _id: number }>('docs').watch([], { resumeAfter: token, maxAwaitTimeMS: 100 });
+      const seen: unknown[] = [];
+      while (seen.length < 2) {
+        const event = await stream.tryNext();
+        if (event?.operationType === 'insert') seen.push(event.documentKey._id);
+      }
+      expect(seen).toEqual([1, 2]);
+      await stream.close();
+    } finally {
+      await resumed.close();
+    }
   });
 
   it('comes back from a clean stop with its data and indexes, from the checkpoint of the stop', async () => {

@@ -4,7 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/mongo-emulator.mjs', import.meta.url));
-const READY_TIMEOUT_MS = 30_000;
+const READY_TIMEOUT_MS = 60_000;
+/**
+ * The bound on a test that starts, kills and restarts emulator processes: each start compiles the
+ * sources (tsx) and, on a machine shared with other test runs, took up to 10 s.
+ */
+export const PROCESS_TEST_TIMEOUT_MS = 120_000;
 
 export interface NodeProcess {
   readonly uri: string;

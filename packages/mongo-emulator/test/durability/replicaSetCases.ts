@@ -12,6 +12,7 @@ import { deserialize } from 'bson';
 import { MongoClient, type WriteConcernSettings } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReplicaSet, waitForPrimary, type ReplicaSetMember, type RunningReplicaSet } from '../../src/index.ts';
+import { PROCESS_TEST_TIMEOUT_MS } from './nodeProcess.ts';
 import { adminCommand, directClient, failPoint, secondariesOf, settledPrimary, TEST_ELECTION_TIMEOUT_MS, TEST_HEARTBEAT_INTERVAL_MS } from '../repl/replSetHelpers.ts';
 
 const WRITERS = 6;
@@ -206,7 +207,7 @@ export function seed002Q3(): void {
 }
 
 export function memberRejoins(): void {
-  describe('D2: a restarted member recovers instead of resyncing', () => {
+  describe('D2: a restarted member recovers instead of resyncing', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     cleanUp();
 
     it('rejoins on its dbpath without an initial sync and holds every write', async () => {
