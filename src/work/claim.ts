@@ -52,7 +52,7 @@ async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput, claimId: stri
   // turns across the groups; a batch that took nothing (lost races, full groups, dead letters)
   // falls through to the walks below, which answer as before.
   if (ofKinds && (await groupsWaiting(ctx, input.kinds!))) {
-    const batch = await claimBatch(ctx, { kinds: input.kinds!, workerId: input.workerId, max: 1, leaseSeconds: input.leaseSeconds });
+    const batch = await claimBatch(ctx, { kinds: input.kinds!, workerId: input.workerId, max: 1, leaseSeconds: input.leaseSeconds }, claimId);
     if (batch.kind === 'claimWorkItemsSuccess' && batch.items[0] !== undefined) return { kind: 'claimSuccess', item: batch.items[0] };
   }
   const walks: { filter: ReturnType<WorkDeps['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [

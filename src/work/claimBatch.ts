@@ -35,14 +35,13 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
 }
 
 /** claimWorkItems without its timing: claimWorkItem's turns across groups take this path too (claim.ts). */
-export async function claimBatch(ctx: WorkDeps, input: ClaimWorkItemsInput): Promise<ClaimBatchResult> {
+export async function claimBatch(ctx: WorkDeps, input: ClaimWorkItemsInput, claimId: string = randomUUID()): Promise<ClaimBatchResult> {
   const kinds = [...new Set(input.kinds)];
   const items: WorkItemDoc[] = [];
   let conflicts = 0;
   const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
   const limits: Limits = { limited, groupLimited };
-  // One per call, written with each of its claims: a rerun after a lost reply finds its own (claimWrite.ts).
-  const claimId = randomUUID();
+  // `claimId`: one per call, written with each of its claims: a rerun after a lost reply finds its own (claimWrite.ts).
   // W5: a kind found at its limit is not read again in this call; W9: nor a group found at its.
   const full = new Set<string>();
   const fullGroups = new Map<string, Set<string>>();
