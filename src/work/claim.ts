@@ -7,6 +7,7 @@ import type { ClaimWorkItemInput } from './inputs.ts';
 import { ClaimIndex, PENDING_CLAIM_ORDER, WorkStatus } from './model.ts';
 import { WorkLimits } from './limits.ts';
 import { claimWrite } from './claimWrite.ts';
+import { claimBatch, groupsWaiting } from './claimBatch.ts';
 import { applied, refused } from './conditionalWrite.ts';
 import type { ClaimResult } from './results.ts';
 
@@ -47,6 +48,13 @@ async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId,
  */
 async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput, claimId: string): Promise<ClaimResult> {
   const ofKinds = input.kinds !== undefined && input.kinds.length > 0;
+  // W9: when grouped items of these kinds wait, one claim is claimWorkItems' batch of one, dealt in
+  // turns across the groups; a batch that took nothing (lost races, full groups, dead letters)
+  // falls through to the walks below, which answer as before.
+  if (ofKinds && (await groupsWaiting(ctx, input.kinds!))) {
+    const batch = await claimBatch(ctx, { kinds: input.kinds!, workerId: input.workerId, max: 1, leaseSeconds: input.leaseSeconds }, claimId);
+    if (batch.kind === 'claimWorkItemsSuccess' && batch.items[0] !== undefined) return { kind: 'claimSuccess', item: batch.items[0] };
+  }
   const walks: { filter: ReturnType<WorkDeps['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [
     {
       filter: ctx.preconditions.claimNextExpired(input.kinds),

@@ -29,13 +29,19 @@ type Slot = string | null;
 
 export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput): Promise<ClaimBatchResult> {
   const startedMs = performance.now();
+  const result = await claimBatch(ctx, input);
+  ctx.telemetry.claimDuration((performance.now() - startedMs) / 1000, result.kind);
+  return result;
+}
+
+/** claimWorkItems without its timing: claimWorkItem's turns across groups take this path too (claim.ts). */
+export async function claimBatch(ctx: WorkDeps, input: ClaimWorkItemsInput, claimId: string = randomUUID()): Promise<ClaimBatchResult> {
   const kinds = [...new Set(input.kinds)];
   const items: WorkItemDoc[] = [];
   let conflicts = 0;
   const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
   const limits: Limits = { limited, groupLimited };
-  // One per call, written with each of its claims: a rerun after a lost reply finds its own (claimWrite.ts).
-  const claimId = randomUUID();
+  // `claimId`: one per call, written with each of its claims: a rerun after a lost reply finds its own (claimWrite.ts).
   // W5: a kind found at its limit is not read again in this call; W9: nor a group found at its.
   const full = new Set<string>();
   const fullGroups = new Map<string, Set<string>>();
@@ -60,10 +66,16 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
     // which a next call sees). A full group's places go to the other groups' items, read next round.
     if (lostThisRound === 0 && groupsFilled === 0) break;
   }
-  const result: ClaimBatchResult =
-    items.length === 0 && conflicts === 0 ? { kind: 'nothingToClaim', kinds } : { kind: 'claimWorkItemsSuccess', items, conflicts };
-  ctx.telemetry.claimDuration((performance.now() - startedMs) / 1000, result.kind);
-  return result;
+  return items.length === 0 && conflicts === 0 ? { kind: 'nothingToClaim', kinds } : { kind: 'claimWorkItemsSuccess', items, conflicts };
+}
+
+/** Whether any of `kinds` has a due item with a group waiting: one seek on `status_kind_group_priority_availableAt`. */
+export async function groupsWaiting(ctx: WorkDeps, kinds: readonly string[]): Promise<boolean> {
+  const found = await ctx.collection.findOne(
+    { ...ctx.preconditions.claimNextPending(kinds), group: { $gt: '' } },
+    { projection: { _id: 1 }, hint: { ...ClaimIndex.pendingOfGroups } },
+  );
+  return found !== null;
 }
 
 /**

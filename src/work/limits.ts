@@ -106,10 +106,11 @@ export const ScheduleLimits = Object.freeze({
   firerTickMs: 500,
   /**
    * Every API process records a tick of the firer's loop (every `firerTickMs`, lease holder or
-   * not). When no process ticked for longer than this, none ran: the periods before the tick that
-   * sees the gap were missed while no process ran, and follow their schedule's catchUp. A holder
-   * that dies while others live leaves no such gap (they tick on), so its periods are only late:
-   * fired, never skipped. Six ticks, as process liveness allows 2.5 s for five renewals.
+   * not). A process starting that finds no tick of any process for longer than this knows none
+   * ran since the last one: the periods before its first tick were missed while no process ran,
+   * and follow their schedule's catchUp. A holder that dies while others live leaves no such gap
+   * (they tick on), and a process that ticked before has run since, stalled or not: their periods
+   * are only late, fired, never skipped. Six ticks, as process liveness allows 2.5 s for five.
    */
   outageAfterMs: 3_000,
 });

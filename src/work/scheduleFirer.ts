@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection, Db } from 'mongodb';
 import type { Logger } from 'pino';
-import { acquireLease, leaseCollection, type Lease, type LeaseDoc, releaseLease, renewLease } from '../db/lease.ts';
+import { leaseCollection, type LeaseDoc } from '../db/lease.ts';
+import { LeaseJob } from '../db/leaseJob.ts';
 import { firesBefore, firesBetween, nextAfter } from './cron.ts';
 import { upsertWorkItem } from './createItem.ts';
 import { ScheduleLimits, WorkLimits } from './limits.ts';
@@ -18,9 +18,11 @@ import type { WorkDeps } from './workDeps.ts';
 // but never skipped.
 //
 // Which periods were missed "while no process ran" is judged on the database clock too: every
-// process's firer loop, holder or not, records each tick (`aliveAt`), and a tick that finds the
-// previous one older than `outageAfterMs` starts a new span (`upSince`). Periods before `upSince`
-// that no pass fired follow the schedule's catchUp; periods from `upSince` on always fire.
+// process's firer loop, holder or not, records each tick (`aliveAt`). A process that has ticked
+// before has run ever since, stalled or not, so only a process's first tick can find an outage:
+// when the last tick of any process is older than `outageAfterMs`, none ran in between, and a new
+// span starts (`upSince`). Periods before `upSince` that no pass fired follow the schedule's
+// catchUp; periods from `upSince` on always fire, however late.
 
 export const SCHEDULE_FIRER_LEASE = 'work:scheduleFirer';
 const LIVENESS_ID = 'work:scheduleFirer:liveness';
@@ -48,15 +50,17 @@ export interface FirePass {
 
 /**
  * Records a tick of a process's firer loop on the database clock and answers that clock and the
- * span's start: one write (`$$NOW`, so every process agrees), an upsert the first time.
+ * span's start: one write (`$$NOW`, so every process agrees), an upsert the first time. Only the
+ * process's first tick may start a new span.
  */
-export async function markFirerAlive(leases: Collection<LivenessDoc>, outageAfterMs: number): Promise<FireClock> {
+export async function markFirerAlive(leases: Collection<LivenessDoc>, outageAfterMs: number, firstTick: boolean): Promise<FireClock> {
+  const recent = { $gte: [{ $ifNull: ['$aliveAt', new Date(0)] }, { $subtract: ['$$NOW', outageAfterMs] }] };
   const doc = await leases.findOneAndUpdate(
     { _id: LIVENESS_ID },
     [
       {
         $set: {
-          upSince: { $cond: [{ $gte: [{ $ifNull: ['$aliveAt', new Date(0)] }, { $subtract: ['$$NOW', outageAfterMs] }] }, '$upSince', '$$NOW'] },
+          upSince: firstTick ? { $cond: [recent, '$upSince', '$$NOW'] } : { $ifNull: ['$upSince', '$$NOW'] },
           aliveAt: { $max: [{ $ifNull: ['$aliveAt', new Date(0)] }, '$$NOW'] },
         },
       },
@@ -142,7 +146,7 @@ export interface ScheduleFirerOptions {
   db: Db;
   work: WorkDeps;
   logger: Logger;
-  /** Who this process is in the lease document. */
+  /** Who this process is in the lease document: `holderOf(processId, SCHEDULE_FIRER_LEASE)`. */
   holder: string;
   leaseMs?: number;
   tickMs?: number;
@@ -150,54 +154,57 @@ export interface ScheduleFirerOptions {
 }
 
 /**
- * Every process runs the loop; the one holding the firer lease (database clock) fires. A holder
- * that dies is taken over within the lease plus a tick, and the new holder fires what it left.
+ * The firer on the lease-job runner (src/db/leaseJob.ts): every process runs it, the one holding
+ * the firer lease (database clock) fires, and a holder that dies is taken over within the lease
+ * plus a tick, the new holder firing what it left. Every process, holder or not, records each
+ * tick (`markFirerAlive`): the holder in its turn, the others in the runner's tick.
  */
 export class ScheduleFirer {
-  readonly #options: Required<ScheduleFirerOptions>;
-  readonly #stop = new AbortController();
-  #loop: Promise<void> | null = null;
+  readonly #job: LeaseJob<LivenessDoc>;
 
   constructor(options: ScheduleFirerOptions) {
-    const leaseMs = options.leaseMs ?? ScheduleLimits.firerLeaseMs;
-    this.#options = {
-      tickMs: ScheduleLimits.firerTickMs,
-      outageAfterMs: ScheduleLimits.outageAfterMs,
-      ...options,
-      leaseMs,
+    const { db, work, logger, holder } = options;
+    const outageAfterMs = options.outageAfterMs ?? ScheduleLimits.outageAfterMs;
+    const leases = leaseCollection<LivenessDoc>(db, WORK_SCHEDULE_LEASES_COLLECTION);
+    let markedInTurn = false;
+    let ticked = false;
+    const markAlive = async () => {
+      const clock = await markFirerAlive(leases, outageAfterMs, !ticked);
+      ticked = true;
+      return clock;
     };
+    this.#job = new LeaseJob<LivenessDoc>(
+      {
+        name: SCHEDULE_FIRER_LEASE,
+        leases,
+        holder,
+        leaseDurationMs: options.leaseMs ?? ScheduleLimits.firerLeaseMs,
+        intervalMs: options.tickMs ?? ScheduleLimits.firerTickMs,
+        logger,
+        telemetry: work.telemetry.leaseJobs,
+      },
+      {
+        turn: async () => {
+          markedInTurn = true;
+          const pass = await fireDueSchedules(work, await markAlive());
+          if (pass.created > 0) logger.info({ component: 'scheduleFirer', created: pass.created, periods: pass.periods }, 'scheduled items created');
+          return pass.more ? 'more' : 'idle';
+        },
+        // Held or not: a process that does not fire still says it runs, so that a dead holder's
+        // periods are late, not missed. The holder's turn has said it already.
+        tick: async () => {
+          if (!markedInTurn) await markAlive();
+          markedInTurn = false;
+        },
+      },
+    );
   }
 
   start(): void {
-    this.#loop ??= this.#run();
+    this.#job.start();
   }
 
   async stop(): Promise<void> {
-    this.#stop.abort();
-    await this.#loop;
-  }
-
-  async #run(): Promise<void> {
-    const { db, work, logger, holder, leaseMs, tickMs, outageAfterMs } = this.#options;
-    const leases = leaseCollection<LivenessDoc>(db, WORK_SCHEDULE_LEASES_COLLECTION);
-    let lease: Lease | null = null;
-    while (!this.#stop.signal.aborted) {
-      let more = false;
-      try {
-        // Every process ticks, so that a dead holder's periods are late, not missed.
-        const clock = await markFirerAlive(leases, outageAfterMs);
-        if (lease === null) lease = (await acquireLease(leases, SCHEDULE_FIRER_LEASE, holder, leaseMs))?.lease ?? null;
-        else if (!(await renewLease(leases, lease, leaseMs))) lease = null;
-        if (lease !== null) {
-          const pass = await fireDueSchedules(work, clock);
-          if (pass.created > 0) logger.info({ component: 'scheduleFirer', created: pass.created, periods: pass.periods }, 'scheduled items created');
-          more = pass.more;
-        }
-      } catch (error) {
-        logger.warn({ component: 'scheduleFirer', err: error }, 'schedule firing failed; trying again next tick');
-      }
-      if (!more) await sleep(tickMs, undefined, { signal: this.#stop.signal }).catch(() => undefined);
-    }
-    if (lease !== null) await releaseLease(leases, lease).catch(() => undefined);
+    await this.#job.stop();
   }
 }

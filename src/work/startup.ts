@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { StartupTask } from '../db/startupTask.ts';
 import { ensureWorkItemIndexes } from './model.ts';
 import { setKindLimits } from './kindLimits.ts';
 import { setGroupLimits } from './groupLimits.ts';
 import { ensureScheduleIndexes } from './scheduleModel.ts';
 import type { WorkService } from './service.ts';
+import { holderOf } from '../db/leaseJob.ts';
+import { SCHEDULE_FIRER_LEASE } from './scheduleFirer.ts';
 
 /** The claim walks and the unique idempotency key need their indexes before the first request, and claims the kinds' limits. */
 export const workItemIndexesTask: StartupTask = {
@@ -24,8 +24,8 @@ export const workItemIndexesTask: StartupTask = {
 export function scheduleFirerTask(work: WorkService): StartupTask {
   return {
     name: 'work: schedule firer',
-    async run({ logger }) {
-      const firer = work.scheduleFirer({ logger, holder: `${hostname()}:${process.pid}:${randomUUID()}` });
+    async run({ logger, processId }) {
+      const firer = work.scheduleFirer({ logger, holder: holderOf(processId, SCHEDULE_FIRER_LEASE) });
       firer.start();
       return { stop: () => firer.stop() };
     },

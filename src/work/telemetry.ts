@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { BoundedLabels } from '../observability/boundedLabels.ts';
 import { counterOn, histogramOn } from '../observability/metrics.ts';
+import { createLeaseJobTelemetry, type LeaseJobTelemetry } from '../db/leaseJob.ts';
 import { WorkLimits } from './limits.ts';
 import type { WorkItemDoc, WorkStatus } from './model.ts';
 import type { WorkOperation } from './results.ts';
@@ -22,6 +23,8 @@ export interface WorkTelemetry {
   /** A claim or completion: `readStatus` is the status the write left (or found), `writeStatus` the one it wrote. */
   trace(event: WorkTrace): void;
   conflictsSinceStart(): Promise<number>;
+  /** The schedule firer's lease job (src/db/leaseJob.ts). */
+  leaseJobs: LeaseJobTelemetry;
 }
 
 export interface WorkTrace {
@@ -78,6 +81,7 @@ export function createWorkTelemetry(registry: Registry, logger: Logger): WorkTel
       const { values } = await conflicts.get();
       return values.reduce((sum, v) => sum + v.value, 0);
     },
+    leaseJobs: createLeaseJobTelemetry(registry),
   };
 }
 

@@ -143,13 +143,19 @@ describe('W9: claims take turns across groups', () => {
     }
   }
 
-  for (const max of [1, 16]) {
-    it(`claims all 10 of a small group before the 50th of a group of 1,000 that was there first (batches of ${max})`, async () => {
+  for (const max of [1, 16, 'claimWorkItem'] as const) {
+    it(`claims all 10 of a small group before the 50th of a group of 1,000 that was there first (${max === 'claimWorkItem' ? 'one claimWorkItem at a time' : `batches of ${max}`})`, async () => {
       const kind = `FAIR${max}`;
       await createMany(kind, 'big', 1_000);
       await createMany(kind, 'small', 10);
       const order: string[] = [];
       while (order.filter((g) => g === 'small').length < 10 && order.length < 1_010) {
+        if (max === 'claimWorkItem') {
+          const one = await h.service.claim({ kinds: [kind], workerId: 'w', leaseSeconds: 60 });
+          if (one.kind !== 'claimSuccess') throw new Error(one.kind);
+          order.push(one.item.group!);
+          continue;
+        }
         const result = await h.service.claimMany({ kinds: [kind], workerId: 'w', max, leaseSeconds: 60 });
         if (result.kind !== 'claimWorkItemsSuccess') throw new Error(result.kind);
         order.push(...result.items.map((item) => item.group!));
@@ -162,10 +168,11 @@ describe('W9: claims take turns across groups', () => {
 
   it('leaves callers without groups as they were: oldest first within a kind', async () => {
     for (let i = 0; i < 5; i++) await h.service.create({ kind: 'PLAIN', payload: null, idempotencyKey: `plain-${i}`, maxAttempts: 3 });
-    const claimed = await h.service.claimMany({ kinds: ['PLAIN'], workerId: 'w', max: 5, leaseSeconds: 60 });
+    const claimed = await h.service.claimMany({ kinds: ['PLAIN'], workerId: 'w', max: 4, leaseSeconds: 60 });
     if (claimed.kind !== 'claimWorkItemsSuccess') throw new Error(claimed.kind);
-    expect(claimed.items.map((item) => item.idempotencyKey)).toEqual([0, 1, 2, 3, 4].map((i) => `client:plain-${i}`));
+    expect(claimed.items.map((item) => item.idempotencyKey)).toEqual([0, 1, 2, 3].map((i) => `client:plain-${i}`));
     expect(claimed.items.every((item) => item.group === undefined)).toBe(true);
+    expect(await h.service.claim({ kinds: ['PLAIN'], workerId: 'w', leaseSeconds: 60 })).toMatchObject({ kind: 'claimSuccess', item: { idempotencyKey: 'client:plain-4' } });
   });
 
   it('a replay with another group is IdempotencyKeyReused', async () => {

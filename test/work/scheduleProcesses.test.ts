@@ -41,7 +41,8 @@ describe('W8: one item per period across three API processes, the firing one SIG
 
   const holderPid = async () => {
     const lease = await db.collection('work_schedule_leases').findOne({ _id: SCHEDULE_FIRER_LEASE as never });
-    return Number(String(lease?.['holder'] ?? '').split(':')[1]);
+    // holderOf(processId, job): `<pid>-<random>/<job>` (src/db/leaseJob.ts, src/db/processLiveness.ts).
+    return Number(String(lease?.['holder'] ?? '').split('-')[0]);
   };
   const lastFired = async () => ((await db.collection('work_schedules').findOne({ _id: 'tick' as never }))?.['lastFiredPeriod'] as Date | null) ?? null;
 

@@ -110,12 +110,15 @@ describe('W8 in one process: firers stopped across periods follow catchUp; a liv
 
   it('LATEST fires the latest missed period, ALL every one, NONE none; every period before and after fires once', async () => {
     const modes = ['LATEST', 'ALL', 'NONE'] as const;
+    const firers = (label: string) => services.map((service, i) => service.scheduleFirer({ ...firerOptions, holder: `${label}-${i}` }));
+    // The firers run before the schedules exist, as in an API process: no period falls before them.
+    const before = firers('before');
+    before.forEach((firer) => firer.start());
+    const liveness = () => h.db.db.collection('work_schedule_leases').findOne({ _id: 'work:scheduleFirer:liveness' as never });
+    await expect.poll(async () => (await liveness()) !== null, { timeout: 15_000, interval: 50 }).toBe(true);
     for (const mode of modes) {
       expect((await h.service.schedule({ name: `every-second-${mode}`, kind: 'TICK', cron: '* * * * * *', timeZone: 'UTC', payload: null, catchUp: mode })).kind).toBe('scheduleWorkSuccess');
     }
-    const firers = (label: string) => services.map((service, i) => service.scheduleFirer({ ...firerOptions, holder: `${label}-${i}` }));
-    const before = firers('before');
-    before.forEach((firer) => firer.start());
     await expect.poll(async () => (await itemKeysOf(h, 'every-second-NONE')).length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(2);
     await Promise.all(before.map((firer) => firer.stop()));
     const stoppedAt = await dbNow(h);
@@ -128,8 +131,7 @@ describe('W8 in one process: firers stopped across periods follow catchUp; a liv
     await Promise.all(after.map((firer) => firer.stop()));
     const firstKey = (await itemKeysOf(h, 'every-second-NONE'))[0]!;
     expect(await h.service.byKey(firstKey)).toMatchObject({ idempotencyKey: firstKey, kind: 'TICK', status: 'PENDING' });
-    const liveness = await h.db.db.collection('work_schedule_leases').findOne({ _id: 'work:scheduleFirer:liveness' as never });
-    const upSince = liveness!['upSince'] as Date;
+    const upSince = (await liveness())!['upSince'] as Date;
     expect(upSince.getTime()).toBeGreaterThan(stoppedAt.getTime());
     for (const mode of modes) {
       const name = `every-second-${mode}`;
