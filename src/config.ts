@@ -125,6 +125,16 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', message: parsed.error });
         return z.NEVER;
       }),
+    // W9: per-group concurrency limits of a kind across every API process, e.g. PAYOUT=2.
+    WORK_GROUP_LIMITS: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        const parsed = parseWorkKindLimits(raw ?? '');
+        if (parsed.ok) return parsed.limits;
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }),
     TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENT_MODES).default('off'),
     TRUSTED_DOCUMENTS_MANIFEST: z.string().min(1).default('packages/sdk/trusted-documents.json'),
     TRUSTED_DOCUMENTS_ADMIN_ADHOC: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('0'),
@@ -213,6 +223,8 @@ export interface Config {
   payoutQueue: PayoutQueueConfig;
   /** WORK_KIND_LIMITS: kind → most items of it PROCESSING at once, across all processes (written to the database at start-up). */
   workKindLimits: Readonly<Record<string, number>>;
+  /** WORK_GROUP_LIMITS: kind → most items of each of its groups PROCESSING at once, across all processes. */
+  workGroupLimits: Readonly<Record<string, number>>;
   limits: {
     mongoSocketTimeoutMs: number;
     mongoServerSelectionTimeoutMs: number;
@@ -285,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(e.DATA_DIR),
     rateLimits: e.RATE_LIMITS,
     workKindLimits: e.WORK_KIND_LIMITS,
+    workGroupLimits: e.WORK_GROUP_LIMITS,
     payoutQueue: e.PAYOUT_QUEUE === 'bullmq' ? { kind: 'bullmq', redisUrl: e.REDIS_URL!, queueName: e.PAYOUT_QUEUE_NAME } : { kind: 'work-items' },
     trustedDocuments: {
       mode: e.TRUSTED_DOCUMENTS,

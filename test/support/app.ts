@@ -31,7 +31,7 @@ import { createTestWsClient, type TestWsClient } from './ws.ts';
 
 export { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
 
-/** How src/app.ts builds the app: which start-up tasks run, the projection's and audit's settings. */
+/** How src/app/createApp.ts builds the app: which start-up tasks run, the projection's and audit's settings. */
 export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | 'payoutProjection' | 'buildPayoutProjection' | 'ledgerAudit'> {
   /** Extra keys, token → role, besides the one generated per role. */
   apiKeys?: Record<string, Role>;

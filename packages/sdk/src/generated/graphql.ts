@@ -152,6 +152,12 @@ export type CaptureHoldSuccess = {
   toAccount: Maybe<Account>;
 };
 
+/** What a schedule fires for the periods missed while no API process ran */
+export type CatchUp =
+  | 'ALL'
+  | 'LATEST'
+  | 'NONE';
+
 /** The item is yours until leaseExpiresAt; present its version to heartbeat and complete */
 export type ClaimSuccess = {
   __typename?: 'ClaimSuccess';
@@ -243,6 +249,8 @@ export type ConflictReason =
   | 'WORKER';
 
 export type CreateWorkItemInput = {
+  /** The tenant or merchant it belongs to (1 to 128 letters, digits or _.:@-): claims take turns across the groups of a kind, and WORK_GROUP_LIMITS caps the running items of each group; default: none */
+  group?: InputMaybe<Scalars['String']['input']>;
   /** Your key (1 to 200 characters): the same key and parameters replay the first answer */
   idempotencyKey: Scalars['String']['input'];
   /** An identifier of at most 64 characters ([A-Za-z][A-Za-z0-9_.-]*), e.g. PAYOUT */
@@ -403,6 +411,14 @@ export type InsufficientFunds = {
   amount: Scalars['SafeInt']['output'];
   /** The balance when the request was decided */
   balance: Scalars['SafeInt']['output'];
+};
+
+/** The cron expression or the time zone cannot be read; nothing was stored */
+export type InvalidSchedule = {
+  __typename?: 'InvalidSchedule';
+  /** What is wrong, e.g. "cron \"61 * * * *\": Constraint error, got value 61 expected range 0-59" */
+  detail: Scalars['String']['output'];
+  name: Scalars['String']['output'];
 };
 
 /** The latest finished run of the ledger audit */
@@ -656,9 +672,12 @@ export type Mutation = {
   requeueWorkItem: RequeueWorkItemResult;
   /** Runs a full ledger audit now, or queues it for the process that holds the audit lease */
   runLedgerAudit: RunLedgerAuditResult;
+  /** Stores a cron schedule: each period creates one work item, whichever API processes are alive */
+  scheduleWork: ScheduleWorkResult;
   /** Up to 100 moves in one transaction, one result each, in order */
   submitMoves: SubmitMovesResult;
   transfer: TransferResult;
+  unscheduleWork: UnscheduleWorkResult;
   /** Releases a pending hold */
   voidHold: VoidHoldResult;
   withdraw: WithdrawResult;
@@ -715,6 +734,11 @@ export type MutationRequeueWorkItemArgs = {
 };
 
 
+export type MutationScheduleWorkArgs = {
+  input: ScheduleWorkInput;
+};
+
+
 export type MutationSubmitMovesArgs = {
   input: SubmitMovesInput;
 };
@@ -722,6 +746,11 @@ export type MutationSubmitMovesArgs = {
 
 export type MutationTransferArgs = {
   input: TransferInput;
+};
+
+
+export type MutationUnscheduleWorkArgs = {
+  input: UnscheduleWorkInput;
 };
 
 
@@ -810,10 +839,12 @@ export type Query = {
   payoutProjectionState: PayoutProjectionState;
   /** The items changed most recently, newest first (by updatedAt); first: default 20, 1 to 50 */
   recentWorkItems: Array<WorkItem>;
+  /** The schedules by name, with their next and last fire; first: default and at most 500 */
+  schedules: Array<Schedule>;
   /** The caller's role and what it may do */
   viewer: Viewer;
   workItem: Maybe<WorkItem>;
-  /** The item created with this idempotency key (as the client sent it) */
+  /** The item created with this idempotency key (as the client sent it), or a scheduled item by its whole key schedule:<name>:<period start ISO> */
   workItemByKey: Maybe<WorkItem>;
   /** Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most 100 per page */
   workItems: WorkItemPage;
@@ -883,6 +914,11 @@ export type QueryRecentWorkItemsArgs = {
 };
 
 
+export type QuerySchedulesArgs = {
+  first?: Scalars['Int']['input'];
+};
+
+
 export type QueryWorkItemArgs = {
   id: Scalars['ID']['input'];
 };
@@ -904,7 +940,7 @@ export type QueryWorkItemsArgs = {
 };
 
 /** An outcome that is final for its idempotency key and is repeated on replay */
-export type ReplayableOutcome = AuthorizeHoldSuccess | CaptureHoldSuccess | CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | TransferSuccess | VoidHoldSuccess | WithdrawSuccess | { __typename?: "%other" };
+export type ReplayableOutcome = AuthorizeHoldSuccess | CaptureHoldSuccess | CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | ScheduleWorkSuccess | TransferSuccess | VoidHoldSuccess | WithdrawSuccess | { __typename?: "%other" };
 
 /** The replica set the API writes to, as the server reports it */
 export type ReplicaSetStatus = {
@@ -952,6 +988,57 @@ export type ResyncRequired = {
 };
 
 export type RunLedgerAuditResult = LedgerAuditFinished | LedgerAuditQueued | { __typename?: "%other" };
+
+/** A cron schedule: each period creates one work item, keyed schedule:<name>:<period start ISO> */
+export type Schedule = {
+  __typename?: 'Schedule';
+  catchUp: CatchUp;
+  /** By the database server's clock; periods count from here */
+  createdAt: Scalars['DateTime']['output'];
+  cron: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  /** When it was fired, by the database server's clock */
+  lastFiredAt: Maybe<Scalars['DateTime']['output']>;
+  /** The start of the last period that created an item */
+  lastFiredPeriod: Maybe<Scalars['DateTime']['output']>;
+  /** The idempotencyKey of the last period's item */
+  lastItemKey: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  /** The next period to fire (a period due and not yet fired, if the firer is behind) */
+  nextFireAt: Maybe<Scalars['DateTime']['output']>;
+  /** The next 10 periods */
+  nextFireTimes: Array<Scalars['DateTime']['output']>;
+  payload: Maybe<Scalars['JSON']['output']>;
+  timeZone: Scalars['String']['output'];
+};
+
+export type ScheduleNotFound = {
+  __typename?: 'ScheduleNotFound';
+  name: Scalars['String']['output'];
+};
+
+export type ScheduleWorkInput = {
+  /** Periods missed while no API process ran: LATEST (default) fires the latest one, ALL each (the latest 100 at most), NONE none */
+  catchUp?: InputMaybe<CatchUp>;
+  /** 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), e.g. "0 2 * * *" or "*\/10 * * * * *" */
+  cron: Scalars['String']['input'];
+  /** The kind of the item each period creates */
+  kind: Scalars['String']['input'];
+  /** The schedule's key (1 to 128 letters, digits or _.-): the same name with the same fields replays, with other fields is IdempotencyKeyReused */
+  name: Scalars['String']['input'];
+  /** The payload of each period's item; any JSON, at most 65536 bytes */
+  payload?: InputMaybe<Scalars['JSON']['input']>;
+  /** An IANA time zone the cron is read in (e.g. Europe/Paris); default UTC. Daylight-saving days follow cron-parser */
+  timeZone?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type ScheduleWorkResult = DuplicateReplayed | IdempotencyKeyReused | InvalidSchedule | ScheduleWorkSuccess | { __typename?: "%other" };
+
+/** The schedule is stored; its first period is the first after its creation (database clock) */
+export type ScheduleWorkSuccess = {
+  __typename?: 'ScheduleWorkSuccess';
+  schedule: Schedule;
+};
 
 export type SubmitMovesInput = {
   /** true: every move applies or none does (LinkedMoveFailed for the others) */
@@ -1025,6 +1112,19 @@ export type TransferSuccess = {
   to: Account;
 };
 
+export type UnscheduleWorkInput = {
+  name: Scalars['String']['input'];
+};
+
+export type UnscheduleWorkResult = ScheduleNotFound | UnscheduleWorkSuccess | { __typename?: "%other" };
+
+/** The schedule is removed: no period after this fires; items already made stay */
+export type UnscheduleWorkSuccess = {
+  __typename?: 'UnscheduleWorkSuccess';
+  /** The schedule as it was */
+  schedule: Schedule;
+};
+
 export type Viewer = {
   __typename?: 'Viewer';
   /** Whether this key may requeue FAILED work items */
@@ -1071,16 +1171,33 @@ export type WithdrawSuccess = {
   entry: LedgerEntry;
 };
 
+/** One group's queue within its kind (W9) */
+export type WorkGroupStats = {
+  __typename?: 'WorkGroupStats';
+  /** A count stopped at 10,000 */
+  capped: Scalars['Boolean']['output'];
+  group: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  /** Most items of each group of the kind PROCESSING with a live lease (WORK_GROUP_LIMITS); null: unlimited */
+  limit: Maybe<Scalars['Int']['output']>;
+  /** PROCESSING */
+  running: Scalars['Int']['output'];
+  /** PENDING and due */
+  waiting: Scalars['Int']['output'];
+};
+
 export type WorkItem = {
   __typename?: 'WorkItem';
   attempts: Scalars['Int']['output'];
   /** When a PENDING item may next be claimed */
   availableAt: Scalars['DateTime']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** The tenant or merchant it belongs to within its kind; null: none */
+  group: Maybe<Scalars['String']['output']>;
   /** The most recent transitions, oldest first (bounded) */
   history: Array<WorkItemTransition>;
   id: Scalars['ID']['output'];
-  /** Namespaced: client:<key> or payout:<entryId> */
+  /** Namespaced: client:<key>, payout:<entryId> or schedule:<name>:<period start ISO> */
   idempotencyKey: Scalars['String']['output'];
   kind: Scalars['String']['output'];
   leaseExpiresAt: Maybe<Scalars['DateTime']['output']>;
@@ -1187,6 +1304,8 @@ export type WorkQueueStats = {
   conflictsSinceStart: Scalars['Int']['output'];
   /** Items per status and kind */
   counts: Array<WorkQueueCount>;
+  /** Waiting and running items per group of each kind (groups with some; at most 100 per kind) */
+  groups: Array<WorkGroupStats>;
   /** Waiting, delayed and running items per kind, with its limit */
   kinds: Array<WorkKindStats>;
   /** How long the oldest due PENDING item has waited, by the server's clock */
@@ -1230,11 +1349,12 @@ export type AuthorizeHoldMutation = { __typename?: 'Mutation', authorizeHold:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1259,11 +1379,12 @@ export type CaptureHoldMutation = { __typename?: 'Mutation', captureHold:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1281,8 +1402,8 @@ export type ClaimWorkItemMutationVariables = Exact<{
 
 
 export type ClaimWorkItemMutation = { __typename?: 'Mutation', claimWorkItem:
-    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'NothingToClaim', kinds: Array<string> }
     | { __typename: 'WorkItemNotFound', id: string }
    };
@@ -1293,7 +1414,7 @@ export type ClaimWorkItemsMutationVariables = Exact<{
 
 
 export type ClaimWorkItemsMutation = { __typename?: 'Mutation', claimWorkItems:
-    | { __typename: 'ClaimWorkItemsSuccess', conflicts: number, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> }
+    | { __typename: 'ClaimWorkItemsSuccess', conflicts: number, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> }
     | { __typename: 'NothingToClaim', kinds: Array<string> }
    };
 
@@ -1303,16 +1424,17 @@ export type CompleteWorkItemMutationVariables = Exact<{
 
 
 export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkItem:
-    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1326,15 +1448,16 @@ export type CreateWorkItemMutationVariables = Exact<{
 
 
 export type CreateWorkItemMutation = { __typename?: 'Mutation', createWorkItem:
-    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1354,11 +1477,12 @@ export type DepositMutation = { __typename?: 'Mutation', deposit:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1374,21 +1498,23 @@ export type HoldFieldsFragment = { __typename?: 'Hold', id: string, accountId: s
 
 export type LedgerEntryFieldsFragment = { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string };
 
-export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
+export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
 
 type ReplayableOutcomeFields_AuthorizeHoldSuccess_Fragment = { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } };
 
 type ReplayableOutcomeFields_CaptureHoldSuccess_Fragment = { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null };
 
-type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
 
-type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
 
 type ReplayableOutcomeFields_DepositSuccess_Fragment = { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
 
 type ReplayableOutcomeFields_InsufficientFunds_Fragment = { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number };
 
 type ReplayableOutcomeFields_OpenAccountSuccess_Fragment = { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } };
+
+type ReplayableOutcomeFields_ScheduleWorkSuccess_Fragment = { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } };
 
 type ReplayableOutcomeFields_TransferSuccess_Fragment = { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
 
@@ -1404,6 +1530,7 @@ export type ReplayableOutcomeFieldsFragment =
   | ReplayableOutcomeFields_DepositSuccess_Fragment
   | ReplayableOutcomeFields_InsufficientFunds_Fragment
   | ReplayableOutcomeFields_OpenAccountSuccess_Fragment
+  | ReplayableOutcomeFields_ScheduleWorkSuccess_Fragment
   | ReplayableOutcomeFields_TransferSuccess_Fragment
   | ReplayableOutcomeFields_VoidHoldSuccess_Fragment
   | ReplayableOutcomeFields_WithdrawSuccess_Fragment
@@ -1412,17 +1539,20 @@ export type ReplayableOutcomeFieldsFragment =
 export type DuplicateReplayedFieldsFragment = { __typename?: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
     | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
     | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
     | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
     | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
     | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
    };
 
 export type LedgerAuditFieldsFragment = { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> };
+
+export type ScheduleFieldsFragment = { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1435,8 +1565,8 @@ export type HeartbeatWorkItemMutationVariables = Exact<{
 
 
 export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWorkItem:
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
@@ -1539,11 +1669,12 @@ export type OpenAccountMutation = { __typename?: 'Mutation', openAccount:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1557,7 +1688,7 @@ export type PayoutForQueryVariables = Exact<{
 }>;
 
 
-export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type PayoutProjectionStateQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1569,7 +1700,7 @@ export type RecentWorkItemsQueryVariables = Exact<{
 }>;
 
 
-export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
+export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
 
 export type RequeueWorkItemMutationVariables = Exact<{
   input: RequeueWorkItemInput;
@@ -1577,8 +1708,8 @@ export type RequeueWorkItemMutationVariables = Exact<{
 
 
 export type RequeueWorkItemMutation = { __typename?: 'Mutation', requeueWorkItem:
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
@@ -1589,6 +1720,37 @@ export type RunLedgerAuditMutation = { __typename?: 'Mutation', runLedgerAudit:
     | { __typename: 'LedgerAuditFinished', audit: { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> } }
     | { __typename: 'LedgerAuditQueued', requestedAt: string }
    };
+
+export type ScheduleWorkMutationVariables = Exact<{
+  input: ScheduleWorkInput;
+}>;
+
+
+export type ScheduleWorkMutation = { __typename?: 'Mutation', scheduleWork:
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
+    | { __typename: 'InvalidSchedule', name: string, detail: string }
+    | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
+   };
+
+export type SchedulesQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type SchedulesQuery = { __typename?: 'Query', schedules: Array<{ __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null }> };
 
 export type SubmitMovesMutationVariables = Exact<{
   input: SubmitMovesInput;
@@ -1605,11 +1767,12 @@ export type SubmitMovesMutation = { __typename?: 'Mutation', submitMoves:
         | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
             | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
             | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
             | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
             | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
             | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+            | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
             | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
             | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
             | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1636,11 +1799,12 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1650,6 +1814,16 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
     | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+   };
+
+export type UnscheduleWorkMutationVariables = Exact<{
+  input: UnscheduleWorkInput;
+}>;
+
+
+export type UnscheduleWorkMutation = { __typename?: 'Mutation', unscheduleWork:
+    | { __typename: 'ScheduleNotFound', name: string }
+    | { __typename: 'UnscheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
    };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
@@ -1666,11 +1840,12 @@ export type VoidHoldMutation = { __typename?: 'Mutation', voidHold:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1693,11 +1868,12 @@ export type WithdrawMutation = { __typename?: 'Mutation', withdraw:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
@@ -1714,14 +1890,14 @@ export type WorkItemQueryVariables = Exact<{
 }>;
 
 
-export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type WorkItemByKeyQueryVariables = Exact<{
   idempotencyKey: Scalars['String']['input'];
 }>;
 
 
-export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type WorkItemStatusChangedSubscriptionVariables = Exact<{
   after?: InputMaybe<Scalars['String']['input']>;
@@ -1746,12 +1922,12 @@ export type WorkItemsQueryVariables = Exact<{
 }>;
 
 
-export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
+export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
 
 export type WorkQueueStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }>, kinds: Array<{ __typename?: 'WorkKindStats', kind: string, waiting: number, delayed: number, running: number, capped: boolean, limit: number | null }> } };
+export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }>, kinds: Array<{ __typename?: 'WorkKindStats', kind: string, waiting: number, delayed: number, running: number, capped: boolean, limit: number | null }>, groups: Array<{ __typename?: 'WorkGroupStats', kind: string, group: string, waiting: number, running: number, capped: boolean, limit: number | null }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1816,6 +1992,7 @@ export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -1834,6 +2011,22 @@ export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"WorkItemFields"}) as unknown as TypedDocumentString<WorkItemFieldsFragment, unknown>;
+export const ScheduleFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}
+    `, {"fragmentName":"ScheduleFields"}) as unknown as TypedDocumentString<ScheduleFieldsFragment, unknown>;
 export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
     fragment ReplayableOutcomeFields on ReplayableOutcome {
   __typename
@@ -1920,6 +2113,11 @@ export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
     fragment AccountFields on Account {
   id
@@ -1959,6 +2157,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -1975,6 +2174,20 @@ fragment WorkItemFields on WorkItem {
     at
     workerId
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`, {"fragmentName":"ReplayableOutcomeFields"}) as unknown as TypedDocumentString<ReplayableOutcomeFieldsFragment, unknown>;
 export const DuplicateReplayedFieldsFragmentDoc = new TypedDocumentString(`
     fragment DuplicateReplayedFields on DuplicateReplayed {
@@ -2022,6 +2235,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2124,6 +2338,25 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`, {"fragmentName":"DuplicateReplayedFields"}) as unknown as TypedDocumentString<DuplicateReplayedFieldsFragment, unknown>;
 export const LedgerAuditFieldsFragmentDoc = new TypedDocumentString(`
     fragment LedgerAuditFields on LedgerAudit {
@@ -2267,6 +2500,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2369,6 +2603,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -2376,6 +2615,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<AuthorizeHoldMutation, AuthorizeHoldMutationVariables>;
 export const CaptureHoldDocument = new TypedDocumentString(`
     mutation CaptureHold($input: CaptureHoldInput!) {
@@ -2480,6 +2733,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2582,6 +2836,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -2589,6 +2848,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<CaptureHoldMutation, CaptureHoldMutationVariables>;
 export const ClaimWorkItemDocument = new TypedDocumentString(`
     mutation ClaimWorkItem($input: ClaimWorkItemInput!) {
@@ -2624,6 +2897,7 @@ export const ClaimWorkItemDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2665,6 +2939,7 @@ export const ClaimWorkItemsDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2745,6 +3020,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2847,6 +3123,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -2854,6 +3135,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<CompleteWorkItemMutation, CompleteWorkItemMutationVariables>;
 export const CreateWorkItemDocument = new TypedDocumentString(`
     mutation CreateWorkItem($input: CreateWorkItemInput!) {
@@ -2912,6 +3207,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3014,6 +3310,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -3021,6 +3322,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<CreateWorkItemMutation, CreateWorkItemMutationVariables>;
 export const DepositDocument = new TypedDocumentString(`
     mutation Deposit($input: DepositInput!) {
@@ -3098,6 +3413,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3200,6 +3516,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -3207,6 +3528,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<DepositMutation, DepositMutationVariables>;
 export const HealthDocument = new TypedDocumentString(`
     query Health {
@@ -3253,6 +3588,7 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3551,6 +3887,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3653,6 +3990,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -3660,6 +4002,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<OpenAccountMutation, OpenAccountMutationVariables>;
 export const PayoutForDocument = new TypedDocumentString(`
     query PayoutFor($entryId: ID!) {
@@ -3676,6 +4032,7 @@ export const PayoutForDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3719,6 +4076,7 @@ export const RecentWorkItemsDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3767,6 +4125,7 @@ export const RequeueWorkItemDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3812,6 +4171,217 @@ export const RunLedgerAuditDocument = new TypedDocumentString(`
     actual
   }
 }`) as unknown as TypedDocumentString<RunLedgerAuditMutation, RunLedgerAuditMutationVariables>;
+export const ScheduleWorkDocument = new TypedDocumentString(`
+    mutation ScheduleWork($input: ScheduleWorkInput!) {
+  scheduleWork(input: $input) {
+    __typename
+    ... on ScheduleWorkSuccess {
+      schedule {
+        ...ScheduleFields
+      }
+    }
+    ... on InvalidSchedule {
+      name
+      detail
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+      field
+      detail
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+  held
+  available
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  group
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<ScheduleWorkMutation, ScheduleWorkMutationVariables>;
+export const SchedulesDocument = new TypedDocumentString(`
+    query Schedules($first: Int) {
+  schedules(first: $first) {
+    ...ScheduleFields
+  }
+}
+    fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<SchedulesQuery, SchedulesQueryVariables>;
 export const SubmitMovesDocument = new TypedDocumentString(`
     mutation SubmitMoves($input: SubmitMovesInput!) {
   submitMoves(input: $input) {
@@ -3931,6 +4501,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4033,6 +4604,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -4040,6 +4616,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<SubmitMovesMutation, SubmitMovesMutationVariables>;
 export const TransferDocument = new TypedDocumentString(`
     mutation Transfer($input: TransferInput!) {
@@ -4134,6 +4724,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4236,6 +4827,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -4243,7 +4839,49 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<TransferMutation, TransferMutationVariables>;
+export const UnscheduleWorkDocument = new TypedDocumentString(`
+    mutation UnscheduleWork($input: UnscheduleWorkInput!) {
+  unscheduleWork(input: $input) {
+    __typename
+    ... on UnscheduleWorkSuccess {
+      schedule {
+        ...ScheduleFields
+      }
+    }
+    ... on ScheduleNotFound {
+      name
+    }
+  }
+}
+    fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<UnscheduleWorkMutation, UnscheduleWorkMutationVariables>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {
@@ -4329,6 +4967,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4431,6 +5070,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -4438,6 +5082,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<VoidHoldMutation, VoidHoldMutationVariables>;
 export const WithdrawDocument = new TypedDocumentString(`
     mutation Withdraw($input: WithdrawInput!) {
@@ -4515,6 +5173,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4617,6 +5276,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -4624,6 +5288,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<WithdrawMutation, WithdrawMutationVariables>;
 export const WorkItemDocument = new TypedDocumentString(`
     query WorkItem($id: ID!) {
@@ -4640,6 +5318,7 @@ export const WorkItemDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4672,6 +5351,7 @@ export const WorkItemByKeyDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4738,6 +5418,7 @@ export const WorkItemsDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4769,6 +5450,14 @@ export const WorkQueueStatsDocument = new TypedDocumentString(`
       kind
       waiting
       delayed
+      running
+      capped
+      limit
+    }
+    groups {
+      kind
+      group
+      waiting
       running
       capped
       limit
