@@ -187,7 +187,7 @@ describe('the ops console reads right', () => {
     await page.locator('#item-history tbody tr').first().waitFor();
     await page.locator('#queue tbody tr').first().waitFor();
     // The boxes are fitted a frame after their rows change.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     expect(await row(page, 'transitions', failed).locator('button.requeue').count()).toBeGreaterThan(0);
     const faults = (await page.evaluate(`${LAYOUT}(${JSON.stringify(width === 1280 ? ['transitions', 'failed'] : [])})`)) as string[];
     expect(faults).toEqual([]);
