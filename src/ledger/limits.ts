@@ -38,6 +38,14 @@ export const DashboardLimits = Object.freeze({
   entriesPageDefault: 20,
   /** `totalCount` stops counting here (`totalCountCapped` then says so): a count is an index walk. */
   entriesCountMax: 10_000,
+  /**
+   * Documents one read of `ledgerTotals` takes (a slice of the journal or of the accounts): the
+   * most one of its commands costs the engine, and an embedded engine's event loop, at a time
+   * (issue 41). About a millisecond of work each; a range of N entries takes N / 1,000 slices.
+   */
+  totalsSliceMax: 500,
+  /** Slices of all `ledgerTotals` of one process read at once; the rest wait their turn, first come first served. */
+  totalsSlicesConcurrentMax: 2,
 });
 
 /**
@@ -47,6 +55,14 @@ export const DashboardLimits = Object.freeze({
  * one transaction holds in the server's memory and in one `applyOps` oplog entry.
  */
 export const groupMovesMax = 100;
+
+/**
+ * Group transactions of one process in flight at once (on disjoint accounts, moveDispatch.ts):
+ * while they commit, the moves that arrive gather for the next ones. One leaves the database idle
+ * while each group's majority commit travels; more split the waiting moves into smaller groups.
+ * Measured with `npm run bench` (docs/benchmarks.md).
+ */
+export const groupsInFlightMax = 2;
 
 /**
  * Upper bound of what one move writes, in bytes of BSON (request, journal entries, their keys),

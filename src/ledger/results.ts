@@ -55,6 +55,11 @@ export type DuplicateReplayed = SharedDuplicateReplayed<ReplayableOutcome>;
 export type IdempotencyKeyReused = { kind: 'idempotencyKeyReused'; requestId: string; field: string | null; detail: string };
 export type AccountNotFound = { kind: 'accountNotFound'; accountId: string };
 export type RequestInProgress = { kind: 'requestInProgress'; requestId: string; firstSeenAt: Date };
+/**
+ * A client mistake the service can only see after a read (a capture to the hold's own account):
+ * nothing ran, and the transport answers it as bad input (BAD_USER_INPUT), never a union member.
+ */
+export type InputMistake = { kind: 'inputMistake'; field: string; message: string };
 export type OutcomeUnknown = { kind: 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
 /** A credit would take the balance past 2^53-1 (G6); nothing moved and nothing was recorded. */
 export type BalanceLimitExceeded = { kind: 'balanceLimitExceeded'; accountId: string; balance: number; amount: number };

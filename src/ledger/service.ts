@@ -23,12 +23,12 @@ import { openAccount } from './openAccount.ts';
 import * as queries from './queries.ts';
 import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
-import { GroupQueues } from './groupQueues.ts';
-import { submitMovesMax } from './limits.ts';
+import { MoveDispatch } from './moveDispatch.ts';
+import { groupsInFlightMax, submitMovesMax } from './limits.ts';
 import { AccountTurns } from './accountTurns.ts';
 import type { LedgerDeps, MoveAnswer, MoveRequest } from './moves.ts';
 import { requestRules, type RequestRules } from './requestKeys.ts';
-import type { AuthorizeHoldResult, CaptureHoldResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
+import type { AuthorizeHoldResult, CaptureHoldResult, InputMistake, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 import { invariant } from '../lib/assert.ts';
 
@@ -47,6 +47,8 @@ export interface LedgerServiceParts extends LedgerServiceOptions {
   groupPolicy: GroupPolicy;
   /** The writes that resolve a hold. */
   holdRules: HoldRules;
+  /** The per-account turns (a test may hold one); a fresh set by default. */
+  turns?: AccountTurns;
 }
 
 export type LedgerService = ReturnType<typeof ledgerServiceFrom>;
@@ -65,8 +67,8 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   const deps: LedgerDeps = {
     client: db.client,
     // The service is built once per app (src/app/createApp.ts), so its turns span every move of the process.
-    turns: new AccountTurns(),
-    queues: new GroupQueues(),
+    turns: parts.turns ?? new AccountTurns(),
+    dispatch: new MoveDispatch(groupsInFlightMax),
     collections: writeCollections(db),
     preconditions: parts.preconditions,
     rules: parts.rules,
@@ -111,7 +113,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     async authorizeHold(input: AuthorizeHoldInput): Promise<AuthorizeHoldResult> {
       return report('authorizeHold', await authorizeHold(holdDeps, input));
     },
-    async captureHold(input: CaptureHoldInput): Promise<CaptureHoldResult> {
+    async captureHold(input: CaptureHoldInput): Promise<CaptureHoldResult | InputMistake> {
       return report('captureHold', await captureHold(holdDeps, input));
     },
     async voidHold(input: VoidHoldInput): Promise<VoidHoldResult> {

@@ -2,6 +2,7 @@
 // `testing-only-from-tests`): each factory builds a production part from its internal constructor
 // with one piece replaced, so a meta-test can prove that the guarantee's test fails without it.
 // Production constructors (createLedgerService, createPayoutProjection) take no such piece.
+import type { AccountTurns } from '../ledger/accountTurns.ts';
 import { accountPreconditions, type AccountPreconditions } from '../ledger/accountFilters.ts';
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/requestKeys.ts';
@@ -22,10 +23,19 @@ export interface LedgerReplacements {
   groupPolicy?: GroupPolicy;
   /** Replaces the writes that resolve a hold (a status checked on a read, an expiry on this process's clock). */
   holdRules?: HoldRules;
+  /** The process's per-account turns, held by the test too (a turn that never comes). */
+  turns?: AccountTurns;
 }
 
 export function createLedgerServiceForTest(options: LedgerServiceOptions, replace: LedgerReplacements): LedgerService {
-  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules, groupPolicy: replace.groupPolicy ?? groupPolicy, holdRules: replace.holdRules ?? holdRules });
+  return ledgerServiceFrom({
+    ...options,
+    preconditions: replace.preconditions ?? accountPreconditions,
+    rules: replace.rules ?? requestRules,
+    groupPolicy: replace.groupPolicy ?? groupPolicy,
+    holdRules: replace.holdRules ?? holdRules,
+    ...(replace.turns ? { turns: replace.turns } : {}),
+  });
 }
 
 /** Payout writers replacing the work service's upserts: one by one (the catch-up) and per batch (the stream; one by one when absent). */
