@@ -232,6 +232,10 @@ function drawLines(id, samples, names, describe) {
 function chartMoves(outcomes, now) {
   const totals = Object.fromEntries(RESULT_CLASSES.map((name) => [name, 0]));
   for (const { operation, outcome, count } of outcomes) if (MOVE_OPERATIONS.has(operation)) totals[resultClass(outcome)] += count;
+  // Beside the rate (since the page opened), what the process has answered since it started:
+  // moves made before the page opened, or between two polls long ago, still show.
+  $('moves-total').textContent = String(RESULT_CLASSES.reduce((sum, name) => sum + totals[name], 0));
+  $('moves-totals').textContent = RESULT_CLASSES.map((name) => `${name} ${totals[name]}`).join(', ');
   const previous = state.moves;
   state.moves = { totals, at: now };
   if (!previous || now <= previous.at) return;
@@ -700,6 +704,35 @@ function signOut() {
   sessionStorage.removeItem(KEY_STORAGE);
   location.reload();
 }
+
+// A list's scrolling box ends on a row's edge, never mid-row: it is cut to the last row that fits
+// under the CSS cap (24rem), measured again whenever rows change or the window is resized. Rows
+// are measured in the content (scrollTop added back), so a user's scroll position is kept.
+const SCROLL_CAP_REM = 24;
+function fitScrollBoxes() {
+  const cap = SCROLL_CAP_REM * parseFloat(getComputedStyle(document.documentElement).fontSize);
+  for (const box of document.querySelectorAll('.scroll')) {
+    if (box.offsetParent === null || box.scrollHeight <= cap) {
+      box.style.maxHeight = '';
+      continue;
+    }
+    const top = box.getBoundingClientRect().top + box.clientTop - box.scrollTop;
+    let fits = 0;
+    for (const row of box.querySelectorAll('tbody tr')) {
+      const bottom = row.getBoundingClientRect().bottom - top;
+      if (bottom > cap) break;
+      fits = bottom;
+    }
+    box.style.maxHeight = `${fits}px`;
+  }
+}
+let fitting = 0;
+const fitSoon = () => {
+  cancelAnimationFrame(fitting);
+  fitting = requestAnimationFrame(fitScrollBoxes);
+};
+new MutationObserver(fitSoon).observe($('console'), { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
+addEventListener('resize', fitSoon);
 
 $('sign-in').addEventListener('submit', (event) => {
   event.preventDefault();

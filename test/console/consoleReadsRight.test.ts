@@ -5,7 +5,11 @@
 // overflows at 1280 px or 420 px, a long kind included (screenshots of both; `npm run
 // screenshots` saves them in docs/); the last transitions are there on open; a stale "could not
 // refresh" notice is cleared on reconnect; and a worker key opens only the feed it may (no
-// refusal shown).
+// refusal shown). At 1280 and 420 px (issue 37 item 7): no list ends mid-row (a scrolling box is
+// cut on a row's edge), every card is as tall as what it holds, numbers' headers sit over their
+// numbers (the item page's Version included), a row with a Requeue button is as tall as one
+// without, nothing the page loads answers 404 (its favicon included), and the moves chart says
+// how many moves the process answered since it started, those made before the page opened too.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
@@ -42,6 +46,45 @@ const OVERFLOWS = `(() => {
   }
   return out;
 })()`;
+
+/**
+ * Layout faults at the current width: a scrolling box whose visible bottom cuts a row, a card
+ * much taller than what it holds, a header aligned unlike its column's cells, rows of one table
+ * of different heights (`uniformTables`, their rows of the short kind "layout": one line each).
+ */
+const LAYOUT = `((uniformTables) => {
+  const out = [];
+  for (const box of document.querySelectorAll('.scroll')) {
+    if (box.offsetParent === null) continue;
+    box.scrollTop = 0;
+    const rows = [...box.querySelectorAll('tbody tr')];
+    if (box.scrollHeight <= box.clientHeight + 1) continue;
+    const bottom = box.getBoundingClientRect().top + box.clientTop + box.clientHeight;
+    const edges = rows.map((row) => row.getBoundingClientRect().bottom);
+    if (!edges.some((edge) => Math.abs(edge - bottom) <= 1.5)) out.push('a row cut at the bottom of ' + box.querySelector('table').id + ' (' + bottom.toFixed(1) + ' not on a row edge)');
+  }
+  for (const section of document.querySelectorAll('#console section')) {
+    if (section.offsetParent === null) continue;
+    const last = [...section.children].filter((child) => child.offsetParent !== null).at(-1);
+    const gap = section.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom;
+    if (gap > 24) out.push('card ' + section.getAttribute('aria-labelledby') + ' has ' + Math.round(gap) + ' px empty under its content');
+  }
+  const align = (element) => { const value = getComputedStyle(element).textAlign; return value === 'start' ? 'left' : value === 'end' ? 'right' : value; };
+  for (const table of document.querySelectorAll('#console table')) {
+    const head = table.tHead?.rows[0];
+    const row = table.tBodies[0]?.rows[0];
+    if (!head || !row || table.offsetParent === null || getComputedStyle(table.tHead).position === 'absolute') continue;
+    [...head.cells].forEach((th, i) => {
+      if (row.cells[i] && align(th) !== align(row.cells[i])) out.push(table.id + ': header "' + th.textContent + '" is ' + align(th) + ', its cells ' + align(row.cells[i]));
+    });
+  }
+  for (const id of uniformTables) {
+    const rows = [...document.querySelectorAll('#' + id + ' tbody tr')].filter((row) => row.querySelector('td.kind')?.textContent === 'layout');
+    const heights = rows.map((row) => row.getBoundingClientRect().height);
+    if (heights.length && Math.max(...heights) - Math.min(...heights) > 1) out.push(id + ': rows ' + Math.min(...heights).toFixed(1) + ' to ' + Math.max(...heights).toFixed(1) + ' px tall');
+  }
+  return out;
+})`;
 
 describe('the ops console reads right', () => {
   let app: TestApp;
@@ -119,6 +162,49 @@ describe('the ops console reads right', () => {
     const overflow = (await page.evaluate(OVERFLOWS)) as string[];
     expect(overflow).toEqual([]);
     await page.screenshot({ path: screenshotPath(`console-${width}.png`), fullPage: true });
+    await closePage(page);
+  });
+
+  it.each([1280, 420])('at %i px: lists end on a row, cards fit their content, headers sit over their columns, rows with buttons are as tall, no 404', async (width) => {
+    const failed = await failedItem('layout', `layout-failed-${width}`);
+    // Enough transitions to scroll their box, whatever the width.
+    for (let i = 0; i < 30; i++) await createItem('layout', `layout-${width}-${i}`);
+    const missing: string[] = [];
+    const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' });
+    page.on('response', (response) => {
+      if (response.status() >= 400) missing.push(`${response.status()} ${response.url()}`);
+    });
+    const before = app.services.liveFeeds.workItems.subscriberCount;
+    try {
+    await page.goto(consoleUrl);
+    await page.getByLabel('API key').fill(app.keys.ops);
+    await page.keyboard.press('Enter');
+    await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
+    await row(page, 'failed', failed).waitFor();
+    await waitFor(async () => (await page.locator('#transitions tbody tr').count()) >= 30, 'the transitions to show');
+    // The item page, with its history table (the Version header), opened from the list.
+    await page.getByRole('button', { name: `Open item ${failed}` }).first().click();
+    await page.locator('#item-history tbody tr').first().waitFor();
+    await page.locator('#queue tbody tr').first().waitFor();
+    // The boxes are fitted a frame after their rows change.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    expect(await row(page, 'transitions', failed).locator('button.requeue').count()).toBeGreaterThan(0);
+    const faults = (await page.evaluate(`${LAYOUT}(${JSON.stringify(width === 1280 ? ['transitions', 'failed'] : [])})`)) as string[];
+    expect(faults).toEqual([]);
+    expect(missing).toEqual([]);
+    const icon = await page.evaluate(() => (globalThis as unknown as { document: { querySelector(selector: string): { href: string } | null } }).document.querySelector('link[rel=icon]')?.href);
+    expect((await fetch(icon!)).status).toBe(200);
+    } finally {
+      await closePage(page);
+    }
+  }, 90_000);
+
+  it('says how many moves the process answered since it started, those made before the page opened included', async () => {
+    await app.gql('mutation { openAccount(input: { accountId: "rr-moves", currency: "EUR" }) { __typename } }', {}, { key: 'service' });
+    for (let i = 0; i < 20; i++) await app.gql(`mutation { deposit(input: { accountId: "rr-moves", amount: 100, requestId: "rr-moves-${i}" }) { __typename } }`, {}, { key: 'service' });
+    const page = await signIn('ops');
+    await page.locator('#moves-total', { hasText: /^20$/ }).waitFor();
+    expect(await page.locator('#moves-totals').innerText()).toBe('applied 20, refused 0, replayed 0, transient 0');
     await closePage(page);
   });
 

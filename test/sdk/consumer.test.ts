@@ -125,7 +125,9 @@ describe('the packed SDK in a project outside the repository', () => {
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project });
     const installed = JSON.parse(await readFile(join(project, 'node_modules/@precondition/sdk/package.json'), 'utf8')) as { version: string };
     expect(installed.version).toBe('0.1.0');
-    await run(`${ROOT}node_modules/.bin/tsc`, ['-p', 'tsconfig.json', '--strict'], { cwd: project });
+    await run(`${ROOT}node_modules/.bin/tsc`, ['-p', 'tsconfig.json', '--strict'], { cwd: project }).catch((error: { stdout?: string; message: string }) => {
+      throw new Error(`the examples do not compile under --strict:\n${error.stdout ?? error.message}`);
+    });
 
     const env = { PRECONDITION_URL: app.url, PRECONDITION_API_KEY: app.keys.admin };
     const example = await runToEnd(project, 'dist/example.js', env);
