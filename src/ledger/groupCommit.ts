@@ -3,10 +3,10 @@ import { type AnyBulkWriteOperation, type ClientSession, MongoError } from 'mong
 import { isDuplicateKey } from '../db/mongoErrors.ts';
 import { decideGroup, type GroupDecision, type GroupSnapshot, type MoveDecision } from './groupDecision.ts';
 import { groupKeyOf } from './groupQueues.ts';
-import { moveAttemptsMax, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
+import { annotationBytes, moveAttemptsMax, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
 import type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
 import { toLong } from './money.ts';
-import { type MoveAttempt, outcomeOf } from './journal.ts';
+import { insertEntries, type MoveAttempt, outcomeOf } from './journal.ts';
 import {
   answerTakenKey,
   attemptBase,
@@ -179,7 +179,7 @@ async function attemptGroup(
       if (written.matchedCount !== writes.length) throw new GroupStateChanged(`group: ${writes.length - written.matchedCount} accounts changed since read`);
     }
     await requests.insertMany(recorded, { session });
-    if (journal.length > 0) await entries.insertMany(journal, { session });
+    await insertEntries(entries, session, journal);
     await session.commitTransaction();
     deps.telemetry.committed(batch.kind, recorded.length);
     return decision;
@@ -293,5 +293,6 @@ function accountIdsOf(moves: readonly Pick<MoveRequest, 'fromAccountId' | 'toAcc
 }
 
 function bytesOf(move: MoveRequest): number {
-  return moveBytesMax(move.requestId.length, (move.fromAccountId?.length ?? 0) + (move.toAccountId?.length ?? 0));
+  const annotations = annotationBytes(Buffer.byteLength(move.reference ?? ''), Buffer.byteLength(move.metadata ?? ''));
+  return moveBytesMax(move.requestId.length, (move.fromAccountId?.length ?? 0) + (move.toAccountId?.length ?? 0), annotations);
 }

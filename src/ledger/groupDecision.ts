@@ -2,7 +2,8 @@ import { type AccountRead, balanceMax } from './accountFilters.ts';
 import type { EntryDoc, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt } from './journal.ts';
-import type { AccountNotFound, BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds } from './results.ts';
+import { AccountStatus } from './model.ts';
+import type { AccountClosed, AccountNotFound, BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds } from './results.ts';
 
 // The decision of a group: many moves on the accounts read once in one snapshot, decided in order
 // against the running balance, as if each had run alone right after the one before it. Pure: the
@@ -16,7 +17,7 @@ export interface GroupSnapshot {
 }
 
 /** Answers that are not recorded: nothing moved, and the same key may be sent again. */
-export type UnrecordedRefusal = AccountNotFound | CurrencyMismatch | BalanceLimitExceeded | InsufficientFunds;
+export type UnrecordedRefusal = AccountNotFound | AccountClosed | CurrencyMismatch | BalanceLimitExceeded | InsufficientFunds;
 
 export type MoveDecision =
   /** Applied: its request and entries are written in the group's transaction. */
@@ -110,6 +111,10 @@ function decideMove(book: Map<string, Running>, attempt: MoveAttempt, now: Date,
   const to = toAccountId === null ? null : book.get(toAccountId);
   if (from === undefined) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: fromAccountId! } };
   if (to === undefined) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId! } };
+  // Closed as the snapshot read it; the group's write filters on `isOpen` too (L2).
+  for (const side of [from, to]) {
+    if (side && side.read.status === AccountStatus.CLOSED) return { kind: 'refused', result: { kind: 'accountClosed', accountId: side.read._id, closedAt: side.read.closedAt ?? null } };
+  }
   if (from && to && from.read.currency !== to.read.currency) {
     const result = { kind: 'currencyMismatch', fromAccountId: from.read._id, fromCurrency: from.read.currency, toAccountId: to.read._id, toCurrency: to.read.currency } as const;
     return { kind: 'refused', result };

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientSession, Collection, Document, Filter } from 'mongodb';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
-import { type AccountState, availableCovers, readAccount } from './accountFilters.ts';
-import { toAccountSnapshot, toLedgerEntry } from './convert.ts';
+import { type AccountState, availableCovers, isOpen, readAccount, stateProjection } from './accountFilters.ts';
+import { answerEntry, toAccountSnapshot } from './convert.ts';
 import {
   type HoldCollections,
   type HoldDoc,
@@ -16,9 +16,10 @@ import {
   type StoredHold,
 } from './holdModel.ts';
 import { moveAttemptsMax, moveRetryBudgetMs } from './limits.ts';
-import { type AccountDoc, type EntryDoc, entryId, type MoveParams } from './model.ts';
+import { type AccountDoc, AccountStatus, type EntryDoc, entryId, type MoveParams } from './model.ts';
 import { fromLong, toLong } from './money.ts';
-import { backoffMs, type LedgerDeps, retryReasonOf, transactionOptions } from './moneyMove.ts';
+import { insertEntries } from './journal.ts';
+import { annotationReused, backoffMs, canonicalMetadata, closed, type LedgerDeps, retryReasonOf, transactionOptions } from './moneyMove.ts';
 import type {
   AccountSnapshot,
   AuthorizeHoldResult,
@@ -85,6 +86,8 @@ export interface AuthorizeHoldRequest {
   accountId: string;
   amount: number;
   expiresInSeconds: number;
+  reference?: string | undefined;
+  metadata?: string | undefined;
 }
 export interface CaptureHoldRequest {
   requestId: string;
@@ -93,6 +96,8 @@ export interface CaptureHoldRequest {
   amount: number | null;
   /** Null: out as a withdrawal. */
   toAccountId: string | null;
+  reference?: string | undefined;
+  metadata?: string | undefined;
 }
 export interface VoidHoldRequest {
   requestId: string;
@@ -108,21 +113,28 @@ interface HoldAttempt {
 }
 
 /** What one transaction decided: record it (and commit), refuse it (abort), or answer from the key. */
-type Decision<R> =
+export type Decision<R> =
   | { kind: 'record'; request: HoldRequestDoc; entries: EntryDoc[]; result: R }
   | { kind: 'refused'; result: R }
   | { kind: 'keyTaken'; existing: KeyHolder };
 
 /** A decided request under the key: a hold request, or a money move's (then the key is reused). */
-type KeyHolder = Pick<HoldRequestDoc, 'paramsHash' | 'firstSeenAt' | 'outcome'> & { params: HoldParams | MoveParams };
+export type KeyHolder = Pick<HoldRequestDoc, 'paramsHash' | 'firstSeenAt' | 'outcome'> & { params: HoldParams | MoveParams };
 
-type Transient = { kind: 'requestInProgress' | 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
+export type Transient = { kind: 'requestInProgress' | 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
 type Replay = { kind: 'duplicateReplayed'; requestId: string; firstSeenAt: Date; original: HoldOutcomeResult };
 type KeyAnswer = Replay | IdempotencyKeyReused | HoldOutcomeResult;
 
 export function hashHoldParams(params: HoldParams): string {
-  const canonical = [params.op, params.accountId, params.holdId, params.amount?.toString() ?? null, params.toAccountId, params.expiresInSeconds];
+  const canonical: unknown[] = [params.op, params.accountId, params.holdId, params.amount?.toString() ?? null, params.toAccountId, params.expiresInSeconds];
+  // Appended only when sent, so the hash of a request without them is what it always was.
+  if (params.reference !== undefined || params.metadata !== undefined) canonical.push(params.reference ?? null, canonicalMetadata(params.metadata));
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/** The caller's reference and metadata, stored only when sent (G6's cost of a request without them). */
+function annotationsOf(input: { reference?: string | undefined; metadata?: string | undefined }): Pick<HoldParams, 'reference' | 'metadata'> {
+  return { ...(input.reference === undefined ? {} : { reference: input.reference }), ...(input.metadata === undefined ? {} : { metadata: input.metadata }) };
 }
 
 function attemptOf(deps: HoldDeps, requestId: string, params: HoldParams, firstSeenAt: Date): HoldAttempt {
@@ -133,7 +145,15 @@ function attemptOf(deps: HoldDeps, requestId: string, params: HoldParams, firstS
 // authorizeHold
 
 export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest): Promise<AuthorizeHoldResult> {
-  const params: HoldParams = { op: 'authorizeHold', accountId: input.accountId, holdId: null, amount: toLong(input.amount), toAccountId: null, expiresInSeconds: input.expiresInSeconds };
+  const params: HoldParams = {
+    op: 'authorizeHold',
+    accountId: input.accountId,
+    holdId: null,
+    amount: toLong(input.amount),
+    toAccountId: null,
+    expiresInSeconds: input.expiresInSeconds,
+    ...annotationsOf(input),
+  };
   const attempt = attemptOf(deps, input.requestId, params, new Date());
   const result = await deps.ledger.turns.run([input.accountId], () => keyedTransaction(deps, attempt, (session) => decideAuthorization(deps, session, attempt, input)));
   return answerOf<AuthorizeHoldResult>('authorizeHold', result, ['captureHoldSuccess', 'voidHoldSuccess']);
@@ -142,15 +162,16 @@ export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest)
 async function decideAuthorization(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: AuthorizeHoldRequest): Promise<Decision<AuthorizeHoldResult>> {
   const { accounts } = deps.ledger.collections;
   const account = await accounts.findOneAndUpdate(
-    { _id: input.accountId, ...availableCovers(input.amount) },
+    { _id: input.accountId, ...isOpen, ...availableCovers(input.amount) },
     { $inc: { held: toLong(input.amount) } },
-    { session, returnDocument: 'after', projection: { currency: 1, balance: 1, version: 1, held: 1 } },
+    { session, returnDocument: 'after', projection: stateProjection },
   );
   if (account === null) {
     const taken = await takenKey(deps, session, attempt.key);
     if (taken) return taken;
     const seen = await readAccount(accounts, session, input.accountId);
     if (!seen) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: input.accountId } };
+    if (seen.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(seen) };
     // Too little available: final for the key, recorded like a withdrawal's rejection.
     const outcome: HoldOutcome = { kind: 'rejected', accountId: seen._id, balance: toLong(fromLong(seen.balance)), amount: toLong(input.amount) };
     return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as AuthorizeHoldResult };
@@ -194,6 +215,7 @@ export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Pr
     amount: input.amount === null ? null : toLong(input.amount),
     toAccountId: input.toAccountId,
     expiresInSeconds: null,
+    ...annotationsOf(input),
   };
   const attempt = attemptOf(deps, input.requestId, params, new Date());
   // The hold's account never changes, so reading it first only picks the turns to take; what the
@@ -250,6 +272,7 @@ async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: Ho
 async function refuseCredit(accounts: Collection<AccountDoc>, session: ClientSession, hold: HoldDoc, toAccountId: string, amount: number): Promise<CaptureHoldResult> {
   const to = await readAccount(accounts, session, toAccountId);
   if (!to) return { kind: 'accountNotFound', accountId: toAccountId };
+  if (to.status === AccountStatus.CLOSED) return closed(to);
   if (to.currency !== hold.currency) {
     return { kind: 'currencyMismatch', fromAccountId: hold.accountId, fromCurrency: hold.currency, toAccountId, toCurrency: to.currency };
   }
@@ -270,6 +293,7 @@ function captureEntries(attempt: HoldAttempt, debited: AccountState, credited: A
     versionAfter: toLong(fromLong(account.version)),
     counterpartyAccountId: counterparty,
     createdAt: now,
+    ...(attempt.params.reference === undefined ? {} : { reference: attempt.params.reference }),
   });
   if (credited === null) return [entry(debited, 'debit', 'withdrawal', null)];
   return [entry(debited, 'debit', 'transferOut', credited._id), entry(credited, 'credit', 'transferIn', debited._id)];
@@ -383,11 +407,14 @@ function decided(attempt: HoldAttempt, outcome: HoldOutcome): HoldRequestDoc {
  * One keyed request: a transaction per attempt, rerun under the same key on a transient failure
  * until the move budget runs out (moveAttemptsMax, moveRetryBudgetMs), as a lone money move.
  */
-async function keyedTransaction<R extends { kind: string }>(
+export async function keyedTransaction<R extends { kind: string }, K = KeyAnswer>(
   deps: HoldDeps,
-  attempt: HoldAttempt,
+  attempt: Pick<HoldAttempt, 'key' | 'requestId' | 'firstSeenAt'>,
   decide: (session: ClientSession) => Promise<Decision<R>>,
-): Promise<R | KeyAnswer | Transient> {
+  // How a decided key answers (the life cycle's requests answer from their own outcomes).
+  answerKey: (existing: KeyHolder, mayHaveCommitted: boolean) => Promise<K> = (existing, mayHaveCommitted) =>
+    answerTakenKey(deps, attempt as HoldAttempt, existing, mayHaveCommitted) as Promise<K>,
+): Promise<R | K | Transient> {
   const deadlineMs = Date.now() + moveRetryBudgetMs;
   let mayHaveCommitted = false;
   const session = deps.ledger.client.startSession();
@@ -398,7 +425,7 @@ async function keyedTransaction<R extends { kind: string }>(
         const decision = await decide(session);
         if (decision.kind !== 'record') {
           await session.abortTransaction();
-          return decision.kind === 'refused' ? decision.result : await answerTakenKey(deps, attempt, decision.existing, mayHaveCommitted);
+          return decision.kind === 'refused' ? decision.result : await answerKey(decision.existing, mayHaveCommitted);
         }
         try {
           await deps.holds.requests.insertOne(decision.request, { session });
@@ -407,9 +434,9 @@ async function keyedTransaction<R extends { kind: string }>(
           await session.abortTransaction();
           const existing = await deps.holds.requests.findOne({ _id: attempt.key });
           if (!existing) throw new Error(`invariant: request ${attempt.key} vanished (requests are never deleted)`);
-          return await answerTakenKey(deps, attempt, existing, mayHaveCommitted);
+          return await answerKey(existing, mayHaveCommitted);
         }
-        if (decision.entries.length > 0) await deps.ledger.collections.entries.insertMany(decision.entries, { session });
+        await insertEntries(deps.ledger.collections.entries, session, decision.entries);
         await session.commitTransaction();
         deps.ledger.telemetry.committed('lone', 1);
         return decision.result;
@@ -432,7 +459,7 @@ async function keyedTransaction<R extends { kind: string }>(
     } finally {
       await session.abortTransaction().catch(() => undefined);
     }
-    if (existing) return await answerTakenKey(deps, attempt, existing, mayHaveCommitted);
+    if (existing) return await answerKey(existing, mayHaveCommitted);
     const transient = { requestId: attempt.requestId, firstSeenAt: attempt.firstSeenAt };
     return mayHaveCommitted ? { kind: 'outcomeUnknown', ...transient } : { kind: 'requestInProgress', ...transient };
   } finally {
@@ -472,7 +499,14 @@ function holdKeyReused(requestId: string, first: HoldParams | MoveParams, now: H
       };
     }
   }
-  return { kind: 'idempotencyKeyReused', requestId, field: null, detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request` };
+  return (
+    annotationReused(requestId, first, now) ?? {
+      kind: 'idempotencyKeyReused',
+      requestId,
+      field: null,
+      detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request`,
+    }
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -517,8 +551,8 @@ function outcomeResult(outcome: HoldOutcome, entries: readonly EntryDoc[]): Hold
       return {
         kind: 'captureHoldSuccess',
         hold: holdSnapshot(outcome.hold),
-        entry: toLedgerEntry(debit),
-        credit: credit ? toLedgerEntry(credit) : null,
+        entry: answerEntry(debit),
+        credit: credit ? answerEntry(credit) : null,
         account: accountSnapshot(outcome.account),
         toAccount: outcome.toAccount === null ? null : accountSnapshot(outcome.toAccount),
       };

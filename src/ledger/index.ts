@@ -14,3 +14,5 @@ export { fromLong, toLong } from './money.ts';
 export { groupPolicy, type GroupPolicy } from './groupDecision.ts';
 export { holdsCollectionName, HoldStatus, type HoldDoc } from './holdModel.ts';
 export type { HoldRules } from './holds.ts';
+export { lifecycleRules, type LifecycleRules } from './lifecycle.ts';
+export { AccountStatus, EntryIndex } from './model.ts';

@@ -8,10 +8,11 @@ import { exponentialBackoffMs, jitteredMs } from '../lib/backoff.ts';
 import type { GroupPolicy } from './groupDecision.ts';
 import type { GroupQueues } from './groupQueues.ts';
 import { moveAttemptsMax, moveBackoffBaseMs, moveBackoffMaxMs } from './limits.ts';
-import type { EntryDoc, LedgerCollections, MoveOp, MoveParams, RequestDoc } from './model.ts';
+import { AccountStatus, type EntryDoc, type LedgerCollections, type MoveOp, type MoveParams, type RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt, outcomeOf, recordDecision } from './journal.ts';
 import type {
+  AccountClosed,
   AccountNotFound,
   BalanceLimitExceeded,
   CurrencyMismatch,
@@ -38,7 +39,15 @@ import type { LedgerTelemetry, RetryReason } from './telemetry.ts';
 
 /** A move's attempt without its key (the key is asked of the rules on every attempt). */
 export function attemptBase(move: MoveRequest, firstSeenAt: Date): Omit<MoveAttempt, 'key'> {
-  const params: MoveParams = { op: move.op, fromAccountId: move.fromAccountId, toAccountId: move.toAccountId, amount: toLong(move.amount) };
+  const params: MoveParams = {
+    op: move.op,
+    fromAccountId: move.fromAccountId,
+    toAccountId: move.toAccountId,
+    amount: toLong(move.amount),
+    // Stored only when sent: a move without them writes exactly what it wrote before (G6's cost).
+    ...(move.reference === undefined ? {} : { reference: move.reference }),
+    ...(move.metadata === undefined ? {} : { metadata: move.metadata }),
+  };
   // The caller's trace, stored with the request and its entries: the payout made from them links to it.
   const traceparent = activeTraceparent();
   return { requestId: move.requestId, paramsHash: hashParams(params), params, firstSeenAt, ...(traceparent ? { traceparent } : {}) };
@@ -51,8 +60,20 @@ export function requestKey(requestId: string): string {
 
 /** A replay must carry the same operation and parameters; the hash makes that a string compare. */
 export function hashParams(params: MoveParams): string {
-  const canonical = [params.op, params.fromAccountId, params.toAccountId, params.amount.toString()];
+  const canonical: unknown[] = [params.op, params.fromAccountId, params.toAccountId, params.amount.toString()];
+  // Appended only when sent, so the hash of a move without them is what it always was.
+  if (params.reference !== undefined || params.metadata !== undefined) canonical.push(params.reference ?? null, canonicalMetadata(params.metadata));
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/** Metadata as compared on a replay: JSON with its object keys sorted (key order is not a difference). */
+export function canonicalMetadata(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
 }
 
 /**
@@ -99,10 +120,13 @@ export interface MoveRequest {
   fromAccountId: string | null;
   toAccountId: string | null;
   amount: number;
+  /** The caller's reference and metadata (JSON text), when sent (inputs.ts bounds them). */
+  reference?: string | undefined;
+  metadata?: string | undefined;
 }
 
 /** Answers that are not recorded: nothing moved, and the same key may be sent again. */
-type Refusal = AccountNotFound | CurrencyMismatch | BalanceLimitExceeded;
+type Refusal = AccountNotFound | AccountClosed | CurrencyMismatch | BalanceLimitExceeded;
 
 export type MoveAnswer = MoveOutcome | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress | OutcomeUnknown | Refusal;
 
@@ -265,9 +289,11 @@ async function refuseDebit(deps: LedgerDeps, session: ClientSession, attempt: Mo
   const { fromAccountId, toAccountId } = attempt.params;
   const from = await readAccount(deps.collections.accounts, session, fromAccountId!);
   if (!from) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: fromAccountId! } };
+  if (from.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(from) };
   if (toAccountId !== null) {
     const to = await readAccount(deps.collections.accounts, session, toAccountId);
     if (!to) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId } };
+    if (to.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(to) };
     if (to.currency !== from.currency) return { kind: 'refused', result: mismatch(from._id, from.currency, to._id, to.currency) };
   }
   // Too little money: final for the key, so the rejection is recorded like an applied move.
@@ -282,6 +308,7 @@ async function refuseCredit(deps: LedgerDeps, session: ClientSession, attempt: M
   const { fromAccountId, toAccountId, amount } = attempt.params;
   const to = await readAccount(deps.collections.accounts, session, toAccountId!);
   if (!to) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId! } };
+  if (to.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(to) };
   if (currency !== undefined && to.currency !== currency) return { kind: 'refused', result: mismatch(fromAccountId!, currency, to._id, to.currency) };
   const result = { kind: 'balanceLimitExceeded', accountId: to._id, balance: fromLong(to.balance), amount: fromLong(amount) } as const;
   return { kind: 'refused', result };
@@ -291,6 +318,11 @@ async function refuseCredit(deps: LedgerDeps, session: ClientSession, attempt: M
 async function takenKey(deps: LedgerDeps, session: ClientSession, attempt: MoveAttempt): Promise<Decision | null> {
   const existing = await deps.collections.requests.findOne({ _id: attempt.key }, { session });
   return existing ? { kind: 'keyTaken', existing } : null;
+}
+
+/** Why a write on a closed account matched nothing (the filter decided it: `isOpen`). */
+export function closed(account: { _id: string; closedAt?: Date | null | undefined }): AccountClosed {
+  return { kind: 'accountClosed', accountId: account._id, closedAt: account.closedAt ?? null };
 }
 
 function mismatch(fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string): CurrencyMismatch {
@@ -311,7 +343,8 @@ export async function answerTakenKey(deps: LedgerDeps, attempt: MoveAttempt, exi
 
 /** Which parameter differs from the first request's, so the caller can tell a bug from a reused key. */
 export function keyReused(requestId: string, first: MoveParams, now: MoveParams): IdempotencyKeyReused {
-  const shown = (value: unknown) => (value === null ? 'none' : String(value));
+  const shown = (value: unknown) => (value === null || value === undefined ? 'none' : String(value));
+  const annotation = annotationReused(requestId, first, now);
   for (const [field, name] of [['op', 'operation'], ['amount', 'amount'], ['fromAccountId', 'fromAccountId'], ['toAccountId', 'toAccountId']] as const) {
     if (String(first[field]) !== String(now[field])) {
       return {
@@ -322,7 +355,29 @@ export function keyReused(requestId: string, first: MoveParams, now: MoveParams)
       };
     }
   }
-  return { kind: 'idempotencyKeyReused', requestId, field: null, detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request` };
+  return annotation ?? { kind: 'idempotencyKeyReused', requestId, field: null, detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request` };
+}
+
+/** `reference` or `metadata` differing from the first request's (metadata compared as JSON, key order aside). */
+export function annotationReused(requestId: string, first: { reference?: string; metadata?: string }, now: { reference?: string; metadata?: string }): IdempotencyKeyReused | null {
+  if ((first.reference ?? null) !== (now.reference ?? null)) {
+    const shown = (value: string | undefined) => (value === undefined ? 'none' : JSON.stringify(value));
+    return {
+      kind: 'idempotencyKeyReused',
+      requestId,
+      field: 'reference',
+      detail: `requestId ${requestId} was first used with reference ${shown(first.reference)}, now ${shown(now.reference)}: use a new requestId for a new request`,
+    };
+  }
+  if (canonicalMetadata(first.metadata) !== canonicalMetadata(now.metadata)) {
+    return {
+      kind: 'idempotencyKeyReused',
+      requestId,
+      field: 'metadata',
+      detail: `requestId ${requestId} was first used with ${first.metadata === undefined ? 'no metadata' : 'other metadata'}: use a new requestId for a new request`,
+    };
+  }
+  return null;
 }
 
 async function loadRequest(collections: LedgerCollections, key: string): Promise<RequestDoc> {

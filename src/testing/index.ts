@@ -6,6 +6,7 @@ import { accountPreconditions, type AccountPreconditions } from '../ledger/accou
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/moneyMove.ts';
 import { holdRules, type HoldRules } from '../ledger/holds.ts';
+import { lifecycleRules, type LifecycleRules } from '../ledger/lifecycle.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
 import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
 import type { PayoutsWriter, PayoutWriter } from '../payouts/payoutWriter.ts';
@@ -22,10 +23,12 @@ export interface LedgerReplacements {
   groupPolicy?: GroupPolicy;
   /** Replaces the writes that resolve a hold (a status checked on a read, an expiry on this process's clock). */
   holdRules?: HoldRules;
+  /** Replaces the write that decides a reversal (the reversed total checked on a read before it, L1). */
+  lifecycleRules?: LifecycleRules;
 }
 
 export function createLedgerServiceForTest(options: LedgerServiceOptions, replace: LedgerReplacements): LedgerService {
-  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules, groupPolicy: replace.groupPolicy ?? groupPolicy, holdRules: replace.holdRules ?? holdRules });
+  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules, groupPolicy: replace.groupPolicy ?? groupPolicy, holdRules: replace.holdRules ?? holdRules, lifecycleRules: replace.lifecycleRules ?? lifecycleRules });
 }
 
 /** Payout writers replacing the work service's upserts: one by one (the catch-up) and per batch (the stream; one by one when absent). */

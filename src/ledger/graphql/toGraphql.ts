@@ -5,6 +5,7 @@
 import { DuplicateReplayed, IdempotencyKeyReused } from '../../graphql/results/index.ts';
 import type * as R from '../results.ts';
 import {
+  AccountClosed,
   AccountNotFound,
   BalanceLimitExceeded,
   BatchTooLarge,
@@ -22,7 +23,7 @@ import {
 import { toAccount, toLedgerEntry } from './types.ts';
 
 /** The members each shared refusal maps to, by the service result it maps from. */
-export type Refusal = AccountNotFound | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
+export type Refusal = AccountNotFound | AccountClosed | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
 
 function openAccountSuccess(result: R.OpenAccountSuccess): OpenAccountSuccess {
   return Object.assign(new OpenAccountSuccess(), { account: toAccount(result.account) });
@@ -83,8 +84,10 @@ function replayed(result: R.DuplicateReplayed): DuplicateReplayed {
 }
 
 /** The refusals every money move shares. */
-export function refusal(result: R.AccountNotFound | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): Refusal {
+export function refusal(result: R.AccountNotFound | R.AccountClosed | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): Refusal {
   switch (result.kind) {
+    case 'accountClosed':
+      return Object.assign(new AccountClosed(), { accountId: result.accountId, closedAt: result.closedAt });
     case 'accountNotFound':
       return Object.assign(new AccountNotFound(), { accountId: result.accountId });
     case 'requestInProgress':
@@ -117,6 +120,7 @@ export function toDepositResult(result: R.DepositResult): DepositSuccess | Balan
       return replayed(result);
     case 'idempotencyKeyReused':
     case 'accountNotFound':
+    case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
       return refusal(result);
@@ -133,6 +137,7 @@ export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | In
       return replayed(result);
     case 'idempotencyKeyReused':
     case 'accountNotFound':
+    case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
       return refusal(result);
@@ -153,6 +158,7 @@ export function toTransferResult(result: R.TransferResult): TransferSuccess | In
       return replayed(result);
     case 'idempotencyKeyReused':
     case 'accountNotFound':
+    case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
       return refusal(result);
