@@ -1,8 +1,10 @@
-import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 
 // mongod's codes this application reacts to (error_codes.yml), in one table.
 const MongoCode = Object.freeze({
   DuplicateKey: 11000,
+  WriteConflict: 112,
+  MaxTimeMSExpired: 50,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   ChangeStreamFatalError: 280,
@@ -60,4 +62,35 @@ export function isChangeStreamHistoryLost(error: unknown): boolean {
 /** createIndexes met an index of the same name or key declared differently (by another feature). */
 export function isIndexConflict(error: unknown): boolean {
   return error instanceof MongoServerError && (error.code === MongoCode.IndexOptionsConflict || error.code === MongoCode.IndexKeySpecsConflict);
+}
+
+/** A read ran past its maxTimeMS. */
+export function isMaxTimeExpired(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === MongoCode.MaxTimeMSExpired;
+}
+
+/**
+ * The positions of a failed bulk write's writes when every one of them hit an existing key (and
+ * nothing else went wrong), else null: the caller may retry those alone.
+ */
+export function duplicateKeyWrites(error: unknown): number[] | null {
+  if (!(error instanceof MongoBulkWriteError) || error.writeConcernError) return null;
+  const writeErrors = [error.writeErrors].flat();
+  if (writeErrors.length === 0 || !writeErrors.every((writeError) => writeError.code === MongoCode.DuplicateKey)) return null;
+  return writeErrors.map((writeError) => writeError.index);
+}
+
+/**
+ * Why a transaction may be run again, from the driver's labels (the driver's own withTransaction
+ * reads the same two): its commit's outcome is unknown (it may have applied), another
+ * transaction's write met one of its writes (WriteConflict, 112), or another transient failure
+ * (a lost connection, an election). Null: not to be retried.
+ */
+export type TransactionRetryReason = 'writeConflict' | 'transient' | 'unknownCommitResult';
+
+export function transactionRetryReasonOf(error: unknown): TransactionRetryReason | null {
+  if (!(error instanceof MongoError)) return null;
+  if (error.hasErrorLabel('UnknownTransactionCommitResult')) return 'unknownCommitResult';
+  if (!error.hasErrorLabel('TransientTransactionError')) return null;
+  return error.code === MongoCode.WriteConflict ? 'writeConflict' : 'transient';
 }

@@ -1,5 +1,6 @@
-import { MongoServerError, type ClientSession } from 'mongodb';
+import type { ClientSession } from 'mongodb';
 import { DbLimits } from './limits.ts';
+import { isMaxTimeExpired } from './mongoErrors.ts';
 
 /** How a read runs: every feature's read takes these, and the GraphQL layer builds them per request (`readOptions(ctx)`, src/graphql/consistency.ts). */
 export interface ReadOptions {
@@ -14,9 +15,6 @@ export interface ReadCommandOptions {
   readPreference?: 'primary';
 }
 
-/** mongod's MaxTimeMSExpired (error_codes.yml): the command's maxTimeMS ran out, here while waiting for afterClusterTime. */
-const MAX_TIME_MS_EXPIRED = 50;
-
 /**
  * Runs one read as `options` ask (R2). Without a session it is a plain read. With a causally
  * consistent session (a `@consistentAfter` token), the member the driver chose answers once it has
@@ -30,7 +28,8 @@ export async function consistentRead<T>(options: ReadOptions, read: (command: Re
   try {
     return await read({ session, maxTimeMS: DbLimits.consistentReadWaitMs });
   } catch (error) {
-    if (!(error instanceof MongoServerError && error.code === MAX_TIME_MS_EXPIRED)) throw error;
+    // MaxTimeMSExpired: the maxTimeMS ran out while the member waited for afterClusterTime.
+    if (!isMaxTimeExpired(error)) throw error;
     return read({ session, readPreference: 'primary' });
   }
 }

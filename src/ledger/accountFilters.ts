@@ -1,5 +1,6 @@
 import type { ClientSession, Collection, Filter } from 'mongodb';
 import { type AccountDoc, AccountStatus } from './model.ts';
+import type { AccountClosed } from './results.ts';
 import { fromLong, toLong } from './money.ts';
 
 // The account decision: one conditional write per account, inside the move's transaction. The
@@ -115,6 +116,11 @@ export const accountPreconditions: AccountPreconditions = Object.freeze<AccountP
   // And open: a close of an empty account changes neither balance nor version.
   groupFilter: (read) => ({ _id: read._id, ...isOpen, balance: toLong(read.balance), version: toLong(read.version), ...heldIs(read.held) }),
 });
+
+/** Why a write on a closed account matched nothing (its filter decided it: `isOpen`). */
+export function accountClosed(account: Pick<AccountState, '_id' | 'closedAt'>): AccountClosed {
+  return { kind: 'accountClosed', accountId: account._id, closedAt: account.closedAt ?? null };
+}
 
 /** Why a write matched nothing: the account as this move's snapshot sees it (null: no such account). */
 export function readAccount(accounts: Collection<AccountDoc>, session: ClientSession, accountId: string): Promise<AccountState | null> {

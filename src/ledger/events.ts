@@ -2,6 +2,7 @@ import type { Db, Document } from 'mongodb';
 import { collectionNames } from './model.ts';
 import type { EntryKind } from './model.ts';
 import type { ChangeFeed, FeedSpec } from '../fanout/index.ts';
+import { invariant } from '../lib/assert.ts';
 
 // Ledger changes as subscribers see them. Entries are immutable, so an entry event is the
 // inserted document itself. A balance event comes from the update's own
@@ -156,7 +157,7 @@ export function toAccountBalanceChangedEvent(change: Document): AccountBalanceCh
 // bigint only reaches here from a client configured otherwise.
 function safeNumber(value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : Number((value as { toString(): string }).toString());
-  if (!Number.isSafeInteger(n)) throw new Error(`invariant: a ledger amount is not a safe integer: ${String(value)}`);
+  invariant(Number.isSafeInteger(n), () => `a ledger amount is not a safe integer: ${String(value)}`);
   return n;
 }
 

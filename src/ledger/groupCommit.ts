@@ -1,27 +1,17 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type AnyBulkWriteOperation, type ClientSession, MongoError } from 'mongodb';
-import { isDuplicateKey } from '../db/mongoErrors.ts';
-import { decideGroup, type GroupDecision, type GroupSnapshot, type MoveDecision } from './groupDecision.ts';
+import type { AnyBulkWriteOperation, ClientSession } from 'mongodb';
+import { decideGroup, type GroupSnapshot, type MoveDecision } from './groupDecision.ts';
 import { groupKeyOf } from './groupQueues.ts';
-import { annotationBytes, moveAttemptsMax, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
-import type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';
-import { toLong } from './money.ts';
 import { insertEntries, type MoveAttempt, outcomeOf } from './journal.ts';
-import {
-  answerTakenKey,
-  attemptBase,
-  backoffMs,
-  keyReused,
-  type LedgerDeps,
-  moveAlone,
-  type MoveAnswer,
-  type MoveRequest,
-  retryReasonOf,
-  transactionOptions,
-  type WaitingMove,
-} from './moneyMove.ts';
-import type { LinkedMoveFailed, MoveOutcome } from './results.ts';
-import type { RetryReason, TransactionKind } from './telemetry.ts';
+import { type Decided, type RequestEnd, runKeyed, StateChangedSinceRead } from './keyedTransaction.ts';
+import { annotationBytes, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
+import { moveAlone } from './loneMove.ts';
+import type { AccountDoc, RequestDoc } from './model.ts';
+import { toLong } from './money.ts';
+import { answerTakenMoves, attemptBase, type LedgerDeps, lookupRequests, type MoveAnswer, type MoveRequest, type WaitingMove } from './moves.ts';
+import { answerTakenKey } from './requestKeys.ts';
+import type { LinkedMoveFailed } from './results.ts';
+import type { TransactionKind } from './telemetry.ts';
+import { invariant } from '../lib/assert.ts';
 
 // Group commit. Moves of this process queued on the same account(s) commit together in ONE
 // transaction when their turn comes:
@@ -36,7 +26,8 @@ import type { RetryReason, TransactionKind } from './telemetry.ts';
 //   5. one commit, w: majority.
 // Six commands for the whole group, where a lone move takes four. Each move keeps its own key and
 // its own answer; a transient failure reruns the whole group under the same keys. A lone move
-// (nothing else queued) goes through moneyMove.ts as before, at once.
+// (nothing else queued) goes through loneMove.ts, at once. Both run on the keyed-transaction
+// runner (keyedTransaction.ts): attempts, lost replies and the answer past the budget are its.
 
 /** A move answer of a batch: what the move alone would answer, or LinkedMoveFailed (atomic batches). */
 export type BatchAnswer = MoveAnswer | LinkedMoveFailed;
@@ -88,8 +79,8 @@ async function commitGroup(deps: LedgerDeps, group: readonly WaitingMove[]): Pro
     const answers = await groupInTransactions(deps, group.map((waiting) => waiting.move), { kind: 'group', atomic: false }, deadlineMs);
     group.forEach((waiting, i) => {
       const answer = answers[i]!;
-      if (answer.kind === 'linkedMoveFailed') waiting.reject(new Error('invariant: a group of lone moves is never linked'));
-      else waiting.resolve(answer);
+      invariant(answer.kind !== 'linkedMoveFailed', 'a group of lone moves is never linked');
+      waiting.resolve(answer);
     });
   } catch (error) {
     for (const waiting of group) waiting.reject(error);
@@ -102,71 +93,33 @@ interface GroupKind {
   atomic: boolean;
 }
 
-/** The group's transaction, one per attempt, rerun under the same keys; the answers in order. */
+/** The group's transaction on the keyed-transaction runner, rerun under the same keys; the answers in order. */
 async function groupInTransactions(deps: LedgerDeps, moves: readonly MoveRequest[], batch: GroupKind, deadlineMs: number): Promise<BatchAnswer[]> {
   const firstSeenAt = new Date();
   const bases = moves.map((move) => attemptBase(move, firstSeenAt));
-  /** An earlier attempt's commit may have applied (its reply was lost). */
-  let mayHaveCommitted = false;
-  /** Keys decided before this call's first read: those are replays, whatever happens after. */
-  let decidedBefore: ReadonlySet<string> | null = null;
-  // One session for every attempt: a new transaction on it ends whatever an earlier attempt left
-  // open on the server, instead of leaving it to hold the accounts.
-  const session = deps.client.startSession();
-  try {
-    let attempts: MoveAttempt[] = [];
-    for (let attemptNo = 1; ; attemptNo += 1) {
-      attempts = bases.map((base) => ({ key: deps.rules.keyOf(base.requestId), ...base }));
-      try {
-        const decision = await attemptGroup(deps, session, attempts, batch, (snapshot) => {
-          decidedBefore ??= new Set(snapshot.requests.keys());
-        });
-        return await answersOf(deps, attempts, decision.moves, mayHaveCommitted, decidedBefore ?? new Set());
-      } catch (error) {
-        const reason = groupRetryReasonOf(error);
-        if (reason === null) throw error;
-        deps.telemetry.retried(reason);
-        if (reason === 'unknownCommitResult') mayHaveCommitted = true;
-        if (attemptNo >= moveAttemptsMax || Date.now() >= deadlineMs) break;
-        await sleep(backoffMs(attemptNo));
-      }
-    }
-    return await outOfAttempts(deps, session, attempts, mayHaveCommitted, decidedBefore ?? new Set());
-  } finally {
-    await session.endSession();
-  }
+  return runKeyed<MoveAttempt, RequestDoc, BatchAnswer>(deps, {
+    kind: batch.kind,
+    deadlineMs,
+    requests: () => bases.map((base) => ({ key: deps.rules.keyOf(base.requestId), ...base })),
+    decide: (session, attempts) => decideAndWriteGroup(deps, session, attempts, batch),
+    lookup: (session, keys) => lookupRequests(deps, session, keys),
+    answerTaken: (taken) => answerTakenMoves(deps, taken),
+  });
 }
 
-/** The account writes matched fewer accounts than read: they changed since (never inside a snapshot). */
-class GroupStateChanged extends Error {}
-
-function groupRetryReasonOf(error: unknown): RetryReason | null {
-  // A key decided by another process after the snapshot read: the rerun reads it as decided.
-  if (error instanceof MongoError && isDuplicateKey(error)) return 'transient';
-  if (error instanceof GroupStateChanged) return 'writeConflict';
-  return retryReasonOf(error);
-}
-
-/** One transaction: read, decide, write under the read state, commit. Throws what may be retried. */
-async function attemptGroup(
+/** One attempt, inside its transaction: read, decide, write under the read state. */
+async function decideAndWriteGroup(
   deps: LedgerDeps,
   session: ClientSession,
   attempts: readonly MoveAttempt[],
   batch: GroupKind,
-  onRead: (snapshot: GroupSnapshot) => void,
-): Promise<GroupDecision> {
+): Promise<Decided<RequestDoc, BatchAnswer>> {
   const { accounts, requests, entries } = deps.collections;
-  session.startTransaction(transactionOptions);
-  try {
-    const snapshot = await readGroup(deps, session, attempts);
-    onRead(snapshot);
-    const decision = decideGroup({ snapshot, attempts, atomic: batch.atomic, now: new Date(), policy: deps.groupPolicy, sameMove: deps.rules.sameMove });
-    const recorded = decision.moves.flatMap((move) => (move.kind === 'applied' || move.kind === 'rejected' ? [move.request] : []));
-    const journal = decision.moves.flatMap((move) => (move.kind === 'applied' ? move.entries : []));
-    if (recorded.length === 0) {
-      await session.abortTransaction();
-      return decision;
-    }
+  const snapshot = await readGroup(deps, session, attempts);
+  const decision = decideGroup({ snapshot, attempts, atomic: batch.atomic, now: new Date(), policy: deps.groupPolicy, sameMove: deps.rules.sameMove });
+  const recorded = decision.moves.flatMap((move) => (move.kind === 'applied' || move.kind === 'rejected' ? [move.request] : []));
+  const journal = decision.moves.flatMap((move) => (move.kind === 'applied' ? move.entries : []));
+  if (recorded.length > 0) {
     if (decision.accountWrites.length > 0) {
       const writes: AnyBulkWriteOperation<AccountDoc>[] = decision.accountWrites.map(({ read, balanceDelta, versionDelta }) => ({
         updateOne: {
@@ -176,16 +129,33 @@ async function attemptGroup(
         },
       }));
       const written = await accounts.bulkWrite(writes, { session, ordered: true });
-      if (written.matchedCount !== writes.length) throw new GroupStateChanged(`group: ${writes.length - written.matchedCount} accounts changed since read`);
+      if (written.matchedCount !== writes.length) throw new StateChangedSinceRead(`group: ${writes.length - written.matchedCount} accounts changed since read`);
     }
+    // A key decided by another process after the snapshot read fails this insert with a duplicate key: the runner's.
     await requests.insertMany(recorded, { session });
     await insertEntries(entries, session, journal);
-    await session.commitTransaction();
-    deps.telemetry.committed(batch.kind, recorded.length);
-    return decision;
-  } catch (error) {
-    if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-    throw error;
+  }
+  return { recorded: recorded.length, ends: decision.moves.map((move, i) => endOf(deps, attempts[i]!, move)) };
+}
+
+/** How one move of the group ended; `keyTaken` before the group is answered by the runner. */
+function endOf(deps: LedgerDeps, attempt: MoveAttempt, move: MoveDecision): RequestEnd<RequestDoc, BatchAnswer> {
+  switch (move.kind) {
+    case 'applied':
+      return { kind: 'answer', answer: () => outcomeOf(deps.collections, move.request, move.entries) };
+    case 'rejected':
+      return { kind: 'answer', answer: () => outcomeOf(deps.collections, move.request, []) };
+    case 'refused':
+      return { kind: 'answer', answer: () => move.result };
+    case 'linkedMoveFailed':
+      return { kind: 'answer', answer: () => ({ kind: 'linkedMoveFailed', requestId: attempt.requestId }) };
+    case 'keyTaken': {
+      const { existing, earlier } = move;
+      if (earlier === null) return { kind: 'taken', stored: existing };
+      // Decided by an earlier move of this very group: a replay of it, with the entries in hand.
+      const taken = { requestId: attempt.requestId, params: attempt.params, own: false };
+      return { kind: 'answer', answer: () => answerTakenKey(taken, existing, deps.rules.sameMove(existing, attempt), () => outcomeOf(deps.collections, existing, earlier)) };
+    }
   }
 }
 
@@ -199,87 +169,6 @@ async function readGroup(deps: LedgerDeps, session: ClientSession, attempts: rea
     accounts: new Map(accountReads.map((read) => [read._id, read])),
     requests: new Map(requestDocs.map((doc) => [doc._id, doc])),
   };
-}
-
-/** Each move's answer from its decision; the entries of replayed moves are read in one query. */
-async function answersOf(
-  deps: LedgerDeps,
-  attempts: readonly MoveAttempt[],
-  decisions: readonly MoveDecision[],
-  mayHaveCommitted: boolean,
-  decidedBefore: ReadonlySet<string>,
-): Promise<BatchAnswer[]> {
-  const stored = await storedEntriesOf(deps, decisions.flatMap((decision) => (decision.kind === 'keyTaken' && decision.earlier === null ? [decision.existing] : [])));
-  return Promise.all(
-    decisions.map(async (decision, i): Promise<BatchAnswer> => {
-      const attempt = attempts[i]!;
-      switch (decision.kind) {
-        case 'applied':
-          return outcomeOf(deps.collections, decision.request, decision.entries);
-        case 'rejected':
-          return outcomeOf(deps.collections, decision.request, []);
-        case 'refused':
-          return decision.result;
-        case 'linkedMoveFailed':
-          return { kind: 'linkedMoveFailed', requestId: attempt.requestId };
-        case 'keyTaken': {
-          const { existing } = decision;
-          const entries = decision.earlier ?? entriesOfRequest(stored, existing);
-          if (!deps.rules.sameMove(existing, attempt)) return keyReused(attempt.requestId, existing.params, attempt.params);
-          const original: MoveOutcome = await outcomeOf(deps.collections, existing, entries);
-          // Decided by an attempt of this very call whose commit reply was lost: its own answer.
-          const own = decision.earlier === null && mayHaveCommitted && !decidedBefore.has(attempt.key);
-          return own ? original : { kind: 'duplicateReplayed', requestId: attempt.requestId, firstSeenAt: existing.firstSeenAt, original };
-        }
-      }
-    }),
-  );
-}
-
-/** The entries of decided requests, in one read (entries are immutable: any read returns them). */
-async function storedEntriesOf(deps: LedgerDeps, requests: readonly RequestDoc[]): Promise<ReadonlyMap<string, EntryDoc>> {
-  const ids = requests.flatMap((request) => (request.outcome?.kind === 'applied' ? request.outcome.entryIds : []));
-  if (ids.length === 0) return new Map();
-  const docs = await deps.collections.entries.find({ _id: { $in: ids } }).toArray();
-  return new Map(docs.map((doc) => [doc._id, doc]));
-}
-
-function entriesOfRequest(stored: ReadonlyMap<string, EntryDoc>, request: RequestDoc): EntryDoc[] {
-  if (request.outcome?.kind !== 'applied') return [];
-  return request.outcome.entryIds.flatMap((id) => {
-    const entry = stored.get(id);
-    return entry ? [entry] : [];
-  });
-}
-
-/**
- * Out of attempts: one more transaction on the group's session reads its keys (starting it ends
- * whatever an earlier attempt left open on the server). A decided key answers from its record;
- * the others are transient, and the same keys sent again decide them.
- */
-async function outOfAttempts(
-  deps: LedgerDeps,
-  session: ClientSession,
-  attempts: readonly MoveAttempt[],
-  mayHaveCommitted: boolean,
-  decidedBefore: ReadonlySet<string>,
-): Promise<BatchAnswer[]> {
-  session.startTransaction(transactionOptions);
-  let decided: RequestDoc[];
-  try {
-    decided = await deps.collections.requests.find({ _id: { $in: attempts.map((attempt) => attempt.key) } }, { session }).toArray();
-  } finally {
-    await session.abortTransaction().catch(() => undefined);
-  }
-  const byKey = new Map(decided.map((doc) => [doc._id, doc]));
-  return Promise.all(
-    attempts.map(async (attempt): Promise<BatchAnswer> => {
-      const existing = byKey.get(attempt.key);
-      if (existing) return answerTakenKey(deps, attempt, existing, mayHaveCommitted && !decidedBefore.has(attempt.key));
-      const transient = { requestId: attempt.requestId, firstSeenAt: attempt.firstSeenAt };
-      return mayHaveCommitted ? { kind: 'outcomeUnknown', ...transient } : { kind: 'requestInProgress', ...transient };
-    }),
-  );
 }
 
 /** The distinct accounts of some moves. */

@@ -3,7 +3,8 @@ import type { EntryDoc, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt } from './journal.ts';
 import { AccountStatus } from './model.ts';
-import type { AccountClosed, AccountNotFound, BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds } from './results.ts';
+import type { InsufficientFunds, Refusal } from './results.ts';
+import { invariant } from '../lib/assert.ts';
 
 // The decision of a group: many moves on the accounts read once in one snapshot, decided in order
 // against the running balance, as if each had run alone right after the one before it. Pure: the
@@ -16,15 +17,18 @@ export interface GroupSnapshot {
   requests: ReadonlyMap<string, RequestDoc>;
 }
 
-/** Answers that are not recorded: nothing moved, and the same key may be sent again. */
-export type UnrecordedRefusal = AccountNotFound | AccountClosed | CurrencyMismatch | BalanceLimitExceeded | InsufficientFunds;
+/**
+ * What a group answers without recording it: a refusal, or, in an atomic batch that failed, a
+ * rejection for lack of funds (nothing of the batch is written, so it is not final for its key).
+ */
+export type UnrecordedAnswer = Refusal | InsufficientFunds;
 
 export type MoveDecision =
   /** Applied: its request and entries are written in the group's transaction. */
   | { kind: 'applied'; request: RequestDoc; entries: EntryDoc[] }
   /** Refused for lack of funds and recorded: final for its key. */
   | { kind: 'rejected'; request: RequestDoc }
-  | { kind: 'refused'; result: UnrecordedRefusal }
+  | { kind: 'refused'; result: UnrecordedAnswer }
   /**
    * The key was decided before: before the group (`earlier: null`) or by an earlier move of this
    * very group, whose request and entries `earlier` holds. Answered from that record.
@@ -159,7 +163,7 @@ function linkedFailure(move: MoveDecision, attempt: MoveAttempt, sameMove: Group
   if (holds(move, attempt, sameMove)) return { kind: 'linkedMoveFailed' };
   if (move.kind !== 'rejected') return move;
   const { outcome } = move.request;
-  if (outcome?.kind !== 'rejected') throw new Error('invariant: a rejected move records its rejection');
+  invariant(outcome?.kind === 'rejected', 'a rejected move records its rejection');
   const result = { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) } as const;
   return { kind: 'refused', result };
 }

@@ -5,7 +5,8 @@ import { acquireLease, leaseCollection, type LeaseDoc, releaseLease, renewLease,
 import { changeOf, expired, type HoldDeps, releaseHeld } from './holds.ts';
 import { type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
 import { HoldLimits, moveAttemptsMax } from './limits.ts';
-import { backoffMs, retryReasonOf, transactionOptions } from './moneyMove.ts';
+import { backoffMs, transactionOptions } from './keyedTransaction.ts';
+import { type Attempted, attemptTransactions, withSession } from '../db/transactionAttempts.ts';
 
 // The hold sweeper (H3): every process runs the loop, the one holding the sweeper lease
 // (src/db/lease.ts, database clock) expires the pending holds past `expiresAt` on the same clock,
@@ -37,41 +38,38 @@ export async function sweepExpiredHolds(deps: HoldDeps, limit: number): Promise<
 
 /**
  * Expires one hold in one transaction: false when a capture or void resolved it first. Retried on
- * transient failures like a money move; past the attempts, the next pass finds it again.
+ * transient failures within the move attempts (src/db/transactionAttempts.ts); past them, the
+ * error is thrown and the next pass finds the hold again. No key: the filter is the whole
+ * precondition, so a rerun after a lost commit reply matches nothing and answers false.
  */
 export async function expireHold(deps: HoldDeps, holdId: string): Promise<boolean> {
-  const session = deps.ledger.client.startSession();
-  try {
-    for (let attemptNo = 1; ; attemptNo += 1) {
-      try {
-        return await expireIn(deps, session, holdId);
-      } catch (error) {
-        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-        const reason = retryReasonOf(error);
-        if (reason === null || attemptNo >= moveAttemptsMax) throw error;
-        deps.ledger.telemetry.retried(reason);
-        await sleep(backoffMs(attemptNo));
-      }
-    }
-  } finally {
-    await session.endSession();
-  }
+  const end = await withSession(deps.ledger.client, (session) =>
+    attemptTransactions(
+      session,
+      {
+        transaction: transactionOptions,
+        attemptsMax: moveAttemptsMax,
+        deadlineMs: Infinity,
+        pauseMs: backoffMs,
+        unknownCommit: 'rerun',
+        onRetry: (reason) => deps.ledger.telemetry.retried(reason),
+      },
+      (attemptSession) => expireIn(deps, attemptSession, holdId),
+    ),
+  );
+  if (end.kind === 'spent') throw end.error;
+  return end.value;
 }
 
-async function expireIn(deps: HoldDeps, session: ClientSession, holdId: string): Promise<boolean> {
-  session.startTransaction(transactionOptions);
+async function expireIn(deps: HoldDeps, session: ClientSession, holdId: string): Promise<Attempted<boolean>> {
   const hold = await deps.holds.holds.findOneAndUpdate(
     { _id: holdId, status: HoldStatus.PENDING, ...expired },
     [{ $set: { status: HoldStatus.EXPIRED, resolvedAt: '$$NOW' } }, { $set: { change: changeOf(HoldStatus.EXPIRED) } }],
     { session, returnDocument: 'after' },
   );
-  if (hold === null) {
-    await session.abortTransaction();
-    return false;
-  }
+  if (hold === null) return { commit: false, value: false };
   await releaseHeld(deps.ledger.collections.accounts, session, hold as HoldDoc);
-  await session.commitTransaction();
-  return true;
+  return { commit: true, value: true };
 }
 
 export interface HoldSweeperOptions {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientSession, Collection, Document, Filter } from 'mongodb';
-import { isDuplicateKey } from '../db/mongoErrors.ts';
-import { type AccountState, availableCovers, isOpen, readAccount, stateProjection } from './accountFilters.ts';
+import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
+import { invariant, present } from '../lib/assert.ts';
+import { accountClosed, type AccountState, availableCovers, isOpen, readAccount, stateProjection } from './accountFilters.ts';
 import { answerEntry, toAccountSnapshot } from './convert.ts';
+import { insertEntries } from './journal.ts';
 import {
   type HoldCollections,
   type HoldDoc,
@@ -15,11 +16,12 @@ import {
   type StoredAccount,
   type StoredHold,
 } from './holdModel.ts';
-import { moveAttemptsMax, moveRetryBudgetMs } from './limits.ts';
+import { runKeyed, type Transient } from './keyedTransaction.ts';
+import { moveRetryBudgetMs } from './limits.ts';
 import { type AccountDoc, AccountStatus, type EntryDoc, entryId, type MoveParams } from './model.ts';
 import { fromLong, toLong } from './money.ts';
-import { insertEntries } from './journal.ts';
-import { annotationReused, backoffMs, canonicalMetadata, closed, type LedgerDeps, retryReasonOf, transactionOptions } from './moneyMove.ts';
+import { canonicalMetadata, type LedgerDeps } from './moves.ts';
+import { answerTakenKey } from './requestKeys.ts';
 import type {
   AccountSnapshot,
   AuthorizeHoldResult,
@@ -113,17 +115,15 @@ interface HoldAttempt {
 }
 
 /** What one transaction decided: record it (and commit), refuse it (abort), or answer from the key. */
-export type Decision<R> =
+type Decision<R> =
   | { kind: 'record'; request: HoldRequestDoc; entries: EntryDoc[]; result: R }
   | { kind: 'refused'; result: R }
   | { kind: 'keyTaken'; existing: KeyHolder };
 
 /** A decided request under the key: a hold request, or a money move's (then the key is reused). */
-export type KeyHolder = Pick<HoldRequestDoc, 'paramsHash' | 'firstSeenAt' | 'outcome'> & { params: HoldParams | MoveParams };
+type KeyHolder = Pick<HoldRequestDoc, 'paramsHash' | 'firstSeenAt' | 'outcome'> & { params: HoldParams | MoveParams };
 
-export type Transient = { kind: 'requestInProgress' | 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
-type Replay = { kind: 'duplicateReplayed'; requestId: string; firstSeenAt: Date; original: HoldOutcomeResult };
-type KeyAnswer = Replay | IdempotencyKeyReused | HoldOutcomeResult;
+type KeyAnswer = DuplicateReplayed<HoldOutcomeResult> | IdempotencyKeyReused | HoldOutcomeResult;
 
 export function hashHoldParams(params: HoldParams): string {
   const canonical: unknown[] = [params.op, params.accountId, params.holdId, params.amount?.toString() ?? null, params.toAccountId, params.expiresInSeconds];
@@ -137,8 +137,9 @@ function annotationsOf(input: { reference?: string | undefined; metadata?: strin
   return { ...(input.reference === undefined ? {} : { reference: input.reference }), ...(input.metadata === undefined ? {} : { metadata: input.metadata }) };
 }
 
-function attemptOf(deps: HoldDeps, requestId: string, params: HoldParams, firstSeenAt: Date): HoldAttempt {
-  return { key: deps.ledger.rules.keyOf(requestId), requestId, paramsHash: hashHoldParams(params), params, firstSeenAt };
+/** A hold request's attempt without its key (the key is asked of the rules on every attempt). */
+function attemptBase(requestId: string, params: HoldParams, firstSeenAt: Date): Omit<HoldAttempt, 'key'> {
+  return { requestId, paramsHash: hashHoldParams(params), params, firstSeenAt };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,8 +155,8 @@ export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest)
     expiresInSeconds: input.expiresInSeconds,
     ...annotationsOf(input),
   };
-  const attempt = attemptOf(deps, input.requestId, params, new Date());
-  const result = await deps.ledger.turns.run([input.accountId], () => keyedTransaction(deps, attempt, (session) => decideAuthorization(deps, session, attempt, input)));
+  const base = attemptBase(input.requestId, params, new Date());
+  const result = await deps.ledger.turns.run([input.accountId], () => keyedHold(deps, base, (session, attempt) => decideAuthorization(deps, session, attempt, input)));
   return answerOf<AuthorizeHoldResult>('authorizeHold', result, ['captureHoldSuccess', 'voidHoldSuccess']);
 }
 
@@ -171,7 +172,7 @@ async function decideAuthorization(deps: HoldDeps, session: ClientSession, attem
     if (taken) return taken;
     const seen = await readAccount(accounts, session, input.accountId);
     if (!seen) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: input.accountId } };
-    if (seen.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(seen) };
+    if (seen.status === AccountStatus.CLOSED) return { kind: 'refused', result: accountClosed(seen) };
     // Too little available: final for the key, recorded like a withdrawal's rejection.
     const outcome: HoldOutcome = { kind: 'rejected', accountId: seen._id, balance: toLong(fromLong(seen.balance)), amount: toLong(input.amount) };
     return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as AuthorizeHoldResult };
@@ -199,7 +200,7 @@ async function decideAuthorization(deps: HoldDeps, session: ClientSession, attem
     ],
     { session, upsert: true, returnDocument: 'after' },
   );
-  if (hold === null) throw new Error(`invariant: the upsert of hold ${holdId} returned nothing`);
+  invariant(hold !== null, () => `the upsert of hold ${holdId} returned nothing`);
   const outcome: HoldOutcome = { kind: 'authorized', hold: storedHold(hold), account: storedAccount(account) };
   return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as AuthorizeHoldResult };
 }
@@ -217,12 +218,12 @@ export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Pr
     expiresInSeconds: null,
     ...annotationsOf(input),
   };
-  const attempt = attemptOf(deps, input.requestId, params, new Date());
+  const base = attemptBase(input.requestId, params, new Date());
   // The hold's account never changes, so reading it first only picks the turns to take; what the
   // capture may do is decided in its transaction's filters.
   const accountId = await holdAccountOf(deps, input.holdId);
   const accounts = [accountId, input.toAccountId].filter((id): id is string => id !== null);
-  const result = await deps.ledger.turns.run(accounts, () => keyedTransaction(deps, attempt, (session) => decideCapture(deps, session, attempt, input)));
+  const result = await deps.ledger.turns.run(accounts, () => keyedHold(deps, base, (session, attempt) => decideCapture(deps, session, attempt, input)));
   return answerOf<CaptureHoldResult>('captureHold', result, ['authorizeHoldSuccess', 'voidHoldSuccess', 'insufficientFunds']);
 }
 
@@ -251,7 +252,7 @@ async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: Ho
     { $inc: { held: toLong(-holdAmount), balance: toLong(-captured), version: toLong(1) } },
     { session, returnDocument: 'after', projection: { currency: 1, balance: 1, version: 1, held: 1 } },
   );
-  if (debited === null) throw new Error(`invariant: account ${hold.accountId} holds less than its pending hold ${hold._id}`);
+  invariant(debited !== null, () => `account ${hold.accountId} holds less than its pending hold ${hold._id}`);
   let credited: AccountState | null = null;
   if (input.toAccountId !== null) {
     credited = await deps.ledger.preconditions.credit(accounts, session, { accountId: input.toAccountId, amount: captured, currency: hold.currency });
@@ -272,7 +273,7 @@ async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: Ho
 async function refuseCredit(accounts: Collection<AccountDoc>, session: ClientSession, hold: HoldDoc, toAccountId: string, amount: number): Promise<CaptureHoldResult> {
   const to = await readAccount(accounts, session, toAccountId);
   if (!to) return { kind: 'accountNotFound', accountId: toAccountId };
-  if (to.status === AccountStatus.CLOSED) return closed(to);
+  if (to.status === AccountStatus.CLOSED) return accountClosed(to);
   if (to.currency !== hold.currency) {
     return { kind: 'currencyMismatch', fromAccountId: hold.accountId, fromCurrency: hold.currency, toAccountId, toCurrency: to.currency };
   }
@@ -304,9 +305,9 @@ function captureEntries(attempt: HoldAttempt, debited: AccountState, credited: A
 
 export async function voidHold(deps: HoldDeps, input: VoidHoldRequest): Promise<VoidHoldResult> {
   const params: HoldParams = { op: 'voidHold', accountId: null, holdId: input.holdId, amount: null, toAccountId: null, expiresInSeconds: null };
-  const attempt = attemptOf(deps, input.requestId, params, new Date());
+  const base = attemptBase(input.requestId, params, new Date());
   const accountId = await holdAccountOf(deps, input.holdId);
-  const result = await deps.ledger.turns.run(accountId === null ? [] : [accountId], () => keyedTransaction(deps, attempt, (session) => decideVoid(deps, session, attempt, input)));
+  const result = await deps.ledger.turns.run(accountId === null ? [] : [accountId], () => keyedHold(deps, base, (session, attempt) => decideVoid(deps, session, attempt, input)));
   return answerOf<VoidHoldResult>('voidHold', result, ['authorizeHoldSuccess', 'captureHoldSuccess', 'insufficientFunds']);
 }
 
@@ -334,8 +335,7 @@ export async function releaseHeld(accounts: Collection<AccountDoc>, session: Cli
     { $inc: { held: toLong(-amount) } },
     { session, returnDocument: 'after', projection: { currency: 1, balance: 1, version: 1, held: 1 } },
   );
-  if (released === null) throw new Error(`invariant: account ${hold.accountId} holds less than its pending hold ${hold._id}`);
-  return released;
+  return present(released, () => `account ${hold.accountId} holds less than its pending hold ${hold._id}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,7 +363,7 @@ async function refuseResolution(
     return { kind: 'refused', result: { kind: 'captureExceedsHold', holdId, holdAmount: fromLong(hold.amount), amount } };
   }
   // Pending, unexpired and large enough, yet the write missed: only a broken filter gets here.
-  throw new Error(`invariant: pending hold ${holdId} matched no resolution`);
+  invariant(false, () => `pending hold ${holdId} matched no resolution`);
 }
 
 /**
@@ -371,12 +371,12 @@ async function refuseResolution(
  * lost) has the same parameters' hash, so the same operation: another member is a bug.
  */
 function answerOf<R extends { kind: string }>(op: string, result: { kind: string }, foreign: readonly string[]): R {
-  if (foreign.includes(result.kind)) throw new Error(`invariant: ${op} answered ${result.kind}`);
+  invariant(!foreign.includes(result.kind), () => `${op} answered ${result.kind}`);
   return result as R;
 }
 
 function notPending(holdId: string, status: HoldDoc['status']): HoldNotPending {
-  if (status === HoldStatus.PENDING) throw new Error('invariant: a pending hold is not HoldNotPending');
+  invariant(status !== HoldStatus.PENDING, 'a pending hold is not HoldNotPending');
   return { kind: 'holdNotPending', holdId, status };
 }
 
@@ -404,109 +404,44 @@ function decided(attempt: HoldAttempt, outcome: HoldOutcome): HoldRequestDoc {
 }
 
 /**
- * One keyed request: a transaction per attempt, rerun under the same key on a transient failure
- * until the move budget runs out (moveAttemptsMax, moveRetryBudgetMs), as a lone money move.
+ * One keyed hold request on the keyed-transaction runner (keyedTransaction.ts): `decide` in a
+ * transaction per attempt, its record written after it, rerun under the same key on a transient
+ * failure within the move budget (moveAttemptsMax, moveRetryBudgetMs), as a lone money move.
  */
-export async function keyedTransaction<R extends { kind: string }, K = KeyAnswer>(
+async function keyedHold<R extends { kind: string }>(
   deps: HoldDeps,
-  attempt: Pick<HoldAttempt, 'key' | 'requestId' | 'firstSeenAt'>,
-  decide: (session: ClientSession) => Promise<Decision<R>>,
-  // How a decided key answers (the life cycle's requests answer from their own outcomes).
-  answerKey: (existing: KeyHolder, mayHaveCommitted: boolean) => Promise<K> = (existing, mayHaveCommitted) =>
-    answerTakenKey(deps, attempt as HoldAttempt, existing, mayHaveCommitted) as Promise<K>,
-): Promise<R | K | Transient> {
-  const deadlineMs = Date.now() + moveRetryBudgetMs;
-  let mayHaveCommitted = false;
-  const session = deps.ledger.client.startSession();
-  try {
-    for (let attemptNo = 1; ; attemptNo += 1) {
-      try {
-        session.startTransaction(transactionOptions);
-        const decision = await decide(session);
-        if (decision.kind !== 'record') {
-          await session.abortTransaction();
-          return decision.kind === 'refused' ? decision.result : await answerKey(decision.existing, mayHaveCommitted);
-        }
-        try {
-          await deps.holds.requests.insertOne(decision.request, { session });
-        } catch (error) {
-          if (!isDuplicateKey(error)) throw error;
-          await session.abortTransaction();
-          const existing = await deps.holds.requests.findOne({ _id: attempt.key });
-          if (!existing) throw new Error(`invariant: request ${attempt.key} vanished (requests are never deleted)`);
-          return await answerKey(existing, mayHaveCommitted);
-        }
-        await insertEntries(deps.ledger.collections.entries, session, decision.entries);
-        await session.commitTransaction();
-        deps.ledger.telemetry.committed('lone', 1);
-        return decision.result;
-      } catch (error) {
-        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-        const reason = retryReasonOf(error);
-        if (reason === null) throw error;
-        deps.ledger.telemetry.retried(reason);
-        if (reason === 'unknownCommitResult') mayHaveCommitted = true;
-        if (attemptNo >= moveAttemptsMax || Date.now() >= deadlineMs) break;
-        await sleep(backoffMs(attemptNo));
-      }
-    }
-    // Out of attempts: one more transaction on the session reads the key (starting it ends any
-    // transaction an earlier attempt left open on the server).
-    session.startTransaction(transactionOptions);
-    let existing: HoldRequestDoc | null;
-    try {
-      existing = await deps.holds.requests.findOne({ _id: attempt.key }, { session });
-    } finally {
-      await session.abortTransaction().catch(() => undefined);
-    }
-    if (existing) return await answerKey(existing, mayHaveCommitted);
-    const transient = { requestId: attempt.requestId, firstSeenAt: attempt.firstSeenAt };
-    return mayHaveCommitted ? { kind: 'outcomeUnknown', ...transient } : { kind: 'requestInProgress', ...transient };
-  } finally {
-    await session.endSession();
-  }
+  base: Omit<HoldAttempt, 'key'>,
+  decide: (session: ClientSession, attempt: HoldAttempt) => Promise<Decision<R>>,
+): Promise<R | KeyAnswer | Transient> {
+  const [answer] = await runKeyed<HoldAttempt, KeyHolder, R | KeyAnswer>(deps.ledger, {
+    kind: 'lone',
+    deadlineMs: Date.now() + moveRetryBudgetMs,
+    requests: () => [{ key: deps.ledger.rules.keyOf(base.requestId), ...base }],
+    decide: async (session, [attempt]) => {
+      const decision = await decide(session, attempt!);
+      if (decision.kind === 'refused') return { recorded: 0, ends: [{ kind: 'answer', answer: () => decision.result }] };
+      if (decision.kind === 'keyTaken') return { recorded: 0, ends: [{ kind: 'taken', stored: decision.existing }] };
+      // A key decided since the snapshot fails this insert with a duplicate key: the runner's.
+      await deps.holds.requests.insertOne(decision.request, { session });
+      await insertEntries(deps.ledger.collections.entries, session, decision.entries);
+      return { recorded: 1, ends: [{ kind: 'answer', answer: () => decision.result }] };
+    },
+    lookup: async (session, keys) => {
+      const docs = await deps.holds.requests.find({ _id: { $in: [...keys] } }, { session }).toArray();
+      return new Map(docs.map((doc) => [doc._id, doc]));
+    },
+    answerTaken: (taken) => Promise.all(taken.map(({ request, stored, own }) => answerTakenHold(deps, request, stored, own))),
+  });
+  return answer!;
 }
 
 /** A decided key: other parameters are IdempotencyKeyReused; the same ones replay the decision. */
-async function answerTakenKey(deps: HoldDeps, attempt: HoldAttempt, existing: KeyHolder, mayHaveCommitted: boolean): Promise<KeyAnswer> {
-  if (existing.paramsHash !== attempt.paramsHash) return holdKeyReused(attempt.requestId, existing.params, attempt.params);
-  const outcome = existing.outcome;
-  const entries = outcome.kind === 'captured' ? await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray() : [];
-  const original = outcomeResult(outcome, entries);
-  if (mayHaveCommitted) return original;
-  return { kind: 'duplicateReplayed', requestId: attempt.requestId, firstSeenAt: existing.firstSeenAt, original };
-}
-
-/** Which parameter differs from the first request's (a money move's key names `operation`). */
-function holdKeyReused(requestId: string, first: HoldParams | MoveParams, now: HoldParams): IdempotencyKeyReused {
-  const shown = (value: unknown) => (value === null || value === undefined ? 'none' : String(value));
-  const firstFields = first as unknown as Record<string, unknown>;
-  const nowFields = now as unknown as Record<string, unknown>;
-  for (const [field, name] of [
-    ['op', 'operation'],
-    ['accountId', 'accountId'],
-    ['holdId', 'holdId'],
-    ['amount', 'amount'],
-    ['toAccountId', 'toAccountId'],
-    ['expiresInSeconds', 'expiresInSeconds'],
-  ] as const) {
-    if (shown(firstFields[field]) !== shown(nowFields[field])) {
-      return {
-        kind: 'idempotencyKeyReused',
-        requestId,
-        field: name,
-        detail: `requestId ${requestId} was first used with ${name} ${shown(firstFields[field])}, now ${shown(nowFields[field])}: use a new requestId for a new request`,
-      };
-    }
-  }
-  return (
-    annotationReused(requestId, first, now) ?? {
-      kind: 'idempotencyKeyReused',
-      requestId,
-      field: null,
-      detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request`,
-    }
-  );
+function answerTakenHold(deps: HoldDeps, attempt: HoldAttempt, existing: KeyHolder, own: boolean): Promise<KeyAnswer> {
+  return answerTakenKey({ requestId: attempt.requestId, params: attempt.params, own }, existing, existing.paramsHash === attempt.paramsHash, async () => {
+    const outcome = existing.outcome;
+    const entries = outcome.kind === 'captured' ? await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray() : [];
+    return outcomeResult(outcome, entries);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -546,7 +481,7 @@ function outcomeResult(outcome: HoldOutcome, entries: readonly EntryDoc[]): Hold
       return { kind: 'voidHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
     case 'captured': {
       const debit = entries.find((entry) => entry.kind === 'withdrawal' || entry.kind === 'transferOut');
-      if (!debit) throw new Error(`invariant: capture of ${outcome.hold.id} lacks its debit entry`);
+      invariant(debit, () => `capture of ${outcome.hold.id} lacks its debit entry`);
       const credit = entries.find((entry) => entry.kind === 'transferIn');
       return {
         kind: 'captureHoldSuccess',

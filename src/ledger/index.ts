@@ -1,7 +1,7 @@
 export { createLedgerService, type LedgerService, type LedgerServiceOptions } from './service.ts';
 export { createLedgerTelemetry, type LedgerTelemetry } from './telemetry.ts';
 export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountRead, type AccountState, type DecisionTarget } from './accountFilters.ts';
-export { requestKey, requestRules, type RequestRules } from './moneyMove.ts';
+export { requestKey, requestRules, type RequestRules } from './requestKeys.ts';
 export type { MoveAttempt } from './journal.ts';
 export { collectionNames, ensureLedgerIndexes } from './model.ts';
 export type { AccountDoc, EntryDoc, RequestDoc } from './model.ts';

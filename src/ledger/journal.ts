@@ -4,6 +4,7 @@ import type { AccountState } from './accountFilters.ts';
 import { type EntryDoc, type EntryKind, entryId, type LedgerCollections, type MoveParams, type RequestDoc, type StoredOutcome } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import type { LedgerEntry, MoveOutcome } from './results.ts';
+import { invariant, present } from '../lib/assert.ts';
 
 // The journal and the outcome: what a decided move leaves behind, written in its transaction,
 // and the answer rebuilt from it. The first caller and every replay build their answer from the
@@ -109,7 +110,7 @@ export async function outcomeOf(
   stored?: readonly EntryDoc[],
 ): Promise<MoveOutcome> {
   const { outcome } = request;
-  if (outcome === null) throw new Error(`invariant: request ${request._id} has no outcome`);
+  invariant(outcome !== null, () => `request ${request._id} has no outcome`);
   if (outcome.kind === 'rejected') {
     return {
       kind: 'insufficientFunds',
@@ -119,16 +120,18 @@ export async function outcomeOf(
     };
   }
   const docs = stored ?? (await collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray());
-  if (docs.length !== outcome.entryIds.length || !docs.every((doc) => outcome.entryIds.includes(doc._id))) {
-    throw new Error(`invariant: request ${request._id} has entries other than its outcome names`);
-  }
+  invariant(
+    docs.length === outcome.entryIds.length && docs.every((doc) => outcome.entryIds.includes(doc._id)),
+    () => `request ${request._id} has entries other than its outcome names`,
+  );
   // The metadata is stored once, on the request: every entry of the move carries it in the answer.
   const metadata = request.params.metadata ?? null;
   const entries = docs.map((doc) => ({ ...answerEntry(doc), metadata }));
   const leg = (kind: LedgerEntry['kind']): LedgerEntry => {
-    const entry = entries.find((candidate) => candidate.kind === kind);
-    if (!entry) throw new Error(`invariant: request ${request._id} lacks its ${kind} entry`);
-    return entry;
+    return present(
+      entries.find((candidate) => candidate.kind === kind),
+      () => `request ${request._id} lacks its ${kind} entry`,
+    );
   };
   switch (request.params.op) {
     case 'deposit': {

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { ClientSession, Collection, Long } from 'mongodb';
-import { type AccountState, heldIs, isOpen, readAccount, stateProjection } from './accountFilters.ts';
+import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
+import { accountClosed as closed, type AccountState, heldIs, isOpen, readAccount, stateProjection } from './accountFilters.ts';
 import { accountAfter, answerEntry, toAccountSnapshot } from './convert.ts';
 import type { StoredAccount } from './holdModel.ts';
-import { type Decision, type HoldDeps, keyedTransaction, type KeyHolder } from './holds.ts';
+import { insertEntries } from './journal.ts';
+import { runKeyed, type Transient } from './keyedTransaction.ts';
+import { moveRetryBudgetMs } from './limits.ts';
 import { type AccountDoc, AccountStatus, type EntryDoc, type EntryKind, entryId, type RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
-import { closed } from './moneyMove.ts';
+import type { LedgerDeps } from './moves.ts';
+import { answerTakenKey } from './requestKeys.ts';
 import type {
   AccountSnapshot,
   CloseAccountResult,
@@ -60,7 +64,7 @@ export const lifecycleRules: LifecycleRules = Object.freeze<LifecycleRules>({
 });
 
 export interface LifecycleDeps {
-  holds: HoldDeps;
+  ledger: LedgerDeps;
   rules: LifecycleRules;
 }
 
@@ -108,15 +112,22 @@ interface LifecycleAttempt {
   firstSeenAt: Date;
 }
 
-type LifecycleDecision<R> = Decision<R>;
+/** What one transaction decided: record it (and commit), refuse it (abort), or answer from the key. */
+type LifecycleDecision<R> =
+  | { kind: 'record'; request: LifecycleRequestDoc; entries: EntryDoc[]; result: R }
+  | { kind: 'refused'; result: R }
+  | { kind: 'keyTaken'; existing: KeyHolder };
+
+/** A decided request under the key: a life-cycle request, or another kind's (then the key is reused). */
+type KeyHolder = Pick<LifecycleRequestDoc, 'paramsHash' | 'firstSeenAt'> & { params: object; outcome: unknown };
 
 export function hashLifecycleParams(params: LifecycleParams): string {
   const canonical = params.op === 'reverseMove' ? [params.op, params.originalRequestId, params.amount?.toString() ?? null] : [params.op, params.accountId, params.transferBalanceTo];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
-function attemptOf(deps: LifecycleDeps, requestId: string, params: LifecycleParams): LifecycleAttempt {
-  return { key: deps.holds.ledger.rules.keyOf(requestId), requestId, paramsHash: hashLifecycleParams(params), params, firstSeenAt: new Date() };
+function attemptBase(requestId: string, params: LifecycleParams): Omit<LifecycleAttempt, 'key'> {
+  return { requestId, paramsHash: hashLifecycleParams(params), params, firstSeenAt: new Date() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,16 +145,14 @@ const notReversibleDetail: Record<string, string> = {
 
 export async function reverseMove(deps: LifecycleDeps, input: ReverseMoveRequest): Promise<ReverseMoveResult> {
   const params: LifecycleParams = { op: 'reverseMove', originalRequestId: input.originalRequestId, amount: input.amount === null ? null : toLong(input.amount) };
-  const attempt = attemptOf(deps, input.requestId, params);
-  const { ledger } = deps.holds;
+  const base = attemptBase(input.requestId, params);
+  const { ledger } = deps;
   const originalKey = ledger.rules.keyOf(input.originalRequestId);
   // The original's accounts never change, so reading them first only picks the turns to take; what
   // the reversal may do is decided in its transaction's writes.
   const seen = await ledger.collections.requests.findOne({ _id: originalKey }, { projection: { 'params.fromAccountId': 1, 'params.toAccountId': 1 } });
   const accounts = [seen?.params?.fromAccountId, seen?.params?.toAccountId].filter((id): id is string => typeof id === 'string');
-  const result = await ledger.turns.run(accounts, () =>
-    keyedTransaction(deps.holds, attempt, (session) => decideReversal(deps, session, attempt, originalKey, input), (existing, own) => answerTakenKey(deps, attempt, existing, own)),
-  );
+  const result = await ledger.turns.run(accounts, () => keyedLifecycle(deps, base, (session, attempt) => decideReversal(deps, session, attempt, originalKey, input)));
   if (result.kind === 'closeAccountSuccess') throw new Error('invariant: reverseMove answered closeAccountSuccess');
   return result as ReverseMoveResult;
 }
@@ -155,7 +164,7 @@ async function decideReversal(
   originalKey: string,
   input: ReverseMoveRequest,
 ): Promise<LifecycleDecision<ReverseMoveResult>> {
-  const { collections, preconditions } = deps.holds.ledger;
+  const { collections, preconditions } = deps.ledger;
   const original = await collections.requests.findOne({ _id: originalKey }, { session });
   if (!original) return { kind: 'refused', result: { kind: 'moveNotFound', requestId: input.originalRequestId } };
   const op = String(original.params?.op);
@@ -210,7 +219,7 @@ async function refuseReversalDebit(
 ): Promise<LifecycleDecision<ReverseMoveResult>> {
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
-  const account = await readAccount(deps.holds.ledger.collections.accounts, session, accountId);
+  const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
   if (!account) throw new Error(`invariant: account ${accountId} of a decided move vanished (accounts are never deleted)`);
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   // Refusing either way, so the snapshot's read may pick which refusal: a reversal past its original is not recorded.
@@ -233,7 +242,7 @@ async function refuseReversalCredit(
 ): Promise<LifecycleDecision<ReverseMoveResult>> {
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
-  const account = await readAccount(deps.holds.ledger.collections.accounts, session, accountId);
+  const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
   if (!account) throw new Error(`invariant: account ${accountId} of a decided move vanished (accounts are never deleted)`);
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   const detail = `returning ${amount} would take the balance of ${accountId} (${fromLong(account.balance)}) past 2^53-1: move money out of it first`;
@@ -279,9 +288,9 @@ function exceeds(originalRequestId: string, originalAmount: number, reversedAmou
 
 export async function closeAccount(deps: LifecycleDeps, input: CloseAccountRequest): Promise<CloseAccountResult> {
   const params: LifecycleParams = { op: 'closeAccount', accountId: input.accountId, transferBalanceTo: input.transferBalanceTo };
-  const attempt = attemptOf(deps, input.requestId, params);
-  const result = await deps.holds.ledger.turns.run([input.accountId, input.transferBalanceTo], () =>
-    keyedTransaction(deps.holds, attempt, (session) => decideClose(deps, session, attempt, input), (existing, own) => answerTakenKey(deps, attempt, existing, own)),
+  const base = attemptBase(input.requestId, params);
+  const result = await deps.ledger.turns.run([input.accountId, input.transferBalanceTo], () =>
+    keyedLifecycle(deps, base, (session, attempt) => decideClose(deps, session, attempt, input)),
   );
   if (result.kind === 'reverseMoveSuccess' || result.kind === 'insufficientFunds') throw new Error(`invariant: closeAccount answered ${result.kind}`);
   return result as CloseAccountResult;
@@ -305,7 +314,7 @@ const closingWrite = (requestId: string) => [
 type ClosedAccountDoc = AccountState & { closedBalance: Long; closedAt: Date };
 
 async function decideClose(deps: LifecycleDeps, session: ClientSession, attempt: LifecycleAttempt, input: CloseAccountRequest): Promise<LifecycleDecision<CloseAccountResult>> {
-  const { accounts } = deps.holds.ledger.collections;
+  const { accounts } = deps.ledger.collections;
   const closing = (await accounts.findOneAndUpdate({ _id: input.accountId, ...isOpen, ...heldIs(0) }, closingWrite(input.requestId), {
     session,
     returnDocument: 'after',
@@ -315,7 +324,7 @@ async function decideClose(deps: LifecycleDeps, session: ClientSession, attempt:
   const moved = fromLong(closing.closedBalance);
   let target: AccountState | null;
   if (moved > 0) {
-    target = await deps.holds.ledger.preconditions.credit(accounts, session, { accountId: input.transferBalanceTo, amount: moved, currency: closing.currency });
+    target = await deps.ledger.preconditions.credit(accounts, session, { accountId: input.transferBalanceTo, amount: moved, currency: closing.currency });
   } else {
     // Nothing to move: the target only has to be a fit one (no money races on it).
     const seen = await readAccount(accounts, session, input.transferBalanceTo);
@@ -355,7 +364,7 @@ async function decideClose(deps: LifecycleDeps, session: ClientSession, attempt:
 async function refuseClose(deps: LifecycleDeps, session: ClientSession, attempt: LifecycleAttempt, accountId: string): Promise<LifecycleDecision<CloseAccountResult>> {
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
-  const account = await readAccount(deps.holds.ledger.collections.accounts, session, accountId);
+  const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
   if (!account) return { kind: 'refused', result: { kind: 'accountNotFound', accountId } };
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   const held = fromLong(account.held ?? 0);
@@ -371,7 +380,7 @@ async function refuseCloseTarget(
   targetId: string,
   moved: number,
 ): Promise<LifecycleDecision<CloseAccountResult>> {
-  const target = await readAccount(deps.holds.ledger.collections.accounts, session, targetId);
+  const target = await readAccount(deps.ledger.collections.accounts, session, targetId);
   if (!target) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: targetId } };
   if (target.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(target) };
   if (target.currency !== closing.currency) {
@@ -400,41 +409,60 @@ function record<R>(attempt: LifecycleAttempt, outcome: LifecycleOutcome, entries
   };
   // The runner inserts the request (its duplicate key ends a replay) and the entries; the answer
   // is rebuilt from the same documents a replay reads.
-  return { kind: 'record', request: request as never, entries, result: lifecycleResult(outcome, entries) as R };
+  return { kind: 'record', request, entries, result: lifecycleResult(outcome, entries) as R };
 }
 
 async function takenKey(deps: LifecycleDeps, session: ClientSession, key: string): Promise<{ kind: 'keyTaken'; existing: KeyHolder } | null> {
-  const existing = await deps.holds.holds.requests.findOne({ _id: key }, { session });
+  const existing = await requestsOf(deps).findOne({ _id: key }, { session });
   return existing ? { kind: 'keyTaken', existing } : null;
 }
 
-type LifecycleKeyAnswer = LifecycleOutcomeResult | IdempotencyKeyReused | { kind: 'duplicateReplayed'; requestId: string; firstSeenAt: Date; original: LifecycleOutcomeResult };
-
-/** A decided key: other parameters are IdempotencyKeyReused; the same ones replay the decision. */
-async function answerTakenKey(deps: LifecycleDeps, attempt: LifecycleAttempt, existing: KeyHolder, mayHaveCommitted: boolean): Promise<LifecycleKeyAnswer> {
-  if (existing.paramsHash !== attempt.paramsHash) return keyReused(attempt.requestId, existing.params as unknown as Record<string, unknown>, attempt.params);
-  const outcome = existing.outcome as unknown as LifecycleOutcome;
-  const entries = outcome.kind === 'rejected' ? [] : await deps.holds.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray();
-  const original = lifecycleResult(outcome, entries);
-  if (mayHaveCommitted) return original;
-  return { kind: 'duplicateReplayed', requestId: attempt.requestId, firstSeenAt: existing.firstSeenAt, original };
+/** ledger_requests, typed for the life-cycle requests it also holds. */
+function requestsOf(deps: LifecycleDeps): Collection<LifecycleRequestDoc> {
+  return deps.ledger.collections.requests as unknown as Collection<LifecycleRequestDoc>;
 }
 
-function keyReused(requestId: string, first: Record<string, unknown>, now: LifecycleParams): IdempotencyKeyReused {
-  const shown = (value: unknown) => (value === null || value === undefined ? 'none' : String(value));
-  const fields = now as unknown as Record<string, unknown>;
-  for (const field of ['op', ...Object.keys(now).filter((name) => name !== 'op')]) {
-    if (shown(first[field]) !== shown(fields[field])) {
-      const name = field === 'op' ? 'operation' : field;
-      return {
-        kind: 'idempotencyKeyReused',
-        requestId,
-        field: name,
-        detail: `requestId ${requestId} was first used with ${name} ${shown(first[field])}, now ${shown(fields[field])}: use a new requestId for a new request`,
-      };
-    }
-  }
-  return { kind: 'idempotencyKeyReused', requestId, field: null, detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request` };
+type LifecycleKeyAnswer = LifecycleOutcomeResult | IdempotencyKeyReused | DuplicateReplayed<LifecycleOutcomeResult>;
+
+/**
+ * One keyed life-cycle request on the keyed-transaction runner (keyedTransaction.ts): `decide` in
+ * a transaction per attempt, its record and entries written after it, rerun under the same key on
+ * a transient failure within the move budget, answered from its record once its key is decided.
+ */
+async function keyedLifecycle<R extends { kind: string }>(
+  deps: LifecycleDeps,
+  base: Omit<LifecycleAttempt, 'key'>,
+  decide: (session: ClientSession, attempt: LifecycleAttempt) => Promise<LifecycleDecision<R>>,
+): Promise<R | LifecycleKeyAnswer | Transient> {
+  const [answer] = await runKeyed<LifecycleAttempt, KeyHolder, R | LifecycleKeyAnswer>(deps.ledger, {
+    kind: 'lone',
+    deadlineMs: Date.now() + moveRetryBudgetMs,
+    requests: () => [{ key: deps.ledger.rules.keyOf(base.requestId), ...base }],
+    decide: async (session, [attempt]) => {
+      const decision = await decide(session, attempt!);
+      if (decision.kind === 'refused') return { recorded: 0, ends: [{ kind: 'answer', answer: () => decision.result }] };
+      if (decision.kind === 'keyTaken') return { recorded: 0, ends: [{ kind: 'taken', stored: decision.existing }] };
+      // A key decided since the snapshot fails this insert with a duplicate key: the runner's.
+      await requestsOf(deps).insertOne(decision.request, { session });
+      await insertEntries(deps.ledger.collections.entries, session, decision.entries);
+      return { recorded: 1, ends: [{ kind: 'answer', answer: () => decision.result }] };
+    },
+    lookup: async (session, keys) => {
+      const docs = await requestsOf(deps).find({ _id: { $in: [...keys] } }, { session }).toArray();
+      return new Map(docs.map((doc) => [doc._id, doc]));
+    },
+    answerTaken: (taken) =>
+      Promise.all(
+        taken.map(({ request, stored, own }) =>
+          answerTakenKey({ requestId: request.requestId, params: request.params, own }, stored, stored.paramsHash === request.paramsHash, async () => {
+            const outcome = stored.outcome as LifecycleOutcome;
+            const entries = outcome.kind === 'rejected' ? [] : await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray();
+            return lifecycleResult(outcome, entries);
+          }),
+        ),
+      ),
+  });
+  return answer!;
 }
 
 /** The answer of a decided life-cycle request, from its outcome and entries (the first caller's and every replay's). */

@@ -1,3 +1,5 @@
+import { invariant } from '../lib/assert.ts';
+
 // Every bound of the ledger in one place. Units go last in the names.
 
 /**
@@ -86,9 +88,10 @@ export const submitMovesMax = 100;
 
 // The longest reference is 128 characters of up to 4 UTF-8 bytes each.
 const annotationBytesMax = annotationBytes(4 * 128, 4_096);
-if (submitMovesMax > groupMovesMax || submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax, annotationBytesMax) > groupBytesMax) {
-  throw new Error('invariant: the largest submitMoves must fit in one group commit');
-}
+invariant(
+  submitMovesMax <= groupMovesMax && submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax, annotationBytesMax) <= groupBytesMax,
+  'the largest submitMoves must fit in one group commit',
+);
 
 /** Holds (holds.ts, holdSweeper.ts). */
 export const HoldLimits = Object.freeze({

@@ -8,6 +8,7 @@ import { acrossElections } from '../db/elections.ts';
 import { DbLimits } from '../db/limits.ts';
 import { isDuplicateKey } from '../db/mongoErrors.ts';
 import type { OpenAccountResult } from './results.ts';
+import { present } from '../lib/assert.ts';
 
 /**
  * Opens an account keyed by the caller's accountId: the insert on the unique _id is the claim.
@@ -34,8 +35,7 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
   }
-  const existing = await accounts.findOne({ _id: input.accountId });
-  if (!existing) throw new Error(`invariant: account ${input.accountId} vanished (accounts are never deleted)`);
+  const existing = present(await accounts.findOne({ _id: input.accountId }), () => `account ${input.accountId} vanished (accounts are never deleted)`);
   if (existing.openingId === doc.openingId) return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
   if (existing.currency !== input.currency) {
     return {

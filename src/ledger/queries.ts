@@ -5,7 +5,7 @@ import { encodeCursor } from './cursor.ts';
 import type { AccountsPageInput, BalanceHistoryInput, EntriesPageInput } from './inputs.ts';
 import { entryId, EntryIndex, type EntryDoc, type LedgerCollections } from './model.ts';
 import { fromLong, toLong } from './money.ts';
-import { requestKey } from './moneyMove.ts';
+import { requestKey } from './requestKeys.ts';
 import type { AccountSnapshot, LedgerEntry } from './results.ts';
 
 // Reporting reads. They run on the reporting collections (secondaryPreferred, majority read

@@ -131,6 +131,8 @@ export type RequestInProgress = { kind: 'requestInProgress'; requestId: string; 
 export type OutcomeUnknown = { kind: 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
 /** A credit would take the balance past 2^53-1 (G6); nothing moved and nothing was recorded. */
 export type BalanceLimitExceeded = { kind: 'balanceLimitExceeded'; accountId: string; balance: number; amount: number };
+/** Answers that are not recorded: nothing moved, and the same key may be sent again. */
+export type Refusal = AccountNotFound | AccountClosed | CurrencyMismatch | BalanceLimitExceeded;
 export type CurrencyMismatch = {
   kind: 'currencyMismatch';
   fromAccountId: string;

@@ -29,9 +29,12 @@ import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
 import { GroupQueues } from './groupQueues.ts';
 import { submitMovesMax } from './limits.ts';
-import { AccountTurns, type LedgerDeps, type MoveAnswer, type MoveRequest, requestRules, type RequestRules } from './moneyMove.ts';
+import { AccountTurns } from './accountTurns.ts';
+import type { LedgerDeps, MoveAnswer, MoveRequest } from './moves.ts';
+import { requestRules, type RequestRules } from './requestKeys.ts';
 import type { AuthorizeHoldResult, CaptureHoldResult, CloseAccountResult, ReverseMoveResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
+import { invariant } from '../lib/assert.ts';
 
 export interface LedgerServiceOptions {
   db: Db;
@@ -79,7 +82,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   telemetry.countPendingIn(deps.collections.requests);
   const holdDeps: HoldDeps = { ledger: deps, holds: holdWriteCollections(db), rules: parts.holdRules };
   telemetry.countHoldsIn(holdDeps.holds.holds);
-  const lifecycleDeps: LifecycleDeps = { holds: holdDeps, rules: parts.lifecycleRules };
+  const lifecycleDeps: LifecycleDeps = { ledger: deps, rules: parts.lifecycleRules };
   const reporting = reportingCollections(db);
   const holdReporting = holdReportingCollections(db);
   const report = <R extends { kind: string }>(op: string, result: R): R => {
@@ -155,23 +158,23 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
 }
 
 function asDepositResult(result: MoveAnswer): DepositResult {
-  if (result.kind === 'insufficientFunds' || result.kind === 'currencyMismatch' || result.kind === 'withdrawSuccess' || result.kind === 'transferSuccess') {
-    throw new Error(`invariant: a deposit answered ${result.kind}`);
-  }
+  invariant(
+    result.kind !== 'insufficientFunds' && result.kind !== 'currencyMismatch' && result.kind !== 'withdrawSuccess' && result.kind !== 'transferSuccess',
+    () => `a deposit answered ${result.kind}`,
+  );
   return result;
 }
 
 function asWithdrawResult(result: MoveAnswer): WithdrawResult {
-  if (result.kind === 'currencyMismatch' || result.kind === 'balanceLimitExceeded' || result.kind === 'depositSuccess' || result.kind === 'transferSuccess') {
-    throw new Error(`invariant: a withdrawal answered ${result.kind}`);
-  }
+  invariant(
+    result.kind !== 'currencyMismatch' && result.kind !== 'balanceLimitExceeded' && result.kind !== 'depositSuccess' && result.kind !== 'transferSuccess',
+    () => `a withdrawal answered ${result.kind}`,
+  );
   return result;
 }
 
 function asTransferResult(result: MoveAnswer): TransferResult {
-  if (result.kind === 'depositSuccess' || result.kind === 'withdrawSuccess') {
-    throw new Error(`invariant: a transfer answered ${result.kind}`);
-  }
+  invariant(result.kind !== 'depositSuccess' && result.kind !== 'withdrawSuccess', () => `a transfer answered ${result.kind}`);
   return result;
 }
 

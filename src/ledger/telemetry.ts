@@ -1,14 +1,15 @@
 import type { Collection } from 'mongodb';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
+import type { TransactionRetryReason } from '../db/mongoErrors.ts';
 import type { HoldDoc } from './holdModel.ts';
 import type { RequestDoc } from './model.ts';
 
 // Metrics and logs of the ledger. Every answer is counted by operation and outcome, so replays,
 // key reuse, overdraft attempts and unknown outcomes are all visible on /metrics.
 
-/** Why a move's transaction ran again under the same key. */
-export type RetryReason = 'writeConflict' | 'transient' | 'unknownCommitResult';
+/** Why a move's transaction ran again under the same key (the one error table's reasons). */
+export type RetryReason = TransactionRetryReason;
 
 /** What a committed transaction carried: a lone move, a group commit, or a submitMoves batch. */
 export type TransactionKind = 'lone' | 'group' | 'batch';

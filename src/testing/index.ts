@@ -4,7 +4,7 @@
 // Production constructors (createLedgerService, createPayoutProjection) take no such piece.
 import { accountPreconditions, type AccountPreconditions } from '../ledger/accountFilters.ts';
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
-import { requestRules, type RequestRules } from '../ledger/moneyMove.ts';
+import { requestRules, type RequestRules } from '../ledger/requestKeys.ts';
 import { holdRules, type HoldRules } from '../ledger/holds.ts';
 import { lifecycleRules, type LifecycleRules } from '../ledger/lifecycle.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';

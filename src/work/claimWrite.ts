@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { MongoError, type ClientSession, type Document, type Filter, type Sort } from 'mongodb';
+import type { ClientSession, Document, Filter, Sort } from 'mongodb';
+import { attemptTransactions } from '../db/transactionAttempts.ts';
 import { jitteredMs } from '../lib/backoff.ts';
 import { WorkLimits } from './limits.ts';
 import type { WorkDeps } from './workDeps.ts';
@@ -63,39 +63,25 @@ export async function claimWrite(ctx: WorkDeps, options: ClaimWriteOptions): Pro
 }
 
 /**
- * Runs `body` in a transaction on `session` and commits it (majority). A write conflict on the
- * kind's document (another claim took a place meanwhile) aborts and runs it again at once, after
- * a jittered pause of a few milliseconds: the driver's withTransaction backs off up to half a
- * second per conflict, far too long for a document every claim of the kind writes.
+ * Runs `body` in a transaction on `session` and commits it (majority), on the one transaction loop
+ * (src/db/transactionAttempts.ts). A write conflict on the kind's document (another claim took a
+ * place meanwhile) aborts and runs it again after a jittered pause of a few milliseconds: the
+ * driver's withTransaction backs off up to half a second per conflict, far too long for a
+ * document every claim of the kind writes. A lost commit reply is committed again (mongod answers
+ * a retried commit with the outcome), never rerun: a rerun would claim a second item.
  */
 export async function inTransaction<T>(session: ClientSession, body: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    session.startTransaction({ writeConcern: { w: 'majority' } });
-    let value: T;
-    try {
-      value = await body();
-    } catch (error) {
-      await session.abortTransaction().catch(() => undefined);
-      if (isTransient(error) && attempt < WorkLimits.placeAttemptsMax) {
-        await sleep(jitteredMs(WorkLimits.placeRetryPauseMs, 1));
-        continue;
-      }
-      throw error;
-    }
-    for (let commits = 1; ; commits++) {
-      try {
-        await session.commitTransaction();
-        return value;
-      } catch (error) {
-        // The commit's outcome is unknown: committing again is safe (it is idempotent).
-        if (error instanceof MongoError && error.hasErrorLabel('UnknownTransactionCommitResult') && commits < WorkLimits.placeAttemptsMax) continue;
-        if (isTransient(error) && attempt < WorkLimits.placeAttemptsMax) break;
-        throw error;
-      }
-    }
-  }
-}
-
-function isTransient(error: unknown): boolean {
-  return error instanceof MongoError && error.hasErrorLabel('TransientTransactionError');
+  const end = await attemptTransactions(
+    session,
+    {
+      transaction: { writeConcern: { w: 'majority' } },
+      attemptsMax: WorkLimits.placeAttemptsMax,
+      deadlineMs: Infinity,
+      pauseMs: () => jitteredMs(WorkLimits.placeRetryPauseMs, 1),
+      unknownCommit: 'commitAgain',
+    },
+    async () => ({ commit: true, value: await body() }),
+  );
+  if (end.kind === 'spent') throw end.error;
+  return end.value;
 }

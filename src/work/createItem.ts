@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MongoBulkWriteError } from 'mongodb';
 import { acrossElections } from '../db/elections.ts';
-import { isDuplicateKey } from '../db/mongoErrors.ts';
+import { duplicateKeyWrites, isDuplicateKey } from '../db/mongoErrors.ts';
 import { activeTraceparent } from '../observability/tracing.ts';
 import type { WorkDeps } from './workDeps.ts';
 import type { CreateWorkItemInput } from './inputs.ts';
@@ -123,11 +123,10 @@ export async function createPayoutWorkItems(ctx: WorkDeps, payouts: PayoutInput[
   try {
     upserted = (await ctx.collection.bulkWrite(operations, { ordered: false })).upsertedCount;
   } catch (error) {
-    if (!(error instanceof MongoBulkWriteError)) throw error;
-    const writeErrors = error.writeErrors === undefined ? [] : Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-    if (writeErrors.length === 0 || !writeErrors.every((e) => e.code === 11000)) throw error;
+    const duplicates = duplicateKeyWrites(error);
+    if (duplicates === null || !(error instanceof MongoBulkWriteError)) throw error;
     upserted = error.result.upsertedCount;
-    retry = writeErrors.map((e) => items[e.index]!);
+    retry = duplicates.map((index) => items[index]!);
   }
   for (let i = 0; i < upserted; i++) ctx.telemetry.transition(null, WorkStatus.PENDING);
   let created = upserted;

@@ -2,12 +2,16 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_OPLOG_MAX_ENTRIES, DEFAULT_OPLOG_SIZE_MB, startEmulator, type EmulatorOptions } from './server.ts';
 import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS, parseTransactionLifetimeLimitSeconds } from './serverParameters.ts';
 import { startReplicaSet } from './replicaSet.ts';
+import { resolve } from 'node:path';
+import { StorageError } from './storage/Storage.ts';
 
 const USAGE = `Usage: mongo-emulator [--port 27017] [--host 127.0.0.1] [--replSet rs0] [--oplogSizeMB ${DEFAULT_OPLOG_SIZE_MB}] [--oplogMaxEntries ${DEFAULT_OPLOG_MAX_ENTRIES}]
        [--setParameter name=value]... [--nodes N | --uninitiated] [--electionTimeoutMillis N] [--heartbeatIntervalMillis N]
+       [--dbpath DIR [--syncdelay S] [--journalCommitInterval MS]]
 
-An in-memory MongoDB-wire-compatible server that the official drivers accept as the primary of a
-one-node replica set. For tests and development only: no persistence, no auth, one node.
+A MongoDB-wire-compatible server that the official drivers accept as the primary of a one-node
+replica set (or, with --nodes, a set of member processes). In memory unless --dbpath is given.
+For tests and development only: no auth, no TLS.
 
   --port N              TCP port to listen on (0 picks a free one; default 27017)
   --host H              address to bind (default 127.0.0.1)
@@ -22,11 +26,16 @@ one-node replica set. For tests and development only: no persistence, no auth, o
                         of a set whose config names it, then syncs from it (a restarted member)
   --electionTimeoutMillis N    the set's electionTimeoutMillis (default 10000)
   --heartbeatIntervalMillis N  the set's heartbeatIntervalMillis (default 2000)
-  --rollbackDir DIR     where a member writes rolled-back documents (default: a temp directory)
+  --rollbackDir DIR     where a member writes rolled-back documents (default: DBPATH/rollback, else a temp directory)
+  --dbpath DIR          keep the data in DIR, durable as mongod's (journal, checkpoints, mongod.lock);
+                        with --nodes, member i in DIR/<i>, and the same command brings the set back
+  --syncdelay S         seconds between checkpoints (default 60; with --dbpath)
+  --journalCommitInterval MS  milliseconds between journal group flushes (default 100, 1-500; with --dbpath)
   --exitWhenStdinCloses stop when standard input closes (a launcher's members die with it)
   --help                show this help`;
 
 const EXIT_USAGE = 2;
+const EXIT_STORAGE = 100;
 
 /** Parses argv into options; a usage error is returned as a message, never thrown. */
 export interface CliOptions extends EmulatorOptions {
@@ -57,6 +66,9 @@ export function parseCli(argv: string[]): { help: true } | { options: CliOptions
         electionTimeoutMillis: { type: 'string' },
         heartbeatIntervalMillis: { type: 'string' },
         rollbackDir: { type: 'string' },
+        dbpath: { type: 'string' },
+        syncdelay: { type: 'string' },
+        journalCommitInterval: { type: 'string' },
         exitWhenStdinCloses: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -77,6 +89,25 @@ export function parseCli(argv: string[]): { help: true } | { options: CliOptions
   const parameters = parseSetParameters(values.setParameter);
   if ('error' in parameters) return parameters;
   const options: CliOptions = { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB, ...parameters, exitWhenStdinCloses: values.exitWhenStdinCloses };
+  const storageArgs: string[] = [];
+  if (values.syncdelay !== undefined) {
+    const secs = Number(values.syncdelay);
+    if (!Number.isFinite(secs) || secs <= 0) return { error: `--syncdelay must be a positive number of seconds, got '${values.syncdelay}'` };
+    options.syncDelaySecs = secs;
+    storageArgs.push('--syncdelay', values.syncdelay);
+  }
+  if (values.journalCommitInterval !== undefined) {
+    // mongod's range for storage.journal.commitIntervalMs: 1-500.
+    const ms = Number(values.journalCommitInterval);
+    if (!Number.isInteger(ms) || ms < 1 || ms > 500) return { error: `--journalCommitInterval must be 1-500 ms, got '${values.journalCommitInterval}'` };
+    options.journalCommitIntervalMs = ms;
+    storageArgs.push('--journalCommitInterval', values.journalCommitInterval);
+  }
+  if ((values.syncdelay !== undefined || values.journalCommitInterval !== undefined) && values.dbpath === undefined) return { error: '--syncdelay and --journalCommitInterval need --dbpath' };
+  if (values.dbpath !== undefined) {
+    if (values.dbpath === '') return { error: '--dbpath must name a directory' };
+    options.dbpath = values.dbpath;
+  }
   const millis: Record<string, number> = {};
   for (const name of ['electionTimeoutMillis', 'heartbeatIntervalMillis'] as const) {
     const raw = values[name];
@@ -90,7 +121,7 @@ export function parseCli(argv: string[]): { help: true } | { options: CliOptions
     if (!Number.isInteger(nodes) || nodes < 1 || nodes > 50) return { error: `--nodes must be 1-50, got '${values.nodes}'` };
     if (values.uninitiated) return { error: '--nodes and --uninitiated do not go together' };
     options.nodes = nodes;
-    options.memberArgs = ['--oplogMaxEntries', String(oplogMaxEntries), '--oplogSizeMB', String(oplogSizeMB), ...values.setParameter.flatMap((p) => ['--setParameter', p])];
+    options.memberArgs = ['--oplogMaxEntries', String(oplogMaxEntries), '--oplogSizeMB', String(oplogSizeMB), ...values.setParameter.flatMap((p) => ['--setParameter', p]), ...storageArgs];
     Object.assign(options, { electionTimeoutMillis: millis.electionTimeoutMillis, heartbeatIntervalMillis: millis.heartbeatIntervalMillis });
   } else if (values.uninitiated) {
     options.replMember = { ...millis, ...(values.rollbackDir ? { rollbackDir: values.rollbackDir } : {}) };
@@ -139,10 +170,23 @@ export async function main(argv: string[]): Promise<void> {
     await runReplicaSet(parsed.options as CliOptions & { nodes: number });
     return;
   }
-  const emulator = await startEmulator({ ...parsed.options, logger, argv: ['mongo-emulator', ...argv], onShutdownCommand: () => shutdown('shutdown command') });
-  console.log(
-    `mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, in-memory; not for production)`,
-  );
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    emulator = await startEmulator({ ...parsed.options, logger, argv: ['mongo-emulator', ...argv], onShutdownCommand: () => shutdown('shutdown command') });
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    // mongod exits 100 when initAndListen fails (DBPathInUse, a damaged data directory).
+    console.error(`mongo-emulator: ${error.codeName}: ${error.message}`);
+    process.exit(EXIT_STORAGE);
+  }
+  const where = parsed.options.dbpath === undefined ? 'in-memory' : `data in ${resolve(parsed.options.dbpath)}`;
+  if (parsed.options.replMember) {
+    // A member alone is not what a client should connect to: its line names its address, not a
+    // connection string, so nobody copies one member's URI for the set's (the launcher prints that).
+    console.log(`mongo-emulator member ready on ${emulator.host}:${emulator.port} (a member of replica set ${emulator.replSetName}, ${where}; connect with the set's URI, not to this member)`);
+  } else {
+    console.log(`mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, ${where}; not for production)`);
+  }
   const shutdown = (signal: string) => {
     console.log(`mongo-emulator: ${signal} received, stopping`);
     emulator.stop().then(
@@ -171,9 +215,14 @@ async function runReplicaSet(options: CliOptions & { nodes: number }): Promise<v
     electionTimeoutMillis: (options as { electionTimeoutMillis?: number }).electionTimeoutMillis,
     heartbeatIntervalMillis: (options as { heartbeatIntervalMillis?: number }).heartbeatIntervalMillis,
     memberArgs: options.memberArgs,
+    dbpath: options.dbpath,
     onOutput: (index, line) => console.log(`[member ${index}] ${line}`),
   });
-  console.log(`mongo-emulator ready on ${set.uri} (replica set ${set.replSetName} of ${options.nodes} member processes, pids ${set.members.map((m) => m.pid).join(', ')}, in-memory; not for production)`);
+  console.log(`mongo-emulator ready on ${set.uri} (replica set ${set.replSetName} of ${options.nodes} member processes, pids ${set.members.map((m) => m.pid).join(', ')}, ${options.dbpath === undefined ? 'in-memory' : `data in ${resolve(options.dbpath)}/<member>`}; not for production)`);
+  // The set's URI alone on the last line: the one to copy (the driver finds the primary through it
+  // and follows failovers); the member lines above name addresses only.
+  console.log('Connect with this URI (the whole set; not a single member):');
+  console.log(set.uri);
   const shutdown = (signal: string) => {
     console.log(`mongo-emulator: ${signal} received, stopping the members`);
     set.stop().then(

@@ -3,12 +3,13 @@
 // member in the config, then a wait for a primary. What `mongo-emulator --nodes N` runs, and what
 // tests use to kill, stop (SIGSTOP) and restart members as one does with mongod.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Document } from './engine/types.ts';
 import { PeerClient } from './repl/PeerClient.ts';
+import { readReplState } from './storage/Storage.ts';
 
 const BIN = fileURLToPath(new URL('../bin/mongo-emulator.mjs', import.meta.url));
 /** How long a member process may take to print its ready line (tsx compiles the sources first). */
@@ -16,7 +17,8 @@ const MEMBER_READY_TIMEOUT_MS = 30_000;
 /** How long the set may take to elect its first primary after replSetInitiate. */
 const PRIMARY_TIMEOUT_MS = 30_000;
 const POLL_MS = 25;
-const READY_LINE = /mongo-emulator ready on mongodb:\/\/(\S+?)\/\?/;
+/** A member's ready line names its address (`member ready on host:port (...)`), not a connection string. */
+const READY_LINE = /mongo-emulator member ready on (\S+) \(/;
 
 export interface ReplicaSetOptions {
   nodes?: number;
@@ -32,6 +34,14 @@ export interface ReplicaSetOptions {
   memberConfig?: Document[];
   /** Called with each line a member prints (default: nothing). */
   onOutput?: (memberIndex: number, line: string) => void;
+  /**
+   * mongod's --dbpath for the set: member i keeps its data in `<dbpath>/<i>`. When those
+   * directories already hold the set (a set stopped or killed before), the members come back on
+   * their ports with their data and config, and no replSetInitiate is sent.
+   */
+  dbpath?: string;
+  /** The config's writeConcernMajorityJournalDefault (default true). */
+  writeConcernMajorityJournalDefault?: boolean;
 }
 
 export interface ReplicaSetMember {
@@ -47,8 +57,16 @@ export interface ReplicaSetMember {
   kill(signal?: NodeJS.Signals): void;
   /** Resolves when the process has exited. */
   exited(): Promise<void>;
-  /** Starts the member again on its port, `--uninitiated`: it rejoins through the set's heartbeats and re-syncs. */
+  /**
+   * Starts the member again on its port (SIGKILL first if it still runs). In memory it rejoins
+   * through the set's heartbeats and re-syncs; on a dbpath it recovers its own data and config
+   * and catches up.
+   */
   restart(): Promise<void>;
+  /** Starts a member that exited (a whole-set kill, then each member started again). */
+  start(): Promise<void>;
+  /** Its data directory, when the set runs on a dbpath. */
+  readonly dbpath: string | undefined;
 }
 
 export interface RunningReplicaSet {
@@ -75,11 +93,13 @@ class MemberProcess implements ReplicaSetMember {
     host: string,
     port: number,
     private readonly onOutput: ((memberIndex: number, line: string) => void) | undefined,
+    readonly dbpath: string | undefined,
   ) {
     this.host = host;
     this.port = port;
     this.tempRoot = mkdtempSync(join(tmpdir(), 'mongo-emulator-member-'));
-    this.rollbackDir = join(this.tempRoot, 'rollback');
+    // On a dbpath, rollback files go under it, as mongod's.
+    this.rollbackDir = dbpath === undefined ? join(this.tempRoot, 'rollback') : join(dbpath, 'rollback');
   }
 
   get address(): string {
@@ -92,7 +112,8 @@ class MemberProcess implements ReplicaSetMember {
 
   async start(): Promise<void> {
     // stdin stays open while this process lives: a member stops when it closes (--exitWhenStdinCloses).
-    const child = spawn(process.execPath, [BIN, ...this.args(this.port), '--rollbackDir', this.rollbackDir, '--exitWhenStdinCloses'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const where = this.dbpath === undefined ? ['--rollbackDir', this.rollbackDir] : ['--dbpath', this.dbpath];
+    const child = spawn(process.execPath, [BIN, ...this.args(this.port), ...where, '--exitWhenStdinCloses'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
     let output = '';
@@ -144,7 +165,15 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
   if (options.electionTimeoutMillis !== undefined) flags.push('--electionTimeoutMillis', String(options.electionTimeoutMillis));
   if (options.heartbeatIntervalMillis !== undefined) flags.push('--heartbeatIntervalMillis', String(options.heartbeatIntervalMillis));
   flags.push(...(options.memberArgs ?? []));
-  const members = Array.from({ length: nodes }, (_, index) => new MemberProcess(index, (port) => ['--port', String(port), ...flags], host, firstPort === 0 ? 0 : firstPort + index, options.onOutput));
+  // A set kept on a dbpath comes back on the ports its config names, without a new initiate.
+  const dbpaths = options.dbpath === undefined ? undefined : Array.from({ length: nodes }, (_, index) => join(options.dbpath!, String(index)));
+  const persisted = dbpaths ? existingConfig(dbpaths, replSetName) : undefined;
+  const portOf = (index: number) => {
+    const known = persisted?.[index];
+    if (known) return Number(known.slice(known.lastIndexOf(':') + 1));
+    return firstPort === 0 ? 0 : firstPort + index;
+  };
+  const members = Array.from({ length: nodes }, (_, index) => new MemberProcess(index, (port) => ['--port', String(port), ...flags], host, portOf(index), options.onOutput, dbpaths?.[index]));
   const stop = async () => {
     for (const member of members) member.kill('SIGCONT');
     for (const member of members) member.kill('SIGTERM');
@@ -153,9 +182,15 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
   };
   try {
     await Promise.all(members.map((m) => m.start()));
+    if (persisted) {
+      await waitForPrimary(members.map((m) => m.address), PRIMARY_TIMEOUT_MS);
+      const hosts = members.map((m) => m.address).join(',');
+      return { uri: `mongodb://${hosts}/?replicaSet=${encodeURIComponent(replSetName)}`, replSetName, members, stop };
+    }
     const config = {
       _id: replSetName,
       members: members.map((m, index) => ({ _id: index, host: m.address, ...(options.memberConfig?.[index] ?? {}) })),
+      ...(options.writeConcernMajorityJournalDefault !== undefined ? { writeConcernMajorityJournalDefault: options.writeConcernMajorityJournalDefault } : {}),
       settings: {
         ...(options.electionTimeoutMillis !== undefined ? { electionTimeoutMillis: options.electionTimeoutMillis } : {}),
         ...(options.heartbeatIntervalMillis !== undefined ? { heartbeatIntervalMillis: options.heartbeatIntervalMillis } : {}),
@@ -177,6 +212,20 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
   }
   const hosts = members.map((m) => m.address).join(',');
   return { uri: `mongodb://${hosts}/?replicaSet=${encodeURIComponent(replSetName)}`, replSetName, members, stop };
+}
+
+/**
+ * The member addresses of a set already kept in `dbpaths` (each member's persisted config), or
+ * undefined for fresh directories. A mix of both, or another set's directories, is refused.
+ */
+function existingConfig(dbpaths: string[], replSetName: string): string[] | undefined {
+  const states = dbpaths.map((dir) => (existsSync(dir) ? readReplState(dir) : undefined));
+  if (states.every((s) => s === undefined)) return undefined;
+  const config = states.find((s) => s !== undefined)!.config;
+  if (String(config._id) !== replSetName) throw new Error(`${dbpaths[0]} holds replica set ${String(config._id)}, not ${replSetName}`);
+  const hosts = (config.members as Document[]).map((m) => String(m.host));
+  if (hosts.length !== dbpaths.length) throw new Error(`the set kept in ${dirname(dbpaths[0]!)} has ${hosts.length} members, not ${dbpaths.length}`);
+  return hosts;
 }
 
 /** Polls hello on every member until one is primary and every member says so. */

@@ -6,6 +6,7 @@ import { CommandRegistry } from './commands/registry.ts';
 import { DEFAULT_OPLOG_SIZE_MB } from './changes/Oplog.ts';
 import { createServerState, type EmulatorLogger } from './serverState.ts';
 import { Connection } from './wire/Connection.ts';
+import { Storage } from './storage/Storage.ts';
 import { CommandDispatcher } from './wire/dispatch.ts';
 
 export interface EmulatorOptions {
@@ -37,9 +38,21 @@ export interface EmulatorOptions {
    * Without it the emulator is today's one-node set, the primary from its start.
    */
   replMember?: { electionTimeoutMillis?: number; heartbeatIntervalMillis?: number; rollbackDir?: string };
+  /**
+   * mongod's --dbpath: the data directory, durable as mongod (storage/Storage.ts). Opened before
+   * the port is bound: a directory in use (DBPathInUse), foreign or damaged refuses the start
+   * with a StorageError. Without it the emulator is in memory.
+   */
+  dbpath?: string;
+  /** mongod's --syncdelay: seconds between checkpoints (default 60). */
+  syncDelaySecs?: number;
+  /** mongod's journalCommitInterval: milliseconds between group flushes of the journal (default 100). */
+  journalCommitIntervalMs?: number;
 }
 
 export interface RunningEmulator {
+  /** The data directory's storage (--dbpath), for tests and status; undefined in memory. */
+  readonly storage: Storage | undefined;
   /** A connection string the official driver accepts as-is. */
   readonly uri: string;
   readonly host: string;
@@ -61,8 +74,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = options.host ?? '127.0.0.1';
   const replSetName = options.replSetName ?? 'rs0';
   const logger = options.logger ?? SILENT_LOGGER;
+  const storage = options.dbpath === undefined ? undefined : Storage.open({ dir: options.dbpath, logger, syncDelaySecs: options.syncDelaySecs, commitIntervalMs: options.journalCommitIntervalMs });
   const listener = createServer();
-  await listen(listener, options.port ?? 0, host);
+  try {
+    await listen(listener, options.port ?? 0, host);
+  } catch (error) {
+    await storage?.close();
+    throw error;
+  }
   const port = (listener.address() as AddressInfo).port;
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
@@ -73,27 +92,37 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const connections = new Set<Connection>();
   const sockets = new Set<Socket>();
   const member = options.replMember;
-  const state = createServerState({
-    stopProcess: options.onShutdownCommand,
-    replMember: member && {
-      ...member,
-      rollbackDir: member.rollbackDir ?? join(tmpdir(), `mongo-emulator-${port}-${process.pid}`, 'rollback'),
-      closeClientConnections: () => {
-        for (const connection of connections) connection.close();
+  let state: ReturnType<typeof createServerState>;
+  try {
+    state = createServerState({
+      stopProcess: options.onShutdownCommand,
+      replMember: member && {
+        ...member,
+        // mongod writes rollback files under <dbpath>/rollback.
+        rollbackDir: member.rollbackDir ?? (options.dbpath !== undefined ? join(options.dbpath, 'rollback') : join(tmpdir(), `mongo-emulator-${port}-${process.pid}`, 'rollback')),
+        closeClientConnections: () => {
+          for (const connection of connections) connection.close();
+        },
       },
-    },
-    address,
-    host,
-    port,
-    replSetName,
-    oplogMaxEntries: options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES,
-    oplogSizeMB: options.oplogSizeMB ?? DEFAULT_OPLOG_SIZE_MB,
-    transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds,
-    argv: options.argv,
-    freezeDocuments: options.freezeDocuments ?? process.env.EMULATOR_FREEZE_DOCUMENTS === '1',
-    logger,
-    stopSignal: stopController.signal,
-  });
+      address,
+      host,
+      port,
+      replSetName,
+      oplogMaxEntries: options.oplogMaxEntries ?? DEFAULT_OPLOG_MAX_ENTRIES,
+      oplogSizeMB: options.oplogSizeMB ?? DEFAULT_OPLOG_SIZE_MB,
+      transactionLifetimeLimitSeconds: options.transactionLifetimeLimitSeconds,
+      argv: options.argv,
+      freezeDocuments: options.freezeDocuments ?? process.env.EMULATOR_FREEZE_DOCUMENTS === '1',
+      logger,
+      stopSignal: stopController.signal,
+      storage,
+    });
+  } catch (error) {
+    // A journal that cannot be replayed refuses the start as a damaged directory would.
+    storage?.abandon();
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+    throw error;
+  }
   const dispatcher = new CommandDispatcher(state, new CommandRegistry());
 
   listener.on('connection', (socket) => {
@@ -119,6 +148,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     host,
     port,
     replSetName,
+    storage,
     async stop() {
       if (stopController.signal.aborted) return;
       stopController.abort();
@@ -127,6 +157,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       for (const connection of connections) connection.close();
       for (const socket of sockets) socket.destroy();
       await closed;
+      await storage?.close();
     },
   };
 }

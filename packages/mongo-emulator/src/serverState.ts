@@ -9,6 +9,7 @@ import { SessionRegistry } from './session/SessionRegistry.ts';
 import { TransactionCoordinator } from './txn/TransactionCoordinator.ts';
 import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS } from './serverParameters.ts';
 import { ReplCoordinator } from './repl/ReplCoordinator.ts';
+import type { Storage } from './storage/Storage.ts';
 
 export interface EmulatorLogger {
   info(message: string): void;
@@ -62,6 +63,8 @@ export interface ServerState {
   readonly repl: ReplCoordinator | undefined;
   /** Stops the whole process (the `shutdown` command); only the CLI, which owns its process, gives one. */
   readonly stopProcess: (() => void) | undefined;
+  /** The data directory (--dbpath): journal, checkpoints, lock. Undefined in memory (the tests' default). */
+  readonly storage: Storage | undefined;
 }
 
 /** A member of a replica set of processes (--nodes, --uninitiated). */
@@ -92,6 +95,8 @@ export interface ServerStateOptions {
   stopProcess?: () => void;
   /** Set for a replica-set member: it starts uninitiated and waits for replSetInitiate or a set's heartbeats. */
   replMember?: ReplMemberOptions;
+  /** An opened data directory: its checkpoint and journal are restored into this server, which then journals to it. */
+  storage?: Storage;
 }
 
 /**
@@ -116,12 +121,18 @@ export function createServerState(options: ServerStateOptions): ServerState {
   const member = options.replMember;
   const repl = member
     ? new ReplCoordinator(
-        { address: options.address, setName: options.replSetName, catalog, changeStreams, sessions, transactions, failPoints, clock, logger, stopSignal, closeClientConnections: member.closeClientConnections },
+        { address: options.address, setName: options.replSetName, catalog, changeStreams, sessions, transactions, failPoints, clock, logger, stopSignal, closeClientConnections: member.closeClientConnections, storage: options.storage },
         member,
       )
     : undefined;
+  const storage = options.storage;
+  if (storage) {
+    storage.attach({ catalog, changeStreams, sessions, transactions, clock });
+    if (repl && storage.replState) repl.restore(storage.replState);
+  }
   return {
     repl,
+    storage,
     stopProcess: options.stopProcess,
     node: identity(options.address, options.replSetName),
     clock,

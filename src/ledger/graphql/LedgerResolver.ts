@@ -16,6 +16,7 @@ import { DepositResult, OpenAccountResult, SubmitMovesResult, TransferResult, Wi
 import { toDepositResult, toOpenAccountResult, toSubmitMovesResult, toTransferResult, toWithdrawResult } from './toGraphql.ts';
 import { Account, AccountPage, BalanceHistoryPage, BalancePoint, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
 import { DateTime, JSONScalar, SafeInt } from '../../graphql/scalars.ts';
+import { present } from '../../lib/assert.ts';
 
 /** The app's one ledger service (src/app/createApp.ts), from the request's context. */
 function ledger(ctx: LedgerRequestContext): LedgerService {
@@ -168,7 +169,6 @@ export class LedgerEntryFieldsResolver {
 
 /** Through the request's loader, so a page of entries costs one accounts query, not one per entry. */
 async function loadAccount(ctx: LedgerRequestContext, accountId: string): Promise<Account> {
-  const snapshot = await ctx.loaders.accountById.load(accountId);
-  if (snapshot === null) throw new Error(`invariant: an entry names the missing account ${accountId}`);
+  const snapshot = present(await ctx.loaders.accountById.load(accountId), () => `an entry names the missing account ${accountId}`);
   return toAccount(snapshot);
 }

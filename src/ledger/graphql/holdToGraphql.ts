@@ -4,7 +4,7 @@ import type * as R from '../results.ts';
 import { AuthorizeHoldSuccess, CaptureExceedsHold, CaptureHoldSuccess, HoldNotFound, HoldNotPending, VoidHoldSuccess } from './holdResults.ts';
 import { toHold } from './holdTypes.ts';
 import type { BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds } from './results.ts';
-import { balanceLimitExceeded, currencyMismatch, insufficientFunds, refusal, type Refusal } from './toGraphql.ts';
+import { balanceLimitExceeded, currencyMismatch, insufficientFunds, keyedRequestMember, type KeyedRequestMember } from './toGraphql.ts';
 import { toAccount, toLedgerEntry } from './types.ts';
 
 function authorizeHoldSuccess(result: R.AuthorizeHoldSuccess): AuthorizeHoldSuccess {
@@ -50,7 +50,7 @@ function replayed(result: R.HoldReplayed): DuplicateReplayed {
   return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original: holdOutcome(result.original) });
 }
 
-export function toAuthorizeHoldResult(result: R.AuthorizeHoldResult): AuthorizeHoldSuccess | InsufficientFunds | DuplicateReplayed | Refusal {
+export function toAuthorizeHoldResult(result: R.AuthorizeHoldResult): AuthorizeHoldSuccess | InsufficientFunds | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'authorizeHoldSuccess':
       return authorizeHoldSuccess(result);
@@ -63,13 +63,13 @@ export function toAuthorizeHoldResult(result: R.AuthorizeHoldResult): AuthorizeH
     case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 
 export function toCaptureHoldResult(
   result: R.CaptureHoldResult,
-): CaptureHoldSuccess | HoldNotPending | CaptureExceedsHold | HoldNotFound | CurrencyMismatch | BalanceLimitExceeded | DuplicateReplayed | Refusal {
+): CaptureHoldSuccess | HoldNotPending | CaptureExceedsHold | HoldNotFound | CurrencyMismatch | BalanceLimitExceeded | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'captureHoldSuccess':
       return captureHoldSuccess(result);
@@ -90,11 +90,11 @@ export function toCaptureHoldResult(
     case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 
-export function toVoidHoldResult(result: R.VoidHoldResult): VoidHoldSuccess | HoldNotPending | HoldNotFound | DuplicateReplayed | Refusal {
+export function toVoidHoldResult(result: R.VoidHoldResult): VoidHoldSuccess | HoldNotPending | HoldNotFound | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'voidHoldSuccess':
       return voidHoldSuccess(result);
@@ -107,6 +107,6 @@ export function toVoidHoldResult(result: R.VoidHoldResult): VoidHoldSuccess | Ho
     case 'idempotencyKeyReused':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }

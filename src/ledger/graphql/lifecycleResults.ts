@@ -5,7 +5,7 @@ import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } fr
 import { SafeInt } from '../../graphql/scalars.ts';
 import type * as R from '../results.ts';
 import { AccountClosed, AccountNotFound, CurrencyMismatch, InsufficientFunds, OutcomeUnknown, RequestInProgress } from './results.ts';
-import { currencyMismatch, insufficientFunds, refusal } from './toGraphql.ts';
+import { currencyMismatch, insufficientFunds, keyedRequestMember } from './toGraphql.ts';
 import { Account, LedgerEntry, toAccount, toLedgerEntry } from './types.ts';
 
 @ObjectType({ description: 'The reversal applied: the money went back the way the original came' })
@@ -157,7 +157,7 @@ function replayed(result: R.LifecycleReplayed): DuplicateReplayed {
 
 export function toReverseMoveResult(
   result: R.ReverseMoveResult,
-): ReverseMoveSuccess | MoveNotFound | NotReversible | ReversalExceedsOriginal | InsufficientFunds | DuplicateReplayed | ReturnType<typeof refusal> {
+): ReverseMoveSuccess | MoveNotFound | NotReversible | ReversalExceedsOriginal | InsufficientFunds | DuplicateReplayed | ReturnType<typeof keyedRequestMember> {
   switch (result.kind) {
     case 'reverseMoveSuccess':
       return reverseMoveSuccess(result);
@@ -180,11 +180,11 @@ export function toReverseMoveResult(
     case 'idempotencyKeyReused':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 
-export function toCloseAccountResult(result: R.CloseAccountResult): CloseAccountSuccess | AccountHasHolds | CurrencyMismatch | DuplicateReplayed | ReturnType<typeof refusal> {
+export function toCloseAccountResult(result: R.CloseAccountResult): CloseAccountSuccess | AccountHasHolds | CurrencyMismatch | DuplicateReplayed | ReturnType<typeof keyedRequestMember> {
   switch (result.kind) {
     case 'closeAccountSuccess':
       return closeAccountSuccess(result);
@@ -199,6 +199,6 @@ export function toCloseAccountResult(result: R.CloseAccountResult): CloseAccount
     case 'idempotencyKeyReused':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }

@@ -22,8 +22,8 @@ import {
 } from './results.ts';
 import { toAccount, toLedgerEntry } from './types.ts';
 
-/** The members each shared refusal maps to, by the service result it maps from. */
-export type Refusal = AccountNotFound | AccountClosed | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
+/** The members every keyed request's union shares (not found, closed, in progress, unknown, key reused). */
+export type KeyedRequestMember = AccountNotFound | AccountClosed | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
 
 function openAccountSuccess(result: R.OpenAccountSuccess): OpenAccountSuccess {
   return Object.assign(new OpenAccountSuccess(), { account: toAccount(result.account) });
@@ -83,8 +83,8 @@ function replayed(result: R.DuplicateReplayed): DuplicateReplayed {
   return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original: replayableOutcome(result.original) });
 }
 
-/** The refusals every money move shares. */
-export function refusal(result: R.AccountNotFound | R.AccountClosed | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): Refusal {
+/** The members every keyed request's union shares, from the service result they map from. */
+export function keyedRequestMember(result: R.AccountNotFound | R.AccountClosed | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): KeyedRequestMember {
   switch (result.kind) {
     case 'accountClosed':
       return Object.assign(new AccountClosed(), { accountId: result.accountId, closedAt: result.closedAt });
@@ -110,7 +110,7 @@ export function toOpenAccountResult(result: R.OpenAccountResult): OpenAccountSuc
   }
 }
 
-export function toDepositResult(result: R.DepositResult): DepositSuccess | BalanceLimitExceeded | DuplicateReplayed | Refusal {
+export function toDepositResult(result: R.DepositResult): DepositSuccess | BalanceLimitExceeded | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'depositSuccess':
       return depositSuccess(result);
@@ -123,11 +123,11 @@ export function toDepositResult(result: R.DepositResult): DepositSuccess | Balan
     case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 
-export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | InsufficientFunds | DuplicateReplayed | Refusal {
+export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | InsufficientFunds | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'withdrawSuccess':
       return withdrawSuccess(result);
@@ -140,11 +140,11 @@ export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | In
     case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 
-export function toTransferResult(result: R.TransferResult): TransferSuccess | InsufficientFunds | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | Refusal {
+export function toTransferResult(result: R.TransferResult): TransferSuccess | InsufficientFunds | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'transferSuccess':
       return transferSuccess(result);
@@ -161,7 +161,7 @@ export function toTransferResult(result: R.TransferResult): TransferSuccess | In
     case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
-      return refusal(result);
+      return keyedRequestMember(result);
   }
 }
 

@@ -65,6 +65,10 @@ export class ChangeStreams {
   readonly tails = new OplogTails(() => this.oplog);
   /** The replica set's current term, which every entry this member writes carries (`t`). */
   term: bigint = TERM;
+  /** With --dbpath: every document written to local.oplog.rs, for the journal (storage/Storage.ts). */
+  journal: ((docs: Document[]) => void) | undefined;
+  /** With --dbpath: the oplog was started afresh (initiate, initial sync), which needs a checkpoint. */
+  onReset: (() => void) | undefined;
   /** While a replicated entry is applied: its time, and its transaction's next txnOpIndex. */
   #replicating: { ts: Timestamp; wallTime: Date; txn: TransactionInfo | undefined; nextIndex: number; quiet: boolean } | undefined;
   readonly #catalog: Catalog;
@@ -134,7 +138,7 @@ export class ChangeStreams {
     }
     this.oplog.append(operation, at);
     const statement = this.#statement;
-    this.oplog.log([formatEntry(operation, at, statement, statement && this.#prevOpTime(statement, ts), this.term)]);
+    this.#log([formatEntry(operation, at, statement, statement && this.#prevOpTime(statement, ts), this.term)]);
   }
 
   /**
@@ -151,7 +155,13 @@ export class ChangeStreams {
     } finally {
       this.#replicating = undefined;
     }
-    this.oplog.log([entry]);
+    this.#log([entry]);
+  }
+
+  /** Writes documents to local.oplog.rs, and to the journal when there is one. */
+  #log(docs: Document[]): void {
+    this.oplog.log(docs);
+    this.journal?.(docs);
   }
 
   /** Runs `apply` (an initial sync's clone) without events or entries: the oplog starts after it. */
@@ -174,6 +184,20 @@ export class ChangeStreams {
     this.oplog = new Oplog(this.oplog.maxEntries, this.oplog.maxBytes);
     this.oplog.append({ op: 'noop', msg: String((entry.o as Document | undefined)?.msg ?? '') }, { ts: entry.ts as Timestamp, wallTime: entry.wall as Date });
     this.oplog.log([entry]);
+    this.onReset?.();
+  }
+
+  /**
+   * The oplog of a checkpoint (storage/Storage.ts): local.oplog.rs as it was, for sync sources
+   * and rollback. The events before it are not kept, so change streams resume from the
+   * checkpoint on (a token before it is history lost, 286, never a silent gap).
+   */
+  restoreOplog(records: Document[]): void {
+    const last = records.at(-1);
+    if (!last) return;
+    this.oplog = new Oplog(this.oplog.maxEntries, this.oplog.maxBytes);
+    this.oplog.append({ op: 'noop', msg: 'checkpoint' }, { ts: last.ts as Timestamp, wallTime: last.wall as Date });
+    this.oplog.log(records);
   }
 
   /** The optime of the session's previous write under the same txnNumber; records this one's. */
@@ -215,7 +239,7 @@ export class ChangeStreams {
           }
           return { ts: this.#clock.tick(), wallTime: this.#clock.lastWriteDate };
         };
-        this.oplog.log(formatTransaction(txn.operations, times, info, this.term));
+        this.#log(formatTransaction(txn.operations, times, info, this.term));
       }
     }
   }

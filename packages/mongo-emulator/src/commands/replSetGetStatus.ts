@@ -19,6 +19,8 @@ export const replSetGetStatus: CommandDefinition = {
     const last = server.changeStreams.oplog.lastRecord.doc;
     const opTime = { ts: last.ts, t: node.term };
     const opTimeDate = last.wall as Date;
+    // On a dbpath, what the journal holds; in memory, everything applied is all there is.
+    const durable = server.storage ? { ts: server.storage.durableOpTime.ts, t: node.term } : opTime;
     const uptimeSeconds = Math.floor((now.getTime() - node.startedAt.getTime()) / 1000);
     return {
       set: node.setName,
@@ -35,7 +37,7 @@ export const replSetGetStatus: CommandDefinition = {
         lastCommittedWallTime: opTimeDate,
         readConcernMajorityOpTime: opTime,
         appliedOpTime: opTime,
-        durableOpTime: opTime,
+        durableOpTime: durable,
         lastAppliedWallTime: opTimeDate,
         lastDurableWallTime: opTimeDate,
       },
@@ -51,8 +53,8 @@ export const replSetGetStatus: CommandDefinition = {
           uptime: uptimeSeconds,
           optime: opTime,
           optimeDate: opTimeDate,
-          optimeDurable: opTime,
-          optimeDurableDate: opTimeDate,
+          optimeDurable: durable,
+          optimeDurableDate: new Date((durable.ts as { high: number }).high * 1000),
           lastAppliedWallTime: opTimeDate,
           lastDurableWallTime: opTimeDate,
           syncSourceHost: '',
@@ -79,6 +81,7 @@ function memberStatus(repl: ReplCoordinator, oplog: Oplog): Document {
   if (!repl.config) throw new CommandError('NotYetInitialized', 'no replset config has been received');
   const now = new Date();
   const applied = repl.lastApplied;
+  const durable = repl.lastDurable;
   const appliedWall = repl.lastAppliedWall;
   const members = repl.members().map(({ config, data, self }) => {
     if (self) {
@@ -91,8 +94,8 @@ function memberStatus(repl: ReplCoordinator, oplog: Oplog): Document {
         uptime: Math.floor((now.getTime() - repl.startedAt.getTime()) / 1000),
         optime: applied,
         optimeDate: new Date(applied.ts.high * 1000),
-        optimeDurable: applied,
-        optimeDurableDate: new Date(applied.ts.high * 1000),
+        optimeDurable: durable,
+        optimeDurableDate: new Date((durable.ts as { high: number }).high * 1000),
         lastAppliedWallTime: appliedWall,
         lastDurableWallTime: appliedWall,
         syncSourceHost: repl.syncSource ?? '',
@@ -148,7 +151,7 @@ function memberStatus(repl: ReplCoordinator, oplog: Oplog): Document {
       lastCommittedWallTime: new Date(repl.commitPoint.ts.high * 1000),
       readConcernMajorityOpTime: repl.majorityReadPoint,
       appliedOpTime: applied,
-      durableOpTime: applied,
+      durableOpTime: durable,
       lastAppliedWallTime: appliedWall,
       lastDurableWallTime: appliedWall,
     },

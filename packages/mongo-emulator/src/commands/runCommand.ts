@@ -76,7 +76,11 @@ export async function runCommand(
       transaction?.checkIn();
     }
     const reply: Document = scope.finish({ ...result, ok: 1 });
-    const replicated = repl !== undefined && definition.acceptsWriteConcern && (command.autocommit === undefined || definition.adminOnly === true) ? await awaitReplication(server, command, connection) : writeConcernError;
+    const waitsForWriteConcern = definition.acceptsWriteConcern && (command.autocommit === undefined || definition.adminOnly === true);
+    // One node on a dbpath: j:true and w:majority (the implicit default) wait for the journal,
+    // as mongod's do (writeConcernMajorityJournalDefault is true on a one-node set).
+    if (repl === undefined && waitsForWriteConcern && server.storage !== undefined && journals(command.writeConcern as Document | undefined)) await server.storage.waitDurable();
+    const replicated = repl !== undefined && waitsForWriteConcern ? await awaitReplication(server, command, connection) : writeConcernError;
     attachAfterWrite(reply, replicated, action);
     return { kind: 'reply', document: addAutomaticLabels(reply, labels) };
   } catch (error) {
@@ -95,6 +99,16 @@ async function awaitReplication(server: ServerState, command: Document, connecti
   const repl = server.repl!;
   const writeConcern = (command.writeConcern as Document | undefined) ?? { w: 'majority' };
   return repl.awaitWriteConcern(writeConcern, repl.lastApplied, [connection.closeSignal, server.stopSignal]);
+}
+
+/** Whether a one-node write concern waits for the journal: j:true, or w:majority unless j:false; never w:0. */
+function journals(writeConcern: Document | undefined): boolean {
+  const w = writeConcern?.w ?? 'majority';
+  const j = writeConcern?.j;
+  if (w === 0 || w === 0n) return false;
+  if (j === true || j === 1) return true;
+  if (j === false || j === 0) return false;
+  return w === 'majority';
 }
 
 /** The command's entry in serverStatus's metrics.commands, made on its first run. */

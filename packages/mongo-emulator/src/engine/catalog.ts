@@ -6,7 +6,7 @@
 // time, observeBeforeWrite), stages its ChangeRecords instead of emitting them, and at commit
 // installs the versions they left on each live Collection (checked first, then stored with
 // their index keys), which emits the same records to observers in order.
-import { Timestamp } from 'bson';
+import { Timestamp, type Binary } from 'bson';
 import { CommandError } from '../errors.ts';
 import { aggregateDocuments } from './aggregate.ts';
 import { Collection, type CollectionHost } from './collection.ts';
@@ -148,11 +148,12 @@ export class Catalog {
     return this.getCollection(db, name) ?? this.#create(db, name, {});
   }
 
-  createCollection(db: string, name: string, options: Document = {}): Collection {
+  /** `uuid`: the collection's own, when it comes back from a checkpoint (storage/Storage.ts). */
+  createCollection(db: string, name: string, options: Document = {}, uuid?: Binary): Collection {
     if (this.getCollection(db, name) || this.view(db, name)) {
       throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
     }
-    return this.#create(db, name, options);
+    return this.#create(db, name, options, uuid);
   }
 
   /** Registers a collection `build` makes on this catalog's clock and observers (a snapshot's clone). */
@@ -281,8 +282,8 @@ export class Catalog {
     for (const o of this.#observers) o(change);
   }
 
-  #create(db: string, name: string, options: Document): Collection {
-    const coll = new Collection(db, name, this.#host(), options, { freezeDocuments: this.freezeDocuments });
+  #create(db: string, name: string, options: Document, uuid?: Binary): Collection {
+    const coll = new Collection(db, name, this.#host(), options, { freezeDocuments: this.freezeDocuments }, uuid);
     this.#collections(db).set(name, coll);
     for (const o of this.#creationObservers) o(coll);
     return coll;

@@ -264,6 +264,14 @@ export class Collection {
     return result;
   }
 
+  /**
+   * The stored documents of this instant, in natural order, not copied: a copy-on-write clone of
+   * the records (O(1)) whose versions are immutable, read later while writes go on (a checkpoint).
+   */
+  frozenDocuments(): Iterable<Document> {
+    return this.#records.clone().values();
+  }
+
   /** Every stored document in natural order, as copies (for aggregation and $lookup). */
   allDocuments(): Document[] {
     return [...this.#records.values()].map((doc) => cloneValue(doc));

@@ -22,6 +22,7 @@ import { applyEntry } from './applyEntry.ts';
 import { compareOpTime, electionIdForTerm, maxOpTime, NULL_OP_TIME, parseOpTime, type OpTime } from './opTime.ts';
 import { PeerClient, PeerUnreachable } from './PeerClient.ts';
 import { timeKey } from '../changes/resumeToken.ts';
+import type { PersistedReplState, Storage } from '../storage/Storage.ts';
 
 /** mongod's MemberState codes (src/mongo/db/repl/member_state.h). */
 export const MemberState = Object.freeze({
@@ -118,6 +119,8 @@ export interface ReplHost {
   readonly stopSignal: AbortSignal;
   /** Closes every client connection (rollback does, as mongod's). */
   closeClientConnections(): void;
+  /** With --dbpath: the journal (durable optime, flushes) and where config, term and vote are kept. */
+  readonly storage?: Storage;
 }
 
 export interface ReplOptions {
@@ -176,6 +179,55 @@ export class ReplCoordinator {
     this.#options = options;
     host.changeStreams.majorityVisible = () => timeKey(this.majorityReadPoint.ts);
     host.stopSignal.addEventListener('abort', () => this.#shutdown(), { once: true });
+    if (host.storage) {
+      host.storage.onDurable = () => {
+        if (this.isPrimary) this.#recomputeCommitPoint();
+        else this.#reportPosition();
+        this.#wake();
+      };
+    }
+  }
+
+  /**
+   * A member restarted on its dbpath (mongod with --replSet on a dbpath holding a config): its
+   * config, term and vote come back from disk, its data from the checkpoint and journal; it
+   * starts as a secondary and catches up from a sync source (or rolls back what the set never
+   * committed), with no initial sync unless it never had the set's data.
+   */
+  restore(persisted: PersistedReplState): void {
+    const config = normaliseConfig(persisted.config, this.#options, Number(persisted.config.version ?? 1), Number(persisted.config.term ?? 0));
+    if (config._id !== this.#host.setName) {
+      throw new Error(`the replica-set config on disk is for set ${config._id}, but this member was started with --replSet ${this.#host.setName}`);
+    }
+    this.term = persisted.term;
+    this.#host.changeStreams.term = persisted.term;
+    this.#votedFor = persisted.votedFor;
+    this.#hasData = persisted.hasData;
+    this.#installConfig(config);
+    if (this.selfIndex < 0) return;
+    this.#host.logger.info(`repl: ${this.address} restarts with config version ${config.version}, term ${this.term}${this.#hasData ? `, last applied ${formatOpTime(this.lastApplied)}` : ', no data yet'}`);
+    this.#setState(this.#hasData ? MemberState.SECONDARY : MemberState.STARTUP2);
+    this.#start();
+  }
+
+  /** Writes config, term and vote to the dbpath before the member acts on them (mongod's local.system.replset, local.replset.election). */
+  #persist(): void {
+    const storage = this.#host.storage;
+    if (!storage || !this.config) return;
+    storage.saveReplState({ config: this.config as unknown as Document, term: this.term, votedFor: this.#votedFor, hasData: this.#hasData });
+  }
+
+  /** This member's durable optime: what its journal holds (the applied one without --dbpath, where memory is all there is). */
+  get lastDurable(): OpTime {
+    const storage = this.#host.storage;
+    if (!storage) return this.lastApplied;
+    if (!this.#hasData) return NULL_OP_TIME;
+    return compareOpTime(storage.durableOpTime, this.lastApplied) <= 0 ? storage.durableOpTime : this.lastApplied;
+  }
+
+  /** writeConcernMajorityJournalDefault: w:majority counts durable optimes (true, the default) or applied ones. */
+  get #majorityJournals(): boolean {
+    return this.config?.writeConcernMajorityJournalDefault !== false;
   }
 
   get address(): string {
@@ -253,6 +305,7 @@ export class ReplCoordinator {
     // (replication_coordinator_external_state_impl.cpp, initializeReplSetStorage).
     this.#host.changeStreams.resetOplog({ op: 'n', ns: '', o: { msg: 'initiating set' }, ts: this.#host.clock.tick(), t: -1n, v: 2n, wall: new Date() });
     this.#hasData = true;
+    this.#persist();
     this.#setState(MemberState.SECONDARY);
     this.#start();
     // mongod stands at once when it is the only electable member; with peers, it stands as soon as
@@ -281,6 +334,7 @@ export class ReplCoordinator {
 
   #installConfig(config: ReplSetConfig): void {
     this.config = config;
+    this.#persist();
     this.#bumpTopology();
     this.selfIndex = config.members.findIndex((m) => m.host === this.address);
     for (const member of config.members) {
@@ -494,7 +548,7 @@ export class ReplCoordinator {
       configTerm: this.config?.term ?? -1,
       opTime: this.lastApplied,
       wallTime: this.lastAppliedWall,
-      durableOpTime: this.lastApplied,
+      durableOpTime: this.lastDurable,
       durableWallTime: this.lastAppliedWall,
       syncingTo: this.#syncSource ?? '',
       lastCommittedOpTime: this.commitPoint,
@@ -508,6 +562,7 @@ export class ReplCoordinator {
     if (term <= this.term) return;
     this.term = term;
     this.#host.changeStreams.term = term;
+    this.#persist();
     if (this.isPrimary) this.#stepDown(`a newer term ${term} (${why})`);
   }
 
@@ -563,6 +618,7 @@ export class ReplCoordinator {
       const term = this.term + 1n;
       this.#updateTerm(term, 'standing for election');
       this.#votedFor = { term, candidateIndex: this.selfIndex };
+      this.#persist();
       if (!(await this.#requestVotes(false, term))) return;
       if (this.term !== term || this.state !== MemberState.SECONDARY) return;
       this.#becomePrimary(reason);
@@ -623,6 +679,7 @@ export class ReplCoordinator {
     if (!dryRun && term === this.term && this.isPrimary) return reply(false, 'I am the primary of this term');
     if (!dryRun) {
       this.#votedFor = { term, candidateIndex };
+      this.#persist();
       // Granting a vote restarts the election timer, so voters do not stand against the candidate.
       this.#lastPrimaryContactMs = Date.now();
       this.#resetElectionTimer();
@@ -720,7 +777,14 @@ export class ReplCoordinator {
    */
   #recomputeCommitPoint(): void {
     if (!this.isPrimary || !this.config) return;
-    const optimes = this.#votingMembers().map((m) => (m.host === this.address ? this.lastApplied : (this.#members.get(m.host)?.durableOpTime ?? NULL_OP_TIME)));
+    // writeConcernMajorityJournalDefault false: the commit point counts applied optimes (what
+    // may be lost to a whole-set power loss, as mongod documents it).
+    const journals = this.#majorityJournals;
+    const optimes = this.#votingMembers().map((m) => {
+      if (m.host === this.address) return journals ? this.lastDurable : this.lastApplied;
+      const data = this.#members.get(m.host);
+      return (journals ? data?.durableOpTime : data?.appliedOpTime) ?? NULL_OP_TIME;
+    });
     optimes.sort((a, b) => compareOpTime(b, a));
     const candidate = optimes[this.majorityCount() - 1] ?? NULL_OP_TIME;
     // Only an optime of the primary's own term commits (Raft's rule; mongod's "new primary" no-op).
@@ -745,7 +809,7 @@ export class ReplCoordinator {
     let count = 0;
     for (const member of this.config?.members ?? []) {
       const data = this.#members.get(member.host);
-      const at = member.host === this.address ? this.lastApplied : durable ? data?.durableOpTime : data?.appliedOpTime;
+      const at = member.host === this.address ? (durable ? this.lastDurable : this.lastApplied) : durable ? data?.durableOpTime : data?.appliedOpTime;
       if (at && compareOpTime(at, opTime) >= 0) count += 1;
     }
     return count;
@@ -758,18 +822,29 @@ export class ReplCoordinator {
    */
   async awaitWriteConcern(writeConcern: Document, opTime: OpTime, signals: AbortSignal[]): Promise<Document | undefined> {
     const w = writeConcern.w ?? 'majority';
-    if (w === 0 || w === 0n || w === 1 || w === 1n) return undefined;
+    const j = writeConcern.j === true || writeConcern.j === 1 ? true : writeConcern.j === false || writeConcern.j === 0 ? false : undefined;
+    if (w === 0 || w === 0n) return undefined;
+    if ((w === 1 || w === 1n) && j !== true) return undefined;
     if (!this.isPrimary) return steppedDownError();
     this.#recomputeCommitPoint();
     let ready: () => boolean;
-    if (w === 'majority') {
-      ready = () => compareOpTime(this.commitPoint, opTime) >= 0 && this.#membersAt(opTime, true) >= this.majorityCount();
+    if (w === 1 || w === 1n) {
+      // w:1, j:true: this member's own journal (mongod waits for its JournalFlusher).
+      this.#host.storage?.requestFlush();
+      ready = () => compareOpTime(this.lastDurable, opTime) >= 0;
+    } else if (w === 'majority') {
+      // write_concern.cpp: a majority write journals when writeConcernMajorityJournalDefault is
+      // true and j is not given; j:true always journals.
+      const durable = j === true || (j === undefined && this.#majorityJournals);
+      if (durable) this.#host.storage?.requestFlush();
+      ready = () => compareOpTime(this.commitPoint, opTime) >= 0 && this.#membersAt(opTime, durable) >= this.majorityCount();
     } else if (typeof w === 'number' || typeof w === 'bigint') {
       const needed = Number(w);
       if (needed > (this.config?.members.length ?? 1)) {
         return { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes', errInfo: { writeConcern: provenance(writeConcern) } };
       }
-      const journaled = writeConcern.j === true || writeConcern.j === 1;
+      const journaled = j === true;
+      if (journaled) this.#host.storage?.requestFlush();
       ready = () => this.#membersAt(opTime, journaled) >= needed;
     } else {
       return { code: 79, codeName: 'UnknownReplWriteConcern', errmsg: `No write concern mode named '${String(w)}' found in replica set configuration`, errInfo: { writeConcern: provenance(writeConcern) } };
@@ -944,9 +1019,23 @@ export class ReplCoordinator {
       const more = await client.command('local', { getMore: id, collection: 'oplog.rs', batchSize: FETCH_BATCH_ENTRIES, maxTimeMS: FETCH_AWAIT_MS }, this.electionTimeoutMs + FETCH_AWAIT_MS);
       if (more.ok !== 1) throw new Error(`getMore on the oplog failed: ${String(more.errmsg)}`);
       const replData = more.$replData as Document | undefined;
-      if (replData) this.#advanceCommitPoint(parseOpTime(replData.lastOpCommitted));
+      if (replData) this.#processReplData(replData);
       batch = (more.cursor as Document).nextBatch as Document[];
     }
+  }
+
+  /**
+   * The metadata of a batch fetched from the sync source (data_replicator_external_state_impl.cpp,
+   * DataReplicatorExternalStateImpl::processMetadata): the commit point advances, and a source that
+   * names a primary postpones the election timer (cancelAndRescheduleElectionTimeout), so a
+   * secondary that keeps fetching does not stand while the primary lives, whatever the heartbeat
+   * interval is against the election timeout.
+   */
+  #processReplData(replData: Document): void {
+    this.#advanceCommitPoint(parseOpTime(replData.lastOpCommitted));
+    if (Number(replData.primaryIndex ?? -1) < 0 || this.isPrimary || BigInt((replData.term as bigint | number | undefined) ?? -1) < this.term) return;
+    this.#lastPrimaryContactMs = Date.now();
+    this.#resetElectionTimer();
   }
 
   async #applyBatch(batch: Document[], signal: AbortSignal, idempotent = false): Promise<void> {
@@ -965,6 +1054,10 @@ export class ReplCoordinator {
       applyEntry(this.#host, entry, idempotent);
       this.#host.clock.advanceTo(entry.ts as Timestamp);
     }
+    // The batch goes to the journal at once rather than at the next commit interval, so a
+    // primary's j/majority waits are not held a whole interval by each secondary (the position
+    // is reported again when the flush lands: storage.onDurable).
+    this.#host.storage?.requestFlush();
     this.#wake();
     this.#reportPosition();
   }
@@ -975,7 +1068,7 @@ export class ReplCoordinator {
     const applied = this.lastApplied;
     const request = {
       replSetUpdatePosition: 1,
-      optimes: [{ appliedOpTime: applied, appliedWallTime: this.lastAppliedWall, durableOpTime: applied, durableWallTime: this.lastAppliedWall, memberId: this.#self()._id, cfgver: this.config.version }],
+      optimes: [{ appliedOpTime: applied, appliedWallTime: this.lastAppliedWall, durableOpTime: this.lastDurable, durableWallTime: this.lastAppliedWall, memberId: this.#self()._id, cfgver: this.config.version }],
     };
     const targets = new Set([this.#syncSource, this.#primaryAddress].filter((h): h is string => !!h));
     for (const host of targets) void this.#client(host).command('admin', request, this.electionTimeoutMs).catch(() => undefined);
@@ -1013,6 +1106,7 @@ export class ReplCoordinator {
     await this.#applyBatch(((reply.cursor as Document).firstBatch as Document[]) ?? [], signal, true);
     if (signal.aborted) return;
     this.#hasData = true;
+    this.#persist();
     this.#setState(MemberState.SECONDARY);
     this.#reportPosition();
   }
@@ -1111,7 +1205,10 @@ export class ReplCoordinator {
 
   /** The getMore reply's $replData a fetcher reads the commit point from (oplog_fetcher.cpp). */
   replData(): Document {
-    return { term: this.term, lastOpCommitted: this.commitPoint, lastOpVisible: this.lastApplied, configVersion: this.config?.version ?? -2, primaryIndex: this.isPrimary ? this.selfIndex : -1, syncSourceIndex: -1 };
+    // primaryIndex names the primary this member knows (rpc::ReplSetMetadata), itself or another.
+    const primary = this.primaryAddress;
+    const primaryIndex = primary === undefined ? -1 : (this.config?.members.findIndex((m) => m.host === primary) ?? -1);
+    return { term: this.term, lastOpCommitted: this.commitPoint, lastOpVisible: this.lastApplied, configVersion: this.config?.version ?? -2, primaryIndex, syncSourceIndex: -1 };
   }
 }
 
@@ -1165,7 +1262,7 @@ export function normaliseConfig(raw: Document, options: Pick<ReplOptions, 'elect
     term: Number(raw.term ?? term),
     members,
     protocolVersion: 1n,
-    writeConcernMajorityJournalDefault: true,
+    writeConcernMajorityJournalDefault: raw.writeConcernMajorityJournalDefault !== false,
     settings: {
       chainingAllowed: true,
       heartbeatIntervalMillis: BigInt((settings.heartbeatIntervalMillis ?? options.heartbeatIntervalMillis ?? DEFAULT_HEARTBEAT_INTERVAL_MS) as number),

@@ -42,6 +42,11 @@ export class SessionRegistry {
     return [...this.sessions.values()].map((s) => ({ id: new Binary(Buffer.from(s.key, 'hex'), Binary.SUBTYPE_UUID), lastUse: new Date(s.lastUsedMs) }));
   }
 
+  /** Every session in the cache (a checkpoint saves their retryable-write records). */
+  entries(): LogicalSession[] {
+    return [...this.sessions.values()];
+  }
+
   end(lsids: unknown[]): void {
     for (const lsid of lsids) this.sessions.delete(sessionKey(lsid));
   }

@@ -213,6 +213,12 @@ export class TransactionCoordinator {
    * config.transactions record): should this member become primary, a retried commitTransaction
    * of it succeeds instead of NoSuchTransaction, so withTransaction does not apply it twice.
    */
+  /** The txnNumber of the session's last committed transaction, if its last one committed (a checkpoint keeps it). */
+  committedTxnNumber(key: string): bigint | undefined {
+    const txn = this.#bySession.get(key);
+    return txn?.state === 'committed' ? txn.txnNumber : undefined;
+  }
+
   recordReplicatedCommit(session: LogicalSession, lsid: Document, n: bigint): void {
     if (n < session.txnNumber) return;
     const previous = this.#bySession.get(session.key);
