@@ -55,7 +55,10 @@ export function journalEntries(attempt: MoveAttempt, legs: readonly AppliedLeg[]
  * decisions by the clock of the server that committed them (L3), never a process's. An upsert
  * with a pipeline is the one write that can evaluate `$$NOW` into a new document; it inserts (the
  * ids follow from the request key, whose insert before it is the duplicate check), and mongod logs
- * it and reports it to change streams as an insert.
+ * it and reports it to change streams as an insert: an upsert that matches nothing inserts through
+ * `collection_internal::insertDocument`, the insert command's own path
+ * (src/mongo/db/exec/upsert_stage.cpp, `UpsertStage::_performInsert`), so the payout projection's
+ * `operationType: 'insert'` filter still sees every withdrawal.
  */
 export async function insertEntries(entries: Collection<EntryDoc>, session: ClientSession, docs: readonly EntryDoc[]): Promise<void> {
   if (docs.length === 0) return;

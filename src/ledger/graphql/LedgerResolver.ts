@@ -81,6 +81,33 @@ export class LedgerResolver {
     return toCloseAccountResult(await ledger(ctx).closeAccount(parseInput(zodInputs.closeAccountInput, input)));
   }
 
+  @Query(() => SafeInt, {
+    nullable: true,
+    description: "An account's balance as of `at` (Account.balanceAt as a root field, for the SDK); null when there is no such account",
+  })
+  @Allow(Rights.query)
+  async balanceAt(@Arg('accountId', () => ID) accountId: string, @Arg('at', () => DateTime) at: Date, @Ctx() ctx: LedgerRequestContext): Promise<number | null> {
+    const id = parseInput(zodInputs.accountIdQuery, { id: accountId }).id;
+    if ((await ctx.loaders.accountById.load(id)) === null) return null;
+    return ledger(ctx).balanceAt(id, at);
+  }
+
+  @Query(() => BalanceHistoryPage, {
+    description: `An account's balance after each decision, newest first, at or before \`at\` (absent: now), on the database clock; at most ${pageSizeMax} per page`,
+  })
+  @Allow(Rights.query)
+  async balanceHistory(
+    @Arg('accountId', () => ID) accountId: string,
+    @Arg('at', () => DateTime, { nullable: true }) at: Date | null,
+    @Arg('first', () => Int, { nullable: true }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: LedgerRequestContext,
+  ): Promise<BalanceHistoryPage> {
+    const page = await ledger(ctx).balanceHistory(parseInput(zodInputs.balanceHistoryInput, { accountId, at, first, after }));
+    const items = page.items.map((point) => Object.assign(new BalancePoint(), { ...point, entry: toLedgerEntry(point.entry) }));
+    return Object.assign(new BalanceHistoryPage(), { ...page, items });
+  }
+
   @Query(() => Account, { nullable: true })
   @Allow(Rights.query)
   async account(@Arg('id', () => ID) id: string, @Ctx() ctx: LedgerRequestContext): Promise<Account | null> {
@@ -126,19 +153,6 @@ export class AccountFieldsResolver {
   })
   async balanceAt(@Root() account: Account, @Arg('at', () => DateTime) at: Date, @Ctx() ctx: LedgerRequestContext): Promise<number> {
     return ledger(ctx).balanceAt(account.id, at);
-  }
-
-  @FieldResolver(() => BalanceHistoryPage, { description: `The balance after each decision, newest first, at or before \`at\` (absent: now); at most ${pageSizeMax} per page` })
-  async balanceHistory(
-    @Root() account: Account,
-    @Arg('at', () => DateTime, { nullable: true }) at: Date | null,
-    @Arg('first', () => Int, { nullable: true }) first: number | null,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: LedgerRequestContext,
-  ): Promise<BalanceHistoryPage> {
-    const page = await ledger(ctx).balanceHistory(parseInput(zodInputs.balanceHistoryInput, { accountId: account.id, at, first, after }));
-    const items = page.items.map((point) => Object.assign(new BalancePoint(), { ...point, entry: toLedgerEntry(point.entry) }));
-    return Object.assign(new BalanceHistoryPage(), { ...page, items });
   }
 }
 

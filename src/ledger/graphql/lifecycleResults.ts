@@ -22,17 +22,17 @@ export class ReverseMoveSuccess {
   @Field(() => SafeInt, { description: "The original's total reversed, this reversal included; never above originalAmount" })
   reversedAmount!: number;
 
-  @Field(() => LedgerEntry, { description: 'Out of the account the original credited (depositReversal, or a transfer reversal\'s transferOut)' })
-  debit!: LedgerEntry;
+  @Field(() => LedgerEntry, { description: "Out of the account the original credited (depositReversal, or a transfer reversal's transferOut)" })
+  entry!: LedgerEntry;
 
   @Field(() => LedgerEntry, { nullable: true, description: "Into the account the original debited (a transfer's reversal only)" })
-  credit!: LedgerEntry | null;
+  creditEntry!: LedgerEntry | null;
 
-  @Field(() => Account, { description: 'The debited account right after the reversal' })
-  from!: Account;
+  @Field(() => Account, { description: 'The account the money left, right after the reversal' })
+  account!: Account;
 
-  @Field(() => Account, { nullable: true })
-  to!: Account | null;
+  @Field(() => Account, { nullable: true, description: "The account the money returned to (a transfer's reversal only), right after it" })
+  toAccount!: Account | null;
 }
 
 @ObjectType({ description: 'No move was ever recorded under this requestId; nothing was recorded' })
@@ -88,11 +88,11 @@ export class CloseAccountSuccess {
   @Field(() => Account, { description: 'The receiving account right after the close' })
   transferredTo!: Account;
 
-  @Field(() => LedgerEntry, { nullable: true, description: 'Null when there was nothing to move' })
-  debit!: LedgerEntry | null;
+  @Field(() => LedgerEntry, { nullable: true, description: "The closed account's transferOut; null when there was nothing to move" })
+  debitEntry!: LedgerEntry | null;
 
-  @Field(() => LedgerEntry, { nullable: true })
-  credit!: LedgerEntry | null;
+  @Field(() => LedgerEntry, { nullable: true, description: "transferBalanceTo's transferIn; null when there was nothing to move" })
+  creditEntry!: LedgerEntry | null;
 }
 
 registerReplayableOutcome(ReverseMoveSuccess, CloseAccountSuccess);
@@ -122,11 +122,14 @@ export const CloseAccountResult = createUnionType({
 
 function reverseMoveSuccess(result: R.ReverseMoveSuccess): ReverseMoveSuccess {
   return Object.assign(new ReverseMoveSuccess(), {
-    ...result,
-    debit: toLedgerEntry(result.debit),
-    credit: result.credit === null ? null : toLedgerEntry(result.credit),
-    from: toAccount(result.from),
-    to: result.to === null ? null : toAccount(result.to),
+    originalRequestId: result.originalRequestId,
+    amount: result.amount,
+    originalAmount: result.originalAmount,
+    reversedAmount: result.reversedAmount,
+    entry: toLedgerEntry(result.debit),
+    creditEntry: result.credit === null ? null : toLedgerEntry(result.credit),
+    account: toAccount(result.from),
+    toAccount: result.to === null ? null : toAccount(result.to),
   });
 }
 
@@ -135,8 +138,8 @@ function closeAccountSuccess(result: R.CloseAccountSuccess): CloseAccountSuccess
     account: toAccount(result.account),
     movedAmount: result.movedAmount,
     transferredTo: toAccount(result.transferredTo),
-    debit: result.debit === null ? null : toLedgerEntry(result.debit),
-    credit: result.credit === null ? null : toLedgerEntry(result.credit),
+    debitEntry: result.debit === null ? null : toLedgerEntry(result.debit),
+    creditEntry: result.credit === null ? null : toLedgerEntry(result.credit),
   });
 }
 
