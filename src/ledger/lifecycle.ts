@@ -46,8 +46,10 @@ export interface LifecycleRules {
   /**
    * Adds `amount` to the original's `reversedAmount` if the total stays within the original's
    * amount; the record after the write, or null when nothing matched (nothing written).
+   * `readBefore` is the original as read before the transaction (to pick the accounts' turns):
+   * what a check must never rely on, and what the meta-test's mutant does rely on.
    */
-  takeReversal(requests: Collection<RequestDoc>, session: ClientSession, originalKey: string, amount: number): Promise<RequestDoc | null>;
+  takeReversal(requests: Collection<RequestDoc>, session: ClientSession, originalKey: string, amount: number, readBefore: RequestDoc | null): Promise<RequestDoc | null>;
 }
 
 export const lifecycleRules: LifecycleRules = Object.freeze<LifecycleRules>({
@@ -150,9 +152,9 @@ export async function reverseMove(deps: LifecycleDeps, input: ReverseMoveRequest
   const originalKey = ledger.rules.keyOf(input.originalRequestId);
   // The original's accounts never change, so reading them first only picks the turns to take; what
   // the reversal may do is decided in its transaction's writes.
-  const seen = await ledger.collections.requests.findOne({ _id: originalKey }, { projection: { 'params.fromAccountId': 1, 'params.toAccountId': 1 } });
+  const seen = await ledger.collections.requests.findOne({ _id: originalKey }, { projection: { params: 1, status: 1, reversedAmount: 1 } });
   const accounts = [seen?.params?.fromAccountId, seen?.params?.toAccountId].filter((id): id is string => typeof id === 'string');
-  const result = await ledger.turns.run(accounts, () => keyedLifecycle(deps, base, (session, attempt) => decideReversal(deps, session, attempt, originalKey, input)));
+  const result = await ledger.turns.run(accounts, () => keyedLifecycle(deps, base, (session, attempt) => decideReversal(deps, session, attempt, originalKey, input, seen)));
   if (result.kind === 'closeAccountSuccess') throw new Error('invariant: reverseMove answered closeAccountSuccess');
   return result as ReverseMoveResult;
 }
@@ -163,6 +165,7 @@ async function decideReversal(
   attempt: LifecycleAttempt,
   originalKey: string,
   input: ReverseMoveRequest,
+  readBefore: RequestDoc | null,
 ): Promise<LifecycleDecision<ReverseMoveResult>> {
   const { collections, preconditions } = deps.ledger;
   const original = await collections.requests.findOne({ _id: originalKey }, { session });
@@ -188,7 +191,7 @@ async function decideReversal(
     if (!credited) return refuseReversalCredit(deps, session, attempt, creditAccountId, amount, input.originalRequestId);
   }
   // L1: the original's record, with the reversed total's bound in the write's filter.
-  const taken = await deps.rules.takeReversal(collections.requests, session, originalKey, amount);
+  const taken = await deps.rules.takeReversal(collections.requests, session, originalKey, amount, readBefore);
   if (!taken) {
     const decided = await takenKey(deps, session, attempt.key);
     if (decided) return decided;
