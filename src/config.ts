@@ -125,6 +125,16 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', message: parsed.error });
         return z.NEVER;
       }),
+    // W9: per-group concurrency limits of a kind across every API process, e.g. PAYOUT=2.
+    WORK_GROUP_LIMITS: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        const parsed = parseWorkKindLimits(raw ?? '');
+        if (parsed.ok) return parsed.limits;
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }),
     TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENT_MODES).default('off'),
     TRUSTED_DOCUMENTS_MANIFEST: z.string().min(1).default('packages/sdk/trusted-documents.json'),
     TRUSTED_DOCUMENTS_ADMIN_ADHOC: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('0'),
@@ -159,6 +169,7 @@ const envSchema = z
       .default('payouts'),
     // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
     SEED_DEMO: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('1'),
+    DATA_DIR: z.string().min(1).default('.data'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.API_KEYS === undefined) {
@@ -203,6 +214,8 @@ export interface Config {
   /** Undefined when API_KEYS is unset: outside production a random admin key is generated. */
   apiKeys: readonly ApiKeyEntry[] | undefined;
   seedDemo: boolean;
+  /** DATA_DIR, absolute: what a development server keeps across restarts (the generated admin key, the embedded engine's data). */
+  dataDir: string;
   /** Token buckets per API key by role; null when RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
   trustedDocuments: TrustedDocumentsConfig;
@@ -210,6 +223,8 @@ export interface Config {
   payoutQueue: PayoutQueueConfig;
   /** WORK_KIND_LIMITS: kind → most items of it PROCESSING at once, across all processes (written to the database at start-up). */
   workKindLimits: Readonly<Record<string, number>>;
+  /** WORK_GROUP_LIMITS: kind → most items of each of its groups PROCESSING at once, across all processes. */
+  workGroupLimits: Readonly<Record<string, number>>;
   limits: {
     mongoSocketTimeoutMs: number;
     mongoServerSelectionTimeoutMs: number;
@@ -279,8 +294,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodDownloadUrl: e.MONGOMS_DOWNLOAD_URL ?? e.MONGOMS_DOWNLOAD_MIRROR,
     apiKeys: e.API_KEYS,
     seedDemo: e.SEED_DEMO === '1',
+    dataDir: resolve(e.DATA_DIR),
     rateLimits: e.RATE_LIMITS,
     workKindLimits: e.WORK_KIND_LIMITS,
+    workGroupLimits: e.WORK_GROUP_LIMITS,
     payoutQueue: e.PAYOUT_QUEUE === 'bullmq' ? { kind: 'bullmq', redisUrl: e.REDIS_URL!, queueName: e.PAYOUT_QUEUE_NAME } : { kind: 'work-items' },
     trustedDocuments: {
       mode: e.TRUSTED_DOCUMENTS,

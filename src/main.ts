@@ -17,7 +17,7 @@ try {
 
 const logger = createLogger({ level: config.logLevel, format: config.logFormat });
 // Before the server is built: the hot paths decide once whether they trace (tracing.ts).
-const tracing = config.otlpEndpoint ? startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName }) : null;
+const tracing = config.otlpEndpoint ? startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName, warn: (fields, message) => logger.warn(fields, message) }) : null;
 if (tracing) logger.info({ endpoint: config.otlpEndpoint }, 'tracing: spans exported over OTLP/HTTP');
 /** Exit code for a port already in use (EADDRINUSE's errno on Linux): nothing else was started. */
 const EXIT_ADDRESS_IN_USE = 98;
@@ -33,18 +33,32 @@ const server = await startServer({ config, logger }).catch((error: unknown) => {
   process.exit(1);
 });
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    logger.info({ signal }, 'shutting down');
-    server
-      .stop()
-      .then(() => tracing?.shutdown())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.fatal({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-  });
+/** How long shutdown waits for the trace exporter's last flush: an unreachable collector must not hold the exit (tracing.ts). */
+const TRACING_FLUSH_MS = 2_000;
+
+let stopping = false;
+function shutdown(reason: Record<string, unknown>): void {
+  if (stopping) return;
+  stopping = true;
+  logger.info(reason, 'shutting down');
+  server
+    .stop()
+    .then(() => tracing?.shutdown({ timeoutMs: TRACING_FLUSH_MS }))
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.fatal({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
 }
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => shutdown({ signal }));
+
+// `npm start` runs node under npm (the script `exec`s, so no shell sits between them, and npm
+// passes SIGINT/SIGTERM on). Should the parent still die without passing the signal on (an older
+// npm, a wrapper shell that does not exec), this process is re-parented and nobody could stop it
+// by the pid they know: a changed parent stops it as a signal would.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) shutdown({ reason: 'parent process exited', parentPid });
+}, 1_000).unref();

@@ -14,6 +14,7 @@ import { withdrawScenario } from './withdraw.ts';
 import { withdrawalCostScenario } from './withdrawalCost.ts';
 import { withdrawOplogScenario } from './withdrawOplog.ts';
 import { workDrainBacklogScenario } from './workDrainBacklog.ts';
+import { workGroupsScenario } from './workGroups.ts';
 import { workItemsScenario } from './workItems.ts';
 import { workQueueStatsScenario } from './workQueueStats.ts';
 import { fairnessScenario, payoutEndToEndScenario, workerClaimsScenario } from './workers.ts';
@@ -54,6 +55,7 @@ export const scenarios: readonly Scenario[] = Object.freeze([
   holdSweeperScenario,
   workItemsScenario,
   workDrainBacklogScenario,
+  workGroupsScenario,
   entriesPageScenario,
   payoutCatchUpScenario,
   ledgerAuditScenario,

@@ -58,7 +58,7 @@ export function keyFingerprint(token: string): string {
 }
 
 /** Why a request carries no principal. */
-export type AuthFailure = 'missing' | 'malformed' | 'unknown';
+export type AuthFailure = 'missing' | 'malformed' | 'placeholder' | 'unknown';
 export type Authentication = { ok: true; principal: Principal } | { ok: false; failure: AuthFailure };
 
 export class Keyring {
@@ -84,6 +84,8 @@ export class Keyring {
     if (authorization === undefined || authorization === null || authorization === '') {
       return { ok: false, failure: 'missing' };
     }
+    // `Bearer <the printed key>`, the README's placeholder pasted as it is: say what to paste.
+    if (typeof authorization === 'string' && /<[^>]*>/.test(authorization)) return { ok: false, failure: 'placeholder' };
     const match = typeof authorization === 'string' ? /^Bearer ([^\s]{1,512})$/i.exec(authorization.trim()) : null;
     if (!match) return { ok: false, failure: 'malformed' };
     const token = match[1] as string;

@@ -21,6 +21,8 @@ export const RIGHTS = Object.freeze({
   moveMoney: ['service', 'admin'],
   /** `createWorkItem`. */
   createWork: ['service', 'admin'],
+  /** `scheduleWork`, `unscheduleWork`. */
+  scheduleWork: ['service', 'admin'],
   /** `claimWorkItem`, `claimWorkItems`, `heartbeatWorkItem`, `completeWorkItem`. */
   processWork: ['worker', 'service', 'admin'],
   /** `requeueWorkItem`. */

@@ -7,6 +7,8 @@
 import type { Db, MongoClient } from 'mongodb';
 import type { Registry } from 'prom-client';
 import { LedgerAudit, type LedgerAuditOptions } from '../audit/LedgerAudit.ts';
+import { AUDIT_LEASE_NAME } from '../audit/model.ts';
+import { holderOf } from '../db/leaseJob.ts';
 import { createAuditTelemetry } from '../audit/telemetry.ts';
 import type { Config, PayoutQueueConfig } from '../config.ts';
 import { connectMongo } from '../db/connect.ts';
@@ -32,6 +34,7 @@ import { createLiveFeeds } from './liveFeeds.ts';
 import { createPayoutLeaseReader } from '../payouts/leaseState.ts';
 import {
   createPayoutProjection,
+  PAYOUT_LEASE_NAME,
   type PayoutProjection,
   type PayoutProjectionDeps,
   type PayoutProjectionOptions,
@@ -93,7 +96,8 @@ export function buildServices(
   const projectionLogger = logger.child({ component: 'payoutProjection' });
   const payoutSink = buildPayoutSink(parts.payoutQueue ?? { kind: 'work-items' }, { db, logger: projectionLogger, registry, work });
   const projectionDeps: PayoutProjectionDeps = { db, logger: projectionLogger, telemetry: streamsTelemetry, work, sink: payoutSink };
-  const projectionOptions = options.payoutProjection ?? {};
+  // The holder of each one-at-a-time job's lease is this process (src/db/leaseJob.ts).
+  const projectionOptions = { holder: holderOf(processId, PAYOUT_LEASE_NAME), ...options.payoutProjection };
   return {
     ledger: createLedgerService({ db, telemetry: createLedgerTelemetry(registry, logger) }),
     ledgerDashboard: createLedgerDashboard(db),
@@ -101,7 +105,7 @@ export function buildServices(
     liveFeeds: createLiveFeeds(db, logger, streamsTelemetry),
     payoutProjection: (options.buildPayoutProjection ?? createPayoutProjection)(projectionDeps, projectionOptions),
     payoutLease: createPayoutLeaseReader(db),
-    ledgerAudit: new LedgerAudit(db, logger.child({ component: 'ledgerAudit' }), options.ledgerAudit ?? {}, createAuditTelemetry(registry)),
+    ledgerAudit: new LedgerAudit(db, logger.child({ component: 'ledgerAudit' }), { holder: holderOf(processId, AUDIT_LEASE_NAME), ...options.ledgerAudit }, createAuditTelemetry(registry)),
     engineStatus: createEngineStatus(db, engine),
     processLiveness: createProcessLiveness({ db, processId, logger: logger.child({ component: 'processLiveness' }), telemetry: createLivenessTelemetry(registry) }),
   };
@@ -135,7 +139,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     cleanups.push(async () => replicaSetGauges.stop());
     const services = buildServices({ db, engine, logger, registry, processId, payoutQueue: config.payoutQueue }, options);
     const tasks = appStartupTasks(services);
-    await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger }, cleanups);
+    await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger, processId }, cleanups);
     let stopping: Promise<void> | undefined;
     return {
       config,

@@ -14,6 +14,7 @@ import { MoveOutcomesResolver } from '../ledger/graphql/MoveOutcomesResolver.ts'
 import { PayoutProjectionResolver } from '../payouts/graphql/PayoutProjectionResolver.ts';
 import { LedgerSubscriptionResolver } from '../ledger/graphql/LedgerSubscriptionResolver.ts';
 import { WorkItemSubscriptionResolver } from '../work/graphql/WorkItemSubscriptionResolver.ts';
+import { ScheduleResolver } from '../work/graphql/ScheduleResolver.ts';
 import { WorkItemPageFieldsResolver, WorkItemResolver } from '../work/graphql/WorkItemResolver.ts';
 import { assertEveryRootFieldHasRight } from '../graphql/auth/assertEveryRootFieldHasRight.ts';
 import { authChecker } from '../graphql/auth/authChecker.ts';
@@ -34,6 +35,7 @@ export const resolvers = [
   LiveFeedsResolver,
   MoveOutcomesResolver,
   PayoutProjectionResolver,
+  ScheduleResolver,
   ViewerResolver,
   WorkItemPageFieldsResolver,
   WorkItemResolver,

@@ -10,7 +10,7 @@ import { ledgerStartupTasks } from '../ledger/startup.ts';
 import type { AppServices } from './services.ts';
 import { payoutProjectionTask } from '../payouts/index.ts';
 import { liveWatchersTask } from './liveFeeds.ts';
-import { workItemIndexesTask } from '../work/startup.ts';
+import { scheduleFirerTask, workItemIndexesTask } from '../work/startup.ts';
 
 export function appStartupTasks(services: AppServices): readonly StartupTask[] {
   return [
@@ -18,6 +18,7 @@ export function appStartupTasks(services: AppServices): readonly StartupTask[] {
     ...ledgerStartupTasks(services.ledger),
     ledgerDashboardIndexesTask,
     workItemIndexesTask,
+    scheduleFirerTask(services.work),
     liveWatchersTask(services.liveFeeds),
     payoutProjectionTask(services.payoutProjection),
     ledgerAuditTask(services.ledgerAudit),

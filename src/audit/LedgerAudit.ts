@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ObjectId, type Db } from 'mongodb';
 import { acquireLease, heldBy, releaseLease, renewLeaseReadingNow, type Lease } from '../db/lease.ts';
+import { holderOf, LeaseJob } from '../db/leaseJob.ts';
+import { newProcessId } from '../db/processLiveness.ts';
 import type { Logger } from '../observability/logger.ts';
 import { auditReaders } from './checks.ts';
 import { AuditLimits } from './limits.ts';
-import { AUDIT_LEASE_NAME, auditRuns, auditState, MismatchKind, type AuditRunDoc, type AuditScope } from './model.ts';
+import { AUDIT_LEASE_NAME, auditRuns, auditState, MismatchKind, type AuditRunDoc, type AuditScope, type AuditStateDoc } from './model.ts';
 import { runAudit, type RunLimits, type RunPlan } from './run.ts';
 import type { AuditTelemetry } from './telemetry.ts';
 
@@ -28,8 +27,8 @@ export type RunNowResult = { kind: 'finished'; run: AuditRunDoc } | { kind: 'que
 const KINDS = Object.values(MismatchKind);
 
 /**
- * The continuous ledger audit. Every process runs the loop; the one holding the audit lease
- * (src/db/lease.ts, database clock) runs what is due: an incremental run over the accounts and
+ * The continuous ledger audit. Every process runs the loop on the lease-job runner
+ * (src/db/leaseJob.ts); the one holding the audit lease (database clock) runs what is due: an incremental run over the accounts and
  * entries stamped since the last one, and a full sweep on a slower period or when an operator
  * asks. Each finished run is recorded in `ledger_audit_runs`; every process shows the latest
  * ones in its metrics. It only reads the ledger's and the work items' collections.
@@ -40,8 +39,7 @@ export class LedgerAudit {
   readonly #telemetry: AuditTelemetry;
   readonly #holder: string;
   readonly #settings;
-  readonly #stop = new AbortController();
-  #loop: Promise<void> = Promise.resolve();
+  readonly #job: LeaseJob<AuditStateDoc>;
   /** One run at a time in this process (the loop's or an operator's). */
   #running: Promise<unknown> = Promise.resolve();
 
@@ -54,7 +52,7 @@ export class LedgerAudit {
     this.#db = db;
     this.#logger = logger;
     this.#telemetry = telemetry;
-    this.#holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    this.#holder = options.holder ?? holderOf(newProcessId(), AUDIT_LEASE_NAME);
     this.#settings = {
       leaseDurationMs: options.leaseDurationMs ?? AuditLimits.leaseDurationMs,
       tickIntervalMs: options.tickIntervalMs ?? AuditLimits.tickIntervalMs,
@@ -69,16 +67,31 @@ export class LedgerAudit {
         mismatchesStoredMax: AuditLimits.mismatchesStoredMax,
       } satisfies RunLimits,
     };
+    this.#job = new LeaseJob<AuditStateDoc>(
+      {
+        name: AUDIT_LEASE_NAME,
+        leases: auditState(db),
+        holder: this.#holder,
+        leaseDurationMs: this.#settings.leaseDurationMs,
+        intervalMs: this.#settings.tickIntervalMs,
+        logger,
+        telemetry: telemetry.leaseJobs,
+      },
+      {
+        turn: ({ lease, signal }) => this.#turn(lease, signal),
+        // Every process shows the latest runs, holder or not.
+        tick: () => this.refreshMetrics(),
+      },
+    );
   }
 
   start(): void {
-    this.#loop = this.#run();
+    this.#job.start();
   }
 
+  /** Stops the loop within the lease job's grace: a run under way ends at its next page. */
   async stop(): Promise<void> {
-    this.#stop.abort();
-    await this.#loop;
-    await this.#running.catch(() => undefined);
+    await this.#job.stop();
   }
 
   /** The latest finished run (of either scope), or null before the first. */
@@ -113,25 +126,12 @@ export class LedgerAudit {
     }
   }
 
-  async #run(): Promise<void> {
-    const state = auditState(this.#db);
-    let lease: Lease | null = null;
-    while (!this.#stop.signal.aborted) {
-      try {
-        if (lease === null) lease = (await acquireLease(state, AUDIT_LEASE_NAME, this.#holder, this.#settings.leaseDurationMs))?.lease ?? null;
-        if (lease !== null) {
-          const held = lease;
-          const due = await this.#due(held);
-          if (due === 'lost') lease = null;
-          else if (due !== null && (await this.#exclusive(() => this.#runDue(held, due))) === null) lease = null;
-        }
-        await this.refreshMetrics();
-      } catch (error) {
-        this.#logger.warn({ err: error }, 'ledger audit: tick failed');
-      }
-      await sleep(this.#settings.tickIntervalMs, undefined, { signal: this.#stop.signal }).catch(() => undefined);
-    }
-    if (lease !== null) await releaseLease(state, lease).catch(() => undefined);
+  /** One turn under the lease: the run that is due, if any. */
+  async #turn(lease: Lease, signal: AbortSignal): Promise<'idle' | 'lost'> {
+    const due = await this.#due(lease);
+    if (due === 'lost') return 'lost';
+    if (due !== null && (await this.#exclusive(() => this.#runDue(lease, due, signal))) === null) return 'lost';
+    return 'idle';
   }
 
   async #exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -154,7 +154,7 @@ export class LedgerAudit {
   }
 
   /** Runs one audit under `lease`; records and returns it, or null when the lease was lost. */
-  async #runDue(lease: Lease, scope: AuditScope): Promise<AuditRunDoc | null> {
+  async #runDue(lease: Lease, scope: AuditScope, signal?: AbortSignal): Promise<AuditRunDoc | null> {
     const state = auditState(this.#db);
     const { leaseDurationMs, settleMs, limits } = this.#settings;
     const now = await renewLeaseReadingNow(state, lease, leaseDurationMs);
@@ -171,7 +171,7 @@ export class LedgerAudit {
     this.#logger.info({ scope, from: plan.from, until: plan.until }, 'ledger audit: run started');
     let findings;
     try {
-      findings = await runAudit({ readers: auditReaders(this.#db), limits, stillHolding: async () => (await renewLeaseReadingNow(state, lease, leaseDurationMs)) !== null }, plan);
+      findings = await runAudit({ readers: auditReaders(this.#db), limits, stillHolding: async () => !signal?.aborted && (await renewLeaseReadingNow(state, lease, leaseDurationMs)) !== null }, plan);
     } catch (error) {
       this.#telemetry.runsTotal.inc({ scope, outcome: 'failed' });
       throw error;

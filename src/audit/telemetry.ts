@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { createLeaseJobTelemetry } from '../db/leaseJob.ts';
 import { counterOn, gaugeOn, histogramOn } from '../observability/metrics.ts';
 import type { AuditScope, MismatchKind } from './model.ts';
 
@@ -29,6 +30,8 @@ export function createAuditTelemetry(registry: Registry) {
     buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900],
   });
   return {
+    /** The audit loop's lease metrics (src/db/leaseJob.ts). */
+    leaseJobs: createLeaseJobTelemetry(registry),
     runsTotal,
     runDurationSeconds,
     showLatestRun(scope: AuditScope, finishedAt: Date, counts: Partial<Record<MismatchKind, number>>, kinds: readonly MismatchKind[]): void {

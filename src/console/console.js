@@ -488,6 +488,25 @@ async function refreshFailed() {
   );
 }
 
+async function refreshSchedules() {
+  const data = await gql(`{ schedules(first: 100) { name kind cron timeZone catchUp nextFireAt lastFiredPeriod lastFiredAt } }`);
+  const body = $('schedules').tBodies[0];
+  body.replaceChildren(
+    ...data.schedules.map((schedule) => {
+      const row = document.createElement('tr');
+      const last = schedule.lastFiredPeriod === null ? 'not yet' : `${new Date(schedule.lastFiredPeriod).toLocaleString()} (fired ${time(schedule.lastFiredAt)})`;
+      row.append(
+        cell(schedule.name),
+        cell(schedule.kind, 'kind'),
+        cell(`${schedule.cron} ${schedule.timeZone}, catch-up ${schedule.catchUp}`),
+        cell(schedule.nextFireAt === null ? '–' : new Date(schedule.nextFireAt).toLocaleString()),
+        cell(last),
+      );
+      return labelled('schedules', row);
+    }),
+  );
+}
+
 async function refreshStats() {
   const data = await gql(
     `{ workQueueStats { counts { status kind count capped } conflictsSinceStart } payoutProjectionState { holder leaseActive leaseExpiresAt lagSeconds sink queueName } moveOutcomes { operation outcome count } liveFeeds { feed up status subscribers } }`,
@@ -660,7 +679,7 @@ async function open(key) {
   $('sign-out').hidden = false;
   $('who').textContent = `Signed in as ${state.viewer.role}`;
   $('transitions-max').textContent = String(TRANSITIONS_MAX);
-  const poll = [refreshStats];
+  const poll = [refreshStats, refreshSchedules];
   // Only the feeds this key may open: a worker follows work items live and polls the ledger.
   const live = [];
   if (mayOpen('workItemStatusChanged') || mayOpen('ledgerEntryAdded')) {
@@ -693,7 +712,7 @@ async function open(key) {
     poll.push(refreshEntries);
   }
   if (!state.client) $('connection').textContent = 'Live updates need a key that may subscribe; this page refreshes every few seconds.';
-  await Promise.all([refreshStats(), refreshFailed(), refreshEntries(), loadRecentTransitions()]);
+  await Promise.all([refreshStats(), refreshSchedules(), refreshFailed(), refreshEntries(), loadRecentTransitions()]);
   const refreshAll = () =>
     Promise.all(poll.map((refresh) => refresh())).then(
       () => clearNotice('poll'),

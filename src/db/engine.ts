@@ -3,6 +3,10 @@
 //   mongodb-memory-server's one-node replica set of real mongod when a binary can be had
 //   (MONGOMS_SYSTEM_BINARY, its cache, or a download host that answers within the probe
 //   timeout); else the project's emulator. The caller logs the one line saying which and why.
+//   The emulator chosen that way (the embedded default of `npm start`) keeps its data under
+//   DATA_DIR/db, durable as mongod's (its --dbpath); the tests' engines (NODE_ENV=test, or an
+//   explicit MONGO_ENGINE) stay in memory.
+import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Config, MongoEngineKind } from '../config.ts';
 
@@ -20,7 +24,7 @@ export interface ResolvedEngine extends EngineInfo {
 
 export type EngineConfig = Pick<Config, 'mongodbUri' | 'mongoEngine' | 'mongodSystemBinary' | 'mongodDownloadUrl'> & {
   limits: Pick<Config['limits'], 'mongodDownloadProbeTimeoutMs'>;
-};
+} & Partial<Pick<Config, 'dataDir' | 'nodeEnv'>>;
 
 const REPLICA_SET_NAME = 'rs0';
 const DEFAULT_DOWNLOAD_MIRROR = 'https://fastdl.mongodb.org';
@@ -32,8 +36,11 @@ export async function resolveEngine(config: EngineConfig): Promise<ResolvedEngin
       return { ...choice, uri: config.mongodbUri as string, stop: async () => undefined };
     case 'memory-server':
       return { ...choice, ...(await startMemoryServer()) };
-    case 'emulator':
-      return { ...choice, ...(await startEmbeddedEmulator()) };
+    case 'emulator': {
+      const dbpath = emulatorDbpath(config);
+      const started = await startEmbeddedEmulator(dbpath);
+      return { ...choice, reason: dbpath ? `${choice.reason}; its data is kept in ${dbpath} (rm -rf it to start clean)` : choice.reason, ...started };
+    }
   }
 }
 
@@ -47,10 +54,23 @@ export async function chooseEngine(config: EngineConfig): Promise<EngineInfo> {
   if (mongod.available) {
     return { kind: 'memory-server', reason: `no MONGODB_URI; ${mongod.detail}` };
   }
+  const dbpath = emulatorDbpath(config);
   return {
     kind: 'emulator',
-    reason: `no MONGODB_URI and no mongod binary (${mongod.detail}); using the in-memory emulator, a test engine, not a database`,
+    reason: dbpath
+      ? `no MONGODB_URI and no mongod binary (${mongod.detail}); using the emulator, a development engine, not a production database`
+      : `no MONGODB_URI and no mongod binary (${mongod.detail}); using the in-memory emulator, a test engine, not a database`,
   };
+}
+
+/**
+ * Where the embedded emulator keeps its data: DATA_DIR/db when it is the automatic choice of a
+ * non-test run (npm start); undefined (in memory) for the tests and an explicit MONGO_ENGINE.
+ * A subdirectory, since DATA_DIR also holds the admin key and the emulator refuses files it did not write.
+ */
+export function emulatorDbpath(config: EngineConfig): string | undefined {
+  if (config.mongoEngine || config.mongodbUri || config.nodeEnv === 'test' || !config.dataDir) return undefined;
+  return join(config.dataDir, 'db');
 }
 
 type MongodAvailability = { available: boolean; detail: string };
@@ -89,8 +109,8 @@ async function startMemoryServer(): Promise<{ uri: string; stop(): Promise<void>
   return { uri: replSet.getUri(), stop: async () => void (await replSet.stop()) };
 }
 
-async function startEmbeddedEmulator(): Promise<{ uri: string; stop(): Promise<void> }> {
+async function startEmbeddedEmulator(dbpath: string | undefined): Promise<{ uri: string; stop(): Promise<void> }> {
   const { startEmulator } = await import('@precondition/mongo-emulator');
-  const emulator = await startEmulator({ port: 0, replSetName: REPLICA_SET_NAME });
+  const emulator = await startEmulator({ port: 0, replSetName: REPLICA_SET_NAME, ...(dbpath ? { dbpath } : {}) });
   return { uri: emulator.uri, stop: () => emulator.stop() };
 }

@@ -13,6 +13,8 @@ export interface StartupDeps {
   db: Db;
   config: Config;
   logger: Logger;
+  /** This process's id (src/db/processLiveness.ts): the holder of the leases its jobs take. */
+  processId: string;
 }
 
 export interface RunningTask {

@@ -66,7 +66,7 @@ export class ChangeFeed<E> {
 
   /**
    * @param shares the per-connection and per-key bounds, shared by every feed of the app
-   *   (src/streams/liveFeeds.ts); @param subscribersMax this feed's own bound.
+   *   (src/app/liveFeeds.ts); @param subscribersMax this feed's own bound.
    */
   constructor(
     private readonly spec: FeedSpec<E>,

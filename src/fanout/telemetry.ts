@@ -1,11 +1,14 @@
 import type { Registry } from 'prom-client';
 import { counterOn, gaugeOn } from '../observability/metrics.ts';
+import { createLeaseJobTelemetry } from '../db/leaseJob.ts';
 
 // Metrics of the watchers and the payout projection, registered on the registry src/app/createApp.ts hands
 // over (the app's own, served at its GET /metrics); the feeds and the projection share one set.
 
 export function createStreamsTelemetry(registry: Registry) {
   return {
+    /** The payout projection's lease metrics (src/db/leaseJob.ts). */
+    leaseJobs: createLeaseJobTelemetry(registry),
     changeStreamsOpen: gaugeOn(registry, {
       name: 'change_streams_open',
       help: 'Change streams this process holds open, by collection and purpose (live, catchup, projection)',

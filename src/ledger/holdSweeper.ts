@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientSession, Db } from 'mongodb';
 import type { Logger } from 'pino';
-import { acquireLease, leaseCollection, type LeaseDoc, releaseLease, renewLease, type Lease } from '../db/lease.ts';
+import { leaseCollection, type LeaseDoc } from '../db/lease.ts';
+import { LeaseJob } from '../db/leaseJob.ts';
 import { changeOf, expired, type HoldDeps, releaseHeld } from './holds.ts';
 import { type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
 import { HoldLimits, moveAttemptsMax } from './limits.ts';
@@ -24,13 +24,14 @@ export interface SweepPass {
   more: boolean;
 }
 
-/** Expires up to `limit` pending holds past their expiry, oldest expiry first. */
-export async function sweepExpiredHolds(deps: HoldDeps, limit: number): Promise<SweepPass> {
+/** Expires up to `limit` pending holds past their expiry, oldest expiry first; a stop ends the pass between two holds. */
+export async function sweepExpiredHolds(deps: HoldDeps, limit: number, signal?: AbortSignal): Promise<SweepPass> {
   const due = await deps.holds.holds
     .find({ status: HoldStatus.PENDING, ...expired }, { projection: { _id: 1, accountId: 1 }, sort: { expiresAt: 1 }, limit, hint: HoldIndex.pendingByExpiry })
     .toArray();
   let count = 0;
   for (const hold of due) {
+    if (signal?.aborted) return { expired: count, more: false };
     if (await deps.ledger.turns.run([hold.accountId], () => expireHold(deps, hold._id))) count += 1;
   }
   return { expired: count, more: due.length === limit };
@@ -76,7 +77,7 @@ export interface HoldSweeperOptions {
   db: Db;
   deps: HoldDeps;
   logger: Logger;
-  /** Who this process is in the lease document. */
+  /** Who this process is in the lease document (`holderOf(processId, …)`, src/db/leaseJob.ts). */
   holder: string;
   leaseDurationMs?: number;
   sweepIntervalMs?: number;
@@ -85,52 +86,42 @@ export interface HoldSweeperOptions {
   onExpired?(count: number): void;
 }
 
-/** The loop under the sweeper lease; `start` once per process, `stop` on shutdown. */
+/** The sweeper on the lease-job runner (src/db/leaseJob.ts); `start` once per process, `stop` on shutdown. */
 export class HoldSweeper {
-  readonly #options: Required<Omit<HoldSweeperOptions, 'onExpired'>> & Pick<HoldSweeperOptions, 'onExpired'>;
-  readonly #stop = new AbortController();
-  #loop: Promise<void> | null = null;
+  readonly #job: LeaseJob;
 
   constructor(options: HoldSweeperOptions) {
-    this.#options = {
-      leaseDurationMs: HoldLimits.sweeperLeaseMs,
-      sweepIntervalMs: HoldLimits.sweepIntervalMs,
-      sweepBatchMax: HoldLimits.sweepBatchMax,
-      ...options,
-    };
-  }
-
-  start(): void {
-    this.#loop ??= this.#run();
-  }
-
-  async stop(): Promise<void> {
-    this.#stop.abort();
-    await this.#loop;
-  }
-
-  async #run(): Promise<void> {
-    const { db, deps, logger, holder, leaseDurationMs, sweepIntervalMs, sweepBatchMax, onExpired } = this.#options;
-    const leases = leaseCollection<LeaseDoc>(db, LEASES);
-    let lease: Lease | null = null;
-    while (!this.#stop.signal.aborted) {
-      let more = false;
-      try {
-        if (lease === null) lease = (await acquireLease(leases, HOLD_SWEEPER_LEASE, holder, leaseDurationMs))?.lease ?? null;
-        else if (!(await renewLease(leases, lease, leaseDurationMs))) lease = null;
-        if (lease !== null) {
-          const pass = await sweepExpiredHolds(deps, sweepBatchMax);
+    const { db, deps, logger, holder, onExpired } = options;
+    const sweepBatchMax = options.sweepBatchMax ?? HoldLimits.sweepBatchMax;
+    this.#job = new LeaseJob(
+      {
+        name: HOLD_SWEEPER_LEASE,
+        leases: leaseCollection<LeaseDoc>(db, LEASES),
+        holder,
+        leaseDurationMs: options.leaseDurationMs ?? HoldLimits.sweeperLeaseMs,
+        intervalMs: options.sweepIntervalMs ?? HoldLimits.sweepIntervalMs,
+        logger,
+        telemetry: deps.ledger.telemetry.leaseJobs,
+      },
+      {
+        // Passes follow each other at once while they come back full.
+        turn: async ({ signal }) => {
+          const pass = await sweepExpiredHolds(deps, sweepBatchMax, signal);
           if (pass.expired > 0) {
             onExpired?.(pass.expired);
             logger.info({ component: 'holdSweeper', expired: pass.expired }, 'expired holds released');
           }
-          more = pass.more;
-        }
-      } catch (error) {
-        logger.warn({ component: 'holdSweeper', err: error }, 'hold sweep failed; trying again next tick');
-      }
-      if (!more) await sleep(sweepIntervalMs, undefined, { signal: this.#stop.signal }).catch(() => undefined);
-    }
-    if (lease !== null) await releaseLease(leases, lease).catch(() => undefined);
+          return pass.more ? 'more' : 'idle';
+        },
+      },
+    );
+  }
+
+  start(): void {
+    this.#job.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.#job.stop();
   }
 }

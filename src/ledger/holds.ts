@@ -34,7 +34,7 @@ import type {
 } from './results.ts';
 
 // Holds: authorize, capture, void (DESIGN "Holds", H1-H3). Each is ONE multi-document transaction
-// under its own request key, like a money move (moneyMove.ts), in this order:
+// under its own request key on the keyed-transaction runner, like a money move (keyedTransaction.ts), in this order:
 //   1. the conditional write that decides it: an authorization's `$inc` of `held`, filtered on
 //      `balance - held >= amount`; a capture's or void's write of the hold, filtered on
 //      `status: 'PENDING'` and `expiresAt > $$NOW` (the database's clock, never this process's);

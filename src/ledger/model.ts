@@ -1,7 +1,7 @@
 import type { Collection, Db, IndexDescription, Long } from 'mongodb';
 
 // The ledger's three collections. Only this folder writes them, and a money move writes all the
-// documents it touches in one multi-document transaction (src/ledger/moneyMove.ts), so they exist
+// documents it touches in one multi-document transaction (src/ledger/keyedTransaction.ts), so they exist
 // together or not at all.
 //
 // accounts         one document per account: balance and version, nothing that grows.

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
+import { holderOf } from '../db/leaseJob.ts';
 import type { StartupTask } from '../db/startupTask.ts';
 import { seedDemoAccounts } from './demo.ts';
+import { HOLD_SWEEPER_LEASE } from './holdSweeper.ts';
 import { ensureLedgerIndexes } from './model.ts';
 import type { LedgerService } from './service.ts';
 
@@ -26,8 +26,8 @@ export function ledgerStartupTasks(ledger: LedgerService): readonly StartupTask[
     {
       // Every process competes for the sweeper's lease; one releases expired holds at a time (H3).
       name: 'ledger: hold sweeper',
-      async run({ logger }) {
-        const sweeper = ledger.holdSweeper({ logger, holder: `${hostname()}:${process.pid}:${randomUUID()}` });
+      async run({ logger, processId }) {
+        const sweeper = ledger.holdSweeper({ logger, holder: holderOf(processId, HOLD_SWEEPER_LEASE) });
         sweeper.start();
         return { stop: () => sweeper.stop() };
       },

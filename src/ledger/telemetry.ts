@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
+import { createLeaseJobTelemetry, type LeaseJobTelemetry } from '../db/leaseJob.ts';
 import type { TransactionRetryReason } from '../db/mongoErrors.ts';
 import type { HoldDoc } from './holdModel.ts';
 import type { RequestDoc } from './model.ts';
@@ -22,6 +23,8 @@ export interface OutcomeCount {
 }
 
 export interface LedgerTelemetry {
+  /** The hold sweeper's lease metrics (src/db/leaseJob.ts). */
+  leaseJobs: LeaseJobTelemetry;
   outcome(op: string, outcome: string): void;
   /** Every series of `ledger_outcomes_total` on this registry: the answers counted since it was made. */
   outcomeCounts(): Promise<OutcomeCount[]>;
@@ -109,6 +112,7 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
     gauge.set((pendingRow?.ageMs ?? 0) / 1_000);
   });
   return {
+    leaseJobs: createLeaseJobTelemetry(registry),
     countHoldsIn(holds) {
       holdSource.holds = holds;
     },

@@ -10,9 +10,11 @@
 // and one per MongoDB command; the MongoDB ones come from the driver's command monitoring
 // (mongoCommandSpans.ts).
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-node';
+import { LogThrottle } from './logThrottle.ts';
 
 export const TRACER_NAME = 'precondition';
 
@@ -22,11 +24,23 @@ export interface TracingOptions {
   /** Instead of OTLP (tests: an InMemorySpanExporter); each span is exported as it ends. */
   exporter?: SpanExporter;
   serviceName?: string;
+  /**
+   * Where a failed export is said (the logger's warn): at most once a minute, with how many
+   * failures were not said, so an unreachable collector is heard about while serving, not flooded.
+   */
+  warn?: (fields: Record<string, unknown>, message: string) => void;
 }
 
+/** One warning per minute about failed exports: an unreachable collector fails every batch (every 5 s). */
+export const EXPORT_FAILURE_THROTTLE = Object.freeze({ windowMs: 60_000, perWindowMax: 1, keysMax: 1 });
+
 export interface Tracing {
-  /** Exports what is buffered, then stops the SDK; the API is a no-op again. */
-  shutdown(): Promise<void>;
+  /**
+   * Exports what is buffered, then stops the SDK; the API is a no-op again. With `timeoutMs`, gives
+   * the last export that long (a collector that does not answer is retried for seconds by the
+   * exporter) and says what was lost instead of failing: tracing never fails a shutdown.
+   */
+  shutdown(options?: { timeoutMs?: number }): Promise<void>;
   /** Exports what is buffered now. */
   flush(): Promise<void>;
 }
@@ -41,7 +55,9 @@ export function tracingEnabled(): boolean {
 /** Starts the SDK and registers it as the API's global provider (W3C trace context propagation). */
 export function startTracing(options: TracingOptions): Tracing {
   if (provider) throw new Error('tracing is already started in this process');
-  const exporter = options.exporter ?? new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces` });
+  const warn = options.warn ?? (() => undefined);
+  const otlp = options.exporter ?? new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces` });
+  const exporter = new ReportingExporter(otlp, warn, options.endpoint);
   const processor = options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
   const started = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'precondition' }),
@@ -51,15 +67,59 @@ export function startTracing(options: TracingOptions): Tracing {
   provider = started;
   return {
     flush: () => started.forceFlush(),
-    async shutdown() {
+    async shutdown({ timeoutMs }: { timeoutMs?: number } = {}) {
       if (provider !== started) return;
       provider = null;
-      await started.shutdown();
       trace.disable();
       context.disable();
       propagation.disable();
+      const stopped = started.shutdown();
+      if (timeoutMs === undefined) return stopped;
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        stopped.then(() => 'flushed' as const, (error: unknown) => error),
+        new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs).unref())),
+      ]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') warn({ endpoint: options.endpoint, timeoutMs }, `tracing: the last spans were not exported within ${timeoutMs} ms of shutdown (is the collector at ${options.endpoint ?? 'the endpoint'} reachable?); stopping without them`);
+      else if (outcome !== 'flushed') warn({ endpoint: options.endpoint, error: messageOf(outcome) }, `tracing: the last spans could not be exported at shutdown: ${messageOf(outcome)}; stopping without them`);
     },
   };
+}
+
+/** Passes spans to the real exporter and says, rate-limited, when an export failed. */
+class ReportingExporter implements SpanExporter {
+  readonly #throttle = new LogThrottle(EXPORT_FAILURE_THROTTLE);
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly warn: NonNullable<TracingOptions['warn']>,
+    private readonly endpoint: string | undefined,
+  ) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    this.inner.export(spans, (result) => {
+      if (result.code !== ExportResultCode.SUCCESS) {
+        const { write, suppressed } = this.#throttle.take('export');
+        const error = messageOf(result.error ?? 'export failed');
+        if (write) this.warn({ endpoint: this.endpoint, spans: spans.length, error, suppressed }, `tracing: could not export ${spans.length} span(s) to ${this.endpoint ?? 'the exporter'}: ${error}; spans are dropped until the collector answers`);
+      }
+      resultCallback(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(messageOf).join('; ');
+  if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
+  return String(error);
 }
 
 export function tracer(): Tracer {

@@ -1,6 +1,4 @@
 import { inSpan, linksTo } from '../observability/tracing.ts';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db, Document } from 'mongodb';
 import { collectionNames } from '../ledger/index.ts';
@@ -12,8 +10,10 @@ import { BATCH_CHANGES_MAX, ResumableStream, StreamStart, type StreamSource } fr
 import { asResumeToken, type ResumeToken } from '../changeStreams/resumeCursor.ts';
 import type { StreamsTelemetry } from '../fanout/telemetry.ts';
 import { catchUpPayouts, catchUpStart, type CatchUpDeps, type CatchUpLimits, type ReconcileReason } from './catchUp.ts';
-import { releaseLease, type Lease } from '../db/lease.ts';
-import { acquireProjectionLease, projectionLeases, renewProjectionLease, storeCatchUp, storeResumeToken, type CatchUpProgress } from './lease.ts';
+import type { Lease } from '../db/lease.ts';
+import { type HeldLease, holderOf, LeaseJob, type TurnEnd } from '../db/leaseJob.ts';
+import { newProcessId } from '../db/processLiveness.ts';
+import { type LeaseDoc, projectionLeases, renewProjectionLease, storeCatchUp, storeResumeToken, type CatchUpProgress } from './lease.ts';
 import { oneByOne, payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutsWriter, type PayoutWriter } from './payoutWriter.ts';
 import { journalForWalk } from './withdrawalWalk.ts';
 import { workItemsSink, type PayoutSink } from './sink.ts';
@@ -21,7 +21,7 @@ import { workItemsSink, type PayoutSink } from './sink.ts';
 export const PAYOUT_LEASE_NAME = 'payoutProjection';
 
 export interface PayoutProjectionOptions {
-  /** Names this process in the lease document; random per start by default. */
+  /** Names this process in the lease document: the app's process id (src/app/createApp.ts); a new one by default. */
   holder?: string;
   leaseDurationMs?: number;
   leaseRenewIntervalMs?: number;
@@ -91,7 +91,7 @@ export class PayoutProjection {
   readonly #source: StreamSource;
   readonly #writePayouts: PayoutsWriter;
   readonly #sink: PayoutSink;
-  #loop: Promise<void> = Promise.resolve();
+  readonly #job: LeaseJob<LeaseDoc>;
   #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
   #running = false;
   private readonly db: Db;
@@ -107,7 +107,7 @@ export class PayoutProjection {
     this.db = db;
     this.logger = logger;
     this.#leases = projectionLeases(db);
-    this.#holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    this.#holder = options.holder ?? holderOf(newProcessId(), PAYOUT_LEASE_NAME);
     this.#durations = {
       leaseMs: options.leaseDurationMs ?? ProjectionLimits.leaseDurationMs,
       renewMs: options.leaseRenewIntervalMs ?? ProjectionLimits.leaseRenewIntervalMs,
@@ -137,6 +137,22 @@ export class PayoutProjection {
       logger,
       telemetry: this.#telemetry,
     };
+    this.#job = new LeaseJob<LeaseDoc>(
+      {
+        name: PAYOUT_LEASE_NAME,
+        leases: this.#leases,
+        holder: this.#holder,
+        leaseDurationMs: this.#durations.leaseMs,
+        intervalMs: this.#durations.acquireMs,
+        logger,
+        telemetry: this.#telemetry.leaseJobs,
+      },
+      {
+        turn: (held) => this.#turn(held),
+        standby: () => this.#setState('standby'),
+        failed: (error) => this.#setState('retrying', error),
+      },
+    );
   }
 
   /** Where the payouts go (the start-up task starts and closes it; /readyz and the console show it). */
@@ -169,14 +185,14 @@ export class PayoutProjection {
 
   start(): void {
     this.#running = true;
-    this.#loop = this.#run();
+    this.#job.start();
   }
 
   /** Stops projecting and hands the lease back so another process takes over at once. */
   async stop(): Promise<void> {
     this.#running = false;
     this.#stop.abort(); // also stops the stream the holder follows
-    await this.#loop;
+    await this.#job.stop();
     this.#setState('stopped');
   }
 
@@ -184,32 +200,22 @@ export class PayoutProjection {
     return this.#stop.signal.aborted;
   }
 
-  async #run(): Promise<void> {
-    while (!this.#stopped) {
-      const acquired = await acquireProjectionLease(this.#leases, PAYOUT_LEASE_NAME, this.#holder, this.#durations.leaseMs).catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'payout projection: taking the lease failed');
-        this.#setState('retrying', error);
-        return undefined;
-      });
-      if (acquired) {
-        const { lease, resumeToken, watermark, catchUp } = acquired;
-        const reconcile: ReconcileReason | null = catchUp ? (catchUp.reason as ReconcileReason) : resumeToken ? null : 'NO_CHECKPOINT';
-        await this.#hold(lease, { position: resumeToken, reconcile, watermark, catchUp });
-      }
-      else if (acquired === null) this.#setState('standby');
-      await this.#pause(this.#durations.acquireMs);
-    }
-  }
-
-  async #hold(lease: Lease, at: Position): Promise<void> {
+  /**
+   * One turn of the lease job: projects from where the lease document says until the lease is
+   * lost, the stream keeps failing, or a stop; then the lease goes back (the runner releases it).
+   */
+  async #turn({ lease, taken }: HeldLease<LeaseDoc>): Promise<TurnEnd> {
+    const resumeToken = taken?.resumeToken ?? null;
+    const catchUp = taken?.catchUp ?? null;
+    const reconcile: ReconcileReason | null = catchUp ? (catchUp.reason as ReconcileReason) : resumeToken ? null : 'NO_CHECKPOINT';
     this.logger.info({ holder: lease.holder, version: lease.version }, 'payout projection: lease taken');
     this.#telemetry.payoutProjectionLeaseHeld.set(1);
     try {
-      const ended = await this.#projectWhileHolding(lease, at);
+      const ended = await this.#projectWhileHolding(lease, { position: resumeToken, reconcile, watermark: taken?.watermark ?? null, catchUp });
       this.logger.info({ holder: lease.holder, version: lease.version, ended }, 'payout projection: stopped projecting');
+      return ended === 'leaseLost' ? 'lost' : 'release';
     } finally {
       this.#telemetry.payoutProjectionLeaseHeld.set(0);
-      await releaseLease(this.#leases, lease).catch(() => undefined);
     }
   }
 

@@ -70,17 +70,25 @@ async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpO
       res.setHeader('connection', 'close'); // the rest of the body is not read
       return sendErrors(res, 413, `The request body is larger than ${options.bodyLimitBytes} bytes.`, ErrorCode.BAD_USER_INPUT);
     }
-    if (isJson(req.headers['content-type'])) {
-      try {
-        body = text.length === 0 ? undefined : JSON.parse(text);
-      } catch {
-        return sendErrors(res, 400, 'The request body is not valid JSON.', ErrorCode.BAD_USER_INPUT);
-      }
-    } else {
-      body = text; // Apollo answers a body it cannot take (CSRF prevention, content type) with a 400 of its own
+    if (!isJson(req.headers['content-type'])) {
+      // Apollo would answer its CSRF paragraph; a first `curl -d` (form-encoded) needs the recipe.
+      const sent = req.headers['content-type'] ? `content-type ${req.headers['content-type']}` : 'no content-type';
+      return sendErrors(res, 415, `The request body must be JSON, sent with content-type: application/json (this request had ${sent}). ${HOW_TO_CALL}`, ErrorCode.BAD_USER_INPUT);
+    }
+    try {
+      body = text.length === 0 ? undefined : JSON.parse(text);
+    } catch {
+      return sendErrors(res, 400, `The request body is not valid JSON. ${HOW_TO_CALL}`, ErrorCode.BAD_USER_INPUT);
     }
   }
   const payload = method === 'GET' ? Object.fromEntries(new URLSearchParams(search)) : body;
+  if (method === 'GET' && !acceptsHtml(req.headers.accept)) {
+    // A browser gets Apollo's landing page (outside production); `curl localhost:4000/graphql` gets the recipe.
+    if (!('query' in (payload as Record<string, string>))) return sendErrors(res, 400, `GET /graphql runs nothing without a ?query= parameter. ${HOW_TO_CALL}`, ErrorCode.BAD_USER_INPUT);
+    if (!preflighted(req)) {
+      return sendErrors(res, 400, `A GET /graphql needs the header apollo-require-preflight: true (a cross-site browser request cannot send it: CSRF prevention). ${HOW_TO_CALL}`, ErrorCode.BAD_USER_INPUT);
+    }
+  }
   const auth = options.authenticate(req.headers.authorization);
   const refusal = options.screen({ method, payload, authorization: req.headers.authorization }, auth);
   if (refusal) return sendErrors(res, 400, refusal.message, refusal.code);
@@ -143,6 +151,21 @@ function readBody(req: IncomingMessage, limitBytes: number): Promise<string | nu
       if (!req.complete) resolve(ABORTED);
     });
   });
+}
+
+/** What a first caller needs, in every refusal of a request that is not a GraphQL call at all. */
+export const HOW_TO_CALL =
+  'Call the API with POST /graphql, the headers content-type: application/json and authorization: Bearer <key> (the key npm start printed), and a JSON body such as {"query":"{ health { engine version } }"}; in a browser, the ops console is at /console.';
+
+function acceptsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('text/html');
+}
+
+/** Apollo's own CSRF rule for GET: a header a simple cross-site request cannot carry. */
+function preflighted(req: IncomingMessage): boolean {
+  if (req.headers['apollo-require-preflight'] !== undefined || req.headers['x-apollo-operation-name'] !== undefined) return true;
+  const type = req.headers['content-type']?.split(';', 1)[0]!.trim().toLowerCase();
+  return type !== undefined && type !== '' && !['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'].includes(type);
 }
 
 /** application/json, or any `+json` type, whatever its parameters (charset). */

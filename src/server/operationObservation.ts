@@ -28,6 +28,9 @@ export function operationRecorder(telemetry: GraphqlTelemetry, knownOperationNam
 
 export type OperationRecorder = ReturnType<typeof operationRecorder>;
 
+/** The answer that wrote nothing and that idle workers repeat: logged at debug, not info. */
+const QUIET_ANSWER = 'NothingToClaim';
+
 // Marks a resolver already wrapped: a test may serve one schema from several servers.
 const logged = Symbol('mutationLogged');
 
@@ -48,7 +51,9 @@ export function logMutationResults<TSchema extends GraphQLSchema>(schema: TSchem
       const write = (member: string) => {
         const input = (args as { input?: Record<string, unknown> }).input ?? {};
         const about = Object.fromEntries(LOGGED_INPUT_FIELDS.filter((name) => input[name] !== undefined).map((name) => [name, input[name]]));
-        logger.info({ mutation: info.fieldName, result: member, input: about }, `${info.fieldName}: ${member}`);
+        // An idle worker polls every few seconds and changes nothing: its NothingToClaim is debug.
+        const level = member === QUIET_ANSWER ? 'debug' : 'info';
+        logger[level]({ mutation: info.fieldName, result: member, input: about }, `${info.fieldName}: ${member}`);
       };
       let result: unknown;
       try {

@@ -20,11 +20,12 @@ import { WebSocketServer } from 'ws';
 import { createApp, type AppOptions } from '../app/createApp.ts';
 import type { Config } from '../config.ts';
 import type { EngineInfo } from '../db/engine.ts';
-import { generateApiKey, Keyring } from '../access/apiKeys.ts';
+import { Keyring } from '../access/apiKeys.ts';
+import { loadOrCreateAdminKey } from '../access/adminKeyFile.ts';
 import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
 import { formatAppError } from './formatError.ts';
-import { graphqlHttpHandler } from './http.ts';
+import { graphqlHttpHandler, HOW_TO_CALL } from './http.ts';
 import { traceMutations } from './traceMutations.ts';
 import { tracingEnabled } from '../observability/tracing.ts';
 import { Admission } from './admission.ts';
@@ -100,7 +101,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       }),
   );
   try {
-    const { keyring, generatedAdminKey } = createKeyring(config, options.announce);
+    const { keyring, generatedAdminKey } = await createKeyring(config, options.announce);
     const app = await createApp({ ...options, logger });
     cleanups.push(() => app.stop());
     const { services } = app;
@@ -167,6 +168,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
     });
     http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+    // The first thing a newcomer opens: a browser goes to the console, anything else is told where to go.
+    http.get('/', (req, res) => {
+      if (req.accepts(['json', 'html']) === 'html') return void res.redirect(302, CONSOLE_PATH);
+      res.json({ graphql: GRAPHQL_PATH, console: CONSOLE_PATH, health: '/healthz', ready: '/readyz', metrics: '/metrics', howToCall: HOW_TO_CALL });
+    });
+    http.get('/favicon.ico', (_req, res) => void res.redirect(301, `${CONSOLE_PATH}/favicon.svg`));
     // The ops console: static files straight from src/console (no build step, nothing from a CDN).
     http.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
     http.get('/readyz', async (_req, res) => {
@@ -218,13 +225,16 @@ export function timeoutCheckIntervalMs(headersTimeoutMs: number): number {
   return Math.min(1_000, Math.max(100, Math.floor(headersTimeoutMs / 4)));
 }
 
-/** Keys from API_KEYS; without them (never in production: config refuses) one random admin key. */
-function createKeyring(config: Config, announce: (line: string) => void = writeToStderr) {
+/**
+ * Keys from API_KEYS; without them (never in production: config refuses) one admin key, kept in
+ * DATA_DIR (src/access/adminKeyFile.ts) so a restart keeps it.
+ */
+async function createKeyring(config: Config, announce: (line: string) => void = writeToStderr) {
   if (config.apiKeys) return { keyring: new Keyring(config.apiKeys), generatedAdminKey: undefined };
   if (config.nodeEnv === 'production') throw new Error('API_KEYS is required when NODE_ENV=production');
-  const token = generateApiKey();
-  // Shown once, on the terminal, so a developer can call the API; the logger never sees it.
-  announce(`API_KEYS is unset: generated a development admin key for this run only: ${token}`);
+  const { token, path, created } = await loadOrCreateAdminKey(config.dataDir);
+  // Shown on the terminal at every start, so a developer can call the API; the logger never sees it.
+  announce(`API_KEYS is unset: ${created ? 'generated a development admin key' : 'the development admin key'} (kept in ${path}, mode 0600; delete the file for a new one): ${token}`);
   return { keyring: new Keyring([{ token, role: 'admin' }]), generatedAdminKey: token };
 }
 

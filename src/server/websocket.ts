@@ -12,7 +12,7 @@ import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Authentication } from '../access/apiKeys.ts';
 import { roleMaySubscribe, subscribingRoles } from '../access/roles.ts';
-import { unauthenticatedMessage } from '../graphql/auth/authChecker.ts';
+import { closeReason, unauthenticatedMessage } from '../graphql/auth/authChecker.ts';
 import { createContext, type AppContext, type ContextSource } from '../app/requestContext.ts';
 import { endConsistency, followConsistentAfter } from '../graphql/consistency.ts';
 import { appError, ErrorCode } from '../graphql/errors.ts';
@@ -75,8 +75,8 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
           if (write) logger.info({ reason: auth.failure, suppressed }, 'websocket refused: unauthenticated');
           // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
           // first (the library's own close is then a no-op on a closing socket).
-          // The reason says what to send instead (a close reason holds at most 123 bytes; these do).
-          ctx.extra.socket.close(CloseCode.Unauthorized, `Unauthorized: ${unauthenticatedMessage[auth.failure]}`);
+          // The reason says what to send instead, cut to the 123 bytes a close reason may hold.
+          ctx.extra.socket.close(CloseCode.Unauthorized, closeReason(`Unauthorized: ${unauthenticatedMessage[auth.failure]}`));
           return false;
         }
         if (!roleMaySubscribe(auth.principal.role)) {

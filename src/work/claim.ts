@@ -20,11 +20,11 @@ export async function claimWorkItem(ctx: WorkDeps, input: ClaimWorkItemInput): P
 }
 
 async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId): Promise<ClaimResult> {
-  const limited = await ctx.limitedKinds();
-  const write = await claimWrite(ctx, { filter: ctx.preconditions.claimById(id, input.expectedVersion), workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited });
+  const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
+  const write = await claimWrite(ctx, { filter: ctx.preconditions.claimById(id, input.expectedVersion), workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
   if (write.kind === 'noMatch') return refused(ctx, 'claim', id, input.workerId, { version: input.expectedVersion });
-  // W5: its kind runs as many items as it may; the item is left as it was.
-  if (write.kind === 'kindFull') return { kind: 'nothingToClaim', kinds: [write.itemKind] };
+  // W5 (W9): its kind (its group) runs as many items as it may; the item is left as it was.
+  if (write.kind === 'kindFull' || write.kind === 'groupFull') return { kind: 'nothingToClaim', kinds: [write.itemKind] };
   const item = write.item;
   applied(ctx, 'claim', item, input.workerId);
   // Its lease had expired once too often: this write dead-lettered it instead (pipelines.claim).
@@ -56,19 +56,28 @@ async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<Clai
       hint: { ...(ofKinds ? ClaimIndex.pendingOfKinds : ClaimIndex.pending) },
     },
   ];
-  const limited = await ctx.limitedKinds();
-  // W5: kinds found at their limit are left out of the rest of this claim's walks.
+  const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
+  // W5: kinds found at their limit are left out of the rest of this claim's walks (W9: groups too).
   const full: string[] = [];
+  const fullGroups: { kind: string; group: string }[] = [];
   for (const { filter, sort, hint } of walks) {
     // A stalled item out of attempts is dead-lettered by the write that finds it; look further,
     // up to a bound, so that one claim never does unbounded work (nor a walk past full kinds).
     for (let skipped = 0; skipped < WorkLimits.deadLettersPerClaimMax; ) {
-      const notFull = full.length === 0 ? filter : { $and: [filter, { kind: { $nin: [...full] } }] };
-      const write = await claimWrite(ctx, { filter: notFull, sort, hint, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited });
+      const notFull = [
+        filter,
+        ...(full.length === 0 ? [] : [{ kind: { $nin: [...full] } }]),
+        ...(fullGroups.length === 0 ? [] : [{ $nor: fullGroups.map(({ kind, group }) => ({ kind, group })) }]),
+      ];
+      const write = await claimWrite(ctx, { filter: notFull.length === 1 ? filter : { $and: notFull }, sort, hint, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
       if (write.kind === 'noMatch') break;
       skipped++;
       if (write.kind === 'kindFull') {
         full.push(write.itemKind);
+        continue;
+      }
+      if (write.kind === 'groupFull') {
+        fullGroups.push({ kind: write.itemKind, group: write.group });
         continue;
       }
       applied(ctx, 'claim', write.item, input.workerId);

@@ -18,32 +18,44 @@ interface Candidate {
   _id: ObjectId;
   kind: string;
   version: number;
+  group?: string;
 }
 
-const CANDIDATE_FIELDS = { _id: 1, kind: 1, version: 1 } as const;
+const CANDIDATE_FIELDS = { _id: 1, kind: 1, version: 1, group: 1 } as const;
+
+/** A kind's slot in the rotation of groups (W9): a group, or null for its items without one. */
+type Slot = string | null;
 
 export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput): Promise<ClaimBatchResult> {
   const startedMs = performance.now();
   const kinds = [...new Set(input.kinds)];
   const items: WorkItemDoc[] = [];
   let conflicts = 0;
-  const limited = await ctx.limitedKinds();
-  // W5: a kind found at its limit is not read again in this call.
+  const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
+  const limits: Limits = { limited, groupLimited };
+  // W5: a kind found at its limit is not read again in this call; W9: nor a group found at its.
   const full = new Set<string>();
+  const fullGroups = new Map<string, Set<string>>();
   for (let round = 0; round < WorkLimits.claimBatchRoundsMax && items.length < input.max; round++) {
     const open = kinds.filter((kind) => !full.has(kind));
-    const candidates = await fairCandidates(ctx, open, input.max - items.length, limited);
+    const candidates = await fairCandidates(ctx, open, input.max - items.length, limited, fullGroups);
     if (candidates.length === 0) break;
-    const outcomes = await claimAll(ctx, candidates, input, limited);
+    const outcomes = await claimAll(ctx, candidates, input, limits);
     let lostThisRound = 0;
+    let groupsFilled = 0;
     for (const outcome of outcomes) {
       if (outcome.kind === 'claimed') items.push(outcome.item);
       else if (outcome.kind === 'lost') lostThisRound++;
       else if (outcome.kind === 'kindFull') full.add(outcome.itemKind);
+      else if (outcome.kind === 'groupFull') {
+        fullGroups.set(outcome.itemKind, (fullGroups.get(outcome.itemKind) ?? new Set()).add(outcome.group));
+        groupsFilled++;
+      }
     }
     conflicts += lostThisRound;
-    // Nothing lost: what was read was all there is (dead letters aside, which a next call sees).
-    if (lostThisRound === 0) break;
+    // Nothing lost and no group found full: what was read was all there is (dead letters aside,
+    // which a next call sees). A full group's places go to the other groups' items, read next round.
+    if (lostThisRound === 0 && groupsFilled === 0) break;
   }
   const result: ClaimBatchResult =
     items.length === 0 && conflicts === 0 ? { kind: 'nothingToClaim', kinds } : { kind: 'claimWorkItemsSuccess', items, conflicts };
@@ -57,35 +69,122 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
  * an equal share of the batch. The kind dealt first rotates from call to call (a counter of this
  * service), so that batches of one alternate between kinds too.
  */
-async function fairCandidates(ctx: WorkDeps, kinds: readonly string[], need: number, limited: ReadonlyMap<string, number>): Promise<Candidate[]> {
+async function fairCandidates(
+  ctx: WorkDeps,
+  kinds: readonly string[],
+  need: number,
+  limited: ReadonlyMap<string, number>,
+  fullGroups: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<Candidate[]> {
   if (kinds.length === 0) return [];
   const start = ctx.fairness.next(kinds.length);
   const ordered = kinds.map((_, i) => kinds[(start + i) % kinds.length]!);
   // A limited kind can never take more than its limit at once: no use reading more candidates.
-  const perKind = await Promise.all(ordered.map((kind) => candidatesOfKind(ctx, kind, Math.min(need, limited.get(kind) ?? need))));
-  const dealt: Candidate[] = [];
-  for (let i = 0; dealt.length < need && perKind.some((list) => i < list.length); i++) {
-    for (const list of perKind) {
+  const perKind = await Promise.all(ordered.map((kind) => candidatesOfKind(ctx, kind, Math.min(need, limited.get(kind) ?? need), fullGroups.get(kind))));
+  return dealInTurn(perKind, need);
+}
+
+/** One from each list in turn, then the second of each, ..., up to `need`. */
+function dealInTurn<T>(lists: readonly T[][], need: number): T[] {
+  const dealt: T[] = [];
+  for (let i = 0; dealt.length < need && lists.some((list) => i < list.length); i++) {
+    for (const list of lists) {
       if (i < list.length && dealt.length < need) dealt.push(list[i]!);
     }
   }
   return dealt;
 }
 
-/** Two index walks on the kind's own ranges (`status_kind_leaseExpiresAt`, `status_kind_priority_availableAt`), each stopping after `need`. */
-async function candidatesOfKind(ctx: WorkDeps, kind: string, need: number): Promise<Candidate[]> {
+/**
+ * Stalled items first (`status_kind_leaseExpiresAt`), then due PENDING ones: the kind's own range
+ * of `status_kind_priority_availableAt` when none of its waiting items has a group (one seek on
+ * `status_kind_group_priority_availableAt` tells), else in turns across its groups (W9).
+ */
+async function candidatesOfKind(ctx: WorkDeps, kind: string, need: number, fullGroups: ReadonlySet<string> | undefined): Promise<Candidate[]> {
   const expired = await ctx.collection
     .find(ctx.preconditions.claimNextExpired([kind]), { projection: CANDIDATE_FIELDS, hint: { ...ClaimIndex.expiredOfKinds } })
     .sort({ leaseExpiresAt: 1 })
     .limit(need)
     .toArray();
   if (expired.length >= need) return expired;
-  const pending = await ctx.collection
-    .find(ctx.preconditions.claimNextPending([kind]), { projection: CANDIDATE_FIELDS, hint: { ...ClaimIndex.pendingOfKinds } })
-    .sort({ ...PENDING_CLAIM_ORDER })
-    .limit(need - expired.length)
-    .toArray();
+  const firstGroup = await headAfter(ctx, kind, '', fullGroups);
+  const pending =
+    firstGroup === null && (fullGroups === undefined || fullGroups.size === 0)
+      ? await ctx.collection
+          .find(ctx.preconditions.claimNextPending([kind]), { projection: CANDIDATE_FIELDS, hint: { ...ClaimIndex.pendingOfKinds } })
+          .sort({ ...PENDING_CLAIM_ORDER })
+          .limit(need - expired.length)
+          .toArray()
+      : await inGroupTurns(ctx, kind, need - expired.length, firstGroup, fullGroups);
   return [...expired, ...pending];
+}
+
+const GROUP_ORDER = { group: 1, ...PENDING_CLAIM_ORDER } as const;
+
+/** The head (highest priority, oldest) of the first group after `after` with a due item: one seek. */
+async function headAfter(ctx: WorkDeps, kind: string, after: string, fullGroups: ReadonlySet<string> | undefined): Promise<Candidate | null> {
+  const group = fullGroups === undefined || fullGroups.size === 0 ? { $gt: after } : { $gt: after, $nin: [...fullGroups] };
+  return ctx.collection.findOne(
+    { ...ctx.preconditions.claimNextPending([kind]), group },
+    { projection: CANDIDATE_FIELDS, sort: GROUP_ORDER, hint: { ...ClaimIndex.pendingOfGroups } },
+  );
+}
+
+/** Up to `need` due items of one slot (a group, or the items without one), in claim order. */
+async function itemsOfSlot(ctx: WorkDeps, kind: string, slot: Slot, need: number): Promise<Candidate[]> {
+  return ctx.collection
+    .find({ ...ctx.preconditions.claimNextPending([kind]), group: slot as string }, { projection: CANDIDATE_FIELDS, hint: { ...ClaimIndex.pendingOfGroups } })
+    .sort(GROUP_ORDER)
+    .limit(need)
+    .toArray();
+}
+
+/**
+ * W9: the kind's waiting items dealt across its slots (its items without a group, then its groups
+ * in name order, then round again), starting after the slot this process dealt last, so that a
+ * group of 10 waiting behind a group of 1,000 gets every other claim. The next slot is one seek on
+ * `status_kind_group_priority_availableAt` (its head), so a call costs at most `need` + 1 seeks,
+ * and, when fewer slots than `need` wait, one read per slot for the rest: bounded by the batch,
+ * never by the number of groups or items.
+ */
+async function inGroupTurns(ctx: WorkDeps, kind: string, need: number, firstGroup: Candidate | null, fullGroups: ReadonlySet<string> | undefined): Promise<Candidate[]> {
+  const last = ctx.groupTurns.get(kind);
+  const heads: Candidate[] = [];
+  const ungrouped = async () => (await itemsOfSlot(ctx, kind, null, 1))[0] ?? null;
+  const groupsAfter = async (after: string, upTo: string | null) => {
+    for (let from = after; heads.length < need; ) {
+      const head = from === '' && firstGroup !== null ? firstGroup : await headAfter(ctx, kind, from, fullGroups);
+      if (head === null || head.group === undefined || (upTo !== null && head.group > upTo)) return;
+      heads.push(head);
+      from = head.group;
+    }
+  };
+  if (last === undefined || last === null) {
+    // From the start of the round: the items without a group first, unless they were dealt last.
+    const none = last === undefined ? await ungrouped() : null;
+    if (none !== null) heads.push(none);
+    await groupsAfter('', null);
+    if (last === null && heads.length < need) {
+      const wrapped = await ungrouped();
+      if (wrapped !== null) heads.push(wrapped);
+    }
+  } else {
+    await groupsAfter(last, null);
+    if (heads.length < need) {
+      const none = await ungrouped();
+      if (none !== null) heads.push(none);
+    }
+    if (heads.length < need) await groupsAfter('', last);
+  }
+  if (heads.length === 0) return [];
+  const slotOf = (c: Candidate): Slot => c.group ?? null;
+  // Fewer slots than places: each slot gives its share, read in one go, dealt in turn.
+  const lists = heads.length >= need ? heads.map((head) => [head]) : await Promise.all(heads.map((head) => itemsOfSlot(ctx, kind, slotOf(head), Math.ceil(need / heads.length))));
+  const dealt = dealInTurn(lists, need);
+  // Empty when other claimers took every slot's items between the seeks and the reads.
+  const dealtLast = dealt.at(-1);
+  if (dealtLast !== undefined) ctx.groupTurns.set(kind, slotOf(dealtLast));
+  return dealt;
 }
 
 /**
@@ -93,37 +192,54 @@ async function candidatesOfKind(ctx: WorkDeps, kind: string, need: number): Prom
  * the other, stopping at the first that finds the kind full: each takes a place in the kind's one
  * document, so side by side they would only conflict with each other.
  */
-async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWorkItemsInput, limited: ReadonlyMap<string, number>): Promise<CandidateOutcome[]> {
-  const free = candidates.filter((c) => !limited.has(c.kind));
-  const byLimitedKind = new Map<string, Candidate[]>();
-  for (const c of candidates) if (limited.has(c.kind)) byLimitedKind.set(c.kind, [...(byLimitedKind.get(c.kind) ?? []), c]);
+async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWorkItemsInput, limits: Limits): Promise<CandidateOutcome[]> {
+  const { limited, groupLimited } = limits;
+  // A limited kind's candidates share its one document; a group-limited kind's grouped ones, their group's.
+  const lineOf = (c: Candidate): string | null => (limited.has(c.kind) ? c.kind : groupLimited.has(c.kind) && c.group !== undefined ? `${c.kind}:${c.group}` : null);
+  const free = candidates.filter((c) => lineOf(c) === null);
+  const byLine = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const line = lineOf(c);
+    if (line !== null) byLine.set(line, [...(byLine.get(line) ?? []), c]);
+  }
   const inTurn = async (list: Candidate[]) => {
     const outcomes: CandidateOutcome[] = [];
     for (const candidate of list) {
-      const outcome = await claimCandidate(ctx, candidate, input, limited);
+      const outcome = await claimCandidate(ctx, candidate, input, limits);
       outcomes.push(outcome);
-      if (outcome.kind === 'kindFull') break;
+      if (outcome.kind === 'kindFull' || outcome.kind === 'groupFull') break;
     }
     return outcomes;
   };
   const [freeOutcomes, ...limitedOutcomes] = await Promise.all([
-    Promise.all(free.map((candidate) => claimCandidate(ctx, candidate, input, limited))),
-    ...[...byLimitedKind.values()].map(inTurn),
+    Promise.all(free.map((candidate) => claimCandidate(ctx, candidate, input, limits))),
+    ...[...byLine.values()].map(inTurn),
   ]);
   return [...freeOutcomes!, ...limitedOutcomes.flat()];
 }
 
-type CandidateOutcome = { kind: 'claimed'; item: WorkItemDoc } | { kind: 'lost' } | { kind: 'deadLettered' } | { kind: 'kindFull'; itemKind: string };
+interface Limits {
+  limited: ReadonlyMap<string, number>;
+  groupLimited: ReadonlyMap<string, number>;
+}
+
+type CandidateOutcome =
+  | { kind: 'claimed'; item: WorkItemDoc }
+  | { kind: 'lost' }
+  | { kind: 'deadLettered' }
+  | { kind: 'kindFull'; itemKind: string }
+  | { kind: 'groupFull'; itemKind: string; group: string };
 
 /** The single claim's write: status, due-ness on $$NOW and the version read are all in the filter. */
-async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput, limited: ReadonlyMap<string, number>): Promise<CandidateOutcome> {
+async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput, limits: Limits): Promise<CandidateOutcome> {
   const write = await claimWrite(ctx, {
     filter: ctx.preconditions.claimById(candidate._id, candidate.version),
     workerId: input.workerId,
     leaseMs: input.leaseSeconds * 1000,
-    limited,
+    limited: limits.limited,
+    groupLimited: limits.groupLimited,
   });
-  if (write.kind === 'kindFull') return write;
+  if (write.kind === 'kindFull' || write.kind === 'groupFull') return write;
   if (write.kind === 'noMatch') {
     ctx.telemetry.conflict('claim', candidate.kind);
     ctx.telemetry.trace({

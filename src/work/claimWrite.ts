@@ -6,21 +6,32 @@ import type { WorkDeps } from './workDeps.ts';
 import { WorkStatus, type WorkItemDoc } from './model.ts';
 import * as pipelines from './pipelines.ts';
 import { takePlace } from './kindLimits.ts';
+import { takeGroupPlace } from './groupLimits.ts';
 
 // The one claim write every claim path uses (claimWorkItem by id or next, claimWorkItems): the
 // item's conditional update, and, when the item's kind has a concurrency limit (W5), the taking of
-// a place in the kind's document within the same transaction (kindLimits.ts).
+// a place in the kind's document within the same transaction (kindLimits.ts), and when the kind
+// has a per-group limit (W9) and the item a group, a place in its group's document as well
+// (groupLimits.ts).
 
 export type ClaimWrite =
   | { kind: 'claimed'; item: WorkItemDoc }
   | { kind: 'deadLettered'; item: WorkItemDoc }
   | { kind: 'noMatch' }
   /** The kind's limit is reached: nothing was written. */
-  | { kind: 'kindFull'; itemKind: string };
+  | { kind: 'kindFull'; itemKind: string }
+  /** The item's group is at its kind's per-group limit: nothing was written. */
+  | { kind: 'groupFull'; itemKind: string; group: string };
 
 class KindFull extends Error {
   constructor(readonly itemKind: string) {
     super(`kind ${itemKind} is at its concurrency limit`);
+  }
+}
+
+class GroupFull extends Error {
+  constructor(readonly itemKind: string, readonly group: string) {
+    super(`group ${group} of kind ${itemKind} is at its concurrency limit`);
   }
 }
 
@@ -32,6 +43,8 @@ export interface ClaimWriteOptions {
   leaseMs: number;
   /** The limited kinds (read by the caller once per call): when empty, no transaction is needed. */
   limited: ReadonlyMap<string, number>;
+  /** The kinds with a per-group limit (W9), read likewise; absent or empty: none. */
+  groupLimited?: ReadonlyMap<string, number>;
 }
 
 export async function claimWrite(ctx: WorkDeps, options: ClaimWriteOptions): Promise<ClaimWrite> {
@@ -44,18 +57,25 @@ export async function claimWrite(ctx: WorkDeps, options: ClaimWriteOptions): Pro
     });
   const decided = (item: WorkItemDoc | null): ClaimWrite =>
     item === null ? { kind: 'noMatch' } : item.status === WorkStatus.FAILED ? { kind: 'deadLettered', item } : { kind: 'claimed', item };
-  if (options.limited.size === 0) return decided(await write());
+  const groupLimited = options.groupLimited ?? new Map<string, number>();
+  if (options.limited.size === 0 && groupLimited.size === 0) return decided(await write());
   const session = ctx.client.startSession();
   try {
     return await inTransaction(session, async () => {
       const write1 = decided(await write(session));
-      if (write1.kind !== 'claimed' || !options.limited.has(write1.item.kind)) return write1;
+      if (write1.kind !== 'claimed') return write1;
       // No place: the transaction is aborted, and the item's claim with it.
-      if (!(await takePlace(ctx.kindLimits, write1.item, session))) throw new KindFull(write1.item.kind);
+      if (options.limited.has(write1.item.kind) && !(await takePlace(ctx.kindLimits, write1.item, session))) throw new KindFull(write1.item.kind);
+      const group = write1.item.group;
+      const groupLimit = groupLimited.get(write1.item.kind);
+      if (group !== undefined && groupLimit !== undefined && !(await takeGroupPlace(ctx.groupPlaces, write1.item, group, groupLimit, session))) {
+        throw new GroupFull(write1.item.kind, group);
+      }
       return write1;
     });
   } catch (error) {
     if (error instanceof KindFull) return { kind: 'kindFull', itemKind: error.itemKind };
+    if (error instanceof GroupFull) return { kind: 'groupFull', itemKind: error.itemKind, group: error.group };
     throw error;
   } finally {
     await session.endSession();

@@ -5,6 +5,7 @@ import { applied, refused } from './conditionalWrite.ts';
 import type { CompleteResult } from './results.ts';
 import { sameJson } from './sameJson.ts';
 import { releasePlace } from './kindLimits.ts';
+import { releaseGroupPlace } from './groupLimits.ts';
 
 /**
  * Completion by the lease holder at its version, keyed by `(id, workerId, version)`. When the
@@ -23,6 +24,7 @@ export async function completeWorkItem(ctx: WorkDeps, input: CompleteWorkItemInp
     // W5: the place is free once the item no longer runs. A crash before this line leaves the
     // place held until the lease it carries expires: late, never too early.
     await releasePlace(ctx.kindLimits, item);
+    await releaseGroupPlace(ctx.groupPlaces, item);
     return { kind: 'completeSuccess', item };
   }
   const current = await ctx.collection.findOne({ _id: input.id });

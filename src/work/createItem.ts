@@ -40,6 +40,7 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
     maxAttempts: input.maxAttempts,
     priority: input.priority ?? 0,
     runAt: input.runAt ?? null,
+    ...(input.group ? { group: input.group } : {}),
     keepsCreateOutcome: true,
     traceparent: activeTraceparent(),
     creationId: randomUUID(),
@@ -61,6 +62,7 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
     : item.maxAttempts !== wanted.maxAttempts ? 'maxAttempts'
     : itemPriority !== wanted.priority ? 'priority'
     : itemRunAt !== (wanted.runAt?.getTime() ?? null) ? 'runAt'
+    : (item.group ?? null) !== (wanted.group ?? null) ? 'group'
     : !sameJson(item.payload, wanted.payload) ? 'payload'
     : null;
   if (differing !== null) {
@@ -69,6 +71,7 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
       field === 'payload' ? 'another payload'
       : field === 'priority' ? `priority ${itemPriority}`
       : field === 'runAt' ? `runAt ${item.runAt?.toISOString() ?? 'null'}`
+      : field === 'group' ? `group ${item.group ?? 'null'}`
       : `${field} ${String(item[field])}`;
     const detail = `idempotencyKey ${input.idempotencyKey} was first used with ${first}: use a new key for a new item`;
     return { kind: 'idempotencyKeyReused', ...replay, field, detail };

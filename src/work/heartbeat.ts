@@ -2,6 +2,7 @@ import type { ClientSession } from 'mongodb';
 import type { WorkDeps } from './workDeps.ts';
 import type { WorkItemDoc } from './model.ts';
 import { extendPlace } from './kindLimits.ts';
+import { extendGroupPlace } from './groupLimits.ts';
 import { inTransaction } from './claimWrite.ts';
 import type { HeartbeatWorkItemInput } from './inputs.ts';
 import * as pipelines from './pipelines.ts';
@@ -18,9 +19,9 @@ export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemI
       returnDocument: 'after',
       ...(session ? { session } : {}),
     });
-  const limited = await ctx.limitedKinds();
+  const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
   let item: WorkItemDoc | null;
-  if (limited.size === 0) item = await extend();
+  if (limited.size === 0 && groupLimited.size === 0) item = await extend();
   else {
     // W5: the item's place in its kind's limit is extended with its lease, in one transaction, so a
     // live item never holds an expired place that another claim could take.
@@ -29,6 +30,8 @@ export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemI
       item = await inTransaction(session, async () => {
         const extended = await extend(session);
         if (extended !== null && limited.has(extended.kind)) await extendPlace(ctx.kindLimits, extended, session);
+        // W9: and its group's place likewise.
+        if (extended?.group !== undefined && groupLimited.has(extended.kind)) await extendGroupPlace(ctx.groupPlaces, extended, extended.group, session);
         return extended;
       });
     } finally {

@@ -2,7 +2,8 @@ import { ObjectId } from 'mongodb';
 import { z } from 'zod';
 import { jsonDepthExceeds } from '../lib/jsonDepth.ts';
 import { CompletionOutcome, WorkStatus } from './model.ts';
-import { WorkLimits } from './limits.ts';
+import { ScheduleLimits, WorkLimits } from './limits.ts';
+import { CatchUp } from './scheduleModel.ts';
 
 // The inputs of the work service, validated at the edge (resolvers) with zod; the service takes
 // the parsed output and trusts it.
@@ -15,6 +16,8 @@ const objectId = z
 /** Kinds become metric labels and index keys: short, plain identifiers only. */
 const itemKind = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'must be an identifier of at most 64 characters');
 const workerId = z.string().min(1).max(200);
+/** A tenant or merchant within a kind (W9): an index key and a stats label, so a plain identifier too. */
+const itemGroup = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/, 'must be 1 to 128 letters, digits or _.:@- starting with a letter or digit');
 const version = z.number().int().min(1);
 
 /** JSON within a depth and a size; the depth first, walked iteratively: stringify recurses per level. */
@@ -44,9 +47,10 @@ export const createWorkItemInput = z.object({
     .optional()
     .transform((at) => at ?? null),
   priority: z.number().int().min(WorkLimits.priorityMin).max(WorkLimits.priorityMax).nullable().optional().transform((p) => p ?? 0),
+  group: itemGroup.nullable().optional().transform((g) => g ?? null),
 });
-/** `runAt` and `priority` may be left out by in-process callers (the defaults: at once, 0). */
-export type CreateWorkItemInput = Omit<z.output<typeof createWorkItemInput>, 'runAt' | 'priority'> & { runAt?: Date | null; priority?: number };
+/** `runAt`, `priority` and `group` may be left out by in-process callers (the defaults: at once, 0, no group). */
+export type CreateWorkItemInput = Omit<z.output<typeof createWorkItemInput>, 'runAt' | 'priority' | 'group'> & { runAt?: Date | null; priority?: number; group?: string | null };
 
 export const claimWorkItemInput = z.object({
   workerId,
@@ -100,3 +104,20 @@ export const workItemsQuery = z
 export const workItemKeyQuery = z.object({ idempotencyKey: z.string().min(1).max(200) });
 
 export const payoutForQuery = z.object({ entryId: z.string().min(1).max(512) });
+
+/** A schedule's name is its key and part of its items' keys (`schedule:<name>:<period>`). */
+const scheduleName = z.string().regex(new RegExp(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,${ScheduleLimits.nameLengthMax - 1}}$`), `must be 1 to ${ScheduleLimits.nameLengthMax} letters, digits or _.- starting with a letter or digit`);
+
+/** The cron and zone are checked by the service (an InvalidSchedule answer, not a GraphQL error). */
+export const scheduleWorkInput = z.object({
+  name: scheduleName,
+  kind: itemKind,
+  cron: z.string().min(1).max(ScheduleLimits.cronLengthMax),
+  timeZone: z.string().min(1).max(64).nullable().optional().transform((zone) => zone ?? 'UTC'),
+  payload: jsonOfAtMost(WorkLimits.payloadMaxBytes),
+  catchUp: z.enum([CatchUp.LATEST, CatchUp.ALL, CatchUp.NONE]).nullable().optional().transform((c) => c ?? CatchUp.LATEST),
+});
+export type ScheduleWorkInput = z.output<typeof scheduleWorkInput>;
+
+export const unscheduleWorkInput = z.object({ name: scheduleName });
+export type UnscheduleWorkInput = z.output<typeof unscheduleWorkInput>;

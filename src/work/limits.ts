@@ -3,6 +3,7 @@
 export const WorkLimits = Object.freeze({
   /** Transitions kept per item; older ones fall off the front. */
   historyLengthMax: 64,
+  /** A work item's `maxAttempts` (claims before it is dead-lettered): when not given, and the most it may ask for. */
   maxAttemptsDefault: 5,
   maxAttemptsMax: 100,
   leaseDefaultSeconds: 30,
@@ -71,8 +72,38 @@ export const ReadLimits = Object.freeze({
   statsCountMax: 10_000,
   /** Distinct kinds reported by the stats; more than this is a misuse of `kind`. */
   statsKindsMax: 100,
+  /** Groups reported per kind by the stats (W9); the busiest tenants are what a console shows. */
+  statsGroupsMax: 100,
   /** `recentWorkItems`: a screenful of rows, the console's table on open (it keeps 200 live ones). */
   recentItemsMax: 50,
   /** Items one work audit reads (newest changed first): a window's worth at the seed's 900 payouts/s is ~1 s, so a bounded sample, said so by `capped`. */
   auditItemsMax: 10_000,
+});
+
+/** Schedules (flow 8, W8) and their firer. */
+export const ScheduleLimits = Object.freeze({
+  nameLengthMax: 128,
+  cronLengthMax: 200,
+  /** `catchUp: ALL` fires at most this many of the periods missed while no process ran (the latest ones). */
+  catchUpAllMax: 100,
+  /** Periods one schedule fires in one pass; a longer backlog continues in the next pass, at once. */
+  periodsPerPassMax: 100,
+  /** Schedules one pass reads; more due ones are read by the next pass, at once. */
+  schedulesPerPassMax: 100,
+  /** `schedules`: at most this many, by name. */
+  listMax: 500,
+  /** Next fire times shown per schedule. */
+  nextFireTimesMax: 10,
+  /** The firer's lease (database clock); a holder that dies is taken over within it plus a tick. */
+  firerLeaseMs: 5_000,
+  /** How often the firer looks for due periods (and renews its lease). */
+  firerTickMs: 500,
+  /**
+   * Every API process records a tick of the firer's loop (every `firerTickMs`, lease holder or
+   * not). When no process ticked for longer than this, none ran: the periods before the tick that
+   * sees the gap were missed while no process ran, and follow their schedule's catchUp. A holder
+   * that dies while others live leaves no such gap (they tick on), so its periods are only late:
+   * fired, never skipped. Six ticks, as process liveness allows 2.5 s for five renewals.
+   */
+  outageAfterMs: 3_000,
 });

@@ -34,7 +34,7 @@ export function isAllowedTransition(from: WorkStatus | null, to: WorkStatus): bo
 }
 
 /** Idempotency keys are stored namespaced, so a client key never collides with the projection's. */
-export const KeyNamespace = Object.freeze({ CLIENT: 'client', PAYOUT: 'payout' } as const);
+export const KeyNamespace = Object.freeze({ CLIENT: 'client', PAYOUT: 'payout', SCHEDULE: 'schedule' } as const);
 export type KeyNamespace = (typeof KeyNamespace)[keyof typeof KeyNamespace];
 
 export function namespacedKey(namespace: KeyNamespace, key: string): string {
@@ -77,6 +77,8 @@ export interface WorkItemDoc {
   availableAt: Date;
   /** Higher first among due items of a kind (0 when not given; absent on items older than it, which sort last). */
   priority?: number;
+  /** The tenant or merchant it belongs to within its kind (W9); absent: no group. */
+  group?: string;
   /** The `runAt` its creation asked for (null: due at once); kept so that a replay can be compared. */
   runAt?: Date | null;
   result: unknown;
@@ -106,6 +108,8 @@ export const ClaimIndex = Object.freeze({
   expired: Object.freeze({ status: 1, leaseExpiresAt: 1 }),
   pendingOfKinds: Object.freeze({ status: 1, kind: 1, priority: -1, availableAt: 1 }),
   expiredOfKinds: Object.freeze({ status: 1, kind: 1, leaseExpiresAt: 1 }),
+  /** W9: a kind's due items group by group, so the next group after one is one seek (claimBatch.ts). */
+  pendingOfGroups: Object.freeze({ status: 1, kind: 1, group: 1, priority: -1, availableAt: 1 }),
 } as const);
 
 /** Due PENDING items are taken highest priority first, then oldest `availableAt` first. */
@@ -119,6 +123,7 @@ export const WORK_ITEM_INDEXES: IndexDescription[] = [
   { key: { ...ClaimIndex.expired }, name: 'status_leaseExpiresAt' },
   { key: { ...ClaimIndex.pendingOfKinds }, name: 'status_kind_priority_availableAt' },
   { key: { ...ClaimIndex.expiredOfKinds }, name: 'status_kind_leaseExpiresAt' },
+  { key: { ...ClaimIndex.pendingOfGroups }, name: 'status_kind_group_priority_availableAt' },
   // `workItems(kind:)` without a status filters on kind alone, which no status-led index serves.
   { key: { kind: 1, status: 1 }, name: 'kind_status' },
   // Dashboard lists (`workItems`) in creation order: by status, or by kind and status.

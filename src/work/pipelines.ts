@@ -46,6 +46,8 @@ export interface NewItem {
   priority: number;
   /** Not claimable before this instant of the database clock (null: at once). */
   runAt: Date | null;
+  /** The tenant or merchant within its kind (W9); absent: none. */
+  group?: string | undefined;
   /**
    * Whether a replay of the creation can come and must be answered as first decided (a client's
    * createWorkItem). The projection's payouts are never replayed through createWorkItem (their
@@ -78,6 +80,7 @@ export function createIfMissing(item: NewItem): Document[] {
     availableAt: item.runAt === null ? '$$NOW' : lit(item.runAt),
     priority: item.priority,
     runAt: lit(item.runAt),
+    ...(item.group === undefined ? {} : { group: lit(item.group) }),
     result: null,
     lastCompletion: null,
     history: [{ from: null, to: WorkStatus.PENDING, version: 1, at: '$$NOW', workerId: null }],

@@ -4,6 +4,7 @@ import type { WorkDeps } from './workDeps.ts';
 import { KeyNamespace, WORK_STATUSES, WorkStatus, namespacedKey, type WorkItemDoc } from './model.ts';
 import { ReadLimits, WorkLimits } from './limits.ts';
 import { limitsOf } from './kindLimits.ts';
+import { groupLimitsOf } from './groupLimits.ts';
 
 // Read side of the work service: one item, a page of items, and the queue's shape. Every list
 // and count names the index it walks (a hint), so a missing index is a refused query, never a
@@ -17,6 +18,7 @@ export const ReadIndex = Object.freeze({
   kindStatus: 'kind_status',
   pending: 'status_availableAt',
   pendingOfKind: 'status_kind_priority_availableAt',
+  pendingOfGroups: 'status_kind_group_priority_availableAt',
   recent: 'updatedAt_id',
 });
 
@@ -24,9 +26,14 @@ export async function getWorkItem(ctx: WorkDeps, id: ObjectId, options: ReadOpti
   return ctx.collection.findOne({ _id: id }, { session: options.session });
 }
 
-/** The item a client created under `idempotencyKey` (its own key, not namespaced). */
+/**
+ * The item a client created under `idempotencyKey` (its own key, not namespaced); failing that, a
+ * scheduled item named by its whole key (`schedule:<name>:<period start ISO>`, as stored).
+ */
 export async function workItemByKey(ctx: WorkDeps, idempotencyKey: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
-  return ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.CLIENT, idempotencyKey) }, { hint: ReadIndex.key, session: options.session });
+  const own = await ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.CLIENT, idempotencyKey) }, { hint: ReadIndex.key, session: options.session });
+  if (own !== null || !idempotencyKey.startsWith(`${KeyNamespace.SCHEDULE}:`)) return own;
+  return ctx.collection.findOne({ idempotencyKey }, { hint: ReadIndex.key, session: options.session });
 }
 
 /** The PAYOUT item the projection made for a withdrawal entry, if it has been made. */
@@ -105,6 +112,18 @@ export interface WorkQueueStats {
   conflictsSinceStart: number;
   /** Per kind: due PENDING (waiting), PENDING before their `availableAt` (delayed), PROCESSING (running), and its W5 limit. */
   kinds: KindStats[];
+  /** Per group of each kind with waiting or running items (W9), at most `statsGroupsMax` per kind. */
+  groups: GroupStats[];
+}
+
+export interface GroupStats {
+  kind: string;
+  group: string;
+  waiting: number;
+  running: number;
+  capped: boolean;
+  /** WORK_GROUP_LIMITS for the kind; null when unlimited. */
+  limit: number | null;
 }
 
 export interface KindStats {
@@ -125,11 +144,12 @@ export interface KindStats {
  * many items the collection holds. The oldest due item is the first of `status_availableAt`.
  */
 export async function workQueueStats(ctx: WorkDeps, options: ReadOptions = {}): Promise<WorkQueueStats> {
-  const [kinds, oldest, conflictsSinceStart, limits] = await Promise.all([
+  const [kinds, oldest, conflictsSinceStart, limits, groupLimits] = await Promise.all([
     distinctKinds(ctx, options),
     oldestPendingAgeMs(ctx, options),
     ctx.telemetry.conflictsSinceStart(),
     limitsOf(ctx.kindLimits, options.session),
+    groupLimitsOf(ctx.groupLimits, options.session),
   ]);
   const counts = await Promise.all(
     kinds.flatMap((kind) =>
@@ -140,12 +160,46 @@ export async function workQueueStats(ctx: WorkDeps, options: ReadOptions = {}): 
     ),
   );
   const perKind = await Promise.all(kinds.map((kind) => kindStats(ctx, kind, limits.get(kind) ?? null, options)));
+  const perGroup = (await Promise.all(kinds.map((kind) => groupStatsOfKind(ctx, kind, groupLimits.get(kind) ?? null, options)))).flat();
   return {
     counts: counts.filter(({ count }) => count > 0).sort((p, q) => p.status.localeCompare(q.status) || p.kind.localeCompare(q.kind)),
     oldestPendingAgeMs: oldest,
     conflictsSinceStart,
     kinds: perKind.filter((k) => k.waiting + k.delayed + k.running > 0),
+    groups: perGroup.filter((g) => g.waiting + g.running > 0),
   };
+}
+
+/**
+ * A kind's groups with PENDING or PROCESSING items, by a skip scan of `status_kind_group_...`
+ * (one seek per group and status, at most `statsGroupsMax`), each counted on the same index.
+ */
+async function groupStatsOfKind(ctx: WorkDeps, kind: string, limit: number | null, options: ReadOptions): Promise<GroupStats[]> {
+  const groups = new Set<string>();
+  for (const status of [WorkStatus.PENDING, WorkStatus.PROCESSING]) {
+    for (let last = ''; groups.size < ReadLimits.statsGroupsMax; ) {
+      const next = await ctx.collection.findOne(
+        { status, kind, group: { $gt: last } },
+        { sort: { group: 1 }, projection: { _id: 0, group: 1 }, hint: ReadIndex.pendingOfGroups, session: options.session },
+      );
+      if (next?.group === undefined) break;
+      groups.add(next.group);
+      last = next.group;
+    }
+  }
+  const countOf = async (filter: Filter<WorkItemDoc>) => {
+    const n = await ctx.collection.count(filter, { hint: ReadIndex.pendingOfGroups, limit: ReadLimits.statsCountMax + 1, session: options.session });
+    return { n: Math.min(n, ReadLimits.statsCountMax), capped: n > ReadLimits.statsCountMax };
+  };
+  return Promise.all(
+    [...groups].sort().map(async (group) => {
+      const [waiting, running] = await Promise.all([
+        countOf({ status: WorkStatus.PENDING, kind, group, $expr: { $lte: ['$availableAt', '$$NOW'] } }),
+        countOf({ status: WorkStatus.PROCESSING, kind, group }),
+      ]);
+      return { kind, group, waiting: waiting.n, running: running.n, capped: waiting.capped || running.capped, limit };
+    }),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
 import type { ConflictReason } from './conflictReason.ts';
 import type { WorkItemDoc } from './model.ts';
+import type { ScheduleDoc } from './scheduleModel.ts';
 
 // What the work service answers: plain discriminated unions, one member per contract branch.
 // Resolvers map them one to one onto docs/design.md's GraphQL unions; nothing here knows GraphQL.
@@ -51,3 +52,15 @@ export interface CompleteSuccess {
 export type CompleteResult = CompleteSuccess | ConflictLost | DuplicateReplayed<CompleteSuccess> | WorkItemNotFound;
 
 export type RequeueResult = { kind: 'requeueSuccess'; item: WorkItemDoc } | ConflictLost | WorkItemNotFound;
+
+export interface ScheduleWorkSuccess {
+  kind: 'scheduleWorkSuccess';
+  schedule: ScheduleDoc;
+}
+export type ScheduleResult =
+  | ScheduleWorkSuccess
+  | { kind: 'invalidSchedule'; name: string; detail: string }
+  | DuplicateReplayed<ScheduleWorkSuccess>
+  | { kind: 'idempotencyKeyReused'; requestId: string; firstSeenAt: Date; field: string | null; detail: string };
+
+export type UnscheduleResult = { kind: 'unscheduleWorkSuccess'; schedule: ScheduleDoc } | { kind: 'scheduleNotFound'; name: string };

@@ -15,9 +15,15 @@ import type {
   CreateWorkItemInput,
   HeartbeatWorkItemInput,
   RequeueWorkItemInput,
+  ScheduleWorkInput,
+  UnscheduleWorkInput,
 } from './inputs.ts';
 import { workItems } from './model.ts';
 import { cachedLimits, kindLimits } from './kindLimits.ts';
+import { groupLimits, groupPlaces } from './groupLimits.ts';
+import { schedules } from './scheduleModel.ts';
+import { listSchedules, nextFireTimes, scheduleWork, unscheduleWork } from './schedules.ts';
+import { fireDueSchedules, ScheduleFirer, type FireClock, type ScheduleFirerOptions } from './scheduleFirer.ts';
 import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
 import { getWorkItem, listWorkItems, payoutFor, recentWorkItems, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
@@ -41,11 +47,16 @@ export function createWorkService(options: WorkServiceOptions) {
     collection: workItems(options.db),
     kindLimits: kindLimits(options.db),
     limitedKinds: cachedLimits(kindLimits(options.db), WorkLimits.kindLimitsRefreshMs),
+    groupPlaces: groupPlaces(options.db),
+    groupLimits: groupLimits(options.db),
+    groupLimitedKinds: cachedLimits(groupLimits(options.db), WorkLimits.kindLimitsRefreshMs),
+    schedules: schedules(options.db),
     client: options.db.client,
     preconditions,
     telemetry: options.telemetry,
     retryBackoffBaseMs: options.retryBackoffBaseMs ?? WorkLimits.retryBackoffBaseMs,
     fairness: rotation(),
+    groupTurns: new Map(),
   };
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
@@ -68,6 +79,14 @@ export function createWorkService(options: WorkServiceOptions) {
     stats: (options?: ReadOptions) => workQueueStats(ctx, options),
     recent: (first: number, options?: ReadOptions) => recentWorkItems(ctx, first, options),
     audit: (since: Date) => auditWork(ctx, since),
+    schedule: (input: ScheduleWorkInput) => scheduleWork(ctx, input),
+    unschedule: (input: UnscheduleWorkInput) => unscheduleWork(ctx, input),
+    schedules: (first: number, options?: ReadOptions) => listSchedules(ctx, first, options),
+    nextFireTimes,
+    /** The firing step alone, at a given database-clock instant (the firer's pass; tests drive it too). */
+    fireDue: (clock: FireClock) => fireDueSchedules(ctx, clock),
+    /** The firer loop under its lease; `start` once per process, `stop` on shutdown. */
+    scheduleFirer: (firer: Omit<ScheduleFirerOptions, 'db' | 'work'>) => new ScheduleFirer({ ...firer, db: options.db, work: ctx }),
   });
 }
 

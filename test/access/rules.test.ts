@@ -13,6 +13,7 @@ const DESIGN_TABLE: Record<Right, Role[]> = {
   subscribeWorkItemStatus: ['ops', 'worker', 'service', 'admin'],
   moveMoney: ['service', 'admin'],
   createWork: ['service', 'admin'],
+  scheduleWork: ['service', 'admin'],
   processWork: ['worker', 'service', 'admin'],
   requeueWork: ['ops', 'admin'],
   readAudit: ['dashboard', 'ops', 'admin'],
@@ -36,6 +37,8 @@ const MUTATION_RIGHTS: Record<string, Right> = {
   heartbeatWorkItem: 'processWork',
   completeWorkItem: 'processWork',
   requeueWorkItem: 'requeueWork',
+  scheduleWork: 'scheduleWork',
+  unscheduleWork: 'scheduleWork',
   runLedgerAudit: 'runAudit',
 };
 

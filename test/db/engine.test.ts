@@ -1,13 +1,16 @@
 // Proves engine resolution: the override and MONGODB_URI win; without them a mongod binary is
 // used only when one can be had, and an offline download probe gives up within its timeout and
 // falls back to the emulator, saying why.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { DryMongoBinary } from 'mongodb-memory-server';
 import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { chooseEngine, resolveEngine, type EngineConfig } from '../../src/db/engine.ts';
+import { chooseEngine, emulatorDbpath, resolveEngine, type EngineConfig } from '../../src/db/engine.ts';
 
 const URI = 'mongodb://db.example:27017/?replicaSet=rs0';
 
@@ -94,6 +97,34 @@ describe('resolveEngine', () => {
     const after = new MongoClient(engine.uri, { serverSelectionTimeoutMS: 300 });
     await expect(after.db('admin').command({ ping: 1 })).rejects.toThrow();
     await after.close();
+  });
+
+  it("keeps the embedded default's data in DATA_DIR/db across a restart (npm start), and the tests' in memory", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'precondition-data-'));
+    // No mongod can be had: the emulator is the automatic choice, as on an offline machine.
+    const config = engineConfig({ mongodSystemBinary: '/nonexistent/mongod', dataDir, nodeEnv: 'development' });
+    try {
+      const first = await resolveEngine(config);
+      expect(first.kind).toBe('emulator');
+      expect(first.reason).toContain(`its data is kept in ${join(dataDir, 'db')}`);
+      const client = new MongoClient(first.uri);
+      await client.db('kept').collection<{ _id: string }>('money').insertOne({ _id: 'tour-alice' });
+      await client.close();
+      await first.stop();
+      const second = await resolveEngine(config);
+      const again = new MongoClient(second.uri);
+      try {
+        expect(await again.db('kept').collection('money').findOne({})).toEqual({ _id: 'tour-alice' });
+      } finally {
+        await again.close();
+        await second.stop();
+      }
+      // The test suite's engine (NODE_ENV=test) and an explicit MONGO_ENGINE stay in memory.
+      expect(emulatorDbpath({ ...config, nodeEnv: 'test' })).toBeUndefined();
+      expect(emulatorDbpath({ ...config, mongoEngine: 'emulator' })).toBeUndefined();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('starts nothing for a URI', async () => {

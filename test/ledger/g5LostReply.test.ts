@@ -112,6 +112,17 @@ describe('G5 applied, reply lost', () => {
     expect(await entriesOf('g5-block-1')).toBe(1);
   });
 
+  it('answers a replay from the final lookup when every attempt fails before it could read its key', async () => {
+    await h.fundedAccount('g5-lookup', 100);
+    const input = { accountId: 'g5-lookup', amount: 10, requestId: 'g5-lookup-1' };
+    const first = await service.withdraw(input);
+    expect(first).toMatchObject({ kind: 'withdrawSuccess', account: { balance: 90 } });
+    // Every debit loses its connection: no attempt reaches the key, only the runner's last read does.
+    await setFault('alwaysOn', { failCommands: ['findAndModify'], closeConnection: true });
+    expect(await service.withdraw(input)).toEqual({ kind: 'duplicateReplayed', requestId: 'g5-lookup-1', firstSeenAt: expect.any(Date), original: first });
+    expect(await balanceOf('g5-lookup')).toBe(90);
+  });
+
   it('moves nothing of a transfer whose credit keeps failing, then the same key moves it whole', async () => {
     await h.fundedAccount('g5-from', 500);
     await h.fundedAccount('g5-to', 0);

@@ -11,6 +11,9 @@
 //   await app.close();
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GraphQLSchema } from 'graphql';
 import type { Db, MongoClient } from 'mongodb';
@@ -28,7 +31,7 @@ import { createTestWsClient, type TestWsClient } from './ws.ts';
 
 export { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
 
-/** How src/app.ts builds the app: which start-up tasks run, the projection's and audit's settings. */
+/** How src/app/createApp.ts builds the app: which start-up tasks run, the projection's and audit's settings. */
 export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | 'payoutProjection' | 'buildPayoutProjection' | 'ledgerAudit'> {
   /** Extra keys, token → role, besides the one generated per role. */
   apiKeys?: Record<string, Role>;
@@ -186,12 +189,24 @@ export function spawnMain(env: Record<string, string>): MainProcess {
 
 /** Runs node with `args` in the repository's root, with only `env` (plus PATH/HOME): any of the project's processes. */
 export function spawnNode(args: string[], env: Record<string, string>): MainProcess {
-  // Only what the test passes, plus PATH/HOME: nothing from the runner's own environment.
-  const child = spawn(process.execPath, args, {
+  return spawnCommand(process.execPath, args, env);
+}
+
+/**
+ * Runs `command` in the repository's root as a process manager would (its own pid, signals sent
+ * to it), with only `env` (plus PATH/HOME): `npm start` as systemd runs it, for one.
+ */
+export function spawnCommand(command: string, args: string[], env: Record<string, string>): MainProcess {
+  // Only what the test passes, plus PATH/HOME: nothing from the runner's own environment. A
+  // DATA_DIR of its own unless the test names one: a server without API_KEYS keeps its admin key
+  // there, and the repository's .data is the developer's.
+  const dataDir = env['DATA_DIR'] === undefined ? mkdtempSync(join(tmpdir(), 'precondition-process-')) : null;
+  const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (dataDir) child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();

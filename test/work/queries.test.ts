@@ -108,9 +108,10 @@ describe('workQueueStats cost', () => {
     expect(stats.counts).toEqual(['k1', 'k2', 'k3'].map((kind) => ({ status: 'PENDING', kind, count: 3, capped: false })));
     const sent = commands.filter((event) => event.commandName !== 'endSessions');
     expect(new Set(sent.map((event) => event.commandName))).toEqual(new Set(['find', 'count']));
-    // One seek per kind plus the end of the kinds, the oldest pending item, the kinds' limits; one
-    // count per (kind, status), and per kind its waiting, delayed and running items.
-    expect(sent.filter((event) => event.commandName === 'find')).toHaveLength(3 + 1 + 1 + 1);
+    // One seek per kind plus the end of the kinds, the oldest pending item, the kinds' limits, the
+    // kinds' group limits, and per kind one seek for its groups of PENDING and of PROCESSING items
+    // (none here); one count per (kind, status), and per kind its waiting, delayed and running items.
+    expect(sent.filter((event) => event.commandName === 'find')).toHaveLength(3 + 1 + 1 + 1 + 1 + 3 * 2);
     expect(sent.filter((event) => event.commandName === 'count')).toHaveLength(3 * 4 + 3 * 3);
     expect(sent.every((event) => typeof event.command['hint'] === 'string')).toBe(true);
 

@@ -22,7 +22,7 @@ export interface PayoutWorkerConfig {
   pollMaxMs: number;
   /** Names this process in claims and in every item's history; a random id when unset. */
   workerId: string | undefined;
-  /** Log lines: `info` (start, stop, lease lost, failures and errors), `debug` (every payout too), or `silent`. */
+  /** Log lines: `info` (start, stop, each payout made, lease lost, failures and errors), `debug` (each claim too), or `silent`. */
   logLevel: 'silent' | 'info' | 'debug';
 }
 

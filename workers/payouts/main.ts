@@ -9,7 +9,10 @@ import { startPayoutWorker } from './worker.ts';
 
 const QUEUES = ['work-items', 'bullmq'] as const;
 
-function start(): { close(): Promise<void> } {
+/** EX_NOPERM: the API refused the worker's key; a restart with the same key cannot help. */
+const EXIT_KEY_REFUSED = 77;
+
+function start(): { close(): Promise<void>; refused?: Promise<string> } {
   let queue: string;
   try {
     queue = parseArgs({ options: { queue: { type: 'string', default: 'work-items' } }, strict: true }).values.queue!;
@@ -32,17 +35,27 @@ function start(): { close(): Promise<void> } {
 
 const running = start();
 let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    // A second signal does not wait for the grace period: the leases of what runs then expire.
-    if (stopping) process.exit(1);
-    stopping = true;
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`payout worker: close failed: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.exit(1);
-      },
-    );
-  });
+function stop(code: number): void {
+  // A second signal does not wait for the grace period: the leases of what runs then expire.
+  if (stopping) process.exit(1);
+  stopping = true;
+  running.close().then(
+    () => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`payout worker: close failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(0));
+void running.refused?.then((message) => {
+  process.stderr.write(`payout worker: ${message}\n`);
+  stop(EXIT_KEY_REFUSED);
+});
+
+// As src/main.ts: npm `exec`s this process and passes signals on; should the parent die without
+// passing one, a changed parent stops the worker as SIGTERM would.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid && !stopping) stop(0);
+}, 1_000).unref();

@@ -128,6 +128,7 @@ export function createServerState(options: ServerStateOptions): ServerState {
   const storage = options.storage;
   if (storage) {
     storage.attach({ catalog, changeStreams, sessions, transactions, clock });
+    storage.flushPaused = () => failPoints.replicationStopped('pauseJournalFlusherThread');
     if (repl && storage.replState) repl.restore(storage.replState);
   }
   return {

@@ -62,8 +62,8 @@ export interface Worker {
   close(options?: CloseOptions): Promise<void>;
 }
 
-/** The server's most items per claimWorkItems (WorkLimits.claimBatchMax). */
-const CLAIM_BATCH_MAX = 16;
+/** The server's most items per claimWorkItems (WorkLimits.claimBatchMax; test/sdk/sharedLimits.test.ts fails when they differ). */
+export const CLAIM_BATCH_MAX = 16;
 const DEFAULTS = { concurrency: 1, leaseSeconds: 30, pollMinMs: 200, pollMaxMs: 5_000, closeTimeoutMs: 10_000 };
 
 export function createWorker<R = unknown>(options: WorkerOptions<R>): Worker {

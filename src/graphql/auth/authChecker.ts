@@ -27,5 +27,16 @@ export const authChecker: AuthCheckerFn<RequestContext, string> = ({ context, in
 export const unauthenticatedMessage = {
   missing: 'An API key is required: send Authorization: Bearer <token>',
   malformed: 'Malformed Authorization header: expected Bearer <token>',
-  unknown: 'Unknown API key',
+  placeholder: 'The Authorization header holds a placeholder (<...>): paste the key itself; npm start prints it and keeps it in DATA_DIR/admin-key (by default .data/admin-key)',
+  unknown: 'Unknown API key: use a key of the server\'s API_KEYS; without API_KEYS, npm start keeps its generated admin key in DATA_DIR/admin-key (by default .data/admin-key) and prints it at every start',
 } as const;
+
+/** A WebSocket close reason holds at most 123 bytes (RFC 6455 5.5): the message up to the last `;` clause that fits. */
+export function closeReason(text: string): string {
+  let cut = text;
+  while (Buffer.byteLength(cut) > 123) {
+    const clause = cut.lastIndexOf(';');
+    cut = clause > 0 ? cut.slice(0, clause) : cut.slice(0, 120);
+  }
+  return cut;
+}

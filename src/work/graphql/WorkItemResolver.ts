@@ -28,7 +28,7 @@ import {
   RequeueWorkItemResult,
 } from './results.ts';
 import { toClaimBatchResult, toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
-import { toWorkItem, WorkItem, WorkItemPage, WorkKindStats, WorkQueueStats } from './types.ts';
+import { toWorkItem, WorkGroupStats, WorkItem, WorkItemPage, WorkKindStats, WorkQueueStats } from './types.ts';
 
 /** The app's one work service (src/app/createApp.ts), from the request's context. */
 function work(ctx: WorkRequestContext): WorkService {
@@ -80,7 +80,7 @@ export class WorkItemResolver {
     return doc === null ? null : toWorkItem(doc);
   }
 
-  @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it)' })
+  @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it), or a scheduled item by its whole key schedule:<name>:<period start ISO>' })
   @Allow(Rights.query)
   async workItemByKey(@Arg('idempotencyKey', () => String) idempotencyKey: string, @Ctx() ctx: WorkRequestContext): Promise<WorkItem | null> {
     const doc = await work(ctx).byKey(parseInput(zodInputs.workItemKeyQuery, { idempotencyKey }).idempotencyKey, readOptions(ctx));
@@ -135,6 +135,7 @@ export class WorkItemResolver {
       oldestPendingAgeSeconds: stats.oldestPendingAgeMs === null ? null : stats.oldestPendingAgeMs / 1000,
       conflictsSinceStart: stats.conflictsSinceStart,
       kinds: stats.kinds.map((k) => Object.assign(new WorkKindStats(), k)),
+      groups: stats.groups.map((g) => Object.assign(new WorkGroupStats(), g)),
     });
   }
 }

@@ -4,7 +4,8 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { DateTime } from '../../graphql/scalars.ts';
 import { CompletionOutcome } from '../model.ts';
-import { WorkLimits as Limits } from '../limits.ts';
+import { ScheduleLimits, WorkLimits as Limits } from '../limits.ts';
+import { CatchUp } from '../scheduleModel.ts';
 
 @InputType()
 export class CreateWorkItemInput {
@@ -34,6 +35,12 @@ export class CreateWorkItemInput {
     description: `Among the due items of a kind, higher is claimed first: ${Limits.priorityMin} to ${Limits.priorityMax}, default 0`,
   })
   priority?: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The tenant or merchant it belongs to (1 to 128 letters, digits or _.:@-): claims take turns across the groups of a kind, and WORK_GROUP_LIMITS caps the running items of each group; default: none',
+  })
+  group?: string | null;
 }
 
 @InputType()
@@ -104,4 +111,31 @@ export class RequeueWorkItemInput {
 
   @Field(() => Int, { description: 'The version you looked at (query workItem(id) { version } first)' })
   version!: number;
+}
+
+@InputType()
+export class ScheduleWorkInput {
+  @Field(() => String, { description: `The schedule's key (1 to ${ScheduleLimits.nameLengthMax} letters, digits or _.-): the same name with the same fields replays, with other fields is IdempotencyKeyReused` })
+  name!: string;
+
+  @Field(() => String, { description: 'The kind of the item each period creates' })
+  kind!: string;
+
+  @Field(() => String, { description: '5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), e.g. "0 2 * * *" or "*/10 * * * * *"' })
+  cron!: string;
+
+  @Field(() => String, { nullable: true, description: 'An IANA time zone the cron is read in (e.g. Europe/Paris); default UTC. Daylight-saving days follow cron-parser' })
+  timeZone?: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: `The payload of each period's item; any JSON, at most ${Limits.payloadMaxBytes} bytes` })
+  payload?: unknown;
+
+  @Field(() => CatchUp, { nullable: true, description: `Periods missed while no API process ran: LATEST (default) fires the latest one, ALL each (the latest ${ScheduleLimits.catchUpAllMax} at most), NONE none` })
+  catchUp?: CatchUp | null;
+}
+
+@InputType()
+export class UnscheduleWorkInput {
+  @Field(() => String)
+  name!: string;
 }

@@ -2,7 +2,7 @@
 import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConflictReason } from '../conflictReason.ts';
 import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } from '../../graphql/results/index.ts';
-import { WorkItem } from './types.ts';
+import { Schedule, WorkItem } from './types.ts';
 
 const ConflictReasonEnum = { ...ConflictReason };
 registerEnumType(ConflictReasonEnum, {
@@ -85,7 +85,34 @@ export class WorkItemNotFound {
   id!: string;
 }
 
-registerReplayableOutcome(CreateWorkItemSuccess, CompleteSuccess);
+@ObjectType({ description: 'The schedule is stored; its first period is the first after its creation (database clock)' })
+export class ScheduleWorkSuccess {
+  @Field(() => Schedule)
+  schedule!: Schedule;
+}
+
+@ObjectType({ description: 'The cron expression or the time zone cannot be read; nothing was stored' })
+export class InvalidSchedule {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { description: 'What is wrong, e.g. "cron \\"61 * * * *\\": Constraint error, got value 61 expected range 0-59"' })
+  detail!: string;
+}
+
+@ObjectType({ description: 'The schedule is removed: no period after this fires; items already made stay' })
+export class UnscheduleWorkSuccess {
+  @Field(() => Schedule, { description: 'The schedule as it was' })
+  schedule!: Schedule;
+}
+
+@ObjectType()
+export class ScheduleNotFound {
+  @Field(() => String)
+  name!: string;
+}
+
+registerReplayableOutcome(CreateWorkItemSuccess, CompleteSuccess, ScheduleWorkSuccess);
 
 export const CreateWorkItemResult = createUnionType({
   name: 'CreateWorkItemResult',
@@ -110,4 +137,12 @@ export const CompleteWorkItemResult = createUnionType({
 export const RequeueWorkItemResult = createUnionType({
   name: 'RequeueWorkItemResult',
   types: () => [RequeueSuccess, ConflictLost, WorkItemNotFound] as const,
+});
+export const ScheduleWorkResult = createUnionType({
+  name: 'ScheduleWorkResult',
+  types: () => [ScheduleWorkSuccess, InvalidSchedule, DuplicateReplayed, IdempotencyKeyReused] as const,
+});
+export const UnscheduleWorkResult = createUnionType({
+  name: 'UnscheduleWorkResult',
+  types: () => [UnscheduleWorkSuccess, ScheduleNotFound] as const,
 });

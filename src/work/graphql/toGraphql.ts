@@ -11,10 +11,17 @@ import {
   CreateWorkItemSuccess,
   HeartbeatSuccess,
   NothingToClaim,
+  InvalidSchedule,
   RequeueSuccess,
+  ScheduleNotFound,
+  ScheduleWorkSuccess,
+  UnscheduleWorkSuccess,
   WorkItemNotFound,
 } from './results.ts';
-import { toWorkItem } from './types.ts';
+import { toSchedule, toWorkItem } from './types.ts';
+import { nextFireTimes } from '../schedules.ts';
+import { ScheduleLimits } from '../limits.ts';
+import type { ScheduleDoc } from '../scheduleModel.ts';
 
 function conflictLost(result: R.ConflictLost): ConflictLost {
   return Object.assign(new ConflictLost(), { operation: result.operation, item: toWorkItem(result.current), reason: result.reason, detail: result.detail });
@@ -101,5 +108,35 @@ export function toRequeueResult(result: R.RequeueResult): RequeueSuccess | Confl
       return conflictLost(result);
     case 'workItemNotFound':
       return notFound(result);
+  }
+}
+
+export function scheduleOf(doc: ScheduleDoc) {
+  return toSchedule(doc, nextFireTimes(doc, ScheduleLimits.nextFireTimesMax));
+}
+
+function scheduleSuccess(result: R.ScheduleWorkSuccess): ScheduleWorkSuccess {
+  return Object.assign(new ScheduleWorkSuccess(), { schedule: scheduleOf(result.schedule) });
+}
+
+export function toScheduleResult(result: R.ScheduleResult): ScheduleWorkSuccess | InvalidSchedule | DuplicateReplayed | IdempotencyKeyReused {
+  switch (result.kind) {
+    case 'scheduleWorkSuccess':
+      return scheduleSuccess(result);
+    case 'invalidSchedule':
+      return Object.assign(new InvalidSchedule(), { name: result.name, detail: result.detail });
+    case 'duplicateReplayed':
+      return replayed(result, scheduleSuccess(result.original));
+    case 'idempotencyKeyReused':
+      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
+  }
+}
+
+export function toUnscheduleResult(result: R.UnscheduleResult): UnscheduleWorkSuccess | ScheduleNotFound {
+  switch (result.kind) {
+    case 'unscheduleWorkSuccess':
+      return Object.assign(new UnscheduleWorkSuccess(), { schedule: scheduleOf(result.schedule) });
+    case 'scheduleNotFound':
+      return Object.assign(new ScheduleNotFound(), { name: result.name });
   }
 }

@@ -4,8 +4,11 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTime } from '../../graphql/scalars.ts';
 import { CompletionOutcome, WorkStatus, type WorkItemDoc } from '../model.ts';
+import { CatchUp, type ScheduleDoc } from '../scheduleModel.ts';
+import { ScheduleLimits } from '../limits.ts';
 
 registerEnumType(WorkStatus, { name: 'WorkItemStatus', description: 'Where a work item is in the transition table' });
+registerEnumType(CatchUp, { name: 'CatchUp', description: "What a schedule fires for the periods missed while no API process ran" });
 registerEnumType(CompletionOutcome, { name: 'CompletionOutcome', description: 'DONE is terminal; FAILED retries or dead-letters' });
 
 @ObjectType({ description: 'One transition, as the write that made it recorded it' })
@@ -37,8 +40,11 @@ export class WorkItem {
   @Field(() => GraphQLJSON, { nullable: true })
   payload!: unknown;
 
-  @Field(() => String, { description: 'Namespaced: client:<key> or payout:<entryId>' })
+  @Field(() => String, { description: 'Namespaced: client:<key>, payout:<entryId> or schedule:<name>:<period start ISO>' })
   idempotencyKey!: string;
+
+  @Field(() => String, { nullable: true, description: 'The tenant or merchant it belongs to within its kind; null: none' })
+  group!: string | null;
 
   @Field(() => WorkStatus)
   status!: WorkStatus;
@@ -95,6 +101,7 @@ export function toWorkItem(doc: WorkItemDoc): WorkItem {
     kind: doc.kind,
     payload: doc.payload,
     idempotencyKey: doc.idempotencyKey,
+    group: doc.group ?? null,
     status: doc.status,
     previousStatus: doc.previousStatus,
     version: doc.version,
@@ -164,6 +171,27 @@ export class WorkKindStats {
   limit!: number | null;
 }
 
+@ObjectType({ description: "One group's queue within its kind (W9)" })
+export class WorkGroupStats {
+  @Field(() => String)
+  kind!: string;
+
+  @Field(() => String)
+  group!: string;
+
+  @Field(() => Int, { description: 'PENDING and due' })
+  waiting!: number;
+
+  @Field(() => Int, { description: 'PROCESSING' })
+  running!: number;
+
+  @Field(() => Boolean, { description: 'A count stopped at 10,000' })
+  capped!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'Most items of each group of the kind PROCESSING with a live lease (WORK_GROUP_LIMITS); null: unlimited' })
+  limit!: number | null;
+}
+
 @ObjectType()
 export class WorkQueueStats {
   @Field(() => [WorkQueueCount], { description: 'Items per status and kind' })
@@ -177,4 +205,63 @@ export class WorkQueueStats {
 
   @Field(() => [WorkKindStats], { description: 'Waiting, delayed and running items per kind, with its limit' })
   kinds!: WorkKindStats[];
+
+  @Field(() => [WorkGroupStats], { description: 'Waiting and running items per group of each kind (groups with some; at most 100 per kind)' })
+  groups!: WorkGroupStats[];
+}
+
+@ObjectType({ description: 'A cron schedule: each period creates one work item, keyed schedule:<name>:<period start ISO>' })
+export class Schedule {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String)
+  kind!: string;
+
+  @Field(() => String)
+  cron!: string;
+
+  @Field(() => String)
+  timeZone!: string;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  payload!: unknown;
+
+  @Field(() => CatchUp)
+  catchUp!: CatchUp;
+
+  @Field(() => DateTime, { description: "By the database server's clock; periods count from here" })
+  createdAt!: Date;
+
+  @Field(() => DateTime, { nullable: true, description: 'The next period to fire (a period due and not yet fired, if the firer is behind)' })
+  nextFireAt!: Date | null;
+
+  @Field(() => [DateTime], { description: `The next ${ScheduleLimits.nextFireTimesMax} periods` })
+  nextFireTimes!: Date[];
+
+  @Field(() => DateTime, { nullable: true, description: 'The start of the last period that created an item' })
+  lastFiredPeriod!: Date | null;
+
+  @Field(() => DateTime, { nullable: true, description: "When it was fired, by the database server's clock" })
+  lastFiredAt!: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'The idempotencyKey of the last period\'s item' })
+  lastItemKey!: string | null;
+}
+
+export function toSchedule(doc: ScheduleDoc, nextFireTimes: Date[]): Schedule {
+  return Object.assign(new Schedule(), {
+    name: doc._id,
+    kind: doc.kind,
+    cron: doc.cron,
+    timeZone: doc.timeZone,
+    payload: doc.payload,
+    catchUp: doc.catchUp,
+    createdAt: doc.createdAt,
+    nextFireAt: nextFireTimes[0] ?? doc.nextFireAt,
+    nextFireTimes,
+    lastFiredPeriod: doc.lastFiredPeriod,
+    lastFiredAt: doc.lastFiredAt,
+    lastItemKey: doc.lastFiredPeriod === null ? null : `schedule:${doc._id}:${doc.lastFiredPeriod.toISOString()}`,
+  });
 }

@@ -17,7 +17,8 @@ import { waitFor } from '../../support/waiting.ts';
 /** `npm run worker:payouts` as package.json says it, less `node`: the test runs what users run. */
 export function workerScriptArgs(): string[] {
   const scripts = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const [node, ...args] = scripts['worker:payouts']!.split(/\s+/);
+  // `exec node ...`: the script replaces npm's shell with node (signals reach it; processManager tests).
+  const [node, ...args] = scripts['worker:payouts']!.replace(/^exec\s+/, '').split(/\s+/);
   if (node !== 'node') throw new Error(`worker:payouts is expected to run node, not ${node}`);
   return args;
 }

@@ -30,17 +30,22 @@ export class FailPointRegistry {
   // from its sync source, or stops applying what it fetched, while these are on.
   private readonly stopReplProducer = new FailPoint(() => ({}));
   private readonly rsSyncApplyStop = new FailPoint(() => ({}));
+  // mongod's journal_flusher.cpp: the journal flusher stops flushing while it is on (with --dbpath;
+  // the durable optime stands still, so j:true and journaled majority writes wait).
+  private readonly pauseJournalFlusherThread = new FailPoint(() => ({}));
   private readonly byName: ReadonlyMap<string, FailPoint<unknown>> = new Map<string, FailPoint<unknown>>([
     ['failCommand', this.failCommand],
     ['failGetMoreAfterCursorCheckout', this.failGetMoreAfterCursorCheckout],
     ['onPrimaryTransactionalWrite', this.onPrimaryTransactionalWrite],
+    ['pauseJournalFlusherThread', this.pauseJournalFlusherThread],
     ['rsSyncApplyStop', this.rsSyncApplyStop],
     ['stopReplProducer', this.stopReplProducer],
   ]);
 
   /** Whether a replication fail point is on now (each check counts as one hit, as mongod's shouldFail). */
-  replicationStopped(name: 'stopReplProducer' | 'rsSyncApplyStop'): boolean {
-    return (name === 'stopReplProducer' ? this.stopReplProducer : this.rsSyncApplyStop).evaluate() !== undefined;
+  replicationStopped(name: 'stopReplProducer' | 'rsSyncApplyStop' | 'pauseJournalFlusherThread'): boolean {
+    const failPoint = name === 'stopReplProducer' ? this.stopReplProducer : name === 'rsSyncApplyStop' ? this.rsSyncApplyStop : this.pauseJournalFlusherThread;
+    return failPoint.evaluate() !== undefined;
   }
 
   /** configureFailPoint: replaces the fail point's mode and data; returns how often it fired. */

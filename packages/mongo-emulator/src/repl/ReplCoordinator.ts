@@ -1054,9 +1054,10 @@ export class ReplCoordinator {
       applyEntry(this.#host, entry, idempotent);
       this.#host.clock.advanceTo(entry.ts as Timestamp);
     }
-    // The batch goes to the journal at once rather than at the next commit interval, so a
-    // primary's j/majority waits are not held a whole interval by each secondary (the position
-    // is reported again when the flush lands: storage.onDurable).
+    // The batch goes to the journal at once rather than at the next commit interval, as mongod's
+    // secondaries do (sync_tail.cpp, ApplyBatchFinalizerForJournal: waitUntilDurable after each
+    // batch, then the durable optime moves); the position is reported again when the flush
+    // lands (storage.onDurable).
     this.#host.storage?.requestFlush();
     this.#wake();
     this.#reportPosition();

@@ -95,6 +95,8 @@ export class Storage {
   readonly replState: PersistedReplState | undefined;
   /** Called after each flush moved the durable optime (a member reports it, waiters re-check). */
   onDurable: (() => void) | undefined;
+  /** The pauseJournalFlusherThread fail point: while it answers true, nothing is flushed. */
+  flushPaused: () => boolean = () => false;
   readonly #logger: StorageOptions['logger'];
   readonly #lock: DbPathLock;
   #checkpoint: Checkpoint | undefined;
@@ -183,7 +185,18 @@ export class Storage {
       }
     }
     // New entries go to a file of their own: a restart never appends after a truncated tail.
-    this.#fileNo = Math.max(from, ...replay) + 1;
+    this.#fileNo = Math.max(from, ...replay);
+    this.#rotate();
+  }
+
+  /**
+   * New journal entries go to the next file from here. The file is made now, empty, so the
+   * files after a checkpoint are always consecutive and a missing one is damage.
+   */
+  #rotate(): void {
+    this.#fileNo += 1;
+    closeSync(openSync(join(this.dir, JOURNAL_DIR, `j.${this.#fileNo}`), 'a', 0o600));
+    syncDirectory(join(this.dir, JOURNAL_DIR));
   }
 
   /**
@@ -312,7 +325,7 @@ export class Storage {
       this.#flushAgain = true;
       return this.#flushing;
     }
-    if (this.#pending.length === 0) return Promise.resolve();
+    if (this.#pending.length === 0 || this.flushPaused()) return Promise.resolve();
     this.#flushing = this.#flushOnce().finally(() => {
       this.#flushing = undefined;
       if (this.#flushAgain) {
@@ -415,7 +428,7 @@ export class Storage {
     const { catalog, changeStreams, sessions, transactions } = this.#target!;
     const last = changeStreams.oplog.lastRecord.doc;
     const opTime = { ts: last.ts as Timestamp, t: BigInt(last.t as bigint) };
-    this.#fileNo += 1;
+    this.#rotate();
     const journalFrom = this.#fileNo;
     const collections: { db: string; name: string; options: Document; uuid: Binary; indexes: Document[]; docs: Iterable<Document> }[] = [];
     const views: Document[] = [];

@@ -211,6 +211,12 @@ export type CaptureHoldSuccess = {
   toAccount: Maybe<Account>;
 };
 
+/** What a schedule fires for the periods missed while no API process ran */
+export type CatchUp =
+  | 'ALL'
+  | 'LATEST'
+  | 'NONE';
+
 /** The item is yours until leaseExpiresAt; present its version to heartbeat and complete */
 export type ClaimSuccess = {
   __typename?: 'ClaimSuccess';
@@ -327,6 +333,8 @@ export type ConflictReason =
   | 'WORKER';
 
 export type CreateWorkItemInput = {
+  /** The tenant or merchant it belongs to (1 to 128 letters, digits or _.:@-): claims take turns across the groups of a kind, and WORK_GROUP_LIMITS caps the running items of each group; default: none */
+  group?: InputMaybe<Scalars['String']['input']>;
   /** Your key (1 to 200 characters): the same key and parameters replay the first answer */
   idempotencyKey: Scalars['String']['input'];
   /** An identifier of at most 64 characters ([A-Za-z][A-Za-z0-9_.-]*), e.g. PAYOUT */
@@ -491,6 +499,14 @@ export type InsufficientFunds = {
   amount: Scalars['SafeInt']['output'];
   /** The balance when the request was decided */
   balance: Scalars['SafeInt']['output'];
+};
+
+/** The cron expression or the time zone cannot be read; nothing was stored */
+export type InvalidSchedule = {
+  __typename?: 'InvalidSchedule';
+  /** What is wrong, e.g. "cron \"61 * * * *\": Constraint error, got value 61 expected range 0-59" */
+  detail: Scalars['String']['output'];
+  name: Scalars['String']['output'];
 };
 
 /** The latest finished run of the ledger audit */
@@ -769,9 +785,12 @@ export type Mutation = {
   reverseMove: ReverseMoveResult;
   /** Runs a full ledger audit now, or queues it for the process that holds the audit lease */
   runLedgerAudit: RunLedgerAuditResult;
+  /** Stores a cron schedule: each period creates one work item, whichever API processes are alive */
+  scheduleWork: ScheduleWorkResult;
   /** Up to 100 moves in one transaction, one result each, in order */
   submitMoves: SubmitMovesResult;
   transfer: TransferResult;
+  unscheduleWork: UnscheduleWorkResult;
   /** Releases a pending hold */
   voidHold: VoidHoldResult;
   withdraw: WithdrawResult;
@@ -838,6 +857,11 @@ export type MutationReverseMoveArgs = {
 };
 
 
+export type MutationScheduleWorkArgs = {
+  input: ScheduleWorkInput;
+};
+
+
 export type MutationSubmitMovesArgs = {
   input: SubmitMovesInput;
 };
@@ -845,6 +869,11 @@ export type MutationSubmitMovesArgs = {
 
 export type MutationTransferArgs = {
   input: TransferInput;
+};
+
+
+export type MutationUnscheduleWorkArgs = {
+  input: UnscheduleWorkInput;
 };
 
 
@@ -946,10 +975,12 @@ export type Query = {
   payoutProjectionState: PayoutProjectionState;
   /** The items changed most recently, newest first (by updatedAt); first: default 20, 1 to 50 */
   recentWorkItems: Array<WorkItem>;
+  /** The schedules by name, with their next and last fire; first: default and at most 500 */
+  schedules: Array<Schedule>;
   /** The caller's role and what it may do */
   viewer: Viewer;
   workItem: Maybe<WorkItem>;
-  /** The item created with this idempotency key (as the client sent it) */
+  /** The item created with this idempotency key (as the client sent it), or a scheduled item by its whole key schedule:<name>:<period start ISO> */
   workItemByKey: Maybe<WorkItem>;
   /** Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most 100 per page */
   workItems: WorkItemPage;
@@ -1034,6 +1065,11 @@ export type QueryRecentWorkItemsArgs = {
 };
 
 
+export type QuerySchedulesArgs = {
+  first?: Scalars['Int']['input'];
+};
+
+
 export type QueryWorkItemArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1055,7 +1091,7 @@ export type QueryWorkItemsArgs = {
 };
 
 /** An outcome that is final for its idempotency key and is repeated on replay */
-export type ReplayableOutcome = AuthorizeHoldSuccess | CaptureHoldSuccess | CloseAccountSuccess | CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | ReverseMoveSuccess | TransferSuccess | VoidHoldSuccess | WithdrawSuccess | { __typename?: "%other" };
+export type ReplayableOutcome = AuthorizeHoldSuccess | CaptureHoldSuccess | CloseAccountSuccess | CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | ReverseMoveSuccess | ScheduleWorkSuccess | TransferSuccess | VoidHoldSuccess | WithdrawSuccess | { __typename?: "%other" };
 
 /** The replica set the API writes to, as the server reports it */
 export type ReplicaSetStatus = {
@@ -1146,6 +1182,57 @@ export type ReverseMoveSuccess = {
 
 export type RunLedgerAuditResult = LedgerAuditFinished | LedgerAuditQueued | { __typename?: "%other" };
 
+/** A cron schedule: each period creates one work item, keyed schedule:<name>:<period start ISO> */
+export type Schedule = {
+  __typename?: 'Schedule';
+  catchUp: CatchUp;
+  /** By the database server's clock; periods count from here */
+  createdAt: Scalars['DateTime']['output'];
+  cron: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  /** When it was fired, by the database server's clock */
+  lastFiredAt: Maybe<Scalars['DateTime']['output']>;
+  /** The start of the last period that created an item */
+  lastFiredPeriod: Maybe<Scalars['DateTime']['output']>;
+  /** The idempotencyKey of the last period's item */
+  lastItemKey: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  /** The next period to fire (a period due and not yet fired, if the firer is behind) */
+  nextFireAt: Maybe<Scalars['DateTime']['output']>;
+  /** The next 10 periods */
+  nextFireTimes: Array<Scalars['DateTime']['output']>;
+  payload: Maybe<Scalars['JSON']['output']>;
+  timeZone: Scalars['String']['output'];
+};
+
+export type ScheduleNotFound = {
+  __typename?: 'ScheduleNotFound';
+  name: Scalars['String']['output'];
+};
+
+export type ScheduleWorkInput = {
+  /** Periods missed while no API process ran: LATEST (default) fires the latest one, ALL each (the latest 100 at most), NONE none */
+  catchUp?: InputMaybe<CatchUp>;
+  /** 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), e.g. "0 2 * * *" or "*\/10 * * * * *" */
+  cron: Scalars['String']['input'];
+  /** The kind of the item each period creates */
+  kind: Scalars['String']['input'];
+  /** The schedule's key (1 to 128 letters, digits or _.-): the same name with the same fields replays, with other fields is IdempotencyKeyReused */
+  name: Scalars['String']['input'];
+  /** The payload of each period's item; any JSON, at most 65536 bytes */
+  payload?: InputMaybe<Scalars['JSON']['input']>;
+  /** An IANA time zone the cron is read in (e.g. Europe/Paris); default UTC. Daylight-saving days follow cron-parser */
+  timeZone?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type ScheduleWorkResult = DuplicateReplayed | IdempotencyKeyReused | InvalidSchedule | ScheduleWorkSuccess | { __typename?: "%other" };
+
+/** The schedule is stored; its first period is the first after its creation (database clock) */
+export type ScheduleWorkSuccess = {
+  __typename?: 'ScheduleWorkSuccess';
+  schedule: Schedule;
+};
+
 export type SubmitMovesInput = {
   /** true: every move applies or none does (LinkedMoveFailed for the others) */
   atomic: Scalars['Boolean']['input'];
@@ -1222,6 +1309,19 @@ export type TransferSuccess = {
   to: Account;
 };
 
+export type UnscheduleWorkInput = {
+  name: Scalars['String']['input'];
+};
+
+export type UnscheduleWorkResult = ScheduleNotFound | UnscheduleWorkSuccess | { __typename?: "%other" };
+
+/** The schedule is removed: no period after this fires; items already made stay */
+export type UnscheduleWorkSuccess = {
+  __typename?: 'UnscheduleWorkSuccess';
+  /** The schedule as it was */
+  schedule: Schedule;
+};
+
 export type Viewer = {
   __typename?: 'Viewer';
   /** Whether this key may requeue FAILED work items */
@@ -1272,16 +1372,33 @@ export type WithdrawSuccess = {
   entry: LedgerEntry;
 };
 
+/** One group's queue within its kind (W9) */
+export type WorkGroupStats = {
+  __typename?: 'WorkGroupStats';
+  /** A count stopped at 10,000 */
+  capped: Scalars['Boolean']['output'];
+  group: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  /** Most items of each group of the kind PROCESSING with a live lease (WORK_GROUP_LIMITS); null: unlimited */
+  limit: Maybe<Scalars['Int']['output']>;
+  /** PROCESSING */
+  running: Scalars['Int']['output'];
+  /** PENDING and due */
+  waiting: Scalars['Int']['output'];
+};
+
 export type WorkItem = {
   __typename?: 'WorkItem';
   attempts: Scalars['Int']['output'];
   /** When a PENDING item may next be claimed */
   availableAt: Scalars['DateTime']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** The tenant or merchant it belongs to within its kind; null: none */
+  group: Maybe<Scalars['String']['output']>;
   /** The most recent transitions, oldest first (bounded) */
   history: Array<WorkItemTransition>;
   id: Scalars['ID']['output'];
-  /** Namespaced: client:<key> or payout:<entryId> */
+  /** Namespaced: client:<key>, payout:<entryId> or schedule:<name>:<period start ISO> */
   idempotencyKey: Scalars['String']['output'];
   kind: Scalars['String']['output'];
   leaseExpiresAt: Maybe<Scalars['DateTime']['output']>;
@@ -1388,6 +1505,8 @@ export type WorkQueueStats = {
   conflictsSinceStart: Scalars['Int']['output'];
   /** Items per status and kind */
   counts: Array<WorkQueueCount>;
+  /** Waiting and running items per group of each kind (groups with some; at most 100 per kind) */
+  groups: Array<WorkGroupStats>;
   /** Waiting, delayed and running items per kind, with its limit */
   kinds: Array<WorkKindStats>;
   /** How long the oldest due PENDING item has waited, by the server's clock */
@@ -1433,12 +1552,13 @@ export type AuthorizeHoldMutation = { __typename?: 'Mutation', authorizeHold:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1483,12 +1603,13 @@ export type CaptureHoldMutation = { __typename?: 'Mutation', captureHold:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1506,8 +1627,8 @@ export type ClaimWorkItemMutationVariables = Exact<{
 
 
 export type ClaimWorkItemMutation = { __typename?: 'Mutation', claimWorkItem:
-    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ClaimSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'NothingToClaim', kinds: Array<string> }
     | { __typename: 'WorkItemNotFound', id: string }
    };
@@ -1518,7 +1639,7 @@ export type ClaimWorkItemsMutationVariables = Exact<{
 
 
 export type ClaimWorkItemsMutation = { __typename?: 'Mutation', claimWorkItems:
-    | { __typename: 'ClaimWorkItemsSuccess', conflicts: number, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> }
+    | { __typename: 'ClaimWorkItemsSuccess', conflicts: number, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> }
     | { __typename: 'NothingToClaim', kinds: Array<string> }
    };
 
@@ -1537,12 +1658,13 @@ export type CloseAccountMutation = { __typename?: 'Mutation', closeAccount:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1558,18 +1680,19 @@ export type CompleteWorkItemMutationVariables = Exact<{
 
 
 export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkItem:
-    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1583,17 +1706,18 @@ export type CreateWorkItemMutationVariables = Exact<{
 
 
 export type CreateWorkItemMutation = { __typename?: 'Mutation', createWorkItem:
-    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1615,12 +1739,13 @@ export type DepositMutation = { __typename?: 'Mutation', deposit:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1636,7 +1761,7 @@ export type HoldFieldsFragment = { __typename?: 'Hold', id: string, accountId: s
 
 export type LedgerEntryFieldsFragment = { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number };
 
-export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
+export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
 
 type ReplayableOutcomeFields_AuthorizeHoldSuccess_Fragment = { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } };
 
@@ -1644,9 +1769,9 @@ type ReplayableOutcomeFields_CaptureHoldSuccess_Fragment = { __typename: 'Captur
 
 type ReplayableOutcomeFields_CloseAccountSuccess_Fragment = { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null };
 
-type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
 
-type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
+type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
 
 type ReplayableOutcomeFields_DepositSuccess_Fragment = { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } };
 
@@ -1655,6 +1780,8 @@ type ReplayableOutcomeFields_InsufficientFunds_Fragment = { __typename: 'Insuffi
 type ReplayableOutcomeFields_OpenAccountSuccess_Fragment = { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } };
 
 type ReplayableOutcomeFields_ReverseMoveSuccess_Fragment = { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null };
+
+type ReplayableOutcomeFields_ScheduleWorkSuccess_Fragment = { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } };
 
 type ReplayableOutcomeFields_TransferSuccess_Fragment = { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } };
 
@@ -1672,6 +1799,7 @@ export type ReplayableOutcomeFieldsFragment =
   | ReplayableOutcomeFields_InsufficientFunds_Fragment
   | ReplayableOutcomeFields_OpenAccountSuccess_Fragment
   | ReplayableOutcomeFields_ReverseMoveSuccess_Fragment
+  | ReplayableOutcomeFields_ScheduleWorkSuccess_Fragment
   | ReplayableOutcomeFields_TransferSuccess_Fragment
   | ReplayableOutcomeFields_VoidHoldSuccess_Fragment
   | ReplayableOutcomeFields_WithdrawSuccess_Fragment
@@ -1681,18 +1809,21 @@ export type DuplicateReplayedFieldsFragment = { __typename?: 'DuplicateReplayed'
     | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
     | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
     | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
     | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+    | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
     | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
     | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
     | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
    };
 
 export type LedgerAuditFieldsFragment = { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> };
+
+export type ScheduleFieldsFragment = { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1705,8 +1836,8 @@ export type HeartbeatWorkItemMutationVariables = Exact<{
 
 
 export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWorkItem:
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
@@ -1811,12 +1942,13 @@ export type OpenAccountMutation = { __typename?: 'Mutation', openAccount:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1830,7 +1962,7 @@ export type PayoutForQueryVariables = Exact<{
 }>;
 
 
-export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type PayoutForQuery = { __typename?: 'Query', payoutFor: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type PayoutProjectionStateQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1842,7 +1974,7 @@ export type RecentWorkItemsQueryVariables = Exact<{
 }>;
 
 
-export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
+export type RecentWorkItemsQuery = { __typename?: 'Query', recentWorkItems: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> };
 
 export type RequeueWorkItemMutationVariables = Exact<{
   input: RequeueWorkItemInput;
@@ -1850,8 +1982,8 @@ export type RequeueWorkItemMutationVariables = Exact<{
 
 
 export type RequeueWorkItemMutation = { __typename?: 'Mutation', requeueWorkItem:
-    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+    | { __typename: 'RequeueSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
@@ -1866,12 +1998,13 @@ export type ReverseMoveMutation = { __typename?: 'Mutation', reverseMove:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1894,6 +2027,39 @@ export type RunLedgerAuditMutation = { __typename?: 'Mutation', runLedgerAudit:
     | { __typename: 'LedgerAuditQueued', requestedAt: string }
    };
 
+export type ScheduleWorkMutationVariables = Exact<{
+  input: ScheduleWorkInput;
+}>;
+
+
+export type ScheduleWorkMutation = { __typename?: 'Mutation', scheduleWork:
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
+    | { __typename: 'InvalidSchedule', name: string, detail: string }
+    | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
+   };
+
+export type SchedulesQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type SchedulesQuery = { __typename?: 'Query', schedules: Array<{ __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null }> };
+
 export type SubmitMovesMutationVariables = Exact<{
   input: SubmitMovesInput;
 }>;
@@ -1911,12 +2077,13 @@ export type SubmitMovesMutation = { __typename?: 'Mutation', submitMoves:
             | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
             | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
             | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+            | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
             | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
             | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
             | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
             | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+            | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
             | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
             | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
             | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1945,12 +2112,13 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -1960,6 +2128,16 @@ export type TransferMutation = { __typename?: 'Mutation', transfer:
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
     | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+   };
+
+export type UnscheduleWorkMutationVariables = Exact<{
+  input: UnscheduleWorkInput;
+}>;
+
+
+export type UnscheduleWorkMutation = { __typename?: 'Mutation', unscheduleWork:
+    | { __typename: 'ScheduleNotFound', name: string }
+    | { __typename: 'UnscheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
    };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
@@ -1977,12 +2155,13 @@ export type VoidHoldMutation = { __typename?: 'Mutation', voidHold:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -2007,12 +2186,13 @@ export type WithdrawMutation = { __typename?: 'Mutation', withdraw:
         | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
         | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
         | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
@@ -2029,14 +2209,14 @@ export type WorkItemQueryVariables = Exact<{
 }>;
 
 
-export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type WorkItemQuery = { __typename?: 'Query', workItem: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type WorkItemByKeyQueryVariables = Exact<{
   idempotencyKey: Scalars['String']['input'];
 }>;
 
 
-export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
+export type WorkItemByKeyQuery = { __typename?: 'Query', workItemByKey: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } | null };
 
 export type WorkItemStatusChangedSubscriptionVariables = Exact<{
   after?: InputMaybe<Scalars['String']['input']>;
@@ -2061,12 +2241,12 @@ export type WorkItemsQueryVariables = Exact<{
 }>;
 
 
-export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
+export type WorkItemsQuery = { __typename?: 'Query', workItems: { __typename?: 'WorkItemPage', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> }> } };
 
 export type WorkQueueStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }>, kinds: Array<{ __typename?: 'WorkKindStats', kind: string, waiting: number, delayed: number, running: number, capped: boolean, limit: number | null }> } };
+export type WorkQueueStatsQuery = { __typename?: 'Query', workQueueStats: { __typename?: 'WorkQueueStats', conflictsSinceStart: number, oldestPendingAgeSeconds: number | null, counts: Array<{ __typename?: 'WorkQueueCount', kind: string, status: WorkItemStatus, count: number }>, kinds: Array<{ __typename?: 'WorkKindStats', kind: string, waiting: number, delayed: number, running: number, capped: boolean, limit: number | null }>, groups: Array<{ __typename?: 'WorkGroupStats', kind: string, group: string, waiting: number, running: number, capped: boolean, limit: number | null }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -2138,6 +2318,7 @@ export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2156,6 +2337,22 @@ export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"WorkItemFields"}) as unknown as TypedDocumentString<WorkItemFieldsFragment, unknown>;
+export const ScheduleFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}
+    `, {"fragmentName":"ScheduleFields"}) as unknown as TypedDocumentString<ScheduleFieldsFragment, unknown>;
 export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
     fragment ReplayableOutcomeFields on ReplayableOutcome {
   __typename
@@ -2275,6 +2472,11 @@ export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
     fragment AccountFields on Account {
   id
@@ -2321,6 +2523,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2337,6 +2540,20 @@ fragment WorkItemFields on WorkItem {
     at
     workerId
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`, {"fragmentName":"ReplayableOutcomeFields"}) as unknown as TypedDocumentString<ReplayableOutcomeFieldsFragment, unknown>;
 export const DuplicateReplayedFieldsFragmentDoc = new TypedDocumentString(`
     fragment DuplicateReplayedFields on DuplicateReplayed {
@@ -2391,6 +2608,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2526,6 +2744,25 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`, {"fragmentName":"DuplicateReplayedFields"}) as unknown as TypedDocumentString<DuplicateReplayedFieldsFragment, unknown>;
 export const LedgerAuditFieldsFragmentDoc = new TypedDocumentString(`
     fragment LedgerAuditFields on LedgerAudit {
@@ -2684,6 +2921,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -2819,6 +3057,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -2826,6 +3069,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<AuthorizeHoldMutation, AuthorizeHoldMutationVariables>;
 export const BalanceAtDocument = new TypedDocumentString(`
     query BalanceAt($accountId: ID!, $at: DateTime!) {
@@ -2978,6 +3235,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3113,6 +3371,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -3120,6 +3383,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<CaptureHoldMutation, CaptureHoldMutationVariables>;
 export const ClaimWorkItemDocument = new TypedDocumentString(`
     mutation ClaimWorkItem($input: ClaimWorkItemInput!) {
@@ -3155,6 +3432,7 @@ export const ClaimWorkItemDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3196,6 +3474,7 @@ export const ClaimWorkItemsDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3312,6 +3591,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3447,6 +3727,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -3454,6 +3739,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<CloseAccountMutation, CloseAccountMutationVariables>;
 export const CompleteWorkItemDocument = new TypedDocumentString(`
     mutation CompleteWorkItem($input: CompleteWorkItemInput!) {
@@ -3525,6 +3824,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3660,6 +3960,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -3667,6 +3972,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<CompleteWorkItemMutation, CompleteWorkItemMutationVariables>;
 export const CreateWorkItemDocument = new TypedDocumentString(`
     mutation CreateWorkItem($input: CreateWorkItemInput!) {
@@ -3732,6 +4051,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -3867,6 +4187,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -3874,6 +4199,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<CreateWorkItemMutation, CreateWorkItemMutationVariables>;
 export const DepositDocument = new TypedDocumentString(`
     mutation Deposit($input: DepositInput!) {
@@ -3962,6 +4301,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4097,6 +4437,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -4104,6 +4449,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<DepositMutation, DepositMutationVariables>;
 export const HealthDocument = new TypedDocumentString(`
     query Health {
@@ -4150,6 +4509,7 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4471,6 +4831,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4606,6 +4967,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -4613,6 +4979,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<OpenAccountMutation, OpenAccountMutationVariables>;
 export const PayoutForDocument = new TypedDocumentString(`
     query PayoutFor($entryId: ID!) {
@@ -4629,6 +5009,7 @@ export const PayoutForDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4672,6 +5053,7 @@ export const RecentWorkItemsDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4720,6 +5102,7 @@ export const RequeueWorkItemDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4845,6 +5228,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -4980,6 +5364,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -4987,6 +5376,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<ReverseMoveMutation, ReverseMoveMutationVariables>;
 export const RunLedgerAuditDocument = new TypedDocumentString(`
     mutation RunLedgerAudit {
@@ -5016,6 +5419,257 @@ export const RunLedgerAuditDocument = new TypedDocumentString(`
     actual
   }
 }`) as unknown as TypedDocumentString<RunLedgerAuditMutation, RunLedgerAuditMutationVariables>;
+export const ScheduleWorkDocument = new TypedDocumentString(`
+    mutation ScheduleWork($input: ScheduleWorkInput!) {
+  scheduleWork(input: $input) {
+    __typename
+    ... on ScheduleWorkSuccess {
+      schedule {
+        ...ScheduleFields
+      }
+    }
+    ... on InvalidSchedule {
+      name
+      detail
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+      field
+      detail
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+  held
+  available
+  status
+  closedAt
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  group
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<ScheduleWorkMutation, ScheduleWorkMutationVariables>;
+export const SchedulesDocument = new TypedDocumentString(`
+    query Schedules($first: Int) {
+  schedules(first: $first) {
+    ...ScheduleFields
+  }
+}
+    fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<SchedulesQuery, SchedulesQueryVariables>;
 export const SubmitMovesDocument = new TypedDocumentString(`
     mutation SubmitMoves($input: SubmitMovesInput!) {
   submitMoves(input: $input) {
@@ -5146,6 +5800,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -5281,6 +5936,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -5288,6 +5948,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<SubmitMovesMutation, SubmitMovesMutationVariables>;
 export const TransferDocument = new TypedDocumentString(`
     mutation Transfer($input: TransferInput!) {
@@ -5393,6 +6067,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -5528,6 +6203,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -5535,7 +6215,49 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<TransferMutation, TransferMutationVariables>;
+export const UnscheduleWorkDocument = new TypedDocumentString(`
+    mutation UnscheduleWork($input: UnscheduleWorkInput!) {
+  unscheduleWork(input: $input) {
+    __typename
+    ... on UnscheduleWorkSuccess {
+      schedule {
+        ...ScheduleFields
+      }
+    }
+    ... on ScheduleNotFound {
+      name
+    }
+  }
+}
+    fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<UnscheduleWorkMutation, UnscheduleWorkMutationVariables>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {
@@ -5628,6 +6350,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -5763,6 +6486,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -5770,6 +6498,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<VoidHoldMutation, VoidHoldMutationVariables>;
 export const WithdrawDocument = new TypedDocumentString(`
     mutation Withdraw($input: WithdrawInput!) {
@@ -5858,6 +6600,7 @@ fragment WorkItemFields on WorkItem {
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -5993,6 +6736,11 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...WorkItemFields
     }
   }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
 }
 fragment DuplicateReplayedFields on DuplicateReplayed {
   requestId
@@ -6000,6 +6748,20 @@ fragment DuplicateReplayedFields on DuplicateReplayed {
   original {
     ...ReplayableOutcomeFields
   }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
 }`) as unknown as TypedDocumentString<WithdrawMutation, WithdrawMutationVariables>;
 export const WorkItemDocument = new TypedDocumentString(`
     query WorkItem($id: ID!) {
@@ -6016,6 +6778,7 @@ export const WorkItemDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -6048,6 +6811,7 @@ export const WorkItemByKeyDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -6114,6 +6878,7 @@ export const WorkItemsDocument = new TypedDocumentString(`
   attempts
   maxAttempts
   idempotencyKey
+  group
   payload
   result
   lockedBy
@@ -6145,6 +6910,14 @@ export const WorkQueueStatsDocument = new TypedDocumentString(`
       kind
       waiting
       delayed
+      running
+      capped
+      limit
+    }
+    groups {
+      kind
+      group
+      waiting
       running
       capped
       limit

@@ -19,6 +19,7 @@ export const queries = {
   payoutFor: { document: documents.PayoutForDocument, args: "single", argName: "entryId", keyField: null, keyList: null, replays: true, resumeArg: null },
   payoutProjectionState: { document: documents.PayoutProjectionStateDocument, args: "none", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   recentWorkItems: { document: documents.RecentWorkItemsDocument, args: "object", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
+  schedules: { document: documents.SchedulesDocument, args: "object", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   viewer: { document: documents.ViewerDocument, args: "none", argName: null, keyField: null, keyList: null, replays: true, resumeArg: null },
   workItem: { document: documents.WorkItemDocument, args: "single", argName: "id", keyField: null, keyList: null, replays: true, resumeArg: null },
   workItemByKey: { document: documents.WorkItemByKeyDocument, args: "single", argName: "idempotencyKey", keyField: null, keyList: null, replays: true, resumeArg: null },
@@ -40,8 +41,10 @@ export const mutations = {
   requeueWorkItem: { document: documents.RequeueWorkItemDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: false, resumeArg: null },
   reverseMove: { document: documents.ReverseMoveDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
   runLedgerAudit: { document: documents.RunLedgerAuditDocument, args: "none", argName: null, keyField: null, keyList: null, replays: false, resumeArg: null },
+  scheduleWork: { document: documents.ScheduleWorkDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: true, resumeArg: null },
   submitMoves: { document: documents.SubmitMovesDocument, args: "single", argName: "input", keyField: null, keyList: {"field":"moves","key":"requestId"}, replays: true, resumeArg: null },
   transfer: { document: documents.TransferDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
+  unscheduleWork: { document: documents.UnscheduleWorkDocument, args: "single", argName: "input", keyField: null, keyList: null, replays: false, resumeArg: null },
   voidHold: { document: documents.VoidHoldDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
   withdraw: { document: documents.WithdrawDocument, args: "single", argName: "input", keyField: "requestId", keyList: null, replays: true, resumeArg: null },
 } as const;
