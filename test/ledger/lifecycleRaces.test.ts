@@ -78,3 +78,53 @@ describe('L2: after a close, nothing applies to the account', () => {
     expect(() => expectCloseWholeAndFinal(broken!, 240)).toThrow();
   }, 180_000);
 });
+
+describe('L3: balanceAt is the balance a read at that time returned', () => {
+  it('on an account busy with moves from four processes, for every decision and for reads taken during the race', async () => {
+    const services = await h.services(4);
+    await h.fundedAccount('l3-acct', 10_000);
+    await h.fundedAccount('l3-peer', 10_000);
+    let moving = true;
+    const samples: { before: number; after: number; balance: number }[] = [];
+    const reader = (async () => {
+      while (moving) {
+        const before = Date.now();
+        const [account] = await h.service.accountsByIds(['l3-acct']);
+        samples.push({ before, after: Date.now(), balance: account!.balance });
+      }
+    })();
+    await Promise.all(
+      services.map(async (service, s) => {
+        for (let i = 0; i < 40; i += 1) {
+          const requestId = `l3-${s}-${i}`;
+          if (i % 3 === 0) await service.withdraw({ accountId: 'l3-acct', amount: 7, requestId });
+          else if (i % 3 === 1) await service.deposit({ accountId: 'l3-acct', amount: 5, requestId });
+          else await service.transfer({ fromAccountId: 'l3-peer', toAccountId: 'l3-acct', amount: 3, requestId });
+        }
+      }),
+    );
+    moving = false;
+    await reader;
+
+    // Every decision, in journal order: its commit time never goes back, and balanceAt at it is its balance.
+    const points = await h.db.db.collection('ledger_entries').find({ accountId: 'l3-acct' }).sort({ versionAfter: 1 }).toArray();
+    expect(points.length).toBe(1 + 160);
+    for (const [i, point] of points.entries()) {
+      const at = point['committedAt'] as Date;
+      if (i > 0) expect(at.getTime()).toBeGreaterThanOrEqual((points[i - 1]!['committedAt'] as Date).getTime());
+      const next = points[i + 1]?.['committedAt'] as Date | undefined;
+      // The last decision at that instant (several may share a millisecond: the last of them counts).
+      if (next === undefined || next.getTime() > at.getTime()) expect(await h.service.balanceAt('l3-acct', at)).toBe(Number(point['balanceAfter']));
+    }
+    // A read taken during the race saw the balance after some decision committed up to its end: one
+    // balanceAt names between its start (less the window between an entry's stamp and its commit,
+    // one round trip) and its end.
+    const windowMs = 1_000;
+    const balanceAtTimes = (from: number, to: number) => [
+      ...new Set([points.filter((p) => (p['committedAt'] as Date).getTime() <= from).at(-1), ...points.filter((p) => (p['committedAt'] as Date).getTime() > from && (p['committedAt'] as Date).getTime() <= to)].map((p) => Number(p?.['balanceAfter'] ?? 0))),
+    ];
+    const unexplained = samples.filter((sample) => !balanceAtTimes(sample.before - windowMs, sample.after).includes(sample.balance));
+    expect(samples.length).toBeGreaterThan(10);
+    expect(unexplained).toEqual([]);
+  }, 120_000);
+});
