@@ -1,5 +1,5 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
-import { isDuplicateKey } from './mongoErrors.ts';
+import { randomUUID } from 'node:crypto';
 
 // One lease helper for every "one process at a time" job (the payout projection, the ledger
 // audit). A lease is one document: who holds it, its version (the fencing token, bumped by every
@@ -39,6 +39,12 @@ function literally(fields: Document): Document {
 /**
  * Takes the lease when it is free (expired, or never taken). Returns the lease and the whole
  * document (with what its previous holder stored beside it), or null when another process holds it.
+ *
+ * The condition is in the update pipeline, not in the filter: mongod refuses `$expr` in the query
+ * of an upsert (QueryFeatureNotAllowed, "$expr is not allowed in the query predicate for an
+ * upsert": src/mongo/db/ops/parsed_update.cpp, tested in jstests/core/expr.js), and without
+ * `$expr` the filter cannot read `$$NOW`. The filter is the `_id` alone; a held lease is left as it
+ * is (a no-op update), and a per-call token written only when taking tells this call's acquisition.
  */
 export async function acquireLease<T extends LeaseDoc>(
   leases: Collection<T>,
@@ -46,27 +52,27 @@ export async function acquireLease<T extends LeaseDoc>(
   holder: string,
   durationMs: number,
 ): Promise<{ lease: Lease; doc: T } | null> {
-  try {
-    const doc = await leases.findOneAndUpdate(
-      { _id: name, $expr: { $lt: ['$expiresAt', '$$NOW'] } } as unknown as Filter<T>,
-      [
-        {
-          $set: {
-            holder: { $literal: holder },
-            version: { $add: [{ $ifNull: ['$version', 0] }, 1] },
-            expiresAt: { $add: ['$$NOW', durationMs] },
-          },
+  const token = randomUUID();
+  const free = { $lt: [{ $ifNull: ['$expiresAt', new Date(0)] }, '$$NOW'] };
+  const ifFree = (taken: unknown, kept: string) => ({ $cond: [free, taken, kept] });
+  const doc = await leases.findOneAndUpdate(
+    { _id: name } as unknown as Filter<T>,
+    [
+      {
+        $set: {
+          holder: ifFree({ $literal: holder }, '$holder'),
+          version: ifFree({ $add: [{ $ifNull: ['$version', 0] }, 1] }, '$version'),
+          acquiredBy: ifFree({ $literal: token }, '$acquiredBy'),
+          // Every expression of one $set stage reads the document as found; expiry last all the same.
+          expiresAt: ifFree({ $add: ['$$NOW', durationMs] }, '$expiresAt'),
         },
-      ],
-      { upsert: true, returnDocument: 'after' },
-    );
-    if (doc === null) throw new Error(`lease ${name}: the upsert returned no document`);
-    return { lease: { name, holder, version: doc.version }, doc: doc as T };
-  } catch (error) {
-    // The filter missed because the lease is held, so the upsert tried to insert its _id again.
-    if (isDuplicateKey(error)) return null;
-    throw error;
-  }
+      },
+    ],
+    { upsert: true, returnDocument: 'after' },
+  );
+  if (doc === null) throw new Error(`lease ${name}: the upsert returned no document`);
+  if ((doc as unknown as { acquiredBy?: unknown }).acquiredBy !== token) return null;
+  return { lease: { name, holder, version: doc.version }, doc: doc as T };
 }
 
 /** Extends the lease, storing `fields` beside it when given; false when it is no longer ours. */

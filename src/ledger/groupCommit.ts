@@ -1,6 +1,5 @@
 import type { AnyBulkWriteOperation, ClientSession } from 'mongodb';
 import { decideGroup, type GroupSnapshot, type MoveDecision } from './groupDecision.ts';
-import { groupKeyOf } from './groupQueues.ts';
 import { insertEntries, type MoveAttempt, outcomeOf } from './journal.ts';
 import { type Decided, type RequestEnd, runKeyed, StateChangedSinceRead } from './keyedTransaction.ts';
 import { annotationBytes, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
@@ -13,8 +12,9 @@ import type { LinkedMoveFailed } from './results.ts';
 import type { TransactionKind } from './telemetry.ts';
 import { invariant } from '../lib/assert.ts';
 
-// Group commit. Moves of this process queued on the same account(s) commit together in ONE
-// transaction when their turn comes:
+// Group commit across accounts. Moves of this process that queue while a group is in flight
+// (moveDispatch.ts: one queue, arrival order, whatever their accounts) commit together in ONE
+// transaction when a slot comes:
 //   1. the accounts, read once in the snapshot (one `find`), and which of the keys are decided
 //      already (one `find` on the requests);
 //   2. every move decided in order against the running balance (groupDecision.ts, pure);
@@ -32,16 +32,14 @@ import { invariant } from '../lib/assert.ts';
 /** A move answer of a batch: what the move alone would answer, or LinkedMoveFailed (atomic batches). */
 export type BatchAnswer = MoveAnswer | LinkedMoveFailed;
 
-/** Deposit, withdraw and transfer of one caller: queued on its accounts, committed with whatever waits with it. */
+/** Deposit, withdraw and transfer of one caller: queued with the process's other moves, committed with whatever waits with it. */
 export function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveAnswer> {
-  // The retry budget starts now: time spent waiting for the accounts' turn counts, so a queue
-  // behind an account another process holds drains quickly instead of retrying in turn.
+  // The retry budget starts now: time spent waiting in the queue counts, so a queue behind an
+  // account another process holds drains quickly instead of retrying in turn.
   const deadlineMs = Date.now() + moveRetryBudgetMs;
-  const accountIds = accountIdsOf([move]);
-  const key = groupKeyOf(accountIds);
   return new Promise<MoveAnswer>((resolve, reject) => {
-    const leads = deps.queues.push(key, { item: { move, deadlineMs, resolve, reject }, bytes: bytesOf(move) });
-    if (leads) void lead(deps, key, accountIds);
+    deps.dispatch.push({ item: { move, deadlineMs, resolve, reject }, accountIds: accountIdsOf([move]), bytes: bytesOf(move) });
+    deps.dispatch.startSoon(() => dispatch(deps));
   });
 }
 
@@ -54,16 +52,22 @@ export async function submitMoves(deps: LedgerDeps, moves: readonly MoveRequest[
   return deps.turns.run(accountIdsOf(moves), () => groupInTransactions(deps, moves, { kind: 'batch', atomic }, deadlineMs));
 }
 
-/** Leads one queue: takes its groups one turn at a time until nothing waits. */
-async function lead(deps: LedgerDeps, key: string, accountIds: readonly string[]): Promise<void> {
-  for (;;) {
-    const group = await deps.turns.run(accountIds, async () => {
-      // What is queued when the turn comes: never more waiting for company.
-      const taken = deps.queues.take(key);
-      if (taken.length > 0) await commitGroup(deps, taken);
-      return taken;
-    });
-    if (group.length === 0) return;
+/**
+ * Starts every group the queue allows (moveDispatch.ts: arrival order, disjoint accounts, up to
+ * its in-flight bound); each, once answered, frees its accounts and starts what waited on them.
+ * A group takes its accounts' turns too, so holds and batches of this process on the same
+ * accounts (which take turns, not the queue) never meet it in a write conflict.
+ */
+function dispatch(deps: LedgerDeps): void {
+  for (let group = deps.dispatch.take(); group !== null; group = deps.dispatch.take()) {
+    const taken = group;
+    void deps.turns
+      .run(taken.accountIds, () => commitGroup(deps, taken.items))
+      .catch((error: unknown) => taken.items.forEach((waiting) => waiting.reject(error)))
+      .finally(() => {
+        deps.dispatch.done(taken);
+        dispatch(deps);
+      });
   }
 }
 

@@ -49,6 +49,14 @@ export const DashboardLimits = Object.freeze({
 export const groupMovesMax = 100;
 
 /**
+ * Group transactions of one process in flight at once (on disjoint accounts, moveDispatch.ts):
+ * while they commit, the moves that arrive gather for the next ones. One leaves the database idle
+ * while each group's majority commit travels; more split the waiting moves into smaller groups.
+ * Measured with `npm run bench` (docs/benchmarks.md).
+ */
+export const groupsInFlightMax = 2;
+
+/**
  * Upper bound of what one move writes, in bytes of BSON (request, journal entries, their keys),
  * from the lengths of its ids. A request holds its key (`ledger:` + requestId) once, its requestId
  * once and each entry id (key + `:debit`) once more in its outcome; each entry holds its own id and

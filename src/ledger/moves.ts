@@ -4,7 +4,7 @@ import { activeTraceparent } from '../observability/tracing.ts';
 import type { AccountPreconditions } from './accountFilters.ts';
 import type { AccountTurns } from './accountTurns.ts';
 import type { GroupPolicy } from './groupDecision.ts';
-import type { GroupQueues } from './groupQueues.ts';
+import type { MoveDispatch } from './moveDispatch.ts';
 import { type MoveAttempt, outcomeOf } from './journal.ts';
 import type { TakenKey } from './keyedTransaction.ts';
 import type { EntryDoc, LedgerCollections, MoveOp, MoveParams, RequestDoc } from './model.ts';
@@ -34,8 +34,8 @@ export interface LedgerDeps {
   client: MongoClient;
   /** This process's moves, one group at a time per account (see `AccountTurns`). */
   turns: AccountTurns;
-  /** This process's moves waiting for their accounts' turn, grouped (see groupCommit.ts). */
-  queues: GroupQueues<WaitingMove>;
+  /** This process's moves waiting for a group transaction, across accounts (moveDispatch.ts). */
+  dispatch: MoveDispatch<WaitingMove>;
   collections: LedgerCollections;
   preconditions: AccountPreconditions;
   rules: RequestRules;

@@ -27,8 +27,8 @@ import { closeAccount, type LifecycleDeps, lifecycleRules, type LifecycleRules, 
 import * as queries from './queries.ts';
 import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
-import { GroupQueues } from './groupQueues.ts';
-import { submitMovesMax } from './limits.ts';
+import { MoveDispatch } from './moveDispatch.ts';
+import { groupsInFlightMax, submitMovesMax } from './limits.ts';
 import { AccountTurns } from './accountTurns.ts';
 import type { LedgerDeps, MoveAnswer, MoveRequest } from './moves.ts';
 import { requestRules, type RequestRules } from './requestKeys.ts';
@@ -72,7 +72,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     client: db.client,
     // The service is built once per app (src/app/createApp.ts), so its turns span every move of the process.
     turns: new AccountTurns(),
-    queues: new GroupQueues(),
+    dispatch: new MoveDispatch(groupsInFlightMax),
     collections: writeCollections(db),
     preconditions: parts.preconditions,
     rules: parts.rules,

@@ -1,5 +1,4 @@
 import type { ClientSession, Collection, Db, Document, ObjectId } from 'mongodb';
-import { isDuplicateKey } from '../db/mongoErrors.ts';
 import { cachedLimits, limitsOf, type KindLimitDoc } from './kindLimits.ts';
 import type { WorkItemDoc } from './model.ts';
 
@@ -7,11 +6,15 @@ import type { WorkItemDoc } from './model.ts';
 // a kind with a group limit (WORK_GROUP_LIMITS=KIND=n) has one document per group with running
 // items in `work_group_places`, holding its items' places with their leases. A claim of a grouped
 // item of such a kind takes a place in its group's document in the claim's own transaction, by an
-// update whose filter says "fewer live holders than n"; no place, no claim. The group's document
-// is made by that same write (an upsert): when it exists but is full, the filter misses, the
-// upsert tries to insert the same `_id` and meets the unique `_id` index (DuplicateKey), which is
-// "full" too, and the transaction (the item's claim with it) is aborted. Nothing is counted in
+// update whose filter says "fewer live holders than n"; no place, no claim. Nothing is counted in
 // memory: two processes cannot both take a group's last place, one of the two writes conflicts.
+//
+// A group's document is made the first time one of its items is claimed. Not by an upsert of the
+// place-taking write itself: mongod refuses `$expr` in an upsert's query (QueryFeatureNotAllowed,
+// "$expr is not allowed in the query predicate for an upsert": src/mongo/db/ops/parsed_update.cpp,
+// and its test in jstests/core/expr.js). The emulator accepts it, so only mongod would tell.
+// So when the conditional write matches nothing, a plain upsert of the bare document tells a new
+// group (it inserts: take the place again) from a full one (it finds the document: no place).
 
 export const WORK_GROUP_LIMITS_COLLECTION = 'work_group_limits';
 export const WORK_GROUP_PLACES_COLLECTION = 'work_group_places';
@@ -51,18 +54,19 @@ function liveHoldersExcept(itemId: ObjectId): Document {
  * `limit` live items of the group hold one. Returns false when the group is full.
  */
 export async function takeGroupPlace(places: Collection<GroupPlaceDoc>, item: WorkItemDoc, group: string, limit: number, session: ClientSession): Promise<boolean> {
+  const _id = groupPlaceId(item.kind, group);
   const holder = { itemId: item._id, leaseExpiresAt: item.leaseExpiresAt };
-  try {
-    await places.updateOne(
-      { _id: groupPlaceId(item.kind, group), $expr: { $lt: [{ $size: liveHoldersExcept(item._id) }, limit] } },
-      [{ $set: { kind: { $literal: item.kind }, group: { $literal: group }, running: { $concatArrays: [liveHoldersExcept(item._id), [{ $literal: holder }]] } } }],
-      { upsert: true, session },
-    );
-    return true;
-  } catch (error) {
-    if (isDuplicateKey(error)) return false;
-    throw error;
-  }
+  const take = async () =>
+    (
+      await places.updateOne(
+        { _id, $expr: { $lt: [{ $size: liveHoldersExcept(item._id) }, limit] } },
+        [{ $set: { running: { $concatArrays: [liveHoldersExcept(item._id), [{ $literal: holder }]] } } }],
+        { session },
+      )
+    ).matchedCount === 1;
+  if (await take()) return true;
+  const made = await places.updateOne({ _id }, { $setOnInsert: { kind: item.kind, group, running: [] } }, { upsert: true, session });
+  return made.upsertedCount === 1 && (await take());
 }
 
 /** The holder's lease follows its item's (a heartbeat), in the heartbeat's transaction. */

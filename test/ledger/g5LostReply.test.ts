@@ -166,6 +166,22 @@ describe('G5 applied, reply lost', () => {
     for (const id of ['g5-group-1', 'g5-group-2']) expect(await entriesOf(id)).toBe(1);
   });
 
+  it('answers each move of a group across accounts once when its commit applied but the reply was lost', async () => {
+    const ids = ['g5-cross-a', 'g5-cross-b', 'g5-cross-c'];
+    for (const id of ids) await h.fundedAccount(id, 100);
+    const before = await retries('unknownCommitResult');
+    await setFault({ times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
+    // Sent at once on three accounts: one group transaction across them (or a lone move and a group).
+    const results = await Promise.all(ids.flatMap((id) => [1, 2].map((i) => service.withdraw({ accountId: id, amount: 10 * i, requestId: `${id}-${i}` }))));
+    // Each answers as itself, never DuplicateReplayed: its own commit's reply was the one lost.
+    expect(results.map((result) => result.kind)).toEqual(Array(6).fill('withdrawSuccess'));
+    expect(await retries('unknownCommitResult')).toBe(before + 1);
+    for (const id of ids) {
+      expect(await balanceOf(id)).toBe(70);
+      for (const i of [1, 2]) expect(await entriesOf(`${id}-${i}`)).toBe(1);
+    }
+  });
+
   it('reruns a group whose account write met a transient error, under the same keys, once', async () => {
     await h.fundedAccount('g5-group-drop', 100);
     const before = await retries('transient');

@@ -153,6 +153,136 @@ describe('group commit keeps G1-G6 per move', () => {
   });
 });
 
+/** Money-move transactions this harness's registry counted committed (lone and group). */
+async function transactionsCommitted(): Promise<number> {
+  const text = await h.registry.getSingleMetricAsString('ledger_transactions_total');
+  return [...text.matchAll(/kind="(?:lone|group)"} (\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+// Group commit across accounts (issue 43): the moves of a process that arrive together form one
+// group whatever their accounts, each account's moves decided in arrival order. The same checks,
+// against groups that span accounts; the meta-tests break the group decision and go red.
+describe('group commit across accounts keeps B1 and G1-G6 per move', () => {
+  const accounts = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${i}`);
+
+  it('B1: withdrawals on eight accounts sent at once commit in fewer transactions than accounts, each answered in its account\'s arrival order', async () => {
+    const ids = accounts('gx-b1', 8);
+    for (const id of ids) await h.fundedAccount(id, 100);
+    await h.fundedAccount('gx-b1-to', 0);
+    const before = await transactionsCommitted();
+    // Interleaved: round r sends one withdrawal of 30 to each account; the fourth and fifth find 10 left.
+    const sends = [0, 1, 2, 3, 4].flatMap((round) => ids.map((id) => ({ id, round })));
+    const results = await Promise.all([
+      ...sends.map(({ id, round }) => h.service.withdraw({ accountId: id, amount: 30, requestId: `${id}-w${round}` })),
+      h.service.withdraw({ accountId: 'gx-b1-missing', amount: 1, requestId: 'gx-b1-missing' }),
+      h.service.transfer({ fromAccountId: 'gx-b1-to', toAccountId: ids[0]!, amount: 1, requestId: 'gx-b1-poor' }),
+    ]);
+    const committed = (await transactionsCommitted()) - before;
+    // Per-account queues would need at least one transaction per account.
+    expect(committed).toBeGreaterThan(0);
+    expect(committed).toBeLessThan(ids.length);
+    for (const id of ids) {
+      const mine = sends.flatMap((send, i) => (send.id === id ? [results[i]!.kind] : []));
+      expect(mine, id).toEqual(['withdrawSuccess', 'withdrawSuccess', 'withdrawSuccess', 'insufficientFunds', 'insufficientFunds']);
+      expect(await balanceOf(id)).toBe(10);
+      await expectBalanceIsJournal(id);
+    }
+    expect(kindsOf(results.slice(sends.length))).toEqual(['accountNotFound', 'insufficientFunds']);
+  });
+
+  it('meta B1: a group whose one refusal fails the moves on the other accounts goes red', async () => {
+    const ids = accounts('gx-b1-meta', 3);
+    for (const id of ids) await h.fundedAccount(id, 50);
+    const send = (service: LedgerService, tag: string) =>
+      Promise.allSettled([
+        ...ids.map((id) => service.withdraw({ accountId: id, amount: 10, requestId: `${id}-${tag}` })),
+        service.withdraw({ accountId: 'gx-b1-meta-missing', amount: 1, requestId: `gx-b1-meta-missing-${tag}` }),
+      ]);
+    const [broken] = await h.services(1, { groupPolicy: groupRefusalFailsAll });
+    const brokenResults = await send(broken!, 'broken');
+    expect(brokenResults.some((result) => result.status === 'rejected' || result.value.kind !== 'withdrawSuccess')).toBe(true);
+    expect(brokenResults.slice(0, ids.length).every((result) => result.status === 'fulfilled' && result.value.kind === 'withdrawSuccess')).toBe(false);
+    const results = await send(h.service, 'real');
+    expect(results.map((result) => (result.status === 'fulfilled' ? result.value.kind : 'rejected'))).toEqual(['withdrawSuccess', 'withdrawSuccess', 'withdrawSuccess', 'accountNotFound']);
+  });
+
+  it('G1: ten processes sending 100 withdrawals of 10 to each of four accounts holding 200 apply exactly 20 on each', async () => {
+    const ids = accounts('gx-g1', 4);
+    for (const id of ids) await h.fundedAccount(id, 200);
+    const services = await h.services(10);
+    const results = await Promise.all(
+      services.flatMap((service, p) =>
+        Array.from({ length: 10 }, (_, i) => ids.map((id) => service.withdraw({ accountId: id, amount: 10, requestId: `${id}-p${p}-${i}` }))).flat(),
+      ),
+    );
+    expect(results.filter((result) => result.kind !== 'withdrawSuccess' && result.kind !== 'insufficientFunds')).toEqual([]);
+    expect(results.filter((result) => result.kind === 'withdrawSuccess')).toHaveLength(20 * ids.length);
+    for (const id of ids) {
+      expect(await balanceOf(id)).toBe(0);
+      await expectBalanceIsJournal(id);
+    }
+  });
+
+  it('meta G1: a group across accounts that checks each move against the balance read before it overdraws', async () => {
+    const ids = accounts('gx-g1-meta', 4);
+    for (const id of ids) await h.fundedAccount(id, 100);
+    const [broken] = await h.services(1, { groupPolicy: groupCheckedOnOpeningBalance });
+    // 4 × 20 withdrawals of 10 at once: one group of up to 100 moves spans the four accounts.
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => ids.map((id) => broken!.withdraw({ accountId: id, amount: 10, requestId: `${id}-${i}` }))).flat(),
+    );
+    expect(results.filter((result) => result.kind === 'withdrawSuccess').length).toBeGreaterThan(10 * ids.length);
+    const balances = await Promise.all(ids.map(balanceOf));
+    expect(Math.min(...balances)).toBeLessThan(0);
+  });
+
+  it('G2: a ring of transfers among five accounts, sent at once with deposits, conserves the total and keeps each balance its journal', async () => {
+    const ids = accounts('gx-g2', 5);
+    for (const id of ids) await h.fundedAccount(id, 100);
+    const results = await Promise.all([
+      ...Array.from({ length: 10 }, (_, round) =>
+        ids.map((id, i) => h.service.transfer({ fromAccountId: id, toAccountId: ids[(i + 1) % ids.length]!, amount: 7 + round, requestId: `${id}-t${round}` })),
+      ).flat(),
+      ...ids.map((id) => h.service.deposit({ accountId: id, amount: 3, requestId: `${id}-d` })),
+    ]);
+    expect(results.every((result) => result.kind === 'transferSuccess' || result.kind === 'insufficientFunds' || result.kind === 'depositSuccess')).toBe(true);
+    const balances = await Promise.all(ids.map(balanceOf));
+    expect(balances.reduce((sum, balance) => sum + balance, 0)).toBe(5 * 100 + 5 * 3);
+    expect(Math.min(...balances)).toBeGreaterThanOrEqual(0);
+    for (const id of ids) await expectBalanceIsJournal(id);
+  });
+
+  it('G3 and G4: one key sent ten times among moves on other accounts applies once, the key with another amount is refused', async () => {
+    const ids = accounts('gx-g3', 3);
+    for (const id of ids) await h.fundedAccount(id, 100);
+    const results = await Promise.all([
+      ...Array.from({ length: 10 }, () => h.service.withdraw({ accountId: ids[0]!, amount: 5, requestId: 'gx-g3-key' })),
+      h.service.withdraw({ accountId: ids[0]!, amount: 6, requestId: 'gx-g3-key' }),
+      ...ids.slice(1).map((id) => h.service.withdraw({ accountId: id, amount: 5, requestId: `${id}-own` })),
+    ]);
+    const keyed = results.slice(0, 10);
+    expect(keyed.filter((result) => result.kind === 'withdrawSuccess')).toHaveLength(1);
+    expect(keyed.filter((result) => result.kind === 'duplicateReplayed')).toHaveLength(9);
+    expect(results[10]).toMatchObject({ kind: 'idempotencyKeyReused', field: 'amount' });
+    expect(kindsOf(results.slice(11))).toEqual(['withdrawSuccess', 'withdrawSuccess']);
+    expect(await Promise.all(ids.map(balanceOf))).toEqual([95, 95, 95]);
+    expect(await countOf(h.db.db, 'ledger_entries', { requestId: 'gx-g3-key' })).toBe(1);
+  });
+
+  it('G6: a group across accounts refuses the deposit that would pass 2^53-1 and applies the others', async () => {
+    await h.fundedAccount('gx-g6-full', Number.MAX_SAFE_INTEGER - 5);
+    await h.fundedAccount('gx-g6-other', 0);
+    const results = await Promise.all([
+      h.service.deposit({ accountId: 'gx-g6-other', amount: 10, requestId: 'gx-g6-1' }),
+      h.service.deposit({ accountId: 'gx-g6-full', amount: 10, requestId: 'gx-g6-2' }),
+      h.service.deposit({ accountId: 'gx-g6-other', amount: 10, requestId: 'gx-g6-3' }),
+      h.service.deposit({ accountId: 'gx-g6-full', amount: 5, requestId: 'gx-g6-4' }),
+    ]);
+    expect(kindsOf(results)).toEqual(['depositSuccess', 'balanceLimitExceeded', 'depositSuccess', 'depositSuccess']);
+    expect([await balanceOf('gx-g6-full'), await balanceOf('gx-g6-other')]).toEqual([Number.MAX_SAFE_INTEGER, 20]);
+  });
+});
+
 describe('submitMoves', () => {
   const batch = (moves: MoveInput[], atomic = false) => h.service.submitMoves({ atomic, moves });
 

@@ -73,3 +73,29 @@ describe('projection lease', () => {
     expect(next?.doc).toMatchObject({ holder: 'you', version: 2, cursor: '$not-an-operator' });
   });
 });
+
+describe('the shared lease helper on mongod', () => {
+  let test: TestDb;
+  const commands: Document[] = [];
+  beforeAll(async () => {
+    test = await connectTestDb('lease_no_expr_upsert', { monitorCommands: true });
+    test.client.on('commandStarted', (event) => commands.push(event.command));
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it('never sends $expr in the query of an upsert, which mongod refuses (QueryFeatureNotAllowed), and still lets one claimer win', async () => {
+    const leases = shared.leaseCollection<shared.LeaseDoc>(test.db, 'leases');
+    const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => shared.acquireLease(leases, 'upsert', `holder-${i}`, 10_000)));
+    expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
+    const upserts = commands.flatMap((command) =>
+      command['findAndModify'] !== undefined && command['upsert'] === true ? [command['query'] as Document]
+      : command['update'] !== undefined ? (command['updates'] as Document[]).filter((u) => u['upsert'] === true).map((u) => u['q'] as Document)
+      : [],
+    );
+    expect(upserts.length).toBeGreaterThan(0);
+    // The emulator accepts `$expr` there, so only the command itself can tell (src/db/lease.ts).
+    expect(upserts.filter((query) => JSON.stringify(query).includes('$expr'))).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { MongoServerError, type Db, type Document } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import { WORK_GROUP_PLACES_COLLECTION } from '../../../src/work/groupLimits.ts';
 
 /**
@@ -13,15 +13,16 @@ export function inMemoryGroupLimit(db: Db): Db {
     async updateOne(filter: Document, update: Document | Document[]) {
       const id = String(filter['_id']);
       if (Array.isArray(update)) {
-        // takeGroupPlace: `{ $expr: { $lt: [<live holders>, limit] } }`.
+        // takeGroupPlace's conditional write: `{ $expr: { $lt: [<live holders>, limit] } }`.
         const limit = Number(filter['$expr']['$lt'][1]);
         const count = running.get(id) ?? 0;
-        if (count >= limit) throw new MongoServerError({ message: `E11000 duplicate key error: ${id}`, code: 11000 });
+        if (count >= limit) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
         running.set(id, count + 1);
-        return { matchedCount: 1, modifiedCount: 1 };
+        return { matchedCount: 1, modifiedCount: 1, upsertedCount: 0 };
       }
+      // The group's document exists (no insert), and a completion's `$pull` frees a place.
       if ('$pull' in update) running.set(id, Math.max(0, (running.get(id) ?? 1) - 1));
-      return { matchedCount: 1, modifiedCount: 1 };
+      return { matchedCount: 1, modifiedCount: 1, upsertedCount: 0 };
     },
   };
   return new Proxy(db, {

@@ -3,9 +3,11 @@
 // promises through a crash of every member, of the primary alone, and through a failover.
 // The cases are registered by replicaSet.test.ts (npm test: a member that rejoins) and by
 // test/faults/emulatorDurability.faults.ts (all of them: each takes 10-20 s on a busy machine).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deserialize } from 'bson';
 import { MongoClient, type WriteConcernSettings } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -257,4 +259,63 @@ export function memberFellOffTheOplog(): void {
       }
     });
   });
+}
+
+export function launcherBringsTheSetBack(): void {
+  describe('mongo-emulator --nodes 3 --dbpath DIR, run again', () => {
+    it('brings the set back with its data and config, without a new replSetInitiate', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'emulator-launcher-'));
+      try {
+        const first = await runLauncher(root);
+        let replicaSetId: unknown;
+        try {
+          const client = new MongoClient(first.uri);
+          await client.db('kept').collection<{ _id: string }>('docs').insertOne({ _id: 'before the restart' });
+          replicaSetId = (await client.db('admin').command({ replSetGetConfig: 1 })).config.settings.replicaSetId;
+          await client.close();
+        } finally {
+          await first.stop();
+        }
+        const second = await runLauncher(root);
+        try {
+          expect(second.uri).toBe(first.uri);
+          const client = new MongoClient(second.uri);
+          expect(await client.db('kept').collection('docs').findOne({})).toEqual({ _id: 'before the restart' });
+          // A new initiate would have made a new set (another replicaSetId).
+          expect((await client.db('admin').command({ replSetGetConfig: 1 })).config.settings.replicaSetId).toEqual(replicaSetId);
+          await client.close();
+        } finally {
+          await second.stop();
+        }
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+/** `mongo-emulator --nodes 3 --port 0 --replSet rs0 --dbpath root`, as a user runs it: its set URI and a SIGTERM stop. */
+async function runLauncher(root: string): Promise<{ uri: string; stop(): Promise<void> }> {
+  const bin = fileURLToPath(new URL('../../bin/mongo-emulator.mjs', import.meta.url));
+  const child = spawn(process.execPath, [bin, '--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000', '--dbpath', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 60_000;
+  let match: RegExpExecArray | null;
+  while (!(match = /Connect with this URI[^\n]*\n(mongodb:\/\/\S+)\n/.exec(output))) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`the launcher printed no URI: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    uri: match[1]!,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

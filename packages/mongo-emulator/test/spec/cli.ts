@@ -1,8 +1,9 @@
-// `npm run test:spec [paths…] [--write-known-failures] [--filter text]`: runs unified-format spec
+// `npm run test:spec [paths…] [--write-known-failures] [--filter text] [--topology one|three] [--dbpath]`: runs unified-format spec
 // test files through the Node driver against MONGODB_URI, or against an emulator started here.
 // Exit code 1 when a test outside known-failures.json fails, a listed test fails differently, or
 // a listed test no longer fails.
-import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
@@ -33,10 +34,12 @@ interface CliOptions {
   writeKnownFailures: boolean;
   filter?: string;
   topology: keyof typeof KNOWN_FAILURES_PATHS;
+  /** --dbpath: the emulator keeps its data in a fresh temporary directory (journal, checkpoints), as `npm start` runs it. */
+  dbpath: boolean;
 }
 
 function parseArgs(argv: string[]): CliOptions {
-  const options: CliOptions = { paths: [], writeKnownFailures: false, topology: 'one' };
+  const options: CliOptions = { paths: [], writeKnownFailures: false, topology: 'one', dbpath: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--write-known-failures') options.writeKnownFailures = true;
@@ -46,6 +49,7 @@ function parseArgs(argv: string[]): CliOptions {
       options.topology = topology;
     }
     else if (arg === '--filter') options.filter = argv[++i];
+    else if (arg === '--dbpath') options.dbpath = true;
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else options.paths.push(resolve(arg));
   }
@@ -68,10 +72,10 @@ async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const files = options.paths.flatMap((path) => testFiles(path)).filter((f) => options.filter === undefined || f.includes(options.filter));
   // Loaded only when needed, so a run against MONGODB_URI does not depend on the emulator's code.
-  const emulator = process.env.MONGODB_URI ? undefined : await startTopology(options.topology);
+  const emulator = process.env.MONGODB_URI ? undefined : await startTopology(options.topology, options.dbpath);
   const uri = process.env.MONGODB_URI ?? emulator!.uri;
   const KNOWN_FAILURES_PATH = KNOWN_FAILURES_PATHS[options.topology];
-  console.log(`[test:spec] ${files.length} files against ${emulator ? `the emulator (${options.topology === 'one' ? 'one node' : 'three member processes'}) at ${uri}` : 'MONGODB_URI'}`);
+  console.log(`[test:spec] ${files.length} files against ${emulator ? `the emulator (${options.topology === 'one' ? 'one node' : 'three member processes'}${options.dbpath ? ', on a dbpath' : ', in memory'}) at ${uri}` : 'MONGODB_URI'}`);
   const internalClient = new MongoClient(uri);
   const reports: TestReport[] = [];
   try {
@@ -100,9 +104,19 @@ async function main(): Promise<number> {
   return ratchetFails(verdict) ? 1 : 0;
 }
 
-async function startTopology(topology: CliOptions['topology']): Promise<{ uri: string; stop(): Promise<void> }> {
+async function startTopology(topology: CliOptions['topology'], onDbpath: boolean): Promise<{ uri: string; stop(): Promise<void> }> {
   const emulator = await import('@precondition/mongo-emulator');
-  if (topology === 'one') return emulator.startEmulator({ port: 0, replSetName: 'rs0' });
+  const dbpath = onDbpath ? mkdtempSync(join(tmpdir(), 'spec-dbpath-')) : undefined;
+  const removing = <T extends { stop(): Promise<void> }>(running: T): T & { uri: string } => {
+    const stop = running.stop.bind(running);
+    return Object.assign(running, {
+      async stop() {
+        await stop();
+        if (dbpath) rmSync(dbpath, { recursive: true, force: true });
+      },
+    }) as T & { uri: string };
+  };
+  if (topology === 'one') return removing(await emulator.startEmulator({ port: 0, replSetName: 'rs0', ...(dbpath ? { dbpath } : {}) }));
   // SPEC_MEMBER_LOG=path keeps the members' own logs (elections, syncing, warnings) for a failed run.
   const log = process.env.SPEC_MEMBER_LOG;
   return emulator.startReplicaSet({
@@ -111,7 +125,8 @@ async function startTopology(topology: CliOptions['topology']): Promise<{ uri: s
     electionTimeoutMillis: THREE_MEMBER_ELECTION_TIMEOUT_MS,
     heartbeatIntervalMillis: THREE_MEMBER_HEARTBEAT_INTERVAL_MS,
     onOutput: log ? (index, line) => appendFileSync(log, `[member ${index}] ${line}\n`) : undefined,
-  });
+    ...(dbpath ? { dbpath } : {}),
+  }).then(removing);
 }
 
 main().then(
