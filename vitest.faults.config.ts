@@ -5,5 +5,5 @@ import base from './vitest.config.ts';
 
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: ['test/faults/**/*.faults.ts'], testTimeout: 600_000, hookTimeout: 120_000, fileParallelism: false },
+  test: { ...base.test, include: ['test/faults/**/*.faults.ts'], testTimeout: 1_200_000, hookTimeout: 120_000, fileParallelism: false },
 });

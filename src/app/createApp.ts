@@ -21,7 +21,7 @@ import type { RunningTask, StartupTask } from '../db/startupTask.ts';
 import { createLedgerDashboard } from '../ledger/dashboard.ts';
 import { createLedgerService } from '../ledger/service.ts';
 import { createLedgerTelemetry } from '../ledger/telemetry.ts';
-import { StopList } from '../lib/stopList.ts';
+import { StopList, stopBefore } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetricsRegistry } from '../observability/metrics.ts';
 import { registerOpsGauges } from '../observability/opsGauges.ts';
@@ -122,7 +122,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const cleanups = new StopList((error) => logger.error({ err: error }, 'shutdown step failed'));
-  const stopAll = () => cleanups.stopAll();
+  // The background tasks' stops share one deadline, set when the stop begins: whatever one of
+  // them waits on, the app stops within the shutdown grace.
+  const stopDeadline = { atMs: Number.POSITIVE_INFINITY };
+  const stopAll = () => {
+    stopDeadline.atMs = Math.min(stopDeadline.atMs, Date.now() + config.limits.shutdownGraceMs);
+    return cleanups.stopAll();
+  };
   try {
     // Named before connecting: the client announces it as its appName (src/db/processLiveness.ts).
     const processId = options.processId ?? newProcessId();
@@ -139,7 +145,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     cleanups.push(async () => replicaSetGauges.stop());
     const services = buildServices({ db, engine, logger, registry, processId, payoutQueue: config.payoutQueue }, options);
     const tasks = appStartupTasks(services);
-    await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger, processId }, cleanups);
+    await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger, processId }, cleanups, stopDeadline);
     let stopping: Promise<void> | undefined;
     return {
       config,
@@ -177,15 +183,27 @@ async function openDatabase(
   return { client, db: client.db(config.mongodbDb), engine: { kind: engine.kind, reason: engine.reason } };
 }
 
+/** The least a background task's stop is waited for, even past the shared shutdown deadline. */
+const TASK_STOP_FLOOR_MS = 1_000;
+
 async function runStartupTasks(
   tasks: readonly StartupTask[],
   deps: Parameters<StartupTask['run']>[0],
   cleanups: StopList,
+  stopDeadline: { readonly atMs: number },
 ): Promise<void> {
   for (const task of tasks) {
     const startedAtMs = Date.now();
     const running: RunningTask | void = await duringElections(task, () => task.run(deps), deps.logger);
-    if (running) cleanups.push(() => running.stop());
+    if (running) {
+      cleanups.push(async () => {
+        // A task after one that used up the grace still gets a short while of its own (most stop at once).
+        const deadlineMs = Math.max(stopDeadline.atMs, Date.now() + Math.min(deps.config.limits.shutdownGraceMs, TASK_STOP_FLOOR_MS));
+        if (!(await stopBefore(() => running.stop(), deadlineMs))) {
+          deps.logger.warn({ task: task.name, graceMs: deps.config.limits.shutdownGraceMs }, 'startup task did not stop within the shutdown grace; left behind');
+        }
+      });
+    }
     deps.logger.info({ task: task.name, durationMs: Date.now() - startedAtMs }, 'startup task done');
   }
 }

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 
 // mongod's codes this application reacts to (error_codes.yml), in one table.
 const MongoCode = Object.freeze({
@@ -15,6 +15,14 @@ const MongoCode = Object.freeze({
   NotWritablePrimary: 10107,
   NotPrimaryNoSecondaryOk: 13435,
   NotPrimaryOrSecondary: 13436,
+  ShutdownInProgress: 91,
+  HostUnreachable: 6,
+  HostNotFound: 7,
+  NetworkTimeout: 89,
+  SocketException: 9001,
+  ExceededTimeLimit: 262,
+  ReadConcernMajorityNotAvailableYet: 134,
+  WriteConcernFailed: 64,
 } as const);
 
 /** The codes of a member that is not (or no longer) primary: the set is electing one. */
@@ -25,7 +33,35 @@ const REPLICA_SET_STATE_CHANGE: ReadonlySet<number> = new Set([
   MongoCode.NotWritablePrimary,
   MongoCode.NotPrimaryNoSecondaryOk,
   MongoCode.NotPrimaryOrSecondary,
+  MongoCode.ShutdownInProgress,
 ]);
+
+/**
+ * The driver's retryable codes (node_modules/mongodb/src/error.ts, RETRYABLE_READ_ERROR_CODES =
+ * RETRYABLE_WRITE_ERROR_CODES, from the retryable-writes spec): the member is gone, going, or not
+ * the primary; and 64, a write concern that timed out waiting for a majority (mongod's
+ * WriteConcernFailed, error_codes.yml): the set cannot confirm it now. All say "later", none "wrong".
+ */
+const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
+  ...REPLICA_SET_STATE_CHANGE,
+  MongoCode.HostUnreachable,
+  MongoCode.HostNotFound,
+  MongoCode.NetworkTimeout,
+  MongoCode.SocketException,
+  MongoCode.ExceededTimeLimit,
+  MongoCode.ReadConcernMajorityNotAvailableYet,
+  MongoCode.WriteConcernFailed,
+]);
+
+/**
+ * Labels the server or the driver put on an error that a retry may fix: a retryable write's
+ * (RetryableWriteError), and a commit whose outcome the driver could not learn. A
+ * TransientTransactionError alone is not one: a write conflict carries it, and contention is no fault.
+ */
+const UNAVAILABLE_LABELS = ['RetryableWriteError', 'UnknownTransactionCommitResult'] as const;
+
+/** How deep a cause chain is followed (an error wrapped by a feature keeps the driver's as its cause). */
+const CAUSE_DEPTH_MAX = 5;
 
 /**
  * A command failed because the set is between primaries (a step-down, a killed primary, an
@@ -35,6 +71,23 @@ const REPLICA_SET_STATE_CHANGE: ReadonlySet<number> = new Set([
 export function isReplicaSetStateChange(error: unknown): boolean {
   if (error instanceof MongoServerSelectionError || error instanceof MongoNetworkError) return true;
   return error instanceof MongoServerError && error.code !== undefined && REPLICA_SET_STATE_CHANGE.has(Number(error.code));
+}
+
+/**
+ * R5: the deployment cannot answer now (no primary, a member going away, a majority out of reach,
+ * the client's connections gone) and the same call later can: answered as UNAVAILABLE (HTTP 503
+ * with Retry-After), never as an internal fault. Follows `cause` a few levels down.
+ */
+export function isUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current != null && depth < CAUSE_DEPTH_MAX; depth++) {
+    if (isReplicaSetStateChange(current)) return true;
+    if (current instanceof MongoTopologyClosedError || current instanceof MongoNotConnectedError) return true;
+    if (current instanceof MongoServerError && current.code !== undefined && UNAVAILABLE_CODES.has(Number(current.code))) return true;
+    const mongoError = current instanceof MongoError ? current : null;
+    if (mongoError && UNAVAILABLE_LABELS.some((label) => mongoError.hasErrorLabel(label))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 export function isDuplicateKey(error: unknown): boolean {

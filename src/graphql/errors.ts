@@ -19,6 +19,12 @@ export const ErrorCode = Object.freeze({
   SUBSCRIPTION_LIMIT: 'SUBSCRIPTION_LIMIT',
   /** HTTP 503 while the process stops: retry on another instance. */
   SHUTTING_DOWN: 'SHUTTING_DOWN',
+  /**
+   * The database cannot answer now (a failover: no primary yet, a member going away, a majority out
+   * of reach); HTTP 503 with Retry-After. Send the same request again, with the same key: a write
+   * that applied before its reply was lost answers from its key (R5).
+   */
+  UNAVAILABLE: 'UNAVAILABLE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
   /** The document is not GraphQL (Apollo's code for it, used over graphql-ws too). */
   GRAPHQL_PARSE_FAILED: 'GRAPHQL_PARSE_FAILED',

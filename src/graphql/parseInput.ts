@@ -1,3 +1,4 @@
+import type { GraphQLError } from 'graphql';
 import type { z } from 'zod';
 import { appError, ErrorCode } from './errors.ts';
 
@@ -13,4 +14,9 @@ export function parseInput<S extends z.ZodType>(schema: S, input: object): z.out
   throw appError(ErrorCode.BAD_USER_INPUT, `invalid input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
     issues,
   });
+}
+
+/** A mistake a service found after a read (nothing ran), as parseInput would have answered it. */
+export function inputMistakeError(mistake: { field: string; message: string }): GraphQLError {
+  return appError(ErrorCode.BAD_USER_INPUT, `invalid input: ${mistake.field}: ${mistake.message}`, { issues: [{ path: mistake.field, message: mistake.message }] });
 }

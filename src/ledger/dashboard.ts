@@ -4,9 +4,9 @@ import { consistentRead, type ReadOptions } from '../db/readOptions.ts';
 import type { StartupTask } from '../db/startupTask.ts';
 import { decodeJsonCursor, encodeJsonCursor } from '../lib/cursor.ts';
 import { toLedgerEntry } from './convert.ts';
-import { collectionNames, EntryIndex, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
+import { type AccountDoc, collectionNames, EntryIndex, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
 import { DashboardLimits } from './limits.ts';
-import { EXACT_SUM_ZERO, fromLong, fromStoredSum } from './money.ts';
+import { fromLong, fromStoredSum } from './money.ts';
 import type { LedgerEntry } from './results.ts';
 
 // The dashboards' reads of the ledger: entries across accounts, totals per currency, and the
@@ -29,8 +29,12 @@ export const DashboardEntryIndex = Object.freeze({
   byKind: { name: 'kind_createdAt_id', key: { kind: 1, createdAt: 1, _id: 1 } },
 } as const);
 
-/** Money held per currency: an index walk that never touches the account documents. */
-export const DashboardAccountIndex = Object.freeze({ name: 'dash_currency_balance', key: { currency: 1, balance: 1 } } as const);
+/**
+ * A currency's accounts in `_id` order, walked in slices by `ledgerTotals`. Neither field ever
+ * changes, so no balance write maintains it (the `dash_currency_balance` index it replaces was
+ * rewritten by every move; an existing deployment may drop it).
+ */
+export const DashboardAccountIndex = Object.freeze({ name: 'dash_currency_id', key: { currency: 1, _id: 1 } } as const);
 
 const INDEXES: Record<'entries' | 'accounts', IndexDescription[]> = {
   entries: Object.values(DashboardEntryIndex).map(({ name, key }) => ({ name, key: { ...key } })),
@@ -180,46 +184,147 @@ const FLOW_OF_KIND: Partial<Record<EntryKind, 'deposits' | 'withdrawals' | 'tran
   transferOut: 'transfers',
 };
 
-/** Totals of one currency over `[from, to)`; balances summed over the currency's accounts. */
-export async function ledgerTotals(db: Db, query: { currency: string; from?: Date | undefined; to?: Date | undefined }, options: ReadOptions = {}): Promise<LedgerTotals> {
-  const { accounts, entries } = reportingCollections(db);
+/**
+ * Totals of one currency over `[from, to)`; balances summed over the currency's accounts.
+ *
+ * Priced by what it reads and never a long stall (issue 41: 300 aliases of a full-range totals,
+ * each one `$group` over the whole journal, stalled an embedded engine's event loop 12.9 s): the
+ * journal and the accounts are walked in slices of `DashboardLimits.totalsSliceMax` documents, one
+ * `find` each, on the index each names, a slice at a time per process (`totalsSlicesConcurrentMax`,
+ * first come first served), so another client's request waits at most a few slices, and a
+ * big range still works (it takes more slices, never a longer one). The accounts are read in one
+ * snapshot (a snapshot session), so `moneyHeld` is the sum at one instant however many slices;
+ * entries never change once written, so the flows need none. Identical totals in flight in this
+ * process share one walk.
+ */
+export async function ledgerTotals(db: Db, query: TotalsQuery, options: ReadOptions = {}): Promise<LedgerTotals> {
+  return totalsWalks.run(db, query, options);
+}
+
+export interface TotalsQuery {
+  currency: string;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+/** First come, first served slots for the slices of every totals walk of this process. */
+class SliceGate {
+  readonly #waiting: Array<() => void> = [];
+  #free: number;
+
+  constructor(slots: number) {
+    this.#free = slots;
+  }
+
+  async slice<T>(read: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await read();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    }
+  }
+}
+
+/** The process's totals walks: one gate for their slices, and identical walks in flight shared. */
+const totalsWalks = new (class {
+  readonly gate = new SliceGate(DashboardLimits.totalsSlicesConcurrentMax);
+  readonly #inFlight = new Map<string, Promise<LedgerTotals>>();
+
+  run(db: Db, query: TotalsQuery, options: ReadOptions): Promise<LedgerTotals> {
+    // A read after one's own write (a session) must not join a walk that began before that write.
+    if (options.session !== undefined) return walkTotals(db, query, options, this.gate);
+    const key = JSON.stringify([db.databaseName, query.currency, query.from?.getTime() ?? null, query.to?.getTime() ?? null]);
+    const shared = this.#inFlight.get(key);
+    if (shared) return shared;
+    const walk = walkTotals(db, query, options, this.gate).finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, walk);
+    return walk;
+  }
+})();
+
+async function walkTotals(db: Db, query: TotalsQuery, options: ReadOptions, gate: SliceGate): Promise<LedgerTotals> {
   const kinds = Object.keys(FLOW_OF_KIND) as EntryKind[];
-  const onHold = { $sum: { $add: [{ $ifNull: ['$held', 0] }, EXACT_SUM_ZERO] } };
-  const [held, flows] = await Promise.all([
-    consistentRead(options, (command) =>
-      accounts
-        .aggregate<{ total: unknown; onHold: unknown; n: number }>(
-          [{ $match: { currency: query.currency } }, { $group: { _id: null, total: { $sum: { $add: ['$balance', EXACT_SUM_ZERO] } }, onHold, n: { $sum: 1 } } }],
-          { hint: DashboardAccountIndex.name, ...command },
-        )
-        .toArray(),
-    ),
-    consistentRead(options, (command) =>
-      entries
-        .aggregate<{ _id: EntryKind; amount: unknown; count: number }>(
-          [
-            { $match: entriesFilter({ currency: query.currency, kinds, from: query.from, to: query.to }) },
-            { $group: { _id: '$kind', amount: { $sum: { $add: ['$amount', EXACT_SUM_ZERO] } }, count: { $sum: 1 } } },
-          ],
-          { hint: DashboardEntryIndex.byCurrency.name, ...command },
-        )
-        .toArray(),
-    ),
-  ]);
+  const [held, ...flows] = await Promise.all([walkAccounts(db, query.currency, options, gate), ...kinds.map((kind) => walkFlow(db, query, kind, options, gate))]);
   const totals: LedgerTotals = {
     currency: query.currency,
-    moneyHeld: held[0] ? fromStoredSum(held[0].total) : 0n,
-    moneyOnHold: held[0] ? fromStoredSum(held[0].onHold) : 0n,
-    accounts: held[0]?.n ?? 0,
+    moneyHeld: held.balance,
+    moneyOnHold: held.held,
+    accounts: held.count,
     deposits: { count: 0, amount: 0n },
     withdrawals: { count: 0, amount: 0n },
     transfers: { count: 0, amount: 0n },
   };
-  for (const flow of flows) {
-    const name = FLOW_OF_KIND[flow._id];
-    if (name) totals[name] = { count: flow.count, amount: fromStoredSum(flow.amount) };
-  }
+  kinds.forEach((kind, i) => {
+    const name = FLOW_OF_KIND[kind];
+    if (name) totals[name] = flows[i]!;
+  });
   return totals;
+}
+
+/** One kind's entries of `[from, to)`, newest first on `dash_currency_kind_createdAt`, a slice at a time. */
+async function walkFlow(db: Db, query: TotalsQuery, kind: EntryKind, options: ReadOptions, gate: SliceGate): Promise<MoneyFlow> {
+  const { entries } = reportingCollections(db);
+  const filter = entriesFilter({ currency: query.currency, kinds: [kind], from: query.from, to: query.to });
+  const flow: MoneyFlow = { count: 0, amount: 0n };
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const page: Filter<EntryDoc> = after
+      ? { $and: [filter, { createdAt: { $lte: after.createdAt } }, { $or: [{ createdAt: { $lt: after.createdAt } }, { _id: { $lt: after.id } }] }] }
+      : filter;
+    const slice = await gate.slice(() =>
+      consistentRead(options, (command) =>
+        entries
+          .find(page, { hint: DashboardEntryIndex.byCurrency.name, projection: { amount: 1, createdAt: 1 }, batchSize: DashboardLimits.totalsSliceMax, ...command })
+          .sort({ createdAt: -1, _id: -1 })
+          .limit(DashboardLimits.totalsSliceMax)
+          .toArray(),
+      ),
+    );
+    for (const entry of slice) flow.amount += fromStoredSum(entry.amount);
+    flow.count += slice.length;
+    const last = slice.at(-1);
+    if (last === undefined || slice.length < DashboardLimits.totalsSliceMax) return flow;
+    after = { createdAt: last.createdAt, id: last._id };
+  }
+}
+
+/** The currency's accounts in `_id` order, a slice at a time, all in one snapshot. */
+async function walkAccounts(db: Db, currency: string, options: ReadOptions, gate: SliceGate): Promise<{ balance: bigint; held: bigint; count: number }> {
+  const { accounts } = reportingCollections(db);
+  const sum = { balance: 0n, held: 0n, count: 0 };
+  // A snapshot session reads every slice at the instant of its first read. It cannot be causally
+  // consistent, so after a write of one's own (a session) it reads on the primary, whose majority
+  // snapshot holds every acknowledged (w: majority) write.
+  const snapshot = db.client.startSession({ snapshot: true });
+  const readPreference = options.session === undefined ? {} : { readPreference: 'primary' as const };
+  try {
+    let afterId: string | null = null;
+    for (;;) {
+      const filter: Filter<AccountDoc> = afterId === null ? { currency } : { currency, _id: { $gt: afterId } };
+      const slice = await gate.slice(() =>
+        accounts
+          // One batch per slice: one command each, and no getMore (the emulator has none in a snapshot session).
+          .find(filter, { hint: DashboardAccountIndex.name, projection: { balance: 1, held: 1 }, batchSize: DashboardLimits.totalsSliceMax, session: snapshot, ...readPreference })
+          .sort({ _id: 1 })
+          .limit(DashboardLimits.totalsSliceMax)
+          .toArray(),
+      );
+      for (const account of slice) {
+        sum.balance += fromStoredSum(account.balance);
+        sum.held += fromStoredSum(account.held ?? 0);
+      }
+      sum.count += slice.length;
+      const last = slice.at(-1);
+      if (last === undefined || slice.length < DashboardLimits.totalsSliceMax) return sum;
+      afterId = last._id;
+    }
+  } finally {
+    await snapshot.endSession();
+  }
 }
 
 export type LedgerRequestStatus = RequestDoc['status'];
@@ -268,7 +373,7 @@ export async function ledgerRequest(db: Db, requestId: string, options: ReadOpti
 export function createLedgerDashboard(db: Db) {
   return Object.freeze({
     listEntries: (query: EntriesQuery, options?: ReadOptions) => listEntriesAcross(db, query, options),
-    totals: (query: Parameters<typeof ledgerTotals>[1], options?: ReadOptions) => ledgerTotals(db, query, options),
+    totals: (query: TotalsQuery, options?: ReadOptions) => ledgerTotals(db, query, options),
     request: (requestId: string, options?: ReadOptions) => ledgerRequest(db, requestId, options),
   });
 }

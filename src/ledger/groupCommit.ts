@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation, ClientSession } from 'mongodb';
+import { TurnNotTaken } from './accountTurns.ts';
 import { decideGroup, type GroupSnapshot, type MoveDecision } from './groupDecision.ts';
 import { insertEntries, type MoveAttempt, outcomeOf } from './journal.ts';
 import { type Decided, type RequestEnd, runKeyed, StateChangedSinceRead } from './keyedTransaction.ts';
@@ -49,21 +50,37 @@ export function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveAnsw
  */
 export async function submitMoves(deps: LedgerDeps, moves: readonly MoveRequest[], atomic: boolean): Promise<BatchAnswer[]> {
   const deadlineMs = Date.now() + moveRetryBudgetMs;
-  return deps.turns.run(accountIdsOf(moves), () => groupInTransactions(deps, moves, { kind: 'batch', atomic }, deadlineMs));
+  try {
+    return await deps.turns.run(accountIdsOf(moves), () => groupInTransactions(deps, moves, { kind: 'batch', atomic }, deadlineMs), { deadlineMs });
+  } catch (error) {
+    if (!(error instanceof TurnNotTaken)) throw error;
+    // The turns did not come within the budget: nothing ran, every move may be sent again as it is.
+    const firstSeenAt = new Date(deadlineMs - moveRetryBudgetMs);
+    return moves.map((move) => ({ kind: 'requestInProgress', requestId: move.requestId, firstSeenAt }));
+  }
 }
 
 /**
  * Starts every group the queue allows (moveDispatch.ts: arrival order, disjoint accounts, up to
  * its in-flight bound); each, once answered, frees its accounts and starts what waited on them.
  * A group takes its accounts' turns too, so holds and batches of this process on the same
- * accounts (which take turns, not the queue) never meet it in a write conflict.
+ * accounts (which take turns, not the queue) never meet it in a write conflict. A group still
+ * waiting for its turns when the budget of its oldest move runs out answers each of its moves
+ * RequestInProgress (nothing of it ran) and frees its place (issue 41's watchdog: a turn that never
+ * came held the group, its accounts and its in-flight slot for good).
  */
 function dispatch(deps: LedgerDeps): void {
   for (let group = deps.dispatch.take(); group !== null; group = deps.dispatch.take()) {
     const taken = group;
+    const deadlineMs = Math.min(...taken.items.map((waiting) => waiting.deadlineMs));
     void deps.turns
-      .run(taken.accountIds, () => commitGroup(deps, taken.items))
-      .catch((error: unknown) => taken.items.forEach((waiting) => waiting.reject(error)))
+      .run(taken.accountIds, () => commitGroup(deps, taken.items), { deadlineMs })
+      .catch((error: unknown) => {
+        if (!(error instanceof TurnNotTaken)) return taken.items.forEach((waiting) => waiting.reject(error));
+        for (const waiting of taken.items) {
+          waiting.resolve({ kind: 'requestInProgress', requestId: waiting.move.requestId, firstSeenAt: new Date(waiting.deadlineMs - moveRetryBudgetMs) });
+        }
+      })
       .finally(() => {
         deps.dispatch.done(taken);
         dispatch(deps);

@@ -155,11 +155,13 @@ function holds(move: MoveDecision, attempt: MoveAttempt, sameMove: GroupDecision
 
 /**
  * A move of a failed atomic batch: a move that would stand answers LinkedMoveFailed, a failed one
- * its own answer. Nothing is written, so a rejection is not recorded, and a key the batch decided
- * twice answers LinkedMoveFailed.
+ * its own answer. Nothing is written, so a rejection is not recorded. A key the batch names twice
+ * for the same move answers LinkedMoveFailed the second time; for another move (other amount,
+ * accounts or kind) it is the cause, and answers IdempotencyKeyReused naming the field (G4, issue
+ * 41: both moves answered LinkedMoveFailed, and no answer named the cause).
  */
 function linkedFailure(move: MoveDecision, attempt: MoveAttempt, sameMove: GroupDecisionInput['sameMove']): MoveDecision {
-  if (move.kind === 'keyTaken' && move.earlier !== null) return { kind: 'linkedMoveFailed' };
+  if (move.kind === 'keyTaken' && move.earlier !== null) return sameMove(move.existing, attempt) ? { kind: 'linkedMoveFailed' } : move;
   if (holds(move, attempt, sameMove)) return { kind: 'linkedMoveFailed' };
   if (move.kind !== 'rejected') return move;
   const { outcome } = move.request;

@@ -4,7 +4,8 @@ import { leaseCollection, type LeaseDoc } from '../db/lease.ts';
 import { LeaseJob } from '../db/leaseJob.ts';
 import { changeOf, expired, type HoldDeps, releaseHeld } from './holds.ts';
 import { type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
-import { HoldLimits, moveAttemptsMax } from './limits.ts';
+import { TurnNotTaken } from './accountTurns.ts';
+import { HoldLimits, moveAttemptsMax, moveRetryBudgetMs } from './limits.ts';
 import { backoffMs, transactionOptions } from './keyedTransaction.ts';
 import { type Attempted, attemptTransactions, withSession } from '../db/transactionAttempts.ts';
 
@@ -24,7 +25,11 @@ export interface SweepPass {
   more: boolean;
 }
 
-/** Expires up to `limit` pending holds past their expiry, oldest expiry first; a stop ends the pass between two holds. */
+/**
+ * Expires up to `limit` pending holds past their expiry, oldest expiry first; a stop ends the pass
+ * between two holds, or while it waits for a hold's account's turn. A hold whose account's turn
+ * does not come within a move's budget is left to the next pass (issue 41's watchdog).
+ */
 export async function sweepExpiredHolds(deps: HoldDeps, limit: number, signal?: AbortSignal): Promise<SweepPass> {
   const due = await deps.holds.holds
     .find({ status: HoldStatus.PENDING, ...expired }, { projection: { _id: 1, accountId: 1 }, sort: { expiresAt: 1 }, limit, hint: HoldIndex.pendingByExpiry })
@@ -32,7 +37,13 @@ export async function sweepExpiredHolds(deps: HoldDeps, limit: number, signal?: 
   let count = 0;
   for (const hold of due) {
     if (signal?.aborted) return { expired: count, more: false };
-    if (await deps.ledger.turns.run([hold.accountId], () => expireHold(deps, hold._id))) count += 1;
+    const turn = { deadlineMs: Date.now() + moveRetryBudgetMs, ...(signal ? { signal } : {}) };
+    try {
+      if (await deps.ledger.turns.run([hold.accountId], () => expireHold(deps, hold._id), turn)) count += 1;
+    } catch (error) {
+      if (!(error instanceof TurnNotTaken)) throw error;
+      if (signal?.aborted) return { expired: count, more: false };
+    }
   }
   return { expired: count, more: due.length === limit };
 }

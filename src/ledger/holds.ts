@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ClientSession, Collection, Document, Filter } from 'mongodb';
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
 import { invariant, present } from '../lib/assert.ts';
+import { TurnNotTaken } from './accountTurns.ts';
 import { accountClosed, type AccountState, availableCovers, isOpen, readAccount, stateProjection } from './accountFilters.ts';
 import { answerEntry, toAccountSnapshot } from './convert.ts';
 import { insertEntries } from './journal.ts';
@@ -27,6 +28,7 @@ import type {
   AuthorizeHoldResult,
   CaptureHoldResult,
   HoldNotPending,
+  InputMistake,
   HoldOutcomeResult,
   HoldSnapshot,
   IdempotencyKeyReused,
@@ -156,7 +158,7 @@ export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest)
     ...annotationsOf(input),
   };
   const base = attemptBase(input.requestId, params, new Date());
-  const result = await deps.ledger.turns.run([input.accountId], () => keyedHold(deps, base, (session, attempt) => decideAuthorization(deps, session, attempt, input)));
+  const result = await inTurn(deps, [input.accountId], base, () => keyedHold(deps, base, (session, attempt) => decideAuthorization(deps, session, attempt, input)));
   return answerOf<AuthorizeHoldResult>('authorizeHold', result, ['captureHoldSuccess', 'voidHoldSuccess']);
 }
 
@@ -208,7 +210,7 @@ async function decideAuthorization(deps: HoldDeps, session: ClientSession, attem
 // ---------------------------------------------------------------------------------------------
 // captureHold
 
-export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Promise<CaptureHoldResult> {
+export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Promise<CaptureHoldResult | InputMistake> {
   const params: HoldParams = {
     op: 'captureHold',
     accountId: null,
@@ -222,8 +224,12 @@ export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Pr
   // The hold's account never changes, so reading it first only picks the turns to take; what the
   // capture may do is decided in its transaction's filters.
   const accountId = await holdAccountOf(deps, input.holdId);
+  if (accountId !== null && accountId === input.toAccountId) {
+    // Money out of an account and back into it moves nothing: the client's mistake (issue 41).
+    return { kind: 'inputMistake', field: 'toAccountId', message: `toAccountId must differ from the hold's own account ${accountId}: leave it out to capture as a withdrawal` };
+  }
   const accounts = [accountId, input.toAccountId].filter((id): id is string => id !== null);
-  const result = await deps.ledger.turns.run(accounts, () => keyedHold(deps, base, (session, attempt) => decideCapture(deps, session, attempt, input)));
+  const result = await inTurn(deps, accounts, base, () => keyedHold(deps, base, (session, attempt) => decideCapture(deps, session, attempt, input)));
   return answerOf<CaptureHoldResult>('captureHold', result, ['authorizeHoldSuccess', 'voidHoldSuccess', 'insufficientFunds']);
 }
 
@@ -307,7 +313,7 @@ export async function voidHold(deps: HoldDeps, input: VoidHoldRequest): Promise<
   const params: HoldParams = { op: 'voidHold', accountId: null, holdId: input.holdId, amount: null, toAccountId: null, expiresInSeconds: null };
   const base = attemptBase(input.requestId, params, new Date());
   const accountId = await holdAccountOf(deps, input.holdId);
-  const result = await deps.ledger.turns.run(accountId === null ? [] : [accountId], () => keyedHold(deps, base, (session, attempt) => decideVoid(deps, session, attempt, input)));
+  const result = await inTurn(deps, accountId === null ? [] : [accountId], base, () => keyedHold(deps, base, (session, attempt) => decideVoid(deps, session, attempt, input)));
   return answerOf<VoidHoldResult>('voidHold', result, ['authorizeHoldSuccess', 'captureHoldSuccess', 'insufficientFunds']);
 }
 
@@ -401,6 +407,20 @@ function decided(attempt: HoldAttempt, outcome: HoldOutcome): HoldRequestDoc {
     firstSeenAt: attempt.firstSeenAt,
     decidedAt: new Date(),
   };
+}
+
+/**
+ * Runs a hold request under its accounts' turns. Its budget starts when the call does: past it,
+ * still waiting for the turns, it answers RequestInProgress (nothing ran; the same key decides it
+ * later) and stops waiting.
+ */
+async function inTurn<R>(deps: HoldDeps, accountIds: readonly string[], base: Pick<HoldAttempt, 'requestId' | 'firstSeenAt'>, run: () => Promise<R>): Promise<R | Transient> {
+  try {
+    return await deps.ledger.turns.run(accountIds, run, { deadlineMs: base.firstSeenAt.getTime() + moveRetryBudgetMs });
+  } catch (error) {
+    if (!(error instanceof TurnNotTaken)) throw error;
+    return { kind: 'requestInProgress', requestId: base.requestId, firstSeenAt: base.firstSeenAt };
+  }
 }
 
 /**

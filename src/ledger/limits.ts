@@ -38,6 +38,14 @@ export const DashboardLimits = Object.freeze({
   entriesPageDefault: 20,
   /** `totalCount` stops counting here (`totalCountCapped` then says so): a count is an index walk. */
   entriesCountMax: 10_000,
+  /**
+   * Documents one read of `ledgerTotals` takes (a slice of the journal or of the accounts): the
+   * most one of its commands costs the engine, and an embedded engine's event loop, at a time
+   * (issue 41). About a millisecond of work each; a range of N entries takes N / 1,000 slices.
+   */
+  totalsSliceMax: 500,
+  /** Slices of all `ledgerTotals` of one process read at once; the rest wait their turn, first come first served. */
+  totalsSlicesConcurrentMax: 2,
 });
 
 /**

@@ -128,6 +128,11 @@ export type AccountNotFound = { kind: 'accountNotFound'; accountId: string };
 /** The account was closed (L2): nothing moved and nothing was recorded. */
 export type AccountClosed = { kind: 'accountClosed'; accountId: string; closedAt: Date | null };
 export type RequestInProgress = { kind: 'requestInProgress'; requestId: string; firstSeenAt: Date };
+/**
+ * A client mistake the service can only see after a read (a capture to the hold's own account):
+ * nothing ran, and the transport answers it as bad input (BAD_USER_INPUT), never a union member.
+ */
+export type InputMistake = { kind: 'inputMistake'; field: string; message: string };
 export type OutcomeUnknown = { kind: 'outcomeUnknown'; requestId: string; firstSeenAt: Date };
 /** A credit would take the balance past 2^53-1 (G6); nothing moved and nothing was recorded. */
 export type BalanceLimitExceeded = { kind: 'balanceLimitExceeded'; accountId: string; balance: number; amount: number };

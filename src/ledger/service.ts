@@ -32,7 +32,7 @@ import { groupsInFlightMax, submitMovesMax } from './limits.ts';
 import { AccountTurns } from './accountTurns.ts';
 import type { LedgerDeps, MoveAnswer, MoveRequest } from './moves.ts';
 import { requestRules, type RequestRules } from './requestKeys.ts';
-import type { AuthorizeHoldResult, CaptureHoldResult, CloseAccountResult, ReverseMoveResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
+import type { AuthorizeHoldResult, CaptureHoldResult, CloseAccountResult, InputMistake, ReverseMoveResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 import { invariant } from '../lib/assert.ts';
 
@@ -53,6 +53,8 @@ export interface LedgerServiceParts extends LedgerServiceOptions {
   holdRules: HoldRules;
   /** The write that decides a reversal against its original (L1). */
   lifecycleRules: LifecycleRules;
+  /** The per-account turns (a test may hold one); a fresh set by default. */
+  turns?: AccountTurns;
 }
 
 export type LedgerService = ReturnType<typeof ledgerServiceFrom>;
@@ -71,7 +73,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   const deps: LedgerDeps = {
     client: db.client,
     // The service is built once per app (src/app/createApp.ts), so its turns span every move of the process.
-    turns: new AccountTurns(),
+    turns: parts.turns ?? new AccountTurns(),
     dispatch: new MoveDispatch(groupsInFlightMax),
     collections: writeCollections(db),
     preconditions: parts.preconditions,
@@ -120,7 +122,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     async authorizeHold(input: AuthorizeHoldInput): Promise<AuthorizeHoldResult> {
       return report('authorizeHold', await authorizeHold(holdDeps, input));
     },
-    async captureHold(input: CaptureHoldInput): Promise<CaptureHoldResult> {
+    async captureHold(input: CaptureHoldInput): Promise<CaptureHoldResult | InputMistake> {
       return report('captureHold', await captureHold(holdDeps, input));
     },
     async voidHold(input: VoidHoldInput): Promise<VoidHoldResult> {

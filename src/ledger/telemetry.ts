@@ -40,6 +40,25 @@ export interface LedgerTelemetry {
   countHoldsIn(holds: Collection<HoldDoc>): void;
 }
 
+/** How long a gauge's read of the database is reused by later scrapes. */
+const GAUGE_READ_REUSE_MS = 5_000;
+
+/** `read`, run at most once per `ms`: calls meanwhile (and while it runs) share its answer. */
+function reusedFor<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
+  let last: { atMs: number; value: Promise<T> } | null = null;
+  return () => {
+    if (last === null || Date.now() - last.atMs >= ms) {
+      const value = read();
+      last = { atMs: Date.now(), value };
+      // A failed read is not reused: the next scrape asks again.
+      value.catch(() => {
+        if (last?.value === value) last = null;
+      });
+    }
+    return last.value;
+  };
+}
+
 /** Re-uses a metric already on the registry, so that several app instances can share one. */
 function counterOn(registry: Registry, name: string, help: string, labelNames: string[]): Counter {
   const existing = registry.getSingleMetric(name);
@@ -88,7 +107,9 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
   // Holds by status as readers see them (a pending hold past its expiry counts as EXPIRED_UNRELEASED
   // until the sweeper releases it), and the oldest pending hold's age, on the database clock.
   const holdSource: { holds: Collection<HoldDoc> | null } = { holds: null };
-  const holdStatuses = async () => {
+  // A `$group` over every hold: /metrics needs no key, so however often it is scraped the group
+  // runs at most once per GAUGE_READ_REUSE_MS in a process, scrapes meanwhile sharing it (issue 41).
+  const holdStatuses = reusedFor(GAUGE_READ_REUSE_MS, async () => {
     if (!holdSource.holds) return [];
     return holdSource.holds
       .aggregate<{ _id: string; count: number; oldest: Date | null; nowMs: number }>([
@@ -102,7 +123,7 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
         { $set: { ageMs: { $subtract: ['$$NOW', '$oldest'] } } },
       ])
       .toArray();
-  };
+  });
   gaugeOn(registry, 'ledger_holds', 'Holds by status (EXPIRED_UNRELEASED: pending past expiresAt, not yet released by the sweeper).', async (gauge) => {
     gauge.reset();
     for (const row of await holdStatuses()) gauge.set({ status: row._id }, row.count);

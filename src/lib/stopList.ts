@@ -19,3 +19,19 @@ export class StopList {
     }
   }
 }
+
+/**
+ * `stop()`, awaited at most until `deadlineMs` (epoch ms): a background loop stuck on something
+ * that never answers must not hold the process past its shutdown grace (issue 41: the hold
+ * sweeper's stop waited on a frozen account's turn and SIGTERM never exited). True when it stopped
+ * in time; false when it was left behind (`stop()` was still called, and its signal is set).
+ */
+export async function stopBefore(stop: () => Promise<void>, deadlineMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadlineMs - Date.now()))));
+  try {
+    return await Promise.race([stop().then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -21,7 +21,7 @@ import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server'
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Authentication, Keyring, Principal } from '../access/apiKeys.ts';
 import { ErrorCode } from '../graphql/errors.ts';
-import { operationTokens } from '../graphql/rateLimitTokens.ts';
+import { fragmentsOf, operationTokens } from '../graphql/rateLimitTokens.ts';
 import type { HttpOperations, HttpRefusal } from './http.ts';
 import type { QueryLimitProtection } from './queryLimits.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
@@ -129,8 +129,8 @@ export class Admission {
   apolloPlugin<TContext extends { principal: Principal | null }>(): ApolloServerPlugin<TContext> {
     // Stateless, so one listener serves every request.
     const listener: GraphQLRequestListener<TContext> = {
-      didResolveOperation: async ({ contextValue, schema, operation, request }) => {
-        const refusal = await this.rateLimit(contextValue.principal, operation ? operationTokens(schema, operation, request.variables) : 1);
+      didResolveOperation: async ({ contextValue, schema, operation, request, document }) => {
+        const refusal = await this.rateLimit(contextValue.principal, operation ? operationTokens(schema, operation, request.variables, fragmentsOf(document)) : 1);
         if (refusal) throw refusal;
       },
       ...(this.production

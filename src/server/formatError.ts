@@ -1,12 +1,14 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { ErrorCode } from '../graphql/errors.ts';
+import { isUnavailableError, unavailableError } from './unavailable.ts';
 
 const CLIENT_CODES = new Set<unknown>([ErrorCode.BAD_USER_INPUT, ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN, ErrorCode.SUBSCRIPTION_LIMIT]);
 
 /**
  * One error shape for HTTP and WebSocket. A field error without one of our client codes is an
  * internal fault: coded INTERNAL_SERVER_ERROR and, in production, stripped of its message (which
- * may carry database details). Errors without a path (parse, validation, variables) pass as they are.
+ * may carry database details). A failover's error, with a path or not (a plugin's read), is
+ * UNAVAILABLE (unavailable.ts). Errors without a path (parse, validation, variables) pass as they are.
  */
 export function formatAppError(error: GraphQLFormattedError, production: boolean, raw?: unknown): GraphQLFormattedError {
   if (error.extensions && 'http' in error.extensions) {
@@ -14,6 +16,7 @@ export function formatAppError(error: GraphQLFormattedError, production: boolean
     const { http: _http, ...extensions } = error.extensions;
     error = { ...error, extensions };
   }
+  if (raw !== undefined && isUnavailableError(raw)) return unavailableError(error);
   if (!error.path || CLIENT_CODES.has(error.extensions?.['code'])) return error;
   const { stacktrace, ...extensions } = error.extensions ?? {};
   if (isArgumentError(raw)) {

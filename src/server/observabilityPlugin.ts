@@ -4,6 +4,7 @@ import type { Logger } from '../observability/logger.ts';
 import { trace, tracingEnabled } from '../observability/tracing.ts';
 import type { AppContext } from '../app/requestContext.ts';
 import { operationRecorder } from './operationObservation.ts';
+import { isUnavailableError } from './unavailable.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
 
 export interface ObservabilityOptions {
@@ -46,7 +47,9 @@ export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Lo
         async didEncounterErrors({ contextValue, errors, operationName }) {
           for (const error of errors) {
             const code = error.extensions?.['code'];
-            if (code === undefined || code === 'INTERNAL_SERVER_ERROR') {
+            if (isUnavailableError(error)) {
+              contextValue.logger.warn({ err: error.originalError ?? error, operationName }, 'graphql operation met an unavailable database (answered UNAVAILABLE)');
+            } else if (code === undefined || code === 'INTERNAL_SERVER_ERROR') {
               contextValue.logger.error({ err: error.originalError ?? error, operationName }, 'graphql operation failed');
             } else if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') {
               const who = contextValue.principal?.keyId ?? contextValue.authFailure ?? 'missing';

@@ -24,6 +24,7 @@ import { Keyring } from '../access/apiKeys.ts';
 import { loadOrCreateAdminKey } from '../access/adminKeyFile.ts';
 import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
+import { unavailablePlugin } from './unavailable.ts';
 import { formatAppError } from './formatError.ts';
 import { graphqlHttpHandler, HOW_TO_CALL } from './http.ts';
 import { traceMutations } from './traceMutations.ts';
@@ -35,6 +36,7 @@ import { SharedRateLimiter } from './sharedRateLimit.ts';
 import { buildAppSchema } from '../app/schema.ts';
 import { checkReadiness } from '../health/readiness.ts';
 import { attachGraphqlWs } from './websocket.ts';
+import { clientMistakeStatusPlugin, markRootAnswers } from './clientMistakeStatus.ts';
 import { noStorePlugin } from './noStore.ts';
 import { observabilityPlugin, operationNamesOf } from './observabilityPlugin.ts';
 import { logMutationResults } from './operationObservation.ts';
@@ -108,7 +110,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
     // Both transports execute this one schema, whose mutation fields write their own log line;
     // with tracing on each runs in its span, its log line included (trace_id, span_id).
-    const logged = logMutationResults(options.schema ?? (await buildAppSchema()));
+    const logged = markRootAnswers(logMutationResults(options.schema ?? (await buildAppSchema())));
     const schema = tracingEnabled() ? traceMutations(logged) : logged;
     const operationNames = knownOperationNames(config);
     const admission = new Admission({
@@ -140,12 +142,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         ApolloServerPluginCacheControlDisabled(),
         ApolloServerPluginInlineTraceDisabled(),
         noStorePlugin(),
+        clientMistakeStatusPlugin(),
         ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
         config.nodeEnv === 'production'
           ? ApolloServerPluginLandingPageDisabled()
           : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
         observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: operationNames }),
         consistencyPlugin(),
+        unavailablePlugin(),
         admission.apolloPlugin<AppContext>(),
       ],
     });

@@ -15,6 +15,8 @@ import { roleMaySubscribe, subscribingRoles } from '../access/roles.ts';
 import { closeReason, unauthenticatedMessage } from '../graphql/auth/authChecker.ts';
 import { createContext, type AppContext, type ContextSource } from '../app/requestContext.ts';
 import { endConsistency, followConsistentAfter } from '../graphql/consistency.ts';
+import { isUnavailable } from '../db/mongoErrors.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable.ts';
 import { appError, ErrorCode } from '../graphql/errors.ts';
 import { documentTokens } from '../graphql/rateLimitTokens.ts';
 import { AUDIT_LOG_THROTTLE, LogThrottle } from '../observability/logThrottle.ts';
@@ -109,6 +111,10 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
         } catch (error) {
           // The deployment did not answer the ping that checks the token: this operation fails,
           // not the socket and its subscriptions.
+          if (isUnavailable(error)) {
+            logger.warn({ err: error }, 'graphql-ws operation met an unavailable database');
+            return [appError(ErrorCode.UNAVAILABLE, 'The database cannot answer right now (a failover or no primary); send the same request again', { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS })];
+          }
           logger.error({ err: error }, 'graphql-ws operation failed');
           return [appError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error')];
         }

@@ -2,6 +2,7 @@
 // `testing-only-from-tests`): each factory builds a production part from its internal constructor
 // with one piece replaced, so a meta-test can prove that the guarantee's test fails without it.
 // Production constructors (createLedgerService, createPayoutProjection) take no such piece.
+import type { AccountTurns } from '../ledger/accountTurns.ts';
 import { accountPreconditions, type AccountPreconditions } from '../ledger/accountFilters.ts';
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/requestKeys.ts';
@@ -25,10 +26,20 @@ export interface LedgerReplacements {
   holdRules?: HoldRules;
   /** Replaces the write that decides a reversal (the reversed total checked on a read before it, L1). */
   lifecycleRules?: LifecycleRules;
+  /** The process's per-account turns, held by the test too (a turn that never comes). */
+  turns?: AccountTurns;
 }
 
 export function createLedgerServiceForTest(options: LedgerServiceOptions, replace: LedgerReplacements): LedgerService {
-  return ledgerServiceFrom({ ...options, preconditions: replace.preconditions ?? accountPreconditions, rules: replace.rules ?? requestRules, groupPolicy: replace.groupPolicy ?? groupPolicy, holdRules: replace.holdRules ?? holdRules, lifecycleRules: replace.lifecycleRules ?? lifecycleRules });
+  return ledgerServiceFrom({
+    ...options,
+    preconditions: replace.preconditions ?? accountPreconditions,
+    rules: replace.rules ?? requestRules,
+    groupPolicy: replace.groupPolicy ?? groupPolicy,
+    holdRules: replace.holdRules ?? holdRules,
+    lifecycleRules: replace.lifecycleRules ?? lifecycleRules,
+    ...(replace.turns ? { turns: replace.turns } : {}),
+  });
 }
 
 /** Payout writers replacing the work service's upserts: one by one (the catch-up) and per batch (the stream; one by one when absent). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Document, ObjectId, Sort } from 'mongodb';
 import { conflictReason } from './conflictReason.ts';
@@ -14,14 +15,16 @@ import type { ClaimResult } from './results.ts';
 
 export async function claimWorkItem(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<ClaimResult> {
   const startedMs = performance.now();
-  const result = input.id === undefined ? await claimNext(ctx, input) : await claimById(ctx, input, input.id);
+  // One per call, written with its claim: a rerun after a lost reply finds its own (claimWrite.ts).
+  const claimId = randomUUID();
+  const result = input.id === undefined ? await claimNext(ctx, input, claimId) : await claimById(ctx, input, input.id, claimId);
   ctx.telemetry.claimDuration((performance.now() - startedMs) / 1000, result.kind);
   return result;
 }
 
-async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId): Promise<ClaimResult> {
+async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId, claimId: string): Promise<ClaimResult> {
   const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
-  const write = await claimWrite(ctx, { filter: ctx.preconditions.claimById(id, input.expectedVersion), workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
+  const write = await claimWrite(ctx, { filter: ctx.preconditions.claimById(id, input.expectedVersion), id, claimId, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
   if (write.kind === 'noMatch') return refused(ctx, 'claim', id, input.workerId, { version: input.expectedVersion });
   // W5 (W9): its kind (its group) runs as many items as it may; the item is left as it was.
   if (write.kind === 'kindFull' || write.kind === 'groupFull') return { kind: 'nothingToClaim', kinds: [write.itemKind] };
@@ -42,7 +45,7 @@ async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId)
  * every older item of other kinds. The server re-evaluates the filter on the document it
  * modifies, so two claimers never take the same item.
  */
-async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<ClaimResult> {
+async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput, claimId: string): Promise<ClaimResult> {
   const ofKinds = input.kinds !== undefined && input.kinds.length > 0;
   const walks: { filter: ReturnType<WorkDeps['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [
     {
@@ -69,7 +72,7 @@ async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput): Promise<Clai
         ...(full.length === 0 ? [] : [{ kind: { $nin: [...full] } }]),
         ...(fullGroups.length === 0 ? [] : [{ $nor: fullGroups.map(({ kind, group }) => ({ kind, group })) }]),
       ];
-      const write = await claimWrite(ctx, { filter: notFull.length === 1 ? filter : { $and: notFull }, sort, hint, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
+      const write = await claimWrite(ctx, { filter: notFull.length === 1 ? filter : { $and: notFull }, sort, hint, claimId, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
       if (write.kind === 'noMatch') break;
       skipped++;
       if (write.kind === 'kindFull') {

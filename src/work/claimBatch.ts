@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { ObjectId } from 'mongodb';
 import type { WorkDeps } from './workDeps.ts';
@@ -33,6 +34,8 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
   let conflicts = 0;
   const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
   const limits: Limits = { limited, groupLimited };
+  // One per call, written with each of its claims: a rerun after a lost reply finds its own (claimWrite.ts).
+  const claimId = randomUUID();
   // W5: a kind found at its limit is not read again in this call; W9: nor a group found at its.
   const full = new Set<string>();
   const fullGroups = new Map<string, Set<string>>();
@@ -40,7 +43,7 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
     const open = kinds.filter((kind) => !full.has(kind));
     const candidates = await fairCandidates(ctx, open, input.max - items.length, limited, fullGroups);
     if (candidates.length === 0) break;
-    const outcomes = await claimAll(ctx, candidates, input, limits);
+    const outcomes = await claimAll(ctx, candidates, input, limits, claimId);
     let lostThisRound = 0;
     let groupsFilled = 0;
     for (const outcome of outcomes) {
@@ -192,7 +195,7 @@ async function inGroupTurns(ctx: WorkDeps, kind: string, need: number, firstGrou
  * the other, stopping at the first that finds the kind full: each takes a place in the kind's one
  * document, so side by side they would only conflict with each other.
  */
-async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWorkItemsInput, limits: Limits): Promise<CandidateOutcome[]> {
+async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWorkItemsInput, limits: Limits, claimId: string): Promise<CandidateOutcome[]> {
   const { limited, groupLimited } = limits;
   // A limited kind's candidates share its one document; a group-limited kind's grouped ones, their group's.
   const lineOf = (c: Candidate): string | null => (limited.has(c.kind) ? c.kind : groupLimited.has(c.kind) && c.group !== undefined ? `${c.kind}:${c.group}` : null);
@@ -205,14 +208,14 @@ async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWork
   const inTurn = async (list: Candidate[]) => {
     const outcomes: CandidateOutcome[] = [];
     for (const candidate of list) {
-      const outcome = await claimCandidate(ctx, candidate, input, limits);
+      const outcome = await claimCandidate(ctx, candidate, input, limits, claimId);
       outcomes.push(outcome);
       if (outcome.kind === 'kindFull' || outcome.kind === 'groupFull') break;
     }
     return outcomes;
   };
   const [freeOutcomes, ...limitedOutcomes] = await Promise.all([
-    Promise.all(free.map((candidate) => claimCandidate(ctx, candidate, input, limits))),
+    Promise.all(free.map((candidate) => claimCandidate(ctx, candidate, input, limits, claimId))),
     ...[...byLine.values()].map(inTurn),
   ]);
   return [...freeOutcomes!, ...limitedOutcomes.flat()];
@@ -231,9 +234,11 @@ type CandidateOutcome =
   | { kind: 'groupFull'; itemKind: string; group: string };
 
 /** The single claim's write: status, due-ness on $$NOW and the version read are all in the filter. */
-async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput, limits: Limits): Promise<CandidateOutcome> {
+async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput, limits: Limits, claimId: string): Promise<CandidateOutcome> {
   const write = await claimWrite(ctx, {
     filter: ctx.preconditions.claimById(candidate._id, candidate.version),
+    id: candidate._id,
+    claimId,
     workerId: input.workerId,
     leaseMs: input.leaseSeconds * 1000,
     limited: limits.limited,

@@ -1,9 +1,10 @@
-import type { ClientSession, Document, Filter, Sort } from 'mongodb';
+import type { ClientSession, Document, Filter, ObjectId, Sort } from 'mongodb';
+import { acrossElections } from '../db/elections.ts';
 import { attemptTransactions } from '../db/transactionAttempts.ts';
 import { jitteredMs } from '../lib/backoff.ts';
 import { WorkLimits } from './limits.ts';
 import type { WorkDeps } from './workDeps.ts';
-import { WorkStatus, type WorkItemDoc } from './model.ts';
+import { ClaimIndex, WorkStatus, type WorkItemDoc } from './model.ts';
 import * as pipelines from './pipelines.ts';
 import { takePlace } from './kindLimits.ts';
 import { takeGroupPlace } from './groupLimits.ts';
@@ -37,6 +38,10 @@ class GroupFull extends Error {
 
 export interface ClaimWriteOptions {
   filter: Filter<WorkItemDoc>;
+  /** The item, when the claim names one (by id, or a batch's candidate). */
+  id?: ObjectId;
+  /** The claiming call (random per call, the same for each write of the call): written with the claim. */
+  claimId: string;
   sort?: Sort;
   hint?: Document;
   workerId: string;
@@ -47,9 +52,31 @@ export interface ClaimWriteOptions {
   groupLimited?: ReadonlyMap<string, number>;
 }
 
+/**
+ * The claim, rerun through elections (src/db/elections.ts) like the other work-item writes. A
+ * claim is no keyed write: a rerun of one that applied before its reply was lost would match
+ * nothing (ConflictLost) or claim another item. So each claim writes its call's `claimId`, and a
+ * rerun first looks for an item this call holds: found, that claim is the answer (R5).
+ */
 export async function claimWrite(ctx: WorkDeps, options: ClaimWriteOptions): Promise<ClaimWrite> {
+  let rerun = false;
+  return acrossElections(async () => {
+    if (rerun) {
+      const own = await ctx.collection.findOne(
+        { ...(options.id ? { _id: options.id } : {}), status: WorkStatus.PROCESSING, lockedBy: options.workerId, claimId: options.claimId },
+        // By id, or among the items in PROCESSING (the running ones: a short walk, whatever the queue's length).
+        options.id ? {} : { hint: { ...ClaimIndex.expired } },
+      );
+      if (own !== null) return { kind: 'claimed', item: own };
+    }
+    rerun = true;
+    return claimOnce(ctx, options);
+  });
+}
+
+async function claimOnce(ctx: WorkDeps, options: ClaimWriteOptions): Promise<ClaimWrite> {
   const write = (session?: ClientSession) =>
-    ctx.collection.findOneAndUpdate(options.filter, pipelines.claim(options.workerId, options.leaseMs), {
+    ctx.collection.findOneAndUpdate(options.filter, pipelines.claim(options.workerId, options.leaseMs, options.claimId), {
       ...(options.sort ? { sort: options.sort } : {}),
       ...(options.hint ? { hint: options.hint } : {}),
       returnDocument: 'after',

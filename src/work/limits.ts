@@ -49,6 +49,12 @@ export const WorkLimits = Object.freeze({
   upsertAttemptsMax: 2,
   /** The longest kind name (an identifier; createWorkItem refuses longer ones). */
   kindLengthMax: 64,
+  /**
+   * Kinds one process labels its work metrics with (`work_started_total{kind}` and the others), the
+   * first seen besides PAYOUT; later kinds count under `_other`. Kinds are client input: unbounded,
+   * each made-up kind was a new series on /metrics (issue 41). Far above the kinds a deployment runs.
+   */
+  metricKindLabelsMax: 50,
   payloadMaxBytes: 64 * 1024,
   resultMaxBytes: 64 * 1024,
   /**

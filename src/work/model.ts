@@ -90,6 +90,10 @@ export interface WorkItemDoc {
   traceparent?: string;
   /** Which createWorkItem call created it (random per call; absent on payouts and older items). */
   creationId?: string;
+  /** Which claim call claimed it last (random per call): a rerun of that call after a lost reply finds its own claim. */
+  claimId?: string;
+  /** Which requeueWorkItem call requeued it last (random per call), likewise. */
+  requeueId?: string;
   /** The item as its creation left it (without `_id`): what a replayed createWorkItem answers (absent on items older than it). */
   createOutcome?: Omit<WorkItemDoc, '_id' | 'createOutcome' | 'completionOutcome'>;
   /** The item as the last completion left it (without `_id`): what a replayed completeWorkItem answers. */

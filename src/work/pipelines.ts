@@ -110,7 +110,7 @@ export function createIfMissing(item: NewItem): Document[] {
  * attempts (its lease expired `maxAttempts` times, or the last one did) is dead-lettered instead:
  * PROCESSING → FAILED in this same write, so it is never reclaimed forever.
  */
-export function claim(workerId: string, leaseDurationMs: number): Document[] {
+export function claim(workerId: string, leaseDurationMs: number, claimId: string): Document[] {
   const exhausted = { $and: [{ $eq: ['$status', WorkStatus.PROCESSING] }, { $gte: ['$attempts', '$maxAttempts'] }] };
   const unlessExhausted = (claimed: unknown, deadLettered: unknown) => ({ $cond: [exhausted, deadLettered, claimed] });
   return transition(
@@ -121,6 +121,8 @@ export function claim(workerId: string, leaseDurationMs: number): Document[] {
       leaseDurationMs: unlessExhausted(leaseDurationMs, '$leaseDurationMs'),
       leaseExpiresAt: unlessExhausted({ $add: ['$$NOW', leaseDurationMs] }, null),
       attempts: unlessExhausted({ $add: ['$attempts', 1] }, '$attempts'),
+      // The claiming call (random per call): its rerun after a lost reply knows its own claim (claimWrite.ts).
+      claimId: lit(claimId),
     },
     // The history stage sees the new status: FAILED here can only be the dead letter.
     { $cond: [{ $eq: ['$status', WorkStatus.FAILED] }, null, lit(workerId)] },
@@ -175,7 +177,7 @@ export function complete(
   ];
 }
 
-/** FAILED → PENDING with a fresh set of attempts, due now. */
-export function requeue(): Document[] {
-  return transition(WorkStatus.PENDING, null, { attempts: 0, availableAt: '$$NOW' });
+/** FAILED → PENDING with a fresh set of attempts, due now; `requeueId` names the requeuing call (requeue.ts). */
+export function requeue(requeueId: string): Document[] {
+  return transition(WorkStatus.PENDING, null, { attempts: 0, availableAt: '$$NOW', requeueId: lit(requeueId) });
 }

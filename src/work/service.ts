@@ -58,6 +58,7 @@ export function createWorkService(options: WorkServiceOptions) {
     fairness: rotation(),
     groupTurns: new Map(),
   };
+  let statsInFlight: ReturnType<typeof workQueueStats> | null = null;
   return Object.freeze({
     create: (input: CreateWorkItemInput) => createWorkItem(ctx, input),
     createPayout: (payout: PayoutInput) => createPayoutWorkItem(ctx, payout),
@@ -67,8 +68,8 @@ export function createWorkService(options: WorkServiceOptions) {
     claimMany: (input: ClaimWorkItemsInput) => claimWorkItems(ctx, input),
     // Rerun through elections (src/db/elections.ts): a heartbeat changes nothing a rerun could
     // find changed, and a completion is keyed, so the rerun of one that applied is its replay.
-    // Claims and requeues are not: a rerun of one that applied would answer another claim or a
-    // ConflictLost, so they keep the driver's single retry.
+    // Claims and requeues rerun inside (claimWrite.ts, requeue.ts): each writes its call's id, by
+    // which a rerun finds its own applied write instead of claiming another item or losing a race.
     heartbeat: (input: HeartbeatWorkItemInput) => acrossElections(() => heartbeatWorkItem(ctx, input)),
     complete: (input: CompleteWorkItemInput) => acrossElections(() => completeWorkItem(ctx, input)),
     requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
@@ -76,7 +77,12 @@ export function createWorkService(options: WorkServiceOptions) {
     byKey: (idempotencyKey: string, options?: ReadOptions) => workItemByKey(ctx, idempotencyKey, options),
     payoutFor: (entryId: string, options?: ReadOptions) => payoutFor(ctx, entryId, options),
     list: (query: WorkItemPageQuery, options?: ReadOptions) => listWorkItems(ctx, query, options),
-    stats: (options?: ReadOptions) => workQueueStats(ctx, options),
+    stats: (options?: ReadOptions) => {
+      // A read after one's own write (a session) must not join a count that began before it.
+      if (options?.session !== undefined) return workQueueStats(ctx, options);
+      // Calls in flight at once share one set of counts (30 aliases of it are one read, issue 41).
+      return (statsInFlight ??= workQueueStats(ctx, options).finally(() => (statsInFlight = null)));
+    },
     recent: (first: number, options?: ReadOptions) => recentWorkItems(ctx, first, options),
     audit: (since: Date) => auditWork(ctx, since),
     schedule: (input: ScheduleWorkInput) => scheduleWork(ctx, input),

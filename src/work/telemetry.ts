@@ -1,12 +1,15 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { BoundedLabels } from '../observability/boundedLabels.ts';
 import { counterOn, histogramOn } from '../observability/metrics.ts';
+import { WorkLimits } from './limits.ts';
 import type { WorkItemDoc, WorkStatus } from './model.ts';
 import type { WorkOperation } from './results.ts';
 
 // Metrics and logs of the work service. Races must be visible: every lost race is counted by
 // operation and kind, every transition by its edge, and every claim and completion is logged
-// with what was read and what was written (the correlated trace that found seed case 000).
+// with what was read and what was written (the correlated trace that found seed case 000). The
+// kind label is bounded (WorkLimits.metricKindLabelsMax, then `_other`): kinds are client input.
 
 export interface WorkTelemetry {
   conflict(operation: WorkOperation, itemKind: string): void;
@@ -62,12 +65,14 @@ export function createWorkTelemetry(registry: Registry, logger: Logger): WorkTel
     labelNames: ['kind'] as const,
   });
   const log = logger.child({ component: 'work' });
+  // Kinds are client input: one bounded set of label values for every metric labelled by kind.
+  const kinds = new BoundedLabels(WorkLimits.metricKindLabelsMax, ['PAYOUT']);
   return {
-    conflict: (operation, itemKind) => conflicts.inc({ operation, kind: itemKind }),
+    conflict: (operation, itemKind) => conflicts.inc({ operation, kind: kinds.of(itemKind) }),
     transition: (from, to) => transitions.inc({ from: from ?? 'none', to }),
     claimDuration: (seconds, outcome) => claimSeconds.observe({ outcome }, seconds),
-    started: (itemKind) => started.inc({ kind: itemKind }),
-    completed: (itemKind) => completed.inc({ kind: itemKind }),
+    started: (itemKind) => started.inc({ kind: kinds.of(itemKind) }),
+    completed: (itemKind) => completed.inc({ kind: kinds.of(itemKind) }),
     trace: (event) => log.info(event, `work item ${event.operation}: ${event.outcome}`),
     async conflictsSinceStart() {
       const { values } = await conflicts.get();

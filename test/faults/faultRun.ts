@@ -17,14 +17,14 @@
 // - Checker: see `check` below; each violation is a line of the report, and the test expects none.
 import { randomBytes } from 'node:crypto';
 import { MongoClient, ReadPreference, type Db, type Document } from 'mongodb';
-import WebSocket from 'ws';
 import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startAppProcess, type AppProcess } from '../support/app.ts';
+import { answerLog } from '../support/answerLog.ts';
 import { holdBack, startTestReplSet, stepDown, type TestReplSet, type TestSetMember } from '../support/replSet.ts';
 import { waitFor } from '../support/waiting.ts';
 
-export const FAULT_KINDS = ['primarySigkill', 'primaryPause', 'stepDown', 'laggingSecondary', 'apiSigkill', 'leaseHolderSigkill'] as const;
+export const FAULT_KINDS = ['primarySigkill', 'primaryPause', 'stepDown', 'laggingSecondary', 'apiSigkill', 'leaseHolderSigkill', 'wholeSetSigkill'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRunOptions {
@@ -50,6 +50,15 @@ export interface FaultRunOptions {
  * 2 s a try.
  */
 export const FINAL_BOUND_MS = 60_000;
+/**
+ * The whole set killed (power lost to the rack): every key sent before the set was back (a primary
+ * elected on the restarted members) is final within this of that moment. A key in flight meets no
+ * primary: its SDK retries UNAVAILABLE and OutcomeUnknown with backoff (up to 2 s a try), then its
+ * caller sends it to the next process; the API processes reconnect on their own (the driver's
+ * server selection: a heartbeat, 10 s, to see the set again, then 10 s at most per command), so
+ * twice that and a few backoffs. Measured: 4-20 s on the 2-core machine at load 21.
+ */
+export const WHOLE_SET_FINAL_BOUND_MS = 45_000;
 /** How long the checker waits for the projection, the subscribers and the replicas to catch up. */
 const SETTLE_TIMEOUT_MS = 90_000;
 /** The workers' leases: short, so that a worker cut off by a fault loses its items to the other within seconds. */
@@ -89,6 +98,8 @@ interface FaultRecord {
   kind: FaultKind;
   target: string;
   startedAt: number;
+  /** A whole-set kill: when the restarted members had elected a primary again. */
+  backAt?: number;
   /** When the deployment was whole again (a primary, every process listening, the member applying). */
   recoveredAt: number;
 }
@@ -98,6 +109,8 @@ export interface FaultRunReport {
   moves: MoveRecord[];
   violations: string[];
   table: string;
+  /** Every GraphQL error code any client of the run was answered, by operation (R5). */
+  errorCodes: Map<string, Map<string, number>>;
 }
 
 /** mulberry32: a small, fast PRNG with a 32-bit seed; the same seed gives the same run's choices. */
@@ -125,7 +138,9 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
   const random = prng(options.seed);
   const faultRandom = prng(options.seed ^ 0x9e3779b9);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const set = await startTestReplSet();
+  const kindsOfRun = options.faultKinds ?? FAULT_KINDS;
+  // Killing every member at once keeps only what is on disk: members on their own data directories.
+  const set = await startTestReplSet({ durable: kindsOfRun.includes('wholeSetSigkill') });
   const dbName = `faults_${options.seed}_${randomBytes(3).toString('hex')}`;
   const slots: ApiSlot[] = [];
   const subscriberClients: PreconditionClient[] = [];
@@ -134,9 +149,18 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
   const completedByWorkers: Array<{ itemId: string; workerId: string }> = [];
   const workerStats = { leaseLost: 0, errors: 0 };
   let checkClient: MongoClient | undefined;
+  // R5: every answer any client of the run gets, retried ones included, is looked at.
+  const answers = answerLog();
   try {
     const clientFor = (proc: AppProcess, key: string) =>
-      createClient({ url: proc.url, apiKey: key, webSocketImpl: WebSocket as never, retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 }, attemptTimeoutMs: 15_000 });
+      createClient({
+        url: proc.url,
+        apiKey: key,
+        fetch: answers.fetch,
+        webSocketImpl: answers.WebSocket,
+        retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 },
+        attemptTimeoutMs: 15_000,
+      });
     // One set of keys for every process of the run, replacements included: a client's key stays valid.
     const keys = { service: `fault-service-${randomBytes(8).toString('hex')}`, ops: `fault-ops-${randomBytes(8).toString('hex')}` } as const;
     const startApi = (port = 0) =>
@@ -247,17 +271,18 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
 
     // ---- faults
     const faults: FaultRecord[] = [];
-    const kinds = faultOrder(options.faultKinds ?? FAULT_KINDS, options.faultCount, faultRandom);
+    const kinds = faultOrder(kindsOfRun, options.faultCount, faultRandom);
     const faultsDone = (async () => {
       for (const [i, kind] of kinds.entries()) {
         const due = workloadEnd - options.workloadMs + ((i + 1) * options.workloadMs) / (kinds.length + 1);
         await waitFor(() => Date.now() >= due, `fault ${i} due`, options.workloadMs + 60_000);
         const startedAt = Date.now();
-        const target = await inject(kind, { set, slots, db, random: faultRandom, moves, restartApi: async (slot) => restartApi(slot, startApi, clientFor, keys.service) });
+        const marks: { backAt?: number } = {};
+        const target = await inject(kind, { set, slots, db, random: faultRandom, moves, marks, restartApi: async (slot) => restartApi(slot, startApi, clientFor, keys.service) });
         // Whole again before the next fault: every member primary or secondary (a restarted one
         // has finished its initial sync), so faults do not pile up into a lost majority.
         await set.allMembersUp();
-        faults.push({ kind, target, startedAt, recoveredAt: Date.now() });
+        faults.push({ kind, target, startedAt, recoveredAt: Date.now(), ...marks });
         console.log(`[faults] ${kind} on ${target}: whole again after ${Date.now() - startedAt} ms`);
       }
     })().finally(() => {
@@ -268,12 +293,16 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
 
     // ---- checker
     const violations = await check({ db, moves, subscribers, accounts: [...accounts, ...closeAccounts], slots });
+    violations.push(...checkWholeSetBound(faults, moves));
     // W2, W3: the workers finish every payout; each item's history is lawful and its completion came
     // from the worker holding its last claim (a worker that lost its lease was refused).
     const work = await checkWork(db, completedByWorkers);
     violations.push(...work.violations);
-    const table = `${formatTable(options, faults, moves, violations)}\n\n${work.line} (${workerStats.leaseLost} leases lost by a worker, ${workerStats.errors} API calls failed and retried)`;
-    return { faults, moves, violations, table };
+    // R5: no answer of any operation was INTERNAL_SERVER_ERROR, through every fault.
+    for (const [operation, seen] of answers.internalErrors) violations.push(`R5: ${seen.count} INTERNAL_SERVER_ERROR answers to ${operation} (first: ${seen.first})`);
+    violations.push(...answers.badUnavailable.map((line) => `R5: ${line}`));
+    const table = `${formatTable(options, faults, moves, violations)}\n\n${work.line} (${workerStats.leaseLost} leases lost by a worker, ${workerStats.errors} API calls failed and retried)\n${answers.line()}`;
+    return { faults, moves, violations, table, errorCodes: answers.codes };
   } finally {
     await Promise.all(workers.map((worker) => worker.close({ timeoutMs: 2_000 }).catch(() => undefined)));
     for (const client of workerClientsToClose) await client.close().catch(() => undefined);
@@ -477,6 +506,8 @@ interface InjectDeps {
   db: Db;
   random: () => number;
   moves: MoveRecord[];
+  /** What the fault marks on its record (a whole-set kill: when the set was back). */
+  marks: { backAt?: number };
   restartApi(slot: ApiSlot): Promise<void>;
 }
 
@@ -539,6 +570,16 @@ async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
       await deps.restartApi(slot);
       return `API process ${slot.index}`;
     }
+    case 'wholeSetSigkill': {
+      // Power lost to the rack: every member at once, under load (moves in flight), then each
+      // started again on its own data, as an init system would.
+      await waitFor(() => slots.some((slot) => slot.inFlight > 0), 'moves in flight', 30_000);
+      for (const member of set.members) member.kill('SIGKILL');
+      await Promise.all(set.members.map((member) => restartMember(member)));
+      await set.primary();
+      deps.marks.backAt = Date.now();
+      return `all ${set.members.length} members`;
+    }
     case 'leaseHolderSigkill': {
       const holder = await waitFor(async () => (await projectionLeases(deps.db).findOne({ _id: PAYOUT_LEASE_NAME }, { readPreference: ReadPreference.primary }))?.holder, 'a projection lease holder', 60_000);
       const slot = slots.find((s) => holder.includes(`:${s.process.pid}:`));
@@ -563,6 +604,22 @@ const REFUSED = new Set(['InsufficientFunds', 'BatchRefused', 'HoldRefused', 'Re
 const stepKey = (key: string, step: 'd' | 'r' | 'c') => `${key}-${step}`;
 const holdKey = (key: string, step: 'a' | 'c') => `${key}-${step}`;
 const batchKey = (key: string, i: number) => `${key}-b${i}`;
+
+/**
+ * After a whole-set kill, every key that was sent before the set was back is final within
+ * WHOLE_SET_FINAL_BOUND_MS of that moment (G5 across it; R1 and the rest are the checker's).
+ */
+function checkWholeSetBound(faults: readonly FaultRecord[], moves: readonly MoveRecord[]): string[] {
+  const violations: string[] = [];
+  for (const fault of faults) {
+    if (fault.backAt === undefined) continue;
+    const late = moves.filter((m) => m.sentAt < fault.backAt! && (m.finalAt ?? Infinity) > fault.backAt! + WHOLE_SET_FINAL_BOUND_MS);
+    for (const move of late.slice(0, 10)) {
+      violations.push(`G5 (whole set): ${move.key} ${move.finalAt === undefined ? 'never final' : `final ${move.finalAt - fault.backAt!} ms`} after the set was back (bound ${WHOLE_SET_FINAL_BOUND_MS} ms)`);
+    }
+  }
+  return violations;
+}
 
 /** Every guarantee over everything acknowledged; each violation a line. */
 async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Promise<string[]> {
@@ -762,7 +819,8 @@ function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: Mov
   lines.push('|---|---|---|---|---|---|');
   for (const fault of faults) {
     const during = moves.flatMap((m) => m.calls).filter((c) => c.endedAt >= fault.startedAt && c.endedAt <= fault.recoveredAt + 1_000);
-    lines.push(`| ${fault.kind} | ${fault.target} | ${fault.recoveredAt - fault.startedAt} ms | ${during.length} | ${during.filter((c) => !c.ok).length} | ${Math.round(percentile(during.map((c) => c.ms), 99))} ms |`);
+    const back = fault.backAt === undefined ? '' : ` (a primary after ${fault.backAt - fault.startedAt} ms; keys in flight final ${Math.max(0, ...moves.filter((m) => m.sentAt < fault.backAt! && m.finalAt !== undefined && m.finalAt > fault.backAt!).map((m) => m.finalAt! - fault.backAt!))} ms after)`;
+    lines.push(`| ${fault.kind} | ${fault.target} | ${fault.recoveredAt - fault.startedAt} ms${back} | ${during.length} | ${during.filter((c) => !c.ok).length} | ${Math.round(percentile(during.map((c) => c.ms), 99))} ms |`);
   }
   lines.push('');
   lines.push(violations.length === 0 ? 'checker: no violations' : `checker: ${violations.length} violations:\n${violations.slice(0, 50).join('\n')}`);

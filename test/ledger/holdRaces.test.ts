@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { expired, holdRules, type HoldRules } from '../../src/ledger/holds.ts';
 import { accountPreconditions, type AccountPreconditions, applyDelta, toLong } from '../../src/ledger/index.ts';
 import type { HoldDoc } from '../../src/ledger/index.ts';
-import type { CaptureHoldResult, LedgerService, VoidHoldResult } from '../../src/ledger/index.ts';
+import type { CaptureHoldResult, InputMistake, LedgerService, VoidHoldResult } from '../../src/ledger/index.ts';
 import { skipIfFailPointsRefused, withFailCommand } from '../support/failPoints.ts';
 import { databaseClockPasses } from '../support/waiting.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
@@ -58,7 +58,7 @@ async function authorize(service: LedgerService, accountId: string, requestId: s
   return auth.hold.id;
 }
 
-type Resolution = CaptureHoldResult | VoidHoldResult;
+type Resolution = CaptureHoldResult | VoidHoldResult | InputMistake;
 
 /** 32 captures and voids of one hold from `services` (round robin), all at once, and sweeper passes beside them. */
 async function raceResolutions(services: LedgerService[], holdId: string, tag: string): Promise<{ answers: Resolution[]; swept: number }> {

@@ -159,6 +159,28 @@ describe('retries', () => {
     expect(bodies).toHaveLength(1);
   });
 
+  it('sends the same key again after UNAVAILABLE (a failover), no sooner than its Retry-After', async () => {
+    await admin.openAccount({ accountId: 'sdk-unavailable', currency: 'EUR' });
+    const sentAt: number[] = [];
+    const { fetch, bodies } = recordingFetch([{ status: 503, retryAfter: '1', code: 'UNAVAILABLE' }, { status: 503, retryAfter: '1', code: 'UNAVAILABLE' }]);
+    const timed: typeof fetch = (url, init) => (sentAt.push(performance.now()), fetch(url, init));
+    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch: timed, retry: { baseDelayMs: 1 } });
+    const result = await client.deposit({ accountId: 'sdk-unavailable', amount: 5 });
+    expect(result).toMatchObject({ __typename: 'DepositSuccess', account: { balance: 5 } });
+    expect(result.$meta.attempts).toBe(3);
+    expect(new Set(bodies.map((body) => (body.variables as { input: { requestId: string } }).input.requestId))).toEqual(new Set([result.$meta.idempotencyKey]));
+    // Node's timers may fire up to a millisecond before the performance clock says they are due.
+    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(995);
+    expect(sentAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(995);
+  });
+
+  it('never sends a request again after INTERNAL_SERVER_ERROR: that would retry a bug', async () => {
+    const { fetch, bodies } = recordingFetch([{ status: 500, code: 'INTERNAL_SERVER_ERROR' }]);
+    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch, retry: { baseDelayMs: 1 } });
+    await expect(client.deposit({ accountId: 'sdk-unavailable', amount: 5 })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR', status: 500, attempts: 1 });
+    expect(bodies).toHaveLength(1);
+  });
+
   it('never sends an operation that does not replay again after an ambiguous failure (the claim may have happened)', async () => {
     const { fetch, bodies } = recordingFetch([{ status: 503 }]);
     const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch, retry: { baseDelayMs: 1 } });

@@ -90,6 +90,35 @@ describe('subscriptions on the run engine', () => {
     await ops.close();
   });
 
+  it('resubscribes when the server answers UNAVAILABLE (the database between primaries) instead of throwing, and loses nothing', async () => {
+    // The server's answer to the first subscribe is replaced by the one it gives while the set has
+    // no primary (an `error` message with UNAVAILABLE, src/server/unavailable.ts), as received.
+    let refusals = 1;
+    class UnavailableOnce extends WebSocket {
+      override send(data: unknown, ...rest: unknown[]): void {
+        const message = JSON.parse(String(data)) as { id?: string; type?: string };
+        if (message.type === 'subscribe' && refusals > 0) {
+          refusals -= 1;
+          const answer = { id: message.id, type: 'error', payload: [{ message: 'The database cannot answer right now', extensions: { code: 'UNAVAILABLE', retryAfterSeconds: 0 } }] };
+          setImmediate(() => this.emit('message', Buffer.from(JSON.stringify(answer)), false));
+          return;
+        }
+        (super.send as (...args: unknown[]) => void)(data, ...rest);
+      }
+    }
+    const ops = createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: UnavailableOnce, subscriptionRetry: { baseDelayMs: 1 } });
+    const before = subscriberCount(app);
+    const events = ops.subscribe.workItemStatusChanged({ kinds: ['SDK_UNAVAILABLE'] });
+    const first = events.next();
+    await eventually(() => expect(subscriberCount(app)).toBe(before + 1));
+    expect(refusals).toBe(0);
+    const ids = await createItems(service, 'SDK_UNAVAILABLE', 2);
+    expect([(await first).value as StatusEvent, ...(await take(events, 1))].map(itemIdOf)).toEqual(ids);
+    await events.return();
+    await eventually(() => expect(subscriberCount(app)).toBe(before));
+    await ops.close();
+  });
+
   it('numbers operation ids per client, so that clients subscribing alike send the same ids (one shared frame on the server)', async () => {
     const subscribeIds: string[][] = [[], []];
     const recording = (sent: string[]) =>

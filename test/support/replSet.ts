@@ -12,6 +12,9 @@
 //   primary.kill('SIGSTOP'); ... primary.kill('SIGCONT');
 //   const release = await holdBack(secondary, 'rsSyncApplyStop');
 //   await set.stop();
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MongoClient, type Document } from 'mongodb';
 import { testMongoEngine } from './mongo.ts';
 import { waitFor } from './waiting.ts';
@@ -57,6 +60,12 @@ export interface TestReplSet {
 export interface StartTestReplSetOptions {
   /** Per-member config fields (priority, votes, hidden), by index. */
   memberConfig?: Document[];
+  /**
+   * Each member keeps its data in a directory of its own (the emulator's --dbpath; mongod's always
+   * does), so a member killed with every other comes back with what it acknowledged: the whole-set
+   * kill needs it. Removed when the set stops.
+   */
+  durable?: boolean;
 }
 
 export async function startTestReplSet(options: StartTestReplSetOptions = {}): Promise<TestReplSet> {
@@ -64,7 +73,7 @@ export async function startTestReplSet(options: StartTestReplSetOptions = {}): P
   const set = kind === 'memory-server' ? await startMemoryReplSet(options) : await startEmulatorReplSet(options);
   console.log(
     set.engine === 'emulator'
-      ? `[test replica set] the emulator's three member processes at ${set.uri} (the run's engine is ${kind}, not mongod: faults are the emulator's model of mongod's)`
+      ? `[test replica set] the emulator's three member processes${options.durable ? ', each on its own dbpath,' : ''} at ${set.uri} (the run's engine is ${kind}, not mongod: faults are the emulator's model of mongod's)`
       : `[test replica set] MongoMemoryReplSet, three mongod at ${set.uri}`,
   );
   return set;
@@ -72,14 +81,22 @@ export async function startTestReplSet(options: StartTestReplSetOptions = {}): P
 
 async function startEmulatorReplSet(options: StartTestReplSetOptions): Promise<TestReplSet> {
   const { startReplicaSet } = await import('@precondition/mongo-emulator');
+  const dbpath = options.durable ? mkdtempSync(join(tmpdir(), 'test-set-')) : undefined;
   const set = await startReplicaSet({
     nodes: 3,
     electionTimeoutMillis: TEST_SET_ELECTION_TIMEOUT_MS,
     heartbeatIntervalMillis: TEST_SET_HEARTBEAT_INTERVAL_MS,
+    ...(dbpath ? { dbpath } : {}),
     ...(options.memberConfig ? { memberConfig: options.memberConfig } : {}),
     ...(process.env['REPL_TEST_LOG'] ? { onOutput: (i: number, line: string) => console.log(`[member ${i}] ${line}`) } : {}),
+  }).catch((error: unknown) => {
+    if (dbpath) rmSync(dbpath, { recursive: true, force: true });
+    throw error;
   });
-  return withHelpers('emulator', set.uri, set.members, () => set.stop());
+  return withHelpers('emulator', set.uri, set.members, async () => {
+    await set.stop();
+    if (dbpath) rmSync(dbpath, { recursive: true, force: true });
+  });
 }
 
 async function startMemoryReplSet(options: StartTestReplSetOptions): Promise<TestReplSet> {

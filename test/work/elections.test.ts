@@ -9,8 +9,9 @@ import { openWorkHarness, type WorkHarness } from './support/harness.ts';
 
 // Work-item writes through two elections in one call: the driver retries a write once after a
 // step-down, and a set settling after a partition may step down again inside that retry. The
-// service reruns the writes whose rerun is their own outcome (creation by key and call, heartbeat,
-// keyed completion). Faults come from mongod's failCommand fail point, for this file's client only.
+// service reruns every write: creation by key and call, heartbeat, keyed completion, and claims
+// and requeues by the call's own id written with the write (R5). Faults come from mongod's
+// failCommand fail point, for this file's client only.
 
 const appName = 'work-elections';
 const steppedDown = { code: 11602, codeName: 'InterruptedDueToReplStateChange', errmsg: 'operation was interrupted' };
@@ -36,9 +37,17 @@ afterAll(async () => {
 });
 
 /** The next two findAndModify commands of the faulted client: refused, or applied with a step-down in the reply. */
-async function twoStepDowns(applied: boolean): Promise<void> {
-  turnOff = await failCommand(h.db.client, appName, { times: 2 }, { failCommands: ['findAndModify'], ...(applied ? { writeConcernError: steppedDown } : { errorCode: steppedDown.code }) });
+async function twoStepDowns(applied: boolean, code: number = steppedDown.code): Promise<void> {
+  const error = { ...steppedDown, code };
+  turnOff = await failCommand(h.db.client, appName, { times: 2 }, { failCommands: ['findAndModify'], ...(applied ? { writeConcernError: error } : { errorCode: code }) });
 }
+
+/** mongod's codes of a primary that is going or gone (error_codes.yml): a step-down, a write on a secondary, a shutdown. */
+const STATE_CHANGES = [
+  [11602, 'InterruptedDueToReplStateChange'],
+  [10107, 'NotWritablePrimary'],
+  [91, 'ShutdownInProgress'],
+] as const;
 
 async function claimed(key: string) {
   const created = await h.service.create({ kind: 'ELECTIONS', payload: { key }, idempotencyKey: key, maxAttempts: 3 });
@@ -88,5 +97,80 @@ describe('heartbeat and completion', () => {
     const stored = await h.service.get(item._id);
     expect(stored).toMatchObject({ status: 'DONE', version: item.version + 1 });
     expect(stored!.history.filter((step: { to: string }) => step.to === 'DONE')).toHaveLength(1);
+  });
+});
+
+describe('claims and requeues', () => {
+  async function pending(kind: string, key: string) {
+    const created = await h.service.create({ kind, payload: { key }, idempotencyKey: key, maxAttempts: 1 });
+    if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
+    return created.item;
+  }
+
+  /** A dead letter: claimed once, completed as failed with no attempt left. */
+  async function deadLetter(key: string) {
+    const created = await pending('EL_REQUEUE', key);
+    const claim = await h.service.claim({ workerId: 'w', id: created._id, leaseSeconds: 30 });
+    if (claim.kind !== 'claimSuccess') throw new Error(claim.kind);
+    const item = claim.item;
+    const failed = await h.service.complete({ id: item._id, workerId: 'w', version: item.version, outcome: 'FAILED', result: null });
+    if (failed.kind !== 'completeSuccess' || failed.item.status !== 'FAILED') throw new Error(`not dead-lettered: ${JSON.stringify(failed)}`);
+    return failed.item;
+  }
+
+  const claimsIn = (history: ReadonlyArray<{ to: string }>) => history.filter((step) => step.to === 'PROCESSING').length;
+
+  it.each(STATE_CHANGES)('claims by id when the claim and the driver retry are both refused with %i %s', async (code, name) => {
+    const item = await pending(`EL_CLAIM_${code}`, `el-claim-refused-${name}`);
+    await twoStepDowns(false, code);
+    const claim = await faulted.claim({ workerId: 'w', id: item._id, leaseSeconds: 30 });
+    expect(claim).toMatchObject({ kind: 'claimSuccess', item: { status: 'PROCESSING', version: 2, lockedBy: 'w' } });
+  });
+
+  it('answers its own claim by id, not ConflictLost, when the claim applied but both replies carried a step-down', async () => {
+    const item = await pending('EL_CLAIM_ID', 'el-claim-applied');
+    await twoStepDowns(true);
+    const claim = await faulted.claim({ workerId: 'w', id: item._id, leaseSeconds: 30 });
+    expect(claim).toMatchObject({ kind: 'claimSuccess', item: { status: 'PROCESSING', version: 2, lockedBy: 'w' } });
+    expect(claimsIn((await h.service.get(item._id))!.history)).toBe(1);
+  });
+
+  it('answers the item its claim of the next one took, and leaves the next item alone, when both replies carried a step-down', async () => {
+    // The claim's first walk is over stalled items: the first item is one (its lease expired), so
+    // the faulted write is the one that takes it, and a rerun that forgot it would take the second.
+    const created = await h.service.create({ kind: 'EL_CLAIM_NEXT', payload: { key: 'el-next-1' }, idempotencyKey: 'el-next-1', maxAttempts: 3 });
+    if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
+    const first = created.item;
+    expect((await h.service.claim({ workerId: 'gone', id: first._id, leaseSeconds: 30 })).kind).toBe('claimSuccess');
+    await workItems(h.db.db).updateOne({ _id: first._id }, { $set: { leaseExpiresAt: new Date(0) } });
+    const second = await pending('EL_CLAIM_NEXT', 'el-next-2');
+    await twoStepDowns(true);
+    const claim = await faulted.claim({ workerId: 'w', kinds: ['EL_CLAIM_NEXT'], leaseSeconds: 30 });
+    expect(claim).toMatchObject({ kind: 'claimSuccess', item: { status: 'PROCESSING', lockedBy: 'w' } });
+    expect(claim.kind === 'claimSuccess' && claim.item._id.equals(first._id)).toBe(true);
+    expect(await h.service.get(second._id)).toMatchObject({ status: 'PENDING', version: 1 });
+  });
+
+  it('answers a batch claim with the item it took when both replies carried a step-down', async () => {
+    const item = await pending('EL_CLAIM_MANY', 'el-many-1');
+    await twoStepDowns(true);
+    const batch = await faulted.claimMany({ kinds: ['EL_CLAIM_MANY'], workerId: 'w', max: 4, leaseSeconds: 30 });
+    expect(batch).toMatchObject({ kind: 'claimWorkItemsSuccess', conflicts: 0 });
+    expect(batch.kind === 'claimWorkItemsSuccess' && batch.items.map((i) => i._id.toHexString())).toEqual([item._id.toHexString()]);
+    expect(claimsIn((await h.service.get(item._id))!.history)).toBe(1);
+  });
+
+  it.each(STATE_CHANGES)('requeues when the requeue and the driver retry are both refused with %i %s', async (code, name) => {
+    const item = await deadLetter(`el-requeue-refused-${name}`);
+    await twoStepDowns(false, code);
+    expect(await faulted.requeue({ id: item._id, version: item.version })).toMatchObject({ kind: 'requeueSuccess', item: { status: 'PENDING', version: item.version + 1 } });
+  });
+
+  it('answers its own requeue, not ConflictLost, when the requeue applied but both replies carried a step-down', async () => {
+    const item = await deadLetter('el-requeue-applied');
+    await twoStepDowns(true);
+    expect(await faulted.requeue({ id: item._id, version: item.version })).toMatchObject({ kind: 'requeueSuccess', item: { status: 'PENDING', version: item.version + 1 } });
+    // Another requeue at that version lost the race, as ever.
+    expect(await faulted.requeue({ id: item._id, version: item.version })).toMatchObject({ kind: 'conflictLost', operation: 'requeue' });
   });
 });

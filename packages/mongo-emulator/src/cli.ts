@@ -179,14 +179,9 @@ export async function main(argv: string[]): Promise<void> {
     console.error(`mongo-emulator: ${error.codeName}: ${error.message}`);
     process.exit(EXIT_STORAGE);
   }
-  const where = parsed.options.dbpath === undefined ? 'in-memory' : `data in ${resolve(parsed.options.dbpath)}`;
-  if (parsed.options.replMember) {
-    // A member alone is not what a client should connect to: its line names its address, not a
-    // connection string, so nobody copies one member's URI for the set's (the launcher prints that).
-    console.log(`mongo-emulator member ready on ${emulator.host}:${emulator.port} (a member of replica set ${emulator.replSetName}, ${where}; connect with the set's URI, not to this member)`);
-  } else {
-    console.log(`mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, ${where}; not for production)`);
-  }
+  // The signal handlers before the ready line: a supervisor that sends SIGTERM as soon as it
+  // reads that line must find them (without them Node dies of the signal, skipping the last
+  // checkpoint and leaving its lock behind).
   const shutdown = (signal: string) => {
     console.log(`mongo-emulator: ${signal} received, stopping`);
     emulator.stop().then(
@@ -199,6 +194,14 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  const where = parsed.options.dbpath === undefined ? 'in-memory' : `data in ${resolve(parsed.options.dbpath)}`;
+  if (parsed.options.replMember) {
+    // A member alone is not what a client should connect to: its line names its address, not a
+    // connection string, so nobody copies one member's URI for the set's (the launcher prints that).
+    console.log(`mongo-emulator member ready on ${emulator.host}:${emulator.port} (a member of replica set ${emulator.replSetName}, ${where}; connect with the set's URI, not to this member)`);
+  } else {
+    console.log(`mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, ${where}; not for production)`);
+  }
   if (parsed.options.exitWhenStdinCloses) {
     process.stdin.on('end', () => shutdown('end of stdin'));
     process.stdin.resume();
@@ -218,11 +221,7 @@ async function runReplicaSet(options: CliOptions & { nodes: number }): Promise<v
     dbpath: options.dbpath,
     onOutput: (index, line) => console.log(`[member ${index}] ${line}`),
   });
-  console.log(`mongo-emulator ready on ${set.uri} (replica set ${set.replSetName} of ${options.nodes} member processes, pids ${set.members.map((m) => m.pid).join(', ')}, ${options.dbpath === undefined ? 'in-memory' : `data in ${resolve(options.dbpath)}/<member>`}; not for production)`);
-  // The set's URI alone on the last line: the one to copy (the driver finds the primary through it
-  // and follows failovers); the member lines above name addresses only.
-  console.log('Connect with this URI (the whole set; not a single member):');
-  console.log(set.uri);
+  // Handlers first, as for one node: a supervisor may signal as soon as it reads the URI.
   const shutdown = (signal: string) => {
     console.log(`mongo-emulator: ${signal} received, stopping the members`);
     set.stop().then(
@@ -235,6 +234,11 @@ async function runReplicaSet(options: CliOptions & { nodes: number }): Promise<v
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  console.log(`mongo-emulator ready on ${set.uri} (replica set ${set.replSetName} of ${options.nodes} member processes, pids ${set.members.map((m) => m.pid).join(', ')}, ${options.dbpath === undefined ? 'in-memory' : `data in ${resolve(options.dbpath)}/<member>`}; not for production)`);
+  // The set's URI alone on the last line: the one to copy (the driver finds the primary through it
+  // and follows failovers); the member lines above name addresses only.
+  console.log('Connect with this URI (the whole set; not a single member):');
+  console.log(set.uri);
 }
 
 await main(process.argv.slice(2)).catch((error: unknown) => {

@@ -57,6 +57,9 @@ export type PreconditionClient = QueryMethods &
 
 /** Server codes a retry cannot fix: the request is wrong, or its caller may not make it. */
 const NEVER_RETRIED = new Set(['BAD_USER_INPUT', 'FORBIDDEN', 'UNAUTHENTICATED']);
+/** The server's "the database cannot answer now; the same request later can" (HTTP 503, Retry-After). */
+const UNAVAILABLE = 'UNAVAILABLE';
+const INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR';
 /** Union members that mean "ask again with the same key". */
 const ASK_AGAIN = new Set(['OutcomeUnknown', 'RequestInProgress']);
 
@@ -153,10 +156,17 @@ export function createClient(options: ClientOptions): PreconditionClient {
     }
     const errors = body?.errors ?? [];
     const error = new PreconditionError(errors, { code: SdkErrorCode.HTTP_ERROR, status });
-    if (errors.some((e) => NEVER_RETRIED.has(e.extensions?.code ?? ''))) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
+    const codes = errors.map((e) => e.extensions?.code ?? '');
+    if (codes.some((code) => NEVER_RETRIED.has(code))) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
     // Refused before running (rate limit): safe to send again whatever the operation.
     if (status === 429) return { kind: 'failed', error, retry: 'always', retryAfterMs: retryAfterMs(retryAfter) };
-    // The server may have applied it: only an operation that replays may be sent again.
+    // The database was between primaries (R5): the same request again, same key, once Retry-After
+    // has passed. It may have applied: only an operation that replays is sent again.
+    if (codes.includes(UNAVAILABLE)) return { kind: 'failed', error, retry: 'if-replayable', retryAfterMs: retryAfterMs(retryAfter) };
+    // A fault of the server's own is a bug: sending it again would only retry the bug.
+    if (codes.includes(INTERNAL_SERVER_ERROR)) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
+    // Without a GraphQL answer (starting, shutting down, a proxy): it may have applied, so only an
+    // operation that replays may be sent again.
     if (status >= 500) return { kind: 'failed', error, retry: 'if-replayable', retryAfterMs: retryAfterMs(retryAfter) };
     if (errors.length > 0 || !body?.data || !(field in body.data)) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
     return { kind: 'answer', value: body.data[field] };

@@ -73,6 +73,17 @@ function keepAliveOf(options: WebSocketOptions): Required<KeepAliveOptions> | nu
 
 const REFUSAL_CODES: Record<number, string> = { 4401: 'UNAUTHENTICATED', 4403: 'FORBIDDEN' };
 
+/**
+ * When every error of a subscription's answer is UNAVAILABLE (over graphql-ws as a `next` with
+ * errors or an `error` message): the least wait before resubscribing, in ms. Else null.
+ */
+function unavailableRetryAfterMs(error: unknown): number | null {
+  const errors: readonly GraphQLErrorPayload[] | null = error instanceof PreconditionError ? error.errors : Array.isArray(error) ? (error as GraphQLErrorPayload[]) : null;
+  if (!errors || errors.length === 0 || !errors.every((e) => e.extensions?.code === 'UNAVAILABLE')) return null;
+  const seconds = Math.max(...errors.map((e) => Number(e.extensions?.['retryAfterSeconds'] ?? 0)));
+  return Number.isFinite(seconds) ? seconds * 1000 : 0;
+}
+
 export function createSubscriptions(options: { url: string; apiKey: string } & WebSocketOptions, policy: RetryPolicy): Subscriptions {
   const url = webSocketUrl(options);
   const keepAlive = keepAliveOf(options);
@@ -171,8 +182,11 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         if (resumeArg && resyncLast) continue;
         return;
       } catch (error) {
-        if (error instanceof PreconditionError) throw error;
-        if (Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
+        // The database was between primaries (R5): resume from the cursor like after a dropped
+        // socket, no sooner than the server asked (extensions.retryAfterSeconds).
+        const unavailableAfterMs = unavailableRetryAfterMs(error);
+        if (unavailableAfterMs === null && error instanceof PreconditionError) throw error;
+        if (unavailableAfterMs === null && Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
         if (isRefusal(error)) {
           // The server's close reason says why ("Forbidden: role dashboard may open no subscription (allowed: ...)").
           const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
@@ -182,7 +196,7 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         if (connections !== connectionsBefore) failures = 0;
         if (failures === 0) streakStartedMs = Date.now();
         failures++;
-        const waitMs = backoffMs(policy, failures);
+        const waitMs = backoffMs(policy, failures, unavailableAfterMs ?? 0);
         if (failures >= policy.maxAttempts || Date.now() + waitMs - streakStartedMs > policy.maxElapsedMs) {
           throw new PreconditionError([], { code: SdkErrorCode.NETWORK_ERROR, attempts: failures, cause: error });
         }

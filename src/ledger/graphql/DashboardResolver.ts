@@ -1,9 +1,10 @@
 // The dashboards' ledger queries: entries across accounts, totals per currency, one request's
 // state. Thin: validate with zod, call src/ledger/dashboard.ts, map onto the object types.
-import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
+import { Arg, Ctx, Extensions, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import { z } from 'zod';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { readOptions } from '../../graphql/consistency.ts';
+import { rateLimitTokensEach } from '../../graphql/rateLimitTokens.ts';
 import type { LedgerRequestContext } from './context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import { BigIntString, DateTime, SafeInt } from '../../graphql/scalars.ts';
@@ -163,6 +164,8 @@ export class DashboardResolver {
 
   @Query(() => LedgerTotals, { description: 'Money held in a currency now, and its deposits, withdrawals and transfers with createdAt in [from, to)' })
   @Allow(Rights.query)
+  // A walk over the currency's journal and accounts: each use (each alias) takes a rate-limit token.
+  @Extensions({ [rateLimitTokensEach]: 1 })
   async ledgerTotals(
     @Arg('currency', () => String) currencyCode: string,
     @Arg('from', () => DateTime, { nullable: true }) from: Date | null,

@@ -2,7 +2,7 @@
 // its result onto the contract's union. Rights as DESIGN's roles table (service, admin).
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
-import { parseInput } from '../../graphql/parseInput.ts';
+import { inputMistakeError, parseInput } from '../../graphql/parseInput.ts';
 import * as zodInputs from '../inputs.ts';
 import { pageSizeMax } from '../limits.ts';
 import type { HoldStatusName } from '../results.ts';
@@ -23,7 +23,9 @@ export class HoldResolver {
   @Mutation(() => CaptureHoldResult, { description: 'Captures all or part of a pending hold (once); the rest is released in the same transaction' })
   @Allow(Rights.moveMoney)
   async captureHold(@Arg('input', () => CaptureHoldInput) input: CaptureHoldInput, @Ctx() ctx: LedgerRequestContext) {
-    return toCaptureHoldResult(await ctx.services.ledger.captureHold(parseInput(zodInputs.captureHoldInput, input)));
+    const result = await ctx.services.ledger.captureHold(parseInput(zodInputs.captureHoldInput, input));
+    if (result.kind === 'inputMistake') throw inputMistakeError(result);
+    return toCaptureHoldResult(result);
   }
 
   @Mutation(() => VoidHoldResult, { description: 'Releases a pending hold' })

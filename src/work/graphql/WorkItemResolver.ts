@@ -1,7 +1,8 @@
 // Thin resolvers: validate with zod, call the work service, map its result onto the contract's
 // union. Rights mirror docs/design.md's roles table.
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { readOptions } from '../../graphql/consistency.ts';
+import { rateLimitTokensEach } from '../../graphql/rateLimitTokens.ts';
 import { DateTime } from '../../graphql/scalars.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { WorkRequestContext } from './context.ts';
@@ -128,6 +129,8 @@ export class WorkItemResolver {
 
   @Query(() => WorkQueueStats)
   @Allow(Rights.query)
+  // Up to kinds x 4 bounded counts: each use (each alias) takes a rate-limit token (issue 41).
+  @Extensions({ [rateLimitTokensEach]: 1 })
   async workQueueStats(@Ctx() ctx: WorkRequestContext): Promise<WorkQueueStats> {
     const stats = await work(ctx).stats(readOptions(ctx));
     return Object.assign(new WorkQueueStats(), {

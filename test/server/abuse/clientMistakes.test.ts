@@ -75,10 +75,11 @@ describe('client mistakes are client errors', () => {
     // One level past what the item can store, as variables: past their bound too (2 levels above the payload).
     const pastAsVariables = await postText(app, createWithPayload('deep-past', nested(WorkLimits.jsonDepthMax + 1)));
     expect({ status: pastAsVariables.status, code: pastAsVariables.errors?.[0]?.extensions?.code }).toEqual({ status: 400, code: 'BAD_USER_INPUT' });
-    // And inline in the document (under the token ceiling): refused by the input's own rule, a field error.
+    // And inline in the document (under the token ceiling): refused by the input's own rule, a field
+    // error; nothing ran, so HTTP 400 too (issue 41, item 5: it was 200).
     const literal = nested(WorkLimits.jsonDepthMax + 1).replaceAll('"a"', 'a');
     const past = await app.gql(`mutation { createWorkItem(input: { kind: "deep", idempotencyKey: "deep-inline", payload: ${literal} }) { __typename } }`, {}, { key: 'service' });
-    expect({ status: past.status, code: past.errors?.[0]?.extensions?.code }).toEqual({ status: 200, code: 'BAD_USER_INPUT' });
+    expect({ status: past.status, code: past.errors?.[0]?.extensions?.code }).toEqual({ status: 400, code: 'BAD_USER_INPUT' });
     expect(past.errors?.[0]?.message).toContain(`nest at most ${WorkLimits.jsonDepthMax} levels`);
     const stored = await postText(app, createWithPayload('deep-ok', nested(WorkLimits.jsonDepthMax)));
     expect(stored.errors).toBeUndefined();

@@ -1,11 +1,33 @@
 import { hostname } from 'node:os';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { oplogWindowDocument } from '../changes/index.ts';
 import { SERVER_VERSION } from './buildInfo.ts';
 import type { CommandDefinition } from './types.ts';
 
+/** The event loop's delay since the first serverStatus (a soak samples it), as a Node process measures it. */
+let loopDelay: IntervalHistogram | undefined;
+
+/** mongod's `mem` section (MiB, as mongod reports it), and the process's own figures, for a soak. */
+function memorySections(): Record<string, unknown> {
+  if (!loopDelay) {
+    loopDelay = monitorEventLoopDelay({ resolution: 20 });
+    loopDelay.enable();
+  }
+  const usage = process.memoryUsage();
+  const mib = (bytes: number) => Math.round(bytes / 1_048_576);
+  const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.().length ?? -1;
+  const p99Ms = loopDelay.count > 0 ? loopDelay.percentile(99) / 1e6 : 0;
+  loopDelay.reset();
+  return {
+    mem: { bits: 64, resident: mib(usage.rss), virtual: mib(usage.rss + usage.external), supported: true },
+    // Not mongod's: the emulator is a Node process, and these are what say whether it leaks.
+    emulatorProcess: { heapUsedBytes: BigInt(usage.heapUsed), activeHandles: handles, eventLoopDelayP99Ms: p99Ms },
+  };
+}
+
 /**
  * `serverStatus`, minimal: what dashboards, tests and the bench read (connections, opcounters,
- * per-command counts as mongod's metrics.commands, uptime, write conflicts).
+ * per-command counts as mongod's metrics.commands, uptime, write conflicts, memory).
  */
 export const serverStatus: CommandDefinition = {
   names: ['serverStatus'],
@@ -52,6 +74,7 @@ export const serverStatus: CommandDefinition = {
         : { setName: node.setName, isWritablePrimary: true, secondary: false, primary: node.address, me: node.address, hosts: [node.address] },
       storageEngine: { name: 'emulator', supportsCommittedReads: true, persistent: false },
       oplog: oplogWindowDocument(server.changeStreams.oplog),
+      ...memorySections(),
     };
   },
 };

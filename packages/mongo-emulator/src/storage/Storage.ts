@@ -117,6 +117,8 @@ export class Storage {
   #checkpointing: Promise<void> | undefined;
   #replaying = false;
   #closed = false;
+  /** Entries were journaled since the last checkpoint's snapshot (else a checkpoint would change nothing). */
+  #dirty = false;
   /** Flushes and checkpoints done, for serverStatus and tests. */
   readonly stats = { flushes: 0, checkpoints: 0, recoveredEntries: 0, recoveryMs: 0 };
 
@@ -225,6 +227,7 @@ export class Storage {
     } finally {
       this.#replaying = false;
     }
+    this.#dirty = this.#journal.length > 0;
     this.#journal = [];
     const last = target.changeStreams.oplog.lastRecord.doc;
     this.#setDurable({ ts: last.ts as Timestamp, t: BigInt(last.t as bigint) });
@@ -290,6 +293,7 @@ export class Storage {
   /** The journal hook: oplog documents just written, flushed with the next group. */
   #append(docs: Document[]): void {
     if (this.#replaying || this.#closed || docs.length === 0) return;
+    this.#dirty = true;
     let batch = this.#pending.at(-1);
     if (!batch || batch.fileNo !== this.#fileNo) this.#pending.push((batch = { fileNo: this.#fileNo, docs: [] }));
     batch.docs.push(...docs);
@@ -381,13 +385,14 @@ export class Storage {
 
   /** A checkpoint in the background (every syncdelay seconds): the server keeps serving while it is written. */
   checkpoint(): Promise<void> {
-    if (this.#checkpointing || !this.#target || this.#closed) return this.#checkpointing ?? Promise.resolve();
+    if (this.#checkpointing || !this.#target || this.#closed || !this.#dirty) return this.#checkpointing ?? Promise.resolve();
     const snapshot = this.#snapshot();
     this.#checkpointing = (async () => {
       try {
         await this.#writeCheckpoint(snapshot);
       } catch (error) {
         this.#logger.warn(`storage: the checkpoint of ${this.dir} failed: ${(error as Error).message}`);
+        this.#dirty = true;
       } finally {
         this.#checkpointing = undefined;
       }
@@ -426,6 +431,7 @@ export class Storage {
    */
   #snapshot(): Snapshot {
     const { catalog, changeStreams, sessions, transactions } = this.#target!;
+    this.#dirty = false;
     const last = changeStreams.oplog.lastRecord.doc;
     const opTime = { ts: last.ts as Timestamp, t: BigInt(last.t as bigint) };
     this.#rotate();

@@ -23,6 +23,16 @@ describe('admin commands', () => {
     expect(typeof status.uptime).toBe('number');
   });
 
+  it("reports its memory in serverStatus's mem (MiB, as mongod) and its process's heap, handles and event-loop delay", async () => {
+    const status = await admin().command({ serverStatus: 1 });
+    expect(status.mem).toMatchObject({ bits: 64, supported: true });
+    expect(status.mem.resident).toBeGreaterThan(10);
+    expect(status.mem.resident).toBeLessThan(1_000_000);
+    expect(Number(status.emulatorProcess.heapUsedBytes)).toBeGreaterThan(1_000_000);
+    expect(status.emulatorProcess.activeHandles).toBeGreaterThan(0);
+    expect(status.emulatorProcess.eventLoopDelayP99Ms).toBeGreaterThanOrEqual(0);
+  });
+
   it("counts each command run and failed in serverStatus's metrics.commands, as mongod does", async () => {
     const before = (await admin().command({ serverStatus: 1 })).metrics.commands;
     const collection = fixture.client.db('adm').collection('counted');
