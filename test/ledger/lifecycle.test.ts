@@ -167,6 +167,8 @@ describe('closeAccount', () => {
       credit: { kind: 'transferIn', amount: 300, balanceAfter: 310 },
     });
     expect(await account('lc-close')).toMatchObject({ balance: 0, status: 'CLOSED' });
+    // Money stays a BSON long through the close's pipeline write.
+    expect(await h.db.db.collection('accounts').countDocuments({ _id: 'lc-close' as never, balance: { $type: 'long' }, version: { $type: 'long' } })).toBe(1);
     const closedAt = (closedAnswer as { account: { closedAt: Date } }).account.closedAt;
     expect(closedAt).toBeInstanceOf(Date);
     const refused = { kind: 'accountClosed', accountId: 'lc-close', closedAt };
