@@ -17,7 +17,7 @@ export const RIGHTS = Object.freeze({
   subscribe: ['ops', 'service', 'admin'],
   /** `workItemStatusChanged`, the one subscription workers may open. */
   subscribeWorkItemStatus: ['ops', 'worker', 'service', 'admin'],
-  /** `openAccount`, `deposit`, `withdraw`, `transfer`, `submitMoves`. */
+  /** `openAccount`, `deposit`, `withdraw`, `transfer`, `submitMoves`, holds, `reverseMove`, `closeAccount`. */
   moveMoney: ['service', 'admin'],
   /** `createWorkItem`. */
   createWork: ['service', 'admin'],

@@ -7,8 +7,9 @@ import { MismatchKind, type Mismatch } from './model.ts';
 
 // The audit's checks, each over one page of accounts or entries. They only read the ledger's and
 // the work items' collections, and rely on no field but the stable ones: accounts {_id, balance,
-// version, held}, entries {_id, requestId, accountId, kind, amount, versionAfter, createdAt}, requests
-// {_id, requestId, status, firstSeenAt}, holds {accountId, status, amount}, work items {idempotencyKey}.
+// version, held, status}, entries {_id, requestId, accountId, kind, amount, versionAfter, createdAt,
+// reversalOf}, requests {_id, requestId, status, firstSeenAt, params.amount, reversedAmount}, holds
+// {accountId, status, amount}, work items {idempotencyKey}.
 
 export interface AuditReaders {
   accounts: Collection<AccountDoc>;
@@ -32,12 +33,12 @@ export function auditReaders(db: Db): AuditReaders {
 
 const OPENING_BALANCE = 0n;
 
-/** An entry's effect on its account's balance: deposit and transferIn add, withdrawal and transferOut subtract. */
+/** An entry's effect on its account's balance: deposit and transferIn add, withdrawal, transferOut and depositReversal subtract. */
 const SIGNED_AMOUNT: Document = {
   $switch: {
     branches: [
       { case: { $in: ['$kind', ['deposit', 'transferIn']] }, then: '$amount' },
-      { case: { $in: ['$kind', ['withdrawal', 'transferOut']] }, then: { $multiply: ['$amount', -1] } },
+      { case: { $in: ['$kind', ['withdrawal', 'transferOut', 'depositReversal']] }, then: { $multiply: ['$amount', -1] } },
     ],
     default: 0,
   },
@@ -110,6 +111,58 @@ export async function checkHolds(readers: AuditReaders, accountIds: readonly str
   await sleep(recheckDelayMs);
   for (const [accountId, { held, pending }] of await heldAndPending(readers, suspects)) {
     if (held !== pending) mismatches.push({ kind: MismatchKind.HELD, accountId, subject: accountId, expected: Number(pending), actual: Number(held) });
+  }
+  return mismatches;
+}
+
+/** L2: a closed account holds nothing, neither money nor holds (a close is final: no recheck needed). */
+export async function checkClosedAccounts(readers: AuditReaders, accountIds: readonly string[]): Promise<Mismatch[]> {
+  if (accountIds.length === 0) return [];
+  const closed = await readers.accounts.find({ _id: { $in: [...accountIds] }, status: 'CLOSED' }, { projection: { balance: 1, held: 1 } }).toArray();
+  return closed.flatMap((account): Mismatch[] => {
+    const held = big(account.held);
+    const balance = big(account.balance);
+    if (balance === 0n && held === 0n) return [];
+    return [{ kind: MismatchKind.CLOSED_NOT_EMPTY, accountId: account._id, subject: account._id, expected: 0, actual: Number(balance !== 0n ? balance : held) }];
+  });
+}
+
+/** A reversal's debit leg: a reversed deposit's depositReversal, or a reversed transfer's transferOut. */
+const REVERSAL_DEBIT_KINDS = ['depositReversal', 'transferOut'];
+
+/** The originals' amounts and reversed totals, and the sums of their reversals' debit legs. */
+async function reversalsOf(readers: AuditReaders, originals: readonly string[]): Promise<Map<string, { amount: bigint; reversed: bigint; inEntries: bigint }>> {
+  const records = await readers.requests.find({ _id: { $in: originals.map((id) => `ledger:${id}`) } }, { projection: { requestId: 1, 'params.amount': 1, reversedAmount: 1 } }).toArray();
+  const sums = await readers.entries
+    .aggregate<{ _id: string; sum: unknown }>([
+      { $match: { reversalOf: { $in: [...originals] }, kind: { $in: REVERSAL_DEBIT_KINDS } } },
+      { $group: { _id: '$reversalOf', sum: { $sum: '$amount' } } },
+    ])
+    .toArray();
+  const inEntries = new Map(sums.map((row) => [row._id, big(row.sum)]));
+  return new Map(records.map((record) => [record.requestId, { amount: big(record.params?.amount), reversed: big(record.reversedAmount), inEntries: inEntries.get(record.requestId) ?? 0n }]));
+}
+
+/**
+ * L1: what the reversals of a move took back never exceeds what it moved, and its record's
+ * `reversedAmount` equals its reversals' debit legs. Past its amount is reported at once; a
+ * difference between record and entries is read again after `recheckDelayMs` (the two reads are
+ * not one snapshot, and a reversal may commit between them).
+ */
+export async function checkReversals(readers: AuditReaders, legs: readonly EntryDoc[], recheckDelayMs: number): Promise<Mismatch[]> {
+  const originals = [...new Set(legs.flatMap((leg) => (leg.reversalOf !== undefined && REVERSAL_DEBIT_KINDS.includes(leg.kind) ? [leg.reversalOf] : [])))];
+  if (originals.length === 0) return [];
+  const mismatches: Mismatch[] = [];
+  const suspects: string[] = [];
+  for (const [original, { amount, reversed, inEntries }] of await reversalsOf(readers, originals)) {
+    const most = reversed > inEntries ? reversed : inEntries;
+    if (most > amount) mismatches.push({ kind: MismatchKind.REVERSAL_EXCEEDS_ORIGINAL, accountId: null, subject: original, expected: Number(amount), actual: Number(most) });
+    else if (reversed !== inEntries) suspects.push(original);
+  }
+  if (suspects.length === 0) return mismatches;
+  await sleep(recheckDelayMs);
+  for (const [original, { reversed, inEntries }] of await reversalsOf(readers, suspects)) {
+    if (reversed !== inEntries) mismatches.push({ kind: MismatchKind.REVERSAL_EXCEEDS_ORIGINAL, accountId: null, subject: original, expected: Number(inEntries), actual: Number(reversed) });
   }
   return mismatches;
 }

@@ -31,6 +31,10 @@ export const MismatchKind = Object.freeze({
   HELD: 'HELD',
   /** balance - held is below zero (H1). */
   NEGATIVE_AVAILABLE: 'NEGATIVE_AVAILABLE',
+  /** A move's reversals took back more than it moved, or its `reversedAmount` differs from its reversals' entries (L1). */
+  REVERSAL_EXCEEDS_ORIGINAL: 'REVERSAL_EXCEEDS_ORIGINAL',
+  /** A CLOSED account holds money or pending holds (L2). */
+  CLOSED_NOT_EMPTY: 'CLOSED_NOT_EMPTY',
 } as const);
 export type MismatchKind = (typeof MismatchKind)[keyof typeof MismatchKind];
 

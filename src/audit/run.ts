@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { EntryDoc } from '../ledger/index.ts';
-import { checkBalances, checkHolds, checkPayouts, checkRequests, checkTransfers, type AuditReaders } from './checks.ts';
+import { checkBalances, checkClosedAccounts, checkHolds, checkPayouts, checkRequests, checkReversals, checkTransfers, type AuditReaders } from './checks.ts';
 import type { AuditScope, Mismatch, MismatchKind } from './model.ts';
 
 // One audit run: pages of accounts and entries through the checks, the lease renewed after each
@@ -93,15 +93,17 @@ export async function runAudit(deps: RunDeps, plan: RunPlan): Promise<RunFinding
       if (page.length === 0) break;
       findings.add(await checkBalances(readers, page.map((account) => account._id), limits.recheckDelayMs));
       findings.add(await checkHolds(readers, page.map((account) => account._id), limits.recheckDelayMs));
+      findings.add(await checkClosedAccounts(readers, page.map((account) => account._id)));
       findings.accountsChecked += page.length;
       afterId = (page.at(-1) as { _id: string })._id;
       if (!(await deps.stillHolding())) return null;
     }
     // Every settled transfer leg and withdrawal, kind by kind on the (kind, createdAt, _id) index.
-    for (const kind of ['transferOut', 'transferIn', 'withdrawal'] as const) {
+    for (const kind of ['transferOut', 'transferIn', 'withdrawal', 'depositReversal'] as const) {
       for await (const page of entryPages(readers.entries, { kind, createdAt: settled }, { kind: 1, createdAt: 1, _id: 1 }, limits.pageSizeMax)) {
         findings.add(await checkTransfers(readers, page));
         findings.add(await checkPayouts(readers, page));
+        findings.add(await checkReversals(readers, page, limits.recheckDelayMs));
         findings.entriesChecked += page.length;
         if (!(await deps.stillHolding())) return null;
       }
@@ -115,7 +117,9 @@ export async function runAudit(deps: RunDeps, plan: RunPlan): Promise<RunFinding
       fresh.forEach((id) => checked.add(id));
       findings.add(await checkBalances(readers, fresh, limits.recheckDelayMs));
       findings.add(await checkHolds(readers, fresh, limits.recheckDelayMs));
+      findings.add(await checkClosedAccounts(readers, fresh));
       findings.add(await checkTransfers(readers, page));
+      findings.add(await checkReversals(readers, page, limits.recheckDelayMs));
       findings.add(await checkPayouts(readers, page));
       findings.accountsChecked += fresh.length;
       findings.entriesChecked += page.length;

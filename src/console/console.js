@@ -578,20 +578,49 @@ function onEntryEvent(event) {
 function showAccount() {
   const account = state.account;
   // available = balance - held: what withdrawals, transfers and new holds may still spend.
+  const closed = account?.status === 'CLOSED' ? `, CLOSED since ${new Date(account.closedAt).toLocaleString()}` : '';
   $('account').textContent = account
-    ? `${account.id}: ${money(account.balance, account.currency)} (version ${account.version}), held ${money(account.held, account.currency)}, available ${money(account.balance - account.held, account.currency)}`
+    ? `${account.id}: ${money(account.balance, account.currency)} (version ${account.version}), held ${money(account.held, account.currency)}, available ${money(account.balance - account.held, account.currency)}${closed}`
     : 'No such account';
+  $('balance-at-form').hidden = !account;
+  $('balance-at-result').textContent = '';
+}
+
+/** The statement's reversal column: what a reversal reverses, or how much of a move was reversed. */
+function reversalText(entry) {
+  if (entry.reversalOf) return `reverses ${entry.reversalOf}`;
+  return entry.reversedAmount > 0 ? `${money(entry.reversedAmount, entry.currency)} reversed` : '';
+}
+
+/** The balance as of the picked time (the picker's local time), from the journal. */
+async function showBalanceAt() {
+  const account = state.account;
+  if (!account || !$('balance-at').value) return;
+  const at = new Date($('balance-at').value);
+  const data = await gql(`query ($id: ID!, $at: DateTime!) { balanceAt(accountId: $id, at: $at) }`, { id: account.id, at: at.toISOString() });
+  $('balance-at-result').textContent = `Balance at ${at.toLocaleString()}: ${money(data.balanceAt ?? 0, account.currency)}`;
 }
 
 /** The account's statement: its last entries on the accountId index, newest first, signed by direction. */
 async function refreshStatement(id) {
-  const data = await gql(`query ($id: ID!) { ledgerEntries(accountId: $id, first: 20) { items { kind currency amount balanceAfter counterpartyAccountId createdAt } } }`, { id });
-  const debit = new Set(['withdrawal', 'transferOut']);
+  const data = await gql(
+    `query ($id: ID!) { ledgerEntries(accountId: $id, first: 20) { items { kind currency amount balanceAfter counterpartyAccountId createdAt reference reversalOf reversedAmount } } }`,
+    { id },
+  );
+  const debit = new Set(['withdrawal', 'transferOut', 'depositReversal']);
   $('statement').tBodies[0].replaceChildren(
     ...data.ledgerEntries.items.map((entry) => {
       const row = document.createElement('tr');
       const signed = debit.has(entry.kind) ? `-${entry.amount}` : entry.amount;
-      row.append(cell(entry.kind), cell(money(signed, entry.currency), 'num'), cell(money(entry.balanceAfter, entry.currency), 'num'), cell(entry.counterpartyAccountId ?? ''), cell(time(entry.createdAt), 'time'));
+      row.append(
+        cell(entry.kind),
+        cell(money(signed, entry.currency), 'num'),
+        cell(money(entry.balanceAfter, entry.currency), 'num'),
+        cell(entry.counterpartyAccountId ?? ''),
+        cell(entry.reference ?? ''),
+        cell(reversalText(entry)),
+        cell(time(entry.createdAt), 'time'),
+      );
       return labelled('statement', row);
     }),
   );
@@ -601,7 +630,7 @@ async function refreshStatement(id) {
 async function lookUpAccount(id) {
   state.account?.unsubscribe?.();
   state.account?.unsubscribeHolds?.();
-  const data = await gql(`query ($id: ID!) { account(id: $id) { id currency balance version held } }`, { id });
+  const data = await gql(`query ($id: ID!) { account(id: $id) { id currency balance version held status closedAt } }`, { id });
   state.account = data.account;
   showAccount();
   if (state.account) await refreshStatement(id);
@@ -742,6 +771,10 @@ $('sign-out').addEventListener('click', signOut);
 $('account-lookup').addEventListener('submit', (event) => {
   event.preventDefault();
   lookUpAccount($('account-id').value.trim()).catch((error) => showNotice(error.message));
+});
+$('balance-at-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  showBalanceAt().catch((error) => showNotice(error.message));
 });
 const saved = sessionStorage.getItem(KEY_STORAGE);
 if (saved) void open(saved);

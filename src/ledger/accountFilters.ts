@@ -1,5 +1,6 @@
 import type { ClientSession, Collection, Filter } from 'mongodb';
-import type { AccountDoc } from './model.ts';
+import { type AccountDoc, AccountStatus } from './model.ts';
+import type { AccountClosed } from './results.ts';
 import { fromLong, toLong } from './money.ts';
 
 // The account decision: one conditional write per account, inside the move's transaction. The
@@ -19,7 +20,7 @@ export interface DecisionTarget {
 }
 
 /** The account right after a write of this move, or as this move's snapshot read it. */
-export type AccountState = Pick<AccountDoc, '_id' | 'currency' | 'balance' | 'version' | 'held'>;
+export type AccountState = Pick<AccountDoc, '_id' | 'currency' | 'balance' | 'version' | 'held' | 'status' | 'closedAt'>;
 
 /** An account as a group's snapshot read it (money as safe integers). */
 export interface AccountRead {
@@ -29,6 +30,9 @@ export interface AccountRead {
   version: number;
   /** Sum of pending holds (0 when the field is absent). */
   held: number;
+  /** CLOSED once closed (absent: OPEN). */
+  status?: AccountStatus;
+  closedAt?: Date | null;
 }
 
 /**
@@ -52,7 +56,14 @@ export interface AccountPreconditions {
 /** Largest balance a credit may reach: above it a balance no longer reads back as a safe integer. */
 export const balanceMax = Number.MAX_SAFE_INTEGER;
 
-const stateProjection = { currency: 1, balance: 1, version: 1, held: 1 } as const;
+export const stateProjection = { currency: 1, balance: 1, version: 1, held: 1, status: 1, closedAt: 1 } as const;
+
+/**
+ * The account is open: in the filter of every write that moves money on an account, so that a close
+ * committed before the write makes it match nothing, and one committed after its snapshot makes it
+ * conflict (L2). Absent `status` (an account older than closing) is open.
+ */
+export const isOpen: Filter<AccountDoc> = Object.freeze({ status: { $ne: AccountStatus.CLOSED } });
 
 /** `balance - held >= amount` as a filter: the available balance covers the amount (absent `held` is 0). */
 export function availableCovers(amount: number): Filter<AccountDoc> {
@@ -80,22 +91,36 @@ export function applyDelta(
 
 export const accountPreconditions: AccountPreconditions = Object.freeze<AccountPreconditions>({
   debit: (accounts, session, { accountId, amount }) =>
-    applyDelta(accounts, session, { _id: accountId, ...availableCovers(amount) }, -amount),
+    applyDelta(accounts, session, { _id: accountId, ...isOpen, ...availableCovers(amount) }, -amount),
   credit: (accounts, session, { accountId, amount, currency }) =>
     applyDelta(
       accounts,
       session,
-      { _id: accountId, balance: { $lte: toLong(balanceMax - amount) }, ...(currency === undefined ? {} : { currency }) },
+      { _id: accountId, ...isOpen, balance: { $lte: toLong(balanceMax - amount) }, ...(currency === undefined ? {} : { currency }) },
       amount,
     ),
   readGroup: async (accounts, session, accountIds) => {
     const docs = await accounts.find({ _id: { $in: [...accountIds] } }, { session, projection: stateProjection }).toArray();
-    return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: fromLong(doc.balance), version: fromLong(doc.version), held: fromLong(doc.held ?? 0) }));
+    return docs.map((doc) => ({
+      _id: doc._id,
+      currency: doc.currency,
+      balance: fromLong(doc.balance),
+      version: fromLong(doc.version),
+      held: fromLong(doc.held ?? 0),
+      status: doc.status ?? AccountStatus.OPEN,
+      closedAt: doc.closedAt ?? null,
+    }));
   },
   // The held amount too: a hold authorized after the group's read changes `held` (not the balance
   // or version), and the group's debits were decided on the available balance it read.
-  groupFilter: (read) => ({ _id: read._id, balance: toLong(read.balance), version: toLong(read.version), ...heldIs(read.held) }),
+  // And open: a close of an empty account changes neither balance nor version.
+  groupFilter: (read) => ({ _id: read._id, ...isOpen, balance: toLong(read.balance), version: toLong(read.version), ...heldIs(read.held) }),
 });
+
+/** Why a write on a closed account matched nothing (its filter decided it: `isOpen`). */
+export function accountClosed(account: Pick<AccountState, '_id' | 'closedAt'>): AccountClosed {
+  return { kind: 'accountClosed', accountId: account._id, closedAt: account.closedAt ?? null };
+}
 
 /** Why a write matched nothing: the account as this move's snapshot sees it (null: no such account). */
 export function readAccount(accounts: Collection<AccountDoc>, session: ClientSession, accountId: string): Promise<AccountState | null> {

@@ -2,7 +2,7 @@
 // (src/lib/cursor.ts). The kind stops a cursor of one list from being fed to another.
 import { decodeCursor as decodeText, encodeCursor as encodeText } from '../lib/cursor.ts';
 
-export type CursorKind = 'account' | 'entry' | 'hold';
+export type CursorKind = 'account' | 'entry' | 'hold' | 'balance';
 
 export function encodeCursor(kind: CursorKind, position: string | number): string {
   return encodeText(`${kind}:${position}`);

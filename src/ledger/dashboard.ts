@@ -4,7 +4,7 @@ import { consistentRead, type ReadOptions } from '../db/readOptions.ts';
 import type { StartupTask } from '../db/startupTask.ts';
 import { decodeJsonCursor, encodeJsonCursor } from '../lib/cursor.ts';
 import { toLedgerEntry } from './convert.ts';
-import { type AccountDoc, collectionNames, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
+import { type AccountDoc, collectionNames, EntryIndex, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
 import { DashboardLimits } from './limits.ts';
 import { fromLong, fromStoredSum } from './money.ts';
 import type { LedgerEntry } from './results.ts';
@@ -15,7 +15,7 @@ import type { LedgerEntry } from './results.ts';
 // at start-up by `ledgerDashboardIndexesTask`. Reads go to the reporting handles (any member,
 // majority-committed), and take the caller's session for read-your-writes.
 
-export const ENTRY_KINDS: readonly EntryKind[] = ['deposit', 'withdrawal', 'transferOut', 'transferIn'];
+export const ENTRY_KINDS: readonly EntryKind[] = ['deposit', 'withdrawal', 'transferOut', 'transferIn', 'depositReversal'];
 
 /**
  * Newest first, `(createdAt, _id)` descending. The kind is always bounded (all four when the
@@ -53,6 +53,8 @@ export const ledgerDashboardIndexesTask: StartupTask = {
 
 export interface EntriesQuery {
   accountId?: string | undefined;
+  /** The moves' reference (`ledgerEntries(reference:)`): walks the reference index. */
+  reference?: string | undefined;
   kinds?: EntryKind[] | undefined;
   currency?: string | undefined;
   /** Inclusive lower bound of `createdAt`. */
@@ -101,7 +103,9 @@ export function decodeEntriesCursor(cursor: string): EntriesCursor | null {
 }
 
 /** The index a query walks: the most selective equality the caller gave. */
-export function entriesIndexFor(query: Pick<EntriesQuery, 'accountId' | 'currency'>): string {
+export function entriesIndexFor(query: Pick<EntriesQuery, 'accountId' | 'currency' | 'reference'>): string {
+  // A reference names a handful of entries: the most selective of all.
+  if (query.reference !== undefined) return EntryIndex.byReference;
   if (query.accountId !== undefined) return DashboardEntryIndex.byAccount.name;
   if (query.currency !== undefined) return DashboardEntryIndex.byCurrency.name;
   return DashboardEntryIndex.byKind.name;
@@ -113,6 +117,7 @@ function entriesFilter(query: Omit<EntriesQuery, 'first' | 'after'>): Filter<Ent
   if (query.to) createdAt['$lt'] = query.to;
   return {
     ...(query.accountId === undefined ? {} : { accountId: query.accountId }),
+    ...(query.reference === undefined ? {} : { reference: query.reference }),
     ...(query.currency === undefined ? {} : { currency: query.currency }),
     kind: { $in: query.kinds && query.kinds.length > 0 ? query.kinds : [...ENTRY_KINDS] },
     ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}),

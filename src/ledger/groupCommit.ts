@@ -1,9 +1,9 @@
 import type { AnyBulkWriteOperation, ClientSession } from 'mongodb';
 import { TurnNotTaken } from './accountTurns.ts';
 import { decideGroup, type GroupSnapshot, type MoveDecision } from './groupDecision.ts';
-import { type MoveAttempt, outcomeOf } from './journal.ts';
+import { insertEntries, type MoveAttempt, outcomeOf } from './journal.ts';
 import { type Decided, type RequestEnd, runKeyed, StateChangedSinceRead } from './keyedTransaction.ts';
-import { moveBytesMax, moveRetryBudgetMs } from './limits.ts';
+import { annotationBytes, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
 import { moveAlone } from './loneMove.ts';
 import type { AccountDoc, RequestDoc } from './model.ts';
 import { toLong } from './money.ts';
@@ -154,7 +154,7 @@ async function decideAndWriteGroup(
     }
     // A key decided by another process after the snapshot read fails this insert with a duplicate key: the runner's.
     await requests.insertMany(recorded, { session });
-    if (journal.length > 0) await entries.insertMany(journal, { session });
+    await insertEntries(entries, session, journal);
   }
   return { recorded: recorded.length, ends: decision.moves.map((move, i) => endOf(deps, attempts[i]!, move)) };
 }
@@ -203,5 +203,6 @@ function accountIdsOf(moves: readonly Pick<MoveRequest, 'fromAccountId' | 'toAcc
 }
 
 function bytesOf(move: MoveRequest): number {
-  return moveBytesMax(move.requestId.length, (move.fromAccountId?.length ?? 0) + (move.toAccountId?.length ?? 0));
+  const annotations = annotationBytes(Buffer.byteLength(move.reference ?? ''), Buffer.byteLength(move.metadata ?? ''));
+  return moveBytesMax(move.requestId.length, (move.fromAccountId?.length ?? 0) + (move.toAccountId?.length ?? 0), annotations);
 }

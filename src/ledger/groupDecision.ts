@@ -2,6 +2,7 @@ import { type AccountRead, balanceMax } from './accountFilters.ts';
 import type { EntryDoc, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt } from './journal.ts';
+import { AccountStatus } from './model.ts';
 import type { InsufficientFunds, Refusal } from './results.ts';
 import { invariant } from '../lib/assert.ts';
 
@@ -114,6 +115,10 @@ function decideMove(book: Map<string, Running>, attempt: MoveAttempt, now: Date,
   const to = toAccountId === null ? null : book.get(toAccountId);
   if (from === undefined) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: fromAccountId! } };
   if (to === undefined) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId! } };
+  // Closed as the snapshot read it; the group's write filters on `isOpen` too (L2).
+  for (const side of [from, to]) {
+    if (side && side.read.status === AccountStatus.CLOSED) return { kind: 'refused', result: { kind: 'accountClosed', accountId: side.read._id, closedAt: side.read.closedAt ?? null } };
+  }
   if (from && to && from.read.currency !== to.read.currency) {
     const result = { kind: 'currencyMismatch', fromAccountId: from.read._id, fromCurrency: from.read.currency, toAccountId: to.read._id, toCurrency: to.read.currency } as const;
     return { kind: 'refused', result };

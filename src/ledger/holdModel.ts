@@ -69,6 +69,9 @@ export interface HoldParams {
   /** A capture's credited account; null otherwise. */
   toAccountId: string | null;
   expiresInSeconds: number | null;
+  /** The caller's reference and metadata (JSON text), stored only when sent: part of the hash. */
+  reference?: string;
+  metadata?: string;
 }
 
 /** Hold and account as the decision left them, stored so that every replay repeats them exactly. */

@@ -3,8 +3,9 @@ import type { ClientSession, Collection, Document, Filter } from 'mongodb';
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
 import { invariant, present } from '../lib/assert.ts';
 import { TurnNotTaken } from './accountTurns.ts';
-import { type AccountState, availableCovers, readAccount } from './accountFilters.ts';
-import { toAccountSnapshot, toLedgerEntry } from './convert.ts';
+import { accountClosed, type AccountState, availableCovers, isOpen, readAccount, stateProjection } from './accountFilters.ts';
+import { answerEntry, toAccountSnapshot } from './convert.ts';
+import { insertEntries } from './journal.ts';
 import {
   type HoldCollections,
   type HoldDoc,
@@ -18,9 +19,9 @@ import {
 } from './holdModel.ts';
 import { runKeyed, type Transient } from './keyedTransaction.ts';
 import { moveRetryBudgetMs } from './limits.ts';
-import { type AccountDoc, type EntryDoc, entryId, type MoveParams } from './model.ts';
+import { type AccountDoc, AccountStatus, type EntryDoc, entryId, type MoveParams } from './model.ts';
 import { fromLong, toLong } from './money.ts';
-import type { LedgerDeps } from './moves.ts';
+import { canonicalMetadata, type LedgerDeps } from './moves.ts';
 import { answerTakenKey } from './requestKeys.ts';
 import type {
   AccountSnapshot,
@@ -89,6 +90,8 @@ export interface AuthorizeHoldRequest {
   accountId: string;
   amount: number;
   expiresInSeconds: number;
+  reference?: string | undefined;
+  metadata?: string | undefined;
 }
 export interface CaptureHoldRequest {
   requestId: string;
@@ -97,6 +100,8 @@ export interface CaptureHoldRequest {
   amount: number | null;
   /** Null: out as a withdrawal. */
   toAccountId: string | null;
+  reference?: string | undefined;
+  metadata?: string | undefined;
 }
 export interface VoidHoldRequest {
   requestId: string;
@@ -123,8 +128,15 @@ type KeyHolder = Pick<HoldRequestDoc, 'paramsHash' | 'firstSeenAt' | 'outcome'> 
 type KeyAnswer = DuplicateReplayed<HoldOutcomeResult> | IdempotencyKeyReused | HoldOutcomeResult;
 
 export function hashHoldParams(params: HoldParams): string {
-  const canonical = [params.op, params.accountId, params.holdId, params.amount?.toString() ?? null, params.toAccountId, params.expiresInSeconds];
+  const canonical: unknown[] = [params.op, params.accountId, params.holdId, params.amount?.toString() ?? null, params.toAccountId, params.expiresInSeconds];
+  // Appended only when sent, so the hash of a request without them is what it always was.
+  if (params.reference !== undefined || params.metadata !== undefined) canonical.push(params.reference ?? null, canonicalMetadata(params.metadata));
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/** The caller's reference and metadata, stored only when sent (G6's cost of a request without them). */
+function annotationsOf(input: { reference?: string | undefined; metadata?: string | undefined }): Pick<HoldParams, 'reference' | 'metadata'> {
+  return { ...(input.reference === undefined ? {} : { reference: input.reference }), ...(input.metadata === undefined ? {} : { metadata: input.metadata }) };
 }
 
 /** A hold request's attempt without its key (the key is asked of the rules on every attempt). */
@@ -136,7 +148,15 @@ function attemptBase(requestId: string, params: HoldParams, firstSeenAt: Date): 
 // authorizeHold
 
 export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest): Promise<AuthorizeHoldResult> {
-  const params: HoldParams = { op: 'authorizeHold', accountId: input.accountId, holdId: null, amount: toLong(input.amount), toAccountId: null, expiresInSeconds: input.expiresInSeconds };
+  const params: HoldParams = {
+    op: 'authorizeHold',
+    accountId: input.accountId,
+    holdId: null,
+    amount: toLong(input.amount),
+    toAccountId: null,
+    expiresInSeconds: input.expiresInSeconds,
+    ...annotationsOf(input),
+  };
   const base = attemptBase(input.requestId, params, new Date());
   const result = await inTurn(deps, [input.accountId], base, () => keyedHold(deps, base, (session, attempt) => decideAuthorization(deps, session, attempt, input)));
   return answerOf<AuthorizeHoldResult>('authorizeHold', result, ['captureHoldSuccess', 'voidHoldSuccess']);
@@ -145,15 +165,16 @@ export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest)
 async function decideAuthorization(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: AuthorizeHoldRequest): Promise<Decision<AuthorizeHoldResult>> {
   const { accounts } = deps.ledger.collections;
   const account = await accounts.findOneAndUpdate(
-    { _id: input.accountId, ...availableCovers(input.amount) },
+    { _id: input.accountId, ...isOpen, ...availableCovers(input.amount) },
     { $inc: { held: toLong(input.amount) } },
-    { session, returnDocument: 'after', projection: { currency: 1, balance: 1, version: 1, held: 1 } },
+    { session, returnDocument: 'after', projection: stateProjection },
   );
   if (account === null) {
     const taken = await takenKey(deps, session, attempt.key);
     if (taken) return taken;
     const seen = await readAccount(accounts, session, input.accountId);
     if (!seen) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: input.accountId } };
+    if (seen.status === AccountStatus.CLOSED) return { kind: 'refused', result: accountClosed(seen) };
     // Too little available: final for the key, recorded like a withdrawal's rejection.
     const outcome: HoldOutcome = { kind: 'rejected', accountId: seen._id, balance: toLong(fromLong(seen.balance)), amount: toLong(input.amount) };
     return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as AuthorizeHoldResult };
@@ -197,6 +218,7 @@ export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Pr
     amount: input.amount === null ? null : toLong(input.amount),
     toAccountId: input.toAccountId,
     expiresInSeconds: null,
+    ...annotationsOf(input),
   };
   const base = attemptBase(input.requestId, params, new Date());
   // The hold's account never changes, so reading it first only picks the turns to take; what the
@@ -257,6 +279,7 @@ async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: Ho
 async function refuseCredit(accounts: Collection<AccountDoc>, session: ClientSession, hold: HoldDoc, toAccountId: string, amount: number): Promise<CaptureHoldResult> {
   const to = await readAccount(accounts, session, toAccountId);
   if (!to) return { kind: 'accountNotFound', accountId: toAccountId };
+  if (to.status === AccountStatus.CLOSED) return accountClosed(to);
   if (to.currency !== hold.currency) {
     return { kind: 'currencyMismatch', fromAccountId: hold.accountId, fromCurrency: hold.currency, toAccountId, toCurrency: to.currency };
   }
@@ -277,6 +300,7 @@ function captureEntries(attempt: HoldAttempt, debited: AccountState, credited: A
     versionAfter: toLong(fromLong(account.version)),
     counterpartyAccountId: counterparty,
     createdAt: now,
+    ...(attempt.params.reference === undefined ? {} : { reference: attempt.params.reference }),
   });
   if (credited === null) return [entry(debited, 'debit', 'withdrawal', null)];
   return [entry(debited, 'debit', 'transferOut', credited._id), entry(credited, 'credit', 'transferIn', debited._id)];
@@ -419,7 +443,7 @@ async function keyedHold<R extends { kind: string }>(
       if (decision.kind === 'keyTaken') return { recorded: 0, ends: [{ kind: 'taken', stored: decision.existing }] };
       // A key decided since the snapshot fails this insert with a duplicate key: the runner's.
       await deps.holds.requests.insertOne(decision.request, { session });
-      if (decision.entries.length > 0) await deps.ledger.collections.entries.insertMany(decision.entries, { session });
+      await insertEntries(deps.ledger.collections.entries, session, decision.entries);
       return { recorded: 1, ends: [{ kind: 'answer', answer: () => decision.result }] };
     },
     lookup: async (session, keys) => {
@@ -482,8 +506,8 @@ function outcomeResult(outcome: HoldOutcome, entries: readonly EntryDoc[]): Hold
       return {
         kind: 'captureHoldSuccess',
         hold: holdSnapshot(outcome.hold),
-        entry: toLedgerEntry(debit),
-        credit: credit ? toLedgerEntry(credit) : null,
+        entry: answerEntry(debit),
+        credit: credit ? answerEntry(credit) : null,
         account: accountSnapshot(outcome.account),
         toAccount: outcome.toAccount === null ? null : accountSnapshot(outcome.toAccount),
       };

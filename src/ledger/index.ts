@@ -1,6 +1,6 @@
 export { createLedgerService, type LedgerService, type LedgerServiceOptions } from './service.ts';
 export { createLedgerTelemetry, type LedgerTelemetry } from './telemetry.ts';
-export { accountPreconditions, applyDelta, type AccountPreconditions, type AccountRead, type AccountState, type DecisionTarget } from './accountFilters.ts';
+export { accountPreconditions, applyDelta, availableCovers, type AccountPreconditions, type AccountRead, type AccountState, type DecisionTarget } from './accountFilters.ts';
 export { requestKey, requestRules, type RequestRules } from './requestKeys.ts';
 export type { MoveAttempt } from './journal.ts';
 export { collectionNames, ensureLedgerIndexes } from './model.ts';
@@ -14,3 +14,5 @@ export { fromLong, toLong } from './money.ts';
 export { groupPolicy, type GroupPolicy } from './groupDecision.ts';
 export { holdsCollectionName, HoldStatus, type HoldDoc } from './holdModel.ts';
 export type { HoldRules } from './holds.ts';
+export { lifecycleRules, type LifecycleRules } from './lifecycle.ts';
+export { AccountStatus, EntryIndex } from './model.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { jsonDepthExceeds } from '../lib/jsonDepth.ts';
 import { type CursorKind, decodeCursor } from './cursor.ts';
-import { cursorLengthMax, HoldLimits, idLengthMax, pageSizeDefault, pageSizeMax } from './limits.ts';
+import { cursorLengthMax, HoldLimits, idLengthMax, LifecycleLimits, pageSizeDefault, pageSizeMax } from './limits.ts';
 
 // Input schemas of the ledger mutations. The resolver parses raw GraphQL arguments with these
 // and turns failures into BAD_USER_INPUT before anything touches the database.
@@ -23,17 +24,53 @@ const amount = z
   .positive('amount must be positive')
   .max(Number.MAX_SAFE_INTEGER, 'amount must be at most 2^53-1');
 
+/**
+ * The caller's reference of a move (an invoice or bank transaction id): any text without control
+ * characters, at most `LifecycleLimits.referenceLengthMax` characters. Absent: undefined.
+ */
+export const reference = z
+  .string()
+  .min(1, 'reference must not be empty (leave it out instead)')
+  .max(LifecycleLimits.referenceLengthMax, `reference must be at most ${LifecycleLimits.referenceLengthMax} characters`)
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\x00-\x1f\x7f]+$/, 'reference must not hold control characters')
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+/**
+ * A move's metadata: a JSON object, at most `metadataBytesMax` bytes of JSON and
+ * `metadataDepthMax` levels (the object itself is one). The depth first, walked iteratively.
+ * Stored as its JSON text (see `MoveParams.metadata`); absent: undefined.
+ */
+export const metadata = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (value === null || value === undefined) return;
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      ctx.addIssue({ code: 'custom', message: 'metadata must be a JSON object' });
+    } else if (jsonDepthExceeds(value, LifecycleLimits.metadataDepthMax)) {
+      ctx.addIssue({ code: 'custom', message: `metadata must nest at most ${LifecycleLimits.metadataDepthMax} levels` });
+    } else if (Buffer.byteLength(JSON.stringify(value)) > LifecycleLimits.metadataBytesMax) {
+      ctx.addIssue({ code: 'custom', message: `metadata must serialize to at most ${LifecycleLimits.metadataBytesMax} bytes of JSON` });
+    }
+  })
+  .transform((value) => (value === null || value === undefined ? undefined : JSON.stringify(value)))
+  .optional();
+
+/** What every money move may carry besides its parameters. */
+const annotations = { reference, metadata };
+
 export const openAccountInput = z.object({
   accountId,
   currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be a 3-letter upper-case code such as EUR'),
 });
 
-export const depositInput = z.object({ accountId, amount, requestId });
+export const depositInput = z.object({ accountId, amount, requestId, ...annotations });
 
-export const withdrawInput = z.object({ accountId, amount, requestId });
+export const withdrawInput = z.object({ accountId, amount, requestId, ...annotations });
 
 export const transferInput = z
-  .object({ fromAccountId: accountId, toAccountId: accountId, amount, requestId })
+  .object({ fromAccountId: accountId, toAccountId: accountId, amount, requestId, ...annotations })
   .refine((input) => input.fromAccountId !== input.toAccountId, {
     message: 'fromAccountId and toAccountId must differ',
     path: ['toAccountId'],
@@ -47,10 +84,10 @@ export const transferInput = z
 const noToAccountId = z.null({ error: 'toAccountId is only for a transfer' }).optional();
 
 export const moveInput = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('deposit'), requestId, accountId, amount, toAccountId: noToAccountId }),
-  z.object({ kind: z.literal('withdraw'), requestId, accountId, amount, toAccountId: noToAccountId }),
+  z.object({ kind: z.literal('deposit'), requestId, accountId, amount, toAccountId: noToAccountId, ...annotations }),
+  z.object({ kind: z.literal('withdraw'), requestId, accountId, amount, toAccountId: noToAccountId, ...annotations }),
   z
-    .object({ kind: z.literal('transfer'), requestId, accountId, amount, toAccountId: accountId })
+    .object({ kind: z.literal('transfer'), requestId, accountId, amount, toAccountId: accountId, ...annotations })
     .refine((move) => move.accountId !== move.toAccountId, { message: 'accountId and toAccountId must differ', path: ['toAccountId'] }),
 ]);
 
@@ -74,6 +111,7 @@ export const authorizeHoldInput = z.object({
     .int('expiresInSeconds must be an integer')
     .min(1, 'expiresInSeconds must be at least 1')
     .max(HoldLimits.expiresInSecondsMax, `expiresInSeconds must be at most ${HoldLimits.expiresInSecondsMax}`),
+  ...annotations,
 });
 
 /** `amount` absent: the whole hold; `toAccountId` absent: out as a withdrawal. */
@@ -82,20 +120,38 @@ export const captureHoldInput = z.object({
   holdId,
   amount: amount.nullish().transform((value) => value ?? null),
   toAccountId: accountId.nullish().transform((value) => value ?? null),
+  ...annotations,
 });
 
 export const voidHoldInput = z.object({ requestId, holdId });
 
-export type AuthorizeHoldInput = z.infer<typeof authorizeHoldInput>;
-export type CaptureHoldInput = z.infer<typeof captureHoldInput>;
+/** `amount` absent: all that is left to reverse of the original. */
+export const reverseMoveInput = z.object({
+  requestId,
+  originalRequestId: printableId('originalRequestId'),
+  amount: amount.nullish().transform((value) => value ?? null),
+});
+
+export const closeAccountInput = z
+  .object({ requestId, accountId, transferBalanceTo: printableId('transferBalanceTo') })
+  .refine((input) => input.accountId !== input.transferBalanceTo, { message: 'transferBalanceTo must be another account', path: ['transferBalanceTo'] });
+
+export type ReverseMoveInput = z.infer<typeof reverseMoveInput>;
+export type CloseAccountInput = z.infer<typeof closeAccountInput>;
+
+/** A parsed input whose `reference` and `metadata` in-process callers (tests, the demo) may leave out. */
+type Annotated<T> = T extends unknown ? Omit<T, 'reference' | 'metadata'> & { reference?: string | undefined; metadata?: string | undefined } : never;
+
+export type AuthorizeHoldInput = Annotated<z.infer<typeof authorizeHoldInput>>;
+export type CaptureHoldInput = Annotated<z.infer<typeof captureHoldInput>>;
 export type VoidHoldInput = z.infer<typeof voidHoldInput>;
 
 export type OpenAccountInput = z.infer<typeof openAccountInput>;
-export type MoveInput = z.infer<typeof moveInput>;
-export type SubmitMovesInput = z.infer<typeof submitMovesInput>;
-export type DepositInput = z.infer<typeof depositInput>;
-export type WithdrawInput = z.infer<typeof withdrawInput>;
-export type TransferInput = z.infer<typeof transferInput>;
+export type MoveInput = Annotated<z.infer<typeof moveInput>>;
+export type SubmitMovesInput = Omit<z.infer<typeof submitMovesInput>, 'moves'> & { moves: MoveInput[] };
+export type DepositInput = Annotated<z.infer<typeof depositInput>>;
+export type WithdrawInput = Annotated<z.infer<typeof withdrawInput>>;
+export type TransferInput = Annotated<z.infer<typeof transferInput>>;
 
 const first = z
   .number()
@@ -142,3 +198,13 @@ export const holdsPageInput = z.object({
   after: after('hold').refine((position) => position == null || /^\d{1,16}:[\x21-\x7e]{1,128}$/.test(position), 'after is not a cursor of this list'),
 });
 export type HoldsPageInput = z.infer<typeof holdsPageInput>;
+
+/** `balanceAt(at)` and the balance history. */
+export const balanceHistoryInput = z.object({
+  accountId,
+  first,
+  /** At or before this time only (newest first); absent: now. */
+  at: z.date().nullish().transform((value) => value ?? null),
+  after: after('balance').refine((position) => position == null || (/^\d{1,16}$/.test(position) && Number.isSafeInteger(Number(position))), 'after is not a cursor of this list'),
+});
+export type BalanceHistoryInput = z.infer<typeof balanceHistoryInput>;

@@ -1,5 +1,5 @@
-import type { ClientSession } from 'mongodb';
-import { accountAfter, toLedgerEntry } from './convert.ts';
+import type { AnyBulkWriteOperation, ClientSession, Collection, Document } from 'mongodb';
+import { accountAfter, answerEntry } from './convert.ts';
 import type { AccountState } from './accountFilters.ts';
 import { type EntryDoc, type EntryKind, entryId, type LedgerCollections, type MoveParams, type RequestDoc, type StoredOutcome } from './model.ts';
 import { fromLong, toLong } from './money.ts';
@@ -43,9 +43,35 @@ export function journalEntries(attempt: MoveAttempt, legs: readonly AppliedLeg[]
       versionAfter: toLong(fromLong(leg.account.version)),
       counterpartyAccountId: other?.account._id ?? null,
       createdAt: now,
+      ...(attempt.params.reference === undefined ? {} : { reference: attempt.params.reference }),
       ...(attempt.traceparent ? { traceparent: attempt.traceparent } : {}),
     };
   });
+}
+
+/**
+ * Inserts a move's journal entries in one command, each stamped `committedAt: $$NOW`: the
+ * database's clock at the transaction's last statement before its commit, so `balanceAt` orders
+ * decisions by the clock of the server that committed them (L3), never a process's. An upsert
+ * with a pipeline is the one write that can evaluate `$$NOW` into a new document; it inserts (the
+ * ids follow from the request key, whose insert before it is the duplicate check), and mongod logs
+ * it and reports it to change streams as an insert: an upsert that matches nothing inserts through
+ * `collection_internal::insertDocument`, the insert command's own path
+ * (src/mongo/db/exec/upsert_stage.cpp, `UpsertStage::_performInsert`), so the payout projection's
+ * `operationType: 'insert'` filter still sees every withdrawal.
+ */
+export async function insertEntries(entries: Collection<EntryDoc>, session: ClientSession, docs: readonly EntryDoc[]): Promise<void> {
+  if (docs.length === 0) return;
+  const writes: AnyBulkWriteOperation<EntryDoc>[] = docs.map((doc) => ({
+    updateOne: { filter: { _id: doc._id }, update: [{ $set: literalFields(doc) }, { $set: { committedAt: '$$NOW' } }], upsert: true },
+  }));
+  await entries.bulkWrite(writes, { session, ordered: true });
+}
+
+/** A document's fields as `$literal`s, so that no value is read as an expression (a `$` string). */
+function literalFields(doc: EntryDoc): Document {
+  const { _id: _ignored, ...fields } = doc;
+  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, { $literal: value }]));
 }
 
 /** The request, already decided: it is inserted in the move's transaction, never pending. */
@@ -74,7 +100,7 @@ export async function recordDecision(
   entries: readonly EntryDoc[],
 ): Promise<void> {
   await collections.requests.insertOne(request, { session });
-  if (entries.length > 0) await collections.entries.insertMany([...entries], { session });
+  await insertEntries(collections.entries, session, entries);
 }
 
 /**
@@ -101,7 +127,9 @@ export async function outcomeOf(
     docs.length === outcome.entryIds.length && docs.every((doc) => outcome.entryIds.includes(doc._id)),
     () => `request ${request._id} has entries other than its outcome names`,
   );
-  const entries = docs.map(toLedgerEntry);
+  // The metadata is stored once, on the request: every entry of the move carries it in the answer.
+  const metadata = request.params.metadata ?? null;
+  const entries = docs.map((doc) => ({ ...answerEntry(doc), metadata }));
   const leg = (kind: LedgerEntry['kind']): LedgerEntry => {
     return present(
       entries.find((candidate) => candidate.kind === kind),

@@ -73,8 +73,17 @@ export const groupsInFlightMax = 2;
  * names, hashes, longs and dates (a withdrawal with 30-character ids writes 1,465 bytes of oplog in
  * all: docs/ledger.md). `test/ledger/groupCommit.test.ts` checks the bound on the longest ids.
  */
-export function moveBytesMax(requestIdLength: number, accountIdsLength: number): number {
-  return 1_024 + 8 * (requestIdLength + 'ledger:'.length + ':credit'.length) + 6 * accountIdsLength;
+export function moveBytesMax(requestIdLength: number, accountIdsLength: number, annotationBytes = 0): number {
+  return 1_024 + 8 * (requestIdLength + 'ledger:'.length + ':credit'.length) + 6 * accountIdsLength + annotationBytes;
+}
+
+/**
+ * What a move's `reference` and `metadata` add (`moveBytesMax`'s last argument), from their UTF-8
+ * bytes: the metadata once (it is stored on the request only), the reference three times (the
+ * request and each entry), plus their field names.
+ */
+export function annotationBytes(referenceBytes: number, metadataBytes: number): number {
+  return (referenceBytes === 0 ? 0 : 3 * (referenceBytes + 16)) + (metadataBytes === 0 ? 0 : metadataBytes + 16);
 }
 
 /**
@@ -93,8 +102,10 @@ export const groupBytesMax = 1_048_576;
  */
 export const submitMovesMax = 100;
 
+// The longest reference is 128 characters of up to 4 UTF-8 bytes each.
+const annotationBytesMax = annotationBytes(4 * 128, 4_096);
 invariant(
-  submitMovesMax <= groupMovesMax && submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax) <= groupBytesMax,
+  submitMovesMax <= groupMovesMax && submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax, annotationBytesMax) <= groupBytesMax,
   'the largest submitMoves must fit in one group commit',
 );
 
@@ -118,4 +129,17 @@ export const HoldLimits = Object.freeze({
    * other at once, so a backlog drains without a cap.
    */
   sweepBatchMax: 200,
+});
+
+/** The ledger's life cycle (lifecycle.ts, DESIGN flow 7). */
+export const LifecycleLimits = Object.freeze({
+  /** Longest `reference` of a move: an invoice number or a bank transaction id fits. */
+  referenceLengthMax: 128,
+  /**
+   * Largest `metadata` of a move, in bytes of JSON: small enough that a move with it stays far
+   * inside a group's byte budget (`moveBytesMax` counts it once: it is stored once, on the request).
+   */
+  metadataBytesMax: 4_096,
+  /** Deepest `metadata`: the object itself is one level. */
+  metadataDepthMax: 8,
 });

@@ -1,5 +1,6 @@
 import type { ClientSession } from 'mongodb';
-import { readAccount } from './accountFilters.ts';
+import { accountClosed, readAccount } from './accountFilters.ts';
+import { AccountStatus } from './model.ts';
 import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt, outcomeOf, recordDecision } from './journal.ts';
 import { type Decided, runKeyed } from './keyedTransaction.ts';
 import type { EntryDoc, RequestDoc } from './model.ts';
@@ -87,9 +88,11 @@ async function refuseDebit(deps: LedgerDeps, session: ClientSession, attempt: Mo
   const { fromAccountId, toAccountId } = attempt.params;
   const from = await readAccount(deps.collections.accounts, session, fromAccountId!);
   if (!from) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: fromAccountId! } };
+  if (from.status === AccountStatus.CLOSED) return { kind: 'refused', result: accountClosed(from) };
   if (toAccountId !== null) {
     const to = await readAccount(deps.collections.accounts, session, toAccountId);
     if (!to) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId } };
+    if (to.status === AccountStatus.CLOSED) return { kind: 'refused', result: accountClosed(to) };
     if (to.currency !== from.currency) return { kind: 'refused', result: mismatch(from._id, from.currency, to._id, to.currency) };
   }
   // Too little money: final for the key, so the rejection is recorded like an applied move.
@@ -104,6 +107,7 @@ async function refuseCredit(deps: LedgerDeps, session: ClientSession, attempt: M
   const { fromAccountId, toAccountId, amount } = attempt.params;
   const to = await readAccount(deps.collections.accounts, session, toAccountId!);
   if (!to) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId! } };
+  if (to.status === AccountStatus.CLOSED) return { kind: 'refused', result: accountClosed(to) };
   if (currency !== undefined && to.currency !== currency) return { kind: 'refused', result: mismatch(fromAccountId!, currency, to._id, to.currency) };
   const result = { kind: 'balanceLimitExceeded', accountId: to._id, balance: fromLong(to.balance), amount: fromLong(amount) } as const;
   return { kind: 'refused', result };

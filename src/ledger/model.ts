@@ -35,9 +35,25 @@ export interface AccountDoc {
    * opened before it existed, and on the demo's.
    */
   openingId?: string;
+  /**
+   * OPEN, or CLOSED once `closeAccount` moved its whole balance away (lifecycle.ts). Absent on
+   * accounts opened before accounts could close: read as OPEN. Every account write filters on
+   * `status != CLOSED` (accountFilters.ts `isOpen`), so no move applies to a closed account (L2).
+   */
+  status?: AccountStatus;
+  /** When it was closed (database clock), and by which request. */
+  closedAt?: Date;
+  closedBy?: string;
 }
 
-export type EntryKind = 'deposit' | 'withdrawal' | 'transferOut' | 'transferIn';
+export const AccountStatus = Object.freeze({ OPEN: 'OPEN', CLOSED: 'CLOSED' } as const);
+export type AccountStatus = (typeof AccountStatus)[keyof typeof AccountStatus];
+
+/**
+ * `depositReversal`: money a reversed deposit takes back out of its account (lifecycle.ts). Not a
+ * withdrawal: it has no payout (the payout projection follows `withdrawal` entries only).
+ */
+export type EntryKind = 'deposit' | 'withdrawal' | 'transferOut' | 'transferIn' | 'depositReversal';
 
 export interface EntryDoc {
   /** `<requestKey>:<leg>`: a replay can never mint a second entry. */
@@ -53,6 +69,16 @@ export interface EntryDoc {
   versionAfter: Long;
   counterpartyAccountId: string | null;
   createdAt: Date;
+  /**
+   * When the move's transaction wrote it, on the database's clock (`$$NOW` of its last statement
+   * before the commit, journal.ts): what `balanceAt` orders by (L3). Absent on entries written
+   * before it existed.
+   */
+  committedAt?: Date;
+  /** The caller's reference of the move (an invoice or bank transaction id), when it sent one. */
+  reference?: string;
+  /** On a reversal's entries: the requestId of the move it reverses. */
+  reversalOf?: string;
   /** The W3C traceparent of the request that made it, when traced: the payout's spans link to it. */
   traceparent?: string;
 }
@@ -73,6 +99,9 @@ export interface MoveParams {
   /** The account money reaches (deposit, transfer) or null. */
   toAccountId: string | null;
   amount: Long;
+  /** The caller's reference and metadata (JSON text), stored only when sent: part of the hash. */
+  reference?: string;
+  metadata?: string;
 }
 
 export type StoredOutcome =
@@ -97,6 +126,11 @@ export interface RequestDoc {
   decidedAt: Date | null;
   /** The W3C traceparent of the request that decided it, when traced (src/observability/tracing.ts). */
   traceparent?: string;
+  /**
+   * On an applied deposit or transfer: the total its reversals took back so far. Written only by a
+   * reversal's transaction, whose filter holds `reversedAmount + amount <= params.amount` (L1).
+   */
+  reversedAmount?: Long;
 }
 
 export interface LedgerCollections {
@@ -128,6 +162,9 @@ export function reportingCollections(db: Db): LedgerCollections {
   };
 }
 
+/** Entry indexes named for hints. */
+export const EntryIndex = Object.freeze({ byCommitTime: 'accountId_committedAt_versionAfter', byReference: 'reference_createdAt__id' } as const);
+
 const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
   accounts: [],
   entries: [
@@ -135,6 +172,10 @@ const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
     // decided once.
     { key: { accountId: 1, versionAfter: 1 }, name: 'accountId_versionAfter', unique: true },
     { key: { requestId: 1 }, name: 'requestId' },
+    // `balanceAt` and the balance history: an account's decisions by commit time (L3).
+    { key: { accountId: 1, committedAt: -1, versionAfter: -1 }, name: EntryIndex.byCommitTime },
+    // `ledgerEntries(reference:)`: sparse, so moves without a reference cost it nothing.
+    { key: { reference: 1, createdAt: -1, _id: -1 }, name: EntryIndex.byReference, sparse: true },
   ],
   // The pending-requests metrics (src/ledger/telemetry.ts) count and age pending requests.
   requests: [{ key: { status: 1, firstSeenAt: 1 }, name: 'status_firstSeenAt' }],

@@ -23,6 +23,9 @@ export interface MoveRequest {
   fromAccountId: string | null;
   toAccountId: string | null;
   amount: number;
+  /** The caller's reference and metadata (JSON text), when sent (inputs.ts bounds them). */
+  reference?: string | undefined;
+  metadata?: string | undefined;
 }
 
 export type MoveAnswer = MoveOutcome | DuplicateReplayed | IdempotencyKeyReused | RequestInProgress | OutcomeUnknown | Refusal;
@@ -51,7 +54,15 @@ export interface WaitingMove {
 
 /** A move's attempt without its key (the key is asked of the rules on every attempt). */
 export function attemptBase(move: MoveRequest, firstSeenAt: Date): Omit<MoveAttempt, 'key'> {
-  const params: MoveParams = { op: move.op, fromAccountId: move.fromAccountId, toAccountId: move.toAccountId, amount: toLong(move.amount) };
+  const params: MoveParams = {
+    op: move.op,
+    fromAccountId: move.fromAccountId,
+    toAccountId: move.toAccountId,
+    amount: toLong(move.amount),
+    // Stored only when sent: a move without them writes exactly what it wrote before (G6's cost).
+    ...(move.reference === undefined ? {} : { reference: move.reference }),
+    ...(move.metadata === undefined ? {} : { metadata: move.metadata }),
+  };
   // The caller's trace, stored with the request and its entries: the payout made from them links to it.
   const traceparent = activeTraceparent();
   return { requestId: move.requestId, paramsHash: hashParams(params), params, firstSeenAt, ...(traceparent ? { traceparent } : {}) };
@@ -59,8 +70,23 @@ export function attemptBase(move: MoveRequest, firstSeenAt: Date): Omit<MoveAtte
 
 /** A replay must carry the same operation and parameters; the hash makes that a string compare. */
 export function hashParams(params: MoveParams): string {
-  const canonical = [params.op, params.fromAccountId, params.toAccountId, params.amount.toString()];
+  const canonical: unknown[] = [params.op, params.fromAccountId, params.toAccountId, params.amount.toString()];
+  // Appended only when sent, so the hash of a move without them is what it always was.
+  if (params.reference !== undefined || params.metadata !== undefined) canonical.push(params.reference ?? null, canonicalMetadata(params.metadata));
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/**
+ * Metadata as a replay compares it: its JSON with object keys sorted, so key order is no
+ * difference (IdempotencyKeyReused names `metadata` only for another value).
+ */
+export function canonicalMetadata(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
 }
 
 /** The decided requests under some keys (the runner's lookup). */

@@ -45,7 +45,7 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
       detail: `account ${input.accountId} already exists in ${existing.currency}; an account's currency cannot change (open another accountId for ${input.currency})`,
     };
   }
-  const opened = { id: existing._id, currency: existing.currency, balance: 0, version: 0, held: 0, available: 0 };
+  const opened = { id: existing._id, currency: existing.currency, balance: 0, version: 0, held: 0, available: 0, status: 'OPEN', closedAt: null } as const;
   return {
     kind: 'duplicateReplayed',
     requestId: input.accountId,

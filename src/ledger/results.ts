@@ -16,7 +16,12 @@ export interface AccountSnapshot {
    */
   held: number | null;
   available: number | null;
+  /** OPEN, or CLOSED once `closeAccount` moved its balance away (then `closedAt` says when). */
+  status: AccountStatusName;
+  closedAt: Date | null;
 }
+
+export type AccountStatusName = 'OPEN' | 'CLOSED';
 
 export interface LedgerEntry {
   id: string;
@@ -29,6 +34,17 @@ export interface LedgerEntry {
   versionAfter: number;
   counterpartyAccountId: string | null;
   createdAt: Date;
+  /** The move's reference, when it was sent one. */
+  reference: string | null;
+  /** On a reversal's entries: the requestId of the move it reverses. */
+  reversalOf: string | null;
+  /** When its transaction wrote it, on the database clock (null on entries older than it). */
+  committedAt: Date | null;
+  /**
+   * The move's metadata (JSON text) when the answer already holds it (a move's own answer, from
+   * its request); undefined when a reader must look it up on the request (it is stored once).
+   */
+  metadata?: string | null;
 }
 
 /** Success types carry the account as it was right after the write, so replays repeat it exactly. */
@@ -47,6 +63,61 @@ export type InsufficientFunds = { kind: 'insufficientFunds'; accountId: string; 
 /** The decided outcomes of a money movement, stored on its request. */
 export type MoveOutcome = DepositSuccess | WithdrawSuccess | TransferSuccess | InsufficientFunds;
 
+// The life cycle (lifecycle.ts): reversals and closes.
+/**
+ * A reversal applied: `debit` took the money back from the account the original credited, `credit`
+ * (a transfer's reversal) returned it to the account the original debited; `reversedAmount` is the
+ * original's total reversed with this one, never above `originalAmount` (L1).
+ */
+export type ReverseMoveSuccess = {
+  kind: 'reverseMoveSuccess';
+  originalRequestId: string;
+  amount: number;
+  originalAmount: number;
+  reversedAmount: number;
+  debit: LedgerEntry;
+  credit: LedgerEntry | null;
+  from: AccountSnapshot;
+  to: AccountSnapshot | null;
+};
+export type MoveNotFound = { kind: 'moveNotFound'; requestId: string };
+/** The original cannot be reversed (a withdrawal, a refused move, a reversal...): `detail` says what to do instead. */
+export type NotReversible = { kind: 'notReversible'; originalRequestId: string; operation: string; detail: string };
+export type ReversalExceedsOriginal = { kind: 'reversalExceedsOriginal'; originalRequestId: string; originalAmount: number; reversedAmount: number; amount: number };
+export type AccountHasHolds = { kind: 'accountHasHolds'; accountId: string; held: number };
+/** `account` closed with balance 0; `movedAmount` went to `transferredTo` (debit and credit are null when it was 0). */
+export type CloseAccountSuccess = {
+  kind: 'closeAccountSuccess';
+  account: AccountSnapshot;
+  movedAmount: number;
+  transferredTo: AccountSnapshot;
+  debit: LedgerEntry | null;
+  credit: LedgerEntry | null;
+};
+export type LifecycleOutcomeResult = ReverseMoveSuccess | CloseAccountSuccess | InsufficientFunds;
+export type LifecycleReplayed = SharedDuplicateReplayed<LifecycleOutcomeResult>;
+export type ReverseMoveResult =
+  | ReverseMoveSuccess
+  | MoveNotFound
+  | NotReversible
+  | ReversalExceedsOriginal
+  | InsufficientFunds
+  | AccountClosed
+  | LifecycleReplayed
+  | IdempotencyKeyReused
+  | RequestInProgress
+  | OutcomeUnknown;
+export type CloseAccountResult =
+  | CloseAccountSuccess
+  | AccountNotFound
+  | AccountHasHolds
+  | CurrencyMismatch
+  | AccountClosed
+  | LifecycleReplayed
+  | IdempotencyKeyReused
+  | RequestInProgress
+  | OutcomeUnknown;
+
 /** The outcomes that are final for their key and come back inside DuplicateReplayed. */
 export type ReplayableOutcome = OpenAccountSuccess | MoveOutcome;
 
@@ -54,6 +125,8 @@ export type DuplicateReplayed = SharedDuplicateReplayed<ReplayableOutcome>;
 /** `field`: the first parameter that differs from the first request's; `detail` says it in words. */
 export type IdempotencyKeyReused = { kind: 'idempotencyKeyReused'; requestId: string; field: string | null; detail: string };
 export type AccountNotFound = { kind: 'accountNotFound'; accountId: string };
+/** The account was closed (L2): nothing moved and nothing was recorded. */
+export type AccountClosed = { kind: 'accountClosed'; accountId: string; closedAt: Date | null };
 export type RequestInProgress = { kind: 'requestInProgress'; requestId: string; firstSeenAt: Date };
 /**
  * A client mistake the service can only see after a read (a capture to the hold's own account):
@@ -64,7 +137,7 @@ export type OutcomeUnknown = { kind: 'outcomeUnknown'; requestId: string; firstS
 /** A credit would take the balance past 2^53-1 (G6); nothing moved and nothing was recorded. */
 export type BalanceLimitExceeded = { kind: 'balanceLimitExceeded'; accountId: string; balance: number; amount: number };
 /** Answers that are not recorded: nothing moved, and the same key may be sent again. */
-export type Refusal = AccountNotFound | CurrencyMismatch | BalanceLimitExceeded;
+export type Refusal = AccountNotFound | AccountClosed | CurrencyMismatch | BalanceLimitExceeded;
 export type CurrencyMismatch = {
   kind: 'currencyMismatch';
   fromAccountId: string;
@@ -76,6 +149,7 @@ export type CurrencyMismatch = {
 export type OpenAccountResult = OpenAccountSuccess | DuplicateReplayed | IdempotencyKeyReused;
 export type DepositResult =
   | DepositSuccess
+  | AccountClosed
   | BalanceLimitExceeded
   | DuplicateReplayed
   | IdempotencyKeyReused
@@ -84,6 +158,7 @@ export type DepositResult =
   | OutcomeUnknown;
 export type WithdrawResult =
   | WithdrawSuccess
+  | AccountClosed
   | InsufficientFunds
   | DuplicateReplayed
   | IdempotencyKeyReused
@@ -92,6 +167,7 @@ export type WithdrawResult =
   | OutcomeUnknown;
 export type TransferResult =
   | TransferSuccess
+  | AccountClosed
   | InsufficientFunds
   | BalanceLimitExceeded
   | CurrencyMismatch
@@ -147,6 +223,7 @@ export type HoldReplayed = SharedDuplicateReplayed<HoldOutcomeResult>;
 
 export type AuthorizeHoldResult =
   | AuthorizeHoldSuccess
+  | AccountClosed
   | InsufficientFunds
   | HoldReplayed
   | IdempotencyKeyReused
@@ -155,6 +232,7 @@ export type AuthorizeHoldResult =
   | OutcomeUnknown;
 export type CaptureHoldResult =
   | CaptureHoldSuccess
+  | AccountClosed
   | HoldNotPending
   | CaptureExceedsHold
   | HoldNotFound

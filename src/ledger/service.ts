@@ -2,6 +2,9 @@ import type { Db } from 'mongodb';
 import type {
   AccountsPageInput,
   AuthorizeHoldInput,
+  BalanceHistoryInput,
+  CloseAccountInput,
+  ReverseMoveInput,
   CaptureHoldInput,
   HoldsPageInput,
   VoidHoldInput,
@@ -20,6 +23,7 @@ import * as holdQueries from './holdQueries.ts';
 import { authorizeHold, captureHold, type HoldDeps, holdRules, type HoldRules, voidHold } from './holds.ts';
 import { HoldSweeper, type HoldSweeperOptions, sweepExpiredHolds } from './holdSweeper.ts';
 import { openAccount } from './openAccount.ts';
+import { closeAccount, type LifecycleDeps, lifecycleRules, type LifecycleRules, reverseMove } from './lifecycle.ts';
 import * as queries from './queries.ts';
 import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
@@ -28,7 +32,7 @@ import { groupsInFlightMax, submitMovesMax } from './limits.ts';
 import { AccountTurns } from './accountTurns.ts';
 import type { LedgerDeps, MoveAnswer, MoveRequest } from './moves.ts';
 import { requestRules, type RequestRules } from './requestKeys.ts';
-import type { AuthorizeHoldResult, CaptureHoldResult, InputMistake, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
+import type { AuthorizeHoldResult, CaptureHoldResult, CloseAccountResult, InputMistake, ReverseMoveResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 import { invariant } from '../lib/assert.ts';
 
@@ -47,6 +51,8 @@ export interface LedgerServiceParts extends LedgerServiceOptions {
   groupPolicy: GroupPolicy;
   /** The writes that resolve a hold. */
   holdRules: HoldRules;
+  /** The write that decides a reversal against its original (L1). */
+  lifecycleRules: LifecycleRules;
   /** The per-account turns (a test may hold one); a fresh set by default. */
   turns?: AccountTurns;
 }
@@ -55,7 +61,7 @@ export type LedgerService = ReturnType<typeof ledgerServiceFrom>;
 
 /** The ledger's operations over one database. Inputs must already be parsed by ./inputs.ts. */
 export function createLedgerService(options: LedgerServiceOptions): LedgerService {
-  return ledgerServiceFrom({ db: options.db, telemetry: options.telemetry, preconditions: accountPreconditions, rules: requestRules, groupPolicy, holdRules });
+  return ledgerServiceFrom({ db: options.db, telemetry: options.telemetry, preconditions: accountPreconditions, rules: requestRules, groupPolicy, holdRules, lifecycleRules });
 }
 
 /**
@@ -78,6 +84,7 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
   telemetry.countPendingIn(deps.collections.requests);
   const holdDeps: HoldDeps = { ledger: deps, holds: holdWriteCollections(db), rules: parts.holdRules };
   telemetry.countHoldsIn(holdDeps.holds.holds);
+  const lifecycleDeps: LifecycleDeps = { ledger: deps, rules: parts.lifecycleRules };
   const reporting = reportingCollections(db);
   const holdReporting = holdReportingCollections(db);
   const report = <R extends { kind: string }>(op: string, result: R): R => {
@@ -90,11 +97,13 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
       return report('openAccount', await openAccount(deps.collections.accounts, input));
     },
     async deposit(input: DepositInput): Promise<DepositResult> {
-      const result = await moveMoney(deps, { op: 'deposit', requestId: input.requestId, fromAccountId: null, toAccountId: input.accountId, amount: input.amount });
+      const { reference, metadata } = input;
+      const result = await moveMoney(deps, { op: 'deposit', requestId: input.requestId, fromAccountId: null, toAccountId: input.accountId, amount: input.amount, reference, metadata });
       return report('deposit', asDepositResult(result));
     },
     async withdraw(input: WithdrawInput): Promise<WithdrawResult> {
-      const result = await moveMoney(deps, { op: 'withdraw', requestId: input.requestId, fromAccountId: input.accountId, toAccountId: null, amount: input.amount });
+      const { reference, metadata } = input;
+      const result = await moveMoney(deps, { op: 'withdraw', requestId: input.requestId, fromAccountId: input.accountId, toAccountId: null, amount: input.amount, reference, metadata });
       return report('withdraw', asWithdrawResult(result));
     },
     async transfer(input: TransferInput): Promise<TransferResult> {
@@ -119,6 +128,19 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     async voidHold(input: VoidHoldInput): Promise<VoidHoldResult> {
       return report('voidHold', await voidHold(holdDeps, input));
     },
+    /** Reverses all or part of a deposit or transfer, never past what is left of it (L1). */
+    async reverseMove(input: ReverseMoveInput): Promise<ReverseMoveResult> {
+      return report('reverseMove', await reverseMove(lifecycleDeps, input));
+    },
+    /** Moves the whole balance to `transferBalanceTo` and closes the account, in one transaction (L2). */
+    async closeAccount(input: CloseAccountInput): Promise<CloseAccountResult> {
+      return report('closeAccount', await closeAccount(lifecycleDeps, input));
+    },
+    /** The balance as of `at`, from the journal (L3). */
+    balanceAt: (accountId: string, at: Date) => queries.balanceAt(reporting, accountId, at),
+    balanceHistory: (page: BalanceHistoryInput) => queries.balanceHistory(reporting, page),
+    /** Metadata and reversed totals of moves by requestId (the entries' loader). */
+    moveAnnotations: (requestIds: readonly string[]) => queries.moveAnnotations(reporting, requestIds),
     /** One sweeper pass by hand (tests, benches): expires up to `limit` holds past their expiry. */
     sweepExpiredHolds: (limit: number) => sweepExpiredHolds(holdDeps, limit),
     /** The process's hold sweeper (one per app: src/ledger/startup.ts starts it). */
@@ -159,14 +181,14 @@ function asTransferResult(result: MoveAnswer): TransferResult {
 }
 
 function moveRequestOf(move: MoveInput): MoveRequest {
-  const { requestId, amount } = move;
+  const { requestId, amount, reference, metadata } = move;
   switch (move.kind) {
     case 'deposit':
-      return { op: 'deposit', requestId, amount, fromAccountId: null, toAccountId: move.accountId };
+      return { op: 'deposit', requestId, amount, fromAccountId: null, toAccountId: move.accountId, reference, metadata };
     case 'withdraw':
-      return { op: 'withdraw', requestId, amount, fromAccountId: move.accountId, toAccountId: null };
+      return { op: 'withdraw', requestId, amount, fromAccountId: move.accountId, toAccountId: null, reference, metadata };
     case 'transfer':
-      return { op: 'transfer', requestId, amount, fromAccountId: move.accountId, toAccountId: move.toAccountId };
+      return { op: 'transfer', requestId, amount, fromAccountId: move.accountId, toAccountId: move.toAccountId, reference, metadata };
   }
 }
 

@@ -7,6 +7,7 @@ import { accountPreconditions, type AccountPreconditions } from '../ledger/accou
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/requestKeys.ts';
 import { holdRules, type HoldRules } from '../ledger/holds.ts';
+import { lifecycleRules, type LifecycleRules } from '../ledger/lifecycle.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
 import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
 import type { PayoutsWriter, PayoutWriter } from '../payouts/payoutWriter.ts';
@@ -23,6 +24,8 @@ export interface LedgerReplacements {
   groupPolicy?: GroupPolicy;
   /** Replaces the writes that resolve a hold (a status checked on a read, an expiry on this process's clock). */
   holdRules?: HoldRules;
+  /** Replaces the write that decides a reversal (the reversed total checked on a read before it, L1). */
+  lifecycleRules?: LifecycleRules;
   /** The process's per-account turns, held by the test too (a turn that never comes). */
   turns?: AccountTurns;
 }
@@ -34,6 +37,7 @@ export function createLedgerServiceForTest(options: LedgerServiceOptions, replac
     rules: replace.rules ?? requestRules,
     groupPolicy: replace.groupPolicy ?? groupPolicy,
     holdRules: replace.holdRules ?? holdRules,
+    lifecycleRules: replace.lifecycleRules ?? lifecycleRules,
     ...(replace.turns ? { turns: replace.turns } : {}),
   });
 }

@@ -31,6 +31,8 @@ const MUTATION_RIGHTS: Record<string, Right> = {
   authorizeHold: 'moveMoney',
   captureHold: 'moveMoney',
   voidHold: 'moveMoney',
+  reverseMove: 'moveMoney',
+  closeAccount: 'moveMoney',
   createWorkItem: 'createWork',
   claimWorkItem: 'processWork',
   claimWorkItems: 'processWork',

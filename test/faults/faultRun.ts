@@ -16,7 +16,7 @@
 //   again on its port, as a supervisor would, so SDK clients and subscribers find it again.
 // - Checker: see `check` below; each violation is a line of the report, and the test expects none.
 import { randomBytes } from 'node:crypto';
-import { MongoClient, ReadPreference, type Db } from 'mongodb';
+import { MongoClient, ReadPreference, type Db, type Document } from 'mongodb';
 import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startAppProcess, type AppProcess } from '../support/app.ts';
@@ -72,7 +72,11 @@ const OPENING_BALANCE = 1_000;
 type BatchMove = { kind: 'DEPOSIT' | 'WITHDRAW'; accountId: string; amount: number };
 /** A hold: authorized (key `<key>-a`), then captured in part or voided (key `<key>-c`); `capture` null voids it. */
 type HoldOp = { kind: 'hold'; accountId: string; amount: number; capture: number | null };
-type Op = { kind: 'batch'; moves: BatchMove[] } | { kind: 'deposit'; accountId: string; amount: number } | { kind: 'withdraw'; accountId: string; amount: number } | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number } | HoldOp;
+/** A deposit (key `<key>-d`), then a reversal of `reverse` of it (key `<key>-r`): L1 under faults. */
+type ReversalOp = { kind: 'reversal'; accountId: string; amount: number; reverse: number };
+/** A fresh account opened and funded (`<key>-d`), then closed into a workload account (`<key>-c`): L2 under faults. */
+type CloseOp = { kind: 'close'; accountId: string; amount: number; toAccountId: string };
+type Op = { kind: 'batch'; moves: BatchMove[] } | { kind: 'deposit'; accountId: string; amount: number } | { kind: 'withdraw'; accountId: string; amount: number } | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number } | HoldOp | ReversalOp | CloseOp;
 
 interface MoveRecord {
   key: string;
@@ -226,6 +230,8 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
 
     // ---- workload
     const moves: MoveRecord[] = [];
+    /** The accounts the close ops open and close; the checker looks at them with the workload's. */
+    const closeAccounts: string[] = [];
     const workloadEnd = Date.now() + options.workloadMs;
     let sent = 0;
     const nextOp = (): Op => {
@@ -239,6 +245,13 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
       }
       // H1, H2 under faults: a hold authorized, then captured in part or voided, each step by its own key.
       if (roll < 0.18) return { kind: 'hold', accountId: pick(accounts), amount, capture: random() < 0.6 ? Math.max(1, Math.floor(amount / 2)) : null };
+      // L1, L2 under faults: a deposit reversed in part; a fresh account funded, then closed into a workload account.
+      if (roll < 0.22) return { kind: 'reversal', accountId: pick(accounts), amount, reverse: Math.max(1, Math.floor(amount / 2)) };
+      if (roll < 0.24) {
+        const accountId = `${dbName}-close-${sent}`;
+        closeAccounts.push(accountId);
+        return { kind: 'close', accountId, amount, toAccountId: pick(accounts) };
+      }
       if (roll < 0.3) return { kind: 'deposit', accountId: pick(accounts), amount };
       if (roll < 0.65) return { kind: 'withdraw', accountId: pick(accounts), amount };
       const fromAccountId = pick(accounts);
@@ -279,7 +292,7 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     await Promise.all([...lanes, faultsDone]);
 
     // ---- checker
-    const violations = await check({ db, moves, subscribers, accounts, slots });
+    const violations = await check({ db, moves, subscribers, accounts: [...accounts, ...closeAccounts], slots });
     violations.push(...checkWholeSetBound(faults, moves));
     // W2, W3: the workers finish every payout; each item's history is lawful and its completion came
     // from the worker holding its last claim (a worker that lost its lease was refused).
@@ -420,7 +433,36 @@ async function send(client: PreconditionClient, record: MoveRecord): Promise<Ans
       return (await client.transfer({ fromAccountId: op.fromAccountId, toAccountId: op.toAccountId, amount: op.amount, requestId: key })) as Answer;
     case 'hold':
       return sendHold(client, record, op);
+    case 'reversal':
+      return sendReversal(client, record, op);
+    case 'close':
+      return sendClose(client, record, op);
   }
+}
+
+/** The member of an answer, a replay's original's; transient members pass through. */
+const memberOf = (answer: Answer): string => (answer.__typename === 'DuplicateReplayed' ? (answer.original?.__typename ?? 'DuplicateReplayed') : answer.__typename);
+
+/** A deposit, then its partial reversal, each under its own key on every attempt: Reversed or ReversalRefused once both are final. */
+async function sendReversal(client: PreconditionClient, record: MoveRecord, op: ReversalOp): Promise<Answer> {
+  const deposited = memberOf((await client.deposit({ accountId: op.accountId, amount: op.amount, requestId: stepKey(record.key, 'd') })) as Answer);
+  if (deposited !== 'DepositSuccess') return { __typename: TRANSIENT.has(deposited) ? deposited : `deposit: ${deposited}` };
+  const reversed = memberOf((await client.reverseMove({ originalRequestId: stepKey(record.key, 'd'), amount: op.reverse, requestId: stepKey(record.key, 'r') })) as Answer);
+  if (TRANSIENT.has(reversed)) return { __typename: reversed };
+  if (reversed === 'ReverseMoveSuccess') return { __typename: 'Reversed' };
+  // The workload's withdrawals may have taken the money first: refused, recorded for its key.
+  return { __typename: reversed === 'InsufficientFunds' ? 'ReversalRefused' : `reverseMove: ${reversed}` };
+}
+
+/** A fresh account opened and funded, then closed into a workload account, each step keyed on every attempt: Closed once all are final. */
+async function sendClose(client: PreconditionClient, record: MoveRecord, op: CloseOp): Promise<Answer> {
+  const opened = memberOf((await client.openAccount({ accountId: op.accountId, currency: 'EUR' })) as Answer);
+  if (opened !== 'OpenAccountSuccess') return { __typename: `openAccount: ${opened}` };
+  const deposited = memberOf((await client.deposit({ accountId: op.accountId, amount: op.amount, requestId: stepKey(record.key, 'd') })) as Answer);
+  if (deposited !== 'DepositSuccess') return { __typename: TRANSIENT.has(deposited) ? deposited : `deposit: ${deposited}` };
+  const closed = memberOf((await client.closeAccount({ accountId: op.accountId, transferBalanceTo: op.toAccountId, requestId: stepKey(record.key, 'c') })) as Answer);
+  if (TRANSIENT.has(closed)) return { __typename: closed };
+  return { __typename: closed === 'CloseAccountSuccess' ? 'Closed' : `closeAccount: ${closed}` };
 }
 
 type HoldAnswer = Answer & { hold?: { id: string }; original?: (Answer & { hold?: { id: string } }) | null };
@@ -557,8 +599,9 @@ interface CheckDeps {
   slots: ApiSlot[];
 }
 
-const APPLIED = new Set(['DepositSuccess', 'WithdrawSuccess', 'TransferSuccess', 'BatchApplied', 'HoldCaptured', 'HoldVoided']);
-const REFUSED = new Set(['InsufficientFunds', 'BatchRefused', 'HoldRefused']);
+const APPLIED = new Set(['DepositSuccess', 'WithdrawSuccess', 'TransferSuccess', 'BatchApplied', 'HoldCaptured', 'HoldVoided', 'Reversed', 'Closed']);
+const REFUSED = new Set(['InsufficientFunds', 'BatchRefused', 'HoldRefused', 'ReversalRefused']);
+const stepKey = (key: string, step: 'd' | 'r' | 'c') => `${key}-${step}`;
 const holdKey = (key: string, step: 'a' | 'c') => `${key}-${step}`;
 const batchKey = (key: string, i: number) => `${key}-b${i}`;
 
@@ -611,6 +654,10 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
       if (captured !== (move.final === 'HoldCaptured' ? 1 : 0) || authorizing !== 0) violations.push(`R1/G3/H2: hold ${move.key} (${move.final}) has ${captured} capture entries and ${authorizing} authorization entries`);
       continue;
     }
+    if (move.op.kind === 'reversal' || move.op.kind === 'close') {
+      violations.push(...(await checkLifecycleMove(db, move, move.op, byRequest)));
+      continue;
+    }
     const written = byRequest.get(move.key) ?? [];
     const expected = move.final !== undefined && APPLIED.has(move.final) ? (move.op.kind === 'transfer' ? 2 : 1) : 0;
     if (written.length !== expected) violations.push(`R1/G3: ${move.key} (${move.final}) has ${written.length} entries, expected ${expected}`);
@@ -642,7 +689,8 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
     else if (want === 'CAPTURED' && hold.capturedAmount !== undefined && Number(hold.capturedAmount) !== move.op.capture) violations.push(`H2: hold ${move.key} captured ${Number(hold.capturedAmount)}, acknowledged ${move.op.capture}`);
   }
   const inflow = entries.filter((e) => e['kind'] === 'deposit').reduce((s, e) => s + Number(e['amount']), 0);
-  const outflow = entries.filter((e) => e['kind'] === 'withdrawal').reduce((s, e) => s + Number(e['amount']), 0);
+  // A reversed deposit's money left too (depositReversal), without a payout.
+  const outflow = entries.filter((e) => e['kind'] === 'withdrawal' || e['kind'] === 'depositReversal').reduce((s, e) => s + Number(e['amount']), 0);
   if (balances !== inflow - outflow) violations.push(`G2: balances sum ${balances} != deposits ${inflow} - withdrawals ${outflow}`);
   // P1: one payout per applied withdrawal, once the projection (possibly a new lease holder) caught up.
   const withdrawals = entries.filter((e) => e['kind'] === 'withdrawal').map((e) => String(e._id));
@@ -704,6 +752,39 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
   return violations;
 }
 
+/**
+ * R1/G3 and L1, L2 for a reversal or a close: each step's entries once when acknowledged (the
+ * deposit one, the reversal one, the close two: out of the closed account and into its target);
+ * the reversed deposit's record holds the acknowledged reversal (L1); a closed account is CLOSED,
+ * holds nothing and has no entry after its close (L2).
+ */
+async function checkLifecycleMove(db: Db, move: MoveRecord, op: ReversalOp | CloseOp, byRequest: Map<string, Document[]>): Promise<string[]> {
+  const violations: string[] = [];
+  const read = { readPreference: ReadPreference.primary } as const;
+  const count = (step: 'd' | 'r' | 'c') => (byRequest.get(stepKey(move.key, step)) ?? []).length;
+  const done = move.final !== undefined && (APPLIED.has(move.final) || REFUSED.has(move.final));
+  if (count('d') !== (done ? 1 : 0)) violations.push(`R1/G3: ${op.kind} ${move.key} (${move.final}) has ${count('d')} entries for its deposit, expected ${done ? 1 : 0}`);
+  if (op.kind === 'reversal') {
+    const reversed = move.final === 'Reversed';
+    if (count('r') !== (reversed ? 1 : 0)) violations.push(`R1/G3: reversal ${move.key} (${move.final}) has ${count('r')} entries, expected ${reversed ? 1 : 0}`);
+    const original = await db.collection('ledger_requests').findOne({ _id: `ledger:${stepKey(move.key, 'd')}` as never }, read);
+    const total = Number(original?.['reversedAmount'] ?? 0);
+    if (total !== (reversed ? op.reverse : 0)) violations.push(`L1: deposit ${stepKey(move.key, 'd')} of ${op.amount} has ${total} reversed, acknowledged ${reversed ? op.reverse : 0}`);
+    return violations;
+  }
+  const closed = move.final === 'Closed';
+  if (count('c') !== (closed ? 2 : 0)) violations.push(`R1/G3: close ${move.key} (${move.final}) has ${count('c')} entries, expected ${closed ? 2 : 0}`);
+  if (!closed) return violations;
+  const account = await db.collection('accounts').findOne({ _id: op.accountId as never }, read);
+  if (account?.['status'] !== 'CLOSED' || Number(account['balance']) !== 0 || Number(account['held'] ?? 0) !== 0) {
+    violations.push(`L2: ${op.accountId} acknowledged closed but stored ${account?.['status'] ?? 'OPEN'} with balance ${Number(account?.['balance'])}`);
+  }
+  const closing = (byRequest.get(stepKey(move.key, 'c')) ?? []).find((entry) => entry['accountId'] === op.accountId);
+  const later = closing === undefined ? 0 : await db.collection('ledger_entries').countDocuments({ accountId: op.accountId, versionAfter: { $gt: closing['versionAfter'] } }, read);
+  if (later > 0) violations.push(`L2: ${op.accountId} has ${later} entries after its close`);
+  return violations;
+}
+
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
@@ -729,6 +810,9 @@ function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: Mov
   lines.push(`| ${moves.length} | ${acknowledged.length} | ${applied.length} | ${acknowledged.length - applied.length} | ${lost} | ${doubled} | ${longest} ms (bound ${FINAL_BOUND_MS} ms) |`);
   lines.push(`atomic batches (2-4 moves each, in the counts above): ${batches.length} sent, ${batches.filter((m) => m.final === 'BatchApplied').length} applied whole, ${batches.filter((m) => m.final === 'BatchRefused').length} refused whole`);
   const holdOps = moves.filter((m) => m.op.kind === 'hold');
+  const reversalOps = moves.filter((m) => m.op.kind === 'reversal');
+  const closeOps = moves.filter((m) => m.op.kind === 'close');
+  lines.push(`reversals and closes (in the counts above): ${reversalOps.length} deposits reversed in part sent, ${reversalOps.filter((m) => m.final === 'Reversed').length} reversed, ${reversalOps.filter((m) => m.final === 'ReversalRefused').length} refused (the money had left); ${closeOps.length} closes sent, ${closeOps.filter((m) => m.final === 'Closed').length} closed`);
   lines.push(`holds (in the counts above): ${holdOps.length} sent, ${holdOps.filter((m) => m.final === 'HoldCaptured').length} captured in part, ${holdOps.filter((m) => m.final === 'HoldVoided').length} voided, ${holdOps.filter((m) => m.final === 'HoldRefused').length} refused at authorization`);
   lines.push('');
   lines.push('| fault | target | recovered in | calls during it | failed calls (SDK gave up) | p99 call latency |');

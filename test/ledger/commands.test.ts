@@ -55,7 +55,7 @@ describe('ledger commands', () => {
     sent.push(...(await mutate(open, { id: 'cmd-a' })));
     // abortTransaction: the replay ends its transaction when the key turns out to be decided.
     expect(new Set(sent.map((event) => event.commandName))).toEqual(
-      new Set(['find', 'insert', 'findAndModify', 'commitTransaction', 'abortTransaction']),
+      new Set(['find', 'insert', 'update', 'findAndModify', 'commitTransaction', 'abortTransaction']),
     );
     expect(sent.filter((event) => event.commandName === 'commitTransaction')).toHaveLength(4);
     expectPrimaryAndMajority(sent);

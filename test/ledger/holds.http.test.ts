@@ -37,6 +37,7 @@ describe('holds over HTTP', () => {
       DuplicateReplayed: (replayed) => (replayed.original.__typename === 'AuthorizeHoldSuccess' ? replayed.original.hold.id : ''),
       InsufficientFunds: () => '',
       AccountNotFound: () => '',
+      AccountClosed: () => '',
       IdempotencyKeyReused: () => '',
       RequestInProgress: () => '',
       OutcomeUnknown: () => '',

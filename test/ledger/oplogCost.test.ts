@@ -74,4 +74,19 @@ describe('oplog cost of a money move', () => {
     // Nothing in the move grows with the account: same keys' lengths, same bytes.
     expect(late.bytes).toBe(fresh.bytes);
   });
+
+  it('grows by the metadata once: a withdrawal with 1 KiB of metadata logs that many bytes more, not two or three times', async () => {
+    const accountId = id30('acct-', 2);
+    await h.fundedAccount(accountId, 1_000);
+    const metadata = JSON.stringify({ note: 'm'.repeat(1_000) });
+    const plain = await withdrawal(accountId, 200);
+    const annotated = await oplogOf(async () => {
+      expect((await h.service.withdraw({ accountId, amount: 1, requestId: id30('w-', 201), metadata })).kind).toBe('withdrawSuccess');
+    });
+    const grown = annotated.bytes - plain.bytes;
+    // The metadata's text, its field name and a string's length prefix: stored on the request only.
+    expect(grown).toBeGreaterThanOrEqual(metadata.length);
+    expect(grown).toBeLessThan(metadata.length + 64);
+    console.log(`oplogCost: a withdrawal logs ${plain.bytes} bytes, ${annotated.bytes} with ${metadata.length} bytes of metadata (+${grown})`);
+  });
 });

@@ -62,6 +62,7 @@ describe('submitMoves over HTTP', () => {
         InsufficientFunds: (refused) => `refused: ${refused.balance}`,
         BalanceLimitExceeded: () => 'refused',
         AccountNotFound: () => 'refused',
+        AccountClosed: () => 'refused',
         CurrencyMismatch: () => 'refused',
         IdempotencyKeyReused: () => 'reused',
         RequestInProgress: () => 'transient',

@@ -81,7 +81,7 @@ describe('ledger write cost', () => {
     expect(sent).toEqual([
       'findAndModify accounts', // the conditional debit, first: a write conflict shows at once
       'insert ledger_requests', // the request under its key, already decided
-      'insert ledger_entries', // the journal entry
+      'update ledger_entries', // the journal entry (an upsert, to stamp committedAt with $$NOW)
       'commitTransaction 1', // all of it or nothing, w: majority
     ]);
   });
@@ -92,7 +92,7 @@ describe('ledger write cost', () => {
     'find ledger_requests': 1, // which of its keys are decided already (replays)
     'update accounts': 1, // one conditional write per account, filtered on the balance and version read
     'insert ledger_requests': 1, // every decided request
-    'insert ledger_entries': 1, // every journal entry
+    'update ledger_entries': 1, // every journal entry (upserts, to stamp committedAt with $$NOW)
     'commitTransaction 1': 1, // all of it or nothing, w: majority
   };
   const perMove = new Map<string, number>();

@@ -98,6 +98,7 @@ describe('queries and mutations', () => {
         WithdrawSuccess: (r) => `ok ${r.account.balance}`,
         InsufficientFunds: (r) => `short ${r.balance}`,
         AccountNotFound: (r) => `no ${r.accountId}`,
+        AccountClosed: (r) => `closed ${r.accountId}`,
         DuplicateReplayed: (r) => `again ${r.requestId}`,
         IdempotencyKeyReused: () => 'reused',
         RequestInProgress: () => 'busy',

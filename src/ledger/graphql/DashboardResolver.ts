@@ -9,7 +9,7 @@ import type { LedgerRequestContext } from './context.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
 import { BigIntString, DateTime, SafeInt } from '../../graphql/scalars.ts';
 import { decodeEntriesCursor, type CappedCount, ENTRY_KINDS, type LedgerRequestStatus } from '../dashboard.ts';
-import { DashboardLimits, idLengthMax } from '../limits.ts';
+import { DashboardLimits, idLengthMax, LifecycleLimits } from '../limits.ts';
 import type { EntryKind } from '../model.ts';
 import { LedgerEntry, LedgerEntryKind, toLedgerEntry } from './types.ts';
 import { RefusalFields } from './results.ts';
@@ -124,6 +124,7 @@ const timeRange = <T extends { from?: Date | undefined; to?: Date | undefined }>
 const entriesArgs = z
   .object({
     accountId: printable.optional(),
+    reference: z.string().min(1).max(LifecycleLimits.referenceLengthMax).optional(),
     kinds: z.array(z.enum(ENTRY_KINDS as [EntryKind, ...EntryKind[]])).max(ENTRY_KINDS.length).optional(),
     currency: currency.optional(),
     from: z.date().optional(),
@@ -141,10 +142,13 @@ const totalsArgs = z.object({ currency, from: z.date().optional(), to: z.date().
 
 @Resolver()
 export class DashboardResolver {
-  @Query(() => LedgerEntryList, { description: `Entries across accounts, newest first, filtered by account, kinds, currency and createdAt in [from, to); at most ${DashboardLimits.entriesPageMax} per page` })
+  @Query(() => LedgerEntryList, {
+    description: `Entries across accounts, newest first, filtered by account, the moves' reference, kinds, currency and createdAt in [from, to); at most ${DashboardLimits.entriesPageMax} per page`,
+  })
   @Allow(Rights.query)
   async ledgerEntries(
     @Arg('accountId', () => ID, { nullable: true }) accountId: string | null,
+    @Arg('reference', () => String, { nullable: true, description: "The moves' reference, exactly as sent (index-backed)" }) reference: string | null,
     @Arg('kinds', () => [LedgerEntryKind], { nullable: true }) kinds: EntryKind[] | null,
     @Arg('currency', () => String, { nullable: true }) currency: string | null,
     @Arg('from', () => DateTime, { nullable: true }) from: Date | null,
@@ -153,7 +157,7 @@ export class DashboardResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: LedgerRequestContext,
   ): Promise<LedgerEntryList> {
-    const query = parseInput(entriesArgs, { accountId, kinds, currency, from, to, first, after });
+    const query = parseInput(entriesArgs, { accountId, reference, kinds, currency, from, to, first, after });
     const page = await ctx.services.ledgerDashboard.listEntries(query, readOptions(ctx));
     return Object.assign(new LedgerEntryList(), { ...page, items: page.items.map(toLedgerEntry) });
   }

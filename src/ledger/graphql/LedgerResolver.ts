@@ -10,10 +10,12 @@ import { pageSizeMax, submitMovesMax } from '../limits.ts';
 import type { Page } from '../queries.ts';
 import type { LedgerEntry as ServiceEntry } from '../results.ts';
 import type { LedgerService } from '../service.ts';
-import { DepositInput, OpenAccountInput, SubmitMovesInput, TransferInput, WithdrawInput } from './inputs.ts';
+import { CloseAccountInput, DepositInput, OpenAccountInput, ReverseMoveInput, SubmitMovesInput, TransferInput, WithdrawInput } from './inputs.ts';
+import { CloseAccountResult, ReverseMoveResult, toCloseAccountResult, toReverseMoveResult } from './lifecycleResults.ts';
 import { DepositResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
 import { toDepositResult, toOpenAccountResult, toSubmitMovesResult, toTransferResult, toWithdrawResult } from './toGraphql.ts';
-import { Account, AccountPage, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
+import { Account, AccountPage, BalanceHistoryPage, BalancePoint, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
+import { DateTime, JSONScalar, SafeInt } from '../../graphql/scalars.ts';
 import { present } from '../../lib/assert.ts';
 
 /** The app's one ledger service (src/app/createApp.ts), from the request's context. */
@@ -63,6 +65,49 @@ export class LedgerResolver {
     return toSubmitMovesResult(await ledger(ctx).submitMoves(parseInput(zodInputs.submitMovesInput, input)));
   }
 
+  @Mutation(() => ReverseMoveResult, {
+    description: 'Reverses all or part of a deposit or transfer under its own requestId, never past what is left of it (amount absent: all that is left)',
+  })
+  @Allow(Rights.moveMoney)
+  async reverseMove(@Arg('input', () => ReverseMoveInput) input: ReverseMoveInput, @Ctx() ctx: LedgerRequestContext) {
+    return toReverseMoveResult(await ledger(ctx).reverseMove(parseInput(zodInputs.reverseMoveInput, input)));
+  }
+
+  @Mutation(() => CloseAccountResult, {
+    description: 'Moves the whole balance to transferBalanceTo and closes the account, in one transaction; no move applies to it afterwards',
+  })
+  @Allow(Rights.moveMoney)
+  async closeAccount(@Arg('input', () => CloseAccountInput) input: CloseAccountInput, @Ctx() ctx: LedgerRequestContext) {
+    return toCloseAccountResult(await ledger(ctx).closeAccount(parseInput(zodInputs.closeAccountInput, input)));
+  }
+
+  @Query(() => SafeInt, {
+    nullable: true,
+    description: "An account's balance as of `at` (Account.balanceAt as a root field, for the SDK); null when there is no such account",
+  })
+  @Allow(Rights.query)
+  async balanceAt(@Arg('accountId', () => ID) accountId: string, @Arg('at', () => DateTime) at: Date, @Ctx() ctx: LedgerRequestContext): Promise<number | null> {
+    const id = parseInput(zodInputs.accountIdQuery, { id: accountId }).id;
+    if ((await ctx.loaders.accountById.load(id)) === null) return null;
+    return ledger(ctx).balanceAt(id, at);
+  }
+
+  @Query(() => BalanceHistoryPage, {
+    description: `An account's balance after each decision, newest first, at or before \`at\` (absent: now), on the database clock; at most ${pageSizeMax} per page`,
+  })
+  @Allow(Rights.query)
+  async balanceHistory(
+    @Arg('accountId', () => ID) accountId: string,
+    @Arg('at', () => DateTime, { nullable: true }) at: Date | null,
+    @Arg('first', () => Int, { nullable: true }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: LedgerRequestContext,
+  ): Promise<BalanceHistoryPage> {
+    const page = await ledger(ctx).balanceHistory(parseInput(zodInputs.balanceHistoryInput, { accountId, at, first, after }));
+    const items = page.items.map((point) => Object.assign(new BalancePoint(), { ...point, entry: toLedgerEntry(point.entry) }));
+    return Object.assign(new BalanceHistoryPage(), { ...page, items });
+  }
+
   @Query(() => Account, { nullable: true })
   @Allow(Rights.query)
   async account(@Arg('id', () => ID) id: string, @Ctx() ctx: LedgerRequestContext): Promise<Account | null> {
@@ -102,6 +147,13 @@ export class AccountFieldsResolver {
   ): Promise<LedgerEntryPage> {
     return entryPage(await ledger(ctx).listEntries(parseInput(zodInputs.entriesPageInput, { accountId: account.id, first, after })));
   }
+
+  @FieldResolver(() => SafeInt, {
+    description: "The balance as of `at`: right after the account's last decision committed at or before it, on the database clock (0 before its first)",
+  })
+  async balanceAt(@Root() account: Account, @Arg('at', () => DateTime) at: Date, @Ctx() ctx: LedgerRequestContext): Promise<number> {
+    return ledger(ctx).balanceAt(account.id, at);
+  }
 }
 
 @Resolver(() => LedgerEntry)
@@ -114,6 +166,18 @@ export class LedgerEntryFieldsResolver {
   @FieldResolver(() => Account, { nullable: true, description: 'The other account of a transfer, as it is now' })
   async counterparty(@Root() entry: LedgerEntry, @Ctx() ctx: LedgerRequestContext): Promise<Account | null> {
     return entry.counterpartyAccountId === null ? null : loadAccount(ctx, entry.counterpartyAccountId);
+  }
+
+  @FieldResolver(() => JSONScalar, { nullable: true, description: "The move's metadata, as sent (stored once, with its request)" })
+  async metadata(@Root() entry: LedgerEntry, @Ctx() ctx: LedgerRequestContext): Promise<unknown> {
+    const text = entry.metadata !== undefined ? entry.metadata : (await ctx.loaders.moveAnnotations.load(entry.requestId)).metadata;
+    return text === null ? null : JSON.parse(text);
+  }
+
+  @FieldResolver(() => SafeInt, { description: "On a deposit's or transfer's entries: the total its reversals took back so far (0 otherwise)" })
+  async reversedAmount(@Root() entry: LedgerEntry, @Ctx() ctx: LedgerRequestContext): Promise<number> {
+    if (entry.kind !== 'deposit' && entry.kind !== 'transferOut' && entry.kind !== 'transferIn') return 0;
+    return (await ctx.loaders.moveAnnotations.load(entry.requestId)).reversedAmount;
   }
 }
 

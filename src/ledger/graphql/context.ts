@@ -4,9 +4,9 @@ import type { RequestContext } from '../../graphql/context.ts';
 import type { LedgerDashboard } from '../dashboard.ts';
 import type { LedgerFeeds } from '../events.ts';
 import type { LedgerService } from '../service.ts';
-import type { accountLoader } from './accountLoader.ts';
+import type { accountLoader, moveAnnotationsLoader } from './accountLoader.ts';
 
 export type LedgerRequestContext = RequestContext<
   { ledger: LedgerService; ledgerDashboard: LedgerDashboard; liveFeeds: LedgerFeeds },
-  { accountById: ReturnType<typeof accountLoader> }
+  { accountById: ReturnType<typeof accountLoader>; moveAnnotations: ReturnType<typeof moveAnnotationsLoader> }
 >;

@@ -4,7 +4,7 @@ import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } fr
 import { SafeInt } from '../../graphql/scalars.ts';
 import type { HoldStatusName } from '../results.ts';
 import { Hold, HoldStatus } from './holdTypes.ts';
-import { AccountNotFound, BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds, OutcomeUnknown, RequestInProgress } from './results.ts';
+import { AccountClosed, AccountNotFound, BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds, OutcomeUnknown, RequestInProgress } from './results.ts';
 import { Account, LedgerEntry } from './types.ts';
 
 const asDecided = 'as this decision left it (the same on every replay)';
@@ -76,7 +76,7 @@ registerReplayableOutcome(AuthorizeHoldSuccess, CaptureHoldSuccess, VoidHoldSucc
 
 export const AuthorizeHoldResult = createUnionType({
   name: 'AuthorizeHoldResult',
-  types: () => [AuthorizeHoldSuccess, InsufficientFunds, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, RequestInProgress, OutcomeUnknown] as const,
+  types: () => [AuthorizeHoldSuccess, InsufficientFunds, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, AccountClosed, RequestInProgress, OutcomeUnknown] as const,
 });
 export const CaptureHoldResult = createUnionType({
   name: 'CaptureHoldResult',
@@ -88,6 +88,7 @@ export const CaptureHoldResult = createUnionType({
       HoldNotFound,
       CurrencyMismatch,
       AccountNotFound,
+      AccountClosed,
       BalanceLimitExceeded,
       DuplicateReplayed,
       IdempotencyKeyReused,

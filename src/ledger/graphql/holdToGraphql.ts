@@ -60,6 +60,7 @@ export function toAuthorizeHoldResult(result: R.AuthorizeHoldResult): AuthorizeH
       return replayed(result);
     case 'idempotencyKeyReused':
     case 'accountNotFound':
+    case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
       return keyedRequestMember(result);
@@ -86,6 +87,7 @@ export function toCaptureHoldResult(
       return replayed(result);
     case 'idempotencyKeyReused':
     case 'accountNotFound':
+    case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
       return keyedRequestMember(result);

@@ -1,8 +1,8 @@
 // GraphQL input types; their values are validated again (ranges, sizes, formats) by the zod
 // schemas in ../inputs.ts before the service sees them.
 import { Field, InputType, Int, registerEnumType } from 'type-graphql';
-import { SafeInt } from '../../graphql/scalars.ts';
-import { idLengthMax } from '../limits.ts';
+import { JSONScalar, SafeInt } from '../../graphql/scalars.ts';
+import { idLengthMax, LifecycleLimits } from '../limits.ts';
 
 const requestIdDescription = `Your key for this movement (printable, at most ${idLengthMax} characters): the same key and parameters replay the first answer`;
 
@@ -15,9 +15,22 @@ export class OpenAccountInput {
   currency!: string;
 }
 
+const referenceDescription = `Your reference for the move (an invoice or bank transaction id), at most ${LifecycleLimits.referenceLengthMax} characters: returned on its entries, found by ledgerEntries(reference:), part of what a replay must match`;
+const metadataDescription = `A JSON object of your own, at most ${LifecycleLimits.metadataBytesMax} bytes and ${LifecycleLimits.metadataDepthMax} levels: returned on the move's entries, part of what a replay must match`;
+
+/** What every money move may carry besides its parameters. */
+@InputType()
+abstract class AnnotatedInput {
+  @Field(() => String, { nullable: true, description: referenceDescription })
+  reference?: string | null;
+
+  @Field(() => JSONScalar, { nullable: true, description: metadataDescription })
+  metadata?: unknown;
+}
+
 /** The fields of a movement on one account; deposit and withdraw take exactly these. */
 @InputType()
-abstract class AccountMovementInput {
+abstract class AccountMovementInput extends AnnotatedInput {
   @Field(() => String)
   accountId!: string;
 
@@ -35,7 +48,7 @@ export class DepositInput extends AccountMovementInput {}
 export class WithdrawInput extends AccountMovementInput {}
 
 @InputType()
-export class TransferInput {
+export class TransferInput extends AnnotatedInput {
   @Field(() => String)
   fromAccountId!: string;
 
@@ -55,7 +68,7 @@ export type MoveKind = (typeof MoveKind)[keyof typeof MoveKind];
 registerEnumType(MoveKind, { name: 'MoveKind', description: 'What a move of submitMoves does' });
 
 @InputType({ description: 'One move of submitMoves' })
-export class MoveInput {
+export class MoveInput extends AnnotatedInput {
   @Field(() => MoveKind)
   kind!: MoveKind;
 
@@ -82,7 +95,7 @@ export class SubmitMovesInput {
 }
 
 @InputType()
-export class AuthorizeHoldInput {
+export class AuthorizeHoldInput extends AnnotatedInput {
   @Field(() => String, { description: requestIdDescription })
   requestId!: string;
 
@@ -97,7 +110,7 @@ export class AuthorizeHoldInput {
 }
 
 @InputType()
-export class CaptureHoldInput {
+export class CaptureHoldInput extends AnnotatedInput {
   @Field(() => String, { description: requestIdDescription })
   requestId!: string;
 
@@ -118,4 +131,28 @@ export class VoidHoldInput {
 
   @Field(() => String)
   holdId!: string;
+}
+
+@InputType()
+export class ReverseMoveInput {
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+
+  @Field(() => String, { description: 'The requestId of the deposit or transfer to reverse' })
+  originalRequestId!: string;
+
+  @Field(() => SafeInt, { nullable: true, description: 'Positive integer minor units; absent: all that is left to reverse of the original' })
+  amount?: number | null;
+}
+
+@InputType()
+export class CloseAccountInput {
+  @Field(() => String, { description: requestIdDescription })
+  requestId!: string;
+
+  @Field(() => String, { description: 'The account to close: it must hold no pending hold' })
+  accountId!: string;
+
+  @Field(() => String, { description: 'An open account of the same currency that receives the whole balance, in the same transaction' })
+  transferBalanceTo!: string;
 }

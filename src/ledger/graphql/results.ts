@@ -99,6 +99,15 @@ export class OutcomeUnknown {
   firstSeenAt!: Date;
 }
 
+@ObjectType({ description: 'The account is closed (closeAccount): no move, hold or reversal applies to it. Nothing moved and nothing was recorded' })
+export class AccountClosed {
+  @Field(() => ID)
+  accountId!: string;
+
+  @Field(() => DateTime, { nullable: true })
+  closedAt!: Date | null;
+}
+
 @ObjectType({ description: 'The two accounts hold different currencies; nothing was recorded' })
 export class CurrencyMismatch {
   @Field(() => ID)
@@ -140,12 +149,12 @@ export const OpenAccountResult = createUnionType({
 export const DepositResult = createUnionType({
   name: 'DepositResult',
   types: () =>
-    [DepositSuccess, BalanceLimitExceeded, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, RequestInProgress, OutcomeUnknown] as const,
+    [DepositSuccess, BalanceLimitExceeded, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, AccountClosed, RequestInProgress, OutcomeUnknown] as const,
 });
 export const WithdrawResult = createUnionType({
   name: 'WithdrawResult',
   types: () =>
-    [WithdrawSuccess, InsufficientFunds, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, RequestInProgress, OutcomeUnknown] as const,
+    [WithdrawSuccess, InsufficientFunds, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, AccountClosed, RequestInProgress, OutcomeUnknown] as const,
 });
 export const TransferResult = createUnionType({
   name: 'TransferResult',
@@ -158,6 +167,7 @@ export const TransferResult = createUnionType({
       DuplicateReplayed,
       IdempotencyKeyReused,
       AccountNotFound,
+      AccountClosed,
       RequestInProgress,
       OutcomeUnknown,
     ] as const,
@@ -177,6 +187,7 @@ export const MoveResult = createUnionType({
       DuplicateReplayed,
       IdempotencyKeyReused,
       AccountNotFound,
+      AccountClosed,
       RequestInProgress,
       OutcomeUnknown,
       LinkedMoveFailed,

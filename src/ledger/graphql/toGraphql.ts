@@ -5,6 +5,7 @@
 import { DuplicateReplayed, IdempotencyKeyReused } from '../../graphql/results/index.ts';
 import type * as R from '../results.ts';
 import {
+  AccountClosed,
   AccountNotFound,
   BalanceLimitExceeded,
   BatchTooLarge,
@@ -21,8 +22,8 @@ import {
 } from './results.ts';
 import { toAccount, toLedgerEntry } from './types.ts';
 
-/** The members every keyed request's union shares (not found, in progress, unknown, key reused). */
-export type KeyedRequestMember = AccountNotFound | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
+/** The members every keyed request's union shares (not found, closed, in progress, unknown, key reused). */
+export type KeyedRequestMember = AccountNotFound | AccountClosed | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
 
 function openAccountSuccess(result: R.OpenAccountSuccess): OpenAccountSuccess {
   return Object.assign(new OpenAccountSuccess(), { account: toAccount(result.account) });
@@ -83,8 +84,10 @@ function replayed(result: R.DuplicateReplayed): DuplicateReplayed {
 }
 
 /** The members every keyed request's union shares, from the service result they map from. */
-export function keyedRequestMember(result: R.AccountNotFound | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): KeyedRequestMember {
+export function keyedRequestMember(result: R.AccountNotFound | R.AccountClosed | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): KeyedRequestMember {
   switch (result.kind) {
+    case 'accountClosed':
+      return Object.assign(new AccountClosed(), { accountId: result.accountId, closedAt: result.closedAt });
     case 'accountNotFound':
       return Object.assign(new AccountNotFound(), { accountId: result.accountId });
     case 'requestInProgress':
@@ -117,6 +120,7 @@ export function toDepositResult(result: R.DepositResult): DepositSuccess | Balan
       return replayed(result);
     case 'idempotencyKeyReused':
     case 'accountNotFound':
+    case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
       return keyedRequestMember(result);
@@ -133,6 +137,7 @@ export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | In
       return replayed(result);
     case 'idempotencyKeyReused':
     case 'accountNotFound':
+    case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
       return keyedRequestMember(result);
@@ -153,6 +158,7 @@ export function toTransferResult(result: R.TransferResult): TransferSuccess | In
       return replayed(result);
     case 'idempotencyKeyReused':
     case 'accountNotFound':
+    case 'accountClosed':
     case 'requestInProgress':
     case 'outcomeUnknown':
       return keyedRequestMember(result);

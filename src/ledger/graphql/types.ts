@@ -2,16 +2,23 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTime, SafeInt } from '../../graphql/scalars.ts';
 import type { EntryKind } from '../model.ts';
-import type { AccountSnapshot, LedgerEntry as ServiceEntry } from '../results.ts';
+import type { AccountSnapshot, AccountStatusName, LedgerEntry as ServiceEntry } from '../results.ts';
 
 export const LedgerEntryKind = Object.freeze({
   deposit: 'deposit',
   withdrawal: 'withdrawal',
   transferOut: 'transferOut',
   transferIn: 'transferIn',
+  depositReversal: 'depositReversal',
 } as const satisfies Record<EntryKind, EntryKind>);
 
-registerEnumType(LedgerEntryKind, { name: 'LedgerEntryKind', description: 'Which way the money of an entry went' });
+registerEnumType(LedgerEntryKind, {
+  name: 'LedgerEntryKind',
+  description: 'Which way the money of an entry went; depositReversal: a reversed deposit taken back out (no payout)',
+});
+
+export const AccountStatus = Object.freeze({ OPEN: 'OPEN', CLOSED: 'CLOSED' } as const satisfies Record<AccountStatusName, AccountStatusName>);
+registerEnumType(AccountStatus, { name: 'AccountStatus', description: 'CLOSED: closeAccount moved its balance away; no move applies to it again' });
 
 @ObjectType({ description: 'An account; `entries` is its journal, newest first' })
 export class Account {
@@ -36,6 +43,12 @@ export class Account {
 
   @Field(() => SafeInt, { nullable: true, description: 'balance - held: what withdrawals, transfers and new holds may spend. Null where `held` is' })
   available!: number | null;
+
+  @Field(() => AccountStatus)
+  status!: AccountStatusName;
+
+  @Field(() => DateTime, { nullable: true, description: 'When closeAccount closed it (database clock); null while open' })
+  closedAt!: Date | null;
 }
 
 /**
@@ -76,6 +89,45 @@ export abstract class LedgerEntryFields {
 export class LedgerEntry extends LedgerEntryFields {
   @Field(() => ID)
   id!: string;
+
+  @Field(() => String, { nullable: true, description: "The move's reference, as sent (ledgerEntries(reference:) finds it)" })
+  reference!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'On a reversal\'s entries: the requestId of the deposit or transfer it reverses' })
+  reversalOf!: string | null;
+
+  @Field(() => DateTime, { nullable: true, description: 'When its transaction committed it, on the database clock (what balanceAt orders by); null on entries older than it' })
+  committedAt!: Date | null;
+
+  /** JSON text when the answer holds it; undefined: looked up on the request (LedgerEntryFieldsResolver). */
+  metadata?: string | null;
+}
+
+@ObjectType({ description: "One point of an account's balance history: the balance right after one decision" })
+export class BalancePoint {
+  @Field(() => DateTime, { description: 'When the decision committed (database clock)' })
+  at!: Date;
+
+  @Field(() => SafeInt)
+  balance!: number;
+
+  @Field(() => SafeInt)
+  version!: number;
+
+  @Field(() => LedgerEntry, { description: 'The entry that left the account at this balance' })
+  entry!: LedgerEntry;
+}
+
+@ObjectType()
+export class BalanceHistoryPage {
+  @Field(() => [BalancePoint], { description: 'Newest first' })
+  items!: BalancePoint[];
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page' })
+  endCursor!: string | null;
+
+  @Field(() => Boolean)
+  hasNextPage!: boolean;
 }
 
 @ObjectType()

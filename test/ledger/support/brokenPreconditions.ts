@@ -9,6 +9,10 @@ import {
   requestKey,
   requestRules,
   type RequestRules,
+  AccountStatus,
+  availableCovers,
+  type LifecycleRules,
+  toLong,
 } from '../../../src/ledger/index.ts';
 
 // Realistic mistakes, each one small code change away from the real thing. The meta-tests inject
@@ -62,4 +66,36 @@ export const keyPerAttempt: RequestRules = {
 export const paramsHashIgnored: RequestRules = {
   ...requestRules,
   sameMove: (stored, attempt) => stored.requestId === attempt.requestId,
+};
+
+/**
+ * L1: the reversed total checked on the read made before the transaction (the one that picks the
+ * accounts' turns), and the original's record then written on `_id` alone. One at a time the
+ * same as the real write; under concurrency a reversal that lost a write conflict reruns on the
+ * total it read before the winner committed, and both apply.
+ */
+export const reversalCheckedOnARead: LifecycleRules = {
+  async takeReversal(requests, session, originalKey, amount, readBefore) {
+    if (!readBefore || readBefore.status !== 'applied' || Number(readBefore.reversedAmount ?? 0) + amount > Number(readBefore.params.amount)) return null;
+    return requests.findOneAndUpdate({ _id: originalKey }, { $inc: { reversedAmount: toLong(amount) } }, { session, returnDocument: 'after' });
+  },
+};
+
+/**
+ * L2: the account's status checked on a read outside the move's transaction, the write then
+ * filtered without it: a close that commits between that read and the write does not stop it.
+ */
+export const openCheckedOnARead: AccountPreconditions = {
+  ...accountPreconditions,
+  async debit(accounts, session, target) {
+    const seen = await accounts.findOne({ _id: target.accountId });
+    if (!seen || seen.status === AccountStatus.CLOSED) return null;
+    return applyDelta(accounts, session, { _id: target.accountId, ...availableCovers(target.amount) }, -target.amount);
+  },
+  async credit(accounts, session, target) {
+    const seen = await accounts.findOne({ _id: target.accountId });
+    if (!seen || seen.status === AccountStatus.CLOSED) return null;
+    const currency = target.currency === undefined ? {} : { currency: target.currency };
+    return applyDelta(accounts, session, { _id: target.accountId, balance: { $lte: toLong(Number.MAX_SAFE_INTEGER - target.amount) }, ...currency }, target.amount);
+  },
 };

@@ -30,6 +30,10 @@ export type Account = {
   available: Maybe<Scalars['SafeInt']['output']>;
   /** Integer minor units */
   balance: Scalars['SafeInt']['output'];
+  /** The balance as of `at`: right after the account's last decision committed at or before it, on the database clock (0 before its first) */
+  balanceAt: Scalars['SafeInt']['output'];
+  /** When closeAccount closed it (database clock); null while open */
+  closedAt: Maybe<Scalars['DateTime']['output']>;
   /** ISO 4217 code, fixed when the account is opened */
   currency: Scalars['String']['output'];
   /** Newest first; at most 100 per page */
@@ -37,8 +41,15 @@ export type Account = {
   /** Sum of the account's pending holds, integer minor units. Null in the account of a deposit's, withdrawal's or transfer's answer (rebuilt from its journal entry, which records balances, not holds): read account(id) for it */
   held: Maybe<Scalars['SafeInt']['output']>;
   id: Scalars['ID']['output'];
+  status: AccountStatus;
   /** Decisions recorded on the account (each applied or refused movement adds one) */
   version: Scalars['SafeInt']['output'];
+};
+
+
+/** An account; `entries` is its journal, newest first */
+export type AccountBalanceAtArgs = {
+  at: Scalars['DateTime']['input'];
 };
 
 
@@ -64,6 +75,21 @@ export type AccountBalanceChanged = {
 
 export type AccountBalanceEvent = AccountBalanceChanged | ResyncRequired | { __typename?: "%other" };
 
+/** The account is closed (closeAccount): no move, hold or reversal applies to it. Nothing moved and nothing was recorded */
+export type AccountClosed = {
+  __typename?: 'AccountClosed';
+  accountId: Scalars['ID']['output'];
+  closedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** The account still has pending holds: capture or void them first. Nothing was recorded */
+export type AccountHasHolds = {
+  __typename?: 'AccountHasHolds';
+  accountId: Scalars['ID']['output'];
+  /** The sum of its pending holds */
+  held: Scalars['SafeInt']['output'];
+};
+
 /** No such account; nothing was recorded, so the same requestId may be used again */
 export type AccountNotFound = {
   __typename?: 'AccountNotFound';
@@ -78,17 +104,26 @@ export type AccountPage = {
   items: Array<Account>;
 };
 
+/** CLOSED: closeAccount moved its balance away; no move applies to it again */
+export type AccountStatus =
+  | 'CLOSED'
+  | 'OPEN';
+
 export type AuthorizeHoldInput = {
   accountId: Scalars['String']['input'];
   /** Positive integer minor units; the available balance (balance - held) must cover it */
   amount: Scalars['SafeInt']['input'];
   /** Seconds until the hold expires, on the database server's clock */
   expiresInSeconds: Scalars['Int']['input'];
+  /** A JSON object of your own, at most 4096 bytes and 8 levels: returned on the move's entries, part of what a replay must match */
+  metadata?: InputMaybe<Scalars['JSON']['input']>;
+  /** Your reference for the move (an invoice or bank transaction id), at most 128 characters: returned on its entries, found by ledgerEntries(reference:), part of what a replay must match */
+  reference?: InputMaybe<Scalars['String']['input']>;
   /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
 };
 
-export type AuthorizeHoldResult = AccountNotFound | AuthorizeHoldSuccess | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
+export type AuthorizeHoldResult = AccountClosed | AccountNotFound | AuthorizeHoldSuccess | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
 
 /** The amount is reserved: held on the account until captured, voided or expired */
 export type AuthorizeHoldSuccess = {
@@ -99,6 +134,15 @@ export type AuthorizeHoldSuccess = {
   hold: Hold;
 };
 
+export type BalanceHistoryPage = {
+  __typename?: 'BalanceHistoryPage';
+  /** Pass as `after` for the next page */
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  /** Newest first */
+  items: Array<BalancePoint>;
+};
+
 /** Refused: the credit would take the balance past 2^53-1. Nothing moved and nothing was recorded */
 export type BalanceLimitExceeded = {
   __typename?: 'BalanceLimitExceeded';
@@ -106,6 +150,17 @@ export type BalanceLimitExceeded = {
   amount: Scalars['SafeInt']['output'];
   /** The balance when the request was decided */
   balance: Scalars['SafeInt']['output'];
+};
+
+/** One point of an account's balance history: the balance right after one decision */
+export type BalancePoint = {
+  __typename?: 'BalancePoint';
+  /** When the decision committed (database clock) */
+  at: Scalars['DateTime']['output'];
+  balance: Scalars['SafeInt']['output'];
+  /** The entry that left the account at this balance */
+  entry: LedgerEntry;
+  version: Scalars['SafeInt']['output'];
 };
 
 /** The batch carries more moves than one request may; nothing was looked at or written */
@@ -129,13 +184,17 @@ export type CaptureHoldInput = {
   /** At most the hold; absent: the whole hold. The rest is released */
   amount?: InputMaybe<Scalars['SafeInt']['input']>;
   holdId: Scalars['String']['input'];
+  /** A JSON object of your own, at most 4096 bytes and 8 levels: returned on the move's entries, part of what a replay must match */
+  metadata?: InputMaybe<Scalars['JSON']['input']>;
+  /** Your reference for the move (an invoice or bank transaction id), at most 128 characters: returned on its entries, found by ledgerEntries(reference:), part of what a replay must match */
+  reference?: InputMaybe<Scalars['String']['input']>;
   /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
   /** Credit this account (a transfer); absent: paid out as a withdrawal */
   toAccountId?: InputMaybe<Scalars['String']['input']>;
 };
 
-export type CaptureHoldResult = AccountNotFound | BalanceLimitExceeded | CaptureExceedsHold | CaptureHoldSuccess | CurrencyMismatch | DuplicateReplayed | HoldNotFound | HoldNotPending | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
+export type CaptureHoldResult = AccountClosed | AccountNotFound | BalanceLimitExceeded | CaptureExceedsHold | CaptureHoldSuccess | CurrencyMismatch | DuplicateReplayed | HoldNotFound | HoldNotPending | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
 
 /** Captured: the amount left the account (a withdrawal, or a transfer with toAccountId) and the rest of the hold was released */
 export type CaptureHoldSuccess = {
@@ -199,6 +258,31 @@ export type ClaimWorkItemsSuccess = {
   conflicts: Scalars['Int']['output'];
   /** Possibly empty when every candidate was taken by other claimers first (then `conflicts` > 0): claim again */
   items: Array<WorkItem>;
+};
+
+export type CloseAccountInput = {
+  /** The account to close: it must hold no pending hold */
+  accountId: Scalars['String']['input'];
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+  /** An open account of the same currency that receives the whole balance, in the same transaction */
+  transferBalanceTo: Scalars['String']['input'];
+};
+
+export type CloseAccountResult = AccountClosed | AccountHasHolds | AccountNotFound | CloseAccountSuccess | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
+
+/** The account is CLOSED with balance 0; its whole balance went to transferredTo in the same transaction */
+export type CloseAccountSuccess = {
+  __typename?: 'CloseAccountSuccess';
+  /** The closed account, right after the close */
+  account: Account;
+  /** transferBalanceTo's transferIn; null when there was nothing to move */
+  creditEntry: Maybe<LedgerEntry>;
+  /** The closed account's transferOut; null when there was nothing to move */
+  debitEntry: Maybe<LedgerEntry>;
+  movedAmount: Scalars['SafeInt']['output'];
+  /** The receiving account right after the close */
+  transferredTo: Account;
 };
 
 export type CompleteSuccess = {
@@ -285,11 +369,15 @@ export type DepositInput = {
   accountId: Scalars['String']['input'];
   /** Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string */
   amount: Scalars['SafeInt']['input'];
+  /** A JSON object of your own, at most 4096 bytes and 8 levels: returned on the move's entries, part of what a replay must match */
+  metadata?: InputMaybe<Scalars['JSON']['input']>;
+  /** Your reference for the move (an invoice or bank transaction id), at most 128 characters: returned on its entries, found by ledgerEntries(reference:), part of what a replay must match */
+  reference?: InputMaybe<Scalars['String']['input']>;
   /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
 };
 
-export type DepositResult = AccountNotFound | BalanceLimitExceeded | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
+export type DepositResult = AccountClosed | AccountNotFound | BalanceLimitExceeded | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | OutcomeUnknown | RequestInProgress | { __typename?: "%other" };
 
 export type DepositSuccess = {
   __typename?: 'DepositSuccess';
@@ -472,6 +560,8 @@ export type LedgerEntry = {
   amount: Scalars['SafeInt']['output'];
   /** The account's balance right after this entry */
   balanceAfter: Scalars['SafeInt']['output'];
+  /** When its transaction committed it, on the database clock (what balanceAt orders by); null on entries older than it */
+  committedAt: Maybe<Scalars['DateTime']['output']>;
   /** The other account of a transfer, as it is now */
   counterparty: Maybe<Account>;
   /** The other account of a transfer */
@@ -480,8 +570,16 @@ export type LedgerEntry = {
   currency: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   kind: LedgerEntryKind;
+  /** The move's metadata, as sent (stored once, with its request) */
+  metadata: Maybe<Scalars['JSON']['output']>;
+  /** The move's reference, as sent (ledgerEntries(reference:) finds it) */
+  reference: Maybe<Scalars['String']['output']>;
   /** The caller key of the request that wrote it */
   requestId: Scalars['String']['output'];
+  /** On a reversal's entries: the requestId of the deposit or transfer it reverses */
+  reversalOf: Maybe<Scalars['String']['output']>;
+  /** On a deposit's or transfer's entries: the total its reversals took back so far (0 otherwise) */
+  reversedAmount: Scalars['SafeInt']['output'];
   /** The account's version right after this entry */
   versionAfter: Scalars['SafeInt']['output'];
 };
@@ -510,9 +608,10 @@ export type LedgerEntryAdded = {
 
 export type LedgerEntryEvent = LedgerEntryAdded | ResyncRequired | { __typename?: "%other" };
 
-/** Which way the money of an entry went */
+/** Which way the money of an entry went; depositReversal: a reversed deposit taken back out (no payout) */
 export type LedgerEntryKind =
   | 'deposit'
+  | 'depositReversal'
   | 'transferIn'
   | 'transferOut'
   | 'withdrawal';
@@ -629,6 +728,10 @@ export type MoveInput = {
   /** Positive integer minor units */
   amount: Scalars['SafeInt']['input'];
   kind: MoveKind;
+  /** A JSON object of your own, at most 4096 bytes and 8 levels: returned on the move's entries, part of what a replay must match */
+  metadata?: InputMaybe<Scalars['JSON']['input']>;
+  /** Your reference for the move (an invoice or bank transaction id), at most 128 characters: returned on its entries, found by ledgerEntries(reference:), part of what a replay must match */
+  reference?: InputMaybe<Scalars['String']['input']>;
   /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
   /** A transfer's credited account; only for TRANSFER */
@@ -640,6 +743,12 @@ export type MoveKind =
   | 'DEPOSIT'
   | 'TRANSFER'
   | 'WITHDRAW';
+
+/** No move was ever recorded under this requestId; nothing was recorded */
+export type MoveNotFound = {
+  __typename?: 'MoveNotFound';
+  requestId: Scalars['String']['output'];
+};
 
 /** How many times one ledger mutation answered one union member, in this API process since it started */
 export type MoveOutcomeCount = {
@@ -653,7 +762,7 @@ export type MoveOutcomeCount = {
 };
 
 /** One move of a batch: what deposit, withdraw or transfer would answer, or LinkedMoveFailed */
-export type MoveResult = AccountNotFound | BalanceLimitExceeded | CurrencyMismatch | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | LinkedMoveFailed | OutcomeUnknown | RequestInProgress | TransferSuccess | WithdrawSuccess | { __typename?: "%other" };
+export type MoveResult = AccountClosed | AccountNotFound | BalanceLimitExceeded | CurrencyMismatch | DepositSuccess | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | LinkedMoveFailed | OutcomeUnknown | RequestInProgress | TransferSuccess | WithdrawSuccess | { __typename?: "%other" };
 
 export type Mutation = {
   __typename?: 'Mutation';
@@ -664,12 +773,16 @@ export type Mutation = {
   claimWorkItem: ClaimWorkItemResult;
   /** Up to `max` items of `kinds` at once, shared fairly between the kinds; each claimed by the same status-and-version precondition as claimWorkItem */
   claimWorkItems: ClaimWorkItemsResult;
+  /** Moves the whole balance to transferBalanceTo and closes the account, in one transaction; no move applies to it afterwards */
+  closeAccount: CloseAccountResult;
   completeWorkItem: CompleteWorkItemResult;
   createWorkItem: CreateWorkItemResult;
   deposit: DepositResult;
   heartbeatWorkItem: HeartbeatWorkItemResult;
   openAccount: OpenAccountResult;
   requeueWorkItem: RequeueWorkItemResult;
+  /** Reverses all or part of a deposit or transfer under its own requestId, never past what is left of it (amount absent: all that is left) */
+  reverseMove: ReverseMoveResult;
   /** Runs a full ledger audit now, or queues it for the process that holds the audit lease */
   runLedgerAudit: RunLedgerAuditResult;
   /** Stores a cron schedule: each period creates one work item, whichever API processes are alive */
@@ -704,6 +817,11 @@ export type MutationClaimWorkItemsArgs = {
 };
 
 
+export type MutationCloseAccountArgs = {
+  input: CloseAccountInput;
+};
+
+
 export type MutationCompleteWorkItemArgs = {
   input: CompleteWorkItemInput;
 };
@@ -734,6 +852,11 @@ export type MutationRequeueWorkItemArgs = {
 };
 
 
+export type MutationReverseMoveArgs = {
+  input: ReverseMoveInput;
+};
+
+
 export type MutationScheduleWorkArgs = {
   input: ScheduleWorkInput;
 };
@@ -761,6 +884,15 @@ export type MutationVoidHoldArgs = {
 
 export type MutationWithdrawArgs = {
   input: WithdrawInput;
+};
+
+/** The original is not a deposit or transfer that moved money; `detail` says what to do instead. Nothing was recorded */
+export type NotReversible = {
+  __typename?: 'NotReversible';
+  detail: Scalars['String']['output'];
+  /** The original's operation (withdraw, reverseMove, ...) */
+  operation: Scalars['String']['output'];
+  originalRequestId: Scalars['String']['output'];
 };
 
 /** No item of these kinds is available now */
@@ -814,6 +946,10 @@ export type Query = {
   account: Maybe<Account>;
   /** In id order; at most 100 per page */
   accounts: AccountPage;
+  /** An account's balance as of `at` (Account.balanceAt as a root field, for the SDK); null when there is no such account */
+  balanceAt: Maybe<Scalars['SafeInt']['output']>;
+  /** An account's balance after each decision, newest first, at or before `at` (absent: now), on the database clock; at most 100 per page */
+  balanceHistory: BalanceHistoryPage;
   /** The engine in use and the replica-set status */
   health: Health;
   hold: Maybe<Hold>;
@@ -821,7 +957,7 @@ export type Query = {
   holds: HoldPage;
   /** The latest finished ledger audit run; null before the first */
   ledgerAudit: Maybe<LedgerAudit>;
-  /** Entries across accounts, newest first, filtered by account, kinds, currency and createdAt in [from, to); at most 100 per page */
+  /** Entries across accounts, newest first, filtered by account, the moves' reference, kinds, currency and createdAt in [from, to); at most 100 per page */
   ledgerEntries: LedgerEntryList;
   /** The entry a request wrote; a transfer's debit leg */
   ledgerEntry: Maybe<LedgerEntry>;
@@ -863,6 +999,20 @@ export type QueryAccountsArgs = {
 };
 
 
+export type QueryBalanceAtArgs = {
+  accountId: Scalars['ID']['input'];
+  at: Scalars['DateTime']['input'];
+};
+
+
+export type QueryBalanceHistoryArgs = {
+  accountId: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+  at?: InputMaybe<Scalars['DateTime']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type QueryHoldArgs = {
   id: Scalars['ID']['input'];
 };
@@ -883,6 +1033,7 @@ export type QueryLedgerEntriesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   from?: InputMaybe<Scalars['DateTime']['input']>;
   kinds?: InputMaybe<Array<LedgerEntryKind>>;
+  reference?: InputMaybe<Scalars['String']['input']>;
   to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
@@ -940,7 +1091,7 @@ export type QueryWorkItemsArgs = {
 };
 
 /** An outcome that is final for its idempotency key and is repeated on replay */
-export type ReplayableOutcome = AuthorizeHoldSuccess | CaptureHoldSuccess | CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | ScheduleWorkSuccess | TransferSuccess | VoidHoldSuccess | WithdrawSuccess | { __typename?: "%other" };
+export type ReplayableOutcome = AuthorizeHoldSuccess | CaptureHoldSuccess | CloseAccountSuccess | CompleteSuccess | CreateWorkItemSuccess | DepositSuccess | InsufficientFunds | OpenAccountSuccess | ReverseMoveSuccess | ScheduleWorkSuccess | TransferSuccess | VoidHoldSuccess | WithdrawSuccess | { __typename?: "%other" };
 
 /** The replica set the API writes to, as the server reports it */
 export type ReplicaSetStatus = {
@@ -985,6 +1136,48 @@ export type ResyncRequired = {
   /** Where to resume (as `after`) once resynced */
   cursor: Scalars['String']['output'];
   reason: ResyncReason;
+};
+
+/** The reversal would take back more than the original moved, counting every earlier reversal of it. Nothing was recorded */
+export type ReversalExceedsOriginal = {
+  __typename?: 'ReversalExceedsOriginal';
+  /** What this reversal asked (0: nothing was left) */
+  amount: Scalars['SafeInt']['output'];
+  originalAmount: Scalars['SafeInt']['output'];
+  originalRequestId: Scalars['String']['output'];
+  /** Reversed of it so far */
+  reversedAmount: Scalars['SafeInt']['output'];
+};
+
+export type ReverseMoveInput = {
+  /** Positive integer minor units; absent: all that is left to reverse of the original */
+  amount?: InputMaybe<Scalars['SafeInt']['input']>;
+  /** The requestId of the deposit or transfer to reverse */
+  originalRequestId: Scalars['String']['input'];
+  /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
+  requestId: Scalars['String']['input'];
+};
+
+export type ReverseMoveResult = AccountClosed | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | MoveNotFound | NotReversible | OutcomeUnknown | RequestInProgress | ReversalExceedsOriginal | ReverseMoveSuccess | { __typename?: "%other" };
+
+/** The reversal applied: the money went back the way the original came */
+export type ReverseMoveSuccess = {
+  __typename?: 'ReverseMoveSuccess';
+  /** The account the money left, right after the reversal */
+  account: Account;
+  /** What this reversal moved back */
+  amount: Scalars['SafeInt']['output'];
+  /** Into the account the original debited (a transfer's reversal only) */
+  creditEntry: Maybe<LedgerEntry>;
+  /** Out of the account the original credited (depositReversal, or a transfer reversal's transferOut) */
+  entry: LedgerEntry;
+  /** What the original moved */
+  originalAmount: Scalars['SafeInt']['output'];
+  originalRequestId: Scalars['String']['output'];
+  /** The original's total reversed, this reversal included; never above originalAmount */
+  reversedAmount: Scalars['SafeInt']['output'];
+  /** The account the money returned to (a transfer's reversal only), right after it */
+  toAccount: Maybe<Account>;
 };
 
 export type RunLedgerAuditResult = LedgerAuditFinished | LedgerAuditQueued | { __typename?: "%other" };
@@ -1096,12 +1289,16 @@ export type TransferInput = {
   /** Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string */
   amount: Scalars['SafeInt']['input'];
   fromAccountId: Scalars['String']['input'];
+  /** A JSON object of your own, at most 4096 bytes and 8 levels: returned on the move's entries, part of what a replay must match */
+  metadata?: InputMaybe<Scalars['JSON']['input']>;
+  /** Your reference for the move (an invoice or bank transaction id), at most 128 characters: returned on its entries, found by ledgerEntries(reference:), part of what a replay must match */
+  reference?: InputMaybe<Scalars['String']['input']>;
   /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
   toAccountId: Scalars['String']['input'];
 };
 
-export type TransferResult = AccountNotFound | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | TransferSuccess | { __typename?: "%other" };
+export type TransferResult = AccountClosed | AccountNotFound | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | TransferSuccess | { __typename?: "%other" };
 
 /** Both legs of a transfer, each with its account right after it */
 export type TransferSuccess = {
@@ -1158,11 +1355,15 @@ export type WithdrawInput = {
   accountId: Scalars['String']['input'];
   /** Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string */
   amount: Scalars['SafeInt']['input'];
+  /** A JSON object of your own, at most 4096 bytes and 8 levels: returned on the move's entries, part of what a replay must match */
+  metadata?: InputMaybe<Scalars['JSON']['input']>;
+  /** Your reference for the move (an invoice or bank transaction id), at most 128 characters: returned on its entries, found by ledgerEntries(reference:), part of what a replay must match */
+  reference?: InputMaybe<Scalars['String']['input']>;
   /** Your key for this movement (printable, at most 128 characters): the same key and parameters replay the first answer */
   requestId: Scalars['String']['input'];
 };
 
-export type WithdrawResult = AccountNotFound | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | WithdrawSuccess | { __typename?: "%other" };
+export type WithdrawResult = AccountClosed | AccountNotFound | DuplicateReplayed | IdempotencyKeyReused | InsufficientFunds | OutcomeUnknown | RequestInProgress | WithdrawSuccess | { __typename?: "%other" };
 
 export type WithdrawSuccess = {
   __typename?: 'WithdrawSuccess';
@@ -1317,7 +1518,7 @@ export type AccountQueryVariables = Exact<{
 }>;
 
 
-export type AccountQuery = { __typename?: 'Query', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null };
+export type AccountQuery = { __typename?: 'Query', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null };
 
 export type AccountBalanceChangedSubscriptionVariables = Exact<{
   accountIds: Array<Scalars['ID']['input']> | Scalars['ID']['input'];
@@ -1336,7 +1537,7 @@ export type AccountsQueryVariables = Exact<{
 }>;
 
 
-export type AccountsQuery = { __typename?: 'Query', accounts: { __typename?: 'AccountPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }> } };
+export type AccountsQuery = { __typename?: 'Query', accounts: { __typename?: 'AccountPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }> } };
 
 export type AuthorizeHoldMutationVariables = Exact<{
   input: AuthorizeHoldInput;
@@ -1344,20 +1545,23 @@ export type AuthorizeHoldMutationVariables = Exact<{
 
 
 export type AuthorizeHoldMutation = { __typename?: 'Mutation', authorizeHold:
+    | { __typename: 'AccountClosed', accountId: string, closedAt: string | null }
     | { __typename: 'AccountNotFound', accountId: string }
-    | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
@@ -1365,29 +1569,50 @@ export type AuthorizeHoldMutation = { __typename?: 'Mutation', authorizeHold:
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
    };
 
+export type BalanceAtQueryVariables = Exact<{
+  accountId: Scalars['ID']['input'];
+  at: Scalars['DateTime']['input'];
+}>;
+
+
+export type BalanceAtQuery = { __typename?: 'Query', balanceAt: number | null };
+
+export type BalanceHistoryQueryVariables = Exact<{
+  accountId: Scalars['ID']['input'];
+  at?: InputMaybe<Scalars['DateTime']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type BalanceHistoryQuery = { __typename?: 'Query', balanceHistory: { __typename?: 'BalanceHistoryPage', endCursor: string | null, hasNextPage: boolean, items: Array<{ __typename?: 'BalancePoint', at: string, balance: number, version: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }> } };
+
 export type CaptureHoldMutationVariables = Exact<{
   input: CaptureHoldInput;
 }>;
 
 
 export type CaptureHoldMutation = { __typename?: 'Mutation', captureHold:
+    | { __typename: 'AccountClosed', accountId: string, closedAt: string | null }
     | { __typename: 'AccountNotFound', accountId: string }
     | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
     | { __typename: 'CaptureExceedsHold', holdId: string, holdAmount: number, amount: number }
-    | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+    | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
     | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'HoldNotFound', holdId: string }
     | { __typename: 'HoldNotPending', holdId: string, status: HoldStatus }
@@ -1418,6 +1643,37 @@ export type ClaimWorkItemsMutation = { __typename?: 'Mutation', claimWorkItems:
     | { __typename: 'NothingToClaim', kinds: Array<string> }
    };
 
+export type CloseAccountMutationVariables = Exact<{
+  input: CloseAccountInput;
+}>;
+
+
+export type CloseAccountMutation = { __typename?: 'Mutation', closeAccount:
+    | { __typename: 'AccountClosed', accountId: string, closedAt: string | null }
+    | { __typename: 'AccountHasHolds', accountId: string, held: number }
+    | { __typename: 'AccountNotFound', accountId: string }
+    | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
+    | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
+    | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
+    | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+   };
+
 export type CompleteWorkItemMutationVariables = Exact<{
   input: CompleteWorkItemInput;
 }>;
@@ -1427,17 +1683,19 @@ export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkIt
     | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'WorkItemNotFound', id: string }
    };
@@ -1450,17 +1708,19 @@ export type CreateWorkItemMutationVariables = Exact<{
 export type CreateWorkItemMutation = { __typename?: 'Mutation', createWorkItem:
     | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
    };
@@ -1471,65 +1731,74 @@ export type DepositMutationVariables = Exact<{
 
 
 export type DepositMutation = { __typename?: 'Mutation', deposit:
+    | { __typename: 'AccountClosed', accountId: string, closedAt: string | null }
     | { __typename: 'AccountNotFound', accountId: string }
     | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
-    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
    };
 
-export type AccountFieldsFragment = { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null };
+export type AccountFieldsFragment = { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null };
 
 export type HoldFieldsFragment = { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string };
 
-export type LedgerEntryFieldsFragment = { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string };
+export type LedgerEntryFieldsFragment = { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number };
 
 export type WorkItemFieldsFragment = { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> };
 
-type ReplayableOutcomeFields_AuthorizeHoldSuccess_Fragment = { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } };
+type ReplayableOutcomeFields_AuthorizeHoldSuccess_Fragment = { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } };
 
-type ReplayableOutcomeFields_CaptureHoldSuccess_Fragment = { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null };
+type ReplayableOutcomeFields_CaptureHoldSuccess_Fragment = { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null };
+
+type ReplayableOutcomeFields_CloseAccountSuccess_Fragment = { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null };
 
 type ReplayableOutcomeFields_CompleteSuccess_Fragment = { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
 
 type ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment = { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } };
 
-type ReplayableOutcomeFields_DepositSuccess_Fragment = { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+type ReplayableOutcomeFields_DepositSuccess_Fragment = { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } };
 
 type ReplayableOutcomeFields_InsufficientFunds_Fragment = { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number };
 
-type ReplayableOutcomeFields_OpenAccountSuccess_Fragment = { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } };
+type ReplayableOutcomeFields_OpenAccountSuccess_Fragment = { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } };
+
+type ReplayableOutcomeFields_ReverseMoveSuccess_Fragment = { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null };
 
 type ReplayableOutcomeFields_ScheduleWorkSuccess_Fragment = { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } };
 
-type ReplayableOutcomeFields_TransferSuccess_Fragment = { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+type ReplayableOutcomeFields_TransferSuccess_Fragment = { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } };
 
-type ReplayableOutcomeFields_VoidHoldSuccess_Fragment = { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } };
+type ReplayableOutcomeFields_VoidHoldSuccess_Fragment = { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } };
 
-type ReplayableOutcomeFields_WithdrawSuccess_Fragment = { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } };
+type ReplayableOutcomeFields_WithdrawSuccess_Fragment = { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } };
 
 export type ReplayableOutcomeFieldsFragment =
   | ReplayableOutcomeFields_AuthorizeHoldSuccess_Fragment
   | ReplayableOutcomeFields_CaptureHoldSuccess_Fragment
+  | ReplayableOutcomeFields_CloseAccountSuccess_Fragment
   | ReplayableOutcomeFields_CompleteSuccess_Fragment
   | ReplayableOutcomeFields_CreateWorkItemSuccess_Fragment
   | ReplayableOutcomeFields_DepositSuccess_Fragment
   | ReplayableOutcomeFields_InsufficientFunds_Fragment
   | ReplayableOutcomeFields_OpenAccountSuccess_Fragment
+  | ReplayableOutcomeFields_ReverseMoveSuccess_Fragment
   | ReplayableOutcomeFields_ScheduleWorkSuccess_Fragment
   | ReplayableOutcomeFields_TransferSuccess_Fragment
   | ReplayableOutcomeFields_VoidHoldSuccess_Fragment
@@ -1537,17 +1806,19 @@ export type ReplayableOutcomeFieldsFragment =
 ;
 
 export type DuplicateReplayedFieldsFragment = { __typename?: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-    | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-    | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+    | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+    | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+    | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
     | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+    | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
     | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-    | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+    | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
    };
 
 export type LedgerAuditFieldsFragment = { __typename?: 'LedgerAudit', scope: string, lastRunAt: string, accountsChecked: number, entriesChecked: number, mismatchCount: number, mismatches: Array<{ __typename?: 'LedgerAuditMismatch', kind: string, subject: string, accountId: string | null, expected: number, actual: number }> };
@@ -1605,6 +1876,7 @@ export type LedgerAuditQuery = { __typename?: 'Query', ledgerAudit: { __typename
 
 export type LedgerEntriesQueryVariables = Exact<{
   accountId?: InputMaybe<Scalars['ID']['input']>;
+  reference?: InputMaybe<Scalars['String']['input']>;
   kinds?: InputMaybe<Array<LedgerEntryKind> | LedgerEntryKind>;
   currency?: InputMaybe<Scalars['String']['input']>;
   from?: InputMaybe<Scalars['DateTime']['input']>;
@@ -1614,14 +1886,14 @@ export type LedgerEntriesQueryVariables = Exact<{
 }>;
 
 
-export type LedgerEntriesQuery = { __typename?: 'Query', ledgerEntries: { __typename?: 'LedgerEntryList', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }> } };
+export type LedgerEntriesQuery = { __typename?: 'Query', ledgerEntries: { __typename?: 'LedgerEntryList', endCursor: string | null, hasNextPage: boolean, totalCount: number, totalCountCapped: boolean, items: Array<{ __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }> } };
 
 export type LedgerEntryQueryVariables = Exact<{
   requestId: Scalars['String']['input'];
 }>;
 
 
-export type LedgerEntryQuery = { __typename?: 'Query', ledgerEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null };
+export type LedgerEntryQuery = { __typename?: 'Query', ledgerEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null };
 
 export type LedgerEntryAddedSubscriptionVariables = Exact<{
   accountId?: InputMaybe<Scalars['ID']['input']>;
@@ -1639,7 +1911,7 @@ export type LedgerRequestQueryVariables = Exact<{
 }>;
 
 
-export type LedgerRequestQuery = { __typename?: 'Query', ledgerRequest: { __typename?: 'LedgerRequest', requestId: string, operation: string, status: LedgerRequestStatus, amount: number, fromAccountId: string | null, toAccountId: string | null, firstSeenAt: string, decidedAt: string | null, rejection: { __typename?: 'LedgerRejection', accountId: string, amount: number, balance: number } | null, entries: Array<{ __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }> } | null };
+export type LedgerRequestQuery = { __typename?: 'Query', ledgerRequest: { __typename?: 'LedgerRequest', requestId: string, operation: string, status: LedgerRequestStatus, amount: number, fromAccountId: string | null, toAccountId: string | null, firstSeenAt: string, decidedAt: string | null, rejection: { __typename?: 'LedgerRejection', accountId: string, amount: number, balance: number } | null, entries: Array<{ __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }> } | null };
 
 export type LedgerTotalsQueryVariables = Exact<{
   currency: Scalars['String']['input'];
@@ -1667,20 +1939,22 @@ export type OpenAccountMutationVariables = Exact<{
 
 export type OpenAccountMutation = { __typename?: 'Mutation', openAccount:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
-    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
    };
 
 export type PayoutForQueryVariables = Exact<{
@@ -1713,6 +1987,38 @@ export type RequeueWorkItemMutation = { __typename?: 'Mutation', requeueWorkItem
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
+export type ReverseMoveMutationVariables = Exact<{
+  input: ReverseMoveInput;
+}>;
+
+
+export type ReverseMoveMutation = { __typename?: 'Mutation', reverseMove:
+    | { __typename: 'AccountClosed', accountId: string, closedAt: string | null }
+    | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
+        | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+       }
+    | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
+    | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+    | { __typename: 'MoveNotFound', requestId: string }
+    | { __typename: 'NotReversible', originalRequestId: string, operation: string, detail: string }
+    | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
+    | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
+    | { __typename: 'ReversalExceedsOriginal', originalRequestId: string, originalAmount: number, reversedAmount: number, amount: number }
+    | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+   };
+
 export type RunLedgerAuditMutationVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1728,17 +2034,19 @@ export type ScheduleWorkMutationVariables = Exact<{
 
 export type ScheduleWorkMutation = { __typename?: 'Mutation', scheduleWork:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'InvalidSchedule', name: string, detail: string }
@@ -1760,30 +2068,33 @@ export type SubmitMovesMutationVariables = Exact<{
 export type SubmitMovesMutation = { __typename?: 'Mutation', submitMoves:
     | { __typename: 'BatchTooLarge', moves: number, movesMax: number }
     | { __typename: 'SubmitMovesSuccess', results: Array<
+        | { __typename: 'AccountClosed', accountId: string, closedAt: string | null }
         | { __typename: 'AccountNotFound', accountId: string }
         | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
         | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-            | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-            | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+            | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+            | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+            | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
             | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
             | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-            | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+            | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
             | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-            | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+            | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+            | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
             | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-            | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-            | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-            | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+            | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+            | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+            | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
            }
         | { __typename: 'IdempotencyKeyReused', requestId: string }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
         | { __typename: 'LinkedMoveFailed', requestId: string }
         | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
         | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
       > }
    };
 
@@ -1793,27 +2104,30 @@ export type TransferMutationVariables = Exact<{
 
 
 export type TransferMutation = { __typename?: 'Mutation', transfer:
+    | { __typename: 'AccountClosed', accountId: string, closedAt: string | null }
     | { __typename: 'AccountNotFound', accountId: string }
     | { __typename: 'BalanceLimitExceeded', accountId: string, amount: number, balance: number }
     | { __typename: 'CurrencyMismatch', fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
-    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
    };
 
 export type UnscheduleWorkMutationVariables = Exact<{
@@ -1838,24 +2152,26 @@ export type VoidHoldMutationVariables = Exact<{
 
 export type VoidHoldMutation = { __typename?: 'Mutation', voidHold:
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'HoldNotFound', holdId: string }
     | { __typename: 'HoldNotPending', holdId: string, status: HoldStatus }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
-    | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+    | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
    };
 
 export type WithdrawMutationVariables = Exact<{
@@ -1864,25 +2180,28 @@ export type WithdrawMutationVariables = Exact<{
 
 
 export type WithdrawMutation = { __typename?: 'Mutation', withdraw:
+    | { __typename: 'AccountClosed', accountId: string, closedAt: string | null }
     | { __typename: 'AccountNotFound', accountId: string }
     | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } | null }
+        | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+        | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
         | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
         | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
         | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
+        | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
         | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
-        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null } }
-        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+        | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+        | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+        | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
        }
     | { __typename: 'IdempotencyKeyReused', requestId: string, field: string | null, detail: string }
     | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
     | { __typename: 'OutcomeUnknown', requestId: string, firstSeenAt: string }
     | { __typename: 'RequestInProgress', requestId: string, firstSeenAt: string }
-    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string } }
+    | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
    };
 
 export type WorkItemQueryVariables = Exact<{
@@ -1955,6 +2274,8 @@ export const AccountFieldsFragmentDoc = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
     `, {"fragmentName":"AccountFields"}) as unknown as TypedDocumentString<AccountFieldsFragment, unknown>;
 export const LedgerEntryFieldsFragmentDoc = new TypedDocumentString(`
@@ -1969,6 +2290,11 @@ export const LedgerEntryFieldsFragmentDoc = new TypedDocumentString(`
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
     `, {"fragmentName":"LedgerEntryFields"}) as unknown as TypedDocumentString<LedgerEntryFieldsFragment, unknown>;
 export const HoldFieldsFragmentDoc = new TypedDocumentString(`
@@ -2103,6 +2429,39 @@ export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
       ...AccountFields
     }
   }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+  }
   ... on CreateWorkItemSuccess {
     item {
       ...WorkItemFields
@@ -2126,6 +2485,8 @@ export const ReplayableOutcomeFieldsFragmentDoc = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -2147,6 +2508,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -2204,6 +2570,8 @@ export const DuplicateReplayedFieldsFragmentDoc = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -2225,6 +2593,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -2326,6 +2699,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -2387,6 +2793,8 @@ export const AccountDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }`) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
 export const AccountBalanceChangedDocument = new TypedDocumentString(`
     subscription AccountBalanceChanged($accountIds: [ID!]!, $after: String) {
@@ -2423,6 +2831,8 @@ export const AccountsDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }`) as unknown as TypedDocumentString<AccountsQuery, AccountsQueryVariables>;
 export const AuthorizeHoldDocument = new TypedDocumentString(`
     mutation AuthorizeHold($input: AuthorizeHoldInput!) {
@@ -2443,6 +2853,10 @@ export const AuthorizeHoldDocument = new TypedDocumentString(`
     }
     ... on AccountNotFound {
       accountId
+    }
+    ... on AccountClosed {
+      accountId
+      closedAt
     }
     ... on DuplicateReplayed {
       ...DuplicateReplayedFields
@@ -2469,6 +2883,8 @@ export const AuthorizeHoldDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -2490,6 +2906,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -2593,6 +3014,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
       ...AccountFields
     }
   }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+  }
   ... on CreateWorkItemSuccess {
     item {
       ...WorkItemFields
@@ -2630,6 +3084,43 @@ fragment ScheduleFields on Schedule {
   lastFiredAt
   lastItemKey
 }`) as unknown as TypedDocumentString<AuthorizeHoldMutation, AuthorizeHoldMutationVariables>;
+export const BalanceAtDocument = new TypedDocumentString(`
+    query BalanceAt($accountId: ID!, $at: DateTime!) {
+  balanceAt(accountId: $accountId, at: $at)
+}
+    `) as unknown as TypedDocumentString<BalanceAtQuery, BalanceAtQueryVariables>;
+export const BalanceHistoryDocument = new TypedDocumentString(`
+    query BalanceHistory($accountId: ID!, $at: DateTime, $first: Int, $after: String) {
+  balanceHistory(accountId: $accountId, at: $at, first: $first, after: $after) {
+    items {
+      at
+      balance
+      version
+      entry {
+        ...LedgerEntryFields
+      }
+    }
+    endCursor
+    hasNextPage
+  }
+}
+    fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
+}`) as unknown as TypedDocumentString<BalanceHistoryQuery, BalanceHistoryQueryVariables>;
 export const CaptureHoldDocument = new TypedDocumentString(`
     mutation CaptureHold($input: CaptureHoldInput!) {
   captureHold(input: $input) {
@@ -2672,6 +3163,10 @@ export const CaptureHoldDocument = new TypedDocumentString(`
     ... on AccountNotFound {
       accountId
     }
+    ... on AccountClosed {
+      accountId
+      closedAt
+    }
     ... on BalanceLimitExceeded {
       accountId
       amount
@@ -2702,6 +3197,8 @@ export const CaptureHoldDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -2723,6 +3220,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -2824,6 +3326,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -2957,28 +3492,57 @@ export const ClaimWorkItemsDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<ClaimWorkItemsMutation, ClaimWorkItemsMutationVariables>;
-export const CompleteWorkItemDocument = new TypedDocumentString(`
-    mutation CompleteWorkItem($input: CompleteWorkItemInput!) {
-  completeWorkItem(input: $input) {
+export const CloseAccountDocument = new TypedDocumentString(`
+    mutation CloseAccount($input: CloseAccountInput!) {
+  closeAccount(input: $input) {
     __typename
-    ... on CompleteSuccess {
-      item {
-        ...WorkItemFields
+    ... on CloseAccountSuccess {
+      account {
+        ...AccountFields
+      }
+      movedAmount
+      transferredTo {
+        ...AccountFields
+      }
+      debitEntry {
+        ...LedgerEntryFields
+      }
+      creditEntry {
+        ...LedgerEntryFields
       }
     }
-    ... on ConflictLost {
-      operation
-      reason
-      detail
-      item {
-        ...WorkItemFields
-      }
+    ... on AccountNotFound {
+      accountId
+    }
+    ... on AccountHasHolds {
+      accountId
+      held
+    }
+    ... on CurrencyMismatch {
+      fromAccountId
+      fromCurrency
+      toAccountId
+      toCurrency
+    }
+    ... on AccountClosed {
+      accountId
+      closedAt
     }
     ... on DuplicateReplayed {
       ...DuplicateReplayedFields
     }
-    ... on WorkItemNotFound {
-      id
+    ... on IdempotencyKeyReused {
+      requestId
+      field
+      detail
+    }
+    ... on RequestInProgress {
+      requestId
+      firstSeenAt
+    }
+    ... on OutcomeUnknown {
+      requestId
+      firstSeenAt
     }
   }
 }
@@ -2989,6 +3553,8 @@ export const CompleteWorkItemDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -3010,6 +3576,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -3111,6 +3682,272 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<CloseAccountMutation, CloseAccountMutationVariables>;
+export const CompleteWorkItemDocument = new TypedDocumentString(`
+    mutation CompleteWorkItem($input: CompleteWorkItemInput!) {
+  completeWorkItem(input: $input) {
+    __typename
+    ... on CompleteSuccess {
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on ConflictLost {
+      operation
+      reason
+      detail
+      item {
+        ...WorkItemFields
+      }
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on WorkItemNotFound {
+      id
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+  held
+  available
+  status
+  closedAt
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  group
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -3176,6 +4013,8 @@ export const CreateWorkItemDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -3197,6 +4036,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -3298,6 +4142,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -3352,6 +4229,10 @@ export const DepositDocument = new TypedDocumentString(`
     ... on AccountNotFound {
       accountId
     }
+    ... on AccountClosed {
+      accountId
+      closedAt
+    }
     ... on DuplicateReplayed {
       ...DuplicateReplayedFields
     }
@@ -3382,6 +4263,8 @@ export const DepositDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -3403,6 +4286,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -3504,6 +4392,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -3681,9 +4602,10 @@ export const LedgerAuditDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<LedgerAuditQuery, LedgerAuditQueryVariables>;
 export const LedgerEntriesDocument = new TypedDocumentString(`
-    query LedgerEntries($accountId: ID, $kinds: [LedgerEntryKind!], $currency: String, $from: DateTime, $to: DateTime, $after: String, $first: Int) {
+    query LedgerEntries($accountId: ID, $reference: String, $kinds: [LedgerEntryKind!], $currency: String, $from: DateTime, $to: DateTime, $after: String, $first: Int) {
   ledgerEntries(
     accountId: $accountId
+    reference: $reference
     kinds: $kinds
     currency: $currency
     from: $from
@@ -3711,6 +4633,11 @@ export const LedgerEntriesDocument = new TypedDocumentString(`
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }`) as unknown as TypedDocumentString<LedgerEntriesQuery, LedgerEntriesQueryVariables>;
 export const LedgerEntryDocument = new TypedDocumentString(`
     query LedgerEntry($requestId: String!) {
@@ -3729,6 +4656,11 @@ export const LedgerEntryDocument = new TypedDocumentString(`
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }`) as unknown as TypedDocumentString<LedgerEntryQuery, LedgerEntryQueryVariables>;
 export const LedgerEntryAddedDocument = new TypedDocumentString(`
     subscription LedgerEntryAdded($accountId: ID, $after: String) {
@@ -3786,6 +4718,11 @@ export const LedgerRequestDocument = new TypedDocumentString(`
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }`) as unknown as TypedDocumentString<LedgerRequestQuery, LedgerRequestQueryVariables>;
 export const LedgerTotalsDocument = new TypedDocumentString(`
     query LedgerTotals($currency: String!, $from: DateTime, $to: DateTime) {
@@ -3856,6 +4793,8 @@ export const OpenAccountDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -3877,6 +4816,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -3978,6 +4922,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -4143,46 +5120,50 @@ export const RequeueWorkItemDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<RequeueWorkItemMutation, RequeueWorkItemMutationVariables>;
-export const RunLedgerAuditDocument = new TypedDocumentString(`
-    mutation RunLedgerAudit {
-  runLedgerAudit {
+export const ReverseMoveDocument = new TypedDocumentString(`
+    mutation ReverseMove($input: ReverseMoveInput!) {
+  reverseMove(input: $input) {
     __typename
-    ... on LedgerAuditFinished {
-      audit {
-        ...LedgerAuditFields
+    ... on ReverseMoveSuccess {
+      originalRequestId
+      amount
+      originalAmount
+      reversedAmount
+      entry {
+        ...LedgerEntryFields
+      }
+      creditEntry {
+        ...LedgerEntryFields
+      }
+      account {
+        ...AccountFields
+      }
+      toAccount {
+        ...AccountFields
       }
     }
-    ... on LedgerAuditQueued {
-      requestedAt
+    ... on MoveNotFound {
+      requestId
     }
-  }
-}
-    fragment LedgerAuditFields on LedgerAudit {
-  scope
-  lastRunAt
-  accountsChecked
-  entriesChecked
-  mismatchCount
-  mismatches {
-    kind
-    subject
-    accountId
-    expected
-    actual
-  }
-}`) as unknown as TypedDocumentString<RunLedgerAuditMutation, RunLedgerAuditMutationVariables>;
-export const ScheduleWorkDocument = new TypedDocumentString(`
-    mutation ScheduleWork($input: ScheduleWorkInput!) {
-  scheduleWork(input: $input) {
-    __typename
-    ... on ScheduleWorkSuccess {
-      schedule {
-        ...ScheduleFields
-      }
-    }
-    ... on InvalidSchedule {
-      name
+    ... on NotReversible {
+      originalRequestId
+      operation
       detail
+    }
+    ... on ReversalExceedsOriginal {
+      originalRequestId
+      originalAmount
+      reversedAmount
+      amount
+    }
+    ... on InsufficientFunds {
+      accountId
+      amount
+      balance
+    }
+    ... on AccountClosed {
+      accountId
+      closedAt
     }
     ... on DuplicateReplayed {
       ...DuplicateReplayedFields
@@ -4191,6 +5172,14 @@ export const ScheduleWorkDocument = new TypedDocumentString(`
       requestId
       field
       detail
+    }
+    ... on RequestInProgress {
+      requestId
+      firstSeenAt
+    }
+    ... on OutcomeUnknown {
+      requestId
+      firstSeenAt
     }
   }
 }
@@ -4201,6 +5190,8 @@ export const ScheduleWorkDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -4222,6 +5213,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -4323,6 +5319,298 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<ReverseMoveMutation, ReverseMoveMutationVariables>;
+export const RunLedgerAuditDocument = new TypedDocumentString(`
+    mutation RunLedgerAudit {
+  runLedgerAudit {
+    __typename
+    ... on LedgerAuditFinished {
+      audit {
+        ...LedgerAuditFields
+      }
+    }
+    ... on LedgerAuditQueued {
+      requestedAt
+    }
+  }
+}
+    fragment LedgerAuditFields on LedgerAudit {
+  scope
+  lastRunAt
+  accountsChecked
+  entriesChecked
+  mismatchCount
+  mismatches {
+    kind
+    subject
+    accountId
+    expected
+    actual
+  }
+}`) as unknown as TypedDocumentString<RunLedgerAuditMutation, RunLedgerAuditMutationVariables>;
+export const ScheduleWorkDocument = new TypedDocumentString(`
+    mutation ScheduleWork($input: ScheduleWorkInput!) {
+  scheduleWork(input: $input) {
+    __typename
+    ... on ScheduleWorkSuccess {
+      schedule {
+        ...ScheduleFields
+      }
+    }
+    ... on InvalidSchedule {
+      name
+      detail
+    }
+    ... on DuplicateReplayed {
+      ...DuplicateReplayedFields
+    }
+    ... on IdempotencyKeyReused {
+      requestId
+      field
+      detail
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+  held
+  available
+  status
+  closedAt
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  group
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -4432,6 +5720,10 @@ export const SubmitMovesDocument = new TypedDocumentString(`
         ... on AccountNotFound {
           accountId
         }
+        ... on AccountClosed {
+          accountId
+          closedAt
+        }
         ... on CurrencyMismatch {
           fromAccountId
           fromCurrency
@@ -4470,6 +5762,8 @@ export const SubmitMovesDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -4491,6 +5785,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -4592,6 +5891,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -4657,6 +5989,10 @@ export const TransferDocument = new TypedDocumentString(`
     ... on AccountNotFound {
       accountId
     }
+    ... on AccountClosed {
+      accountId
+      closedAt
+    }
     ... on CurrencyMismatch {
       fromAccountId
       fromCurrency
@@ -4693,6 +6029,8 @@ export const TransferDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -4714,6 +6052,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -4815,6 +6158,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -4936,6 +6312,8 @@ export const VoidHoldDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -4957,6 +6335,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -5058,6 +6441,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
@@ -5117,6 +6533,10 @@ export const WithdrawDocument = new TypedDocumentString(`
     ... on AccountNotFound {
       accountId
     }
+    ... on AccountClosed {
+      accountId
+      closedAt
+    }
     ... on DuplicateReplayed {
       ...DuplicateReplayedFields
     }
@@ -5142,6 +6562,8 @@ export const WithdrawDocument = new TypedDocumentString(`
   version
   held
   available
+  status
+  closedAt
 }
 fragment HoldFields on Hold {
   id
@@ -5163,6 +6585,11 @@ fragment LedgerEntryFields on LedgerEntry {
   counterpartyAccountId
   requestId
   createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
 }
 fragment WorkItemFields on WorkItem {
   id
@@ -5264,6 +6691,39 @@ fragment ReplayableOutcomeFields on ReplayableOutcome {
     }
     account {
       ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
     }
   }
   ... on CreateWorkItemSuccess {
