@@ -2,10 +2,15 @@
 // service-level work-item tests. The HTTP tests and the 2,000-item drain cover the same write
 // path at seconds per run, which, times every mutant, this machine cannot pay.
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.ts';
+import base, { sharedTest } from './vitest.config.ts';
 
 export default defineConfig({
-  ...base,
-  test: { ...base.test, include: ['test/work/**/*.test.ts'],
-    exclude: ['test/work/http.test.ts', 'test/work/readmeWorkerLoop.test.ts', 'test/work/drain.test.ts'], reporters: ['default'] },
+  resolve: base.resolve,
+  test: {
+    ...sharedTest,
+    globalSetup: ['test/globalSetup.ts'],
+    include: ['test/work/**/*.test.ts'],
+    exclude: ['test/work/http.test.ts', 'test/work/readmeWorkerLoop.test.ts', 'test/work/drain.test.ts'],
+    reporters: ['default'],
+  },
 });

@@ -5,6 +5,9 @@ import { resolveEngine } from '../src/db/engine.ts';
 // Resolves the engine once per run, exactly as the server does (src/db/engine.ts), prints which
 // and why, and hands its URI to every test file through `inject`.
 export default async function setup(project: TestProject) {
+  // The configuration's `env` reaches the workers only; the engine started here (the emulator, in
+  // this process) reads EMULATOR_FREEZE_DOCUMENTS from this process's environment.
+  for (const [name, value] of Object.entries(project.config.env ?? {})) process.env[name] ??= String(value);
   const engine = await resolveEngine(loadConfig(process.env));
   console.log(`[test engine] ${engine.kind} at ${engine.uri} because ${engine.reason}`);
   project.provide('mongoUri', engine.uri);

@@ -1,3 +1,4 @@
+// @module-tag processes
 // The ops console at /console, in a real browser: Debian's chromium driven by playwright-core,
 // headless and offline (no browser is downloaded; the page loads nothing but this API). It proves:
 // a transition made through the API shows in the page live (the test prints how long it took;

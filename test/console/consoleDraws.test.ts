@@ -1,3 +1,4 @@
+// @module-tag processes
 // The ops console draws, in a real browser (Debian's chromium driven by playwright-core): money in
 // its currency's units (integer minor units from the API, the currency's own fraction digits from
 // Intl: cents for EUR, none for JPY), in the entries table and the

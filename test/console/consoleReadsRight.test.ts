@@ -1,3 +1,4 @@
+// @module-tag processes
 // The ops console reads right, in a real browser (Debian's chromium driven by playwright-core,
 // headless, nothing downloaded): table headers line up with their cells (the body stays a table
 // body); transitions show whole status words; item ids show their last digits (which differ

@@ -1,3 +1,4 @@
+// @module-tag processes
 // R3 with real processes: an API process SIGKILLed while it holds an open transaction on a busy
 // account, the engine at its default transactionLifetimeLimitSeconds (60). The survivor's orphan
 // sweep (src/db/processLiveness.ts) sees the dead process's liveness lease lapse and ends its

@@ -1,3 +1,4 @@
+// @module-tag processes
 // The fault-injection run's short form, inside `npm test` (issue 24 item 3): two API processes on
 // a three-member set, a few seconds of moves through the SDK, a step-down and a SIGKILL of the
 // primary on the fixed seed's schedule, and the whole checker. The long form, with every fault

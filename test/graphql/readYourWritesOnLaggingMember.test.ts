@@ -1,3 +1,4 @@
+// @module-tag processes
 // R2 on a member that lags (issue 24 item 4): dashboard reads go to secondaries
 // (secondaryPreferred). On a three-member set whose third member is hidden (it acknowledges
 // majority writes but takes no reads), the one visible secondary is held back with mongod's

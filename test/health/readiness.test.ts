@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves liveness, readiness and feeds that never give up: /readyz is 200 with the engine and
 // the feeds up; when the engine process is killed it turns 503 with the reasons as JSON while
 // /healthz stays 200; when an engine comes back on the same port the feed reopens by itself and

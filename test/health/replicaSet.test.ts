@@ -1,3 +1,4 @@
+// @module-tag processes
 // The API's view of its replica set (issue 24 items 6 and 8). /readyz on a set that loses its
 // primary: with two of three members
 // stopped (SIGSTOP) the third cannot be elected, and the primary steps down when it no longer

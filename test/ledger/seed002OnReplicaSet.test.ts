@@ -1,3 +1,4 @@
+// @module-tag processes
 // Seed 002, reproduced on a three-member set (issue 24 item 5). The seed's broken design checks
 // the balance where a dashboard would read it (a secondary) and then debits with a plain `$inc`;
 // it double-spends as soon as that secondary lags. The product's conditional debit (the balance

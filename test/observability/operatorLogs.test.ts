@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves logs an operator can read: one info line per mutation with the union member it answered,
 // the key's fingerprint (never the key), the request id and what it was about, with ISO times;
 // refused credentials logged but rate-limited (20 refusals, 5 lines); LOG_FORMAT=pretty turns a

@@ -1,3 +1,4 @@
+// @module-tag processes
 // OTLP/HTTP export, end to end: `npm start`'s process with OTEL_EXPORTER_OTLP_ENDPOINT pointing at
 // a receiver this test runs (a node:http server keeping every POST to /v1/traces) sends the spans
 // of a request that carried a traceparent: the server span continuing it, the mutation's span and

@@ -1,3 +1,4 @@
+// @module-tag processes
 // The payout catch-up (reconciliation after history loss, src/payouts/catchUp.ts) through the
 // BullMQ sink, against a real redis-server: a second walk over withdrawals whose jobs were added
 // and then removed from the queue adds only the withdrawals that never had a job. It asks the

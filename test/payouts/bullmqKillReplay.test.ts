@@ -1,3 +1,4 @@
+// @module-tag processes
 // P1 with PAYOUT_QUEUE=bullmq, against a real redis-server: exactly one BullMQ job per applied
 // withdrawal through a SIGKILL of the projection's process inside a batch (its jobs added, their
 // MongoDB records not yet marked, its token not stored) and a replay from an earlier token after

@@ -1,3 +1,4 @@
+// @module-tag processes
 // PAYOUT_QUEUE=bullmq through the app as `npm start` builds it, against a real redis-server that is
 // stopped and started again while withdrawals go on: the projection waits (its adds fail, it backs
 // off and replays from its stored position; /readyz shows Redis down), then catches up once Redis

@@ -1,3 +1,4 @@
+// @module-tag processes
 // The payout catch-up scales and survives its holder: it starts from the watermark less the
 // margin (never from zero when a checkpoint exists), and a projection process killed (SIGKILL)
 // halfway through a catch-up leaves its progress under the lease, from which the next holder

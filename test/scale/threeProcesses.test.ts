@@ -1,3 +1,4 @@
+// @module-tag processes
 // Three API processes (src/main.ts, as `npm start` runs it) on one engine process (the emulator
 // CLI), as a small deployment runs: every subscriber sees every event whichever process took the
 // write, a cursor from one process resumes on another, money moves spread over the processes keep

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves @precondition/sdk works as a service would get it: `npm pack` of a copy of
 // packages/sdk that has never been built (no dist/, as in a fresh clone), so only the package's
 // own prepack script can build what the tarball holds; installed from the tarball into a project

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves a graceful stop under load, with the real process (`npm start`'s src/main.ts): SIGTERM
 // lands while 32 callers withdraw in a loop, each request with a fresh key. From then on new
 // requests get HTTP 503, the requests in flight finish (the process logs

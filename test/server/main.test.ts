@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves the process as `npm start` runs it: it comes up, answers the health query over HTTP,
 // and exits cleanly on SIGTERM through its one shutdown path; without API_KEYS in development it
 // prints a generated admin key once (and never logs it); in production it refuses to start.

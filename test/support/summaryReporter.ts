@@ -1,24 +1,85 @@
+import { performance } from 'node:perf_hooks';
 import type { Reporter, TestModule } from 'vitest/node';
 
+/** How many of the slowest files and tests the run ends with. */
+const SLOWEST_FILES = 15;
+const SLOWEST_TESTS = 10;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 /**
- * Ends every run with one plain line, `tests: N passed, M failed, K skipped`, that any CI can
- * read without knowing vitest's own summary format.
+ * Ends every run with where its time went (the slowest files with their import time and group,
+ * the slowest tests, each group's wall time, the run's wall time beside the files' summed time)
+ * and one plain line, `tests: N passed, M failed, K skipped`, that any CI can read without
+ * knowing vitest's own summary format.
  */
 export default class SummaryReporter implements Reporter {
+  private runStartedAt = performance.now();
+  /** Per group (vitest project): when its first file started and its last one ended, on this process's clock. */
+  private readonly groupSpans = new Map<string, { start: number; end: number }>();
+
+  onTestRunStart(): void {
+    this.runStartedAt = performance.now();
+    this.groupSpans.clear();
+  }
+
+  onTestModuleStart(module: TestModule): void {
+    const group = module.project.name || 'default';
+    const now = performance.now();
+    const span = this.groupSpans.get(group);
+    if (span === undefined) this.groupSpans.set(group, { start: now, end: now });
+    else span.start = Math.min(span.start, now);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    const span = this.groupSpans.get(module.project.name || 'default');
+    if (span !== undefined) span.end = Math.max(span.end, performance.now());
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    const wallMs = performance.now() - this.runStartedAt;
     const counts = { passed: 0, failed: 0, skipped: 0 };
+    const files: Array<{ name: string; group: string; totalMs: number; importMs: number }> = [];
+    const tests: Array<{ name: string; ms: number }> = [];
     for (const module of testModules) {
-      const tests = [...module.children.allTests()];
-      for (const test of tests) {
+      const all = [...module.children.allTests()];
+      for (const test of all) {
         const state = test.result().state;
         if (state === 'passed') counts.passed += 1;
         else if (state === 'failed') counts.failed += 1;
         else counts.skipped += 1;
+        tests.push({ name: `${module.relativeModuleId} > ${test.fullName}`, ms: test.diagnostic()?.duration ?? 0 });
       }
       // A file that failed to load has no tests to count, but it is a failure all the same.
-      if (tests.length === 0 && module.state() === 'failed') counts.failed += 1;
+      if (all.length === 0 && module.state() === 'failed') counts.failed += 1;
+      const d = module.diagnostic();
+      const importMs = d.setupDuration + d.collectDuration;
+      files.push({
+        name: module.relativeModuleId,
+        group: module.project.name || 'default',
+        importMs,
+        totalMs: d.environmentSetupDuration + d.prepareDuration + importMs + d.duration,
+      });
     }
     counts.failed += unhandledErrors.length;
-    process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+
+    const lines: string[] = ['', `slowest files (of ${files.length}; import time in brackets):`];
+    for (const file of [...files].sort((a, b) => b.totalMs - a.totalMs).slice(0, SLOWEST_FILES)) {
+      lines.push(`  ${seconds(file.totalMs).padStart(8)}  ${file.name}  [${file.group}] (import ${seconds(file.importMs)})`);
+    }
+    lines.push('slowest tests:');
+    for (const test of [...tests].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_TESTS)) {
+      lines.push(`  ${seconds(test.ms).padStart(8)}  ${test.name}`);
+    }
+    const sum = (list: typeof files, pick: (f: (typeof files)[number]) => number) => list.reduce((total, f) => total + pick(f), 0);
+    for (const [group, span] of this.groupSpans) {
+      const inGroup = files.filter((f) => f.group === group);
+      lines.push(
+        `group ${group}: ${inGroup.length} files, ${seconds(span.end - span.start)} wall, ${seconds(sum(inGroup, (f) => f.totalMs))} summed over its files (import ${seconds(sum(inGroup, (f) => f.importMs))})`,
+      );
+    }
+    lines.push(`run: ${seconds(wallMs)} wall, ${seconds(sum(files, (f) => f.totalMs))} summed over ${files.length} files (import ${seconds(sum(files, (f) => f.importMs))})`);
+    lines.push(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+    process.stdout.write(`${lines.join('\n')}\n`);
   }
 }

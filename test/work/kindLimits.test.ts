@@ -1,3 +1,4 @@
+// @module-tag processes
 // W5 across processes: two API processes (src/main.ts, as `npm start` runs it) both configured
 // with WORK_KIND_LIMITS=LIMITED=3, four workers claiming in batches through both. Each worker's
 // "work" is to count, in the database, the LIMITED items PROCESSING with a live lease: that count

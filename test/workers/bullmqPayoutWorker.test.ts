@@ -1,3 +1,4 @@
+// @module-tag processes
 // `npm run worker:payouts -- --queue bullmq` as a process, against a real redis-server and the test
 // provider: W7 on BullMQ. A worker SIGKILLed while the provider holds its answers leaves its jobs
 // locked; once their locks run out, another worker's stalled-job check moves them back to waiting

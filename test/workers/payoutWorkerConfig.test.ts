@@ -1,3 +1,4 @@
+// @module-tag processes
 // The payout worker's configuration (workers/payouts/config.ts): defaults, every wrong variable
 // named with what it expected, the API key never echoed; and the process itself refusing to start
 // on bad configuration, with that message and exit code 2.

@@ -1,3 +1,4 @@
+// @module-tag processes
 // W7 with real processes: every applied withdrawal is paid once at the provider, through payout
 // worker processes SIGKILLed mid-call and paused past their lease (test/workers/support/payoutRun.ts
 // says how), and the provider's reference is recorded on each DONE item. A meta-test runs the same

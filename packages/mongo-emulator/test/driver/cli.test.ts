@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves the standalone command works with no build step: it logs its ready line, serves the
 // driver, stops cleanly on SIGTERM, takes --oplogSizeMB and --setParameter, and rejects bad flags
 // with exit code 2.

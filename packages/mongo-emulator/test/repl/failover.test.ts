@@ -1,3 +1,4 @@
+// @module-tag processes
 // Failover as users meet it: an isolated primary's w:1 write is rolled back when it returns (and
 // saved in a rollback file), a w:majority write never is; a change stream resumes across a
 // killed primary with every event once, in order. One set per file.

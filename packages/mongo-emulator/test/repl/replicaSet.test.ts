@@ -1,3 +1,4 @@
+// @module-tag processes
 // The emulator as a three-member replica set of processes: hello as the SDAM spec reads it, the
 // oplog replicated over the wire (CRUD, transactions, indexes, retryable-write records), mongod's
 // refusals on a secondary, write concern, reads on a lagging secondary, and the driver following
