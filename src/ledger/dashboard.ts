@@ -1,4 +1,4 @@
-import type { Db, Document, Filter, IndexDescription } from 'mongodb';
+import type { ClientSession, Db, Document, Filter, IndexDescription } from 'mongodb';
 import { z } from 'zod';
 import { consistentRead, type ReadOptions } from '../db/readOptions.ts';
 import type { StartupTask } from '../db/startupTask.ts';
@@ -295,35 +295,60 @@ async function walkFlow(db: Db, query: TotalsQuery, kind: EntryKind, options: Re
 /** The currency's accounts in `_id` order, a slice at a time, all in one snapshot. */
 async function walkAccounts(db: Db, currency: string, options: ReadOptions, gate: SliceGate): Promise<{ balance: bigint; held: bigint; count: number }> {
   const { accounts } = reportingCollections(db);
-  const sum = { balance: 0n, held: 0n, count: 0 };
-  // A snapshot session reads every slice at the instant of its first read. It cannot be causally
-  // consistent, so after a write of one's own (a session) it reads on the primary, whose majority
-  // snapshot holds every acknowledged (w: majority) write.
-  const snapshot = db.client.startSession({ snapshot: true });
-  const readPreference = options.session === undefined ? {} : { readPreference: 'primary' as const };
-  try {
-    let afterId: string | null = null;
-    for (;;) {
-      const filter: Filter<AccountDoc> = afterId === null ? { currency } : { currency, _id: { $gt: afterId } };
-      const slice = await gate.slice(() =>
-        accounts
-          // One batch per slice: one command each, and no getMore (the emulator has none in a snapshot session).
-          .find(filter, { hint: DashboardAccountIndex.name, projection: { balance: 1, held: 1 }, batchSize: DashboardLimits.totalsSliceMax, session: snapshot, ...readPreference })
-          .sort({ _id: 1 })
-          .limit(DashboardLimits.totalsSliceMax)
-          .toArray(),
-      );
-      for (const account of slice) {
-        sum.balance += fromStoredSum(account.balance);
-        sum.held += fromStoredSum(account.held ?? 0);
-      }
-      sum.count += slice.length;
-      const last = slice.at(-1);
-      if (last === undefined || slice.length < DashboardLimits.totalsSliceMax) return sum;
-      afterId = last._id;
+  if (options.session === undefined) {
+    // A snapshot session reads every slice at the instant of its first read (the majority point).
+    const snapshot = db.client.startSession({ snapshot: true });
+    try {
+      return await sumAccounts(accounts, currency, gate, { session: snapshot });
+    } finally {
+      await snapshot.endSession();
     }
+  }
+  // After a write of one's own (R2) a snapshot session will not do: it cannot be causally
+  // consistent, and a new primary's majority point may still be behind the caller's token. A
+  // read-only transaction reads one snapshot too, and its first read carries afterClusterTime: on a
+  // session of its own (the caller's runs the query's other reads at the same time, which must not
+  // join it), chained to the caller's by its cluster and operation times.
+  const chained = db.client.startSession({ causalConsistency: true });
+  try {
+    if (options.session.clusterTime) chained.advanceClusterTime(options.session.clusterTime);
+    if (options.session.operationTime) chained.advanceOperationTime(options.session.operationTime);
+    chained.startTransaction({ readConcern: { level: 'snapshot' }, readPreference: 'primary' });
+    const sum = await sumAccounts(accounts, currency, gate, { session: chained });
+    await chained.commitTransaction();
+    return sum;
   } finally {
-    await snapshot.endSession();
+    if (chained.inTransaction()) await chained.abortTransaction().catch(() => undefined);
+    await chained.endSession();
+  }
+}
+
+async function sumAccounts(
+  accounts: ReturnType<typeof reportingCollections>['accounts'],
+  currency: string,
+  gate: SliceGate,
+  read: { session: ClientSession },
+): Promise<{ balance: bigint; held: bigint; count: number }> {
+  const sum = { balance: 0n, held: 0n, count: 0 };
+  let afterId: string | null = null;
+  for (;;) {
+    const filter: Filter<AccountDoc> = afterId === null ? { currency } : { currency, _id: { $gt: afterId } };
+    const slice = await gate.slice(() =>
+      accounts
+        // One batch per slice: one command each, and no getMore (the emulator has none in a snapshot session).
+        .find(filter, { hint: DashboardAccountIndex.name, projection: { balance: 1, held: 1 }, batchSize: DashboardLimits.totalsSliceMax, ...read })
+        .sort({ _id: 1 })
+        .limit(DashboardLimits.totalsSliceMax)
+        .toArray(),
+    );
+    for (const account of slice) {
+      sum.balance += fromStoredSum(account.balance);
+      sum.held += fromStoredSum(account.held ?? 0);
+    }
+    sum.count += slice.length;
+    const last = slice.at(-1);
+    if (last === undefined || slice.length < DashboardLimits.totalsSliceMax) return sum;
+    afterId = last._id;
   }
 }
 

@@ -102,9 +102,25 @@ describe('read-your-writes: the reads a consistent query sends', () => {
     const time = new Timestamp({ t: 1, i: 7 });
     const sent = await run(`query ($t: String!) @consistentAfter(token: $t) { ${READS} }`, { t: encodeConsistencyToken(time) });
     expect(sent.length).toBeGreaterThanOrEqual(6);
-    // At least the token's time; later reads of the session may carry a later one (causal order only moves forward).
-    for (const event of sent) expect((event.command['readConcern']?.afterClusterTime as Timestamp | undefined)?.compare(time), event.commandName).toBeGreaterThanOrEqual(0);
-    expect(new Set(sent.map((event) => JSON.stringify(event.command['lsid'])) ).size).toBe(1);
+    // ledgerTotals sums the accounts in one snapshot: a read-only transaction on a session chained
+    // to the query's. Its first read carries afterClusterTime; its later reads read that snapshot.
+    const transactionOf = (event: (typeof sent)[number]) =>
+      event.command['txnNumber'] === undefined ? undefined : `${JSON.stringify(event.command['lsid'])}:${String(event.command['txnNumber'])}`;
+    const firstOfTransaction = new Map<string, (typeof sent)[number]>();
+    for (const event of sent) {
+      const transaction = transactionOf(event);
+      if (transaction !== undefined && !firstOfTransaction.has(transaction)) firstOfTransaction.set(transaction, event);
+    }
+    expect(firstOfTransaction.size, 'ledgerTotals walks its accounts in one transaction').toBe(1);
+    for (const event of sent) {
+      const transaction = transactionOf(event);
+      const carrier = transaction === undefined ? event : firstOfTransaction.get(transaction)!;
+      // At least the token's time; later reads of the session may carry a later one (causal order only moves forward).
+      const after = carrier.command['readConcern']?.afterClusterTime as Timestamp | undefined;
+      expect(after?.compare(time), `${event.commandName} ${JSON.stringify(event.command['filter'] ?? event.command['pipeline'] ?? {})}`).toBeGreaterThanOrEqual(0);
+    }
+    const outside = sent.filter((event) => transactionOf(event) === undefined);
+    expect(new Set(outside.map((event) => JSON.stringify(event.command['lsid']))).size).toBe(1);
   });
 
   it('sends none without the directive', async () => {
