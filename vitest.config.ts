@@ -9,13 +9,17 @@ const INCLUDE = ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'];
 
 /**
  * A test file that runs processes of its own (API processes, engine processes, a replica set's
- * members, a browser, a worker, a compiler) says so on a line of its own:
+ * members, a browser, redis, prometheus, a worker, `npm start`, a compiler) says so on a line of
+ * its own:
  *
  *   // @module-tag processes
  *
  * (vitest's own file-tag syntax). Those files run first, a few at a time: their processes take
  * the CPU while they start, and their elections (1 s timeouts) and kills must not starve. Every
- * other file runs in the parallel group, many at a time, in reused workers.
+ * other file runs in the parallel group, many at a time, in reused workers. A file that starts a
+ * process without the tag fails test/suite/groups.test.ts. Files that set fail points on the
+ * run's shared engine run in the parallel group too: test/support/failPoints.ts holds the engine's
+ * fail-point lock while one is set, so two files' faults never replace each other.
  */
 const PROCESSES_TAG = /^\s*(?:\/\/|\*)\s*@module-tag\s+processes\b/m;
 
@@ -34,12 +38,15 @@ function testFilesUnder(dir: string): string[] {
   });
 }
 
-const processFiles = [
+/** Every test file of the run, relative to the repository. */
+export const testFiles = [
   ...testFilesUnder('test'),
   ...readdirSync('packages', { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .flatMap((entry) => testFilesUnder(join('packages', entry.name, 'test'))),
-].filter((file) => PROCESSES_TAG.test(readFileSync(file, 'utf8')));
+];
+/** The files tagged `processes`: the group that runs first. */
+export const processFiles = testFiles.filter((file) => PROCESSES_TAG.test(readFileSync(file, 'utf8')));
 
 /** The settings every configuration shares (vitest.faults, .bench and .mutation spread them). */
 export const sharedTest = {
