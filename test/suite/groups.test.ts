@@ -36,6 +36,7 @@ const STARTS_A_PROCESS = new RegExp(
     'memberRejoins',
     'memberFellOffTheOplog',
     'launcherBringsTheSetBack',
+    'singleNodeD1',
   ].join('|')})\\b`,
 );
 
