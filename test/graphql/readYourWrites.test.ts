@@ -103,7 +103,12 @@ describe('read-your-writes: the reads a consistent query sends', () => {
     const sent = await run(`query ($t: String!) @consistentAfter(token: $t) { ${READS} }`, { t: encodeConsistencyToken(time) });
     expect(sent.length).toBeGreaterThanOrEqual(6);
     // At least the token's time; later reads of the session may carry a later one (causal order only moves forward).
-    for (const event of sent) expect((event.command['readConcern']?.afterClusterTime as Timestamp | undefined)?.compare(time), event.commandName).toBeGreaterThanOrEqual(0);
+    // Each read named in the comparison, so that a red says which one went without the time.
+    const atTokenTime = (event: CommandStartedEvent) => ({
+      read: `${event.commandName} ${String(event.command[event.commandName])}`,
+      afterTokenTime: ((event.command['readConcern']?.afterClusterTime as Timestamp | undefined)?.compare(time) ?? -1) >= 0,
+    });
+    expect(sent.map(atTokenTime)).toEqual(sent.map((event) => ({ ...atTokenTime(event), afterTokenTime: true })));
     expect(new Set(sent.map((event) => JSON.stringify(event.command['lsid'])) ).size).toBe(1);
   });
 
