@@ -1,3 +1,4 @@
+// @module-tag failpoints
 // Proves the fail-point probe skips only where a real server refuses configureFailPoint, says
 // why, and never skips on the engines that must accept (the emulator, the memory server).
 import { MongoClient, MongoServerError, type Document } from 'mongodb';
@@ -65,9 +66,11 @@ describe('fail points of files running at the same time', () => {
     await skipIfFailPointsRefused(context, first);
     const second = await named('failPointsSecond');
     const ping = (client: MongoClient) => client.db('admin').command({ ping: 1 }).then(() => 'ok', (error: Error) => `failed: ${error.message}`);
-    const offFirst = await failCommand(first, 'failPointsFirst', 'alwaysOn', { failCommands: ['ping'], errorCode: 8 });
+    // Two holders stand for two files (two worker processes); within one holder a fault may be set again.
+    const offFirst = await failCommand(first, 'failPointsFirst', 'alwaysOn', { failCommands: ['ping'], errorCode: 8 }, { holder: 'first file' });
+    const offFirstAgain = await failCommand(first, 'failPointsFirst', 'alwaysOn', { failCommands: ['ping'], errorCode: 8 }, { holder: 'first file' });
     let secondSet = false;
-    const settingSecond = failCommand(second, 'failPointsSecond', 'alwaysOn', { failCommands: ['ping'], errorCode: 8 }).then((off) => {
+    const settingSecond = failCommand(second, 'failPointsSecond', 'alwaysOn', { failCommands: ['ping'], errorCode: 8 }, { holder: 'second file' }).then((off) => {
       secondSet = true;
       return off;
     });
@@ -79,6 +82,7 @@ describe('fail points of files running at the same time', () => {
       }
       expect(secondSet).toBe(false);
     } finally {
+      await offFirstAgain();
       await offFirst();
     }
     const offSecond = await settingSecond;

@@ -1,3 +1,4 @@
+// @module-tag failpoints
 // A query or mutation sent over graphql-ws (a client may send any operation as `subscribe`) is
 // treated as over HTTP: a mutation's result carries `extensions.consistencyToken` and writes its
 // one info line, `@consistentAfter` is followed (its reads go out with `afterClusterTime` under one

@@ -24,22 +24,27 @@ const LOCK_LEASE_MS = 60_000;
 const LOCK_WAIT_MS = 90_000;
 const LOCK_POLL_MS = 25;
 const DUPLICATE_KEY = 11000;
+/**
+ * Who holds the lock: this process, which runs one test file at a time (a worker). Within a file
+ * a fault may be set again before the last one is off (as before the lock, the new one replaces
+ * it), and the probe runs inside a test that set one: the lock is this process's to take again.
+ */
+const THIS_PROCESS = randomUUID();
 
 /**
- * Takes the engine's fail-point lock: free, or held past its lease by the server's clock. An
+ * Takes the engine's fail-point lock: free, held by `holder` already, or held past its lease by the server's clock. An
  * upsert on the lock's `_id` that finds it held meets the duplicate key, and waits its turn.
  * Returns the release.
  */
-async function lockFailPoints(client: AdminCommands): Promise<() => Promise<void>> {
+async function lockFailPoints(client: AdminCommands, holder: string): Promise<() => Promise<void>> {
   const db = client.db(LOCK_DATABASE);
-  const holder = randomUUID();
   const since = Date.now();
   for (;;) {
     const reply = await db.command({
       update: 'locks',
       updates: [
         {
-          q: { _id: 'failCommand', $expr: { $lt: ['$until', '$$NOW'] } },
+          q: { _id: 'failCommand', $or: [{ holder }, { $expr: { $lt: ['$until', '$$NOW'] } }] },
           u: [{ $set: { holder, until: { $add: ['$$NOW', LOCK_LEASE_MS] } } }],
           upsert: true,
         },
@@ -70,7 +75,7 @@ export async function failPointsRefusal(
   engine: 'uri' | 'memory-server' | 'emulator' = testMongoEngine().kind,
 ): Promise<string | undefined> {
   try {
-    const unlock = await lockFailPoints(client);
+    const unlock = await lockFailPoints(client, THIS_PROCESS);
     try {
       await client.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
     } finally {
@@ -100,16 +105,18 @@ export async function skipIfFailPointsRefused(context: TestContext, client: Admi
 /**
  * Sets mongod's `failCommand` fail point for the clients named `appName` only, under the engine's
  * fail-point lock, so that test files sharing the engine never see each other's faults. Returns
- * the function that turns it off and lets the lock go.
+ * the function that turns it off and lets the lock go. `holder` stands for another test file
+ * (test/db/failPoints.test.ts); a file leaves it to this process.
  */
 export async function failCommand(
   client: AdminCommands,
   appName: string,
   mode: 'alwaysOn' | { times: number } | { skip: number },
   data: Record<string, unknown> & { failCommands: string[] },
+  { holder = THIS_PROCESS }: { holder?: string } = {},
 ): Promise<() => Promise<void>> {
   const admin = client.db('admin');
-  const unlock = await lockFailPoints(client);
+  const unlock = await lockFailPoints(client, holder);
   try {
     await admin.command({ configureFailPoint: 'failCommand', mode, data: { ...data, appName } });
   } catch (error) {
