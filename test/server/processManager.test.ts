@@ -23,11 +23,31 @@ const START_TIMEOUT_MS = 60_000;
 
 let dataDir: string;
 const running: MainProcess[] = [];
+/** node pids a test saw: a red test whose npm is gone must not leave its server running. */
+const nodes: number[] = [];
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'precondition-npm-start-'));
 });
 afterEach(() => {
-  for (const process of running.splice(0)) if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill('SIGKILL');
+  // node first: a SIGKILLed npm cannot pass anything on, and its orphan would serve on.
+  for (const process of running.splice(0)) {
+    if (process.child.exitCode !== null || process.child.signalCode !== null) continue;
+    for (const node of childrenOf(process.child.pid!)) {
+      try {
+        globalThis.process.kill(node, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    process.child.kill('SIGKILL');
+  }
+  for (const node of nodes.splice(0)) {
+    try {
+      globalThis.process.kill(node, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 });
 afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -113,6 +133,15 @@ describe('npm start under a process manager', () => {
     const [node] = childrenOf(npm.child.pid!);
     const tookMs = await stopsWithin(npm, server, node!, () => npm.child.kill('SIGKILL'));
     console.log(`npm SIGKILLed: the orphaned server stopped in ${tookMs} ms`);
+  }, 120_000);
+
+  it('stops by itself when npm dies while the server is still loading (before it could read its parent)', async () => {
+    const npm = npmStart();
+    const node = await waitFor(() => childrenOf(npm.child.pid!)[0], "npm's child (node, exec'd by the script)", START_TIMEOUT_MS);
+    nodes.push(node);
+    npm.child.kill('SIGKILL');
+    await waitFor(() => isGone(node), `node (pid ${node}) gone after its npm was SIGKILLed during start-up`, START_TIMEOUT_MS);
+    expect(npm.stdout()).not.toMatch(/listening on/);
   }, 120_000);
 
   it('keeps the generated admin key in DATA_DIR across a restart, and says where an unknown key comes from', async () => {

@@ -54,8 +54,9 @@ void running.refused?.then((message) => {
 });
 
 // As src/main.ts: npm `exec`s this process and passes signals on; should the parent die without
-// passing one, a changed parent stops the worker as SIGTERM would.
-const parentPid = process.ppid;
+// passing one, a changed parent stops the worker as SIGTERM would; the script names its parent
+// (PRECONDITION_PARENT_PID=$PPID), so one that died while this process was loading is seen too.
+const parentPid = Number(process.env['PRECONDITION_PARENT_PID']) || process.ppid;
 setInterval(() => {
   if (process.ppid !== parentPid && !stopping) stop(0);
 }, 1_000).unref();
