@@ -27,7 +27,11 @@ describe('the background tasks\' stop is bounded by the shutdown grace', () => {
       startupTasks: (tasks) => [...tasks, earlier, stuck],
     });
     await app.close();
-    expect(lines.filter((line) => line.msg.includes('did not stop within the shutdown grace')).map((line) => line.task)).toEqual(['test: never stops']);
+    // The stuck task is named, the one that stopped at once is not. The app's own tasks (the audit,
+    // the live watchers) may be named too when a loaded machine keeps them past the 300 ms grace.
+    const named = lines.filter((line) => line.msg.includes('did not stop within the shutdown grace')).map((line) => line.task);
+    expect(named).toContain('test: never stops');
+    expect(named).not.toContain('test: stops');
     expect(earlierStopped).toBe(true);
     app = undefined;
   }, 60_000);

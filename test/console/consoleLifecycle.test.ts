@@ -1,3 +1,4 @@
+// @module-tag processes
 // The console's life-cycle views, in a real browser (Debian's chromium, headless, offline): an
 // account's status, its statement's reference and reversal columns (what a reversal reverses, how
 // much of a move was reversed), and the balance-at picker on the statement, which reads the

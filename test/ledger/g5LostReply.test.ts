@@ -1,3 +1,4 @@
+// @module-tag failpoints
 import { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../src/ledger/index.ts';

@@ -1,3 +1,4 @@
+// @module-tag failpoints
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expired, holdRules, type HoldRules } from '../../src/ledger/holds.ts';
 import { accountPreconditions, type AccountPreconditions, applyDelta, toLong } from '../../src/ledger/index.ts';

@@ -1,3 +1,4 @@
+// @module-tag processes
 import { type Document, MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAppProcess, startEngineProcess, type AppProcess, type EngineProcess } from '../support/app.ts';

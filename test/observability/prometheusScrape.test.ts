@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves the monitoring plugs in as the README's "Monitoring on one machine" says: Debian's
 // `prometheus` (the binary .ci/run installs) started with ops/prometheus/prometheus.yml, its one
 // target pointed at this test's API instead of localhost:4000 (and a 1 s scrape for a quick test),

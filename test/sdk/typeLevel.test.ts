@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves match() is exhaustive at compile time: the TypeScript compiler accepts a fixture that
 // handles every member plus `unknown`, and rejects one that omits a member or `unknown`.
 import { execFile } from 'node:child_process';

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves the embedded default keeps its data (issue 36 item 5): `npm start` without MONGODB_URI,
 // on a machine with no mongod, runs the emulator on DATA_DIR/db and says so; money moved before
 // a restart is there after it, with the same generated admin key, after a clean stop and after a

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves what a newcomer's first calls get (issue 37 items 9 and 10), run with the real curl as a
 // user types them: a GET of /graphql, a POST without a JSON content type and GET / each say how to
 // call the API instead of Apollo's CSRF paragraph or `Cannot GET /`; the README's first call

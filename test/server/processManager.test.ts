@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves `npm start` stops as a process manager stops it (issue 37 item 2): systemd, or a container
 // whose command is `npm start`, sends SIGTERM (or SIGINT) to the pid it started, which is npm's.
 // The script `exec`s node, so no shell sits between npm and the server, and npm passes the signal

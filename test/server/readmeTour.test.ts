@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves the README's curl tour works as written: its ```sh blocks (between the tour markers) run
 // in order in one bash with the real curl against a running API, the printed key pasted where the
 // README says and localhost:4000 pointed at this test's server, and each block prints exactly the

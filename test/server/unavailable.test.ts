@@ -1,3 +1,4 @@
+// @module-tag failpoints
 // R5 at the transports: an operation that meets a deployment that cannot answer now (a member
 // going away, not the primary, no primary to select, a dropped connection), once the driver's one
 // retry has failed too, is answered UNAVAILABLE: over HTTP with 503 and Retry-After, over

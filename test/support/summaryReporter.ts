@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -9,17 +10,21 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Ends every run with where its time went (the slowest files with their import time and group,
- * the slowest tests, each group's wall time, the run's wall time beside the files' summed time)
+ * the slowest tests, each group's wall time, the run's wall time beside the files' summed time,
+ * the machine's load average)
  * and one plain line, `tests: N passed, M failed, K skipped`, that any CI can read without
  * knowing vitest's own summary format.
  */
 export default class SummaryReporter implements Reporter {
   private runStartedAt = performance.now();
+  /** The machine's 1-minute load average when the run started: wall times read against it. */
+  private loadAtStart = loadavg()[0]!;
   /** Per group (vitest project): when its first file started and its last one ended, on this process's clock. */
   private readonly groupSpans = new Map<string, { start: number; end: number }>();
 
   onTestRunStart(): void {
     this.runStartedAt = performance.now();
+    this.loadAtStart = loadavg()[0]!;
     this.groupSpans.clear();
   }
 
@@ -79,6 +84,8 @@ export default class SummaryReporter implements Reporter {
       );
     }
     lines.push(`run: ${seconds(wallMs)} wall, ${seconds(sum(files, (f) => f.totalMs))} summed over ${files.length} files (import ${seconds(sum(files, (f) => f.importMs))})`);
+    // Other work on the machine stretches every wall time above; the load says how much there was.
+    lines.push(`load average (1 min): ${this.loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} cores`);
     lines.push(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }

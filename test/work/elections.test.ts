@@ -1,3 +1,4 @@
+// @module-tag failpoints
 import { MongoClient } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';

@@ -1,3 +1,4 @@
+// @module-tag processes
 // W9: groups within a kind. A group's limit (WORK_GROUP_LIMITS) holds across two API processes
 // (src/main.ts, as `npm start` runs it), and the same scenario run on two services whose group
 // places are counted in memory (the mutant) exceeds it; claims take turns across the groups with

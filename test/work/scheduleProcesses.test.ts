@@ -1,3 +1,4 @@
+// @module-tag processes
 // W8 across processes: three API processes (src/main.ts, as `npm start` runs it) on one database,
 // one schedule firing every second. The process holding the firer's lease is SIGKILLed mid-run;
 // another takes the lease over once it expires (database clock) and fires the periods the dead

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves `npm run worker:payouts` as an operator runs it (issue 37 item 8, and item 2 for the
 // worker): started by npm, it logs each payout it made at info; a key the API refuses stops it at
 // once with exit code 77 and a message saying which key to set, instead of polling forever; the

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Abuse class "one request freezes an account and the process" (issue 41, item 1), with the real
 // process (`npm start`'s src/main.ts): `captureHold(input: { holdId, toAccountId: <the hold's own
 // account>, requestId })` with a service key hung for good, on a pending hold and on a voided one,

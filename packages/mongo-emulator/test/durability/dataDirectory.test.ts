@@ -1,3 +1,4 @@
+// @module-tag processes
 // D3: a data directory is the emulator's or it is refused. A torn last journal record (what a
 // crash during a write leaves) is truncated and logged; a damaged checkpoint or journal, or a
 // directory of something else, is refused with exit code 100 and the file named, never opened as
