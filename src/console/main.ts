@@ -9,7 +9,7 @@ import { refreshSchedules } from './schedules.ts';
 import { keepScrollBoxesFitted } from './scrollBoxes.ts';
 import { createPageClient, follow, sessionOf, type Session } from './session.ts';
 import { createStatsPanel } from './stats.ts';
-import { createWorkItemsPanel, TRANSITIONS_MAX } from './workItems.ts';
+import { TRANSITIONS_MAX, WorkItemsPanel } from './workItems.ts';
 
 const KEY_STORAGE = 'precondition.apiKey';
 const POLL_INTERVAL_MS = 3_000;
@@ -69,7 +69,7 @@ async function signIn(key: string): Promise<void> {
 
 async function openPanels(session: Session, connection: ReturnType<typeof connectionReporter>): Promise<void> {
   const stats = createStatsPanel(session);
-  const workItems = createWorkItemsPanel(session, () => stats.refresh());
+  const workItems = new WorkItemsPanel(session, () => stats.refresh());
   const ledger = createLedgerPanel(session);
   wireAccountForms(ledger);
   const poll = [() => stats.refresh(), () => refreshSchedules(session)];

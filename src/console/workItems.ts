@@ -29,18 +29,54 @@ interface Transition {
   at: string;
 }
 
-export interface WorkItemsPanel {
-  onEvent(event: WorkItemEvent): void;
-  refreshFailed(): Promise<void>;
-  loadRecentTransitions(): Promise<void>;
-}
+/** The transitions table, the failed list and the Requeue and Open buttons in them. */
+export class WorkItemsPanel {
+  readonly #pending: Transition[] = [];
+  #flushScheduled = false;
+  #failedRefresh: ReturnType<typeof setTimeout> | undefined;
 
-export function createWorkItemsPanel(session: Session, refreshStats: () => Promise<void>): WorkItemsPanel {
-  const pending: Transition[] = [];
-  let flushScheduled = false;
-  let failedRefresh: ReturnType<typeof setTimeout> | undefined;
+  constructor(
+    private readonly session: Session,
+    private readonly refreshStats: () => Promise<void>,
+  ) {}
 
-  function idCell(id: string): HTMLTableCellElement {
+  onEvent(event: WorkItemEvent): void {
+    if (event.__typename === 'ResyncRequired') {
+      showNotice(`Resync (${event.reason}): some transitions may be missing above; the queue and failed items were re-read.`);
+      void this.refreshStats().catch((error: unknown) => showNotice(`Could not refresh: ${errorText(error)}`, 'poll'));
+      this.#scheduleFailedRefresh();
+      return;
+    }
+    if (event.__typename !== 'WorkItemStatusChanged') return;
+    this.#addTransition(event);
+    if (event.status === 'FAILED' || event.previousStatus === 'FAILED') this.#scheduleFailedRefresh();
+  }
+
+  async refreshFailed(): Promise<void> {
+    const page = await this.session.client.workItems({ status: 'FAILED', first: FAILED_SHOWN_MAX });
+    tbody('failed').replaceChildren(
+      ...page.items.map((item) => {
+        const row = document.createElement('tr');
+        row.dataset['itemId'] = item.id;
+        row.append(this.#idCell(item.id), cell(item.kind, 'kind'), cell(String(item.attempts), 'num'), this.#requeueButton(item.id, item.version));
+        return labelled('failed', row);
+      }),
+    );
+  }
+
+  /** The transitions of the items changed last, so the table does not start empty. */
+  async loadRecentTransitions(): Promise<void> {
+    const items = await this.session.client.recentWorkItems({ first: RECENT_ITEMS_MAX });
+    const events = items
+      .flatMap((item) => item.history.slice(-RECENT_TRANSITIONS_PER_ITEM).map((h): Transition => ({ itemId: item.id, kind: item.kind, previousStatus: h.from, status: h.to, version: h.version, at: h.at })))
+      .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.version - a.version))
+      .slice(0, TRANSITIONS_MAX);
+    const body = tbody('transitions');
+    const shown = new Set([...body.rows].map((row) => `${row.dataset['itemId']}:${row.dataset['version']}`));
+    body.append(...events.filter((event) => !shown.has(`${event.itemId}:${event.version}`)).map((event) => this.#transitionRow(event)));
+  }
+
+  #idCell(id: string): HTMLTableCellElement {
     const td = document.createElement('td');
     td.className = 'id';
     const code = document.createElement('code');
@@ -55,13 +91,13 @@ export function createWorkItemsPanel(session: Session, refreshStats: () => Promi
         showNotice(`Item id: ${id}`);
       }
     });
-    const open = smallButton('Open', `Open item ${id}`, () => openItem(session, id).catch((error: unknown) => showNotice(`Could not open ${id}: ${errorText(error)}`)));
+    const open = smallButton('Open', `Open item ${id}`, () => openItem(this.session, id).catch((error: unknown) => showNotice(`Could not open ${id}: ${errorText(error)}`)));
     td.append(code, copy, open);
     return td;
   }
 
-  function requeueButton(itemId: string, version: number): HTMLTableCellElement {
-    if (!session.viewer.mayRequeue) return cell('');
+  #requeueButton(itemId: string, version: number): HTMLTableCellElement {
+    if (!this.session.viewer.mayRequeue) return cell('');
     const td = document.createElement('td');
     const button = document.createElement('button');
     button.type = 'button';
@@ -71,9 +107,9 @@ export function createWorkItemsPanel(session: Session, refreshStats: () => Promi
     button.addEventListener('click', async () => {
       button.disabled = true;
       try {
-        const result = await session.client.requeueWorkItem({ id: itemId, version });
+        const result = await this.session.client.requeueWorkItem({ id: itemId, version });
         showNotice(result.__typename === 'RequeueSuccess' ? `Requeued ${itemId}` : `Not requeued (${result.__typename}): the item changed meanwhile`);
-        scheduleFailedRefresh();
+        this.#scheduleFailedRefresh();
       } catch (error) {
         showNotice(`Requeue failed: ${errorText(error)}`);
         button.disabled = false;
@@ -83,85 +119,45 @@ export function createWorkItemsPanel(session: Session, refreshStats: () => Promi
     return td;
   }
 
-  function transitionRow(event: Transition): HTMLTableRowElement {
+  #transitionRow(event: Transition): HTMLTableRowElement {
     const row = document.createElement('tr');
     row.dataset['itemId'] = event.itemId;
     row.dataset['version'] = String(event.version);
     row.append(
-      idCell(event.itemId),
+      this.#idCell(event.itemId),
       cell(event.kind, 'kind'),
       cell(`${event.previousStatus ?? '∅'} → ${event.status}`, `status status-${event.status}`),
       cell(String(event.version), 'num'),
       cell(time(event.at), 'time'),
-      event.status === 'FAILED' ? requeueButton(event.itemId, event.version) : cell(''),
+      event.status === 'FAILED' ? this.#requeueButton(event.itemId, event.version) : cell(''),
     );
     return labelled('transitions', row);
   }
 
-  function flushTransitions(): void {
-    flushScheduled = false;
+  #flushTransitions(): void {
+    this.#flushScheduled = false;
     const body = tbody('transitions');
     const fragment = document.createDocumentFragment();
-    for (const event of pending.splice(0).reverse()) {
+    for (const event of this.#pending.splice(0).reverse()) {
       // A live event for a transition already shown (loaded on open) is not shown twice.
       if (body.querySelector(`tr[data-item-id="${CSS.escape(event.itemId)}"][data-version="${event.version}"]`)) continue;
-      fragment.append(transitionRow(event));
+      fragment.append(this.#transitionRow(event));
     }
     body.prepend(fragment);
     while (body.rows.length > TRANSITIONS_MAX) body.deleteRow(body.rows.length - 1);
   }
 
-  function addTransition(event: Transition): void {
-    pending.push(event);
-    if (flushScheduled) return;
-    flushScheduled = true;
-    setTimeout(flushTransitions, FLUSH_DELAY_MS);
+  #addTransition(event: Transition): void {
+    this.#pending.push(event);
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setTimeout(() => this.#flushTransitions(), FLUSH_DELAY_MS);
   }
 
-  function scheduleFailedRefresh(): void {
-    clearTimeout(failedRefresh);
-    failedRefresh = setTimeout(() => void refreshFailed().catch((error: unknown) => showNotice(`Could not refresh: ${errorText(error)}`, 'poll')), FAILED_REFRESH_DELAY_MS);
+  #scheduleFailedRefresh(): void {
+    clearTimeout(this.#failedRefresh);
+    this.#failedRefresh = setTimeout(() => void this.refreshFailed().catch((error: unknown) => showNotice(`Could not refresh: ${errorText(error)}`, 'poll')), FAILED_REFRESH_DELAY_MS);
   }
-
-  async function refreshFailed(): Promise<void> {
-    const page = await session.client.workItems({ status: 'FAILED', first: FAILED_SHOWN_MAX });
-    tbody('failed').replaceChildren(
-      ...page.items.map((item) => {
-        const row = document.createElement('tr');
-        row.dataset['itemId'] = item.id;
-        row.append(idCell(item.id), cell(item.kind, 'kind'), cell(String(item.attempts), 'num'), requeueButton(item.id, item.version));
-        return labelled('failed', row);
-      }),
-    );
-  }
-
-  /** The transitions of the items changed last, so the table does not start empty. */
-  async function loadRecentTransitions(): Promise<void> {
-    const items = await session.client.recentWorkItems({ first: RECENT_ITEMS_MAX });
-    const events = items
-      .flatMap((item) => item.history.slice(-RECENT_TRANSITIONS_PER_ITEM).map((h): Transition => ({ itemId: item.id, kind: item.kind, previousStatus: h.from, status: h.to, version: h.version, at: h.at })))
-      .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.version - a.version))
-      .slice(0, TRANSITIONS_MAX);
-    const body = tbody('transitions');
-    const shown = new Set([...body.rows].map((row) => `${row.dataset['itemId']}:${row.dataset['version']}`));
-    body.append(...events.filter((event) => !shown.has(`${event.itemId}:${event.version}`)).map(transitionRow));
-  }
-
-  return {
-    onEvent(event) {
-      if (event.__typename === 'ResyncRequired') {
-        showNotice(`Resync (${event.reason}): some transitions may be missing above; the queue and failed items were re-read.`);
-        void refreshStats().catch((error: unknown) => showNotice(`Could not refresh: ${errorText(error)}`, 'poll'));
-        scheduleFailedRefresh();
-        return;
-      }
-      if (event.__typename !== 'WorkItemStatusChanged') return;
-      addTransition(event);
-      if (event.status === 'FAILED' || event.previousStatus === 'FAILED') scheduleFailedRefresh();
-    },
-    refreshFailed,
-    loadRecentTransitions,
-  };
 }
 
 function smallButton(text: string, label: string, onClick: () => unknown): HTMLButtonElement {
