@@ -23,7 +23,7 @@ export interface Sample {
 }
 
 export interface TimeChartOptions {
-  /** The value axis's title, its unit included: "claims lost per minute". */
+  /** The value axis's title, its unit included, short enough for the chart's height: "lost claims/min". */
   axisTitle: string;
   /** A value as the tooltip writes it, with its unit: "3.0/min", "12 s". */
   format: (value: number) => string;

@@ -73,10 +73,10 @@ export interface StatsPanel {
 
 export function createStatsPanel(session: Session): StatsPanel {
   const charts = {
-    conflicts: new TimeChart('conflicts-chart', { axisTitle: 'claims lost per minute', format: (value) => `${value.toFixed(1)}/min` }),
-    lag: new TimeChart('lag-chart', { axisTitle: 'lag in seconds', format: (value) => `${value.toFixed(0)} s`, integer: true }),
-    moves: new TimeChart('moves-chart', { axisTitle: 'moves per minute', format: (value) => `${value.toFixed(1)}/min` }),
-    feeds: new TimeChart('feeds-chart', { axisTitle: 'subscribers', format: (value) => String(value), integer: true }),
+    conflicts: new TimeChart('conflicts-chart', { axisTitle: 'lost claims/min', format: (value) => `${value.toFixed(1)}/min` }),
+    lag: new TimeChart('lag-chart', { axisTitle: 'lag (s)', format: (value) => `${value.toFixed(0)} s`, integer: true }),
+    moves: new TimeChart('moves-chart', { axisTitle: 'moves/min', format: (value) => `${value.toFixed(1)}/min` }),
+    feeds: new TimeChart('feeds-chart', { axisTitle: 'subscribers', format: (value) => `${value} subscriber${value === 1 ? '' : 's'}`, integer: true }),
   };
   let conflicts: Reading<number> | null = null;
   let moves: Reading<Record<ResultClass, number>> | null = null;
