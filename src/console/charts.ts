@@ -9,8 +9,12 @@ Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
 
 /** Samples kept per chart: at one per poll (3 s), the last 3 minutes. */
 export const CHART_SAMPLES_MAX = 60;
-/** The time axis's span: the last 3 minutes up to the latest sample, however few samples there are yet. */
-const CHART_WINDOW_MS = 3 * 60_000;
+/**
+ * The time axis's shortest span: from the first sample kept to the latest (at most the last 3
+ * minutes, CHART_SAMPLES_MAX polls), but never less than this, so that a page opened a moment ago
+ * draws its few points apart and not the epoch's range Chart.js would pick for one point.
+ */
+const CHART_SPAN_MIN_MS = 30_000;
 /** One colour per line, in order; a legend's swatch takes its line's. */
 export const SERIES_COLORS = ['#1d7a35', '#c25e00', '#0a66d8', '#b00020', '#8a3ffc', '#5c6670'] as const;
 /** A stretch where some feed was down: a light red band behind the lines. */
@@ -37,8 +41,8 @@ export function seriesColor(index: number): string {
   return SERIES_COLORS[index % SERIES_COLORS.length] ?? SERIES_COLORS[0];
 }
 
-function timeWindow(endMs: number): { min: number; max: number } {
-  return { min: endMs - CHART_WINDOW_MS, max: endMs };
+function timeWindow(firstMs: number, lastMs: number): { min: number; max: number } {
+  return { min: Math.min(firstMs, lastMs - CHART_SPAN_MIN_MS), max: lastMs };
 }
 
 type LineChart = Chart<'line', Array<{ x: number; y: number }>, unknown>;
@@ -63,7 +67,7 @@ export class TimeChart {
         interaction: { mode: 'index', intersect: false },
         elements: { point: { radius: 0, hitRadius: 6, hoverRadius: 3 }, line: { borderWidth: 2 } },
         scales: {
-          x: { type: 'linear', ...timeWindow(Date.now()), title: { display: true, text: 'time' }, ticks: { callback: (value) => clock(Number(value)), maxTicksLimit: 4, maxRotation: 0 } },
+          x: { type: 'linear', ...timeWindow(Date.now(), Date.now()), title: { display: true, text: 'time' }, ticks: { callback: (value) => clock(Number(value)), maxTicksLimit: 4, maxRotation: 0 } },
           y: { beginAtZero: true, title: { display: true, text: options.axisTitle }, ticks: { maxTicksLimit: 4, ...(options.integer ? { precision: 0 } : {}) } },
         },
         plugins: { legend: { display: false }, tooltip: { enabled: false, external: ({ tooltip }) => this.#showTip(tooltip, options.format) } },
@@ -88,7 +92,8 @@ export class TimeChart {
       backgroundColor: seriesColor(i),
     }));
     const x = this.#chart.options.scales?.['x'];
-    if (x) Object.assign(x, timeWindow(this.#samples.at(-1)?.at ?? Date.now()));
+    const now = Date.now();
+    if (x) Object.assign(x, timeWindow(this.#samples[0]?.at ?? now, this.#samples.at(-1)?.at ?? now));
     this.#chart.update('none');
     this.#canvas.dataset['points'] = String(this.#samples.length);
     this.#canvas.dataset['down'] = String(this.#samples.filter((sample) => sample.down.length > 0).length);
