@@ -136,6 +136,16 @@ module.exports = {
       to: { path: '^packages/', dependencyTypesNot: ['aliased-workspace'] },
     },
     {
+      name: 'console-is-an-api-client',
+      severity: 'error',
+      comment:
+        'The ops console is a browser page and an API client like any other: it speaks to the API only through ' +
+        '@precondition/sdk by its package name (its generated operations, the trusted documents), never through ' +
+        'the rest of src/, a file of packages/ by a relative path, or tests.',
+      from: { path: '^src/console/' },
+      to: { path: ['^src/(?!console/)', '^packages/', '^test/', '^bench/'], dependencyTypesNot: ['aliased-workspace'] },
+    },
+    {
       name: 'emulator-not-to-app',
       severity: 'error',
       comment: 'The emulator is a MongoDB server; it knows nothing of the app that talks to it.',

@@ -11,7 +11,6 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Db } from 'mongodb';
@@ -27,6 +26,7 @@ import { createContext, type AppContext } from '../app/requestContext.ts';
 import { unavailablePlugin } from './unavailable.ts';
 import { formatAppError } from './formatError.ts';
 import { graphqlHttpHandler, HOW_TO_CALL } from './http.ts';
+import { CONSOLE_PATH, serveConsole } from './consoleFiles.ts';
 import { traceMutations } from './traceMutations.ts';
 import { tracingEnabled } from '../observability/tracing.ts';
 import { Admission } from './admission.ts';
@@ -48,8 +48,6 @@ import { createShutdownGate } from './shutdownGate.ts';
 import { createGraphqlTelemetry } from './telemetry.ts';
 
 export const GRAPHQL_PATH = '/graphql';
-export const CONSOLE_PATH = '/console';
-const CONSOLE_DIR = fileURLToPath(new URL('../console/', import.meta.url));
 
 /** How to build the app (src/app/createApp.ts), and the HTTP side's own settings. */
 export interface StartServerOptions extends AppOptions {
@@ -177,9 +175,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       if (req.accepts(['json', 'html']) === 'html') return void res.redirect(302, CONSOLE_PATH);
       res.json({ graphql: GRAPHQL_PATH, console: CONSOLE_PATH, health: '/healthz', ready: '/readyz', metrics: '/metrics', howToCall: HOW_TO_CALL });
     });
-    http.get('/favicon.ico', (_req, res) => void res.redirect(301, `${CONSOLE_PATH}/favicon.svg`));
-    // The ops console: static files straight from src/console (no build step, nothing from a CDN).
-    http.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
+    serveConsole(http);
     http.get('/readyz', async (_req, res) => {
       const readiness = await checkReadiness(app.db, services, { shuttingDown: gate.shuttingDown });
       res.status(readiness.ready ? 200 : 503).json(readiness);

@@ -8,7 +8,7 @@
 // and state (up, reopening...), readable at 420 px; an account's statement; and a work item's page: its transitions, attempts,
 // the entry a payout pays out and the trace id of the withdrawal that made it (the app traces here,
 // to an in-memory exporter, as it does with OTEL_EXPORTER_OTLP_ENDPOINT set).
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { startTracing, type Tracing } from '../../src/observability/tracing.ts';
@@ -17,6 +17,22 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/waiting.ts';
 import { deposit, openAccount, withdraw } from '../support/callers.ts';
 import { screenshotPath } from '../support/screenshots.ts';
+
+/** A clock time as the page writes it in en-US ("7:31:05 PM"). */
+const CLOCK = '\\d{1,2}:\\d{2}:\\d{2}\\s[AP]M';
+
+/** Moves the pointer over a chart's last stretch and returns its tooltip's text (time, then a line per series). */
+async function tooltipAt(page: Page, chartId: string): Promise<string> {
+  const canvas = page.locator(`#${chartId}`);
+  const box = (await canvas.boundingBox())!;
+  // Chart.js answers pointer moves: leave the canvas first, so a second reading moves again.
+  await page.mouse.move(0, 0);
+  // Inside the plot area (Chart.js shows no tooltip over the axes), towards its right end.
+  await canvas.hover({ position: { x: Math.round(box.width * 0.8), y: Math.round(box.height / 3) } });
+  const tip = page.locator(`#${chartId}-tip`);
+  await tip.waitFor();
+  return tip.innerText();
+}
 
 
 describe('the ops console draws', () => {
@@ -71,8 +87,9 @@ describe('the ops console draws', () => {
 
     await page.waitForFunction(`!/highest 0$/.test(document.getElementById('conflicts-chart-now').textContent)`, undefined, { timeout: 20_000 });
     await page.waitForFunction(`Number(document.getElementById('lag-chart').dataset.points) >= 2`, undefined, { timeout: 20_000 });
-    const line = page.locator('#lag-chart polyline');
-    expect((await line.getAttribute('points'))!.trim().split(/\s+/).length).toBeGreaterThanOrEqual(2);
+    // The value under the pointer: its time on the time axis, and the value with its unit.
+    expect(await tooltipAt(page, 'lag-chart')).toMatch(new RegExp(`^${CLOCK}\\nlag: \\d+ s$`));
+    expect(await tooltipAt(page, 'conflicts-chart')).toMatch(new RegExp(`^${CLOCK}\\nclaims lost: \\d+\\.\\d/min$`));
     expect(await page.locator('#conflicts-chart-now').innerText()).toMatch(/^now \d+\.\d, highest \d+(\.\d)?$/);
     expect(await page.locator('#lag-chart-now').innerText()).toMatch(/^now \d+ s, highest \d+ s$/);
     await page.close();
@@ -118,10 +135,14 @@ describe('the ops console draws', () => {
     const legend = await page.locator('#moves-chart-legend li').allInnerTexts();
     expect(legend).toEqual(['applied', 'refused', 'replayed', 'transient'].map((name) => expect.stringMatching(new RegExp(`^${name}: now \\d+\\.\\d/min, highest \\d+\\.\\d$`))));
     expect(legend[3]).toMatch(/highest 0\.0$/);
-    expect(await page.locator('#moves-chart polyline').count()).toBe(4);
+    // One line per class under the pointer, each value with its unit; one per feed likewise.
+    expect((await tooltipAt(page, 'moves-chart')).split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${CLOCK}$`)),
+      ...['applied', 'refused', 'replayed', 'transient'].map((name) => expect.stringMatching(new RegExp(`^${name}: \\d+\\.\\d/min$`))),
+    ]);
     expect(await page.locator('#feeds-chart-legend li[data-series="accountBalances"]').innerText()).toMatch(/^accountBalances: up, [1-9]\d* subscribers? \(highest \d+\)$/);
     expect(await page.locator('#feeds-chart-legend li').count()).toBe(4);
-    expect(await page.locator('#feeds-chart polyline').count()).toBe(4);
+    expect((await tooltipAt(page, 'feeds-chart')).split('\n').slice(1).map((line) => line.split(':')[0])).toEqual(['workItems', 'ledgerEntries', 'accountBalances', 'holds']);
     await page.screenshot({ path: screenshotPath('console-charts.png'), fullPage: true });
 
     // At 420 px the legends wrap inside their card.
@@ -134,7 +155,8 @@ describe('the ops console draws', () => {
     await page.waitForFunction(`document.querySelector('#feeds-chart-legend li[data-series="holds"]')?.dataset.up === 'false'`, undefined, { timeout: 20_000 });
     expect(await page.locator('#feeds-chart-legend li[data-series="holds"] .state').innerText()).toBe('stopped');
     expect(await page.locator('#feeds-chart-legend li[data-series="accountBalances"] .state').innerText()).toBe('up');
-    expect(await page.locator('#feeds-chart g.down rect').count()).toBeGreaterThanOrEqual(1);
+    await page.waitForFunction(`Number(document.getElementById('feeds-chart').dataset.down) >= 1`, undefined, { timeout: 20_000 });
+    expect(await page.locator('#feeds-chart-down').innerText()).toBe('Down in the last 3 minutes: holds (shaded).');
     sub.unsubscribe();
     await ws.close();
     await page.close();

@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
 import { launchChromium } from '../support/browser.ts';
+import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { screenshotPath } from '../support/screenshots.ts';
 import { waitFor } from '../support/waiting.ts';
@@ -210,13 +211,19 @@ describe('the ops console reads right', () => {
   });
 
   it('clears a stale "could not refresh" notice once the connection is back', async () => {
-    const page = await signIn('ops');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const sockets = await droppableSockets(page);
+    const before = app.services.liveFeeds.workItems.subscriberCount;
+    await page.goto(consoleUrl);
+    await page.getByLabel('API key').fill(app.keys.ops);
+    await page.keyboard.press('Enter');
+    await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
     await page.route('**/graphql', (route) => route.abort('failed'));
     await page.locator('#notice[data-kind="poll"]', { hasText: 'Could not refresh' }).waitFor({ timeout: 10_000 });
-    await page.evaluate(() => (globalThis as unknown as { precondition: { drop(options: { hold: boolean }): void } }).precondition.drop({ hold: true }));
+    sockets.drop({ hold: true });
     await page.locator('#connection[data-status="disconnected"]').waitFor();
     await page.unroute('**/graphql');
-    await page.evaluate(() => (globalThis as unknown as { precondition: { resume(): void } }).precondition.resume());
+    sockets.resume();
     await page.locator('#connection', { hasText: 'reconnected' }).waitFor();
     await page.locator('#notice').waitFor({ state: 'hidden' });
     await closePage(page);

@@ -1,12 +1,13 @@
 // Proves the SDK's subscriptions: typed events as an AsyncIterable; after a dropped socket the
 // SDK reconnects and resumes after the last event it yielded (events written while the socket was
 // down arrive once, in order, none twice); ResyncRequired arrives as a typed event and the stream
-// goes on; break closes the server's subscription.
+// goes on; break closes the server's subscription; the caller is told when the socket is
+// acknowledged and when it closes (onConnection), a refusal with its close code.
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/waiting.ts';
 import WebSocket from 'ws';
-import { createClient, match, type Event, type PreconditionClient } from '../../packages/sdk/src/index.ts';
+import { createClient, match, type ConnectionEvent, type Event, type PreconditionClient } from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 type StatusEvent = Event<'workItemStatusChanged'>;
@@ -61,7 +62,8 @@ describe('subscriptions on the run engine', () => {
 
   it('resumes after a dropped socket from the last cursor it yielded: no event lost, none twice', async () => {
     const { TrackedWebSocket, sockets } = trackedWebSocket();
-    const ops = createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: TrackedWebSocket, retry: { baseDelayMs: 1 } });
+    const connection: ConnectionEvent[] = [];
+    const ops = createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: TrackedWebSocket, retry: { baseDelayMs: 1 }, onConnection: (event) => connection.push(event) });
     const kinds = ['SDK_DROP'];
     const events = ops.subscribe.workItemStatusChanged({ kinds });
     const before = subscriberCount(app);
@@ -81,6 +83,9 @@ describe('subscriptions on the run engine', () => {
     expect(resumed.map(itemIdOf)).toEqual(late);
     expect(resumed.every((event) => event.__typename === 'WorkItemStatusChanged' && event.version === 1 && event.status === 'PENDING')).toBe(true);
     expect(sockets).toHaveLength(2);
+    // The caller was told of each state: a page says "live", then "reconnecting", then "reconnected".
+    expect(connection.map((event) => event.state)).toEqual(['connected', 'closed', 'connected']);
+    expect(connection[1]).toEqual({ state: 'closed', code: expect.any(Number) });
     // Nothing of before the drop comes again: the next event is the next write.
     const [last] = await createItems(service, 'SDK_DROP', 1);
     expect((await take(events, 1)).map(itemIdOf)).toEqual([last]);
@@ -164,9 +169,12 @@ describe('subscriptions on the run engine', () => {
 
   it('throws FORBIDDEN as a PreconditionError for a role that may not subscribe, without reconnecting', async () => {
     const { TrackedWebSocket, sockets } = trackedWebSocket();
-    const dashboard = createClient({ url: app.url, apiKey: app.keys.dashboard, webSocketImpl: TrackedWebSocket, retry: { baseDelayMs: 1 } });
+    const connection: ConnectionEvent[] = [];
+    const dashboard = createClient({ url: app.url, apiKey: app.keys.dashboard, webSocketImpl: TrackedWebSocket, retry: { baseDelayMs: 1 }, onConnection: (event) => connection.push(event) });
     await expect(dashboard.subscribe.workItemStatusChanged().next()).rejects.toMatchObject({ name: 'PreconditionError', code: 'FORBIDDEN' });
     expect(sockets).toHaveLength(1);
+    // Never acknowledged; closed with the refusal's code, which a page shows as "refused".
+    expect(connection).toEqual([{ state: 'closed', code: 4403 }]);
     await dashboard.close();
   });
 });

@@ -9,7 +9,7 @@ export type { GraphQLErrorPayload, PreconditionErrorDetails } from './Preconditi
 export { DEFAULT_RETRY, DEFAULT_SUBSCRIPTION_RETRY } from './retry.js';
 export type { RetryOptions } from './retry.js';
 export { DEFAULT_KEEP_ALIVE } from './subscribe.js';
-export type { KeepAliveOptions, WebSocketOptions } from './subscribe.js';
+export type { ConnectionEvent, KeepAliveOptions, WebSocketOptions } from './subscribe.js';
 export type { Event, MutationMethods, QueryMethods, RequestMeta, Result, SubscriptionMethods, WithMeta } from './types.js';
 export * from './generated/graphql.js';
 export { mutations, queries, subscriptions } from './generated/operations.js';

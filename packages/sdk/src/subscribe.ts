@@ -25,7 +25,15 @@ export interface WebSocketOptions {
    * `false` turns them off.
    */
   keepAlive?: KeepAliveOptions | false;
+  /**
+   * Told when the subscription socket is acknowledged and when it closes, so that a page can say
+   * "live" or "reconnecting" (the subscriptions resume by themselves either way).
+   */
+  onConnection?: (event: ConnectionEvent) => void;
 }
+
+/** The subscription socket's state: acknowledged, or closed with its close code (null when none). */
+export type ConnectionEvent = { state: 'connected' } | { state: 'closed'; code: number | null };
 
 export const DEFAULT_KEEP_ALIVE: Required<KeepAliveOptions> = { intervalMs: 10_000, pongTimeoutMs: 5_000 };
 
@@ -124,7 +132,10 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
       generateID: () => String(++operations),
       ...(keepAlive ? { keepAlive: keepAlive.intervalMs } : {}),
       on: {
-        connected: () => void connections++,
+        connected: () => {
+          connections++;
+          options.onConnection?.({ state: 'connected' });
+        },
         ping: (received) => {
           if (received || !keepAlive) return;
           stopPongWait();
@@ -139,8 +150,10 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         pong: (received) => {
           if (received) stopPongWait();
         },
-        closed: () => {
+        closed: (event) => {
           stopPongWait();
+          const code = (event as { code?: unknown } | null)?.code;
+          options.onConnection?.({ state: 'closed', code: typeof code === 'number' ? code : null });
           // A closed client is not reused: the next subscription opens a fresh one.
           if (ws === client) ws = undefined;
         },
