@@ -7,6 +7,7 @@
 //   InitialSyncer.ts        a clone of the source's data (initial_syncer.cpp)
 //   Rollback.ts             entries the set never committed, saved and undone (rollback_impl.cpp)
 //   replicationWaits.ts     write and read concern waits (replication_coordinator_impl.cpp, read_concern_mongod.cpp)
+//   TopologyVersion.ts      hello's topologyVersion and the awaitable hellos waiting on it
 // Where the emulator is simpler than mongod each file says so, and the README too.
 //
 // A one-node emulator has no coordinator at all (ServerState.repl is undefined), so the single
@@ -24,9 +25,10 @@ import { compareOpTime, electionIdForTerm, formatOpTime, NULL_OP_TIME, type OpTi
 import { PeerClient, PeerPool } from './PeerClient.ts';
 import type { ReplHost, ReplOptions } from './replHost.ts';
 import { ReplicationWaits } from './replicationWaits.ts';
-import { DEFAULT_ELECTION_TIMEOUT_MS, DEFAULT_HEARTBEAT_INTERVAL_MS, isElectable, majorityCount, normaliseConfig, type ReplSetConfig } from './replSetConfig.ts';
+import { configForInitiate, configForReconfig, DEFAULT_ELECTION_TIMEOUT_MS, DEFAULT_HEARTBEAT_INTERVAL_MS, isElectable, majorityCount, normaliseConfig, type ReplSetConfig } from './replSetConfig.ts';
 import { Rollback } from './Rollback.ts';
 import { TopologyCoordinator, type MemberView } from './TopologyCoordinator.ts';
+import { TopologyVersion } from './TopologyVersion.ts';
 
 /** replSetStepDown's default secondaryCatchUpPeriodSecs. */
 export const DEFAULT_CATCH_UP_SECS = 10;
@@ -49,13 +51,8 @@ export class ReplCoordinator {
   #hasData = false;
   /** Incremented on every state change, so waiting hellos and tests can see one happened. */
   #stateChanges = 0;
-  /**
-   * hello's topologyVersion counter: moves when this member's state, its configuration or the
-   * primary it knows changes, and wakes the awaitable hellos of the drivers' streaming monitors
-   * (mongod's TopologyCoordinator::incrementTopologyVersion).
-   */
-  #topologyCounter = 0n;
-  readonly #topologyWaiters = new Set<() => void>();
+  /** hello's topologyVersion counter (TopologyVersion.ts). */
+  readonly #topologyVersion = new TopologyVersion();
   readonly #peers = new PeerPool();
   readonly #topology: TopologyCoordinator;
   readonly #fetcher: OplogFetcher;
@@ -67,7 +64,26 @@ export class ReplCoordinator {
   constructor(host: ReplHost, options: ReplOptions) {
     this.#host = host;
     this.#options = options;
-    this.#waits = new ReplicationWaits({
+    this.#waits = this.#newWaits(host);
+    this.#topology = this.#newTopology(host);
+    this.#applier = this.#newApplier(host);
+    this.#initialSyncer = this.#newInitialSyncer(host);
+    this.#rollback = this.#newRollback(host);
+    this.#fetcher = this.#newFetcher(host);
+    host.changeStreams.majorityVisible = () => timeKey(this.majorityReadPoint.ts);
+    host.stopSignal.addEventListener('abort', () => this.#shutdown(), { once: true });
+    if (host.storage) {
+      host.storage.onDurable = () => {
+        if (this.isPrimary) this.#recomputeCommitPoint();
+        else this.#reportPosition();
+        this.#wake();
+      };
+    }
+  }
+
+  /** The write and read concern waits, reading the member through closures. */
+  #newWaits(host: ReplHost): ReplicationWaits {
+    return new ReplicationWaits({
       server: host,
       state: () => this.#state,
       memberCount: () => this.#config?.members.length ?? 1,
@@ -82,7 +98,11 @@ export class ReplCoordinator {
       recomputeCommitPoint: () => this.#recomputeCommitPoint(),
       membersAt: (opTime, durable) => this.#topology.membersAt(opTime, durable, { applied: this.lastApplied, durable: this.lastDurable }),
     });
-    this.#topology = new TopologyCoordinator({
+  }
+
+  /** The topology, with the coordinator as its host: state, term and config are read here, changed here. */
+  #newTopology(host: ReplHost): TopologyCoordinator {
+    return new TopologyCoordinator({
       address: host.address,
       setName: host.setName,
       logger: host.logger,
@@ -108,7 +128,11 @@ export class ReplCoordinator {
       },
       primaryChanged: () => this.#bumpTopology(),
     });
-    this.#applier = new OplogApplier({
+  }
+
+  /** The applier: after each batch, waiters re-check and the position is reported. */
+  #newApplier(host: ReplHost): OplogApplier {
+    return new OplogApplier({
       server: host,
       secondaryDelaySecs: () => (this.#config && this.#selfIndex >= 0 ? Number(this.#config.members[this.#selfIndex]!.secondaryDelaySecs) : 0),
       isPrimary: () => this.isPrimary,
@@ -117,7 +141,11 @@ export class ReplCoordinator {
         this.#reportPosition();
       },
     });
-    this.#initialSyncer = new InitialSyncer({
+  }
+
+  /** The initial syncer: the member holds data from the oplog reset on, and is a secondary once the replay is done. */
+  #newInitialSyncer(host: ReplHost): InitialSyncer {
+    return new InitialSyncer({
       server: host,
       electionTimeoutMs: () => this.electionTimeoutMs,
       applyBatch: (batch, signal, idempotent) => this.#applier.applyBatch(batch, signal, idempotent),
@@ -131,14 +159,22 @@ export class ReplCoordinator {
         this.#reportPosition();
       },
     });
-    this.#rollback = new Rollback({
+  }
+
+  /** Rollback, followed by an initial sync from the same source. */
+  #newRollback(host: ReplHost): Rollback {
+    return new Rollback({
       server: host,
-      rollbackDir: options.rollbackDir,
+      rollbackDir: this.#options.rollbackDir,
       electionTimeoutMs: () => this.electionTimeoutMs,
       setState: (state) => this.#setState(state),
       initialSync: (source, signal) => this.#initialSyncer.run(source, signal),
     });
-    this.#fetcher = new OplogFetcher({
+  }
+
+  /** The fetcher: sync source from the topology, batches to the applier, divergence to rollback. */
+  #newFetcher(host: ReplHost): OplogFetcher {
+    return new OplogFetcher({
       address: host.address,
       logger: host.logger,
       stopSignal: host.stopSignal,
@@ -156,15 +192,6 @@ export class ReplCoordinator {
       advanceCommitPoint: (opTime) => this.#advanceCommitPoint(opTime),
       postponeElection: () => this.#topology.postponeElection(),
     });
-    host.changeStreams.majorityVisible = () => timeKey(this.majorityReadPoint.ts);
-    host.stopSignal.addEventListener('abort', () => this.#shutdown(), { once: true });
-    if (host.storage) {
-      host.storage.onDurable = () => {
-        if (this.isPrimary) this.#recomputeCommitPoint();
-        else this.#reportPosition();
-        this.#wake();
-      };
-    }
   }
 
   /**
@@ -238,7 +265,7 @@ export class ReplCoordinator {
 
   /** hello's topologyVersion counter. */
   get topologyCounter(): bigint {
-    return this.#topologyCounter;
+    return this.#topologyVersion.counter;
   }
 
   /** How many rollbacks this member went through (serverStatus repl.rbid). */
@@ -332,12 +359,7 @@ export class ReplCoordinator {
   /** replSetInitiate: validates and installs the first configuration, then starts the set's life. */
   initiate(raw: Document | undefined): void {
     if (this.#config) throw new CommandError('AlreadyInitialized', 'already initialized');
-    const config = normaliseConfig(raw ?? { _id: this.#host.setName, members: [{ _id: 0, host: this.address }] }, this.#options, 1, 0);
-    if (config._id !== this.#host.setName) {
-      throw new CommandError('InvalidReplicaSetConfig', `Attempting to initiate a replica set with name ${config._id}, but command line reports ${this.#host.setName}; rejecting`);
-    }
-    const selfIndex = config.members.findIndex((m) => m.host === this.address);
-    if (selfIndex < 0) throw new CommandError('InvalidReplicaSetConfig', `No host described in new configuration with {version: ${config.version}, term: ${config.term}} for replica set ${config._id} maps to this node`);
+    const config = configForInitiate(raw, this.#host.setName, this.address, this.#options);
     this.#installConfig(config);
     // The initiating member holds the set's first data: the "initiating set" entry is its oplog
     // (replication_coordinator_external_state_impl.cpp, initializeReplSetStorage).
@@ -354,13 +376,7 @@ export class ReplCoordinator {
     const current = this.#config;
     if (!current) throw new CommandError('NotYetInitialized', 'no replset config has been received');
     if (!force && !this.isPrimary) throw new CommandError('NotWritablePrimary', 'replSetReconfig should only be run on a writable PRIMARY');
-    const version = Number(raw.version ?? current.version + 1);
-    if (version <= current.version && !force) {
-      throw new CommandError('NewReplicaSetConfigurationIncompatible', `New replica set configuration version must be greater than old, but ${version} is not greater than ${current.version} for replset ${current._id}`);
-    }
-    const config = normaliseConfig({ ...raw, version: force ? Math.max(version, current.version + 1) : version }, this.#options, version, Number(this.#term));
-    if (config._id !== current._id) throw new CommandError('NewReplicaSetConfigurationIncompatible', 'New and old configurations differ in replica set name');
-    config.settings.replicaSetId = current.settings.replicaSetId;
+    const config = configForReconfig(current, raw, force, this.#term, this.#options);
     this.#installConfig(config);
   }
 
@@ -390,24 +406,12 @@ export class ReplCoordinator {
   }
 
   #bumpTopology(): void {
-    this.#topologyCounter += 1n;
-    for (const wake of [...this.#topologyWaiters]) wake();
+    this.#topologyVersion.bump();
   }
 
   /** An awaitable hello: resolves when the topology counter moves past `counter`, or after `timeoutMs`. */
   waitForTopologyChange(counter: bigint, timeoutMs: number, signals: AbortSignal[]): Promise<void> {
-    if (this.#topologyCounter !== counter || timeoutMs <= 0 || signals.some((s) => s.aborted)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#topologyWaiters.delete(done);
-        for (const s of signals) s.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      for (const s of signals) s.addEventListener('abort', done, { once: true });
-      this.#topologyWaiters.add(done);
-    });
+    return this.#topologyVersion.waitForChange(counter, timeoutMs, signals);
   }
 
   // ---------------------------------------------------------------- life cycle, state, term

@@ -82,6 +82,36 @@ export function normaliseConfig(raw: Document, options: ReplTimingOptions, versi
   };
 }
 
+/**
+ * replSetInitiate's configuration (repl_set_config_checks.cpp, validateConfigForInitiate): the
+ * one given, or this member alone; it must name this set and this member.
+ */
+export function configForInitiate(raw: Document | undefined, setName: string, self: string, options: ReplTimingOptions): ReplSetConfig {
+  const config = normaliseConfig(raw ?? { _id: setName, members: [{ _id: 0, host: self }] }, options, 1, 0);
+  if (config._id !== setName) {
+    throw new CommandError('InvalidReplicaSetConfig', `Attempting to initiate a replica set with name ${config._id}, but command line reports ${setName}; rejecting`);
+  }
+  if (!config.members.some((m) => m.host === self)) {
+    throw new CommandError('InvalidReplicaSetConfig', `No host described in new configuration with {version: ${config.version}, term: ${config.term}} for replica set ${config._id} maps to this node`);
+  }
+  return config;
+}
+
+/**
+ * replSetReconfig's configuration (repl_set_config_checks.cpp, validateConfigForReconfig): a newer
+ * version of the same set, keeping its replicaSetId; `force` takes any version and moves past ours.
+ */
+export function configForReconfig(current: ReplSetConfig, raw: Document, force: boolean, term: bigint, options: ReplTimingOptions): ReplSetConfig {
+  const version = Number(raw.version ?? current.version + 1);
+  if (version <= current.version && !force) {
+    throw new CommandError('NewReplicaSetConfigurationIncompatible', `New replica set configuration version must be greater than old, but ${version} is not greater than ${current.version} for replset ${current._id}`);
+  }
+  const config = normaliseConfig({ ...raw, version: force ? Math.max(version, current.version + 1) : version }, options, version, Number(term));
+  if (config._id !== current._id) throw new CommandError('NewReplicaSetConfigurationIncompatible', 'New and old configurations differ in replica set name');
+  config.settings.replicaSetId = current.settings.replicaSetId;
+  return config;
+}
+
 function normaliseMember(m: Document, index: number): MemberConfig {
   if (typeof m.host !== 'string') throw new CommandError('InvalidReplicaSetConfig', `member ${index} has no host`);
   const hidden = m.hidden === true;

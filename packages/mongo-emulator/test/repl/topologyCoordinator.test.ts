@@ -18,9 +18,7 @@ const ELECTION_TIMEOUT_MS = 60_000;
 const opTime = (seconds: number, term: bigint): OpTime => ({ ts: new Timestamp({ t: seconds, i: 1 }), t: term });
 
 /** A coordinator the topology can drive: it records what it was asked to do. */
-interface Scripted {
-  host: TopologyHost;
-  topology: TopologyCoordinator;
+interface Script {
   term: bigint;
   state: number;
   applied: OpTime;
@@ -31,6 +29,11 @@ interface Scripted {
   answer: (peer: string, command: Document) => Promise<Document>;
 }
 
+interface Scripted extends Script {
+  host: TopologyHost;
+  topology: TopologyCoordinator;
+}
+
 const made: Scripted[] = [];
 afterEach(() => {
   for (const s of made.splice(0)) s.topology.stop();
@@ -39,7 +42,7 @@ afterEach(() => {
 function member(self: string, options: { members?: Document[]; term?: bigint; state?: number; applied?: OpTime } = {}): Scripted {
   const config: ReplSetConfig = normaliseConfig({ _id: 'rs0', members: options.members ?? HOSTS.map((host, _id) => ({ _id, host })) }, {}, 1, 0);
   const stop = new AbortController();
-  const s = {
+  const s: Script = {
     term: options.term ?? 1n,
     state: options.state ?? MemberState.SECONDARY,
     applied: options.applied ?? opTime(100, 1n),
@@ -47,9 +50,9 @@ function member(self: string, options: { members?: Document[]; term?: bigint; st
     becamePrimary: [] as string[],
     persisted: 0,
     answer: (peer: string) => Promise.reject(new Error(`${peer} unreachable`)),
-  } as Scripted;
+  };
   const peer = (address: string): PeerCommander => ({ address, command: (_db, command) => s.answer(address, command), close: () => undefined });
-  s.host = {
+  const host: TopologyHost = {
     address: self,
     setName: 'rs0',
     logger: { info: () => undefined, warn: () => undefined },
@@ -84,10 +87,10 @@ function member(self: string, options: { members?: Document[]; term?: bigint; st
     membersChanged: () => undefined,
     primaryChanged: () => undefined,
   };
-  s.topology = new TopologyCoordinator(s.host);
-  s.topology.onConfigInstalled(config);
-  made.push(s);
-  return s;
+  const scripted: Scripted = Object.assign(s, { host, topology: new TopologyCoordinator(host) });
+  scripted.topology.onConfigInstalled(config);
+  made.push(scripted);
+  return scripted;
 }
 
 function voteRequest(fields: Document = {}): Document {
