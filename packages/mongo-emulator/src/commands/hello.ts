@@ -4,7 +4,8 @@ import { MAX_BSON_OBJECT_SIZE_BYTES, MAX_MESSAGE_SIZE_BYTES } from '../wire/cons
 import { CommandError } from '../errors.ts';
 import { sleep } from './lib/sleep.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
-import { MemberState, type ReplCoordinator } from '../repl/ReplCoordinator.ts';
+import { MemberState } from '../repl/memberState.ts';
+import type { ReplCoordinator } from '../repl/ReplCoordinator.ts';
 
 const MAX_WRITE_BATCH_SIZE = 100_000;
 const LOGICAL_SESSION_TIMEOUT_MINUTES = 30;

@@ -2,7 +2,8 @@ import { oplogWindowDocument } from '../changes/index.ts';
 import type { Oplog } from '../changes/index.ts';
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
-import { MemberState, type ReplCoordinator } from '../repl/ReplCoordinator.ts';
+import { MemberState } from '../repl/memberState.ts';
+import type { ReplCoordinator } from '../repl/ReplCoordinator.ts';
 import type { CommandDefinition } from './types.ts';
 
 const PRIMARY_STATE = 1;

@@ -4,10 +4,10 @@
 //   checksum (records.ts) in journal/j.<n>, flushed as a group every commitIntervalMs (mongod's
 //   journalCommitInterval, 100 ms) and at once when a write waits for it (j: true, w: majority).
 //   What is flushed is this member's durable optime.
-// - A checkpoint (checkpoint.bson, written aside and renamed) holds every collection (options,
-//   indexes, documents), view, the oplog, and the sessions' retryable-write and transaction
-//   records (mongod's config.transactions) at one point in time; one is taken every syncdelay
-//   (60 s) and at a clean stop.
+// - A checkpoint (checkpoint.bson, written aside and renamed; its format is checkpoint.ts) holds
+//   every collection (options, indexes, documents), view, the oplog, and the sessions'
+//   retryable-write and transaction records (mongod's config.transactions) at one point in time;
+//   one is taken every syncdelay (60 s) and at a clean stop.
 // - Recovery is mongod's replication recovery from its stable checkpoint: the last whole
 //   checkpoint, then the journal after it applied as a secondary applies oplog entries.
 // - replset.bson holds a member's replica-set config, term and vote (mongod's local.system.replset
@@ -16,22 +16,16 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Binary, deserialize, serialize, Timestamp } from 'bson';
+import { deserialize, serialize, Timestamp } from 'bson';
 import { BSON_READ_OPTIONS, type Document } from '../engine/types.ts';
-import type { Catalog } from '../engine/catalog.ts';
-import type { ChangeStreams } from '../changes/ChangeStreams.ts';
-import type { ClusterClock } from '../session/ClusterClock.ts';
-import type { SessionRegistry } from '../session/SessionRegistry.ts';
-import type { TransactionCoordinator } from '../txn/TransactionCoordinator.ts';
 import { applyEntry } from '../repl/applyEntry.ts';
 import { timeKey } from '../changes/resumeToken.ts';
+import { checkpointChunks, FORMAT, FORMAT_VERSION, readCheckpoint, restoreCheckpoint, type Checkpoint, type OpTimeLike, type StorageTarget } from './checkpoint.ts';
 import { acquireLock, type DbPathLock } from './lock.ts';
-import { frame, readRecords, StorageError } from './records.ts';
+import { BSON_WRITE_OPTIONS, frame, readRecords, StorageError } from './records.ts';
 
 export { StorageError } from './records.ts';
 
-const FORMAT = 'precondition-mongo-emulator';
-const FORMAT_VERSION = 1;
 const META_FILE = 'emulator.meta.json';
 const CHECKPOINT_FILE = 'checkpoint.bson';
 const REPL_FILE = 'replset.bson';
@@ -42,9 +36,6 @@ const OWN_NAMES = new Set([META_FILE, 'mongod.lock', CHECKPOINT_FILE, `${CHECKPO
 export const DEFAULT_COMMIT_INTERVAL_MS = 100;
 /** mongod's --syncdelay default: a checkpoint every 60 seconds. */
 export const DEFAULT_SYNC_DELAY_SECS = 60;
-/** Documents (or oplog entries, or sessions) per checkpoint record. */
-const CHECKPOINT_BATCH = 1_000;
-const WRITE_OPTIONS = { ignoreUndefined: true } as const;
 
 export interface StorageOptions {
   dir: string;
@@ -60,25 +51,6 @@ export interface PersistedReplState {
   votedFor: { term: bigint; candidateIndex: number } | undefined;
   /** False until the member holds the set's data (initiated or initial-synced). */
   hasData: boolean;
-}
-
-export interface StorageTarget {
-  catalog: Catalog;
-  changeStreams: ChangeStreams;
-  sessions: SessionRegistry;
-  transactions: TransactionCoordinator;
-  clock: ClusterClock;
-}
-
-interface Checkpoint {
-  journalFrom: number;
-  ts: Timestamp;
-  records: Document[];
-}
-
-export interface OpTimeLike {
-  ts: Timestamp;
-  t: bigint;
 }
 
 interface Snapshot {
@@ -209,7 +181,7 @@ export class Storage {
     const started = Date.now();
     this.#target = target;
     const checkpoint = this.#checkpoint;
-    if (checkpoint) this.#restore(target, checkpoint);
+    if (checkpoint) restoreCheckpoint(target, checkpoint);
     this.#replaying = true;
     try {
       const after = checkpoint ? timeKey(checkpoint.ts) : -1n;
@@ -246,48 +218,6 @@ export class Storage {
     flushTimer.unref();
     checkpointTimer.unref();
     this.#timers = [flushTimer, checkpointTimer];
-  }
-
-  #restore(target: StorageTarget, checkpoint: Checkpoint): void {
-    const { catalog, changeStreams, sessions, transactions } = target;
-    const oplog: Document[] = [];
-    changeStreams.quiet(() => {
-      for (const record of checkpoint.records) {
-        switch (record.kind) {
-          case 'collection': {
-            const collection = catalog.createCollection(String(record.db), String(record.name), record.options as Document, record.uuid as Binary);
-            const indexes = record.indexes as Document[];
-            if (indexes.length > 0) collection.createIndexes(indexes as never[]);
-            break;
-          }
-          case 'docs': {
-            const collection = catalog.getCollection(String(record.db), String(record.name))!;
-            collection.withoutValidation(() => {
-              for (const doc of record.docs as Document[]) collection.insertOne(doc);
-            });
-            break;
-          }
-          case 'view':
-            catalog.createView(String(record.db), String(record.name), { viewOn: String(record.viewOn), pipeline: record.pipeline as Document[] } as never);
-            break;
-          case 'oplog':
-            oplog.push(...(record.docs as Document[]));
-            break;
-          case 'sessions':
-            for (const saved of record.sessions as Document[]) {
-              const lsid = { id: new Binary(Buffer.from(String(saved.key), 'hex'), Binary.SUBTYPE_UUID) };
-              const session = sessions.touch(lsid)!;
-              const txnNumber = BigInt(saved.txnNumber as bigint);
-              if (saved.committed === true) transactions.recordReplicatedCommit(session, lsid, txnNumber);
-              session.txnNumber = txnNumber;
-              for (const [stmtId, result] of saved.executed as [number, unknown][]) session.executed.set(Number(stmtId), result);
-            }
-            break;
-        }
-      }
-    });
-    changeStreams.restoreOplog(oplog);
-    target.clock.advanceTo(checkpoint.ts);
   }
 
   /** The journal hook: oplog documents just written, flushed with the next group. */
@@ -347,7 +277,7 @@ export class Storage {
     try {
       for (const batch of batches) {
         const file = await this.#journalHandle(batch.fileNo);
-        const bytes = Buffer.concat(batch.docs.map((doc) => frame(serialize(doc, WRITE_OPTIONS))));
+        const bytes = Buffer.concat(batch.docs.map((doc) => frame(serialize(doc, BSON_WRITE_OPTIONS))));
         await file.write(bytes);
         await file.datasync();
       }
@@ -430,57 +360,13 @@ export class Storage {
    * the server goes on. New journal entries go to a new file from here.
    */
   #snapshot(): Snapshot {
-    const { catalog, changeStreams, sessions, transactions } = this.#target!;
+    const { changeStreams } = this.#target!;
     this.#dirty = false;
     const last = changeStreams.oplog.lastRecord.doc;
     const opTime = { ts: last.ts as Timestamp, t: BigInt(last.t as bigint) };
     this.#rotate();
     const journalFrom = this.#fileNo;
-    const collections: { db: string; name: string; options: Document; uuid: Binary; indexes: Document[]; docs: Iterable<Document> }[] = [];
-    const views: Document[] = [];
-    for (const db of catalog.listDatabaseNames()) {
-      for (const info of catalog.listCollections(db)) {
-        if (info.type === 'view') {
-          views.push({ kind: 'view', db, name: info.name, viewOn: info.options.viewOn, pipeline: info.options.pipeline });
-          continue;
-        }
-        const collection = catalog.getCollection(db, info.name)!;
-        const indexes = collection.listIndexes().filter((spec) => spec.name !== '_id_').map(({ v: _v, ...spec }) => spec);
-        collections.push({ db, name: info.name, options: { ...collection.options }, uuid: collection.uuid, indexes, docs: collection.frozenDocuments() });
-      }
-    }
-    const oplog = changeStreams.oplog.records().map((r) => r.doc);
-    const savedSessions = sessions.entries().map((s) => ({
-      key: s.key,
-      txnNumber: s.txnNumber,
-      executed: [...s.executed.entries()],
-      committed: transactions.committedTxnNumber(s.key) === s.txnNumber,
-    }));
-    const header = { kind: 'header', format: FORMAT, version: FORMAT_VERSION, journalFrom, ts: opTime.ts, t: opTime.t, createdAt: new Date() };
-    function* chunks(): Generator<Buffer> {
-      let count = 0;
-      const record = (doc: Document) => {
-        count += 1;
-        return frame(serialize(doc, WRITE_OPTIONS));
-      };
-      yield record(header);
-      for (const c of collections) {
-        yield record({ kind: 'collection', db: c.db, name: c.name, options: c.options, uuid: c.uuid, indexes: c.indexes });
-        let docs: Document[] = [];
-        for (const doc of c.docs) {
-          docs.push(doc);
-          if (docs.length === CHECKPOINT_BATCH) {
-            yield record({ kind: 'docs', db: c.db, name: c.name, docs });
-            docs = [];
-          }
-        }
-        if (docs.length > 0) yield record({ kind: 'docs', db: c.db, name: c.name, docs });
-      }
-      for (const view of views) yield record(view);
-      for (let i = 0; i < oplog.length; i += CHECKPOINT_BATCH) yield record({ kind: 'oplog', docs: oplog.slice(i, i + CHECKPOINT_BATCH) });
-      for (let i = 0; i < savedSessions.length; i += CHECKPOINT_BATCH) yield record({ kind: 'sessions', sessions: savedSessions.slice(i, i + CHECKPOINT_BATCH) });
-      yield record({ kind: 'end', records: count + 1 });
-    }
+    const chunks = checkpointChunks(this.#target!, { journalFrom, opTime });
     return { opTime, journalFrom, chunks };
   }
 
@@ -534,7 +420,7 @@ export class Storage {
     const file = join(this.dir, REPL_FILE);
     const fd = openSync(`${file}.tmp`, 'w', 0o600);
     try {
-      writeSync(fd, frame(serialize({ ...state, votedFor: state.votedFor ?? null }, WRITE_OPTIONS)));
+      writeSync(fd, frame(serialize({ ...state, votedFor: state.votedFor ?? null }, BSON_WRITE_OPTIONS)));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -589,23 +475,6 @@ function checkOwnDirectory(dir: string): void {
   }
   if (meta.format !== FORMAT) throw new StorageError('DataDirectoryForeign', `${metaFile} names format ${JSON.stringify(meta.format)}, not ${FORMAT}`);
   if (meta.version !== FORMAT_VERSION) throw new StorageError('DataDirectoryForeign', `${metaFile} is of format version ${String(meta.version)}; this emulator reads version ${FORMAT_VERSION}`);
-}
-
-function readCheckpoint(file: string): Checkpoint {
-  const bytes = readFileSync(file);
-  const { records, tornAt } = readRecords(bytes, file);
-  if (tornAt !== undefined) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it ends in a partial record at byte ${tornAt}`);
-  let docs: Document[];
-  try {
-    docs = records.map((r) => deserialize(r, BSON_READ_OPTIONS) as Document);
-  } catch (error) {
-    throw new StorageError('DataDirectoryDamaged', `${file} is damaged: a record does not decode (${(error as Error).message})`);
-  }
-  const header = docs[0];
-  const end = docs.at(-1);
-  if (header?.kind !== 'header' || header.format !== FORMAT) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it does not start with a checkpoint header`);
-  if (end?.kind !== 'end' || Number(end.records) !== docs.length) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it is incomplete (${docs.length} records, no matching end record)`);
-  return { journalFrom: Number(header.journalFrom), ts: header.ts as Timestamp, records: docs.slice(1, -1) };
 }
 
 /** A member's persisted replica-set state in `dir`, if it has one (the launcher reads it to bring a set back). */

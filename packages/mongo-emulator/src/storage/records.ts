@@ -4,6 +4,8 @@
 import { crc32 } from 'node:zlib';
 
 export const RECORD_HEADER_BYTES = 8;
+/** How every record's document is serialised: undefined fields are left out, as mongod stores no undefined. */
+export const BSON_WRITE_OPTIONS = { ignoreUndefined: true } as const;
 
 /** Why a data directory is refused: exit code 100, as mongod's initAndListen failures. */
 export class StorageError extends Error {

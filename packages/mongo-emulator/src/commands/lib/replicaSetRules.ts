@@ -6,7 +6,8 @@
 // runs anywhere.
 import type { Document } from '../../engine/types.ts';
 import { CommandError } from '../../errors.ts';
-import { MemberState, type ReplCoordinator } from '../../repl/ReplCoordinator.ts';
+import { MemberState } from '../../repl/memberState.ts';
+import type { ReplCoordinator } from '../../repl/ReplCoordinator.ts';
 
 const NEVER_ON_SECONDARY: ReadonlySet<string> = new Set([
   'abortTransaction', 'appendOplogNote', 'collMod', 'commitTransaction', 'create', 'createIndexes', 'delete', 'drop', 'dropDatabase', 'dropIndexes', 'findAndModify', 'insert', 'renameCollection', 'update',
