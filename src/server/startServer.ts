@@ -42,7 +42,7 @@ import { observabilityPlugin, operationNamesOf } from './observabilityPlugin.ts'
 import { logMutationResults } from './operationObservation.ts';
 import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
-import { createLogger, type Logger } from '../observability/logger.ts';
+import { createLogger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
 import { createShutdownGate } from './shutdownGate.ts';
 import { createGraphqlTelemetry } from './telemetry.ts';

@@ -62,7 +62,7 @@ export function serveGraphqlWs(
     for (const client of wss.clients) client.close(CloseCode.InternalServerError, 'Internal server error');
   });
 
-  wss.on('connection', (socket, request) => {
+  wss.on('connection', (socket, request): void => {
     socket.once('error', () => socket.close(CloseCode.InternalServerError, 'Internal server error'));
     let pongWait: NodeJS.Timeout | null = null;
     const pingInterval = setInterval(() => {
@@ -74,8 +74,9 @@ export function serveGraphqlWs(
       });
       socket.ping();
     }, KEEP_ALIVE_MS);
-    const stream = rawStream(socket);
-    const sink = stream ? frameSinkOf(socket, stream, flusher, limits.socketBufferedMaxBytes) : null;
+    // The TCP socket the upgrade came on, which `ws` writes its frames to: node:http hands the
+    // 'upgrade' listener `request.socket` itself, and `ws` keeps that socket for the connection.
+    const sink = frameSinkOf(socket, request.socket, flusher, limits.socketBufferedMaxBytes);
     if (sink) sinks.set(socket, sink);
     const closed = server.opened(
       {
@@ -392,10 +393,6 @@ class DirectDelivery implements AsyncIterableIterator<ExecutionResult> {
   [Symbol.asyncIterator](): this {
     return this;
   }
-}
-
-function rawStream(socket: WebSocket): RawStream | null {
-  return (socket as unknown as { _socket?: RawStream })._socket ?? null;
 }
 
 /** Holds sockets' frames until one shared timer (or anything else sent on the socket) flushes them. */
