@@ -42,7 +42,13 @@ interface Subscriptions {
 const TRANSIENT_CLOSE_CODES = new Set([4408, 4418, 4499]);
 
 /** Close codes after which reconnecting cannot help (graphql-ws: 4400 bad request, 4401, 4403, ...). */
-function isRefusal(error: unknown): error is { code: number; reason?: string } {
+/** A socket closed by the server with a 44xx code that a retry will not change. */
+interface Refusal {
+  code: number;
+  reason?: string;
+}
+
+function isRefusal(error: unknown): error is Refusal {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'number' && code >= 4400 && code < 4500 && !TRANSIENT_CLOSE_CODES.has(code);
 }
@@ -84,6 +90,26 @@ function unavailableRetryAfterMs(error: unknown): number | null {
   return Number.isFinite(seconds) ? seconds * 1000 : 0;
 }
 
+/** The WebSocket class to open sockets with: the one passed in, else the runtime's global one. */
+function webSocketImplOf(options: WebSocketOptions, field: string): unknown {
+  const impl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
+  if (typeof impl !== 'function') {
+    throw new TypeError(
+      `subscribe.${field}: no WebSocket implementation: this runtime has no global WebSocket (Node 20 has none); ` +
+        "pass createClient({ webSocketImpl }), e.g. `import WebSocket from 'ws'`",
+    );
+  }
+  return impl;
+}
+
+/** The error a subscription refused by the server ends with; the server's close reason says why. */
+function refusalError(error: Refusal, field: string): PreconditionError {
+  // "Forbidden: role dashboard may open no subscription (allowed: ...)"
+  const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
+  const reason = error.reason ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '') : `socket closed with ${error.code}`;
+  return new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], { code, status: error.code, cause: error });
+}
+
 export function createSubscriptions(options: { url: string; apiKey: string } & WebSocketOptions, policy: RetryPolicy): Subscriptions {
   const url = webSocketUrl(options);
   const keepAlive = keepAliveOf(options);
@@ -102,16 +128,7 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
   // within a client, so never two alike on one connection (graphql-ws closes it with 4409).
   let operations = 0;
 
-  function webSocketImpl(field: string): unknown {
-    const impl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
-    if (typeof impl !== 'function') {
-      throw new TypeError(
-        `subscribe.${field}: no WebSocket implementation: this runtime has no global WebSocket (Node 20 has none); ` +
-          "pass createClient({ webSocketImpl }), e.g. `import WebSocket from 'ws'`",
-      );
-    }
-    return impl;
-  }
+  const webSocketImpl = (field: string) => webSocketImplOf(options, field);
 
   function socket(field: string): WsClient {
     if (ws) return ws;
@@ -187,12 +204,7 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         const unavailableAfterMs = unavailableRetryAfterMs(error);
         if (unavailableAfterMs === null && error instanceof PreconditionError) throw error;
         if (unavailableAfterMs === null && Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
-        if (isRefusal(error)) {
-          // The server's close reason says why ("Forbidden: role dashboard may open no subscription (allowed: ...)").
-          const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
-          const reason = error.reason ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '') : `socket closed with ${error.code}`;
-          throw new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], { code, status: error.code, cause: error });
-        }
+        if (isRefusal(error)) throw refusalError(error, field);
         if (connections !== connectionsBefore) failures = 0;
         if (failures === 0) streakStartedMs = Date.now();
         failures++;
