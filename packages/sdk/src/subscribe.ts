@@ -110,7 +110,29 @@ function refusalError(error: Refusal, field: string): PreconditionError {
   return new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], { code, status: error.code, cause: error });
 }
 
-export function createSubscriptions(options: { url: string; apiKey: string } & WebSocketOptions, policy: RetryPolicy): Subscriptions {
+/**
+ * How long to wait at least before resuming after `error` (0 for a dropped socket); throws what
+ * the subscription ends with when it is not to be resumed: the server's GraphQL errors, a refusal.
+ */
+function resumableAfterMs(error: unknown, field: string): number {
+  // The database was between primaries (R5): resume from the cursor like after a dropped
+  // socket, no sooner than the server asked (extensions.retryAfterSeconds).
+  const unavailableAfterMs = unavailableRetryAfterMs(error);
+  if (unavailableAfterMs !== null) return unavailableAfterMs;
+  if (error instanceof PreconditionError) throw error;
+  if (Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
+  if (isRefusal(error)) throw refusalError(error, field);
+  return 0;
+}
+
+/** A subscription's variables, and the events it yields. */
+type Variables = Record<string, unknown>;
+type Events = AsyncGenerator<unknown, void, undefined>;
+
+/** Where and as whom subscriptions connect. */
+type SubscriptionsOptions = { url: string; apiKey: string } & WebSocketOptions;
+
+export function createSubscriptions(options: SubscriptionsOptions, policy: RetryPolicy): Subscriptions {
   const url = webSocketUrl(options);
   const keepAlive = keepAliveOf(options);
   let ws: WsClient | undefined;
@@ -128,13 +150,11 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
   // within a client, so never two alike on one connection (graphql-ws closes it with 4409).
   let operations = 0;
 
-  const webSocketImpl = (field: string) => webSocketImplOf(options, field);
-
   function socket(field: string): WsClient {
     if (ws) return ws;
     const client: WsClient = createWsClient({
       url,
-      webSocketImpl: webSocketImpl(field),
+      webSocketImpl: webSocketImplOf(options, field),
       connectionParams: { authorization: `Bearer ${options.apiKey}` },
       retryAttempts: 0,
       lazyCloseTimeout: 0,
@@ -167,13 +187,13 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
     return client;
   }
 
-  function subscribe(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
+  function subscribe(field: string, entry: OperationEntry, variables: Variables): Events {
     // Checked now, so a missing WebSocket throws from the call, not from the first next().
-    webSocketImpl(field);
+    webSocketImplOf(options, field);
     return events(field, entry, variables);
   }
 
-  async function* events(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
+  async function* events(field: string, entry: OperationEntry, variables: Variables): Events {
     const query = entry.document.toString();
     const resumeArg = entry.resumeArg;
     let after = resumeArg ? variables[resumeArg] : undefined;
@@ -199,16 +219,11 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         if (resumeArg && resyncLast) continue;
         return;
       } catch (error) {
-        // The database was between primaries (R5): resume from the cursor like after a dropped
-        // socket, no sooner than the server asked (extensions.retryAfterSeconds).
-        const unavailableAfterMs = unavailableRetryAfterMs(error);
-        if (unavailableAfterMs === null && error instanceof PreconditionError) throw error;
-        if (unavailableAfterMs === null && Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
-        if (isRefusal(error)) throw refusalError(error, field);
+        const resumeAfterMs = resumableAfterMs(error, field);
         if (connections !== connectionsBefore) failures = 0;
         if (failures === 0) streakStartedMs = Date.now();
         failures++;
-        const waitMs = backoffMs(policy, failures, unavailableAfterMs ?? 0);
+        const waitMs = backoffMs(policy, failures, resumeAfterMs);
         if (failures >= policy.maxAttempts || Date.now() + waitMs - streakStartedMs > policy.maxElapsedMs) {
           throw new PreconditionError([], { code: SdkErrorCode.NETWORK_ERROR, attempts: failures, cause: error });
         }
