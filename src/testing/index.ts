@@ -6,7 +6,7 @@ import type { AccountTurns } from '../ledger/accountTurns.ts';
 import { accountPreconditions, type AccountPreconditions } from '../ledger/accountFilters.ts';
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/requestKeys.ts';
-import { holdRules, type HoldRules } from '../ledger/holds.ts';
+import { holdRules, type HoldRules } from '../ledger/holdRules.ts';
 import { lifecycleRules, type LifecycleRules } from '../ledger/lifecycle.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
 import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
