@@ -2,25 +2,24 @@ import { createHash } from 'node:crypto';
 import type { ClientSession, Collection, Long } from 'mongodb';
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
 import { accountClosed as closed, type AccountState, heldIs, isOpen, readAccount, stateProjection } from './accountFilters.ts';
-import { accountAfter, answerEntry, toAccountSnapshot } from './convert.ts';
 import type { StoredAccount } from './holdModel.ts';
 import { insertEntries } from './journal.ts';
 import { runKeyed, type Transient } from './keyedTransaction.ts';
+import { lifecycleResult } from './lifecycleAnswers.ts';
+import type { LifecycleOutcome, LifecycleParams, LifecycleRequestDoc } from './lifecycleModel.ts';
+import type { LifecycleRules } from './lifecycleRules.ts';
 import { moveRetryBudgetMs } from './limits.ts';
-import { type AccountDoc, AccountStatus, type EntryDoc, type EntryKind, entryId, type RequestDoc } from './model.ts';
+import { AccountStatus, type EntryDoc, type EntryKind, entryId, type RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import type { LedgerDeps } from './moves.ts';
 import { answerTakenKey } from './requestKeys.ts';
 import type {
-  AccountSnapshot,
   CloseAccountResult,
-  CloseAccountSuccess,
   IdempotencyKeyReused,
   LifecycleOutcomeResult,
   NotReversible,
   ReversalExceedsOriginal,
   ReverseMoveResult,
-  ReverseMoveSuccess,
 } from './results.ts';
 
 // The ledger's life cycle (DESIGN flow 7, L1-L2): reversing a deposit or a transfer, and closing
@@ -36,34 +35,6 @@ import type {
 //                 in the same write (L2: a move committed before it is in the balance it moves; one
 //                 after it matches nothing, because every money write filters on `isOpen`), then
 //                 the credit of that balance to `transferBalanceTo`.
-
-/**
- * The write that decides a reversal against its original (L1). A dependency only so that the
- * meta-test can swap in a broken one (the reversed total checked on a read before the write);
- * production always uses `lifecycleRules`.
- */
-export interface LifecycleRules {
-  /**
-   * Adds `amount` to the original's `reversedAmount` if the total stays within the original's
-   * amount; the record after the write, or null when nothing matched (nothing written).
-   * `readBefore` is the original as read before the transaction (to pick the accounts' turns):
-   * what a check must never rely on, and what the meta-test's mutant does rely on.
-   */
-  takeReversal(requests: Collection<RequestDoc>, session: ClientSession, originalKey: string, amount: number, readBefore: RequestDoc | null): Promise<RequestDoc | null>;
-}
-
-export const lifecycleRules: LifecycleRules = Object.freeze<LifecycleRules>({
-  takeReversal: (requests, session, originalKey, amount) =>
-    requests.findOneAndUpdate(
-      {
-        _id: originalKey,
-        status: 'applied',
-        $expr: { $lte: [{ $add: [{ $ifNull: ['$reversedAmount', toLong(0)] }, toLong(amount)] }, '$params.amount'] },
-      },
-      { $inc: { reversedAmount: toLong(amount) } },
-      { session, returnDocument: 'after' },
-    ),
-});
 
 export interface LifecycleDeps {
   ledger: LedgerDeps;
@@ -81,29 +52,6 @@ export interface CloseAccountRequest {
   requestId: string;
   accountId: string;
   transferBalanceTo: string;
-}
-
-/** What a life-cycle request was sent with; compared by hash on a replay. */
-export type LifecycleParams =
-  | { op: 'reverseMove'; originalRequestId: string; amount: Long | null }
-  | { op: 'closeAccount'; accountId: string; transferBalanceTo: string };
-
-/** What a life-cycle request decided, stored on its request so every replay repeats it. */
-export type LifecycleOutcome =
-  | { kind: 'reversed'; originalRequestId: string; originalAmount: Long; reversedAmount: Long; amount: Long; entryIds: string[] }
-  | { kind: 'closed'; account: StoredAccount; closedAt: Date; movedAmount: Long; transferredTo: StoredAccount; entryIds: string[] }
-  /** The account to debit no longer held the amount: final for the key, like a withdrawal's. */
-  | { kind: 'rejected'; accountId: string; balance: Long; amount: Long };
-
-export interface LifecycleRequestDoc {
-  _id: string;
-  requestId: string;
-  paramsHash: string;
-  params: LifecycleParams;
-  status: 'applied' | 'rejected';
-  outcome: LifecycleOutcome;
-  firstSeenAt: Date;
-  decidedAt: Date;
 }
 
 interface LifecycleAttempt {
@@ -466,47 +414,4 @@ async function keyedLifecycle<R extends { kind: string }>(
       ),
   });
   return answer!;
-}
-
-/** The answer of a decided life-cycle request, from its outcome and entries (the first caller's and every replay's). */
-export function lifecycleResult(outcome: LifecycleOutcome, docs: readonly EntryDoc[]): LifecycleOutcomeResult {
-  const entries = docs.map((doc) => ({ ...answerEntry(doc), metadata: null }));
-  const debit = entries.find((entry) => entry.id.endsWith(':debit')) ?? null;
-  const credit = entries.find((entry) => entry.id.endsWith(':credit')) ?? null;
-  switch (outcome.kind) {
-    case 'rejected':
-      return { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) };
-    case 'reversed': {
-      if (!debit) throw new Error(`invariant: reversal of ${outcome.originalRequestId} lacks its debit entry`);
-      const result: ReverseMoveSuccess = {
-        kind: 'reverseMoveSuccess',
-        originalRequestId: outcome.originalRequestId,
-        amount: fromLong(outcome.amount),
-        originalAmount: fromLong(outcome.originalAmount),
-        reversedAmount: fromLong(outcome.reversedAmount),
-        debit,
-        credit,
-        from: accountAfter(debit),
-        to: credit ? accountAfter(credit) : null,
-      };
-      return result;
-    }
-    case 'closed': {
-      const account: AccountSnapshot = { ...accountSnapshot(outcome.account), status: AccountStatus.CLOSED, closedAt: outcome.closedAt };
-      const result: CloseAccountSuccess = {
-        kind: 'closeAccountSuccess',
-        account,
-        movedAmount: fromLong(outcome.movedAmount),
-        transferredTo: accountSnapshot(outcome.transferredTo),
-        debit,
-        credit,
-      };
-      return result;
-    }
-  }
-}
-
-function accountSnapshot(stored: StoredAccount): AccountSnapshot {
-  const doc: AccountDoc = { _id: stored.id, currency: stored.currency, balance: stored.balance, version: stored.version, held: stored.held, openedAt: new Date(0) };
-  return toAccountSnapshot(doc);
 }

@@ -7,7 +7,7 @@ import { accountPreconditions, type AccountPreconditions } from '../ledger/accou
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/requestKeys.ts';
 import { holdRules, type HoldRules } from '../ledger/holdRules.ts';
-import { lifecycleRules, type LifecycleRules } from '../ledger/lifecycle.ts';
+import { lifecycleRules, type LifecycleRules } from '../ledger/lifecycleRules.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
 import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
 import type { PayoutsWriter, PayoutWriter } from '../payouts/payoutWriter.ts';
