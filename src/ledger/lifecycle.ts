@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientSession, Collection, Long } from 'mongodb';
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
+import { InvariantViolation, invariant } from '../lib/assert.ts';
 import { accountClosed as closed, type AccountState, heldIs, isOpen, readAccount, stateProjection } from './accountFilters.ts';
 import type { StoredAccount } from './holdModel.ts';
 import { insertEntries } from './journal.ts';
@@ -103,7 +104,7 @@ export async function reverseMove(deps: LifecycleDeps, input: ReverseMoveRequest
   const seen = await ledger.collections.requests.findOne({ _id: originalKey }, { projection: { params: 1, status: 1, reversedAmount: 1 } });
   const accounts = [seen?.params?.fromAccountId, seen?.params?.toAccountId].filter((id): id is string => typeof id === 'string');
   const result = await ledger.turns.run(accounts, () => keyedLifecycle(deps, base, (session, attempt) => decideReversal(deps, session, attempt, originalKey, input, seen)));
-  if (result.kind === 'closeAccountSuccess') throw new Error('invariant: reverseMove answered closeAccountSuccess');
+  invariant(result.kind !== 'closeAccountSuccess', 'reverseMove answered closeAccountSuccess');
   return result as ReverseMoveResult;
 }
 
@@ -171,7 +172,7 @@ async function refuseReversalDebit(
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
   const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
-  if (!account) throw new Error(`invariant: account ${accountId} of a decided move vanished (accounts are never deleted)`);
+  invariant(account, () => `account ${accountId} of a decided move vanished (accounts are never deleted)`);
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   // Refusing either way, so the snapshot's read may pick which refusal: a reversal past its original is not recorded.
   if (original.reversedBefore + amount > original.originalAmount) {
@@ -194,7 +195,7 @@ async function refuseReversalCredit(
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
   const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
-  if (!account) throw new Error(`invariant: account ${accountId} of a decided move vanished (accounts are never deleted)`);
+  invariant(account, () => `account ${accountId} of a decided move vanished (accounts are never deleted)`);
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   const detail = `returning ${amount} would take the balance of ${accountId} (${fromLong(account.balance)}) past 2^53-1: move money out of it first`;
   return { kind: 'refused', result: notReversible(originalRequestId, 'transfer', detail) };
@@ -243,7 +244,7 @@ export async function closeAccount(deps: LifecycleDeps, input: CloseAccountReque
   const result = await deps.ledger.turns.run([input.accountId, input.transferBalanceTo], () =>
     keyedLifecycle(deps, base, (session, attempt) => decideClose(deps, session, attempt, input)),
   );
-  if (result.kind === 'reverseMoveSuccess' || result.kind === 'insufficientFunds') throw new Error(`invariant: closeAccount answered ${result.kind}`);
+  invariant(result.kind !== 'reverseMoveSuccess' && result.kind !== 'insufficientFunds', () => `closeAccount answered ${result.kind}`);
   return result as CloseAccountResult;
 }
 
@@ -320,7 +321,7 @@ async function refuseClose(deps: LifecycleDeps, session: ClientSession, attempt:
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   const held = fromLong(account.held ?? 0);
   if (held > 0) return { kind: 'refused', result: { kind: 'accountHasHolds', accountId, held } };
-  throw new Error(`invariant: open account ${accountId} without holds matched no close`);
+  throw new InvariantViolation(`invariant: open account ${accountId} without holds matched no close`);
 }
 
 /** The target refused the balance: missing, closed, another currency (or past 2^53-1: not in the contract's union). */
