@@ -74,9 +74,8 @@ export function serveGraphqlWs(
       });
       socket.ping();
     }, KEEP_ALIVE_MS);
-    // The TCP socket the upgrade came on, which `ws` writes its frames to: node:http hands the
-    // 'upgrade' listener `request.socket` itself, and `ws` keeps that socket for the connection.
-    const sink = frameSinkOf(socket, request.socket, flusher, limits.socketBufferedMaxBytes);
+    const stream = rawStream(socket);
+    const sink = stream ? frameSinkOf(socket, stream, flusher, limits.socketBufferedMaxBytes) : null;
     if (sink) sinks.set(socket, sink);
     const closed = server.opened(
       {
@@ -393,6 +392,10 @@ class DirectDelivery implements AsyncIterableIterator<ExecutionResult> {
   [Symbol.asyncIterator](): this {
     return this;
   }
+}
+
+function rawStream(socket: WebSocket): RawStream | null {
+  return (socket as unknown as { _socket?: RawStream })._socket ?? null;
 }
 
 /** Holds sockets' frames until one shared timer (or anything else sent on the socket) flushes them. */
