@@ -11,7 +11,7 @@ import { CREATE_WORK_ITEM } from '../documents.ts';
 import { wallClockMs, type FanoutClient, type FanoutMessage, type FanoutRequest, type FanoutStart } from '../fanoutSubscribers.ts';
 import { measure } from '../measure.ts';
 import { processCpuUs } from '../processCpu.ts';
-import { atLeastOpsPerSecond, opsPerSecond, percentileMs, type Line, type Measured } from '../measured.ts';
+import { opsPerSecond, percentileMs, type Line, type Measured } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 
 const NAME = 'fanout-1000';

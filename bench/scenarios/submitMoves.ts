@@ -41,7 +41,7 @@ export const submitMovesScenario: Scenario = {
         const answer = await context.pool.post(context.keys.service, SUBMIT_MOVES, { input: { atomic: false, moves: batch } });
         const label = outcomeLabel(answer, 'submitMoves');
         if (label !== 'SubmitMovesSuccess') return { label };
-        const results = (answer.data?.['submitMoves'] as { results: { __typename: string }[] }).results;
+        const results = (answer.data!['submitMoves'] as { results: { __typename: string }[] }).results;
         const applied = results.filter((result) => result.__typename === 'WithdrawSuccess').length;
         context.book.withdrawnMinor += applied * AMOUNT_MINOR;
         return { label: applied === MOVES_PER_BATCH ? 'SubmitMovesSuccess' : 'partial' };

@@ -4,7 +4,7 @@
 // payout (the projection runs while the withdrawals do, so they are counted together), then for a
 // worker claiming and completing each payout. Figures per operation, independent of the machine's
 // speed; the bench's own reads (serverStatus, the oplog, the wait for the payouts) are taken out.
-import { BSON, ObjectId, type Document, type Timestamp } from 'mongodb';
+import { BSON, type ObjectId, type Document, type Timestamp } from 'mongodb';
 import { outcomeLabel, sized, type BenchContext } from '../context.ts';
 import { CLAIM_WORK_ITEM, COMPLETE_WORK_ITEM, WITHDRAW } from '../documents.ts';
 import { fundAccounts } from '../fundAccounts.ts';
@@ -94,7 +94,7 @@ export const withdrawalCostScenario: Scenario = {
       const answer = await context.pool.post(context.keys.service, WITHDRAW, { input });
       const label = outcomeLabel(answer, 'withdraw');
       if (label === 'WithdrawSuccess') {
-        entryIds.push((answer.data?.['withdraw'] as { entry: { id: string } }).entry.id);
+        entryIds.push((answer.data!['withdraw'] as { entry: { id: string } }).entry.id);
         context.book.withdrawnMinor += 1;
       }
       return { label };
@@ -122,7 +122,7 @@ export const withdrawalCostScenario: Scenario = {
       const workerId = `${context.runId}-${NAME}-worker-${i % CONCURRENCY}`;
       const claimed = await context.pool.post(context.keys.worker, CLAIM_WORK_ITEM, { input: { workerId, id: ids[i] } });
       if (outcomeLabel(claimed, 'claimWorkItem') !== 'ClaimSuccess') return { label: outcomeLabel(claimed, 'claimWorkItem') };
-      const item = (claimed.data?.['claimWorkItem'] as { item: { id: string; version: number } }).item;
+      const item = (claimed.data!['claimWorkItem'] as { item: { id: string; version: number } }).item;
       const completed = await context.pool.post(context.keys.worker, COMPLETE_WORK_ITEM, { input: { id: item.id, workerId, version: item.version, outcome: 'DONE' } });
       const label = outcomeLabel(completed, 'completeWorkItem');
       if (label === 'CompleteSuccess') context.book.completedItemIds.push(item.id);

@@ -81,7 +81,7 @@ async function claimThenComplete(context: BenchContext, kind: string, workerId: 
   if (claimLabel === 'NothingToClaim') return { label: claimLabel, latencyMs, laneDone: true };
   if (claimLabel !== 'ClaimSuccess') return { label: claimLabel, latencyMs };
 
-  const { id, version } = claimed.data?.['claimWorkItem'].item as { id: string; version: number };
+  const { id, version } = claimed.data!['claimWorkItem'].item as { id: string; version: number };
   const input = { id, workerId, version, outcome: 'DONE', result: { workerId } };
   const label = outcomeLabel(await context.pool.post(context.keys.worker, COMPLETE_WORK_ITEM, { input }), 'completeWorkItem');
   if (label === 'CompleteSuccess') context.book.completedItemIds.push(id);

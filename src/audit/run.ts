@@ -114,7 +114,7 @@ export async function runAudit(deps: RunDeps, plan: RunPlan): Promise<RunFinding
     const window = plan.from === null ? settled : { $gte: plan.from, ...settled };
     for await (const page of entryPages(readers.entries, { createdAt: window }, { createdAt: 1, _id: 1 }, limits.pageSizeMax)) {
       const fresh = [...new Set(page.map((entry) => entry.accountId))].filter((id) => !checked.has(id));
-      fresh.forEach((id) => checked.add(id));
+      for (const id of fresh) checked.add(id);
       findings.add(await checkBalances(readers, fresh, limits.recheckDelayMs));
       findings.add(await checkHolds(readers, fresh, limits.recheckDelayMs));
       findings.add(await checkClosedAccounts(readers, fresh));

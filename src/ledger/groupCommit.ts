@@ -76,9 +76,9 @@ function dispatch(deps: LedgerDeps): void {
     void deps.turns
       .run(taken.accountIds, () => commitGroup(deps, taken.items), { deadlineMs })
       .catch((error: unknown) => {
-        if (!(error instanceof TurnNotTaken)) return taken.items.forEach((waiting) => waiting.reject(error));
         for (const waiting of taken.items) {
-          waiting.resolve({ kind: 'requestInProgress', requestId: waiting.move.requestId, firstSeenAt: new Date(waiting.deadlineMs - moveRetryBudgetMs) });
+          if (!(error instanceof TurnNotTaken)) waiting.reject(error);
+          else waiting.resolve({ kind: 'requestInProgress', requestId: waiting.move.requestId, firstSeenAt: new Date(waiting.deadlineMs - moveRetryBudgetMs) });
         }
       })
       .finally(() => {

@@ -1,6 +1,7 @@
 import type { Document } from 'mongodb';
 import { encodeCursor } from './cursor.ts';
-import { expired, holdSnapshot, unexpired } from './holds.ts';
+import { expired, unexpired } from './holdRules.ts';
+import { holdSnapshot } from './holdSnapshots.ts';
 import { type HoldCollections, type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
 import type { HoldsPageInput } from './inputs.ts';
 import type { Page } from './queries.ts';

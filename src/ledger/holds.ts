@@ -4,7 +4,6 @@ import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShap
 import { invariant, present } from '../lib/assert.ts';
 import { TurnNotTaken } from './accountTurns.ts';
 import { accountClosed, type AccountState, availableCovers, isOpen, readAccount, stateProjection } from './accountFilters.ts';
-import { answerEntry, toAccountSnapshot } from './convert.ts';
 import { insertEntries } from './journal.ts';
 import {
   type HoldCollections,
@@ -14,9 +13,9 @@ import {
   type HoldParams,
   type HoldRequestDoc,
   HoldStatus,
-  type StoredAccount,
-  type StoredHold,
 } from './holdModel.ts';
+import { expired, type HoldRules } from './holdRules.ts';
+import { outcomeResult, storedAccount, storedHold } from './holdSnapshots.ts';
 import { runKeyed, type Transient } from './keyedTransaction.ts';
 import { moveRetryBudgetMs } from './limits.ts';
 import { type AccountDoc, AccountStatus, type EntryDoc, entryId, type MoveParams } from './model.ts';
@@ -24,13 +23,11 @@ import { fromLong, toLong } from './money.ts';
 import { canonicalMetadata, type LedgerDeps } from './moves.ts';
 import { answerTakenKey } from './requestKeys.ts';
 import type {
-  AccountSnapshot,
   AuthorizeHoldResult,
   CaptureHoldResult,
   HoldNotPending,
   InputMistake,
   HoldOutcomeResult,
-  HoldSnapshot,
   IdempotencyKeyReused,
   VoidHoldResult,
 } from './results.ts';
@@ -49,35 +46,6 @@ import type {
 // The filter is the whole precondition: of N concurrent captures, voids and the expiry of one
 // hold, exactly one write matches (the others meet a write conflict, rerun, and then match
 // nothing: HoldNotPending with the status the winner left).
-
-/**
- * The writes that decide a hold's fate. A dependency only so that the meta-tests can swap in a
- * broken one (a status checked on a read, an expiry judged on this process's clock); production
- * always uses `holdRules`.
- */
-export interface HoldRules {
-  /** The pipeline value of a new hold's `expiresAt`. */
-  expiresAt(expiresInSeconds: number): Document;
-  /**
-   * Resolves a hold that is pending and unexpired, matching `extra` too, with `update`; returns the
-   * hold after the write, or null when nothing matched (nothing written).
-   */
-  resolve(holds: Collection<HoldDoc>, session: ClientSession, holdId: string, extra: Filter<HoldDoc>, update: Document[]): Promise<HoldDoc | null>;
-}
-
-/** `expiresAt > $$NOW`: the hold may still be resolved by a caller, on the database's clock (H3). */
-export const unexpired: Document = { $expr: { $gt: ['$expiresAt', '$$NOW'] } };
-/** `expiresAt <= $$NOW`: past its expiry on the database's clock, whether or not the sweeper ran. */
-export const expired: Document = { $expr: { $lte: ['$expiresAt', '$$NOW'] } };
-
-export const holdRules: HoldRules = Object.freeze<HoldRules>({
-  expiresAt: (expiresInSeconds) => ({ $add: ['$$NOW', expiresInSeconds * 1_000] }),
-  resolve: (holds, session, holdId, extra, update) =>
-    holds.findOneAndUpdate({ _id: holdId, status: HoldStatus.PENDING, ...unexpired, ...extra } as Filter<HoldDoc>, update, {
-      session,
-      returnDocument: 'after',
-    }),
-});
 
 export interface HoldDeps {
   ledger: LedgerDeps;
@@ -462,55 +430,4 @@ function answerTakenHold(deps: HoldDeps, attempt: HoldAttempt, existing: KeyHold
     const entries = outcome.kind === 'captured' ? await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray() : [];
     return outcomeResult(outcome, entries);
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Stored snapshots and the answers rebuilt from them (the first caller's and every replay's)
-
-function storedHold(doc: HoldDoc): StoredHold {
-  return { id: doc._id, accountId: doc.accountId, currency: doc.currency, amount: doc.amount, capturedAmount: doc.capturedAmount, status: doc.status, expiresAt: doc.expiresAt };
-}
-
-function storedAccount(state: AccountState): StoredAccount {
-  return { id: state._id, currency: state.currency, balance: toLong(fromLong(state.balance)), version: toLong(fromLong(state.version)), held: toLong(fromLong(state.held ?? 0)) };
-}
-
-export function holdSnapshot(stored: StoredHold): HoldSnapshot {
-  return {
-    id: stored.id,
-    accountId: stored.accountId,
-    currency: stored.currency,
-    amount: fromLong(stored.amount),
-    capturedAmount: fromLong(stored.capturedAmount),
-    status: stored.status,
-    expiresAt: stored.expiresAt,
-  };
-}
-
-function accountSnapshot(stored: StoredAccount): AccountSnapshot {
-  return toAccountSnapshot({ _id: stored.id, currency: stored.currency, balance: stored.balance, version: stored.version, held: stored.held, openedAt: new Date(0) });
-}
-
-function outcomeResult(outcome: HoldOutcome, entries: readonly EntryDoc[]): HoldOutcomeResult {
-  switch (outcome.kind) {
-    case 'rejected':
-      return { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) };
-    case 'authorized':
-      return { kind: 'authorizeHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
-    case 'voided':
-      return { kind: 'voidHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
-    case 'captured': {
-      const debit = entries.find((entry) => entry.kind === 'withdrawal' || entry.kind === 'transferOut');
-      invariant(debit, () => `capture of ${outcome.hold.id} lacks its debit entry`);
-      const credit = entries.find((entry) => entry.kind === 'transferIn');
-      return {
-        kind: 'captureHoldSuccess',
-        hold: holdSnapshot(outcome.hold),
-        entry: answerEntry(debit),
-        credit: credit ? answerEntry(credit) : null,
-        account: accountSnapshot(outcome.account),
-        toAccount: outcome.toAccount === null ? null : accountSnapshot(outcome.toAccount),
-      };
-    }
-  }
 }

@@ -13,6 +13,6 @@ export { accountBalanceFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChanged
 export { fromLong, toLong } from './money.ts';
 export { groupPolicy, type GroupPolicy } from './groupDecision.ts';
 export { holdsCollectionName, HoldStatus, type HoldDoc } from './holdModel.ts';
-export type { HoldRules } from './holds.ts';
-export { lifecycleRules, type LifecycleRules } from './lifecycle.ts';
+export type { HoldRules } from './holdRules.ts';
+export { lifecycleRules, type LifecycleRules } from './lifecycleRules.ts';
 export { AccountStatus, EntryIndex } from './model.ts';

@@ -32,7 +32,7 @@ export const reference = z
   .string()
   .min(1, 'reference must not be empty (leave it out instead)')
   .max(LifecycleLimits.referenceLengthMax, `reference must be at most ${LifecycleLimits.referenceLengthMax} characters`)
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
   .regex(/^[^\x00-\x1f\x7f]+$/, 'reference must not hold control characters')
   .nullish()
   .transform((value) => value ?? undefined);

@@ -113,7 +113,9 @@ export function runKeyed<Request extends KeyedRequest, Stored, Answer>(
     const decidedBefore = new Set<string>();
     const noteTaken = (ends: readonly RequestEnd<Stored, Answer>[]) => {
       if (mayHaveCommitted) return;
-      ends.forEach((end, i) => end.kind === 'taken' && decidedBefore.add(requests[i]!.key));
+      ends.forEach((end, i) => {
+        if (end.kind === 'taken') decidedBefore.add(requests[i]!.key);
+      });
     };
     const end = await attemptTransactions<Decided<Stored, Answer>>(
       session,

@@ -1,26 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { ClientSession, Collection, Long } from 'mongodb';
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
+import { InvariantViolation, invariant } from '../lib/assert.ts';
 import { accountClosed as closed, type AccountState, heldIs, isOpen, readAccount, stateProjection } from './accountFilters.ts';
-import { accountAfter, answerEntry, toAccountSnapshot } from './convert.ts';
 import type { StoredAccount } from './holdModel.ts';
 import { insertEntries } from './journal.ts';
 import { runKeyed, type Transient } from './keyedTransaction.ts';
+import { lifecycleResult } from './lifecycleAnswers.ts';
+import type { LifecycleOutcome, LifecycleParams, LifecycleRequestDoc } from './lifecycleModel.ts';
+import type { LifecycleRules } from './lifecycleRules.ts';
 import { moveRetryBudgetMs } from './limits.ts';
-import { type AccountDoc, AccountStatus, type EntryDoc, type EntryKind, entryId, type RequestDoc } from './model.ts';
+import { AccountStatus, type EntryDoc, type EntryKind, entryId, type RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import type { LedgerDeps } from './moves.ts';
 import { answerTakenKey } from './requestKeys.ts';
 import type {
-  AccountSnapshot,
   CloseAccountResult,
-  CloseAccountSuccess,
   IdempotencyKeyReused,
   LifecycleOutcomeResult,
   NotReversible,
   ReversalExceedsOriginal,
   ReverseMoveResult,
-  ReverseMoveSuccess,
 } from './results.ts';
 
 // The ledger's life cycle (DESIGN flow 7, L1-L2): reversing a deposit or a transfer, and closing
@@ -36,34 +36,6 @@ import type {
 //                 in the same write (L2: a move committed before it is in the balance it moves; one
 //                 after it matches nothing, because every money write filters on `isOpen`), then
 //                 the credit of that balance to `transferBalanceTo`.
-
-/**
- * The write that decides a reversal against its original (L1). A dependency only so that the
- * meta-test can swap in a broken one (the reversed total checked on a read before the write);
- * production always uses `lifecycleRules`.
- */
-export interface LifecycleRules {
-  /**
-   * Adds `amount` to the original's `reversedAmount` if the total stays within the original's
-   * amount; the record after the write, or null when nothing matched (nothing written).
-   * `readBefore` is the original as read before the transaction (to pick the accounts' turns):
-   * what a check must never rely on, and what the meta-test's mutant does rely on.
-   */
-  takeReversal(requests: Collection<RequestDoc>, session: ClientSession, originalKey: string, amount: number, readBefore: RequestDoc | null): Promise<RequestDoc | null>;
-}
-
-export const lifecycleRules: LifecycleRules = Object.freeze<LifecycleRules>({
-  takeReversal: (requests, session, originalKey, amount) =>
-    requests.findOneAndUpdate(
-      {
-        _id: originalKey,
-        status: 'applied',
-        $expr: { $lte: [{ $add: [{ $ifNull: ['$reversedAmount', toLong(0)] }, toLong(amount)] }, '$params.amount'] },
-      },
-      { $inc: { reversedAmount: toLong(amount) } },
-      { session, returnDocument: 'after' },
-    ),
-});
 
 export interface LifecycleDeps {
   ledger: LedgerDeps;
@@ -81,29 +53,6 @@ export interface CloseAccountRequest {
   requestId: string;
   accountId: string;
   transferBalanceTo: string;
-}
-
-/** What a life-cycle request was sent with; compared by hash on a replay. */
-export type LifecycleParams =
-  | { op: 'reverseMove'; originalRequestId: string; amount: Long | null }
-  | { op: 'closeAccount'; accountId: string; transferBalanceTo: string };
-
-/** What a life-cycle request decided, stored on its request so every replay repeats it. */
-export type LifecycleOutcome =
-  | { kind: 'reversed'; originalRequestId: string; originalAmount: Long; reversedAmount: Long; amount: Long; entryIds: string[] }
-  | { kind: 'closed'; account: StoredAccount; closedAt: Date; movedAmount: Long; transferredTo: StoredAccount; entryIds: string[] }
-  /** The account to debit no longer held the amount: final for the key, like a withdrawal's. */
-  | { kind: 'rejected'; accountId: string; balance: Long; amount: Long };
-
-export interface LifecycleRequestDoc {
-  _id: string;
-  requestId: string;
-  paramsHash: string;
-  params: LifecycleParams;
-  status: 'applied' | 'rejected';
-  outcome: LifecycleOutcome;
-  firstSeenAt: Date;
-  decidedAt: Date;
 }
 
 interface LifecycleAttempt {
@@ -155,7 +104,7 @@ export async function reverseMove(deps: LifecycleDeps, input: ReverseMoveRequest
   const seen = await ledger.collections.requests.findOne({ _id: originalKey }, { projection: { params: 1, status: 1, reversedAmount: 1 } });
   const accounts = [seen?.params?.fromAccountId, seen?.params?.toAccountId].filter((id): id is string => typeof id === 'string');
   const result = await ledger.turns.run(accounts, () => keyedLifecycle(deps, base, (session, attempt) => decideReversal(deps, session, attempt, originalKey, input, seen)));
-  if (result.kind === 'closeAccountSuccess') throw new Error('invariant: reverseMove answered closeAccountSuccess');
+  invariant(result.kind !== 'closeAccountSuccess', 'reverseMove answered closeAccountSuccess');
   return result as ReverseMoveResult;
 }
 
@@ -223,7 +172,7 @@ async function refuseReversalDebit(
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
   const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
-  if (!account) throw new Error(`invariant: account ${accountId} of a decided move vanished (accounts are never deleted)`);
+  invariant(account, () => `account ${accountId} of a decided move vanished (accounts are never deleted)`);
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   // Refusing either way, so the snapshot's read may pick which refusal: a reversal past its original is not recorded.
   if (original.reversedBefore + amount > original.originalAmount) {
@@ -246,7 +195,7 @@ async function refuseReversalCredit(
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
   const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
-  if (!account) throw new Error(`invariant: account ${accountId} of a decided move vanished (accounts are never deleted)`);
+  invariant(account, () => `account ${accountId} of a decided move vanished (accounts are never deleted)`);
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   const detail = `returning ${amount} would take the balance of ${accountId} (${fromLong(account.balance)}) past 2^53-1: move money out of it first`;
   return { kind: 'refused', result: notReversible(originalRequestId, 'transfer', detail) };
@@ -295,7 +244,7 @@ export async function closeAccount(deps: LifecycleDeps, input: CloseAccountReque
   const result = await deps.ledger.turns.run([input.accountId, input.transferBalanceTo], () =>
     keyedLifecycle(deps, base, (session, attempt) => decideClose(deps, session, attempt, input)),
   );
-  if (result.kind === 'reverseMoveSuccess' || result.kind === 'insufficientFunds') throw new Error(`invariant: closeAccount answered ${result.kind}`);
+  invariant(result.kind !== 'reverseMoveSuccess' && result.kind !== 'insufficientFunds', () => `closeAccount answered ${result.kind}`);
   return result as CloseAccountResult;
 }
 
@@ -372,7 +321,7 @@ async function refuseClose(deps: LifecycleDeps, session: ClientSession, attempt:
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   const held = fromLong(account.held ?? 0);
   if (held > 0) return { kind: 'refused', result: { kind: 'accountHasHolds', accountId, held } };
-  throw new Error(`invariant: open account ${accountId} without holds matched no close`);
+  throw new InvariantViolation(`invariant: open account ${accountId} without holds matched no close`);
 }
 
 /** The target refused the balance: missing, closed, another currency (or past 2^53-1: not in the contract's union). */
@@ -466,47 +415,4 @@ async function keyedLifecycle<R extends { kind: string }>(
       ),
   });
   return answer!;
-}
-
-/** The answer of a decided life-cycle request, from its outcome and entries (the first caller's and every replay's). */
-export function lifecycleResult(outcome: LifecycleOutcome, docs: readonly EntryDoc[]): LifecycleOutcomeResult {
-  const entries = docs.map((doc) => ({ ...answerEntry(doc), metadata: null }));
-  const debit = entries.find((entry) => entry.id.endsWith(':debit')) ?? null;
-  const credit = entries.find((entry) => entry.id.endsWith(':credit')) ?? null;
-  switch (outcome.kind) {
-    case 'rejected':
-      return { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) };
-    case 'reversed': {
-      if (!debit) throw new Error(`invariant: reversal of ${outcome.originalRequestId} lacks its debit entry`);
-      const result: ReverseMoveSuccess = {
-        kind: 'reverseMoveSuccess',
-        originalRequestId: outcome.originalRequestId,
-        amount: fromLong(outcome.amount),
-        originalAmount: fromLong(outcome.originalAmount),
-        reversedAmount: fromLong(outcome.reversedAmount),
-        debit,
-        credit,
-        from: accountAfter(debit),
-        to: credit ? accountAfter(credit) : null,
-      };
-      return result;
-    }
-    case 'closed': {
-      const account: AccountSnapshot = { ...accountSnapshot(outcome.account), status: AccountStatus.CLOSED, closedAt: outcome.closedAt };
-      const result: CloseAccountSuccess = {
-        kind: 'closeAccountSuccess',
-        account,
-        movedAmount: fromLong(outcome.movedAmount),
-        transferredTo: accountSnapshot(outcome.transferredTo),
-        debit,
-        credit,
-      };
-      return result;
-    }
-  }
-}
-
-function accountSnapshot(stored: StoredAccount): AccountSnapshot {
-  const doc: AccountDoc = { _id: stored.id, currency: stored.currency, balance: stored.balance, version: stored.version, held: stored.held, openedAt: new Date(0) };
-  return toAccountSnapshot(doc);
 }

@@ -20,10 +20,12 @@ import { accountPreconditions, type AccountPreconditions } from './accountFilter
 import { reportingCollections, writeCollections } from './model.ts';
 import { holdReportingCollections, holdWriteCollections } from './holdModel.ts';
 import * as holdQueries from './holdQueries.ts';
-import { authorizeHold, captureHold, type HoldDeps, holdRules, type HoldRules, voidHold } from './holds.ts';
+import { holdRules, type HoldRules } from './holdRules.ts';
+import { authorizeHold, captureHold, type HoldDeps, voidHold } from './holds.ts';
 import { HoldSweeper, type HoldSweeperOptions, sweepExpiredHolds } from './holdSweeper.ts';
 import { openAccount } from './openAccount.ts';
-import { closeAccount, type LifecycleDeps, lifecycleRules, type LifecycleRules, reverseMove } from './lifecycle.ts';
+import { closeAccount, type LifecycleDeps, reverseMove } from './lifecycle.ts';
+import { lifecycleRules, type LifecycleRules } from './lifecycleRules.ts';
 import * as queries from './queries.ts';
 import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';

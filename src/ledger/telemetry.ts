@@ -71,6 +71,41 @@ function gaugeOn(registry: Registry, name: string, help: string, collect: (gauge
   new Gauge({ name, help, labelNames, registers: [registry], async collect() { await collect(this); } });
 }
 
+/**
+ * Holds by status as readers see them (a pending hold past its expiry counts as EXPIRED_UNRELEASED
+ * until the sweeper releases it), and the oldest pending hold's age, on the database clock.
+ * Returns where the holds are read from, set once the collection is known.
+ */
+function holdGaugesOn(registry: Registry): { holds: Collection<HoldDoc> | null } {
+  const holdSource: { holds: Collection<HoldDoc> | null } = { holds: null };
+  // A `$group` over every hold: /metrics needs no key, so however often it is scraped the group
+  // runs at most once per GAUGE_READ_REUSE_MS in a process, scrapes meanwhile sharing it (issue 41).
+  const holdStatuses = reusedFor(GAUGE_READ_REUSE_MS, async () => {
+    if (!holdSource.holds) return [];
+    return holdSource.holds
+      .aggregate<{ _id: string; count: number; oldest: Date | null; nowMs: number }>([
+        {
+          $group: {
+            _id: { $cond: [{ $and: [{ $eq: ['$status', 'PENDING'] }, { $lte: ['$expiresAt', '$$NOW'] }] }, 'EXPIRED_UNRELEASED', '$status'] },
+            count: { $sum: 1 },
+            oldest: { $min: '$createdAt' },
+          },
+        },
+        { $set: { ageMs: { $subtract: ['$$NOW', '$oldest'] } } },
+      ])
+      .toArray();
+  });
+  gaugeOn(registry, 'ledger_holds', 'Holds by status (EXPIRED_UNRELEASED: pending past expiresAt, not yet released by the sweeper).', async (gauge) => {
+    gauge.reset();
+    for (const row of await holdStatuses()) gauge.set({ status: row._id }, row.count);
+  }, ['status']);
+  gaugeOn(registry, 'ledger_hold_oldest_pending_age_seconds', 'Age of the oldest pending hold, on the database clock (0 when none).', async (gauge) => {
+    const pendingRow = (await holdStatuses()).find((row) => row._id === 'PENDING') as { ageMs?: number } | undefined;
+    gauge.set((pendingRow?.ageMs ?? 0) / 1_000);
+  });
+  return holdSource;
+}
+
 export function createLedgerTelemetry(registry: Registry, logger: Logger): LedgerTelemetry {
   const outcomes = counterOn(registry, 'ledger_outcomes_total', 'Ledger mutation answers, by operation and result member.', ['op', 'outcome']);
   const retries = counterOn(
@@ -104,34 +139,7 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
   gaugeOn(registry, 'ledger_request_oldest_pending_age_seconds', 'Age of the oldest undecided ledger request, on the database clock (0 when none).', async (gauge) => {
     gauge.set((await pending()).oldestAgeMs / 1_000);
   });
-  // Holds by status as readers see them (a pending hold past its expiry counts as EXPIRED_UNRELEASED
-  // until the sweeper releases it), and the oldest pending hold's age, on the database clock.
-  const holdSource: { holds: Collection<HoldDoc> | null } = { holds: null };
-  // A `$group` over every hold: /metrics needs no key, so however often it is scraped the group
-  // runs at most once per GAUGE_READ_REUSE_MS in a process, scrapes meanwhile sharing it (issue 41).
-  const holdStatuses = reusedFor(GAUGE_READ_REUSE_MS, async () => {
-    if (!holdSource.holds) return [];
-    return holdSource.holds
-      .aggregate<{ _id: string; count: number; oldest: Date | null; nowMs: number }>([
-        {
-          $group: {
-            _id: { $cond: [{ $and: [{ $eq: ['$status', 'PENDING'] }, { $lte: ['$expiresAt', '$$NOW'] }] }, 'EXPIRED_UNRELEASED', '$status'] },
-            count: { $sum: 1 },
-            oldest: { $min: '$createdAt' },
-          },
-        },
-        { $set: { ageMs: { $subtract: ['$$NOW', '$oldest'] } } },
-      ])
-      .toArray();
-  });
-  gaugeOn(registry, 'ledger_holds', 'Holds by status (EXPIRED_UNRELEASED: pending past expiresAt, not yet released by the sweeper).', async (gauge) => {
-    gauge.reset();
-    for (const row of await holdStatuses()) gauge.set({ status: row._id }, row.count);
-  }, ['status']);
-  gaugeOn(registry, 'ledger_hold_oldest_pending_age_seconds', 'Age of the oldest pending hold, on the database clock (0 when none).', async (gauge) => {
-    const pendingRow = (await holdStatuses()).find((row) => row._id === 'PENDING') as { ageMs?: number } | undefined;
-    gauge.set((pendingRow?.ageMs ?? 0) / 1_000);
-  });
+  const holdSource = holdGaugesOn(registry);
   return {
     leaseJobs: createLeaseJobTelemetry(registry),
     countHoldsIn(holds) {

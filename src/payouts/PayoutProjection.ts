@@ -94,7 +94,6 @@ export class PayoutProjection {
   readonly #job: LeaseJob<LeaseDoc>;
   #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
   #running = false;
-  private readonly db: Db;
   private readonly logger: Logger;
 
   /**
@@ -104,7 +103,6 @@ export class PayoutProjection {
   constructor(deps: PayoutProjectionDeps & { writePayout: PayoutWriter; writePayouts?: PayoutsWriter }, options: PayoutProjectionOptions = {}) {
     const { db, logger } = deps;
     this.#sink = deps.sink ?? workItemsSink(deps.work);
-    this.db = db;
     this.logger = logger;
     this.#leases = projectionLeases(db);
     this.#holder = options.holder ?? holderOf(newProcessId(), PAYOUT_LEASE_NAME);

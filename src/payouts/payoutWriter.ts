@@ -46,6 +46,6 @@ export function payoutOf(entry: { entryId: string; requestId: string; accountId:
 
 export function payoutOfInsert(change: Document): Payout {
   const doc = change['fullDocument'] as EntryDoc | undefined;
-  if (!doc || doc.kind !== 'withdrawal') throw new Error('expected the insert event of a withdrawal entry');
+  if (doc?.kind !== 'withdrawal') throw new Error('expected the insert event of a withdrawal entry');
   return payoutOf({ entryId: doc._id, requestId: doc.requestId, accountId: doc.accountId, currency: doc.currency, amount: fromLong(doc.amount), traceparent: doc.traceparent });
 }

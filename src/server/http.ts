@@ -158,13 +158,13 @@ export const HOW_TO_CALL =
   'Call the API with POST /graphql, the headers content-type: application/json and authorization: Bearer <key> (the key npm start printed), and a JSON body such as {"query":"{ health { engine version } }"}; in a browser, the ops console is at /console.';
 
 function acceptsHtml(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes('text/html');
+  return accept?.includes('text/html') === true;
 }
 
 /** Apollo's own CSRF rule for GET: a header a simple cross-site request cannot carry. */
 function preflighted(req: IncomingMessage): boolean {
   if (req.headers['apollo-require-preflight'] !== undefined || req.headers['x-apollo-operation-name'] !== undefined) return true;
-  const type = req.headers['content-type']?.split(';', 1)[0]!.trim().toLowerCase();
+  const type = req.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
   return type !== undefined && type !== '' && !['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'].includes(type);
 }
 

@@ -104,7 +104,7 @@ export class SharedRateLimiter {
       // The last reservation found the bucket short of what it asked for: what is left is refused.
       if (last !== null && last.granted < last.wanted) break;
       const inFlight = this.#inFlight.get(keyId);
-      if (inFlight) {
+      if (inFlight !== undefined) {
         this.#waitingTokens.set(keyId, (this.#waitingTokens.get(keyId) ?? 0) + tokens);
         try {
           last = await inFlight;

@@ -16,7 +16,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Db } from 'mongodb';
 import type { Registry } from 'prom-client';
 import { WebSocketServer } from 'ws';
-import { createApp, type AppOptions } from '../app/createApp.ts';
+import { createApp, type App, type AppOptions } from '../app/createApp.ts';
 import type { Config } from '../config.ts';
 import type { EngineInfo } from '../db/engine.ts';
 import { Keyring } from '../access/apiKeys.ts';
@@ -44,8 +44,8 @@ import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
-import { createShutdownGate } from './shutdownGate.ts';
-import { createGraphqlTelemetry } from './telemetry.ts';
+import { createShutdownGate, type ShutdownGate } from './shutdownGate.ts';
+import { createGraphqlTelemetry, type GraphqlTelemetry } from './telemetry.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -81,15 +81,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // The port first, before any start-up work: a port in use stops the process at once (main.ts
   // says so and exits 98), not after every start-up task and an audit have run. Until the app is
   // ready, requests are answered 503 with Retry-After.
-  // Slow clients are cut within seconds (src/config.ts derives each bound; Node answers 408).
-  const httpServer = createServer({
-    headersTimeout: config.limits.httpHeadersTimeoutMs,
-    requestTimeout: config.limits.httpRequestTimeoutMs,
-    // Node enforces the two timeouts above only when it checks, every 30 s by default: a
-    // dripping client would then hold on up to 30 s past its bound.
-    connectionsCheckingInterval: timeoutCheckIntervalMs(config.limits.httpHeadersTimeoutMs),
-  });
-  httpServer.keepAliveTimeout = config.limits.httpKeepAliveTimeoutMs;
+  const httpServer = createBoundedHttpServer(config);
   let handle: (req: IncomingMessage, res: ServerResponse) => void = answerStarting;
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => handle(req, res));
   const port = await listen(httpServer, config.port, config.host);
@@ -111,46 +103,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const logged = markRootAnswers(logMutationResults(options.schema ?? (await buildAppSchema())));
     const schema = tracingEnabled() ? traceMutations(logged) : logged;
     const operationNames = knownOperationNames(config);
-    const admission = new Admission({
-      keyring,
-      production: config.nodeEnv === 'production',
-      batchMax: config.limits.graphqlBatchMax,
-      queryLimits: queryLimitProtection(config.limits, graphqlTelemetry),
-      trustedDocuments: new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), graphqlTelemetry),
-      rateLimiter: config.rateLimits ? new SharedRateLimiter(config.rateLimits, app.db, graphqlTelemetry, logger.child({ component: 'rateLimit' })) : null,
-      telemetry: graphqlTelemetry,
-    });
-    const apollo = new ApolloServer<AppContext>({
-      schema,
-      // Parsing aside, Apollo meets the admission screen (admission.ts) twice: its validation rules
-      // (which refuse introspection in production: Apollo's own rule is off so that both transports
-      // answer alike) and its plugin (rate limit, suggestions masked in production).
-      validationRules: [...admission.validationRules],
-      allowBatchedHttpRequests: config.limits.graphqlBatchMax > 1,
-      introspection: true,
-      stopOnTerminationSignals: false,
-      // A 10-line stack trace on every error buries the message; only a developer who asks for
-      // debug logs gets them (never in production).
-      includeStacktraceInErrorResponses: config.nodeEnv !== 'production' && (config.logLevel === 'debug' || config.logLevel === 'trace'),
-      formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
-      plugins: [
-        // Off: Apollo installs both by default, and both run per request for nothing here. Cache
-        // control ran a hook per resolved field to answer `no-store` every time (noStorePlugin
-        // writes it); inline tracing only ever applies to a federated subgraph, which this is not.
-        ApolloServerPluginCacheControlDisabled(),
-        ApolloServerPluginInlineTraceDisabled(),
-        noStorePlugin(),
-        clientMistakeStatusPlugin(),
-        ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
-        config.nodeEnv === 'production'
-          ? ApolloServerPluginLandingPageDisabled()
-          : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-        observabilityPlugin(graphqlTelemetry, logger, { knownOperationNames: operationNames }),
-        consistencyPlugin(),
-        unavailablePlugin(),
-        admission.apolloPlugin<AppContext>(),
-      ],
-    });
+    const admission = createAdmission(config, app, keyring, graphqlTelemetry, logger);
+    const apollo = createApollo({ config, schema, admission, httpServer, telemetry: graphqlTelemetry, logger, knownOperationNames: operationNames });
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
@@ -158,8 +112,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 
-    const http = express();
-    http.disable('x-powered-by');
     // Runs first on stop (cleanups run in reverse): refuse new requests with 503, close
     // subscriptions (1001), let in-flight requests finish within the grace, then close the rest.
     const gate = createShutdownGate();
@@ -169,30 +121,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const left = await gate.drained(config.limits.shutdownGraceMs);
       logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
     });
-    http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-    // The first thing a newcomer opens: a browser goes to the console, anything else is told where to go.
-    http.get('/', (req, res) => {
-      if (req.accepts(['json', 'html']) === 'html') return void res.redirect(302, CONSOLE_PATH);
-      res.json({ graphql: GRAPHQL_PATH, console: CONSOLE_PATH, health: '/healthz', ready: '/readyz', metrics: '/metrics', howToCall: HOW_TO_CALL });
-    });
-    serveConsole(http);
-    http.get('/readyz', async (_req, res) => {
-      const readiness = await checkReadiness(app.db, services, { shuttingDown: gate.shuttingDown });
-      res.status(readiness.ready ? 200 : 503).json(readiness);
-    });
-    http.get('/metrics', async (_req, res) => {
-      res.type(app.registry.contentType).send(await app.registry.metrics());
-    });
+    const http = otherRoutes(app, gate);
     // GraphQL over HTTP bypasses Express (src/server/http.ts); Express serves the rest.
-    const graphqlHttp = graphqlHttpHandler({
-      apollo,
-      bodyLimitBytes: config.limits.httpBodyLimitBytes,
-      // Once per request: the screen (trusted documents' admin exception) and the context share it.
-      authenticate: (authorization) => admission.authenticate(authorization),
-      screen: (operations, auth) => admission.screenHttp(operations, auth),
-      context: async (_req, auth) => createContext(app, auth, 'http'),
-      logger,
-    });
+    const graphqlHttp = graphqlOverHttp(config, apollo, admission, app, logger);
     handle = (req: IncomingMessage, res: ServerResponse) => {
       if (!gate.admit(req, res)) return;
       const path = (req.url ?? '/').split('?', 1)[0];
@@ -218,6 +149,111 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await stopAll();
     throw error;
   }
+}
+
+/** The HTTP server, with the slow-client bounds (src/config.ts derives each; Node answers 408). */
+function createBoundedHttpServer(config: Config): Server {
+  const httpServer = createServer({
+    headersTimeout: config.limits.httpHeadersTimeoutMs,
+    requestTimeout: config.limits.httpRequestTimeoutMs,
+    // Node enforces the two timeouts above only when it checks, every 30 s by default: a
+    // dripping client would then hold on up to 30 s past its bound.
+    connectionsCheckingInterval: timeoutCheckIntervalMs(config.limits.httpHeadersTimeoutMs),
+  });
+  httpServer.keepAliveTimeout = config.limits.httpKeepAliveTimeoutMs;
+  return httpServer;
+}
+
+/** The one admission screen both transports run every operation through (admission.ts). */
+function createAdmission(config: Config, app: App, keyring: Keyring, telemetry: GraphqlTelemetry, logger: Logger): Admission {
+  return new Admission({
+    keyring,
+    production: config.nodeEnv === 'production',
+    batchMax: config.limits.graphqlBatchMax,
+    queryLimits: queryLimitProtection(config.limits, telemetry),
+    trustedDocuments: new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), telemetry),
+    rateLimiter: config.rateLimits ? new SharedRateLimiter(config.rateLimits, app.db, telemetry, logger.child({ component: 'rateLimit' })) : null,
+    telemetry: telemetry,
+  });
+}
+
+interface ApolloDeps {
+  config: Config;
+  schema: GraphQLSchema;
+  admission: Admission;
+  httpServer: Server;
+  telemetry: GraphqlTelemetry;
+  logger: Logger;
+  knownOperationNames: Set<string>;
+}
+
+/** Apollo Server for GraphQL over HTTP: the admission screen's rules and plugin, and the app's own plugins. */
+function createApollo({ config, schema, admission, httpServer, telemetry, logger, knownOperationNames }: ApolloDeps): ApolloServer<AppContext> {
+  return new ApolloServer<AppContext>({
+    schema,
+    // Parsing aside, Apollo meets the admission screen (admission.ts) twice: its validation rules
+    // (which refuse introspection in production: Apollo's own rule is off so that both transports
+    // answer alike) and its plugin (rate limit, suggestions masked in production).
+    validationRules: [...admission.validationRules],
+    allowBatchedHttpRequests: config.limits.graphqlBatchMax > 1,
+    introspection: true,
+    stopOnTerminationSignals: false,
+    // A 10-line stack trace on every error buries the message; only a developer who asks for
+    // debug logs gets them (never in production).
+    includeStacktraceInErrorResponses: config.nodeEnv !== 'production' && (config.logLevel === 'debug' || config.logLevel === 'trace'),
+    formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
+    plugins: [
+      // Off: Apollo installs both by default, and both run per request for nothing here. Cache
+      // control ran a hook per resolved field to answer `no-store` every time (noStorePlugin
+      // writes it); inline tracing only ever applies to a federated subgraph, which this is not.
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      noStorePlugin(),
+      clientMistakeStatusPlugin(),
+      ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.limits.shutdownGraceMs }),
+      config.nodeEnv === 'production'
+        ? ApolloServerPluginLandingPageDisabled()
+        : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      observabilityPlugin(telemetry, logger, { knownOperationNames }),
+      consistencyPlugin(),
+      unavailablePlugin(),
+      admission.apolloPlugin<AppContext>(),
+    ],
+  });
+}
+
+/** GraphQL over HTTP straight from node:http (src/server/http.ts), behind the admission screen. */
+function graphqlOverHttp(config: Config, apollo: ApolloServer<AppContext>, admission: Admission, app: App, logger: Logger) {
+  return graphqlHttpHandler({
+    apollo,
+    bodyLimitBytes: config.limits.httpBodyLimitBytes,
+    // Once per request: the screen (trusted documents' admin exception) and the context share it.
+    authenticate: (authorization) => admission.authenticate(authorization),
+    screen: (operations, auth) => admission.screenHttp(operations, auth),
+    context: async (_req, auth) => createContext(app, auth, 'http'),
+    logger,
+  });
+}
+
+/** Express for the routes other than GraphQL: health, readiness, metrics and the console. */
+function otherRoutes(app: App, gate: ShutdownGate): express.Express {
+  const http = express();
+  http.disable('x-powered-by');
+  http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  // The first thing a newcomer opens: a browser goes to the console, anything else is told where to go.
+  http.get('/', (req, res) => {
+    if (req.accepts(['json', 'html']) === 'html') return void res.redirect(302, CONSOLE_PATH);
+    res.json({ graphql: GRAPHQL_PATH, console: CONSOLE_PATH, health: '/healthz', ready: '/readyz', metrics: '/metrics', howToCall: HOW_TO_CALL });
+  });
+  serveConsole(http);
+  http.get('/readyz', async (_req, res) => {
+    const readiness = await checkReadiness(app.db, app.services, { shuttingDown: gate.shuttingDown });
+    res.status(readiness.ready ? 200 : 503).json(readiness);
+  });
+  http.get('/metrics', async (_req, res) => {
+    res.type(app.registry.contentType).send(await app.registry.metrics());
+  });
+  return http;
 }
 
 /** How often Node checks the header and request timeouts: a quarter of the headers' bound, within 100 ms–1 s. */

@@ -62,7 +62,7 @@ export function serveGraphqlWs(
     for (const client of wss.clients) client.close(CloseCode.InternalServerError, 'Internal server error');
   });
 
-  wss.on('connection', (socket, request) => {
+  wss.on('connection', (socket, request): void => {
     socket.once('error', () => socket.close(CloseCode.InternalServerError, 'Internal server error'));
     let pongWait: NodeJS.Timeout | null = null;
     const pingInterval = setInterval(() => {

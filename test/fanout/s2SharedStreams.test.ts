@@ -10,7 +10,10 @@ import { changeStreamsOn, claimAndComplete, createItem, expectNoMore, subscribeA
 import { waitFor } from '../support/waiting.ts';
 
 const countByNs = (streams: Array<{ ns: string }>) =>
-  streams.reduce<Record<string, number>>((counts, { ns }) => ({ ...counts, [ns]: (counts[ns] ?? 0) + 1 }), {});
+  streams.reduce<Record<string, number>>((counts, { ns }) => {
+    counts[ns] = (counts[ns] ?? 0) + 1;
+    return counts;
+  }, {});
 
 describe('S2: shared change streams', () => {
   const dbName = `test_streams_s2_${randomBytes(4).toString('hex')}`;

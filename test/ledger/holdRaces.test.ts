@@ -1,6 +1,6 @@
 // @module-tag failpoints
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expired, holdRules, type HoldRules } from '../../src/ledger/holds.ts';
+import { expired, holdRules, type HoldRules } from '../../src/ledger/holdRules.ts';
 import { accountPreconditions, type AccountPreconditions, applyDelta, toLong } from '../../src/ledger/index.ts';
 import type { HoldDoc } from '../../src/ledger/index.ts';
 import type { CaptureHoldResult, InputMistake, LedgerService, VoidHoldResult } from '../../src/ledger/index.ts';

@@ -8,7 +8,7 @@
 // Roles: dashboard and worker keys cannot open them.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeFeed, FeedLimits, type FeedItem } from '../../src/fanout/index.ts';
+import { type ChangeFeed, FeedLimits, type FeedItem } from '../../src/fanout/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { tryWsConnection } from '../support/ws.ts';
 import type { SubscriberQueue } from '../../src/fanout/SubscriberQueue.ts';
@@ -19,7 +19,10 @@ import { changeStreamsOn, expectNoMore } from '../fanout/support/streamsTest.ts'
 import { waitFor } from '../support/waiting.ts';
 
 const countByNs = (streams: Array<{ ns: string }>) =>
-  streams.reduce<Record<string, number>>((counts, { ns }) => ({ ...counts, [ns]: (counts[ns] ?? 0) + 1 }), {});
+  streams.reduce<Record<string, number>>((counts, { ns }) => {
+    counts[ns] = (counts[ns] ?? 0) + 1;
+    return counts;
+  }, {});
 
 const versionBalance = (events: LedgerEvent[]) => events.map((event) => [event.version ?? event.versionAfter, event.balance ?? event.balanceAfter]);
 

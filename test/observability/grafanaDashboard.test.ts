@@ -21,12 +21,12 @@ interface Panel {
 }
 
 /** Grafana's range macros are not PromQL: a duration stands in for them, as Grafana substitutes one. */
-export function asPromql(expr: string): string {
+function asPromql(expr: string): string {
   return expr.replace(/\$__(rate_interval|interval|range)\b/g, '5m');
 }
 
 /** The metric names an expression selects, or the syntax errors the PromQL grammar found in it. */
-export function metricsOf(expr: string): { metrics: string[]; errors: string[] } {
+function metricsOf(expr: string): { metrics: string[]; errors: string[] } {
   const text = asPromql(expr);
   const tree = parser.parse(text);
   const metrics: string[] = [];

@@ -103,7 +103,7 @@ async function health(url: string): Promise<number> {
   return (await fetch(url.replace(/\/graphql$/, '/healthz'))).status;
 }
 
-async function stopsWithin(npm: MainProcess, server: { port: number }, node: number, send: () => void): Promise<number> {
+async function stopsWithin(server: { port: number }, node: number, send: () => void): Promise<number> {
   const sent = Date.now();
   send();
   await waitFor(async () => !(await portAccepts(server.port)), `the port ${server.port} freed`, GRACE_MS);
@@ -120,7 +120,7 @@ describe('npm start under a process manager', () => {
     expect(node, 'npm has one child').toBeDefined();
     // No shell between npm and node: sh would die of the signal npm passes on and leave node behind.
     expect(execFileSync('ps', ['-o', 'comm=', '-p', String(node)], { encoding: 'utf8' }).trim()).toBe('node');
-    const tookMs = await stopsWithin(npm, server, node!, () => npm.child.kill(signal));
+    const tookMs = await stopsWithin(server, node!, () => npm.child.kill(signal));
     console.log(`${signal} to npm start: port freed and node gone in ${tookMs} ms`);
     expect(npm.stdout()).toContain('"msg":"stopped"');
     const exit = await npm.exited;
@@ -131,7 +131,7 @@ describe('npm start under a process manager', () => {
     const npm = npmStart();
     const server = await listening(npm);
     const [node] = childrenOf(npm.child.pid!);
-    const tookMs = await stopsWithin(npm, server, node!, () => npm.child.kill('SIGKILL'));
+    const tookMs = await stopsWithin(server, node!, () => npm.child.kill('SIGKILL'));
     console.log(`npm SIGKILLed: the orphaned server stopped in ${tookMs} ms`);
   }, 120_000);
 

@@ -64,8 +64,8 @@ describe('the README tour', () => {
     expect(steps.length).toBeGreaterThanOrEqual(4);
     expect(steps[0]!.script).toContain(KEY_PLACEHOLDER);
     const first = await runTour(steps);
-    first.forEach((lines, index) => expect({ step: index + 1, lines }).toEqual({ step: index + 1, lines: steps[index]!.expected }));
+    for (const [index, lines] of first.entries()) expect({ step: index + 1, lines }).toEqual({ step: index + 1, lines: steps[index]!.expected });
     const second = await runTour(steps);
-    second.forEach((lines, index) => expect({ step: index + 1, run: 2, lines }).toEqual({ step: index + 1, run: 2, lines: steps[index]!.again }));
+    for (const [index, lines] of second.entries()) expect({ step: index + 1, run: 2, lines }).toEqual({ step: index + 1, run: 2, lines: steps[index]!.again });
   }, 90_000);
 });

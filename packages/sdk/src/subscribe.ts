@@ -50,7 +50,13 @@ interface Subscriptions {
 const TRANSIENT_CLOSE_CODES = new Set([4408, 4418, 4499]);
 
 /** Close codes after which reconnecting cannot help (graphql-ws: 4400 bad request, 4401, 4403, ...). */
-function isRefusal(error: unknown): error is { code: number; reason?: string } {
+/** A socket closed by the server with a 44xx code that a retry will not change. */
+interface Refusal {
+  code: number;
+  reason?: string;
+}
+
+function isRefusal(error: unknown): error is Refusal {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'number' && code >= 4400 && code < 4500 && !TRANSIENT_CLOSE_CODES.has(code);
 }
@@ -92,7 +98,49 @@ function unavailableRetryAfterMs(error: unknown): number | null {
   return Number.isFinite(seconds) ? seconds * 1000 : 0;
 }
 
-export function createSubscriptions(options: { url: string; apiKey: string } & WebSocketOptions, policy: RetryPolicy): Subscriptions {
+/** The WebSocket class to open sockets with: the one passed in, else the runtime's global one. */
+function webSocketImplOf(options: WebSocketOptions, field: string): unknown {
+  const impl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
+  if (typeof impl !== 'function') {
+    throw new TypeError(
+      `subscribe.${field}: no WebSocket implementation: this runtime has no global WebSocket (Node 20 has none); ` +
+        "pass createClient({ webSocketImpl }), e.g. `import WebSocket from 'ws'`",
+    );
+  }
+  return impl;
+}
+
+/** The error a subscription refused by the server ends with; the server's close reason says why. */
+function refusalError(error: Refusal, field: string): PreconditionError {
+  // "Forbidden: role dashboard may open no subscription (allowed: ...)"
+  const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
+  const reason = error.reason ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '') : `socket closed with ${error.code}`;
+  return new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], { code, status: error.code, cause: error });
+}
+
+/**
+ * How long to wait at least before resuming after `error` (0 for a dropped socket); throws what
+ * the subscription ends with when it is not to be resumed: the server's GraphQL errors, a refusal.
+ */
+function resumableAfterMs(error: unknown, field: string): number {
+  // The database was between primaries (R5): resume from the cursor like after a dropped
+  // socket, no sooner than the server asked (extensions.retryAfterSeconds).
+  const unavailableAfterMs = unavailableRetryAfterMs(error);
+  if (unavailableAfterMs !== null) return unavailableAfterMs;
+  if (error instanceof PreconditionError) throw error;
+  if (Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
+  if (isRefusal(error)) throw refusalError(error, field);
+  return 0;
+}
+
+/** A subscription's variables, and the events it yields. */
+type Variables = Record<string, unknown>;
+type Events = AsyncGenerator<unknown, void, undefined>;
+
+/** Where and as whom subscriptions connect. */
+type SubscriptionsOptions = { url: string; apiKey: string } & WebSocketOptions;
+
+export function createSubscriptions(options: SubscriptionsOptions, policy: RetryPolicy): Subscriptions {
   const url = webSocketUrl(options);
   const keepAlive = keepAliveOf(options);
   let ws: WsClient | undefined;
@@ -110,22 +158,11 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
   // within a client, so never two alike on one connection (graphql-ws closes it with 4409).
   let operations = 0;
 
-  function webSocketImpl(field: string): unknown {
-    const impl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
-    if (typeof impl !== 'function') {
-      throw new TypeError(
-        `subscribe.${field}: no WebSocket implementation: this runtime has no global WebSocket (Node 20 has none); ` +
-          "pass createClient({ webSocketImpl }), e.g. `import WebSocket from 'ws'`",
-      );
-    }
-    return impl;
-  }
-
   function socket(field: string): WsClient {
     if (ws) return ws;
     const client: WsClient = createWsClient({
       url,
-      webSocketImpl: webSocketImpl(field),
+      webSocketImpl: webSocketImplOf(options, field),
       connectionParams: { authorization: `Bearer ${options.apiKey}` },
       retryAttempts: 0,
       lazyCloseTimeout: 0,
@@ -163,13 +200,13 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
     return client;
   }
 
-  function subscribe(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
+  function subscribe(field: string, entry: OperationEntry, variables: Variables): Events {
     // Checked now, so a missing WebSocket throws from the call, not from the first next().
-    webSocketImpl(field);
+    webSocketImplOf(options, field);
     return events(field, entry, variables);
   }
 
-  async function* events(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
+  async function* events(field: string, entry: OperationEntry, variables: Variables): Events {
     const query = entry.document.toString();
     const resumeArg = entry.resumeArg;
     let after = resumeArg ? variables[resumeArg] : undefined;
@@ -195,21 +232,11 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         if (resumeArg && resyncLast) continue;
         return;
       } catch (error) {
-        // The database was between primaries (R5): resume from the cursor like after a dropped
-        // socket, no sooner than the server asked (extensions.retryAfterSeconds).
-        const unavailableAfterMs = unavailableRetryAfterMs(error);
-        if (unavailableAfterMs === null && error instanceof PreconditionError) throw error;
-        if (unavailableAfterMs === null && Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
-        if (isRefusal(error)) {
-          // The server's close reason says why ("Forbidden: role dashboard may open no subscription (allowed: ...)").
-          const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
-          const reason = error.reason ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '') : `socket closed with ${error.code}`;
-          throw new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], { code, status: error.code, cause: error });
-        }
+        const resumeAfterMs = resumableAfterMs(error, field);
         if (connections !== connectionsBefore) failures = 0;
         if (failures === 0) streakStartedMs = Date.now();
         failures++;
-        const waitMs = backoffMs(policy, failures, unavailableAfterMs ?? 0);
+        const waitMs = backoffMs(policy, failures, resumeAfterMs);
         if (failures >= policy.maxAttempts || Date.now() + waitMs - streakStartedMs > policy.maxElapsedMs) {
           throw new PreconditionError([], { code: SdkErrorCode.NETWORK_ERROR, attempts: failures, cause: error });
         }

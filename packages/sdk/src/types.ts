@@ -33,7 +33,8 @@ type ParamsOf<E extends OperationEntry> = E['args'] extends 'none'
   ? []
   : E['args'] extends 'single'
     ? [value: WithOptionalListKeys<WithOptionalKey<InputOf<E>, E['keyField']>, E['keyList']>]
-    : {} extends VariablesOf<E['document']>
+    : // biome-ignore lint/complexity/noBannedTypes: `{} extends V` asks whether every variable is optional
+      {} extends VariablesOf<E['document']>
       ? [args?: VariablesOf<E['document']>]
       : [args: VariablesOf<E['document']>];
 

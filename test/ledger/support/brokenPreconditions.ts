@@ -76,7 +76,7 @@ export const paramsHashIgnored: RequestRules = {
  */
 export const reversalCheckedOnARead: LifecycleRules = {
   async takeReversal(requests, session, originalKey, amount, readBefore) {
-    if (!readBefore || readBefore.status !== 'applied' || Number(readBefore.reversedAmount ?? 0) + amount > Number(readBefore.params.amount)) return null;
+    if (readBefore?.status !== 'applied' || Number(readBefore.reversedAmount ?? 0) + amount > Number(readBefore.params.amount)) return null;
     return requests.findOneAndUpdate({ _id: originalKey }, { $inc: { reversedAmount: toLong(amount) } }, { session, returnDocument: 'after' });
   },
 };

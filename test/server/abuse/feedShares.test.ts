@@ -77,7 +77,7 @@ describe('a fair share of every feed', () => {
     const more: RawSocket[] = [];
     for (let i = sockets.length; i <= socketsNeeded; i++) more.push(await openRawSocket(app.wsUrl, app.keys.service));
     sockets.push(...more);
-    more.forEach((socket, i) => blast(socket, FeedLimits.subscriptionsPerSocketMax, `more${i}`));
+    for (const [i, socket] of more.entries()) blast(socket, FeedLimits.subscriptionsPerSocketMax, `more${i}`);
     const last = more.at(-1)!;
     await expect.poll(() => last.messages.filter((m) => m.type === 'complete').length, { timeout: 30_000, interval: 50 }).toBe(FeedLimits.subscriptionsPerSocketMax);
     expect(new Set(refusals(last).map((error) => `${error.extensions['code']}:${error.extensions['limit']}`))).toEqual(new Set(['SUBSCRIPTION_LIMIT:key']));

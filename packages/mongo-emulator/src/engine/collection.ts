@@ -8,14 +8,14 @@
 // (a transaction's snapshot) costs O(1) and shares every node until one side writes to it.
 // Beside it, by concern: collectionReads.ts (query, count, distinct), collectionIndexes.ts
 // (index DDL), commitCheck.ts (a transaction's commit check).
-import { Binary, ObjectId, Timestamp, UUID } from 'bson';
+import { type Binary, ObjectId, type Timestamp, UUID } from 'bson';
 import { CommandError } from '../errors.ts';
 import { BTree } from './btree.ts';
 import { cloneValue } from './clone.ts';
 import { identical } from './compare.ts';
 import { commitRefusal } from './commitCheck.ts';
 import { createIndexes, dropIndexes } from './collectionIndexes.ts';
-import { countDocuments, distinctValues, selectRows, type CountOptions, type ReadSource, type ReadWork, type Row, type SelectOptions } from './collectionReads.ts';
+import { countDocuments, distinctValues, selectRows, type CountOptions, type ReadSource, type Row, type SelectOptions } from './collectionReads.ts';
 import type { UpdateLog } from './deltaDiff.ts';
 import { updateRecord } from './diff.ts';
 import { Index } from './indexes.ts';

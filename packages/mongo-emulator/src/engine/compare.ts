@@ -1,7 +1,7 @@
 // MongoDB's total order over BSON values (mongod: BSONElement::compareElements and
 // canonicalizeBSONType). Used by sort, index keys, $min/$max and range queries, so it must agree
 // with mongod exactly: numbers of every width compare by exact value, strings by UTF-8 bytes.
-import { Binary, Decimal128, ObjectId, Timestamp } from 'bson';
+import { type Binary, Decimal128, type ObjectId, type Timestamp } from 'bson';
 import { compareWithDecimal, decimalToDouble } from './decimal128.ts';
 
 /** Canonical type ranks as mongod assigns them; values of one rank compare by value. */

@@ -46,7 +46,7 @@ const isPlainObject = (v: unknown): v is Document =>
 const isOperatorObject = (v: unknown): v is Document => {
   if (!isPlainObject(v)) return false;
   const first = Object.keys(v)[0];
-  return first !== undefined && first.startsWith('$');
+  return first?.startsWith('$') === true;
 };
 
 /**

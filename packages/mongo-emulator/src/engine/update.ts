@@ -32,7 +32,7 @@ const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unse
 export function isOperatorUpdate(u: Document | Document[]): boolean {
   if (Array.isArray(u)) return false;
   const first = Object.keys(u)[0];
-  return first !== undefined && first.startsWith('$');
+  return first?.startsWith('$') === true;
 }
 
 /** Checks an update document once per statement, before any document is touched. */

@@ -1,6 +1,6 @@
 // The update operators, each applied at one concrete path of a copy-on-write draft. Messages and codes
 // follow mongod's update nodes (src/mongo/db/update/*_node.cpp).
-import { Timestamp } from 'bson';
+import type { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
 import { compareValues, valuesEqual } from './compare.ts';
 import { formatValue } from './format.ts';

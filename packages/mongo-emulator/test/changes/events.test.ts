@@ -2,7 +2,7 @@
 // type, the namespaces a collection, database and cluster stream see, invalidation, updateLookup,
 // stages after $changeStream, and the errors mongod answers for bad pipelines.
 import { describe, expect, it } from 'vitest';
-import { Timestamp, type ChangeStream, type Document } from 'mongodb';
+import { Timestamp, type Document } from 'mongodb';
 import { useEmulator, cursorIdOf } from '../driver/emulatorFixture.ts';
 import { take, opened } from './streamHelpers.ts';
 

@@ -3,7 +3,7 @@
 // first one stored after it closed; and the driver's own resume after a dropped connection, with
 // nothing lost and nothing delivered twice.
 import { describe, expect, it } from 'vitest';
-import type { ChangeStream, Document, ResumeToken, Timestamp } from 'mongodb';
+import type { Document, ResumeToken, Timestamp } from 'mongodb';
 import { useEmulator, cursorIdOf } from '../driver/emulatorFixture.ts';
 import { take } from './streamHelpers.ts';
 

@@ -2,7 +2,7 @@
 // write reaches the observer in apply order.
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/engine/catalog.ts';
-import { CommandError } from '../../src/errors.ts';
+import type { CommandError } from '../../src/errors.ts';
 
 describe('Catalog', () => {
   it('creates a collection implicitly on first write and lists it', () => {

@@ -1,6 +1,6 @@
 // Proves update operators apply with mongod's semantics (numeric widening, array modifiers,
 // positional paths), report updateDescription, and reject bad updates with mongod's codes.
-import { Decimal128, Timestamp } from 'bson';
+import { Decimal128, type Timestamp } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { errorOf, FIXED_CLUSTER_TIME, FIXED_NOW, newCollection } from './helpers.ts';
 import type { Document } from '../../src/engine/types.ts';

@@ -96,11 +96,11 @@ export class EntityMap implements MatchEntities {
           break;
         }
         case 'bucket':
-          unsupported('GridFS (bucket entities are out of scope)');
+          return unsupported('GridFS (bucket entities are out of scope)');
         case 'clientEncryption':
-          unsupported('clientEncryption entities (CSFLE)');
+          return unsupported('clientEncryption entities (CSFLE)');
         case 'thread':
-          unsupported('thread entities');
+          return unsupported('thread entities');
         default:
           throw new Error(`unknown entity type ${type}`);
       }

@@ -38,7 +38,7 @@ function serverParts(error: unknown): ServerParts {
     if (typeof error.codeName === 'string') parts.codeNames.push(error.codeName);
   }
   if (error instanceof MongoBulkWriteError) {
-    for (const writeError of error.writeErrors instanceof Array ? error.writeErrors : [error.writeErrors]) {
+    for (const writeError of Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]) {
       if (typeof writeError.code === 'number') parts.codes.push(writeError.code);
       parts.messages.push(writeError.errmsg ?? '');
     }

@@ -1,7 +1,7 @@
 // What applications rely on through the driver: withTransaction retrying a transient error and
 // committing exactly once, UnknownTransactionCommitResult on a commit write-concern failure,
 // snapshot reads at a cluster time, and a commit reaching change streams as one group.
-import { Long, MongoServerError, type Collection, type Timestamp } from 'mongodb';
+import { type Long, MongoServerError, type Collection, type Timestamp } from 'mongodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../driver/emulatorFixture.ts';
 
