@@ -46,6 +46,7 @@ import { createLogger, type Logger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
 import { createShutdownGate } from './shutdownGate.ts';
 import { createGraphqlTelemetry } from './telemetry.ts';
+import { CompiledExecution } from './compiledExecution.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 export const CONSOLE_PATH = '/console';
@@ -57,6 +58,12 @@ export interface StartServerOptions extends AppOptions {
   schema?: GraphQLSchema;
   /** Where a generated development key is shown, once; stderr by default, never the logger. */
   announce?: (line: string) => void;
+  /**
+   * How HTTP executes the trusted documents: `compiled` (the default) through plans graphql-jit
+   * compiles once (compiledExecution.ts), `graphql-js` as any other document. Only the
+   * differential test sets it.
+   */
+  trustedExecution?: 'compiled' | 'graphql-js';
 }
 
 export interface RunningServer {
@@ -71,6 +78,8 @@ export interface RunningServer {
   registry: Registry;
   /** The admin key generated because API_KEYS was unset (development only). */
   generatedAdminKey: string | undefined;
+  /** How many trusted documents have a compiled plan so far (compiledExecution.ts): each gets one on its first request. */
+  compiledDocuments(): number;
   /** Idempotent: drains HTTP, closes WebSockets, stops Apollo, then the app (tasks, Mongo, an embedded engine). */
   stop(): Promise<void>;
 }
@@ -112,7 +121,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // with tracing on each runs in its span, its log line included (trace_id, span_id).
     const logged = markRootAnswers(logMutationResults(options.schema ?? (await buildAppSchema())));
     const schema = tracingEnabled() ? traceMutations(logged) : logged;
-    const operationNames = knownOperationNames(config);
+    const manifest = readManifest(config.trustedDocuments.manifestPath);
+    // The SDK's operation names: the bounded label set of graphql_operations_total.
+    const operationNames = manifest.ok ? operationNamesOf(manifest.texts) : new Set<string>();
+    const compiled = new CompiledExecution(schema, manifest.ok && options.trustedExecution !== 'graphql-js' ? manifest.hashes : new Set());
     const admission = new Admission({
       keyring,
       production: config.nodeEnv === 'production',
@@ -123,7 +135,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       telemetry: graphqlTelemetry,
     });
     const apollo = new ApolloServer<AppContext>({
-      schema,
+      // The app's schema, executed by compiledExecution.ts (Apollo takes an executor only from a gateway).
+      gateway: compiled.gateway(),
       // Parsing aside, Apollo meets the admission screen (admission.ts) twice: its validation rules
       // (which refuse introspection in production: Apollo's own rule is off so that both transports
       // answer alike) and its plugin (rate limit, suggestions masked in production).
@@ -216,6 +229,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       services,
       registry: app.registry,
       generatedAdminKey,
+      compiledDocuments: () => compiled.compiledCount,
       stop: () => (stopping ??= stopAll().then(() => logger.info('stopped'))),
     };
   } catch (error) {
@@ -252,12 +266,6 @@ function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('retry-after', '1');
   res.setHeader('content-type', 'application/json');
   res.end(JSON.stringify({ errors: [{ message: 'The server is starting; retry in a second', extensions: { code: 'STARTING' } }] }));
-}
-
-/** The SDK's operation names, read from the trusted-documents manifest: the bounded label set of graphql_operations_total. */
-function knownOperationNames(config: Config): Set<string> {
-  const manifest = readManifest(config.trustedDocuments.manifestPath);
-  return manifest.ok ? operationNamesOf(manifest.texts) : new Set();
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
