@@ -1,7 +1,8 @@
 // The HTTP server: Apollo Server on /graphql straight from node:http (src/server/http.ts),
 // graphql-ws on the same port and path (src/server/websocket.ts), both behind one admission
-// screen (src/server/admission.ts), and Express for the rest: GET /healthz (liveness, no auth),
-// GET /readyz (readiness, no auth), GET /metrics (the app's registry) and the console.
+// screen (src/server/admission.ts), and the rest on the same node:http server (src/server/routes.ts):
+// GET /healthz (liveness, no auth), GET /readyz (readiness, no auth), GET /metrics (the app's
+// registry) and the console.
 // `startServer` builds the app (src/app/createApp.ts, the composition root: connection, registry,
 // services, start-up tasks), wires HTTP and WebSockets to it, and returns one `stop()` that takes
 // it all down in reverse; main.ts wires signals to it.
@@ -12,7 +13,6 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { fileURLToPath } from 'node:url';
-import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Db } from 'mongodb';
 import type { Registry } from 'prom-client';
@@ -26,7 +26,8 @@ import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
 import { unavailablePlugin } from './unavailable.ts';
 import { formatAppError } from './formatError.ts';
-import { graphqlHttpHandler, HOW_TO_CALL } from './http.ts';
+import { graphqlHttpHandler } from './http.ts';
+import { createRoutes } from './routes.ts';
 import { traceMutations } from './traceMutations.ts';
 import { tracingEnabled } from '../observability/tracing.ts';
 import { Admission } from './admission.ts';
@@ -173,8 +174,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 
-    const http = express();
-    http.disable('x-powered-by');
     // Runs first on stop (cleanups run in reverse): refuse new requests with 503, close
     // subscriptions (1001), let in-flight requests finish within the grace, then close the rest.
     const gate = createShutdownGate();
@@ -184,23 +183,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const left = await gate.drained(config.limits.shutdownGraceMs);
       logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
     });
-    http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-    // The first thing a newcomer opens: a browser goes to the console, anything else is told where to go.
-    http.get('/', (req, res) => {
-      if (req.accepts(['json', 'html']) === 'html') return void res.redirect(302, CONSOLE_PATH);
-      res.json({ graphql: GRAPHQL_PATH, console: CONSOLE_PATH, health: '/healthz', ready: '/readyz', metrics: '/metrics', howToCall: HOW_TO_CALL });
+    const routes = createRoutes({
+      graphqlPath: GRAPHQL_PATH,
+      consolePath: CONSOLE_PATH,
+      consoleDir: CONSOLE_DIR,
+      registry: app.registry,
+      readiness: () => checkReadiness(app.db, services, { shuttingDown: gate.shuttingDown }),
     });
-    http.get('/favicon.ico', (_req, res) => void res.redirect(301, `${CONSOLE_PATH}/favicon.svg`));
-    // The ops console: static files straight from src/console (no build step, nothing from a CDN).
-    http.use(CONSOLE_PATH, express.static(CONSOLE_DIR, { index: 'index.html', fallthrough: false }));
-    http.get('/readyz', async (_req, res) => {
-      const readiness = await checkReadiness(app.db, services, { shuttingDown: gate.shuttingDown });
-      res.status(readiness.ready ? 200 : 503).json(readiness);
-    });
-    http.get('/metrics', async (_req, res) => {
-      res.type(app.registry.contentType).send(await app.registry.metrics());
-    });
-    // GraphQL over HTTP bypasses Express (src/server/http.ts); Express serves the rest.
+    // One node:http server: GraphQL (src/server/http.ts), and the routes beside it (src/server/routes.ts).
     const graphqlHttp = graphqlHttpHandler({
       apollo,
       bodyLimitBytes: config.limits.httpBodyLimitBytes,
@@ -214,7 +204,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       if (!gate.admit(req, res)) return;
       const path = (req.url ?? '/').split('?', 1)[0];
       if (path === GRAPHQL_PATH || path === `${GRAPHQL_PATH}/`) graphqlHttp(req, res);
-      else http(req, res);
+      else routes(req, res);
     };
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     logger.info({ port, engine: app.engine.kind }, `listening on http://${host}:${port}${GRAPHQL_PATH}`);
