@@ -223,14 +223,14 @@ describe('trusted documents through compiled plans', () => {
     graphqlJs = await startTestApp({ schema, dbName, trustedExecution: 'graphql-js', env: { SEED_DEMO: '0' } });
     compiled = await startTestApp({ schema, dbName, env: { SEED_DEMO: '0' } });
     await seed(graphqlJs);
-  });
+  }, 120_000); // two servers and a seed: well past the default hook timeout on a busy machine
   afterAll(async () => {
     await compiled?.close();
     await graphqlJs?.db.dropDatabase().catch(() => undefined);
     await graphqlJs?.close();
   });
 
-  it('answers every query and mutation of the manifest as graphql-js does, errors included', { timeout: 240_000 }, async () => {
+  it('answers every query and mutation of the manifest as graphql-js does, errors included', { timeout: 600_000 }, async () => {
     const operations = trustedOperations();
     expect(operations.length).toBeGreaterThan(30);
     for (const { name, text, operation } of operations) {
