@@ -37,7 +37,7 @@ const features = '(ledger|work|payouts|audit|health)';
  * domain) is plain TypeScript.
  */
 const graphqlLayer = ['^src/graphql/', '^src/[^/]+/graphql/', '^src/app/', '^src/server/', '^src/main\\.ts$', '^src/console/'];
-const graphqlPackages = '(^|/)node_modules/(graphql|type-graphql|graphql-ws|@apollo/server)/';
+const graphqlPackages = '(^|/)node_modules/(graphql|graphql-jit|type-graphql|graphql-ws|@apollo/server)/';
 const emulator = '^packages/mongo-emulator/src/';
 
 module.exports = {

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createGraphqlPool } from './graphqlPool.ts';
+import { sdkDocument } from './documents.ts';
 import { percentileMs } from './measured.ts';
 import { processCpuUs } from './processCpu.ts';
 
@@ -64,6 +65,15 @@ const operations: Operation[] = [
     concurrency: CONCURRENT_CALLERS,
     query: 'mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } }',
     variables: (i, runId) => ({ input: { accountId: `${ACCOUNT(runId)}-${i % CONCURRENT_ACCOUNTS}`, amount: 1, requestId: `${runId}-w32-${i}` } }),
+    setup: fundMany,
+  },
+  {
+    // The same through the SDK's Withdraw document, as its clients send it: a trusted document,
+    // run through its compiled plan (src/server/compiledExecution.ts).
+    name: 'withdraw (SDK document) c=32',
+    concurrency: CONCURRENT_CALLERS,
+    query: sdkDocument('Withdraw'),
+    variables: (i, runId) => ({ input: { accountId: `${ACCOUNT(runId)}-${i % CONCURRENT_ACCOUNTS}`, amount: 1, requestId: `${runId}-ws32-${i}` } }),
     setup: fundMany,
   },
 ];

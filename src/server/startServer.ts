@@ -1,7 +1,8 @@
 // The HTTP server: Apollo Server on /graphql straight from node:http (src/server/http.ts),
 // graphql-ws on the same port and path (src/server/websocket.ts), both behind one admission
-// screen (src/server/admission.ts), and Express for the rest: GET /healthz (liveness, no auth),
-// GET /readyz (readiness, no auth), GET /metrics (the app's registry) and the console.
+// screen (src/server/admission.ts), and the rest on the same node:http server (src/server/routes.ts):
+// GET /healthz (liveness, no auth), GET /readyz (readiness, no auth), GET /metrics (the app's
+// registry) and the console.
 // `startServer` builds the app (src/app/createApp.ts, the composition root: connection, registry,
 // services, start-up tasks), wires HTTP and WebSockets to it, and returns one `stop()` that takes
 // it all down in reverse; main.ts wires signals to it.
@@ -11,7 +12,6 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Db } from 'mongodb';
 import type { Registry } from 'prom-client';
@@ -25,8 +25,10 @@ import { consistencyPlugin } from '../graphql/consistency.ts';
 import { createContext, type AppContext } from '../app/requestContext.ts';
 import { unavailablePlugin } from './unavailable.ts';
 import { formatAppError } from './formatError.ts';
-import { graphqlHttpHandler, HOW_TO_CALL } from './http.ts';
-import { CONSOLE_PATH, serveConsole } from './consoleFiles.ts';
+import { graphqlHttpHandler } from './http.ts';
+import { CONSOLE_BUILD_DIR, CONSOLE_PATH } from './consoleFiles.ts';
+import { createRoutes } from './routes.ts';
+import { CompiledExecution } from './compiledExecution.ts';
 import { traceMutations } from './traceMutations.ts';
 import { tracingEnabled } from '../observability/tracing.ts';
 import { Admission } from './admission.ts';
@@ -55,6 +57,12 @@ export interface StartServerOptions extends AppOptions {
   schema?: GraphQLSchema;
   /** Where a generated development key is shown, once; stderr by default, never the logger. */
   announce?: (line: string) => void;
+  /**
+   * How HTTP executes the trusted documents: `compiled` (the default) through plans graphql-jit
+   * compiles once (compiledExecution.ts), `graphql-js` as any other document. Only the
+   * differential test sets it.
+   */
+  trustedExecution?: 'compiled' | 'graphql-js';
 }
 
 export interface RunningServer {
@@ -69,6 +77,8 @@ export interface RunningServer {
   registry: Registry;
   /** The admin key generated because API_KEYS was unset (development only). */
   generatedAdminKey: string | undefined;
+  /** How many trusted documents have a compiled plan so far (compiledExecution.ts): each gets one on its first request. */
+  compiledDocuments(): number;
   /** Idempotent: drains HTTP, closes WebSockets, stops Apollo, then the app (tasks, Mongo, an embedded engine). */
   stop(): Promise<void>;
 }
@@ -102,9 +112,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // with tracing on each runs in its span, its log line included (trace_id, span_id).
     const logged = markRootAnswers(logMutationResults(options.schema ?? (await buildAppSchema())));
     const schema = tracingEnabled() ? traceMutations(logged) : logged;
-    const operationNames = knownOperationNames(config);
+    const manifest = readManifest(config.trustedDocuments.manifestPath);
+    // The SDK's operation names: the bounded label set of graphql_operations_total.
+    const operationNames = manifest.ok ? operationNamesOf(manifest.texts) : new Set<string>();
+    // Trusted documents run on plans compiled once (compiledExecution.ts); others on graphql-js.
+    const compiled = new CompiledExecution(schema, manifest.ok && options.trustedExecution !== 'graphql-js' ? manifest.hashes : new Set());
     const admission = createAdmission(config, app, keyring, graphqlTelemetry, logger);
-    const apollo = createApollo({ config, schema, admission, httpServer, telemetry: graphqlTelemetry, logger, knownOperationNames: operationNames });
+    const apollo = createApollo({ config, compiled, admission, httpServer, telemetry: graphqlTelemetry, logger, knownOperationNames: operationNames });
     await apollo.start();
     cleanups.push(() => apollo.stop());
     const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
@@ -121,14 +135,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const left = await gate.drained(config.limits.shutdownGraceMs);
       logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
     });
-    const http = otherRoutes(app, gate);
-    // GraphQL over HTTP bypasses Express (src/server/http.ts); Express serves the rest.
+    const routes = createRoutes({
+      graphqlPath: GRAPHQL_PATH,
+      consolePath: CONSOLE_PATH,
+      consoleDir: CONSOLE_BUILD_DIR,
+      registry: app.registry,
+      readiness: () => checkReadiness(app.db, services, { shuttingDown: gate.shuttingDown }),
+    });
+    // One node:http server: GraphQL (src/server/http.ts), and the routes beside it (src/server/routes.ts).
     const graphqlHttp = graphqlOverHttp(config, apollo, admission, app, logger);
     handle = (req: IncomingMessage, res: ServerResponse) => {
       if (!gate.admit(req, res)) return;
       const path = (req.url ?? '/').split('?', 1)[0];
       if (path === GRAPHQL_PATH || path === `${GRAPHQL_PATH}/`) graphqlHttp(req, res);
-      else http(req, res);
+      else routes(req, res);
     };
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     logger.info({ port, engine: app.engine.kind }, `listening on http://${host}:${port}${GRAPHQL_PATH}`);
@@ -143,6 +163,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       services,
       registry: app.registry,
       generatedAdminKey,
+      compiledDocuments: () => compiled.compiledCount,
       stop: () => (stopping ??= stopAll().then(() => logger.info('stopped'))),
     };
   } catch (error) {
@@ -179,7 +200,7 @@ function createAdmission(config: Config, app: App, keyring: Keyring, telemetry: 
 
 interface ApolloDeps {
   config: Config;
-  schema: GraphQLSchema;
+  compiled: CompiledExecution;
   admission: Admission;
   httpServer: Server;
   telemetry: GraphqlTelemetry;
@@ -188,9 +209,10 @@ interface ApolloDeps {
 }
 
 /** Apollo Server for GraphQL over HTTP: the admission screen's rules and plugin, and the app's own plugins. */
-function createApollo({ config, schema, admission, httpServer, telemetry, logger, knownOperationNames }: ApolloDeps): ApolloServer<AppContext> {
+function createApollo({ config, compiled, admission, httpServer, telemetry, logger, knownOperationNames }: ApolloDeps): ApolloServer<AppContext> {
   return new ApolloServer<AppContext>({
-    schema,
+    // The app's schema, executed by compiledExecution.ts (Apollo takes an executor only from a gateway).
+    gateway: compiled.gateway(),
     // Parsing aside, Apollo meets the admission screen (admission.ts) twice: its validation rules
     // (which refuse introspection in production: Apollo's own rule is off so that both transports
     // answer alike) and its plugin (rate limit, suggestions masked in production).
@@ -235,27 +257,6 @@ function graphqlOverHttp(config: Config, apollo: ApolloServer<AppContext>, admis
   });
 }
 
-/** Express for the routes other than GraphQL: health, readiness, metrics and the console. */
-function otherRoutes(app: App, gate: ShutdownGate): express.Express {
-  const http = express();
-  http.disable('x-powered-by');
-  http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  // The first thing a newcomer opens: a browser goes to the console, anything else is told where to go.
-  http.get('/', (req, res) => {
-    if (req.accepts(['json', 'html']) === 'html') return void res.redirect(302, CONSOLE_PATH);
-    res.json({ graphql: GRAPHQL_PATH, console: CONSOLE_PATH, health: '/healthz', ready: '/readyz', metrics: '/metrics', howToCall: HOW_TO_CALL });
-  });
-  serveConsole(http);
-  http.get('/readyz', async (_req, res) => {
-    const readiness = await checkReadiness(app.db, app.services, { shuttingDown: gate.shuttingDown });
-    res.status(readiness.ready ? 200 : 503).json(readiness);
-  });
-  http.get('/metrics', async (_req, res) => {
-    res.type(app.registry.contentType).send(await app.registry.metrics());
-  });
-  return http;
-}
-
 /** How often Node checks the header and request timeouts: a quarter of the headers' bound, within 100 ms–1 s. */
 export function timeoutCheckIntervalMs(headersTimeoutMs: number): number {
   return Math.min(1_000, Math.max(100, Math.floor(headersTimeoutMs / 4)));
@@ -284,12 +285,6 @@ function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('retry-after', '1');
   res.setHeader('content-type', 'application/json');
   res.end(JSON.stringify({ errors: [{ message: 'The server is starting; retry in a second', extensions: { code: 'STARTING' } }] }));
-}
-
-/** The SDK's operation names, read from the trusted-documents manifest: the bounded label set of graphql_operations_total. */
-function knownOperationNames(config: Config): Set<string> {
-  const manifest = readManifest(config.trustedDocuments.manifestPath);
-  return manifest.ok ? operationNamesOf(manifest.texts) : new Set();
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

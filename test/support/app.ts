@@ -44,6 +44,8 @@ export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | '
   logger?: Logger;
   /** Another engine than the run's (e.g. an emulator with a tiny oplog started by the test). */
   mongoUri?: string;
+  /** How HTTP executes trusted documents (src/server/startServer.ts); compiled plans by default. */
+  trustedExecution?: 'compiled' | 'graphql-js';
   /** The app's client emits `commandStarted` for every command (on `TestApp.client`): a test reads what goes on the wire. */
   monitorCommands?: boolean;
 }
@@ -134,6 +136,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
       ...(options.payoutProjection ? { payoutProjection: options.payoutProjection } : {}),
       ...(options.buildPayoutProjection ? { buildPayoutProjection: options.buildPayoutProjection } : {}),
       ...(options.ledgerAudit ? { ledgerAudit: options.ledgerAudit } : {}),
+      ...(options.trustedExecution ? { trustedExecution: options.trustedExecution } : {}),
     });
   } catch (error) {
     await client.close();
