@@ -303,6 +303,17 @@ export type CompleteWorkItemInput = {
 
 export type CompleteWorkItemResult = CompleteSuccess | ConflictLost | DuplicateReplayed | WorkItemNotFound | { __typename?: "%other" };
 
+export type CompleteWorkItemsInput = {
+  /** 1 to 64 items, each as completeWorkItem takes it */
+  items: Array<CompleteWorkItemInput>;
+};
+
+/** One answer per item, in the order of the input: the member completeWorkItem would answer for it, each under its own fence and key */
+export type CompleteWorkItemsResult = {
+  __typename?: 'CompleteWorkItemsResult';
+  results: Array<CompleteWorkItemResult>;
+};
+
 /** DONE is terminal; FAILED retries or dead-letters */
 export type CompletionOutcome =
   | 'DONE'
@@ -421,6 +432,17 @@ export type HeartbeatWorkItemInput = {
 };
 
 export type HeartbeatWorkItemResult = ConflictLost | HeartbeatSuccess | WorkItemNotFound | { __typename?: "%other" };
+
+export type HeartbeatWorkItemsInput = {
+  /** 1 to 64 items, each as heartbeatWorkItem takes it */
+  items: Array<HeartbeatWorkItemInput>;
+};
+
+/** One answer per item, in the order of the input: the member heartbeatWorkItem would answer for it */
+export type HeartbeatWorkItemsResult = {
+  __typename?: 'HeartbeatWorkItemsResult';
+  results: Array<HeartbeatWorkItemResult>;
+};
 
 /** An amount reserved on an account: pending until captured (all or part), voided or expired */
 export type Hold = {
@@ -776,9 +798,13 @@ export type Mutation = {
   /** Moves the whole balance to transferBalanceTo and closes the account, in one transaction; no move applies to it afterwards */
   closeAccount: CloseAccountResult;
   completeWorkItem: CompleteWorkItemResult;
+  /** Several completions in one call: each item is completeWorkItem under its own fence and key (a stale one is refused, the others apply) */
+  completeWorkItems: CompleteWorkItemsResult;
   createWorkItem: CreateWorkItemResult;
   deposit: DepositResult;
   heartbeatWorkItem: HeartbeatWorkItemResult;
+  /** Several heartbeats in one call: each item extends its own lease or is refused on its own */
+  heartbeatWorkItems: HeartbeatWorkItemsResult;
   openAccount: OpenAccountResult;
   requeueWorkItem: RequeueWorkItemResult;
   /** Reverses all or part of a deposit or transfer under its own requestId, never past what is left of it (amount absent: all that is left) */
@@ -827,6 +853,11 @@ export type MutationCompleteWorkItemArgs = {
 };
 
 
+export type MutationCompleteWorkItemsArgs = {
+  input: CompleteWorkItemsInput;
+};
+
+
 export type MutationCreateWorkItemArgs = {
   input: CreateWorkItemInput;
 };
@@ -839,6 +870,11 @@ export type MutationDepositArgs = {
 
 export type MutationHeartbeatWorkItemArgs = {
   input: HeartbeatWorkItemInput;
+};
+
+
+export type MutationHeartbeatWorkItemsArgs = {
+  input: HeartbeatWorkItemsInput;
 };
 
 
@@ -1700,6 +1736,32 @@ export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkIt
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
+export type CompleteWorkItemsMutationVariables = Exact<{
+  input: CompleteWorkItemsInput;
+}>;
+
+
+export type CompleteWorkItemsMutation = { __typename?: 'Mutation', completeWorkItems: { __typename?: 'CompleteWorkItemsResult', results: Array<
+      | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+      | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+      | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
+          | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+          | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+          | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
+          | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+          | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+          | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+          | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
+          | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+          | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
+          | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
+          | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+          | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
+          | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
+         }
+      | { __typename: 'WorkItemNotFound', id: string }
+    > } };
+
 export type CreateWorkItemMutationVariables = Exact<{
   input: CreateWorkItemInput;
 }>;
@@ -1840,6 +1902,17 @@ export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWork
     | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
+
+export type HeartbeatWorkItemsMutationVariables = Exact<{
+  input: HeartbeatWorkItemsInput;
+}>;
+
+
+export type HeartbeatWorkItemsMutation = { __typename?: 'Mutation', heartbeatWorkItems: { __typename?: 'HeartbeatWorkItemsResult', results: Array<
+      | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+      | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+      | { __typename: 'WorkItemNotFound', id: string }
+    > } };
 
 export type HoldQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -3987,6 +4060,241 @@ fragment ScheduleFields on Schedule {
   lastFiredAt
   lastItemKey
 }`) as unknown as TypedDocumentString<CompleteWorkItemMutation, CompleteWorkItemMutationVariables>;
+export const CompleteWorkItemsDocument = new TypedDocumentString(`
+    mutation CompleteWorkItems($input: CompleteWorkItemsInput!) {
+  completeWorkItems(input: $input) {
+    results {
+      __typename
+      ... on CompleteSuccess {
+        item {
+          ...WorkItemFields
+        }
+      }
+      ... on ConflictLost {
+        operation
+        reason
+        detail
+        item {
+          ...WorkItemFields
+        }
+      }
+      ... on DuplicateReplayed {
+        ...DuplicateReplayedFields
+      }
+      ... on WorkItemNotFound {
+        id
+      }
+    }
+  }
+}
+    fragment AccountFields on Account {
+  id
+  currency
+  balance
+  version
+  held
+  available
+  status
+  closedAt
+}
+fragment HoldFields on Hold {
+  id
+  accountId
+  currency
+  amount
+  capturedAmount
+  status
+  expiresAt
+}
+fragment LedgerEntryFields on LedgerEntry {
+  id
+  accountId
+  kind
+  amount
+  currency
+  balanceAfter
+  versionAfter
+  counterpartyAccountId
+  requestId
+  createdAt
+  committedAt
+  reference
+  metadata
+  reversalOf
+  reversedAmount
+}
+fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  group
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}
+fragment ReplayableOutcomeFields on ReplayableOutcome {
+  __typename
+  ... on WithdrawSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on DepositSuccess {
+    account {
+      ...AccountFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on TransferSuccess {
+    from {
+      ...AccountFields
+    }
+    to {
+      ...AccountFields
+    }
+    debit {
+      ...LedgerEntryFields
+    }
+    credit {
+      ...LedgerEntryFields
+    }
+  }
+  ... on InsufficientFunds {
+    accountId
+    amount
+    balance
+  }
+  ... on OpenAccountSuccess {
+    account {
+      ...AccountFields
+    }
+  }
+  ... on AuthorizeHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on CaptureHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on VoidHoldSuccess {
+    hold {
+      ...HoldFields
+    }
+    account {
+      ...AccountFields
+    }
+  }
+  ... on ReverseMoveSuccess {
+    originalRequestId
+    amount
+    originalAmount
+    reversedAmount
+    entry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+    account {
+      ...AccountFields
+    }
+    toAccount {
+      ...AccountFields
+    }
+  }
+  ... on CloseAccountSuccess {
+    account {
+      ...AccountFields
+    }
+    movedAmount
+    transferredTo {
+      ...AccountFields
+    }
+    debitEntry {
+      ...LedgerEntryFields
+    }
+    creditEntry {
+      ...LedgerEntryFields
+    }
+  }
+  ... on CreateWorkItemSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on CompleteSuccess {
+    item {
+      ...WorkItemFields
+    }
+  }
+  ... on ScheduleWorkSuccess {
+    schedule {
+      ...ScheduleFields
+    }
+  }
+}
+fragment DuplicateReplayedFields on DuplicateReplayed {
+  requestId
+  firstSeenAt
+  original {
+    ...ReplayableOutcomeFields
+  }
+}
+fragment ScheduleFields on Schedule {
+  name
+  kind
+  cron
+  timeZone
+  payload
+  catchUp
+  createdAt
+  nextFireAt
+  nextFireTimes
+  lastFiredPeriod
+  lastFiredAt
+  lastItemKey
+}`) as unknown as TypedDocumentString<CompleteWorkItemsMutation, CompleteWorkItemsMutationVariables>;
 export const CreateWorkItemDocument = new TypedDocumentString(`
     mutation CreateWorkItem($input: CreateWorkItemInput!) {
   createWorkItem(input: $input) {
@@ -4527,6 +4835,57 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<HeartbeatWorkItemMutation, HeartbeatWorkItemMutationVariables>;
+export const HeartbeatWorkItemsDocument = new TypedDocumentString(`
+    mutation HeartbeatWorkItems($input: HeartbeatWorkItemsInput!) {
+  heartbeatWorkItems(input: $input) {
+    results {
+      __typename
+      ... on HeartbeatSuccess {
+        item {
+          ...WorkItemFields
+        }
+      }
+      ... on ConflictLost {
+        operation
+        reason
+        detail
+        item {
+          ...WorkItemFields
+        }
+      }
+      ... on WorkItemNotFound {
+        id
+      }
+    }
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  kind
+  status
+  previousStatus
+  version
+  attempts
+  maxAttempts
+  idempotencyKey
+  group
+  payload
+  result
+  lockedBy
+  leaseExpiresAt
+  availableAt
+  priority
+  runAt
+  createdAt
+  updatedAt
+  history {
+    from
+    to
+    version
+    at
+    workerId
+  }
+}`) as unknown as TypedDocumentString<HeartbeatWorkItemsMutation, HeartbeatWorkItemsMutationVariables>;
 export const HoldDocument = new TypedDocumentString(`
     query Hold($id: ID!) {
   hold(id: $id) {
