@@ -1742,23 +1742,9 @@ export type CompleteWorkItemsMutationVariables = Exact<{
 
 
 export type CompleteWorkItemsMutation = { __typename?: 'Mutation', completeWorkItems: { __typename?: 'CompleteWorkItemsResult', results: Array<
-      | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-      | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-      | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string, original:
-          | { __typename: 'AuthorizeHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
-          | { __typename: 'CaptureHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
-          | { __typename: 'CloseAccountSuccess', movedAmount: number, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, transferredTo: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debitEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null }
-          | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-          | { __typename: 'CreateWorkItemSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-          | { __typename: 'DepositSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
-          | { __typename: 'InsufficientFunds', accountId: string, amount: number, balance: number }
-          | { __typename: 'OpenAccountSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
-          | { __typename: 'ReverseMoveSuccess', originalRequestId: string, amount: number, originalAmount: number, reversedAmount: number, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, creditEntry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } | null, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, toAccount: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } | null }
-          | { __typename: 'ScheduleWorkSuccess', schedule: { __typename?: 'Schedule', name: string, kind: string, cron: string, timeZone: string, payload: unknown | null, catchUp: CatchUp, createdAt: string, nextFireAt: string | null, nextFireTimes: Array<string>, lastFiredPeriod: string | null, lastFiredAt: string | null, lastItemKey: string | null } }
-          | { __typename: 'TransferSuccess', from: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, to: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, debit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number }, credit: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
-          | { __typename: 'VoidHoldSuccess', hold: { __typename?: 'Hold', id: string, accountId: string, currency: string, amount: number, capturedAmount: number, status: HoldStatus, expiresAt: string }, account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null } }
-          | { __typename: 'WithdrawSuccess', account: { __typename?: 'Account', id: string, currency: string, balance: number, version: number, held: number | null, available: number | null, status: AccountStatus, closedAt: string | null }, entry: { __typename?: 'LedgerEntry', id: string, accountId: string, kind: LedgerEntryKind, amount: number, currency: string, balanceAfter: number, versionAfter: number, counterpartyAccountId: string | null, requestId: string, createdAt: string, committedAt: string | null, reference: string | null, metadata: unknown | null, reversalOf: string | null, reversedAmount: number } }
-         }
+      | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, status: WorkItemStatus, version: number } }
+      | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, status: WorkItemStatus, version: number, lockedBy: string | null } }
+      | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string }
       | { __typename: 'WorkItemNotFound', id: string }
     > } };
 
@@ -1909,8 +1895,8 @@ export type HeartbeatWorkItemsMutationVariables = Exact<{
 
 
 export type HeartbeatWorkItemsMutation = { __typename?: 'Mutation', heartbeatWorkItems: { __typename?: 'HeartbeatWorkItemsResult', results: Array<
-      | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
-      | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
+      | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, status: WorkItemStatus, version: number, lockedBy: string | null } }
+      | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, version: number, leaseExpiresAt: string | null } }
       | { __typename: 'WorkItemNotFound', id: string }
     > } };
 
@@ -4067,7 +4053,9 @@ export const CompleteWorkItemsDocument = new TypedDocumentString(`
       __typename
       ... on CompleteSuccess {
         item {
-          ...WorkItemFields
+          id
+          status
+          version
         }
       }
       ... on ConflictLost {
@@ -4075,11 +4063,15 @@ export const CompleteWorkItemsDocument = new TypedDocumentString(`
         reason
         detail
         item {
-          ...WorkItemFields
+          id
+          status
+          version
+          lockedBy
         }
       }
       ... on DuplicateReplayed {
-        ...DuplicateReplayedFields
+        requestId
+        firstSeenAt
       }
       ... on WorkItemNotFound {
         id
@@ -4087,214 +4079,7 @@ export const CompleteWorkItemsDocument = new TypedDocumentString(`
     }
   }
 }
-    fragment AccountFields on Account {
-  id
-  currency
-  balance
-  version
-  held
-  available
-  status
-  closedAt
-}
-fragment HoldFields on Hold {
-  id
-  accountId
-  currency
-  amount
-  capturedAmount
-  status
-  expiresAt
-}
-fragment LedgerEntryFields on LedgerEntry {
-  id
-  accountId
-  kind
-  amount
-  currency
-  balanceAfter
-  versionAfter
-  counterpartyAccountId
-  requestId
-  createdAt
-  committedAt
-  reference
-  metadata
-  reversalOf
-  reversedAmount
-}
-fragment WorkItemFields on WorkItem {
-  id
-  kind
-  status
-  previousStatus
-  version
-  attempts
-  maxAttempts
-  idempotencyKey
-  group
-  payload
-  result
-  lockedBy
-  leaseExpiresAt
-  availableAt
-  priority
-  runAt
-  createdAt
-  updatedAt
-  history {
-    from
-    to
-    version
-    at
-    workerId
-  }
-}
-fragment ReplayableOutcomeFields on ReplayableOutcome {
-  __typename
-  ... on WithdrawSuccess {
-    account {
-      ...AccountFields
-    }
-    entry {
-      ...LedgerEntryFields
-    }
-  }
-  ... on DepositSuccess {
-    account {
-      ...AccountFields
-    }
-    entry {
-      ...LedgerEntryFields
-    }
-  }
-  ... on TransferSuccess {
-    from {
-      ...AccountFields
-    }
-    to {
-      ...AccountFields
-    }
-    debit {
-      ...LedgerEntryFields
-    }
-    credit {
-      ...LedgerEntryFields
-    }
-  }
-  ... on InsufficientFunds {
-    accountId
-    amount
-    balance
-  }
-  ... on OpenAccountSuccess {
-    account {
-      ...AccountFields
-    }
-  }
-  ... on AuthorizeHoldSuccess {
-    hold {
-      ...HoldFields
-    }
-    account {
-      ...AccountFields
-    }
-  }
-  ... on CaptureHoldSuccess {
-    hold {
-      ...HoldFields
-    }
-    entry {
-      ...LedgerEntryFields
-    }
-    creditEntry {
-      ...LedgerEntryFields
-    }
-    account {
-      ...AccountFields
-    }
-    toAccount {
-      ...AccountFields
-    }
-  }
-  ... on VoidHoldSuccess {
-    hold {
-      ...HoldFields
-    }
-    account {
-      ...AccountFields
-    }
-  }
-  ... on ReverseMoveSuccess {
-    originalRequestId
-    amount
-    originalAmount
-    reversedAmount
-    entry {
-      ...LedgerEntryFields
-    }
-    creditEntry {
-      ...LedgerEntryFields
-    }
-    account {
-      ...AccountFields
-    }
-    toAccount {
-      ...AccountFields
-    }
-  }
-  ... on CloseAccountSuccess {
-    account {
-      ...AccountFields
-    }
-    movedAmount
-    transferredTo {
-      ...AccountFields
-    }
-    debitEntry {
-      ...LedgerEntryFields
-    }
-    creditEntry {
-      ...LedgerEntryFields
-    }
-  }
-  ... on CreateWorkItemSuccess {
-    item {
-      ...WorkItemFields
-    }
-  }
-  ... on CompleteSuccess {
-    item {
-      ...WorkItemFields
-    }
-  }
-  ... on ScheduleWorkSuccess {
-    schedule {
-      ...ScheduleFields
-    }
-  }
-}
-fragment DuplicateReplayedFields on DuplicateReplayed {
-  requestId
-  firstSeenAt
-  original {
-    ...ReplayableOutcomeFields
-  }
-}
-fragment ScheduleFields on Schedule {
-  name
-  kind
-  cron
-  timeZone
-  payload
-  catchUp
-  createdAt
-  nextFireAt
-  nextFireTimes
-  lastFiredPeriod
-  lastFiredAt
-  lastItemKey
-}`) as unknown as TypedDocumentString<CompleteWorkItemsMutation, CompleteWorkItemsMutationVariables>;
+    `) as unknown as TypedDocumentString<CompleteWorkItemsMutation, CompleteWorkItemsMutationVariables>;
 export const CreateWorkItemDocument = new TypedDocumentString(`
     mutation CreateWorkItem($input: CreateWorkItemInput!) {
   createWorkItem(input: $input) {
@@ -4842,7 +4627,9 @@ export const HeartbeatWorkItemsDocument = new TypedDocumentString(`
       __typename
       ... on HeartbeatSuccess {
         item {
-          ...WorkItemFields
+          id
+          version
+          leaseExpiresAt
         }
       }
       ... on ConflictLost {
@@ -4850,7 +4637,10 @@ export const HeartbeatWorkItemsDocument = new TypedDocumentString(`
         reason
         detail
         item {
-          ...WorkItemFields
+          id
+          status
+          version
+          lockedBy
         }
       }
       ... on WorkItemNotFound {
@@ -4859,33 +4649,7 @@ export const HeartbeatWorkItemsDocument = new TypedDocumentString(`
     }
   }
 }
-    fragment WorkItemFields on WorkItem {
-  id
-  kind
-  status
-  previousStatus
-  version
-  attempts
-  maxAttempts
-  idempotencyKey
-  group
-  payload
-  result
-  lockedBy
-  leaseExpiresAt
-  availableAt
-  priority
-  runAt
-  createdAt
-  updatedAt
-  history {
-    from
-    to
-    version
-    at
-    workerId
-  }
-}`) as unknown as TypedDocumentString<HeartbeatWorkItemsMutation, HeartbeatWorkItemsMutationVariables>;
+    `) as unknown as TypedDocumentString<HeartbeatWorkItemsMutation, HeartbeatWorkItemsMutationVariables>;
 export const HoldDocument = new TypedDocumentString(`
     query Hold($id: ID!) {
   hold(id: $id) {
