@@ -77,24 +77,24 @@ function blockedWorker(kind: string, client: PreconditionClient) {
 }
 
 describe('createWorker with prefetch', () => {
-  it('heartbeats a prefetched item while it waits, so no other worker takes it past its first lease, and runs it once', async () => {
+  it('heartbeats a prefetched item while it waits, so no other worker takes it past its first lease, and runs it once', { timeout: 60_000 }, async () => {
     const first = await create('W_PREFETCH_BEAT', 'beat-1');
     const second = await create('W_PREFETCH_BEAT', 'beat-2');
     const w = blockedWorker('W_PREFETCH_BEAT', workerClient);
-    await expect.poll(() => w.started.length === 1 && w.worker.waiting === 1, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => w.started.length === 1 && w.worker.waiting === 1, { timeout: 20_000 }).toBe(true);
     expect(w.started).toEqual([first]);
     // The database clock passes the lease the claim gave the waiting item: only heartbeats keep it.
-    await expect.poll(() => serverClockPast(second, w.claimed.get(second)!.leaseExpiresAt!), { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect.poll(() => serverClockPast(second, w.claimed.get(second)!.leaseExpiresAt!), { timeout: 20_000, interval: 100 }).toBe(true);
     expect(await thiefClaims(second)).toBe('ConflictLost');
     w.release();
-    await expect.poll(async () => (await stored(second)).status, { timeout: 10_000 }).toBe('DONE');
+    await expect.poll(async () => (await stored(second)).status, { timeout: 20_000 }).toBe('DONE');
     expect(w.started).toEqual([first, second]);
     expect(w.lost).toEqual([]);
     expect((await stored(second)).history.filter((step) => step.to === 'PROCESSING')).toHaveLength(1);
     await w.worker.close();
   });
 
-  it('never starts a prefetched item whose lease may have run out while its heartbeats went unanswered', async () => {
+  it('never starts a prefetched item whose lease may have run out while its heartbeats went unanswered', { timeout: 60_000 }, async () => {
     const first = await create('W_PREFETCH_LAPSE', 'lapse-1');
     const second = await create('W_PREFETCH_LAPSE', 'lapse-2');
     // The API never hears this worker's heartbeats.
@@ -105,8 +105,8 @@ describe('createWorker with prefetch', () => {
       },
     });
     const w = blockedWorker('W_PREFETCH_LAPSE', deaf);
-    await expect.poll(() => w.started.length === 1 && w.worker.waiting === 1, { timeout: 10_000 }).toBe(true);
-    await expect.poll(() => serverClockPast(second, w.claimed.get(second)!.leaseExpiresAt!), { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect.poll(() => w.started.length === 1 && w.worker.waiting === 1, { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => serverClockPast(second, w.claimed.get(second)!.leaseExpiresAt!), { timeout: 20_000, interval: 100 }).toBe(true);
     // Another worker may now take it (and run it): this one must not run it too.
     expect(await thiefClaims(second)).toBe('ClaimSuccess');
     w.release();
