@@ -152,8 +152,8 @@ const envSchema = z
     // Query limits (graphql-armor); src/server/queryLimits.ts derives each default.
     GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
     GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
-    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 7_000),
-    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_500),
+    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 12_000),
+    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 2_400),
     GRAPHQL_DIRECTIVES_MAX: intVar(0, 1_000, 10),
     GRAPHQL_BATCH_MAX: intVar(1, 100, 10),
     // Where the payout projection hands payouts: work items (default) or a BullMQ queue on REDIS_URL.

@@ -128,12 +128,13 @@ describe('query limits over HTTP', () => {
   });
 
   it('refuses an operation over the cost ceiling', async () => {
-    // 24 aliases, each legal alone (depth 10, ~300), together under 1,500 tokens but ~7,300.
-    const field = (i: number) => `a${i}: account(id: "x") { ${deepAccountSelection(10, 'id balance currency version')} }`;
-    const res = await app.gql(`{ ${Array.from({ length: 24 }, (_, i) => field(i)).join(' ')} }`);
+    // 30 aliases (the alias ceiling), each legal alone (depth 10), together under 2,400 tokens but over the 12,000 cost ceiling.
+    const field = (i: number) => `a${i}: account(id: "x") { ${deepAccountSelection(10, 'id amount kind currency balanceAfter versionAfter createdAt requestId')} }`;
+    const res = await app.gql(`{ ${Array.from({ length: 30 }, (_, i) => field(i)).join(' ')} }`);
     expect(res.status).toBe(400);
     expect(res.data).toBeUndefined();
-    expect(res.errors?.map((error) => error.message)).toContainEqual(expect.stringMatching(/Cost limit of 7000 exceeded, found \d+/));
+    expect(res.errors).toHaveLength(1);
+    expect(res.errors?.map((error) => error.message)).toContainEqual(expect.stringMatching(/Cost limit of 12000 exceeded, found \d+/));
   });
 
   it('refuses a mutation over a (lowered) cost ceiling without executing it', async () => {
@@ -153,10 +154,10 @@ describe('query limits over HTTP', () => {
   });
 
   it('refuses a document over the token ceiling without executing it', async () => {
-    const padding = Array.from({ length: 1_500 }, () => '__typename').join(' ');
+    const padding = Array.from({ length: 2_400 }, () => '__typename').join(' ');
     const res = await app.gql(`mutation { openAccount(input: { accountId: "tokens-1", currency: "EUR" }) { ${padding} } }`);
     expect(res.status).toBe(400);
-    expect(res.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/Token limit of 1500 exceeded/) })]);
+    expect(res.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/Token limit of 2400 exceeded/) })]);
     expect(await accountsOpened('tokens')).toBe(0);
   });
 
@@ -206,9 +207,9 @@ describe('query limits over HTTP', () => {
     const deep = await ws.execute(`{ account(id: "nobody") { ${deepAccountSelection(11)} } }`).catch((error: unknown) => error);
     expect(JSON.stringify(deep)).toMatch(/depth limit of 10 exceeded/);
     const tokens = await ws
-      .execute(`mutation { openAccount(input: { accountId: "wstokens-1", currency: "EUR" }) { ${'__typename '.repeat(1_500)} } }`)
+      .execute(`mutation { openAccount(input: { accountId: "wstokens-1", currency: "EUR" }) { ${'__typename '.repeat(2_400)} } }`)
       .catch((error: unknown) => error);
-    expect(JSON.stringify(tokens)).toMatch(/Token limit of 1500 exceeded/);
+    expect(JSON.stringify(tokens)).toMatch(/Token limit of 2400 exceeded/);
     expect(await accountsOpened('wstokens')).toBe(0);
   });
 });
