@@ -9,7 +9,7 @@
 // a slot that frees finds an item already in hand; it completes and heartbeats in batches
 // (workerCompletions.ts, workerHeartbeats.ts). A prefetched item's lease runs from its claim, so
 // it is heartbeated while it waits, and one whose lease may be running out (its heartbeats went
-// unanswered) is never started: another worker may take it once the lease ends.
+// unanswered) starts only once a heartbeat of its own confirms the lease is still this worker's.
 import type { PreconditionClient } from './client.js';
 import { createCompleter, type Completer, type HandlerOutcome } from './workerCompletions.js';
 import { createWorkerEmitter, type WorkerEmitter, type WorkerEvents, type WorkerListeners, type WorkItem } from './workerEvents.js';
@@ -203,35 +203,54 @@ function take<R>(rt: Runtime<R>, held: HeldItem): void {
 }
 
 /**
- * Fills the free slots from the prefetched items, oldest first. An item is started only while its
- * lease surely has more than one heartbeat tick (half a beat) left: heartbeats renew it every
- * tick, so this only refuses an item whose beats went unanswered for most of a lease. That one is
- * dropped, never run: its lease may end before the next beat lands, and another worker take it.
+ * Fills the free slots from the prefetched items, oldest first. An item whose lease surely has
+ * more than one heartbeat tick (half a beat) left starts at once. One whose beats went unanswered
+ * for most of a lease is first confirmed by a heartbeat of its own: the server extends it only if
+ * no other worker took it over (the version fences it), so the item starts on a lease that is
+ * surely this worker's, and is dropped (leaseLost, never run) otherwise. Dropping it without
+ * asking would cost it an attempt whenever the API is merely slow.
  */
 function startWaiting<R>(rt: Runtime<R>): void {
   while (rt.running < rt.settings.concurrency && rt.waiting.length > 0) {
     const held = rt.waiting.shift()!;
     if (held.lost) continue;
-    if (!leaseLeftMoreThan(held, rt.settings.leaseMs, rt.settings.heartbeatMs / 2, performance.now())) {
-      loseLease(rt, held, 'its lease may have run out while it waited for a slot (heartbeats unanswered): not started');
-      continue;
-    }
-    void run(rt, held);
+    const fresh = leaseLeftMoreThan(held, rt.settings.leaseMs, rt.settings.heartbeatMs / 2, performance.now());
+    void run(rt, held, !fresh);
   }
 }
 
-async function run<R>(rt: Runtime<R>, held: HeldItem): Promise<void> {
+/** A heartbeat of one item, answered: whether its lease is this worker's now. */
+async function confirmLease<R>(rt: Runtime<R>, held: HeldItem): Promise<boolean> {
+  const sentAtMs = performance.now();
+  try {
+    const answer = await rt.options.client.heartbeatWorkItems({ items: [{ id: held.item.id, workerId: rt.settings.workerId, version: held.token }] });
+    const result = answer.results[0] as { __typename?: string; detail?: string } | undefined;
+    if (result?.__typename === 'HeartbeatSuccess') {
+      held.renewedAtMs = Math.max(held.renewedAtMs, sentAtMs);
+      return true;
+    }
+    loseLease(rt, held, result?.__typename === 'ConflictLost' ? (result.detail ?? 'ConflictLost') : String(result?.__typename));
+  } catch (error) {
+    rt.emitter.emit('error', { error });
+    loseLease(rt, held, 'its lease may have run out while it waited for a slot, and the heartbeat that would confirm it went unanswered: not started');
+  }
+  return false;
+}
+
+async function run<R>(rt: Runtime<R>, held: HeldItem, confirm: boolean): Promise<void> {
   held.state = 'running';
   rt.running++;
-  let outcome: HandlerOutcome;
-  try {
-    outcome = { ok: true, result: await rt.options.handler({ item: held.item, attempt: held.item.attempts, fencingToken: held.token, signal: held.controller.signal }) };
-  } catch (error) {
-    outcome = { ok: false, error };
+  let outcome: HandlerOutcome | null = null;
+  if (!confirm || (await confirmLease(rt, held))) {
+    try {
+      outcome = { ok: true, result: await rt.options.handler({ item: held.item, attempt: held.item.attempts, fencingToken: held.token, signal: held.controller.signal }) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
   }
   rt.running--;
-  // Never complete after the lease was lost (or given up at close).
-  if (held.lost) settle(rt, held);
+  // Never complete after the lease was lost (or given up at close), nor an item never run.
+  if (held.lost || outcome === null) settle(rt, held);
   else {
     held.state = 'completing';
     rt.completer.add(held, outcome);
