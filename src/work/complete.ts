@@ -27,7 +27,8 @@ export async function completeWorkItem(ctx: WorkDeps, input: CompleteWorkItemInp
  * the places its completed items held (W5, W9): one write per collection instead of one per item.
  */
 export async function completeWorkItems(ctx: WorkDeps, input: CompleteWorkItemsInput): Promise<CompleteResult[]> {
-  const answers = await Promise.all(input.items.map((item) => acrossElections(() => completeWrite(ctx, item))));
+  // Every item settles before the call answers or fails: none is left rerunning behind an error.
+  const answers = await allSettledOrThrow(input.items.map((item) => acrossElections(() => completeWrite(ctx, item))));
   const freed = answers.flatMap((answer) => (answer.kind === 'completeSuccess' ? [answer.item] : []));
   // Rerun as a whole: a $pull of places already pulled pulls nothing.
   await acrossElections(() => releaseItemPlaces(ctx, freed));
@@ -68,4 +69,12 @@ async function completeWrite(ctx: WorkDeps, input: CompleteWorkItemInput): Promi
     // The item as that completion left it (stored by the same write), not as it is now.
     original: { kind: 'completeSuccess', item: current.completionOutcome ? { ...current.completionOutcome, _id: current._id } : current },
   };
+}
+
+/** Promise.all that waits for every promise before rethrowing the first failure. */
+async function allSettledOrThrow<T>(promises: Array<Promise<T>>): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }
