@@ -1,7 +1,8 @@
 // Workers as users run them (issue 27): the SDK's createWorker, and the payout worker process.
 // - `worker-claims-b1` / `worker-claims-b16`: one createWorker (the loop of one worker process,
 //   here in the bench's process) drains a backlog of one kind with concurrency 1 (claims of one
-//   item) or 16 (claims of up to 16, the server's batch maximum). Items per second per worker;
+//   item) or 16 (claims of up to 16, the server's batch maximum), a handler that does nothing, its
+//   default prefetch (one batch ahead) and batched completions. Items per second per worker;
 //   p50/p99 are the claimWorkItems calls'.
 // - `work-fairness`: two kinds backlogged (three times as many of one), one worker claiming both
 //   in batches of 16; the ratio of their claims while both still had items waiting (W6: neither
@@ -24,7 +25,7 @@ import type { Scenario } from '../scenario.ts';
 import { startBenchApp } from '../startBenchApp.ts';
 import { create } from './workItems.ts';
 
-const DRAIN_TIMEOUT_MS = 120_000;
+const DRAIN_TIMEOUT_MS = 300_000;
 const LEASE_SECONDS = 60;
 
 /** The API's HTTP endpoint, from the WebSocket one the context carries (same host, port and path). */
@@ -35,7 +36,9 @@ function httpUrl(context: BenchContext): string {
 /** Runs one createWorker with `concurrency` over `kinds` until `items` were completed; times it and its claim calls. */
 async function drainWithWorker(context: BenchContext, kinds: string[], items: number, concurrency: number) {
   const claimLatencies: number[] = [];
+  let completionCalls = 0;
   const timedFetch: FetchLike = async (url, init) => {
+    if (init.body.includes('completeWorkItems')) completionCalls++;
     if (!init.body.includes('claimWorkItems')) return globalThis.fetch(url, init);
     const startedMs = performance.now();
     try {
@@ -50,6 +53,9 @@ async function drainWithWorker(context: BenchContext, kinds: string[], items: nu
   let failures = 0;
   let worker: Worker | undefined;
   const startedMs = performance.now();
+  // The bench process's CPU (the API and this worker loop, both ends of their HTTP): unlike items/s,
+  // it does not count the time the process waited for a core on a busy machine.
+  const cpuBefore = process.cpuUsage();
   let lastMs = startedMs;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -81,12 +87,17 @@ async function drainWithWorker(context: BenchContext, kinds: string[], items: nu
     await worker?.close({ timeoutMs: 1_000 });
     await client.close();
   }
-  return { completed, failures, seconds: (lastMs - startedMs) / 1000, claimLatencies: Float64Array.from(claimLatencies).sort(), claimedKinds };
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerItem = (cpu.user + cpu.system) / 1000 / Math.max(1, completed);
+  return { completed, failures, seconds: (lastMs - startedMs) / 1000, claimLatencies: Float64Array.from(claimLatencies).sort(), claimedKinds, completionCalls, cpuMsPerItem };
 }
 
 const CLAIM_ITEMS = { full: 2_000, quick: 32 };
-/** A worker process must keep up with the payouts of the seed's peak on its own at batch 16; one-by-one is the reference. */
-const CLAIMS_TARGET_PER_SECOND = { 1: 100, 16: 900 } as const;
+/**
+ * A worker process must keep up with the payouts of the seed's peak on its own at batch 16; one-by-one is the reference.
+ * Issue 43: the worker at concurrency 16 with a no-op handler drained 250 items/s; 4× that is the goal.
+ */
+const CLAIMS_TARGET_PER_SECOND = { 1: 100, 16: 1_000 } as const;
 
 export function workerClaimsScenario(batch: 1 | 16): Scenario {
   const name = `worker-claims-b${batch}`;
@@ -106,7 +117,7 @@ export function workerClaimsScenario(batch: 1 | 16): Scenario {
         latenciesMs: drained.claimLatencies,
         errors: drained.failures,
         target: atLeastOpsPerSecond(CLAIMS_TARGET_PER_SECOND[batch], `≥ ${CLAIMS_TARGET_PER_SECOND[batch]} items/s per worker at batch ${batch}`),
-        note: `${drained.claimLatencies.length} claim calls, ${(drained.completed / Math.max(1, drained.claimLatencies.length)).toFixed(1)} items per call (p50/p99: claimWorkItems)`,
+        note: `${drained.claimLatencies.length} claim calls, ${(drained.completed / Math.max(1, drained.claimLatencies.length)).toFixed(1)} items per call; ${drained.completionCalls} completeWorkItems calls; ${drained.cpuMsPerItem.toFixed(2)} ms of API+worker CPU per item (p50/p99: claimWorkItems)`,
       };
       return [measured];
     },

@@ -95,6 +95,16 @@ export async function releaseGroupPlace(places: Collection<GroupPlaceDoc>, item:
   await places.updateOne({ _id: groupPlaceId(item.kind, item.group), 'running.itemId': item._id }, { $pull: { running: { itemId: item._id } } });
 }
 
+/** The group places of several completed items, freed in one write (a batch of completions). */
+export async function releaseGroupPlaces(places: Collection<GroupPlaceDoc>, items: ReadonlyArray<Pick<WorkItemDoc, '_id' | 'kind' | 'group'>>): Promise<void> {
+  const grouped = items.filter((item) => item.group !== undefined);
+  if (grouped.length === 0) return;
+  if (grouped.length === 1) return releaseGroupPlace(places, grouped[0]!);
+  const ids = grouped.map((item) => item._id);
+  const placeIds = [...new Set(grouped.map((item) => groupPlaceId(item.kind, item.group!)))];
+  await places.updateMany({ _id: { $in: placeIds }, 'running.itemId': { $in: ids } }, { $pull: { running: { itemId: { $in: ids } } } });
+}
+
 /** The configured limits (WORK_GROUP_LIMITS), written at start-up; a kind left out keeps what it had. */
 export async function setGroupLimits(db: Db, limits: Readonly<Record<string, number>>): Promise<void> {
   for (const [kind, limit] of Object.entries(limits)) {

@@ -4,7 +4,8 @@ import type { WorkItemDoc } from './model.ts';
 import { extendPlace } from './kindLimits.ts';
 import { extendGroupPlace } from './groupLimits.ts';
 import { inTransaction } from './claimWrite.ts';
-import type { HeartbeatWorkItemInput } from './inputs.ts';
+import type { HeartbeatWorkItemInput, HeartbeatWorkItemsInput } from './inputs.ts';
+import { acrossElections } from '../db/elections.ts';
 import * as pipelines from './pipelines.ts';
 import { refused } from './conditionalWrite.ts';
 import type { HeartbeatResult } from './results.ts';
@@ -40,4 +41,13 @@ export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemI
   }
   if (item === null) return refused(ctx, 'heartbeat', input.id, input.workerId, { version: input.version });
   return { kind: 'heartbeatSuccess', item };
+}
+
+/**
+ * A batch of heartbeats: each item is the single heartbeat, side by side, each rerun through
+ * elections on its own (a heartbeat changes nothing a rerun could find changed). One item's
+ * refusal (its lease taken over) is its own answer and leaves the others' leases extended.
+ */
+export async function heartbeatWorkItems(ctx: WorkDeps, input: HeartbeatWorkItemsInput): Promise<HeartbeatResult[]> {
+  return Promise.all(input.items.map((item) => acrossElections(() => heartbeatWorkItem(ctx, item))));
 }

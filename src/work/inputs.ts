@@ -121,3 +121,11 @@ export type ScheduleWorkInput = z.output<typeof scheduleWorkInput>;
 
 export const unscheduleWorkInput = z.object({ name: scheduleName });
 export type UnscheduleWorkInput = z.output<typeof unscheduleWorkInput>;
+
+/** A batch of completions: each item is the single completion's input, under its own fence (W3, W4). */
+export const completeWorkItemsInput = z.object({ items: z.array(completeWorkItemInput).min(1).max(WorkLimits.completeBatchMax) });
+export type CompleteWorkItemsInput = z.output<typeof completeWorkItemsInput>;
+
+/** A batch of heartbeats: each item is the single heartbeat's input. */
+export const heartbeatWorkItemsInput = z.object({ items: z.array(heartbeatWorkItemInput).min(1).max(WorkLimits.heartbeatBatchMax) });
+export type HeartbeatWorkItemsInput = z.output<typeof heartbeatWorkItemsInput>;

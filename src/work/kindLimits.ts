@@ -84,6 +84,15 @@ export async function releasePlace(limits: Collection<KindLimitDoc>, item: Pick<
   await limits.updateOne({ _id: item.kind, 'running.itemId': item._id }, { $pull: { running: { itemId: item._id } } });
 }
 
+/** The places of several completed items, freed in one write (a batch of completions). */
+export async function releasePlaces(limits: Collection<KindLimitDoc>, items: ReadonlyArray<Pick<WorkItemDoc, '_id' | 'kind'>>): Promise<void> {
+  if (items.length === 0) return;
+  if (items.length === 1) return releasePlace(limits, items[0]!);
+  const ids = items.map((item) => item._id);
+  const kinds = [...new Set(items.map((item) => item.kind))];
+  await limits.updateMany({ _id: { $in: kinds }, 'running.itemId': { $in: ids } }, { $pull: { running: { itemId: { $in: ids } } } });
+}
+
 /** The configured limits (WORK_KIND_LIMITS), written at start-up; a kind left out keeps what it had. */
 export async function setKindLimits(db: Db, limits: Readonly<Record<string, number>>): Promise<void> {
   for (const [kind, limit] of Object.entries(limits)) {

@@ -3,17 +3,19 @@ import { acrossElections } from '../db/elections.ts';
 import type { ReadOptions } from '../db/readOptions.ts';
 import { claimWorkItem } from './claim.ts';
 import { claimWorkItems } from './claimBatch.ts';
-import { completeWorkItem } from './complete.ts';
+import { completeWorkItem, completeWorkItems } from './complete.ts';
 import type { WorkDeps } from './workDeps.ts';
 import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem, type PayoutInput } from './createItem.ts';
-import { heartbeatWorkItem } from './heartbeat.ts';
+import { heartbeatWorkItem, heartbeatWorkItems } from './heartbeat.ts';
 import { entriesWithPayout } from './payoutItems.ts';
 import type {
   ClaimWorkItemInput,
   ClaimWorkItemsInput,
   CompleteWorkItemInput,
+  CompleteWorkItemsInput,
   CreateWorkItemInput,
   HeartbeatWorkItemInput,
+  HeartbeatWorkItemsInput,
   RequeueWorkItemInput,
   ScheduleWorkInput,
   UnscheduleWorkInput,
@@ -72,6 +74,9 @@ export function createWorkService(options: WorkServiceOptions) {
     // which a rerun finds its own applied write instead of claiming another item or losing a race.
     heartbeat: (input: HeartbeatWorkItemInput) => acrossElections(() => heartbeatWorkItem(ctx, input)),
     complete: (input: CompleteWorkItemInput) => acrossElections(() => completeWorkItem(ctx, input)),
+    // Batches rerun each item on its own (complete.ts, heartbeat.ts): one item's election is not another's rerun.
+    heartbeatMany: (input: HeartbeatWorkItemsInput) => heartbeatWorkItems(ctx, input),
+    completeMany: (input: CompleteWorkItemsInput) => completeWorkItems(ctx, input),
     requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
     get: (id: ObjectId, options?: ReadOptions) => getWorkItem(ctx, id, options),
     byKey: (idempotencyKey: string, options?: ReadOptions) => workItemByKey(ctx, idempotencyKey, options),

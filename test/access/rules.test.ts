@@ -38,6 +38,8 @@ const MUTATION_RIGHTS: Record<string, Right> = {
   claimWorkItems: 'processWork',
   heartbeatWorkItem: 'processWork',
   completeWorkItem: 'processWork',
+  heartbeatWorkItems: 'processWork',
+  completeWorkItems: 'processWork',
   requeueWorkItem: 'requeueWork',
   scheduleWork: 'scheduleWork',
   unscheduleWork: 'scheduleWork',

@@ -110,6 +110,7 @@ describe('createWorker', () => {
     const watched = new Proxy(workerClient, {
       get(target, property, receiver) {
         if (property === 'completeWorkItem') return (input: { id: string }) => (completions.push(input.id), target.completeWorkItem(input as never));
+        if (property === 'completeWorkItems') return (input: { items: Array<{ id: string }> }) => (completions.push(...input.items.map((i) => i.id)), target.completeWorkItems(input as never));
         return Reflect.get(target, property, receiver);
       },
     });
@@ -129,12 +130,16 @@ describe('createWorker', () => {
     await expect.poll(() => signal !== undefined, { timeout: 10_000 }).toBe(true);
     // Another worker takes the item over, as after a lease expiry: the lease is ended by the
     // database clock and a claim by id at its version wins it.
+    // A heartbeat landing between the two writes extends the lease again: then end it again.
     const held = await item(id);
-    await app.db.collection('workItems').updateOne({ _id: new ObjectId(id) }, [{ $set: { leaseExpiresAt: '$$NOW' } }]);
-    const taken = await app.gql(`mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`, {
-      input: { workerId: 'thief', id, expectedVersion: held.version, leaseSeconds: 60 },
-    }, { key: 'worker' });
-    expect(taken.data?.claimWorkItem.__typename).toBe('ClaimSuccess');
+    const takeOver = async () => {
+      await app.db.collection('workItems').updateOne({ _id: new ObjectId(id) }, [{ $set: { leaseExpiresAt: '$$NOW' } }]);
+      const taken = await app.gql(`mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`, {
+        input: { workerId: 'thief', id, expectedVersion: held.version, leaseSeconds: 60 },
+      }, { key: 'worker' });
+      return taken.data?.claimWorkItem.__typename;
+    };
+    await expect.poll(takeOver, { timeout: 5_000 }).toBe('ClaimSuccess');
     await expect.poll(() => signal!.aborted, { timeout: 5_000 }).toBe(true);
     expect(seen.leaseLost).toEqual([id]);
     await expect.poll(() => finishedAfterAbort).toBe(true);
@@ -153,6 +158,9 @@ describe('createWorker', () => {
       const worker = createWorker({
         client: workerClient,
         kinds: ['W_CLOSE'],
+        // No claim ahead: with its one slot busy the worker claims nothing, so an item created
+        // after close() stays PENDING (a prefetching worker runs what it claimed before closing).
+        prefetch: 0,
         handler: () => {
           resolveStarted();
           return new Promise<string>((resolve) => (release = () => resolve('finished')));

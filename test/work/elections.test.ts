@@ -1,5 +1,5 @@
 // @module-tag failpoints
-import { MongoClient } from 'mongodb';
+import { MongoClient, type ObjectId } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,41 @@ describe('heartbeat and completion', () => {
     const stored = await h.service.get(item._id);
     expect(stored).toMatchObject({ status: 'DONE', version: item.version + 1 });
     expect(stored!.history.filter((step: { to: string }) => step.to === 'DONE')).toHaveLength(1);
+  });
+});
+
+describe('batches of heartbeats and completions (issue 43)', () => {
+  const doneBy = (item: { _id: ObjectId; version: number }) => ({ id: item._id, workerId: 'w', version: item.version, outcome: 'DONE' as const, result: { ok: true } });
+  const donesIn = async (id: ObjectId) => (await h.service.get(id))!.history.filter((step: { to: string }) => step.to === 'DONE').length;
+
+  it('extends every lease of a batch whose writes meet two refused step-downs', async () => {
+    const items = [await claimed('el-beats-1'), await claimed('el-beats-2')];
+    await twoStepDowns(false);
+    const beats = await faulted.heartbeatMany({ items: items.map((item) => ({ id: item._id, workerId: 'w', version: item.version })) });
+    expect(beats.map((beat) => beat.kind)).toEqual(['heartbeatSuccess', 'heartbeatSuccess']);
+  });
+
+  it('completes each item of a batch once when its writes meet two refused step-downs', async () => {
+    const items = [await claimed('el-batch-refused-1'), await claimed('el-batch-refused-2'), await claimed('el-batch-refused-3')];
+    await twoStepDowns(false);
+    const answers = await faulted.completeMany({ items: items.map(doneBy) });
+    expect(answers.map((answer) => answer.kind)).toEqual(['completeSuccess', 'completeSuccess', 'completeSuccess']);
+    for (const item of items) expect(await donesIn(item._id)).toBe(1);
+  });
+
+  it('answers each item whose completion applied behind two step-downs as its replay, and applies each once', async () => {
+    const items = [await claimed('el-batch-applied-1'), await claimed('el-batch-applied-2')];
+    // Two faults per item: its write and the driver's retry of it both apply and both replies
+    // carry a step-down, so each item's rerun finds its completion applied.
+    turnOff = await failCommand(h.db.client, appName, { times: 2 * items.length }, { failCommands: ['findAndModify'], writeConcernError: steppedDown });
+    const answers = await faulted.completeMany({ items: items.map(doneBy) });
+    for (const [i, answer] of answers.entries()) {
+      expect(answer).toMatchObject({ kind: 'duplicateReplayed', original: { kind: 'completeSuccess', item: { status: 'DONE', version: items[i]!.version + 1 } } });
+    }
+    for (const item of items) {
+      expect(await h.service.get(item._id)).toMatchObject({ status: 'DONE', version: item.version + 1 });
+      expect(await donesIn(item._id)).toBe(1);
+    }
   });
 });
 

@@ -11,7 +11,7 @@
 // It refuses operations the client could not call safely: not exactly one root field, an alias,
 // a name that is not the field's, a union without __typename.
 'use strict';
-const { Kind, getNamedType, getNullableType, isInputObjectType, isListType, isNonNullType, isUnionType, isAbstractType } = require('graphql');
+const { Kind, getNamedType, getNullableType, isInputObjectType, isListType, isNonNullType, isObjectType, isUnionType, isAbstractType } = require('graphql');
 
 const KEY_FIELDS = ['requestId', 'idempotencyKey'];
 
@@ -27,6 +27,15 @@ function keyListOf(inputFields) {
     if (key) return { field: name, key };
   }
   return null;
+}
+
+/** An object whose `results` list holds a union with DuplicateReplayed (a batch of keyed items). */
+function resultsReplay(returnType) {
+  if (!isObjectType(returnType)) return false;
+  const results = returnType.getFields().results;
+  if (!results || !isListType(getNullableType(results.type))) return false;
+  const member = getNamedType(results.type);
+  return isUnionType(member) && member.getTypes().some((t) => t.name === 'DuplicateReplayed');
 }
 
 function entryFor(schema, operation) {
@@ -65,6 +74,9 @@ function entryFor(schema, operation) {
   if (operation.operation === 'mutation' && isUnionType(returnType)) entry.replays = returnType.getTypes().some((t) => t.name === 'DuplicateReplayed');
   // Every item keyed: a repeat replays each item (its own DuplicateReplayed), so it may be resent.
   if (entry.keyList !== null) entry.replays = true;
+  // One answer per item (`results`), each able to say DuplicateReplayed: each item carries its own
+  // key (completeWorkItems: id, workerId, version), so a repeat replays item by item.
+  if (operation.operation === 'mutation' && resultsReplay(returnType)) entry.replays = true;
   if (operation.operation === 'subscription' && variables.some((v) => v.variable.name.value === 'after')) entry.resumeArg = 'after';
   return { kind: operation.operation, name, entry };
 }

@@ -2,7 +2,7 @@
 // union. Rights mirror docs/design.md's roles table.
 import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { readOptions } from '../../graphql/consistency.ts';
-import { rateLimitTokensEach } from '../../graphql/rateLimitTokens.ts';
+import { rateLimitTokensEach, rateLimitTokensFrom } from '../../graphql/rateLimitTokens.ts';
 import { DateTime } from '../../graphql/scalars.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { WorkRequestContext } from './context.ts';
@@ -14,8 +14,10 @@ import {
   ClaimWorkItemInput,
   ClaimWorkItemsInput,
   CompleteWorkItemInput,
+  CompleteWorkItemsInput,
   CreateWorkItemInput,
   HeartbeatWorkItemInput,
+  HeartbeatWorkItemsInput,
   RequeueWorkItemInput,
 } from './inputs.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
@@ -24,8 +26,10 @@ import {
   ClaimWorkItemResult,
   ClaimWorkItemsResult,
   CompleteWorkItemResult,
+  CompleteWorkItemsResult,
   CreateWorkItemResult,
   HeartbeatWorkItemResult,
+  HeartbeatWorkItemsResult,
   RequeueWorkItemResult,
 } from './results.ts';
 import { toClaimBatchResult, toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
@@ -66,6 +70,23 @@ export class WorkItemResolver {
   @Allow(Rights.processWork)
   async completeWorkItem(@Arg('input', () => CompleteWorkItemInput) input: CompleteWorkItemInput, @Ctx() ctx: WorkRequestContext) {
     return toCompleteResult(await work(ctx).complete(parseInput(zodInputs.completeWorkItemInput, input)));
+  }
+
+  @Mutation(() => HeartbeatWorkItemsResult, { description: 'Several heartbeats in one call: each item extends its own lease or is refused on its own' })
+  @Allow(Rights.processWork)
+  // One token per item: a batch costs what its heartbeats would one by one.
+  @Extensions({ [rateLimitTokensFrom]: 'input.items' })
+  async heartbeatWorkItems(@Arg('input', () => HeartbeatWorkItemsInput) input: HeartbeatWorkItemsInput, @Ctx() ctx: WorkRequestContext) {
+    const results = await work(ctx).heartbeatMany(parseInput(zodInputs.heartbeatWorkItemsInput, input));
+    return Object.assign(new HeartbeatWorkItemsResult(), { results: results.map(toHeartbeatResult) });
+  }
+
+  @Mutation(() => CompleteWorkItemsResult, { description: 'Several completions in one call: each item is completeWorkItem under its own fence and key (a stale one is refused, the others apply)' })
+  @Allow(Rights.processWork)
+  @Extensions({ [rateLimitTokensFrom]: 'input.items' })
+  async completeWorkItems(@Arg('input', () => CompleteWorkItemsInput) input: CompleteWorkItemsInput, @Ctx() ctx: WorkRequestContext) {
+    const results = await work(ctx).completeMany(parseInput(zodInputs.completeWorkItemsInput, input));
+    return Object.assign(new CompleteWorkItemsResult(), { results: results.map(toCompleteResult) });
   }
 
   @Mutation(() => RequeueWorkItemResult)

@@ -105,6 +105,18 @@ export class CompleteWorkItemInput extends HeldWorkItemInput {
 }
 
 @InputType()
+export class HeartbeatWorkItemsInput {
+  @Field(() => [HeartbeatWorkItemInput], { description: `1 to ${Limits.heartbeatBatchMax} items, each as heartbeatWorkItem takes it` })
+  items!: HeartbeatWorkItemInput[];
+}
+
+@InputType()
+export class CompleteWorkItemsInput {
+  @Field(() => [CompleteWorkItemInput], { description: `1 to ${Limits.completeBatchMax} items, each as completeWorkItem takes it` })
+  items!: CompleteWorkItemInput[];
+}
+
+@InputType()
 export class RequeueWorkItemInput {
   @Field(() => ID)
   id!: string;

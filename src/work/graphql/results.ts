@@ -146,3 +146,15 @@ export const UnscheduleWorkResult = createUnionType({
   name: 'UnscheduleWorkResult',
   types: () => [UnscheduleWorkSuccess, ScheduleNotFound] as const,
 });
+
+@ObjectType({ description: 'One answer per item, in the order of the input: the member heartbeatWorkItem would answer for it' })
+export class HeartbeatWorkItemsResult {
+  @Field(() => [HeartbeatWorkItemResult])
+  results!: Array<typeof HeartbeatWorkItemResult>;
+}
+
+@ObjectType({ description: 'One answer per item, in the order of the input: the member completeWorkItem would answer for it, each under its own fence and key' })
+export class CompleteWorkItemsResult {
+  @Field(() => [CompleteWorkItemResult])
+  results!: Array<typeof CompleteWorkItemResult>;
+}

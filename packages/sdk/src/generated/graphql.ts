@@ -303,6 +303,17 @@ export type CompleteWorkItemInput = {
 
 export type CompleteWorkItemResult = CompleteSuccess | ConflictLost | DuplicateReplayed | WorkItemNotFound | { __typename?: "%other" };
 
+export type CompleteWorkItemsInput = {
+  /** 1 to 64 items, each as completeWorkItem takes it */
+  items: Array<CompleteWorkItemInput>;
+};
+
+/** One answer per item, in the order of the input: the member completeWorkItem would answer for it, each under its own fence and key */
+export type CompleteWorkItemsResult = {
+  __typename?: 'CompleteWorkItemsResult';
+  results: Array<CompleteWorkItemResult>;
+};
+
 /** DONE is terminal; FAILED retries or dead-letters */
 export type CompletionOutcome =
   | 'DONE'
@@ -421,6 +432,17 @@ export type HeartbeatWorkItemInput = {
 };
 
 export type HeartbeatWorkItemResult = ConflictLost | HeartbeatSuccess | WorkItemNotFound | { __typename?: "%other" };
+
+export type HeartbeatWorkItemsInput = {
+  /** 1 to 64 items, each as heartbeatWorkItem takes it */
+  items: Array<HeartbeatWorkItemInput>;
+};
+
+/** One answer per item, in the order of the input: the member heartbeatWorkItem would answer for it */
+export type HeartbeatWorkItemsResult = {
+  __typename?: 'HeartbeatWorkItemsResult';
+  results: Array<HeartbeatWorkItemResult>;
+};
 
 /** An amount reserved on an account: pending until captured (all or part), voided or expired */
 export type Hold = {
@@ -776,9 +798,13 @@ export type Mutation = {
   /** Moves the whole balance to transferBalanceTo and closes the account, in one transaction; no move applies to it afterwards */
   closeAccount: CloseAccountResult;
   completeWorkItem: CompleteWorkItemResult;
+  /** Several completions in one call: each item is completeWorkItem under its own fence and key (a stale one is refused, the others apply) */
+  completeWorkItems: CompleteWorkItemsResult;
   createWorkItem: CreateWorkItemResult;
   deposit: DepositResult;
   heartbeatWorkItem: HeartbeatWorkItemResult;
+  /** Several heartbeats in one call: each item extends its own lease or is refused on its own */
+  heartbeatWorkItems: HeartbeatWorkItemsResult;
   openAccount: OpenAccountResult;
   requeueWorkItem: RequeueWorkItemResult;
   /** Reverses all or part of a deposit or transfer under its own requestId, never past what is left of it (amount absent: all that is left) */
@@ -827,6 +853,11 @@ export type MutationCompleteWorkItemArgs = {
 };
 
 
+export type MutationCompleteWorkItemsArgs = {
+  input: CompleteWorkItemsInput;
+};
+
+
 export type MutationCreateWorkItemArgs = {
   input: CreateWorkItemInput;
 };
@@ -839,6 +870,11 @@ export type MutationDepositArgs = {
 
 export type MutationHeartbeatWorkItemArgs = {
   input: HeartbeatWorkItemInput;
+};
+
+
+export type MutationHeartbeatWorkItemsArgs = {
+  input: HeartbeatWorkItemsInput;
 };
 
 
@@ -1700,6 +1736,18 @@ export type CompleteWorkItemMutation = { __typename?: 'Mutation', completeWorkIt
     | { __typename: 'WorkItemNotFound', id: string }
    };
 
+export type CompleteWorkItemsMutationVariables = Exact<{
+  input: CompleteWorkItemsInput;
+}>;
+
+
+export type CompleteWorkItemsMutation = { __typename?: 'Mutation', completeWorkItems: { __typename?: 'CompleteWorkItemsResult', results: Array<
+      | { __typename: 'CompleteSuccess', item: { __typename?: 'WorkItem', id: string, status: WorkItemStatus, version: number } }
+      | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, status: WorkItemStatus, version: number, lockedBy: string | null } }
+      | { __typename: 'DuplicateReplayed', requestId: string, firstSeenAt: string }
+      | { __typename: 'WorkItemNotFound', id: string }
+    > } };
+
 export type CreateWorkItemMutationVariables = Exact<{
   input: CreateWorkItemInput;
 }>;
@@ -1840,6 +1888,17 @@ export type HeartbeatWorkItemMutation = { __typename?: 'Mutation', heartbeatWork
     | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, kind: string, status: WorkItemStatus, previousStatus: WorkItemStatus | null, version: number, attempts: number, maxAttempts: number, idempotencyKey: string, group: string | null, payload: unknown | null, result: unknown | null, lockedBy: string | null, leaseExpiresAt: string | null, availableAt: string, priority: number, runAt: string | null, createdAt: string, updatedAt: string, traceparent: string | null, history: Array<{ __typename?: 'WorkItemTransition', from: WorkItemStatus | null, to: WorkItemStatus, version: number, at: string, workerId: string | null }> } }
     | { __typename: 'WorkItemNotFound', id: string }
    };
+
+export type HeartbeatWorkItemsMutationVariables = Exact<{
+  input: HeartbeatWorkItemsInput;
+}>;
+
+
+export type HeartbeatWorkItemsMutation = { __typename?: 'Mutation', heartbeatWorkItems: { __typename?: 'HeartbeatWorkItemsResult', results: Array<
+      | { __typename: 'ConflictLost', operation: string, reason: ConflictReason, detail: string, item: { __typename?: 'WorkItem', id: string, status: WorkItemStatus, version: number, lockedBy: string | null } }
+      | { __typename: 'HeartbeatSuccess', item: { __typename?: 'WorkItem', id: string, version: number, leaseExpiresAt: string | null } }
+      | { __typename: 'WorkItemNotFound', id: string }
+    > } };
 
 export type HoldQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -3996,6 +4055,40 @@ fragment ScheduleFields on Schedule {
   lastFiredAt
   lastItemKey
 }`) as unknown as TypedDocumentString<CompleteWorkItemMutation, CompleteWorkItemMutationVariables>;
+export const CompleteWorkItemsDocument = new TypedDocumentString(`
+    mutation CompleteWorkItems($input: CompleteWorkItemsInput!) {
+  completeWorkItems(input: $input) {
+    results {
+      __typename
+      ... on CompleteSuccess {
+        item {
+          id
+          status
+          version
+        }
+      }
+      ... on ConflictLost {
+        operation
+        reason
+        detail
+        item {
+          id
+          status
+          version
+          lockedBy
+        }
+      }
+      ... on DuplicateReplayed {
+        requestId
+        firstSeenAt
+      }
+      ... on WorkItemNotFound {
+        id
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CompleteWorkItemsMutation, CompleteWorkItemsMutationVariables>;
 export const CreateWorkItemDocument = new TypedDocumentString(`
     mutation CreateWorkItem($input: CreateWorkItemInput!) {
   createWorkItem(input: $input) {
@@ -4539,6 +4632,36 @@ export const HeartbeatWorkItemDocument = new TypedDocumentString(`
     workerId
   }
 }`) as unknown as TypedDocumentString<HeartbeatWorkItemMutation, HeartbeatWorkItemMutationVariables>;
+export const HeartbeatWorkItemsDocument = new TypedDocumentString(`
+    mutation HeartbeatWorkItems($input: HeartbeatWorkItemsInput!) {
+  heartbeatWorkItems(input: $input) {
+    results {
+      __typename
+      ... on HeartbeatSuccess {
+        item {
+          id
+          version
+          leaseExpiresAt
+        }
+      }
+      ... on ConflictLost {
+        operation
+        reason
+        detail
+        item {
+          id
+          status
+          version
+          lockedBy
+        }
+      }
+      ... on WorkItemNotFound {
+        id
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HeartbeatWorkItemsMutation, HeartbeatWorkItemsMutationVariables>;
 export const HoldDocument = new TypedDocumentString(`
     query Hold($id: ID!) {
   hold(id: $id) {
