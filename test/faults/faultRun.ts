@@ -20,7 +20,7 @@ import { MongoClient, ReadPreference, type Db, type Document } from 'mongodb';
 import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startAppProcess, type AppProcess } from '../support/app.ts';
-import { answerLog } from '../support/answerLog.ts';
+import { answerLog, r5Violations, type AnswerLog } from '../support/answerLog.ts';
 import { holdBack, startTestReplSet, stepDown, type TestReplSet, type TestSetMember } from '../support/replSet.ts';
 import { waitFor } from '../support/waiting.ts';
 
@@ -299,9 +299,8 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     const work = await checkWork(db, completedByWorkers);
     violations.push(...work.violations);
     // R5: no answer of any operation was INTERNAL_SERVER_ERROR, through every fault.
-    for (const [operation, seen] of answers.internalErrors) violations.push(`R5: ${seen.count} INTERNAL_SERVER_ERROR answers to ${operation} (first: ${seen.first})`);
-    violations.push(...answers.badUnavailable.map((line) => `R5: ${line}`));
-    const table = `${formatTable(options, faults, moves, violations)}\n\n${work.line} (${workerStats.leaseLost} leases lost by a worker, ${workerStats.errors} API calls failed and retried)\n${answers.line()}`;
+    violations.push(...r5Violations(answers));
+    const table = `${formatTable(options, faults, moves, violations, answers.timeline)}\n\n${work.line} (${workerStats.leaseLost} leases lost by a worker, ${workerStats.errors} API calls failed and retried)\n${answers.line()}`;
     return { faults, moves, violations, table, errorCodes: answers.codes };
   } finally {
     await Promise.all(workers.map((worker) => worker.close({ timeoutMs: 2_000 }).catch(() => undefined)));
@@ -791,7 +790,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: MoveRecord[], violations: string[]): string {
+function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: MoveRecord[], violations: string[], errorTimeline: AnswerLog['timeline']): string {
   const lines: string[] = [];
   const acknowledged = moves.filter((m) => m.final !== undefined);
   const applied = acknowledged.filter((m) => APPLIED.has(m.final!));
@@ -815,13 +814,18 @@ function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: Mov
   lines.push(`reversals and closes (in the counts above): ${reversalOps.length} deposits reversed in part sent, ${reversalOps.filter((m) => m.final === 'Reversed').length} reversed, ${reversalOps.filter((m) => m.final === 'ReversalRefused').length} refused (the money had left); ${closeOps.length} closes sent, ${closeOps.filter((m) => m.final === 'Closed').length} closed`);
   lines.push(`holds (in the counts above): ${holdOps.length} sent, ${holdOps.filter((m) => m.final === 'HoldCaptured').length} captured in part, ${holdOps.filter((m) => m.final === 'HoldVoided').length} voided, ${holdOps.filter((m) => m.final === 'HoldRefused').length} refused at authorization`);
   lines.push('');
-  lines.push('| fault | target | recovered in | calls during it | failed calls (SDK gave up) | p99 call latency |');
-  lines.push('|---|---|---|---|---|---|');
+  lines.push('| fault | target | recovered in | calls during it | failed calls (SDK gave up) | p99 call latency | UNAVAILABLE answers | INTERNAL_SERVER_ERROR answers |');
+  lines.push('|---|---|---|---|---|---|---|---|');
   for (const fault of faults) {
     const during = moves.flatMap((m) => m.calls).filter((c) => c.endedAt >= fault.startedAt && c.endedAt <= fault.recoveredAt + 1_000);
     const back = fault.backAt === undefined ? '' : ` (a primary after ${fault.backAt - fault.startedAt} ms; keys in flight final ${Math.max(0, ...moves.filter((m) => m.sentAt < fault.backAt! && m.finalAt !== undefined && m.finalAt > fault.backAt!).map((m) => m.finalAt! - fault.backAt!))} ms after)`;
-    lines.push(`| ${fault.kind} | ${fault.target} | ${fault.recoveredAt - fault.startedAt} ms${back} | ${during.length} | ${during.filter((c) => !c.ok).length} | ${Math.round(percentile(during.map((c) => c.ms), 99))} ms |`);
+    // Every attempt's answer the SDK read, retried ones included (R5): those of this fault's window.
+    const answered = errorTimeline.filter((e) => e.at >= fault.startedAt && e.at <= fault.recoveredAt + 1_000);
+    const internal = answered.filter((e) => e.code === 'INTERNAL_SERVER_ERROR').length;
+    lines.push(`| ${fault.kind} | ${fault.target} | ${fault.recoveredAt - fault.startedAt} ms${back} | ${during.length} | ${during.filter((c) => !c.ok).length} | ${Math.round(percentile(during.map((c) => c.ms), 99))} ms | ${answered.filter((e) => e.code === 'UNAVAILABLE').length} | ${internal} |`);
   }
+  const internalTotal = errorTimeline.filter((e) => e.code === 'INTERNAL_SERVER_ERROR').length;
+  lines.push(`INTERNAL_SERVER_ERROR answers in the whole run: ${internalTotal}; UNAVAILABLE: ${errorTimeline.filter((e) => e.code === 'UNAVAILABLE').length}`);
   lines.push('');
   lines.push(violations.length === 0 ? 'checker: no violations' : `checker: ${violations.length} violations:\n${violations.slice(0, 50).join('\n')}`);
   return lines.join('\n');
