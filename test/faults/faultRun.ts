@@ -174,8 +174,8 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
 
     const accounts = Array.from({ length: options.accounts }, (_, i) => `fault-${i}`);
     for (const accountId of accounts) {
-      await slots[0]!.client.openAccount({ accountId, currency: 'EUR' });
-      await slots[0]!.client.deposit({ accountId, amount: OPENING_BALANCE, requestId: `${dbName}-open-${accountId}` });
+      await settingUp(() => slots[0]!.client.openAccount({ accountId, currency: 'EUR' }));
+      await settingUp(() => slots[0]!.client.deposit({ accountId, amount: OPENING_BALANCE, requestId: `${dbName}-open-${accountId}` }));
     }
 
     // Subscribers on the first two processes, from now on.
@@ -218,12 +218,12 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     // Live before the workload starts: a marker deposit both subscribers receive (a feed delivers
     // in commit order, so every later entry is owed to them).
     const marker = `${dbName}-open-marker`;
-    await slots[0]!.client.deposit({ accountId: accounts[0]!, amount: 1, requestId: marker });
+    await settingUp(() => slots[0]!.client.deposit({ accountId: accounts[0]!, amount: 1, requestId: marker }));
     for (const [i, subscriber] of subscribers.entries()) {
       await waitFor(async () => {
         if (subscriber.entries.some((e) => e.requestId === marker)) return true;
         // Not attached yet when the marker committed: another marker until one arrives.
-        await slots[0]!.client.deposit({ accountId: accounts[0]!, amount: 1, requestId: `${marker}-${i}-${randomBytes(3).toString('hex')}` });
+        await settingUp(() => slots[0]!.client.deposit({ accountId: accounts[0]!, amount: 1, requestId: `${marker}-${i}-${randomBytes(3).toString('hex')}` }));
         return subscriber.entries.some((e) => e.requestId.startsWith(marker));
       }, `subscriber ${i} live`, 60_000);
     }
@@ -362,6 +362,22 @@ interface SubscriberLog {
   entries: Array<{ entryId: string; requestId: string; accountId: string; versionAfter: number }>;
   resyncs: number;
   failed?: string;
+}
+
+/**
+ * A call of the run's setup (openings, markers: no fault yet, nothing under test), sent again while
+ * the process answers no attempt within the SDK's attempt timeout, as on a 2-core machine at load
+ * 40, until API_START_TIMEOUT_MS. Each is safe twice: an opening by its account id, a deposit by its key.
+ */
+async function settingUp<T>(call: () => Promise<T>): Promise<T> {
+  const until = Date.now() + API_START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof PreconditionError) || error.code !== 'NETWORK_ERROR' || Date.now() > until) throw error;
+    }
+  }
 }
 
 /** Restarts a killed member; on a machine too loaded for it to print its ready line in time, once more. */
