@@ -550,13 +550,16 @@ async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
     }
     case 'stepDown': {
       // The primary found may lose its office before the command reaches it (a member just
-      // restarted, heartbeats settling): mongod then answers "not primary"; ask the new one.
+      // restarted, heartbeats settling): mongod then answers "not primary"; ask the new one. On a
+      // loaded machine no secondary may have caught up within the 1 s catch-up period (mongod's
+      // ExceededTimeLimit, "No electable secondaries caught up"): asked again, as an operator would.
       for (let attempt = 1; ; attempt += 1) {
         const primary = await set.primary();
         try {
           await stepDown(primary, 2);
         } catch (error) {
           if (attempt < 3 && error instanceof Error && /not primary/i.test(error.message)) continue;
+          if (attempt < 10 && error instanceof Error && /no electable secondaries caught up/i.test(error.message)) continue;
           throw error;
         }
         await set.primary(primary);
