@@ -600,7 +600,8 @@ async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
     }
     case 'leaseHolderSigkill': {
       const holder = await waitFor(async () => (await projectionLeases(deps.db).findOne({ _id: PAYOUT_LEASE_NAME }, { readPreference: ReadPreference.primary }))?.holder, 'a projection lease holder', 60_000);
-      const slot = slots.find((s) => holder.includes(`:${s.process.pid}:`));
+      // A holder names its process as src/db/processLiveness.ts's newProcessId does: `<pid>-<random>`, then `/<lease>`.
+      const slot = slots.find((s) => holder.startsWith(`${s.process.pid}-`));
       if (slot === undefined) return `none (holder ${holder} is no process of the run)`;
       slot.process.main.child.kill('SIGKILL');
       await deps.restartApi(slot);
