@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient, ReadPreference } from 'mongodb';
 import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
-import { answerLog } from '../../test/support/answerLog.ts';
+import { answerLog, r5Violations } from '../../test/support/answerLog.ts';
 import { startAppProcess, type AppProcess } from '../../test/support/app.ts';
 import { startReplicaSet } from '@precondition/mongo-emulator';
 import { waitFor } from '../../test/support/waiting.ts';
@@ -327,7 +327,8 @@ async function main(): Promise<void> {
       else if (s.resyncs === 0 && s.count !== owed) violations.push(`subscriber ${i} got ${s.count} of ${owed} entries`);
       if (s.disorder > 0) violations.push(`subscriber ${i}: ${s.disorder} entries twice or out of order`);
     }
-    for (const [operation, seen] of answers.internalErrors) violations.push(`${seen.count} INTERNAL_SERVER_ERROR answers to ${operation} (first: ${seen.first})`);
+    // R5, as the fault run's checker: no INTERNAL_SERVER_ERROR, no UNAVAILABLE without its 503 and Retry-After.
+    violations.push(...r5Violations(answers));
 
     const minutesRun = ((Date.now() - startedAt) / 60_000).toFixed(1);
     const title = `Soak: ${minutesRun} min, ${RATE} ops/s, 2 API processes, 3 members (the emulator, on dbpaths), ${SUBSCRIBERS} subscribers; ${totals.calls} calls, ${acks.length} acknowledged, ${workDone} work items done by the SDK worker`;

@@ -11,12 +11,26 @@ export interface AnswerLog {
   WebSocket: never;
   /** Error codes by operation name: operation → code → count. */
   codes: Map<string, Map<string, number>>;
+  /** Every error answer when it was read (Date.now()), with its operation and code: what a fault's window saw. */
+  timeline: Array<{ at: number; operation: string; code: string }>;
   /** INTERNAL_SERVER_ERROR answers by operation, with the first one's message. */
   internalErrors: Map<string, { count: number; first: string }>;
   /** UNAVAILABLE answers over HTTP that lacked the 503 status or the Retry-After header. */
   badUnavailable: string[];
   /** One line: the codes seen, by operation. */
   line(): string;
+}
+
+/**
+ * R5's verdict over everything a run's clients were answered: a line per operation that got
+ * INTERNAL_SERVER_ERROR (with how many and the first message), and one per UNAVAILABLE over HTTP
+ * without its 503 and Retry-After. The fault run's checker and the soak report these as violations.
+ */
+export function r5Violations(log: Pick<AnswerLog, 'internalErrors' | 'badUnavailable'>): string[] {
+  return [
+    ...[...log.internalErrors].map(([operation, seen]) => `R5: ${seen.count} INTERNAL_SERVER_ERROR answers to ${operation} (first: ${seen.first})`),
+    ...log.badUnavailable.map((line) => `R5: ${line}`),
+  ];
 }
 
 interface ErrorPayload {
@@ -30,9 +44,11 @@ export function answerLog(): AnswerLog {
   const codes = new Map<string, Map<string, number>>();
   const internalErrors = new Map<string, { count: number; first: string }>();
   const badUnavailable: string[] = [];
+  const timeline: AnswerLog['timeline'] = [];
   const count = (operation: string, errors: readonly ErrorPayload[] | undefined) => {
     for (const error of errors ?? []) {
       const code = error.extensions?.code ?? 'NO_CODE';
+      timeline.push({ at: Date.now(), operation, code });
       const byCode = codes.get(operation) ?? new Map<string, number>();
       byCode.set(code, (byCode.get(code) ?? 0) + 1);
       codes.set(operation, byCode);
@@ -93,6 +109,7 @@ export function answerLog(): AnswerLog {
     fetch: fetchAndRead,
     WebSocket: ReadingWebSocket as never,
     codes,
+    timeline,
     internalErrors,
     badUnavailable,
     line() {
