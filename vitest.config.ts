@@ -54,7 +54,9 @@ export const testFiles = [
 export const processFiles = testFiles.filter((file) => PROCESSES_TAG.test(readFileSync(file, 'utf8')));
 const FAILPOINTS_TAG = /^\s*(?:\/\/|\*)\s*@module-tag\s+failpoints\b/m;
 /** The files tagged `failpoints` (and not `processes`): the group that runs one file at a time. */
-export const failPointFiles = testFiles.filter((file) => !processFiles.includes(file) && FAILPOINTS_TAG.test(readFileSync(file, 'utf8')));
+export const failPointFiles = testFiles.filter(
+  (file) => !processFiles.includes(file) && FAILPOINTS_TAG.test(readFileSync(file, 'utf8')),
+);
 
 /** The settings every configuration shares (vitest.faults, .bench and .mutation spread them). */
 export const sharedTest = {
@@ -67,8 +69,15 @@ export const sharedTest = {
   // culprit. test/globalSetup.ts hands it to the run's shared engine too (env reaches workers only).
   env: { EMULATOR_FREEZE_DOCUMENTS: '1' },
   tags: [
-    { name: 'processes', description: 'runs processes of its own: in the bounded group that runs first (vitest.config.ts)' },
-    { name: 'failpoints', description: "sets fail points on the run's shared engine: in the group that runs one file at a time (vitest.config.ts)" },
+    {
+      name: 'processes',
+      description: 'runs processes of its own: in the bounded group that runs first (vitest.config.ts)',
+    },
+    {
+      name: 'failpoints',
+      description:
+        "sets fail points on the run's shared engine: in the group that runs one file at a time (vitest.config.ts)",
+    },
   ],
 } satisfies TestUserConfig;
 
@@ -95,7 +104,14 @@ export default defineConfig({
       },
       {
         resolve,
-        test: { ...sharedTest, name: 'failpoints', include: failPointFiles, maxWorkers: 1, isolate: false, sequence: { groupOrder: 1 } },
+        test: {
+          ...sharedTest,
+          name: 'failpoints',
+          include: failPointFiles,
+          maxWorkers: 1,
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         resolve,

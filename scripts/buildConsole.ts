@@ -14,7 +14,12 @@ const CONSOLE_SOURCE_DIR = join(ROOT, 'src', 'console');
 /** Where the server looks for the console (src/server/startServer.ts, CONSOLE_BUILD_DIR). */
 export const CONSOLE_BUILD_DIR = join(ROOT, 'dist', 'console');
 /** What the build is made of: the page, the SDK it runs on, and the locked versions of the rest. */
-const INPUTS = [CONSOLE_SOURCE_DIR, join(ROOT, 'packages', 'sdk', 'src'), join(ROOT, 'package-lock.json'), fileURLToPath(import.meta.url)];
+const INPUTS = [
+  CONSOLE_SOURCE_DIR,
+  join(ROOT, 'packages', 'sdk', 'src'),
+  join(ROOT, 'package-lock.json'),
+  fileURLToPath(import.meta.url),
+];
 /** The hash of the inputs a build was made from, kept inside it. */
 const STAMP_FILE = '.source-hash';
 
@@ -76,6 +81,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const startedMs = Date.now();
   const outcome = await buildConsole({ force: process.argv.includes('--force') });
   const where = relative(process.cwd(), CONSOLE_BUILD_DIR) || '.';
-  if (outcome === 'no vite') console.warn(`ops console: vite is not installed (dev dependencies omitted); serving ${where} as it was built, if it was`);
+  if (outcome === 'no vite')
+    console.warn(
+      `ops console: vite is not installed (dev dependencies omitted); serving ${where} as it was built, if it was`,
+    );
   else console.log(`ops console: ${outcome} in ${where} (${Date.now() - startedMs} ms)`);
 }

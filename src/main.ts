@@ -45,7 +45,13 @@ try {
 const logger = createLogger({ level: config.logLevel, format: config.logFormat });
 // Before the server is built: the hot paths decide once whether they trace (tracing.ts).
 const { startTracing } = await import('./observability/tracing.ts');
-const tracing = config.otlpEndpoint ? startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName, warn: (fields, message) => logger.warn(fields, message) }) : null;
+const tracing = config.otlpEndpoint
+  ? startTracing({
+      endpoint: config.otlpEndpoint,
+      serviceName: config.otelServiceName,
+      warn: (fields, message) => logger.warn(fields, message),
+    })
+  : null;
 if (tracing) logger.info({ endpoint: config.otlpEndpoint }, 'tracing: spans exported over OTLP/HTTP');
 /** Exit code for a port already in use (EADDRINUSE's errno on Linux): nothing else was started. */
 const EXIT_ADDRESS_IN_USE = 98;

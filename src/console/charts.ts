@@ -2,7 +2,16 @@
 // unit, and the value under the pointer in a tooltip. The tooltip is an element of the page (not
 // pixels of the canvas), so a screen reader and a test read it; each canvas carries how many
 // samples it draws (`data-points`) and how many of them had a feed down (`data-down`).
-import { Chart, LinearScale, LineController, LineElement, PointElement, Tooltip, type Plugin, type TooltipModel } from 'chart.js';
+import {
+  Chart,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type Plugin,
+  type TooltipModel,
+} from 'chart.js';
 import { $, clock } from './dom.ts';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
@@ -67,10 +76,22 @@ export class TimeChart {
         interaction: { mode: 'index', intersect: false },
         elements: { point: { radius: 0, hitRadius: 6, hoverRadius: 3 }, line: { borderWidth: 2 } },
         scales: {
-          x: { type: 'linear', ...timeWindow(Date.now(), Date.now()), title: { display: true, text: 'time' }, ticks: { callback: (value) => clock(Number(value)), maxTicksLimit: 4, maxRotation: 0 } },
-          y: { beginAtZero: true, title: { display: true, text: options.axisTitle }, ticks: { maxTicksLimit: 4, ...(options.integer ? { precision: 0 } : {}) } },
+          x: {
+            type: 'linear',
+            ...timeWindow(Date.now(), Date.now()),
+            title: { display: true, text: 'time' },
+            ticks: { callback: (value) => clock(Number(value)), maxTicksLimit: 4, maxRotation: 0 },
+          },
+          y: {
+            beginAtZero: true,
+            title: { display: true, text: options.axisTitle },
+            ticks: { maxTicksLimit: 4, ...(options.integer ? { precision: 0 } : {}) },
+          },
         },
-        plugins: { legend: { display: false }, tooltip: { enabled: false, external: ({ tooltip }) => this.#showTip(tooltip, options.format) } },
+        plugins: {
+          legend: { display: false },
+          tooltip: { enabled: false, external: ({ tooltip }) => this.#showTip(tooltip, options.format) },
+        },
       },
       plugins: [this.#downBands()],
     });

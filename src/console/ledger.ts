@@ -65,12 +65,15 @@ function statementRow(entry: Entry): HTMLTableRowElement {
 export function createLedgerPanel(session: Session): LedgerPanel {
   let account: Account | null = null;
   /** Stops the open account's live feeds. */
-  let stopFollowing: Array<() => void> = [];
+  const stopFollowing: Array<() => void> = [];
 
   function showAccount(): void {
     // available = balance - held: what withdrawals, transfers and new holds may still spend.
     const held = account?.held ?? 0;
-    const closed = account?.status === 'CLOSED' && account.closedAt ? `, CLOSED since ${new Date(account.closedAt).toLocaleString()}` : '';
+    const closed =
+      account?.status === 'CLOSED' && account.closedAt
+        ? `, CLOSED since ${new Date(account.closedAt).toLocaleString()}`
+        : '';
     $('account').textContent = account
       ? `${account.id}: ${money(account.balance, account.currency)} (version ${account.version}), held ${money(held, account.currency)}, available ${money(account.balance - held, account.currency)}${closed}`
       : 'No such account';
@@ -101,12 +104,15 @@ export function createLedgerPanel(session: Session): LedgerPanel {
     if (!session.mayOpen('accountBalanceChanged')) return;
     stopFollowing.push(
       follow(session.client.subscribe.accountBalanceChanged({ accountIds: [id] }), (event) => {
-        if (event.__typename === 'ResyncRequired') return void lookUpAccount(id).catch((error: unknown) => showNotice(errorText(error)));
+        if (event.__typename === 'ResyncRequired')
+          return void lookUpAccount(id).catch((error: unknown) => showNotice(errorText(error)));
         if (event.__typename !== 'AccountBalanceChanged') return;
         if (account?.id === event.accountId && event.version > account.version) {
           account = { ...account, balance: event.balance, version: event.version };
           showAccount();
-          refreshStatement(event.accountId).catch((error: unknown) => showNotice(`Could not refresh the statement: ${errorText(error)}`, 'poll'));
+          refreshStatement(event.accountId).catch((error: unknown) =>
+            showNotice(`Could not refresh the statement: ${errorText(error)}`, 'poll'),
+          );
         }
       }),
     );
@@ -133,7 +139,9 @@ export function createLedgerPanel(session: Session): LedgerPanel {
     onEntryEvent(event) {
       if (event.__typename === 'ResyncRequired') {
         showNotice(`Resync (${event.reason}): recent entries were re-read.`);
-        return void refreshEntries().catch((error: unknown) => showNotice(`Could not refresh: ${errorText(error)}`, 'poll'));
+        return void refreshEntries().catch((error: unknown) =>
+          showNotice(`Could not refresh: ${errorText(error)}`, 'poll'),
+        );
       }
       if (event.__typename !== 'LedgerEntryAdded') return;
       const body = tbody('entries');
@@ -148,7 +156,8 @@ export function createLedgerPanel(session: Session): LedgerPanel {
       if (!account || !input.value) return;
       const at = new Date(input.value);
       const balance = await session.client.balanceAt({ accountId: account.id, at: at.toISOString() });
-      $('balance-at-result').textContent = `Balance at ${at.toLocaleString()}: ${money(balance ?? 0, account.currency)}`;
+      $('balance-at-result').textContent =
+        `Balance at ${at.toLocaleString()}: ${money(balance ?? 0, account.currency)}`;
     },
   };
 }

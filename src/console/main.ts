@@ -87,10 +87,15 @@ async function openPanels(session: Session, connection: ReturnType<typeof connec
     connection.polledLedger = true;
     poll.push(() => ledger.refreshEntries());
   }
-  if (connection.feeds.length === 0) $('connection').textContent = 'Live updates need a key that may subscribe; this page refreshes every few seconds.';
-  await Promise.all([stats.refresh(), refreshSchedules(session), workItems.refreshFailed(), ledger.refreshEntries(), workItems.loadRecentTransitions()]).catch((error: unknown) =>
-    showNotice(`Could not load: ${errorText(error)}`, 'poll'),
-  );
+  if (connection.feeds.length === 0)
+    $('connection').textContent = 'Live updates need a key that may subscribe; this page refreshes every few seconds.';
+  await Promise.all([
+    stats.refresh(),
+    refreshSchedules(session),
+    workItems.refreshFailed(),
+    ledger.refreshEntries(),
+    workItems.loadRecentTransitions(),
+  ]).catch((error: unknown) => showNotice(`Could not load: ${errorText(error)}`, 'poll'));
   const refreshAll = () =>
     Promise.all(poll.map((refresh) => refresh())).then(
       () => clearNotice('poll'),
@@ -102,7 +107,9 @@ async function openPanels(session: Session, connection: ReturnType<typeof connec
 function wireAccountForms(ledger: ReturnType<typeof createLedgerPanel>): void {
   $('account-lookup').addEventListener('submit', (event) => {
     event.preventDefault();
-    ledger.lookUpAccount($<HTMLInputElement>('account-id').value.trim()).catch((error: unknown) => showNotice(errorText(error)));
+    ledger
+      .lookUpAccount($<HTMLInputElement>('account-id').value.trim())
+      .catch((error: unknown) => showNotice(errorText(error)));
   });
   $('balance-at-form').addEventListener('submit', (event) => {
     event.preventDefault();

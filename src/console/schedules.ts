@@ -10,7 +10,10 @@ export async function refreshSchedules(session: Session): Promise<void> {
   tbody('schedules').replaceChildren(
     ...schedules.map((schedule) => {
       const row = document.createElement('tr');
-      const last = schedule.lastFiredPeriod === null ? 'not yet' : `${new Date(schedule.lastFiredPeriod).toLocaleString()} (fired ${time(schedule.lastFiredAt)})`;
+      const last =
+        schedule.lastFiredPeriod === null
+          ? 'not yet'
+          : `${new Date(schedule.lastFiredPeriod).toLocaleString()} (fired ${time(schedule.lastFiredAt)})`;
       row.append(
         cell(schedule.name),
         cell(schedule.kind, 'kind'),

@@ -29,6 +29,11 @@ export function keepScrollBoxesFitted(root: HTMLElement): void {
     cancelAnimationFrame(frame);
     frame = requestAnimationFrame(fitScrollBoxes);
   };
-  new MutationObserver(fitSoon).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
+  new MutationObserver(fitSoon).observe(root, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['hidden'],
+  });
   addEventListener('resize', fitSoon);
 }

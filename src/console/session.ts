@@ -1,7 +1,13 @@
 // The console's one client of the API: the SDK's (@precondition/sdk), so the page sends only the
 // SDK's generated operations (those of the trusted-documents manifest) and its live updates resume
 // after the last event seen by the SDK's own logic, never by code of the page's.
-import { createClient, type ConnectionEvent, type PreconditionClient, type Result, type SubscriptionMethods } from '@precondition/sdk';
+import {
+  createClient,
+  type ConnectionEvent,
+  type PreconditionClient,
+  type Result,
+  type SubscriptionMethods,
+} from '@precondition/sdk';
 import { showNotice, errorText } from './dom.ts';
 
 export type Viewer = Result<'viewer'>;
@@ -48,7 +54,8 @@ export function follow<T>(events: AsyncGenerator<T, void, undefined>, onEvent: (
         if (stopped) break;
         onEvent(event);
       }
-      if (!stopped) showNotice('A live feed was ended by the server; reload the page to follow it again.', 'connection');
+      if (!stopped)
+        showNotice('A live feed was ended by the server; reload the page to follow it again.', 'connection');
     } catch (error) {
       if (!stopped) showNotice(`Live updates stopped: ${errorText(error)}`, 'connection');
     }

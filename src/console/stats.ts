@@ -19,7 +19,12 @@ const MOVE_OPERATIONS = new Set(['deposit', 'withdraw', 'transfer', 'authorizeHo
 const RESULT_CLASSES = ['applied', 'refused', 'replayed', 'transient'] as const;
 type ResultClass = (typeof RESULT_CLASSES)[number];
 /** A feed's status in one word for its legend, when its stream is not up (OPEN: its gauge says down). */
-const FEED_STATE_WORDS: Record<string, string> = { OPEN: 'down', REOPENING: 'reopening', NEW: 'starting', STOPPED: 'stopped' };
+const FEED_STATE_WORDS: Record<string, string> = {
+  OPEN: 'down',
+  REOPENING: 'reopening',
+  NEW: 'starting',
+  STOPPED: 'stopped',
+};
 const MS_PER_MINUTE = 60_000;
 
 /** A union member's class: every member that is not a success, a replay or undecided is a refusal. */
@@ -37,7 +42,12 @@ interface Reading<T> {
 }
 
 /** The legend of a chart of several lines: each line's latest value in words, and as data (data-now, data-highest). */
-function drawLegend(id: string, names: readonly string[], values: (name: string) => number[], describe: (name: string, now: number, highest: number, item: HTMLLIElement) => Array<string | Node>): void {
+function drawLegend(
+  id: string,
+  names: readonly string[],
+  values: (name: string) => number[],
+  describe: (name: string, now: number, highest: number, item: HTMLLIElement) => Array<string | Node>,
+): void {
   const legend = $(`${id}-legend`);
   names.forEach((name, i) => {
     let item = legend.querySelector<HTMLLIElement>(`li[data-series="${CSS.escape(name)}"]`);
@@ -64,7 +74,8 @@ function nowAndHighest(id: string, values: readonly number[], decimals: number, 
   const last = values.at(-1);
   const highest = Math.max(0, ...values);
   const highestText = highest < 1e-6 ? '0' : highest.toFixed(decimals);
-  $(`${id}-now`).textContent = last === undefined ? '' : `now ${last.toFixed(decimals)}${suffix}, highest ${highestText}${suffix}`;
+  $(`${id}-now`).textContent =
+    last === undefined ? '' : `now ${last.toFixed(decimals)}${suffix}, highest ${highestText}${suffix}`;
 }
 
 export interface StatsPanel {
@@ -73,10 +84,21 @@ export interface StatsPanel {
 
 export function createStatsPanel(session: Session): StatsPanel {
   const charts = {
-    conflicts: new TimeChart('conflicts-chart', { axisTitle: 'lost claims/min', format: (value) => `${value.toFixed(1)}/min` }),
-    lag: new TimeChart('lag-chart', { axisTitle: 'lag (s)', format: (value) => `${value.toFixed(0)} s`, integer: true }),
+    conflicts: new TimeChart('conflicts-chart', {
+      axisTitle: 'lost claims/min',
+      format: (value) => `${value.toFixed(1)}/min`,
+    }),
+    lag: new TimeChart('lag-chart', {
+      axisTitle: 'lag (s)',
+      format: (value) => `${value.toFixed(0)} s`,
+      integer: true,
+    }),
     moves: new TimeChart('moves-chart', { axisTitle: 'moves/min', format: (value) => `${value.toFixed(1)}/min` }),
-    feeds: new TimeChart('feeds-chart', { axisTitle: 'subscribers', format: (value) => `${value} subscriber${value === 1 ? '' : 's'}`, integer: true }),
+    feeds: new TimeChart('feeds-chart', {
+      axisTitle: 'subscribers',
+      format: (value) => `${value} subscriber${value === 1 ? '' : 's'}`,
+      integer: true,
+    }),
   };
   let conflicts: Reading<number> | null = null;
   let moves: Reading<Record<ResultClass, number>> | null = null;
@@ -85,7 +107,11 @@ export function createStatsPanel(session: Session): StatsPanel {
     tbody('queue').replaceChildren(
       ...stats.counts.map((count) => {
         const row = document.createElement('tr');
-        row.append(cell(count.status, `status status-${count.status}`), cell(count.kind, 'kind'), cell(`${count.count}${count.capped ? '+' : ''}`, 'num'));
+        row.append(
+          cell(count.status, `status status-${count.status}`),
+          cell(count.kind, 'kind'),
+          cell(`${count.count}${count.capped ? '+' : ''}`, 'num'),
+        );
         return labelled('queue', row);
       }),
     );
@@ -94,7 +120,11 @@ export function createStatsPanel(session: Session): StatsPanel {
       $('conflict-rate').textContent = perMinute.toFixed(1);
       const samples = charts.conflicts.add({ 'claims lost': perMinute });
       charts.conflicts.draw(['claims lost']);
-      nowAndHighest('conflicts-chart', samples.map((sample) => sample.values['claims lost'] ?? 0), 1);
+      nowAndHighest(
+        'conflicts-chart',
+        samples.map((sample) => sample.values['claims lost'] ?? 0),
+        1,
+      );
     }
     conflicts = { value: stats.conflictsSinceStart, at: now };
     $('conflicts-total').textContent = String(stats.conflictsSinceStart);
@@ -102,19 +132,29 @@ export function createStatsPanel(session: Session): StatsPanel {
 
   function showProjection(projection: Result<'payoutProjectionState'>): void {
     $('projection-holder').textContent = projection.holder ?? 'nobody yet';
-    $('projection-lease').textContent = projection.leaseActive ? `held until ${time(projection.leaseExpiresAt)}` : 'expired: no process is projecting';
-    $('projection-lag').textContent = projection.lagSeconds === null ? 'no position stored yet' : `${projection.lagSeconds} s`;
-    $('projection-sink').textContent = projection.sink === 'bullmq' ? `BullMQ queue ${projection.queueName}` : 'work items';
+    $('projection-lease').textContent = projection.leaseActive
+      ? `held until ${time(projection.leaseExpiresAt)}`
+      : 'expired: no process is projecting';
+    $('projection-lag').textContent =
+      projection.lagSeconds === null ? 'no position stored yet' : `${projection.lagSeconds} s`;
+    $('projection-sink').textContent =
+      projection.sink === 'bullmq' ? `BullMQ queue ${projection.queueName}` : 'work items';
     if (projection.lagSeconds === null) return;
     const samples = charts.lag.add({ lag: projection.lagSeconds });
     charts.lag.draw(['lag']);
-    nowAndHighest('lag-chart', samples.map((sample) => sample.values['lag'] ?? 0), 0, ' s');
+    nowAndHighest(
+      'lag-chart',
+      samples.map((sample) => sample.values['lag'] ?? 0),
+      0,
+      ' s',
+    );
   }
 
   /** Moves per minute by result class, from the counters' growth between two polls. */
   function showMoves(outcomes: readonly Outcome[], now: number): void {
     const totals = Object.fromEntries(RESULT_CLASSES.map((name) => [name, 0])) as Record<ResultClass, number>;
-    for (const { operation, outcome, count } of outcomes) if (MOVE_OPERATIONS.has(operation)) totals[resultClass(outcome)] += count;
+    for (const { operation, outcome, count } of outcomes)
+      if (MOVE_OPERATIONS.has(operation)) totals[resultClass(outcome)] += count;
     $('moves-total').textContent = String(RESULT_CLASSES.reduce((sum, name) => sum + totals[name], 0));
     $('moves-totals').textContent = RESULT_CLASSES.map((name) => `${name} ${totals[name]}`).join(', ');
     const previous = moves;
@@ -122,12 +162,20 @@ export function createStatsPanel(session: Session): StatsPanel {
     if (!previous || now <= previous.at) return;
     // A counter that went down is another process's (or a restarted one's): no rate from that pair.
     if (RESULT_CLASSES.some((name) => totals[name] < previous.value[name])) return;
-    const rates = Object.fromEntries(RESULT_CLASSES.map((name) => [name, ((totals[name] - previous.value[name]) * MS_PER_MINUTE) / (now - previous.at)]));
+    const rates = Object.fromEntries(
+      RESULT_CLASSES.map((name) => [
+        name,
+        ((totals[name] - previous.value[name]) * MS_PER_MINUTE) / (now - previous.at),
+      ]),
+    );
     const samples = charts.moves.add(rates);
     charts.moves.draw(RESULT_CLASSES);
-    drawLegend('moves-chart', RESULT_CLASSES, (name) => samples.map((sample) => sample.values[name] ?? 0), (name, value, highest) => [
-      `${name}: now ${value.toFixed(1)}/min, highest ${highest.toFixed(1)}`,
-    ]);
+    drawLegend(
+      'moves-chart',
+      RESULT_CLASSES,
+      (name) => samples.map((sample) => sample.values[name] ?? 0),
+      (name, value, highest) => [`${name}: now ${value.toFixed(1)}/min, highest ${highest.toFixed(1)}`],
+    );
   }
 
   /** Subscribers per feed, and each feed's state word; a stretch where a feed was down is shaded. */
@@ -137,16 +185,26 @@ export function createStatsPanel(session: Session): StatsPanel {
     const down = feeds.filter((feed) => !feed.up).map((feed) => feed.feed);
     const samples = charts.feeds.add(Object.fromEntries(feeds.map((feed) => [feed.feed, feed.subscribers])), down);
     charts.feeds.draw(names);
-    drawLegend('feeds-chart', names, (name) => samples.map((sample) => sample.values[name] ?? 0), (name, subscribers, highest, item) => {
-      const feed = byName.get(name);
-      item.dataset['up'] = String(feed?.up ?? false);
-      const word = document.createElement('strong');
-      word.className = 'state';
-      word.textContent = feed?.up ? 'up' : (FEED_STATE_WORDS[feed?.status ?? ''] ?? feed?.status.toLowerCase() ?? 'unknown');
-      return [`${name}: `, word, `, ${subscribers} subscriber${subscribers === 1 ? '' : 's'} (highest ${highest})`];
-    });
+    drawLegend(
+      'feeds-chart',
+      names,
+      (name) => samples.map((sample) => sample.values[name] ?? 0),
+      (name, subscribers, highest, item) => {
+        const feed = byName.get(name);
+        item.dataset['up'] = String(feed?.up ?? false);
+        const word = document.createElement('strong');
+        word.className = 'state';
+        word.textContent = feed?.up
+          ? 'up'
+          : (FEED_STATE_WORDS[feed?.status ?? ''] ?? feed?.status.toLowerCase() ?? 'unknown');
+        return [`${name}: `, word, `, ${subscribers} subscriber${subscribers === 1 ? '' : 's'} (highest ${highest})`];
+      },
+    );
     const downSince = samples.filter((sample) => sample.down.length > 0);
-    $('feeds-chart-down').textContent = downSince.length === 0 ? '' : `Down in the last 3 minutes: ${[...new Set(downSince.flatMap((sample) => sample.down))].join(', ')} (shaded).`;
+    $('feeds-chart-down').textContent =
+      downSince.length === 0
+        ? ''
+        : `Down in the last 3 minutes: ${[...new Set(downSince.flatMap((sample) => sample.down))].join(', ')} (shaded).`;
   }
 
   return {

@@ -42,7 +42,9 @@ export class WorkItemsPanel {
 
   onEvent(event: WorkItemEvent): void {
     if (event.__typename === 'ResyncRequired') {
-      showNotice(`Resync (${event.reason}): some transitions may be missing above; the queue and failed items were re-read.`);
+      showNotice(
+        `Resync (${event.reason}): some transitions may be missing above; the queue and failed items were re-read.`,
+      );
       void this.refreshStats().catch((error: unknown) => showNotice(`Could not refresh: ${errorText(error)}`, 'poll'));
       this.#scheduleFailedRefresh();
       return;
@@ -58,7 +60,12 @@ export class WorkItemsPanel {
       ...page.items.map((item) => {
         const row = document.createElement('tr');
         row.dataset['itemId'] = item.id;
-        row.append(this.#idCell(item.id), cell(item.kind, 'kind'), cell(String(item.attempts), 'num'), this.#requeueButton(item.id, item.version));
+        row.append(
+          this.#idCell(item.id),
+          cell(item.kind, 'kind'),
+          cell(String(item.attempts), 'num'),
+          this.#requeueButton(item.id, item.version),
+        );
         return labelled('failed', row);
       }),
     );
@@ -68,12 +75,29 @@ export class WorkItemsPanel {
   async loadRecentTransitions(): Promise<void> {
     const items = await this.session.client.recentWorkItems({ first: RECENT_ITEMS_MAX });
     const events = items
-      .flatMap((item) => item.history.slice(-RECENT_TRANSITIONS_PER_ITEM).map((h): Transition => ({ itemId: item.id, kind: item.kind, previousStatus: h.from, status: h.to, version: h.version, at: h.at })))
+      .flatMap((item) =>
+        item.history
+          .slice(-RECENT_TRANSITIONS_PER_ITEM)
+          .map(
+            (h): Transition => ({
+              itemId: item.id,
+              kind: item.kind,
+              previousStatus: h.from,
+              status: h.to,
+              version: h.version,
+              at: h.at,
+            }),
+          ),
+      )
       .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.version - a.version))
       .slice(0, TRANSITIONS_MAX);
     const body = tbody('transitions');
     const shown = new Set([...body.rows].map((row) => `${row.dataset['itemId']}:${row.dataset['version']}`));
-    body.append(...events.filter((event) => !shown.has(`${event.itemId}:${event.version}`)).map((event) => this.#transitionRow(event)));
+    body.append(
+      ...events
+        .filter((event) => !shown.has(`${event.itemId}:${event.version}`))
+        .map((event) => this.#transitionRow(event)),
+    );
   }
 
   #idCell(id: string): HTMLTableCellElement {
@@ -91,7 +115,9 @@ export class WorkItemsPanel {
         showNotice(`Item id: ${id}`);
       }
     });
-    const open = smallButton('Open', `Open item ${id}`, () => openItem(this.session, id).catch((error: unknown) => showNotice(`Could not open ${id}: ${errorText(error)}`)));
+    const open = smallButton('Open', `Open item ${id}`, () =>
+      openItem(this.session, id).catch((error: unknown) => showNotice(`Could not open ${id}: ${errorText(error)}`)),
+    );
     td.append(code, copy, open);
     return td;
   }
@@ -108,7 +134,11 @@ export class WorkItemsPanel {
       button.disabled = true;
       try {
         const result = await this.session.client.requeueWorkItem({ id: itemId, version });
-        showNotice(result.__typename === 'RequeueSuccess' ? `Requeued ${itemId}` : `Not requeued (${result.__typename}): the item changed meanwhile`);
+        showNotice(
+          result.__typename === 'RequeueSuccess'
+            ? `Requeued ${itemId}`
+            : `Not requeued (${result.__typename}): the item changed meanwhile`,
+        );
         this.#scheduleFailedRefresh();
       } catch (error) {
         showNotice(`Requeue failed: ${errorText(error)}`);
@@ -140,7 +170,8 @@ export class WorkItemsPanel {
     const fragment = document.createDocumentFragment();
     for (const event of this.#pending.splice(0).reverse()) {
       // A live event for a transition already shown (loaded on open) is not shown twice.
-      if (body.querySelector(`tr[data-item-id="${CSS.escape(event.itemId)}"][data-version="${event.version}"]`)) continue;
+      if (body.querySelector(`tr[data-item-id="${CSS.escape(event.itemId)}"][data-version="${event.version}"]`))
+        continue;
       fragment.append(this.#transitionRow(event));
     }
     body.prepend(fragment);
@@ -156,7 +187,13 @@ export class WorkItemsPanel {
 
   #scheduleFailedRefresh(): void {
     clearTimeout(this.#failedRefresh);
-    this.#failedRefresh = setTimeout(() => void this.refreshFailed().catch((error: unknown) => showNotice(`Could not refresh: ${errorText(error)}`, 'poll')), FAILED_REFRESH_DELAY_MS);
+    this.#failedRefresh = setTimeout(
+      () =>
+        void this.refreshFailed().catch((error: unknown) =>
+          showNotice(`Could not refresh: ${errorText(error)}`, 'poll'),
+        ),
+      FAILED_REFRESH_DELAY_MS,
+    );
   }
 }
 
@@ -188,7 +225,13 @@ async function openItem(session: Session, id: string): Promise<void> {
   tbody('item-history').replaceChildren(
     ...item.history.map((step) => {
       const row = document.createElement('tr');
-      row.append(cell(step.from ?? '∅', `status status-${step.from}`), cell(step.to, `status status-${step.to}`), cell(String(step.version), 'num'), cell(step.workerId ?? ''), cell(time(step.at), 'time'));
+      row.append(
+        cell(step.from ?? '∅', `status status-${step.from}`),
+        cell(step.to, `status status-${step.to}`),
+        cell(String(step.version), 'num'),
+        cell(step.workerId ?? ''),
+        cell(time(step.at), 'time'),
+      );
       return labelled('item-history', row);
     }),
   );

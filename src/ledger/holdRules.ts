@@ -14,7 +14,13 @@ export interface HoldRules {
    * Resolves a hold that is pending and unexpired, matching `extra` too, with `update`; returns the
    * hold after the write, or null when nothing matched (nothing written).
    */
-  resolve(holds: Collection<HoldDoc>, session: ClientSession, holdId: string, extra: Filter<HoldDoc>, update: Document[]): Promise<HoldDoc | null>;
+  resolve(
+    holds: Collection<HoldDoc>,
+    session: ClientSession,
+    holdId: string,
+    extra: Filter<HoldDoc>,
+    update: Document[],
+  ): Promise<HoldDoc | null>;
 }
 
 /** `expiresAt > $$NOW`: the hold may still be resolved by a caller, on the database's clock (H3). */
@@ -25,8 +31,12 @@ export const expired: Document = { $expr: { $lte: ['$expiresAt', '$$NOW'] } };
 export const holdRules: HoldRules = Object.freeze<HoldRules>({
   expiresAt: (expiresInSeconds) => ({ $add: ['$$NOW', expiresInSeconds * 1_000] }),
   resolve: (holds, session, holdId, extra, update) =>
-    holds.findOneAndUpdate({ _id: holdId, status: HoldStatus.PENDING, ...unexpired, ...extra } as Filter<HoldDoc>, update, {
-      session,
-      returnDocument: 'after',
-    }),
+    holds.findOneAndUpdate(
+      { _id: holdId, status: HoldStatus.PENDING, ...unexpired, ...extra } as Filter<HoldDoc>,
+      update,
+      {
+        session,
+        returnDocument: 'after',
+      },
+    ),
 });

@@ -9,11 +9,25 @@ import { fromLong, toLong } from './money.ts';
 import type { AccountSnapshot, HoldOutcomeResult, HoldSnapshot } from './results.ts';
 
 export function storedHold(doc: HoldDoc): StoredHold {
-  return { id: doc._id, accountId: doc.accountId, currency: doc.currency, amount: doc.amount, capturedAmount: doc.capturedAmount, status: doc.status, expiresAt: doc.expiresAt };
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    currency: doc.currency,
+    amount: doc.amount,
+    capturedAmount: doc.capturedAmount,
+    status: doc.status,
+    expiresAt: doc.expiresAt,
+  };
 }
 
 export function storedAccount(state: AccountState): StoredAccount {
-  return { id: state._id, currency: state.currency, balance: toLong(fromLong(state.balance)), version: toLong(fromLong(state.version)), held: toLong(fromLong(state.held ?? 0)) };
+  return {
+    id: state._id,
+    currency: state.currency,
+    balance: toLong(fromLong(state.balance)),
+    version: toLong(fromLong(state.version)),
+    held: toLong(fromLong(state.held ?? 0)),
+  };
 }
 
 export function holdSnapshot(stored: StoredHold): HoldSnapshot {
@@ -29,15 +43,31 @@ export function holdSnapshot(stored: StoredHold): HoldSnapshot {
 }
 
 function accountSnapshot(stored: StoredAccount): AccountSnapshot {
-  return toAccountSnapshot({ _id: stored.id, currency: stored.currency, balance: stored.balance, version: stored.version, held: stored.held, openedAt: new Date(0) });
+  return toAccountSnapshot({
+    _id: stored.id,
+    currency: stored.currency,
+    balance: stored.balance,
+    version: stored.version,
+    held: stored.held,
+    openedAt: new Date(0),
+  });
 }
 
 export function outcomeResult(outcome: HoldOutcome, entries: readonly EntryDoc[]): HoldOutcomeResult {
   switch (outcome.kind) {
     case 'rejected':
-      return { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) };
+      return {
+        kind: 'insufficientFunds',
+        accountId: outcome.accountId,
+        balance: fromLong(outcome.balance),
+        amount: fromLong(outcome.amount),
+      };
     case 'authorized':
-      return { kind: 'authorizeHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
+      return {
+        kind: 'authorizeHoldSuccess',
+        hold: holdSnapshot(outcome.hold),
+        account: accountSnapshot(outcome.account),
+      };
     case 'voided':
       return { kind: 'voidHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
     case 'captured': {

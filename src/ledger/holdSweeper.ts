@@ -33,7 +33,10 @@ export interface SweepPass {
  */
 export async function sweepExpiredHolds(deps: HoldDeps, limit: number, signal?: AbortSignal): Promise<SweepPass> {
   const due = await deps.holds.holds
-    .find({ status: HoldStatus.PENDING, ...expired }, { projection: { _id: 1, accountId: 1 }, sort: { expiresAt: 1 }, limit, hint: HoldIndex.pendingByExpiry })
+    .find(
+      { status: HoldStatus.PENDING, ...expired },
+      { projection: { _id: 1, accountId: 1 }, sort: { expiresAt: 1 }, limit, hint: HoldIndex.pendingByExpiry },
+    )
     .toArray();
   let count = 0;
   for (const hold of due) {

@@ -15,7 +15,12 @@ export function lifecycleResult(outcome: LifecycleOutcome, docs: readonly EntryD
   const credit = entries.find((entry) => entry.id.endsWith(':credit')) ?? null;
   switch (outcome.kind) {
     case 'rejected':
-      return { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) };
+      return {
+        kind: 'insufficientFunds',
+        accountId: outcome.accountId,
+        balance: fromLong(outcome.balance),
+        amount: fromLong(outcome.amount),
+      };
     case 'reversed': {
       invariant(debit, () => `reversal of ${outcome.originalRequestId} lacks its debit entry`);
       const result: ReverseMoveSuccess = {
@@ -32,7 +37,11 @@ export function lifecycleResult(outcome: LifecycleOutcome, docs: readonly EntryD
       return result;
     }
     case 'closed': {
-      const account: AccountSnapshot = { ...accountSnapshot(outcome.account), status: AccountStatus.CLOSED, closedAt: outcome.closedAt };
+      const account: AccountSnapshot = {
+        ...accountSnapshot(outcome.account),
+        status: AccountStatus.CLOSED,
+        closedAt: outcome.closedAt,
+      };
       const result: CloseAccountSuccess = {
         kind: 'closeAccountSuccess',
         account,
@@ -47,6 +56,13 @@ export function lifecycleResult(outcome: LifecycleOutcome, docs: readonly EntryD
 }
 
 function accountSnapshot(stored: StoredAccount): AccountSnapshot {
-  const doc: AccountDoc = { _id: stored.id, currency: stored.currency, balance: stored.balance, version: stored.version, held: stored.held, openedAt: new Date(0) };
+  const doc: AccountDoc = {
+    _id: stored.id,
+    currency: stored.currency,
+    balance: stored.balance,
+    version: stored.version,
+    held: stored.held,
+    openedAt: new Date(0),
+  };
   return toAccountSnapshot(doc);
 }

@@ -9,8 +9,22 @@ export type LifecycleParams =
 
 /** What a life-cycle request decided, stored on its request so every replay repeats it. */
 export type LifecycleOutcome =
-  | { kind: 'reversed'; originalRequestId: string; originalAmount: Long; reversedAmount: Long; amount: Long; entryIds: string[] }
-  | { kind: 'closed'; account: StoredAccount; closedAt: Date; movedAmount: Long; transferredTo: StoredAccount; entryIds: string[] }
+  | {
+      kind: 'reversed';
+      originalRequestId: string;
+      originalAmount: Long;
+      reversedAmount: Long;
+      amount: Long;
+      entryIds: string[];
+    }
+  | {
+      kind: 'closed';
+      account: StoredAccount;
+      closedAt: Date;
+      movedAmount: Long;
+      transferredTo: StoredAccount;
+      entryIds: string[];
+    }
   /** The account to debit no longer held the amount: final for the key, like a withdrawal's. */
   | { kind: 'rejected'; accountId: string; balance: Long; amount: Long };
 

@@ -15,7 +15,13 @@ export interface LifecycleRules {
    * `readBefore` is the original as read before the transaction (to pick the accounts' turns):
    * what a check must never rely on, and what the meta-test's mutant does rely on.
    */
-  takeReversal(requests: Collection<RequestDoc>, session: ClientSession, originalKey: string, amount: number, readBefore: RequestDoc | null): Promise<RequestDoc | null>;
+  takeReversal(
+    requests: Collection<RequestDoc>,
+    session: ClientSession,
+    originalKey: string,
+    amount: number,
+    readBefore: RequestDoc | null,
+  ): Promise<RequestDoc | null>;
 }
 
 export const lifecycleRules: LifecycleRules = Object.freeze<LifecycleRules>({

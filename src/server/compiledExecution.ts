@@ -9,7 +9,14 @@
 // its operations are subscriptions, executed once per event against a small selection.
 // test/server/compiledExecution.test.ts runs every trusted document through both executors and
 // requires the same answers, errors included.
-import { execute, getVariableValues, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  execute,
+  getVariableValues,
+  printSchema,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
 
@@ -58,17 +65,27 @@ export class CompiledExecution {
   async execute(request: ExecutorRequest): Promise<ExecutionResult> {
     const operationName = request.request.operationName;
     const variables = request.request.variables;
-    const plan = this.#trustedHashes.has(request.queryHash) ? this.#planFor(request.queryHash, request.document, operationName) : null;
+    const plan = this.#trustedHashes.has(request.queryHash)
+      ? this.#planFor(request.queryHash, request.document, operationName)
+      : null;
     if (plan !== null) {
       // graphql-jit coerces variables itself, with messages of its own and errors that point at no
       // variable definition (so Apollo would answer 500, not 400 BAD_USER_INPUT). graphql-js's
       // coercion runs first, as its execute() would run it: its errors are answered as they are,
       // and the plan runs only with variables graphql-js accepts.
-      const coerced = getVariableValues(this.#schema, request.operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: COERCION_ERRORS_MAX });
+      const coerced = getVariableValues(this.#schema, request.operation.variableDefinitions ?? [], variables ?? {}, {
+        maxErrors: COERCION_ERRORS_MAX,
+      });
       if (coerced.errors) return { errors: coerced.errors };
       return plan.query(undefined, request.context, variables ?? {});
     }
-    return execute({ schema: this.#schema, document: request.document, contextValue: request.context, variableValues: variables, operationName });
+    return execute({
+      schema: this.#schema,
+      document: request.document,
+      contextValue: request.context,
+      variableValues: variables,
+      operationName,
+    });
   }
 
   #planFor(hash: string, document: DocumentNode, operationName: string | undefined): CompiledQuery | null {

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const CONSOLE_PATH = '/console';
 export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
-export const CONSOLE_NOT_BUILT = 'The ops console is not built: run `npm run build:console` (npm start does it), then reload.';
+export const CONSOLE_NOT_BUILT =
+  'The ops console is not built: run `npm run build:console` (npm start does it), then reload.';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,7 +27,9 @@ const TYPES: Record<string, string> = {
 export async function builtConsoleFiles(dir: string): Promise<Set<string>> {
   try {
     const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-    return new Set(entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name))));
+    return new Set(
+      entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name))),
+    );
   } catch {
     return new Set();
   }

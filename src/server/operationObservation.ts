@@ -10,7 +10,22 @@ import type { GraphqlTelemetry } from './telemetry.ts';
 export const OTHER_OPERATION = 'other';
 
 /** Input fields that say what a mutation was about; payloads and results are left out (large, private). */
-const LOGGED_INPUT_FIELDS = ['accountId', 'fromAccountId', 'toAccountId', 'currency', 'amount', 'requestId', 'id', 'kind', 'idempotencyKey', 'workerId', 'version', 'expectedVersion', 'outcome', 'leaseSeconds'];
+const LOGGED_INPUT_FIELDS = [
+  'accountId',
+  'fromAccountId',
+  'toAccountId',
+  'currency',
+  'amount',
+  'requestId',
+  'id',
+  'kind',
+  'idempotencyKey',
+  'workerId',
+  'version',
+  'expectedVersion',
+  'outcome',
+  'leaseSeconds',
+];
 
 export type OperationOutcome = 'ok' | 'error';
 
@@ -20,9 +35,18 @@ export type OperationOutcome = 'ok' | 'error';
  * freely, so any other name counts as "other".
  */
 export function operationRecorder(telemetry: GraphqlTelemetry, knownOperationNames: ReadonlySet<string> = new Set()) {
-  return (type: string, outcome: OperationOutcome, operationName: string | null | undefined, startedNs: bigint): void => {
+  return (
+    type: string,
+    outcome: OperationOutcome,
+    operationName: string | null | undefined,
+    startedNs: bigint,
+  ): void => {
     telemetry.operationDurationSeconds.observe({ type }, Number(process.hrtime.bigint() - startedNs) / 1e9);
-    telemetry.operationsTotal.inc({ type, outcome, operation: operationName && knownOperationNames.has(operationName) ? operationName : OTHER_OPERATION });
+    telemetry.operationsTotal.inc({
+      type,
+      outcome,
+      operation: operationName && knownOperationNames.has(operationName) ? operationName : OTHER_OPERATION,
+    });
   };
 }
 
@@ -43,7 +67,8 @@ const logged = Symbol('mutationLogged');
  */
 export function logMutationResults<TSchema extends GraphQLSchema>(schema: TSchema): TSchema {
   for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
-    const resolve: GraphQLFieldResolver<unknown, RequestContext> & { [logged]?: true } = field.resolve ?? defaultFieldResolver;
+    const resolve: GraphQLFieldResolver<unknown, RequestContext> & { [logged]?: true } =
+      field.resolve ?? defaultFieldResolver;
     if (resolve[logged]) continue;
     // No closure is made per call but the promise's two callbacks, unnamed: tsx names a named
     // function expression with a `__name` call each time it is evaluated (see http.ts), which the

@@ -22,7 +22,14 @@ export interface RoutesOptions {
 
 export function createRoutes(options: RoutesOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { graphqlPath, consolePath } = options;
-  const index = { graphql: graphqlPath, console: consolePath, health: '/healthz', ready: '/readyz', metrics: '/metrics', howToCall: HOW_TO_CALL };
+  const index = {
+    graphql: graphqlPath,
+    console: consolePath,
+    health: '/healthz',
+    ready: '/readyz',
+    metrics: '/metrics',
+    howToCall: HOW_TO_CALL,
+  };
   const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void | Promise<void>>([
     ['/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' })],
     [
@@ -40,7 +47,10 @@ export function createRoutes(options: RoutesOptions): (req: IncomingMessage, res
       },
     ],
     // The first thing a newcomer opens: a browser goes to the console, anything else is told where to go.
-    ['/', (req, res) => (prefersHtml(req.headers.accept) ? redirect(res, 302, consolePath) : sendJson(res, 200, index))],
+    [
+      '/',
+      (req, res) => (prefersHtml(req.headers.accept) ? redirect(res, 302, consolePath) : sendJson(res, 200, index)),
+    ],
     ['/favicon.ico', (_req, res) => redirect(res, 301, `${consolePath}/favicon.svg`)],
     // Relative links in the page (console.css, console.js) resolve under the folder only.
     [consolePath, (_req, res) => redirect(res, 301, `${consolePath}/`)],
@@ -49,7 +59,10 @@ export function createRoutes(options: RoutesOptions): (req: IncomingMessage, res
   return (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0]!;
     const route = routes.get(path);
-    const file = route === undefined && path.startsWith(consolePrefix) ? path.slice(consolePrefix.length) || 'index.html' : undefined;
+    const file =
+      route === undefined && path.startsWith(consolePrefix)
+        ? path.slice(consolePrefix.length) || 'index.html'
+        : undefined;
     if (route === undefined && file === undefined) return notFound(req, res, path);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
@@ -110,7 +123,14 @@ function quality(accept: string, type: string, subtype: string): number {
   for (const part of accept.split(',')) {
     const [range = '', ...params] = part.trim().toLowerCase().split(';');
     const [rangeType, rangeSubtype] = range.trim().split('/');
-    const specificity = rangeType === type && rangeSubtype === subtype ? 2 : rangeType === type && rangeSubtype === '*' ? 1 : rangeType === '*' && rangeSubtype === '*' ? 0 : -1;
+    const specificity =
+      rangeType === type && rangeSubtype === subtype
+        ? 2
+        : rangeType === type && rangeSubtype === '*'
+          ? 1
+          : rangeType === '*' && rangeSubtype === '*'
+            ? 0
+            : -1;
     if (specificity < best || specificity < 0) continue;
     const qParam = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
     const value = qParam === undefined ? 1 : Number(qParam.slice(2));

@@ -9,7 +9,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GraphQLSchema } from 'graphql';
@@ -46,7 +50,7 @@ import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
-import { createShutdownGate, type ShutdownGate } from './shutdownGate.ts';
+import { createShutdownGate, } from './shutdownGate.ts';
 import { createGraphqlTelemetry, type GraphqlTelemetry } from './telemetry.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -116,13 +120,36 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // The SDK's operation names: the bounded label set of graphql_operations_total.
     const operationNames = manifest.ok ? operationNamesOf(manifest.texts) : new Set<string>();
     // Trusted documents run on plans compiled once (compiledExecution.ts); others on graphql-js.
-    const compiled = new CompiledExecution(schema, manifest.ok && options.trustedExecution !== 'graphql-js' ? manifest.hashes : new Set());
+    const compiled = new CompiledExecution(
+      schema,
+      manifest.ok && options.trustedExecution !== 'graphql-js' ? manifest.hashes : new Set(),
+    );
     const admission = createAdmission(config, app, keyring, graphqlTelemetry, logger);
-    const apollo = createApollo({ config, compiled, admission, httpServer, telemetry: graphqlTelemetry, logger, knownOperationNames: operationNames });
+    const apollo = createApollo({
+      config,
+      compiled,
+      admission,
+      httpServer,
+      telemetry: graphqlTelemetry,
+      logger,
+      knownOperationNames: operationNames,
+    });
     await apollo.start();
     cleanups.push(() => apollo.stop());
-    const wss = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: config.limits.httpBodyLimitBytes });
-    const graphqlWs = attachGraphqlWs({ wss, schema, admission, app, logger, telemetry: graphqlTelemetry, knownOperationNames: operationNames });
+    const wss = new WebSocketServer({
+      server: httpServer,
+      path: GRAPHQL_PATH,
+      maxPayload: config.limits.httpBodyLimitBytes,
+    });
+    const graphqlWs = attachGraphqlWs({
+      wss,
+      schema,
+      admission,
+      app,
+      logger,
+      telemetry: graphqlTelemetry,
+      knownOperationNames: operationNames,
+    });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
 
@@ -133,7 +160,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       gate.begin();
       await graphqlWs.dispose();
       const left = await gate.drained(config.limits.shutdownGraceMs);
-      logger.info({ inFlight: left, graceMs: config.limits.shutdownGraceMs }, left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight');
+      logger.info(
+        { inFlight: left, graceMs: config.limits.shutdownGraceMs },
+        left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight',
+      );
     });
     const routes = createRoutes({
       graphqlPath: GRAPHQL_PATH,
@@ -186,14 +216,26 @@ function createBoundedHttpServer(config: Config): Server {
 }
 
 /** The one admission screen both transports run every operation through (admission.ts). */
-function createAdmission(config: Config, app: App, keyring: Keyring, telemetry: GraphqlTelemetry, logger: Logger): Admission {
+function createAdmission(
+  config: Config,
+  app: App,
+  keyring: Keyring,
+  telemetry: GraphqlTelemetry,
+  logger: Logger,
+): Admission {
   return new Admission({
     keyring,
     production: config.nodeEnv === 'production',
     batchMax: config.limits.graphqlBatchMax,
     queryLimits: queryLimitProtection(config.limits, telemetry),
-    trustedDocuments: new TrustedDocuments(config.trustedDocuments, logger.child({ component: 'trustedDocuments' }), telemetry),
-    rateLimiter: config.rateLimits ? new SharedRateLimiter(config.rateLimits, app.db, telemetry, logger.child({ component: 'rateLimit' })) : null,
+    trustedDocuments: new TrustedDocuments(
+      config.trustedDocuments,
+      logger.child({ component: 'trustedDocuments' }),
+      telemetry,
+    ),
+    rateLimiter: config.rateLimits
+      ? new SharedRateLimiter(config.rateLimits, app.db, telemetry, logger.child({ component: 'rateLimit' }))
+      : null,
     telemetry: telemetry,
   });
 }
@@ -209,7 +251,15 @@ interface ApolloDeps {
 }
 
 /** Apollo Server for GraphQL over HTTP: the admission screen's rules and plugin, and the app's own plugins. */
-function createApollo({ config, compiled, admission, httpServer, telemetry, logger, knownOperationNames }: ApolloDeps): ApolloServer<AppContext> {
+function createApollo({
+  config,
+  compiled,
+  admission,
+  httpServer,
+  telemetry,
+  logger,
+  knownOperationNames,
+}: ApolloDeps): ApolloServer<AppContext> {
   return new ApolloServer<AppContext>({
     // The app's schema, executed by compiledExecution.ts (Apollo takes an executor only from a gateway).
     gateway: compiled.gateway(),
@@ -222,7 +272,8 @@ function createApollo({ config, compiled, admission, httpServer, telemetry, logg
     stopOnTerminationSignals: false,
     // A 10-line stack trace on every error buries the message; only a developer who asks for
     // debug logs gets them (never in production).
-    includeStacktraceInErrorResponses: config.nodeEnv !== 'production' && (config.logLevel === 'debug' || config.logLevel === 'trace'),
+    includeStacktraceInErrorResponses:
+      config.nodeEnv !== 'production' && (config.logLevel === 'debug' || config.logLevel === 'trace'),
     formatError: (formatted, raw) => formatAppError(formatted, config.nodeEnv === 'production', raw),
     plugins: [
       // Off: Apollo installs both by default, and both run per request for nothing here. Cache
@@ -245,7 +296,13 @@ function createApollo({ config, compiled, admission, httpServer, telemetry, logg
 }
 
 /** GraphQL over HTTP straight from node:http (src/server/http.ts), behind the admission screen. */
-function graphqlOverHttp(config: Config, apollo: ApolloServer<AppContext>, admission: Admission, app: App, logger: Logger) {
+function graphqlOverHttp(
+  config: Config,
+  apollo: ApolloServer<AppContext>,
+  admission: Admission,
+  app: App,
+  logger: Logger,
+) {
   return graphqlHttpHandler({
     apollo,
     bodyLimitBytes: config.limits.httpBodyLimitBytes,
@@ -271,7 +328,9 @@ async function createKeyring(config: Config, announce: (line: string) => void = 
   if (config.nodeEnv === 'production') throw new Error('API_KEYS is required when NODE_ENV=production');
   const { token, path, created } = await loadOrCreateAdminKey(config.dataDir);
   // Shown on the terminal at every start, so a developer can call the API; the logger never sees it.
-  announce(`API_KEYS is unset: ${created ? 'generated a development admin key' : 'the development admin key'} (kept in ${path}, mode 0600; delete the file for a new one): ${token}`);
+  announce(
+    `API_KEYS is unset: ${created ? 'generated a development admin key' : 'the development admin key'} (kept in ${path}, mode 0600; delete the file for a new one): ${token}`,
+  );
   return { keyring: new Keyring([{ token, role: 'admin' }]), generatedAdminKey: token };
 }
 
@@ -284,7 +343,11 @@ function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
   res.statusCode = 503;
   res.setHeader('retry-after', '1');
   res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify({ errors: [{ message: 'The server is starting; retry in a second', extensions: { code: 'STARTING' } }] }));
+  res.end(
+    JSON.stringify({
+      errors: [{ message: 'The server is starting; retry in a second', extensions: { code: 'STARTING' } }],
+    }),
+  );
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -67,7 +67,10 @@ async function completeWrite(ctx: WorkDeps, input: CompleteWorkItemInput): Promi
     requestId: `${input.id.toHexString()}:${input.workerId}:${input.version}`,
     firstSeenAt: prior.completedAt,
     // The item as that completion left it (stored by the same write), not as it is now.
-    original: { kind: 'completeSuccess', item: current.completionOutcome ? { ...current.completionOutcome, _id: current._id } : current },
+    original: {
+      kind: 'completeSuccess',
+      item: current.completionOutcome ? { ...current.completionOutcome, _id: current._id } : current,
+    },
   };
 }
 

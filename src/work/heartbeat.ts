@@ -16,10 +16,14 @@ import type { HeartbeatResult } from './results.ts';
  */
 export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemInput): Promise<HeartbeatResult> {
   const extend = (session?: ClientSession) =>
-    ctx.collection.findOneAndUpdate(ctx.preconditions.heldBy(input.id, input.workerId, input.version), pipelines.heartbeat(), {
-      returnDocument: 'after',
-      ...(session ? { session } : {}),
-    });
+    ctx.collection.findOneAndUpdate(
+      ctx.preconditions.heldBy(input.id, input.workerId, input.version),
+      pipelines.heartbeat(),
+      {
+        returnDocument: 'after',
+        ...(session ? { session } : {}),
+      },
+    );
   const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
   let item: WorkItemDoc | null;
   if (limited.size === 0 && groupLimited.size === 0) item = await extend();
@@ -32,7 +36,8 @@ export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemI
         const extended = await extend(session);
         if (extended !== null && limited.has(extended.kind)) await extendPlace(ctx.kindLimits, extended, session);
         // W9: and its group's place likewise.
-        if (extended?.group !== undefined && groupLimited.has(extended.kind)) await extendGroupPlace(ctx.groupPlaces, extended, extended.group, session);
+        if (extended?.group !== undefined && groupLimited.has(extended.kind))
+          await extendGroupPlace(ctx.groupPlaces, extended, extended.group, session);
         return extended;
       });
     } finally {

@@ -28,7 +28,15 @@ import { listSchedules, nextFireTimes, scheduleWork, unscheduleWork } from './sc
 import { fireDueSchedules, ScheduleFirer, type FireClock, type ScheduleFirerOptions } from './scheduleFirer.ts';
 import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
-import { getWorkItem, listWorkItems, payoutFor, recentWorkItems, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
+import {
+  getWorkItem,
+  listWorkItems,
+  payoutFor,
+  recentWorkItems,
+  workItemByKey,
+  workQueueStats,
+  type WorkItemPageQuery,
+} from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
 import { auditWork } from './workAudit.ts';
 import type { WorkTelemetry } from './telemetry.ts';
@@ -97,7 +105,8 @@ export function createWorkService(options: WorkServiceOptions) {
     /** The firing step alone, at a given database-clock instant (the firer's pass; tests drive it too). */
     fireDue: (clock: FireClock) => fireDueSchedules(ctx, clock),
     /** The firer loop under its lease; `start` once per process, `stop` on shutdown. */
-    scheduleFirer: (firer: Omit<ScheduleFirerOptions, 'db' | 'work'>) => new ScheduleFirer({ ...firer, db: options.db, work: ctx }),
+    scheduleFirer: (firer: Omit<ScheduleFirerOptions, 'db' | 'work'>) =>
+      new ScheduleFirer({ ...firer, db: options.db, work: ctx }),
   });
 }
 

@@ -57,7 +57,8 @@ describe('ops console', () => {
     await page.getByLabel('API key').fill(app.keys[role]);
     await page.keyboard.press('Enter');
     await page.locator('#who', { hasText: `Signed in as ${role}` }).waitFor();
-    if (role !== 'dashboard') await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
+    if (role !== 'dashboard')
+      await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
   }
 
   /** Closes a page and waits until its subscriptions have left the server, so the next count starts clean. */
@@ -70,11 +71,23 @@ describe('ops console', () => {
   const row = (page: Page, table: string, itemId: string) => page.locator(`#${table} tr[data-item-id="${itemId}"]`);
 
   async function failedItem(key: string): Promise<string> {
-    const created = await app.gql(`mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { ... on CreateWorkItemSuccess { item { id } } } }`, { input: { kind: 'console', idempotencyKey: key, maxAttempts: 1 } }, { key: 'service' });
+    const created = await app.gql(
+      `mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { ... on CreateWorkItemSuccess { item { id } } } }`,
+      { input: { kind: 'console', idempotencyKey: key, maxAttempts: 1 } },
+      { key: 'service' },
+    );
     const id = created.data.createWorkItem.item.id as string;
-    const claim = await app.gql(`mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { ... on ClaimSuccess { item { version } } } }`, { input: { id, workerId: 'console-worker' } }, { key: 'worker' });
+    const claim = await app.gql(
+      `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { ... on ClaimSuccess { item { version } } } }`,
+      { input: { id, workerId: 'console-worker' } },
+      { key: 'worker' },
+    );
     const version = claim.data.claimWorkItem.item.version as number;
-    const done = await app.gql(`mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename ... on CompleteSuccess { item { status } } } }`, { input: { id, workerId: 'console-worker', version, outcome: 'FAILED', result: { reason: 'test' } } }, { key: 'worker' });
+    const done = await app.gql(
+      `mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename ... on CompleteSuccess { item { status } } } }`,
+      { input: { id, workerId: 'console-worker', version, outcome: 'FAILED', result: { reason: 'test' } } },
+      { key: 'worker' },
+    );
     expect(done.data.completeWorkItem).toEqual({ __typename: 'CompleteSuccess', item: { status: 'FAILED' } });
     return id;
   }
@@ -90,7 +103,14 @@ describe('ops console', () => {
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.getByRole('button', { name: 'Open console' }).click();
     await page.locator('#who', { hasText: 'Signed in as ops' }).waitFor();
-    expect(await page.evaluate(() => ({ session: (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('precondition.apiKey'), local: (globalThis as unknown as { localStorage: { length: number } }).localStorage.length }))).toEqual({ session: app.keys.ops, local: 0 });
+    expect(
+      await page.evaluate(() => ({
+        session: (
+          globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }
+        ).sessionStorage.getItem('precondition.apiKey'),
+        local: (globalThis as unknown as { localStorage: { length: number } }).localStorage.length,
+      })),
+    ).toEqual({ session: app.keys.ops, local: 0 });
     expect(foreign).toEqual([]);
     // Tests read the page's DOM; the page hangs nothing of its own on window for them.
     expect(await page.evaluate('typeof window.precondition')).toBe('undefined');
@@ -112,12 +132,22 @@ describe('ops console', () => {
     await page.locator('#account', { hasText: 'console-acct: €12.50' }).waitFor();
     await deposit(app, 'console-acct', 750, 'console-dep-2');
     const deposited = Date.now();
-    await page.locator('#account', { hasText: 'console-acct: €20.00 (version 2), held €0.00, available €20.00' }).waitFor({ timeout: SHOWS_WITHIN_MS });
-    console.log(`[console] a transition showed ${transitionMs} ms after the API answered, a balance ${Date.now() - deposited} ms after the deposit did`);
+    await page
+      .locator('#account', { hasText: 'console-acct: €20.00 (version 2), held €0.00, available €20.00' })
+      .waitFor({ timeout: SHOWS_WITHIN_MS });
+    console.log(
+      `[console] a transition showed ${transitionMs} ms after the API answered, a balance ${Date.now() - deposited} ms after the deposit did`,
+    );
     // A hold changes what is available, not the balance: the page follows it live too.
-    const hold = await app.gql('mutation { authorizeHold(input: { requestId: "console-hold-1", accountId: "console-acct", amount: 300, expiresInSeconds: 600 }) { __typename } }', {}, { key: 'service' });
+    const hold = await app.gql(
+      'mutation { authorizeHold(input: { requestId: "console-hold-1", accountId: "console-acct", amount: 300, expiresInSeconds: 600 }) { __typename } }',
+      {},
+      { key: 'service' },
+    );
     expect(hold.data?.authorizeHold.__typename).toBe('AuthorizeHoldSuccess');
-    await page.locator('#account', { hasText: 'console-acct: €20.00 (version 2), held €3.00, available €17.00' }).waitFor({ timeout: SHOWS_WITHIN_MS });
+    await page
+      .locator('#account', { hasText: 'console-acct: €20.00 (version 2), held €3.00, available €17.00' })
+      .waitFor({ timeout: SHOWS_WITHIN_MS });
     await page.locator('#entries tr', { hasText: 'console-acct' }).first().waitFor();
     const failed = await failedItem('console-shot-failed');
     await row(page, 'failed', failed).waitFor();
@@ -136,8 +166,14 @@ describe('ops console', () => {
     await button.focus();
     await page.keyboard.press('Enter');
     await page.locator('#notice', { hasText: `Requeued ${id}` }).waitFor();
-    await page.locator(`#transitions tr[data-item-id="${id}"][data-version="4"]`, { hasText: 'FAILED → PENDING' }).waitFor({ timeout: SHOWS_WITHIN_MS });
-    const now = await app.gql(`query ($id: ID!) { workItem(id: $id) { status version } }`, { id }, { key: 'dashboard' });
+    await page
+      .locator(`#transitions tr[data-item-id="${id}"][data-version="4"]`, { hasText: 'FAILED → PENDING' })
+      .waitFor({ timeout: SHOWS_WITHIN_MS });
+    const now = await app.gql(
+      `query ($id: ID!) { workItem(id: $id) { status version } }`,
+      { id },
+      { key: 'dashboard' },
+    );
     expect(now.data.workItem).toEqual({ status: 'PENDING', version: 4 });
     await closePage(page);
   });
@@ -149,7 +185,11 @@ describe('ops console', () => {
     expect(await page.locator('button.requeue').count()).toBe(0);
     // The notice is written after the role check, which may land after the queue's first rows.
     await page.locator('#connection', { hasText: 'need a key that may subscribe' }).waitFor();
-    const refused = await app.gql(`mutation { requeueWorkItem(input: { id: "${id}", version: 3 }) { __typename } }`, {}, { key: 'dashboard' });
+    const refused = await app.gql(
+      `mutation { requeueWorkItem(input: { id: "${id}", version: 3 }) { __typename } }`,
+      {},
+      { key: 'dashboard' },
+    );
     expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     await closePage(page);
   });
@@ -178,8 +218,14 @@ describe('ops console', () => {
 
   it('keeps the live list capped under a burst of transitions', { timeout: 90_000 }, async () => {
     const page = await signIn('ops');
-    const ids = await Promise.all(Array.from({ length: 240 }, (_, i) => createItem(app, 'console-burst', `console-burst-${i}`)));
-    await waitFor(async () => (await page.locator('#transitions tbody tr', { hasText: 'console-burst' }).count()) >= 200, 'the burst to show', 60_000);
+    const ids = await Promise.all(
+      Array.from({ length: 240 }, (_, i) => createItem(app, 'console-burst', `console-burst-${i}`)),
+    );
+    await waitFor(
+      async () => (await page.locator('#transitions tbody tr', { hasText: 'console-burst' }).count()) >= 200,
+      'the burst to show',
+      60_000,
+    );
     expect(await page.locator('#transitions tbody tr').count()).toBe(200);
     expect(ids).toHaveLength(240);
     await closePage(page);

@@ -32,7 +32,7 @@ describe('ops console under TRUSTED_DOCUMENTS=enforce', () => {
     return values.filter(({ labels }) => labels['allowed'] === 'false').reduce((sum, { value }) => sum + value, 0);
   }
 
-  it('serves an ops key every panel with the SDK\'s documents only', { timeout: 90_000 }, async () => {
+  it("serves an ops key every panel with the SDK's documents only", { timeout: 90_000 }, async () => {
     // Enforcement is on: a document of the test's own, from the ops key, is refused.
     const probe = await app.gql('{ viewer { role } }', {}, { key: 'ops' });
     expect(probe.errors?.[0]?.extensions?.code).toBe('UNTRUSTED_DOCUMENT');
@@ -41,14 +41,24 @@ describe('ops console under TRUSTED_DOCUMENTS=enforce', () => {
     // The data, made through the SDK as services and workers make it (trusted documents too).
     const service = createClient({ url: app.url, apiKey: app.keys.service });
     const worker = createClient({ url: app.url, apiKey: app.keys.worker });
-    expect((await service.openAccount({ accountId: 'td-acct', currency: 'EUR' })).__typename).toBe('OpenAccountSuccess');
-    expect((await service.deposit({ accountId: 'td-acct', amount: 1_250, reference: 'td-ref' })).__typename).toBe('DepositSuccess');
+    expect((await service.openAccount({ accountId: 'td-acct', currency: 'EUR' })).__typename).toBe(
+      'OpenAccountSuccess',
+    );
+    expect((await service.deposit({ accountId: 'td-acct', amount: 1_250, reference: 'td-ref' })).__typename).toBe(
+      'DepositSuccess',
+    );
     const created = await service.createWorkItem({ kind: 'td-console', maxAttempts: 1 });
-    if (created.__typename !== 'CreateWorkItemSuccess') throw new Error(`createWorkItem answered ${created.__typename}`);
+    if (created.__typename !== 'CreateWorkItemSuccess')
+      throw new Error(`createWorkItem answered ${created.__typename}`);
     const id = created.item.id;
     const claimed = await worker.claimWorkItem({ id, workerId: 'td-worker' });
     if (claimed.__typename !== 'ClaimSuccess') throw new Error(`claimWorkItem answered ${claimed.__typename}`);
-    const failed = await worker.completeWorkItem({ id, workerId: 'td-worker', version: claimed.item.version, outcome: 'FAILED' });
+    const failed = await worker.completeWorkItem({
+      id,
+      workerId: 'td-worker',
+      version: claimed.item.version,
+      outcome: 'FAILED',
+    });
     expect(failed.__typename).toBe('CompleteSuccess');
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -62,11 +72,19 @@ describe('ops console under TRUSTED_DOCUMENTS=enforce', () => {
       await page.locator(`#failed tr[data-item-id="${id}"]`).waitFor();
       await page.locator(`#transitions tr[data-item-id="${id}"]`, { hasText: 'PROCESSING → FAILED' }).waitFor();
       await page.locator('#entries tr', { hasText: 'td-acct' }).first().waitFor();
-      await page.waitForFunction(`Number(document.getElementById('moves-chart').dataset.points) >= 1`, undefined, { timeout: 20_000 });
+      await page.waitForFunction(`Number(document.getElementById('moves-chart').dataset.points) >= 1`, undefined, {
+        timeout: 20_000,
+      });
       // The item page, then Requeue (a mutation), whose transition comes back live (a subscription).
-      await page.getByRole('button', { name: `Open item ${id}` }).first().click();
+      await page
+        .getByRole('button', { name: `Open item ${id}` })
+        .first()
+        .click();
       await page.locator('#item dd[data-term="Status"]', { hasText: 'FAILED' }).waitFor();
-      await page.getByRole('button', { name: `Requeue ${id}` }).first().click();
+      await page
+        .getByRole('button', { name: `Requeue ${id}` })
+        .first()
+        .click();
       await page.locator('#notice', { hasText: `Requeued ${id}` }).waitFor();
       await page.locator(`#transitions tr[data-item-id="${id}"]`, { hasText: 'FAILED → PENDING' }).waitFor();
       // An account: its line, its statement, its balance live and at a time.

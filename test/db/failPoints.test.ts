@@ -11,7 +11,12 @@ function refusing(error: Error): AdminCommands {
   return { db: () => ({ command: async (_command: Document) => Promise.reject(error) }) };
 }
 
-const notFound = new MongoServerError({ ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: "no such command: 'configureFailPoint'" });
+const notFound = new MongoServerError({
+  ok: 0,
+  code: 59,
+  codeName: 'CommandNotFound',
+  errmsg: "no such command: 'configureFailPoint'",
+});
 
 describe('fail-point probe', () => {
   let test: TestDb;
@@ -28,8 +33,15 @@ describe('fail-point probe', () => {
   });
 
   it('gives the reason to skip when a server at MONGODB_URI refuses them', async () => {
-    expect(await failPointsRefusal(refusing(notFound), 'uri')).toMatch(/refuses configureFailPoint \(CommandNotFound: no such command/);
-    const unauthorized = new MongoServerError({ ok: 0, code: 13, codeName: 'Unauthorized', errmsg: 'not authorized on admin' });
+    expect(await failPointsRefusal(refusing(notFound), 'uri')).toMatch(
+      /refuses configureFailPoint \(CommandNotFound: no such command/,
+    );
+    const unauthorized = new MongoServerError({
+      ok: 0,
+      code: 13,
+      codeName: 'Unauthorized',
+      errmsg: 'not authorized on admin',
+    });
     expect(await failPointsRefusal(refusing(unauthorized), 'uri')).toContain('Unauthorized');
   });
 
@@ -65,12 +77,37 @@ describe('fail points of files running at the same time', () => {
     const first = await named('failPointsFirst');
     await skipIfFailPointsRefused(context, first);
     const second = await named('failPointsSecond');
-    const ping = (client: MongoClient) => client.db('admin').command({ ping: 1 }).then(() => 'ok', (error: Error) => `failed: ${error.message}`);
+    const ping = (client: MongoClient) =>
+      client
+        .db('admin')
+        .command({ ping: 1 })
+        .then(
+          () => 'ok',
+          (error: Error) => `failed: ${error.message}`,
+        );
     // Two holders stand for two files (two worker processes); within one holder a fault may be set again.
-    const offFirst = await failCommand(first, 'failPointsFirst', 'alwaysOn', { failCommands: ['ping'], errorCode: 8 }, { holder: 'first file' });
-    const offFirstAgain = await failCommand(first, 'failPointsFirst', 'alwaysOn', { failCommands: ['ping'], errorCode: 8 }, { holder: 'first file' });
+    const offFirst = await failCommand(
+      first,
+      'failPointsFirst',
+      'alwaysOn',
+      { failCommands: ['ping'], errorCode: 8 },
+      { holder: 'first file' },
+    );
+    const offFirstAgain = await failCommand(
+      first,
+      'failPointsFirst',
+      'alwaysOn',
+      { failCommands: ['ping'], errorCode: 8 },
+      { holder: 'first file' },
+    );
     let secondSet = false;
-    const settingSecond = failCommand(second, 'failPointsSecond', 'alwaysOn', { failCommands: ['ping'], errorCode: 8 }, { holder: 'second file' }).then((off) => {
+    const settingSecond = failCommand(
+      second,
+      'failPointsSecond',
+      'alwaysOn',
+      { failCommands: ['ping'], errorCode: 8 },
+      { holder: 'second file' },
+    ).then((off) => {
       secondSet = true;
       return off;
     });

@@ -13,7 +13,12 @@ async function countOf(counter: Counter<'feed'>, feed: string): Promise<number> 
 
 describe('batchedIncrement', () => {
   it('adds exactly the increments of each turn, per label set, at the end of the turn', async () => {
-    const counter = new Counter({ name: 'deliveries_total', help: 'test', labelNames: ['feed'] as const, registers: [new Registry()] });
+    const counter = new Counter({
+      name: 'deliveries_total',
+      help: 'test',
+      labelNames: ['feed'] as const,
+      registers: [new Registry()],
+    });
     const a = batchedIncrement(counter, { feed: 'a' });
     // Another caller with the same counter and labels shares the incrementer (one flush per turn).
     expect(batchedIncrement(counter, { feed: 'a' })).toBe(a);

@@ -7,7 +7,13 @@
 import { ObjectId } from 'mongodb';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, createWorker, type PreconditionClient, type Worker, type WorkerItem } from '../../packages/sdk/src/index.ts';
+import {
+  createClient,
+  createWorker,
+  type PreconditionClient,
+  type Worker,
+  type WorkerItem,
+} from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -40,12 +46,20 @@ async function stored(id: string) {
 
 /** Whether the database clock has passed `at` (a lease end read from a claim). */
 async function serverClockPast(id: string, at: string): Promise<boolean> {
-  return (await app.db.collection('workItems').countDocuments({ _id: new ObjectId(id), $expr: { $gt: ['$$NOW', new Date(at)] } })) === 1;
+  return (
+    (await app.db
+      .collection('workItems')
+      .countDocuments({ _id: new ObjectId(id), $expr: { $gt: ['$$NOW', new Date(at)] } })) === 1
+  );
 }
 
 /** Another worker's claim of the item by id: ClaimSuccess only once its lease has ended. */
 async function thiefClaims(id: string): Promise<string> {
-  const body = await app.gql(`mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`, { input: { workerId: 'thief', id, leaseSeconds: 60 } }, { key: 'worker' });
+  const body = await app.gql(
+    `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`,
+    { input: { workerId: 'thief', id, leaseSeconds: 60 } },
+    { key: 'worker' },
+  );
   return body.data?.claimWorkItem.__typename;
 }
 
@@ -70,21 +84,28 @@ function blockedWorker(kind: string, client: PreconditionClient) {
       started.push(item.id);
       return started.length === 1 ? new Promise<string>((resolve) => (release = () => resolve('first'))) : 'second';
     },
-    on: { claimed: ({ item }) => void claimed.set(item.id, item), leaseLost: ({ item, reason }) => void lost.push(`${item.id}: ${reason}`) },
+    on: {
+      claimed: ({ item }) => void claimed.set(item.id, item),
+      leaseLost: ({ item, reason }) => void lost.push(`${item.id}: ${reason}`),
+    },
   });
   workers.push(worker);
   return { worker, started, claimed, lost, release: () => release() };
 }
 
 describe('createWorker with prefetch', () => {
-  it('heartbeats a prefetched item while it waits, so no other worker takes it past its first lease, and runs it once', { timeout: 60_000 }, async () => {
+  it('heartbeats a prefetched item while it waits, so no other worker takes it past its first lease, and runs it once', {
+    timeout: 60_000,
+  }, async () => {
     const first = await create('W_PREFETCH_BEAT', 'beat-1');
     const second = await create('W_PREFETCH_BEAT', 'beat-2');
     const w = blockedWorker('W_PREFETCH_BEAT', workerClient);
     await expect.poll(() => w.started.length === 1 && w.worker.waiting === 1, { timeout: 20_000 }).toBe(true);
     expect(w.started).toEqual([first]);
     // The database clock passes the lease the claim gave the waiting item: only heartbeats keep it.
-    await expect.poll(() => serverClockPast(second, w.claimed.get(second)!.leaseExpiresAt!), { timeout: 20_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => serverClockPast(second, w.claimed.get(second)!.leaseExpiresAt!), { timeout: 20_000, interval: 100 })
+      .toBe(true);
     expect(await thiefClaims(second)).toBe('ConflictLost');
     w.release();
     await expect.poll(async () => (await stored(second)).status, { timeout: 20_000 }).toBe('DONE');
@@ -94,7 +115,9 @@ describe('createWorker with prefetch', () => {
     await w.worker.close();
   });
 
-  it('never starts a prefetched item whose lease may have run out while its heartbeats went unanswered', { timeout: 60_000 }, async () => {
+  it('never starts a prefetched item whose lease may have run out while its heartbeats went unanswered', {
+    timeout: 60_000,
+  }, async () => {
     const first = await create('W_PREFETCH_LAPSE', 'lapse-1');
     const second = await create('W_PREFETCH_LAPSE', 'lapse-2');
     // The API never hears this worker's heartbeats.
@@ -106,7 +129,9 @@ describe('createWorker with prefetch', () => {
     });
     const w = blockedWorker('W_PREFETCH_LAPSE', deaf);
     await expect.poll(() => w.started.length === 1 && w.worker.waiting === 1, { timeout: 20_000 }).toBe(true);
-    await expect.poll(() => serverClockPast(second, w.claimed.get(second)!.leaseExpiresAt!), { timeout: 20_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => serverClockPast(second, w.claimed.get(second)!.leaseExpiresAt!), { timeout: 20_000, interval: 100 })
+      .toBe(true);
     // Another worker may now take it (and run it): this one must not run it too.
     expect(await thiefClaims(second)).toBe('ClaimSuccess');
     w.release();
@@ -117,7 +142,9 @@ describe('createWorker with prefetch', () => {
     await w.worker.close();
   });
 
-  it('drains a backlog with two prefetching workers: every item runs once, never while another run holds it', { timeout: 120_000 }, async () => {
+  it('drains a backlog with two prefetching workers: every item runs once, never while another run holds it', {
+    timeout: 120_000,
+  }, async () => {
     const items = 64;
     const ids = await Promise.all(Array.from({ length: items }, (_, i) => create('W_PREFETCH_DRAIN', `drain-${i}`)));
     const runs = new Map<string, number>();
@@ -132,7 +159,10 @@ describe('createWorker with prefetch', () => {
         concurrency: 4,
         subscribe: false,
         poll: { minMs: 10, maxMs: 50 },
-        on: { leaseLost: ({ item, reason }) => void problems.push(`lost ${item.id}: ${reason}`), error: ({ error }) => void problems.push(String(error)) },
+        on: {
+          leaseLost: ({ item, reason }) => void problems.push(`lost ${item.id}: ${reason}`),
+          error: ({ error }) => void problems.push(String(error)),
+        },
         handler: async ({ item }) => {
           if (runningNow.has(item.id)) overlaps.push(item.id);
           runningNow.add(item.id);
@@ -146,7 +176,12 @@ describe('createWorker with prefetch', () => {
       workers.push(worker);
       return worker;
     });
-    await expect.poll(async () => app.db.collection('workItems').countDocuments({ kind: 'W_PREFETCH_DRAIN', status: 'DONE' }), { timeout: 90_000, interval: 200 }).toBe(items);
+    await expect
+      .poll(async () => app.db.collection('workItems').countDocuments({ kind: 'W_PREFETCH_DRAIN', status: 'DONE' }), {
+        timeout: 90_000,
+        interval: 200,
+      })
+      .toBe(items);
     await Promise.all(drainers.map((worker) => worker.close()));
     expect(problems).toEqual([]);
     expect(overlaps).toEqual([]);

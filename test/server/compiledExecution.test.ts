@@ -20,9 +20,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import {
   defaultFieldResolver,
-  getNamedType,
   GraphQLEnumType,
-  GraphQLInputObjectType,
+  type GraphQLInputObjectType,
   GraphQLList,
   GraphQLNonNull,
   GraphQLScalarType,
@@ -46,7 +45,10 @@ const MANIFEST = fileURLToPath(new URL('../../packages/sdk/trusted-documents.jso
 /** Generated cases per document: about 40 documents, in about half a minute. */
 const RUNS_PER_DOCUMENT = 16;
 /** Every role, admin more often than the others: most operations are refused to some role, and those refusals are one path. */
-const roleArbitrary = fc.oneof({ weight: 3, arbitrary: fc.constant<Role>('admin') }, { weight: 2, arbitrary: fc.constantFrom<Role>(...ROLES) });
+const roleArbitrary = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<Role>('admin') },
+  { weight: 2, arbitrary: fc.constantFrom<Role>(...ROLES) },
+);
 
 type Mode = 'pass' | 'record' | 'replay';
 interface Call {
@@ -87,7 +89,8 @@ function recordAndReplay(schema: GraphQLSchema) {
           state.differences.push(`${key}: resolved by the compiled plan only`);
           return null;
         }
-        if (call.args !== argsText) state.differences.push(`${key}: arguments ${argsText}, graphql-js passed ${call.args}`);
+        if (call.args !== argsText)
+          state.differences.push(`${key}: arguments ${argsText}, graphql-js passed ${call.args}`);
         if ('thrown' in call.outcome) return Promise.reject(call.outcome.thrown);
         return Promise.resolve(call.outcome.value);
       };
@@ -144,18 +147,29 @@ function scalarArbitrary(type: GraphQLScalarType, name: string): fc.Arbitrary<un
       );
     case 'Int':
     case 'SafeInt':
-      return fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: name === 'first' ? 20 : 120 }) }, { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, 2 ** 53, 1e6) });
+      return fc.oneof(
+        { weight: 8, arbitrary: fc.integer({ min: 1, max: name === 'first' ? 20 : 120 }) },
+        { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, 2 ** 53, 1e6) },
+      );
     case 'Boolean':
       return fc.boolean();
     case 'DateTime':
       return fc.oneof(
-        { weight: 8, arbitrary: fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((date) => date.toISOString()) },
+        {
+          weight: 8,
+          arbitrary: fc
+            .date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })
+            .map((date) => date.toISOString()),
+        },
         { weight: 1, arbitrary: fc.constant('not a date') },
       );
     case 'BigIntString':
       return fc.bigInt({ min: -5n, max: 10n ** 20n }).map(String);
     case 'JSON':
-      return fc.oneof({ weight: 4, arbitrary: fc.constant({ note: 'x' }) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constant({ note: 'x' }) },
+        { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+      );
     default:
       throw new Error(`no generator for the scalar ${type.name}: add one`);
   }
@@ -165,17 +179,28 @@ function scalarArbitrary(type: GraphQLScalarType, name: string): fc.Arbitrary<un
 function inputArbitrary(type: GraphQLInputType, name: string): fc.Arbitrary<unknown> {
   if (type instanceof GraphQLNonNull) return inputArbitrary(type.ofType, name);
   if (type instanceof GraphQLList) return fc.array(inputArbitrary(type.ofType, name), { maxLength: 3 });
-  if (type instanceof GraphQLEnumType) return fc.oneof({ weight: 19, arbitrary: fc.constantFrom(...type.getValues().map((value) => value.name)) }, { weight: 1, arbitrary: fc.constant('NOT_A_VALUE') });
+  if (type instanceof GraphQLEnumType)
+    return fc.oneof(
+      { weight: 19, arbitrary: fc.constantFrom(...type.getValues().map((value) => value.name)) },
+      { weight: 1, arbitrary: fc.constant('NOT_A_VALUE') },
+    );
   if (type instanceof GraphQLScalarType) return scalarArbitrary(type, name);
   const input = type as GraphQLInputObjectType;
   const fields = Object.values(input.getFields());
   const model: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const field of fields) model[field.name] = field.type instanceof GraphQLNonNull ? inputArbitrary(field.type, field.name) : fc.option(inputArbitrary(field.type, field.name), { nil: null });
+  for (const field of fields)
+    model[field.name] =
+      field.type instanceof GraphQLNonNull
+        ? inputArbitrary(field.type, field.name)
+        : fc.option(inputArbitrary(field.type, field.name), { nil: null });
   const required = fields.filter((field) => field.type instanceof GraphQLNonNull).map((field) => field.name);
   return fc.record(model, { requiredKeys: required });
 }
 
-function variablesArbitrary(schema: GraphQLSchema, operation: OperationDefinitionNode): fc.Arbitrary<Record<string, unknown>> {
+function variablesArbitrary(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+): fc.Arbitrary<Record<string, unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   const required: string[] = [];
   for (const definition of operation.variableDefinitions ?? []) {
@@ -183,7 +208,10 @@ function variablesArbitrary(schema: GraphQLSchema, operation: OperationDefinitio
     const name = definition.variable.name.value;
     const value = inputArbitrary(type, name);
     // A wrong shape altogether, now and then: a string for an object, an object for a scalar.
-    model[name] = fc.oneof({ weight: 30, arbitrary: value }, { weight: 1, arbitrary: fc.constantFrom('wrong', { wrong: true }) });
+    model[name] = fc.oneof(
+      { weight: 30, arbitrary: value },
+      { weight: 1, arbitrary: fc.constantFrom('wrong', { wrong: true }) },
+    );
     if (type instanceof GraphQLNonNull) required.push(name);
   }
   // A required variable left out, now and then.
@@ -197,7 +225,12 @@ function variablesArbitrary(schema: GraphQLSchema, operation: OperationDefinitio
 function trustedOperations(): { name: string; text: string; operation: OperationDefinitionNode }[] {
   const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, string>;
   return Object.values(manifest)
-    .map((text) => ({ text, operation: parse(text).definitions.find((node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION)! }))
+    .map((text) => ({
+      text,
+      operation: parse(text).definitions.find(
+        (node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION,
+      )!,
+    }))
     .filter(({ operation }) => operation.operation !== 'subscription')
     .map(({ text, operation }) => ({ name: operation.name?.value ?? '(anonymous)', text, operation }))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -230,7 +263,9 @@ describe('trusted documents through compiled plans', () => {
     await graphqlJs?.close();
   });
 
-  it('answers every query and mutation of the manifest as graphql-js does, errors included', { timeout: 600_000 }, async () => {
+  it('answers every query and mutation of the manifest as graphql-js does, errors included', {
+    timeout: 600_000,
+  }, async () => {
     const operations = trustedOperations();
     expect(operations.length).toBeGreaterThan(30);
     for (const { name, text, operation } of operations) {
@@ -263,33 +298,57 @@ async function seed(app: TestApp): Promise<void> {
     if (response.errors) throw new Error(`seed: ${JSON.stringify(response.errors)}`);
     return response.data as Record<string, any>;
   };
-  for (const [accountId, currency] of [['diff-a', 'EUR'], ['diff-b', 'EUR'], ['diff-c', 'USD'], ['diff-empty', 'EUR']] as const) {
-    await run('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', { input: { accountId, currency } });
+  for (const [accountId, currency] of [
+    ['diff-a', 'EUR'],
+    ['diff-b', 'EUR'],
+    ['diff-c', 'USD'],
+    ['diff-empty', 'EUR'],
+  ] as const) {
+    await run('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', {
+      input: { accountId, currency },
+    });
     pools.account.push(accountId);
   }
   for (const accountId of ['diff-a', 'diff-b', 'diff-c']) {
     const requestId = `seed-deposit-${accountId}`;
-    await run('mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }', { input: { accountId, amount: 1_000, requestId, reference: 'inv-1' } });
+    await run('mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }', {
+      input: { accountId, amount: 1_000, requestId, reference: 'inv-1' },
+    });
     pools.request.push(requestId);
   }
-  const withdrawn = await run('mutation ($input: WithdrawInput!) { withdraw(input: $input) { ... on WithdrawSuccess { entry { id } } } }', {
-    input: { accountId: 'diff-a', amount: 50, requestId: 'seed-withdraw' },
-  });
+  const withdrawn = await run(
+    'mutation ($input: WithdrawInput!) { withdraw(input: $input) { ... on WithdrawSuccess { entry { id } } } }',
+    {
+      input: { accountId: 'diff-a', amount: 50, requestId: 'seed-withdraw' },
+    },
+  );
   pools.request.push('seed-withdraw');
   pools.id.push(withdrawn['withdraw'].entry.id);
-  const held = await run('mutation ($input: AuthorizeHoldInput!) { authorizeHold(input: $input) { ... on AuthorizeHoldSuccess { hold { id } } } }', {
-    input: { accountId: 'diff-b', amount: 100, expiresInSeconds: 600, requestId: 'seed-hold' },
-  });
+  const held = await run(
+    'mutation ($input: AuthorizeHoldInput!) { authorizeHold(input: $input) { ... on AuthorizeHoldSuccess { hold { id } } } }',
+    {
+      input: { accountId: 'diff-b', amount: 100, expiresInSeconds: 600, requestId: 'seed-hold' },
+    },
+  );
   pools.request.push('seed-hold');
   pools.hold.push(held['authorizeHold'].hold.id);
   pools.id.push(held['authorizeHold'].hold.id);
   for (const key of ['seed-item-1', 'seed-item-2', 'seed-item-3']) {
-    const created = await run('mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { ... on CreateWorkItemSuccess { item { id } } } }', {
-      input: { kind: 'diff-kind', idempotencyKey: key, payload: { n: 1 } },
-    });
+    const created = await run(
+      'mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { ... on CreateWorkItemSuccess { item { id } } } }',
+      {
+        input: { kind: 'diff-kind', idempotencyKey: key, payload: { n: 1 } },
+      },
+    );
     pools.key.push(key);
     pools.id.push(created['createWorkItem'].item.id);
   }
-  await run('mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }', { input: { kinds: ['diff-kind'], workerId: 'worker-1' } }, 'worker');
-  await run('mutation ($input: ScheduleWorkInput!) { scheduleWork(input: $input) { __typename } }', { input: { name: 'diff-schedule', kind: 'diff-kind', cron: '0 2 * * *' } });
+  await run(
+    'mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }',
+    { input: { kinds: ['diff-kind'], workerId: 'worker-1' } },
+    'worker',
+  );
+  await run('mutation ($input: ScheduleWorkInput!) { scheduleWork(input: $input) { __typename } }', {
+    input: { name: 'diff-schedule', kind: 'diff-kind', cron: '0 2 * * *' },
+  });
 }

@@ -76,7 +76,10 @@ async function listening(main: MainProcess): Promise<{ url: string; port: number
 /** The pids whose parent is `pid` (npm's child: node itself, since the script execs). */
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // ps exits 1 when there are none
   }
@@ -112,20 +115,24 @@ async function stopsWithin(server: { port: number }, node: number, send: () => v
 }
 
 describe('npm start under a process manager', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s to npm stops the server: port freed within the grace, node gone, npm exits', async (signal) => {
-    const npm = npmStart();
-    const server = await listening(npm);
-    expect(await health(server.url)).toBe(200);
-    const [node] = childrenOf(npm.child.pid!);
-    expect(node, 'npm has one child').toBeDefined();
-    // No shell between npm and node: sh would die of the signal npm passes on and leave node behind.
-    expect(execFileSync('ps', ['-o', 'comm=', '-p', String(node)], { encoding: 'utf8' }).trim()).toBe('node');
-    const tookMs = await stopsWithin(server, node!, () => npm.child.kill(signal));
-    console.log(`${signal} to npm start: port freed and node gone in ${tookMs} ms`);
-    expect(npm.stdout()).toContain('"msg":"stopped"');
-    const exit = await npm.exited;
-    expect(exit.code === 0 || exit.signal === signal, `npm exited with ${JSON.stringify(exit)}`).toBe(true);
-  }, 120_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to npm stops the server: port freed within the grace, node gone, npm exits',
+    async (signal) => {
+      const npm = npmStart();
+      const server = await listening(npm);
+      expect(await health(server.url)).toBe(200);
+      const [node] = childrenOf(npm.child.pid!);
+      expect(node, 'npm has one child').toBeDefined();
+      // No shell between npm and node: sh would die of the signal npm passes on and leave node behind.
+      expect(execFileSync('ps', ['-o', 'comm=', '-p', String(node)], { encoding: 'utf8' }).trim()).toBe('node');
+      const tookMs = await stopsWithin(server, node!, () => npm.child.kill(signal));
+      console.log(`${signal} to npm start: port freed and node gone in ${tookMs} ms`);
+      expect(npm.stdout()).toContain('"msg":"stopped"');
+      const exit = await npm.exited;
+      expect(exit.code === 0 || exit.signal === signal, `npm exited with ${JSON.stringify(exit)}`).toBe(true);
+    },
+    120_000,
+  );
 
   it('stops by itself when npm dies without passing a signal on (re-parented)', async () => {
     const npm = npmStart();
@@ -137,10 +144,18 @@ describe('npm start under a process manager', () => {
 
   it('stops by itself when npm dies while the server is still loading (before it could read its parent)', async () => {
     const npm = npmStart();
-    const node = await waitFor(() => childrenOf(npm.child.pid!)[0], "npm's child (node, exec'd by the script)", START_TIMEOUT_MS);
+    const node = await waitFor(
+      () => childrenOf(npm.child.pid!)[0],
+      "npm's child (node, exec'd by the script)",
+      START_TIMEOUT_MS,
+    );
     nodes.push(node);
     npm.child.kill('SIGKILL');
-    await waitFor(() => isGone(node), `node (pid ${node}) gone after its npm was SIGKILLed during start-up`, START_TIMEOUT_MS);
+    await waitFor(
+      () => isGone(node),
+      `node (pid ${node}) gone after its npm was SIGKILLed during start-up`,
+      START_TIMEOUT_MS,
+    );
     expect(npm.stdout()).not.toMatch(/listening on/);
   }, 120_000);
 
@@ -148,10 +163,17 @@ describe('npm start under a process manager', () => {
     const keyDir = join(dataDir, 'restart');
     const keyOf = async () => {
       const npm = npmStart({ DATA_DIR: keyDir });
-      const [, key] = await npm.waitFor(/API_KEYS is unset: .*admin key \(kept in \S+admin-key, mode 0600; delete the file for a new one\): (\S+)/, START_TIMEOUT_MS);
+      const [, key] = await npm.waitFor(
+        /API_KEYS is unset: .*admin key \(kept in \S+admin-key, mode 0600; delete the file for a new one\): (\S+)/,
+        START_TIMEOUT_MS,
+      );
       const { url } = await listening(npm);
       const call = (token: string) =>
-        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ viewer { role } }' }) }).then((res) => res.json() as Promise<any>);
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: '{ viewer { role } }' }),
+        }).then((res) => res.json() as Promise<any>);
       const answers = { mine: await call(key!), stale: await call('an-old-key-from-yesterday-0123456789') };
       npm.child.kill('SIGTERM');
       await npm.exited;
@@ -162,7 +184,9 @@ describe('npm start under a process manager', () => {
     expect(second.key).toBe(first.key);
     expect(second.answers.mine).toEqual({ data: { viewer: { role: 'admin' } } });
     expect((await readFile(join(keyDir, 'admin-key'), 'utf8')).trim()).toBe(first.key);
-    expect(second.answers.stale.errors[0].message).toContain('npm start keeps its generated admin key in DATA_DIR/admin-key');
+    expect(second.answers.stale.errors[0].message).toContain(
+      'npm start keeps its generated admin key in DATA_DIR/admin-key',
+    );
   }, 180_000);
 });
 
@@ -190,20 +214,32 @@ describe('an unreachable trace collector', () => {
     });
     running.push(main);
     const { url } = await listening(main);
-    const call = () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer otlp-test-admin-key-0123456789' }, body: JSON.stringify({ query: '{ health { engine } }' }) });
+    const call = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer otlp-test-admin-key-0123456789' },
+        body: JSON.stringify({ query: '{ health { engine } }' }),
+      });
     // Requests keep making spans until the first failed export is said, then for as long again.
     let calls = 0;
-    await waitFor(async () => {
-      expect((await call()).status).toBe(200);
-      calls++;
-      return /could not export/.test(main.stdout());
-    }, 'a warning about the failed export', 30_000);
+    await waitFor(
+      async () => {
+        expect((await call()).status).toBe(200);
+        calls++;
+        return /could not export/.test(main.stdout());
+      },
+      'a warning about the failed export',
+      30_000,
+    );
     const firstSaidAt = Date.now();
     while (Date.now() - firstSaidAt < 3_000) {
       expect((await call()).status).toBe(200);
       calls++;
     }
-    const warnings = main.stdout().split('\n').filter((line) => line.includes('could not export'));
+    const warnings = main
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('could not export'));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, error: expect.stringContaining('ECONNREFUSED') });
 

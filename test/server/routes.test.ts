@@ -19,7 +19,13 @@ describe('routes beside GraphQL', () => {
   beforeAll(async () => {
     const registry = new Registry();
     registry.setDefaultLabels({ app: 'routes-test' });
-    const routes = createRoutes({ graphqlPath: '/graphql', consolePath: '/console', consoleDir: CONSOLE_DIR, registry, readiness: async () => ({ ready }) });
+    const routes = createRoutes({
+      graphqlPath: '/graphql',
+      consolePath: '/console',
+      consoleDir: CONSOLE_DIR,
+      registry,
+      readiness: async () => ({ ready }),
+    });
     server = createServer(routes);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -43,10 +49,17 @@ describe('routes beside GraphQL', () => {
     const page = await fetch(`${origin}/console/`);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await page.text()).toContain('console.js');
-    expect((await fetch(`${origin}/console/console.js`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await fetch(`${origin}/console/console.js`)).headers.get('content-type')).toBe(
+      'text/javascript; charset=utf-8',
+    );
     expect((await fetch(`${origin}/console/console.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect((await fetch(`${origin}/console/favicon.svg`)).headers.get('content-type')).toBe('image/svg+xml');
-    for (const path of ['/console/../config.ts', '/console/%2e%2e/config.ts', '/console/missing.js', '/console/index.html/x']) {
+    for (const path of [
+      '/console/../config.ts',
+      '/console/%2e%2e/config.ts',
+      '/console/missing.js',
+      '/console/index.html/x',
+    ]) {
       expect((await fetch(`${origin}${path}`)).status, path).toBe(404);
     }
   });
@@ -63,13 +76,21 @@ describe('routes beside GraphQL', () => {
   it('answers an unknown path 404 in JSON with the way to call the API', async () => {
     const res = await fetch(`${origin}/nothing-here`);
     expect(res.status).toBe(404);
-    expect((await res.json()) as { error: string }).toEqual({ error: expect.stringMatching(/^Nothing at GET \/nothing-here\. Call the API with POST \/graphql/) });
+    expect((await res.json()) as { error: string }).toEqual({
+      error: expect.stringMatching(/^Nothing at GET \/nothing-here\. Call the API with POST \/graphql/),
+    });
   });
 
   it('sends a browser from / to the console and tells a program where to go', async () => {
-    const browser = await fetch(`${origin}/`, { redirect: 'manual', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const browser = await fetch(`${origin}/`, {
+      redirect: 'manual',
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     expect([browser.status, browser.headers.get('location')]).toEqual([302, '/console']);
-    expect(await (await fetch(`${origin}/`, { headers: { accept: '*/*' } })).json()).toMatchObject({ graphql: '/graphql', console: '/console' });
+    expect(await (await fetch(`${origin}/`, { headers: { accept: '*/*' } })).json()).toMatchObject({
+      graphql: '/graphql',
+      console: '/console',
+    });
   });
 
   it('ranks html over json by quality and specificity, json winning a tie', () => {

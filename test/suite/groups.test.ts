@@ -41,14 +41,21 @@ const STARTS_A_PROCESS = new RegExp(
 );
 
 /** The files that start a process and are not tagged, among `files`. */
-export function untaggedProcessFiles(files: ReadonlyArray<{ file: string; text: string }>, tagged: readonly string[]): string[] {
-  return files.filter(({ file, text }) => STARTS_A_PROCESS.test(text) && !tagged.includes(file)).map(({ file }) => file);
+export function untaggedProcessFiles(
+  files: ReadonlyArray<{ file: string; text: string }>,
+  tagged: readonly string[],
+): string[] {
+  return files
+    .filter(({ file, text }) => STARTS_A_PROCESS.test(text) && !tagged.includes(file))
+    .map(({ file }) => file);
 }
 
 describe('test groups', () => {
   it('tags every file that starts a process of its own, so that it runs in the processes group', () => {
     // This file names the helpers without calling them.
-    const files = testFiles.filter((file) => file !== 'test/suite/groups.test.ts').map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+    const files = testFiles
+      .filter((file) => file !== 'test/suite/groups.test.ts')
+      .map((file) => ({ file, text: readFileSync(file, 'utf8') }));
     expect(files.length).toBeGreaterThan(200);
     expect(untaggedProcessFiles(files, processFiles)).toEqual([]);
   });

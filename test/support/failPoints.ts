@@ -53,10 +53,12 @@ async function lockFailPoints(client: AdminCommands, holder: string): Promise<()
     const writeError = (reply['writeErrors'] as Document[] | undefined)?.[0];
     if (writeError === undefined) break;
     if (writeError['code'] !== DUPLICATE_KEY) throw new MongoServerError(writeError);
-    if (Date.now() - since > LOCK_WAIT_MS) throw new Error(`the engine's failCommand fail point stayed held by another test file for ${LOCK_WAIT_MS} ms`);
+    if (Date.now() - since > LOCK_WAIT_MS)
+      throw new Error(`the engine's failCommand fail point stayed held by another test file for ${LOCK_WAIT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
-  return async () => void (await db.command({ delete: 'locks', deletes: [{ q: { _id: 'failCommand', holder }, limit: 1 }] }));
+  return async () =>
+    void (await db.command({ delete: 'locks', deletes: [{ q: { _id: 'failCommand', holder }, limit: 1 }] }));
 }
 
 /**
@@ -83,7 +85,12 @@ export async function failPointsRefusal(
     }
     return undefined;
   } catch (error) {
-    if (engine === 'uri' && error instanceof MongoServerError && error.codeName !== undefined && REFUSALS.has(error.codeName)) {
+    if (
+      engine === 'uri' &&
+      error instanceof MongoServerError &&
+      error.codeName !== undefined &&
+      REFUSALS.has(error.codeName)
+    ) {
       return `the server at MONGODB_URI refuses configureFailPoint (${error.codeName}: ${error.message}); start mongod with --setParameter enableTestCommands=1 to run this test`;
     }
     throw error;

@@ -70,22 +70,29 @@ export default class SummaryReporter implements Reporter {
 
     const lines: string[] = ['', `slowest files (of ${files.length}; import time in brackets):`];
     for (const file of [...files].sort((a, b) => b.totalMs - a.totalMs).slice(0, SLOWEST_FILES)) {
-      lines.push(`  ${seconds(file.totalMs).padStart(8)}  ${file.name}  [${file.group}] (import ${seconds(file.importMs)})`);
+      lines.push(
+        `  ${seconds(file.totalMs).padStart(8)}  ${file.name}  [${file.group}] (import ${seconds(file.importMs)})`,
+      );
     }
     lines.push('slowest tests:');
     for (const test of [...tests].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_TESTS)) {
       lines.push(`  ${seconds(test.ms).padStart(8)}  ${test.name}`);
     }
-    const sum = (list: typeof files, pick: (f: (typeof files)[number]) => number) => list.reduce((total, f) => total + pick(f), 0);
+    const sum = (list: typeof files, pick: (f: (typeof files)[number]) => number) =>
+      list.reduce((total, f) => total + pick(f), 0);
     for (const [group, span] of this.groupSpans) {
       const inGroup = files.filter((f) => f.group === group);
       lines.push(
         `group ${group}: ${inGroup.length} files, ${seconds(span.end - span.start)} wall, ${seconds(sum(inGroup, (f) => f.totalMs))} summed over its files (import ${seconds(sum(inGroup, (f) => f.importMs))})`,
       );
     }
-    lines.push(`run: ${seconds(wallMs)} wall, ${seconds(sum(files, (f) => f.totalMs))} summed over ${files.length} files (import ${seconds(sum(files, (f) => f.importMs))})`);
+    lines.push(
+      `run: ${seconds(wallMs)} wall, ${seconds(sum(files, (f) => f.totalMs))} summed over ${files.length} files (import ${seconds(sum(files, (f) => f.importMs))})`,
+    );
     // Other work on the machine stretches every wall time above; the load says how much there was.
-    lines.push(`load average (1 min): ${this.loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} cores`);
+    lines.push(
+      `load average (1 min): ${this.loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} cores`,
+    );
     lines.push(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -21,7 +21,13 @@ afterAll(async () => {
 });
 
 /** `count` new items of `kind`, each claimed by `workerId` (by id). */
-async function claimedItems(service: WorkService, kind: string, key: string, count: number, workerId = 'A'): Promise<WorkItemDoc[]> {
+async function claimedItems(
+  service: WorkService,
+  kind: string,
+  key: string,
+  count: number,
+  workerId = 'A',
+): Promise<WorkItemDoc[]> {
   const items: WorkItemDoc[] = [];
   for (let i = 0; i < count; i++) {
     const created = await service.create({ kind, payload: { key, i }, idempotencyKey: `${key}-${i}`, maxAttempts: 5 });
@@ -38,16 +44,30 @@ async function expireLease(id: ObjectId): Promise<void> {
   await workItems(h.db.db).updateOne({ _id: id }, { $set: { leaseExpiresAt: new Date(0) } });
 }
 
-const done = (item: WorkItemDoc, workerId = 'A', result: unknown = { by: workerId }) => ({ id: item._id, workerId, version: item.version, outcome: 'DONE' as const, result });
+const done = (item: WorkItemDoc, workerId = 'A', result: unknown = { by: workerId }) => ({
+  id: item._id,
+  workerId,
+  version: item.version,
+  outcome: 'DONE' as const,
+  result,
+});
 
 async function takenOverBatch(service: WorkService, key: string) {
   const items = await claimedItems(h.service, 'BATCH', key, 4);
   await expireLease(items[1]!._id);
   const takeover = await h.service.claim({ workerId: 'B', id: items[1]!._id, leaseSeconds: 60 });
   if (takeover.kind !== 'claimSuccess') throw new Error(takeover.kind);
-  const beats = await service.heartbeatMany({ items: items.map((item) => ({ id: item._id, workerId: 'A', version: item.version })) });
+  const beats = await service.heartbeatMany({
+    items: items.map((item) => ({ id: item._id, workerId: 'A', version: item.version })),
+  });
   const answers = await service.completeMany({ items: items.map((item) => done(item)) });
-  return { items, beats: beats.map((b) => b.kind), answers: answers.map((a) => a.kind), stale: await h.service.get(items[1]!._id), takeover: takeover.item };
+  return {
+    items,
+    beats: beats.map((b) => b.kind),
+    answers: answers.map((a) => a.kind),
+    stale: await h.service.get(items[1]!._id),
+    takeover: takeover.item,
+  };
 }
 
 describe('W3 per item: a stale lease in a batch', () => {
@@ -56,7 +76,8 @@ describe('W3 per item: a stale lease in a batch', () => {
     expect(beats).toEqual(['heartbeatSuccess', 'conflictLost', 'heartbeatSuccess', 'heartbeatSuccess']);
     expect(answers).toEqual(['completeSuccess', 'conflictLost', 'completeSuccess', 'completeSuccess']);
     expect(stale).toMatchObject({ status: 'PROCESSING', lockedBy: 'B', version: takeover.version, result: null });
-    for (const item of [items[0]!, items[2]!, items[3]!]) expect(await h.service.get(item._id)).toMatchObject({ status: 'DONE', result: { by: 'A' } });
+    for (const item of [items[0]!, items[2]!, items[3]!])
+      expect(await h.service.get(item._id)).toMatchObject({ status: 'DONE', result: { by: 'A' } });
     // The new holder's completion is untouched by the batch.
     expect((await h.service.complete(done(takeover, 'B'))).kind).toBe('completeSuccess');
   });
@@ -81,8 +102,17 @@ describe('W3 per item: a stale lease in a batch', () => {
       const claim = (claims[i] as { kind: string }).kind;
       const after = await h.service.get(item._id);
       // Whichever write came second matched nothing.
-      if (completion === 'completeSuccess') expect({ claim, after: { status: after?.status, lockedBy: after?.lockedBy } }).toEqual({ claim: 'conflictLost', after: { status: 'DONE', lockedBy: null } });
-      else expect({ completion, claim, after: { status: after?.status, lockedBy: after?.lockedBy } }).toEqual({ completion: 'conflictLost', claim: 'claimSuccess', after: { status: 'PROCESSING', lockedBy: 'B' } });
+      if (completion === 'completeSuccess')
+        expect({ claim, after: { status: after?.status, lockedBy: after?.lockedBy } }).toEqual({
+          claim: 'conflictLost',
+          after: { status: 'DONE', lockedBy: null },
+        });
+      else
+        expect({ completion, claim, after: { status: after?.status, lockedBy: after?.lockedBy } }).toEqual({
+          completion: 'conflictLost',
+          claim: 'claimSuccess',
+          after: { status: 'PROCESSING', lockedBy: 'B' },
+        });
     }
   });
 });
@@ -92,22 +122,29 @@ describe('W4 per item: completing twice', () => {
     const items = await claimedItems(h.service, 'BATCH', 'w4-batch', 3);
     const first = await h.service.completeMany({ items: [done(items[0]!), done(items[1]!)] });
     expect(first.map((a) => a.kind)).toEqual(['completeSuccess', 'completeSuccess']);
-    const again = await h.service.completeMany({ items: [done(items[0]!), done(items[1]!, 'A', { by: 'someone else' }), done(items[2]!)] });
+    const again = await h.service.completeMany({
+      items: [done(items[0]!), done(items[1]!, 'A', { by: 'someone else' }), done(items[2]!)],
+    });
     expect(again.map((a) => a.kind)).toEqual(['duplicateReplayed', 'conflictLost', 'completeSuccess']);
-    expect(again[0]).toMatchObject({ original: { kind: 'completeSuccess', item: { status: 'DONE', version: items[0]!.version + 1 } } });
+    expect(again[0]).toMatchObject({
+      original: { kind: 'completeSuccess', item: { status: 'DONE', version: items[0]!.version + 1 } },
+    });
     const stored = await h.service.get(items[1]!._id);
     expect(stored).toMatchObject({ status: 'DONE', result: { by: 'A' } });
     expect(stored!.history.filter((step: { to: string }) => step.to === 'DONE')).toHaveLength(1);
   });
 });
 
-describe('W5: a batch frees its items\' places', () => {
+describe("W5: a batch frees its items' places", () => {
   it('gives back the places of a limited kind in one batch, so the next claims take them', async () => {
-    for (let i = 0; i < 4; i++) await h.service.create({ kind: 'BATCH_LIMITED', payload: null, idempotencyKey: `w5-batch-${i}`, maxAttempts: 3 });
+    for (let i = 0; i < 4; i++)
+      await h.service.create({ kind: 'BATCH_LIMITED', payload: null, idempotencyKey: `w5-batch-${i}`, maxAttempts: 3 });
     const first = await h.service.claimMany({ kinds: ['BATCH_LIMITED'], workerId: 'A', max: 4, leaseSeconds: 30 });
     if (first.kind !== 'claimWorkItemsSuccess') throw new Error(first.kind);
     expect(first.items).toHaveLength(2);
-    expect((await h.service.claimMany({ kinds: ['BATCH_LIMITED'], workerId: 'B', max: 4, leaseSeconds: 30 })).kind).toBe('nothingToClaim');
+    expect(
+      (await h.service.claimMany({ kinds: ['BATCH_LIMITED'], workerId: 'B', max: 4, leaseSeconds: 30 })).kind,
+    ).toBe('nothingToClaim');
     const answers = await h.service.completeMany({ items: first.items.map((item) => done(item)) });
     expect(answers.map((a) => a.kind)).toEqual(['completeSuccess', 'completeSuccess']);
     const next = await h.service.claimMany({ kinds: ['BATCH_LIMITED'], workerId: 'B', max: 4, leaseSeconds: 30 });

@@ -17,7 +17,9 @@ function start(): { close(): Promise<void>; refused?: Promise<string> } {
   try {
     queue = parseArgs({ options: { queue: { type: 'string', default: 'work-items' } }, strict: true }).values.queue!;
   } catch (error) {
-    process.stderr.write(`payout worker: ${error instanceof Error ? error.message : String(error)} (usage: npm run worker:payouts [-- --queue work-items|bullmq])\n`);
+    process.stderr.write(
+      `payout worker: ${error instanceof Error ? error.message : String(error)} (usage: npm run worker:payouts [-- --queue work-items|bullmq])\n`,
+    );
     process.exit(2);
   }
   if (!(QUEUES as readonly string[]).includes(queue)) {
@@ -25,7 +27,9 @@ function start(): { close(): Promise<void>; refused?: Promise<string> } {
     process.exit(2);
   }
   try {
-    return queue === 'bullmq' ? startBullmqPayoutWorker(loadBullmqPayoutWorkerConfig(process.env)) : startPayoutWorker(loadPayoutWorkerConfig(process.env));
+    return queue === 'bullmq'
+      ? startBullmqPayoutWorker(loadBullmqPayoutWorkerConfig(process.env))
+      : startPayoutWorker(loadPayoutWorkerConfig(process.env));
   } catch (error) {
     if (!(error instanceof PayoutWorkerConfigError) && !(error instanceof BullmqPayoutWorkerConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -38,7 +38,11 @@ export type ConnectionEvent = { state: 'connected' } | { state: 'closed'; code: 
 export const DEFAULT_KEEP_ALIVE: Required<KeepAliveOptions> = { intervalMs: 10_000, pongTimeoutMs: 5_000 };
 
 interface Subscriptions {
-  subscribe(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined>;
+  subscribe(
+    field: string,
+    entry: OperationEntry,
+    variables: Record<string, unknown>,
+  ): AsyncGenerator<unknown, void, undefined>;
   close(): Promise<void>;
 }
 
@@ -68,7 +72,9 @@ export function webSocketUrl(options: { url: string; wsUrl?: string }): string {
   try {
     parsed = new URL(url);
   } catch (cause) {
-    throw new TypeError(`createClient: options.wsUrl must be a ws:// or wss:// URL (got ${JSON.stringify(url)})`, { cause });
+    throw new TypeError(`createClient: options.wsUrl must be a ws:// or wss:// URL (got ${JSON.stringify(url)})`, {
+      cause,
+    });
   }
   if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') {
     throw new TypeError(`createClient: options.wsUrl must be a ws:// or wss:// URL (got ${JSON.stringify(url)})`);
@@ -80,7 +86,10 @@ function keepAliveOf(options: WebSocketOptions): Required<KeepAliveOptions> | nu
   if (options.keepAlive === false) return null;
   const keepAlive = { ...DEFAULT_KEEP_ALIVE, ...options.keepAlive };
   for (const [name, value] of Object.entries(keepAlive)) {
-    if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`createClient: options.keepAlive.${name} must be a positive number of milliseconds (got ${String(value)})`);
+    if (!(Number.isFinite(value) && value > 0))
+      throw new RangeError(
+        `createClient: options.keepAlive.${name} must be a positive number of milliseconds (got ${String(value)})`,
+      );
   }
   return keepAlive;
 }
@@ -92,7 +101,8 @@ const REFUSAL_CODES: Record<number, string> = { 4401: 'UNAUTHENTICATED', 4403: '
  * errors or an `error` message): the least wait before resubscribing, in ms. Else null.
  */
 function unavailableRetryAfterMs(error: unknown): number | null {
-  const errors: readonly GraphQLErrorPayload[] | null = error instanceof PreconditionError ? error.errors : Array.isArray(error) ? (error as GraphQLErrorPayload[]) : null;
+  const errors: readonly GraphQLErrorPayload[] | null =
+    error instanceof PreconditionError ? error.errors : Array.isArray(error) ? (error as GraphQLErrorPayload[]) : null;
   if (!errors || errors.length === 0 || !errors.every((e) => e.extensions?.code === 'UNAVAILABLE')) return null;
   const seconds = Math.max(...errors.map((e) => Number(e.extensions?.['retryAfterSeconds'] ?? 0)));
   return Number.isFinite(seconds) ? seconds * 1000 : 0;
@@ -114,8 +124,14 @@ function webSocketImplOf(options: WebSocketOptions, field: string): unknown {
 function refusalError(error: Refusal, field: string): PreconditionError {
   // "Forbidden: role dashboard may open no subscription (allowed: ...)"
   const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
-  const reason = error.reason ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '') : `socket closed with ${error.code}`;
-  return new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], { code, status: error.code, cause: error });
+  const reason = error.reason
+    ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '')
+    : `socket closed with ${error.code}`;
+  return new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], {
+    code,
+    status: error.code,
+    cause: error,
+  });
 }
 
 /**
@@ -216,7 +232,10 @@ export function createSubscriptions(options: SubscriptionsOptions, policy: Retry
       const connectionsBefore = connections;
       let resyncLast = false;
       try {
-        const results = socket(field).iterate({ query, variables: resumeArg && after != null ? { ...variables, [resumeArg]: after } : variables });
+        const results = socket(field).iterate({
+          query,
+          variables: resumeArg && after != null ? { ...variables, [resumeArg]: after } : variables,
+        });
         for await (const result of results) {
           if (result.errors?.length) throw new PreconditionError(result.errors as GraphQLErrorPayload[]);
           const event = (result.data as Record<string, unknown> | null | undefined)?.[field];

@@ -12,7 +12,13 @@
 // unanswered) starts only once a heartbeat of its own confirms the lease is still this worker's.
 import type { PreconditionClient } from './client.js';
 import { createCompleter, type Completer, type HandlerOutcome } from './workerCompletions.js';
-import { createWorkerEmitter, type WorkerEmitter, type WorkerEvents, type WorkerListeners, type WorkItem } from './workerEvents.js';
+import {
+  createWorkerEmitter,
+  type WorkerEmitter,
+  type WorkerEvents,
+  type WorkerListeners,
+  type WorkItem,
+} from './workerEvents.js';
 import { startHeartbeats } from './workerHeartbeats.js';
 import { holdItem, leaseLeftMoreThan, type HeldItem } from './workerItems.js';
 import { createWakeable, type Wakeable } from './workerWake.js';
@@ -88,10 +94,14 @@ function settingsOf(options: WorkerOptions<unknown>): Settings {
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
   const leaseSeconds = options.leaseSeconds ?? DEFAULTS.leaseSeconds;
   const prefetch = options.prefetch ?? Math.min(concurrency, CLAIM_BATCH_MAX);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`createWorker: concurrency must be a positive integer (got ${concurrency})`);
-  if (!Number.isInteger(prefetch) || prefetch < 0) throw new TypeError(`createWorker: prefetch must be a non-negative integer (got ${prefetch})`);
-  if (!Number.isInteger(leaseSeconds) || leaseSeconds < 1) throw new TypeError(`createWorker: leaseSeconds must be a positive integer (got ${leaseSeconds})`);
-  if (!Array.isArray(options.kinds) || options.kinds.length === 0) throw new TypeError('createWorker: kinds must name at least one kind');
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new TypeError(`createWorker: concurrency must be a positive integer (got ${concurrency})`);
+  if (!Number.isInteger(prefetch) || prefetch < 0)
+    throw new TypeError(`createWorker: prefetch must be a non-negative integer (got ${prefetch})`);
+  if (!Number.isInteger(leaseSeconds) || leaseSeconds < 1)
+    throw new TypeError(`createWorker: leaseSeconds must be a positive integer (got ${leaseSeconds})`);
+  if (!Array.isArray(options.kinds) || options.kinds.length === 0)
+    throw new TypeError('createWorker: kinds must name at least one kind');
   const leaseMs = leaseSeconds * 1000;
   return {
     concurrency,
@@ -133,7 +143,13 @@ export function createWorker<R = unknown>(options: WorkerOptions<R>): Worker {
     running: 0,
     closing: false,
     wakeable: createWakeable(() => rt.closing),
-    completer: createCompleter({ client: options.client, workerId: settings.workerId, emitter, loseLease: (held, reason) => loseLease(rt, held, reason), settle: (held) => settle(rt, held) }),
+    completer: createCompleter({
+      client: options.client,
+      workerId: settings.workerId,
+      emitter,
+      loseLease: (held, reason) => loseLease(rt, held, reason),
+      settle: (held) => settle(rt, held),
+    }),
   };
   const heartbeats = startHeartbeats({
     client: options.client,
@@ -155,7 +171,8 @@ export function createWorker<R = unknown>(options: WorkerOptions<R>): Worker {
       return rt.waiting.length;
     },
     on: (event, listener) => emitter.on(event, listener),
-    close: (closeOptions = {}) => (closed ??= close(rt, loop, listening, closeOptions).finally(() => heartbeats.stop())),
+    close: (closeOptions = {}) =>
+      (closed ??= close(rt, loop, listening, closeOptions).finally(() => heartbeats.stop())),
   };
 }
 
@@ -174,7 +191,12 @@ async function claimLoop<R>(rt: Runtime<R>): Promise<void> {
     let raced = false;
     const sentAtMs = performance.now();
     try {
-      const answer = await options.client.claimWorkItems({ kinds: options.kinds, workerId: settings.workerId, max: Math.min(room, CLAIM_BATCH_MAX), leaseSeconds: settings.leaseSeconds });
+      const answer = await options.client.claimWorkItems({
+        kinds: options.kinds,
+        workerId: settings.workerId,
+        max: Math.min(room, CLAIM_BATCH_MAX),
+        leaseSeconds: settings.leaseSeconds,
+      });
       if (answer.__typename === 'ClaimWorkItemsSuccess') {
         raced = answer.conflicts > 0;
         for (const item of answer.items) {
@@ -223,16 +245,26 @@ function startWaiting<R>(rt: Runtime<R>): void {
 async function confirmLease<R>(rt: Runtime<R>, held: HeldItem): Promise<boolean> {
   const sentAtMs = performance.now();
   try {
-    const answer = await rt.options.client.heartbeatWorkItems({ items: [{ id: held.item.id, workerId: rt.settings.workerId, version: held.token }] });
+    const answer = await rt.options.client.heartbeatWorkItems({
+      items: [{ id: held.item.id, workerId: rt.settings.workerId, version: held.token }],
+    });
     const result = answer.results[0] as { __typename?: string; detail?: string } | undefined;
     if (result?.__typename === 'HeartbeatSuccess') {
       held.renewedAtMs = Math.max(held.renewedAtMs, sentAtMs);
       return true;
     }
-    loseLease(rt, held, result?.__typename === 'ConflictLost' ? (result.detail ?? 'ConflictLost') : String(result?.__typename));
+    loseLease(
+      rt,
+      held,
+      result?.__typename === 'ConflictLost' ? (result.detail ?? 'ConflictLost') : String(result?.__typename),
+    );
   } catch (error) {
     rt.emitter.emit('error', { error });
-    loseLease(rt, held, 'its lease may have run out while it waited for a slot, and the heartbeat that would confirm it went unanswered: not started');
+    loseLease(
+      rt,
+      held,
+      'its lease may have run out while it waited for a slot, and the heartbeat that would confirm it went unanswered: not started',
+    );
   }
   return false;
 }
@@ -243,7 +275,15 @@ async function run<R>(rt: Runtime<R>, held: HeldItem, confirm: boolean): Promise
   let outcome: HandlerOutcome | null = null;
   if (!confirm || (await confirmLease(rt, held))) {
     try {
-      outcome = { ok: true, result: await rt.options.handler({ item: held.item, attempt: held.item.attempts, fencingToken: held.token, signal: held.controller.signal }) };
+      outcome = {
+        ok: true,
+        result: await rt.options.handler({
+          item: held.item,
+          attempt: held.item.attempts,
+          fencingToken: held.token,
+          signal: held.controller.signal,
+        }),
+      };
     } catch (error) {
       outcome = { ok: false, error };
     }
@@ -291,11 +331,16 @@ function listen<R>(rt: Runtime<R>): { stop(): void } {
   if (rt.options.subscribe === false) return { stop };
   void (async () => {
     try {
-      events = rt.options.client.subscribe.workItemStatusChanged({ kinds: rt.options.kinds }) as AsyncGenerator<unknown, void, undefined>;
+      events = rt.options.client.subscribe.workItemStatusChanged({ kinds: rt.options.kinds }) as AsyncGenerator<
+        unknown,
+        void,
+        undefined
+      >;
       for await (const event of events) {
         if (rt.closing) break;
         const status = (event as { status?: unknown }).status;
-        if (status === 'PENDING' || (event as { __typename?: unknown }).__typename === 'ResyncRequired') rt.wakeable.wake();
+        if (status === 'PENDING' || (event as { __typename?: unknown }).__typename === 'ResyncRequired')
+          rt.wakeable.wake();
       }
     } catch (error) {
       // Polling goes on without the subscription.
@@ -310,7 +355,12 @@ function listen<R>(rt: Runtime<R>): { stop(): void } {
  * it, aborts their handlers, never completes them as done, and releases each as a failed attempt
  * so that another worker takes it after the server's backoff rather than after the whole lease.
  */
-async function close<R>(rt: Runtime<R>, loop: Promise<void>, listening: { stop(): void }, closeOptions: CloseOptions): Promise<void> {
+async function close<R>(
+  rt: Runtime<R>,
+  loop: Promise<void>,
+  listening: { stop(): void },
+  closeOptions: CloseOptions,
+): Promise<void> {
   rt.closing = true;
   rt.wakeable.wake();
   listening.stop();
@@ -318,7 +368,10 @@ async function close<R>(rt: Runtime<R>, loop: Promise<void>, listening: { stop()
   const timeoutMs = closeOptions.timeoutMs ?? DEFAULTS.closeTimeoutMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-  const finished = await Promise.race([Promise.all([...rt.inHand].map((held) => held.settled)).then(() => 'done' as const), deadline]);
+  const finished = await Promise.race([
+    Promise.all([...rt.inHand].map((held) => held.settled)).then(() => 'done' as const),
+    deadline,
+  ]);
   clearTimeout(timer);
   if (finished === 'done') return;
   const givenUp = [...rt.inHand].filter((held) => held.state === 'waiting' || held.state === 'running');

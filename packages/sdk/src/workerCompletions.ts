@@ -95,7 +95,13 @@ function takeBatch(queue: Completion[]): Completion[] {
 }
 
 async function send(deps: CompleterDeps, batch: readonly Completion[]): Promise<void> {
-  const items = batch.map(({ held, outcome, result }) => ({ id: held.item.id, workerId: deps.workerId, version: held.token, outcome: outcome.ok ? ('DONE' as const) : ('FAILED' as const), result }));
+  const items = batch.map(({ held, outcome, result }) => ({
+    id: held.item.id,
+    workerId: deps.workerId,
+    version: held.token,
+    outcome: outcome.ok ? ('DONE' as const) : ('FAILED' as const),
+    result,
+  }));
   let results: ReadonlyArray<{ __typename?: string; detail?: string }>;
   try {
     results = (await deps.client.completeWorkItems({ items })).results as typeof results;

@@ -38,7 +38,8 @@ export function createWorkerEmitter(fixed: WorkerListeners = {}): WorkerEmitter 
   return {
     emit(event, payload) {
       call(fixed[event], payload);
-      for (const listener of (listeners.get(event) ?? []) as Set<(event: typeof payload) => void>) call(listener, payload);
+      for (const listener of (listeners.get(event) ?? []) as Set<(event: typeof payload) => void>)
+        call(listener, payload);
     },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set();

@@ -27,7 +27,10 @@ export function startHeartbeats(deps: HeartbeatDeps): Heartbeats {
     // A beat still in flight (a slow API): the next tick tries again rather than piling calls up.
     if (beating) return;
     const now = performance.now();
-    const due = [...deps.held()].filter((held) => !held.lost && (held.state === 'waiting' || held.state === 'running') && now - held.renewedAtMs >= tickMs);
+    const due = [...deps.held()].filter(
+      (held) =>
+        !held.lost && (held.state === 'waiting' || held.state === 'running') && now - held.renewedAtMs >= tickMs,
+    );
     if (due.length === 0) return;
     beating = true;
     void beat(deps, due).finally(() => (beating = false));
@@ -37,7 +40,8 @@ export function startHeartbeats(deps: HeartbeatDeps): Heartbeats {
 
 async function beat(deps: HeartbeatDeps, due: readonly HeldItem[]): Promise<void> {
   const chunks: HeldItem[][] = [];
-  for (let from = 0; from < due.length; from += HEARTBEAT_BATCH_MAX) chunks.push(due.slice(from, from + HEARTBEAT_BATCH_MAX));
+  for (let from = 0; from < due.length; from += HEARTBEAT_BATCH_MAX)
+    chunks.push(due.slice(from, from + HEARTBEAT_BATCH_MAX));
   await Promise.all(chunks.map((chunk) => beatChunk(deps, chunk)));
 }
 

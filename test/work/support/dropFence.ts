@@ -8,7 +8,8 @@ import type { Collection, Db, Document, Filter, FindOneAndUpdateOptions, UpdateF
 export function dropFence(db: Db): Db {
   return new Proxy(db, {
     get(target, property) {
-      if (property === 'collection') return (name: string, options?: Parameters<Db['collection']>[1]) => unfenced(target.collection(name, options));
+      if (property === 'collection')
+        return (name: string, options?: Parameters<Db['collection']>[1]) => unfenced(target.collection(name, options));
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -16,7 +17,11 @@ export function dropFence(db: Db): Db {
 }
 
 function unfenced<T extends Document>(collection: Collection<T>): Collection<T> {
-  const findOneAndUpdate = (filter: Filter<T>, update: UpdateFilter<T> | Document[], options: FindOneAndUpdateOptions = {}) => {
+  const findOneAndUpdate = (
+    filter: Filter<T>,
+    update: UpdateFilter<T> | Document[],
+    options: FindOneAndUpdateOptions = {},
+  ) => {
     if (!('lockedBy' in filter)) return collection.findOneAndUpdate(filter, update, options);
     const { lockedBy: _holder, version: _version, ...rest } = filter as Record<string, unknown>;
     return collection.findOneAndUpdate(rest as Filter<T>, update, options);

@@ -28,7 +28,8 @@ export const hello: CommandDefinition = {
     await awaitTopologyChange(context);
     const reply = describeNode(context);
     // An exhaust stream re-runs this same request: the next reply waits for a change after this one.
-    if (context.server.repl && context.command.topologyVersion !== undefined) context.command.topologyVersion = reply.topologyVersion;
+    if (context.server.repl && context.command.topologyVersion !== undefined)
+      context.command.topologyVersion = reply.topologyVersion;
     return reply;
   },
 };
@@ -67,7 +68,11 @@ async function awaitTopologyChange({ command, server, connection }: CommandConte
   const repl = server.repl;
   if (repl) {
     // A member answers as soon as its topology changes (a step-down, an election, a new config).
-    if (sameProcess) await repl.waitForTopologyChange(BigInt(asked.counter as bigint | number), Math.min(waitMs, AWAIT_TIME_MAX_MS), [connection.closeSignal, server.stopSignal]);
+    if (sameProcess)
+      await repl.waitForTopologyChange(BigInt(asked.counter as bigint | number), Math.min(waitMs, AWAIT_TIME_MAX_MS), [
+        connection.closeSignal,
+        server.stopSignal,
+      ]);
     return;
   }
   const current = sameProcess && BigInt(asked.counter as bigint | number) === server.node.topologyCounter;
@@ -130,7 +135,15 @@ function describeMember({ command, name, server, connection }: CommandContext, r
   };
   const helloOk = command.helloOk === true ? { helloOk: true } : {};
   if (!config || repl.selfIndex < 0) {
-    return { topologyVersion: { processId: server.node.processId, counter: repl.topologyCounter }, [primaryKey]: false, secondary: false, info: 'Does not have a valid replica set config', isreplicaset: true, ...limits, ...helloOk };
+    return {
+      topologyVersion: { processId: server.node.processId, counter: repl.topologyCounter },
+      [primaryKey]: false,
+      secondary: false,
+      info: 'Does not have a valid replica set config',
+      isreplicaset: true,
+      ...limits,
+      ...helloOk,
+    };
   }
   const self = config.members[repl.selfIndex]!;
   const applied = repl.lastApplied;

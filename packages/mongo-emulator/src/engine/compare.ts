@@ -169,7 +169,8 @@ function compareEntries(a: [string, unknown][], b: [string, unknown][], compareN
 export function compareValues(a: unknown, b: unknown): number {
   // Fast paths for the common key types; the general path below gives the same answers.
   if (typeof a === 'string' && typeof b === 'string') return a === b ? 0 : compareStrings(a, b);
-  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b))
+    return a < b ? -1 : a > b ? 1 : 0;
   if (a instanceof Date && b instanceof Date) return compareNumbers(a.getTime(), b.getTime());
   const ta = canonicalType(a);
   const tb = canonicalType(b);
@@ -198,7 +199,11 @@ export function compareValues(a: unknown, b: unknown): number {
     case TypeRank.binData: {
       const x = a as Binary;
       const y = b as Binary;
-      return sign(x.length() - y.length()) || sign(x.sub_type - y.sub_type) || compareBytes(x.buffer.subarray(0, x.length()), y.buffer.subarray(0, y.length()));
+      return (
+        sign(x.length() - y.length()) ||
+        sign(x.sub_type - y.sub_type) ||
+        compareBytes(x.buffer.subarray(0, x.length()), y.buffer.subarray(0, y.length()))
+      );
     }
     case TypeRank.objectId:
       return compareBytes((a as ObjectId).id, (b as ObjectId).id);
@@ -241,5 +246,8 @@ export function identical(a: unknown, b: unknown): boolean {
   if (Object.getPrototypeOf(a) !== Object.prototype) return compareValues(a, b) === 0;
   const ka = Object.keys(a);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && identical((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k, i) => k === kb[i] && identical((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }

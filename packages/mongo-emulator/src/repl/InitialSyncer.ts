@@ -32,7 +32,11 @@ export class InitialSyncer {
   async run(source: PeerCommander, signal: AbortSignal): Promise<void> {
     const server = this.#host.server;
     const timeoutMs = this.#host.electionTimeoutMs();
-    const latest = await source.command('local', { find: 'oplog.rs', sort: { $natural: -1 }, limit: 1, singleBatch: true }, timeoutMs);
+    const latest = await source.command(
+      'local',
+      { find: 'oplog.rs', sort: { $natural: -1 }, limit: 1, singleBatch: true },
+      timeoutMs,
+    );
     const begin = ((latest.cursor as Document | undefined)?.firstBatch as Document[] | undefined)?.[0];
     if (!begin) throw new Error('the sync source has no oplog yet');
     server.logger.info(`repl: ${server.address} initial sync from ${source.address} at ${String(begin.ts)}`);
@@ -47,7 +51,11 @@ export class InitialSyncer {
     server.clock.advanceTo(begin.ts as Timestamp);
     this.#host.markHasData();
     // Replays what the source wrote while we cloned: the clone may already hold some of it.
-    const reply = await source.command('local', { find: 'oplog.rs', filter: { ts: { $gt: begin.ts } }, batchSize: REPLAY_BATCH_ENTRIES }, timeoutMs);
+    const reply = await source.command(
+      'local',
+      { find: 'oplog.rs', filter: { ts: { $gt: begin.ts } }, batchSize: REPLAY_BATCH_ENTRIES },
+      timeoutMs,
+    );
     await this.#host.applyBatch(((reply.cursor as Document).firstBatch as Document[]) ?? [], signal, true);
     if (signal.aborted) return;
     this.#host.finished();
@@ -59,7 +67,9 @@ export class InitialSyncer {
     for (const { name } of (dbs.databases as Document[]) ?? []) {
       if (name === 'local' || signal.aborted) continue;
       const listed = await source.command(String(name), { listCollections: 1 }, timeoutMs);
-      const infos = ((listed.cursor as Document).firstBatch as Document[]).filter((c) => !String(c.name).startsWith('system.'));
+      const infos = ((listed.cursor as Document).firstBatch as Document[]).filter(
+        (c) => !String(c.name).startsWith('system.'),
+      );
       for (const info of infos) await this.#cloneCollection(source, String(name), info);
     }
   }
@@ -71,11 +81,18 @@ export class InitialSyncer {
     const name = String(info.name);
     const options = { ...((info.options as Document | undefined) ?? {}) };
     if (info.type === 'view') {
-      server.changeStreams.quiet(() => server.catalog.createView(db, name, { viewOn: String(options.viewOn), pipeline: (options.pipeline as Document[]) ?? [] } as never));
+      server.changeStreams.quiet(() =>
+        server.catalog.createView(db, name, {
+          viewOn: String(options.viewOn),
+          pipeline: (options.pipeline as Document[]) ?? [],
+        } as never),
+      );
       return;
     }
     const indexes = await source.command(db, { listIndexes: name }, timeoutMs);
-    const specs = ((indexes.cursor as Document).firstBatch as Document[]).filter((spec) => spec.name !== '_id_').map(({ v: _v, ...spec }) => spec);
+    const specs = ((indexes.cursor as Document).firstBatch as Document[])
+      .filter((spec) => spec.name !== '_id_')
+      .map(({ v: _v, ...spec }) => spec);
     server.changeStreams.quiet(() => {
       const collection = server.catalog.createCollection(db, name, options);
       if (specs.length > 0) collection.createIndexes(specs as never[]);
@@ -91,7 +108,11 @@ export class InitialSyncer {
         });
       });
       if (cursor.id === 0n) return;
-      reply = await source.command(db, { getMore: cursor.id, collection: name, batchSize: CLONE_BATCH_DOCS }, timeoutMs);
+      reply = await source.command(
+        db,
+        { getMore: cursor.id, collection: name, batchSize: CLONE_BATCH_DOCS },
+        timeoutMs,
+      );
     }
   }
 }

@@ -94,7 +94,8 @@ export class OplogFetcher {
         if (this.#host.state() === MemberState.STARTUP2) await this.#host.initialSync(client, signal);
         else await this.#tail(client, source, signal);
       } catch (error) {
-        if (!(error instanceof PeerUnreachable) && !signal.aborted) this.#host.logger.warn(`repl: ${this.#host.address} syncing from ${source}: ${(error as Error).message}`);
+        if (!(error instanceof PeerUnreachable) && !signal.aborted)
+          this.#host.logger.warn(`repl: ${this.#host.address} syncing from ${source}: ${(error as Error).message}`);
         await delay(FETCH_RETRY_MS, signal);
       } finally {
         client.close();
@@ -115,7 +116,17 @@ export class OplogFetcher {
       if (signal.aborted) return;
     }
     const timeoutMs = this.#host.electionTimeoutMs() + FETCH_AWAIT_MS;
-    const reply = await client.command('local', { find: 'oplog.rs', filter: { ts: { $gte: last.ts } }, tailable: true, awaitData: true, batchSize: FETCH_BATCH_ENTRIES }, timeoutMs);
+    const reply = await client.command(
+      'local',
+      {
+        find: 'oplog.rs',
+        filter: { ts: { $gte: last.ts } },
+        tailable: true,
+        awaitData: true,
+        batchSize: FETCH_BATCH_ENTRIES,
+      },
+      timeoutMs,
+    );
     if (reply.ok !== 1) throw new Error(`find on the oplog failed: ${String(reply.errmsg)}`);
     const cursor = reply.cursor as Document;
     const batch = cursor.firstBatch as Document[];
@@ -129,11 +140,20 @@ export class OplogFetcher {
       await this.#follow(client, source, id, batch.slice(1), signal);
     } finally {
       // The source drops the cursor now rather than after its idle timeout.
-      if (id !== 0n) await client.command('local', { killCursors: 'oplog.rs', cursors: [id] }, KILL_CURSOR_TIMEOUT_MS).catch(() => undefined);
+      if (id !== 0n)
+        await client
+          .command('local', { killCursors: 'oplog.rs', cursors: [id] }, KILL_CURSOR_TIMEOUT_MS)
+          .catch(() => undefined);
     }
   }
 
-  async #follow(client: PeerCommander, source: string, id: bigint, first: Document[], signal: AbortSignal): Promise<void> {
+  async #follow(
+    client: PeerCommander,
+    source: string,
+    id: bigint,
+    first: Document[],
+    signal: AbortSignal,
+  ): Promise<void> {
     let batch = first;
     for (;;) {
       // stopReplProducer drops what was fetched, as mongod's oplog fetcher does with its batch.
@@ -142,7 +162,11 @@ export class OplogFetcher {
       if (signal.aborted || id === 0n || this.#isPrimary()) return;
       if (this.#host.chooseSyncSource() !== source) return;
       if (this.#host.producerStopped()) return;
-      const more = await client.command('local', { getMore: id, collection: 'oplog.rs', batchSize: FETCH_BATCH_ENTRIES, maxTimeMS: FETCH_AWAIT_MS }, this.#host.electionTimeoutMs() + FETCH_AWAIT_MS);
+      const more = await client.command(
+        'local',
+        { getMore: id, collection: 'oplog.rs', batchSize: FETCH_BATCH_ENTRIES, maxTimeMS: FETCH_AWAIT_MS },
+        this.#host.electionTimeoutMs() + FETCH_AWAIT_MS,
+      );
       if (more.ok !== 1) throw new Error(`getMore on the oplog failed: ${String(more.errmsg)}`);
       const replData = more.$replData as Document | undefined;
       if (replData) this.#processMetadata(replData);

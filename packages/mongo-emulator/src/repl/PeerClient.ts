@@ -40,7 +40,10 @@ export class PeerClient {
   #socket: Socket | undefined;
   #connecting: Promise<Socket> | undefined;
   #nextRequestId = 1;
-  readonly #pending = new Map<number, { resolve: (doc: Document) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  readonly #pending = new Map<
+    number,
+    { resolve: (doc: Document) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
+  >();
   #buffered: Buffer = Buffer.alloc(0);
   #closed = false;
 
@@ -54,7 +57,12 @@ export class PeerClient {
     // failCommand spares it unless failInternalCommands.
     if (fresh && this.#socket === socket && !this.#handshaken.has(socket)) {
       this.#handshaken.add(socket);
-      await this.#send(socket, 'admin', { hello: 1, internalClient: { minWireVersion: 0, maxWireVersion: 21 } }, timeoutMs);
+      await this.#send(
+        socket,
+        'admin',
+        { hello: 1, internalClient: { minWireVersion: 0, maxWireVersion: 21 } },
+        timeoutMs,
+      );
     }
     return this.#send(socket, db, command, timeoutMs);
   }

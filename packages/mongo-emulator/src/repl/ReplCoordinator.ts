@@ -25,7 +25,16 @@ import { compareOpTime, electionIdForTerm, formatOpTime, NULL_OP_TIME, type OpTi
 import { PeerClient, PeerPool } from './PeerClient.ts';
 import type { ReplHost, ReplOptions } from './replHost.ts';
 import { ReplicationWaits } from './replicationWaits.ts';
-import { configForInitiate, configForReconfig, DEFAULT_ELECTION_TIMEOUT_MS, DEFAULT_HEARTBEAT_INTERVAL_MS, isElectable, majorityCount, normaliseConfig, type ReplSetConfig } from './replSetConfig.ts';
+import {
+  configForInitiate,
+  configForReconfig,
+  DEFAULT_ELECTION_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  isElectable,
+  majorityCount,
+  normaliseConfig,
+  type ReplSetConfig,
+} from './replSetConfig.ts';
 import { Rollback } from './Rollback.ts';
 import { TopologyCoordinator, type MemberView } from './TopologyCoordinator.ts';
 import { TopologyVersion } from './TopologyVersion.ts';
@@ -96,7 +105,8 @@ export class ReplCoordinator {
       primaryAddress: () => this.#topology.primaryAddress,
       peer: (peer) => this.#peers.get(peer),
       recomputeCommitPoint: () => this.#recomputeCommitPoint(),
-      membersAt: (opTime, durable) => this.#topology.membersAt(opTime, durable, { applied: this.lastApplied, durable: this.lastDurable }),
+      membersAt: (opTime, durable) =>
+        this.#topology.membersAt(opTime, durable, { applied: this.lastApplied, durable: this.lastDurable }),
     });
   }
 
@@ -114,7 +124,14 @@ export class ReplCoordinator {
       electionDate: () => this.#electionDate,
       electionTimeoutMs: () => this.electionTimeoutMs,
       heartbeatIntervalMs: () => this.heartbeatIntervalMs,
-      position: () => ({ applied: this.lastApplied, appliedWall: this.lastAppliedWall, durable: this.lastDurable, commitPoint: this.#commitPoint, syncSource: this.syncSource, electionTime: this.#electionTime }),
+      position: () => ({
+        applied: this.lastApplied,
+        appliedWall: this.lastAppliedWall,
+        durable: this.lastDurable,
+        commitPoint: this.#commitPoint,
+        syncSource: this.syncSource,
+        electionTime: this.#electionTime,
+      }),
       peer: (peer) => this.#peers.get(peer),
       updateTerm: (term, why) => this.#updateTerm(term, why),
       adoptConfig: (raw, from) => this.#adoptConfig(raw, from),
@@ -134,7 +151,8 @@ export class ReplCoordinator {
   #newApplier(host: ReplHost): OplogApplier {
     return new OplogApplier({
       server: host,
-      secondaryDelaySecs: () => (this.#config && this.#selfIndex >= 0 ? Number(this.#config.members[this.#selfIndex]!.secondaryDelaySecs) : 0),
+      secondaryDelaySecs: () =>
+        this.#config && this.#selfIndex >= 0 ? Number(this.#config.members[this.#selfIndex]!.secondaryDelaySecs) : 0,
       isPrimary: () => this.isPrimary,
       batchApplied: () => {
         this.#wake();
@@ -201,9 +219,16 @@ export class ReplCoordinator {
    * committed), with no initial sync unless it never had the set's data.
    */
   restore(persisted: PersistedReplState): void {
-    const config = normaliseConfig(persisted.config, this.#options, Number(persisted.config.version ?? 1), Number(persisted.config.term ?? 0));
+    const config = normaliseConfig(
+      persisted.config,
+      this.#options,
+      Number(persisted.config.version ?? 1),
+      Number(persisted.config.term ?? 0),
+    );
     if (config._id !== this.#host.setName) {
-      throw new Error(`the replica-set config on disk is for set ${config._id}, but this member was started with --replSet ${this.#host.setName}`);
+      throw new Error(
+        `the replica-set config on disk is for set ${config._id}, but this member was started with --replSet ${this.#host.setName}`,
+      );
     }
     this.#term = persisted.term;
     this.#host.changeStreams.term = persisted.term;
@@ -211,7 +236,9 @@ export class ReplCoordinator {
     this.#hasData = persisted.hasData;
     this.#installConfig(config);
     if (this.#selfIndex < 0) return;
-    this.#host.logger.info(`repl: ${this.address} restarts with config version ${config.version}, term ${this.#term}${this.#hasData ? `, last applied ${formatOpTime(this.lastApplied)}` : ', no data yet'}`);
+    this.#host.logger.info(
+      `repl: ${this.address} restarts with config version ${config.version}, term ${this.#term}${this.#hasData ? `, last applied ${formatOpTime(this.lastApplied)}` : ', no data yet'}`,
+    );
     this.#setState(this.#hasData ? MemberState.SECONDARY : MemberState.STARTUP2);
     this.#start();
   }
@@ -220,7 +247,12 @@ export class ReplCoordinator {
   #persist(): void {
     const storage = this.#host.storage;
     if (!storage || !this.#config) return;
-    storage.saveReplState({ config: this.#config as unknown as Document, term: this.#term, votedFor: this.#topology.votedFor, hasData: this.#hasData });
+    storage.saveReplState({
+      config: this.#config as unknown as Document,
+      term: this.#term,
+      votedFor: this.#topology.votedFor,
+      hasData: this.#hasData,
+    });
   }
 
   // ---------------------------------------------------------------- what the member is
@@ -308,11 +340,17 @@ export class ReplCoordinator {
   }
 
   get electionTimeoutMs(): number {
-    return Number(this.#config?.settings.electionTimeoutMillis ?? BigInt(this.#options.electionTimeoutMillis ?? DEFAULT_ELECTION_TIMEOUT_MS));
+    return Number(
+      this.#config?.settings.electionTimeoutMillis ??
+        BigInt(this.#options.electionTimeoutMillis ?? DEFAULT_ELECTION_TIMEOUT_MS),
+    );
   }
 
   get heartbeatIntervalMs(): number {
-    return Number(this.#config?.settings.heartbeatIntervalMillis ?? BigInt(this.#options.heartbeatIntervalMillis ?? DEFAULT_HEARTBEAT_INTERVAL_MS));
+    return Number(
+      this.#config?.settings.heartbeatIntervalMillis ??
+        BigInt(this.#options.heartbeatIntervalMillis ?? DEFAULT_HEARTBEAT_INTERVAL_MS),
+    );
   }
 
   get syncSource(): string | undefined {
@@ -363,7 +401,15 @@ export class ReplCoordinator {
     this.#installConfig(config);
     // The initiating member holds the set's first data: the "initiating set" entry is its oplog
     // (replication_coordinator_external_state_impl.cpp, initializeReplSetStorage).
-    this.#host.changeStreams.resetOplog({ op: 'n', ns: '', o: { msg: 'initiating set' }, ts: this.#host.clock.tick(), t: -1n, v: 2n, wall: new Date() });
+    this.#host.changeStreams.resetOplog({
+      op: 'n',
+      ns: '',
+      o: { msg: 'initiating set' },
+      ts: this.#host.clock.tick(),
+      t: -1n,
+      v: 2n,
+      wall: new Date(),
+    });
     this.#hasData = true;
     this.#persist();
     this.#setState(MemberState.SECONDARY);
@@ -375,7 +421,8 @@ export class ReplCoordinator {
   reconfig(raw: Document, force: boolean): void {
     const current = this.#config;
     if (!current) throw new CommandError('NotYetInitialized', 'no replset config has been received');
-    if (!force && !this.isPrimary) throw new CommandError('NotWritablePrimary', 'replSetReconfig should only be run on a writable PRIMARY');
+    if (!force && !this.isPrimary)
+      throw new CommandError('NotWritablePrimary', 'replSetReconfig should only be run on a writable PRIMARY');
     const config = configForReconfig(current, raw, force, this.#term, this.#options);
     this.#installConfig(config);
   }
@@ -402,7 +449,8 @@ export class ReplCoordinator {
       this.#setState(MemberState.REMOVED);
       return;
     }
-    if (this.isPrimary && !isElectable(config.members[this.#selfIndex]!)) this.#stepDown('priority 0 in the new configuration');
+    if (this.isPrimary && !isElectable(config.members[this.#selfIndex]!))
+      this.#stepDown('priority 0 in the new configuration');
   }
 
   #bumpTopology(): void {
@@ -431,7 +479,9 @@ export class ReplCoordinator {
 
   #setState(state: number): void {
     if (this.#state === state) return;
-    this.#host.logger.info(`repl: ${this.address} ${memberStateName(this.#state)} -> ${memberStateName(state)} (term ${this.#term})`);
+    this.#host.logger.info(
+      `repl: ${this.address} ${memberStateName(this.#state)} -> ${memberStateName(state)} (term ${this.#term})`,
+    );
     this.#state = state;
     this.#stateChanges += 1;
     this.#bumpTopology();
@@ -497,15 +547,24 @@ export class ReplCoordinator {
    * replSetStepDown: waits up to `secondaryCatchUpPeriodSecs` for an electable secondary to have
    * caught up (unless `force`), then steps down and does not stand for `secs`.
    */
-  async stepDown(options: { secs: number; catchUpSecs: number; force: boolean }, signals: AbortSignal[]): Promise<void> {
-    if (!this.isPrimary) throw new CommandError('NotWritablePrimary', 'not primary so can\'t step down');
-    if (options.catchUpSecs > options.secs) throw new CommandError('BadValue', 'stepdown period must be longer than secondaryCatchUpPeriodSecs');
+  async stepDown(
+    options: { secs: number; catchUpSecs: number; force: boolean },
+    signals: AbortSignal[],
+  ): Promise<void> {
+    if (!this.isPrimary) throw new CommandError('NotWritablePrimary', "not primary so can't step down");
+    if (options.catchUpSecs > options.secs)
+      throw new CommandError('BadValue', 'stepdown period must be longer than secondaryCatchUpPeriodSecs');
     const target = this.lastApplied;
     const caughtUp = () => this.#topology.caughtUpElectable(target) !== undefined;
     if (!caughtUp()) {
       const outcome = await this.#waits.waitUntil(caughtUp, options.catchUpSecs * 1000, signals);
       if (outcome !== 'ready' && !options.force) {
-        throw new CommandError('ExceededTimeLimit', 'No electable secondaries caught up as of ' + new Date().toISOString() + '. Please use the replSetStepDown command with the argument {force: true} to force node to step down.');
+        throw new CommandError(
+          'ExceededTimeLimit',
+          'No electable secondaries caught up as of ' +
+            new Date().toISOString() +
+            '. Please use the replSetStepDown command with the argument {force: true} to force node to step down.',
+        );
       }
     }
     if (!this.isPrimary) return;
@@ -514,13 +573,18 @@ export class ReplCoordinator {
     // An electable, caught-up secondary is asked to stand at once (mongod's stepdown hands off the
     // same way: replSetStepUp to the most caught-up electable member, _performElectionHandoff).
     const handoff = this.#topology.caughtUpElectable(target);
-    if (handoff) void this.#peers.get(handoff.host).command('admin', { replSetStepUp: 1, skipDryRun: true }, this.electionTimeoutMs).catch(() => undefined);
+    if (handoff)
+      void this.#peers
+        .get(handoff.host)
+        .command('admin', { replSetStepUp: 1, skipDryRun: true }, this.electionTimeoutMs)
+        .catch(() => undefined);
   }
 
   /** replSetStepUp: stand for election now (the step-down hand-off, or a test's request). */
   async stepUp(): Promise<void> {
     if (this.isPrimary) return;
-    if (this.#state !== MemberState.SECONDARY) throw new CommandError('NotSecondary', 'This node is not in a state to step up');
+    if (this.#state !== MemberState.SECONDARY)
+      throw new CommandError('NotSecondary', 'This node is not in a state to step up');
     await this.#topology.standForElection('stepUp');
     if (!this.isPrimary) throw new CommandError('CommandFailed', 'Election failed.');
   }
@@ -543,7 +607,10 @@ export class ReplCoordinator {
     if (!this.isPrimary || !this.#config) return;
     // writeConcernMajorityJournalDefault false: the commit point counts applied optimes (what
     // may be lost to a whole-set power loss, as mongod documents it).
-    const candidate = this.#topology.majorityOpTime({ applied: this.lastApplied, durable: this.lastDurable }, this.#majorityJournals);
+    const candidate = this.#topology.majorityOpTime(
+      { applied: this.lastApplied, durable: this.lastDurable },
+      this.#majorityJournals,
+    );
     // Only an optime of the primary's own term commits (Raft's rule; mongod's "new primary" no-op).
     if (candidate.t === this.#term) this.#advanceCommitPoint(candidate);
   }
@@ -578,17 +645,38 @@ export class ReplCoordinator {
     const self = this.#config.members[this.#selfIndex]!;
     const request = {
       replSetUpdatePosition: 1,
-      optimes: [{ appliedOpTime: applied, appliedWallTime: this.lastAppliedWall, durableOpTime: this.lastDurable, durableWallTime: this.lastAppliedWall, memberId: self._id, cfgver: this.#config.version }],
+      optimes: [
+        {
+          appliedOpTime: applied,
+          appliedWallTime: this.lastAppliedWall,
+          durableOpTime: this.lastDurable,
+          durableWallTime: this.lastAppliedWall,
+          memberId: self._id,
+          cfgver: this.#config.version,
+        },
+      ],
     };
     const targets = new Set([this.syncSource, this.#topology.primaryAddress].filter((h): h is string => !!h));
-    for (const host of targets) void this.#peers.get(host).command('admin', request, this.electionTimeoutMs).catch(() => undefined);
+    for (const host of targets)
+      void this.#peers
+        .get(host)
+        .command('admin', request, this.electionTimeoutMs)
+        .catch(() => undefined);
   }
 
   /** The getMore reply's $replData a fetcher reads the commit point from (oplog_fetcher.cpp). */
   replData(): Document {
     // primaryIndex names the primary this member knows (rpc::ReplSetMetadata), itself or another.
     const primary = this.primaryAddress;
-    const primaryIndex = primary === undefined ? -1 : (this.#config?.members.findIndex((m) => m.host === primary) ?? -1);
-    return { term: this.#term, lastOpCommitted: this.#commitPoint, lastOpVisible: this.lastApplied, configVersion: this.#config?.version ?? -2, primaryIndex, syncSourceIndex: -1 };
+    const primaryIndex =
+      primary === undefined ? -1 : (this.#config?.members.findIndex((m) => m.host === primary) ?? -1);
+    return {
+      term: this.#term,
+      lastOpCommitted: this.#commitPoint,
+      lastOpVisible: this.lastApplied,
+      configVersion: this.#config?.version ?? -2,
+      primaryIndex,
+      syncSourceIndex: -1,
+    };
   }
 }

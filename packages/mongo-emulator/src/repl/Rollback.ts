@@ -49,7 +49,9 @@ export class Rollback {
       this.#host.setState(MemberState.ROLLBACK);
       server.closeClientConnections();
       this.#writeRollbackFiles(rolledBack);
-      server.logger.warn(`repl: ${server.address} rolls back ${rolledBack.length} entries after ${String(ours[common]!.ts)} (common point with ${source.address})`);
+      server.logger.warn(
+        `repl: ${server.address} rolls back ${rolledBack.length} entries after ${String(ours[common]!.ts)} (common point with ${source.address})`,
+      );
     }
     if (signal.aborted) return;
     this.#host.setState(MemberState.STARTUP2);
@@ -59,8 +61,14 @@ export class Rollback {
   /** The index in `ours` of the newest entry the source holds too (-1: none). */
   async #commonPoint(source: PeerCommander, ours: Document[]): Promise<number> {
     const filter = { ts: { $gte: ours[0]!.ts } };
-    const reply = await source.command('local', { find: 'oplog.rs', filter, projection: { ts: 1, t: 1 }, batchSize: COMMON_POINT_SCAN_BATCH_ENTRIES }, this.#host.electionTimeoutMs());
-    const theirs = new Set((((reply.cursor as Document).firstBatch as Document[]) ?? []).map((d) => `${String(d.ts)}/${String(d.t)}`));
+    const reply = await source.command(
+      'local',
+      { find: 'oplog.rs', filter, projection: { ts: 1, t: 1 }, batchSize: COMMON_POINT_SCAN_BATCH_ENTRIES },
+      this.#host.electionTimeoutMs(),
+    );
+    const theirs = new Set(
+      (((reply.cursor as Document).firstBatch as Document[]) ?? []).map((d) => `${String(d.ts)}/${String(d.t)}`),
+    );
     let common = ours.length - 1;
     while (common >= 0 && !theirs.has(`${String(ours[common]!.ts)}/${String(ours[common]!.t)}`)) common -= 1;
     return common;
@@ -95,7 +103,9 @@ export class Rollback {
   #documentToSave(ns: string, op: Document): Document | undefined {
     const dot = ns.indexOf('.');
     const key = (op.o2 as Document | undefined) ?? { _id: (op.o as Document)._id };
-    const current = this.#host.server.catalog.getCollection(ns.slice(0, dot), ns.slice(dot + 1))?.find(key, { limit: 1 })[0];
+    const current = this.#host.server.catalog
+      .getCollection(ns.slice(0, dot), ns.slice(dot + 1))
+      ?.find(key, { limit: 1 })[0];
     // A delete's document is gone here too; mongod saves what it can refetch, we save its key.
     return current ?? (op.op === 'd' ? (op.o as Document) : undefined);
   }

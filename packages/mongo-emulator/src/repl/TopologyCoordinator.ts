@@ -125,7 +125,11 @@ export class TopologyCoordinator {
   members(): MemberView[] {
     const config = this.#host.config();
     const selfIndex = this.#host.selfIndex();
-    return (config?.members ?? []).map((member, index) => ({ config: member, data: this.#members.get(member.host), self: index === selfIndex }));
+    return (config?.members ?? []).map((member, index) => ({
+      config: member,
+      data: this.#members.get(member.host),
+      self: index === selfIndex,
+    }));
   }
 
   /** A configuration was installed: a table entry for every other member it names, none for those it drops. */
@@ -134,7 +138,8 @@ export class TopologyCoordinator {
       if (member.host === this.#host.address || this.#members.has(member.host)) continue;
       this.#members.set(member.host, newMemberData());
     }
-    for (const host of [...this.#members.keys()]) if (!config.members.some((m) => m.host === host)) this.#members.delete(host);
+    for (const host of [...this.#members.keys()])
+      if (!config.members.some((m) => m.host === host)) this.#members.delete(host);
   }
 
   /** Starts heartbeats and the election timer (after initiate, or once a config names this member). */
@@ -204,7 +209,8 @@ export class TopologyCoordinator {
       if (this.#host.stopSignal.aborted) return;
       this.onHeartbeatResponse(host, reply, sentMs);
     } catch (error) {
-      if (!(error instanceof PeerUnreachable)) this.#host.logger.warn(`repl: heartbeat to ${host}: ${(error as Error).message}`);
+      if (!(error instanceof PeerUnreachable))
+        this.#host.logger.warn(`repl: heartbeat to ${host}: ${(error as Error).message}`);
       data.health = 0;
       data.state = MemberState.DOWN;
       data.lastHeartbeat = new Date();
@@ -225,7 +231,8 @@ export class TopologyCoordinator {
     if (config && Number(config.version) > (this.#host.config()?.version ?? -1)) this.#host.adoptConfig(config, host);
     if (!data) return;
     recordHeartbeat(data, reply, responseTerm, sentMs);
-    if (data.state === MemberState.PRIMARY && responseTerm >= this.#host.term()) this.#onPrimaryHeartbeat(host, responseTerm, reply);
+    if (data.state === MemberState.PRIMARY && responseTerm >= this.#host.term())
+      this.#onPrimaryHeartbeat(host, responseTerm, reply);
     else if (this.#primaryAddress === host) this.#setPrimaryAddress(undefined);
     this.#host.membersChanged();
   }
@@ -234,7 +241,8 @@ export class TopologyCoordinator {
     const term = this.#host.term();
     if (this.#isPrimary() && host !== this.#host.address) {
       // Two primaries are never of the same term: the older steps down when it learns of the newer.
-      if (responseTerm > term || (responseTerm === term && host < this.#host.address)) this.#host.stepDown(`another primary ${host} in term ${responseTerm}`);
+      if (responseTerm > term || (responseTerm === term && host < this.#host.address))
+        this.#host.stepDown(`another primary ${host} in term ${responseTerm}`);
     }
     if (!this.#isPrimary()) {
       this.#setPrimaryAddress(host);
@@ -250,7 +258,10 @@ export class TopologyCoordinator {
   processHeartbeat(request: Document): Document {
     const setName = this.#host.setName;
     if (request.replSetHeartbeat !== setName) {
-      throw new CommandError('InconsistentReplicaSetNames', `Our set name of ${setName} does not match name ${String(request.replSetHeartbeat)} reported by remote node`);
+      throw new CommandError(
+        'InconsistentReplicaSetNames',
+        `Our set name of ${setName} does not match name ${String(request.replSetHeartbeat)} reported by remote node`,
+      );
     }
     const from = String(request.from ?? '');
     const requestTerm = BigInt((request.term as bigint | number | undefined) ?? -1);
@@ -340,7 +351,14 @@ export class TopologyCoordinator {
     let count = 0;
     for (const member of this.#host.config()?.members ?? []) {
       const data = this.#members.get(member.host);
-      const at = member.host === this.#host.address ? (durable ? self.durable : self.applied) : durable ? data?.durableOpTime : data?.appliedOpTime;
+      const at =
+        member.host === this.#host.address
+          ? durable
+            ? self.durable
+            : self.applied
+          : durable
+            ? data?.durableOpTime
+            : data?.appliedOpTime;
       if (at && compareOpTime(at, opTime) >= 0) count += 1;
     }
     return count;
@@ -348,7 +366,10 @@ export class TopologyCoordinator {
 
   /** A healthy, electable other member that has applied `target` (the step-down's catch-up and hand-off). */
   caughtUpElectable(target: OpTime): MemberConfig | undefined {
-    return this.members().find(({ config, data, self }) => !self && data?.health === 1 && isElectable(config) && compareOpTime(data.appliedOpTime, target) >= 0)?.config;
+    return this.members().find(
+      ({ config, data, self }) =>
+        !self && data?.health === 1 && isElectable(config) && compareOpTime(data.appliedOpTime, target) >= 0,
+    )?.config;
   }
 
   /**
@@ -377,7 +398,8 @@ export class TopologyCoordinator {
     const timeout = this.#host.electionTimeoutMs();
     const offset = Math.floor(Math.random() * timeout * ELECTION_TIMEOUT_OFFSET_FRACTION);
     this.#electionTimer = setTimeout(() => {
-      if (!this.#isPrimary() && Date.now() - this.#lastPrimaryContactMs >= timeout) void this.standForElection('electionTimeout');
+      if (!this.#isPrimary() && Date.now() - this.#lastPrimaryContactMs >= timeout)
+        void this.standForElection('electionTimeout');
       this.resetElectionTimer();
     }, timeout + offset);
     this.#electionTimer.unref();
@@ -391,7 +413,8 @@ export class TopologyCoordinator {
 
   /** replSetFreeze: no election before `secs` from now (0 unfreezes). */
   freeze(secs: number): Document {
-    if (this.#isPrimary()) throw new CommandError('NotSecondary', 'cannot freeze node when primary or running for election. state: Primary');
+    if (this.#isPrimary())
+      throw new CommandError('NotSecondary', 'cannot freeze node when primary or running for election. state: Primary');
     this.#noElectionBeforeMs = secs === 0 ? 0 : Date.now() + secs * 1000;
     return secs === 0 ? { info: 'unfreezing' } : {};
   }
@@ -405,7 +428,13 @@ export class TopologyCoordinator {
   standAfterInitiate(): void {
     let attempts = 0;
     const tryStand = () => {
-      if (this.#isPrimary() || this.#primaryAddress || this.#host.stopSignal.aborted || attempts++ > INITIATE_ELECTION_ATTEMPTS) return;
+      if (
+        this.#isPrimary() ||
+        this.#primaryAddress ||
+        this.#host.stopSignal.aborted ||
+        attempts++ > INITIATE_ELECTION_ATTEMPTS
+      )
+        return;
       void this.standForElection('initiate').finally(() => setTimeout(tryStand, INITIATE_ELECTION_RETRY_MS).unref());
     };
     tryStand();
@@ -447,7 +476,16 @@ export class TopologyCoordinator {
     const voters = votingMembers(config).filter((m) => m.host !== address);
     const needed = majorityCount(config) - ((this.#self()?.votes ?? 0) > 0 ? 1 : 0);
     if (needed <= 0) return Promise.resolve(true);
-    const request = { replSetRequestVotes: 1, setName: config._id, dryRun, term, candidateIndex: this.#host.selfIndex(), configVersion: config.version, configTerm: config.term, lastAppliedOpTime: this.#host.position().applied };
+    const request = {
+      replSetRequestVotes: 1,
+      setName: config._id,
+      dryRun,
+      term,
+      candidateIndex: this.#host.selfIndex(),
+      configVersion: config.version,
+      configTerm: config.term,
+      lastAppliedOpTime: this.#host.position().applied,
+    };
     return new Promise((resolve) => {
       let granted = 0;
       let answered = 0;
@@ -482,9 +520,14 @@ export class TopologyCoordinator {
     if (!dryRun && term > this.#host.term()) this.#host.updateTerm(term, 'a vote request');
     const config = this.#host.config()!;
     if (!dryRun && this.#votedFor && this.#votedFor.term === term && this.#votedFor.candidateIndex !== candidateIndex) {
-      return { term: this.#host.term(), voteGranted: false, reason: `already voted for another candidate (${config.members[this.#votedFor.candidateIndex]?.host}) this term (${term})` };
+      return {
+        term: this.#host.term(),
+        voteGranted: false,
+        reason: `already voted for another candidate (${config.members[this.#votedFor.candidateIndex]?.host}) this term (${term})`,
+      };
     }
-    if (!dryRun && term === this.#host.term() && this.#isPrimary()) return { term: this.#host.term(), voteGranted: false, reason: 'I am the primary of this term' };
+    if (!dryRun && term === this.#host.term() && this.#isPrimary())
+      return { term: this.#host.term(), voteGranted: false, reason: 'I am the primary of this term' };
     if (!dryRun) {
       this.#votedFor = { term, candidateIndex };
       this.#host.persist();
@@ -498,9 +541,11 @@ export class TopologyCoordinator {
   #voteRefusal(request: Document, term: bigint): string | undefined {
     const config = this.#host.config();
     if (!config || this.#host.selfIndex() < 0) return 'this member has no configuration';
-    if (request.setName !== config._id) return `candidate's set name (${String(request.setName)}) differs from mine (${config._id})`;
+    if (request.setName !== config._id)
+      return `candidate's set name (${String(request.setName)}) differs from mine (${config._id})`;
     if (term < this.#host.term()) return `candidate's term (${term}) is lower than mine (${this.#host.term()})`;
-    if (Number(request.configVersion) < config.version) return `candidate's config version (${String(request.configVersion)}) is lower than mine`;
+    if (Number(request.configVersion) < config.version)
+      return `candidate's config version (${String(request.configVersion)}) is lower than mine`;
     const candidateOpTime = parseOpTime(request.lastAppliedOpTime);
     const applied = this.#host.position().applied;
     if (compareOpTime(candidateOpTime, applied) < 0) {

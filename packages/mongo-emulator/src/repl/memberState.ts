@@ -13,7 +13,17 @@ export const MemberState = Object.freeze({
   REMOVED: 10,
 });
 
-const STATE_NAMES: Record<number, string> = { 0: 'STARTUP', 1: 'PRIMARY', 2: 'SECONDARY', 3: 'RECOVERING', 5: 'STARTUP2', 6: 'UNKNOWN', 8: '(not reachable/healthy)', 9: 'ROLLBACK', 10: 'REMOVED' };
+const STATE_NAMES: Record<number, string> = {
+  0: 'STARTUP',
+  1: 'PRIMARY',
+  2: 'SECONDARY',
+  3: 'RECOVERING',
+  5: 'STARTUP2',
+  6: 'UNKNOWN',
+  8: '(not reachable/healthy)',
+  9: 'ROLLBACK',
+  10: 'REMOVED',
+};
 
 /** The name replSetGetStatus and the logs give a state (MemberState::toString). */
 export function memberStateName(state: number): string {

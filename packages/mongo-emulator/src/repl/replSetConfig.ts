@@ -57,8 +57,14 @@ export function majorityCount(config: ReplSetConfig): number {
 }
 
 /** A configuration with mongod's defaults filled in (repl_set_config.idl, member_config.idl). */
-export function normaliseConfig(raw: Document, options: ReplTimingOptions, version: number, term: number): ReplSetConfig {
-  if (!Array.isArray(raw.members) || raw.members.length === 0) throw new CommandError('InvalidReplicaSetConfig', 'Replica set configuration must contain at least one member');
+export function normaliseConfig(
+  raw: Document,
+  options: ReplTimingOptions,
+  version: number,
+  term: number,
+): ReplSetConfig {
+  if (!Array.isArray(raw.members) || raw.members.length === 0)
+    throw new CommandError('InvalidReplicaSetConfig', 'Replica set configuration must contain at least one member');
   const settings = (raw.settings as Document | undefined) ?? {};
   const members = (raw.members as Document[]).map(normaliseMember);
   return {
@@ -70,9 +76,15 @@ export function normaliseConfig(raw: Document, options: ReplTimingOptions, versi
     writeConcernMajorityJournalDefault: raw.writeConcernMajorityJournalDefault !== false,
     settings: {
       chainingAllowed: true,
-      heartbeatIntervalMillis: BigInt((settings.heartbeatIntervalMillis ?? options.heartbeatIntervalMillis ?? DEFAULT_HEARTBEAT_INTERVAL_MS) as number),
+      heartbeatIntervalMillis: BigInt(
+        (settings.heartbeatIntervalMillis ??
+          options.heartbeatIntervalMillis ??
+          DEFAULT_HEARTBEAT_INTERVAL_MS) as number,
+      ),
       heartbeatTimeoutSecs: DEFAULT_HEARTBEAT_TIMEOUT_SECS,
-      electionTimeoutMillis: BigInt((settings.electionTimeoutMillis ?? options.electionTimeoutMillis ?? DEFAULT_ELECTION_TIMEOUT_MS) as number),
+      electionTimeoutMillis: BigInt(
+        (settings.electionTimeoutMillis ?? options.electionTimeoutMillis ?? DEFAULT_ELECTION_TIMEOUT_MS) as number,
+      ),
       catchUpTimeoutMillis: DEFAULT_CATCH_UP_TIMEOUT_MS,
       catchUpTakeoverDelayMillis: DEFAULT_CATCH_UP_TAKEOVER_DELAY_MS,
       getLastErrorModes: {},
@@ -86,13 +98,24 @@ export function normaliseConfig(raw: Document, options: ReplTimingOptions, versi
  * replSetInitiate's configuration (repl_set_config_checks.cpp, validateConfigForInitiate): the
  * one given, or this member alone; it must name this set and this member.
  */
-export function configForInitiate(raw: Document | undefined, setName: string, self: string, options: ReplTimingOptions): ReplSetConfig {
+export function configForInitiate(
+  raw: Document | undefined,
+  setName: string,
+  self: string,
+  options: ReplTimingOptions,
+): ReplSetConfig {
   const config = normaliseConfig(raw ?? { _id: setName, members: [{ _id: 0, host: self }] }, options, 1, 0);
   if (config._id !== setName) {
-    throw new CommandError('InvalidReplicaSetConfig', `Attempting to initiate a replica set with name ${config._id}, but command line reports ${setName}; rejecting`);
+    throw new CommandError(
+      'InvalidReplicaSetConfig',
+      `Attempting to initiate a replica set with name ${config._id}, but command line reports ${setName}; rejecting`,
+    );
   }
   if (!config.members.some((m) => m.host === self)) {
-    throw new CommandError('InvalidReplicaSetConfig', `No host described in new configuration with {version: ${config.version}, term: ${config.term}} for replica set ${config._id} maps to this node`);
+    throw new CommandError(
+      'InvalidReplicaSetConfig',
+      `No host described in new configuration with {version: ${config.version}, term: ${config.term}} for replica set ${config._id} maps to this node`,
+    );
   }
   return config;
 }
@@ -101,13 +124,31 @@ export function configForInitiate(raw: Document | undefined, setName: string, se
  * replSetReconfig's configuration (repl_set_config_checks.cpp, validateConfigForReconfig): a newer
  * version of the same set, keeping its replicaSetId; `force` takes any version and moves past ours.
  */
-export function configForReconfig(current: ReplSetConfig, raw: Document, force: boolean, term: bigint, options: ReplTimingOptions): ReplSetConfig {
+export function configForReconfig(
+  current: ReplSetConfig,
+  raw: Document,
+  force: boolean,
+  term: bigint,
+  options: ReplTimingOptions,
+): ReplSetConfig {
   const version = Number(raw.version ?? current.version + 1);
   if (version <= current.version && !force) {
-    throw new CommandError('NewReplicaSetConfigurationIncompatible', `New replica set configuration version must be greater than old, but ${version} is not greater than ${current.version} for replset ${current._id}`);
+    throw new CommandError(
+      'NewReplicaSetConfigurationIncompatible',
+      `New replica set configuration version must be greater than old, but ${version} is not greater than ${current.version} for replset ${current._id}`,
+    );
   }
-  const config = normaliseConfig({ ...raw, version: force ? Math.max(version, current.version + 1) : version }, options, version, Number(term));
-  if (config._id !== current._id) throw new CommandError('NewReplicaSetConfigurationIncompatible', 'New and old configurations differ in replica set name');
+  const config = normaliseConfig(
+    { ...raw, version: force ? Math.max(version, current.version + 1) : version },
+    options,
+    version,
+    Number(term),
+  );
+  if (config._id !== current._id)
+    throw new CommandError(
+      'NewReplicaSetConfigurationIncompatible',
+      'New and old configurations differ in replica set name',
+    );
   config.settings.replicaSetId = current.settings.replicaSetId;
   return config;
 }
@@ -116,7 +157,8 @@ function normaliseMember(m: Document, index: number): MemberConfig {
   if (typeof m.host !== 'string') throw new CommandError('InvalidReplicaSetConfig', `member ${index} has no host`);
   const hidden = m.hidden === true;
   const priority = m.priority === undefined ? (hidden ? 0 : 1) : Number(m.priority);
-  if (hidden && priority !== 0) throw new CommandError('InvalidReplicaSetConfig', 'priority must be 0 when hidden=true');
+  if (hidden && priority !== 0)
+    throw new CommandError('InvalidReplicaSetConfig', 'priority must be 0 when hidden=true');
   return {
     _id: Number(m._id ?? index),
     host: m.host,

@@ -60,9 +60,18 @@ export class ReplicationWaits {
    * journals (j: true, and w:majority, which writeConcernMajorityJournalDefault makes journaled),
    * applied otherwise (_doneWaitingForReplication_inlock: useDurableOpTime = syncMode == JOURNAL).
    */
-  async awaitWriteConcern(writeConcern: Document, opTime: OpTime, signals: AbortSignal[]): Promise<Document | undefined> {
+  async awaitWriteConcern(
+    writeConcern: Document,
+    opTime: OpTime,
+    signals: AbortSignal[],
+  ): Promise<Document | undefined> {
     const w = writeConcern.w ?? 'majority';
-    const j = writeConcern.j === true || writeConcern.j === 1 ? true : writeConcern.j === false || writeConcern.j === 0 ? false : undefined;
+    const j =
+      writeConcern.j === true || writeConcern.j === 1
+        ? true
+        : writeConcern.j === false || writeConcern.j === 0
+          ? false
+          : undefined;
     if (w === 0 || w === 0n) return undefined;
     if ((w === 1 || w === 1n) && j !== true) return undefined;
     if (!this.#isPrimary()) return steppedDownError();
@@ -74,13 +83,23 @@ export class ReplicationWaits {
     if (outcome === 'ready') return undefined;
     if (outcome === 'steppedDown') return steppedDownError();
     if (outcome === 'timeout') {
-      return { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true, writeConcern: provenance(writeConcern) } };
+      return {
+        code: 64,
+        codeName: 'WriteConcernFailed',
+        errmsg: 'waiting for replication timed out',
+        errInfo: { wtimeout: true, writeConcern: provenance(writeConcern) },
+      };
     }
     throw outcome;
   }
 
   /** When the write at `opTime` satisfies `w` (asking for a journal flush where it must be durable), or the error that it never can. */
-  #writeConcernReady(writeConcern: Document, w: unknown, j: boolean | undefined, opTime: OpTime): (() => boolean) | Document {
+  #writeConcernReady(
+    writeConcern: Document,
+    w: unknown,
+    j: boolean | undefined,
+    opTime: OpTime,
+  ): (() => boolean) | Document {
     const storage = this.#host.server.storage;
     if (w === 1 || w === 1n) {
       // w:1, j:true: this member's own journal (mongod waits for its JournalFlusher).
@@ -92,18 +111,30 @@ export class ReplicationWaits {
       // true and j is not given; j:true always journals.
       const durable = j === true || (j === undefined && this.#host.majorityJournals());
       if (durable) storage?.requestFlush();
-      return () => compareOpTime(this.#host.commitPoint(), opTime) >= 0 && this.#host.membersAt(opTime, durable) >= this.#host.majorityCount();
+      return () =>
+        compareOpTime(this.#host.commitPoint(), opTime) >= 0 &&
+        this.#host.membersAt(opTime, durable) >= this.#host.majorityCount();
     }
     if (typeof w === 'number' || typeof w === 'bigint') {
       const needed = Number(w);
       if (needed > this.#host.memberCount()) {
-        return { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes', errInfo: { writeConcern: provenance(writeConcern) } };
+        return {
+          code: 100,
+          codeName: 'UnsatisfiableWriteConcern',
+          errmsg: 'Not enough data-bearing nodes',
+          errInfo: { writeConcern: provenance(writeConcern) },
+        };
       }
       const journaled = j === true;
       if (journaled) storage?.requestFlush();
       return () => this.#host.membersAt(opTime, journaled) >= needed;
     }
-    return { code: 79, codeName: 'UnknownReplWriteConcern', errmsg: `No write concern mode named '${String(w)}' found in replica set configuration`, errInfo: { writeConcern: provenance(writeConcern) } };
+    return {
+      code: 79,
+      codeName: 'UnknownReplWriteConcern',
+      errmsg: `No write concern mode named '${String(w)}' found in replica set configuration`,
+      errInfo: { writeConcern: provenance(writeConcern) },
+    };
   }
 
   /**
@@ -122,13 +153,18 @@ export class ReplicationWaits {
     if (ready()) return;
     // A primary behind the asked time writes a no-op to reach it (read_concern_mongod.cpp,
     // makeNoopWriteIfNeeded: "noop write for afterClusterTime read concern").
-    if (this.#isPrimary() && !majority) this.#host.server.changeStreams.recordNoop('noop write for afterClusterTime read concern');
+    if (this.#isPrimary() && !majority)
+      this.#host.server.changeStreams.recordNoop('noop write for afterClusterTime read concern');
     if (ready()) return;
     if (!this.#isPrimary() && target !== undefined && target.greaterThan(this.#host.lastApplied().ts)) {
       await this.#askPrimaryForNoop(target, signals);
       if (ready()) return;
     }
-    const outcome = await this.waitUntil(ready, deadlineMs === undefined ? Number.POSITIVE_INFINITY : deadlineMs - Date.now(), signals);
+    const outcome = await this.waitUntil(
+      ready,
+      deadlineMs === undefined ? Number.POSITIVE_INFINITY : deadlineMs - Date.now(),
+      signals,
+    );
     if (outcome === 'ready') return;
     if (outcome === 'timeout') throw new CommandError('MaxTimeMSExpired', 'operation exceeded time limit');
     if (outcome === 'steppedDown') return;
@@ -144,12 +180,20 @@ export class ReplicationWaits {
    * (a held member asks for a harmless no-op).
    */
   async #askPrimaryForNoop(target: Timestamp, signals: AbortSignal[]): Promise<void> {
-    const settled = await this.waitUntil(() => !target.greaterThan(this.#host.lastApplied().ts), WAIT_FOR_SECONDARY_BEFORE_NOOP_WRITE_MS, signals);
+    const settled = await this.waitUntil(
+      () => !target.greaterThan(this.#host.lastApplied().ts),
+      WAIT_FOR_SECONDARY_BEFORE_NOOP_WRITE_MS,
+      signals,
+    );
     const primary = this.#host.primaryAddress();
     if (settled !== 'ready' && primary !== undefined) {
       void this.#host
         .peer(primary)
-        .command('admin', { appendOplogNote: 1, data: { 'noop write for afterClusterTime read concern': 1 } }, PEER_COMMAND_TIMEOUT_MS)
+        .command(
+          'admin',
+          { appendOplogNote: 1, data: { 'noop write for afterClusterTime read concern': 1 } },
+          PEER_COMMAND_TIMEOUT_MS,
+        )
         .catch(() => undefined);
     }
   }
@@ -186,7 +230,11 @@ export class ReplicationWaits {
 }
 
 function provenance(writeConcern: Document): Document {
-  return { ...writeConcern, wtimeout: writeConcern.wtimeout ?? 0, provenance: writeConcern.provenance ?? 'clientSupplied' };
+  return {
+    ...writeConcern,
+    wtimeout: writeConcern.wtimeout ?? 0,
+    provenance: writeConcern.provenance ?? 'clientSupplied',
+  };
 }
 
 /**

@@ -13,14 +13,37 @@
 // - replset.bson holds a member's replica-set config, term and vote (mongod's local.system.replset
 //   and local.replset.election), written before the member acts on them.
 // - mongod.lock: one process per directory (lock.ts).
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deserialize, serialize, Timestamp } from 'bson';
 import { BSON_READ_OPTIONS, type Document } from '../engine/types.ts';
 import { applyEntry } from '../repl/applyEntry.ts';
 import { timeKey } from '../changes/resumeToken.ts';
-import { checkpointChunks, FORMAT, FORMAT_VERSION, readCheckpoint, restoreCheckpoint, type Checkpoint, type OpTimeLike, type StorageTarget } from './checkpoint.ts';
+import {
+  checkpointChunks,
+  FORMAT,
+  FORMAT_VERSION,
+  readCheckpoint,
+  restoreCheckpoint,
+  type Checkpoint,
+  type OpTimeLike,
+  type StorageTarget,
+} from './checkpoint.ts';
 import { acquireLock, type DbPathLock } from './lock.ts';
 import { BSON_WRITE_OPTIONS, frame, readRecords, StorageError } from './records.ts';
 
@@ -31,7 +54,16 @@ const CHECKPOINT_FILE = 'checkpoint.bson';
 const REPL_FILE = 'replset.bson';
 const JOURNAL_DIR = 'journal';
 /** Files and directories the emulator itself keeps in a data directory. */
-const OWN_NAMES = new Set([META_FILE, 'mongod.lock', CHECKPOINT_FILE, `${CHECKPOINT_FILE}.tmp`, REPL_FILE, `${REPL_FILE}.tmp`, JOURNAL_DIR, 'rollback']);
+const OWN_NAMES = new Set([
+  META_FILE,
+  'mongod.lock',
+  CHECKPOINT_FILE,
+  `${CHECKPOINT_FILE}.tmp`,
+  REPL_FILE,
+  `${REPL_FILE}.tmp`,
+  JOURNAL_DIR,
+  'rollback',
+]);
 /** mongod's journalCommitInterval default (storage.journal.commitIntervalMs). */
 export const DEFAULT_COMMIT_INTERVAL_MS = 100;
 /** mongod's --syncdelay default: a checkpoint every 60 seconds. */
@@ -136,25 +168,41 @@ export class Storage {
     const files = journalFiles(journalDir);
     if (existsSync(checkpointFile)) this.#checkpoint = readCheckpoint(checkpointFile);
     else if (files.some((f) => statSync(join(journalDir, `j.${f}`)).size > 0)) {
-      throw new StorageError('DataDirectoryDamaged', `${checkpointFile} is missing but ${journalDir} holds a journal: the directory is damaged`);
+      throw new StorageError(
+        'DataDirectoryDamaged',
+        `${checkpointFile} is missing but ${journalDir} holds a journal: the directory is damaged`,
+      );
     }
     const from = this.#checkpoint?.journalFrom ?? 0;
     const replay = files.filter((n) => n >= from);
     for (const [i, n] of replay.entries()) {
-      if (n !== from + i) throw new StorageError('DataDirectoryDamaged', `${join(journalDir, `j.${from + i}`)} is missing (the journal goes from j.${from} to j.${replay.at(-1)})`);
+      if (n !== from + i)
+        throw new StorageError(
+          'DataDirectoryDamaged',
+          `${join(journalDir, `j.${from + i}`)} is missing (the journal goes from j.${from} to j.${replay.at(-1)})`,
+        );
       const file = join(journalDir, `j.${n}`);
       const bytes = readFileSync(file);
       const { records, tornAt } = readRecords(bytes, file);
       if (tornAt !== undefined) {
-        if (i !== replay.length - 1) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it ends in a partial record at byte ${tornAt} but is not the last journal file`);
-        this.#logger.warn(`storage: ${file}: a torn last record at byte ${tornAt} (${bytes.length - tornAt} bytes, a crash during a write) was truncated`);
+        if (i !== replay.length - 1)
+          throw new StorageError(
+            'DataDirectoryDamaged',
+            `${file} is damaged: it ends in a partial record at byte ${tornAt} but is not the last journal file`,
+          );
+        this.#logger.warn(
+          `storage: ${file}: a torn last record at byte ${tornAt} (${bytes.length - tornAt} bytes, a crash during a write) was truncated`,
+        );
         truncateSync(file, tornAt);
       }
       for (const record of records) {
         try {
           this.#journal.push(deserialize(record, BSON_READ_OPTIONS) as Document);
         } catch (error) {
-          throw new StorageError('DataDirectoryDamaged', `${file} is damaged: a record does not decode (${(error as Error).message})`);
+          throw new StorageError(
+            'DataDirectoryDamaged',
+            `${file} is damaged: a record does not decode (${(error as Error).message})`,
+          );
         }
       }
     }
@@ -191,7 +239,10 @@ export class Storage {
           // Idempotent, as mongod's recovery applies oplog entries from the stable timestamp.
           applyEntry(target, entry, true);
         } catch (error) {
-          throw new StorageError('DataDirectoryDamaged', `${join(this.dir, JOURNAL_DIR)}: the entry at Timestamp(${(entry.ts as Timestamp).high}, ${(entry.ts as Timestamp).low}) cannot be applied: ${(error as Error).message}`);
+          throw new StorageError(
+            'DataDirectoryDamaged',
+            `${join(this.dir, JOURNAL_DIR)}: the entry at Timestamp(${(entry.ts as Timestamp).high}, ${(entry.ts as Timestamp).low}) cannot be applied: ${(error as Error).message}`,
+          );
         }
         target.clock.advanceTo(entry.ts as Timestamp);
         this.stats.recoveredEntries += 1;
@@ -206,12 +257,18 @@ export class Storage {
     target.changeStreams.journal = (docs) => this.#append(docs);
     target.changeStreams.onReset = () => this.checkpointNow();
     if (!checkpoint) {
-      writeFileSync(join(this.dir, META_FILE), `${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString() })}\n`, { mode: 0o600 });
+      writeFileSync(
+        join(this.dir, META_FILE),
+        `${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString() })}\n`,
+        { mode: 0o600 },
+      );
       this.checkpointNow();
     }
     this.stats.recoveryMs = Date.now() - started;
     if (checkpoint || this.stats.recoveredEntries > 0) {
-      this.#logger.info(`storage: recovered ${this.dir} from ${checkpoint ? `the checkpoint at Timestamp(${checkpoint.ts.high}, ${checkpoint.ts.low})` : 'no checkpoint'} and ${this.stats.recoveredEntries} journal entries in ${this.stats.recoveryMs} ms`);
+      this.#logger.info(
+        `storage: recovered ${this.dir} from ${checkpoint ? `the checkpoint at Timestamp(${checkpoint.ts.high}, ${checkpoint.ts.low})` : 'no checkpoint'} and ${this.stats.recoveredEntries} journal entries in ${this.stats.recoveryMs} ms`,
+      );
     }
     const flushTimer = setInterval(() => void this.#flush(), this.commitIntervalMs);
     const checkpointTimer = setInterval(() => void this.checkpoint(), this.syncDelaySecs * 1000);
@@ -315,7 +372,8 @@ export class Storage {
 
   /** A checkpoint in the background (every syncdelay seconds): the server keeps serving while it is written. */
   checkpoint(): Promise<void> {
-    if (this.#checkpointing || !this.#target || this.#closed || !this.#dirty) return this.#checkpointing ?? Promise.resolve();
+    if (this.#checkpointing || !this.#target || this.#closed || !this.#dirty)
+      return this.#checkpointing ?? Promise.resolve();
     const snapshot = this.#snapshot();
     this.#checkpointing = (async () => {
       try {
@@ -461,10 +519,16 @@ function checkOwnDirectory(dir: string): void {
   if (!names.includes(META_FILE)) {
     const foreign = names.find((n) => n !== 'mongod.lock' && !OWN_NAMES.has(n));
     if (foreign !== undefined) {
-      const what = /^(WiredTiger|.*\.wt$|storage\.bson$)/.test(foreign) ? "a mongod data directory (WiredTiger files), which the emulator cannot read" : 'not an emulator data directory';
-      throw new StorageError('DataDirectoryForeign', `${dir} is ${what}: it holds ${join(dir, foreign)} and no ${META_FILE}; use an empty directory`);
+      const what = /^(WiredTiger|.*\.wt$|storage\.bson$)/.test(foreign)
+        ? 'a mongod data directory (WiredTiger files), which the emulator cannot read'
+        : 'not an emulator data directory';
+      throw new StorageError(
+        'DataDirectoryForeign',
+        `${dir} is ${what}: it holds ${join(dir, foreign)} and no ${META_FILE}; use an empty directory`,
+      );
     }
-    if (names.includes(CHECKPOINT_FILE)) throw new StorageError('DataDirectoryDamaged', `${metaFile} is missing beside ${join(dir, CHECKPOINT_FILE)}`);
+    if (names.includes(CHECKPOINT_FILE))
+      throw new StorageError('DataDirectoryDamaged', `${metaFile} is missing beside ${join(dir, CHECKPOINT_FILE)}`);
     return;
   }
   let meta: Document;
@@ -473,8 +537,16 @@ function checkOwnDirectory(dir: string): void {
   } catch (error) {
     throw new StorageError('DataDirectoryDamaged', `${metaFile} is damaged: ${(error as Error).message}`);
   }
-  if (meta.format !== FORMAT) throw new StorageError('DataDirectoryForeign', `${metaFile} names format ${JSON.stringify(meta.format)}, not ${FORMAT}`);
-  if (meta.version !== FORMAT_VERSION) throw new StorageError('DataDirectoryForeign', `${metaFile} is of format version ${String(meta.version)}; this emulator reads version ${FORMAT_VERSION}`);
+  if (meta.format !== FORMAT)
+    throw new StorageError(
+      'DataDirectoryForeign',
+      `${metaFile} names format ${JSON.stringify(meta.format)}, not ${FORMAT}`,
+    );
+  if (meta.version !== FORMAT_VERSION)
+    throw new StorageError(
+      'DataDirectoryForeign',
+      `${metaFile} is of format version ${String(meta.version)}; this emulator reads version ${FORMAT_VERSION}`,
+    );
 }
 
 /** A member's persisted replica-set state in `dir`, if it has one (the launcher reads it to bring a set back). */
@@ -483,13 +555,16 @@ export function readReplState(dir: string): PersistedReplState | undefined {
   if (!existsSync(file)) return undefined;
   const bytes = readFileSync(file);
   const { records, tornAt } = readRecords(bytes, file);
-  if (tornAt !== undefined || records.length !== 1) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it does not hold one whole record`);
+  if (tornAt !== undefined || records.length !== 1)
+    throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it does not hold one whole record`);
   const doc = deserialize(records[0]!, BSON_READ_OPTIONS) as Document;
   const votedFor = doc.votedFor as Document | null;
   return {
     config: doc.config as Document,
     term: BigInt(doc.term as bigint),
-    votedFor: votedFor ? { term: BigInt(votedFor.term as bigint), candidateIndex: Number(votedFor.candidateIndex) } : undefined,
+    votedFor: votedFor
+      ? { term: BigInt(votedFor.term as bigint), candidateIndex: Number(votedFor.candidateIndex) }
+      : undefined,
     hasData: doc.hasData === true,
   };
 }

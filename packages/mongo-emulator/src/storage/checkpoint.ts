@@ -45,9 +45,19 @@ export interface Checkpoint {
  * are copy-on-write clones (O(1)) and stored document versions are immutable, so the records can
  * be serialised while the server goes on.
  */
-export function checkpointChunks(target: StorageTarget, at: { journalFrom: number; opTime: OpTimeLike }): () => Generator<Buffer> {
+export function checkpointChunks(
+  target: StorageTarget,
+  at: { journalFrom: number; opTime: OpTimeLike },
+): () => Generator<Buffer> {
   const { catalog, changeStreams, sessions, transactions } = target;
-  const collections: { db: string; name: string; options: Document; uuid: Binary; indexes: Document[]; docs: Iterable<Document> }[] = [];
+  const collections: {
+    db: string;
+    name: string;
+    options: Document;
+    uuid: Binary;
+    indexes: Document[];
+    docs: Iterable<Document>;
+  }[] = [];
   const views: Document[] = [];
   for (const db of catalog.listDatabaseNames()) {
     for (const info of catalog.listCollections(db)) {
@@ -56,8 +66,18 @@ export function checkpointChunks(target: StorageTarget, at: { journalFrom: numbe
         continue;
       }
       const collection = catalog.getCollection(db, info.name)!;
-      const indexes = collection.listIndexes().filter((spec) => spec.name !== '_id_').map(({ v: _v, ...spec }) => spec);
-      collections.push({ db, name: info.name, options: { ...collection.options }, uuid: collection.uuid, indexes, docs: collection.frozenDocuments() });
+      const indexes = collection
+        .listIndexes()
+        .filter((spec) => spec.name !== '_id_')
+        .map(({ v: _v, ...spec }) => spec);
+      collections.push({
+        db,
+        name: info.name,
+        options: { ...collection.options },
+        uuid: collection.uuid,
+        indexes,
+        docs: collection.frozenDocuments(),
+      });
     }
   }
   const oplog = changeStreams.oplog.records().map((r) => r.doc);
@@ -67,7 +87,15 @@ export function checkpointChunks(target: StorageTarget, at: { journalFrom: numbe
     executed: [...s.executed.entries()],
     committed: transactions.committedTxnNumber(s.key) === s.txnNumber,
   }));
-  const header = { kind: 'header', format: FORMAT, version: FORMAT_VERSION, journalFrom: at.journalFrom, ts: at.opTime.ts, t: at.opTime.t, createdAt: new Date() };
+  const header = {
+    kind: 'header',
+    format: FORMAT,
+    version: FORMAT_VERSION,
+    journalFrom: at.journalFrom,
+    ts: at.opTime.ts,
+    t: at.opTime.t,
+    createdAt: new Date(),
+  };
   function* chunks(): Generator<Buffer> {
     let count = 0;
     const record = (doc: Document) => {
@@ -76,7 +104,14 @@ export function checkpointChunks(target: StorageTarget, at: { journalFrom: numbe
     };
     yield record(header);
     for (const c of collections) {
-      yield record({ kind: 'collection', db: c.db, name: c.name, options: c.options, uuid: c.uuid, indexes: c.indexes });
+      yield record({
+        kind: 'collection',
+        db: c.db,
+        name: c.name,
+        options: c.options,
+        uuid: c.uuid,
+        indexes: c.indexes,
+      });
       let docs: Document[] = [];
       for (const doc of c.docs) {
         docs.push(doc);
@@ -88,8 +123,10 @@ export function checkpointChunks(target: StorageTarget, at: { journalFrom: numbe
       if (docs.length > 0) yield record({ kind: 'docs', db: c.db, name: c.name, docs });
     }
     for (const view of views) yield record(view);
-    for (let i = 0; i < oplog.length; i += CHECKPOINT_BATCH) yield record({ kind: 'oplog', docs: oplog.slice(i, i + CHECKPOINT_BATCH) });
-    for (let i = 0; i < savedSessions.length; i += CHECKPOINT_BATCH) yield record({ kind: 'sessions', sessions: savedSessions.slice(i, i + CHECKPOINT_BATCH) });
+    for (let i = 0; i < oplog.length; i += CHECKPOINT_BATCH)
+      yield record({ kind: 'oplog', docs: oplog.slice(i, i + CHECKPOINT_BATCH) });
+    for (let i = 0; i < savedSessions.length; i += CHECKPOINT_BATCH)
+      yield record({ kind: 'sessions', sessions: savedSessions.slice(i, i + CHECKPOINT_BATCH) });
     yield record({ kind: 'end', records: count + 1 });
   }
   return chunks;
@@ -103,7 +140,12 @@ export function restoreCheckpoint(target: StorageTarget, checkpoint: Checkpoint)
     for (const record of checkpoint.records) {
       switch (record.kind) {
         case 'collection': {
-          const collection = catalog.createCollection(String(record.db), String(record.name), record.options as Document, record.uuid as Binary);
+          const collection = catalog.createCollection(
+            String(record.db),
+            String(record.name),
+            record.options as Document,
+            record.uuid as Binary,
+          );
           const indexes = record.indexes as Document[];
           if (indexes.length > 0) collection.createIndexes(indexes as never[]);
           break;
@@ -116,7 +158,10 @@ export function restoreCheckpoint(target: StorageTarget, checkpoint: Checkpoint)
           break;
         }
         case 'view':
-          catalog.createView(String(record.db), String(record.name), { viewOn: String(record.viewOn), pipeline: record.pipeline as Document[] } as never);
+          catalog.createView(String(record.db), String(record.name), {
+            viewOn: String(record.viewOn),
+            pipeline: record.pipeline as Document[],
+          } as never);
           break;
         case 'oplog':
           oplog.push(...(record.docs as Document[]));
@@ -128,7 +173,8 @@ export function restoreCheckpoint(target: StorageTarget, checkpoint: Checkpoint)
             const txnNumber = BigInt(saved.txnNumber as bigint);
             if (saved.committed === true) transactions.recordReplicatedCommit(session, lsid, txnNumber);
             session.txnNumber = txnNumber;
-            for (const [stmtId, result] of saved.executed as [number, unknown][]) session.executed.set(Number(stmtId), result);
+            for (const [stmtId, result] of saved.executed as [number, unknown][])
+              session.executed.set(Number(stmtId), result);
           }
           break;
       }
@@ -142,17 +188,25 @@ export function restoreCheckpoint(target: StorageTarget, checkpoint: Checkpoint)
 export function readCheckpoint(file: string): Checkpoint {
   const bytes = readFileSync(file);
   const { records, tornAt } = readRecords(bytes, file);
-  if (tornAt !== undefined) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it ends in a partial record at byte ${tornAt}`);
+  if (tornAt !== undefined)
+    throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it ends in a partial record at byte ${tornAt}`);
   let docs: Document[];
   try {
     docs = records.map((r) => deserialize(r, BSON_READ_OPTIONS) as Document);
   } catch (error) {
-    throw new StorageError('DataDirectoryDamaged', `${file} is damaged: a record does not decode (${(error as Error).message})`);
+    throw new StorageError(
+      'DataDirectoryDamaged',
+      `${file} is damaged: a record does not decode (${(error as Error).message})`,
+    );
   }
   const header = docs[0];
   const end = docs.at(-1);
-  if (header?.kind !== 'header' || header.format !== FORMAT) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it does not start with a checkpoint header`);
-  if (end?.kind !== 'end' || Number(end.records) !== docs.length) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it is incomplete (${docs.length} records, no matching end record)`);
+  if (header?.kind !== 'header' || header.format !== FORMAT)
+    throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it does not start with a checkpoint header`);
+  if (end?.kind !== 'end' || Number(end.records) !== docs.length)
+    throw new StorageError(
+      'DataDirectoryDamaged',
+      `${file} is damaged: it is incomplete (${docs.length} records, no matching end record)`,
+    );
   return { journalFrom: Number(header.journalFrom), ts: header.ts as Timestamp, records: docs.slice(1, -1) };
 }
-

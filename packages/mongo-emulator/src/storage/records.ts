@@ -49,7 +49,10 @@ export function readRecords(bytes: Buffer, file: string): ReadRecords {
     const payload = bytes.subarray(offset + RECORD_HEADER_BYTES, end);
     if (crc32(payload) !== bytes.readUInt32LE(offset + 4)) {
       if (end === bytes.length) return { records, tornAt: offset };
-      throw new StorageError('DataDirectoryDamaged', `${file} is damaged: the record at byte ${offset} fails its checksum and is not the last one`);
+      throw new StorageError(
+        'DataDirectoryDamaged',
+        `${file} is damaged: the record at byte ${offset} fails its checksum and is not the last one`,
+      );
     }
     records.push(payload);
     offset = end;

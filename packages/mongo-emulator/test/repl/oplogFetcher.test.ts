@@ -39,7 +39,8 @@ async function fetchOneBatch(replData: Document, firstEntry: Document = { ts: LA
       const name = Object.keys(command)[0]!;
       outcome.commands.push(name);
       if (name === 'find') return Promise.resolve({ ok: 1, cursor: { id: CURSOR_ID, firstBatch: [firstEntry] } });
-      if (name === 'getMore') return Promise.resolve({ ok: 1, cursor: { id: CURSOR_ID, nextBatch: [] }, $replData: replData });
+      if (name === 'getMore')
+        return Promise.resolve({ ok: 1, cursor: { id: CURSOR_ID, nextBatch: [] }, $replData: replData });
       return Promise.resolve({ ok: 1 });
     },
   };

@@ -39,8 +39,16 @@ afterEach(() => {
   for (const s of made.splice(0)) s.topology.stop();
 });
 
-function member(self: string, options: { members?: Document[]; term?: bigint; state?: number; applied?: OpTime } = {}): Scripted {
-  const config: ReplSetConfig = normaliseConfig({ _id: 'rs0', members: options.members ?? HOSTS.map((host, _id) => ({ _id, host })) }, {}, 1, 0);
+function member(
+  self: string,
+  options: { members?: Document[]; term?: bigint; state?: number; applied?: OpTime } = {},
+): Scripted {
+  const config: ReplSetConfig = normaliseConfig(
+    { _id: 'rs0', members: options.members ?? HOSTS.map((host, _id) => ({ _id, host })) },
+    {},
+    1,
+    0,
+  );
   const stop = new AbortController();
   const s: Script = {
     term: options.term ?? 1n,
@@ -51,7 +59,11 @@ function member(self: string, options: { members?: Document[]; term?: bigint; st
     persisted: 0,
     answer: (peer: string) => Promise.reject(new Error(`${peer} unreachable`)),
   };
-  const peer = (address: string): PeerCommander => ({ address, command: (_db, command) => s.answer(address, command), close: () => undefined });
+  const peer = (address: string): PeerCommander => ({
+    address,
+    command: (_db, command) => s.answer(address, command),
+    close: () => undefined,
+  });
   const host: TopologyHost = {
     address: self,
     setName: 'rs0',
@@ -64,7 +76,14 @@ function member(self: string, options: { members?: Document[]; term?: bigint; st
     electionDate: () => new Date(0),
     electionTimeoutMs: () => ELECTION_TIMEOUT_MS,
     heartbeatIntervalMs: () => ELECTION_TIMEOUT_MS,
-    position: () => ({ applied: s.applied, appliedWall: new Date(), durable: s.applied, commitPoint: NULL_OP_TIME, syncSource: undefined, electionTime: undefined }),
+    position: () => ({
+      applied: s.applied,
+      appliedWall: new Date(),
+      durable: s.applied,
+      commitPoint: NULL_OP_TIME,
+      syncSource: undefined,
+      electionTime: undefined,
+    }),
     peer,
     updateTerm: (term) => {
       if (term <= s.term) return;
@@ -94,7 +113,17 @@ function member(self: string, options: { members?: Document[]; term?: bigint; st
 }
 
 function voteRequest(fields: Document = {}): Document {
-  return { replSetRequestVotes: 1, setName: 'rs0', dryRun: false, term: 2n, candidateIndex: 1, configVersion: 1, configTerm: 0, lastAppliedOpTime: opTime(100, 1n), ...fields };
+  return {
+    replSetRequestVotes: 1,
+    setName: 'rs0',
+    dryRun: false,
+    term: 2n,
+    candidateIndex: 1,
+    configVersion: 1,
+    configTerm: 0,
+    lastAppliedOpTime: opTime(100, 1n),
+    ...fields,
+  };
 }
 
 describe('a voter (processReplSetRequestVotes)', () => {
@@ -117,9 +146,13 @@ describe('a voter (processReplSetRequestVotes)', () => {
 
   it('refuses a lower term, another set and an older config version', () => {
     const voter = member('a:1', { term: 5n });
-    expect(voter.topology.processRequestVotes(voteRequest({ term: 4n })).reason).toMatch(/term \(4\) is lower than mine \(5\)/);
+    expect(voter.topology.processRequestVotes(voteRequest({ term: 4n })).reason).toMatch(
+      /term \(4\) is lower than mine \(5\)/,
+    );
     expect(voter.topology.processRequestVotes(voteRequest({ term: 6n, setName: 'other' })).reason).toMatch(/set name/);
-    expect(voter.topology.processRequestVotes(voteRequest({ term: 6n, configVersion: 0 })).reason).toMatch(/config version/);
+    expect(voter.topology.processRequestVotes(voteRequest({ term: 6n, configVersion: 0 })).reason).toMatch(
+      /config version/,
+    );
     expect(voter.term).toBe(5n);
   });
 
@@ -186,7 +219,9 @@ describe('a candidate (replication_coordinator_impl_elect_v1.cpp)', () => {
     await frozen.topology.standForElection('test');
     expect(frozen.becamePrimary).toEqual([]);
 
-    const passive = member('b:2', { members: HOSTS.map((host, _id) => ({ _id, host, priority: host === 'b:2' ? 0 : 1 })) });
+    const passive = member('b:2', {
+      members: HOSTS.map((host, _id) => ({ _id, host, priority: host === 'b:2' ? 0 : 1 })),
+    });
     peersVoting(passive, true);
     await passive.topology.standForElection('test');
     expect(passive.becamePrimary).toEqual([]);
@@ -205,7 +240,13 @@ describe('a candidate (replication_coordinator_impl_elect_v1.cpp)', () => {
 });
 
 describe('what heartbeats decide (processHeartbeatResponse)', () => {
-  const primaryReply = (term: bigint): Document => ({ ok: 1, state: MemberState.PRIMARY, term, opTime: opTime(100, term), lastCommittedOpTime: opTime(90, term) });
+  const primaryReply = (term: bigint): Document => ({
+    ok: 1,
+    state: MemberState.PRIMARY,
+    term,
+    opTime: opTime(100, term),
+    lastCommittedOpTime: opTime(90, term),
+  });
 
   it('follows a primary it hears from, and forgets it when a heartbeat says otherwise', () => {
     const secondary = member('a:1');
@@ -245,7 +286,12 @@ describe('what heartbeats decide (processHeartbeatResponse)', () => {
 
   it('syncs from the primary when it is healthy, else from the most advanced member ahead of it', () => {
     const secondary = member('a:1', { applied: opTime(100, 1n) });
-    const secondaryReply = (seconds: number): Document => ({ ok: 1, state: MemberState.SECONDARY, term: 1n, opTime: opTime(seconds, 1n) });
+    const secondaryReply = (seconds: number): Document => ({
+      ok: 1,
+      state: MemberState.SECONDARY,
+      term: 1n,
+      opTime: opTime(seconds, 1n),
+    });
     secondary.topology.onHeartbeatResponse('b:2', secondaryReply(120), Date.now());
     secondary.topology.onHeartbeatResponse('c:3', secondaryReply(110), Date.now());
     expect(secondary.topology.chooseSyncSource(opTime(100, 1n))).toBe('b:2');

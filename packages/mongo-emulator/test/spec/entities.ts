@@ -81,17 +81,33 @@ export class EntityMap implements MatchEntities {
           break;
         case 'database': {
           const client = this.get(String(spec.client), 'client').client;
-          this.set(id, 'database', client.db(String(spec.databaseName), commonOptions((spec.databaseOptions ?? {}) as Record<string, unknown>)));
+          this.set(
+            id,
+            'database',
+            client.db(
+              String(spec.databaseName),
+              commonOptions((spec.databaseOptions ?? {}) as Record<string, unknown>),
+            ),
+          );
           break;
         }
         case 'collection': {
           const db = this.get(String(spec.database), 'database');
-          this.set(id, 'collection', db.collection(String(spec.collectionName), commonOptions((spec.collectionOptions ?? {}) as Record<string, unknown>)));
+          this.set(
+            id,
+            'collection',
+            db.collection(
+              String(spec.collectionName),
+              commonOptions((spec.collectionOptions ?? {}) as Record<string, unknown>),
+            ),
+          );
           break;
         }
         case 'session': {
           const client = this.get(String(spec.client), 'client');
-          const session = client.client.startSession(sessionOptions((spec.sessionOptions ?? {}) as Record<string, unknown>));
+          const session = client.client.startSession(
+            sessionOptions((spec.sessionOptions ?? {}) as Record<string, unknown>),
+          );
           this.set(id, 'session', { session, client, lsid: session.id });
           break;
         }
