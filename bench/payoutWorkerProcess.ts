@@ -16,7 +16,12 @@ export interface PayoutWorkerProcess {
 export async function startPayoutWorkerProcess(env: Record<string, string>): Promise<PayoutWorkerProcess> {
   const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> })
     .scripts;
-  const [, ...args] = scripts['worker:payouts']!.split(/\s+/);
+  // `PRECONDITION_PARENT_PID=$PPID exec node <args>`: node's arguments, run here without npm.
+  const [node, ...args] = scripts['worker:payouts']!
+    .replace(/^PRECONDITION_PARENT_PID=\$PPID\s+/, '')
+    .replace(/^exec\s+/, '')
+    .split(/\s+/);
+  if (node !== 'node') throw new Error(`worker:payouts is expected to run node, not ${node}`);
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },

@@ -433,7 +433,7 @@ describe('three API processes on one engine process', () => {
       await waitFor(
         async () => {
           const holder = (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder;
-          return holder && apis.some((api) => holder.includes(`:${api.pid}:`)) ? holder : undefined;
+          return holder && apis.some((api) => holder.startsWith(`${api.pid}-`)) ? holder : undefined;
         },
         'the lease on one of the three',
         LEASE_MOVE_TIMEOUT_MS,
@@ -450,7 +450,7 @@ describe('three API processes on one engine process', () => {
         'a lease holder',
         60_000,
       );
-      const holder = apis.find((api) => lease.includes(`:${api.pid}:`));
+      const holder = apis.find((api) => lease.startsWith(`${api.pid}-`));
       expect(holder, lease).toBeDefined();
       holder!.main.child.kill('SIGKILL');
       await holder!.main.exited;
@@ -464,7 +464,7 @@ describe('three API processes on one engine process', () => {
         LEASE_MOVE_TIMEOUT_MS,
       );
       expect(
-        survivors.some((api) => next.includes(`:${api.pid}:`)),
+        survivors.some((api) => next.startsWith(`${api.pid}-`)),
         next,
       ).toBe(true);
 
