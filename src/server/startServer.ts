@@ -50,7 +50,7 @@ import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
-import { createShutdownGate, } from './shutdownGate.ts';
+import { createShutdownGate } from './shutdownGate.ts';
 import { createGraphqlTelemetry, type GraphqlTelemetry } from './telemetry.ts';
 
 export const GRAPHQL_PATH = '/graphql';
