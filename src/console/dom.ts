@@ -34,7 +34,7 @@ export function clock(ms: number): string {
 /** Each cell carries its column's header as `data-label`, which the narrow layout shows beside it. */
 export function labelled(tableId: string, row: HTMLTableRowElement): HTMLTableRowElement {
   const headers = $<HTMLTableElement>(tableId).tHead?.rows[0]?.cells;
-  [...row.cells].forEach((td, i) => (td.dataset['label'] = headers?.[i]?.textContent ?? ''));
+  for (const [i, td] of [...row.cells].entries()) td.dataset['label'] = headers?.[i]?.textContent ?? '';
   return row;
 }
 

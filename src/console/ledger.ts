@@ -88,16 +88,23 @@ export function createLedgerPanel(session: Session): LedgerPanel {
     $('statement-box').hidden = page.items.length === 0;
   }
 
+  /** The account's `held`, read again: a hold changes it without a balance event. */
+  async function refreshHeld(id: string): Promise<void> {
+    const now = await session.client.account(id);
+    if (account?.id === id && now) {
+      account = { ...account, held: now.held };
+      showAccount();
+    }
+  }
+
   function followAccount(id: string): void {
     if (session.mayOpen('holdChanged')) {
       // A hold changes `held` without a balance event: read it again on each hold transition.
       stopFollowing.push(
-        follow(session.client.subscribe.holdChanged({ accountId: id }), async () => {
-          const now = await session.client.account(id);
-          if (account?.id === id && now) {
-            account = { ...account, held: now.held };
-            showAccount();
-          }
+        follow(session.client.subscribe.holdChanged({ accountId: id }), () => {
+          refreshHeld(id).catch((error: unknown) =>
+            showNotice(`Could not refresh the held amount: ${errorText(error)}`, 'poll'),
+          );
         }),
       );
     }

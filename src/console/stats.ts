@@ -78,12 +78,9 @@ function nowAndHighest(id: string, values: readonly number[], decimals: number, 
     last === undefined ? '' : `now ${last.toFixed(decimals)}${suffix}, highest ${highestText}${suffix}`;
 }
 
-export interface StatsPanel {
-  refresh(): Promise<void>;
-}
-
-export function createStatsPanel(session: Session): StatsPanel {
-  const charts = {
+/** The panel's four charts: lost claims, projection lag, moves by result class, feed subscribers. */
+function createCharts() {
+  return {
     conflicts: new TimeChart('conflicts-chart', {
       axisTitle: 'lost claims/min',
       format: (value) => `${value.toFixed(1)}/min`,
@@ -100,6 +97,64 @@ export function createStatsPanel(session: Session): StatsPanel {
       integer: true,
     }),
   };
+}
+
+/** Who projects payouts, how far behind, and into which sink; the lag charted. */
+function showProjection(projection: Result<'payoutProjectionState'>, chart: TimeChart): void {
+  $('projection-holder').textContent = projection.holder ?? 'nobody yet';
+  $('projection-lease').textContent = projection.leaseActive
+    ? `held until ${time(projection.leaseExpiresAt)}`
+    : 'expired: no process is projecting';
+  $('projection-lag').textContent =
+    projection.lagSeconds === null ? 'no position stored yet' : `${projection.lagSeconds} s`;
+  $('projection-sink').textContent =
+    projection.sink === 'bullmq' ? `BullMQ queue ${projection.queueName}` : 'work items';
+  if (projection.lagSeconds === null) return;
+  const samples = chart.add({ lag: projection.lagSeconds });
+  chart.draw(['lag']);
+  nowAndHighest(
+    'lag-chart',
+    samples.map((sample) => sample.values['lag'] ?? 0),
+    0,
+    ' s',
+  );
+}
+
+/** Subscribers per feed, and each feed's state word; a stretch where a feed was down is shaded. */
+function showFeeds(feeds: readonly Feed[], chart: TimeChart): void {
+  const byName = new Map(feeds.map((feed) => [feed.feed, feed]));
+  const names = feeds.map((feed) => feed.feed);
+  const down = feeds.filter((feed) => !feed.up).map((feed) => feed.feed);
+  const samples = chart.add(Object.fromEntries(feeds.map((feed) => [feed.feed, feed.subscribers])), down);
+  chart.draw(names);
+  drawLegend(
+    'feeds-chart',
+    names,
+    (name) => samples.map((sample) => sample.values[name] ?? 0),
+    (name, subscribers, highest, item) => {
+      const feed = byName.get(name);
+      item.dataset['up'] = String(feed?.up ?? false);
+      const word = document.createElement('strong');
+      word.className = 'state';
+      word.textContent = feed?.up
+        ? 'up'
+        : (FEED_STATE_WORDS[feed?.status ?? ''] ?? feed?.status.toLowerCase() ?? 'unknown');
+      return [`${name}: `, word, `, ${subscribers} subscriber${subscribers === 1 ? '' : 's'} (highest ${highest})`];
+    },
+  );
+  const downSince = samples.filter((sample) => sample.down.length > 0);
+  $('feeds-chart-down').textContent =
+    downSince.length === 0
+      ? ''
+      : `Down in the last 3 minutes: ${[...new Set(downSince.flatMap((sample) => sample.down))].join(', ')} (shaded).`;
+}
+
+export interface StatsPanel {
+  refresh(): Promise<void>;
+}
+
+export function createStatsPanel(session: Session): StatsPanel {
+  const charts = createCharts();
   let conflicts: Reading<number> | null = null;
   let moves: Reading<Record<ResultClass, number>> | null = null;
 
@@ -130,26 +185,6 @@ export function createStatsPanel(session: Session): StatsPanel {
     $('conflicts-total').textContent = String(stats.conflictsSinceStart);
   }
 
-  function showProjection(projection: Result<'payoutProjectionState'>): void {
-    $('projection-holder').textContent = projection.holder ?? 'nobody yet';
-    $('projection-lease').textContent = projection.leaseActive
-      ? `held until ${time(projection.leaseExpiresAt)}`
-      : 'expired: no process is projecting';
-    $('projection-lag').textContent =
-      projection.lagSeconds === null ? 'no position stored yet' : `${projection.lagSeconds} s`;
-    $('projection-sink').textContent =
-      projection.sink === 'bullmq' ? `BullMQ queue ${projection.queueName}` : 'work items';
-    if (projection.lagSeconds === null) return;
-    const samples = charts.lag.add({ lag: projection.lagSeconds });
-    charts.lag.draw(['lag']);
-    nowAndHighest(
-      'lag-chart',
-      samples.map((sample) => sample.values['lag'] ?? 0),
-      0,
-      ' s',
-    );
-  }
-
   /** Moves per minute by result class, from the counters' growth between two polls. */
   function showMoves(outcomes: readonly Outcome[], now: number): void {
     const totals = Object.fromEntries(RESULT_CLASSES.map((name) => [name, 0])) as Record<ResultClass, number>;
@@ -178,35 +213,6 @@ export function createStatsPanel(session: Session): StatsPanel {
     );
   }
 
-  /** Subscribers per feed, and each feed's state word; a stretch where a feed was down is shaded. */
-  function showFeeds(feeds: readonly Feed[]): void {
-    const byName = new Map(feeds.map((feed) => [feed.feed, feed]));
-    const names = feeds.map((feed) => feed.feed);
-    const down = feeds.filter((feed) => !feed.up).map((feed) => feed.feed);
-    const samples = charts.feeds.add(Object.fromEntries(feeds.map((feed) => [feed.feed, feed.subscribers])), down);
-    charts.feeds.draw(names);
-    drawLegend(
-      'feeds-chart',
-      names,
-      (name) => samples.map((sample) => sample.values[name] ?? 0),
-      (name, subscribers, highest, item) => {
-        const feed = byName.get(name);
-        item.dataset['up'] = String(feed?.up ?? false);
-        const word = document.createElement('strong');
-        word.className = 'state';
-        word.textContent = feed?.up
-          ? 'up'
-          : (FEED_STATE_WORDS[feed?.status ?? ''] ?? feed?.status.toLowerCase() ?? 'unknown');
-        return [`${name}: `, word, `, ${subscribers} subscriber${subscribers === 1 ? '' : 's'} (highest ${highest})`];
-      },
-    );
-    const downSince = samples.filter((sample) => sample.down.length > 0);
-    $('feeds-chart-down').textContent =
-      downSince.length === 0
-        ? ''
-        : `Down in the last 3 minutes: ${[...new Set(downSince.flatMap((sample) => sample.down))].join(', ')} (shaded).`;
-  }
-
   return {
     async refresh() {
       const [stats, projection, outcomes, feeds] = await Promise.all([
@@ -217,9 +223,9 @@ export function createStatsPanel(session: Session): StatsPanel {
       ]);
       const now = Date.now();
       showQueue(stats, now);
-      showProjection(projection);
+      showProjection(projection, charts.lag);
       showMoves(outcomes, now);
-      showFeeds(feeds);
+      showFeeds(feeds, charts.feeds);
     },
   };
 }

@@ -76,18 +76,16 @@ export class WorkItemsPanel {
     const items = await this.session.client.recentWorkItems({ first: RECENT_ITEMS_MAX });
     const events = items
       .flatMap((item) =>
-        item.history
-          .slice(-RECENT_TRANSITIONS_PER_ITEM)
-          .map(
-            (h): Transition => ({
-              itemId: item.id,
-              kind: item.kind,
-              previousStatus: h.from,
-              status: h.to,
-              version: h.version,
-              at: h.at,
-            }),
-          ),
+        item.history.slice(-RECENT_TRANSITIONS_PER_ITEM).map(
+          (h): Transition => ({
+            itemId: item.id,
+            kind: item.kind,
+            previousStatus: h.from,
+            status: h.to,
+            version: h.version,
+            at: h.at,
+          }),
+        ),
       )
       .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.version - a.version))
       .slice(0, TRANSITIONS_MAX);

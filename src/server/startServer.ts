@@ -50,7 +50,7 @@ import { readManifest } from '../access/trustedDocumentsManifest.ts';
 import { StopList } from '../lib/stopList.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import type { AppServices } from '../app/services.ts';
-import { createShutdownGate, } from './shutdownGate.ts';
+import { createShutdownGate, type ShutdownGate } from './shutdownGate.ts';
 import { createGraphqlTelemetry, type GraphqlTelemetry } from './telemetry.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -99,31 +99,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let handle: (req: IncomingMessage, res: ServerResponse) => void = answerStarting;
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => handle(req, res));
   const port = await listen(httpServer, config.port, config.host);
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        httpServer.closeAllConnections();
-        httpServer.close(() => resolve());
-      }),
-  );
+  cleanups.push(() => closeHttpServer(httpServer));
   try {
     const { keyring, generatedAdminKey } = await createKeyring(config, options.announce);
     const app = await createApp({ ...options, logger });
     cleanups.push(() => app.stop());
     const { services } = app;
     const graphqlTelemetry = createGraphqlTelemetry(app.registry);
-    // Both transports execute this one schema, whose mutation fields write their own log line;
-    // with tracing on each runs in its span, its log line included (trace_id, span_id).
-    const logged = markRootAnswers(logMutationResults(options.schema ?? (await buildAppSchema())));
-    const schema = tracingEnabled() ? traceMutations(logged) : logged;
-    const manifest = readManifest(config.trustedDocuments.manifestPath);
-    // The SDK's operation names: the bounded label set of graphql_operations_total.
-    const operationNames = manifest.ok ? operationNamesOf(manifest.texts) : new Set<string>();
-    // Trusted documents run on plans compiled once (compiledExecution.ts); others on graphql-js.
-    const compiled = new CompiledExecution(
-      schema,
-      manifest.ok && options.trustedExecution !== 'graphql-js' ? manifest.hashes : new Set(),
-    );
+    const { schema, operationNames, compiled } = await prepareExecution(options);
     const admission = createAdmission(config, app, keyring, graphqlTelemetry, logger);
     const apollo = createApollo({
       config,
@@ -152,19 +135,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
     // Runs before apollo.stop(): close subscriptions first so nothing new arrives while draining.
     cleanups.push(() => graphqlWs.dispose());
-
-    // Runs first on stop (cleanups run in reverse): refuse new requests with 503, close
-    // subscriptions (1001), let in-flight requests finish within the grace, then close the rest.
-    const gate = createShutdownGate();
-    cleanups.push(async () => {
-      gate.begin();
-      await graphqlWs.dispose();
-      const left = await gate.drained(config.limits.shutdownGraceMs);
-      logger.info(
-        { inFlight: left, graceMs: config.limits.shutdownGraceMs },
-        left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight',
-      );
-    });
+    const gate = drainOnStop(cleanups, graphqlWs, config, logger);
     const routes = createRoutes({
       graphqlPath: GRAPHQL_PATH,
       consolePath: CONSOLE_PATH,
@@ -200,6 +171,58 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await stopAll();
     throw error;
   }
+}
+
+/** Stops the HTTP server: open connections, idle keep-alive ones included, are closed at once. */
+function closeHttpServer(httpServer: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    httpServer.closeAllConnections();
+    httpServer.close(() => resolve());
+  });
+}
+
+/**
+ * The schema both transports execute, whose mutation fields write their own log line (with
+ * tracing on, each runs in its span, its log line included: trace_id, span_id); the SDK's
+ * operation names, the bounded label set of graphql_operations_total; and the plans compiled
+ * once for trusted documents (compiledExecution.ts), the others running on graphql-js.
+ */
+async function prepareExecution(
+  options: StartServerOptions,
+): Promise<{ schema: GraphQLSchema; operationNames: Set<string>; compiled: CompiledExecution }> {
+  const logged = markRootAnswers(logMutationResults(options.schema ?? (await buildAppSchema())));
+  const schema = tracingEnabled() ? traceMutations(logged) : logged;
+  const manifest = readManifest(options.config.trustedDocuments.manifestPath);
+  const operationNames = manifest.ok ? operationNamesOf(manifest.texts) : new Set<string>();
+  const compiled = new CompiledExecution(
+    schema,
+    manifest.ok && options.trustedExecution !== 'graphql-js' ? manifest.hashes : new Set(),
+  );
+  return { schema, operationNames, compiled };
+}
+
+/**
+ * The shutdown gate, with its step pushed to run first on stop (cleanups run in reverse): refuse
+ * new requests with 503, close subscriptions (1001), let in-flight requests finish within the
+ * grace, then close the rest.
+ */
+function drainOnStop(
+  cleanups: StopList,
+  graphqlWs: { dispose(): Promise<void> },
+  config: Config,
+  logger: Logger,
+): ShutdownGate {
+  const gate = createShutdownGate();
+  cleanups.push(async () => {
+    gate.begin();
+    await graphqlWs.dispose();
+    const left = await gate.drained(config.limits.shutdownGraceMs);
+    logger.info(
+      { inFlight: left, graceMs: config.limits.shutdownGraceMs },
+      left === 0 ? 'in-flight requests drained' : 'grace period over with requests in flight',
+    );
+  });
+  return gate;
 }
 
 /** The HTTP server, with the slow-client bounds (src/config.ts derives each; Node answers 408). */

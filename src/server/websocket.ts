@@ -63,14 +63,7 @@ export function attachGraphqlWs({
   knownOperationNames,
 }: GraphqlWsOptions): { dispose(): Promise<void> } {
   const record = operationRecorder(telemetry, knownOperationNames);
-  // Each socket's id, for the per-connection subscription bound (src/fanout/SubscriptionShares.ts).
-  const connectionIds = new WeakMap<object, string>();
-  let connections = 0;
-  const connectionIdOf = (socket: object): string => {
-    let id = connectionIds.get(socket);
-    if (id === undefined) connectionIds.set(socket, (id = `ws-${++connections}`));
-    return id;
-  };
+  const connectionIdOf = connectionIdAllocator();
   // A subscription's per-event execution depends on its document, variables and the caller's
   // role (the auth checker's only input): equal ones run once per event and share the frame.
   // Refused connections are logged, at most a few per key and reason in a window (a reconnect loop with a bad key cannot flood the log).
@@ -87,38 +80,13 @@ export function attachGraphqlWs({
       execute: (args) => executeOperation(args, record),
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       // Step 1 of the admission screen, once per socket.
-      onConnect: (ctx) => {
-        const auth = admission.authenticate(ctx.connectionParams?.['authorization']);
-        if (!auth.ok) {
-          telemetry.authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
-          const { write, suppressed } = refusals.take(`unauthenticated:${auth.failure}`);
-          if (write) logger.info({ reason: auth.failure, suppressed }, 'websocket refused: unauthenticated');
-          // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
-          // first (the library's own close is then a no-op on a closing socket).
-          // The reason says what to send instead, cut to the 123 bytes a close reason may hold.
-          ctx.extra.socket.close(
-            CloseCode.Unauthorized,
-            closeReason(`Unauthorized: ${unauthenticatedMessage[auth.failure]}`),
-          );
-          return false;
-        }
-        if (!roleMaySubscribe(auth.principal.role)) {
-          telemetry.authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
-          const { write, suppressed } = refusals.take(`forbidden:${auth.principal.keyId}`);
-          if (write)
-            logger.info(
-              { role: auth.principal.role, keyId: auth.principal.keyId, suppressed },
-              'websocket refused: forbidden',
-            );
-          ctx.extra.socket.close(
-            CloseCode.Forbidden,
-            `Forbidden: role ${auth.principal.role} may open no subscription (allowed: ${subscribingRoles().join(', ')})`,
-          );
-          return false;
-        }
-        (ctx.extra as AuthenticatedExtra).authentication = auth;
-        return true;
-      },
+      onConnect: (ctx) =>
+        admitConnection(
+          ctx.extra as AuthenticatedExtra,
+          ctx.connectionParams?.['authorization'],
+          { admission, telemetry, logger },
+          refusals,
+        ),
       // Steps 2-5 before graphql-ws parses anything: what this returns is executed as it is (its
       // own parsing and validation are skipped), or its errors are the operation's answer.
       onSubscribe: async (ctx, _id, payload) => {
@@ -136,25 +104,7 @@ export function attachGraphqlWs({
         const contextValue = createContext(app, auth, 'ws', connectionIdOf(ctx.extra.socket));
         // As HTTP's consistencyPlugin at didResolveOperation: the operation is valid, not yet run.
         const operation = getOperationAST(parsed.document, payload.operationName);
-        let refusal: GraphQLError | null;
-        try {
-          refusal = await followConsistentAfter(operation, payload.variables, contextValue.consistency);
-        } catch (error) {
-          // The deployment did not answer the ping that checks the token: this operation fails,
-          // not the socket and its subscriptions.
-          if (isUnavailable(error)) {
-            logger.warn({ err: error }, 'graphql-ws operation met an unavailable database');
-            return [
-              appError(
-                ErrorCode.UNAVAILABLE,
-                'The database cannot answer right now (a failover or no primary); send the same request again',
-                { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS },
-              ),
-            ];
-          }
-          logger.error({ err: error }, 'graphql-ws operation failed');
-          return [appError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error')];
-        }
+        const refusal = await consistencyRefusal(operation, payload.variables, contextValue, logger);
         if (refusal) return [refusal];
         return {
           schema,
@@ -187,6 +137,84 @@ export function attachGraphqlWs({
   return {
     dispose: () => (disposing ??= Promise.resolve(disposable.dispose())),
   };
+}
+
+/** Each socket's id, for the per-connection subscription bound (src/fanout/SubscriptionShares.ts). */
+function connectionIdAllocator(): (socket: object) => string {
+  const connectionIds = new WeakMap<object, string>();
+  let connections = 0;
+  return (socket) => {
+    let id = connectionIds.get(socket);
+    if (id === undefined) connectionIds.set(socket, (id = `ws-${++connections}`));
+    return id;
+  };
+}
+
+/**
+ * Step 1 of the admission screen, at connection_init: the key must authenticate and its role must
+ * be one that may subscribe. A refused socket is closed with its reason and the refusal counted
+ * and logged (throttled); an admitted one keeps its authentication on `extra`.
+ */
+function admitConnection(
+  extra: AuthenticatedExtra,
+  authorization: unknown,
+  { admission, telemetry, logger }: Pick<GraphqlWsOptions, 'admission' | 'telemetry' | 'logger'>,
+  refusals: LogThrottle,
+): boolean {
+  const auth = admission.authenticate(authorization);
+  if (!auth.ok) {
+    telemetry.authFailuresTotal.inc({ transport: 'ws', reason: auth.failure });
+    const { write, suppressed } = refusals.take(`unauthenticated:${auth.failure}`);
+    if (write) logger.info({ reason: auth.failure, suppressed }, 'websocket refused: unauthenticated');
+    // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
+    // first (the library's own close is then a no-op on a closing socket).
+    // The reason says what to send instead, cut to the 123 bytes a close reason may hold.
+    extra.socket.close(CloseCode.Unauthorized, closeReason(`Unauthorized: ${unauthenticatedMessage[auth.failure]}`));
+    return false;
+  }
+  if (!roleMaySubscribe(auth.principal.role)) {
+    telemetry.authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
+    const { write, suppressed } = refusals.take(`forbidden:${auth.principal.keyId}`);
+    if (write)
+      logger.info(
+        { role: auth.principal.role, keyId: auth.principal.keyId, suppressed },
+        'websocket refused: forbidden',
+      );
+    extra.socket.close(
+      CloseCode.Forbidden,
+      `Forbidden: role ${auth.principal.role} may open no subscription (allowed: ${subscribingRoles().join(', ')})`,
+    );
+    return false;
+  }
+  extra.authentication = auth;
+  return true;
+}
+
+/**
+ * The operation's `@consistentAfter`, followed as HTTP's consistencyPlugin does: the refusal to
+ * answer with, or null to run it. A deployment that does not answer the ping that checks the
+ * token fails this operation, not the socket and its subscriptions.
+ */
+async function consistencyRefusal(
+  operation: ReturnType<typeof getOperationAST>,
+  variables: Record<string, unknown> | null | undefined,
+  contextValue: AppContext,
+  logger: Logger,
+): Promise<GraphQLError | null> {
+  try {
+    return await followConsistentAfter(operation, variables, contextValue.consistency);
+  } catch (error) {
+    if (isUnavailable(error)) {
+      logger.warn({ err: error }, 'graphql-ws operation met an unavailable database');
+      return appError(
+        ErrorCode.UNAVAILABLE,
+        'The database cannot answer right now (a failover or no primary); send the same request again',
+        { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS },
+      );
+    }
+    logger.error({ err: error }, 'graphql-ws operation failed');
+    return appError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error');
+  }
 }
 
 /**

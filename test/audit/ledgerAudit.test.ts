@@ -95,24 +95,20 @@ describe('ledger audit', () => {
     const withdrawal = await entries.findOne({ kind: 'withdrawal', requestId: 'x-w1' });
     await workItems(db).deleteOne({ 'payload.entryId': withdrawal!._id });
     // A request left pending for an hour.
-    await db
-      .collection(collectionNames.requests)
-      .insertOne({
-        _id: 'ledger:x-stuck' as never,
-        requestId: 'x-stuck',
-        status: 'pending',
-        firstSeenAt: new Date(Date.now() - 3_600_000),
-      });
+    await db.collection(collectionNames.requests).insertOne({
+      _id: 'ledger:x-stuck' as never,
+      requestId: 'x-stuck',
+      status: 'pending',
+      firstSeenAt: new Date(Date.now() - 3_600_000),
+    });
     // An account driven below zero, its journal made to agree: only the sign is wrong.
-    await db
-      .collection(collectionNames.accounts)
-      .insertOne({
-        _id: 'x-neg' as never,
-        currency: 'EUR',
-        balance: Long.fromNumber(-5),
-        version: Long.fromNumber(1),
-        openedAt: new Date(),
-      });
+    await db.collection(collectionNames.accounts).insertOne({
+      _id: 'x-neg' as never,
+      currency: 'EUR',
+      balance: Long.fromNumber(-5),
+      version: Long.fromNumber(1),
+      openedAt: new Date(),
+    });
     await entries.insertOne({
       _id: 'x-neg-w:debit' as never,
       requestId: 'x-neg-w',

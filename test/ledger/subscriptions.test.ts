@@ -194,31 +194,27 @@ describe('ledger subscriptions', () => {
       const iterator = subscription.items;
       const overflow = FeedLimits.subscriberQueueMax + 5;
       if (feed === 'ledgerEntries') {
-        await a.db
-          .collection('ledger_entries')
-          .insertMany(
-            Array.from({ length: overflow }, (_, i) => ({
-              _id: `slow-${i}` as never,
-              requestId: `slow-${i}`,
-              accountId: 'slow',
-              currency: 'EUR',
-              kind: 'deposit',
-              amount: 1,
-              balanceAfter: i + 1,
-              versionAfter: i + 1,
-              counterpartyAccountId: null,
-              createdAt: new Date(),
-            })),
-          );
+        await a.db.collection('ledger_entries').insertMany(
+          Array.from({ length: overflow }, (_, i) => ({
+            _id: `slow-${i}` as never,
+            requestId: `slow-${i}`,
+            accountId: 'slow',
+            currency: 'EUR',
+            kind: 'deposit',
+            amount: 1,
+            balanceAfter: i + 1,
+            versionAfter: i + 1,
+            counterpartyAccountId: null,
+            createdAt: new Date(),
+          })),
+        );
       } else {
         await a.db.collection('accounts').insertOne({ _id: 'slow' as never, currency: 'EUR', balance: 0, version: 0 });
-        await a.db
-          .collection('accounts')
-          .bulkWrite(
-            Array.from({ length: overflow }, () => ({
-              updateOne: { filter: { _id: 'slow' as never }, update: { $inc: { balance: 1, version: 1 } } },
-            })),
-          );
+        await a.db.collection('accounts').bulkWrite(
+          Array.from({ length: overflow }, () => ({
+            updateOne: { filter: { _id: 'slow' as never }, update: { $inc: { balance: 1, version: 1 } } },
+          })),
+        );
       }
       // Nothing read until the feed has ended it: the queue alone holds what was offered.
       await waitFor(() => (iterator as SubscriberQueue<unknown>).ended, 'the feed to end the slow subscriber', 45_000);

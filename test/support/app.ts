@@ -247,11 +247,11 @@ export function spawnCommand(command: string, args: string[], env: Record<string
   const listeners = new Set<() => void>();
   child.stdout?.on('data', (chunk) => {
     if (out.length < OUTPUT_CHARS_MAX) out += String(chunk);
-    listeners.forEach((listener) => listener());
+    for (const listener of listeners) listener();
   });
   child.stderr?.on('data', (chunk) => {
     if (err.length < OUTPUT_CHARS_MAX) err += String(chunk);
-    listeners.forEach((listener) => listener());
+    for (const listener of listeners) listener();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),

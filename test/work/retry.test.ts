@@ -80,12 +80,10 @@ describe('retries and the dead letter', () => {
     // The heartbeat must come at a later server time than the claim for its expiry to be later:
     // wait until the server's clock has moved past the claim's own $$NOW (expiry minus the lease).
     const pastClaimTime = () =>
-      h.db.db
-        .collection('workItems')
-        .countDocuments({
-          _id: created.item._id,
-          $expr: { $gt: ['$$NOW', { $subtract: ['$leaseExpiresAt', 5_000] }] },
-        });
+      h.db.db.collection('workItems').countDocuments({
+        _id: created.item._id,
+        $expr: { $gt: ['$$NOW', { $subtract: ['$leaseExpiresAt', 5_000] }] },
+      });
     await eventually(async () => expect(await pastClaimTime()).toBe(1), { timeout: 10_000, interval: 5 });
     const beat = await h.service.heartbeat({ id: created.item._id, workerId: 'w', version: claimed.item.version });
     if (beat.kind !== 'heartbeatSuccess') throw new Error(beat.kind);

@@ -144,10 +144,17 @@ describe('W8: one item per period across three API processes, the firing one SIG
     const liveness = () =>
       db.collection('work_schedule_leases').findOne({ _id: 'work:scheduleFirer:liveness' as never });
     await expect
-      .poll(async () => ((await liveness())?.['upSince'] as Date).getTime() > stoppedAt.getTime(), {
-        timeout: START_TIMEOUT_MS,
-        interval: 200,
-      })
+      .poll(
+        async () => {
+          // Before the new process writes its liveness there is no document: not up yet.
+          const upSince = (await liveness())?.['upSince'] as Date | undefined;
+          return upSince !== undefined && upSince.getTime() > stoppedAt.getTime();
+        },
+        {
+          timeout: START_TIMEOUT_MS,
+          interval: 200,
+        },
+      )
       .toBe(true);
     const upSince = (await liveness())!['upSince'] as Date;
     await expect

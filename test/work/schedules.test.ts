@@ -193,7 +193,7 @@ describe('W8 in one process: firers stopped across periods follow catchUp; a liv
       services.map((service, i) => service.scheduleFirer({ ...firerOptions, holder: `${label}-${i}` }));
     // The firers run before the schedules exist, as in an API process: no period falls before them.
     const before = firers('before');
-    before.forEach((firer) => firer.start());
+    for (const firer of before) firer.start();
     const liveness = () =>
       h.db.db.collection('work_schedule_leases').findOne({ _id: 'work:scheduleFirer:liveness' as never });
     await expect.poll(async () => (await liveness()) !== null, { timeout: 15_000, interval: 50 }).toBe(true);
@@ -226,7 +226,7 @@ describe('W8 in one process: firers stopped across periods follow catchUp; a liv
       .poll(async () => (await dbNow(h)).getTime() - stoppedAt.getTime(), { timeout: 15_000, interval: 100 })
       .toBeGreaterThan(4_200);
     const after = firers('after');
-    after.forEach((firer) => firer.start());
+    for (const firer of after) firer.start();
     await expect
       .poll(async () => (await scheduleDoc(h, 'every-second-NONE'))!.lastFiredPeriod!.getTime() - stoppedAt.getTime(), {
         timeout: 15_000,

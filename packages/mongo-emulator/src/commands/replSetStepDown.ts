@@ -1,5 +1,5 @@
 import { CommandError } from '../errors.ts';
-import { DEFAULT_CATCH_UP_SECS, DEFAULT_STEP_DOWN_SECS } from '../repl/ReplCoordinator.ts';
+import { DEFAULT_CATCH_UP_SECS, DEFAULT_STEP_DOWN_SECS } from '../repl/StepDown.ts';
 import { replCoordinator } from './lib/replCoordinator.ts';
 import type { CommandDefinition } from './types.ts';
 

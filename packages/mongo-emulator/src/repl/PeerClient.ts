@@ -114,7 +114,7 @@ export class PeerClient {
   #connect(timeoutMs: number): Promise<Socket> {
     if (this.#closed) return Promise.reject(new PeerUnreachable(`${this.address}: client closed`));
     if (this.#socket) return Promise.resolve(this.#socket);
-    if (this.#connecting) return this.#connecting;
+    if (this.#connecting !== undefined) return this.#connecting;
     const colon = this.address.lastIndexOf(':');
     const host = this.address.slice(0, colon).replace(/^\[|\]$/g, '');
     const port = Number(this.address.slice(colon + 1));

@@ -8,6 +8,8 @@
 //   Rollback.ts             entries the set never committed, saved and undone (rollback_impl.cpp)
 //   replicationWaits.ts     write and read concern waits (replication_coordinator_impl.cpp, read_concern_mongod.cpp)
 //   TopologyVersion.ts      hello's topologyVersion and the awaitable hellos waiting on it
+//   Reporter.ts             our applied and durable optimes, to the sync source and primary (reporter.cpp)
+//   StepDown.ts             replSetStepDown's catch-up wait and election hand-off, replSetStepUp
 // Where the emulator is simpler than mongod each file says so, and the README too.
 //
 // A one-node emulator has no coordinator at all (ServerState.repl is undefined), so the single
@@ -28,21 +30,19 @@ import { ReplicationWaits } from './replicationWaits.ts';
 import {
   configForInitiate,
   configForReconfig,
-  DEFAULT_ELECTION_TIMEOUT_MS,
-  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  configFromDisk,
+  electionTimeoutMs,
+  heartbeatIntervalMs,
   isElectable,
   majorityCount,
   normaliseConfig,
   type ReplSetConfig,
 } from './replSetConfig.ts';
+import { Reporter } from './Reporter.ts';
 import { Rollback } from './Rollback.ts';
+import { StepDown, type StepDownOptions } from './StepDown.ts';
 import { TopologyCoordinator, type MemberView } from './TopologyCoordinator.ts';
 import { TopologyVersion } from './TopologyVersion.ts';
-
-/** replSetStepDown's default secondaryCatchUpPeriodSecs. */
-export const DEFAULT_CATCH_UP_SECS = 10;
-/** replSetStepDown's default `secs`: how long the old primary may not stand again. */
-export const DEFAULT_STEP_DOWN_SECS = 60;
 
 export class ReplCoordinator {
   readonly #host: ReplHost;
@@ -69,6 +69,8 @@ export class ReplCoordinator {
   readonly #initialSyncer: InitialSyncer;
   readonly #rollback: Rollback;
   readonly #waits: ReplicationWaits;
+  readonly #stepDowns: StepDown;
+  readonly #reporter: Reporter;
 
   constructor(host: ReplHost, options: ReplOptions) {
     this.#host = host;
@@ -79,12 +81,27 @@ export class ReplCoordinator {
     this.#initialSyncer = this.#newInitialSyncer(host);
     this.#rollback = this.#newRollback(host);
     this.#fetcher = this.#newFetcher(host);
+    this.#reporter = new Reporter({
+      member: this,
+      primaryAddress: () => this.#topology.primaryAddress,
+      peers: this.#peers,
+    });
+    this.#stepDowns = new StepDown({
+      member: this,
+      topology: this.#topology,
+      waits: this.#waits,
+      peers: this.#peers,
+      logger: host.logger,
+      transactions: host.transactions,
+      fetcher: this.#fetcher,
+      becomeSecondary: () => this.#setState(MemberState.SECONDARY),
+    });
     host.changeStreams.majorityVisible = () => timeKey(this.majorityReadPoint.ts);
     host.stopSignal.addEventListener('abort', () => this.#shutdown(), { once: true });
     if (host.storage) {
       host.storage.onDurable = () => {
         if (this.isPrimary) this.#recomputeCommitPoint();
-        else this.#reportPosition();
+        else this.#reporter.report();
         this.#wake();
       };
     }
@@ -137,13 +154,13 @@ export class ReplCoordinator {
       adoptConfig: (raw, from) => this.#adoptConfig(raw, from),
       persist: () => this.#persist(),
       becomePrimary: (reason) => this.#becomePrimary(reason),
-      stepDown: (why) => this.#stepDown(why),
+      stepDown: (why) => this.#stepDowns.leavePrimary(why),
       advanceCommitPoint: (opTime) => this.#advanceCommitPoint(opTime),
       membersChanged: () => {
         if (this.isPrimary) this.#recomputeCommitPoint();
         this.#wake();
       },
-      primaryChanged: () => this.#bumpTopology(),
+      primaryChanged: () => this.#topologyVersion.bump(),
     });
   }
 
@@ -156,7 +173,7 @@ export class ReplCoordinator {
       isPrimary: () => this.isPrimary,
       batchApplied: () => {
         this.#wake();
-        this.#reportPosition();
+        this.#reporter.report();
       },
     });
   }
@@ -174,7 +191,7 @@ export class ReplCoordinator {
         this.#hasData = true;
         this.#persist();
         this.#setState(MemberState.SECONDARY);
-        this.#reportPosition();
+        this.#reporter.report();
       },
     });
   }
@@ -219,17 +236,7 @@ export class ReplCoordinator {
    * committed), with no initial sync unless it never had the set's data.
    */
   restore(persisted: PersistedReplState): void {
-    const config = normaliseConfig(
-      persisted.config,
-      this.#options,
-      Number(persisted.config.version ?? 1),
-      Number(persisted.config.term ?? 0),
-    );
-    if (config._id !== this.#host.setName) {
-      throw new Error(
-        `the replica-set config on disk is for set ${config._id}, but this member was started with --replSet ${this.#host.setName}`,
-      );
-    }
+    const config = configFromDisk(persisted.config, this.#options, this.#host.setName);
     this.#term = persisted.term;
     this.#host.changeStreams.term = persisted.term;
     this.#topology.restoreVote(persisted.votedFor);
@@ -340,17 +347,11 @@ export class ReplCoordinator {
   }
 
   get electionTimeoutMs(): number {
-    return Number(
-      this.#config?.settings.electionTimeoutMillis ??
-        BigInt(this.#options.electionTimeoutMillis ?? DEFAULT_ELECTION_TIMEOUT_MS),
-    );
+    return electionTimeoutMs(this.#config, this.#options);
   }
 
   get heartbeatIntervalMs(): number {
-    return Number(
-      this.#config?.settings.heartbeatIntervalMillis ??
-        BigInt(this.#options.heartbeatIntervalMillis ?? DEFAULT_HEARTBEAT_INTERVAL_MS),
-    );
+    return heartbeatIntervalMs(this.#config, this.#options);
   }
 
   get syncSource(): string | undefined {
@@ -442,7 +443,7 @@ export class ReplCoordinator {
   #installConfig(config: ReplSetConfig): void {
     this.#config = config;
     this.#persist();
-    this.#bumpTopology();
+    this.#topologyVersion.bump();
     this.#selfIndex = config.members.findIndex((m) => m.host === this.address);
     this.#topology.onConfigInstalled(config);
     if (this.#selfIndex < 0) {
@@ -450,11 +451,7 @@ export class ReplCoordinator {
       return;
     }
     if (this.isPrimary && !isElectable(config.members[this.#selfIndex]!))
-      this.#stepDown('priority 0 in the new configuration');
-  }
-
-  #bumpTopology(): void {
-    this.#topologyVersion.bump();
+      this.#stepDowns.leavePrimary('priority 0 in the new configuration');
   }
 
   /** An awaitable hello: resolves when the topology counter moves past `counter`, or after `timeoutMs`. */
@@ -484,7 +481,7 @@ export class ReplCoordinator {
     );
     this.#state = state;
     this.#stateChanges += 1;
-    this.#bumpTopology();
+    this.#topologyVersion.bump();
     this.#wake();
   }
 
@@ -493,7 +490,7 @@ export class ReplCoordinator {
     this.#term = term;
     this.#host.changeStreams.term = term;
     this.#persist();
-    if (this.isPrimary) this.#stepDown(`a newer term ${term} (${why})`);
+    if (this.isPrimary) this.#stepDowns.leavePrimary(`a newer term ${term} (${why})`);
   }
 
   // ---------------------------------------------------------------- elections won and lost
@@ -528,65 +525,14 @@ export class ReplCoordinator {
     this.#recomputeCommitPoint();
   }
 
-  /**
-   * Leaves PRIMARY: open transactions are aborted, write-concern waits end with PrimarySteppedDown,
-   * and the member follows the new primary (replication_coordinator_impl.cpp, stepDown and
-   * _updateMemberStateFromTopologyCoordinator).
-   */
-  #stepDown(why: string): void {
-    if (!this.isPrimary) return;
-    this.#host.logger.info(`repl: ${this.address} steps down: ${why}`);
-    this.#setState(MemberState.SECONDARY);
-    this.#host.transactions.abandonSessions('all');
-    this.#topology.postponeElection();
-    this.#waits.endAll('steppedDown');
-    this.#fetcher.start();
+  /** replSetStepDown (StepDown.ts). */
+  stepDown(options: StepDownOptions, signals: AbortSignal[]): Promise<void> {
+    return this.#stepDowns.onRequest(options, signals);
   }
 
-  /**
-   * replSetStepDown: waits up to `secondaryCatchUpPeriodSecs` for an electable secondary to have
-   * caught up (unless `force`), then steps down and does not stand for `secs`.
-   */
-  async stepDown(
-    options: { secs: number; catchUpSecs: number; force: boolean },
-    signals: AbortSignal[],
-  ): Promise<void> {
-    if (!this.isPrimary) throw new CommandError('NotWritablePrimary', "not primary so can't step down");
-    if (options.catchUpSecs > options.secs)
-      throw new CommandError('BadValue', 'stepdown period must be longer than secondaryCatchUpPeriodSecs');
-    const target = this.lastApplied;
-    const caughtUp = () => this.#topology.caughtUpElectable(target) !== undefined;
-    if (!caughtUp()) {
-      const outcome = await this.#waits.waitUntil(caughtUp, options.catchUpSecs * 1000, signals);
-      if (outcome !== 'ready' && !options.force) {
-        throw new CommandError(
-          'ExceededTimeLimit',
-          'No electable secondaries caught up as of ' +
-            new Date().toISOString() +
-            '. Please use the replSetStepDown command with the argument {force: true} to force node to step down.',
-        );
-      }
-    }
-    if (!this.isPrimary) return;
-    this.#topology.noElectionFor(options.secs * 1000);
-    this.#stepDown('replSetStepDown');
-    // An electable, caught-up secondary is asked to stand at once (mongod's stepdown hands off the
-    // same way: replSetStepUp to the most caught-up electable member, _performElectionHandoff).
-    const handoff = this.#topology.caughtUpElectable(target);
-    if (handoff)
-      void this.#peers
-        .get(handoff.host)
-        .command('admin', { replSetStepUp: 1, skipDryRun: true }, this.electionTimeoutMs)
-        .catch(() => undefined);
-  }
-
-  /** replSetStepUp: stand for election now (the step-down hand-off, or a test's request). */
-  async stepUp(): Promise<void> {
-    if (this.isPrimary) return;
-    if (this.#state !== MemberState.SECONDARY)
-      throw new CommandError('NotSecondary', 'This node is not in a state to step up');
-    await this.#topology.standForElection('stepUp');
-    if (!this.isPrimary) throw new CommandError('CommandFailed', 'Election failed.');
+  /** replSetStepUp (StepDown.ts). */
+  stepUp(): Promise<void> {
+    return this.#stepDowns.stepUp();
   }
 
   // ---------------------------------------------------------------- commit point, positions, waits
@@ -636,32 +582,6 @@ export class ReplCoordinator {
   #wake(): void {
     this.#host.changeStreams.commitPointAdvanced();
     this.#waits.wake();
-  }
-
-  /** replSetUpdatePosition to the primary (and our sync source): our applied and durable optimes (mongod's reporter.cpp). */
-  #reportPosition(): void {
-    if (!this.#config || this.#selfIndex < 0) return;
-    const applied = this.lastApplied;
-    const self = this.#config.members[this.#selfIndex]!;
-    const request = {
-      replSetUpdatePosition: 1,
-      optimes: [
-        {
-          appliedOpTime: applied,
-          appliedWallTime: this.lastAppliedWall,
-          durableOpTime: this.lastDurable,
-          durableWallTime: this.lastAppliedWall,
-          memberId: self._id,
-          cfgver: this.#config.version,
-        },
-      ],
-    };
-    const targets = new Set([this.syncSource, this.#topology.primaryAddress].filter((h): h is string => !!h));
-    for (const host of targets)
-      void this.#peers
-        .get(host)
-        .command('admin', request, this.electionTimeoutMs)
-        .catch(() => undefined);
   }
 
   /** The getMore reply's $replData a fetcher reads the commit point from (oplog_fetcher.cpp). */

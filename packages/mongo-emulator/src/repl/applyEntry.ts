@@ -165,8 +165,7 @@ function applyCommand(catalog: Catalog, db: string, o: Document, entry: Document
       return;
     case 'dropIndexes': {
       const collection = skipMissing(catalog.getCollection(db, String(o.dropIndexes)), 'dropIndexes');
-      if (collection?.listIndexes().some((index) => index.name === o.index))
-        collection.dropIndexes(String(o.index));
+      if (collection?.listIndexes().some((index) => index.name === o.index)) collection.dropIndexes(String(o.index));
       return;
     }
     case 'collMod': {

@@ -56,6 +56,29 @@ export function majorityCount(config: ReplSetConfig): number {
   return Math.floor(votingMembers(config).length / 2) + 1;
 }
 
+/** The election timeout in force: the configuration's, else the command line's, else mongod's default. */
+export function electionTimeoutMs(config: ReplSetConfig | undefined, options: ReplTimingOptions): number {
+  return Number(config?.settings.electionTimeoutMillis ?? options.electionTimeoutMillis ?? DEFAULT_ELECTION_TIMEOUT_MS);
+}
+
+/** The heartbeat interval in force, chosen the same way. */
+export function heartbeatIntervalMs(config: ReplSetConfig | undefined, options: ReplTimingOptions): number {
+  return Number(
+    config?.settings.heartbeatIntervalMillis ?? options.heartbeatIntervalMillis ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+  );
+}
+
+/** The configuration a restarted member read from its dbpath; it must be for the set it was started with. */
+export function configFromDisk(raw: Document, options: ReplTimingOptions, setName: string): ReplSetConfig {
+  const config = normaliseConfig(raw, options, Number(raw.version ?? 1), Number(raw.term ?? 0));
+  if (config._id !== setName) {
+    throw new Error(
+      `the replica-set config on disk is for set ${config._id}, but this member was started with --replSet ${setName}`,
+    );
+  }
+  return config;
+}
+
 /** A configuration with mongod's defaults filled in (repl_set_config.idl, member_config.idl). */
 export function normaliseConfig(
   raw: Document,

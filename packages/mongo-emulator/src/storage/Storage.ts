@@ -312,7 +312,7 @@ export class Storage {
   }
 
   #flush(): Promise<void> {
-    if (this.#flushing) {
+    if (this.#flushing !== undefined) {
       this.#flushAgain = true;
       return this.#flushing;
     }

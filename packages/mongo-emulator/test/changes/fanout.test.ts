@@ -93,18 +93,16 @@ describe('fan-out', () => {
       const { inprog } = await fixture.client.db('admin').command({ currentOp: 1, op: 'getmore' });
       return inprog as Document[];
     };
-    await expect
-      .poll(waitingGetMores, { timeout: 10_000 })
-      .toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({
-            type: 'op',
-            op: 'getmore',
-            ns: 'fanout.op0',
-            cursor: expect.objectContaining({ tailable: true, awaitData: true }),
-          }),
-        ]),
-      );
+    await expect.poll(waitingGetMores, { timeout: 10_000 }).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'op',
+          op: 'getmore',
+          ns: 'fanout.op0',
+          cursor: expect.objectContaining({ tailable: true, awaitData: true }),
+        }),
+      ]),
+    );
     expect(await count()).toBe(before + 3);
     await client.db('fanout').collection<Doc>('op0').insertOne({ _id: 1 });
     expect(await waiting).toMatchObject({ operationType: 'insert', documentKey: { _id: 1 } });

@@ -134,13 +134,11 @@ describe('resuming a change stream', () => {
     // failCommand acts before mongod parses the getMore, so it adds no label (spec test
     // "change stream does not resume if error does not contain ResumableChangeStreamError").
     const opened = await db().command({ aggregate: 'labels', pipeline: [{ $changeStream: {} }], cursor: {} });
-    await fixture.client
-      .db('admin')
-      .command({
-        configureFailPoint: 'failCommand',
-        mode: { times: 1 },
-        data: { failCommands: ['getMore'], errorCode: 6 },
-      });
+    await fixture.client.db('admin').command({
+      configureFailPoint: 'failCommand',
+      mode: { times: 1 },
+      data: { failCommands: ['getMore'], errorCode: 6 },
+    });
     const error = await db()
       .command({ getMore: cursorIdOf(opened), collection: 'labels', maxTimeMS: 10 })
       .catch((e: unknown) => e);
