@@ -36,8 +36,15 @@ const features = '(ledger|work|payouts|audit|health)';
  * else under src/ (access, config, db, the change-stream and fan-out layers, every feature's
  * domain) is plain TypeScript.
  */
-const graphqlLayer = ['^src/graphql/', '^src/[^/]+/graphql/', '^src/app/', '^src/server/', '^src/main\\.ts$', '^src/console/'];
-const graphqlPackages = '(^|/)node_modules/(graphql|type-graphql|graphql-ws|@apollo/server)/';
+const graphqlLayer = [
+  '^src/graphql/',
+  '^src/[^/]+/graphql/',
+  '^src/app/',
+  '^src/server/',
+  '^src/main\\.ts$',
+  '^src/console/',
+];
+const graphqlPackages = '(^|/)node_modules/(graphql|graphql-jit|type-graphql|graphql-ws|@apollo/server)/';
 const emulator = '^packages/mongo-emulator/src/';
 
 module.exports = {
@@ -82,7 +89,8 @@ module.exports = {
     {
       name: 'config-only-access',
       severity: 'error',
-      comment: 'config.ts parses the environment into roles, keys and limits: it may import src/access and nothing else of src/.',
+      comment:
+        'config.ts parses the environment into roles, keys and limits: it may import src/access and nothing else of src/.',
       from: { path: '^src/config\\.ts$' },
       to: { path: '^src/', pathNot: '^src/access/' },
     },
@@ -98,7 +106,8 @@ module.exports = {
     {
       name: 'features-through-public-module',
       severity: 'error',
-      comment: 'A feature reaches another feature only through its public module (index.ts), so its files can change without the others noticing.',
+      comment:
+        'A feature reaches another feature only through its public module (index.ts), so its files can change without the others noticing.',
       from: { path: `^src/${features}/` },
       to: { path: `^src/${features}/`, pathNot: ['^src/$1/', `^src/${features}/index\\.ts$`] },
     },
@@ -136,6 +145,16 @@ module.exports = {
       to: { path: '^packages/', dependencyTypesNot: ['aliased-workspace'] },
     },
     {
+      name: 'console-is-an-api-client',
+      severity: 'error',
+      comment:
+        'The ops console is a browser page and an API client like any other: it speaks to the API only through ' +
+        '@precondition/sdk by its package name (its generated operations, the trusted documents), never through ' +
+        'the rest of src/, a file of packages/ by a relative path, or tests.',
+      from: { path: '^src/console/' },
+      to: { path: ['^src/(?!console/)', '^packages/', '^test/', '^bench/'], dependencyTypesNot: ['aliased-workspace'] },
+    },
+    {
       name: 'emulator-not-to-app',
       severity: 'error',
       comment: 'The emulator is a MongoDB server; it knows nothing of the app that talks to it.',
@@ -163,7 +182,8 @@ module.exports = {
     {
       name: 'emulator-repl-not-to-commands',
       severity: 'error',
-      comment: 'commands -> repl -> {txn, changes}: a replica-set member is driven by commands, never the reverse, and reaches other members with its own client, not the wire layer.',
+      comment:
+        'commands -> repl -> {txn, changes}: a replica-set member is driven by commands, never the reverse, and reaches other members with its own client, not the wire layer.',
       from: { path: `${emulator}repl/` },
       to: { path: `${emulator}(commands|wire)/` },
     },
@@ -181,7 +201,9 @@ module.exports = {
       severity: 'error',
       comment: '{txn, changes} -> engine: the storage engine is the bottom layer.',
       from: { path: `${emulator}engine/` },
-      to: { path: `${emulator}(wire|commands|txn|changes|cursors|session|failpoints|repl)/|${emulator}server(State)?\\.ts$` },
+      to: {
+        path: `${emulator}(wire|commands|txn|changes|cursors|session|failpoints|repl)/|${emulator}server(State)?\\.ts$`,
+      },
     },
   ],
   options: {

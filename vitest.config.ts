@@ -9,13 +9,22 @@ const INCLUDE = ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'];
 
 /**
  * A test file that runs processes of its own (API processes, engine processes, a replica set's
- * members, a browser, a worker, a compiler) says so on a line of its own:
+ * members, a browser, redis, prometheus, a worker, `npm start`, a compiler) says so on a line of
+ * its own:
  *
  *   // @module-tag processes
  *
  * (vitest's own file-tag syntax). Those files run first, a few at a time: their processes take
  * the CPU while they start, and their elections (1 s timeouts) and kills must not starve. Every
- * other file runs in the parallel group, many at a time, in reused workers.
+ * other file runs in the parallel group, many at a time, in reused workers. A file that starts a
+ * process without the tag fails test/suite/groups.test.ts.
+ *
+ *   // @module-tag failpoints
+ *
+ * marks a file that sets failCommand on the run's shared engine: one fail point per server, so a
+ * file's fault waits while another file's is on (test/support/failPoints.ts holds the engine's
+ * fail-point lock). Beside each other those waits ate the tests' 30 s on a loaded machine, so these
+ * files run in a group of their own, one at a time; the lock still guards an untagged file.
  */
 const PROCESSES_TAG = /^\s*(?:\/\/|\*)\s*@module-tag\s+processes\b/m;
 
@@ -34,12 +43,20 @@ function testFilesUnder(dir: string): string[] {
   });
 }
 
-const processFiles = [
+/** Every test file of the run, relative to the repository. */
+export const testFiles = [
   ...testFilesUnder('test'),
   ...readdirSync('packages', { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .flatMap((entry) => testFilesUnder(join('packages', entry.name, 'test'))),
-].filter((file) => PROCESSES_TAG.test(readFileSync(file, 'utf8')));
+];
+/** The files tagged `processes`: the group that runs first. */
+export const processFiles = testFiles.filter((file) => PROCESSES_TAG.test(readFileSync(file, 'utf8')));
+const FAILPOINTS_TAG = /^\s*(?:\/\/|\*)\s*@module-tag\s+failpoints\b/m;
+/** The files tagged `failpoints` (and not `processes`): the group that runs one file at a time. */
+export const failPointFiles = testFiles.filter(
+  (file) => !processFiles.includes(file) && FAILPOINTS_TAG.test(readFileSync(file, 'utf8')),
+);
 
 /** The settings every configuration shares (vitest.faults, .bench and .mutation spread them). */
 export const sharedTest = {
@@ -51,7 +68,17 @@ export const sharedTest = {
   // The emulator freezes each stored version, so a mutation of shared history throws at the
   // culprit. test/globalSetup.ts hands it to the run's shared engine too (env reaches workers only).
   env: { EMULATOR_FREEZE_DOCUMENTS: '1' },
-  tags: [{ name: 'processes', description: 'runs processes of its own: in the bounded group that runs first (vitest.config.ts)' }],
+  tags: [
+    {
+      name: 'processes',
+      description: 'runs processes of its own: in the bounded group that runs first (vitest.config.ts)',
+    },
+    {
+      name: 'failpoints',
+      description:
+        "sets fail points on the run's shared engine: in the group that runs one file at a time (vitest.config.ts)",
+    },
+  ],
 } satisfies TestUserConfig;
 
 const resolve = {
@@ -68,7 +95,7 @@ export default defineConfig({
     // Once per run, in the main process: the one engine every file shares (own database names).
     // The groups below do not extend this configuration, so it is not run again per group.
     globalSetup: ['test/globalSetup.ts'],
-    // Two groups, one after the other (vitest runs groupOrder 0, then 1). Most files wait on the
+    // Three groups, one after the other (vitest runs groupOrder 0, 1, then 2). Most files wait on the
     // engine, elections or timers, not the CPU, so more workers than the 2 cores pay.
     projects: [
       {
@@ -79,13 +106,24 @@ export default defineConfig({
         resolve,
         test: {
           ...sharedTest,
+          name: 'failpoints',
+          include: failPointFiles,
+          maxWorkers: 1,
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...sharedTest,
           name: 'parallel',
-          exclude: [...configDefaults.exclude, ...processFiles],
+          exclude: [...configDefaults.exclude, ...processFiles, ...failPointFiles],
           maxWorkers: 4,
           // A worker runs file after file without reloading the modules (about 0.5 s of imports a
           // file): files share no module state but the engine's URI, each with its own database.
           isolate: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -51,7 +51,13 @@ export interface BenchContext {
 }
 
 export function emptyBook(): Book {
-  return { depositedMinor: 0, withdrawnMinor: 0, createdItemIds: new Set(), completedItemIds: [], workKinds: new Set() };
+  return {
+    depositedMinor: 0,
+    withdrawnMinor: 0,
+    createdItemIds: new Set(),
+    completedItemIds: [],
+    workKinds: new Set(),
+  };
 }
 
 /** One count for a full run, another for `--quick`. */

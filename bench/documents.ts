@@ -1,13 +1,28 @@
 // The GraphQL documents the bench sends, selecting what a real client would read back.
+import { fileURLToPath } from 'node:url';
+import { readManifest } from '../src/access/trustedDocumentsManifest.ts';
+
+const SDK_MANIFEST = fileURLToPath(new URL('../packages/sdk/trusted-documents.json', import.meta.url));
+
+/** The text of the SDK's operation `name`, from its trusted-documents manifest. */
+export function sdkDocument(name: string): string {
+  const manifest = readManifest(SDK_MANIFEST);
+  if (!manifest.ok) throw new Error(manifest.error);
+  const text = [...manifest.texts].find((candidate) => new RegExp(`\\b(query|mutation) ${name}\\b`).test(candidate));
+  if (text === undefined) throw new Error(`the SDK has no operation ${name} (${SDK_MANIFEST})`);
+  return text;
+}
 
 export const OPEN_ACCOUNT = `mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }`;
 
 export const DEPOSIT = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }`;
 
-export const WITHDRAW = `mutation ($input: WithdrawInput!) { withdraw(input: $input) {
-  __typename
-  ... on WithdrawSuccess { entry { id balanceAfter } }
-  ... on DuplicateReplayed { original { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } } } }`;
+/**
+ * The SDK's own Withdraw document, byte for byte as its clients send it: a trusted document, so the
+ * API runs it through its compiled plan (src/server/compiledExecution.ts), as it runs the SDK's
+ * traffic. It selects more than a bare client would (the account and the whole entry).
+ */
+export const WITHDRAW = sdkDocument('Withdraw');
 
 export const TRANSFER = `mutation ($input: TransferInput!) { transfer(input: $input) {
   __typename ... on TransferSuccess { debit { id balanceAfter } credit { id balanceAfter } } } }`;

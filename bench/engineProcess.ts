@@ -32,13 +32,27 @@ export interface EngineProcessOptions {
 }
 
 export async function startEngineProcess(options: EngineProcessOptions = {}): Promise<EngineProcess> {
-  const parameters = Object.entries(options.setParameters ?? {}).flatMap(([name, value]) => ['--setParameter', `${name}=${value}`]);
-  const args = [`--max-old-space-size=${ENGINE_HEAP_MAX_MB}`, CLI, '--port', String(options.port ?? 0), '--host', '127.0.0.1', ...parameters];
+  const parameters = Object.entries(options.setParameters ?? {}).flatMap(([name, value]) => [
+    '--setParameter',
+    `${name}=${value}`,
+  ]);
+  const args = [
+    `--max-old-space-size=${ENGINE_HEAP_MAX_MB}`,
+    CLI,
+    '--port',
+    String(options.port ?? 0),
+    '--host',
+    '127.0.0.1',
+    ...parameters,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   const uri = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mongo-emulator not ready within ${START_TIMEOUT_MS} ms: ${output}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`mongo-emulator not ready within ${START_TIMEOUT_MS} ms: ${output}`)),
+      START_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       output += String(chunk);
       const match = READY.exec(output);

@@ -34,7 +34,15 @@ export type FanoutRequest = { type: 'progress' } | { type: 'report'; answeredAtM
 
 export type FanoutMessage =
   | { type: 'progress'; delivered: number; errors: string[] }
-  | { type: 'report'; latenciesMs: number[]; delivered: number; lost: number; duplicated: number; errors: string[]; cpuMicros: number };
+  | {
+      type: 'report';
+      latenciesMs: number[];
+      delivered: number;
+      lost: number;
+      duplicated: number;
+      errors: string[];
+      cpuMicros: number;
+    };
 
 const SUBSCRIPTION = `subscription ($kinds: [String!]) { workItemStatusChanged(kinds: $kinds) {
   __typename ... on WorkItemStatusChanged { itemId version } } }`;
@@ -59,7 +67,8 @@ function run({ wsUrl, token, kind, count, client }: FanoutStart): void {
   const fail = (what: string) => void (errors.length < 10 && errors.push(what));
   const receiptsOf = (itemId: string): Receipts => {
     let item = receipts.get(itemId);
-    if (!item) receipts.set(itemId, (item = { atMs: new Float64Array(count).fill(Number.NaN), counts: new Uint16Array(count) }));
+    if (!item)
+      receipts.set(itemId, (item = { atMs: new Float64Array(count).fill(Number.NaN), counts: new Uint16Array(count) }));
     return item;
   };
   const receive = (item: Receipts, subscriber: number, atMs: number) => {
@@ -95,10 +104,16 @@ function run({ wsUrl, token, kind, count, client }: FanoutStart): void {
     // client); graphql-ws's own client chooses a random UUID each (`client: 'graphql-ws'` above).
     // The API's cost does not depend on it; this process's does (the frame comparison below).
     const id = '1';
-    const subscribe = JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { kinds: [kind] } } });
+    const subscribe = JSON.stringify({
+      id,
+      type: 'subscribe',
+      payload: { query: SUBSCRIPTION, variables: { kinds: [kind] } },
+    });
     const socket = new WebSocket(wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });
     sockets.push(socket);
-    socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
+    socket.once('open', () =>
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })),
+    );
     socket.on('error', (error) => fail(error.message));
     socket.on('close', (code, reason) => closing || fail(`closed ${code} ${String(reason)}`));
     socket.on('message', (data: Buffer) => {
@@ -108,10 +123,17 @@ function run({ wsUrl, token, kind, count, client }: FanoutStart): void {
       // for all of them: compared in full with the last frame parsed, it need not be parsed again.
       let item = text === lastFrame.text ? lastFrame.item : null;
       if (!item) {
-        const message = JSON.parse(text) as { id?: string; type?: string; payload?: { data?: { workItemStatusChanged?: { itemId?: string } } } };
+        const message = JSON.parse(text) as {
+          id?: string;
+          type?: string;
+          payload?: { data?: { workItemStatusChanged?: { itemId?: string } } };
+        };
         if (message.type === 'connection_ack') return void socket.send(subscribe);
         if (message.type === 'ping') return void socket.send('{"type":"pong"}');
-        const itemId = message.type === 'next' && message.id === id ? message.payload?.data?.workItemStatusChanged?.itemId : undefined;
+        const itemId =
+          message.type === 'next' && message.id === id
+            ? message.payload?.data?.workItemStatusChanged?.itemId
+            : undefined;
         if (!itemId) return fail(text.slice(0, 300));
         item = receiptsOf(itemId);
         lastFrame = { text, item };
@@ -120,7 +142,8 @@ function run({ wsUrl, token, kind, count, client }: FanoutStart): void {
     });
   }
   process.on('message', (request: FanoutRequest) => {
-    if (request.type === 'progress') return void process.send!({ type: 'progress', delivered, errors } satisfies FanoutMessage);
+    if (request.type === 'progress')
+      return void process.send!({ type: 'progress', delivered, errors } satisfies FanoutMessage);
     const latenciesMs: number[] = [];
     let lost = 0;
     let duplicated = 0;
@@ -136,12 +159,17 @@ function run({ wsUrl, token, kind, count, client }: FanoutStart): void {
     }
     const cpu = process.cpuUsage();
     const cpuMicros = cpu.user + cpu.system;
-    process.send!({ type: 'report', latenciesMs, delivered, lost, duplicated, errors, cpuMicros } satisfies FanoutMessage, undefined, undefined, () => {
-      closing = true;
-      for (const socket of sockets) socket.close(1000);
-      for (const graphqlWs of clients) void graphqlWs.dispose();
-      process.disconnect();
-    });
+    process.send!(
+      { type: 'report', latenciesMs, delivered, lost, duplicated, errors, cpuMicros } satisfies FanoutMessage,
+      undefined,
+      undefined,
+      () => {
+        closing = true;
+        for (const socket of sockets) socket.close(1000);
+        for (const graphqlWs of clients) void graphqlWs.dispose();
+        process.disconnect();
+      },
+    );
   });
 }
 

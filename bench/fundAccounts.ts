@@ -8,18 +8,30 @@ const SETUP_CONCURRENCY = 8;
 const SETUP_DURATION_MAX_MS = 120_000;
 
 /** Opens `count` EUR accounts named `<prefix>-<n>` holding `fundingMinor` each; returns their ids. */
-export async function fundAccounts(context: BenchContext, prefix: string, count: number, fundingMinor: number): Promise<string[]> {
+export async function fundAccounts(
+  context: BenchContext,
+  prefix: string,
+  count: number,
+  fundingMinor: number,
+): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${context.runId}-${prefix}-${i}`);
   await runSetup(count, async (i) => {
     const accountId = ids[i]!;
-    const opened = await context.pool.post(context.keys.service, OPEN_ACCOUNT, { input: { accountId, currency: 'EUR' } });
+    const opened = await context.pool.post(context.keys.service, OPEN_ACCOUNT, {
+      input: { accountId, currency: 'EUR' },
+    });
     expectOutcome(outcomeLabel(opened, 'openAccount'), 'OpenAccountSuccess', accountId);
     await deposit(context, accountId, fundingMinor, `${accountId}-funding`);
   });
   return ids;
 }
 
-export async function deposit(context: BenchContext, accountId: string, amount: number, requestId: string): Promise<void> {
+export async function deposit(
+  context: BenchContext,
+  accountId: string,
+  amount: number,
+  requestId: string,
+): Promise<void> {
   const answer = await context.pool.post(context.keys.service, DEPOSIT, { input: { accountId, amount, requestId } });
   expectOutcome(outcomeLabel(answer, 'deposit'), 'DepositSuccess', requestId);
   context.book.depositedMinor += amount;

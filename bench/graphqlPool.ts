@@ -13,7 +13,11 @@ export interface GraphqlAnswer<TData = Record<string, any>> {
 }
 
 export interface GraphqlPool {
-  post<TData = Record<string, any>>(token: string, query: string, variables: Record<string, unknown>): Promise<GraphqlAnswer<TData>>;
+  post<TData = Record<string, any>>(
+    token: string,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<GraphqlAnswer<TData>>;
   close(): Promise<void>;
 }
 

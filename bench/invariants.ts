@@ -27,13 +27,16 @@ async function checkLedger(db: Db, book: Book): Promise<InvariantCheck[]> {
     const amount = Number(entry.amount);
     const after = (running.get(entry.accountId) ?? 0) + (CREDIT_KINDS.has(entry.kind) ? amount : -amount);
     running.set(entry.accountId, after);
-    if (Number(entry.balanceAfter) !== after) brokenChains.push(`${entry._id} balanceAfter ${entry.balanceAfter}, entries sum ${after}`);
+    if (Number(entry.balanceAfter) !== after)
+      brokenChains.push(`${entry._id} balanceAfter ${entry.balanceAfter}, entries sum ${after}`);
     if (entry.kind === 'transferOut') transferMinor.out += amount;
     if (entry.kind === 'transferIn') transferMinor.in += amount;
   }
   const mismatched = accounts
     .filter((account) => balances.get(account._id) !== (running.get(account._id) ?? 0))
-    .map((account) => `${account._id} balance ${balances.get(account._id)}, entries sum ${running.get(account._id) ?? 0}`);
+    .map(
+      (account) => `${account._id} balance ${balances.get(account._id)}, entries sum ${running.get(account._id) ?? 0}`,
+    );
   const negative = accounts.filter((account) => balances.get(account._id)! < 0).map((account) => account._id);
   const heldMinor = [...balances.values()].reduce((sum, balance) => sum + balance, 0);
   const answeredMinor = book.depositedMinor - book.withdrawnMinor;
@@ -57,7 +60,9 @@ async function checkLedger(db: Db, book: Book): Promise<InvariantCheck[]> {
 
 /** Each created item was completed exactly once: answered once, DONE at version 3 (claim, complete), one DONE transition. */
 async function checkWorkItems(db: Db, book: Book): Promise<InvariantCheck> {
-  const items = await workItems(db).find({ kind: { $in: [...book.workKinds] } }).toArray();
+  const items = await workItems(db)
+    .find({ kind: { $in: [...book.workKinds] } })
+    .toArray();
   const problems: string[] = [];
   const completions = new Map<string, number>();
   for (const id of book.completedItemIds) completions.set(id, (completions.get(id) ?? 0) + 1);
@@ -66,10 +71,13 @@ async function checkWorkItems(db: Db, book: Book): Promise<InvariantCheck> {
   for (const item of items) {
     const doneTransitions = item.history.filter((step) => step.to === 'DONE').length;
     if (item.status !== 'DONE' || item.version !== 3 || doneTransitions !== 1) {
-      problems.push(`${item._id.toHexString()} ${item.status} v${item.version} with ${doneTransitions} DONE transitions`);
+      problems.push(
+        `${item._id.toHexString()} ${item.status} v${item.version} with ${doneTransitions} DONE transitions`,
+      );
     }
   }
-  if (items.length !== book.createdItemIds.size) problems.push(`${items.length} stored, ${book.createdItemIds.size} answered as created`);
+  if (items.length !== book.createdItemIds.size)
+    problems.push(`${items.length} stored, ${book.createdItemIds.size} answered as created`);
   return check('each work item done exactly once', problems, `${items.length} items`);
 }
 

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createGraphqlPool } from './graphqlPool.ts';
+import { sdkDocument } from './documents.ts';
 import { percentileMs } from './measured.ts';
 import { processCpuUs } from './processCpu.ts';
 
@@ -53,7 +54,8 @@ const operations: Operation[] = [
   },
   {
     name: 'withdraw (new key)',
-    query: 'mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } }',
+    query:
+      'mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } }',
     variables: (i, runId) => ({ input: { accountId: ACCOUNT(runId), amount: 1, requestId: `${runId}-w-${i}` } }),
     setup: fund,
   },
@@ -62,8 +64,22 @@ const operations: Operation[] = [
     // CPU per withdrawal is what a busy API process pays, not a lone caller's.
     name: 'withdraw (new key) c=32',
     concurrency: CONCURRENT_CALLERS,
-    query: 'mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } }',
-    variables: (i, runId) => ({ input: { accountId: `${ACCOUNT(runId)}-${i % CONCURRENT_ACCOUNTS}`, amount: 1, requestId: `${runId}-w32-${i}` } }),
+    query:
+      'mutation ($input: WithdrawInput!) { withdraw(input: $input) { __typename ... on WithdrawSuccess { entry { id balanceAfter } } } }',
+    variables: (i, runId) => ({
+      input: { accountId: `${ACCOUNT(runId)}-${i % CONCURRENT_ACCOUNTS}`, amount: 1, requestId: `${runId}-w32-${i}` },
+    }),
+    setup: fundMany,
+  },
+  {
+    // The same through the SDK's Withdraw document, as its clients send it: a trusted document,
+    // run through its compiled plan (src/server/compiledExecution.ts).
+    name: 'withdraw (SDK document) c=32',
+    concurrency: CONCURRENT_CALLERS,
+    query: sdkDocument('Withdraw'),
+    variables: (i, runId) => ({
+      input: { accountId: `${ACCOUNT(runId)}-${i % CONCURRENT_ACCOUNTS}`, amount: 1, requestId: `${runId}-ws32-${i}` },
+    }),
     setup: fundMany,
   },
 ];
@@ -71,7 +87,9 @@ const operations: Operation[] = [
 async function fundMany(post: Post, runId: string): Promise<void> {
   for (let a = 0; a < CONCURRENT_ACCOUNTS; a++) {
     const accountId = `${ACCOUNT(runId)}-${a}`;
-    await post('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', { input: { accountId, currency: 'EUR' } });
+    await post('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', {
+      input: { accountId, currency: 'EUR' },
+    });
     await post('mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }', {
       input: { accountId, amount: 1_000_000, requestId: `${runId}-fund-${a}` },
     });
@@ -79,7 +97,12 @@ async function fundMany(post: Post, runId: string): Promise<void> {
 }
 
 /** Runs `count` requests with `concurrency` in flight; each request's latency into `latenciesMs`. */
-async function drive(count: number, concurrency: number, send: (i: number) => Promise<unknown>, latenciesMs?: Float64Array): Promise<void> {
+async function drive(
+  count: number,
+  concurrency: number,
+  send: (i: number) => Promise<unknown>,
+  latenciesMs?: Float64Array,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -94,7 +117,9 @@ async function drive(count: number, concurrency: number, send: (i: number) => Pr
 }
 
 async function fund(post: Post, runId: string): Promise<void> {
-  await post('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', { input: { accountId: ACCOUNT(runId), currency: 'EUR' } });
+  await post('mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', {
+    input: { accountId: ACCOUNT(runId), currency: 'EUR' },
+  });
   await post('mutation ($input: DepositInput!) { deposit(input: $input) { __typename } }', {
     input: { accountId: ACCOUNT(runId), amount: 1_000_000, requestId: `${runId}-fund` },
   });
@@ -106,19 +131,34 @@ const LAYERS: Array<[string, RegExp]> = [
   ['gc', /^\(garbage collector\)$/],
   ['engine (emulator)', /packages\/mongo-emulator\/|node_modules\/(mingo|sorted-btree)\//],
   ['driver (mongodb, bson)', /node_modules\/(mongodb|bson)\//],
-  ['auth, limits (admission)', /src\/access\/|src\/server\/(admission|rateLimit|sharedRateLimit|queryLimits|trustedDocuments|variablesDepth)\.ts|node_modules\/rate-limiter-flexible\//],
+  [
+    'auth, limits (admission)',
+    /src\/access\/|src\/server\/(admission|rateLimit|sharedRateLimit|queryLimits|trustedDocuments|variablesDepth)\.ts|node_modules\/rate-limiter-flexible\//,
+  ],
   ['context, loaders', /src\/app\/(context|loaders)\.ts|node_modules\/dataloader\//],
   ['service (ledger, work)', /src\/(ledger|work)\//],
   ['projection, streams', /src\/(changeStreams|fanout|payouts)\//],
   // Before metrics: tracing.ts lives in src/observability/ too.
-  ['tracing (OpenTelemetry)', /node_modules\/@opentelemetry\/|src\/observability\/tracing\.ts|src\/server\/traceMutations\.ts/],
-  ['metrics, logging', /src\/observability\/|node_modules\/(prom-client|pino|pino-std-serializers|sonic-boom|thread-stream)\//],
+  [
+    'tracing (OpenTelemetry)',
+    /node_modules\/@opentelemetry\/|src\/observability\/tracing\.ts|src\/server\/traceMutations\.ts/,
+  ],
+  [
+    'metrics, logging',
+    /src\/observability\/|node_modules\/(prom-client|pino|pino-std-serializers|sonic-boom|thread-stream)\//,
+  ],
   ['validation (zod, class-validator)', /node_modules\/(zod|class-validator|validator)\/|src\/graphql\/parseInput\.ts/],
   ['resolvers (type-graphql)', /node_modules\/type-graphql\/|src\/.*\/graphql\//],
   ['Apollo', /node_modules\/@apollo\//],
   ['graphql-js (parse, validate, execute)', /node_modules\/graphql\//],
-  ['HTTP: express and its middleware', /node_modules\/(express|body-parser|router|raw-body|iconv-lite|finalhandler|on-finished|type-is|content-type|qs|send|negotiator|accepts|parseurl|mime-types|mime-db|media-typer|depd|vary|etag|fresh|cookie|statuses|encodeurl|escape-html|merge-descriptors|http-errors|setprototypeof|toidentifier|content-disposition|proxy-addr|forwarded|ipaddr\.js|utils-merge|range-parser|serve-static|debug|ms)\//],
-  ['HTTP: node:http, net, streams', /src\/server\/http\.ts|^node:(_http|http|net|stream|events)|^node:internal\/(http|streams|stream_base|js_stream|net|event_target)/],
+  [
+    'HTTP: express and its middleware',
+    /node_modules\/(express|body-parser|router|raw-body|iconv-lite|finalhandler|on-finished|type-is|content-type|qs|send|negotiator|accepts|parseurl|mime-types|mime-db|media-typer|depd|vary|etag|fresh|cookie|statuses|encodeurl|escape-html|merge-descriptors|http-errors|setprototypeof|toidentifier|content-disposition|proxy-addr|forwarded|ipaddr\.js|utils-merge|range-parser|serve-static|debug|ms)\//,
+  ],
+  [
+    'HTTP: node:http, net, streams',
+    /src\/server\/http\.ts|^node:(_http|http|net|stream|events)|^node:internal\/(http|streams|stream_base|js_stream|net|event_target)/,
+  ],
   ['module loading (require, tsx hooks)', /node_modules\/tsx\/|node:internal\/modules\//],
   ['node internals, other', /^node:/],
   ['other JS', /./],
@@ -133,7 +173,8 @@ const NATIVE_LAYERS: Array<[string, RegExp]> = [
 
 function layerOf(url: string, functionName: string): string {
   if (!url) {
-    if (/^\((idle|program|garbage collector)\)$/.test(functionName)) return LAYERS.find(([, re]) => re.test(functionName))![0];
+    if (/^\((idle|program|garbage collector)\)$/.test(functionName))
+      return LAYERS.find(([, re]) => re.test(functionName))![0];
     return NATIVE_LAYERS.find(([, re]) => re.test(functionName))?.[0] ?? 'native, other';
   }
   for (const [name, re] of LAYERS) if (re.test(url)) return name;
@@ -148,7 +189,9 @@ interface CpuProfile {
 
 /** Microseconds of self time per layer. */
 function attribute(profile: CpuProfile): Map<string, number> {
-  const byId = new Map(profile.nodes.map((node) => [node.id, layerOf(node.callFrame.url, node.callFrame.functionName)]));
+  const byId = new Map(
+    profile.nodes.map((node) => [node.id, layerOf(node.callFrame.url, node.callFrame.functionName)]),
+  );
   const micros = new Map<string, number>();
   for (let i = 0; i < profile.samples.length; i++) {
     const layer = byId.get(profile.samples[i]!) ?? 'native / unattributed';
@@ -180,7 +223,9 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecAr
 }
 
 /** The V8 sampling profiler of another process, through its inspector (DevTools protocol). */
-async function connectProfiler(inspectorUrl: string): Promise<{ start(): Promise<void>; stop(): Promise<CpuProfile>; close(): void }> {
+async function connectProfiler(
+  inspectorUrl: string,
+): Promise<{ start(): Promise<void>; stop(): Promise<CpuProfile>; close(): void }> {
   const socket = new WebSocket(inspectorUrl);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   let nextId = 1;
@@ -267,9 +312,16 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     // The kernel's count of each process's CPU over the same pass: the sampler's figures below are
     // wall time between ticks, which a busy machine inflates (a descheduled tick still counts).
     const cpuBefore = [processCpuUs(api.pid!), processCpuUs(engine.pid!)];
-    await drive(REQUESTS, concurrency, (i) => post(operation.query, operation.variables(REQUESTS + WARMUP_REQUESTS + i, runId)), unprofiledMs);
+    await drive(
+      REQUESTS,
+      concurrency,
+      (i) => post(operation.query, operation.variables(REQUESTS + WARMUP_REQUESTS + i, runId)),
+      unprofiledMs,
+    );
     const kernelCpu = [processCpuUs(api.pid!), processCpuUs(engine.pid!)].map((after, i) =>
-      after === undefined || cpuBefore[i] === undefined ? 'n/a' : `${((after - cpuBefore[i]!) / REQUESTS).toFixed(0)} µs`,
+      after === undefined || cpuBefore[i] === undefined
+        ? 'n/a'
+        : `${((after - cpuBefore[i]!) / REQUESTS).toFixed(0)} µs`,
     );
     unprofiledMs.sort();
     profilers.push(await connectProfiler((await apiInspector)[1]!), await connectProfiler((await engineInspector)[1]!));
@@ -287,7 +339,8 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     const apiLayers = attribute(apiProfile!);
     const engineLayers = attribute(engineProfile!);
     const sent = REQUESTS;
-    const busy = (layers: Map<string, number>) => [...layers].filter(([name]) => name !== 'idle').reduce((sum, [, us]) => sum + us, 0);
+    const busy = (layers: Map<string, number>) =>
+      [...layers].filter(([name]) => name !== 'idle').reduce((sum, [, us]) => sum + us, 0);
     const line =
       `${operation.name}: p50 ${percentileMs(unprofiledMs, 0.5).toFixed(2)} ms, p99 ${percentileMs(unprofiledMs, 0.99).toFixed(2)} ms at c=${concurrency} ` +
       `(profiled: p50 ${percentileMs(latenciesMs, 0.5).toFixed(2)} ms); CPU per request (kernel, unprofiled pass): API ${kernelCpu[0]}, engine ${kernelCpu[1]}; ` +
@@ -295,7 +348,9 @@ async function profileOne(operation: Operation, outDir: string): Promise<void> {
     console.log(sink ? `${line}; tracing on (OTLP/HTTP to a sink)` : line);
     const total = busy(apiLayers);
     for (const [name, us] of [...apiLayers].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
-      console.log(`  api  ${name.padEnd(40)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / sent).toFixed(0).padStart(5)} µs/req`);
+      console.log(
+        `  api  ${name.padEnd(40)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / sent).toFixed(0).padStart(5)} µs/req`,
+      );
     }
     if (process.env['PROFILE_TOP']) printTop(apiProfile!);
     console.log(`  profiles: ${apiFile} ${engineFile}`);
@@ -318,7 +373,8 @@ function printTop(profile: CpuProfile): void {
     const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*node_modules\//, '').replace(ROOT, '')}`;
     micros.set(key, (micros.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
   }
-  for (const [key, us] of [...micros].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+  for (const [key, us] of [...micros].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`    ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
 }
 
 // `-- --from <dir>`: re-attribute the profiles a previous run left in <dir> (no new run).
@@ -330,7 +386,9 @@ if (fromIndex > 0) {
     const total = [...layers].filter(([name]) => name !== 'idle').reduce((sum, [, us]) => sum + us, 0);
     console.log(`${file}: ${(total / REQUESTS).toFixed(0)} µs of API CPU per request over ${REQUESTS} requests`);
     for (const [name, us] of [...layers].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
-      console.log(`  api  ${name.padEnd(40)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / REQUESTS).toFixed(0).padStart(5)} µs/req`);
+      console.log(
+        `  api  ${name.padEnd(40)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / REQUESTS).toFixed(0).padStart(5)} µs/req`,
+      );
     }
   }
   process.exit(0);

@@ -45,7 +45,10 @@ export async function connectRawDriver(uri: string, dbName: string): Promise<Raw
   let answeredMinor = 0;
   return {
     async fund(ids, fundingMinor) {
-      await accounts.insertMany(ids.map((_id) => ({ _id, balance: fundingMinor })), MAJORITY);
+      await accounts.insertMany(
+        ids.map((_id) => ({ _id, balance: fundingMinor })),
+        MAJORITY,
+      );
       fundedMinor += ids.length * fundingMinor;
     },
     async withdraw(accountId, amount, requestId) {
@@ -61,7 +64,10 @@ export async function connectRawDriver(uri: string, dbName: string): Promise<Raw
         { ...MAJORITY, returnDocument: 'after', projection: { balance: 1 } },
       );
       if (!debited) return 'InsufficientFunds';
-      await entries.insertOne({ _id: `${requestId}:debit`, accountId, amount, balanceAfter: debited.balance }, MAJORITY);
+      await entries.insertOne(
+        { _id: `${requestId}:debit`, accountId, amount, balanceAfter: debited.balance },
+        MAJORITY,
+      );
       answeredMinor += amount;
       return 'WithdrawSuccess';
     },

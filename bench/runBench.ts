@@ -38,7 +38,11 @@ export interface RunBenchOptions {
 export async function runBench({ argv, env, write, scenarios = allScenarios }: RunBenchOptions): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { quick: { type: 'boolean', default: false }, engine: { type: 'string', default: 'process' }, tracing: { type: 'string', default: 'off' } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      engine: { type: 'string', default: 'process' },
+      tracing: { type: 'string', default: 'off' },
+    },
     allowPositionals: true,
   });
   const { selected, unknown } = selectScenarios(positionals, scenarios);
@@ -56,21 +60,37 @@ export async function runBench({ argv, env, write, scenarios = allScenarios }: R
   }
   const mode = values.quick ? 'quick' : 'full';
   const runId = randomBytes(4).toString('hex');
-  write(`bench ${runId}: ${mode} run, ${selected.length} scenario(s), Node ${process.version}, ${availableParallelism()} cores, loopback`);
+  write(
+    `bench ${runId}: ${mode} run, ${selected.length} scenario(s), Node ${process.version}, ${availableParallelism()} cores, loopback`,
+  );
   const engine = await startEngine(env, values.engine);
   // Before the app: the server decides once, as it is built, whether it traces.
   const tracing = values.tracing === 'on' ? await startSpanSink() : null;
-  const app = await startBenchApp({ ...env, MONGO_ENGINE: undefined, MONGODB_URI: engine.uri }, runId).catch(async (error: unknown) => {
-    await tracing?.stop();
-    await engine.stop();
-    throw error;
-  });
-  write(tracing ? `tracing: on, every span exported over OTLP/HTTP to ${tracing.url}` : 'tracing: off (no OpenTelemetry SDK)');
+  const app = await startBenchApp({ ...env, MONGO_ENGINE: undefined, MONGODB_URI: engine.uri }, runId).catch(
+    async (error: unknown) => {
+      await tracing?.stop();
+      await engine.stop();
+      throw error;
+    },
+  );
+  write(
+    tracing
+      ? `tracing: on, every span exported over OTLP/HTTP to ${tracing.url}`
+      : 'tracing: off (no OpenTelemetry SDK)',
+  );
   const raw = await connectRawDriver(engine.uri, app.server.db.databaseName);
   const pool = createGraphqlPool(app.server.url, POOL_CONNECTIONS_MAX);
   try {
     write(`engine: ${engine.describe ?? `${app.server.engine.kind}, because ${app.server.engine.reason}`}`);
-    const context: BenchContext = { pool, db: app.server.db, keys: app.keys, runId, mode, book: emptyBook(), raw, mongoUri: engine.uri,
+    const context: BenchContext = {
+      pool,
+      db: app.server.db,
+      keys: app.keys,
+      runId,
+      mode,
+      book: emptyBook(),
+      raw,
+      mongoUri: engine.uri,
       app: { wsUrl: app.server.wsUrl, subscriberCount: () => app.server.services.liveFeeds.workItems.subscriberCount },
     };
     const failed: string[] = [];
@@ -80,7 +100,9 @@ export async function runBench({ argv, env, write, scenarios = allScenarios }: R
         for (const measured of await scenario.run(context)) write(formatLine(measured));
       } catch (error) {
         failed.push(scenario.name);
-        write(`✗ ${scenario.name} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+        write(
+          `✗ ${scenario.name} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+        );
       }
     }
     const checks = [...(await checkInvariants(app.server.db, context.book)), ...(await raw.checkInvariants())];
@@ -133,9 +155,17 @@ async function startEngine(env: NodeJS.ProcessEnv, where: 'process' | 'in-proces
   if (env['MONGODB_URI']) return { uri: env['MONGODB_URI'], describe: null, stop: async () => undefined };
   if (where === 'process') {
     const engine = await startEngineProcess();
-    return { uri: engine.uri, describe: `emulator in its own process (mongo-emulator CLI, pid ${engine.pid})`, stop: () => engine.stop() };
+    return {
+      uri: engine.uri,
+      describe: `emulator in its own process (mongo-emulator CLI, pid ${engine.pid})`,
+      stop: () => engine.stop(),
+    };
   }
   const { startEmulator } = await import('@precondition/mongo-emulator');
   const emulator = await startEmulator({ port: 0, replSetName: 'rs0' });
-  return { uri: emulator.uri, describe: 'emulator in the bench process (--engine in-process)', stop: () => emulator.stop() };
+  return {
+    uri: emulator.uri,
+    describe: 'emulator in the bench process (--engine in-process)',
+    stop: () => emulator.stop(),
+  };
 }

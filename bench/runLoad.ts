@@ -28,7 +28,10 @@ export interface LoadRun {
   tally: Map<string, number>;
 }
 
-export async function runLoad(plan: LoadPlan, operation: (index: number, lane: number) => Promise<Step>): Promise<LoadRun> {
+export async function runLoad(
+  plan: LoadPlan,
+  operation: (index: number, lane: number) => Promise<Step>,
+): Promise<LoadRun> {
   const latenciesMs = new Float64Array(plan.opsMax);
   const tally = new Map<string, number>();
   let started = 0;
@@ -39,7 +42,9 @@ export async function runLoad(plan: LoadPlan, operation: (index: number, lane: n
     while (started < plan.opsMax && performance.now() < deadlineMs) {
       const index = started++;
       const opStartedAtMs = performance.now();
-      const step = await operation(index, lane).catch((error: unknown) => ({ label: `exception:${errorCode(error)}` }) as Step);
+      const step = await operation(index, lane).catch(
+        (error: unknown) => ({ label: `exception:${errorCode(error)}` }) as Step,
+      );
       latenciesMs[index] = step.latencyMs ?? performance.now() - opStartedAtMs;
       tally.set(step.label, (tally.get(step.label) ?? 0) + 1);
       if (step.laneDone) return;

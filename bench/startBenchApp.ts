@@ -23,7 +23,9 @@ export async function startBenchApp(env: NodeJS.ProcessEnv, runId: string): Prom
     LOG_LEVEL: 'error',
     SEED_DEMO: '0',
     MONGODB_DB: `bench_${runId}`,
-    API_KEYS: Object.entries(keys).map(([role, key]) => `${key}=${role}`).join(','),
+    API_KEYS: Object.entries(keys)
+      .map(([role, key]) => `${key}=${role}`)
+      .join(','),
   });
   const server = await startServer({ config });
   return {

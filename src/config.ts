@@ -5,7 +5,11 @@ import { z } from 'zod';
 import { parseApiKeys, type ApiKeyEntry } from './access/apiKeys.ts';
 import { isRole, ROLES, type Role } from './access/roles.ts';
 import type { BucketSize, RateLimits } from './access/rateLimits.ts';
-import { readManifest, TRUSTED_DOCUMENT_MODES, type TrustedDocumentsConfig } from './access/trustedDocumentsManifest.ts';
+import {
+  readManifest,
+  TRUSTED_DOCUMENT_MODES,
+  type TrustedDocumentsConfig,
+} from './access/trustedDocumentsManifest.ts';
 import { resolve } from 'node:path';
 
 export const MONGO_ENGINES = ['uri', 'memory-server', 'emulator'] as const;
@@ -50,10 +54,12 @@ function parseRateLimits(raw: string): { ok: true; limits: RateLimits | null } |
   const limits: Record<Role, BucketSize> = { ...RATE_LIMITS_DEFAULT };
   for (const [index, entry] of raw.split(',').entries()) {
     const match = /^\s*([a-z]+)=(\d+(?:\.\d+)?)\/(\d+)\s*$/.exec(entry);
-    if (!match) return { ok: false, error: `entry ${index + 1}: expected role=perSecond/burst (e.g. worker=200/400) or off` };
+    if (!match)
+      return { ok: false, error: `entry ${index + 1}: expected role=perSecond/burst (e.g. worker=200/400) or off` };
     const [, role, perSecond, burst] = match as unknown as [string, string, string, string];
     if (!isRole(role)) return { ok: false, error: `entry ${index + 1}: expected a role among ${ROLES.join(', ')}` };
-    if (Number(perSecond) <= 0 || Number(burst) < 1) return { ok: false, error: `entry ${index + 1}: expected perSecond > 0 and burst ≥ 1` };
+    if (Number(perSecond) <= 0 || Number(burst) < 1)
+      return { ok: false, error: `entry ${index + 1}: expected perSecond > 0 and burst ≥ 1` };
     limits[role] = { perSecond: Number(perSecond), burst: Number(burst) };
   }
   return { ok: true, limits: Object.freeze(limits) };
@@ -152,8 +158,8 @@ const envSchema = z
     // Query limits (graphql-armor); src/server/queryLimits.ts derives each default.
     GRAPHQL_DEPTH_MAX: intVar(1, 100, 10),
     GRAPHQL_ALIASES_MAX: intVar(0, 1_000, 30),
-    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 7_000),
-    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 1_500),
+    GRAPHQL_COST_MAX: intVar(1, 1_000_000, 12_000),
+    GRAPHQL_TOKENS_MAX: intVar(1, 100_000, 2_400),
     GRAPHQL_DIRECTIVES_MAX: intVar(0, 1_000, 10),
     GRAPHQL_BATCH_MAX: intVar(1, 100, 10),
     // Where the payout projection hands payouts: work items (default) or a BullMQ queue on REDIS_URL.
@@ -165,7 +171,9 @@ const envSchema = z
     // BullMQ keys are <prefix>:<queue>:<...>: a colon in the name would blur them.
     PAYOUT_QUEUE_NAME: z
       .string()
-      .regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: 'expected a queue name of 1 to 100 letters, digits, _, . or - (no colon)' })
+      .regex(/^[A-Za-z0-9_.-]{1,100}$/, {
+        error: 'expected a queue name of 1 to 100 letters, digits, _, . or - (no colon)',
+      })
       .default('payouts'),
     // On the embedded engine only: open the README's demo accounts at start-up (0 turns it off).
     SEED_DEMO: z.enum(['0', '1'], { error: 'expected 0 or 1' }).default('1'),
@@ -181,14 +189,27 @@ const envSchema = z
     }
     if (env.TRUSTED_DOCUMENTS === 'enforce') {
       const manifest = readManifest(resolve(env.TRUSTED_DOCUMENTS_MANIFEST));
-      if (!manifest.ok) ctx.addIssue({ code: 'custom', path: ['TRUSTED_DOCUMENTS_MANIFEST'], message: `TRUSTED_DOCUMENTS=enforce, but ${manifest.error}` });
+      if (!manifest.ok)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['TRUSTED_DOCUMENTS_MANIFEST'],
+          message: `TRUSTED_DOCUMENTS=enforce, but ${manifest.error}`,
+        });
     }
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       // Node refuses it too: the headers are part of the request.
-      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS',
+      });
     }
     if (env.PAYOUT_QUEUE === 'bullmq' && env.REDIS_URL === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'required when PAYOUT_QUEUE=bullmq (e.g. redis://127.0.0.1:6379)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_URL'],
+        message: 'required when PAYOUT_QUEUE=bullmq (e.g. redis://127.0.0.1:6379)',
+      });
     }
     if (env.MONGO_ENGINE === 'uri' && env.MONGODB_URI === undefined) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URI'], message: 'required when MONGO_ENGINE=uri' });
@@ -250,14 +271,22 @@ export interface Config {
 /** A kind's limit: 1 to 10,000 items at once (the holders live in one document: 10,000 × ~40 bytes stays far below 16 MiB). */
 const WORK_KIND_LIMIT_MAX = 10_000;
 
-export function parseWorkKindLimits(raw: string): { ok: true; limits: Record<string, number> } | { ok: false; error: string } {
+export function parseWorkKindLimits(
+  raw: string,
+): { ok: true; limits: Record<string, number> } | { ok: false; error: string } {
   const limits: Record<string, number> = {};
-  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   for (const [index, entry] of entries.entries()) {
     const match = /^([A-Za-z][A-Za-z0-9_.-]{0,63})=(\d+)$/.exec(entry);
     const limit = match ? Number(match[2]) : NaN;
     if (!match || limit < 1 || limit > WORK_KIND_LIMIT_MAX) {
-      return { ok: false, error: `entry ${index + 1}: expected KIND=limit with limit 1 to ${WORK_KIND_LIMIT_MAX} (e.g. PAYOUT=8)` };
+      return {
+        ok: false,
+        error: `entry ${index + 1}: expected KIND=limit with limit 1 to ${WORK_KIND_LIMIT_MAX} (e.g. PAYOUT=8)`,
+      };
     }
     limits[match[1]!] = limit;
   }
@@ -298,7 +327,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.RATE_LIMITS,
     workKindLimits: e.WORK_KIND_LIMITS,
     workGroupLimits: e.WORK_GROUP_LIMITS,
-    payoutQueue: e.PAYOUT_QUEUE === 'bullmq' ? { kind: 'bullmq', redisUrl: e.REDIS_URL!, queueName: e.PAYOUT_QUEUE_NAME } : { kind: 'work-items' },
+    payoutQueue:
+      e.PAYOUT_QUEUE === 'bullmq'
+        ? { kind: 'bullmq', redisUrl: e.REDIS_URL!, queueName: e.PAYOUT_QUEUE_NAME }
+        : { kind: 'work-items' },
     trustedDocuments: {
       mode: e.TRUSTED_DOCUMENTS,
       manifestPath: resolve(e.TRUSTED_DOCUMENTS_MANIFEST),

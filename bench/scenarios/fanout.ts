@@ -8,10 +8,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { outcomeLabel, sized, type BenchContext } from '../context.ts';
 import { CREATE_WORK_ITEM } from '../documents.ts';
-import { wallClockMs, type FanoutClient, type FanoutMessage, type FanoutRequest, type FanoutStart } from '../fanoutSubscribers.ts';
+import {
+  wallClockMs,
+  type FanoutClient,
+  type FanoutMessage,
+  type FanoutRequest,
+  type FanoutStart,
+} from '../fanoutSubscribers.ts';
 import { measure } from '../measure.ts';
 import { processCpuUs } from '../processCpu.ts';
-import { atLeastOpsPerSecond, opsPerSecond, percentileMs, type Line, type Measured } from '../measured.ts';
+import { opsPerSecond, percentileMs, type Line, type Measured } from '../measured.ts';
 import type { Scenario } from '../scenario.ts';
 
 const NAME = 'fanout-1000';
@@ -40,12 +46,26 @@ export const fanoutScenario: Scenario = {
     await createMany(context, `bench-fanout-warmup-${context.runId}`, WARMUP_ITEMS, `${NAME}-warmup`, new Map());
     const aloneCpu = apiCpuMicros();
     const aloneSends = apiWriteSyscalls();
-    const alone = await createMany(context, `bench-fanout-alone-${context.runId}`, items, `${NAME}-writes-alone`, new Map());
+    const alone = await createMany(
+      context,
+      `bench-fanout-alone-${context.runId}`,
+      items,
+      `${NAME}-writes-alone`,
+      new Map(),
+    );
     const perWriteAloneMicros = (apiCpuMicros() - aloneCpu) / Math.max(1, alone.ops);
     const perWriteAloneSends = (apiWriteSyscalls() - aloneSends) / Math.max(1, alone.ops);
     const lines: Line[] = [alone];
     for (const client of fanoutClients()) {
-      lines.push(...(await withSubscribers(context, client, { items, subscribers, alone, perWriteAloneMicros, perWriteAloneSends })));
+      lines.push(
+        ...(await withSubscribers(context, client, {
+          items,
+          subscribers,
+          alone,
+          perWriteAloneMicros,
+          perWriteAloneSends,
+        })),
+      );
     }
     return lines;
   },
@@ -64,16 +84,29 @@ async function withSubscribers(
   const name = client === 'raw' ? NAME : `${NAME}-${client}`;
   const kind = `bench-fanout-${client}-${context.runId}`;
   const before = context.app.subscriberCount();
-  const child = startSubscribers({ wsUrl: context.app.wsUrl, token: context.keys.service, kind, count: run.subscribers, client });
+  const child = startSubscribers({
+    wsUrl: context.app.wsUrl,
+    token: context.keys.service,
+    kind,
+    count: run.subscribers,
+    client,
+  });
   try {
-    await waitUntil(() => context.app.subscriberCount() >= before + run.subscribers, SUBSCRIBE_WAIT_MS, `${run.subscribers} subscribers`);
+    await waitUntil(
+      () => context.app.subscriberCount() >= before + run.subscribers,
+      SUBSCRIBE_WAIT_MS,
+      `${run.subscribers} subscribers`,
+    );
     const answeredAtMs = new Map<string, number>();
     const withCpu = apiCpuMicros();
     const withSends = apiWriteSyscalls();
     const writes = await createMany(context, kind, run.items, `${name}-writes`, answeredAtMs);
     const expected = answeredAtMs.size * run.subscribers;
     const startedMs = performance.now();
-    while ((await ask(child, { type: 'progress' })).delivered < expected && performance.now() - startedMs < DELIVERY_WAIT_MS) {
+    while (
+      (await ask(child, { type: 'progress' })).delivered < expected &&
+      performance.now() - startedMs < DELIVERY_WAIT_MS
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const withCpuMicros = apiCpuMicros() - withCpu;
@@ -81,7 +114,8 @@ async function withSubscribers(
     const report = await ask(child, { type: 'report', answeredAtMs: Object.fromEntries(answeredAtMs) });
     if (report.type !== 'report') throw new Error('fanout subscribers: no report');
     // The API's process also runs the load generator: its writes' CPU, measured alone, is taken out.
-    const serverMicrosPerDelivery = (withCpuMicros - run.perWriteAloneMicros * writes.ops) / Math.max(1, report.delivered);
+    const serverMicrosPerDelivery =
+      (withCpuMicros - run.perWriteAloneMicros * writes.ops) / Math.max(1, report.delivered);
     const clientMicrosPerDelivery = report.cpuMicros / Math.max(1, report.delivered);
     // Write syscalls beyond the writes' own: one per socket flush, whatever number of frames it carries.
     const deliveriesPerSend = report.delivered / Math.max(1, withSendsCount - run.perWriteAloneSends * writes.ops);
@@ -95,7 +129,7 @@ async function withSubscribers(
         `lost ${report.lost}, duplicated ${report.duplicated} (latency: receipt − mutation answered)`,
         `CPU per delivery: API ${serverMicrosPerDelivery.toFixed(1)} µs, subscriber process ${clientMicrosPerDelivery.toFixed(1)} µs`,
         ...(Number.isFinite(deliveriesPerSend) ? [`${deliveriesPerSend.toFixed(1)} deliveries per socket write`] : []),
-        `clients: ${client === 'raw' ? 'the bench\'s own, id 1 each' : 'graphql-ws createClient, a UUID each'}`,
+        `clients: ${client === 'raw' ? "the bench's own, id 1 each" : 'graphql-ws createClient, a UUID each'}`,
         ...report.errors.slice(0, 1),
       ].join('; '),
       target: {
@@ -129,7 +163,13 @@ function fanoutClients(): FanoutClient[] {
 }
 
 /** Creates `items` of `kind`, noting when each creation was answered. */
-function createMany(context: BenchContext, kind: string, items: number, name: string, answeredAtMs: Map<string, number>): Promise<Measured> {
+function createMany(
+  context: BenchContext,
+  kind: string,
+  items: number,
+  name: string,
+  answeredAtMs: Map<string, number>,
+): Promise<Measured> {
   return measure({
     name,
     target: { text: 'reference for the ratio below', met: () => true },

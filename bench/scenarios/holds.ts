@@ -5,7 +5,12 @@
 import { Long, type Db } from 'mongodb';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { collectionNames, createLedgerService, createLedgerTelemetry, ensureLedgerIndexes } from '../../src/ledger/index.ts';
+import {
+  collectionNames,
+  createLedgerService,
+  createLedgerTelemetry,
+  ensureLedgerIndexes,
+} from '../../src/ledger/index.ts';
 import { HoldLimits } from '../../src/ledger/limits.ts';
 import { outcomeLabel, sized } from '../context.ts';
 import { AUTHORIZE_HOLD, CAPTURE_HOLD } from '../documents.ts';
@@ -26,14 +31,18 @@ const TARGET_PAIRS_PER_SECOND = 100;
 
 export const holdPairScenario: Scenario = {
   name: PAIR_NAME,
-  describe: (mode) => `${sized(mode, OPS)} authorize+capture pairs at c=${CONCURRENCY} over ${sized(mode, ACCOUNTS)} accounts`,
+  describe: (mode) =>
+    `${sized(mode, OPS)} authorize+capture pairs at c=${CONCURRENCY} over ${sized(mode, ACCOUNTS)} accounts`,
   async run(context) {
     const opsMax = sized(context.mode, OPS);
     const accounts = sized(context.mode, ACCOUNTS);
     const ids = await fundAccounts(context, PAIR_NAME, accounts, opsMax * HOLD_MINOR);
     const measured = await measure({
       name: PAIR_NAME,
-      target: atLeastOpsPerSecond(TARGET_PAIRS_PER_SECOND, `≥ ${TARGET_PAIRS_PER_SECOND} authorize+capture pairs/s at c=${CONCURRENCY}`),
+      target: atLeastOpsPerSecond(
+        TARGET_PAIRS_PER_SECOND,
+        `≥ ${TARGET_PAIRS_PER_SECOND} authorize+capture pairs/s at c=${CONCURRENCY}`,
+      ),
       plan: { concurrency: CONCURRENCY, opsMax, durationMaxMs: DURATION_MAX_MS },
       expected: 'CaptureHoldSuccess',
       async operation(i) {
@@ -41,9 +50,12 @@ export const holdPairScenario: Scenario = {
         const authorized = await context.pool.post(context.keys.service, AUTHORIZE_HOLD, {
           input: { requestId: `${key}-a`, accountId: ids[i % accounts], amount: HOLD_MINOR, expiresInSeconds: 600 },
         });
-        const holdId = (authorized as { data?: { authorizeHold?: { hold?: { id?: string } } } }).data?.authorizeHold?.hold?.id;
+        const holdId = (authorized as { data?: { authorizeHold?: { hold?: { id?: string } } } }).data?.authorizeHold
+          ?.hold?.id;
         if (holdId === undefined) return { label: outcomeLabel(authorized, 'authorizeHold') };
-        const captured = await context.pool.post(context.keys.service, CAPTURE_HOLD, { input: { requestId: `${key}-c`, holdId, amount: CAPTURE_MINOR } });
+        const captured = await context.pool.post(context.keys.service, CAPTURE_HOLD, {
+          input: { requestId: `${key}-c`, holdId, amount: CAPTURE_MINOR },
+        });
         return { label: outcomeLabel(captured, 'captureHold') };
       },
     });
@@ -60,7 +72,8 @@ const SECONDS_PER_10K_MAX = 30;
 
 export const holdSweeperScenario: Scenario = {
   name: SWEEP_NAME,
-  describe: (mode) => `seed ${sized(mode, EXPIRED_HOLDS).toLocaleString('en')} expired holds (untimed), then sweep them all`,
+  describe: (mode) =>
+    `seed ${sized(mode, EXPIRED_HOLDS).toLocaleString('en')} expired holds (untimed), then sweep them all`,
   async run(context) {
     const db = context.db.client.db(`bench_holds_${context.runId}`);
     try {
@@ -74,7 +87,10 @@ export const holdSweeperScenario: Scenario = {
 async function sweep(db: Db, holds: number): Promise<Measured> {
   await ensureLedgerIndexes(db);
   await seedExpired(db, holds);
-  const ledger = createLedgerService({ db, telemetry: createLedgerTelemetry(new Registry(), pino({ level: 'error' })) });
+  const ledger = createLedgerService({
+    db,
+    telemetry: createLedgerTelemetry(new Registry(), pino({ level: 'error' })),
+  });
   const startedMs = performance.now();
   const cpuBefore = process.cpuUsage();
   let released = 0;
@@ -89,7 +105,10 @@ async function sweep(db: Db, holds: number): Promise<Measured> {
   const cpuPer10k = ((cpu.user + cpu.system) / 1e6) * (10_000 / holds);
   const heldLeft = await db.collection(collectionNames.accounts).countDocuments({ held: { $ne: Long.fromNumber(0) } });
   const clean = released === holds && heldLeft === 0;
-  const target: Target = { text: `≤ ${SECONDS_PER_10K_MAX} s per 10,000 expired holds, all released`, met: () => clean && per10k <= SECONDS_PER_10K_MAX };
+  const target: Target = {
+    text: `≤ ${SECONDS_PER_10K_MAX} s per 10,000 expired holds, all released`,
+    met: () => clean && per10k <= SECONDS_PER_10K_MAX,
+  };
   return {
     name: SWEEP_NAME,
     ops: released,
@@ -126,7 +145,17 @@ async function seedExpired(db: Db, holds: number): Promise<void> {
       change: null,
     };
   });
-  for (let from = 0; from < docs.length; from += 1_000) await db.collection(collectionNames.holds).insertMany(docs.slice(from, from + 1_000) as never[], { ordered: false });
-  const accounts = [...perAccount].map(([id, count]) => ({ _id: id, currency: 'EUR', balance: long(count), version: long(0), held: long(count), openedAt: createdAt }));
+  for (let from = 0; from < docs.length; from += 1_000)
+    await db
+      .collection(collectionNames.holds)
+      .insertMany(docs.slice(from, from + 1_000) as never[], { ordered: false });
+  const accounts = [...perAccount].map(([id, count]) => ({
+    _id: id,
+    currency: 'EUR',
+    balance: long(count),
+    version: long(0),
+    held: long(count),
+    openedAt: createdAt,
+  }));
   await db.collection(collectionNames.accounts).insertMany(accounts as never[], { ordered: false });
 }

@@ -29,7 +29,10 @@ const API_TO_RAW_RATIO_MIN = 0.6;
 const API_P50_OVER_RAW_MS_MAX = 1.5;
 const withdrawalsTarget = (concurrency: number) =>
   atLeastOpsPerSecond(WITHDRAWALS_PER_SECOND_MIN, `≥ ${WITHDRAWALS_PER_SECOND_MIN} withdrawals/s at c=${concurrency}`);
-const singleCallerTarget = p99AtMostMs(SINGLE_CALLER_P99_MS_MAX, `p99 ≤ ${SINGLE_CALLER_P99_MS_MAX} ms per withdrawal at c=1`);
+const singleCallerTarget = p99AtMostMs(
+  SINGLE_CALLER_P99_MS_MAX,
+  `p99 ≤ ${SINGLE_CALLER_P99_MS_MAX} ms per withdrawal at c=1`,
+);
 const ratioTarget: Comparison['target'] = {
   text: `api ≥ ${API_TO_RAW_RATIO_MIN * 100}% of raw ops/s`,
   met: (api, raw) => apiToRawRatio(api, raw) >= API_TO_RAW_RATIO_MIN,
@@ -40,12 +43,36 @@ const p50GapTarget: Comparison['target'] = {
 };
 
 export const scenarios: readonly Scenario[] = Object.freeze([
-  withdrawScenario({ name: 'withdraw-c1-hot', concurrency: 1, accounts: { full: 1, quick: 1 }, ops: { full: 2_000, quick: 16 }, target: singleCallerTarget }),
-  withdrawScenario({ name: 'withdraw-c1-spread', concurrency: 1, accounts: { full: 512, quick: 16 }, ops: { full: 2_000, quick: 16 }, target: singleCallerTarget,
-    raw: { target: singleCallerTarget, comparison: p50GapTarget } }),
-  withdrawScenario({ name: 'withdraw-c32-hot', concurrency: 32, accounts: { full: 4, quick: 4 }, ops: { full: 4_000, quick: 32 }, target: withdrawalsTarget(32) }),
-  withdrawScenario({ name: 'withdraw-c32-spread', concurrency: 32, accounts: { full: 512, quick: 32 }, ops: { full: 4_000, quick: 32 }, target: withdrawalsTarget(32),
-    raw: { target: withdrawalsTarget(32), comparison: ratioTarget } }),
+  withdrawScenario({
+    name: 'withdraw-c1-hot',
+    concurrency: 1,
+    accounts: { full: 1, quick: 1 },
+    ops: { full: 2_000, quick: 16 },
+    target: singleCallerTarget,
+  }),
+  withdrawScenario({
+    name: 'withdraw-c1-spread',
+    concurrency: 1,
+    accounts: { full: 512, quick: 16 },
+    ops: { full: 2_000, quick: 16 },
+    target: singleCallerTarget,
+    raw: { target: singleCallerTarget, comparison: p50GapTarget },
+  }),
+  withdrawScenario({
+    name: 'withdraw-c32-hot',
+    concurrency: 32,
+    accounts: { full: 4, quick: 4 },
+    ops: { full: 4_000, quick: 32 },
+    target: withdrawalsTarget(32),
+  }),
+  withdrawScenario({
+    name: 'withdraw-c32-spread',
+    concurrency: 32,
+    accounts: { full: 512, quick: 32 },
+    ops: { full: 4_000, quick: 32 },
+    target: withdrawalsTarget(32),
+    raw: { target: withdrawalsTarget(32), comparison: ratioTarget },
+  }),
   submitMovesScenario,
   replayScenario,
   withdrawOplogScenario,
@@ -68,7 +95,10 @@ export const scenarios: readonly Scenario[] = Object.freeze([
 ]);
 
 /** The scenarios a command line asks for; all of them when it names none. */
-export function selectScenarios(names: readonly string[], from: readonly Scenario[] = scenarios): { selected: Scenario[]; unknown: string[] } {
+export function selectScenarios(
+  names: readonly string[],
+  from: readonly Scenario[] = scenarios,
+): { selected: Scenario[]; unknown: string[] } {
   if (names.length === 0) return { selected: [...from], unknown: [] };
   const unknown = names.filter((name) => !from.some((scenario) => scenario.name.startsWith(name)));
   const selected = from.filter((scenario) => names.some((name) => scenario.name.startsWith(name)));

@@ -19,7 +19,8 @@ const SECONDS_PER_10K_ACCOUNTS_MAX = 60;
 
 export const ledgerAuditScenario: Scenario = {
   name: NAME,
-  describe: (mode) => `seed ${sized(mode, ACCOUNTS).toLocaleString('en')} accounts with 10 entries each (untimed), then one full audit`,
+  describe: (mode) =>
+    `seed ${sized(mode, ACCOUNTS).toLocaleString('en')} accounts with 10 entries each (untimed), then one full audit`,
   async run(context) {
     const db = context.db.client.db(`bench_audit_${context.runId}`);
     try {
@@ -35,7 +36,12 @@ async function measure(db: Db, accounts: number): Promise<Measured> {
   await ensureWorkItemIndexes(db);
   await ensureAuditIndexes(db);
   await seed(db, accounts);
-  const audit = new LedgerAudit(db, pino({ level: 'error' }), { recheckDelayMs: 0 }, createAuditTelemetry(new Registry()));
+  const audit = new LedgerAudit(
+    db,
+    pino({ level: 'error' }),
+    { recheckDelayMs: 0 },
+    createAuditTelemetry(new Registry()),
+  );
   const startedMs = performance.now();
   const cpuBefore = process.cpuUsage();
   const result = await audit.runNow();
@@ -46,7 +52,10 @@ async function measure(db: Db, accounts: number): Promise<Measured> {
   const run = result.kind === 'finished' ? result.run : null;
   const clean = run !== null && run.mismatchCount === 0 && run.accountsChecked === accounts;
   const per10k = (seconds * 10_000) / accounts;
-  const target: Target = { text: `full audit ≤ ${SECONDS_PER_10K_ACCOUNTS_MAX} s per 10,000 accounts, no mismatch`, met: () => clean && per10k <= SECONDS_PER_10K_ACCOUNTS_MAX };
+  const target: Target = {
+    text: `full audit ≤ ${SECONDS_PER_10K_ACCOUNTS_MAX} s per 10,000 accounts, no mismatch`,
+    met: () => clean && per10k <= SECONDS_PER_10K_ACCOUNTS_MAX,
+  };
   return {
     name: NAME,
     ops: run?.accountsChecked ?? 0,
@@ -74,17 +83,43 @@ async function seed(db: Db, accounts: number): Promise<void> {
         version++;
         const leg = kind === 'transferIn' ? 'credit' : kind === 'deposit' ? 'credit' : 'debit';
         const entryId = `${requestId}:${leg}`;
-        entries.push({ _id: entryId, requestId, accountId: id, currency: 'EUR', kind, amount: long(amount), balanceAfter: long(balance), versionAfter: long(version), counterpartyAccountId: counterparty, createdAt });
+        entries.push({
+          _id: entryId,
+          requestId,
+          accountId: id,
+          currency: 'EUR',
+          kind,
+          amount: long(amount),
+          balanceAfter: long(balance),
+          versionAfter: long(version),
+          counterpartyAccountId: counterparty,
+          createdAt,
+        });
         return entryId;
       };
       for (let d = 0; d < 4; d++) entry(`${id}-d${d}`, 'deposit', 1_000, null);
       for (let w = 0; w < 4; w++) {
         const entryId = entry(`${id}-w${w}`, 'withdrawal', 100, null);
-        items.push({ idempotencyKey: `payout:${entryId}`, kind: 'PAYOUT', payload: { entryId }, status: 'PENDING', version: 1, availableAt: createdAt, createdAt, updatedAt: createdAt });
+        items.push({
+          idempotencyKey: `payout:${entryId}`,
+          kind: 'PAYOUT',
+          payload: { entryId },
+          status: 'PENDING',
+          version: 1,
+          availableAt: createdAt,
+          createdAt,
+          updatedAt: createdAt,
+        });
       }
       entry(`${id}-t`, 'transferOut', 50, `audit-${(i + 1) % accounts}`);
       entry(`audit-${(i + accounts - 1) % accounts}-t`, 'transferIn', 50, `audit-${(i + accounts - 1) % accounts}`);
-      accountDocs.push({ _id: id, currency: 'EUR', balance: long(balance), version: long(version), openedAt: createdAt });
+      accountDocs.push({
+        _id: id,
+        currency: 'EUR',
+        balance: long(balance),
+        version: long(version),
+        openedAt: createdAt,
+      });
     }
     await db.collection(collectionNames.accounts).insertMany(accountDocs as never[], { ordered: false });
     await db.collection(collectionNames.entries).insertMany(entries as never[], { ordered: false });

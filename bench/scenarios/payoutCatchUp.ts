@@ -30,7 +30,8 @@ const HEAP_GROWTH_MB_MAX = 128;
 
 export const payoutCatchUpScenario: Scenario = {
   name: NAME,
-  describe: (mode) => `seed ${sized(mode, ENTRIES).toLocaleString('en')} withdrawal entries and their payouts but the last ${sized(mode, MISSING).toLocaleString('en')} (untimed), then catch up from the watermark`,
+  describe: (mode) =>
+    `seed ${sized(mode, ENTRIES).toLocaleString('en')} withdrawal entries and their payouts but the last ${sized(mode, MISSING).toLocaleString('en')} (untimed), then catch up from the watermark`,
   async run(context) {
     const db = context.db.client.db(`bench_catchup_${context.runId}`);
     try {
@@ -73,18 +74,30 @@ async function measure(db: Db, entries: number, missing: number): Promise<Measur
         walked = progress.after ? Number(progress.after.id.slice('catchup-'.length, -':debit'.length)) + 1 : walked;
         return storeCatchUp(leases, acquired.lease, 60_000, progress);
       },
-      limits: { batchMax: ProjectionLimits.catchUpBatchMax, pagesPerSliceMax: ProjectionLimits.catchUpPagesPerSliceMax, pauseMs: ProjectionLimits.catchUpPauseMs },
+      limits: {
+        batchMax: ProjectionLimits.catchUpBatchMax,
+        pagesPerSliceMax: ProjectionLimits.catchUpPagesPerSliceMax,
+        pauseMs: ProjectionLimits.catchUpPauseMs,
+      },
       signal: new AbortController().signal,
       logger,
       telemetry: createStreamsTelemetry(new Registry()),
     },
-    { reason: 'HISTORY_LOST', startToken: { _data: 'bench' }, after: null, from: catchUpStart(watermark, ProjectionLimits.catchUpMarginMs) },
+    {
+      reason: 'HISTORY_LOST',
+      startToken: { _data: 'bench' },
+      after: null,
+      from: catchUpStart(watermark, ProjectionLimits.catchUpMarginMs),
+    },
   );
   const seconds = (performance.now() - startedMs) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   clearInterval(sampler);
   const heapGrowthMb = Math.max(0, heapPeak - heapBefore) / 2 ** 20;
-  const firstWalked = Math.max(0, Math.ceil((watermark.getTime() - ProjectionLimits.catchUpMarginMs - start) / ENTRY_SPACING_MS));
+  const firstWalked = Math.max(
+    0,
+    Math.ceil((watermark.getTime() - ProjectionLimits.catchUpMarginMs - start) / ENTRY_SPACING_MS),
+  );
   const payouts = await workItems(db).countDocuments({ kind: 'PAYOUT' });
   const complete = created === missing && payouts === entries;
   const target: Target = {
@@ -103,7 +116,13 @@ async function measure(db: Db, entries: number, missing: number): Promise<Measur
 }
 
 /** Bulk inserts: every entry, and a payout (as the work service shapes it) for all but the last `missing`. */
-async function seed(db: Db, entries: number, missing: number, entryAt: (i: number) => Date, entryId: (i: number) => string): Promise<void> {
+async function seed(
+  db: Db,
+  entries: number,
+  missing: number,
+  entryAt: (i: number) => Date,
+  entryId: (i: number) => string,
+): Promise<void> {
   const zero = Long.fromNumber(0);
   for (let from = 0; from < entries; from += SEED_BATCH) {
     const to = Math.min(entries, from + SEED_BATCH);
@@ -112,11 +131,30 @@ async function seed(db: Db, entries: number, missing: number, entryAt: (i: numbe
     for (let i = from; i < to; i++) {
       const id = entryId(i);
       const createdAt = entryAt(i);
-      docs.push({ _id: id, requestId: `catchup-${i}`, accountId: `catchup-acct-${i % 1_000}`, currency: 'EUR', kind: 'withdrawal', amount: Long.fromNumber(1 + (i % 100)), balanceAfter: zero, versionAfter: Long.fromNumber(i + 1), counterpartyAccountId: null, createdAt });
+      docs.push({
+        _id: id,
+        requestId: `catchup-${i}`,
+        accountId: `catchup-acct-${i % 1_000}`,
+        currency: 'EUR',
+        kind: 'withdrawal',
+        amount: Long.fromNumber(1 + (i % 100)),
+        balanceAfter: zero,
+        versionAfter: Long.fromNumber(i + 1),
+        counterpartyAccountId: null,
+        createdAt,
+      });
       if (i < entries - missing) {
         // The fields the work items' indexes and the catch-up's lookup read; the rest of a real
         // item (history, lease fields) only costs the seeding memory.
-        items.push({ idempotencyKey: `payout:${id}`, kind: 'PAYOUT', payload: { entryId: id }, status: 'PENDING', version: 1, availableAt: createdAt, createdAt });
+        items.push({
+          idempotencyKey: `payout:${id}`,
+          kind: 'PAYOUT',
+          payload: { entryId: id },
+          status: 'PENDING',
+          version: 1,
+          availableAt: createdAt,
+          createdAt,
+        });
       }
     }
     await db.collection(collectionNames.entries).insertMany(docs as never[], { ordered: false });

@@ -26,8 +26,16 @@ export const submitMovesScenario: Scenario = {
   async run(context) {
     const batches = sized(context.mode, { full: 40, quick: 2 });
     const moves = batches * MOVES_PER_BATCH;
-    const ids = await fundAccounts(context, 'submit-moves', sized(context.mode, { full: 512, quick: 32 }), moves * AMOUNT_MINOR);
-    const target = atLeastOpsPerSecond(MOVES_PER_SECOND_MIN, `≥ ${MOVES_PER_SECOND_MIN} moves/s in batches of ${MOVES_PER_BATCH} at c=${BATCH_CONCURRENCY}`);
+    const ids = await fundAccounts(
+      context,
+      'submit-moves',
+      sized(context.mode, { full: 512, quick: 32 }),
+      moves * AMOUNT_MINOR,
+    );
+    const target = atLeastOpsPerSecond(
+      MOVES_PER_SECOND_MIN,
+      `≥ ${MOVES_PER_SECOND_MIN} moves/s in batches of ${MOVES_PER_BATCH} at c=${BATCH_CONCURRENCY}`,
+    );
     const perBatch = await measure({
       name: 'submit-moves-c4',
       target,
@@ -36,26 +44,40 @@ export const submitMovesScenario: Scenario = {
       async operation(b) {
         const batch = Array.from({ length: MOVES_PER_BATCH }, (_, m) => {
           const i = b * MOVES_PER_BATCH + m;
-          return { kind: 'WITHDRAW', accountId: ids[i % ids.length], amount: AMOUNT_MINOR, requestId: `${context.runId}-sm-${i}` };
+          return {
+            kind: 'WITHDRAW',
+            accountId: ids[i % ids.length],
+            amount: AMOUNT_MINOR,
+            requestId: `${context.runId}-sm-${i}`,
+          };
         });
-        const answer = await context.pool.post(context.keys.service, SUBMIT_MOVES, { input: { atomic: false, moves: batch } });
+        const answer = await context.pool.post(context.keys.service, SUBMIT_MOVES, {
+          input: { atomic: false, moves: batch },
+        });
         const label = outcomeLabel(answer, 'submitMoves');
         if (label !== 'SubmitMovesSuccess') return { label };
-        const results = (answer.data?.['submitMoves'] as { results: { __typename: string }[] }).results;
+        const results = (answer.data!['submitMoves'] as { results: { __typename: string }[] }).results;
         const applied = results.filter((result) => result.__typename === 'WithdrawSuccess').length;
         context.book.withdrawnMinor += applied * AMOUNT_MINOR;
         return { label: applied === MOVES_PER_BATCH ? 'SubmitMovesSuccess' : 'partial' };
       },
     });
     // The line counts moves, not requests; its latencies stay those of whole batches.
-    const api: Measured = { ...perBatch, ops: perBatch.ops * MOVES_PER_BATCH, errors: perBatch.errors * MOVES_PER_BATCH, note: `moves; p50/p99 per batch of ${MOVES_PER_BATCH}` };
+    const api: Measured = {
+      ...perBatch,
+      ops: perBatch.ops * MOVES_PER_BATCH,
+      errors: perBatch.errors * MOVES_PER_BATCH,
+      note: `moves; p50/p99 per batch of ${MOVES_PER_BATCH}`,
+    };
     await context.raw.fund(ids, moves * AMOUNT_MINOR);
     const raw = await measure({
       name: `raw-withdraw-c${RAW_CONCURRENCY}-for-batches`,
       target: atLeastOpsPerSecond(0, 'baseline'),
       plan: { concurrency: RAW_CONCURRENCY, opsMax: moves, durationMaxMs: DURATION_MAX_MS },
       expected: 'WithdrawSuccess',
-      operation: async (i) => ({ label: await context.raw.withdraw(ids[i % ids.length]!, AMOUNT_MINOR, `${context.runId}-raw-sm-${i}`) }),
+      operation: async (i) => ({
+        label: await context.raw.withdraw(ids[i % ids.length]!, AMOUNT_MINOR, `${context.runId}-raw-sm-${i}`),
+      }),
     });
     const comparison: Line = {
       kind: 'comparison',
@@ -63,7 +85,10 @@ export const submitMovesScenario: Scenario = {
       name: 'api/raw-submit-moves',
       api,
       raw,
-      target: { text: `batched moves/s ≥ ${MOVES_TO_RAW_RATIO_MIN}× plain driver's at c=${RAW_CONCURRENCY}`, met: (a, r) => apiToRawRatio(a, r) >= MOVES_TO_RAW_RATIO_MIN },
+      target: {
+        text: `batched moves/s ≥ ${MOVES_TO_RAW_RATIO_MIN}× plain driver's at c=${RAW_CONCURRENCY}`,
+        met: (a, r) => apiToRawRatio(a, r) >= MOVES_TO_RAW_RATIO_MIN,
+      },
     };
     return [api, raw, comparison];
   },

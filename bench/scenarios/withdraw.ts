@@ -37,7 +37,11 @@ export function withdrawScenario(shape: WithdrawShape): Scenario {
         plan: { concurrency: shape.concurrency, opsMax, durationMaxMs: DURATION_MAX_MS },
         expected: 'WithdrawSuccess',
         async operation(i) {
-          const input = { accountId: ids[i % ids.length], amount: AMOUNT_MINOR, requestId: `${context.runId}-${shape.name}-${i}` };
+          const input = {
+            accountId: ids[i % ids.length],
+            amount: AMOUNT_MINOR,
+            requestId: `${context.runId}-${shape.name}-${i}`,
+          };
           const label = outcomeLabel(await context.pool.post(context.keys.service, WITHDRAW, { input }), 'withdraw');
           if (label === 'WithdrawSuccess') context.book.withdrawnMinor += AMOUNT_MINOR;
           return { label };
@@ -52,10 +56,20 @@ export function withdrawScenario(shape: WithdrawShape): Scenario {
         plan: { concurrency: shape.concurrency, opsMax, durationMaxMs: DURATION_MAX_MS },
         expected: 'WithdrawSuccess',
         operation: async (i) => ({
-          label: await context.raw.withdraw(ids[i % ids.length]!, AMOUNT_MINOR, `${context.runId}-raw-${shape.name}-${i}`),
+          label: await context.raw.withdraw(
+            ids[i % ids.length]!,
+            AMOUNT_MINOR,
+            `${context.runId}-raw-${shape.name}-${i}`,
+          ),
         }),
       });
-      const comparison: Line = { kind: 'comparison', name: `api/raw-${shape.name}`, api: measured, raw, target: shape.raw.comparison };
+      const comparison: Line = {
+        kind: 'comparison',
+        name: `api/raw-${shape.name}`,
+        api: measured,
+        raw,
+        target: shape.raw.comparison,
+      };
       return [measured, raw, comparison];
     },
   };

@@ -20,12 +20,15 @@ const BYTES_MAX = 2 * 1024;
 
 export const withdrawOplogScenario: Scenario = {
   name: NAME,
-  describe: (mode) => `oplog bytes of ${sized(mode, MEASURED)} withdrawals on an account with ${sized(mode, PAST_DECISIONS)} past decisions`,
+  describe: (mode) =>
+    `oplog bytes of ${sized(mode, MEASURED)} withdrawals on an account with ${sized(mode, PAST_DECISIONS)} past decisions`,
   async run(context) {
     const [accountId] = await fundAccounts(context, NAME, 1, 1_000_000);
     const past = sized(context.mode, PAST_DECISIONS);
     for (let start = 0; start < past; start += SETUP_CHUNK) {
-      await runSetup(Math.min(SETUP_CHUNK, past - start), (i) => deposit(context, accountId!, 1, `${accountId}-past-${start + i}`));
+      await runSetup(Math.min(SETUP_CHUNK, past - start), (i) =>
+        deposit(context, accountId!, 1, `${accountId}-past-${start + i}`),
+      );
     }
 
     const oplog = context.db.client.db('local').collection('oplog.rs');
@@ -38,7 +41,9 @@ export const withdrawOplogScenario: Scenario = {
     for (let i = 0; i < count; i++) {
       const [last] = await oplog.find({}, { sort: { $natural: -1 }, limit: 1, projection: { ts: 1 } }).toArray();
       const sentMs = performance.now();
-      const answer = await context.pool.post(context.keys.service, WITHDRAW, { input: { accountId, amount: 1, requestId: `${accountId}-w-${i}` } });
+      const answer = await context.pool.post(context.keys.service, WITHDRAW, {
+        input: { accountId, amount: 1, requestId: `${accountId}-w-${i}` },
+      });
       latenciesMs.push(performance.now() - sentMs);
       if (outcomeLabel(answer, 'withdraw') !== 'WithdrawSuccess') {
         errors++;
@@ -53,7 +58,10 @@ export const withdrawOplogScenario: Scenario = {
     }
     const seconds = (performance.now() - startedMs) / 1000;
     const largest = Math.max(...bytes);
-    const target: Target = { text: `≤ ${BYTES_MAX} oplog bytes per withdrawal after ${past} decisions`, met: () => bytes.length > 0 && largest <= BYTES_MAX };
+    const target: Target = {
+      text: `≤ ${BYTES_MAX} oplog bytes per withdrawal after ${past} decisions`,
+      met: () => bytes.length > 0 && largest <= BYTES_MAX,
+    };
     const measured: Measured = {
       name: NAME,
       ops: bytes.length,

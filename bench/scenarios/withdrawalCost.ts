@@ -4,7 +4,7 @@
 // payout (the projection runs while the withdrawals do, so they are counted together), then for a
 // worker claiming and completing each payout. Figures per operation, independent of the machine's
 // speed; the bench's own reads (serverStatus, the oplog, the wait for the payouts) are taken out.
-import { BSON, ObjectId, type Document, type Timestamp } from 'mongodb';
+import { BSON, type ObjectId, type Document, type Timestamp } from 'mongodb';
 import { outcomeLabel, sized, type BenchContext } from '../context.ts';
 import { CLAIM_WORK_ITEM, COMPLETE_WORK_ITEM, WITHDRAW } from '../documents.ts';
 import { fundAccounts } from '../fundAccounts.ts';
@@ -33,7 +33,12 @@ async function commandTotals(context: BenchContext): Promise<CommandCounts> {
 }
 
 /** What ran between two readings, less `own` (the scenario's commands), per `per` operations. */
-function perOperation(before: CommandCounts, after: CommandCounts, own: CommandCounts, per: number): { total: number; text: string } {
+function perOperation(
+  before: CommandCounts,
+  after: CommandCounts,
+  own: CommandCounts,
+  per: number,
+): { total: number; text: string } {
   const rows: [string, number][] = [];
   for (const [name, count] of after) {
     if (NOT_WORK.has(name)) continue;
@@ -46,11 +51,19 @@ function perOperation(before: CommandCounts, after: CommandCounts, own: CommandC
 }
 
 /** The oplog since `after` touching this database: money moves (applyOps) and plain entries apart. */
-async function oplogSince(context: BenchContext, after: Timestamp): Promise<{ applyOps: number; plain: number; plainEntries: number }> {
+async function oplogSince(
+  context: BenchContext,
+  after: Timestamp,
+): Promise<{ applyOps: number; plain: number; plainEntries: number }> {
   const oplog = context.db.client.db('local').collection('oplog.rs');
   const ours = new RegExp(`^${context.db.databaseName}\\.`);
   // Int64 fields must stay int64 when re-encoded, for the size to be the server's.
-  const entries = await oplog.find({ ts: { $gt: after }, $or: [{ ns: ours }, { 'o.applyOps.ns': ours }] }, { promoteLongs: false, batchSize: 1_000_000 }).toArray();
+  const entries = await oplog
+    .find(
+      { ts: { $gt: after }, $or: [{ ns: ours }, { 'o.applyOps.ns': ours }] },
+      { promoteLongs: false, batchSize: 1_000_000 },
+    )
+    .toArray();
   let applyOps = 0;
   let plain = 0;
   let plainEntries = 0;
@@ -89,23 +102,36 @@ export const withdrawalCostScenario: Scenario = {
     const moneyFrom = await lastOplogTime(context);
     const moneyBefore = await commandTotals(context);
     const entryIds: string[] = [];
-    const moved = await runLoad({ concurrency: CONCURRENCY, opsMax: n, durationMaxMs: LOAD_DURATION_MAX_MS }, async (i) => {
-      const input = { accountId: accounts[i % accounts.length]!, amount: 1, requestId: `${context.runId}-${NAME}-w${i}` };
-      const answer = await context.pool.post(context.keys.service, WITHDRAW, { input });
-      const label = outcomeLabel(answer, 'withdraw');
-      if (label === 'WithdrawSuccess') {
-        entryIds.push((answer.data?.['withdraw'] as { entry: { id: string } }).entry.id);
-        context.book.withdrawnMinor += 1;
-      }
-      return { label };
-    });
+    const moved = await runLoad(
+      { concurrency: CONCURRENCY, opsMax: n, durationMaxMs: LOAD_DURATION_MAX_MS },
+      async (i) => {
+        const input = {
+          accountId: accounts[i % accounts.length]!,
+          amount: 1,
+          requestId: `${context.runId}-${NAME}-w${i}`,
+        };
+        const answer = await context.pool.post(context.keys.service, WITHDRAW, { input });
+        const label = outcomeLabel(answer, 'withdraw');
+        if (label === 'WithdrawSuccess') {
+          entryIds.push((answer.data!['withdraw'] as { entry: { id: string } }).entry.id);
+          context.book.withdrawnMinor += 1;
+        }
+        return { label };
+      },
+    );
     const waitStartedMs = performance.now();
     let payouts: Document[] = [];
     for (;;) {
       count(own, 'find');
-      payouts = await items.find({ kind: 'PAYOUT', 'payload.entryId': { $in: entryIds } }, { projection: { _id: 1 }, batchSize: 1_000_000 }).toArray();
+      payouts = await items
+        .find(
+          { kind: 'PAYOUT', 'payload.entryId': { $in: entryIds } },
+          { projection: { _id: 1 }, batchSize: 1_000_000 },
+        )
+        .toArray();
       if (payouts.length >= entryIds.length) break;
-      if (performance.now() - waitStartedMs > PAYOUTS_WAIT_MAX_MS) throw new Error(`${NAME}: ${payouts.length} of ${entryIds.length} payouts after ${PAYOUTS_WAIT_MAX_MS} ms`);
+      if (performance.now() - waitStartedMs > PAYOUTS_WAIT_MAX_MS)
+        throw new Error(`${NAME}: ${payouts.length} of ${entryIds.length} payouts after ${PAYOUTS_WAIT_MAX_MS} ms`);
       await new Promise((resolve) => setTimeout(resolve, PAYOUTS_POLL_MS));
     }
     count(own, 'find'); // the oplog read below runs before the closing serverStatus
@@ -118,16 +144,24 @@ export const withdrawalCostScenario: Scenario = {
     const workFrom = await lastOplogTime(context);
     const workBefore = await commandTotals(context);
     const ids = payouts.map((payout) => (payout['_id'] as ObjectId).toHexString());
-    const worked = await runLoad({ concurrency: CONCURRENCY, opsMax: ids.length, durationMaxMs: LOAD_DURATION_MAX_MS }, async (i) => {
-      const workerId = `${context.runId}-${NAME}-worker-${i % CONCURRENCY}`;
-      const claimed = await context.pool.post(context.keys.worker, CLAIM_WORK_ITEM, { input: { workerId, id: ids[i] } });
-      if (outcomeLabel(claimed, 'claimWorkItem') !== 'ClaimSuccess') return { label: outcomeLabel(claimed, 'claimWorkItem') };
-      const item = (claimed.data?.['claimWorkItem'] as { item: { id: string; version: number } }).item;
-      const completed = await context.pool.post(context.keys.worker, COMPLETE_WORK_ITEM, { input: { id: item.id, workerId, version: item.version, outcome: 'DONE' } });
-      const label = outcomeLabel(completed, 'completeWorkItem');
-      if (label === 'CompleteSuccess') context.book.completedItemIds.push(item.id);
-      return { label };
-    });
+    const worked = await runLoad(
+      { concurrency: CONCURRENCY, opsMax: ids.length, durationMaxMs: LOAD_DURATION_MAX_MS },
+      async (i) => {
+        const workerId = `${context.runId}-${NAME}-worker-${i % CONCURRENCY}`;
+        const claimed = await context.pool.post(context.keys.worker, CLAIM_WORK_ITEM, {
+          input: { workerId, id: ids[i] },
+        });
+        if (outcomeLabel(claimed, 'claimWorkItem') !== 'ClaimSuccess')
+          return { label: outcomeLabel(claimed, 'claimWorkItem') };
+        const item = (claimed.data!['claimWorkItem'] as { item: { id: string; version: number } }).item;
+        const completed = await context.pool.post(context.keys.worker, COMPLETE_WORK_ITEM, {
+          input: { id: item.id, workerId, version: item.version, outcome: 'DONE' },
+        });
+        const label = outcomeLabel(completed, 'completeWorkItem');
+        if (label === 'CompleteSuccess') context.book.completedItemIds.push(item.id);
+        return { label };
+      },
+    );
     count(workOwn, 'find');
     const workOplog = await oplogSince(context, workFrom);
     const workAfter = await commandTotals(context);

@@ -32,19 +32,24 @@ export const workDrainBacklogScenario: Scenario = {
 
 /** Creates the backlog through the API; fails fast when any creation is not a success. */
 async function queueBacklog(context: BenchContext, kind: string, items: number): Promise<void> {
-  const run = await runLoad({ concurrency: BACKLOG_CONCURRENCY, opsMax: items, durationMaxMs: BACKLOG_DURATION_MAX_MS }, async (i) => {
-    const input = { idempotencyKey: `${kind}-${i}`, kind, payload: { i } };
-    // Untimed set-up, written as a client should: past the key's rate limit, wait as told and
-    // send the same key again (the API can create faster than the service role's limit).
-    for (;;) {
-      const answer = await context.pool.post(context.keys.service, CREATE_WORK_ITEM, { input });
-      const retryAfterSeconds = (answer.errors[0]?.extensions as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-      if (answer.errors[0]?.extensions?.code !== 'RATE_LIMITED' || typeof retryAfterSeconds !== 'number') {
-        return { label: outcomeLabel(answer, 'createWorkItem') };
+  const run = await runLoad(
+    { concurrency: BACKLOG_CONCURRENCY, opsMax: items, durationMaxMs: BACKLOG_DURATION_MAX_MS },
+    async (i) => {
+      const input = { idempotencyKey: `${kind}-${i}`, kind, payload: { i } };
+      // Untimed set-up, written as a client should: past the key's rate limit, wait as told and
+      // send the same key again (the API can create faster than the service role's limit).
+      for (;;) {
+        const answer = await context.pool.post(context.keys.service, CREATE_WORK_ITEM, { input });
+        const retryAfterSeconds = (answer.errors[0]?.extensions as { retryAfterSeconds?: unknown } | undefined)
+          ?.retryAfterSeconds;
+        if (answer.errors[0]?.extensions?.code !== 'RATE_LIMITED' || typeof retryAfterSeconds !== 'number') {
+          return { label: outcomeLabel(answer, 'createWorkItem') };
+        }
+        await sleep(retryAfterSeconds * 1000);
       }
-      await sleep(retryAfterSeconds * 1000);
-    }
-  });
+    },
+  );
   const createdCount = run.tally.get('CreateWorkItemSuccess') ?? 0;
-  if (createdCount !== items) throw new Error(`backlog: ${createdCount} of ${items} items created (${JSON.stringify([...run.tally])})`);
+  if (createdCount !== items)
+    throw new Error(`backlog: ${createdCount} of ${items} items created (${JSON.stringify([...run.tally])})`);
 }

@@ -22,7 +22,8 @@ const CLAIM_MANY = `mutation ($input: ClaimWorkItemsInput!) { claimWorkItems(inp
 
 export const workGroupsScenario: Scenario = {
   name: NAME,
-  describe: (mode) => `claimWorkItems(max 1) ${sized(mode, CLAIMS)} times by ${WORKERS} workers: a kind without groups, then 1, 10 and 1,000 groups waiting`,
+  describe: (mode) =>
+    `claimWorkItems(max 1) ${sized(mode, CLAIMS)} times by ${WORKERS} workers: a kind without groups, then 1, 10 and 1,000 groups waiting`,
   async run(context) {
     const claims = sized(context.mode, CLAIMS);
     const lines: Measured[] = [];
@@ -61,7 +62,8 @@ async function seed(context: BenchContext, kind: string, groups: number, items: 
     createdAt: now,
     updatedAt: now,
   }));
-  for (let from = 0; from < docs.length; from += 1_000) await context.db.collection('workItems').insertMany(docs.slice(from, from + 1_000));
+  for (let from = 0; from < docs.length; from += 1_000)
+    await context.db.collection('workItems').insertMany(docs.slice(from, from + 1_000));
 }
 
 function claimLine(context: BenchContext, kind: string, name: string, claims: number): Promise<Measured> {
@@ -72,11 +74,16 @@ function claimLine(context: BenchContext, kind: string, name: string, claims: nu
     expected: 'ClaimWorkItemsSuccess',
     async operation(_i, lane) {
       const startedMs = performance.now();
-      const answer = await context.pool.post(context.keys.worker, CLAIM_MANY, { input: { kinds: [kind], workerId: `${name}-${lane}`, max: 1, leaseSeconds: LEASE_SECONDS } });
+      const answer = await context.pool.post(context.keys.worker, CLAIM_MANY, {
+        input: { kinds: [kind], workerId: `${name}-${lane}`, max: 1, leaseSeconds: LEASE_SECONDS },
+      });
       const label = outcomeLabel(answer, 'claimWorkItems');
       // A batch of one whose only candidate another worker took first comes back empty: a lost race, not a claim.
       const items = (answer.data?.['claimWorkItems'] as { items?: unknown[] } | undefined)?.items;
-      return { label: label === 'ClaimWorkItemsSuccess' && items?.length === 0 ? 'ConflictLost' : label, latencyMs: performance.now() - startedMs };
+      return {
+        label: label === 'ClaimWorkItemsSuccess' && items?.length === 0 ? 'ConflictLost' : label,
+        latencyMs: performance.now() - startedMs,
+      };
     },
     tolerated: ['ConflictLost'],
   });

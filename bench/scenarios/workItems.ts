@@ -22,7 +22,8 @@ const DRAIN_TARGET_PER_SECOND = 200;
 
 export const workItemsScenario: Scenario = {
   name: NAME,
-  describe: (mode) => `create ${sized(mode, ITEMS)} work items at c=${CREATE_CONCURRENCY}, then drain them with ${WORKERS} workers`,
+  describe: (mode) =>
+    `create ${sized(mode, ITEMS)} work items at c=${CREATE_CONCURRENCY}, then drain them with ${WORKERS} workers`,
   async run(context) {
     const kind = `bench-${context.runId}`;
     context.book.workKinds.add(kind);
@@ -35,7 +36,10 @@ export const workItemsScenario: Scenario = {
 export function create(context: BenchContext, kind: string, items: number): Promise<Measured> {
   return measure({
     name: 'work-create',
-    target: atLeastOpsPerSecond(CREATE_TARGET_PER_SECOND, `≥ ${CREATE_TARGET_PER_SECOND} items/s created at c=${CREATE_CONCURRENCY}`),
+    target: atLeastOpsPerSecond(
+      CREATE_TARGET_PER_SECOND,
+      `≥ ${CREATE_TARGET_PER_SECOND} items/s created at c=${CREATE_CONCURRENCY}`,
+    ),
     plan: { concurrency: CREATE_CONCURRENCY, opsMax: items, durationMaxMs: DURATION_MAX_MS },
     expected: 'CreateWorkItemSuccess',
     async operation(i) {
@@ -53,7 +57,10 @@ export async function drain(context: BenchContext, kind: string, items: number, 
   const serverConflictsBefore = await serverConflicts(context);
   const measured = await measure({
     name,
-    target: atLeastOpsPerSecond(DRAIN_TARGET_PER_SECOND, `≥ ${DRAIN_TARGET_PER_SECOND} items/s drained by ${WORKERS} workers`),
+    target: atLeastOpsPerSecond(
+      DRAIN_TARGET_PER_SECOND,
+      `≥ ${DRAIN_TARGET_PER_SECOND} items/s drained by ${WORKERS} workers`,
+    ),
     plan: { concurrency: WORKERS, opsMax: items * CYCLES_PER_ITEM_MAX + WORKERS, durationMaxMs: DURATION_MAX_MS },
     expected: 'CompleteSuccess',
     tolerated: ['ConflictLost', 'NothingToClaim'],
@@ -75,15 +82,20 @@ async function serverConflicts(context: BenchContext): Promise<number> {
 /** One worker cycle; its latency is the claim's alone. */
 async function claimThenComplete(context: BenchContext, kind: string, workerId: string): Promise<Step> {
   const claimStartedAtMs = performance.now();
-  const claimed = await context.pool.post(context.keys.worker, CLAIM_WORK_ITEM, { input: { workerId, kinds: [kind], leaseSeconds: LEASE_SECONDS } });
+  const claimed = await context.pool.post(context.keys.worker, CLAIM_WORK_ITEM, {
+    input: { workerId, kinds: [kind], leaseSeconds: LEASE_SECONDS },
+  });
   const latencyMs = performance.now() - claimStartedAtMs;
   const claimLabel = outcomeLabel(claimed, 'claimWorkItem');
   if (claimLabel === 'NothingToClaim') return { label: claimLabel, latencyMs, laneDone: true };
   if (claimLabel !== 'ClaimSuccess') return { label: claimLabel, latencyMs };
 
-  const { id, version } = claimed.data?.['claimWorkItem'].item as { id: string; version: number };
+  const { id, version } = claimed.data!['claimWorkItem'].item as { id: string; version: number };
   const input = { id, workerId, version, outcome: 'DONE', result: { workerId } };
-  const label = outcomeLabel(await context.pool.post(context.keys.worker, COMPLETE_WORK_ITEM, { input }), 'completeWorkItem');
+  const label = outcomeLabel(
+    await context.pool.post(context.keys.worker, COMPLETE_WORK_ITEM, { input }),
+    'completeWorkItem',
+  );
   if (label === 'CompleteSuccess') context.book.completedItemIds.push(id);
   return { label, latencyMs };
 }

@@ -18,13 +18,19 @@ const DURATION_MAX_MS = 120_000;
 /** A console polling every few seconds stays interactive. */
 const P99_MS_MAX = 250;
 /** Share of items per status, per 100: most of a long-lived queue is done. */
-const STATUS_MIX: ReadonlyArray<readonly [string, number]> = [['DONE', 90], ['PENDING', 6], ['PROCESSING', 2], ['FAILED', 2]];
+const STATUS_MIX: ReadonlyArray<readonly [string, number]> = [
+  ['DONE', 90],
+  ['PENDING', 6],
+  ['PROCESSING', 2],
+  ['FAILED', 2],
+];
 
 const WORK_QUEUE_STATS_COUNTS = `query { workQueueStats { counts { status kind count capped } oldestPendingAgeSeconds conflictsSinceStart } }`;
 
 export const workQueueStatsScenario: Scenario = {
   name: NAME,
-  describe: (mode) => `store ${sized(mode, ITEMS).toLocaleString('en')} work items (untimed), then ${sized(mode, OPS)} workQueueStats at c=${CONCURRENCY}`,
+  describe: (mode) =>
+    `store ${sized(mode, ITEMS).toLocaleString('en')} work items (untimed), then ${sized(mode, OPS)} workQueueStats at c=${CONCURRENCY}`,
   async run(context) {
     const items = sized(context.mode, ITEMS);
     const kinds = [0, 1, 2, 3].map((k) => `bench-stats-${context.runId}-${k}`);
@@ -50,17 +56,31 @@ export const workQueueStatsScenario: Scenario = {
     }
     const measured = await measure({
       name: NAME,
-      target: p99AtMostMs(P99_MS_MAX, `p99 ≤ ${P99_MS_MAX} ms per call with ${items.toLocaleString('en')} items stored`),
+      target: p99AtMostMs(
+        P99_MS_MAX,
+        `p99 ≤ ${P99_MS_MAX} ms per call with ${items.toLocaleString('en')} items stored`,
+      ),
       plan: { concurrency: CONCURRENCY, opsMax: sized(context.mode, OPS), durationMaxMs: DURATION_MAX_MS },
       expected: 'WorkQueueStats',
       async operation() {
         const answer = await context.pool.post(context.keys.dashboard, WORK_QUEUE_STATS_COUNTS, {});
         const label = answer.errors.length > 0 ? outcomeLabel(answer, 'workQueueStats') : 'WorkQueueStats';
-        const counts = (answer.data?.['workQueueStats'] as { counts?: Array<{ kind: string }> } | undefined)?.counts ?? [];
+        const counts =
+          (answer.data?.['workQueueStats'] as { counts?: Array<{ kind: string }> } | undefined)?.counts ?? [];
         // Every bench kind must be reported, or the call answered something else than asked.
-        return { label: label === 'WorkQueueStats' && kinds.every((kind) => counts.some((count) => count.kind === kind)) ? label : `incomplete:${label}` };
+        return {
+          label:
+            label === 'WorkQueueStats' && kinds.every((kind) => counts.some((count) => count.kind === kind))
+              ? label
+              : `incomplete:${label}`,
+        };
       },
     });
-    return [{ ...measured, note: `${items.toLocaleString('en')} items in ${kinds.length} kinds; counts capped at 10,000 per (kind, status)` }];
+    return [
+      {
+        ...measured,
+        note: `${items.toLocaleString('en')} items in ${kinds.length} kinds; counts capped at 10,000 per (kind, status)`,
+      },
+    ];
   },
 };

@@ -1,7 +1,8 @@
 // Workers as users run them (issue 27): the SDK's createWorker, and the payout worker process.
 // - `worker-claims-b1` / `worker-claims-b16`: one createWorker (the loop of one worker process,
 //   here in the bench's process) drains a backlog of one kind with concurrency 1 (claims of one
-//   item) or 16 (claims of up to 16, the server's batch maximum). Items per second per worker;
+//   item) or 16 (claims of up to 16, the server's batch maximum), a handler that does nothing, its
+//   default prefetch (one batch ahead) and batched completions. Items per second per worker;
 //   p50/p99 are the claimWorkItems calls'.
 // - `work-fairness`: two kinds backlogged (three times as many of one), one worker claiming both
 //   in batches of 16; the ratio of their claims while both still had items waiting (W6: neither
@@ -12,7 +13,13 @@
 //   scenarios' withdrawals queued are not in the way): one caller waiting for each payout, then 16
 //   callers withdrawing as fast as they are answered.
 import { performance } from 'node:perf_hooks';
-import { createClient, createWorker, type FetchLike, type Worker, type WorkerItem } from '../../packages/sdk/src/index.ts';
+import {
+  createClient,
+  createWorker,
+  type FetchLike,
+  type Worker,
+  type WorkerItem,
+} from '../../packages/sdk/src/index.ts';
 import { startTestPayoutProvider, type StoredPayout } from '../../test/support/payoutProvider.ts';
 import { outcomeLabel, sized, type BenchContext, type Mode } from '../context.ts';
 import { DEPOSIT, OPEN_ACCOUNT, WITHDRAW } from '../documents.ts';
@@ -24,7 +31,7 @@ import type { Scenario } from '../scenario.ts';
 import { startBenchApp } from '../startBenchApp.ts';
 import { create } from './workItems.ts';
 
-const DRAIN_TIMEOUT_MS = 120_000;
+const DRAIN_TIMEOUT_MS = 300_000;
 const LEASE_SECONDS = 60;
 
 /** The API's HTTP endpoint, from the WebSocket one the context carries (same host, port and path). */
@@ -35,7 +42,9 @@ function httpUrl(context: BenchContext): string {
 /** Runs one createWorker with `concurrency` over `kinds` until `items` were completed; times it and its claim calls. */
 async function drainWithWorker(context: BenchContext, kinds: string[], items: number, concurrency: number) {
   const claimLatencies: number[] = [];
+  let completionCalls = 0;
   const timedFetch: FetchLike = async (url, init) => {
+    if (init.body.includes('completeWorkItems')) completionCalls++;
     if (!init.body.includes('claimWorkItems')) return globalThis.fetch(url, init);
     const startedMs = performance.now();
     try {
@@ -50,10 +59,16 @@ async function drainWithWorker(context: BenchContext, kinds: string[], items: nu
   let failures = 0;
   let worker: Worker | undefined;
   const startedMs = performance.now();
+  // The bench process's CPU (the API and this worker loop, both ends of their HTTP): unlike items/s,
+  // it does not count the time the process waited for a core on a busy machine.
+  const cpuBefore = process.cpuUsage();
   let lastMs = startedMs;
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${completed} of ${items} items completed within ${DRAIN_TIMEOUT_MS} ms`)), DRAIN_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`${completed} of ${items} items completed within ${DRAIN_TIMEOUT_MS} ms`)),
+        DRAIN_TIMEOUT_MS,
+      );
       worker = createWorker({
         client,
         kinds,
@@ -81,18 +96,32 @@ async function drainWithWorker(context: BenchContext, kinds: string[], items: nu
     await worker?.close({ timeoutMs: 1_000 });
     await client.close();
   }
-  return { completed, failures, seconds: (lastMs - startedMs) / 1000, claimLatencies: Float64Array.from(claimLatencies).sort(), claimedKinds };
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerItem = (cpu.user + cpu.system) / 1000 / Math.max(1, completed);
+  return {
+    completed,
+    failures,
+    seconds: (lastMs - startedMs) / 1000,
+    claimLatencies: Float64Array.from(claimLatencies).sort(),
+    claimedKinds,
+    completionCalls,
+    cpuMsPerItem,
+  };
 }
 
 const CLAIM_ITEMS = { full: 2_000, quick: 32 };
-/** A worker process must keep up with the payouts of the seed's peak on its own at batch 16; one-by-one is the reference. */
-const CLAIMS_TARGET_PER_SECOND = { 1: 100, 16: 900 } as const;
+/**
+ * A worker process must keep up with the payouts of the seed's peak on its own at batch 16; one-by-one is the reference.
+ * Issue 43: the worker at concurrency 16 with a no-op handler drained 250 items/s; 4× that is the goal.
+ */
+const CLAIMS_TARGET_PER_SECOND = { 1: 100, 16: 1_000 } as const;
 
 export function workerClaimsScenario(batch: 1 | 16): Scenario {
   const name = `worker-claims-b${batch}`;
   return {
     name,
-    describe: (mode) => `${sized(mode, CLAIM_ITEMS)} items of one kind (created untimed), drained by one createWorker with concurrency ${batch} (claims of up to ${batch})`,
+    describe: (mode) =>
+      `${sized(mode, CLAIM_ITEMS)} items of one kind (created untimed), drained by one createWorker with concurrency ${batch} (claims of up to ${batch})`,
     async run(context) {
       const kind = `bench-claims-b${batch}-${context.runId}`;
       context.book.workKinds.add(kind);
@@ -105,8 +134,11 @@ export function workerClaimsScenario(batch: 1 | 16): Scenario {
         seconds: drained.seconds,
         latenciesMs: drained.claimLatencies,
         errors: drained.failures,
-        target: atLeastOpsPerSecond(CLAIMS_TARGET_PER_SECOND[batch], `≥ ${CLAIMS_TARGET_PER_SECOND[batch]} items/s per worker at batch ${batch}`),
-        note: `${drained.claimLatencies.length} claim calls, ${(drained.completed / Math.max(1, drained.claimLatencies.length)).toFixed(1)} items per call (p50/p99: claimWorkItems)`,
+        target: atLeastOpsPerSecond(
+          CLAIMS_TARGET_PER_SECOND[batch],
+          `≥ ${CLAIMS_TARGET_PER_SECOND[batch]} items/s per worker at batch ${batch}`,
+        ),
+        note: `${drained.claimLatencies.length} claim calls, ${(drained.completed / Math.max(1, drained.claimLatencies.length)).toFixed(1)} items per call; ${drained.completionCalls} completeWorkItems calls; ${drained.cpuMsPerItem.toFixed(2)} ms of API+worker CPU per item (p50/p99: claimWorkItems)`,
       };
       return [measured];
     },
@@ -119,7 +151,8 @@ const FAIR_RATIO_MAX = 2;
 
 export const fairnessScenario: Scenario = {
   name: 'work-fairness',
-  describe: (mode) => `two kinds backlogged (${sized(mode, { full: FAIR_ITEMS.full.a, quick: FAIR_ITEMS.quick.a })} and ${sized(mode, { full: FAIR_ITEMS.full.b, quick: FAIR_ITEMS.quick.b })}, created untimed), one worker claiming both in batches of 16: their claims while both wait`,
+  describe: (mode) =>
+    `two kinds backlogged (${sized(mode, { full: FAIR_ITEMS.full.a, quick: FAIR_ITEMS.quick.a })} and ${sized(mode, { full: FAIR_ITEMS.full.b, quick: FAIR_ITEMS.quick.b })}, created untimed), one worker claiming both in batches of 16: their claims while both wait`,
   async run(context) {
     const counts = FAIR_ITEMS[context.mode];
     const [a, b] = [`bench-fair-a-${context.runId}`, `bench-fair-b-${context.runId}`];
@@ -134,7 +167,10 @@ export const fairnessScenario: Scenario = {
     const claimsA = window.filter((kind) => kind === a).length;
     const claimsB = window.length - claimsA;
     const ratio = claimsB > 0 ? claimsA / claimsB : Number.POSITIVE_INFINITY;
-    const target: Target = { text: `W6: claims of the two kinds within ${FAIR_RATIO_MAX}:1 while both wait`, met: () => ratio <= FAIR_RATIO_MAX && ratio >= 1 / FAIR_RATIO_MAX };
+    const target: Target = {
+      text: `W6: claims of the two kinds within ${FAIR_RATIO_MAX}:1 while both wait`,
+      met: () => ratio <= FAIR_RATIO_MAX && ratio >= 1 / FAIR_RATIO_MAX,
+    };
     return [
       {
         name: 'work-fairness',
@@ -189,36 +225,67 @@ async function runEndToEnd(context: BenchContext, mode: Mode): Promise<Measured[
     await until(() => app.server.services.liveFeeds.workItems.subscriberCount > 0, 'the payout worker to subscribe');
     const accountId = `bench-e2e-${context.runId}`;
     const fund = 1_000_000_000;
-    if (outcomeLabel(await pool.post(app.keys.service, OPEN_ACCOUNT, { input: { accountId, currency: 'EUR' } }), 'openAccount') !== 'OpenAccountSuccess') throw new Error('e2e: account not opened');
-    if (outcomeLabel(await pool.post(app.keys.service, DEPOSIT, { input: { accountId, amount: fund, requestId: `${accountId}-fund` } }), 'deposit') !== 'DepositSuccess') throw new Error('e2e: not funded');
+    if (
+      outcomeLabel(
+        await pool.post(app.keys.service, OPEN_ACCOUNT, { input: { accountId, currency: 'EUR' } }),
+        'openAccount',
+      ) !== 'OpenAccountSuccess'
+    )
+      throw new Error('e2e: account not opened');
+    if (
+      outcomeLabel(
+        await pool.post(app.keys.service, DEPOSIT, {
+          input: { accountId, amount: fund, requestId: `${accountId}-fund` },
+        }),
+        'deposit',
+      ) !== 'DepositSuccess'
+    )
+      throw new Error('e2e: not funded');
 
     const latencies = new Map<string, number>();
     const withdraw = async (requestId: string): Promise<{ label: string; entryId?: string; answeredAt: number }> => {
       const answer = await pool.post(app.keys.service, WITHDRAW, { input: { accountId, amount: 1, requestId } });
       const answeredAt = performance.timeOrigin + performance.now();
       const label = outcomeLabel(answer, 'withdraw');
-      return { label, answeredAt, ...(label === 'WithdrawSuccess' ? { entryId: String(answer.data?.['withdraw'].entry.id) } : {}) };
+      return {
+        label,
+        answeredAt,
+        ...(label === 'WithdrawSuccess' ? { entryId: String(answer.data?.['withdraw'].entry.id) } : {}),
+      };
     };
     const paid = (entryId: string) =>
       paidAt.has(entryId)
         ? Promise.resolve()
         : new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`no payout for ${entryId} within ${E2E_TIMEOUT_MS} ms`)), E2E_TIMEOUT_MS);
+            const timer = setTimeout(
+              () => reject(new Error(`no payout for ${entryId} within ${E2E_TIMEOUT_MS} ms`)),
+              E2E_TIMEOUT_MS,
+            );
             waiting.set(entryId, () => {
               clearTimeout(timer);
               waiting.delete(entryId);
               resolve();
             });
           });
-    const line = (name: string, entries: Array<{ entryId: string; answeredAt: number }>, seconds: number, errors: number, note: string): Measured => {
-      for (const { entryId, answeredAt } of entries) latencies.set(entryId, Math.max(0, paidAt.get(entryId)! - answeredAt));
+    const line = (
+      name: string,
+      entries: Array<{ entryId: string; answeredAt: number }>,
+      seconds: number,
+      errors: number,
+      note: string,
+    ): Measured => {
+      for (const { entryId, answeredAt } of entries)
+        latencies.set(entryId, Math.max(0, paidAt.get(entryId)! - answeredAt));
       return {
         name,
         ops: entries.length,
         seconds,
         latenciesMs: Float64Array.from(entries.map(({ entryId }) => latencies.get(entryId)!)).sort(),
         errors,
-        target: { text: `p50 ≤ ${E2E_P50_MS_MAX} ms from withdrawal answered to payout stored`, met: (measured) => percentileMs(measured.latenciesMs, 0.5) <= E2E_P50_MS_MAX },
+        target: {
+          text: `p50 ≤ ${E2E_P50_MS_MAX} ms from withdrawal answered to payout stored`,
+          met: (measured) => percentileMs(measured.latenciesMs, 0.5) <= E2E_P50_MS_MAX,
+        },
         note,
       };
     };
@@ -241,22 +308,41 @@ async function runEndToEnd(context: BenchContext, mode: Mode): Promise<Measured[
     // c=16: callers withdraw as fast as they are answered; the payouts follow as they can.
     const many: Array<{ entryId: string; answeredAt: number }> = [];
     const count = sized(mode, E2E_C16);
-    const run = await runLoad({ concurrency: E2E_CONCURRENCY, opsMax: count, durationMaxMs: E2E_TIMEOUT_MS }, async (i) => {
-      const answer = await withdraw(`${accountId}-c16-${i}`);
-      if (answer.entryId) many.push({ entryId: answer.entryId, answeredAt: answer.answeredAt });
-      return { label: answer.label };
-    });
-    const lastPaidMs = await Promise.all(many.map(({ entryId }) => paid(entryId))).then(() => Math.max(...many.map(({ entryId }) => paidAt.get(entryId)!)));
+    const run = await runLoad(
+      { concurrency: E2E_CONCURRENCY, opsMax: count, durationMaxMs: E2E_TIMEOUT_MS },
+      async (i) => {
+        const answer = await withdraw(`${accountId}-c16-${i}`);
+        if (answer.entryId) many.push({ entryId: answer.entryId, answeredAt: answer.answeredAt });
+        return { label: answer.label };
+      },
+    );
+    const lastPaidMs = await Promise.all(many.map(({ entryId }) => paid(entryId))).then(() =>
+      Math.max(...many.map(({ entryId }) => paidAt.get(entryId)!)),
+    );
     const firstAnsweredMs = Math.min(...many.map(({ answeredAt }) => answeredAt));
 
     // Exactly once at the provider: one payout per withdrawal, no call answered by key (nothing was retried).
     const snapshot = provider.snapshot();
     const withdrawals = single.length + many.length;
-    if (snapshot.paid !== withdrawals || snapshot.refusals > 0) throw new Error(`e2e: ${snapshot.paid} payouts for ${withdrawals} withdrawals (${JSON.stringify({ ...snapshot, payouts: undefined, held: undefined })})`);
+    if (snapshot.paid !== withdrawals || snapshot.refusals > 0)
+      throw new Error(
+        `e2e: ${snapshot.paid} payouts for ${withdrawals} withdrawals (${JSON.stringify({ ...snapshot, payouts: undefined, held: undefined })})`,
+      );
     return [
-      line('payout-e2e-c1', single, singleSeconds, singleErrors, `provider calls ${snapshot.calls} for ${withdrawals} payouts in both lines`),
-      line('payout-e2e-c16', many, run.seconds, count - many.length,
-        `withdrawals at ${(many.length / run.seconds).toFixed(0)}/s; all ${many.length} paid ${((lastPaidMs - firstAnsweredMs) / 1000).toFixed(2)} s after the first answer`),
+      line(
+        'payout-e2e-c1',
+        single,
+        singleSeconds,
+        singleErrors,
+        `provider calls ${snapshot.calls} for ${withdrawals} payouts in both lines`,
+      ),
+      line(
+        'payout-e2e-c16',
+        many,
+        run.seconds,
+        count - many.length,
+        `withdrawals at ${(many.length / run.seconds).toFixed(0)}/s; all ${many.length} paid ${((lastPaidMs - firstAnsweredMs) / 1000).toFixed(2)} s after the first answer`,
+      ),
     ];
   } finally {
     await worker?.stop();

@@ -16,7 +16,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient, ReadPreference } from 'mongodb';
-import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
+import {
+  createClient,
+  createWorker,
+  PreconditionError,
+  type PreconditionClient,
+  type Worker,
+} from '../../packages/sdk/src/index.ts';
 import { answerLog, r5Violations } from '../../test/support/answerLog.ts';
 import { startAppProcess, type AppProcess } from '../../test/support/app.ts';
 import { startReplicaSet } from '@precondition/mongo-emulator';
@@ -46,7 +52,8 @@ const FINAL_WITHIN_MS = 60_000;
 const SETTLE_MS = 120_000;
 const TRANSIENT = new Set(['RequestInProgress', 'OutcomeUnknown']);
 
-if (!(MINUTES > 0) || !(RATE > 0) || !(SUBSCRIBERS >= 0)) throw new Error('usage: npm run soak -- --minutes N [--rate OPS_PER_S] [--subscribers N] [--name NAME] [--out DIR]');
+if (!(MINUTES > 0) || !(RATE > 0) || !(SUBSCRIBERS >= 0))
+  throw new Error('usage: npm run soak -- --minutes N [--rate OPS_PER_S] [--subscribers N] [--name NAME] [--out DIR]');
 
 type Kind = 'deposit' | 'withdraw' | 'transfer' | 'hold' | 'batch' | 'work';
 interface Ack {
@@ -78,11 +85,21 @@ async function timed<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-type Answer = { __typename: string; original?: { __typename: string } | null; hold?: { id: string }; results?: Answer[] };
-const finalOf = (answer: Answer) => (answer.__typename === 'DuplicateReplayed' ? (answer.original?.__typename ?? 'DuplicateReplayed') : answer.__typename);
+type Answer = {
+  __typename: string;
+  original?: { __typename: string } | null;
+  hold?: { id: string };
+  results?: Answer[];
+};
+const finalOf = (answer: Answer) =>
+  answer.__typename === 'DuplicateReplayed' ? (answer.original?.__typename ?? 'DuplicateReplayed') : answer.__typename;
 
 /** The same call (same keys) until its answer is final; an SDK error is counted, and the next process tried. */
-async function untilFinal(clients: PreconditionClient[], first: number, call: (client: PreconditionClient) => Promise<Answer>): Promise<Answer | undefined> {
+async function untilFinal(
+  clients: PreconditionClient[],
+  first: number,
+  call: (client: PreconditionClient) => Promise<Answer>,
+): Promise<Answer | undefined> {
   const startedAt = Date.now();
   for (let attempt = 0; Date.now() - startedAt < FINAL_WITHIN_MS; attempt++) {
     try {
@@ -136,7 +153,9 @@ async function main(): Promise<void> {
   // default election timings: the durable set production would run where no mongod can be had.
   const dbpath = mkdtempSync(join(tmpdir(), 'soak-set-'));
   const set = await startReplicaSet({ nodes: 3, dbpath });
-  const memberClients = set.members.map((m) => new MongoClient(`mongodb://${m.address}/?directConnection=true`, { serverSelectionTimeoutMS: 5_000 }));
+  const memberClients = set.members.map(
+    (m) => new MongoClient(`mongodb://${m.address}/?directConnection=true`, { serverSelectionTimeoutMS: 5_000 }),
+  );
   const processes: AppProcess[] = [];
   const clients: PreconditionClient[] = [];
   const workers: Worker[] = [];
@@ -148,9 +167,24 @@ async function main(): Promise<void> {
     const serviceKey = `soak-service-${randomBytes(8).toString('hex')}`;
     const opsKey = `soak-ops-${randomBytes(8).toString('hex')}`;
     for (let i = 0; i < 2; i++) {
-      processes.push(await startAppProcess({ mongoUri: set.uri, dbName, startTimeoutMs: 120_000, apiKeys: { [serviceKey]: 'service', [opsKey]: 'ops' }, env: { RATE_LIMITS: 'off' } }));
+      processes.push(
+        await startAppProcess({
+          mongoUri: set.uri,
+          dbName,
+          startTimeoutMs: 120_000,
+          apiKeys: { [serviceKey]: 'service', [opsKey]: 'ops' },
+          env: { RATE_LIMITS: 'off' },
+        }),
+      );
     }
-    const clientFor = (proc: AppProcess, key: string) => createClient({ url: proc.url, apiKey: key, fetch: answers.fetch, webSocketImpl: answers.WebSocket, retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 } });
+    const clientFor = (proc: AppProcess, key: string) =>
+      createClient({
+        url: proc.url,
+        apiKey: key,
+        fetch: answers.fetch,
+        webSocketImpl: answers.WebSocket,
+        retry: { maxAttempts: 8, maxElapsedMs: 10_000, maxDelayMs: 2_000 },
+      });
     for (const proc of processes) clients.push(clientFor(proc, serviceKey));
     const accounts = Array.from({ length: ACCOUNTS }, (_, i) => `soak-${i}`);
     for (const accountId of accounts) {
@@ -160,10 +194,19 @@ async function main(): Promise<void> {
 
     // 100 subscribers, ten to a socket, half on each process: each counts its entries and checks
     // that every account's versions only go up (no entry twice, none out of order).
-    const subscriberClients = Array.from({ length: Math.ceil(SUBSCRIBERS / 10) }, (_, i) => clientFor(processes[i % 2]!, opsKey));
+    const subscriberClients = Array.from({ length: Math.ceil(SUBSCRIBERS / 10) }, (_, i) =>
+      clientFor(processes[i % 2]!, opsKey),
+    );
     otherClients.push(...subscriberClients);
     const subscribers = Array.from({ length: SUBSCRIBERS }, (_, i) => {
-      const seen = { live: false, count: 0, resyncs: 0, disorder: 0, failed: undefined as string | undefined, last: new Map<string, number>() };
+      const seen = {
+        live: false,
+        count: 0,
+        resyncs: 0,
+        disorder: 0,
+        failed: undefined as string | undefined,
+        last: new Map<string, number>(),
+      };
       void (async () => {
         for await (const event of subscriberClients[Math.floor(i / 10)]!.subscribe.ledgerEntryAdded({})) {
           if (event.__typename === 'ResyncRequired') seen.resyncs += 1;
@@ -185,7 +228,11 @@ async function main(): Promise<void> {
     // Live before the workload: markers until every subscriber has seen one (not counted).
     await waitFor(
       async () => {
-        await clients[0]!.deposit({ accountId: accounts[0]!, amount: 1, requestId: `${dbName}-marker-${randomBytes(4).toString('hex')}` });
+        await clients[0]!.deposit({
+          accountId: accounts[0]!,
+          amount: 1,
+          requestId: `${dbName}-marker-${randomBytes(4).toString('hex')}`,
+        });
         return subscribers.every((s) => s.live) ? true : undefined;
       },
       'every subscriber live',
@@ -215,7 +262,17 @@ async function main(): Promise<void> {
     const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
     const nextKind = (): Kind => {
       const roll = Math.random();
-      return roll < 0.25 ? 'deposit' : roll < 0.5 ? 'withdraw' : roll < 0.75 ? 'transfer' : roll < 0.83 ? 'hold' : roll < 0.91 ? 'batch' : 'work';
+      return roll < 0.25
+        ? 'deposit'
+        : roll < 0.5
+          ? 'withdraw'
+          : roll < 0.75
+            ? 'transfer'
+            : roll < 0.83
+              ? 'hold'
+              : roll < 0.91
+                ? 'batch'
+                : 'work';
     };
     const runOne = async (lane: number) => {
       const key = `${dbName}-${n++}`;
@@ -223,26 +280,74 @@ async function main(): Promise<void> {
       const amount = 1 + Math.floor(Math.random() * 50);
       const accountId = pick(accounts);
       let answer: Answer | undefined;
-      if (kind === 'deposit') answer = await untilFinal(clients, lane, (c) => c.deposit({ accountId, amount, requestId: key }) as Promise<Answer>);
-      else if (kind === 'withdraw') answer = await untilFinal(clients, lane, (c) => c.withdraw({ accountId, amount, requestId: key }) as Promise<Answer>);
+      if (kind === 'deposit')
+        answer = await untilFinal(
+          clients,
+          lane,
+          (c) => c.deposit({ accountId, amount, requestId: key }) as Promise<Answer>,
+        );
+      else if (kind === 'withdraw')
+        answer = await untilFinal(
+          clients,
+          lane,
+          (c) => c.withdraw({ accountId, amount, requestId: key }) as Promise<Answer>,
+        );
       else if (kind === 'transfer') {
         const toAccountId = pick(accounts.filter((a) => a !== accountId));
-        answer = await untilFinal(clients, lane, (c) => c.transfer({ fromAccountId: accountId, toAccountId, amount, requestId: key }) as Promise<Answer>);
+        answer = await untilFinal(
+          clients,
+          lane,
+          (c) => c.transfer({ fromAccountId: accountId, toAccountId, amount, requestId: key }) as Promise<Answer>,
+        );
       } else if (kind === 'batch') {
-        const moves = [...accounts].sort(() => Math.random() - 0.5).slice(0, 3).map((a, i) => ({ kind: i % 2 === 0 ? ('DEPOSIT' as const) : ('WITHDRAW' as const), accountId: a, amount, requestId: `${key}-b${i}` }));
+        const moves = [...accounts]
+          .sort(() => Math.random() - 0.5)
+          .slice(0, 3)
+          .map((a, i) => ({
+            kind: i % 2 === 0 ? ('DEPOSIT' as const) : ('WITHDRAW' as const),
+            accountId: a,
+            amount,
+            requestId: `${key}-b${i}`,
+          }));
         answer = await untilFinal(clients, lane, (c) => c.submitMoves({ atomic: true, moves }) as Promise<Answer>);
-        if (answer) acks.push({ kind, key, final: answer.results?.every((r) => finalOf(r).endsWith('Success')) ? 'applied' : 'refused', size: moves.length });
+        if (answer)
+          acks.push({
+            kind,
+            key,
+            final: answer.results?.every((r) => finalOf(r).endsWith('Success')) ? 'applied' : 'refused',
+            size: moves.length,
+          });
         return;
       } else if (kind === 'hold') {
-        const authorized = await untilFinal(clients, lane, (c) => c.authorizeHold({ accountId, amount, expiresInSeconds: 600, requestId: `${key}-a` }) as Promise<Answer>);
-        const hold = authorized && (authorized.__typename === 'DuplicateReplayed' ? (authorized.original as Answer | null) : authorized);
+        const authorized = await untilFinal(
+          clients,
+          lane,
+          (c) =>
+            c.authorizeHold({ accountId, amount, expiresInSeconds: 600, requestId: `${key}-a` }) as Promise<Answer>,
+        );
+        const hold =
+          authorized &&
+          (authorized.__typename === 'DuplicateReplayed' ? (authorized.original as Answer | null) : authorized);
         if (!hold?.hold) return;
         const capture = Math.random() < 0.6;
-        answer = await untilFinal(clients, lane, (c) =>
-          (capture ? c.captureHold({ holdId: hold.hold!.id, amount: Math.max(1, Math.floor(amount / 2)), requestId: `${key}-c` }) : c.voidHold({ holdId: hold.hold!.id, requestId: `${key}-c` })) as Promise<Answer>,
+        answer = await untilFinal(
+          clients,
+          lane,
+          (c) =>
+            (capture
+              ? c.captureHold({
+                  holdId: hold.hold!.id,
+                  amount: Math.max(1, Math.floor(amount / 2)),
+                  requestId: `${key}-c`,
+                })
+              : c.voidHold({ holdId: hold.hold!.id, requestId: `${key}-c` })) as Promise<Answer>,
         );
       } else {
-        answer = await untilFinal(clients, lane, (c) => c.createWorkItem({ kind: 'SOAK', idempotencyKey: key, payload: { n } }) as Promise<Answer>);
+        answer = await untilFinal(
+          clients,
+          lane,
+          (c) => c.createWorkItem({ kind: 'SOAK', idempotencyKey: key, payload: { n } }) as Promise<Answer>,
+        );
       }
       if (answer) acks.push({ kind, key, final: finalOf(answer) });
     };
@@ -259,11 +364,40 @@ async function main(): Promise<void> {
 
     // ---- sampling
     const samples: SoakSample[] = [];
-    const header = ['t_s', 'api0_rss_mb', 'api1_rss_mb', 'api0_heap_mb', 'api1_heap_mb', 'api0_handles', 'api1_handles', 'api0_loop_p99_ms', 'api1_loop_p99_ms', ...[0, 1, 2].flatMap((i) => [`m${i}_rss_mb`, `m${i}_heap_mb`, `m${i}_handles`, `m${i}_loop_p99_ms`]), 'calls', 'p50_ms', 'p99_ms', 'errors', 'oplog_window_s'];
+    const header = [
+      't_s',
+      'api0_rss_mb',
+      'api1_rss_mb',
+      'api0_heap_mb',
+      'api1_heap_mb',
+      'api0_handles',
+      'api1_handles',
+      'api0_loop_p99_ms',
+      'api1_loop_p99_ms',
+      ...[0, 1, 2].flatMap((i) => [`m${i}_rss_mb`, `m${i}_heap_mb`, `m${i}_handles`, `m${i}_loop_p99_ms`]),
+      'calls',
+      'p50_ms',
+      'p99_ms',
+      'errors',
+      'oplog_window_s',
+    ];
     writeFileSync(csvPath, `${header.join(',')}\n`);
     const sampleOnce = async () => {
-      const metrics = await Promise.all(processes.map((p) => fetch(p.url.replace(/\/graphql$/, '/metrics')).then((r) => r.text()).catch(() => '')));
-      const statuses = await Promise.all(memberClients.map((c) => c.db('admin').command({ serverStatus: 1 }).catch(() => undefined)));
+      const metrics = await Promise.all(
+        processes.map((p) =>
+          fetch(p.url.replace(/\/graphql$/, '/metrics'))
+            .then((r) => r.text())
+            .catch(() => ''),
+        ),
+      );
+      const statuses = await Promise.all(
+        memberClients.map((c) =>
+          c
+            .db('admin')
+            .command({ serverStatus: 1 })
+            .catch(() => undefined),
+        ),
+      );
       const window = calls.splice(0).map((c) => c.ms);
       const mb = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10;
       const sample: SoakSample = {
@@ -273,9 +407,13 @@ async function main(): Promise<void> {
         apiHandles: metrics.map((m) => metric(m, 'nodejs_active_handles_total')),
         apiLoopDelayP99Ms: metrics.map((m) => Math.round(metric(m, 'nodejs_eventloop_lag_p99_seconds') * 10_000) / 10),
         engineRssMb: set.members.map((m) => Math.round(procStatusKb(m.pid, 'VmRSS') / 102.4) / 10),
-        engineHeapMb: statuses.map((s) => (s?.['emulatorProcess'] ? mb(Number(s['emulatorProcess'].heapUsedBytes)) : -1)),
+        engineHeapMb: statuses.map((s) =>
+          s?.['emulatorProcess'] ? mb(Number(s['emulatorProcess'].heapUsedBytes)) : -1,
+        ),
         engineHandles: set.members.map((m, i) => statuses[i]?.['emulatorProcess']?.activeHandles ?? openFds(m.pid)),
-        engineLoopDelayP99Ms: statuses.map((s) => (s?.['emulatorProcess'] ? Math.round(Number(s['emulatorProcess'].eventLoopDelayP99Ms) * 10) / 10 : -1)),
+        engineLoopDelayP99Ms: statuses.map((s) =>
+          s?.['emulatorProcess'] ? Math.round(Number(s['emulatorProcess'].eventLoopDelayP99Ms) * 10) / 10 : -1,
+        ),
         calls: window.length,
         p50Ms: Math.round(percentile(window, 50)),
         p99Ms: Math.round(percentile(window, 99)),
@@ -284,11 +422,33 @@ async function main(): Promise<void> {
       };
       errorsInWindow = 0;
       samples.push(sample);
-      const row = [sample.t, ...sample.apiRssMb, ...sample.apiHeapMb, ...sample.apiHandles, ...sample.apiLoopDelayP99Ms, ...[0, 1, 2].flatMap((i) => [sample.engineRssMb[i], sample.engineHeapMb[i], sample.engineHandles[i], sample.engineLoopDelayP99Ms[i]]), sample.calls, sample.p50Ms, sample.p99Ms, sample.errors, sample.oplogWindowSeconds];
+      const row = [
+        sample.t,
+        ...sample.apiRssMb,
+        ...sample.apiHeapMb,
+        ...sample.apiHandles,
+        ...sample.apiLoopDelayP99Ms,
+        ...[0, 1, 2].flatMap((i) => [
+          sample.engineRssMb[i],
+          sample.engineHeapMb[i],
+          sample.engineHandles[i],
+          sample.engineLoopDelayP99Ms[i],
+        ]),
+        sample.calls,
+        sample.p50Ms,
+        sample.p99Ms,
+        sample.errors,
+        sample.oplogWindowSeconds,
+      ];
       appendFileSync(csvPath, `${row.join(',')}\n`);
-      console.log(`[soak] ${(sample.t / 60).toFixed(1)} min: ${sample.calls} calls, p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms, errors ${sample.errors}; API RSS ${sample.apiRssMb.join('/')} MB, heap ${sample.apiHeapMb.join('/')} MB; members RSS ${sample.engineRssMb.join('/')} MB; oplog window ${sample.oplogWindowSeconds} s`);
+      console.log(
+        `[soak] ${(sample.t / 60).toFixed(1)} min: ${sample.calls} calls, p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms, errors ${sample.errors}; API RSS ${sample.apiRssMb.join('/')} MB, heap ${sample.apiHeapMb.join('/')} MB; members RSS ${sample.engineRssMb.join('/')} MB; oplog window ${sample.oplogWindowSeconds} s`,
+      );
     };
-    const sampler = setInterval(() => void sampleOnce().catch((error: unknown) => console.error('[soak] a sample failed:', error)), SAMPLE_MS);
+    const sampler = setInterval(
+      () => void sampleOnce().catch((error: unknown) => console.error('[soak] a sample failed:', error)),
+      SAMPLE_MS,
+    );
     await Promise.all(lanes);
     clearInterval(sampler);
     await sampleOnce();
@@ -297,9 +457,20 @@ async function main(): Promise<void> {
     const db = check.db(dbName);
     const read = { readPreference: ReadPreference.primary } as const;
     const violations: string[] = [];
-    const done = await waitFor(async () => ((await db.collection('workItems').countDocuments({ status: { $ne: 'DONE' } }, read)) === 0 ? true : undefined), 'every work item DONE', SETTLE_MS).catch(() => false);
-    if (!done) violations.push(`${await db.collection('workItems').countDocuments({ status: { $ne: 'DONE' } }, read)} work items not DONE`);
-    const entries = await db.collection('ledger_entries').aggregate<{ _id: string; n: number }>([{ $group: { _id: '$requestId', n: { $sum: 1 } } }], read).toArray();
+    const done = await waitFor(
+      async () =>
+        (await db.collection('workItems').countDocuments({ status: { $ne: 'DONE' } }, read)) === 0 ? true : undefined,
+      'every work item DONE',
+      SETTLE_MS,
+    ).catch(() => false);
+    if (!done)
+      violations.push(
+        `${await db.collection('workItems').countDocuments({ status: { $ne: 'DONE' } }, read)} work items not DONE`,
+      );
+    const entries = await db
+      .collection('ledger_entries')
+      .aggregate<{ _id: string; n: number }>([{ $group: { _id: '$requestId', n: { $sum: 1 } } }], read)
+      .toArray();
     const perKey = new Map(entries.map((e) => [e._id, e.n]));
     let lost = 0;
     for (const ack of acks) {
@@ -308,8 +479,14 @@ async function main(): Promise<void> {
         if (!(await db.collection('workItems').findOne({ idempotencyKey: `client:${ack.key}` }, read))) lost += 1;
         continue;
       }
-      const keys = ack.kind === 'batch' ? Array.from({ length: ack.size! }, (_, i) => `${ack.key}-b${i}`) : ack.kind === 'hold' ? [`${ack.key}-c`] : [ack.key];
-      const want = !applied || (ack.kind === 'hold' && ack.final === 'VoidHoldSuccess') ? 0 : ack.kind === 'transfer' ? 2 : 1;
+      const keys =
+        ack.kind === 'batch'
+          ? Array.from({ length: ack.size! }, (_, i) => `${ack.key}-b${i}`)
+          : ack.kind === 'hold'
+            ? [`${ack.key}-c`]
+            : [ack.key];
+      const want =
+        !applied || (ack.kind === 'hold' && ack.final === 'VoidHoldSuccess') ? 0 : ack.kind === 'transfer' ? 2 : 1;
       for (const key of keys) {
         const got = perKey.get(key) ?? 0;
         if (got < want) lost += 1;
@@ -317,14 +494,46 @@ async function main(): Promise<void> {
       }
     }
     const accountDocs = await db.collection<{ _id: string; balance: unknown }>('accounts').find({}, read).toArray();
-    const journal = await db.collection('ledger_entries').aggregate<{ _id: string; net: number }>([{ $group: { _id: '$accountId', net: { $sum: { $cond: [{ $in: ['$kind', ['deposit', 'transferIn']] }, { $toLong: '$amount' }, { $multiply: [-1, { $toLong: '$amount' }] }] } } } }], read).toArray();
+    const journal = await db
+      .collection('ledger_entries')
+      .aggregate<{ _id: string; net: number }>(
+        [
+          {
+            $group: {
+              _id: '$accountId',
+              net: {
+                $sum: {
+                  $cond: [
+                    { $in: ['$kind', ['deposit', 'transferIn']] },
+                    { $toLong: '$amount' },
+                    { $multiply: [-1, { $toLong: '$amount' }] },
+                  ],
+                },
+              },
+            },
+          },
+        ],
+        read,
+      )
+      .toArray();
     const net = new Map(journal.map((j) => [j._id, Number(j.net)]));
-    for (const account of accountDocs) if (Number(account.balance) !== (net.get(account._id) ?? 0)) violations.push(`G2: ${account._id} balance ${Number(account.balance)} != journal ${net.get(account._id) ?? 0}`);
-    const owed = await db.collection('ledger_entries').countDocuments({ requestId: { $not: /(-open-|-marker-)/ } }, read);
-    await waitFor(() => (subscribers.every((s) => s.count >= owed || s.resyncs > 0 || s.failed) ? true : undefined), 'every subscriber caught up', SETTLE_MS).catch(() => undefined);
+    for (const account of accountDocs)
+      if (Number(account.balance) !== (net.get(account._id) ?? 0))
+        violations.push(
+          `G2: ${account._id} balance ${Number(account.balance)} != journal ${net.get(account._id) ?? 0}`,
+        );
+    const owed = await db
+      .collection('ledger_entries')
+      .countDocuments({ requestId: { $not: /(-open-|-marker-)/ } }, read);
+    await waitFor(
+      () => (subscribers.every((s) => s.count >= owed || s.resyncs > 0 || s.failed) ? true : undefined),
+      'every subscriber caught up',
+      SETTLE_MS,
+    ).catch(() => undefined);
     for (const [i, s] of subscribers.entries()) {
       if (s.failed) violations.push(`subscriber ${i} ended: ${s.failed}`);
-      else if (s.resyncs === 0 && s.count !== owed) violations.push(`subscriber ${i} got ${s.count} of ${owed} entries`);
+      else if (s.resyncs === 0 && s.count !== owed)
+        violations.push(`subscriber ${i} got ${s.count} of ${owed} entries`);
       if (s.disorder > 0) violations.push(`subscriber ${i}: ${s.disorder} entries twice or out of order`);
     }
     // R5, as the fault run's checker: no INTERNAL_SERVER_ERROR, no UNAVAILABLE without its 503 and Retry-After.

@@ -15,14 +15,44 @@ interface Panel {
 
 function panels(samples: readonly SoakSample[]): Panel[] {
   const per = (label: string, pick: (s: SoakSample) => number[]) =>
-    (samples[0] ? pick(samples[0]) : []).map((_, i) => ({ label: `${label} ${i}`, values: samples.map((s) => pick(s)[i] ?? Number.NaN) }));
+    (samples[0] ? pick(samples[0]) : []).map((_, i) => ({
+      label: `${label} ${i}`,
+      values: samples.map((s) => pick(s)[i] ?? Number.NaN),
+    }));
   return [
     { title: 'RSS', unit: 'MB', series: [...per('API', (s) => s.apiRssMb), ...per('member', (s) => s.engineRssMb)] },
-    { title: 'Heap used', unit: 'MB', series: [...per('API', (s) => s.apiHeapMb), ...per('member', (s) => s.engineHeapMb)] },
-    { title: 'Handles', unit: 'count', series: [...per('API', (s) => s.apiHandles), ...per('member', (s) => s.engineHandles)] },
-    { title: 'Event-loop delay p99', unit: 'ms', series: [...per('API', (s) => s.apiLoopDelayP99Ms), ...per('member', (s) => s.engineLoopDelayP99Ms)] },
-    { title: 'Call latency', unit: 'ms', series: [{ label: 'p50', values: samples.map((s) => s.p50Ms) }, { label: 'p99', values: samples.map((s) => s.p99Ms) }] },
-    { title: 'Calls and errors per 10 s; oplog window', unit: 'count; s', series: [{ label: 'calls', values: samples.map((s) => s.calls) }, { label: 'errors', values: samples.map((s) => s.errors) }, { label: 'oplog window (s)', values: samples.map((s) => s.oplogWindowSeconds) }] },
+    {
+      title: 'Heap used',
+      unit: 'MB',
+      series: [...per('API', (s) => s.apiHeapMb), ...per('member', (s) => s.engineHeapMb)],
+    },
+    {
+      title: 'Handles',
+      unit: 'count',
+      series: [...per('API', (s) => s.apiHandles), ...per('member', (s) => s.engineHandles)],
+    },
+    {
+      title: 'Event-loop delay p99',
+      unit: 'ms',
+      series: [...per('API', (s) => s.apiLoopDelayP99Ms), ...per('member', (s) => s.engineLoopDelayP99Ms)],
+    },
+    {
+      title: 'Call latency',
+      unit: 'ms',
+      series: [
+        { label: 'p50', values: samples.map((s) => s.p50Ms) },
+        { label: 'p99', values: samples.map((s) => s.p99Ms) },
+      ],
+    },
+    {
+      title: 'Calls and errors per 10 s; oplog window',
+      unit: 'count; s',
+      series: [
+        { label: 'calls', values: samples.map((s) => s.calls) },
+        { label: 'errors', values: samples.map((s) => s.errors) },
+        { label: 'oplog window (s)', values: samples.map((s) => s.oplogWindowSeconds) },
+      ],
+    },
   ];
 }
 
@@ -40,7 +70,10 @@ export async function plotSoak(samples: readonly SoakSample[], title: string, pa
     await page.evaluate((data) => {
       // In the page: its DOM, typed as little as this needs (the project compiles without the DOM's types).
       type Element = { style: Record<string, string>; appendChild(child: Element): void };
-      const page = globalThis as unknown as { Chart: new (canvas: Element, config: unknown) => unknown; document: { getElementById(id: string): Element; createElement(tag: string): Element } };
+      const page = globalThis as unknown as {
+        Chart: new (canvas: Element, config: unknown) => unknown;
+        document: { getElementById(id: string): Element; createElement(tag: string): Element };
+      };
       const ChartJs = page.Chart;
       const document = page.document;
       const grid = document.getElementById('grid');
@@ -52,13 +85,28 @@ export async function plotSoak(samples: readonly SoakSample[], title: string, pa
         grid.appendChild(box);
         new ChartJs(canvas, {
           type: 'line',
-          data: { labels: data.minutes, datasets: panel.series.map((s) => ({ label: s.label, data: s.values, pointRadius: 0, borderWidth: 1.5, spanGaps: true })) },
+          data: {
+            labels: data.minutes,
+            datasets: panel.series.map((s) => ({
+              label: s.label,
+              data: s.values,
+              pointRadius: 0,
+              borderWidth: 1.5,
+              spanGaps: true,
+            })),
+          },
           options: {
             animation: false,
             responsive: true,
             maintainAspectRatio: false,
-            plugins: { title: { display: true, text: `${panel.title} (${panel.unit})` }, legend: { labels: { boxWidth: 12 } } },
-            scales: { x: { title: { display: true, text: 'minutes' }, ticks: { maxTicksLimit: 13 } }, y: { beginAtZero: true } },
+            plugins: {
+              title: { display: true, text: `${panel.title} (${panel.unit})` },
+              legend: { labels: { boxWidth: 12 } },
+            },
+            scales: {
+              x: { title: { display: true, text: 'minutes' }, ticks: { maxTicksLimit: 13 } },
+              y: { beginAtZero: true },
+            },
           },
         });
       }

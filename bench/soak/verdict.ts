@@ -51,7 +51,8 @@ export function judgedWindow(samples: readonly SoakSample[]): SoakSample[] {
   return samples.filter((s) => s.t >= end - length);
 }
 
-const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
 
 /**
  * Growth of one series over the window: the mean of its last quarter against the mean of its
@@ -68,7 +69,8 @@ export function judge(samples: readonly SoakSample[], totals: SoakTotals): Verdi
   const lines: string[] = [];
   let ok = true;
   const window = judgedWindow(samples);
-  if (window.length < 4) return { ok: false, lines: [`too few samples to judge (${window.length} in the window; run longer)`] };
+  if (window.length < 4)
+    return { ok: false, lines: [`too few samples to judge (${window.length} in the window; run longer)`] };
   const from = window[0]!.t;
   const to = window.at(-1)!.t;
   lines.push(`judged window: ${Math.round(from)} s to ${Math.round(to)} s (${window.length} samples)`);
@@ -86,7 +88,9 @@ export function judge(samples: readonly SoakSample[], totals: SoakTotals): Verdi
       const g = growth(values);
       const pass = g <= GROWTH_MAX;
       ok &&= pass;
-      lines.push(`${pass ? 'PASS' : 'FAIL'} ${name} ${i}: ${values[0]!.toFixed(1)} -> ${values.at(-1)!.toFixed(1)} MB, growth ${(g * 100).toFixed(1)}% (target <= ${GROWTH_MAX * 100}%)`);
+      lines.push(
+        `${pass ? 'PASS' : 'FAIL'} ${name} ${i}: ${values[0]!.toFixed(1)} -> ${values.at(-1)!.toFixed(1)} MB, growth ${(g * 100).toFixed(1)}% (target <= ${GROWTH_MAX * 100}%)`,
+      );
     }
   }
   const quarter = Math.max(1, Math.floor(window.length / 4));
@@ -94,13 +98,17 @@ export function judge(samples: readonly SoakSample[], totals: SoakTotals): Verdi
   const p99Last = Math.max(...window.slice(-quarter).map((s) => s.p99Ms));
   const p99Flat = p99Last <= Math.max(p99First * P99_FACTOR_MAX, p99First + P99_SLACK_MS);
   ok &&= p99Flat;
-  lines.push(`${p99Flat ? 'PASS' : 'FAIL'} latency p99: ${p99First.toFixed(0)} ms in the window's first quarter, ${p99Last.toFixed(0)} ms in its last (target: at most x${P99_FACTOR_MAX} or +${P99_SLACK_MS} ms)`);
+  lines.push(
+    `${p99Flat ? 'PASS' : 'FAIL'} latency p99: ${p99First.toFixed(0)} ms in the window's first quarter, ${p99Last.toFixed(0)} ms in its last (target: at most x${P99_FACTOR_MAX} or +${P99_SLACK_MS} ms)`,
+  );
   const noErrors = totals.errors === 0;
   ok &&= noErrors;
   lines.push(`${noErrors ? 'PASS' : 'FAIL'} errors: ${totals.errors} of ${totals.calls} calls (target 0)`);
   const noneLost = totals.lost === 0 && totals.violations.length === 0;
   ok &&= noneLost;
-  lines.push(`${noneLost ? 'PASS' : 'FAIL'} lost: ${totals.lost} (target 0)${totals.violations.length ? `; ${totals.violations.length} findings:\n  ${totals.violations.slice(0, 20).join('\n  ')}` : ''}`);
+  lines.push(
+    `${noneLost ? 'PASS' : 'FAIL'} lost: ${totals.lost} (target 0)${totals.violations.length ? `; ${totals.violations.length} findings:\n  ${totals.violations.slice(0, 20).join('\n  ')}` : ''}`,
+  );
   lines.push(ok ? 'VERDICT: PASS' : 'VERDICT: FAIL');
   return { ok, lines };
 }

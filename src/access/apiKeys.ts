@@ -24,7 +24,10 @@ type ParseResult = { ok: true; entries: ApiKeyEntry[] } | { ok: false; error: st
 
 /** Parses API_KEYS. Errors name the entry by position, never by its token. */
 export function parseApiKeys(raw: string): ParseResult {
-  const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   if (items.length > KEY_COUNT_MAX) return { ok: false, error: `expected at most ${KEY_COUNT_MAX} keys` };
   const entries: ApiKeyEntry[] = [];
   const seen = new Set<string>();
@@ -85,7 +88,8 @@ export class Keyring {
       return { ok: false, failure: 'missing' };
     }
     // `Bearer <the printed key>`, the README's placeholder pasted as it is: say what to paste.
-    if (typeof authorization === 'string' && /<[^>]*>/.test(authorization)) return { ok: false, failure: 'placeholder' };
+    if (typeof authorization === 'string' && /<[^>]*>/.test(authorization))
+      return { ok: false, failure: 'placeholder' };
     const match = typeof authorization === 'string' ? /^Bearer ([^\s]{1,512})$/i.exec(authorization.trim()) : null;
     if (!match) return { ok: false, failure: 'malformed' };
     const token = match[1] as string;

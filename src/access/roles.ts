@@ -23,7 +23,7 @@ export const RIGHTS = Object.freeze({
   createWork: ['service', 'admin'],
   /** `scheduleWork`, `unscheduleWork`. */
   scheduleWork: ['service', 'admin'],
-  /** `claimWorkItem`, `claimWorkItems`, `heartbeatWorkItem`, `completeWorkItem`. */
+  /** `claimWorkItem`, `claimWorkItems`, `heartbeatWorkItem(s)`, `completeWorkItem(s)`. */
   processWork: ['worker', 'service', 'admin'],
   /** `requeueWorkItem`. */
   requeueWork: ['ops', 'admin'],

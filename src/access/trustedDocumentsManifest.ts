@@ -18,8 +18,14 @@ export function documentHash(query: string): string {
 }
 
 /** Reads and checks a manifest: an object of sha256 hex → the text it is the hash of. */
-export function readManifest(path: string): { ok: true; hashes: ReadonlySet<string>; texts: ReadonlySet<string> } | { ok: false; error: string } {
-  if (!existsSync(path)) return { ok: false, error: `the manifest ${path} does not exist (build the SDK, or set TRUSTED_DOCUMENTS_MANIFEST)` };
+export function readManifest(
+  path: string,
+): { ok: true; hashes: ReadonlySet<string>; texts: ReadonlySet<string> } | { ok: false; error: string } {
+  if (!existsSync(path))
+    return {
+      ok: false,
+      error: `the manifest ${path} does not exist (build the SDK, or set TRUSTED_DOCUMENTS_MANIFEST)`,
+    };
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
@@ -36,4 +42,3 @@ export function readManifest(path: string): { ok: true; hashes: ReadonlySet<stri
   }
   return { ok: true, hashes: new Set(Object.keys(parsed)), texts: new Set(Object.values(parsed) as string[]) };
 }
-

@@ -86,7 +86,14 @@ type BuildOptions = Pick<AppOptions, 'payoutProjection' | 'ledgerAudit' | 'build
 
 /** Every service of the app over one database, built once; nothing runs until the start-up tasks start it. */
 export function buildServices(
-  parts: { db: Db; engine: EngineInfo; logger: Logger; registry: Registry; processId?: string; payoutQueue?: PayoutQueueConfig },
+  parts: {
+    db: Db;
+    engine: EngineInfo;
+    logger: Logger;
+    registry: Registry;
+    processId?: string;
+    payoutQueue?: PayoutQueueConfig;
+  },
   options: BuildOptions = {},
 ): AppServices {
   const { db, engine, logger, registry } = parts;
@@ -94,8 +101,19 @@ export function buildServices(
   const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
   const streamsTelemetry = createStreamsTelemetry(registry);
   const projectionLogger = logger.child({ component: 'payoutProjection' });
-  const payoutSink = buildPayoutSink(parts.payoutQueue ?? { kind: 'work-items' }, { db, logger: projectionLogger, registry, work });
-  const projectionDeps: PayoutProjectionDeps = { db, logger: projectionLogger, telemetry: streamsTelemetry, work, sink: payoutSink };
+  const payoutSink = buildPayoutSink(parts.payoutQueue ?? { kind: 'work-items' }, {
+    db,
+    logger: projectionLogger,
+    registry,
+    work,
+  });
+  const projectionDeps: PayoutProjectionDeps = {
+    db,
+    logger: projectionLogger,
+    telemetry: streamsTelemetry,
+    work,
+    sink: payoutSink,
+  };
   // The holder of each one-at-a-time job's lease is this process (src/db/leaseJob.ts).
   const projectionOptions = { holder: holderOf(processId, PAYOUT_LEASE_NAME), ...options.payoutProjection };
   return {
@@ -105,17 +123,36 @@ export function buildServices(
     liveFeeds: createLiveFeeds(db, logger, streamsTelemetry),
     payoutProjection: (options.buildPayoutProjection ?? createPayoutProjection)(projectionDeps, projectionOptions),
     payoutLease: createPayoutLeaseReader(db),
-    ledgerAudit: new LedgerAudit(db, logger.child({ component: 'ledgerAudit' }), { holder: holderOf(processId, AUDIT_LEASE_NAME), ...options.ledgerAudit }, createAuditTelemetry(registry)),
+    ledgerAudit: new LedgerAudit(
+      db,
+      logger.child({ component: 'ledgerAudit' }),
+      { holder: holderOf(processId, AUDIT_LEASE_NAME), ...options.ledgerAudit },
+      createAuditTelemetry(registry),
+    ),
     engineStatus: createEngineStatus(db, engine),
-    processLiveness: createProcessLiveness({ db, processId, logger: logger.child({ component: 'processLiveness' }), telemetry: createLivenessTelemetry(registry) }),
+    processLiveness: createProcessLiveness({
+      db,
+      processId,
+      logger: logger.child({ component: 'processLiveness' }),
+      telemetry: createLivenessTelemetry(registry),
+    }),
   };
 }
 
 /** PAYOUT_QUEUE's sink; its metrics are registered either way (the dashboard reads them). */
-function buildPayoutSink(queue: PayoutQueueConfig, deps: { db: Db; logger: Logger; registry: Registry; work: ReturnType<typeof createWorkService> }): PayoutSink {
+function buildPayoutSink(
+  queue: PayoutQueueConfig,
+  deps: { db: Db; logger: Logger; registry: Registry; work: ReturnType<typeof createWorkService> },
+): PayoutSink {
   const telemetry = createPayoutQueueTelemetry(deps.registry);
   if (queue.kind === 'work-items') return workItemsSink(deps.work);
-  return createBullmqPayoutSink({ db: deps.db, redisUrl: queue.redisUrl, queueName: queue.queueName, logger: deps.logger, telemetry });
+  return createBullmqPayoutSink({
+    db: deps.db,
+    redisUrl: queue.redisUrl,
+    queueName: queue.queueName,
+    logger: deps.logger,
+    telemetry,
+  });
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
@@ -143,9 +180,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     cleanups.push(async () => opsGauges.stop());
     const replicaSetGauges = registerReplicaSetGauges(registry, db);
     cleanups.push(async () => replicaSetGauges.stop());
-    const services = buildServices({ db, engine, logger, registry, processId, payoutQueue: config.payoutQueue }, options);
+    const services = buildServices(
+      { db, engine, logger, registry, processId, payoutQueue: config.payoutQueue },
+      options,
+    );
     const tasks = appStartupTasks(services);
-    await runStartupTasks(options.startupTasks ? options.startupTasks(tasks) : tasks, { client, db, config, logger, processId }, cleanups, stopDeadline);
+    await runStartupTasks(
+      options.startupTasks ? options.startupTasks(tasks) : tasks,
+      { client, db, config, logger, processId },
+      cleanups,
+      stopDeadline,
+    );
     let stopping: Promise<void> | undefined;
     return {
       config,
@@ -198,9 +243,15 @@ async function runStartupTasks(
     if (running) {
       cleanups.push(async () => {
         // A task after one that used up the grace still gets a short while of its own (most stop at once).
-        const deadlineMs = Math.max(stopDeadline.atMs, Date.now() + Math.min(deps.config.limits.shutdownGraceMs, TASK_STOP_FLOOR_MS));
+        const deadlineMs = Math.max(
+          stopDeadline.atMs,
+          Date.now() + Math.min(deps.config.limits.shutdownGraceMs, TASK_STOP_FLOOR_MS),
+        );
         if (!(await stopBefore(() => running.stop(), deadlineMs))) {
-          deps.logger.warn({ task: task.name, graceMs: deps.config.limits.shutdownGraceMs }, 'startup task did not stop within the shutdown grace; left behind');
+          deps.logger.warn(
+            { task: task.name, graceMs: deps.config.limits.shutdownGraceMs },
+            'startup task did not stop within the shutdown grace; left behind',
+          );
         }
       });
     }
@@ -219,6 +270,7 @@ function duringElections<T>(task: StartupTask, run: () => Promise<T>, logger: Lo
   return acrossElections(run, {
     budgetMs: DbLimits.startupElectionWaitMs,
     pauseMs: () => DbLimits.startupRetryPauseMs,
-    onRetry: (error) => logger.warn({ task: task.name, err: error }, 'startup task met a replica set without a primary; trying again'),
+    onRetry: (error) =>
+      logger.warn({ task: task.name, err: error }, 'startup task met a replica set without a primary; trying again'),
   });
 }

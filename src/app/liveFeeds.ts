@@ -1,8 +1,22 @@
 import type { Db } from 'mongodb';
 import type { StartupTask } from '../db/startupTask.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ChangeFeed, readFeeds, SubscriptionShares, type FeedReading, type FeedStatus, type StreamsTelemetry } from '../fanout/index.ts';
-import { accountBalanceFeedSpec, holdFeedSpec, ledgerEntryFeedSpec, type AccountBalanceChangedEvent, type HoldChangedEvent, type LedgerEntryAddedEvent } from '../ledger/index.ts';
+import {
+  ChangeFeed,
+  readFeeds,
+  SubscriptionShares,
+  type FeedReading,
+  type FeedStatus,
+  type StreamsTelemetry,
+} from '../fanout/index.ts';
+import {
+  accountBalanceFeedSpec,
+  holdFeedSpec,
+  ledgerEntryFeedSpec,
+  type AccountBalanceChangedEvent,
+  type HoldChangedEvent,
+  type LedgerEntryAddedEvent,
+} from '../ledger/index.ts';
 import { workItemFeedSpec, type WorkItemStatusEvent } from '../work/index.ts';
 
 // The live watchers of one app, one feed per watched collection. src/app/createApp.ts builds them once and
@@ -61,7 +75,11 @@ export function createLiveFeeds(db: Db, logger: Logger, telemetry: StreamsTeleme
       await stopAll();
     },
     statuses: () => (running ? all.map((feed) => feed.status) : null),
-    readings: () => readFeeds(telemetry, all.map((feed) => feed.status)),
+    readings: () =>
+      readFeeds(
+        telemetry,
+        all.map((feed) => feed.status),
+      ),
   };
 }
 

@@ -39,7 +39,12 @@ class Deferred {
   #loaders: Loaders | undefined;
   #logger: Logger | undefined;
 
-  constructor(source: ContextSource, consistency: RequestConsistency, transport: AppContext['transport'], principal: Principal | null) {
+  constructor(
+    source: ContextSource,
+    consistency: RequestConsistency,
+    transport: AppContext['transport'],
+    principal: Principal | null,
+  ) {
     this.#source = source;
     this.#consistency = consistency;
     this.#bindings = { transport, keyId: principal?.keyId, role: principal?.role };
@@ -94,6 +99,11 @@ class AppRequestContext implements AppContext {
     return this.deferred.logger();
   }
 }
-export function createContext(source: ContextSource, auth: Authentication, transport: AppContext['transport'], connectionId: string | null = null): AppContext {
+export function createContext(
+  source: ContextSource,
+  auth: Authentication,
+  transport: AppContext['transport'],
+  connectionId: string | null = null,
+): AppContext {
   return new AppRequestContext(source, auth, transport, connectionId);
 }

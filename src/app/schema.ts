@@ -2,7 +2,7 @@
 // Used by the server, by `npm run schema` and by the tests, so all three see the same schema.
 import 'reflect-metadata';
 import { specifiedDirectives } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, type ClassType } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { LedgerAuditResolver } from '../audit/graphql/LedgerAuditResolver.ts';
 import { HealthResolver } from '../health/graphql/HealthResolver.ts';
@@ -44,12 +44,12 @@ export const resolvers = [
 
 export interface BuildAppSchemaOptions {
   /** Test-only resolvers added to the app's own (e.g. access-control probes). */
-  extraResolvers?: readonly Function[];
+  extraResolvers?: readonly ClassType[];
 }
 
 export async function buildAppSchema(options: BuildAppSchemaOptions = {}): Promise<GraphQLSchema> {
   const schema = await buildSchema({
-    resolvers: [...resolvers, ...(options.extraResolvers ?? [])] as [Function, ...Function[]],
+    resolvers: [...resolvers, ...(options.extraResolvers ?? [])],
     authChecker,
     authMode: 'error',
     pubSub: refusingPubSub,

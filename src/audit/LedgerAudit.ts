@@ -5,7 +5,15 @@ import { newProcessId } from '../db/processLiveness.ts';
 import type { Logger } from '../observability/logger.ts';
 import { auditReaders } from './checks.ts';
 import { AuditLimits } from './limits.ts';
-import { AUDIT_LEASE_NAME, auditRuns, auditState, MismatchKind, type AuditRunDoc, type AuditScope, type AuditStateDoc } from './model.ts';
+import {
+  AUDIT_LEASE_NAME,
+  auditRuns,
+  auditState,
+  MismatchKind,
+  type AuditRunDoc,
+  type AuditScope,
+  type AuditStateDoc,
+} from './model.ts';
 import { runAudit, type RunLimits, type RunPlan } from './run.ts';
 import type { AuditTelemetry } from './telemetry.ts';
 
@@ -105,7 +113,10 @@ export class LedgerAudit {
    */
   async runNow(): Promise<RunNowResult> {
     const state = auditState(this.#db);
-    const requested = await state.findOneAndUpdate({ _id: AUDIT_LEASE_NAME }, [{ $set: { requestedAt: '$$NOW' } }], { upsert: true, returnDocument: 'after' });
+    const requested = await state.findOneAndUpdate({ _id: AUDIT_LEASE_NAME }, [{ $set: { requestedAt: '$$NOW' } }], {
+      upsert: true,
+      returnDocument: 'after',
+    });
     const requestedAt = requested?.requestedAt as Date;
     const acquired = await acquireLease(state, AUDIT_LEASE_NAME, `${this.#holder}:now`, this.#settings.leaseDurationMs);
     if (!acquired) return { kind: 'queued', requestedAt };
@@ -164,14 +175,23 @@ export class LedgerAudit {
     const plan: RunPlan = {
       scope,
       now,
-      from: scope === 'full' || cursor === null ? null : new Date(cursor.getTime() - this.#settings.incrementalMarginMs),
+      from:
+        scope === 'full' || cursor === null ? null : new Date(cursor.getTime() - this.#settings.incrementalMarginMs),
       until: new Date(now.getTime() - settleMs),
     };
     const startedMs = Date.now();
     this.#logger.info({ scope, from: plan.from, until: plan.until }, 'ledger audit: run started');
     let findings;
     try {
-      findings = await runAudit({ readers: auditReaders(this.#db), limits, stillHolding: async () => !signal?.aborted && (await renewLeaseReadingNow(state, lease, leaseDurationMs)) !== null }, plan);
+      findings = await runAudit(
+        {
+          readers: auditReaders(this.#db),
+          limits,
+          stillHolding: async () =>
+            !signal?.aborted && (await renewLeaseReadingNow(state, lease, leaseDurationMs)) !== null,
+        },
+        plan,
+      );
     } catch (error) {
       this.#telemetry.runsTotal.inc({ scope, outcome: 'failed' });
       throw error;
@@ -188,7 +208,10 @@ export class LedgerAudit {
           incrementalCursor: { $literal: plan.until },
           nextIncrementalAt: { $add: ['$$NOW', this.#settings.incrementalPeriodMs] },
           ...(scope === 'full'
-            ? { nextFullAt: { $add: ['$$NOW', this.#settings.fullPeriodMs] }, requestedAt: { $cond: [{ $lte: ['$requestedAt', { $literal: now }] }, null, '$requestedAt'] } }
+            ? {
+                nextFullAt: { $add: ['$$NOW', this.#settings.fullPeriodMs] },
+                requestedAt: { $cond: [{ $lte: ['$requestedAt', { $literal: now }] }, null, '$requestedAt'] },
+              }
             : {}),
         },
       },
@@ -197,20 +220,41 @@ export class LedgerAudit {
       this.#telemetry.runsTotal.inc({ scope, outcome: 'abandoned' });
       return null;
     }
-    const run: AuditRunDoc = { _id: new ObjectId(), scope, startedAt: now, finishedAt: new Date(now.getTime() + (Date.now() - startedMs)), ...findings };
+    const run: AuditRunDoc = {
+      _id: new ObjectId(),
+      scope,
+      startedAt: now,
+      finishedAt: new Date(now.getTime() + (Date.now() - startedMs)),
+      ...findings,
+    };
     await auditRuns(this.#db).insertOne(run);
     await this.#prune();
     this.#telemetry.runsTotal.inc({ scope, outcome: 'complete' });
     this.#telemetry.runDurationSeconds.observe({ scope }, (Date.now() - startedMs) / 1000);
     this.#telemetry.showLatestRun(scope, run.finishedAt, run.mismatchCounts, KINDS);
-    const log = findings.mismatchCount > 0 ? this.#logger.error.bind(this.#logger) : this.#logger.info.bind(this.#logger);
-    log({ scope, accountsChecked: findings.accountsChecked, entriesChecked: findings.entriesChecked, mismatchCount: findings.mismatchCount, mismatches: findings.mismatches.slice(0, 10) }, 'ledger audit: run finished');
+    const log =
+      findings.mismatchCount > 0 ? this.#logger.error.bind(this.#logger) : this.#logger.info.bind(this.#logger);
+    log(
+      {
+        scope,
+        accountsChecked: findings.accountsChecked,
+        entriesChecked: findings.entriesChecked,
+        mismatchCount: findings.mismatchCount,
+        mismatches: findings.mismatches.slice(0, 10),
+      },
+      'ledger audit: run finished',
+    );
     return run;
   }
 
   async #prune(): Promise<void> {
     const runs = auditRuns(this.#db);
-    const oldest = await runs.find({}, { projection: { finishedAt: 1 } }).sort({ finishedAt: -1 }).skip(AuditLimits.runsKeptMax).limit(1).next();
+    const oldest = await runs
+      .find({}, { projection: { finishedAt: 1 } })
+      .sort({ finishedAt: -1 })
+      .skip(AuditLimits.runsKeptMax)
+      .limit(1)
+      .next();
     if (oldest) await runs.deleteMany({ finishedAt: { $lte: oldest.finishedAt } });
   }
 }

@@ -77,7 +77,10 @@ export function auditState(db: Db): Collection<AuditStateDoc> {
 }
 
 export function auditRuns(db: Db): Collection<AuditRunDoc> {
-  return db.collection<AuditRunDoc>(AUDIT_RUNS_COLLECTION, { readPreference: 'primary', writeConcern: { w: 'majority' } });
+  return db.collection<AuditRunDoc>(AUDIT_RUNS_COLLECTION, {
+    readPreference: 'primary',
+    writeConcern: { w: 'majority' },
+  });
 }
 
 /**

@@ -1,6 +1,15 @@
 import type { Collection, Document } from 'mongodb';
 import type { EntryDoc } from '../ledger/index.ts';
-import { checkBalances, checkClosedAccounts, checkHolds, checkPayouts, checkRequests, checkReversals, checkTransfers, type AuditReaders } from './checks.ts';
+import {
+  checkBalances,
+  checkClosedAccounts,
+  checkHolds,
+  checkPayouts,
+  checkRequests,
+  checkReversals,
+  checkTransfers,
+  type AuditReaders,
+} from './checks.ts';
 import type { AuditScope, Mismatch, MismatchKind } from './model.ts';
 
 // One audit run: pages of accounts and entries through the checks, the lease renewed after each
@@ -61,16 +70,34 @@ class Findings implements RunFindings {
 }
 
 /** Pages of `filter` in (createdAt, _id) order, hinted on `index`. */
-async function* entryPages(entries: Collection<EntryDoc>, filter: Document, index: Document, pageSizeMax: number): AsyncGenerator<EntryDoc[]> {
+async function* entryPages(
+  entries: Collection<EntryDoc>,
+  filter: Document,
+  index: Document,
+  pageSizeMax: number,
+): AsyncGenerator<EntryDoc[]> {
   let after: { createdAt: Date; id: string } | null = null;
   for (;;) {
     const page = (extra: Document, n: number) =>
-      entries.find({ ...filter, ...extra }, { hint: index }).sort({ createdAt: 1, _id: 1 }).limit(n).toArray();
+      entries
+        .find({ ...filter, ...extra }, { hint: index })
+        .sort({ createdAt: 1, _id: 1 })
+        .limit(n)
+        .toArray();
     let docs: EntryDoc[];
     if (after === null) docs = await page({}, pageSizeMax);
     else {
       const sameTime = await page({ createdAt: after.createdAt, _id: { $gt: after.id } }, pageSizeMax);
-      docs = sameTime.length === pageSizeMax ? sameTime : [...sameTime, ...(await page({ createdAt: { $gt: after.createdAt, ...filter['createdAt'] } }, pageSizeMax - sameTime.length))];
+      docs =
+        sameTime.length === pageSizeMax
+          ? sameTime
+          : [
+              ...sameTime,
+              ...(await page(
+                { createdAt: { $gt: after.createdAt, ...filter['createdAt'] } },
+                pageSizeMax - sameTime.length,
+              )),
+            ];
     }
     if (docs.length === 0) return;
     yield docs;
@@ -89,18 +116,44 @@ export async function runAudit(deps: RunDeps, plan: RunPlan): Promise<RunFinding
     // Every account, by _id.
     let afterId: string | null = null;
     for (;;) {
-      const page = await readers.accounts.find(afterId === null ? {} : { _id: { $gt: afterId } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limits.pageSizeMax).toArray();
+      const page = await readers.accounts
+        .find(afterId === null ? {} : { _id: { $gt: afterId } }, { projection: { _id: 1 } })
+        .sort({ _id: 1 })
+        .limit(limits.pageSizeMax)
+        .toArray();
       if (page.length === 0) break;
-      findings.add(await checkBalances(readers, page.map((account) => account._id), limits.recheckDelayMs));
-      findings.add(await checkHolds(readers, page.map((account) => account._id), limits.recheckDelayMs));
-      findings.add(await checkClosedAccounts(readers, page.map((account) => account._id)));
+      findings.add(
+        await checkBalances(
+          readers,
+          page.map((account) => account._id),
+          limits.recheckDelayMs,
+        ),
+      );
+      findings.add(
+        await checkHolds(
+          readers,
+          page.map((account) => account._id),
+          limits.recheckDelayMs,
+        ),
+      );
+      findings.add(
+        await checkClosedAccounts(
+          readers,
+          page.map((account) => account._id),
+        ),
+      );
       findings.accountsChecked += page.length;
       afterId = (page.at(-1) as { _id: string })._id;
       if (!(await deps.stillHolding())) return null;
     }
     // Every settled transfer leg and withdrawal, kind by kind on the (kind, createdAt, _id) index.
     for (const kind of ['transferOut', 'transferIn', 'withdrawal', 'depositReversal'] as const) {
-      for await (const page of entryPages(readers.entries, { kind, createdAt: settled }, { kind: 1, createdAt: 1, _id: 1 }, limits.pageSizeMax)) {
+      for await (const page of entryPages(
+        readers.entries,
+        { kind, createdAt: settled },
+        { kind: 1, createdAt: 1, _id: 1 },
+        limits.pageSizeMax,
+      )) {
         findings.add(await checkTransfers(readers, page));
         findings.add(await checkPayouts(readers, page));
         findings.add(await checkReversals(readers, page, limits.recheckDelayMs));
@@ -112,9 +165,14 @@ export async function runAudit(deps: RunDeps, plan: RunPlan): Promise<RunFinding
     // Entries stamped in [from, until): their accounts' balances, their transfer pairs and payouts.
     const checked = new Set<string>();
     const window = plan.from === null ? settled : { $gte: plan.from, ...settled };
-    for await (const page of entryPages(readers.entries, { createdAt: window }, { createdAt: 1, _id: 1 }, limits.pageSizeMax)) {
+    for await (const page of entryPages(
+      readers.entries,
+      { createdAt: window },
+      { createdAt: 1, _id: 1 },
+      limits.pageSizeMax,
+    )) {
       const fresh = [...new Set(page.map((entry) => entry.accountId))].filter((id) => !checked.has(id));
-      fresh.forEach((id) => checked.add(id));
+      for (const id of fresh) checked.add(id);
       findings.add(await checkBalances(readers, fresh, limits.recheckDelayMs));
       findings.add(await checkHolds(readers, fresh, limits.recheckDelayMs));
       findings.add(await checkClosedAccounts(readers, fresh));

@@ -34,7 +34,12 @@ export function createAuditTelemetry(registry: Registry) {
     leaseJobs: createLeaseJobTelemetry(registry),
     runsTotal,
     runDurationSeconds,
-    showLatestRun(scope: AuditScope, finishedAt: Date, counts: Partial<Record<MismatchKind, number>>, kinds: readonly MismatchKind[]): void {
+    showLatestRun(
+      scope: AuditScope,
+      finishedAt: Date,
+      counts: Partial<Record<MismatchKind, number>>,
+      kinds: readonly MismatchKind[],
+    ): void {
       lastCompleteRunTimestampSeconds.set({ scope }, finishedAt.getTime() / 1000);
       for (const kind of kinds) mismatches.set({ scope, kind }, counts[kind] ?? 0);
     },

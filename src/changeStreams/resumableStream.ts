@@ -17,7 +17,10 @@ import { asResumeToken, type ResumeToken } from './resumeCursor.ts';
 // the stream restarts from now and the handler hears of the gap.
 
 /** Where a stream starts: from now, after a resume token, or at a cluster time. */
-export type StreamStart = { kind: 'now' } | { kind: 'after'; token: ResumeToken } | { kind: 'atOperationTime'; operationTime: Timestamp };
+export type StreamStart =
+  | { kind: 'now' }
+  | { kind: 'after'; token: ResumeToken }
+  | { kind: 'atOperationTime'; operationTime: Timestamp };
 
 export const StreamStart = Object.freeze({
   now: Object.freeze({ kind: 'now' }) as StreamStart,
@@ -61,7 +64,10 @@ export async function closeChangeStream(source: StreamSource, stream: ChangeStre
  * with the first change if the aggregate brought one. For short streams that end on their first
  * failure (a subscriber's catch-up); long-lived ones are a ResumableStream.
  */
-export async function openChangeStream(source: StreamSource, start: StreamStart): Promise<{ stream: ChangeStream; first: Document | null }> {
+export async function openChangeStream(
+  source: StreamSource,
+  start: StreamStart,
+): Promise<{ stream: ChangeStream; first: Document | null }> {
   const stream = watchFrom(source, start);
   try {
     return { stream, first: await stream.tryNext() };
@@ -188,23 +194,41 @@ export class ResumableStream {
     handler: StreamHandler,
     options: { backoff?: ReopenBackoff; signal?: AbortSignal } = {},
   ) {
-    if ((handler.change === undefined) === (handler.batch === undefined)) throw new Error('a stream handler takes changes one by one (change) or in batches (batch), one of the two');
+    if ((handler.change === undefined) === (handler.batch === undefined))
+      throw new Error('a stream handler takes changes one by one (change) or in batches (batch), one of the two');
     this.#source = source;
     this.#handler = handler;
-    this.#backoff = options.backoff ?? { baseMs: ChangeStreamLimits.reopenBackoffBaseMs, maxMs: ChangeStreamLimits.reopenBackoffMaxMs };
+    this.#backoff = options.backoff ?? {
+      baseMs: ChangeStreamLimits.reopenBackoffBaseMs,
+      maxMs: ChangeStreamLimits.reopenBackoffMaxMs,
+    };
     const signal = options.signal;
     if (signal) {
       // An owner's stop signal stops the stream too; the listener goes when the run ends.
       const onAbort = () => void this.stop();
       if (signal.aborted) this.#stopping.abort();
       else signal.addEventListener('abort', onAbort, { once: true });
-      this.#stopping.signal.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), { once: true });
+      this.#stopping.signal.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), {
+        once: true,
+      });
     }
   }
 
   get status(): ResumableStreamStatus {
-    const state = this.#phase === 'running' ? (this.#failures > 0 ? 'reopening' : this.#opens > 0 ? 'open' : 'opening') : this.#phase;
-    return { state, consecutiveFailures: this.#failures, lastError: this.#lastError, reopens: Math.max(0, this.#opens - 1) };
+    const state =
+      this.#phase === 'running'
+        ? this.#failures > 0
+          ? 'reopening'
+          : this.#opens > 0
+            ? 'open'
+            : 'opening'
+        : this.#phase;
+    return {
+      state,
+      consecutiveFailures: this.#failures,
+      lastError: this.#lastError,
+      reopens: Math.max(0, this.#opens - 1),
+    };
   }
 
   /** The position after the last change handed over (or the last empty answer); null before the first. */
@@ -257,7 +281,10 @@ export class ResumableStream {
   }
 
   // `opened` is the first stream when start() established it already.
-  async #follow(start: StreamStart, opened: { stream: ChangeStream; first: Document | null } | typeof END | null): Promise<void> {
+  async #follow(
+    start: StreamStart,
+    opened: { stream: ChangeStream; first: Document | null } | typeof END | null,
+  ): Promise<void> {
     let next = start;
     let current = opened;
     try {
@@ -273,7 +300,10 @@ export class ResumableStream {
           const decided = this.#failed(error);
           if (decided === END) break;
           next = decided.next;
-          if (decided.wait) await sleep(reopenDelayMs(this.#failures, this.#backoff), undefined, { signal: this.#stopping.signal }).catch(() => undefined);
+          if (decided.wait)
+            await sleep(reopenDelayMs(this.#failures, this.#backoff), undefined, {
+              signal: this.#stopping.signal,
+            }).catch(() => undefined);
         }
       }
     } finally {
@@ -293,7 +323,8 @@ export class ResumableStream {
     this.#stream = stream;
     const first = await stream.tryNext();
     const token = stream.resumeToken ?? (start.kind === 'after' ? start.token : null);
-    if (token === null) throw new Error('the server sent no resume token with the change stream (postBatchResumeToken)');
+    if (token === null)
+      throw new Error('the server sent no resume token with the change stream (postBatchResumeToken)');
     const opened: StreamOpened = { token: asResumeToken(token), gap: this.#gap, reopened: this.#opens > 0 };
     this.#opens++;
     this.#gap = null;

@@ -9,7 +9,12 @@ export type MongoLimits = Pick<Config['limits'], 'mongoSocketTimeoutMs' | 'mongo
  * primary, so no command of a mutation reads from a secondary; money writes choose
  * `writeConcern: majority` themselves. `monitorCommands` is for tests that read the commands sent.
  */
-export async function connectMongo(uri: string, limits: MongoLimits, appName: string, options: Pick<MongoClientOptions, 'monitorCommands'> = {}): Promise<MongoClient> {
+export async function connectMongo(
+  uri: string,
+  limits: MongoLimits,
+  appName: string,
+  options: Pick<MongoClientOptions, 'monitorCommands'> = {},
+): Promise<MongoClient> {
   const client = new MongoClient(uri, {
     retryWrites: true,
     retryReads: true,

@@ -39,7 +39,11 @@ export async function resolveEngine(config: EngineConfig): Promise<ResolvedEngin
     case 'emulator': {
       const dbpath = emulatorDbpath(config);
       const started = await startEmbeddedEmulator(dbpath);
-      return { ...choice, reason: dbpath ? `${choice.reason}; its data is kept in ${dbpath} (rm -rf it to start clean)` : choice.reason, ...started };
+      return {
+        ...choice,
+        reason: dbpath ? `${choice.reason}; its data is kept in ${dbpath} (rm -rf it to start clean)` : choice.reason,
+        ...started,
+      };
     }
   }
 }
@@ -85,7 +89,10 @@ async function findMongod(config: EngineConfig): Promise<MongodAvailability> {
   const { DryMongoBinary } = await import('mongodb-memory-server');
   const cached = await DryMongoBinary.locateBinary(await DryMongoBinary.generateOptions()).catch(() => undefined);
   if (cached) return { available: true, detail: `mongod cached at ${cached}` };
-  return probeDownloadHost(config.mongodDownloadUrl ?? DEFAULT_DOWNLOAD_MIRROR, config.limits.mongodDownloadProbeTimeoutMs);
+  return probeDownloadHost(
+    config.mongodDownloadUrl ?? DEFAULT_DOWNLOAD_MIRROR,
+    config.limits.mongodDownloadProbeTimeoutMs,
+  );
 }
 
 /** A HEAD request with a short timeout, so an offline machine learns it within seconds. */
@@ -95,7 +102,8 @@ async function probeDownloadHost(url: string, timeoutMs: number): Promise<Mongod
     await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
     return { available: true, detail: `no cached mongod, downloading from ${host}` };
   } catch (error) {
-    const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.name) : 'error';
+    const cause =
+      error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.name) : 'error';
     return { available: false, detail: `none cached, ${host} unreachable within ${timeoutMs}ms: ${cause}` };
   }
 }

@@ -27,8 +27,14 @@ export function leaseCollection<T extends LeaseDoc>(db: Db, name: string): Colle
 }
 
 /** The filter every write of a holder carries. */
-export function heldBy(lease: Lease): Document {
-  return { _id: lease.name, holder: lease.holder, version: lease.version, $expr: { $gt: ['$expiresAt', '$$NOW'] } };
+export function heldBy<T extends Document = Document>(lease: Lease): Filter<T> {
+  const filter: Document = {
+    _id: lease.name,
+    holder: lease.holder,
+    version: lease.version,
+    $expr: { $gt: ['$expiresAt', '$$NOW'] },
+  };
+  return filter as Filter<T>;
 }
 
 /** `{ field: value }` as pipeline `$set` values taken literally (no `$` interpretation). */
@@ -76,8 +82,15 @@ export async function acquireLease<T extends LeaseDoc>(
 }
 
 /** Extends the lease, storing `fields` beside it when given; false when it is no longer ours. */
-export async function renewLease(leases: Collection<any>, lease: Lease, durationMs: number, fields: Document = {}): Promise<boolean> {
-  const result = await leases.updateOne(heldBy(lease), [{ $set: { expiresAt: { $add: ['$$NOW', durationMs] }, ...literally(fields) } }]);
+export async function renewLease<T extends Document>(
+  leases: Collection<T>,
+  lease: Lease,
+  durationMs: number,
+  fields: Document = {},
+): Promise<boolean> {
+  const result = await leases.updateOne(heldBy<T>(lease), [
+    { $set: { expiresAt: { $add: ['$$NOW', durationMs] }, ...literally(fields) } },
+  ]);
   return result.matchedCount === 1;
 }
 
@@ -86,14 +99,18 @@ export async function renewLease(leases: Collection<any>, lease: Lease, duration
  * `$set` (no pipeline: nothing here reads the clock): the projection stores its position this way
  * after every batch, and an update pipeline costs the server an aggregation per write.
  */
-export async function storeUnderLease(leases: Collection<any>, lease: Lease, fields: Document): Promise<boolean> {
-  const result = await leases.updateOne(heldBy(lease), { $set: fields });
+export async function storeUnderLease<T extends Document>(
+  leases: Collection<T>,
+  lease: Lease,
+  fields: Document,
+): Promise<boolean> {
+  const result = await leases.updateOne(heldBy<T>(lease), { $set: fields as Partial<T> });
   return result.matchedCount === 1;
 }
 
 /** Lets another process take over at once (graceful stop). */
-export async function releaseLease(leases: Collection<any>, lease: Lease): Promise<void> {
-  await leases.updateOne(heldBy(lease), [{ $set: { expiresAt: { $subtract: ['$$NOW', 1] } } }]);
+export async function releaseLease<T extends Document>(leases: Collection<T>, lease: Lease): Promise<void> {
+  await leases.updateOne(heldBy<T>(lease), [{ $set: { expiresAt: { $subtract: ['$$NOW', 1] } } }]);
 }
 
 /**
@@ -101,10 +118,18 @@ export async function releaseLease(leases: Collection<any>, lease: Lease): Promi
  * when the lease is no longer ours: a holder that schedules by time reads the one clock all
  * processes share.
  */
-export async function renewLeaseReadingNow(leases: Collection<any>, lease: Lease, durationMs: number): Promise<Date | null> {
-  const doc = await leases.findOneAndUpdate(heldBy(lease), [{ $set: { expiresAt: { $add: ['$$NOW', durationMs] } } }], {
-    returnDocument: 'after',
-    projection: { expiresAt: 1 },
-  });
+export async function renewLeaseReadingNow<T extends Document>(
+  leases: Collection<T>,
+  lease: Lease,
+  durationMs: number,
+): Promise<Date | null> {
+  const doc = await leases.findOneAndUpdate(
+    heldBy<T>(lease),
+    [{ $set: { expiresAt: { $add: ['$$NOW', durationMs] } } }],
+    {
+      returnDocument: 'after',
+      projection: { expiresAt: 1 },
+    },
+  );
   return doc === null ? null : new Date((doc['expiresAt'] as Date).getTime() - durationMs);
 }

@@ -103,7 +103,10 @@ export class LeaseJob<Doc extends LeaseDoc = LeaseDoc> {
     const graceMs = this.#options.stopGraceMs ?? LEASE_JOB_STOP_GRACE_MS;
     const late = sleep(graceMs, 'late' as const, { ref: false });
     if ((await Promise.race([this.#loop.then(() => 'ended' as const), late])) === 'late') {
-      this.#options.logger.warn({ job: this.#options.name, graceMs }, 'lease job: a turn did not stop within the grace; its lease will expire');
+      this.#options.logger.warn(
+        { job: this.#options.name, graceMs },
+        'lease job: a turn did not stop within the grace; its lease will expire',
+      );
     }
   }
 
@@ -170,7 +173,11 @@ export interface LeaseJobTelemetry {
 
 /** The lease jobs' metrics on `registry` (the same two metrics whichever feature asks first). */
 export function createLeaseJobTelemetry(registry: Registry): LeaseJobTelemetry {
-  const held = gaugeOn(registry, { name: 'lease_job_held', help: 'Whether this process holds the lease of a one-at-a-time job (1) or not (0).', labelNames: ['job'] });
+  const held = gaugeOn(registry, {
+    name: 'lease_job_held',
+    help: 'Whether this process holds the lease of a one-at-a-time job (1) or not (0).',
+    labelNames: ['job'],
+  });
   const events = counterOn(registry, {
     name: 'lease_job_events_total',
     help: 'Lease job events in this process: the lease acquired, lost to another process, released, or a turn failed.',

@@ -1,4 +1,12 @@
-import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoError,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 
 // mongod's codes this application reacts to (error_codes.yml), in one table.
 const MongoCode = Object.freeze({
@@ -70,7 +78,9 @@ const CAUSE_DEPTH_MAX = 5;
  */
 export function isReplicaSetStateChange(error: unknown): boolean {
   if (error instanceof MongoServerSelectionError || error instanceof MongoNetworkError) return true;
-  return error instanceof MongoServerError && error.code !== undefined && REPLICA_SET_STATE_CHANGE.has(Number(error.code));
+  return (
+    error instanceof MongoServerError && error.code !== undefined && REPLICA_SET_STATE_CHANGE.has(Number(error.code))
+  );
 }
 
 /**
@@ -82,7 +92,12 @@ export function isUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current != null && depth < CAUSE_DEPTH_MAX; depth++) {
     if (isReplicaSetStateChange(current)) return true;
     if (current instanceof MongoTopologyClosedError || current instanceof MongoNotConnectedError) return true;
-    if (current instanceof MongoServerError && current.code !== undefined && UNAVAILABLE_CODES.has(Number(current.code))) return true;
+    if (
+      current instanceof MongoServerError &&
+      current.code !== undefined &&
+      UNAVAILABLE_CODES.has(Number(current.code))
+    )
+      return true;
     const mongoError = current instanceof MongoError ? current : null;
     if (mongoError && UNAVAILABLE_LABELS.some((label) => mongoError.hasErrorLabel(label))) return true;
     current = (current as { cause?: unknown }).cause;
@@ -114,7 +129,10 @@ export function isChangeStreamHistoryLost(error: unknown): boolean {
 
 /** createIndexes met an index of the same name or key declared differently (by another feature). */
 export function isIndexConflict(error: unknown): boolean {
-  return error instanceof MongoServerError && (error.code === MongoCode.IndexOptionsConflict || error.code === MongoCode.IndexKeySpecsConflict);
+  return (
+    error instanceof MongoServerError &&
+    (error.code === MongoCode.IndexOptionsConflict || error.code === MongoCode.IndexKeySpecsConflict)
+  );
 }
 
 /** A read ran past its maxTimeMS. */
@@ -129,7 +147,8 @@ export function isMaxTimeExpired(error: unknown): boolean {
 export function duplicateKeyWrites(error: unknown): number[] | null {
   if (!(error instanceof MongoBulkWriteError) || error.writeConcernError) return null;
   const writeErrors = [error.writeErrors].flat();
-  if (writeErrors.length === 0 || !writeErrors.every((writeError) => writeError.code === MongoCode.DuplicateKey)) return null;
+  if (writeErrors.length === 0 || !writeErrors.every((writeError) => writeError.code === MongoCode.DuplicateKey))
+    return null;
   return writeErrors.map((writeError) => writeError.index);
 }
 

@@ -50,7 +50,9 @@ export function appNameOf(processId: string): string {
 }
 
 function processIdOf(appName: unknown): string | undefined {
-  return typeof appName === 'string' && appName.startsWith(APP_NAME_PREFIX) ? appName.slice(APP_NAME_PREFIX.length) : undefined;
+  return typeof appName === 'string' && appName.startsWith(APP_NAME_PREFIX)
+    ? appName.slice(APP_NAME_PREFIX.length)
+    : undefined;
 }
 
 export function createLivenessTelemetry(registry: Registry) {
@@ -79,16 +81,33 @@ export interface ProcessLiveness {
   start(): Promise<RunningTask>;
 }
 
-export function createProcessLiveness(deps: { db: Db; processId: string; logger: Logger; telemetry: LivenessTelemetry }): ProcessLiveness {
+export function createProcessLiveness(deps: {
+  db: Db;
+  processId: string;
+  logger: Logger;
+  telemetry: LivenessTelemetry;
+}): ProcessLiveness {
   const { db, processId, logger, telemetry } = deps;
-  const leases: Collection<ProcessLivenessDoc> = db.collection(PROCESS_LIVENESS_COLLECTION, { readPreference: 'primary', writeConcern: { w: 'majority' } });
+  const leases: Collection<ProcessLivenessDoc> = db.collection(PROCESS_LIVENESS_COLLECTION, {
+    readPreference: 'primary',
+    writeConcern: { w: 'majority' },
+  });
   const startedAt = new Date();
   const host = hostname();
 
   async function heartbeat(): Promise<void> {
     await leases.updateOne(
       { _id: processId },
-      [{ $set: { host: { $literal: host }, pid: { $literal: process.pid }, startedAt: { $literal: startedAt }, expiresAt: { $add: ['$$NOW', ProcessLivenessLimits.leaseMs] } } }],
+      [
+        {
+          $set: {
+            host: { $literal: host },
+            pid: { $literal: process.pid },
+            startedAt: { $literal: startedAt },
+            expiresAt: { $add: ['$$NOW', ProcessLivenessLimits.leaseMs] },
+          },
+        },
+      ],
       { upsert: true },
     );
   }
@@ -113,7 +132,10 @@ export function createProcessLiveness(deps: { db: Db; processId: string; logger:
     // Only processes that wrote a lease in this database and let it lapse: another application's
     // (or another database's) processes on the same server are never touched.
     const lapsed = await leases
-      .find({ _id: { $in: [...byProcess.keys()] }, $expr: { $lt: ['$expiresAt', '$$NOW'] } }, { projection: { _id: 1 } })
+      .find(
+        { _id: { $in: [...byProcess.keys()] }, $expr: { $lt: ['$expiresAt', '$$NOW'] } },
+        { projection: { _id: 1 } },
+      )
       .toArray();
     if (lapsed.length === 0) return 0;
     const lsids = lapsed.flatMap((doc) => byProcess.get(doc._id)!);
@@ -121,11 +143,19 @@ export function createProcessLiveness(deps: { db: Db; processId: string; logger:
     // would need the killAnySession privilege).
     await db.admin().command({ killSessions: lsids.map((lsid) => ({ id: lsid['id'] })) });
     telemetry.orphansEndedTotal.inc(lsids.length);
-    logger.warn({ processes: lapsed.map((doc) => doc._id), sessions: lsids.length }, 'ended the open transactions of API processes whose liveness lease lapsed (R3)');
+    logger.warn(
+      { processes: lapsed.map((doc) => doc._id), sessions: lsids.length },
+      'ended the open transactions of API processes whose liveness lease lapsed (R3)',
+    );
     return lsids.length;
   }
 
-  async function loop(every: number, step: 'heartbeat' | 'sweep', work: () => Promise<unknown>, signal: AbortSignal): Promise<void> {
+  async function loop(
+    every: number,
+    step: 'heartbeat' | 'sweep',
+    work: () => Promise<unknown>,
+    signal: AbortSignal,
+  ): Promise<void> {
     while (!signal.aborted) {
       await sleep(every, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;

@@ -22,7 +22,10 @@ export interface ReadCommandOptions {
  * `DbLimits.consistentReadWaitMs`: a lagging secondary then gives way to the primary, which has
  * every acknowledged write, so the reader neither sees a stale value nor waits on the lag.
  */
-export async function consistentRead<T>(options: ReadOptions, read: (command: ReadCommandOptions) => Promise<T>): Promise<T> {
+export async function consistentRead<T>(
+  options: ReadOptions,
+  read: (command: ReadCommandOptions) => Promise<T>,
+): Promise<T> {
   const session = options.session;
   if (session === undefined) return read({});
   try {

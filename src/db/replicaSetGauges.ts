@@ -24,7 +24,10 @@ export interface ReplicaSetLag {
 
 /** Each secondary's lag and the members in ROLLBACK, from replSetGetStatus; null when unreadable or without a primary to measure against. */
 export async function readReplicaSetLag(db: Db): Promise<ReplicaSetLag | null> {
-  const status = await db.admin().command({ replSetGetStatus: 1 }, { readPreference: 'primaryPreferred' }).catch(() => null);
+  const status = await db
+    .admin()
+    .command({ replSetGetStatus: 1 }, { readPreference: 'primaryPreferred' })
+    .catch(() => null);
   const members = status?.['members'] as Document[] | undefined;
   if (!Array.isArray(members)) return null;
   const inRollback = members.filter((m) => m['state'] === MemberState.ROLLBACK).length;
@@ -34,7 +37,10 @@ export async function readReplicaSetLag(db: Db): Promise<ReplicaSetLag | null> {
   if (primaryAt instanceof Date) {
     for (const member of members) {
       if (member['state'] !== MemberState.SECONDARY || !(member['optimeDate'] instanceof Date)) continue;
-      lagSeconds.set(String(member['name']), Math.max(0, (primaryAt.getTime() - member['optimeDate'].getTime()) / 1000));
+      lagSeconds.set(
+        String(member['name']),
+        Math.max(0, (primaryAt.getTime() - member['optimeDate'].getTime()) / 1000),
+      );
     }
   }
   return { lagSeconds, inRollback };
@@ -90,7 +96,8 @@ export function registerReplicaSetGauges(registry: Registry, db: Db): { stop(): 
   });
   let lastPrimary: string | null = null;
   const onTopology = (event: TopologyDescriptionChangedEvent) => {
-    const primary = [...event.newDescription.servers.values()].find((server) => server.type === 'RSPrimary')?.address ?? null;
+    const primary =
+      [...event.newDescription.servers.values()].find((server) => server.type === 'RSPrimary')?.address ?? null;
     if (primary === null) return;
     if (lastPrimary !== null && primary !== lastPrimary) changes.inc();
     lastPrimary = primary;

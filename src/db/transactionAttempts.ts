@@ -67,7 +67,8 @@ export async function attemptTransactions<T>(
     if (reason === null || (reason === 'unknownCommitResult' && plan.unknownCommit === 'commitAgain')) throw failure;
     plan.onRetry?.(reason);
     if (reason === 'unknownCommitResult') mayHaveCommitted = true;
-    if (attemptNo >= plan.attemptsMax || Date.now() >= plan.deadlineMs) return { kind: 'spent', error: failure, mayHaveCommitted };
+    if (attemptNo >= plan.attemptsMax || Date.now() >= plan.deadlineMs)
+      return { kind: 'spent', error: failure, mayHaveCommitted };
     await sleep(plan.pauseMs(attemptNo));
   }
 }
@@ -90,14 +91,18 @@ async function attemptOnce<T>(
       await session.commitTransaction();
       return attempted.value;
     } catch (error) {
-      const again = plan.unknownCommit === 'commitAgain' && reasonOf(error) === 'unknownCommitResult' && commits < plan.attemptsMax;
+      const again =
+        plan.unknownCommit === 'commitAgain' && reasonOf(error) === 'unknownCommitResult' && commits < plan.attemptsMax;
       if (!again) throw error;
     }
   }
 }
 
 /** Runs `work` on a fresh session and ends the session after it, whatever happens. */
-export async function withSession<T>(client: { startSession(): ClientSession }, work: (session: ClientSession) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  client: { startSession(): ClientSession },
+  work: (session: ClientSession) => Promise<T>,
+): Promise<T> {
   const session = client.startSession();
   try {
     return await work(session);

@@ -6,10 +6,23 @@ import { ResyncReason, type FeedEvent, type FeedItem } from './feedItems.ts';
 import { ChangeStreamLimits } from '../changeStreams/limits.ts';
 import { FeedLimits } from './limits.ts';
 import { asResumeToken, encodeResumeCursor, type ResumeToken } from '../changeStreams/resumeCursor.ts';
-import { closeChangeStream, openChangeStream, ResumableStream, StreamStart, type StreamFailure, type StreamOpened, type StreamSource } from '../changeStreams/resumableStream.ts';
+import {
+  closeChangeStream,
+  openChangeStream,
+  ResumableStream,
+  StreamStart,
+  type StreamFailure,
+  type StreamOpened,
+  type StreamSource,
+} from '../changeStreams/resumableStream.ts';
 import { Semaphore } from './Semaphore.ts';
 import { Subscriber } from './Subscriber.ts';
-import { SubscriptionLimit, SubscriptionShares, type SubscriptionOwner, type SubscriptionRefusal } from './SubscriptionShares.ts';
+import {
+  SubscriptionLimit,
+  SubscriptionShares,
+  type SubscriptionOwner,
+  type SubscriptionRefusal,
+} from './SubscriptionShares.ts';
 import type { StreamsTelemetry } from './telemetry.ts';
 
 export interface FeedSpec<E> {
@@ -26,7 +39,9 @@ export interface FeedSpec<E> {
 type Purpose = 'live' | 'catchup';
 
 /** A subscription attached (its items), or refused by a bound of the feed, the socket or the key. */
-export type FeedSubscription<E> = { ok: true; items: AsyncIterableIterator<FeedItem<E>> } | { ok: false; refusal: SubscriptionRefusal };
+export type FeedSubscription<E> =
+  | { ok: true; items: AsyncIterableIterator<FeedItem<E>> }
+  | { ok: false; refusal: SubscriptionRefusal };
 
 /** What /readyz and the metrics show of a feed. */
 export interface FeedStatus {
@@ -114,9 +129,15 @@ export class ChangeFeed<E> {
    * (the connection and key it came from) takes a share of the connection's and the key's bounds
    * until the subscriber closes; past a bound, or past the feed's, the subscription is refused.
    */
-  subscribe(matches: (data: E) => boolean, after: ResumeToken | null, owner: SubscriptionOwner | null = null): FeedSubscription<E> {
-    if (!this.#running || this.#lastToken === null) throw new Error(`feed ${this.spec.name} is ${this.#stopped ? 'stopped' : this.status.state}`);
-    if (this.#subscribers.size >= this.subscribersMax) return this.#refuse({ limit: SubscriptionLimit.FEED, max: this.subscribersMax });
+  subscribe(
+    matches: (data: E) => boolean,
+    after: ResumeToken | null,
+    owner: SubscriptionOwner | null = null,
+  ): FeedSubscription<E> {
+    if (!this.#running || this.#lastToken === null)
+      throw new Error(`feed ${this.spec.name} is ${this.#stopped ? 'stopped' : this.status.state}`);
+    if (this.#subscribers.size >= this.subscribersMax)
+      return this.#refuse({ limit: SubscriptionLimit.FEED, max: this.subscribersMax });
     const share = owner === null ? null : this.shares.admit(owner);
     if (share && !share.ok) return this.#refuse(share.refusal);
     const joinCursor = encodeResumeCursor(this.#lastToken);
@@ -206,7 +227,11 @@ export class ChangeFeed<E> {
       if (subscriber.closed || !this.#running) return;
       const opened = await openChangeStream(source, StreamStart.after(after));
       stream = opened.stream;
-      for (let change = opened.first, replayed = 0; change !== null && !subscriber.closed; change = await stream.tryNext()) {
+      for (
+        let change = opened.first, replayed = 0;
+        change !== null && !subscriber.closed;
+        change = await stream.tryNext()
+      ) {
         const event = this.#toItem(change);
         if (!event) continue;
         if (event.key === subscriber.firstLiveKey) break;
@@ -230,6 +255,12 @@ export class ChangeFeed<E> {
   #source(purpose: Purpose): StreamSource {
     const { collection, pipeline, options } = this.spec;
     const labels = { collection: collection.collectionName, purpose };
-    return { collection, pipeline, options, awaitTimeMs: ChangeStreamLimits.awaitTimeMs, countOpen: (delta) => this.telemetry.changeStreamsOpen.inc(labels, delta) };
+    return {
+      collection,
+      pipeline,
+      options,
+      awaitTimeMs: ChangeStreamLimits.awaitTimeMs,
+      countOpen: (delta) => this.telemetry.changeStreamsOpen.inc(labels, delta),
+    };
   }
 }

@@ -16,7 +16,8 @@ export class Semaphore {
       this.#free--;
       return;
     }
-    if (this.#waiters.length >= this.waitersMax) throw new Error(`more than ${this.waitersMax} callers waiting for a slot`);
+    if (this.#waiters.length >= this.waitersMax)
+      throw new Error(`more than ${this.waitersMax} callers waiting for a slot`);
     await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 

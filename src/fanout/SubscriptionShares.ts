@@ -34,7 +34,12 @@ export class SubscriptionShares {
   readonly #perConnection = new Map<string, number>();
   readonly #perKey = new Map<string, number>();
 
-  constructor(readonly limits: ShareLimits = { perSocketMax: FeedLimits.subscriptionsPerSocketMax, perKeyMax: FeedLimits.subscriptionsPerKeyMax }) {}
+  constructor(
+    readonly limits: ShareLimits = {
+      perSocketMax: FeedLimits.subscriptionsPerSocketMax,
+      perKeyMax: FeedLimits.subscriptionsPerKeyMax,
+    },
+  ) {}
 
   admit(owner: SubscriptionOwner): ShareAdmission {
     if ((this.#perConnection.get(owner.connectionId) ?? 0) >= this.limits.perSocketMax) {

@@ -18,7 +18,9 @@ export interface FeedReading {
 }
 
 /** Sums a metric's series by their `feed` label. */
-function byFeed(values: ReadonlyArray<{ labels: Partial<Record<string, string | number>>; value: number }>): Map<string, number> {
+function byFeed(
+  values: ReadonlyArray<{ labels: Partial<Record<string, string | number>>; value: number }>,
+): Map<string, number> {
   const sums = new Map<string, number>();
   for (const { labels, value } of values) {
     const feed = String(labels['feed']);

@@ -4,4 +4,9 @@ export { ResyncReason, type FeedEvent, type FeedItem, type FeedResync } from './
 export { readFeeds, type FeedReading } from './feedReadings.ts';
 export { FeedLimits } from './limits.ts';
 export { createStreamsTelemetry, type StreamsTelemetry } from './telemetry.ts';
-export { SubscriptionLimit, SubscriptionShares, type SubscriptionOwner, type SubscriptionRefusal } from './SubscriptionShares.ts';
+export {
+  SubscriptionLimit,
+  SubscriptionShares,
+  type SubscriptionOwner,
+  type SubscriptionRefusal,
+} from './SubscriptionShares.ts';

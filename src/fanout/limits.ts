@@ -7,10 +7,10 @@ export const FeedLimits = Object.freeze({
   /** Subscribers of one feed in one process; beyond it a new subscription is refused (SUBSCRIPTION_LIMIT, limit `feed`). */
   subscribersPerFeedMax: 10_000,
   /**
-   * Subscriptions one WebSocket may hold, over every feed. The console holds 3 on its one socket
-   * (work items, ledger entries, the open account's balances; src/console/console.js), 4 for a
-   * moment while it switches accounts; an SDK client also shares one socket among its
-   * subscriptions. 100 is 25 consoles on one socket, and 1% of a feed: one socket can no longer
+   * Subscriptions one WebSocket may hold, over every feed. The console holds 4 on its one socket
+   * (work items, ledger entries, the open account's balances and holds; src/console/main.ts), and
+   * an account it left keeps its two until their next event; an SDK client (the console is one)
+   * shares one socket among its subscriptions. 100 is 25 consoles on one socket, and 1% of a feed: one socket can no longer
    * take a feed's every slot (issue 29: one socket took all 10,000).
    */
   subscriptionsPerSocketMax: 100,

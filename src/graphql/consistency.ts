@@ -8,7 +8,16 @@
 // Both transports apply it through the same two functions, `followConsistentAfter` before an
 // operation runs and `endConsistency` after: HTTP in `consistencyPlugin`, graphql-ws in
 // src/server/websocket.ts.
-import { DirectiveLocation, GraphQLDirective, type GraphQLError, GraphQLNonNull, GraphQLString, Kind, type OperationDefinitionNode, type ValueNode } from 'graphql';
+import {
+  DirectiveLocation,
+  GraphQLDirective,
+  type GraphQLError,
+  GraphQLNonNull,
+  GraphQLString,
+  Kind,
+  type OperationDefinitionNode,
+  type ValueNode,
+} from 'graphql';
 import { Timestamp, type ClientSession, type ClusterTime, type MongoClient } from 'mongodb';
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { appError, ErrorCode } from './errors.ts';
@@ -19,7 +28,8 @@ export const CONSISTENT_AFTER_DIRECTIVE = 'consistentAfter';
 
 export const consistentAfterDirective = new GraphQLDirective({
   name: CONSISTENT_AFTER_DIRECTIVE,
-  description: "Read at least what the mutation that returned `token` (its response's extensions.consistencyToken) wrote, on any member (afterClusterTime)",
+  description:
+    "Read at least what the mutation that returned `token` (its response's extensions.consistencyToken) wrote, on any member (afterClusterTime)",
   locations: [DirectiveLocation.QUERY],
   args: { token: { type: new GraphQLNonNull(GraphQLString) } },
 });
@@ -147,9 +157,18 @@ export async function followConsistentAfter(
   const token = operation ? tokenArgument(operation, variables ?? undefined) : undefined;
   if (token === undefined) return null;
   const time = typeof token === 'string' ? decodeConsistencyToken(token) : null;
-  if (time === null) return appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token is not a consistency token of this API', extensions);
+  if (time === null)
+    return appError(
+      ErrorCode.BAD_USER_INPUT,
+      'consistentAfter: token is not a consistency token of this API',
+      extensions,
+    );
   if (!(await consistency.reached(time))) {
-    return appError(ErrorCode.BAD_USER_INPUT, 'consistentAfter: token names a time the database has not reached; pass a token a mutation of this API returned', extensions);
+    return appError(
+      ErrorCode.BAD_USER_INPUT,
+      'consistentAfter: token names a time the database has not reached; pass a token a mutation of this API returned',
+      extensions,
+    );
   }
   consistency.follow(time);
   return null;
@@ -160,7 +179,10 @@ export async function followConsistentAfter(
  * result carries as `extensions.consistencyToken`: a mutation's, or none (a query's, or any on a
  * deployment without cluster times).
  */
-export async function endConsistency(operationType: string | undefined, consistency: RequestConsistency): Promise<string | undefined> {
+export async function endConsistency(
+  operationType: string | undefined,
+  consistency: RequestConsistency,
+): Promise<string | undefined> {
   await consistency.end();
   if (operationType !== 'mutation') return undefined;
   const time = consistency.clusterTime();
@@ -171,7 +193,9 @@ export async function endConsistency(operationType: string | undefined, consiste
 const consistencyListener: GraphQLRequestListener<{ consistency: RequestConsistency }> = {
   async didResolveOperation({ operation, request, contextValue }) {
     // A plugin's error is answered 500 unless it names its status: this one is the client's.
-    const refusal = await followConsistentAfter(operation, request.variables, contextValue.consistency, { http: { status: 400 } });
+    const refusal = await followConsistentAfter(operation, request.variables, contextValue.consistency, {
+      http: { status: 400 },
+    });
     if (refusal) throw refusal;
   },
   async willSendResponse({ operation, response, contextValue }) {

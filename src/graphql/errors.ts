@@ -47,6 +47,9 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
 
 export function appError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
   const status = HTTP_STATUS[code];
-  const http = status === undefined ? {} : { http: { status, ...(status === 401 ? { headers: new Map([['www-authenticate', 'Bearer']]) } : {}) } };
+  const http =
+    status === undefined
+      ? {}
+      : { http: { status, ...(status === 401 ? { headers: new Map([['www-authenticate', 'Bearer']]) } : {}) } };
   return new GraphQLError(message, { extensions: { ...extensions, ...http, code } });
 }

@@ -11,12 +11,18 @@ export function parseInput<S extends z.ZodType>(schema: S, input: object): z.out
   const parsed = schema.safeParse(given);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  throw appError(ErrorCode.BAD_USER_INPUT, `invalid input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
-    issues,
-  });
+  throw appError(
+    ErrorCode.BAD_USER_INPUT,
+    `invalid input: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    {
+      issues,
+    },
+  );
 }
 
 /** A mistake a service found after a read (nothing ran), as parseInput would have answered it. */
 export function inputMistakeError(mistake: { field: string; message: string }): GraphQLError {
-  return appError(ErrorCode.BAD_USER_INPUT, `invalid input: ${mistake.field}: ${mistake.message}`, { issues: [{ path: mistake.field, message: mistake.message }] });
+  return appError(ErrorCode.BAD_USER_INPUT, `invalid input: ${mistake.field}: ${mistake.message}`, {
+    issues: [{ path: mistake.field, message: mistake.message }],
+  });
 }

@@ -5,7 +5,16 @@
 // the argument on its field (`@Extensions({ [rateLimitTokensFrom]: 'input.moves' })`) or the
 // tokens of one use (`@Extensions({ [rateLimitTokensEach]: 1 })`), the admission screen
 // (src/server) counts them, and neither knows the other.
-import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, getArgumentValues, type GraphQLSchema, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getArgumentValues,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 /** The field extension naming the list argument (a path into the field's arguments) to count. */
 export const rateLimitTokensFrom = 'rateLimitTokensFrom';
@@ -13,11 +22,16 @@ export const rateLimitTokensFrom = 'rateLimitTokensFrom';
 export const rateLimitTokensEach = 'rateLimitTokensEach';
 
 /** The root fields an operation selects, through inline fragments and fragment spreads (each spread once). */
-function rootFields(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): FieldNode[] {
+function rootFields(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): FieldNode[] {
   const fields: FieldNode[] = [];
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) fields.push(selection);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) fields.push(...rootFields(selection.selectionSet, fragments, seen));
+    else if (selection.kind === Kind.INLINE_FRAGMENT)
+      fields.push(...rootFields(selection.selectionSet, fragments, seen));
     else if (!seen.has(selection.name.value)) {
       seen.add(selection.name.value);
       const fragment = fragments.get(selection.name.value);
@@ -59,13 +73,26 @@ export function operationTokens(
 }
 
 /** `operationTokens` of the operation a document runs (by name, or its only one). */
-export function documentTokens(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): number {
-  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((candidate) => candidate.name?.value === operationName) : operations[0];
+export function documentTokens(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+): number {
+  const operations = document.definitions.filter(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = operationName
+    ? operations.find((candidate) => candidate.name?.value === operationName)
+    : operations[0];
   return operation ? operationTokens(schema, operation, variables, fragmentsOf(document)) : 1;
 }
 
 /** The document's fragment definitions by name. */
 export function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
-  return new Map(document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]));
+  return new Map(
+    document.definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
 }

@@ -37,7 +37,10 @@ export const SafeInt = new GraphQLScalarType({
     return safeIntConfig.parseValue!(value);
   },
   parseLiteral(node, variables) {
-    const refusal = explainedRefusal(node.kind === Kind.FLOAT ? node.value : String(literalValue(node)), literalValue(node));
+    const refusal = explainedRefusal(
+      node.kind === Kind.FLOAT ? node.value : String(literalValue(node)),
+      literalValue(node),
+    );
     if (refusal) throw new GraphQLError(refusal, { nodes: node });
     return safeIntConfig.parseLiteral!(node, variables);
   },
@@ -51,14 +54,17 @@ const BIG_INT_STRING_DIGITS_MAX = 100;
 
 function bigIntOf(text: string): bigint {
   if (text.length > BIG_INT_STRING_DIGITS_MAX + 1 || !INTEGER_TEXT.test(text)) {
-    throw new GraphQLError(`BigIntString must be an integer as a decimal string of at most ${BIG_INT_STRING_DIGITS_MAX} digits, such as "18014398509481982"`);
+    throw new GraphQLError(
+      `BigIntString must be an integer as a decimal string of at most ${BIG_INT_STRING_DIGITS_MAX} digits, such as "18014398509481982"`,
+    );
   }
   return BigInt(text);
 }
 
 export const BigIntString = new GraphQLScalarType<bigint, string>({
   name: 'BigIntString',
-  description: 'An exact integer of any size as a decimal string, e.g. "18014398509481982": sums of money (integer minor units) over many accounts, which can pass 2^53-1. Read it with BigInt(value).',
+  description:
+    'An exact integer of any size as a decimal string, e.g. "18014398509481982": sums of money (integer minor units) over many accounts, which can pass 2^53-1. Read it with BigInt(value).',
   serialize(value) {
     if (typeof value === 'bigint') return value.toString();
     if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);

@@ -3,7 +3,13 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { z } from 'zod';
 import { decodeResumeCursor } from '../changeStreams/resumeCursor.ts';
-import { ResyncReason, type FeedItem, type FeedResync, type FeedSubscription, type SubscriptionOwner } from '../fanout/index.ts';
+import {
+  ResyncReason,
+  type FeedItem,
+  type FeedResync,
+  type FeedSubscription,
+  type SubscriptionOwner,
+} from '../fanout/index.ts';
 import type { RequestContext } from './context.ts';
 import { appError, ErrorCode } from './errors.ts';
 
@@ -17,12 +23,17 @@ export const RESUME_CURSOR_LENGTH_MAX = 8_192;
 export const afterCursor = z
   .string()
   .max(RESUME_CURSOR_LENGTH_MAX)
-  .transform((cursor, ctx) => decodeResumeCursor(cursor) ?? (ctx.addIssue({ code: 'custom', message: 'is not a cursor of this API' }), z.NEVER))
+  .transform(
+    (cursor, ctx) =>
+      decodeResumeCursor(cursor) ?? (ctx.addIssue({ code: 'custom', message: 'is not a cursor of this API' }), z.NEVER),
+  )
   .optional();
 
 registerEnumType(ResyncReason, { name: 'ResyncReason', description: 'Why events were, or may have been, missed' });
 
-@ObjectType({ description: 'Events were, or may have been, missed: re-read the state you need, then resume from `cursor`' })
+@ObjectType({
+  description: 'Events were, or may have been, missed: re-read the state you need, then resume from `cursor`',
+})
 export class ResyncRequired {
   @Field(() => String, { description: 'Where to resume (as `after`) once resynced' })
   cursor!: string;
@@ -36,8 +47,13 @@ export function toResyncRequired(item: Pick<FeedResync, 'cursor' | 'reason'>): R
 }
 
 /** Who takes a share of the socket's and the key's subscription bounds (src/fanout/SubscriptionShares.ts). */
-export function subscriptionOwner(context: Pick<RequestContext, 'connectionId' | 'requestId' | 'principal'>): SubscriptionOwner {
-  return { connectionId: context.connectionId ?? `request:${context.requestId}`, keyId: context.principal?.keyId ?? 'anonymous' };
+export function subscriptionOwner(
+  context: Pick<RequestContext, 'connectionId' | 'requestId' | 'principal'>,
+): SubscriptionOwner {
+  return {
+    connectionId: context.connectionId ?? `request:${context.requestId}`,
+    keyId: context.principal?.keyId ?? 'anonymous',
+  };
 }
 
 /** The feed's items, or SUBSCRIPTION_LIMIT when a bound refused the subscription. */
@@ -45,5 +61,9 @@ export function attached<E>(subscription: FeedSubscription<E>): AsyncIterableIte
   if (subscription.ok) return subscription.items;
   const { limit, max } = subscription.refusal;
   const what = limit === 'feed' ? 'this feed has' : limit === 'socket' ? 'this connection holds' : 'this API key holds';
-  throw appError(ErrorCode.SUBSCRIPTION_LIMIT, `${what} ${max} subscriptions already: end one first${limit === 'feed' ? ', or retry later' : ''}`, { limit, max });
+  throw appError(
+    ErrorCode.SUBSCRIPTION_LIMIT,
+    `${what} ${max} subscriptions already: end one first${limit === 'feed' ? ', or retry later' : ''}`,
+    { limit, max },
+  );
 }

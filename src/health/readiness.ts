@@ -11,7 +11,11 @@ import type { PayoutSink, ProjectionStatus, SinkDependencyHealth } from '../payo
 /** What readiness reads of the app's services: the live feeds' statuses and the payout projection's. */
 export interface ReadinessSources {
   liveFeeds: { statuses(): FeedStatus[] | null };
-  payoutProjection: { readonly running: boolean; readonly status: ProjectionStatus; readonly sink: Pick<PayoutSink, 'kind' | 'queueName' | 'check'> };
+  payoutProjection: {
+    readonly running: boolean;
+    readonly status: ProjectionStatus;
+    readonly sink: Pick<PayoutSink, 'kind' | 'queueName' | 'check'>;
+  };
 }
 
 export const ReadinessLimits = Object.freeze({
@@ -45,7 +49,8 @@ export async function checkReadiness(
   const reasons: string[] = [];
   if (options.shuttingDown) reasons.push('the process is shutting down');
   const engine = await pingEngine(db, ReadinessLimits.enginePingTimeoutMs);
-  if (!engine.ok) reasons.push(`the engine did not answer a ping within ${ReadinessLimits.enginePingTimeoutMs} ms: ${engine.error}`);
+  if (!engine.ok)
+    reasons.push(`the engine did not answer a ping within ${ReadinessLimits.enginePingTimeoutMs} ms: ${engine.error}`);
   // Without a primary no move can be decided (each waits for an election, then answers
   // OutcomeUnknown or RequestInProgress): stop routing here until one is elected.
   const primary = replicaSetHasPrimary(db.client);
@@ -54,12 +59,26 @@ export async function checkReadiness(
   if (feeds === null) reasons.push('the live feeds are not running in this process');
   for (const feed of feeds ?? []) {
     if (feed.state !== 'open') {
-      reasons.push(`live feed ${feed.name} is ${feed.state}${feed.lastError ? ` (${feed.consecutiveFailures} failures, last: ${feed.lastError})` : ''}`);
+      reasons.push(
+        `live feed ${feed.name} is ${feed.state}${feed.lastError ? ` (${feed.consecutiveFailures} failures, last: ${feed.lastError})` : ''}`,
+      );
     }
   }
   const { sink } = services.payoutProjection;
-  const payoutSink = { kind: sink.kind, queueName: sink.queueName, dependency: services.payoutProjection.running ? await sink.check() : null };
-  return { ready: reasons.length === 0, reasons, engine, primary, feeds: feeds ?? [], payoutProjection: services.payoutProjection.running ? services.payoutProjection.status : null, payoutSink };
+  const payoutSink = {
+    kind: sink.kind,
+    queueName: sink.queueName,
+    dependency: services.payoutProjection.running ? await sink.check() : null,
+  };
+  return {
+    ready: reasons.length === 0,
+    reasons,
+    engine,
+    primary,
+    feeds: feeds ?? [],
+    payoutProjection: services.payoutProjection.running ? services.payoutProjection.status : null,
+    payoutSink,
+  };
 }
 
 async function pingEngine(db: Db, timeoutMs: number): Promise<Readiness['engine']> {

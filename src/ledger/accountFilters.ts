@@ -20,7 +20,10 @@ export interface DecisionTarget {
 }
 
 /** The account right after a write of this move, or as this move's snapshot read it. */
-export type AccountState = Pick<AccountDoc, '_id' | 'currency' | 'balance' | 'version' | 'held' | 'status' | 'closedAt'>;
+export type AccountState = Pick<
+  AccountDoc,
+  '_id' | 'currency' | 'balance' | 'version' | 'held' | 'status' | 'closedAt'
+>;
 
 /** An account as a group's snapshot read it (money as safe integers). */
 export interface AccountRead {
@@ -43,9 +46,17 @@ export interface AccountRead {
  */
 export interface AccountPreconditions {
   debit(accounts: Collection<AccountDoc>, session: ClientSession, target: DecisionTarget): Promise<AccountState | null>;
-  credit(accounts: Collection<AccountDoc>, session: ClientSession, target: DecisionTarget): Promise<AccountState | null>;
+  credit(
+    accounts: Collection<AccountDoc>,
+    session: ClientSession,
+    target: DecisionTarget,
+  ): Promise<AccountState | null>;
   /** A group's accounts, read once in its transaction's snapshot. */
-  readGroup(accounts: Collection<AccountDoc>, session: ClientSession, accountIds: readonly string[]): Promise<AccountRead[]>;
+  readGroup(
+    accounts: Collection<AccountDoc>,
+    session: ClientSession,
+    accountIds: readonly string[],
+  ): Promise<AccountRead[]>;
   /**
    * The filter of a group's write on one account: the account exactly as the group read it, so the
    * write applies only to the state every decision of the group was made on.
@@ -96,11 +107,18 @@ export const accountPreconditions: AccountPreconditions = Object.freeze<AccountP
     applyDelta(
       accounts,
       session,
-      { _id: accountId, ...isOpen, balance: { $lte: toLong(balanceMax - amount) }, ...(currency === undefined ? {} : { currency }) },
+      {
+        _id: accountId,
+        ...isOpen,
+        balance: { $lte: toLong(balanceMax - amount) },
+        ...(currency === undefined ? {} : { currency }),
+      },
       amount,
     ),
   readGroup: async (accounts, session, accountIds) => {
-    const docs = await accounts.find({ _id: { $in: [...accountIds] } }, { session, projection: stateProjection }).toArray();
+    const docs = await accounts
+      .find({ _id: { $in: [...accountIds] } }, { session, projection: stateProjection })
+      .toArray();
     return docs.map((doc) => ({
       _id: doc._id,
       currency: doc.currency,
@@ -114,7 +132,13 @@ export const accountPreconditions: AccountPreconditions = Object.freeze<AccountP
   // The held amount too: a hold authorized after the group's read changes `held` (not the balance
   // or version), and the group's debits were decided on the available balance it read.
   // And open: a close of an empty account changes neither balance nor version.
-  groupFilter: (read) => ({ _id: read._id, ...isOpen, balance: toLong(read.balance), version: toLong(read.version), ...heldIs(read.held) }),
+  groupFilter: (read) => ({
+    _id: read._id,
+    ...isOpen,
+    balance: toLong(read.balance),
+    version: toLong(read.version),
+    ...heldIs(read.held),
+  }),
 });
 
 /** Why a write on a closed account matched nothing (its filter decided it: `isOpen`). */
@@ -123,6 +147,10 @@ export function accountClosed(account: Pick<AccountState, '_id' | 'closedAt'>): 
 }
 
 /** Why a write matched nothing: the account as this move's snapshot sees it (null: no such account). */
-export function readAccount(accounts: Collection<AccountDoc>, session: ClientSession, accountId: string): Promise<AccountState | null> {
+export function readAccount(
+  accounts: Collection<AccountDoc>,
+  session: ClientSession,
+  accountId: string,
+): Promise<AccountState | null> {
   return accounts.findOne({ _id: accountId }, { session, projection: stateProjection });
 }

@@ -17,7 +17,11 @@
 /** The turn did not come before the caller's deadline or abort: the work did not run. */
 export class TurnNotTaken extends Error {
   constructor(readonly reason: 'deadline' | 'aborted') {
-    super(reason === 'deadline' ? "gave up waiting for the accounts' turn: the retry budget ran out" : "stopped waiting for the accounts' turn");
+    super(
+      reason === 'deadline'
+        ? "gave up waiting for the accounts' turn: the retry budget ran out"
+        : "stopped waiting for the accounts' turn",
+    );
   }
 }
 
@@ -90,7 +94,8 @@ async function waitBounded(previous: Promise<void>, { deadlineMs, signal }: Turn
     await Promise.race([
       previous,
       new Promise<never>((_resolve, reject) => {
-        if (deadlineMs !== undefined) timer = setTimeout(() => reject(new TurnNotTaken('deadline')), Math.max(0, deadlineMs - Date.now()));
+        if (deadlineMs !== undefined)
+          timer = setTimeout(() => reject(new TurnNotTaken('deadline')), Math.max(0, deadlineMs - Date.now()));
         if (signal) {
           onAbort = () => reject(new TurnNotTaken('aborted'));
           signal.addEventListener('abort', onAbort, { once: true });

@@ -38,7 +38,16 @@ export function toLedgerEntry(doc: EntryDoc): LedgerEntry {
 /** The account as it stood right after `entry` applied. */
 export function accountAfter(entry: LedgerEntry): AccountSnapshot {
   // A move applied to it, so it was open (a close's own answer is built in lifecycle.ts).
-  return { id: entry.accountId, currency: entry.currency, balance: entry.balanceAfter, version: entry.versionAfter, held: null, available: null, status: AccountStatus.OPEN, closedAt: null };
+  return {
+    id: entry.accountId,
+    currency: entry.currency,
+    balance: entry.balanceAfter,
+    version: entry.versionAfter,
+    held: null,
+    available: null,
+    status: AccountStatus.OPEN,
+    closedAt: null,
+  };
 }
 
 /**

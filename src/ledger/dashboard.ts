@@ -1,10 +1,18 @@
-import type { Db, Document, Filter, IndexDescription } from 'mongodb';
+import type { ClientSession, Db, Document, Filter, IndexDescription } from 'mongodb';
 import { z } from 'zod';
 import { consistentRead, type ReadOptions } from '../db/readOptions.ts';
 import type { StartupTask } from '../db/startupTask.ts';
 import { decodeJsonCursor, encodeJsonCursor } from '../lib/cursor.ts';
 import { toLedgerEntry } from './convert.ts';
-import { type AccountDoc, collectionNames, EntryIndex, reportingCollections, type EntryDoc, type EntryKind, type RequestDoc } from './model.ts';
+import {
+  type AccountDoc,
+  collectionNames,
+  EntryIndex,
+  reportingCollections,
+  type EntryDoc,
+  type EntryKind,
+  type RequestDoc,
+} from './model.ts';
 import { DashboardLimits } from './limits.ts';
 import { fromLong, fromStoredSum } from './money.ts';
 import type { LedgerEntry } from './results.ts';
@@ -15,7 +23,13 @@ import type { LedgerEntry } from './results.ts';
 // at start-up by `ledgerDashboardIndexesTask`. Reads go to the reporting handles (any member,
 // majority-committed), and take the caller's session for read-your-writes.
 
-export const ENTRY_KINDS: readonly EntryKind[] = ['deposit', 'withdrawal', 'transferOut', 'transferIn', 'depositReversal'];
+export const ENTRY_KINDS: readonly EntryKind[] = [
+  'deposit',
+  'withdrawal',
+  'transferOut',
+  'transferIn',
+  'depositReversal',
+];
 
 /**
  * Newest first, `(createdAt, _id)` descending. The kind is always bounded (all four when the
@@ -90,7 +104,9 @@ export function once<T>(counter: () => Promise<T>): () => Promise<T> {
 }
 
 /** `t` a time a Date can hold (±8.64e15 ms), so a made-up cursor is refused here rather than by the query. */
-const entriesCursor = z.object({ t: z.number().int().min(-8.64e15).max(8.64e15), id: z.string().min(1).max(512) }).strict();
+const entriesCursor = z
+  .object({ t: z.number().int().min(-8.64e15).max(8.64e15), id: z.string().min(1).max(512) })
+  .strict();
 
 export function encodeEntriesCursor(entry: { createdAt: Date; id: string }): string {
   return encodeJsonCursor({ t: entry.createdAt.getTime(), id: entry.id });
@@ -153,8 +169,13 @@ export async function listEntriesAcross(db: Db, query: EntriesQuery, options: Re
     hasNextPage: docs.length > query.first,
     count: once(async () => {
       // The `count` command, not an aggregation: on mongod a limited count over an index is a COUNT_SCAN.
-      const total = await consistentRead(options, (command) => entries.count(filter, { hint, limit: DashboardLimits.entriesCountMax + 1, ...command }));
-      return { totalCount: Math.min(total, DashboardLimits.entriesCountMax), totalCountCapped: total > DashboardLimits.entriesCountMax };
+      const total = await consistentRead(options, (command) =>
+        entries.count(filter, { hint, limit: DashboardLimits.entriesCountMax + 1, ...command }),
+      );
+      return {
+        totalCount: Math.min(total, DashboardLimits.entriesCountMax),
+        totalCountCapped: total > DashboardLimits.entriesCountMax,
+      };
     }),
   };
 }
@@ -237,7 +258,12 @@ const totalsWalks = new (class {
   run(db: Db, query: TotalsQuery, options: ReadOptions): Promise<LedgerTotals> {
     // A read after one's own write (a session) must not join a walk that began before that write.
     if (options.session !== undefined) return walkTotals(db, query, options, this.gate);
-    const key = JSON.stringify([db.databaseName, query.currency, query.from?.getTime() ?? null, query.to?.getTime() ?? null]);
+    const key = JSON.stringify([
+      db.databaseName,
+      query.currency,
+      query.from?.getTime() ?? null,
+      query.to?.getTime() ?? null,
+    ]);
     const shared = this.#inFlight.get(key);
     if (shared) return shared;
     const walk = walkTotals(db, query, options, this.gate).finally(() => this.#inFlight.delete(key));
@@ -248,7 +274,10 @@ const totalsWalks = new (class {
 
 async function walkTotals(db: Db, query: TotalsQuery, options: ReadOptions, gate: SliceGate): Promise<LedgerTotals> {
   const kinds = Object.keys(FLOW_OF_KIND) as EntryKind[];
-  const [held, ...flows] = await Promise.all([walkAccounts(db, query.currency, options, gate), ...kinds.map((kind) => walkFlow(db, query, kind, options, gate))]);
+  const [held, ...flows] = await Promise.all([
+    walkAccounts(db, query.currency, options, gate),
+    ...kinds.map((kind) => walkFlow(db, query, kind, options, gate)),
+  ]);
   const totals: LedgerTotals = {
     currency: query.currency,
     moneyHeld: held.balance,
@@ -266,19 +295,36 @@ async function walkTotals(db: Db, query: TotalsQuery, options: ReadOptions, gate
 }
 
 /** One kind's entries of `[from, to)`, newest first on `dash_currency_kind_createdAt`, a slice at a time. */
-async function walkFlow(db: Db, query: TotalsQuery, kind: EntryKind, options: ReadOptions, gate: SliceGate): Promise<MoneyFlow> {
+async function walkFlow(
+  db: Db,
+  query: TotalsQuery,
+  kind: EntryKind,
+  options: ReadOptions,
+  gate: SliceGate,
+): Promise<MoneyFlow> {
   const { entries } = reportingCollections(db);
   const filter = entriesFilter({ currency: query.currency, kinds: [kind], from: query.from, to: query.to });
   const flow: MoneyFlow = { count: 0, amount: 0n };
   let after: { createdAt: Date; id: string } | null = null;
   for (;;) {
     const page: Filter<EntryDoc> = after
-      ? { $and: [filter, { createdAt: { $lte: after.createdAt } }, { $or: [{ createdAt: { $lt: after.createdAt } }, { _id: { $lt: after.id } }] }] }
+      ? {
+          $and: [
+            filter,
+            { createdAt: { $lte: after.createdAt } },
+            { $or: [{ createdAt: { $lt: after.createdAt } }, { _id: { $lt: after.id } }] },
+          ],
+        }
       : filter;
     const slice = await gate.slice(() =>
       consistentRead(options, (command) =>
         entries
-          .find(page, { hint: DashboardEntryIndex.byCurrency.name, projection: { amount: 1, createdAt: 1 }, batchSize: DashboardLimits.totalsSliceMax, ...command })
+          .find(page, {
+            hint: DashboardEntryIndex.byCurrency.name,
+            projection: { amount: 1, createdAt: 1 },
+            batchSize: DashboardLimits.totalsSliceMax,
+            ...command,
+          })
           .sort({ createdAt: -1, _id: -1 })
           .limit(DashboardLimits.totalsSliceMax)
           .toArray(),
@@ -293,37 +339,72 @@ async function walkFlow(db: Db, query: TotalsQuery, kind: EntryKind, options: Re
 }
 
 /** The currency's accounts in `_id` order, a slice at a time, all in one snapshot. */
-async function walkAccounts(db: Db, currency: string, options: ReadOptions, gate: SliceGate): Promise<{ balance: bigint; held: bigint; count: number }> {
+async function walkAccounts(
+  db: Db,
+  currency: string,
+  options: ReadOptions,
+  gate: SliceGate,
+): Promise<{ balance: bigint; held: bigint; count: number }> {
   const { accounts } = reportingCollections(db);
-  const sum = { balance: 0n, held: 0n, count: 0 };
-  // A snapshot session reads every slice at the instant of its first read. It cannot be causally
-  // consistent, so after a write of one's own (a session) it reads on the primary, whose majority
-  // snapshot holds every acknowledged (w: majority) write.
-  const snapshot = db.client.startSession({ snapshot: true });
-  const readPreference = options.session === undefined ? {} : { readPreference: 'primary' as const };
-  try {
-    let afterId: string | null = null;
-    for (;;) {
-      const filter: Filter<AccountDoc> = afterId === null ? { currency } : { currency, _id: { $gt: afterId } };
-      const slice = await gate.slice(() =>
-        accounts
-          // One batch per slice: one command each, and no getMore (the emulator has none in a snapshot session).
-          .find(filter, { hint: DashboardAccountIndex.name, projection: { balance: 1, held: 1 }, batchSize: DashboardLimits.totalsSliceMax, session: snapshot, ...readPreference })
-          .sort({ _id: 1 })
-          .limit(DashboardLimits.totalsSliceMax)
-          .toArray(),
-      );
-      for (const account of slice) {
-        sum.balance += fromStoredSum(account.balance);
-        sum.held += fromStoredSum(account.held ?? 0);
-      }
-      sum.count += slice.length;
-      const last = slice.at(-1);
-      if (last === undefined || slice.length < DashboardLimits.totalsSliceMax) return sum;
-      afterId = last._id;
+  if (options.session === undefined) {
+    // A snapshot session reads every slice at the instant of its first read (the majority point).
+    const snapshot = db.client.startSession({ snapshot: true });
+    try {
+      return await sumAccounts(accounts, currency, gate, { session: snapshot });
+    } finally {
+      await snapshot.endSession();
     }
+  }
+  // After a write of one's own (R2) a snapshot session will not do: it cannot be causally
+  // consistent, and a new primary's majority point may still be behind the caller's token. A
+  // read-only transaction reads one snapshot too, and its first read carries afterClusterTime: on a
+  // session of its own (the caller's runs the query's other reads at the same time, which must not
+  // join it), chained to the caller's by its cluster and operation times.
+  const chained = db.client.startSession({ causalConsistency: true });
+  try {
+    if (options.session.clusterTime) chained.advanceClusterTime(options.session.clusterTime);
+    if (options.session.operationTime) chained.advanceOperationTime(options.session.operationTime);
+    chained.startTransaction({ readConcern: { level: 'snapshot' }, readPreference: 'primary' });
+    const sum = await sumAccounts(accounts, currency, gate, { session: chained });
+    await chained.commitTransaction();
+    return sum;
   } finally {
-    await snapshot.endSession();
+    if (chained.inTransaction()) await chained.abortTransaction().catch(() => undefined);
+    await chained.endSession();
+  }
+}
+
+async function sumAccounts(
+  accounts: ReturnType<typeof reportingCollections>['accounts'],
+  currency: string,
+  gate: SliceGate,
+  read: { session: ClientSession },
+): Promise<{ balance: bigint; held: bigint; count: number }> {
+  const sum = { balance: 0n, held: 0n, count: 0 };
+  let afterId: string | null = null;
+  for (;;) {
+    const filter: Filter<AccountDoc> = afterId === null ? { currency } : { currency, _id: { $gt: afterId } };
+    const slice = await gate.slice(() =>
+      accounts
+        // One batch per slice: one command each, and no getMore (the emulator has none in a snapshot session).
+        .find(filter, {
+          hint: DashboardAccountIndex.name,
+          projection: { balance: 1, held: 1 },
+          batchSize: DashboardLimits.totalsSliceMax,
+          ...read,
+        })
+        .sort({ _id: 1 })
+        .limit(DashboardLimits.totalsSliceMax)
+        .toArray(),
+    );
+    for (const account of slice) {
+      sum.balance += fromStoredSum(account.balance);
+      sum.held += fromStoredSum(account.held ?? 0);
+    }
+    sum.count += slice.length;
+    const last = slice.at(-1);
+    if (last === undefined || slice.length < DashboardLimits.totalsSliceMax) return sum;
+    afterId = last._id;
   }
 }
 
@@ -345,7 +426,11 @@ export interface LedgerRequestView {
 }
 
 /** One request as stored under its caller key, with what it wrote or why it was refused. */
-export async function ledgerRequest(db: Db, requestId: string, options: ReadOptions = {}): Promise<LedgerRequestView | null> {
+export async function ledgerRequest(
+  db: Db,
+  requestId: string,
+  options: ReadOptions = {},
+): Promise<LedgerRequestView | null> {
   const { requests, entries } = reportingCollections(db);
   const [doc, written] = await Promise.all([
     consistentRead(options, (command) => requests.findOne({ _id: `ledger:${requestId}` }, command)),
@@ -364,8 +449,17 @@ export async function ledgerRequest(db: Db, requestId: string, options: ReadOpti
     firstSeenAt: doc.firstSeenAt,
     decidedAt: doc.decidedAt ?? null,
     // Entries exist only once applied; the debit leg (":debit") sorts before the credit.
-    entries: doc.status === 'applied' ? written.map(toLedgerEntry).sort((p, q) => (p.id.endsWith(':debit') ? -1 : q.id.endsWith(':debit') ? 1 : 0)) : [],
-    rejection: rejected ? { accountId: String(outcome['accountId']), balance: fromLong(outcome['balance']), amount: fromLong(outcome['amount']) } : null,
+    entries:
+      doc.status === 'applied'
+        ? written.map(toLedgerEntry).sort((p, q) => (p.id.endsWith(':debit') ? -1 : q.id.endsWith(':debit') ? 1 : 0))
+        : [],
+    rejection: rejected
+      ? {
+          accountId: String(outcome['accountId']),
+          balance: fromLong(outcome['balance']),
+          amount: fromLong(outcome['amount']),
+        }
+      : null,
   };
 }
 

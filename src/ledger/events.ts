@@ -76,7 +76,14 @@ export interface HoldChangedEvent {
 // Inserts (an authorization: the new document) and resolutions (the write that sets `change`,
 // null until then, so it arrives whole in updatedFields): never a looked-up current document.
 const HOLD_CHANGES: Document[] = [
-  { $match: { $or: [{ operationType: 'insert' }, { operationType: 'update', 'updateDescription.updatedFields.change.status': { $exists: true } }] } },
+  {
+    $match: {
+      $or: [
+        { operationType: 'insert' },
+        { operationType: 'update', 'updateDescription.updatedFields.change.status': { $exists: true } },
+      ],
+    },
+  },
   {
     $project: {
       operationType: 1,
@@ -93,7 +100,12 @@ const HOLD_CHANGES: Document[] = [
 ];
 
 export function holdFeedSpec(db: Db): FeedSpec<HoldChangedEvent> {
-  return { name: 'holds', collection: db.collection(collectionNames.holds), pipeline: HOLD_CHANGES, toEvent: toHoldChangedEvent };
+  return {
+    name: 'holds',
+    collection: db.collection(collectionNames.holds),
+    pipeline: HOLD_CHANGES,
+    toEvent: toHoldChangedEvent,
+  };
 }
 
 export function toHoldChangedEvent(change: Document): HoldChangedEvent | null {
@@ -102,8 +114,20 @@ export function toHoldChangedEvent(change: Document): HoldChangedEvent | null {
     const doc = change['fullDocument'] as Document | undefined;
     // An upsert's insert: its pipeline values are in the document as inserted.
     if (!doc || typeof doc['accountId'] !== 'string') return null;
-    const at = doc['createdAt'] instanceof Date ? doc['createdAt'] : change['wallTime'] instanceof Date ? change['wallTime'] : new Date();
-    return { holdId, accountId: doc['accountId'], status: 'PENDING', amount: safeNumber(doc['amount']), capturedAmount: 0, at };
+    const at =
+      doc['createdAt'] instanceof Date
+        ? doc['createdAt']
+        : change['wallTime'] instanceof Date
+          ? change['wallTime']
+          : new Date();
+    return {
+      holdId,
+      accountId: doc['accountId'],
+      status: 'PENDING',
+      amount: safeNumber(doc['amount']),
+      capturedAmount: 0,
+      at,
+    };
   }
   const resolution = change['updateDescription']?.updatedFields?.change as Document | undefined;
   if (change['operationType'] !== 'update' || !resolution || typeof resolution['accountId'] !== 'string') return null;
@@ -118,11 +142,21 @@ export function toHoldChangedEvent(change: Document): HoldChangedEvent | null {
 }
 
 export function ledgerEntryFeedSpec(db: Db): FeedSpec<LedgerEntryAddedEvent> {
-  return { name: 'ledgerEntries', collection: db.collection(collectionNames.entries), pipeline: ENTRY_INSERTS, toEvent: toLedgerEntryAddedEvent };
+  return {
+    name: 'ledgerEntries',
+    collection: db.collection(collectionNames.entries),
+    pipeline: ENTRY_INSERTS,
+    toEvent: toLedgerEntryAddedEvent,
+  };
 }
 
 export function accountBalanceFeedSpec(db: Db): FeedSpec<AccountBalanceChangedEvent> {
-  return { name: 'accountBalances', collection: db.collection(collectionNames.accounts), pipeline: BALANCE_UPDATES, toEvent: toAccountBalanceChangedEvent };
+  return {
+    name: 'accountBalances',
+    collection: db.collection(collectionNames.accounts),
+    pipeline: BALANCE_UPDATES,
+    toEvent: toAccountBalanceChangedEvent,
+  };
 }
 
 export function toLedgerEntryAddedEvent(change: Document): LedgerEntryAddedEvent | null {
@@ -144,7 +178,13 @@ export function toLedgerEntryAddedEvent(change: Document): LedgerEntryAddedEvent
 
 export function toAccountBalanceChangedEvent(change: Document): AccountBalanceChangedEvent | null {
   const fields = change['updateDescription']?.updatedFields as Document | undefined;
-  if (change['operationType'] !== 'update' || !fields || fields['balance'] === undefined || fields['version'] === undefined) return null;
+  if (
+    change['operationType'] !== 'update' ||
+    !fields ||
+    fields['balance'] === undefined ||
+    fields['version'] === undefined
+  )
+    return null;
   return {
     accountId: String(change['documentKey']?._id),
     balance: safeNumber(fields['balance']),
@@ -156,7 +196,12 @@ export function toAccountBalanceChangedEvent(change: Document): AccountBalanceCh
 // The driver promotes a BSON long to a number (balances are bounded by 2^53-1, G6); a Long or
 // bigint only reaches here from a client configured otherwise.
 function safeNumber(value: unknown): number {
-  const n = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : Number((value as { toString(): string }).toString());
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'bigint'
+        ? Number(value)
+        : Number((value as { toString(): string }).toString());
   invariant(Number.isSafeInteger(n), () => `a ledger amount is not a safe integer: ${String(value)}`);
   return n;
 }

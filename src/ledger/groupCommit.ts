@@ -7,7 +7,15 @@ import { annotationBytes, moveBytesMax, moveRetryBudgetMs } from './limits.ts';
 import { moveAlone } from './loneMove.ts';
 import type { AccountDoc, RequestDoc } from './model.ts';
 import { toLong } from './money.ts';
-import { answerTakenMoves, attemptBase, type LedgerDeps, lookupRequests, type MoveAnswer, type MoveRequest, type WaitingMove } from './moves.ts';
+import {
+  answerTakenMoves,
+  attemptBase,
+  type LedgerDeps,
+  lookupRequests,
+  type MoveAnswer,
+  type MoveRequest,
+  type WaitingMove,
+} from './moves.ts';
 import { answerTakenKey } from './requestKeys.ts';
 import type { LinkedMoveFailed } from './results.ts';
 import type { TransactionKind } from './telemetry.ts';
@@ -39,7 +47,11 @@ export function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveAnsw
   // account another process holds drains quickly instead of retrying in turn.
   const deadlineMs = Date.now() + moveRetryBudgetMs;
   return new Promise<MoveAnswer>((resolve, reject) => {
-    deps.dispatch.push({ item: { move, deadlineMs, resolve, reject }, accountIds: accountIdsOf([move]), bytes: bytesOf(move) });
+    deps.dispatch.push({
+      item: { move, deadlineMs, resolve, reject },
+      accountIds: accountIdsOf([move]),
+      bytes: bytesOf(move),
+    });
     deps.dispatch.startSoon(() => dispatch(deps));
   });
 }
@@ -48,10 +60,18 @@ export function moveMoney(deps: LedgerDeps, move: MoveRequest): Promise<MoveAnsw
  * The moves of one `submitMoves`: one transaction for all of them, under the turns of all their
  * accounts. `atomic`: all of them or none. Its size is bounded by the caller (`submitMovesMax`).
  */
-export async function submitMoves(deps: LedgerDeps, moves: readonly MoveRequest[], atomic: boolean): Promise<BatchAnswer[]> {
+export async function submitMoves(
+  deps: LedgerDeps,
+  moves: readonly MoveRequest[],
+  atomic: boolean,
+): Promise<BatchAnswer[]> {
   const deadlineMs = Date.now() + moveRetryBudgetMs;
   try {
-    return await deps.turns.run(accountIdsOf(moves), () => groupInTransactions(deps, moves, { kind: 'batch', atomic }, deadlineMs), { deadlineMs });
+    return await deps.turns.run(
+      accountIdsOf(moves),
+      () => groupInTransactions(deps, moves, { kind: 'batch', atomic }, deadlineMs),
+      { deadlineMs },
+    );
   } catch (error) {
     if (!(error instanceof TurnNotTaken)) throw error;
     // The turns did not come within the budget: nothing ran, every move may be sent again as it is.
@@ -76,9 +96,14 @@ function dispatch(deps: LedgerDeps): void {
     void deps.turns
       .run(taken.accountIds, () => commitGroup(deps, taken.items), { deadlineMs })
       .catch((error: unknown) => {
-        if (!(error instanceof TurnNotTaken)) return taken.items.forEach((waiting) => waiting.reject(error));
         for (const waiting of taken.items) {
-          waiting.resolve({ kind: 'requestInProgress', requestId: waiting.move.requestId, firstSeenAt: new Date(waiting.deadlineMs - moveRetryBudgetMs) });
+          if (!(error instanceof TurnNotTaken)) waiting.reject(error);
+          else
+            waiting.resolve({
+              kind: 'requestInProgress',
+              requestId: waiting.move.requestId,
+              firstSeenAt: new Date(waiting.deadlineMs - moveRetryBudgetMs),
+            });
         }
       })
       .finally(() => {
@@ -97,7 +122,12 @@ async function commitGroup(deps: LedgerDeps, group: readonly WaitingMove[]): Pro
       return;
     }
     const deadlineMs = Math.min(...group.map((waiting) => waiting.deadlineMs));
-    const answers = await groupInTransactions(deps, group.map((waiting) => waiting.move), { kind: 'group', atomic: false }, deadlineMs);
+    const answers = await groupInTransactions(
+      deps,
+      group.map((waiting) => waiting.move),
+      { kind: 'group', atomic: false },
+      deadlineMs,
+    );
     group.forEach((waiting, i) => {
       const answer = answers[i]!;
       invariant(answer.kind !== 'linkedMoveFailed', 'a group of lone moves is never linked');
@@ -115,7 +145,12 @@ interface GroupKind {
 }
 
 /** The group's transaction on the keyed-transaction runner, rerun under the same keys; the answers in order. */
-async function groupInTransactions(deps: LedgerDeps, moves: readonly MoveRequest[], batch: GroupKind, deadlineMs: number): Promise<BatchAnswer[]> {
+async function groupInTransactions(
+  deps: LedgerDeps,
+  moves: readonly MoveRequest[],
+  batch: GroupKind,
+  deadlineMs: number,
+): Promise<BatchAnswer[]> {
   const firstSeenAt = new Date();
   const bases = moves.map((move) => attemptBase(move, firstSeenAt));
   return runKeyed<MoveAttempt, RequestDoc, BatchAnswer>(deps, {
@@ -137,20 +172,32 @@ async function decideAndWriteGroup(
 ): Promise<Decided<RequestDoc, BatchAnswer>> {
   const { accounts, requests, entries } = deps.collections;
   const snapshot = await readGroup(deps, session, attempts);
-  const decision = decideGroup({ snapshot, attempts, atomic: batch.atomic, now: new Date(), policy: deps.groupPolicy, sameMove: deps.rules.sameMove });
-  const recorded = decision.moves.flatMap((move) => (move.kind === 'applied' || move.kind === 'rejected' ? [move.request] : []));
+  const decision = decideGroup({
+    snapshot,
+    attempts,
+    atomic: batch.atomic,
+    now: new Date(),
+    policy: deps.groupPolicy,
+    sameMove: deps.rules.sameMove,
+  });
+  const recorded = decision.moves.flatMap((move) =>
+    move.kind === 'applied' || move.kind === 'rejected' ? [move.request] : [],
+  );
   const journal = decision.moves.flatMap((move) => (move.kind === 'applied' ? move.entries : []));
   if (recorded.length > 0) {
     if (decision.accountWrites.length > 0) {
-      const writes: AnyBulkWriteOperation<AccountDoc>[] = decision.accountWrites.map(({ read, balanceDelta, versionDelta }) => ({
-        updateOne: {
-          // The precondition of every decision of the group: the account exactly as it was read.
-          filter: deps.preconditions.groupFilter(read),
-          update: { $inc: { balance: toLong(balanceDelta), version: toLong(versionDelta) } },
-        },
-      }));
+      const writes: AnyBulkWriteOperation<AccountDoc>[] = decision.accountWrites.map(
+        ({ read, balanceDelta, versionDelta }) => ({
+          updateOne: {
+            // The precondition of every decision of the group: the account exactly as it was read.
+            filter: deps.preconditions.groupFilter(read),
+            update: { $inc: { balance: toLong(balanceDelta), version: toLong(versionDelta) } },
+          },
+        }),
+      );
       const written = await accounts.bulkWrite(writes, { session, ordered: true });
-      if (written.matchedCount !== writes.length) throw new StateChangedSinceRead(`group: ${writes.length - written.matchedCount} accounts changed since read`);
+      if (written.matchedCount !== writes.length)
+        throw new StateChangedSinceRead(`group: ${writes.length - written.matchedCount} accounts changed since read`);
     }
     // A key decided by another process after the snapshot read fails this insert with a duplicate key: the runner's.
     await requests.insertMany(recorded, { session });
@@ -175,13 +222,23 @@ function endOf(deps: LedgerDeps, attempt: MoveAttempt, move: MoveDecision): Requ
       if (earlier === null) return { kind: 'taken', stored: existing };
       // Decided by an earlier move of this very group: a replay of it, with the entries in hand.
       const taken = { requestId: attempt.requestId, params: attempt.params, own: false };
-      return { kind: 'answer', answer: () => answerTakenKey(taken, existing, deps.rules.sameMove(existing, attempt), () => outcomeOf(deps.collections, existing, earlier)) };
+      return {
+        kind: 'answer',
+        answer: () =>
+          answerTakenKey(taken, existing, deps.rules.sameMove(existing, attempt), () =>
+            outcomeOf(deps.collections, existing, earlier),
+          ),
+      };
     }
   }
 }
 
 /** The snapshot of the group: its accounts, and its keys that are decided already. */
-async function readGroup(deps: LedgerDeps, session: ClientSession, attempts: readonly MoveAttempt[]): Promise<GroupSnapshot> {
+async function readGroup(
+  deps: LedgerDeps,
+  session: ClientSession,
+  attempts: readonly MoveAttempt[],
+): Promise<GroupSnapshot> {
   const accountIds = accountIdsOf(attempts.map((attempt) => attempt.params));
   const keys = [...new Set(attempts.map((attempt) => attempt.key))];
   const accountReads = await deps.preconditions.readGroup(deps.collections.accounts, session, accountIds);
@@ -204,5 +261,9 @@ function accountIdsOf(moves: readonly Pick<MoveRequest, 'fromAccountId' | 'toAcc
 
 function bytesOf(move: MoveRequest): number {
   const annotations = annotationBytes(Buffer.byteLength(move.reference ?? ''), Buffer.byteLength(move.metadata ?? ''));
-  return moveBytesMax(move.requestId.length, (move.fromAccountId?.length ?? 0) + (move.toAccountId?.length ?? 0), annotations);
+  return moveBytesMax(
+    move.requestId.length,
+    (move.fromAccountId?.length ?? 0) + (move.toAccountId?.length ?? 0),
+    annotations,
+  );
 }

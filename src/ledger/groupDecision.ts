@@ -84,7 +84,8 @@ interface Running {
 /** Decides every move of the group in order; the same order a caller would see one at a time. */
 export function decideGroup(input: GroupDecisionInput): GroupDecision {
   const book = new Map<string, Running>();
-  for (const read of input.snapshot.accounts.values()) book.set(read._id, { read, balance: read.balance, version: read.version });
+  for (const read of input.snapshot.accounts.values())
+    book.set(read._id, { read, balance: read.balance, version: read.version });
   const decidedHere = new Map<string, { request: RequestDoc; entries: EntryDoc[] }>();
   const moves = input.attempts.map((attempt): MoveDecision => {
     const earlier = decidedHere.get(attempt.key);
@@ -97,12 +98,16 @@ export function decideGroup(input: GroupDecisionInput): GroupDecision {
     return decision;
   });
   if (input.policy.linked(input.atomic) && moves.some((move, i) => !holds(move, input.attempts[i]!, input.sameMove))) {
-    return { moves: moves.map((move, i) => linkedFailure(move, input.attempts[i]!, input.sameMove)), accountWrites: [] };
+    return {
+      moves: moves.map((move, i) => linkedFailure(move, input.attempts[i]!, input.sameMove)),
+      accountWrites: [],
+    };
   }
   const accountWrites: AccountWrite[] = [];
   for (const running of book.values()) {
     const versionDelta = running.version - running.read.version;
-    if (versionDelta > 0) accountWrites.push({ read: running.read, balanceDelta: running.balance - running.read.balance, versionDelta });
+    if (versionDelta > 0)
+      accountWrites.push({ read: running.read, balanceDelta: running.balance - running.read.balance, versionDelta });
   }
   return { moves, accountWrites };
 }
@@ -117,20 +122,38 @@ function decideMove(book: Map<string, Running>, attempt: MoveAttempt, now: Date,
   if (to === undefined) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId! } };
   // Closed as the snapshot read it; the group's write filters on `isOpen` too (L2).
   for (const side of [from, to]) {
-    if (side && side.read.status === AccountStatus.CLOSED) return { kind: 'refused', result: { kind: 'accountClosed', accountId: side.read._id, closedAt: side.read.closedAt ?? null } };
+    if (side && side.read.status === AccountStatus.CLOSED)
+      return {
+        kind: 'refused',
+        result: { kind: 'accountClosed', accountId: side.read._id, closedAt: side.read.closedAt ?? null },
+      };
   }
   if (from && to && from.read.currency !== to.read.currency) {
-    const result = { kind: 'currencyMismatch', fromAccountId: from.read._id, fromCurrency: from.read.currency, toAccountId: to.read._id, toCurrency: to.read.currency } as const;
+    const result = {
+      kind: 'currencyMismatch',
+      fromAccountId: from.read._id,
+      fromCurrency: from.read.currency,
+      toAccountId: to.read._id,
+      toCurrency: to.read.currency,
+    } as const;
     return { kind: 'refused', result };
   }
   // What pending holds reserve is not there to spend (H1): debits are checked on the available balance.
   if (from && policy.balanceToCheck(from.read.balance - from.read.held, from.balance - from.read.held) < amount) {
     // Too little money: final for the key, so the rejection is recorded like an applied move.
-    const outcome = { kind: 'rejected', accountId: from.read._id, balance: toLong(from.balance), amount: attempt.params.amount } as const;
+    const outcome = {
+      kind: 'rejected',
+      accountId: from.read._id,
+      balance: toLong(from.balance),
+      amount: attempt.params.amount,
+    } as const;
     return { kind: 'rejected', request: decidedRequest(attempt, outcome, now) };
   }
   if (to && to.balance > balanceMax - amount) {
-    return { kind: 'refused', result: { kind: 'balanceLimitExceeded', accountId: to.read._id, balance: to.balance, amount } };
+    return {
+      kind: 'refused',
+      result: { kind: 'balanceLimitExceeded', accountId: to.read._id, balance: to.balance, amount },
+    };
   }
   const legs: AppliedLeg[] = [];
   if (from) legs.push({ account: move(from, -amount), kind: op === 'transfer' ? 'transferOut' : 'withdrawal' });
@@ -144,7 +167,12 @@ function decideMove(book: Map<string, Running>, attempt: MoveAttempt, now: Date,
 function move(running: Running, delta: number): AppliedLeg['account'] {
   running.balance += delta;
   running.version += 1;
-  return { _id: running.read._id, currency: running.read.currency, balance: toLong(running.balance), version: toLong(running.version) };
+  return {
+    _id: running.read._id,
+    currency: running.read.currency,
+    balance: toLong(running.balance),
+    version: toLong(running.version),
+  };
 }
 
 /** Whether a move of an atomic batch stands: applied now, or the replay of a move applied before. */
@@ -160,12 +188,22 @@ function holds(move: MoveDecision, attempt: MoveAttempt, sameMove: GroupDecision
  * accounts or kind) it is the cause, and answers IdempotencyKeyReused naming the field (G4, issue
  * 41: both moves answered LinkedMoveFailed, and no answer named the cause).
  */
-function linkedFailure(move: MoveDecision, attempt: MoveAttempt, sameMove: GroupDecisionInput['sameMove']): MoveDecision {
-  if (move.kind === 'keyTaken' && move.earlier !== null) return sameMove(move.existing, attempt) ? { kind: 'linkedMoveFailed' } : move;
+function linkedFailure(
+  move: MoveDecision,
+  attempt: MoveAttempt,
+  sameMove: GroupDecisionInput['sameMove'],
+): MoveDecision {
+  if (move.kind === 'keyTaken' && move.earlier !== null)
+    return sameMove(move.existing, attempt) ? { kind: 'linkedMoveFailed' } : move;
   if (holds(move, attempt, sameMove)) return { kind: 'linkedMoveFailed' };
   if (move.kind !== 'rejected') return move;
   const { outcome } = move.request;
   invariant(outcome?.kind === 'rejected', 'a rejected move records its rejection');
-  const result = { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) } as const;
+  const result = {
+    kind: 'insufficientFunds',
+    accountId: outcome.accountId,
+    balance: fromLong(outcome.balance),
+    amount: fromLong(outcome.amount),
+  } as const;
   return { kind: 'refused', result };
 }

@@ -1,6 +1,7 @@
 import type { Document } from 'mongodb';
 import { encodeCursor } from './cursor.ts';
-import { expired, holdSnapshot, unexpired } from './holds.ts';
+import { expired, unexpired } from './holdRules.ts';
+import { holdSnapshot } from './holdSnapshots.ts';
 import { type HoldCollections, type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
 import type { HoldsPageInput } from './inputs.ts';
 import type { Page } from './queries.ts';
@@ -12,15 +13,29 @@ import type { HoldSnapshot } from './results.ts';
 
 /** The status a reader sees: EXPIRED for a pending hold past `expiresAt` on the database clock. */
 const effectiveStatus: Document = {
-  $cond: [{ $and: [{ $eq: ['$status', HoldStatus.PENDING] }, { $lte: ['$expiresAt', '$$NOW'] }] }, HoldStatus.EXPIRED, '$status'],
+  $cond: [
+    { $and: [{ $eq: ['$status', HoldStatus.PENDING] }, { $lte: ['$expiresAt', '$$NOW'] }] },
+    HoldStatus.EXPIRED,
+    '$status',
+  ],
 };
 
 function snapshotOf(doc: HoldDoc): HoldSnapshot {
-  return holdSnapshot({ id: doc._id, accountId: doc.accountId, currency: doc.currency, amount: doc.amount, capturedAmount: doc.capturedAmount, status: doc.status, expiresAt: doc.expiresAt });
+  return holdSnapshot({
+    id: doc._id,
+    accountId: doc.accountId,
+    currency: doc.currency,
+    amount: doc.amount,
+    capturedAmount: doc.capturedAmount,
+    status: doc.status,
+    expiresAt: doc.expiresAt,
+  });
 }
 
 export async function holdById(collections: HoldCollections, id: string): Promise<HoldSnapshot | null> {
-  const [doc] = await collections.holds.aggregate<HoldDoc>([{ $match: { _id: id } }, { $set: { status: effectiveStatus } }]).toArray();
+  const [doc] = await collections.holds
+    .aggregate<HoldDoc>([{ $match: { _id: id } }, { $set: { status: effectiveStatus } }])
+    .toArray();
   return doc ? snapshotOf(doc) : null;
 }
 
@@ -49,7 +64,12 @@ export async function listHolds(collections: HoldCollections, page: HoldsPageInp
   }
   const docs = await collections.holds
     .aggregate<HoldDoc>(
-      [{ $match: { $and: clauses } }, { $sort: { createdAt: -1, _id: -1 } }, { $limit: page.first + 1 }, { $set: { status: effectiveStatus } }],
+      [
+        { $match: { $and: clauses } },
+        { $sort: { createdAt: -1, _id: -1 } },
+        { $limit: page.first + 1 },
+        { $set: { status: effectiveStatus } },
+      ],
       { hint: page.status === null ? HoldIndex.byAccount : HoldIndex.byAccountStatus },
     )
     .toArray();

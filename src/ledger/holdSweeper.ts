@@ -2,7 +2,8 @@ import type { ClientSession, Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { leaseCollection, type LeaseDoc } from '../db/lease.ts';
 import { LeaseJob } from '../db/leaseJob.ts';
-import { changeOf, expired, type HoldDeps, releaseHeld } from './holds.ts';
+import { expired } from './holdRules.ts';
+import { changeOf, type HoldDeps, releaseHeld } from './holds.ts';
 import { type HoldDoc, HoldIndex, HoldStatus } from './holdModel.ts';
 import { TurnNotTaken } from './accountTurns.ts';
 import { HoldLimits, moveAttemptsMax, moveRetryBudgetMs } from './limits.ts';
@@ -32,7 +33,10 @@ export interface SweepPass {
  */
 export async function sweepExpiredHolds(deps: HoldDeps, limit: number, signal?: AbortSignal): Promise<SweepPass> {
   const due = await deps.holds.holds
-    .find({ status: HoldStatus.PENDING, ...expired }, { projection: { _id: 1, accountId: 1 }, sort: { expiresAt: 1 }, limit, hint: HoldIndex.pendingByExpiry })
+    .find(
+      { status: HoldStatus.PENDING, ...expired },
+      { projection: { _id: 1, accountId: 1 }, sort: { expiresAt: 1 }, limit, hint: HoldIndex.pendingByExpiry },
+    )
     .toArray();
   let count = 0;
   for (const hold of due) {

@@ -3,8 +3,14 @@ import type { ClientSession, Collection, Document, Filter } from 'mongodb';
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
 import { invariant, present } from '../lib/assert.ts';
 import { TurnNotTaken } from './accountTurns.ts';
-import { accountClosed, type AccountState, availableCovers, isOpen, readAccount, stateProjection } from './accountFilters.ts';
-import { answerEntry, toAccountSnapshot } from './convert.ts';
+import {
+  accountClosed,
+  type AccountState,
+  availableCovers,
+  isOpen,
+  readAccount,
+  stateProjection,
+} from './accountFilters.ts';
 import { insertEntries } from './journal.ts';
 import {
   type HoldCollections,
@@ -14,9 +20,9 @@ import {
   type HoldParams,
   type HoldRequestDoc,
   HoldStatus,
-  type StoredAccount,
-  type StoredHold,
 } from './holdModel.ts';
+import { expired, type HoldRules } from './holdRules.ts';
+import { outcomeResult, storedAccount, storedHold } from './holdSnapshots.ts';
 import { runKeyed, type Transient } from './keyedTransaction.ts';
 import { moveRetryBudgetMs } from './limits.ts';
 import { type AccountDoc, AccountStatus, type EntryDoc, entryId, type MoveParams } from './model.ts';
@@ -24,13 +30,11 @@ import { fromLong, toLong } from './money.ts';
 import { canonicalMetadata, type LedgerDeps } from './moves.ts';
 import { answerTakenKey } from './requestKeys.ts';
 import type {
-  AccountSnapshot,
   AuthorizeHoldResult,
   CaptureHoldResult,
   HoldNotPending,
   InputMistake,
   HoldOutcomeResult,
-  HoldSnapshot,
   IdempotencyKeyReused,
   VoidHoldResult,
 } from './results.ts';
@@ -49,35 +53,6 @@ import type {
 // The filter is the whole precondition: of N concurrent captures, voids and the expiry of one
 // hold, exactly one write matches (the others meet a write conflict, rerun, and then match
 // nothing: HoldNotPending with the status the winner left).
-
-/**
- * The writes that decide a hold's fate. A dependency only so that the meta-tests can swap in a
- * broken one (a status checked on a read, an expiry judged on this process's clock); production
- * always uses `holdRules`.
- */
-export interface HoldRules {
-  /** The pipeline value of a new hold's `expiresAt`. */
-  expiresAt(expiresInSeconds: number): Document;
-  /**
-   * Resolves a hold that is pending and unexpired, matching `extra` too, with `update`; returns the
-   * hold after the write, or null when nothing matched (nothing written).
-   */
-  resolve(holds: Collection<HoldDoc>, session: ClientSession, holdId: string, extra: Filter<HoldDoc>, update: Document[]): Promise<HoldDoc | null>;
-}
-
-/** `expiresAt > $$NOW`: the hold may still be resolved by a caller, on the database's clock (H3). */
-export const unexpired: Document = { $expr: { $gt: ['$expiresAt', '$$NOW'] } };
-/** `expiresAt <= $$NOW`: past its expiry on the database's clock, whether or not the sweeper ran. */
-export const expired: Document = { $expr: { $lte: ['$expiresAt', '$$NOW'] } };
-
-export const holdRules: HoldRules = Object.freeze<HoldRules>({
-  expiresAt: (expiresInSeconds) => ({ $add: ['$$NOW', expiresInSeconds * 1_000] }),
-  resolve: (holds, session, holdId, extra, update) =>
-    holds.findOneAndUpdate({ _id: holdId, status: HoldStatus.PENDING, ...unexpired, ...extra } as Filter<HoldDoc>, update, {
-      session,
-      returnDocument: 'after',
-    }),
-});
 
 export interface HoldDeps {
   ledger: LedgerDeps;
@@ -128,15 +103,29 @@ type KeyHolder = Pick<HoldRequestDoc, 'paramsHash' | 'firstSeenAt' | 'outcome'> 
 type KeyAnswer = DuplicateReplayed<HoldOutcomeResult> | IdempotencyKeyReused | HoldOutcomeResult;
 
 export function hashHoldParams(params: HoldParams): string {
-  const canonical: unknown[] = [params.op, params.accountId, params.holdId, params.amount?.toString() ?? null, params.toAccountId, params.expiresInSeconds];
+  const canonical: unknown[] = [
+    params.op,
+    params.accountId,
+    params.holdId,
+    params.amount?.toString() ?? null,
+    params.toAccountId,
+    params.expiresInSeconds,
+  ];
   // Appended only when sent, so the hash of a request without them is what it always was.
-  if (params.reference !== undefined || params.metadata !== undefined) canonical.push(params.reference ?? null, canonicalMetadata(params.metadata));
+  if (params.reference !== undefined || params.metadata !== undefined)
+    canonical.push(params.reference ?? null, canonicalMetadata(params.metadata));
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
 /** The caller's reference and metadata, stored only when sent (G6's cost of a request without them). */
-function annotationsOf(input: { reference?: string | undefined; metadata?: string | undefined }): Pick<HoldParams, 'reference' | 'metadata'> {
-  return { ...(input.reference === undefined ? {} : { reference: input.reference }), ...(input.metadata === undefined ? {} : { metadata: input.metadata }) };
+function annotationsOf(input: {
+  reference?: string | undefined;
+  metadata?: string | undefined;
+}): Pick<HoldParams, 'reference' | 'metadata'> {
+  return {
+    ...(input.reference === undefined ? {} : { reference: input.reference }),
+    ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
+  };
 }
 
 /** A hold request's attempt without its key (the key is asked of the rules on every attempt). */
@@ -158,11 +147,18 @@ export async function authorizeHold(deps: HoldDeps, input: AuthorizeHoldRequest)
     ...annotationsOf(input),
   };
   const base = attemptBase(input.requestId, params, new Date());
-  const result = await inTurn(deps, [input.accountId], base, () => keyedHold(deps, base, (session, attempt) => decideAuthorization(deps, session, attempt, input)));
+  const result = await inTurn(deps, [input.accountId], base, () =>
+    keyedHold(deps, base, (session, attempt) => decideAuthorization(deps, session, attempt, input)),
+  );
   return answerOf<AuthorizeHoldResult>('authorizeHold', result, ['captureHoldSuccess', 'voidHoldSuccess']);
 }
 
-async function decideAuthorization(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: AuthorizeHoldRequest): Promise<Decision<AuthorizeHoldResult>> {
+async function decideAuthorization(
+  deps: HoldDeps,
+  session: ClientSession,
+  attempt: HoldAttempt,
+  input: AuthorizeHoldRequest,
+): Promise<Decision<AuthorizeHoldResult>> {
   const { accounts } = deps.ledger.collections;
   const account = await accounts.findOneAndUpdate(
     { _id: input.accountId, ...isOpen, ...availableCovers(input.amount) },
@@ -176,8 +172,18 @@ async function decideAuthorization(deps: HoldDeps, session: ClientSession, attem
     if (!seen) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: input.accountId } };
     if (seen.status === AccountStatus.CLOSED) return { kind: 'refused', result: accountClosed(seen) };
     // Too little available: final for the key, recorded like a withdrawal's rejection.
-    const outcome: HoldOutcome = { kind: 'rejected', accountId: seen._id, balance: toLong(fromLong(seen.balance)), amount: toLong(input.amount) };
-    return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as AuthorizeHoldResult };
+    const outcome: HoldOutcome = {
+      kind: 'rejected',
+      accountId: seen._id,
+      balance: toLong(fromLong(seen.balance)),
+      amount: toLong(input.amount),
+    };
+    return {
+      kind: 'record',
+      request: decided(attempt, outcome),
+      entries: [],
+      result: outcomeResult(outcome, []) as AuthorizeHoldResult,
+    };
   }
   const holdId = holdIdOf(attempt.key);
   const hold = await deps.holds.holds.findOneAndUpdate(
@@ -204,13 +210,21 @@ async function decideAuthorization(deps: HoldDeps, session: ClientSession, attem
   );
   invariant(hold !== null, () => `the upsert of hold ${holdId} returned nothing`);
   const outcome: HoldOutcome = { kind: 'authorized', hold: storedHold(hold), account: storedAccount(account) };
-  return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as AuthorizeHoldResult };
+  return {
+    kind: 'record',
+    request: decided(attempt, outcome),
+    entries: [],
+    result: outcomeResult(outcome, []) as AuthorizeHoldResult,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // captureHold
 
-export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Promise<CaptureHoldResult | InputMistake> {
+export async function captureHold(
+  deps: HoldDeps,
+  input: CaptureHoldRequest,
+): Promise<CaptureHoldResult | InputMistake> {
   const params: HoldParams = {
     op: 'captureHold',
     accountId: null,
@@ -226,14 +240,29 @@ export async function captureHold(deps: HoldDeps, input: CaptureHoldRequest): Pr
   const accountId = await holdAccountOf(deps, input.holdId);
   if (accountId !== null && accountId === input.toAccountId) {
     // Money out of an account and back into it moves nothing: the client's mistake (issue 41).
-    return { kind: 'inputMistake', field: 'toAccountId', message: `toAccountId must differ from the hold's own account ${accountId}: leave it out to capture as a withdrawal` };
+    return {
+      kind: 'inputMistake',
+      field: 'toAccountId',
+      message: `toAccountId must differ from the hold's own account ${accountId}: leave it out to capture as a withdrawal`,
+    };
   }
   const accounts = [accountId, input.toAccountId].filter((id): id is string => id !== null);
-  const result = await inTurn(deps, accounts, base, () => keyedHold(deps, base, (session, attempt) => decideCapture(deps, session, attempt, input)));
-  return answerOf<CaptureHoldResult>('captureHold', result, ['authorizeHoldSuccess', 'voidHoldSuccess', 'insufficientFunds']);
+  const result = await inTurn(deps, accounts, base, () =>
+    keyedHold(deps, base, (session, attempt) => decideCapture(deps, session, attempt, input)),
+  );
+  return answerOf<CaptureHoldResult>('captureHold', result, [
+    'authorizeHoldSuccess',
+    'voidHoldSuccess',
+    'insufficientFunds',
+  ]);
 }
 
-async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: CaptureHoldRequest): Promise<Decision<CaptureHoldResult>> {
+async function decideCapture(
+  deps: HoldDeps,
+  session: ClientSession,
+  attempt: HoldAttempt,
+  input: CaptureHoldRequest,
+): Promise<Decision<CaptureHoldResult>> {
   const { accounts } = deps.ledger.collections;
   const extra: Filter<HoldDoc> = input.amount === null ? {} : { amount: { $gte: toLong(input.amount) } };
   const hold = await deps.rules.resolve(deps.holds.holds, session, input.holdId, extra, [
@@ -261,8 +290,13 @@ async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: Ho
   invariant(debited !== null, () => `account ${hold.accountId} holds less than its pending hold ${hold._id}`);
   let credited: AccountState | null = null;
   if (input.toAccountId !== null) {
-    credited = await deps.ledger.preconditions.credit(accounts, session, { accountId: input.toAccountId, amount: captured, currency: hold.currency });
-    if (credited === null) return { kind: 'refused', result: await refuseCredit(accounts, session, hold, input.toAccountId, captured) };
+    credited = await deps.ledger.preconditions.credit(accounts, session, {
+      accountId: input.toAccountId,
+      amount: captured,
+      currency: hold.currency,
+    });
+    if (credited === null)
+      return { kind: 'refused', result: await refuseCredit(accounts, session, hold, input.toAccountId, captured) };
   }
   const entries = captureEntries(attempt, debited, credited, captured);
   const outcome: HoldOutcome = {
@@ -272,24 +306,51 @@ async function decideCapture(deps: HoldDeps, session: ClientSession, attempt: Ho
     toAccount: credited === null ? null : storedAccount(credited),
     entryIds: entries.map((entry) => entry._id),
   };
-  return { kind: 'record', request: decided(attempt, outcome), entries, result: outcomeResult(outcome, entries) as CaptureHoldResult };
+  return {
+    kind: 'record',
+    request: decided(attempt, outcome),
+    entries,
+    result: outcomeResult(outcome, entries) as CaptureHoldResult,
+  };
 }
 
 /** Why a capture's credit matched nothing: a missing account, another currency, or a balance past 2^53-1. */
-async function refuseCredit(accounts: Collection<AccountDoc>, session: ClientSession, hold: HoldDoc, toAccountId: string, amount: number): Promise<CaptureHoldResult> {
+async function refuseCredit(
+  accounts: Collection<AccountDoc>,
+  session: ClientSession,
+  hold: HoldDoc,
+  toAccountId: string,
+  amount: number,
+): Promise<CaptureHoldResult> {
   const to = await readAccount(accounts, session, toAccountId);
   if (!to) return { kind: 'accountNotFound', accountId: toAccountId };
   if (to.status === AccountStatus.CLOSED) return accountClosed(to);
   if (to.currency !== hold.currency) {
-    return { kind: 'currencyMismatch', fromAccountId: hold.accountId, fromCurrency: hold.currency, toAccountId, toCurrency: to.currency };
+    return {
+      kind: 'currencyMismatch',
+      fromAccountId: hold.accountId,
+      fromCurrency: hold.currency,
+      toAccountId,
+      toCurrency: to.currency,
+    };
   }
   return { kind: 'balanceLimitExceeded', accountId: toAccountId, balance: fromLong(to.balance), amount };
 }
 
 /** The capture's journal: a withdrawal (its payout follows, P1), or a transfer's two legs. */
-function captureEntries(attempt: HoldAttempt, debited: AccountState, credited: AccountState | null, amount: number): EntryDoc[] {
+function captureEntries(
+  attempt: HoldAttempt,
+  debited: AccountState,
+  credited: AccountState | null,
+  amount: number,
+): EntryDoc[] {
   const now = new Date();
-  const entry = (account: AccountState, leg: 'debit' | 'credit', kind: EntryDoc['kind'], counterparty: string | null): EntryDoc => ({
+  const entry = (
+    account: AccountState,
+    leg: 'debit' | 'credit',
+    kind: EntryDoc['kind'],
+    counterparty: string | null,
+  ): EntryDoc => ({
     _id: entryId(attempt.key, leg),
     requestId: attempt.requestId,
     accountId: account._id,
@@ -310,22 +371,46 @@ function captureEntries(attempt: HoldAttempt, debited: AccountState, credited: A
 // voidHold
 
 export async function voidHold(deps: HoldDeps, input: VoidHoldRequest): Promise<VoidHoldResult> {
-  const params: HoldParams = { op: 'voidHold', accountId: null, holdId: input.holdId, amount: null, toAccountId: null, expiresInSeconds: null };
+  const params: HoldParams = {
+    op: 'voidHold',
+    accountId: null,
+    holdId: input.holdId,
+    amount: null,
+    toAccountId: null,
+    expiresInSeconds: null,
+  };
   const base = attemptBase(input.requestId, params, new Date());
   const accountId = await holdAccountOf(deps, input.holdId);
-  const result = await inTurn(deps, accountId === null ? [] : [accountId], base, () => keyedHold(deps, base, (session, attempt) => decideVoid(deps, session, attempt, input)));
-  return answerOf<VoidHoldResult>('voidHold', result, ['authorizeHoldSuccess', 'captureHoldSuccess', 'insufficientFunds']);
+  const result = await inTurn(deps, accountId === null ? [] : [accountId], base, () =>
+    keyedHold(deps, base, (session, attempt) => decideVoid(deps, session, attempt, input)),
+  );
+  return answerOf<VoidHoldResult>('voidHold', result, [
+    'authorizeHoldSuccess',
+    'captureHoldSuccess',
+    'insufficientFunds',
+  ]);
 }
 
-async function decideVoid(deps: HoldDeps, session: ClientSession, attempt: HoldAttempt, input: VoidHoldRequest): Promise<Decision<VoidHoldResult>> {
+async function decideVoid(
+  deps: HoldDeps,
+  session: ClientSession,
+  attempt: HoldAttempt,
+  input: VoidHoldRequest,
+): Promise<Decision<VoidHoldResult>> {
   const hold = await deps.rules.resolve(deps.holds.holds, session, input.holdId, {}, [
     { $set: { status: HoldStatus.VOIDED, resolvedBy: { $literal: input.requestId }, resolvedAt: '$$NOW' } },
     { $set: { change: changeOf(HoldStatus.VOIDED) } },
   ]);
-  if (hold === null) return (await refuseResolution(deps, session, attempt, input.holdId, null)) as Decision<VoidHoldResult>;
+  if (hold === null)
+    return (await refuseResolution(deps, session, attempt, input.holdId, null)) as Decision<VoidHoldResult>;
   const released = await releaseHeld(deps.ledger.collections.accounts, session, hold);
   const outcome: HoldOutcome = { kind: 'voided', hold: storedHold(hold), account: storedAccount(released) };
-  return { kind: 'record', request: decided(attempt, outcome), entries: [], result: outcomeResult(outcome, []) as VoidHoldResult };
+  return {
+    kind: 'record',
+    request: decided(attempt, outcome),
+    entries: [],
+    result: outcomeResult(outcome, []) as VoidHoldResult,
+  };
 }
 
 /** The `change` a resolution writes (pipeline stage value, after the stage that set the status). */
@@ -334,7 +419,11 @@ export function changeOf(status: HoldDoc['status']): Document {
 }
 
 /** Releases a resolved hold's whole amount from its account's `held`; the account after it. */
-export async function releaseHeld(accounts: Collection<AccountDoc>, session: ClientSession, hold: HoldDoc): Promise<AccountState> {
+export async function releaseHeld(
+  accounts: Collection<AccountDoc>,
+  session: ClientSession,
+  hold: HoldDoc,
+): Promise<AccountState> {
   const amount = fromLong(hold.amount);
   const released = await accounts.findOneAndUpdate(
     { _id: hold.accountId, held: { $gte: toLong(amount) } },
@@ -366,7 +455,10 @@ async function refuseResolution(
   const past = await deps.holds.holds.countDocuments({ _id: holdId, ...expired }, { session });
   if (past > 0) return { kind: 'refused', result: notPending(holdId, HoldStatus.EXPIRED) };
   if (amount !== null && fromLong(hold.amount) < amount) {
-    return { kind: 'refused', result: { kind: 'captureExceedsHold', holdId, holdAmount: fromLong(hold.amount), amount } };
+    return {
+      kind: 'refused',
+      result: { kind: 'captureExceedsHold', holdId, holdAmount: fromLong(hold.amount), amount },
+    };
   }
   // Pending, unexpired and large enough, yet the write missed: only a broken filter gets here.
   invariant(false, () => `pending hold ${holdId} matched no resolution`);
@@ -391,7 +483,11 @@ async function holdAccountOf(deps: HoldDeps, holdId: string): Promise<string | n
   return hold?.accountId ?? null;
 }
 
-async function takenKey(deps: HoldDeps, session: ClientSession, key: string): Promise<{ kind: 'keyTaken'; existing: KeyHolder } | null> {
+async function takenKey(
+  deps: HoldDeps,
+  session: ClientSession,
+  key: string,
+): Promise<{ kind: 'keyTaken'; existing: KeyHolder } | null> {
   const existing = await deps.holds.requests.findOne({ _id: key }, { session });
   return existing ? { kind: 'keyTaken', existing } : null;
 }
@@ -414,7 +510,12 @@ function decided(attempt: HoldAttempt, outcome: HoldOutcome): HoldRequestDoc {
  * still waiting for the turns, it answers RequestInProgress (nothing ran; the same key decides it
  * later) and stops waiting.
  */
-async function inTurn<R>(deps: HoldDeps, accountIds: readonly string[], base: Pick<HoldAttempt, 'requestId' | 'firstSeenAt'>, run: () => Promise<R>): Promise<R | Transient> {
+async function inTurn<R>(
+  deps: HoldDeps,
+  accountIds: readonly string[],
+  base: Pick<HoldAttempt, 'requestId' | 'firstSeenAt'>,
+  run: () => Promise<R>,
+): Promise<R | Transient> {
   try {
     return await deps.ledger.turns.run(accountIds, run, { deadlineMs: base.firstSeenAt.getTime() + moveRetryBudgetMs });
   } catch (error) {
@@ -439,7 +540,8 @@ async function keyedHold<R extends { kind: string }>(
     requests: () => [{ key: deps.ledger.rules.keyOf(base.requestId), ...base }],
     decide: async (session, [attempt]) => {
       const decision = await decide(session, attempt!);
-      if (decision.kind === 'refused') return { recorded: 0, ends: [{ kind: 'answer', answer: () => decision.result }] };
+      if (decision.kind === 'refused')
+        return { recorded: 0, ends: [{ kind: 'answer', answer: () => decision.result }] };
       if (decision.kind === 'keyTaken') return { recorded: 0, ends: [{ kind: 'taken', stored: decision.existing }] };
       // A key decided since the snapshot fails this insert with a duplicate key: the runner's.
       await deps.holds.requests.insertOne(decision.request, { session });
@@ -450,67 +552,25 @@ async function keyedHold<R extends { kind: string }>(
       const docs = await deps.holds.requests.find({ _id: { $in: [...keys] } }, { session }).toArray();
       return new Map(docs.map((doc) => [doc._id, doc]));
     },
-    answerTaken: (taken) => Promise.all(taken.map(({ request, stored, own }) => answerTakenHold(deps, request, stored, own))),
+    answerTaken: (taken) =>
+      Promise.all(taken.map(({ request, stored, own }) => answerTakenHold(deps, request, stored, own))),
   });
   return answer!;
 }
 
 /** A decided key: other parameters are IdempotencyKeyReused; the same ones replay the decision. */
 function answerTakenHold(deps: HoldDeps, attempt: HoldAttempt, existing: KeyHolder, own: boolean): Promise<KeyAnswer> {
-  return answerTakenKey({ requestId: attempt.requestId, params: attempt.params, own }, existing, existing.paramsHash === attempt.paramsHash, async () => {
-    const outcome = existing.outcome;
-    const entries = outcome.kind === 'captured' ? await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray() : [];
-    return outcomeResult(outcome, entries);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Stored snapshots and the answers rebuilt from them (the first caller's and every replay's)
-
-function storedHold(doc: HoldDoc): StoredHold {
-  return { id: doc._id, accountId: doc.accountId, currency: doc.currency, amount: doc.amount, capturedAmount: doc.capturedAmount, status: doc.status, expiresAt: doc.expiresAt };
-}
-
-function storedAccount(state: AccountState): StoredAccount {
-  return { id: state._id, currency: state.currency, balance: toLong(fromLong(state.balance)), version: toLong(fromLong(state.version)), held: toLong(fromLong(state.held ?? 0)) };
-}
-
-export function holdSnapshot(stored: StoredHold): HoldSnapshot {
-  return {
-    id: stored.id,
-    accountId: stored.accountId,
-    currency: stored.currency,
-    amount: fromLong(stored.amount),
-    capturedAmount: fromLong(stored.capturedAmount),
-    status: stored.status,
-    expiresAt: stored.expiresAt,
-  };
-}
-
-function accountSnapshot(stored: StoredAccount): AccountSnapshot {
-  return toAccountSnapshot({ _id: stored.id, currency: stored.currency, balance: stored.balance, version: stored.version, held: stored.held, openedAt: new Date(0) });
-}
-
-function outcomeResult(outcome: HoldOutcome, entries: readonly EntryDoc[]): HoldOutcomeResult {
-  switch (outcome.kind) {
-    case 'rejected':
-      return { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) };
-    case 'authorized':
-      return { kind: 'authorizeHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
-    case 'voided':
-      return { kind: 'voidHoldSuccess', hold: holdSnapshot(outcome.hold), account: accountSnapshot(outcome.account) };
-    case 'captured': {
-      const debit = entries.find((entry) => entry.kind === 'withdrawal' || entry.kind === 'transferOut');
-      invariant(debit, () => `capture of ${outcome.hold.id} lacks its debit entry`);
-      const credit = entries.find((entry) => entry.kind === 'transferIn');
-      return {
-        kind: 'captureHoldSuccess',
-        hold: holdSnapshot(outcome.hold),
-        entry: answerEntry(debit),
-        credit: credit ? answerEntry(credit) : null,
-        account: accountSnapshot(outcome.account),
-        toAccount: outcome.toAccount === null ? null : accountSnapshot(outcome.toAccount),
-      };
-    }
-  }
+  return answerTakenKey(
+    { requestId: attempt.requestId, params: attempt.params, own },
+    existing,
+    existing.paramsHash === attempt.paramsHash,
+    async () => {
+      const outcome = existing.outcome;
+      const entries =
+        outcome.kind === 'captured'
+          ? await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray()
+          : [];
+      return outcomeResult(outcome, entries);
+    },
+  );
 }

@@ -32,7 +32,7 @@ export const reference = z
   .string()
   .min(1, 'reference must not be empty (leave it out instead)')
   .max(LifecycleLimits.referenceLengthMax, `reference must be at most ${LifecycleLimits.referenceLengthMax} characters`)
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
   .regex(/^[^\x00-\x1f\x7f]+$/, 'reference must not hold control characters')
   .nullish()
   .transform((value) => value ?? undefined);
@@ -49,9 +49,15 @@ export const metadata = z
     if (typeof value !== 'object' || Array.isArray(value)) {
       ctx.addIssue({ code: 'custom', message: 'metadata must be a JSON object' });
     } else if (jsonDepthExceeds(value, LifecycleLimits.metadataDepthMax)) {
-      ctx.addIssue({ code: 'custom', message: `metadata must nest at most ${LifecycleLimits.metadataDepthMax} levels` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `metadata must nest at most ${LifecycleLimits.metadataDepthMax} levels`,
+      });
     } else if (Buffer.byteLength(JSON.stringify(value)) > LifecycleLimits.metadataBytesMax) {
-      ctx.addIssue({ code: 'custom', message: `metadata must serialize to at most ${LifecycleLimits.metadataBytesMax} bytes of JSON` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `metadata must serialize to at most ${LifecycleLimits.metadataBytesMax} bytes of JSON`,
+      });
     }
   })
   .transform((value) => (value === null || value === undefined ? undefined : JSON.stringify(value)))
@@ -88,7 +94,10 @@ export const moveInput = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('withdraw'), requestId, accountId, amount, toAccountId: noToAccountId, ...annotations }),
   z
     .object({ kind: z.literal('transfer'), requestId, accountId, amount, toAccountId: accountId, ...annotations })
-    .refine((move) => move.accountId !== move.toAccountId, { message: 'accountId and toAccountId must differ', path: ['toAccountId'] }),
+    .refine((move) => move.accountId !== move.toAccountId, {
+      message: 'accountId and toAccountId must differ',
+      path: ['toAccountId'],
+    }),
 ]);
 
 /**
@@ -134,13 +143,18 @@ export const reverseMoveInput = z.object({
 
 export const closeAccountInput = z
   .object({ requestId, accountId, transferBalanceTo: printableId('transferBalanceTo') })
-  .refine((input) => input.accountId !== input.transferBalanceTo, { message: 'transferBalanceTo must be another account', path: ['transferBalanceTo'] });
+  .refine((input) => input.accountId !== input.transferBalanceTo, {
+    message: 'transferBalanceTo must be another account',
+    path: ['transferBalanceTo'],
+  });
 
 export type ReverseMoveInput = z.infer<typeof reverseMoveInput>;
 export type CloseAccountInput = z.infer<typeof closeAccountInput>;
 
 /** A parsed input whose `reference` and `metadata` in-process callers (tests, the demo) may leave out. */
-type Annotated<T> = T extends unknown ? Omit<T, 'reference' | 'metadata'> & { reference?: string | undefined; metadata?: string | undefined } : never;
+type Annotated<T> = T extends unknown
+  ? Omit<T, 'reference' | 'metadata'> & { reference?: string | undefined; metadata?: string | undefined }
+  : never;
 
 export type AuthorizeHoldInput = Annotated<z.infer<typeof authorizeHoldInput>>;
 export type CaptureHoldInput = Annotated<z.infer<typeof captureHoldInput>>;
@@ -178,7 +192,10 @@ export const entriesPageInput = z.object({
   first,
   // A version: digits that make a safe integer (a longer run of digits is no version this API
   // issued, and would not survive the conversion to the stored Long).
-  after: after('entry').refine((position) => position == null || (/^\d{1,16}$/.test(position) && Number.isSafeInteger(Number(position))), 'after is not a cursor of this list'),
+  after: after('entry').refine(
+    (position) => position == null || (/^\d{1,16}$/.test(position) && Number.isSafeInteger(Number(position))),
+    'after is not a cursor of this list',
+  ),
 });
 
 export const ledgerEntryInput = z.object({ requestId });
@@ -192,10 +209,16 @@ export const holdIdQuery = z.object({ id: holdId });
 
 export const holdsPageInput = z.object({
   accountId,
-  status: z.enum(['PENDING', 'CAPTURED', 'VOIDED', 'EXPIRED']).nullish().transform((value) => value ?? null),
+  status: z
+    .enum(['PENDING', 'CAPTURED', 'VOIDED', 'EXPIRED'])
+    .nullish()
+    .transform((value) => value ?? null),
   first,
   // `<createdAt ms>:<hold id>`, as holds() issued it.
-  after: after('hold').refine((position) => position == null || /^\d{1,16}:[\x21-\x7e]{1,128}$/.test(position), 'after is not a cursor of this list'),
+  after: after('hold').refine(
+    (position) => position == null || /^\d{1,16}:[\x21-\x7e]{1,128}$/.test(position),
+    'after is not a cursor of this list',
+  ),
 });
 export type HoldsPageInput = z.infer<typeof holdsPageInput>;
 
@@ -204,7 +227,13 @@ export const balanceHistoryInput = z.object({
   accountId,
   first,
   /** At or before this time only (newest first); absent: now. */
-  at: z.date().nullish().transform((value) => value ?? null),
-  after: after('balance').refine((position) => position == null || (/^\d{1,16}$/.test(position) && Number.isSafeInteger(Number(position))), 'after is not a cursor of this list'),
+  at: z
+    .date()
+    .nullish()
+    .transform((value) => value ?? null),
+  after: after('balance').refine(
+    (position) => position == null || (/^\d{1,16}$/.test(position) && Number.isSafeInteger(Number(position))),
+    'after is not a cursor of this list',
+  ),
 });
 export type BalanceHistoryInput = z.infer<typeof balanceHistoryInput>;

@@ -1,7 +1,15 @@
 import type { AnyBulkWriteOperation, ClientSession, Collection, Document } from 'mongodb';
 import { accountAfter, answerEntry } from './convert.ts';
 import type { AccountState } from './accountFilters.ts';
-import { type EntryDoc, type EntryKind, entryId, type LedgerCollections, type MoveParams, type RequestDoc, type StoredOutcome } from './model.ts';
+import {
+  type EntryDoc,
+  type EntryKind,
+  entryId,
+  type LedgerCollections,
+  type MoveParams,
+  type RequestDoc,
+  type StoredOutcome,
+} from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import type { LedgerEntry, MoveOutcome } from './results.ts';
 import { invariant, present } from '../lib/assert.ts';
@@ -60,10 +68,18 @@ export function journalEntries(attempt: MoveAttempt, legs: readonly AppliedLeg[]
  * (src/mongo/db/exec/upsert_stage.cpp, `UpsertStage::_performInsert`), so the payout projection's
  * `operationType: 'insert'` filter still sees every withdrawal.
  */
-export async function insertEntries(entries: Collection<EntryDoc>, session: ClientSession, docs: readonly EntryDoc[]): Promise<void> {
+export async function insertEntries(
+  entries: Collection<EntryDoc>,
+  session: ClientSession,
+  docs: readonly EntryDoc[],
+): Promise<void> {
   if (docs.length === 0) return;
   const writes: AnyBulkWriteOperation<EntryDoc>[] = docs.map((doc) => ({
-    updateOne: { filter: { _id: doc._id }, update: [{ $set: literalFields(doc) }, { $set: { committedAt: '$$NOW' } }], upsert: true },
+    updateOne: {
+      filter: { _id: doc._id },
+      update: [{ $set: literalFields(doc) }, { $set: { committedAt: '$$NOW' } }],
+      upsert: true,
+    },
   }));
   await entries.bulkWrite(writes, { session, ordered: true });
 }

@@ -56,7 +56,9 @@ export interface KeyedRequest {
 }
 
 /** How one request of an attempt ended: answered by the decision, or already decided under its key. */
-export type RequestEnd<Stored, Answer> = { kind: 'answer'; answer(): Answer | Promise<Answer> } | { kind: 'taken'; stored: Stored };
+export type RequestEnd<Stored, Answer> =
+  | { kind: 'answer'; answer(): Answer | Promise<Answer> }
+  | { kind: 'taken'; stored: Stored };
 
 export interface Decided<Stored, Answer> {
   /** Requests this transaction records; 0: nothing was written, and the runner aborts it. */
@@ -113,7 +115,9 @@ export function runKeyed<Request extends KeyedRequest, Stored, Answer>(
     const decidedBefore = new Set<string>();
     const noteTaken = (ends: readonly RequestEnd<Stored, Answer>[]) => {
       if (mayHaveCommitted) return;
-      ends.forEach((end, i) => end.kind === 'taken' && decidedBefore.add(requests[i]!.key));
+      ends.forEach((end, i) => {
+        if (end.kind === 'taken') decidedBefore.add(requests[i]!.key);
+      });
     };
     const end = await attemptTransactions<Decided<Stored, Answer>>(
       session,
@@ -147,12 +151,20 @@ export function runKeyed<Request extends KeyedRequest, Stored, Answer>(
       return answersOf(tx, requests, end.value.ends, mayHaveCommitted, decidedBefore);
     }
     // Out of attempts or time.
-    const stored = await fencedLookup(tx, session, requests.map((request) => request.key));
+    const stored = await fencedLookup(
+      tx,
+      session,
+      requests.map((request) => request.key),
+    );
     const ends = requests.map((request): RequestEnd<Stored, Answer | Transient> => {
       const found = stored.get(request.key);
       if (found !== undefined) return { kind: 'taken', stored: found };
       const transient = { requestId: request.requestId, firstSeenAt: request.firstSeenAt };
-      return { kind: 'answer', answer: () => (mayHaveCommitted ? { kind: 'outcomeUnknown', ...transient } : { kind: 'requestInProgress', ...transient }) };
+      return {
+        kind: 'answer',
+        answer: () =>
+          mayHaveCommitted ? { kind: 'outcomeUnknown', ...transient } : { kind: 'requestInProgress', ...transient },
+      };
     });
     return answersOf<Request, Stored, Answer | Transient>(tx, requests, ends, mayHaveCommitted, decidedBefore);
   });
@@ -168,7 +180,11 @@ async function decidedSince<Request extends KeyedRequest, Stored, Answer>(
   requests: readonly Request[],
 ): Promise<Decided<Stored, Answer>> {
   await session.abortTransaction().catch(() => undefined);
-  const stored = await fencedLookup(tx, session, requests.map((request) => request.key));
+  const stored = await fencedLookup(
+    tx,
+    session,
+    requests.map((request) => request.key),
+  );
   const ends = requests.map((request) => stored.get(request.key));
   if (ends.some((found) => found === undefined)) throw new KeyDecidedSince('a key was decided since the snapshot');
   return { recorded: 0, ends: ends.map((found) => ({ kind: 'taken', stored: found! })) };
@@ -203,7 +219,8 @@ async function answersOf<Request extends KeyedRequest, Stored, Answer>(
   const taken: TakenKey<Request, Stored>[] = [];
   ends.forEach((end, i) => {
     const request = requests[i]!;
-    if (end.kind === 'taken') taken.push({ request, stored: end.stored, own: mayHaveCommitted && !decidedBefore.has(request.key) });
+    if (end.kind === 'taken')
+      taken.push({ request, stored: end.stored, own: mayHaveCommitted && !decidedBefore.has(request.key) });
   });
   const takenAnswers = taken.length === 0 ? [] : await tx.answerTaken(taken);
   let next = 0;

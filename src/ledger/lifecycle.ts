@@ -1,26 +1,33 @@
 import { createHash } from 'node:crypto';
 import type { ClientSession, Collection, Long } from 'mongodb';
 import type { DuplicateReplayed } from '../graphql/results/duplicateReplayedShape.ts';
-import { accountClosed as closed, type AccountState, heldIs, isOpen, readAccount, stateProjection } from './accountFilters.ts';
-import { accountAfter, answerEntry, toAccountSnapshot } from './convert.ts';
+import { InvariantViolation, invariant } from '../lib/assert.ts';
+import {
+  accountClosed as closed,
+  type AccountState,
+  heldIs,
+  isOpen,
+  readAccount,
+  stateProjection,
+} from './accountFilters.ts';
 import type { StoredAccount } from './holdModel.ts';
 import { insertEntries } from './journal.ts';
 import { runKeyed, type Transient } from './keyedTransaction.ts';
+import { lifecycleResult } from './lifecycleAnswers.ts';
+import type { LifecycleOutcome, LifecycleParams, LifecycleRequestDoc } from './lifecycleModel.ts';
+import type { LifecycleRules } from './lifecycleRules.ts';
 import { moveRetryBudgetMs } from './limits.ts';
-import { type AccountDoc, AccountStatus, type EntryDoc, type EntryKind, entryId, type RequestDoc } from './model.ts';
+import { AccountStatus, type EntryDoc, type EntryKind, entryId, type RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
 import type { LedgerDeps } from './moves.ts';
 import { answerTakenKey } from './requestKeys.ts';
 import type {
-  AccountSnapshot,
   CloseAccountResult,
-  CloseAccountSuccess,
   IdempotencyKeyReused,
   LifecycleOutcomeResult,
   NotReversible,
   ReversalExceedsOriginal,
   ReverseMoveResult,
-  ReverseMoveSuccess,
 } from './results.ts';
 
 // The ledger's life cycle (DESIGN flow 7, L1-L2): reversing a deposit or a transfer, and closing
@@ -36,34 +43,6 @@ import type {
 //                 in the same write (L2: a move committed before it is in the balance it moves; one
 //                 after it matches nothing, because every money write filters on `isOpen`), then
 //                 the credit of that balance to `transferBalanceTo`.
-
-/**
- * The write that decides a reversal against its original (L1). A dependency only so that the
- * meta-test can swap in a broken one (the reversed total checked on a read before the write);
- * production always uses `lifecycleRules`.
- */
-export interface LifecycleRules {
-  /**
-   * Adds `amount` to the original's `reversedAmount` if the total stays within the original's
-   * amount; the record after the write, or null when nothing matched (nothing written).
-   * `readBefore` is the original as read before the transaction (to pick the accounts' turns):
-   * what a check must never rely on, and what the meta-test's mutant does rely on.
-   */
-  takeReversal(requests: Collection<RequestDoc>, session: ClientSession, originalKey: string, amount: number, readBefore: RequestDoc | null): Promise<RequestDoc | null>;
-}
-
-export const lifecycleRules: LifecycleRules = Object.freeze<LifecycleRules>({
-  takeReversal: (requests, session, originalKey, amount) =>
-    requests.findOneAndUpdate(
-      {
-        _id: originalKey,
-        status: 'applied',
-        $expr: { $lte: [{ $add: [{ $ifNull: ['$reversedAmount', toLong(0)] }, toLong(amount)] }, '$params.amount'] },
-      },
-      { $inc: { reversedAmount: toLong(amount) } },
-      { session, returnDocument: 'after' },
-    ),
-});
 
 export interface LifecycleDeps {
   ledger: LedgerDeps;
@@ -81,29 +60,6 @@ export interface CloseAccountRequest {
   requestId: string;
   accountId: string;
   transferBalanceTo: string;
-}
-
-/** What a life-cycle request was sent with; compared by hash on a replay. */
-export type LifecycleParams =
-  | { op: 'reverseMove'; originalRequestId: string; amount: Long | null }
-  | { op: 'closeAccount'; accountId: string; transferBalanceTo: string };
-
-/** What a life-cycle request decided, stored on its request so every replay repeats it. */
-export type LifecycleOutcome =
-  | { kind: 'reversed'; originalRequestId: string; originalAmount: Long; reversedAmount: Long; amount: Long; entryIds: string[] }
-  | { kind: 'closed'; account: StoredAccount; closedAt: Date; movedAmount: Long; transferredTo: StoredAccount; entryIds: string[] }
-  /** The account to debit no longer held the amount: final for the key, like a withdrawal's. */
-  | { kind: 'rejected'; accountId: string; balance: Long; amount: Long };
-
-export interface LifecycleRequestDoc {
-  _id: string;
-  requestId: string;
-  paramsHash: string;
-  params: LifecycleParams;
-  status: 'applied' | 'rejected';
-  outcome: LifecycleOutcome;
-  firstSeenAt: Date;
-  decidedAt: Date;
 }
 
 interface LifecycleAttempt {
@@ -124,7 +80,10 @@ type LifecycleDecision<R> =
 type KeyHolder = Pick<LifecycleRequestDoc, 'paramsHash' | 'firstSeenAt'> & { params: object; outcome: unknown };
 
 export function hashLifecycleParams(params: LifecycleParams): string {
-  const canonical = params.op === 'reverseMove' ? [params.op, params.originalRequestId, params.amount?.toString() ?? null] : [params.op, params.accountId, params.transferBalanceTo];
+  const canonical =
+    params.op === 'reverseMove'
+      ? [params.op, params.originalRequestId, params.amount?.toString() ?? null]
+      : [params.op, params.accountId, params.transferBalanceTo];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
@@ -138,7 +97,8 @@ function attemptBase(requestId: string, params: LifecycleParams): Omit<Lifecycle
 const notReversibleDetail: Record<string, string> = {
   withdraw:
     "a withdrawal's money left through its payout: when the payout comes back, credit it with a deposit whose reference names this withdrawal's requestId",
-  captureHold: 'a capture is not reversed: send the money back with a transfer (or, for a capture paid out, a deposit when it returns)',
+  captureHold:
+    'a capture is not reversed: send the money back with a transfer (or, for a capture paid out, a deposit when it returns)',
   reverseMove: 'a reversal is not reversed: send the original move again under a new requestId',
   closeAccount: 'a close is final: open a new account',
   authorizeHold: 'an authorization moved no money: void the hold instead',
@@ -146,16 +106,27 @@ const notReversibleDetail: Record<string, string> = {
 };
 
 export async function reverseMove(deps: LifecycleDeps, input: ReverseMoveRequest): Promise<ReverseMoveResult> {
-  const params: LifecycleParams = { op: 'reverseMove', originalRequestId: input.originalRequestId, amount: input.amount === null ? null : toLong(input.amount) };
+  const params: LifecycleParams = {
+    op: 'reverseMove',
+    originalRequestId: input.originalRequestId,
+    amount: input.amount === null ? null : toLong(input.amount),
+  };
   const base = attemptBase(input.requestId, params);
   const { ledger } = deps;
   const originalKey = ledger.rules.keyOf(input.originalRequestId);
   // The original's accounts never change, so reading them first only picks the turns to take; what
   // the reversal may do is decided in its transaction's writes.
-  const seen = await ledger.collections.requests.findOne({ _id: originalKey }, { projection: { params: 1, status: 1, reversedAmount: 1 } });
-  const accounts = [seen?.params?.fromAccountId, seen?.params?.toAccountId].filter((id): id is string => typeof id === 'string');
-  const result = await ledger.turns.run(accounts, () => keyedLifecycle(deps, base, (session, attempt) => decideReversal(deps, session, attempt, originalKey, input, seen)));
-  if (result.kind === 'closeAccountSuccess') throw new Error('invariant: reverseMove answered closeAccountSuccess');
+  const seen = await ledger.collections.requests.findOne(
+    { _id: originalKey },
+    { projection: { params: 1, status: 1, reversedAmount: 1 } },
+  );
+  const accounts = [seen?.params?.fromAccountId, seen?.params?.toAccountId].filter(
+    (id): id is string => typeof id === 'string',
+  );
+  const result = await ledger.turns.run(accounts, () =>
+    keyedLifecycle(deps, base, (session, attempt) => decideReversal(deps, session, attempt, originalKey, input, seen)),
+  );
+  invariant(result.kind !== 'closeAccountSuccess', 'reverseMove answered closeAccountSuccess');
   return result as ReverseMoveResult;
 }
 
@@ -171,24 +142,50 @@ async function decideReversal(
   const original = await collections.requests.findOne({ _id: originalKey }, { session });
   if (!original) return { kind: 'refused', result: { kind: 'moveNotFound', requestId: input.originalRequestId } };
   const op = String(original.params?.op);
-  if (op !== 'deposit' && op !== 'transfer') return { kind: 'refused', result: notReversible(input.originalRequestId, op, notReversibleDetail[op] ?? 'only deposits and transfers are reversible') };
+  if (op !== 'deposit' && op !== 'transfer')
+    return {
+      kind: 'refused',
+      result: notReversible(
+        input.originalRequestId,
+        op,
+        notReversibleDetail[op] ?? 'only deposits and transfers are reversible',
+      ),
+    };
   if (original.status !== 'applied') {
-    return { kind: 'refused', result: notReversible(input.originalRequestId, op, 'it moved no money (it was refused): there is nothing to reverse') };
+    return {
+      kind: 'refused',
+      result: notReversible(
+        input.originalRequestId,
+        op,
+        'it moved no money (it was refused): there is nothing to reverse',
+      ),
+    };
   }
   const originalAmount = fromLong(original.params.amount);
   const reversedBefore = fromLong(original.reversedAmount ?? 0);
   const amount = input.amount ?? originalAmount - reversedBefore;
-  if (amount <= 0) return { kind: 'refused', result: exceeds(input.originalRequestId, originalAmount, reversedBefore, 0) };
+  if (amount <= 0)
+    return { kind: 'refused', result: exceeds(input.originalRequestId, originalAmount, reversedBefore, 0) };
 
   // The money goes back the way it came: out of the account the original credited, into the one it debited.
   const debitAccountId = original.params.toAccountId!;
   const creditAccountId = op === 'transfer' ? original.params.fromAccountId : null;
   const debited = await preconditions.debit(collections.accounts, session, { accountId: debitAccountId, amount });
-  if (!debited) return refuseReversalDebit(deps, session, attempt, debitAccountId, amount, { originalAmount, reversedBefore, originalRequestId: input.originalRequestId });
+  if (!debited)
+    return refuseReversalDebit(deps, session, attempt, debitAccountId, amount, {
+      originalAmount,
+      reversedBefore,
+      originalRequestId: input.originalRequestId,
+    });
   let credited: AccountState | null = null;
   if (creditAccountId !== null) {
-    credited = await preconditions.credit(collections.accounts, session, { accountId: creditAccountId, amount, currency: debited.currency });
-    if (!credited) return refuseReversalCredit(deps, session, attempt, creditAccountId, amount, input.originalRequestId);
+    credited = await preconditions.credit(collections.accounts, session, {
+      accountId: creditAccountId,
+      amount,
+      currency: debited.currency,
+    });
+    if (!credited)
+      return refuseReversalCredit(deps, session, attempt, creditAccountId, amount, input.originalRequestId);
   }
   // L1: the original's record, with the reversed total's bound in the write's filter.
   const taken = await deps.rules.takeReversal(collections.requests, session, originalKey, amount, readBefore);
@@ -196,10 +193,20 @@ async function decideReversal(
     const decided = await takenKey(deps, session, attempt.key);
     if (decided) return decided;
     const now = await collections.requests.findOne({ _id: originalKey }, { session });
-    return { kind: 'refused', result: exceeds(input.originalRequestId, originalAmount, fromLong(now?.reversedAmount ?? 0), amount) };
+    return {
+      kind: 'refused',
+      result: exceeds(input.originalRequestId, originalAmount, fromLong(now?.reversedAmount ?? 0), amount),
+    };
   }
 
-  const entries = reversalEntries(attempt, input.originalRequestId, amount, debited, credited, op === 'deposit' ? 'depositReversal' : 'transferOut');
+  const entries = reversalEntries(
+    attempt,
+    input.originalRequestId,
+    amount,
+    debited,
+    credited,
+    op === 'deposit' ? 'depositReversal' : 'transferOut',
+  );
   const outcome: LifecycleOutcome = {
     kind: 'reversed',
     originalRequestId: input.originalRequestId,
@@ -223,14 +230,22 @@ async function refuseReversalDebit(
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
   const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
-  if (!account) throw new Error(`invariant: account ${accountId} of a decided move vanished (accounts are never deleted)`);
+  invariant(account, () => `account ${accountId} of a decided move vanished (accounts are never deleted)`);
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   // Refusing either way, so the snapshot's read may pick which refusal: a reversal past its original is not recorded.
   if (original.reversedBefore + amount > original.originalAmount) {
-    return { kind: 'refused', result: exceeds(original.originalRequestId, original.originalAmount, original.reversedBefore, amount) };
+    return {
+      kind: 'refused',
+      result: exceeds(original.originalRequestId, original.originalAmount, original.reversedBefore, amount),
+    };
   }
   // Too little money: final for the key, recorded like a withdrawal's rejection.
-  const outcome: LifecycleOutcome = { kind: 'rejected', accountId, balance: toLong(fromLong(account.balance)), amount: toLong(amount) };
+  const outcome: LifecycleOutcome = {
+    kind: 'rejected',
+    accountId,
+    balance: toLong(fromLong(account.balance)),
+    amount: toLong(amount),
+  };
   return record(attempt, outcome, []);
 }
 
@@ -246,7 +261,7 @@ async function refuseReversalCredit(
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
   const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
-  if (!account) throw new Error(`invariant: account ${accountId} of a decided move vanished (accounts are never deleted)`);
+  invariant(account, () => `account ${accountId} of a decided move vanished (accounts are never deleted)`);
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   const detail = `returning ${amount} would take the balance of ${accountId} (${fromLong(account.balance)}) past 2^53-1: move money out of it first`;
   return { kind: 'refused', result: notReversible(originalRequestId, 'transfer', detail) };
@@ -261,7 +276,12 @@ function reversalEntries(
   debitKind: EntryKind,
 ): EntryDoc[] {
   const now = new Date();
-  const entry = (account: AccountState, leg: 'debit' | 'credit', kind: EntryKind, counterparty: string | null): EntryDoc => ({
+  const entry = (
+    account: AccountState,
+    leg: 'debit' | 'credit',
+    kind: EntryKind,
+    counterparty: string | null,
+  ): EntryDoc => ({
     _id: entryId(attempt.key, leg),
     requestId: attempt.requestId,
     accountId: account._id,
@@ -282,7 +302,12 @@ function notReversible(originalRequestId: string, operation: string, detail: str
   return { kind: 'notReversible', originalRequestId, operation, detail };
 }
 
-function exceeds(originalRequestId: string, originalAmount: number, reversedAmount: number, amount: number): ReversalExceedsOriginal {
+function exceeds(
+  originalRequestId: string,
+  originalAmount: number,
+  reversedAmount: number,
+  amount: number,
+): ReversalExceedsOriginal {
   return { kind: 'reversalExceedsOriginal', originalRequestId, originalAmount, reversedAmount, amount };
 }
 
@@ -290,12 +315,19 @@ function exceeds(originalRequestId: string, originalAmount: number, reversedAmou
 // closeAccount
 
 export async function closeAccount(deps: LifecycleDeps, input: CloseAccountRequest): Promise<CloseAccountResult> {
-  const params: LifecycleParams = { op: 'closeAccount', accountId: input.accountId, transferBalanceTo: input.transferBalanceTo };
+  const params: LifecycleParams = {
+    op: 'closeAccount',
+    accountId: input.accountId,
+    transferBalanceTo: input.transferBalanceTo,
+  };
   const base = attemptBase(input.requestId, params);
   const result = await deps.ledger.turns.run([input.accountId, input.transferBalanceTo], () =>
     keyedLifecycle(deps, base, (session, attempt) => decideClose(deps, session, attempt, input)),
   );
-  if (result.kind === 'reverseMoveSuccess' || result.kind === 'insufficientFunds') throw new Error(`invariant: closeAccount answered ${result.kind}`);
+  invariant(
+    result.kind !== 'reverseMoveSuccess' && result.kind !== 'insufficientFunds',
+    () => `closeAccount answered ${result.kind}`,
+  );
   return result as CloseAccountResult;
 }
 
@@ -316,18 +348,31 @@ const closingWrite = (requestId: string) => [
 
 type ClosedAccountDoc = AccountState & { closedBalance: Long; closedAt: Date };
 
-async function decideClose(deps: LifecycleDeps, session: ClientSession, attempt: LifecycleAttempt, input: CloseAccountRequest): Promise<LifecycleDecision<CloseAccountResult>> {
+async function decideClose(
+  deps: LifecycleDeps,
+  session: ClientSession,
+  attempt: LifecycleAttempt,
+  input: CloseAccountRequest,
+): Promise<LifecycleDecision<CloseAccountResult>> {
   const { accounts } = deps.ledger.collections;
-  const closing = (await accounts.findOneAndUpdate({ _id: input.accountId, ...isOpen, ...heldIs(0) }, closingWrite(input.requestId), {
-    session,
-    returnDocument: 'after',
-    projection: { ...stateProjection, closedBalance: 1 },
-  })) as ClosedAccountDoc | null;
+  const closing = (await accounts.findOneAndUpdate(
+    { _id: input.accountId, ...isOpen, ...heldIs(0) },
+    closingWrite(input.requestId),
+    {
+      session,
+      returnDocument: 'after',
+      projection: { ...stateProjection, closedBalance: 1 },
+    },
+  )) as ClosedAccountDoc | null;
   if (closing === null) return refuseClose(deps, session, attempt, input.accountId);
   const moved = fromLong(closing.closedBalance);
   let target: AccountState | null;
   if (moved > 0) {
-    target = await deps.ledger.preconditions.credit(accounts, session, { accountId: input.transferBalanceTo, amount: moved, currency: closing.currency });
+    target = await deps.ledger.preconditions.credit(accounts, session, {
+      accountId: input.transferBalanceTo,
+      amount: moved,
+      currency: closing.currency,
+    });
   } else {
     // Nothing to move: the target only has to be a fit one (no money races on it).
     const seen = await readAccount(accounts, session, input.transferBalanceTo);
@@ -364,7 +409,12 @@ async function decideClose(deps: LifecycleDeps, session: ClientSession, attempt:
 }
 
 /** The close matched nothing: a replay, a missing or closed account, or pending holds. */
-async function refuseClose(deps: LifecycleDeps, session: ClientSession, attempt: LifecycleAttempt, accountId: string): Promise<LifecycleDecision<CloseAccountResult>> {
+async function refuseClose(
+  deps: LifecycleDeps,
+  session: ClientSession,
+  attempt: LifecycleAttempt,
+  accountId: string,
+): Promise<LifecycleDecision<CloseAccountResult>> {
   const decided = await takenKey(deps, session, attempt.key);
   if (decided) return decided;
   const account = await readAccount(deps.ledger.collections.accounts, session, accountId);
@@ -372,7 +422,7 @@ async function refuseClose(deps: LifecycleDeps, session: ClientSession, attempt:
   if (account.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(account) };
   const held = fromLong(account.held ?? 0);
   if (held > 0) return { kind: 'refused', result: { kind: 'accountHasHolds', accountId, held } };
-  throw new Error(`invariant: open account ${accountId} without holds matched no close`);
+  throw new InvariantViolation(`invariant: open account ${accountId} without holds matched no close`);
 }
 
 /** The target refused the balance: missing, closed, another currency (or past 2^53-1: not in the contract's union). */
@@ -387,13 +437,30 @@ async function refuseCloseTarget(
   if (!target) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: targetId } };
   if (target.status === AccountStatus.CLOSED) return { kind: 'refused', result: closed(target) };
   if (target.currency !== closing.currency) {
-    return { kind: 'refused', result: { kind: 'currencyMismatch', fromAccountId: closing._id, fromCurrency: closing.currency, toAccountId: targetId, toCurrency: target.currency } };
+    return {
+      kind: 'refused',
+      result: {
+        kind: 'currencyMismatch',
+        fromAccountId: closing._id,
+        fromCurrency: closing.currency,
+        toAccountId: targetId,
+        toCurrency: target.currency,
+      },
+    };
   }
-  throw new Error(`transferBalanceTo ${targetId} cannot take ${moved} more (its balance would pass 2^53-1): close into another account`);
+  throw new Error(
+    `transferBalanceTo ${targetId} cannot take ${moved} more (its balance would pass 2^53-1): close into another account`,
+  );
 }
 
 function storedAccount(state: AccountState): StoredAccount {
-  return { id: state._id, currency: state.currency, balance: toLong(fromLong(state.balance)), version: toLong(fromLong(state.version)), held: toLong(fromLong(state.held ?? 0)) };
+  return {
+    id: state._id,
+    currency: state.currency,
+    balance: toLong(fromLong(state.balance)),
+    version: toLong(fromLong(state.version)),
+    held: toLong(fromLong(state.held ?? 0)),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -415,7 +482,11 @@ function record<R>(attempt: LifecycleAttempt, outcome: LifecycleOutcome, entries
   return { kind: 'record', request, entries, result: lifecycleResult(outcome, entries) as R };
 }
 
-async function takenKey(deps: LifecycleDeps, session: ClientSession, key: string): Promise<{ kind: 'keyTaken'; existing: KeyHolder } | null> {
+async function takenKey(
+  deps: LifecycleDeps,
+  session: ClientSession,
+  key: string,
+): Promise<{ kind: 'keyTaken'; existing: KeyHolder } | null> {
   const existing = await requestsOf(deps).findOne({ _id: key }, { session });
   return existing ? { kind: 'keyTaken', existing } : null;
 }
@@ -443,7 +514,8 @@ async function keyedLifecycle<R extends { kind: string }>(
     requests: () => [{ key: deps.ledger.rules.keyOf(base.requestId), ...base }],
     decide: async (session, [attempt]) => {
       const decision = await decide(session, attempt!);
-      if (decision.kind === 'refused') return { recorded: 0, ends: [{ kind: 'answer', answer: () => decision.result }] };
+      if (decision.kind === 'refused')
+        return { recorded: 0, ends: [{ kind: 'answer', answer: () => decision.result }] };
       if (decision.kind === 'keyTaken') return { recorded: 0, ends: [{ kind: 'taken', stored: decision.existing }] };
       // A key decided since the snapshot fails this insert with a duplicate key: the runner's.
       await requestsOf(deps).insertOne(decision.request, { session });
@@ -451,62 +523,29 @@ async function keyedLifecycle<R extends { kind: string }>(
       return { recorded: 1, ends: [{ kind: 'answer', answer: () => decision.result }] };
     },
     lookup: async (session, keys) => {
-      const docs = await requestsOf(deps).find({ _id: { $in: [...keys] } }, { session }).toArray();
+      const docs = await requestsOf(deps)
+        .find({ _id: { $in: [...keys] } }, { session })
+        .toArray();
       return new Map(docs.map((doc) => [doc._id, doc]));
     },
     answerTaken: (taken) =>
       Promise.all(
         taken.map(({ request, stored, own }) =>
-          answerTakenKey({ requestId: request.requestId, params: request.params, own }, stored, stored.paramsHash === request.paramsHash, async () => {
-            const outcome = stored.outcome as LifecycleOutcome;
-            const entries = outcome.kind === 'rejected' ? [] : await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray();
-            return lifecycleResult(outcome, entries);
-          }),
+          answerTakenKey(
+            { requestId: request.requestId, params: request.params, own },
+            stored,
+            stored.paramsHash === request.paramsHash,
+            async () => {
+              const outcome = stored.outcome as LifecycleOutcome;
+              const entries =
+                outcome.kind === 'rejected'
+                  ? []
+                  : await deps.ledger.collections.entries.find({ _id: { $in: outcome.entryIds } }).toArray();
+              return lifecycleResult(outcome, entries);
+            },
+          ),
         ),
       ),
   });
   return answer!;
-}
-
-/** The answer of a decided life-cycle request, from its outcome and entries (the first caller's and every replay's). */
-export function lifecycleResult(outcome: LifecycleOutcome, docs: readonly EntryDoc[]): LifecycleOutcomeResult {
-  const entries = docs.map((doc) => ({ ...answerEntry(doc), metadata: null }));
-  const debit = entries.find((entry) => entry.id.endsWith(':debit')) ?? null;
-  const credit = entries.find((entry) => entry.id.endsWith(':credit')) ?? null;
-  switch (outcome.kind) {
-    case 'rejected':
-      return { kind: 'insufficientFunds', accountId: outcome.accountId, balance: fromLong(outcome.balance), amount: fromLong(outcome.amount) };
-    case 'reversed': {
-      if (!debit) throw new Error(`invariant: reversal of ${outcome.originalRequestId} lacks its debit entry`);
-      const result: ReverseMoveSuccess = {
-        kind: 'reverseMoveSuccess',
-        originalRequestId: outcome.originalRequestId,
-        amount: fromLong(outcome.amount),
-        originalAmount: fromLong(outcome.originalAmount),
-        reversedAmount: fromLong(outcome.reversedAmount),
-        debit,
-        credit,
-        from: accountAfter(debit),
-        to: credit ? accountAfter(credit) : null,
-      };
-      return result;
-    }
-    case 'closed': {
-      const account: AccountSnapshot = { ...accountSnapshot(outcome.account), status: AccountStatus.CLOSED, closedAt: outcome.closedAt };
-      const result: CloseAccountSuccess = {
-        kind: 'closeAccountSuccess',
-        account,
-        movedAmount: fromLong(outcome.movedAmount),
-        transferredTo: accountSnapshot(outcome.transferredTo),
-        debit,
-        credit,
-      };
-      return result;
-    }
-  }
-}
-
-function accountSnapshot(stored: StoredAccount): AccountSnapshot {
-  const doc: AccountDoc = { _id: stored.id, currency: stored.currency, balance: stored.balance, version: stored.version, held: stored.held, openedAt: new Date(0) };
-  return toAccountSnapshot(doc);
 }

@@ -105,7 +105,8 @@ export const submitMovesMax = 100;
 // The longest reference is 128 characters of up to 4 UTF-8 bytes each.
 const annotationBytesMax = annotationBytes(4 * 128, 4_096);
 invariant(
-  submitMovesMax <= groupMovesMax && submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax, annotationBytesMax) <= groupBytesMax,
+  submitMovesMax <= groupMovesMax &&
+    submitMovesMax * moveBytesMax(idLengthMax, 2 * idLengthMax, annotationBytesMax) <= groupBytesMax,
   'the largest submitMoves must fit in one group commit',
 );
 

@@ -1,11 +1,25 @@
 import type { ClientSession } from 'mongodb';
 import { accountClosed, readAccount } from './accountFilters.ts';
 import { AccountStatus } from './model.ts';
-import { type AppliedLeg, decidedRequest, journalEntries, type MoveAttempt, outcomeOf, recordDecision } from './journal.ts';
+import {
+  type AppliedLeg,
+  decidedRequest,
+  journalEntries,
+  type MoveAttempt,
+  outcomeOf,
+  recordDecision,
+} from './journal.ts';
 import { type Decided, runKeyed } from './keyedTransaction.ts';
 import type { EntryDoc, RequestDoc } from './model.ts';
 import { fromLong, toLong } from './money.ts';
-import { answerTakenMoves, attemptBase, type LedgerDeps, lookupRequests, type MoveAnswer, type MoveRequest } from './moves.ts';
+import {
+  answerTakenMoves,
+  attemptBase,
+  type LedgerDeps,
+  lookupRequests,
+  type MoveAnswer,
+  type MoveRequest,
+} from './moves.ts';
 import type { CurrencyMismatch, Refusal } from './results.ts';
 
 // The request lifecycle of a lone move (one that found no other move of this process queued on its
@@ -39,7 +53,11 @@ export async function moveAlone(deps: LedgerDeps, move: MoveRequest, deadlineMs:
 }
 
 /** One attempt's decision, and its record written in the transaction. */
-async function decidedAlone(deps: LedgerDeps, session: ClientSession, attempt: MoveAttempt): Promise<Decided<RequestDoc, MoveAnswer>> {
+async function decidedAlone(
+  deps: LedgerDeps,
+  session: ClientSession,
+  attempt: MoveAttempt,
+): Promise<Decided<RequestDoc, MoveAnswer>> {
   const decision = await decideMove(deps, session, attempt);
   switch (decision.kind) {
     case 'refused':
@@ -49,7 +67,10 @@ async function decidedAlone(deps: LedgerDeps, session: ClientSession, attempt: M
     case 'record':
       // A key decided since the snapshot fails this insert with a duplicate key: the runner's.
       await recordDecision(deps.collections, session, decision.request, decision.entries);
-      return { recorded: 1, ends: [{ kind: 'answer', answer: () => outcomeOf(deps.collections, decision.request, decision.entries) }] };
+      return {
+        recorded: 1,
+        ends: [{ kind: 'answer', answer: () => outcomeOf(deps.collections, decision.request, decision.entries) }],
+      };
   }
 }
 
@@ -78,7 +99,11 @@ async function decideMove(deps: LedgerDeps, session: ClientSession, attempt: Mov
   }
   const now = new Date();
   const entries = journalEntries(attempt, legs, now);
-  return { kind: 'record', request: decidedRequest(attempt, { kind: 'applied', entryIds: entries.map((entry) => entry._id) }, now), entries };
+  return {
+    kind: 'record',
+    request: decidedRequest(attempt, { kind: 'applied', entryIds: entries.map((entry) => entry._id) }, now),
+    entries,
+  };
 }
 
 /** The debit matched nothing: a replay, a missing account, other currencies, or too little money. */
@@ -93,23 +118,40 @@ async function refuseDebit(deps: LedgerDeps, session: ClientSession, attempt: Mo
     const to = await readAccount(deps.collections.accounts, session, toAccountId);
     if (!to) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId } };
     if (to.status === AccountStatus.CLOSED) return { kind: 'refused', result: accountClosed(to) };
-    if (to.currency !== from.currency) return { kind: 'refused', result: mismatch(from._id, from.currency, to._id, to.currency) };
+    if (to.currency !== from.currency)
+      return { kind: 'refused', result: mismatch(from._id, from.currency, to._id, to.currency) };
   }
   // Too little money: final for the key, so the rejection is recorded like an applied move.
-  const outcome = { kind: 'rejected', accountId: from._id, balance: toLong(fromLong(from.balance)), amount: attempt.params.amount } as const;
+  const outcome = {
+    kind: 'rejected',
+    accountId: from._id,
+    balance: toLong(fromLong(from.balance)),
+    amount: attempt.params.amount,
+  } as const;
   return { kind: 'record', request: decidedRequest(attempt, outcome, new Date()), entries: [] };
 }
 
 /** The credit matched nothing: a replay, a missing account, other currencies, or a balance past 2^53-1. */
-async function refuseCredit(deps: LedgerDeps, session: ClientSession, attempt: MoveAttempt, currency: string | undefined): Promise<Decision> {
+async function refuseCredit(
+  deps: LedgerDeps,
+  session: ClientSession,
+  attempt: MoveAttempt,
+  currency: string | undefined,
+): Promise<Decision> {
   const taken = await takenKey(deps, session, attempt);
   if (taken) return taken;
   const { fromAccountId, toAccountId, amount } = attempt.params;
   const to = await readAccount(deps.collections.accounts, session, toAccountId!);
   if (!to) return { kind: 'refused', result: { kind: 'accountNotFound', accountId: toAccountId! } };
   if (to.status === AccountStatus.CLOSED) return { kind: 'refused', result: accountClosed(to) };
-  if (currency !== undefined && to.currency !== currency) return { kind: 'refused', result: mismatch(fromAccountId!, currency, to._id, to.currency) };
-  const result = { kind: 'balanceLimitExceeded', accountId: to._id, balance: fromLong(to.balance), amount: fromLong(amount) } as const;
+  if (currency !== undefined && to.currency !== currency)
+    return { kind: 'refused', result: mismatch(fromAccountId!, currency, to._id, to.currency) };
+  const result = {
+    kind: 'balanceLimitExceeded',
+    accountId: to._id,
+    balance: fromLong(to.balance),
+    amount: fromLong(amount),
+  } as const;
   return { kind: 'refused', result };
 }
 
@@ -119,6 +161,11 @@ async function takenKey(deps: LedgerDeps, session: ClientSession, attempt: MoveA
   return existing ? { kind: 'keyTaken', existing } : null;
 }
 
-function mismatch(fromAccountId: string, fromCurrency: string, toAccountId: string, toCurrency: string): CurrencyMismatch {
+function mismatch(
+  fromAccountId: string,
+  fromCurrency: string,
+  toAccountId: string,
+  toCurrency: string,
+): CurrencyMismatch {
   return { kind: 'currencyMismatch', fromAccountId, fromCurrency, toAccountId, toCurrency };
 }

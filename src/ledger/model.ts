@@ -163,7 +163,10 @@ export function reportingCollections(db: Db): LedgerCollections {
 }
 
 /** Entry indexes named for hints. */
-export const EntryIndex = Object.freeze({ byCommitTime: 'accountId_committedAt_versionAfter', byReference: 'reference_createdAt__id' } as const);
+export const EntryIndex = Object.freeze({
+  byCommitTime: 'accountId_committedAt_versionAfter',
+  byReference: 'reference_createdAt__id',
+} as const);
 
 const indexes: Record<keyof typeof collectionNames, IndexDescription[]> = {
   accounts: [],

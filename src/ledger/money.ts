@@ -47,7 +47,13 @@ export function fromStoredSum(stored: unknown): bigint {
 function integerOfDecimalText(text: string): bigint {
   const match = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:E([+-]?[0-9]+))?$/i.exec(text);
   if (!match) throw new RangeError(`stored sum of money is not an integer: ${text}`);
-  const [, sign, whole, fraction = '', exponentText = '0'] = match as unknown as [string, string, string, string | undefined, string | undefined];
+  const [, sign, whole, fraction = '', exponentText = '0'] = match as unknown as [
+    string,
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+  ];
   const exponent = Number(exponentText) - fraction.length;
   let digits = BigInt(whole + fraction);
   if (exponent >= 0) digits *= 10n ** BigInt(exponent);

@@ -19,7 +19,11 @@ import { present } from '../lib/assert.ts';
  * applied before its reply was lost, from another call's: the first is this call's success, the
  * second a replay.
  */
-export async function openAccount(accounts: Collection<AccountDoc>, input: OpenAccountInput, retryBudgetMs: number = DbLimits.electionRetryBudgetMs): Promise<OpenAccountResult> {
+export async function openAccount(
+  accounts: Collection<AccountDoc>,
+  input: OpenAccountInput,
+  retryBudgetMs: number = DbLimits.electionRetryBudgetMs,
+): Promise<OpenAccountResult> {
   const doc: AccountDoc = {
     _id: input.accountId,
     currency: input.currency,
@@ -35,7 +39,10 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
   }
-  const existing = present(await accounts.findOne({ _id: input.accountId }), () => `account ${input.accountId} vanished (accounts are never deleted)`);
+  const existing = present(
+    await accounts.findOne({ _id: input.accountId }),
+    () => `account ${input.accountId} vanished (accounts are never deleted)`,
+  );
   if (existing.openingId === doc.openingId) return { kind: 'openAccountSuccess', account: toAccountSnapshot(doc) };
   if (existing.currency !== input.currency) {
     return {
@@ -45,7 +52,16 @@ export async function openAccount(accounts: Collection<AccountDoc>, input: OpenA
       detail: `account ${input.accountId} already exists in ${existing.currency}; an account's currency cannot change (open another accountId for ${input.currency})`,
     };
   }
-  const opened = { id: existing._id, currency: existing.currency, balance: 0, version: 0, held: 0, available: 0, status: 'OPEN', closedAt: null } as const;
+  const opened = {
+    id: existing._id,
+    currency: existing.currency,
+    balance: 0,
+    version: 0,
+    held: 0,
+    available: 0,
+    status: 'OPEN',
+    closedAt: null,
+  } as const;
   return {
     kind: 'duplicateReplayed',
     requestId: input.accountId,

@@ -18,16 +18,29 @@ export interface Page<T> {
 }
 
 /** Accounts by id, in the order asked, null where none exists: the batch function of a DataLoader. */
-export async function accountsByIds(collections: LedgerCollections, ids: readonly string[], session?: ClientSession): Promise<(AccountSnapshot | null)[]> {
-  const docs = await consistentRead({ session }, (command) => collections.accounts.find({ _id: { $in: [...ids] } }, command).toArray());
+export async function accountsByIds(
+  collections: LedgerCollections,
+  ids: readonly string[],
+  session?: ClientSession,
+): Promise<(AccountSnapshot | null)[]> {
+  const docs = await consistentRead({ session }, (command) =>
+    collections.accounts.find({ _id: { $in: [...ids] } }, command).toArray(),
+  );
   const byId = new Map(docs.map((doc) => [doc._id, toAccountSnapshot(doc)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** Accounts in id order. */
-export async function listAccounts(collections: LedgerCollections, page: AccountsPageInput): Promise<Page<AccountSnapshot>> {
+export async function listAccounts(
+  collections: LedgerCollections,
+  page: AccountsPageInput,
+): Promise<Page<AccountSnapshot>> {
   const filter = page.after == null ? {} : { _id: { $gt: page.after } };
-  const docs = await collections.accounts.find(filter).sort({ _id: 1 }).limit(page.first + 1).toArray();
+  const docs = await collections.accounts
+    .find(filter)
+    .sort({ _id: 1 })
+    .limit(page.first + 1)
+    .toArray();
   return pageOf(docs.map(toAccountSnapshot), page.first, (account) => encodeCursor('account', account.id));
 }
 
@@ -37,7 +50,11 @@ export async function listEntries(collections: LedgerCollections, page: EntriesP
     page.after == null
       ? { accountId: page.accountId }
       : { accountId: page.accountId, versionAfter: { $lt: toLong(Number(page.after)) } };
-  const docs = await collections.entries.find(filter).sort({ versionAfter: -1 }).limit(page.first + 1).toArray();
+  const docs = await collections.entries
+    .find(filter)
+    .sort({ versionAfter: -1 })
+    .limit(page.first + 1)
+    .toArray();
   return pageOf(docs.map(toLedgerEntry), page.first, (entry) => encodeCursor('entry', entry.versionAfter));
 }
 
@@ -54,10 +71,18 @@ export async function entryByRequest(collections: LedgerCollections, requestId: 
  * The balance as of `at` (L3): the balance right after the account's last decision committed at or
  * before `at`, on the database clock (`committedAt`); 0 before its first. One index seek.
  */
-export async function balanceAt(collections: LedgerCollections, accountId: string, at: Date, session?: ClientSession): Promise<number> {
+export async function balanceAt(
+  collections: LedgerCollections,
+  accountId: string,
+  at: Date,
+  session?: ClientSession,
+): Promise<number> {
   const docs = await consistentRead({ session }, (command) =>
     collections.entries
-      .find({ accountId, committedAt: { $lte: at } }, { hint: EntryIndex.byCommitTime, projection: { balanceAfter: 1 }, ...command })
+      .find(
+        { accountId, committedAt: { $lte: at } },
+        { hint: EntryIndex.byCommitTime, projection: { balanceAfter: 1 }, ...command },
+      )
       .sort({ committedAt: -1, versionAfter: -1 })
       .limit(1)
       .toArray(),
@@ -73,7 +98,10 @@ export interface BalancePoint {
 }
 
 /** The account's balance after each decision, newest first, at or before `at` when given. */
-export async function balanceHistory(collections: LedgerCollections, page: BalanceHistoryInput): Promise<Page<BalancePoint>> {
+export async function balanceHistory(
+  collections: LedgerCollections,
+  page: BalanceHistoryInput,
+): Promise<Page<BalancePoint>> {
   const filter = {
     accountId: page.accountId,
     committedAt: page.at === null ? { $exists: true } : { $lte: page.at },
@@ -84,7 +112,12 @@ export async function balanceHistory(collections: LedgerCollections, page: Balan
     .sort({ committedAt: -1, versionAfter: -1 })
     .limit(page.first + 1)
     .toArray();
-  const points = docs.map((doc) => ({ at: doc.committedAt!, balance: fromLong(doc.balanceAfter), version: fromLong(doc.versionAfter), entry: toLedgerEntry(doc) }));
+  const points = docs.map((doc) => ({
+    at: doc.committedAt!,
+    balance: fromLong(doc.balanceAfter),
+    version: fromLong(doc.versionAfter),
+    entry: toLedgerEntry(doc),
+  }));
   return pageOf(points, page.first, (point) => encodeCursor('balance', point.version));
 }
 
@@ -95,10 +128,17 @@ export interface MoveAnnotations {
 }
 
 /** By requestId, in the order asked: the batch function of a DataLoader. */
-export async function moveAnnotations(collections: LedgerCollections, requestIds: readonly string[], session?: ClientSession): Promise<MoveAnnotations[]> {
+export async function moveAnnotations(
+  collections: LedgerCollections,
+  requestIds: readonly string[],
+  session?: ClientSession,
+): Promise<MoveAnnotations[]> {
   const docs = await consistentRead({ session }, (command) =>
     collections.requests
-      .find({ _id: { $in: requestIds.map(requestKey) } }, { projection: { requestId: 1, 'params.metadata': 1, reversedAmount: 1 }, ...command })
+      .find(
+        { _id: { $in: requestIds.map(requestKey) } },
+        { projection: { requestId: 1, 'params.metadata': 1, reversedAmount: 1 }, ...command },
+      )
       .toArray(),
   );
   const byId = new Map(docs.map((doc) => [doc.requestId, doc]));

@@ -59,7 +59,8 @@ const namedParams: readonly (readonly [string, string])[] = [
 /** A parameter as the caller reads it: `none` when absent, plain objects as JSON (a Long as its digits). */
 function shown(value: unknown): string {
   if (value === null || value === undefined) return 'none';
-  if (Array.isArray(value) || (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)) return JSON.stringify(value);
+  if (Array.isArray(value) || (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype))
+    return JSON.stringify(value);
   return String(value);
 }
 
@@ -72,7 +73,9 @@ export function keyReused(requestId: string, first: object, now: object): Idempo
   const firstFields = first as Record<string, unknown>;
   const nowFields = now as Record<string, unknown>;
   const known = new Set(namedParams.map(([field]) => field));
-  const others = [...new Set([...Object.keys(firstFields), ...Object.keys(nowFields)])].filter((field) => !known.has(field)).sort();
+  const others = [...new Set([...Object.keys(firstFields), ...Object.keys(nowFields)])]
+    .filter((field) => !known.has(field))
+    .sort();
   for (const [field, name] of [...namedParams, ...others.map((field) => [field, field] as const)]) {
     const was = shown(firstFields[field]);
     const is = shown(nowFields[field]);
@@ -85,5 +88,10 @@ export function keyReused(requestId: string, first: object, now: object): Idempo
       };
     }
   }
-  return { kind: 'idempotencyKeyReused', requestId, field: null, detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request` };
+  return {
+    kind: 'idempotencyKeyReused',
+    requestId,
+    field: null,
+    detail: `requestId ${requestId} was first used with other parameters: use a new requestId for a new request`,
+  };
 }

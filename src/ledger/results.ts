@@ -83,7 +83,13 @@ export type ReverseMoveSuccess = {
 export type MoveNotFound = { kind: 'moveNotFound'; requestId: string };
 /** The original cannot be reversed (a withdrawal, a refused move, a reversal...): `detail` says what to do instead. */
 export type NotReversible = { kind: 'notReversible'; originalRequestId: string; operation: string; detail: string };
-export type ReversalExceedsOriginal = { kind: 'reversalExceedsOriginal'; originalRequestId: string; originalAmount: number; reversedAmount: number; amount: number };
+export type ReversalExceedsOriginal = {
+  kind: 'reversalExceedsOriginal';
+  originalRequestId: string;
+  originalAmount: number;
+  reversedAmount: number;
+  amount: number;
+};
 export type AccountHasHolds = { kind: 'accountHasHolds'; accountId: string; held: number };
 /** `account` closed with balance 0; `movedAmount` went to `transferredTo` (debit and credit are null when it was 0). */
 export type CloseAccountSuccess = {
@@ -123,7 +129,12 @@ export type ReplayableOutcome = OpenAccountSuccess | MoveOutcome;
 
 export type DuplicateReplayed = SharedDuplicateReplayed<ReplayableOutcome>;
 /** `field`: the first parameter that differs from the first request's; `detail` says it in words. */
-export type IdempotencyKeyReused = { kind: 'idempotencyKeyReused'; requestId: string; field: string | null; detail: string };
+export type IdempotencyKeyReused = {
+  kind: 'idempotencyKeyReused';
+  requestId: string;
+  field: string | null;
+  detail: string;
+};
 export type AccountNotFound = { kind: 'accountNotFound'; accountId: string };
 /** The account was closed (L2): nothing moved and nothing was recorded. */
 export type AccountClosed = { kind: 'accountClosed'; accountId: string; closedAt: Date | null };
@@ -243,4 +254,11 @@ export type CaptureHoldResult =
   | IdempotencyKeyReused
   | RequestInProgress
   | OutcomeUnknown;
-export type VoidHoldResult = VoidHoldSuccess | HoldNotPending | HoldNotFound | HoldReplayed | IdempotencyKeyReused | RequestInProgress | OutcomeUnknown;
+export type VoidHoldResult =
+  | VoidHoldSuccess
+  | HoldNotPending
+  | HoldNotFound
+  | HoldReplayed
+  | IdempotencyKeyReused
+  | RequestInProgress
+  | OutcomeUnknown;

@@ -20,10 +20,12 @@ import { accountPreconditions, type AccountPreconditions } from './accountFilter
 import { reportingCollections, writeCollections } from './model.ts';
 import { holdReportingCollections, holdWriteCollections } from './holdModel.ts';
 import * as holdQueries from './holdQueries.ts';
-import { authorizeHold, captureHold, type HoldDeps, holdRules, type HoldRules, voidHold } from './holds.ts';
+import { holdRules, type HoldRules } from './holdRules.ts';
+import { authorizeHold, captureHold, type HoldDeps, voidHold } from './holds.ts';
 import { HoldSweeper, type HoldSweeperOptions, sweepExpiredHolds } from './holdSweeper.ts';
 import { openAccount } from './openAccount.ts';
-import { closeAccount, type LifecycleDeps, lifecycleRules, type LifecycleRules, reverseMove } from './lifecycle.ts';
+import { closeAccount, type LifecycleDeps, reverseMove } from './lifecycle.ts';
+import { lifecycleRules, type LifecycleRules } from './lifecycleRules.ts';
 import * as queries from './queries.ts';
 import { type BatchAnswer, moveMoney, submitMoves } from './groupCommit.ts';
 import { groupPolicy, type GroupPolicy } from './groupDecision.ts';
@@ -32,7 +34,21 @@ import { groupsInFlightMax, submitMovesMax } from './limits.ts';
 import { AccountTurns } from './accountTurns.ts';
 import type { LedgerDeps, MoveAnswer, MoveRequest } from './moves.ts';
 import { requestRules, type RequestRules } from './requestKeys.ts';
-import type { AuthorizeHoldResult, CaptureHoldResult, CloseAccountResult, InputMistake, ReverseMoveResult, VoidHoldResult, BatchTooLarge, DepositResult, MoveResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
+import type {
+  AuthorizeHoldResult,
+  CaptureHoldResult,
+  CloseAccountResult,
+  InputMistake,
+  ReverseMoveResult,
+  VoidHoldResult,
+  BatchTooLarge,
+  DepositResult,
+  MoveResult,
+  OpenAccountResult,
+  SubmitMovesResult,
+  TransferResult,
+  WithdrawResult,
+} from './results.ts';
 import type { LedgerTelemetry } from './telemetry.ts';
 import { invariant } from '../lib/assert.ts';
 
@@ -61,7 +77,15 @@ export type LedgerService = ReturnType<typeof ledgerServiceFrom>;
 
 /** The ledger's operations over one database. Inputs must already be parsed by ./inputs.ts. */
 export function createLedgerService(options: LedgerServiceOptions): LedgerService {
-  return ledgerServiceFrom({ db: options.db, telemetry: options.telemetry, preconditions: accountPreconditions, rules: requestRules, groupPolicy, holdRules, lifecycleRules });
+  return ledgerServiceFrom({
+    db: options.db,
+    telemetry: options.telemetry,
+    preconditions: accountPreconditions,
+    rules: requestRules,
+    groupPolicy,
+    holdRules,
+    lifecycleRules,
+  });
 }
 
 /**
@@ -98,12 +122,28 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
     },
     async deposit(input: DepositInput): Promise<DepositResult> {
       const { reference, metadata } = input;
-      const result = await moveMoney(deps, { op: 'deposit', requestId: input.requestId, fromAccountId: null, toAccountId: input.accountId, amount: input.amount, reference, metadata });
+      const result = await moveMoney(deps, {
+        op: 'deposit',
+        requestId: input.requestId,
+        fromAccountId: null,
+        toAccountId: input.accountId,
+        amount: input.amount,
+        reference,
+        metadata,
+      });
       return report('deposit', asDepositResult(result));
     },
     async withdraw(input: WithdrawInput): Promise<WithdrawResult> {
       const { reference, metadata } = input;
-      const result = await moveMoney(deps, { op: 'withdraw', requestId: input.requestId, fromAccountId: input.accountId, toAccountId: null, amount: input.amount, reference, metadata });
+      const result = await moveMoney(deps, {
+        op: 'withdraw',
+        requestId: input.requestId,
+        fromAccountId: input.accountId,
+        toAccountId: null,
+        amount: input.amount,
+        reference,
+        metadata,
+      });
       return report('withdraw', asWithdrawResult(result));
     },
     async transfer(input: TransferInput): Promise<TransferResult> {
@@ -161,7 +201,10 @@ export function ledgerServiceFrom(parts: LedgerServiceParts) {
 
 function asDepositResult(result: MoveAnswer): DepositResult {
   invariant(
-    result.kind !== 'insufficientFunds' && result.kind !== 'currencyMismatch' && result.kind !== 'withdrawSuccess' && result.kind !== 'transferSuccess',
+    result.kind !== 'insufficientFunds' &&
+      result.kind !== 'currencyMismatch' &&
+      result.kind !== 'withdrawSuccess' &&
+      result.kind !== 'transferSuccess',
     () => `a deposit answered ${result.kind}`,
   );
   return result;
@@ -169,14 +212,20 @@ function asDepositResult(result: MoveAnswer): DepositResult {
 
 function asWithdrawResult(result: MoveAnswer): WithdrawResult {
   invariant(
-    result.kind !== 'currencyMismatch' && result.kind !== 'balanceLimitExceeded' && result.kind !== 'depositSuccess' && result.kind !== 'transferSuccess',
+    result.kind !== 'currencyMismatch' &&
+      result.kind !== 'balanceLimitExceeded' &&
+      result.kind !== 'depositSuccess' &&
+      result.kind !== 'transferSuccess',
     () => `a withdrawal answered ${result.kind}`,
   );
   return result;
 }
 
 function asTransferResult(result: MoveAnswer): TransferResult {
-  invariant(result.kind !== 'depositSuccess' && result.kind !== 'withdrawSuccess', () => `a transfer answered ${result.kind}`);
+  invariant(
+    result.kind !== 'depositSuccess' && result.kind !== 'withdrawSuccess',
+    () => `a transfer answered ${result.kind}`,
+  );
   return result;
 }
 
@@ -184,11 +233,35 @@ function moveRequestOf(move: MoveInput): MoveRequest {
   const { requestId, amount, reference, metadata } = move;
   switch (move.kind) {
     case 'deposit':
-      return { op: 'deposit', requestId, amount, fromAccountId: null, toAccountId: move.accountId, reference, metadata };
+      return {
+        op: 'deposit',
+        requestId,
+        amount,
+        fromAccountId: null,
+        toAccountId: move.accountId,
+        reference,
+        metadata,
+      };
     case 'withdraw':
-      return { op: 'withdraw', requestId, amount, fromAccountId: move.accountId, toAccountId: null, reference, metadata };
+      return {
+        op: 'withdraw',
+        requestId,
+        amount,
+        fromAccountId: move.accountId,
+        toAccountId: null,
+        reference,
+        metadata,
+      };
     case 'transfer':
-      return { op: 'transfer', requestId, amount, fromAccountId: move.accountId, toAccountId: move.toAccountId, reference, metadata };
+      return {
+        op: 'transfer',
+        requestId,
+        amount,
+        fromAccountId: move.accountId,
+        toAccountId: move.toAccountId,
+        reference,
+        metadata,
+      };
   }
 }
 

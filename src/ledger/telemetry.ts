@@ -66,13 +66,84 @@ function counterOn(registry: Registry, name: string, help: string, labelNames: s
   return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
-function gaugeOn(registry: Registry, name: string, help: string, collect: (gauge: Gauge) => Promise<void>, labelNames: string[] = []): void {
+function gaugeOn(
+  registry: Registry,
+  name: string,
+  help: string,
+  collect: (gauge: Gauge) => Promise<void>,
+  labelNames: string[] = [],
+): void {
   if (registry.getSingleMetric(name)) return;
-  new Gauge({ name, help, labelNames, registers: [registry], async collect() { await collect(this); } });
+  new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    async collect() {
+      await collect(this);
+    },
+  });
+}
+
+/**
+ * Holds by status as readers see them (a pending hold past its expiry counts as EXPIRED_UNRELEASED
+ * until the sweeper releases it), and the oldest pending hold's age, on the database clock.
+ * Returns where the holds are read from, set once the collection is known.
+ */
+function holdGaugesOn(registry: Registry): { holds: Collection<HoldDoc> | null } {
+  const holdSource: { holds: Collection<HoldDoc> | null } = { holds: null };
+  // A `$group` over every hold: /metrics needs no key, so however often it is scraped the group
+  // runs at most once per GAUGE_READ_REUSE_MS in a process, scrapes meanwhile sharing it (issue 41).
+  const holdStatuses = reusedFor(GAUGE_READ_REUSE_MS, async () => {
+    if (!holdSource.holds) return [];
+    return holdSource.holds
+      .aggregate<{ _id: string; count: number; oldest: Date | null; nowMs: number }>([
+        {
+          $group: {
+            _id: {
+              $cond: [
+                { $and: [{ $eq: ['$status', 'PENDING'] }, { $lte: ['$expiresAt', '$$NOW'] }] },
+                'EXPIRED_UNRELEASED',
+                '$status',
+              ],
+            },
+            count: { $sum: 1 },
+            oldest: { $min: '$createdAt' },
+          },
+        },
+        { $set: { ageMs: { $subtract: ['$$NOW', '$oldest'] } } },
+      ])
+      .toArray();
+  });
+  gaugeOn(
+    registry,
+    'ledger_holds',
+    'Holds by status (EXPIRED_UNRELEASED: pending past expiresAt, not yet released by the sweeper).',
+    async (gauge) => {
+      gauge.reset();
+      for (const row of await holdStatuses()) gauge.set({ status: row._id }, row.count);
+    },
+    ['status'],
+  );
+  gaugeOn(
+    registry,
+    'ledger_hold_oldest_pending_age_seconds',
+    'Age of the oldest pending hold, on the database clock (0 when none).',
+    async (gauge) => {
+      const pendingRow = (await holdStatuses()).find((row) => row._id === 'PENDING') as { ageMs?: number } | undefined;
+      gauge.set((pendingRow?.ageMs ?? 0) / 1_000);
+    },
+  );
+  return holdSource;
 }
 
 export function createLedgerTelemetry(registry: Registry, logger: Logger): LedgerTelemetry {
-  const outcomes = counterOn(registry, 'ledger_outcomes_total', 'Ledger mutation answers, by operation and result member.', ['op', 'outcome']);
+  const outcomes = counterOn(
+    registry,
+    'ledger_outcomes_total',
+    'Ledger mutation answers, by operation and result member.',
+    ['op', 'outcome'],
+  );
   const retries = counterOn(
     registry,
     'ledger_transaction_retries_total',
@@ -80,9 +151,24 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
     ['reason'],
   );
   // Moves per transaction = moves ÷ transactions, by kind: how much group commit shares.
-  const transactions = counterOn(registry, 'ledger_transactions_total', 'Money-move transactions committed, by kind (lone, group, batch).', ['kind']);
-  const transactionMoves = counterOn(registry, 'ledger_transaction_moves_total', 'Moves decided in committed money-move transactions, by kind.', ['kind']);
-  const expiredHolds = counterOn(registry, 'ledger_holds_expired_total', 'Holds the sweeper released past their expiry (database clock).', []);
+  const transactions = counterOn(
+    registry,
+    'ledger_transactions_total',
+    'Money-move transactions committed, by kind (lone, group, batch).',
+    ['kind'],
+  );
+  const transactionMoves = counterOn(
+    registry,
+    'ledger_transaction_moves_total',
+    'Moves decided in committed money-move transactions, by kind.',
+    ['kind'],
+  );
+  const expiredHolds = counterOn(
+    registry,
+    'ledger_holds_expired_total',
+    'Holds the sweeper released past their expiry (database clock).',
+    [],
+  );
   const log = logger.child({ component: 'ledger' });
   const source: { requests: Collection<RequestDoc> | null } = { requests: null };
   // A move inserts its request already decided, in its transaction, so both gauges stay 0: they
@@ -98,40 +184,23 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
       .toArray();
     return row ?? { count: 0, oldestAgeMs: 0 };
   };
-  gaugeOn(registry, 'ledger_requests_pending', 'Ledger requests not yet decided (0 by design: a request is written decided).', async (gauge) => {
-    gauge.set((await pending()).count);
-  });
-  gaugeOn(registry, 'ledger_request_oldest_pending_age_seconds', 'Age of the oldest undecided ledger request, on the database clock (0 when none).', async (gauge) => {
-    gauge.set((await pending()).oldestAgeMs / 1_000);
-  });
-  // Holds by status as readers see them (a pending hold past its expiry counts as EXPIRED_UNRELEASED
-  // until the sweeper releases it), and the oldest pending hold's age, on the database clock.
-  const holdSource: { holds: Collection<HoldDoc> | null } = { holds: null };
-  // A `$group` over every hold: /metrics needs no key, so however often it is scraped the group
-  // runs at most once per GAUGE_READ_REUSE_MS in a process, scrapes meanwhile sharing it (issue 41).
-  const holdStatuses = reusedFor(GAUGE_READ_REUSE_MS, async () => {
-    if (!holdSource.holds) return [];
-    return holdSource.holds
-      .aggregate<{ _id: string; count: number; oldest: Date | null; nowMs: number }>([
-        {
-          $group: {
-            _id: { $cond: [{ $and: [{ $eq: ['$status', 'PENDING'] }, { $lte: ['$expiresAt', '$$NOW'] }] }, 'EXPIRED_UNRELEASED', '$status'] },
-            count: { $sum: 1 },
-            oldest: { $min: '$createdAt' },
-          },
-        },
-        { $set: { ageMs: { $subtract: ['$$NOW', '$oldest'] } } },
-      ])
-      .toArray();
-  });
-  gaugeOn(registry, 'ledger_holds', 'Holds by status (EXPIRED_UNRELEASED: pending past expiresAt, not yet released by the sweeper).', async (gauge) => {
-    gauge.reset();
-    for (const row of await holdStatuses()) gauge.set({ status: row._id }, row.count);
-  }, ['status']);
-  gaugeOn(registry, 'ledger_hold_oldest_pending_age_seconds', 'Age of the oldest pending hold, on the database clock (0 when none).', async (gauge) => {
-    const pendingRow = (await holdStatuses()).find((row) => row._id === 'PENDING') as { ageMs?: number } | undefined;
-    gauge.set((pendingRow?.ageMs ?? 0) / 1_000);
-  });
+  gaugeOn(
+    registry,
+    'ledger_requests_pending',
+    'Ledger requests not yet decided (0 by design: a request is written decided).',
+    async (gauge) => {
+      gauge.set((await pending()).count);
+    },
+  );
+  gaugeOn(
+    registry,
+    'ledger_request_oldest_pending_age_seconds',
+    'Age of the oldest undecided ledger request, on the database clock (0 when none).',
+    async (gauge) => {
+      gauge.set((await pending()).oldestAgeMs / 1_000);
+    },
+  );
+  const holdSource = holdGaugesOn(registry);
   return {
     leaseJobs: createLeaseJobTelemetry(registry),
     countHoldsIn(holds) {
@@ -140,7 +209,11 @@ export function createLedgerTelemetry(registry: Registry, logger: Logger): Ledge
     outcome: (op, outcome) => outcomes.inc({ op, outcome }),
     async outcomeCounts() {
       const { values } = await outcomes.get();
-      return values.map((value) => ({ op: String(value.labels['op']), outcome: String(value.labels['outcome']), count: value.value }));
+      return values.map((value) => ({
+        op: String(value.labels['op']),
+        outcome: String(value.labels['outcome']),
+        count: value.value,
+      }));
     },
     retried(reason) {
       retries.inc({ reason });

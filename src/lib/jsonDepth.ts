@@ -11,7 +11,8 @@ export function jsonDepthExceeds(value: unknown, max: number): boolean {
     const depth = next.depth + 1;
     if (depth > max) return true;
     const children = Array.isArray(next.value) ? next.value : Object.values(next.value as Record<string, unknown>);
-    for (const child of children) if (child !== null && typeof child === 'object') pending.push({ value: child, depth });
+    for (const child of children)
+      if (child !== null && typeof child === 'object') pending.push({ value: child, depth });
   }
   return false;
 }

@@ -28,7 +28,9 @@ export class StopList {
  */
 export async function stopBefore(stop: () => Promise<void>, deadlineMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadlineMs - Date.now()))));
+  const late = new Promise<false>(
+    (resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadlineMs - Date.now()))),
+  );
   try {
     return await Promise.race([stop().then(() => true as const), late]);
   } finally {

@@ -44,7 +44,13 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
 
 export function createLogger({ level, destination, format = 'json' }: LoggerOptions): Logger {
   // ISO-8601 times ("2026-12-03T22:59:01.123Z"), which a person and a collector both read, not epoch ms.
-  const options = { level, base: { service: 'precondition' }, timestamp: stdTimeFunctions.isoTime, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, mixin: traceFields };
+  const options = {
+    level,
+    base: { service: 'precondition' },
+    timestamp: stdTimeFunctions.isoTime,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: traceFields,
+  };
   const out = format === 'pretty' ? prettyDestination(destination ?? process.stdout) : destination;
   return out ? pino(options, out) : pino(options);
 }

@@ -34,14 +34,25 @@ function registered<M>(registry: Registry, name: string, kind: MetricKind<M>): M
   return metric;
 }
 
-export function counterOn<L extends string>(registry: Registry, config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> {
+export function counterOn<L extends string>(
+  registry: Registry,
+  config: Omit<CounterConfiguration<L>, 'registers'>,
+): Counter<L> {
   return registered<Counter<L>>(registry, config.name, Counter) ?? new Counter({ ...config, registers: [registry] });
 }
 
-export function gaugeOn<L extends string>(registry: Registry, config: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L> {
+export function gaugeOn<L extends string>(
+  registry: Registry,
+  config: Omit<GaugeConfiguration<L>, 'registers'>,
+): Gauge<L> {
   return registered<Gauge<L>>(registry, config.name, Gauge) ?? new Gauge({ ...config, registers: [registry] });
 }
 
-export function histogramOn<L extends string>(registry: Registry, config: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L> {
-  return registered<Histogram<L>>(registry, config.name, Histogram) ?? new Histogram({ ...config, registers: [registry] });
+export function histogramOn<L extends string>(
+  registry: Registry,
+  config: Omit<HistogramConfiguration<L>, 'registers'>,
+): Histogram<L> {
+  return (
+    registered<Histogram<L>>(registry, config.name, Histogram) ?? new Histogram({ ...config, registers: [registry] })
+  );
 }

@@ -16,7 +16,6 @@ export const OpsGaugeLimits = Object.freeze({
   scrapeReadTimeoutMs: 2_000,
 });
 
-
 async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -72,13 +71,18 @@ function entryTime(entry: Record<string, unknown>): Date {
  * runs (then the oplog reads as unavailable). One registry per app (src/app/createApp.ts), so one source.
  */
 export function registerOpsGauges(registry: Registry, db: Db): { stop(): void } {
-  if (registry.getSingleMetric('mongodb_oplog_window_seconds')) throw new Error('the ops gauges are already registered on this registry');
+  if (registry.getSingleMetric('mongodb_oplog_window_seconds'))
+    throw new Error('the ops gauges are already registered on this registry');
   let source: Db | null = db;
   // Both gauges answer from one read per scrape: prom-client collects them concurrently, and the
   // availability gauge set from the window gauge's read showed the previous scrape's state.
   let reading: Promise<OplogStats | null> | null = null;
   const read = (): Promise<OplogStats | null> =>
-    (reading ??= (source ? withTimeout(readOplogStats(source), OpsGaugeLimits.scrapeReadTimeoutMs).catch(() => null) : Promise.resolve(null)).finally(() => {
+    (reading ??= (
+      source
+        ? withTimeout(readOplogStats(source), OpsGaugeLimits.scrapeReadTimeoutMs).catch(() => null)
+        : Promise.resolve(null)
+    ).finally(() => {
       reading = null;
     }));
   gaugeOn(registry, {

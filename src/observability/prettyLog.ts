@@ -4,7 +4,14 @@
 // format (the default, for log collectors) is untouched.
 import type { DestinationStream } from 'pino';
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 /** Fields every line has, shown in the prefix or not at all. */
 const OMITTED = new Set(['level', 'time', 'msg', 'service', 'pid', 'hostname']);
 

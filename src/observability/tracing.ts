@@ -9,11 +9,29 @@
 // server span per request (continuing the caller's `traceparent`), one span per mutation root field
 // and one per MongoDB command; the MongoDB ones come from the driver's command monitoring
 // (mongoCommandSpans.ts).
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Link,
+  type Span,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-node';
+import {
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-node';
 import { LogThrottle } from './logThrottle.ts';
 
 export const TRACER_NAME = 'precondition';
@@ -58,7 +76,13 @@ export function startTracing(options: TracingOptions): Tracing {
   const warn = options.warn ?? (() => undefined);
   // A test's exporter is used as it is (each span exported as it ends); the collector's, through
   // ReportingExporter, which says when an export failed.
-  const exporter = options.exporter ?? new ReportingExporter(new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces` }), warn, options.endpoint);
+  const exporter =
+    options.exporter ??
+    new ReportingExporter(
+      new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces` }),
+      warn,
+      options.endpoint,
+    );
   const processor = options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
   const started = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'precondition' }),
@@ -78,12 +102,23 @@ export function startTracing(options: TracingOptions): Tracing {
       if (timeoutMs === undefined) return stopped;
       let timer: NodeJS.Timeout | undefined;
       const outcome = await Promise.race([
-        stopped.then(() => 'flushed' as const, (error: unknown) => error),
+        stopped.then(
+          () => 'flushed' as const,
+          (error: unknown) => error,
+        ),
         new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs).unref())),
       ]);
       clearTimeout(timer);
-      if (outcome === 'timeout') warn({ endpoint: options.endpoint, timeoutMs }, `tracing: the last spans were not exported within ${timeoutMs} ms of shutdown (is the collector at ${options.endpoint ?? 'the endpoint'} reachable?); stopping without them`);
-      else if (outcome !== 'flushed') warn({ endpoint: options.endpoint, error: messageOf(outcome) }, `tracing: the last spans could not be exported at shutdown: ${messageOf(outcome)}; stopping without them`);
+      if (outcome === 'timeout')
+        warn(
+          { endpoint: options.endpoint, timeoutMs },
+          `tracing: the last spans were not exported within ${timeoutMs} ms of shutdown (is the collector at ${options.endpoint ?? 'the endpoint'} reachable?); stopping without them`,
+        );
+      else if (outcome !== 'flushed')
+        warn(
+          { endpoint: options.endpoint, error: messageOf(outcome) },
+          `tracing: the last spans could not be exported at shutdown: ${messageOf(outcome)}; stopping without them`,
+        );
     },
   };
 }
@@ -102,7 +137,11 @@ class ReportingExporter implements SpanExporter {
       if (result.code !== ExportResultCode.SUCCESS) {
         const { write, suppressed } = this.#throttle.take('export');
         const error = messageOf(result.error ?? 'export failed');
-        if (write) this.warn({ endpoint: this.endpoint, spans: spans.length, error, suppressed }, `tracing: could not export ${spans.length} span(s) to ${this.endpoint ?? 'the exporter'}: ${error}; spans are dropped until the collector answers`);
+        if (write)
+          this.warn(
+            { endpoint: this.endpoint, spans: spans.length, error, suppressed },
+            `tracing: could not export ${spans.length} span(s) to ${this.endpoint ?? 'the exporter'}: ${error}; spans are dropped until the collector answers`,
+          );
       }
       resultCallback(result);
     });
@@ -141,7 +180,12 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 export function spanContextOf(traceparent: string | null | undefined): SpanContext | null {
   const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
   if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return null;
-  return { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16) & TraceFlags.SAMPLED, isRemote: true };
+  return {
+    traceId: match[1]!,
+    spanId: match[2]!,
+    traceFlags: Number.parseInt(match[3]!, 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+  };
 }
 
 /** A link to the trace a stored `traceparent` names, with why; none when it names none. */
@@ -161,14 +205,19 @@ export function linkActiveSpan(traceparent: string | null | undefined, reason: s
 export function annotateActiveSpan(attributes: Record<string, string | number | boolean | null | undefined>): void {
   const span = trace.getActiveSpan();
   if (!span) return;
-  for (const [key, value] of Object.entries(attributes)) if (value !== null && value !== undefined) span.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attributes))
+    if (value !== null && value !== undefined) span.setAttribute(key, value);
 }
 
 /**
  * Runs `work` in a new active span, ended when it settles; a throw marks the span as an error.
  * `links` connect it to other traces (a payout to its withdrawal's).
  */
-export async function inSpan<T>(name: string, options: { kind?: SpanKind; links?: Link[]; attributes?: Record<string, string | number | boolean> }, work: (span: Span) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; links?: Link[]; attributes?: Record<string, string | number | boolean> },
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
   return tracer().startActiveSpan(name, options, async (span) => {
     try {
       return await work(span);
@@ -198,14 +247,22 @@ export { context, SpanKind, SpanStatusCode, trace };
  * `traceparent`, ended when the response is finished or the connection closes.
  */
 export function traceServerRequest(
-  req: { method?: string | undefined; url?: string | undefined; headers: Record<string, string | string[] | undefined> },
+  req: {
+    method?: string | undefined;
+    url?: string | undefined;
+    headers: Record<string, string | string[] | undefined>;
+  },
   res: { statusCode: number; once(event: 'close', listener: () => void): unknown },
   work: () => void,
 ): void {
   const parent = contextFromHeaders(req.headers);
   const method = (req.method ?? 'GET').toUpperCase();
   const path = (req.url ?? '/').split('?', 1)[0]!;
-  const span = tracer().startSpan(`${method} ${path}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } }, parent);
+  const span = tracer().startSpan(
+    `${method} ${path}`,
+    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
+    parent,
+  );
   res.once('close', () => {
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

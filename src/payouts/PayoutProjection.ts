@@ -6,14 +6,26 @@ import type { Logger } from '../observability/logger.ts';
 import type { WorkService } from '../work/index.ts';
 import { ChangeStreamLimits } from '../changeStreams/limits.ts';
 import { ProjectionLimits } from './limits.ts';
-import { BATCH_CHANGES_MAX, ResumableStream, StreamStart, type StreamSource } from '../changeStreams/resumableStream.ts';
+import {
+  BATCH_CHANGES_MAX,
+  ResumableStream,
+  StreamStart,
+  type StreamSource,
+} from '../changeStreams/resumableStream.ts';
 import { asResumeToken, type ResumeToken } from '../changeStreams/resumeCursor.ts';
 import type { StreamsTelemetry } from '../fanout/telemetry.ts';
 import { catchUpPayouts, catchUpStart, type CatchUpDeps, type CatchUpLimits, type ReconcileReason } from './catchUp.ts';
 import type { Lease } from '../db/lease.ts';
 import { type HeldLease, holderOf, LeaseJob, type TurnEnd } from '../db/leaseJob.ts';
 import { newProcessId } from '../db/processLiveness.ts';
-import { type LeaseDoc, projectionLeases, renewProjectionLease, storeCatchUp, storeResumeToken, type CatchUpProgress } from './lease.ts';
+import {
+  type LeaseDoc,
+  projectionLeases,
+  renewProjectionLease,
+  storeCatchUp,
+  storeResumeToken,
+  type CatchUpProgress,
+} from './lease.ts';
 import { oneByOne, payoutOfInsert, WITHDRAWAL_INSERTS, type PayoutsWriter, type PayoutWriter } from './payoutWriter.ts';
 import { journalForWalk } from './withdrawalWalk.ts';
 import { workItemsSink, type PayoutSink } from './sink.ts';
@@ -43,9 +55,15 @@ export interface PayoutProjectionDeps {
 }
 
 /** The app's payout projection: payouts handed to its sink, work items (the upsert on `payout:<entryId>`) by default. */
-export function createPayoutProjection(deps: PayoutProjectionDeps, options: PayoutProjectionOptions = {}): PayoutProjection {
+export function createPayoutProjection(
+  deps: PayoutProjectionDeps,
+  options: PayoutProjectionOptions = {},
+): PayoutProjection {
   const sink = deps.sink ?? workItemsSink(deps.work);
-  return new PayoutProjection({ ...deps, sink, writePayout: sink.writePayout, writePayouts: sink.writePayouts }, options);
+  return new PayoutProjection(
+    { ...deps, sink, writePayout: sink.writePayout, writePayouts: sink.writePayouts },
+    options,
+  );
 }
 
 type Ended = 'stopped' | 'leaseLost';
@@ -57,7 +75,6 @@ interface Position {
   watermark: Date | null;
   catchUp: CatchUpProgress | null;
 }
-
 
 /** What /readyz and the metrics show of the projection. It never gives up: `retrying` backs off and tries again. */
 export interface ProjectionStatus {
@@ -94,17 +111,18 @@ export class PayoutProjection {
   readonly #job: LeaseJob<LeaseDoc>;
   #status: ProjectionStatus = { state: 'starting', consecutiveFailures: 0, lastError: null };
   #running = false;
-  private readonly db: Db;
   private readonly logger: Logger;
 
   /**
    * Production builds it through `createPayoutProjection`; only src/testing hands in another
    * `writePayout` (a meta-test without the unique key, a crash between payout and token write).
    */
-  constructor(deps: PayoutProjectionDeps & { writePayout: PayoutWriter; writePayouts?: PayoutsWriter }, options: PayoutProjectionOptions = {}) {
+  constructor(
+    deps: PayoutProjectionDeps & { writePayout: PayoutWriter; writePayouts?: PayoutsWriter },
+    options: PayoutProjectionOptions = {},
+  ) {
     const { db, logger } = deps;
     this.#sink = deps.sink ?? workItemsSink(deps.work);
-    this.db = db;
     this.logger = logger;
     this.#leases = projectionLeases(db);
     this.#holder = options.holder ?? holderOf(newProcessId(), PAYOUT_LEASE_NAME);
@@ -180,7 +198,8 @@ export class PayoutProjection {
       consecutiveFailures: failing ? this.#status.consecutiveFailures + 1 : 0,
       lastError: failing ? (error instanceof Error ? error.message : String(error)) : null,
     };
-    for (const each of PROJECTION_STATES) this.#telemetry.payoutProjectionState.set({ state: each }, each === state ? 1 : 0);
+    for (const each of PROJECTION_STATES)
+      this.#telemetry.payoutProjectionState.set({ state: each }, each === state ? 1 : 0);
   }
 
   start(): void {
@@ -207,12 +226,24 @@ export class PayoutProjection {
   async #turn({ lease, taken }: HeldLease<LeaseDoc>): Promise<TurnEnd> {
     const resumeToken = taken?.resumeToken ?? null;
     const catchUp = taken?.catchUp ?? null;
-    const reconcile: ReconcileReason | null = catchUp ? (catchUp.reason as ReconcileReason) : resumeToken ? null : 'NO_CHECKPOINT';
+    const reconcile: ReconcileReason | null = catchUp
+      ? (catchUp.reason as ReconcileReason)
+      : resumeToken
+        ? null
+        : 'NO_CHECKPOINT';
     this.logger.info({ holder: lease.holder, version: lease.version }, 'payout projection: lease taken');
     this.#telemetry.payoutProjectionLeaseHeld.set(1);
     try {
-      const ended = await this.#projectWhileHolding(lease, { position: resumeToken, reconcile, watermark: taken?.watermark ?? null, catchUp });
-      this.logger.info({ holder: lease.holder, version: lease.version, ended }, 'payout projection: stopped projecting');
+      const ended = await this.#projectWhileHolding(lease, {
+        position: resumeToken,
+        reconcile,
+        watermark: taken?.watermark ?? null,
+        catchUp,
+      });
+      this.logger.info(
+        { holder: lease.holder, version: lease.version, ended },
+        'payout projection: stopped projecting',
+      );
       return ended === 'leaseLost' ? 'lost' : 'release';
     } finally {
       this.#telemetry.payoutProjectionLeaseHeld.set(0);
@@ -252,7 +283,10 @@ export class PayoutProjection {
             // The watermark: the stamp of the last withdrawal handled. Anything committed after it
             // was stamped after it less the margin, which is where a catch-up starts.
             const createdAt = (change['fullDocument'] as { createdAt?: unknown } | undefined)?.createdAt;
-            if (!(await storeResumeToken(this.#leases, lease, token, createdAt instanceof Date ? createdAt : undefined))) return false;
+            if (
+              !(await storeResumeToken(this.#leases, lease, token, createdAt instanceof Date ? createdAt : undefined))
+            )
+              return false;
             at.position = token;
             return true;
           };
@@ -265,7 +299,8 @@ export class PayoutProjection {
         polled: async (token) => {
           if (Date.now() - renewedAtMs < this.#durations.renewMs) return;
           // Renewing also stores the idle position, so a quiet projection's token stays in the oplog window.
-          if (!(await renewProjectionLease(this.#leases, lease, this.#durations.leaseMs, token))) return end('leaseLost');
+          if (!(await renewProjectionLease(this.#leases, lease, this.#durations.leaseMs, token)))
+            return end('leaseLost');
           at.position = token;
           renewedAtMs = Date.now();
         },
@@ -280,7 +315,10 @@ export class PayoutProjection {
           this.#setState('retrying', error);
           this.logger.warn({ err: error, failures }, 'payout projection: stream failed; reopening');
           if (failures < ProjectionLimits.streamFailuresMax) return startOf(at);
-          this.logger.error({ failuresMax: ProjectionLimits.streamFailuresMax }, 'payout projection: giving the lease up after repeated failures');
+          this.logger.error(
+            { failuresMax: ProjectionLimits.streamFailuresMax },
+            'payout projection: giving the lease up after repeated failures',
+          );
           return end('failing');
         },
       },
@@ -301,7 +339,12 @@ export class PayoutProjection {
       this.logger.info({ after: progress.after, from: progress.from }, 'payout catch-up: resuming saved progress');
     } else {
       const reason = at.reconcile ?? 'NO_CHECKPOINT';
-      progress = { reason, startToken: streamStart, after: null, from: catchUpStart(at.watermark, ProjectionLimits.catchUpMarginMs) };
+      progress = {
+        reason,
+        startToken: streamStart,
+        after: null,
+        from: catchUpStart(at.watermark, ProjectionLimits.catchUpMarginMs),
+      };
       if (!(await storeCatchUp(this.#leases, lease, durationMs, progress))) return 'leaseLost';
       at.catchUp = progress;
     }
@@ -310,7 +353,8 @@ export class PayoutProjection {
       at.catchUp = { ...saved };
       return true;
     };
-    if ((await catchUpPayouts({ ...this.#deps, saveProgress }, progress)) === null) return this.#stopped ? 'stopped' : 'leaseLost';
+    if ((await catchUpPayouts({ ...this.#deps, saveProgress }, progress)) === null)
+      return this.#stopped ? 'stopped' : 'leaseLost';
     if (!(await storeCatchUp(this.#leases, lease, durationMs, null, progress.startToken))) return 'leaseLost';
     at.position = progress.startToken;
     at.catchUp = null;
@@ -322,11 +366,17 @@ export class PayoutProjection {
     const payouts = changes.map(payoutOfInsert);
     // One span per batch, linked to each withdrawal's trace; its upsert is the span's child.
     const links = payouts.flatMap((payout) => linksTo(payout.traceparent, 'withdrawal'));
-    const { created } = await inSpan('payout.project', { links, attributes: { 'payout.batch.size': payouts.length } }, () => this.#writePayouts(payouts));
+    const { created } = await inSpan(
+      'payout.project',
+      { links, attributes: { 'payout.batch.size': payouts.length } },
+      () => this.#writePayouts(payouts),
+    );
     if (created > 0) this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: 'created' }, created);
-    if (changes.length > created) this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: 'replayed' }, changes.length - created);
+    if (changes.length > created)
+      this.#telemetry.payoutProjectionEventsTotal.inc({ outcome: 'replayed' }, changes.length - created);
     const wallTime = changes[changes.length - 1]!['wallTime'];
-    if (wallTime instanceof Date) this.#telemetry.payoutProjectionLagSeconds.set(Math.max(0, Date.now() - wallTime.getTime()) / 1000);
+    if (wallTime instanceof Date)
+      this.#telemetry.payoutProjectionLagSeconds.set(Math.max(0, Date.now() - wallTime.getTime()) / 1000);
   }
 
   async #pause(ms: number): Promise<void> {

@@ -79,7 +79,12 @@ export function bullmqSinkFrom(options: BullmqSinkOptions, records: PayoutJobRec
     const { queue } = connected();
     const jobs = payouts.map(({ payload }) => ({
       name: PAYOUT_JOB_NAME,
-      data: { entryId: payload.entryId, accountId: payload.accountId, amount: payload.amount, currency: payload.currency } satisfies PayoutJobData,
+      data: {
+        entryId: payload.entryId,
+        accountId: payload.accountId,
+        amount: payload.amount,
+        currency: payload.currency,
+      } satisfies PayoutJobData,
       opts: payoutJobOptions(payload.entryId),
     }));
     try {
@@ -95,7 +100,11 @@ export function bullmqSinkFrom(options: BullmqSinkOptions, records: PayoutJobRec
   async function takenAmong(payouts: Payout[]): Promise<Set<string>> {
     if (payouts.length === 0) return new Set();
     const { redis } = connected();
-    const marks = await withTimeout(redis.hmget(takenMarksKey(queueName), ...payouts.map((payout) => payout.entryId)), PayoutQueueLimits.addTimeoutMs, 'reading the taken marks');
+    const marks = await withTimeout(
+      redis.hmget(takenMarksKey(queueName), ...payouts.map((payout) => payout.entryId)),
+      PayoutQueueLimits.addTimeoutMs,
+      'reading the taken marks',
+    );
     return new Set(payouts.filter((_, index) => marks[index] !== null).map((payout) => payout.entryId));
   }
 
@@ -110,7 +119,10 @@ export function bullmqSinkFrom(options: BullmqSinkOptions, records: PayoutJobRec
     const toAdd = [...batch.fresh, ...batch.unconfirmed.filter((payout) => !taken.has(payout.entryId))];
     await addAll(toAdd);
     // Only after Redis acknowledged: a crash before this line leaves them `recorded`, handled above on the replay.
-    await records.markAdded(toAdd.map((payout) => payout.entryId), 'ack');
+    await records.markAdded(
+      toAdd.map((payout) => payout.entryId),
+      'ack',
+    );
     return { created: batch.fresh.length };
   };
 
@@ -125,7 +137,11 @@ export function bullmqSinkFrom(options: BullmqSinkOptions, records: PayoutJobRec
       if (connection) return;
       // No offline queue: while Redis is down a command fails at once (the projection backs off and
       // replays from its stored position) instead of piling up in memory. ioredis keeps reconnecting.
-      const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: PayoutQueueLimits.connectTimeoutMs });
+      const redis = new Redis(options.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: PayoutQueueLimits.connectTimeoutMs,
+      });
       redis.on('error', (error: Error) => {
         if (lastRedisError !== error.message) logger.warn({ err: error }, 'payout queue: Redis connection error');
         lastRedisError = error.message;
@@ -144,7 +160,12 @@ export function bullmqSinkFrom(options: BullmqSinkOptions, records: PayoutJobRec
         await withTimeout(connected().redis.ping(), PayoutQueueLimits.pingTimeoutMs, 'ping');
         return { name: 'redis', ok: true, latencyMs: Date.now() - startedAtMs, error: null };
       } catch (error) {
-        return { name: 'redis', ok: false, latencyMs: null, error: error instanceof Error ? error.message : String(error) };
+        return {
+          name: 'redis',
+          ok: false,
+          latencyMs: null,
+          error: error instanceof Error ? error.message : String(error),
+        };
       }
     },
     async close() {

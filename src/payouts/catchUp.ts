@@ -59,7 +59,9 @@ export async function catchUpPayouts(deps: CatchUpDeps, start: CatchUpProgress):
     for (const entry of withdrawals) {
       if (projected.has(entry._id)) continue;
       const { _id: entryId, requestId, accountId, currency, traceparent } = entry;
-      const result = await deps.writePayout(payoutOf({ entryId, requestId, accountId, currency, amount: fromLong(entry.amount), traceparent }));
+      const result = await deps.writePayout(
+        payoutOf({ entryId, requestId, accountId, currency, amount: fromLong(entry.amount), traceparent }),
+      );
       if (result.created) {
         created++;
         deps.telemetry.payoutReconciledTotal.inc();
@@ -72,7 +74,10 @@ export async function catchUpPayouts(deps: CatchUpDeps, start: CatchUpProgress):
     if (deps.signal.aborted || !(await deps.saveProgress(progress))) return null;
     if (page % deps.limits.pagesPerSliceMax === 0) {
       deps.telemetry.payoutCatchUpPausesTotal.inc();
-      deps.logger.info({ reason: progress.reason, created, scanned, after: progress.after }, 'payout catch-up pausing after a slice of pages');
+      deps.logger.info(
+        { reason: progress.reason, created, scanned, after: progress.after },
+        'payout catch-up pausing after a slice of pages',
+      );
       await sleep(deps.limits.pauseMs, undefined, { signal: deps.signal }).catch(() => undefined);
     }
   }

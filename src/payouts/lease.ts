@@ -1,5 +1,12 @@
 import type { Collection, Db } from 'mongodb';
-import { acquireLease, leaseCollection, renewLease, storeUnderLease, type Lease, type LeaseDoc as BaseLeaseDoc } from '../db/lease.ts';
+import {
+  acquireLease,
+  leaseCollection,
+  renewLease,
+  storeUnderLease,
+  type Lease,
+  type LeaseDoc as BaseLeaseDoc,
+} from '../db/lease.ts';
 import type { ResumeToken } from '../changeStreams/resumeCursor.ts';
 
 // The payout projection's lease (taken, renewed and released with the one lease API,
@@ -44,24 +51,50 @@ export async function acquireProjectionLease(
   name: string,
   holder: string,
   durationMs: number,
-): Promise<{ lease: Lease; resumeToken: ResumeToken | null; watermark: Date | null; catchUp: CatchUpProgress | null } | null> {
+): Promise<{
+  lease: Lease;
+  resumeToken: ResumeToken | null;
+  watermark: Date | null;
+  catchUp: CatchUpProgress | null;
+} | null> {
   const acquired = await acquireLease(leases, name, holder, durationMs);
   if (!acquired) return null;
   const { doc } = acquired;
-  return { lease: acquired.lease, resumeToken: doc.resumeToken ?? null, watermark: doc.watermark ?? null, catchUp: doc.catchUp ?? null };
+  return {
+    lease: acquired.lease,
+    resumeToken: doc.resumeToken ?? null,
+    watermark: doc.watermark ?? null,
+    catchUp: doc.catchUp ?? null,
+  };
 }
 
 /** Extends the lease (and stores `resumeToken` when given); false when it is no longer ours. */
-export async function renewProjectionLease(leases: Collection<LeaseDoc>, lease: Lease, durationMs: number, resumeToken?: ResumeToken): Promise<boolean> {
+export async function renewProjectionLease(
+  leases: Collection<LeaseDoc>,
+  lease: Lease,
+  durationMs: number,
+  resumeToken?: ResumeToken,
+): Promise<boolean> {
   return renewLease(leases, lease, durationMs, resumeToken ? { resumeToken } : {});
 }
 
 /** Stores the position after a handled event (and the event's watermark); false when the lease is no longer ours. */
-export async function storeResumeToken(leases: Collection<LeaseDoc>, lease: Lease, resumeToken: ResumeToken, watermark?: Date): Promise<boolean> {
+export async function storeResumeToken(
+  leases: Collection<LeaseDoc>,
+  lease: Lease,
+  resumeToken: ResumeToken,
+  watermark?: Date,
+): Promise<boolean> {
   return storeUnderLease(leases, lease, watermark ? { resumeToken, watermark } : { resumeToken });
 }
 
 /** Records a catch-up's progress (null when it finished) and extends the lease; false when it is no longer ours. */
-export async function storeCatchUp(leases: Collection<LeaseDoc>, lease: Lease, durationMs: number, catchUp: CatchUpProgress | null, resumeToken?: ResumeToken): Promise<boolean> {
+export async function storeCatchUp(
+  leases: Collection<LeaseDoc>,
+  lease: Lease,
+  durationMs: number,
+  catchUp: CatchUpProgress | null,
+  resumeToken?: ResumeToken,
+): Promise<boolean> {
   return renewLease(leases, lease, durationMs, resumeToken ? { catchUp, resumeToken } : { catchUp });
 }

@@ -29,7 +29,11 @@ export interface PayoutJobDoc {
 
 export function payoutJobs(db: Db): Collection<PayoutJobDoc> {
   // Majority: a record a failover could roll back would let a replay add a second job.
-  return db.collection<PayoutJobDoc>(PAYOUT_JOBS_COLLECTION, { writeConcern: { w: 'majority' }, readConcern: { level: 'majority' }, readPreference: 'primary' });
+  return db.collection<PayoutJobDoc>(PAYOUT_JOBS_COLLECTION, {
+    writeConcern: { w: 'majority' },
+    readConcern: { level: 'majority' },
+    readPreference: 'primary',
+  });
 }
 
 export function payoutRecordKey(entryId: string): string {
@@ -74,7 +78,15 @@ export function mongoPayoutJobRecords(db: Db): PayoutJobRecords {
         payouts.map(({ entryId }) => ({
           updateOne: {
             filter: { _id: payoutRecordKey(entryId) },
-            update: { $setOnInsert: { entryId, queue, jobId: payoutJobId(entryId), state: 'recorded' as const, recordedAt: new Date() } },
+            update: {
+              $setOnInsert: {
+                entryId,
+                queue,
+                jobId: payoutJobId(entryId),
+                state: 'recorded' as const,
+                recordedAt: new Date(),
+              },
+            },
             upsert: true,
           },
         })),
@@ -85,7 +97,11 @@ export function mongoPayoutJobRecords(db: Db): PayoutJobRecords {
       const seen = payouts.filter((_, index) => !freshIndexes.has(index));
       if (seen.length === 0) return { fresh, unconfirmed: [], added: [] };
       const addedIds = await this.addedAmong(seen.map((payout) => payout.entryId));
-      return { fresh, unconfirmed: seen.filter((payout) => !addedIds.has(payout.entryId)), added: seen.filter((payout) => addedIds.has(payout.entryId)) };
+      return {
+        fresh,
+        unconfirmed: seen.filter((payout) => !addedIds.has(payout.entryId)),
+        added: seen.filter((payout) => addedIds.has(payout.entryId)),
+      };
     },
     async markAdded(entryIds, by) {
       if (entryIds.length === 0) return;
@@ -96,7 +112,9 @@ export function mongoPayoutJobRecords(db: Db): PayoutJobRecords {
     },
     async addedAmong(entryIds) {
       if (entryIds.length === 0) return new Set();
-      const found = await collection.find({ _id: { $in: entryIds.map(payoutRecordKey) }, state: 'added' }, { projection: { entryId: 1 } }).toArray();
+      const found = await collection
+        .find({ _id: { $in: entryIds.map(payoutRecordKey) }, state: 'added' }, { projection: { entryId: 1 } })
+        .toArray();
       return new Set(found.map((doc) => doc.entryId));
     },
     async ensureIndexes() {

@@ -37,15 +37,35 @@ export function oneByOne(write: PayoutWriter): PayoutsWriter {
 }
 
 /** The change-stream stages that keep only inserted withdrawal entries. */
-export const WITHDRAWAL_INSERTS: Document[] = [{ $match: { operationType: 'insert', 'fullDocument.kind': 'withdrawal' } }];
+export const WITHDRAWAL_INSERTS: Document[] = [
+  { $match: { operationType: 'insert', 'fullDocument.kind': 'withdrawal' } },
+];
 
-export function payoutOf(entry: { entryId: string; requestId: string; accountId: string; currency: string; amount: number; traceparent?: string | undefined }): Payout {
+export function payoutOf(entry: {
+  entryId: string;
+  requestId: string;
+  accountId: string;
+  currency: string;
+  amount: number;
+  traceparent?: string | undefined;
+}): Payout {
   const { entryId, requestId, accountId, currency, amount, traceparent } = entry;
-  return { entryId, payload: { entryId, requestId, accountId, currency, amount }, ...(traceparent ? { traceparent } : {}) };
+  return {
+    entryId,
+    payload: { entryId, requestId, accountId, currency, amount },
+    ...(traceparent ? { traceparent } : {}),
+  };
 }
 
 export function payoutOfInsert(change: Document): Payout {
   const doc = change['fullDocument'] as EntryDoc | undefined;
-  if (!doc || doc.kind !== 'withdrawal') throw new Error('expected the insert event of a withdrawal entry');
-  return payoutOf({ entryId: doc._id, requestId: doc.requestId, accountId: doc.accountId, currency: doc.currency, amount: fromLong(doc.amount), traceparent: doc.traceparent });
+  if (doc?.kind !== 'withdrawal') throw new Error('expected the insert event of a withdrawal entry');
+  return payoutOf({
+    entryId: doc._id,
+    requestId: doc.requestId,
+    accountId: doc.accountId,
+    currency: doc.currency,
+    amount: fromLong(doc.amount),
+    traceparent: doc.traceparent,
+  });
 }

@@ -38,7 +38,9 @@ export interface PayoutSink {
 }
 
 /** Today's behaviour: PAYOUT work items through the work service's upserts on their unique key. */
-export function workItemsSink(work: Pick<WorkService, 'createPayout' | 'createPayouts' | 'entriesWithPayout'>): PayoutSink {
+export function workItemsSink(
+  work: Pick<WorkService, 'createPayout' | 'createPayouts' | 'entriesWithPayout'>,
+): PayoutSink {
   return {
     kind: 'work-items',
     queueName: null,

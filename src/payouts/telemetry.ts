@@ -17,7 +17,7 @@ export function createPayoutQueueTelemetry(registry: Registry) {
     }),
     addsSkippedTotal: counterOn(registry, {
       name: 'payout_queue_adds_skipped_total',
-      help: "Replayed withdrawals not added again: their MongoDB record says added (recorded), or a worker marked the job taken (taken)",
+      help: 'Replayed withdrawals not added again: their MongoDB record says added (recorded), or a worker marked the job taken (taken)',
       labelNames: ['reason'] as const,
     }),
   };

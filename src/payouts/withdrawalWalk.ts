@@ -18,7 +18,10 @@ export async function ensureWalkIndexes(db: Db): Promise<void> {
 }
 
 export function journalForWalk(db: Db): Collection<EntryDoc> {
-  return db.collection<EntryDoc>(collectionNames.entries, { readPreference: 'primary', readConcern: { level: 'majority' } });
+  return db.collection<EntryDoc>(collectionNames.entries, {
+    readPreference: 'primary',
+    readConcern: { level: 'majority' },
+  });
 }
 
 /**

@@ -18,7 +18,15 @@
 // whoever probes it); internal errors masked (formatError.ts). HTTP alone also bounds a batch
 // (a JSON array of operations), which graphql-ws has no form of.
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import type { Authentication, Keyring, Principal } from '../access/apiKeys.ts';
 import { ErrorCode } from '../graphql/errors.ts';
 import { fragmentsOf, operationTokens } from '../graphql/rateLimitTokens.ts';
@@ -36,7 +44,9 @@ export interface AdmissionOptions {
   queryLimits: Pick<QueryLimitProtection, 'validationRules' | 'checkTokens'>;
   trustedDocuments: Pick<TrustedDocuments, 'check'> | null;
   /** One process's limiter (rateLimit.ts) or the one shared by all processes (sharedRateLimit.ts). */
-  rateLimiter: { check(principal: Principal | null, tokens?: number): GraphQLError | null | Promise<GraphQLError | null> } | null;
+  rateLimiter: {
+    check(principal: Principal | null, tokens?: number): GraphQLError | null | Promise<GraphQLError | null>;
+  } | null;
   telemetry: Pick<GraphqlTelemetry, 'queryLimitRefusalsTotal'>;
 }
 
@@ -75,12 +85,16 @@ export class Admission {
     const { batchMax, telemetry } = this.#options;
     if (Array.isArray(payload) && payload.length > batchMax) {
       telemetry.queryLimitRefusalsTotal.inc({ limit: 'batch' });
-      return { message: `A batched request may carry at most ${batchMax} operations; this one carries ${payload.length}.`, code: ErrorCode.BAD_USER_INPUT };
+      return {
+        message: `A batched request may carry at most ${batchMax} operations; this one carries ${payload.length}.`,
+        code: ErrorCode.BAD_USER_INPUT,
+      };
     }
     for (const operation of Array.isArray(payload) ? payload : [payload]) {
       const { query, variables } = (operation ?? {}) as { query?: unknown; variables?: unknown };
       const refusal = this.screenText(query, auth) ?? this.screenVariables(variables);
-      if (refusal) return { message: refusal.message, code: String(refusal.extensions['code'] ?? ErrorCode.BAD_USER_INPUT) };
+      if (refusal)
+        return { message: refusal.message, code: String(refusal.extensions['code'] ?? ErrorCode.BAD_USER_INPUT) };
     }
     return null;
   }
@@ -94,7 +108,10 @@ export class Admission {
    * Parsing and step 4 for a transport that does both itself (graphql-ws): the document, or its
    * errors coded and masked as Apollo answers them over HTTP.
    */
-  parseAndValidate(schema: GraphQLSchema, query: string): { document: DocumentNode; errors?: undefined } | { errors: readonly GraphQLError[] } {
+  parseAndValidate(
+    schema: GraphQLSchema,
+    query: string,
+  ): { document: DocumentNode; errors?: undefined } | { errors: readonly GraphQLError[] } {
     let document: DocumentNode;
     try {
       document = parse(query);
@@ -103,7 +120,8 @@ export class Admission {
       return { errors: [this.mask(coded(error, ErrorCode.GRAPHQL_PARSE_FAILED))] };
     }
     const errors = validate(schema, document, this.#allRules);
-    if (errors.length > 0) return { errors: errors.map((error) => this.mask(coded(error, ErrorCode.GRAPHQL_VALIDATION_FAILED))) };
+    if (errors.length > 0)
+      return { errors: errors.map((error) => this.mask(coded(error, ErrorCode.GRAPHQL_VALIDATION_FAILED))) };
     return { document };
   }
 
@@ -130,7 +148,10 @@ export class Admission {
     // Stateless, so one listener serves every request.
     const listener: GraphQLRequestListener<TContext> = {
       didResolveOperation: async ({ contextValue, schema, operation, request, document }) => {
-        const refusal = await this.rateLimit(contextValue.principal, operation ? operationTokens(schema, operation, request.variables, fragmentsOf(document)) : 1);
+        const refusal = await this.rateLimit(
+          contextValue.principal,
+          operation ? operationTokens(schema, operation, request.variables, fragmentsOf(document)) : 1,
+        );
         if (refusal) throw refusal;
       },
       ...(this.production
@@ -159,7 +180,14 @@ export function withoutSuggestions(message: string): string {
 }
 
 function coded(error: GraphQLError, code: ErrorCode): GraphQLError {
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, code } });
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
 }
 
 /** Introspection refused: the schema's fields and arguments are for the SDK's build, not for whoever holds a key. */
@@ -167,9 +195,12 @@ const NoIntrospection: ValidationRule = (context) => ({
   Field(node) {
     if (node.name.value === '__schema' || node.name.value === '__type') {
       context.reportError(
-        new GraphQLError('GraphQL introspection is not allowed in production: the query contained __schema or __type.', {
-          nodes: [node],
-        }),
+        new GraphQLError(
+          'GraphQL introspection is not allowed in production: the query contained __schema or __type.',
+          {
+            nodes: [node],
+          },
+        ),
       );
     }
   },

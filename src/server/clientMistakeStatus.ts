@@ -22,7 +22,8 @@ const marked = Symbol('marksRootAnswers');
 export function markRootAnswers<TSchema extends GraphQLSchema>(schema: TSchema): TSchema {
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
     for (const field of Object.values(type?.getFields() ?? {})) {
-      const resolve: GraphQLFieldResolver<unknown, object> & { [marked]?: true } = field.resolve ?? defaultFieldResolver;
+      const resolve: GraphQLFieldResolver<unknown, object> & { [marked]?: true } =
+        field.resolve ?? defaultFieldResolver;
       if (resolve[marked]) continue;
       const wrapped: typeof resolve = (source, args, context, info) => {
         const result: unknown = resolve(source, args, context, info);

@@ -2,7 +2,12 @@ import type { GraphQLFormattedError } from 'graphql';
 import { ErrorCode } from '../graphql/errors.ts';
 import { isUnavailableError, unavailableError } from './unavailable.ts';
 
-const CLIENT_CODES = new Set<unknown>([ErrorCode.BAD_USER_INPUT, ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN, ErrorCode.SUBSCRIPTION_LIMIT]);
+const CLIENT_CODES = new Set<unknown>([
+  ErrorCode.BAD_USER_INPUT,
+  ErrorCode.UNAUTHENTICATED,
+  ErrorCode.FORBIDDEN,
+  ErrorCode.SUBSCRIPTION_LIMIT,
+]);
 
 /**
  * One error shape for HTTP and WebSocket. A field error without one of our client codes is an
@@ -10,7 +15,11 @@ const CLIENT_CODES = new Set<unknown>([ErrorCode.BAD_USER_INPUT, ErrorCode.UNAUT
  * may carry database details). A failover's error, with a path or not (a plugin's read), is
  * UNAVAILABLE (unavailable.ts). Errors without a path (parse, validation, variables) pass as they are.
  */
-export function formatAppError(error: GraphQLFormattedError, production: boolean, raw?: unknown): GraphQLFormattedError {
+export function formatAppError(
+  error: GraphQLFormattedError,
+  production: boolean,
+  raw?: unknown,
+): GraphQLFormattedError {
   if (error.extensions && 'http' in error.extensions) {
     // Over WebSocket nothing takes the HTTP status out (Apollo does over HTTP): it is no part of the body.
     const { http: _http, ...extensions } = error.extensions;
@@ -22,12 +31,23 @@ export function formatAppError(error: GraphQLFormattedError, production: boolean
   if (isArgumentError(raw)) {
     // graphql-js refused an argument while executing (`null` for a non-null argument that has a
     // default): the client's mistake, not a fault.
-    return { ...error, extensions: { ...extensions, ...(production || stacktrace === undefined ? {} : { stacktrace }), code: ErrorCode.BAD_USER_INPUT } };
+    return {
+      ...error,
+      extensions: {
+        ...extensions,
+        ...(production || stacktrace === undefined ? {} : { stacktrace }),
+        code: ErrorCode.BAD_USER_INPUT,
+      },
+    };
   }
   return {
     ...error,
     message: production ? 'Internal server error' : error.message,
-    extensions: { ...extensions, ...(production || stacktrace === undefined ? {} : { stacktrace }), code: ErrorCode.INTERNAL_SERVER_ERROR },
+    extensions: {
+      ...extensions,
+      ...(production || stacktrace === undefined ? {} : { stacktrace }),
+      code: ErrorCode.INTERNAL_SERVER_ERROR,
+    },
   };
 }
 
@@ -36,7 +56,9 @@ export function formatAppError(error: GraphQLFormattedError, production: boolean
  * original a GraphQLError without a code), not anything a resolver threw.
  */
 function isArgumentError(raw: unknown): boolean {
-  const original = (raw as { originalError?: { name?: unknown; message?: unknown; extensions?: Record<string, unknown> } } | null)?.originalError;
+  const original = (
+    raw as { originalError?: { name?: unknown; message?: unknown; extensions?: Record<string, unknown> } } | null
+  )?.originalError;
   return (
     original?.name === 'GraphQLError' &&
     original.extensions?.['code'] === undefined &&

@@ -35,7 +35,9 @@ export interface GraphqlHttpOptions<TContext extends BaseContext, TAuth> {
   logger: Logger;
 }
 
-export function graphqlHttpHandler<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>): (req: IncomingMessage, res: ServerResponse) => void {
+export function graphqlHttpHandler<TContext extends BaseContext, TAuth>(
+  options: GraphqlHttpOptions<TContext, TAuth>,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const run = (req: IncomingMessage, res: ServerResponse) => {
     handle(options, req, res).catch((error: unknown) => {
       options.logger.error({ err: error }, 'GraphQL over HTTP failed outside Apollo');
@@ -48,7 +50,11 @@ export function graphqlHttpHandler<TContext extends BaseContext, TAuth>(options:
   return (req, res) => traceServerRequest(req, res, () => run(req, res));
 }
 
-async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle<TContext extends BaseContext, TAuth>(
+  options: GraphqlHttpOptions<TContext, TAuth>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const queryAt = req.url?.indexOf('?') ?? -1;
   const search = queryAt >= 0 ? req.url!.slice(queryAt) : '';
@@ -57,23 +63,41 @@ async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpO
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding !== 'identity') {
       req.resume();
-      return sendErrors(res, 415, `Content-Encoding ${encoding} is not supported; send the body uncompressed.`, ErrorCode.BAD_USER_INPUT);
+      return sendErrors(
+        res,
+        415,
+        `Content-Encoding ${encoding} is not supported; send the body uncompressed.`,
+        ErrorCode.BAD_USER_INPUT,
+      );
     }
     const text = await readBody(req, options.bodyLimitBytes);
     if (text === ABORTED) {
       // The client went away (or Node cut it at HTTP_REQUEST_TIMEOUT_MS): nobody to answer, no
       // fault of ours. Once, low, without a stack: a client can cause it at will, key or not.
-      options.logger.debug({ method, bytesDeclared: req.headers['content-length'] ?? null }, 'request body aborted by the client');
+      options.logger.debug(
+        { method, bytesDeclared: req.headers['content-length'] ?? null },
+        'request body aborted by the client',
+      );
       return;
     }
     if (text === null) {
       res.setHeader('connection', 'close'); // the rest of the body is not read
-      return sendErrors(res, 413, `The request body is larger than ${options.bodyLimitBytes} bytes.`, ErrorCode.BAD_USER_INPUT);
+      return sendErrors(
+        res,
+        413,
+        `The request body is larger than ${options.bodyLimitBytes} bytes.`,
+        ErrorCode.BAD_USER_INPUT,
+      );
     }
     if (!isJson(req.headers['content-type'])) {
       // Apollo would answer its CSRF paragraph; a first `curl -d` (form-encoded) needs the recipe.
       const sent = req.headers['content-type'] ? `content-type ${req.headers['content-type']}` : 'no content-type';
-      return sendErrors(res, 415, `The request body must be JSON, sent with content-type: application/json (this request had ${sent}). ${HOW_TO_CALL}`, ErrorCode.BAD_USER_INPUT);
+      return sendErrors(
+        res,
+        415,
+        `The request body must be JSON, sent with content-type: application/json (this request had ${sent}). ${HOW_TO_CALL}`,
+        ErrorCode.BAD_USER_INPUT,
+      );
     }
     try {
       body = text.length === 0 ? undefined : JSON.parse(text);
@@ -84,9 +108,20 @@ async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpO
   const payload = method === 'GET' ? Object.fromEntries(new URLSearchParams(search)) : body;
   if (method === 'GET' && !acceptsHtml(req.headers.accept)) {
     // A browser gets Apollo's landing page (outside production); `curl localhost:4000/graphql` gets the recipe.
-    if (!('query' in (payload as Record<string, string>))) return sendErrors(res, 400, `GET /graphql runs nothing without a ?query= parameter. ${HOW_TO_CALL}`, ErrorCode.BAD_USER_INPUT);
+    if (!('query' in (payload as Record<string, string>)))
+      return sendErrors(
+        res,
+        400,
+        `GET /graphql runs nothing without a ?query= parameter. ${HOW_TO_CALL}`,
+        ErrorCode.BAD_USER_INPUT,
+      );
     if (!preflighted(req)) {
-      return sendErrors(res, 400, `A GET /graphql needs the header apollo-require-preflight: true (a cross-site browser request cannot send it: CSRF prevention). ${HOW_TO_CALL}`, ErrorCode.BAD_USER_INPUT);
+      return sendErrors(
+        res,
+        400,
+        `A GET /graphql needs the header apollo-require-preflight: true (a cross-site browser request cannot send it: CSRF prevention). ${HOW_TO_CALL}`,
+        ErrorCode.BAD_USER_INPUT,
+      );
     }
   }
   const auth = options.authenticate(req.headers.authorization);
@@ -117,7 +152,11 @@ async function handle<TContext extends BaseContext, TAuth>(options: GraphqlHttpO
 // `{ __typename }` ≈ 30 µs of CPU per request (docs/benchmarks.md, round 4).
 
 /** Apollo's context thunk for this request. */
-function contextOf<TContext extends BaseContext, TAuth>(options: GraphqlHttpOptions<TContext, TAuth>, req: IncomingMessage, auth: TAuth): () => Promise<TContext> {
+function contextOf<TContext extends BaseContext, TAuth>(
+  options: GraphqlHttpOptions<TContext, TAuth>,
+  req: IncomingMessage,
+  auth: TAuth,
+): () => Promise<TContext> {
   return () => options.context(req, auth);
 }
 
@@ -146,7 +185,9 @@ function readBody(req: IncomingMessage, limitBytes: number): Promise<string | nu
     req.once('end', () => resolve(size > limitBytes ? null : Buffer.concat(chunks, size).toString('utf8')));
     // An aborted request emits 'error' (ECONNRESET, "aborted") and then 'close'; whichever comes
     // first settles, once. Any other error is a fault and goes up.
-    req.once('error', (error: NodeJS.ErrnoException) => (req.destroyed || error.code === 'ECONNRESET' ? resolve(ABORTED) : reject(error)));
+    req.once('error', (error: NodeJS.ErrnoException) =>
+      req.destroyed || error.code === 'ECONNRESET' ? resolve(ABORTED) : reject(error),
+    );
     req.once('close', () => {
       if (!req.complete) resolve(ABORTED);
     });
@@ -158,14 +199,19 @@ export const HOW_TO_CALL =
   'Call the API with POST /graphql, the headers content-type: application/json and authorization: Bearer <key> (the key npm start printed), and a JSON body such as {"query":"{ health { engine version } }"}; in a browser, the ops console is at /console.';
 
 function acceptsHtml(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes('text/html');
+  return accept?.includes('text/html') === true;
 }
 
 /** Apollo's own CSRF rule for GET: a header a simple cross-site request cannot carry. */
 function preflighted(req: IncomingMessage): boolean {
-  if (req.headers['apollo-require-preflight'] !== undefined || req.headers['x-apollo-operation-name'] !== undefined) return true;
-  const type = req.headers['content-type']?.split(';', 1)[0]!.trim().toLowerCase();
-  return type !== undefined && type !== '' && !['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'].includes(type);
+  if (req.headers['apollo-require-preflight'] !== undefined || req.headers['x-apollo-operation-name'] !== undefined)
+    return true;
+  const type = req.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+  return (
+    type !== undefined &&
+    type !== '' &&
+    !['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'].includes(type)
+  );
 }
 
 /** application/json, or any `+json` type, whatever its parameters (charset). */

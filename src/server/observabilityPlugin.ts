@@ -22,7 +22,11 @@ export interface ObservabilityOptions {
  * is the app's: its level says whether the per-operation debug line is wanted before the
  * request's child logger (built on first use, see context.ts) is asked for it.
  */
-export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Logger, 'isLevelEnabled'>, options: ObservabilityOptions = {}): ApolloServerPlugin<AppContext> {
+export function observabilityPlugin(
+  telemetry: GraphqlTelemetry,
+  logger: Pick<Logger, 'isLevelEnabled'>,
+  options: ObservabilityOptions = {},
+): ApolloServerPlugin<AppContext> {
   const record = operationRecorder(telemetry, options.knownOperationNames);
   const refusals = new LogThrottle(AUDIT_LOG_THROTTLE);
   // With tracing on (decided before the server is built), the request's server span is named
@@ -48,13 +52,23 @@ export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Lo
           for (const error of errors) {
             const code = error.extensions?.['code'];
             if (isUnavailableError(error)) {
-              contextValue.logger.warn({ err: error.originalError ?? error, operationName }, 'graphql operation met an unavailable database (answered UNAVAILABLE)');
+              contextValue.logger.warn(
+                { err: error.originalError ?? error, operationName },
+                'graphql operation met an unavailable database (answered UNAVAILABLE)',
+              );
             } else if (code === undefined || code === 'INTERNAL_SERVER_ERROR') {
-              contextValue.logger.error({ err: error.originalError ?? error, operationName }, 'graphql operation failed');
+              contextValue.logger.error(
+                { err: error.originalError ?? error, operationName },
+                'graphql operation failed',
+              );
             } else if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') {
               const who = contextValue.principal?.keyId ?? contextValue.authFailure ?? 'missing';
               const { write, suppressed } = refusals.take(`${code}:${who}`);
-              if (write) contextValue.logger.info({ code, reason: contextValue.authFailure ?? undefined, operationName, suppressed }, `refused: ${error.message}`);
+              if (write)
+                contextValue.logger.info(
+                  { code, reason: contextValue.authFailure ?? undefined, operationName, suppressed },
+                  `refused: ${error.message}`,
+                );
             }
           }
         },
@@ -62,7 +76,8 @@ export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Lo
           const type = operation?.operation ?? 'unknown';
           const outcome = errors?.length ? 'error' : 'ok';
           record(type, outcome, operationName ?? operation?.name?.value, startedNs);
-          if (logger.isLevelEnabled('debug')) contextValue.logger.debug({ operationName, type, outcome }, 'graphql operation');
+          if (logger.isLevelEnabled('debug'))
+            contextValue.logger.debug({ operationName, type, outcome }, 'graphql operation');
         },
       };
     },
@@ -73,7 +88,8 @@ export function observabilityPlugin(telemetry: GraphqlTelemetry, logger: Pick<Lo
 export function operationNamesOf(texts: Iterable<string>): Set<string> {
   const names = new Set<string>();
   for (const text of texts) {
-    for (const match of text.matchAll(/\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/g)) names.add(match[1]!);
+    for (const match of text.matchAll(/\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/g))
+      names.add(match[1]!);
   }
   return names;
 }

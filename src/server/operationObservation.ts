@@ -10,7 +10,22 @@ import type { GraphqlTelemetry } from './telemetry.ts';
 export const OTHER_OPERATION = 'other';
 
 /** Input fields that say what a mutation was about; payloads and results are left out (large, private). */
-const LOGGED_INPUT_FIELDS = ['accountId', 'fromAccountId', 'toAccountId', 'currency', 'amount', 'requestId', 'id', 'kind', 'idempotencyKey', 'workerId', 'version', 'expectedVersion', 'outcome', 'leaseSeconds'];
+const LOGGED_INPUT_FIELDS = [
+  'accountId',
+  'fromAccountId',
+  'toAccountId',
+  'currency',
+  'amount',
+  'requestId',
+  'id',
+  'kind',
+  'idempotencyKey',
+  'workerId',
+  'version',
+  'expectedVersion',
+  'outcome',
+  'leaseSeconds',
+];
 
 export type OperationOutcome = 'ok' | 'error';
 
@@ -20,9 +35,18 @@ export type OperationOutcome = 'ok' | 'error';
  * freely, so any other name counts as "other".
  */
 export function operationRecorder(telemetry: GraphqlTelemetry, knownOperationNames: ReadonlySet<string> = new Set()) {
-  return (type: string, outcome: OperationOutcome, operationName: string | null | undefined, startedNs: bigint): void => {
+  return (
+    type: string,
+    outcome: OperationOutcome,
+    operationName: string | null | undefined,
+    startedNs: bigint,
+  ): void => {
     telemetry.operationDurationSeconds.observe({ type }, Number(process.hrtime.bigint() - startedNs) / 1e9);
-    telemetry.operationsTotal.inc({ type, outcome, operation: operationName && knownOperationNames.has(operationName) ? operationName : OTHER_OPERATION });
+    telemetry.operationsTotal.inc({
+      type,
+      outcome,
+      operation: operationName && knownOperationNames.has(operationName) ? operationName : OTHER_OPERATION,
+    });
   };
 }
 
@@ -43,33 +67,30 @@ const logged = Symbol('mutationLogged');
  */
 export function logMutationResults<TSchema extends GraphQLSchema>(schema: TSchema): TSchema {
   for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
-    const resolve: GraphQLFieldResolver<unknown, RequestContext> & { [logged]?: true } = field.resolve ?? defaultFieldResolver;
+    const resolve: GraphQLFieldResolver<unknown, RequestContext> & { [logged]?: true } =
+      field.resolve ?? defaultFieldResolver;
     if (resolve[logged]) continue;
+    // No closure is made per call but the promise's two callbacks, unnamed: tsx names a named
+    // function expression with a `__name` call each time it is evaluated (see http.ts), which the
+    // profile showed on every mutation (docs/benchmarks.md).
     const wrapped: typeof resolve = (source, args, context, info) => {
       const logger = context.logger;
       if (!logger.isLevelEnabled('info')) return resolve(source, args, context, info);
-      const write = (member: string) => {
-        const input = (args as { input?: Record<string, unknown> }).input ?? {};
-        const about = Object.fromEntries(LOGGED_INPUT_FIELDS.filter((name) => input[name] !== undefined).map((name) => [name, input[name]]));
-        // An idle worker polls every few seconds and changes nothing: its NothingToClaim is debug.
-        const level = member === QUIET_ANSWER ? 'debug' : 'info';
-        logger[level]({ mutation: info.fieldName, result: member, input: about }, `${info.fieldName}: ${member}`);
-      };
       let result: unknown;
       try {
         result = resolve(source, args, context, info);
       } catch (error) {
-        write('error');
+        writeMutationLine(logger, info.fieldName, args, 'error');
         throw error;
       }
       if (!(result instanceof Promise)) {
-        write(memberOf(result));
+        writeMutationLine(logger, info.fieldName, args, memberOf(result));
         return result;
       }
       return result.then(
-        (value: unknown) => (write(memberOf(value)), value),
+        (value: unknown) => (writeMutationLine(logger, info.fieldName, args, memberOf(value)), value),
         (error: unknown) => {
-          write('error');
+          writeMutationLine(logger, info.fieldName, args, 'error');
           throw error;
         },
       );
@@ -78,6 +99,18 @@ export function logMutationResults<TSchema extends GraphQLSchema>(schema: TSchem
     field.resolve = wrapped;
   }
   return schema;
+}
+
+/** The mutation's one line: what it was about (LOGGED_INPUT_FIELDS of its input), the member it answered, at info (debug for an idle poll). */
+function writeMutationLine(logger: RequestContext['logger'], mutation: string, args: unknown, member: string): void {
+  const input = (args as { input?: Record<string, unknown> }).input;
+  const about: Record<string, unknown> = {};
+  if (input) {
+    for (const name of LOGGED_INPUT_FIELDS) if (input[name] !== undefined) about[name] = input[name];
+  }
+  // An idle worker polls every few seconds and changes nothing: its NothingToClaim is debug.
+  const level = member === QUIET_ANSWER ? 'debug' : 'info';
+  logger[level]({ mutation, result: member, input: about }, `${mutation}: ${member}`);
 }
 
 /** The union member a mutation answered: its class's name (type-graphql resolvers return instances). */

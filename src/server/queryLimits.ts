@@ -25,7 +25,12 @@ import { ErrorCode } from '../graphql/errors.ts';
 
 export type QueryLimits = Pick<
   Config['limits'],
-  'graphqlDepthMax' | 'graphqlAliasesMax' | 'graphqlCostMax' | 'graphqlTokensMax' | 'graphqlDirectivesMax' | 'graphqlBatchMax'
+  | 'graphqlDepthMax'
+  | 'graphqlAliasesMax'
+  | 'graphqlCostMax'
+  | 'graphqlTokensMax'
+  | 'graphqlDirectivesMax'
+  | 'graphqlBatchMax'
 >;
 
 export interface QueryLimitProtection {
@@ -61,9 +66,21 @@ export function queryLimitProtection(limits: QueryLimits, telemetry: RefusalCoun
   const armor = new ApolloArmor({
     // Fragments flattened: depth and cost count the fields a document nests, not how it spells them
     // (a union member in an inline fragment or a shared fragment is no deeper than written inline).
-    maxDepth: { n: limits.graphqlDepthMax, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true, onReject: [onRefusal('depth')] },
+    maxDepth: {
+      n: limits.graphqlDepthMax,
+      exposeLimits: true,
+      ignoreIntrospection: true,
+      flattenFragments: true,
+      onReject: [onRefusal('depth')],
+    },
     maxAliases: { n: limits.graphqlAliasesMax, exposeLimits: true, onReject: [onRefusal('aliases')] },
-    costLimit: { maxCost: limits.graphqlCostMax, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true, onReject: [onRefusal('cost')] },
+    costLimit: {
+      maxCost: limits.graphqlCostMax,
+      exposeLimits: true,
+      ignoreIntrospection: true,
+      flattenFragments: true,
+      onReject: [onRefusal('cost')],
+    },
     maxTokens: { enabled: false }, // see checkTokens
     maxDirectives: { n: limits.graphqlDirectivesMax, exposeLimits: true, onReject: [onRefusal('directives')] },
     // Suggestions are masked by the admission screen (admission.ts), on both transports and for
@@ -86,7 +103,9 @@ export function queryLimitProtection(limits: QueryLimits, telemetry: RefusalCoun
       } catch (error) {
         if (!(error instanceof Error) || !/Token limit/i.test(error.message)) return null; // a syntax error: the transport reports it
         telemetry.queryLimitRefusalsTotal.inc({ limit: 'tokens' });
-        return new GraphQLError(withoutSyntaxErrorPrefix(error.message), { extensions: { code: ErrorCode.BAD_USER_INPUT } });
+        return new GraphQLError(withoutSyntaxErrorPrefix(error.message), {
+          extensions: { code: ErrorCode.BAD_USER_INPUT },
+        });
       }
     },
   };

@@ -11,7 +11,7 @@ import { GraphQLError } from 'graphql';
 import type { Role } from '../access/roles.ts';
 import { ErrorCode } from '../graphql/errors.ts';
 import type { GraphqlTelemetry } from './telemetry.ts';
-import type { BucketSize, RateLimits } from '../access/rateLimits.ts';
+import type { RateLimits } from '../access/rateLimits.ts';
 
 export type { BucketSize, RateLimits } from '../access/rateLimits.ts';
 

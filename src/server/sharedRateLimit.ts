@@ -71,7 +71,11 @@ export class SharedRateLimiter {
   /** Tokens the operations waiting on a key's reservation need: the next reservation asks for them too. */
   readonly #waitingTokens = new Map<string, number>();
   readonly #fallback: RateLimiter;
-  readonly #logThrottle = new LogThrottle({ windowMs: 60_000, perWindowMax: SharedRateLimitLimits.fallbackLogsPerMinuteMax, keysMax: 1 });
+  readonly #logThrottle = new LogThrottle({
+    windowMs: 60_000,
+    perWindowMax: SharedRateLimitLimits.fallbackLogsPerMinuteMax,
+    keysMax: 1,
+  });
 
   constructor(
     private readonly limits: RateLimits,
@@ -81,7 +85,10 @@ export class SharedRateLimiter {
     private readonly nowMs: () => number = () => performance.now(),
   ) {
     // w:1 and no journal wait: a bucket rolled back in a failover only forgets a few tokens taken.
-    this.#buckets = db.collection<BucketDoc>(RATE_LIMIT_BUCKETS_COLLECTION, { readPreference: 'primary', writeConcern: { w: 1 } });
+    this.#buckets = db.collection<BucketDoc>(RATE_LIMIT_BUCKETS_COLLECTION, {
+      readPreference: 'primary',
+      writeConcern: { w: 1 },
+    });
     this.#fallback = new RateLimiter(limits, telemetry, nowMs);
   }
 
@@ -104,7 +111,7 @@ export class SharedRateLimiter {
       // The last reservation found the bucket short of what it asked for: what is left is refused.
       if (last !== null && last.granted < last.wanted) break;
       const inFlight = this.#inFlight.get(keyId);
-      if (inFlight) {
+      if (inFlight !== undefined) {
         this.#waitingTokens.set(keyId, (this.#waitingTokens.get(keyId) ?? 0) + tokens);
         try {
           last = await inFlight;
@@ -143,13 +150,18 @@ export class SharedRateLimiter {
     const wanted = need + (this.#waitingTokens.get(keyId) ?? 0) + this.reserveTokens(role);
     const reservation = this.#reserve(keyId, role, need, wanted).then(
       (answer) => {
-        if (answer.granted > 0) this.#reserves.set(keyId, { tokens: this.#held(keyId) + answer.granted, takenAtMs: this.nowMs() });
+        if (answer.granted > 0)
+          this.#reserves.set(keyId, { tokens: this.#held(keyId) + answer.granted, takenAtMs: this.nowMs() });
         return answer;
       },
       (error: unknown) => {
         this.telemetry.rateLimitFallbacksTotal.inc();
         const { write, suppressed } = this.#logThrottle.take('fallback');
-        if (write) this.logger.warn({ err: error, suppressed }, 'rate limit: the shared bucket is unreachable; this process limits on its own bucket meanwhile');
+        if (write)
+          this.logger.warn(
+            { err: error, suppressed },
+            'rate limit: the shared bucket is unreachable; this process limits on its own bucket meanwhile',
+          );
         return null;
       },
     );
@@ -176,8 +188,25 @@ export class SharedRateLimiter {
     const doc = await this.#buckets.findOneAndUpdate(
       { _id: keyId },
       [
-        { $set: { tokens: { $min: [burst, { $add: [{ $ifNull: ['$tokens', burst] }, { $multiply: [elapsedSeconds, perSecond] }] }] }, refilledAt: '$$NOW' } },
-        { $set: { granted: { $cond: [{ $gte: ['$tokens', Math.min(need, burst)] }, { $max: [need, { $min: [want, { $floor: '$tokens' }] }] }, 0] } } },
+        {
+          $set: {
+            tokens: {
+              $min: [burst, { $add: [{ $ifNull: ['$tokens', burst] }, { $multiply: [elapsedSeconds, perSecond] }] }],
+            },
+            refilledAt: '$$NOW',
+          },
+        },
+        {
+          $set: {
+            granted: {
+              $cond: [
+                { $gte: ['$tokens', Math.min(need, burst)] },
+                { $max: [need, { $min: [want, { $floor: '$tokens' }] }] },
+                0,
+              ],
+            },
+          },
+        },
         { $set: { tokens: { $subtract: ['$tokens', '$granted'] } } },
       ],
       { upsert: true, returnDocument: 'after', projection: { tokens: 1, granted: 1 } },

@@ -29,8 +29,20 @@ export function createShutdownGate(): ShutdownGate {
     admit(req, res) {
       const path = (req.url ?? '/').split('?', 1)[0];
       if (shuttingDown && path !== '/healthz' && path !== '/readyz' && path !== '/metrics') {
-        const body = JSON.stringify({ errors: [{ message: 'The server is shutting down; retry on another instance.', extensions: { code: ErrorCode.SHUTTING_DOWN } }] });
-        res.writeHead(503, { connection: 'close', 'retry-after': '1', 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        const body = JSON.stringify({
+          errors: [
+            {
+              message: 'The server is shutting down; retry on another instance.',
+              extensions: { code: ErrorCode.SHUTTING_DOWN },
+            },
+          ],
+        });
+        res.writeHead(503, {
+          connection: 'close',
+          'retry-after': '1',
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        });
         res.end(body);
         return false;
       }

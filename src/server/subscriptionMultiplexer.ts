@@ -79,7 +79,12 @@ export function createSubscriptionMultiplexer(
   const selectionKey = (args: ExecutionArgs): string => {
     let text = printed.get(args.document);
     if (text === undefined) printed.set(args.document, (text = print(args.document)));
-    return [selectionScope(args.contextValue), args.operationName ?? '', text, stableJson(args.variableValues ?? {})].join('\u0000');
+    return [
+      selectionScope(args.contextValue),
+      args.operationName ?? '',
+      text,
+      stableJson(args.variableValues ?? {}),
+    ].join('\u0000');
   };
 
   // A function declaration, not an arrow made per call: tsx names each arrow it creates.
@@ -101,7 +106,11 @@ export function createSubscriptionMultiplexer(
     }
     const result = run(item, args);
     byKey.set(key, result);
-    if (isPromise(result)) void result.then((value) => byKey.set(key, value), () => undefined);
+    if (isPromise(result))
+      void result.then(
+        (value) => byKey.set(key, value),
+        () => undefined,
+      );
     return result;
   }
 
@@ -118,7 +127,11 @@ export function createSubscriptionMultiplexer(
       const source = await createSourceEventStream(args);
       if (!isAsyncIterable(source)) return source as ExecutionResult;
       const key = selectionKey(args);
-      return new MultiplexedStream(source as AsyncIterableIterator<unknown>, (item) => executeFor(item, key, args), payloadOf);
+      return new MultiplexedStream(
+        source as AsyncIterableIterator<unknown>,
+        (item) => executeFor(item, key, args),
+        payloadOf,
+      );
     },
     payloadOf,
   };

@@ -22,11 +22,15 @@ export function traceMutations(schema: GraphQLSchema): GraphQLSchema {
     const resolve = field.resolve as (GraphQLFieldResolver<unknown, unknown> & { [TRACED]?: true }) | undefined;
     if (!resolve || resolve[TRACED]) continue;
     const traced: GraphQLFieldResolver<unknown, unknown> & { [TRACED]?: true } = (source, args, ctx, info) =>
-      inSpan(`mutation ${info.fieldName}`, { attributes: { 'graphql.field.name': info.fieldName, 'graphql.operation.type': 'mutation' } }, async () => {
-        const result = await resolve(source, args, ctx, info);
-        annotateActiveSpan({ 'graphql.result.member': memberOf(result) });
-        return result;
-      });
+      inSpan(
+        `mutation ${info.fieldName}`,
+        { attributes: { 'graphql.field.name': info.fieldName, 'graphql.operation.type': 'mutation' } },
+        async () => {
+          const result = await resolve(source, args, ctx, info);
+          annotateActiveSpan({ 'graphql.result.member': memberOf(result) });
+          return result;
+        },
+      );
     // The wrapped resolver's own marks (e.g. logMutationResults' "already logged") carry over, so a
     // schema shared by two apps is not wrapped twice by either.
     Object.assign(traced, resolve);

@@ -30,7 +30,10 @@ export class TrustedDocuments {
     if (!manifest.ok && config.mode === 'enforce') throw new Error(`TRUSTED_DOCUMENTS=enforce: ${manifest.error}`);
     if (!manifest.ok) logger.warn(`TRUSTED_DOCUMENTS=log: ${manifest.error}; every document counts as unknown`);
     this.#texts = manifest.ok ? manifest.texts : new Set();
-    logger.info({ mode: config.mode, documents: this.#texts.size, manifest: config.manifestPath }, 'trusted documents loaded');
+    logger.info(
+      { mode: config.mode, documents: this.#texts.size, manifest: config.manifestPath },
+      'trusted documents loaded',
+    );
   }
 
   /** The refusal for this operation, or null when it may run. `query` undefined: no document sent (a hash only). */
@@ -38,12 +41,17 @@ export class TrustedDocuments {
     if (this.config.mode === 'off') return null;
     if (typeof query !== 'string') {
       // A bare hash (automatic persisted queries) would run whatever Apollo cached from anyone.
-      return this.config.mode === 'enforce' ? refusal('A trusted document must be sent as its full `query` text.') : null;
+      return this.config.mode === 'enforce'
+        ? refusal('A trusted document must be sent as its full `query` text.')
+        : null;
     }
     if (this.#texts.has(query)) return null;
     const hash = documentHash(query);
     const adHocAllowed = role === 'admin' && this.config.adminAdHoc;
-    this.telemetry.untrustedDocumentsTotal.inc({ mode: this.config.mode, allowed: String(this.config.mode === 'log' || adHocAllowed) });
+    this.telemetry.untrustedDocumentsTotal.inc({
+      mode: this.config.mode,
+      allowed: String(this.config.mode === 'log' || adHocAllowed),
+    });
     this.logger.warn({ hash, role, mode: this.config.mode }, 'document not in the trusted documents manifest');
     if (this.config.mode === 'log' || adHocAllowed) return null;
     return refusal(`This document is not a trusted document (sha256 ${hash}); send an operation the SDK ships.`);

@@ -10,7 +10,8 @@ import { ErrorCode } from '../graphql/errors.ts';
 /** An election takes a few seconds (mongod's electionTimeoutMillis is 10 s at most); a second is the first of the client's backoff steps. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
-const MESSAGE = 'The database cannot answer right now (a failover or no primary); send the same request again, with the same key';
+const MESSAGE =
+  'The database cannot answer right now (a failover or no primary); send the same request again, with the same key';
 
 /** Whether a raw error (graphql-js's, wrapping what a resolver threw, or the thrown value itself) is a failover's. */
 export function isUnavailableError(raw: unknown): boolean {
@@ -21,7 +22,11 @@ export function isUnavailableError(raw: unknown): boolean {
 /** The formatted error of an unavailable deployment: the same on both transports, production or not. */
 export function unavailableError(error: GraphQLFormattedError): GraphQLFormattedError {
   const { stacktrace: _stacktrace, ...extensions } = error.extensions ?? {};
-  return { ...error, message: MESSAGE, extensions: { ...extensions, code: ErrorCode.UNAVAILABLE, retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS } };
+  return {
+    ...error,
+    message: MESSAGE,
+    extensions: { ...extensions, code: ErrorCode.UNAVAILABLE, retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS },
+  };
 }
 
 // Stateless, so one listener serves every request. Apollo takes the status from errors that name

@@ -15,8 +15,11 @@ export const VARIABLES_DEPTH_MAX = 100;
  * GET's variables, still JSON text: it is read here (text that does not parse is Apollo's to refuse).
  */
 export function checkVariablesDepth(variables: unknown): GraphQLError | null {
-  if (!jsonDepthExceeds(typeof variables === 'string' ? parsedOrNull(variables) : variables, VARIABLES_DEPTH_MAX)) return null;
-  return appError(ErrorCode.BAD_USER_INPUT, `variables may nest at most ${VARIABLES_DEPTH_MAX} levels`, { http: { status: 400 } });
+  if (!jsonDepthExceeds(typeof variables === 'string' ? parsedOrNull(variables) : variables, VARIABLES_DEPTH_MAX))
+    return null;
+  return appError(ErrorCode.BAD_USER_INPUT, `variables may nest at most ${VARIABLES_DEPTH_MAX} levels`, {
+    http: { status: 400 },
+  });
 }
 
 function parsedOrNull(text: string): unknown {

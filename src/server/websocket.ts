@@ -7,7 +7,14 @@
 // `@consistentAfter` handling and consistency token (src/graphql/consistency.ts), the same
 // operation metrics and mutation log line (operationObservation.ts); subscriptions keep their own
 // delivery path (subscriptionMultiplexer.ts, wsServer.ts).
-import { execute, getOperationAST, GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  execute,
+  getOperationAST,
+  GraphQLError,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Authentication } from '../access/apiKeys.ts';
@@ -46,7 +53,15 @@ const CONNECTION_INIT_WAIT_MS = 3_000;
 /** The authentication of connection_init, kept on the socket's `extra` for every later operation. */
 type AuthenticatedExtra = WsExtra & { authentication?: Authentication };
 
-export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry, knownOperationNames }: GraphqlWsOptions): { dispose(): Promise<void> } {
+export function attachGraphqlWs({
+  wss,
+  schema,
+  admission,
+  app,
+  logger,
+  telemetry,
+  knownOperationNames,
+}: GraphqlWsOptions): { dispose(): Promise<void> } {
   const record = operationRecorder(telemetry, knownOperationNames);
   // Each socket's id, for the per-connection subscription bound (src/fanout/SubscriptionShares.ts).
   const connectionIds = new WeakMap<object, string>();
@@ -60,7 +75,10 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
   // role (the auth checker's only input): equal ones run once per event and share the frame.
   // Refused connections are logged, at most a few per key and reason in a window (a reconnect loop with a bad key cannot flood the log).
   const refusals = new LogThrottle(AUDIT_LOG_THROTTLE);
-  const multiplexer = createSubscriptionMultiplexer((context) => (context as AppContext).role ?? 'anonymous', telemetry);
+  const multiplexer = createSubscriptionMultiplexer(
+    (context) => (context as AppContext).role ?? 'anonymous',
+    telemetry,
+  );
   const disposable = serveGraphqlWs(
     {
       schema,
@@ -78,14 +96,24 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
           // graphql-ws closes a refused connection with 4403; unauthenticated is 4401, so close
           // first (the library's own close is then a no-op on a closing socket).
           // The reason says what to send instead, cut to the 123 bytes a close reason may hold.
-          ctx.extra.socket.close(CloseCode.Unauthorized, closeReason(`Unauthorized: ${unauthenticatedMessage[auth.failure]}`));
+          ctx.extra.socket.close(
+            CloseCode.Unauthorized,
+            closeReason(`Unauthorized: ${unauthenticatedMessage[auth.failure]}`),
+          );
           return false;
         }
         if (!roleMaySubscribe(auth.principal.role)) {
           telemetry.authFailuresTotal.inc({ transport: 'ws', reason: 'forbidden' });
           const { write, suppressed } = refusals.take(`forbidden:${auth.principal.keyId}`);
-          if (write) logger.info({ role: auth.principal.role, keyId: auth.principal.keyId, suppressed }, 'websocket refused: forbidden');
-          ctx.extra.socket.close(CloseCode.Forbidden, `Forbidden: role ${auth.principal.role} may open no subscription (allowed: ${subscribingRoles().join(', ')})`);
+          if (write)
+            logger.info(
+              { role: auth.principal.role, keyId: auth.principal.keyId, suppressed },
+              'websocket refused: forbidden',
+            );
+          ctx.extra.socket.close(
+            CloseCode.Forbidden,
+            `Forbidden: role ${auth.principal.role} may open no subscription (allowed: ${subscribingRoles().join(', ')})`,
+          );
           return false;
         }
         (ctx.extra as AuthenticatedExtra).authentication = auth;
@@ -100,7 +128,10 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
         if (screened) return [withoutHttp(screened)];
         const parsed = admission.parseAndValidate(schema, payload.query);
         if (parsed.errors) return [...parsed.errors];
-        const limited = await admission.rateLimit(auth.ok ? auth.principal : null, documentTokens(schema, parsed.document, payload.operationName, payload.variables));
+        const limited = await admission.rateLimit(
+          auth.ok ? auth.principal : null,
+          documentTokens(schema, parsed.document, payload.operationName, payload.variables),
+        );
         if (limited) return [withoutHttp(limited)];
         const contextValue = createContext(app, auth, 'ws', connectionIdOf(ctx.extra.socket));
         // As HTTP's consistencyPlugin at didResolveOperation: the operation is valid, not yet run.
@@ -113,7 +144,13 @@ export function attachGraphqlWs({ wss, schema, admission, app, logger, telemetry
           // not the socket and its subscriptions.
           if (isUnavailable(error)) {
             logger.warn({ err: error }, 'graphql-ws operation met an unavailable database');
-            return [appError(ErrorCode.UNAVAILABLE, 'The database cannot answer right now (a failover or no primary); send the same request again', { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS })];
+            return [
+              appError(
+                ErrorCode.UNAVAILABLE,
+                'The database cannot answer right now (a failover or no primary); send the same request again',
+                { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS },
+              ),
+            ];
           }
           logger.error({ err: error }, 'graphql-ws operation failed');
           return [appError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error')];

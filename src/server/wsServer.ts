@@ -41,7 +41,10 @@ export interface WsFanoutLimits {
 export function serveGraphqlWs(
   options: ServerOptions<Record<string, unknown> | undefined, WsExtra>,
   wss: WebSocketServer,
-  limits: WsFanoutLimits = { frameFlushIntervalMs: FRAME_FLUSH_INTERVAL_MS, socketBufferedMaxBytes: SOCKET_BUFFERED_MAX_BYTES },
+  limits: WsFanoutLimits = {
+    frameFlushIntervalMs: FRAME_FLUSH_INTERVAL_MS,
+    socketBufferedMaxBytes: SOCKET_BUFFERED_MAX_BYTES,
+  },
 ): { dispose(): Promise<void> } {
   const flusher = new FrameFlusher(limits.frameFlushIntervalMs);
   // The sockets whose subscription frames this module may write itself (see frameSinkOf).
@@ -62,7 +65,7 @@ export function serveGraphqlWs(
     for (const client of wss.clients) client.close(CloseCode.InternalServerError, 'Internal server error');
   });
 
-  wss.on('connection', (socket, request) => {
+  wss.on('connection', (socket, request): void => {
     socket.once('error', () => socket.close(CloseCode.InternalServerError, 'Internal server error'));
     let pongWait: NodeJS.Timeout | null = null;
     const pingInterval = setInterval(() => {
@@ -84,7 +87,9 @@ export function serveGraphqlWs(
           if (socket.readyState !== socket.OPEN) return;
           // The frames held for this socket go first: a `complete` never overtakes its `next`s.
           if (sink) flusher.flush(sink);
-          return new Promise<void>((resolve, reject) => socket.send(data, (error) => (error ? reject(error) : resolve())));
+          return new Promise<void>((resolve, reject) =>
+            socket.send(data, (error) => (error ? reject(error) : resolve())),
+          );
         },
         close: (code, reason) => {
           if (sink) flusher.flush(sink);
@@ -98,7 +103,8 @@ export function serveGraphqlWs(
               // graphql-ws throws on a well-formed message a client may not send (`next`,
               // `error`, `connection_ack`): the client's mistake, which the protocol answers with
               // 4400 like any invalid message; anything else is a fault of this server.
-              if (error instanceof Error && UNEXPECTED_MESSAGE.test(error.message)) socket.close(CloseCode.BadRequest, 'Invalid message received');
+              if (error instanceof Error && UNEXPECTED_MESSAGE.test(error.message))
+                socket.close(CloseCode.BadRequest, 'Invalid message received');
               else socket.close(CloseCode.InternalServerError, 'Internal server error');
             }
           }),
@@ -147,7 +153,12 @@ interface HeldFrames {
  * messages, close) comes after the held frames are flushed (see `send` and `close` above); pings and
  * pongs are control frames, which RFC 6455 §5.5 lets go between any two messages.
  */
-function frameSinkOf(socket: WebSocket, stream: RawStream, flusher: FrameFlusher, bufferedMaxBytes: number): HeldFrames | null {
+function frameSinkOf(
+  socket: WebSocket,
+  stream: RawStream,
+  flusher: FrameFlusher,
+  bufferedMaxBytes: number,
+): HeldFrames | null {
   if (socket.extensions !== '') return null;
   const prefixes: Buffer[] = [];
   const payloads: Buffer[] = [];
@@ -178,7 +189,9 @@ function frameSinkOf(socket: WebSocket, stream: RawStream, flusher: FrameFlusher
       if (socket.bufferedAmount + heldBytes < bufferedMaxBytes) return void flusher.hold(sink);
       flusher.forget(sink);
       const bytes = take()!;
-      return new Promise<void>((resolve, reject) => stream.write(bytes, (error) => (error ? reject(error) : resolve())));
+      return new Promise<void>((resolve, reject) =>
+        stream.write(bytes, (error) => (error ? reject(error) : resolve())),
+      );
     },
     flush() {
       const bytes = take();
@@ -238,7 +251,10 @@ export function nextFrame(prefix: Buffer, payload: Buffer): Buffer {
  * any other async iterator is adapted to it (one promise per item, as before).
  */
 interface WaitableSource {
-  nextOrWait(onNext: (step: IteratorResult<unknown>) => void, onError: (error: unknown) => void): IteratorResult<unknown> | undefined;
+  nextOrWait(
+    onNext: (step: IteratorResult<unknown>) => void,
+    onError: (error: unknown) => void,
+  ): IteratorResult<unknown> | undefined;
 }
 
 function waitable(source: AsyncIterator<unknown>): WaitableSource {

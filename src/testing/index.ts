@@ -6,10 +6,14 @@ import type { AccountTurns } from '../ledger/accountTurns.ts';
 import { accountPreconditions, type AccountPreconditions } from '../ledger/accountFilters.ts';
 import { groupPolicy, type GroupPolicy } from '../ledger/groupDecision.ts';
 import { requestRules, type RequestRules } from '../ledger/requestKeys.ts';
-import { holdRules, type HoldRules } from '../ledger/holds.ts';
-import { lifecycleRules, type LifecycleRules } from '../ledger/lifecycle.ts';
+import { holdRules, type HoldRules } from '../ledger/holdRules.ts';
+import { lifecycleRules, type LifecycleRules } from '../ledger/lifecycleRules.ts';
 import { ledgerServiceFrom, type LedgerService, type LedgerServiceOptions } from '../ledger/service.ts';
-import { PayoutProjection, type PayoutProjectionDeps, type PayoutProjectionOptions } from '../payouts/PayoutProjection.ts';
+import {
+  PayoutProjection,
+  type PayoutProjectionDeps,
+  type PayoutProjectionOptions,
+} from '../payouts/PayoutProjection.ts';
 import type { PayoutsWriter, PayoutWriter } from '../payouts/payoutWriter.ts';
 import { bullmqSinkFrom, type BullmqSinkOptions } from '../payouts/bullmqSink.ts';
 import type { PayoutJobRecords } from '../payouts/payoutJobs.ts';
@@ -49,7 +53,11 @@ export interface PayoutWriters {
 }
 
 /** A projection whose payouts go through `writers` instead of the work service's upserts. */
-export function createPayoutProjectionForTest(deps: PayoutProjectionDeps, options: PayoutProjectionOptions, writers: PayoutWriters): PayoutProjection {
+export function createPayoutProjectionForTest(
+  deps: PayoutProjectionDeps,
+  options: PayoutProjectionOptions,
+  writers: PayoutWriters,
+): PayoutProjection {
   return new PayoutProjection({ ...deps, ...writers }, options);
 }
 

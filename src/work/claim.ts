@@ -18,21 +18,37 @@ export async function claimWorkItem(ctx: WorkDeps, input: ClaimWorkItemInput): P
   const startedMs = performance.now();
   // One per call, written with its claim: a rerun after a lost reply finds its own (claimWrite.ts).
   const claimId = randomUUID();
-  const result = input.id === undefined ? await claimNext(ctx, input, claimId) : await claimById(ctx, input, input.id, claimId);
+  const result =
+    input.id === undefined ? await claimNext(ctx, input, claimId) : await claimById(ctx, input, input.id, claimId);
   ctx.telemetry.claimDuration((performance.now() - startedMs) / 1000, result.kind);
   return result;
 }
 
-async function claimById(ctx: WorkDeps, input: ClaimWorkItemInput, id: ObjectId, claimId: string): Promise<ClaimResult> {
+async function claimById(
+  ctx: WorkDeps,
+  input: ClaimWorkItemInput,
+  id: ObjectId,
+  claimId: string,
+): Promise<ClaimResult> {
   const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
-  const write = await claimWrite(ctx, { filter: ctx.preconditions.claimById(id, input.expectedVersion), id, claimId, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
+  const write = await claimWrite(ctx, {
+    filter: ctx.preconditions.claimById(id, input.expectedVersion),
+    id,
+    claimId,
+    workerId: input.workerId,
+    leaseMs: input.leaseSeconds * 1000,
+    limited,
+    groupLimited,
+  });
   if (write.kind === 'noMatch') return refused(ctx, 'claim', id, input.workerId, { version: input.expectedVersion });
   // W5 (W9): its kind (its group) runs as many items as it may; the item is left as it was.
-  if (write.kind === 'kindFull' || write.kind === 'groupFull') return { kind: 'nothingToClaim', kinds: [write.itemKind] };
+  if (write.kind === 'kindFull' || write.kind === 'groupFull')
+    return { kind: 'nothingToClaim', kinds: [write.itemKind] };
   const item = write.item;
   applied(ctx, 'claim', item, input.workerId);
   // Its lease had expired once too often: this write dead-lettered it instead (pipelines.claim).
-  if (item.status === WorkStatus.FAILED) return { kind: 'conflictLost', operation: 'claim', current: item, ...conflictReason('claim', item, {}) };
+  if (item.status === WorkStatus.FAILED)
+    return { kind: 'conflictLost', operation: 'claim', current: item, ...conflictReason('claim', item, {}) };
   return { kind: 'claimSuccess', item };
 }
 
@@ -52,8 +68,13 @@ async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput, claimId: stri
   // turns across the groups; a batch that took nothing (lost races, full groups, dead letters)
   // falls through to the walks below, which answer as before.
   if (ofKinds && (await groupsWaiting(ctx, input.kinds!))) {
-    const batch = await claimBatch(ctx, { kinds: input.kinds!, workerId: input.workerId, max: 1, leaseSeconds: input.leaseSeconds }, claimId);
-    if (batch.kind === 'claimWorkItemsSuccess' && batch.items[0] !== undefined) return { kind: 'claimSuccess', item: batch.items[0] };
+    const batch = await claimBatch(
+      ctx,
+      { kinds: input.kinds!, workerId: input.workerId, max: 1, leaseSeconds: input.leaseSeconds },
+      claimId,
+    );
+    if (batch.kind === 'claimWorkItemsSuccess' && batch.items[0] !== undefined)
+      return { kind: 'claimSuccess', item: batch.items[0] };
   }
   const walks: { filter: ReturnType<WorkDeps['preconditions']['claimNextPending']>; sort: Sort; hint: Document }[] = [
     {
@@ -80,7 +101,16 @@ async function claimNext(ctx: WorkDeps, input: ClaimWorkItemInput, claimId: stri
         ...(full.length === 0 ? [] : [{ kind: { $nin: [...full] } }]),
         ...(fullGroups.length === 0 ? [] : [{ $nor: fullGroups.map(({ kind, group }) => ({ kind, group })) }]),
       ];
-      const write = await claimWrite(ctx, { filter: notFull.length === 1 ? filter : { $and: notFull }, sort, hint, claimId, workerId: input.workerId, leaseMs: input.leaseSeconds * 1000, limited, groupLimited });
+      const write = await claimWrite(ctx, {
+        filter: notFull.length === 1 ? filter : { $and: notFull },
+        sort,
+        hint,
+        claimId,
+        workerId: input.workerId,
+        leaseMs: input.leaseSeconds * 1000,
+        limited,
+        groupLimited,
+      });
       if (write.kind === 'noMatch') break;
       skipped++;
       if (write.kind === 'kindFull') {

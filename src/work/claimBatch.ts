@@ -35,7 +35,11 @@ export async function claimWorkItems(ctx: WorkDeps, input: ClaimWorkItemsInput):
 }
 
 /** claimWorkItems without its timing: claimWorkItem's turns across groups take this path too (claim.ts). */
-export async function claimBatch(ctx: WorkDeps, input: ClaimWorkItemsInput, claimId: string = randomUUID()): Promise<ClaimBatchResult> {
+export async function claimBatch(
+  ctx: WorkDeps,
+  input: ClaimWorkItemsInput,
+  claimId: string = randomUUID(),
+): Promise<ClaimBatchResult> {
   const kinds = [...new Set(input.kinds)];
   const items: WorkItemDoc[] = [];
   let conflicts = 0;
@@ -66,7 +70,9 @@ export async function claimBatch(ctx: WorkDeps, input: ClaimWorkItemsInput, clai
     // which a next call sees). A full group's places go to the other groups' items, read next round.
     if (lostThisRound === 0 && groupsFilled === 0) break;
   }
-  return items.length === 0 && conflicts === 0 ? { kind: 'nothingToClaim', kinds } : { kind: 'claimWorkItemsSuccess', items, conflicts };
+  return items.length === 0 && conflicts === 0
+    ? { kind: 'nothingToClaim', kinds }
+    : { kind: 'claimWorkItemsSuccess', items, conflicts };
 }
 
 /** Whether any of `kinds` has a due item with a group waiting: one seek on `status_kind_group_priority_availableAt`. */
@@ -95,7 +101,9 @@ async function fairCandidates(
   const start = ctx.fairness.next(kinds.length);
   const ordered = kinds.map((_, i) => kinds[(start + i) % kinds.length]!);
   // A limited kind can never take more than its limit at once: no use reading more candidates.
-  const perKind = await Promise.all(ordered.map((kind) => candidatesOfKind(ctx, kind, Math.min(need, limited.get(kind) ?? need), fullGroups.get(kind))));
+  const perKind = await Promise.all(
+    ordered.map((kind) => candidatesOfKind(ctx, kind, Math.min(need, limited.get(kind) ?? need), fullGroups.get(kind))),
+  );
   return dealInTurn(perKind, need);
 }
 
@@ -115,9 +123,17 @@ function dealInTurn<T>(lists: readonly T[][], need: number): T[] {
  * of `status_kind_priority_availableAt` when none of its waiting items has a group (one seek on
  * `status_kind_group_priority_availableAt` tells), else in turns across its groups (W9).
  */
-async function candidatesOfKind(ctx: WorkDeps, kind: string, need: number, fullGroups: ReadonlySet<string> | undefined): Promise<Candidate[]> {
+async function candidatesOfKind(
+  ctx: WorkDeps,
+  kind: string,
+  need: number,
+  fullGroups: ReadonlySet<string> | undefined,
+): Promise<Candidate[]> {
   const expired = await ctx.collection
-    .find(ctx.preconditions.claimNextExpired([kind]), { projection: CANDIDATE_FIELDS, hint: { ...ClaimIndex.expiredOfKinds } })
+    .find(ctx.preconditions.claimNextExpired([kind]), {
+      projection: CANDIDATE_FIELDS,
+      hint: { ...ClaimIndex.expiredOfKinds },
+    })
     .sort({ leaseExpiresAt: 1 })
     .limit(need)
     .toArray();
@@ -126,7 +142,10 @@ async function candidatesOfKind(ctx: WorkDeps, kind: string, need: number, fullG
   const pending =
     firstGroup === null && (fullGroups === undefined || fullGroups.size === 0)
       ? await ctx.collection
-          .find(ctx.preconditions.claimNextPending([kind]), { projection: CANDIDATE_FIELDS, hint: { ...ClaimIndex.pendingOfKinds } })
+          .find(ctx.preconditions.claimNextPending([kind]), {
+            projection: CANDIDATE_FIELDS,
+            hint: { ...ClaimIndex.pendingOfKinds },
+          })
           .sort({ ...PENDING_CLAIM_ORDER })
           .limit(need - expired.length)
           .toArray()
@@ -137,8 +156,14 @@ async function candidatesOfKind(ctx: WorkDeps, kind: string, need: number, fullG
 const GROUP_ORDER = { group: 1, ...PENDING_CLAIM_ORDER } as const;
 
 /** The head (highest priority, oldest) of the first group after `after` with a due item: one seek. */
-async function headAfter(ctx: WorkDeps, kind: string, after: string, fullGroups: ReadonlySet<string> | undefined): Promise<Candidate | null> {
-  const group = fullGroups === undefined || fullGroups.size === 0 ? { $gt: after } : { $gt: after, $nin: [...fullGroups] };
+async function headAfter(
+  ctx: WorkDeps,
+  kind: string,
+  after: string,
+  fullGroups: ReadonlySet<string> | undefined,
+): Promise<Candidate | null> {
+  const group =
+    fullGroups === undefined || fullGroups.size === 0 ? { $gt: after } : { $gt: after, $nin: [...fullGroups] };
   return ctx.collection.findOne(
     { ...ctx.preconditions.claimNextPending([kind]), group },
     { projection: CANDIDATE_FIELDS, sort: GROUP_ORDER, hint: { ...ClaimIndex.pendingOfGroups } },
@@ -148,7 +173,10 @@ async function headAfter(ctx: WorkDeps, kind: string, after: string, fullGroups:
 /** Up to `need` due items of one slot (a group, or the items without one), in claim order. */
 async function itemsOfSlot(ctx: WorkDeps, kind: string, slot: Slot, need: number): Promise<Candidate[]> {
   return ctx.collection
-    .find({ ...ctx.preconditions.claimNextPending([kind]), group: slot as string }, { projection: CANDIDATE_FIELDS, hint: { ...ClaimIndex.pendingOfGroups } })
+    .find(
+      { ...ctx.preconditions.claimNextPending([kind]), group: slot as string },
+      { projection: CANDIDATE_FIELDS, hint: { ...ClaimIndex.pendingOfGroups } },
+    )
     .sort(GROUP_ORDER)
     .limit(need)
     .toArray();
@@ -162,7 +190,13 @@ async function itemsOfSlot(ctx: WorkDeps, kind: string, slot: Slot, need: number
  * and, when fewer slots than `need` wait, one read per slot for the rest: bounded by the batch,
  * never by the number of groups or items.
  */
-async function inGroupTurns(ctx: WorkDeps, kind: string, need: number, firstGroup: Candidate | null, fullGroups: ReadonlySet<string> | undefined): Promise<Candidate[]> {
+async function inGroupTurns(
+  ctx: WorkDeps,
+  kind: string,
+  need: number,
+  firstGroup: Candidate | null,
+  fullGroups: ReadonlySet<string> | undefined,
+): Promise<Candidate[]> {
   const last = ctx.groupTurns.get(kind);
   const heads: Candidate[] = [];
   const ungrouped = async () => (await itemsOfSlot(ctx, kind, null, 1))[0] ?? null;
@@ -194,7 +228,10 @@ async function inGroupTurns(ctx: WorkDeps, kind: string, need: number, firstGrou
   if (heads.length === 0) return [];
   const slotOf = (c: Candidate): Slot => c.group ?? null;
   // Fewer slots than places: each slot gives its share, read in one go, dealt in turn.
-  const lists = heads.length >= need ? heads.map((head) => [head]) : await Promise.all(heads.map((head) => itemsOfSlot(ctx, kind, slotOf(head), Math.ceil(need / heads.length))));
+  const lists =
+    heads.length >= need
+      ? heads.map((head) => [head])
+      : await Promise.all(heads.map((head) => itemsOfSlot(ctx, kind, slotOf(head), Math.ceil(need / heads.length))));
   const dealt = dealInTurn(lists, need);
   // Empty when other claimers took every slot's items between the seeks and the reads.
   const dealtLast = dealt.at(-1);
@@ -207,10 +244,17 @@ async function inGroupTurns(ctx: WorkDeps, kind: string, need: number, firstGrou
  * the other, stopping at the first that finds the kind full: each takes a place in the kind's one
  * document, so side by side they would only conflict with each other.
  */
-async function claimAll(ctx: WorkDeps, candidates: Candidate[], input: ClaimWorkItemsInput, limits: Limits, claimId: string): Promise<CandidateOutcome[]> {
+async function claimAll(
+  ctx: WorkDeps,
+  candidates: Candidate[],
+  input: ClaimWorkItemsInput,
+  limits: Limits,
+  claimId: string,
+): Promise<CandidateOutcome[]> {
   const { limited, groupLimited } = limits;
   // A limited kind's candidates share its one document; a group-limited kind's grouped ones, their group's.
-  const lineOf = (c: Candidate): string | null => (limited.has(c.kind) ? c.kind : groupLimited.has(c.kind) && c.group !== undefined ? `${c.kind}:${c.group}` : null);
+  const lineOf = (c: Candidate): string | null =>
+    limited.has(c.kind) ? c.kind : groupLimited.has(c.kind) && c.group !== undefined ? `${c.kind}:${c.group}` : null;
   const free = candidates.filter((c) => lineOf(c) === null);
   const byLine = new Map<string, Candidate[]>();
   for (const c of candidates) {
@@ -246,7 +290,13 @@ type CandidateOutcome =
   | { kind: 'groupFull'; itemKind: string; group: string };
 
 /** The single claim's write: status, due-ness on $$NOW and the version read are all in the filter. */
-async function claimCandidate(ctx: WorkDeps, candidate: Candidate, input: ClaimWorkItemsInput, limits: Limits, claimId: string): Promise<CandidateOutcome> {
+async function claimCandidate(
+  ctx: WorkDeps,
+  candidate: Candidate,
+  input: ClaimWorkItemsInput,
+  limits: Limits,
+  claimId: string,
+): Promise<CandidateOutcome> {
   const write = await claimWrite(ctx, {
     filter: ctx.preconditions.claimById(candidate._id, candidate.version),
     id: candidate._id,

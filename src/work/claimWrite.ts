@@ -31,7 +31,10 @@ class KindFull extends Error {
 }
 
 class GroupFull extends Error {
-  constructor(readonly itemKind: string, readonly group: string) {
+  constructor(
+    readonly itemKind: string,
+    readonly group: string,
+  ) {
     super(`group ${group} of kind ${itemKind} is at its concurrency limit`);
   }
 }
@@ -63,7 +66,12 @@ export async function claimWrite(ctx: WorkDeps, options: ClaimWriteOptions): Pro
   return acrossElections(async () => {
     if (rerun) {
       const own = await ctx.collection.findOne(
-        { ...(options.id ? { _id: options.id } : {}), status: WorkStatus.PROCESSING, lockedBy: options.workerId, claimId: options.claimId },
+        {
+          ...(options.id ? { _id: options.id } : {}),
+          status: WorkStatus.PROCESSING,
+          lockedBy: options.workerId,
+          claimId: options.claimId,
+        },
         // By id, or among the items in PROCESSING (the running ones: a short walk, whatever the queue's length).
         options.id ? {} : { hint: { ...ClaimIndex.expired } },
       );
@@ -76,14 +84,22 @@ export async function claimWrite(ctx: WorkDeps, options: ClaimWriteOptions): Pro
 
 async function claimOnce(ctx: WorkDeps, options: ClaimWriteOptions): Promise<ClaimWrite> {
   const write = (session?: ClientSession) =>
-    ctx.collection.findOneAndUpdate(options.filter, pipelines.claim(options.workerId, options.leaseMs, options.claimId), {
-      ...(options.sort ? { sort: options.sort } : {}),
-      ...(options.hint ? { hint: options.hint } : {}),
-      returnDocument: 'after',
-      ...(session ? { session } : {}),
-    });
+    ctx.collection.findOneAndUpdate(
+      options.filter,
+      pipelines.claim(options.workerId, options.leaseMs, options.claimId),
+      {
+        ...(options.sort ? { sort: options.sort } : {}),
+        ...(options.hint ? { hint: options.hint } : {}),
+        returnDocument: 'after',
+        ...(session ? { session } : {}),
+      },
+    );
   const decided = (item: WorkItemDoc | null): ClaimWrite =>
-    item === null ? { kind: 'noMatch' } : item.status === WorkStatus.FAILED ? { kind: 'deadLettered', item } : { kind: 'claimed', item };
+    item === null
+      ? { kind: 'noMatch' }
+      : item.status === WorkStatus.FAILED
+        ? { kind: 'deadLettered', item }
+        : { kind: 'claimed', item };
   const groupLimited = options.groupLimited ?? new Map<string, number>();
   if (options.limited.size === 0 && groupLimited.size === 0) return decided(await write());
   const session = ctx.client.startSession();
@@ -92,10 +108,15 @@ async function claimOnce(ctx: WorkDeps, options: ClaimWriteOptions): Promise<Cla
       const write1 = decided(await write(session));
       if (write1.kind !== 'claimed') return write1;
       // No place: the transaction is aborted, and the item's claim with it.
-      if (options.limited.has(write1.item.kind) && !(await takePlace(ctx.kindLimits, write1.item, session))) throw new KindFull(write1.item.kind);
+      if (options.limited.has(write1.item.kind) && !(await takePlace(ctx.kindLimits, write1.item, session)))
+        throw new KindFull(write1.item.kind);
       const group = write1.item.group;
       const groupLimit = groupLimited.get(write1.item.kind);
-      if (group !== undefined && groupLimit !== undefined && !(await takeGroupPlace(ctx.groupPlaces, write1.item, group, groupLimit, session))) {
+      if (
+        group !== undefined &&
+        groupLimit !== undefined &&
+        !(await takeGroupPlace(ctx.groupPlaces, write1.item, group, groupLimit, session))
+      ) {
         throw new GroupFull(write1.item.kind, group);
       }
       return write1;

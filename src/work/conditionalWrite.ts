@@ -59,5 +59,10 @@ export async function refused(
     'work.found.version': found.version,
   });
   linkActiveSpan(found.traceparent, 'work item created by');
-  return { kind: 'conflictLost', operation, current: found, ...conflictReason(operation, found, { ...presented, workerId }) };
+  return {
+    kind: 'conflictLost',
+    operation,
+    current: found,
+    ...conflictReason(operation, found, { ...presented, workerId }),
+  };
 }

@@ -32,19 +32,45 @@ const NEEDED = {
   requeue: [WorkStatus.FAILED],
 } as const satisfies Record<string, readonly WorkStatus[]>;
 
-export function conflictReason(operation: keyof typeof NEEDED, current: WorkItemDoc, presented: Presented, now = new Date()): { reason: ConflictReason; detail: string } {
+export function conflictReason(
+  operation: keyof typeof NEEDED,
+  current: WorkItemDoc,
+  presented: Presented,
+  now = new Date(),
+): { reason: ConflictReason; detail: string } {
   const needed: readonly WorkStatus[] = NEEDED[operation];
   if (!needed.includes(current.status)) {
-    const dead = operation === 'claim' && current.status === WorkStatus.FAILED ? ' (dead-lettered: out of attempts)' : '';
-    return { reason: ConflictReason.STATUS, detail: `the item is ${current.status}${dead}; ${operation} needs ${needed.join(' or ')}` };
+    const dead =
+      operation === 'claim' && current.status === WorkStatus.FAILED ? ' (dead-lettered: out of attempts)' : '';
+    return {
+      reason: ConflictReason.STATUS,
+      detail: `the item is ${current.status}${dead}; ${operation} needs ${needed.join(' or ')}`,
+    };
   }
   if (presented.version !== undefined && presented.version !== current.version) {
-    return { reason: ConflictReason.VERSION, detail: `version ${presented.version} was presented; the item is at version ${current.version}: another transition happened, read it again` };
+    return {
+      reason: ConflictReason.VERSION,
+      detail: `version ${presented.version} was presented; the item is at version ${current.version}: another transition happened, read it again`,
+    };
   }
-  if ((operation === 'heartbeat' || operation === 'complete') && presented.workerId != null && current.lockedBy !== presented.workerId) {
-    return { reason: ConflictReason.WORKER, detail: `the lease is held by ${current.lockedBy ?? 'nobody'}, not ${presented.workerId}` };
+  if (
+    (operation === 'heartbeat' || operation === 'complete') &&
+    presented.workerId != null &&
+    current.lockedBy !== presented.workerId
+  ) {
+    return {
+      reason: ConflictReason.WORKER,
+      detail: `the lease is held by ${current.lockedBy ?? 'nobody'}, not ${presented.workerId}`,
+    };
   }
   const until = current.status === WorkStatus.PROCESSING ? current.leaseExpiresAt : current.availableAt;
-  const what = current.status === WorkStatus.PROCESSING ? `leased to ${current.lockedBy ?? 'a worker'} until` : 'not due before';
-  return { reason: ConflictReason.LEASE, detail: until && until > now ? `the item is ${what} ${until.toISOString()}` : `the item changed between the write and this read (now ${current.status}, version ${current.version})` };
+  const what =
+    current.status === WorkStatus.PROCESSING ? `leased to ${current.lockedBy ?? 'a worker'} until` : 'not due before';
+  return {
+    reason: ConflictReason.LEASE,
+    detail:
+      until && until > now
+        ? `the item is ${what} ${until.toISOString()}`
+        : `the item changed between the write and this read (now ${current.status}, version ${current.version})`,
+  };
 }

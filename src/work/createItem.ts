@@ -17,11 +17,15 @@ import { sameJson } from './sameJson.ts';
 export async function upsertWorkItem(ctx: WorkDeps, item: NewItem): Promise<{ created: boolean; item: WorkItemDoc }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const reply = await ctx.collection.findOneAndUpdate({ idempotencyKey: item.idempotencyKey }, createIfMissing(item), {
-        upsert: true,
-        returnDocument: 'after',
-        includeResultMetadata: true,
-      });
+      const reply = await ctx.collection.findOneAndUpdate(
+        { idempotencyKey: item.idempotencyKey },
+        createIfMissing(item),
+        {
+          upsert: true,
+          returnDocument: 'after',
+          includeResultMetadata: true,
+        },
+      );
       if (reply.value === null) throw new Error(`upsert of work item ${item.idempotencyKey} returned no document`);
       const created = reply.lastErrorObject?.upserted !== undefined;
       if (created) ctx.telemetry.transition(null, WorkStatus.PENDING);
@@ -51,33 +55,53 @@ export async function createWorkItem(ctx: WorkDeps, input: CreateWorkItemInput):
   if (created) return { kind: 'createWorkItemSuccess', item };
   if (item.creationId === wanted.creationId) {
     ctx.telemetry.transition(null, WorkStatus.PENDING);
-    return { kind: 'createWorkItemSuccess', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item };
+    return {
+      kind: 'createWorkItemSuccess',
+      item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item,
+    };
   }
   const replay = { requestId: input.idempotencyKey, firstSeenAt: item.createdAt };
   // Items created before priority and runAt existed have neither: they compare as the defaults.
   const itemPriority = item.priority ?? 0;
   const itemRunAt = item.runAt?.getTime() ?? null;
   const differing =
-    item.kind !== wanted.kind ? 'kind'
-    : item.maxAttempts !== wanted.maxAttempts ? 'maxAttempts'
-    : itemPriority !== wanted.priority ? 'priority'
-    : itemRunAt !== (wanted.runAt?.getTime() ?? null) ? 'runAt'
-    : (item.group ?? null) !== (wanted.group ?? null) ? 'group'
-    : !sameJson(item.payload, wanted.payload) ? 'payload'
-    : null;
+    item.kind !== wanted.kind
+      ? 'kind'
+      : item.maxAttempts !== wanted.maxAttempts
+        ? 'maxAttempts'
+        : itemPriority !== wanted.priority
+          ? 'priority'
+          : itemRunAt !== (wanted.runAt?.getTime() ?? null)
+            ? 'runAt'
+            : (item.group ?? null) !== (wanted.group ?? null)
+              ? 'group'
+              : !sameJson(item.payload, wanted.payload)
+                ? 'payload'
+                : null;
   if (differing !== null) {
     const field = differing;
     const first =
-      field === 'payload' ? 'another payload'
-      : field === 'priority' ? `priority ${itemPriority}`
-      : field === 'runAt' ? `runAt ${item.runAt?.toISOString() ?? 'null'}`
-      : field === 'group' ? `group ${item.group ?? 'null'}`
-      : `${field} ${String(item[field])}`;
+      field === 'payload'
+        ? 'another payload'
+        : field === 'priority'
+          ? `priority ${itemPriority}`
+          : field === 'runAt'
+            ? `runAt ${item.runAt?.toISOString() ?? 'null'}`
+            : field === 'group'
+              ? `group ${item.group ?? 'null'}`
+              : `${field} ${String(item[field])}`;
     const detail = `idempotencyKey ${input.idempotencyKey} was first used with ${first}: use a new key for a new item`;
     return { kind: 'idempotencyKeyReused', ...replay, field, detail };
   }
   // The outcome as first decided; an item created before snapshots were kept answers as it is now.
-  return { kind: 'duplicateReplayed', ...replay, original: { kind: 'createWorkItemSuccess', item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item } };
+  return {
+    kind: 'duplicateReplayed',
+    ...replay,
+    original: {
+      kind: 'createWorkItemSuccess',
+      item: item.createOutcome ? { ...item.createOutcome, _id: item._id } : item,
+    },
+  };
 }
 
 /** One withdrawal's payout; `traceparent` is the withdrawal's trace (stored on its entry), when it was traced. */
@@ -120,7 +144,9 @@ export async function createPayoutWorkItem(
 export async function createPayoutWorkItems(ctx: WorkDeps, payouts: PayoutInput[]): Promise<{ created: number }> {
   if (payouts.length === 0) return { created: 0 };
   const items = payouts.map(payoutItem);
-  const operations = items.map((item) => ({ updateOne: { filter: { idempotencyKey: item.idempotencyKey }, update: createIfMissing(item), upsert: true } }));
+  const operations = items.map((item) => ({
+    updateOne: { filter: { idempotencyKey: item.idempotencyKey }, update: createIfMissing(item), upsert: true },
+  }));
   let upserted: number;
   let retry: NewItem[] = [];
   try {

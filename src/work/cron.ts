@@ -21,16 +21,26 @@ export function isTimeZone(timeZone: string): boolean {
 
 /** Checks a cron expression and zone; the detail says what is wrong, for InvalidSchedule. */
 export function checkCron(cron: string, timeZone: string): CronCheck {
-  if (!isTimeZone(timeZone)) return { ok: false, detail: `timeZone ${JSON.stringify(timeZone)} is not an IANA time zone (e.g. Europe/Paris, America/New_York, UTC)` };
+  if (!isTimeZone(timeZone))
+    return {
+      ok: false,
+      detail: `timeZone ${JSON.stringify(timeZone)} is not an IANA time zone (e.g. Europe/Paris, America/New_York, UTC)`,
+    };
   const fields = cron.trim().split(/\s+/).length;
   if (!cron.trim().startsWith('@') && (fields < 5 || fields > 6)) {
-    return { ok: false, detail: `cron ${JSON.stringify(cron)} has ${fields} fields: expected 5 (minute hour day-of-month month day-of-week) or 6 (seconds first)` };
+    return {
+      ok: false,
+      detail: `cron ${JSON.stringify(cron)} has ${fields} fields: expected 5 (minute hour day-of-month month day-of-week) or 6 (seconds first)`,
+    };
   }
   try {
     const expression = CronExpressionParser.parse(cron, { tz: timeZone, currentDate: new Date(0) });
     expression.next();
   } catch (error) {
-    return { ok: false, detail: `cron ${JSON.stringify(cron)}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      detail: `cron ${JSON.stringify(cron)}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   return { ok: true, fields };
 }

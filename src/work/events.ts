@@ -62,7 +62,14 @@ export function toWorkItemStatusEvent(change: Document): WorkItemStatusEvent | n
   const wallTime = change['wallTime'] instanceof Date ? change['wallTime'] : new Date();
   if (change['operationType'] === 'insert') {
     if (!doc?.status || typeof doc.version !== 'number' || !doc.kind) return null;
-    return { itemId, kind: doc.kind, status: doc.status, previousStatus: doc.previousStatus ?? null, version: doc.version, at: doc.createdAt ?? wallTime };
+    return {
+      itemId,
+      kind: doc.kind,
+      status: doc.status,
+      previousStatus: doc.previousStatus ?? null,
+      version: doc.version,
+      at: doc.createdAt ?? wallTime,
+    };
   }
   const fields = change['updateDescription']?.updatedFields as Partial<WorkItemDoc> | undefined;
   if (!fields || typeof fields.version !== 'number' || !doc?.kind) return null;

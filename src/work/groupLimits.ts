@@ -53,7 +53,13 @@ function liveHoldersExcept(itemId: ObjectId): Document {
  * Takes a place in the item's group (just claimed in `session`'s transaction) while fewer than
  * `limit` live items of the group hold one. Returns false when the group is full.
  */
-export async function takeGroupPlace(places: Collection<GroupPlaceDoc>, item: WorkItemDoc, group: string, limit: number, session: ClientSession): Promise<boolean> {
+export async function takeGroupPlace(
+  places: Collection<GroupPlaceDoc>,
+  item: WorkItemDoc,
+  group: string,
+  limit: number,
+  session: ClientSession,
+): Promise<boolean> {
   const _id = groupPlaceId(item.kind, group);
   const holder = { itemId: item._id, leaseExpiresAt: item.leaseExpiresAt };
   const take = async () =>
@@ -65,12 +71,21 @@ export async function takeGroupPlace(places: Collection<GroupPlaceDoc>, item: Wo
       )
     ).matchedCount === 1;
   if (await take()) return true;
-  const made = await places.updateOne({ _id }, { $setOnInsert: { kind: item.kind, group, running: [] } }, { upsert: true, session });
+  const made = await places.updateOne(
+    { _id },
+    { $setOnInsert: { kind: item.kind, group, running: [] } },
+    { upsert: true, session },
+  );
   return made.upsertedCount === 1 && (await take());
 }
 
 /** The holder's lease follows its item's (a heartbeat), in the heartbeat's transaction. */
-export async function extendGroupPlace(places: Collection<GroupPlaceDoc>, item: WorkItemDoc, group: string, session: ClientSession): Promise<void> {
+export async function extendGroupPlace(
+  places: Collection<GroupPlaceDoc>,
+  item: WorkItemDoc,
+  group: string,
+  session: ClientSession,
+): Promise<void> {
   await places.updateOne(
     { _id: groupPlaceId(item.kind, group), 'running.itemId': item._id },
     [
@@ -79,7 +94,13 @@ export async function extendGroupPlace(places: Collection<GroupPlaceDoc>, item: 
           running: {
             $map: {
               input: '$running',
-              in: { $cond: [{ $eq: ['$$this.itemId', { $literal: item._id }] }, { itemId: '$$this.itemId', leaseExpiresAt: { $literal: item.leaseExpiresAt } }, '$$this'] },
+              in: {
+                $cond: [
+                  { $eq: ['$$this.itemId', { $literal: item._id }] },
+                  { itemId: '$$this.itemId', leaseExpiresAt: { $literal: item.leaseExpiresAt } },
+                  '$$this',
+                ],
+              },
             },
           },
         },
@@ -90,15 +111,41 @@ export async function extendGroupPlace(places: Collection<GroupPlaceDoc>, item: 
 }
 
 /** The item no longer runs (completed): its group's place is free at once. */
-export async function releaseGroupPlace(places: Collection<GroupPlaceDoc>, item: Pick<WorkItemDoc, '_id' | 'kind' | 'group'>): Promise<void> {
+export async function releaseGroupPlace(
+  places: Collection<GroupPlaceDoc>,
+  item: Pick<WorkItemDoc, '_id' | 'kind' | 'group'>,
+): Promise<void> {
   if (item.group === undefined) return;
-  await places.updateOne({ _id: groupPlaceId(item.kind, item.group), 'running.itemId': item._id }, { $pull: { running: { itemId: item._id } } });
+  await places.updateOne(
+    { _id: groupPlaceId(item.kind, item.group), 'running.itemId': item._id },
+    { $pull: { running: { itemId: item._id } } },
+  );
+}
+
+/** The group places of several completed items, freed in one write (a batch of completions). */
+export async function releaseGroupPlaces(
+  places: Collection<GroupPlaceDoc>,
+  items: ReadonlyArray<Pick<WorkItemDoc, '_id' | 'kind' | 'group'>>,
+): Promise<void> {
+  const grouped = items.filter((item) => item.group !== undefined);
+  if (grouped.length === 0) return;
+  if (grouped.length === 1) return releaseGroupPlace(places, grouped[0]!);
+  const ids = grouped.map((item) => item._id);
+  const placeIds = [...new Set(grouped.map((item) => groupPlaceId(item.kind, item.group!)))];
+  await places.updateMany(
+    { _id: { $in: placeIds }, 'running.itemId': { $in: ids } },
+    { $pull: { running: { itemId: { $in: ids } } } },
+  );
 }
 
 /** The configured limits (WORK_GROUP_LIMITS), written at start-up; a kind left out keeps what it had. */
 export async function setGroupLimits(db: Db, limits: Readonly<Record<string, number>>): Promise<void> {
   for (const [kind, limit] of Object.entries(limits)) {
-    await groupLimits(db).updateOne({ _id: kind }, { $set: { limit }, $setOnInsert: { running: [] } }, { upsert: true });
+    await groupLimits(db).updateOne(
+      { _id: kind },
+      { $set: { limit }, $setOnInsert: { running: [] } },
+      { upsert: true },
+    );
   }
 }
 

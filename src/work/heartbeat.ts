@@ -4,7 +4,8 @@ import type { WorkItemDoc } from './model.ts';
 import { extendPlace } from './kindLimits.ts';
 import { extendGroupPlace } from './groupLimits.ts';
 import { inTransaction } from './claimWrite.ts';
-import type { HeartbeatWorkItemInput } from './inputs.ts';
+import type { HeartbeatWorkItemInput, HeartbeatWorkItemsInput } from './inputs.ts';
+import { acrossElections } from '../db/elections.ts';
 import * as pipelines from './pipelines.ts';
 import { refused } from './conditionalWrite.ts';
 import type { HeartbeatResult } from './results.ts';
@@ -15,10 +16,14 @@ import type { HeartbeatResult } from './results.ts';
  */
 export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemInput): Promise<HeartbeatResult> {
   const extend = (session?: ClientSession) =>
-    ctx.collection.findOneAndUpdate(ctx.preconditions.heldBy(input.id, input.workerId, input.version), pipelines.heartbeat(), {
-      returnDocument: 'after',
-      ...(session ? { session } : {}),
-    });
+    ctx.collection.findOneAndUpdate(
+      ctx.preconditions.heldBy(input.id, input.workerId, input.version),
+      pipelines.heartbeat(),
+      {
+        returnDocument: 'after',
+        ...(session ? { session } : {}),
+      },
+    );
   const [limited, groupLimited] = await Promise.all([ctx.limitedKinds(), ctx.groupLimitedKinds()]);
   let item: WorkItemDoc | null;
   if (limited.size === 0 && groupLimited.size === 0) item = await extend();
@@ -31,7 +36,8 @@ export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemI
         const extended = await extend(session);
         if (extended !== null && limited.has(extended.kind)) await extendPlace(ctx.kindLimits, extended, session);
         // W9: and its group's place likewise.
-        if (extended?.group !== undefined && groupLimited.has(extended.kind)) await extendGroupPlace(ctx.groupPlaces, extended, extended.group, session);
+        if (extended?.group !== undefined && groupLimited.has(extended.kind))
+          await extendGroupPlace(ctx.groupPlaces, extended, extended.group, session);
         return extended;
       });
     } finally {
@@ -40,4 +46,13 @@ export async function heartbeatWorkItem(ctx: WorkDeps, input: HeartbeatWorkItemI
   }
   if (item === null) return refused(ctx, 'heartbeat', input.id, input.workerId, { version: input.version });
   return { kind: 'heartbeatSuccess', item };
+}
+
+/**
+ * A batch of heartbeats: each item is the single heartbeat, side by side, each rerun through
+ * elections on its own (a heartbeat changes nothing a rerun could find changed). One item's
+ * refusal (its lease taken over) is its own answer and leaves the others' leases extended.
+ */
+export async function heartbeatWorkItems(ctx: WorkDeps, input: HeartbeatWorkItemsInput): Promise<HeartbeatResult[]> {
+  return Promise.all(input.items.map((item) => acrossElections(() => heartbeatWorkItem(ctx, item))));
 }

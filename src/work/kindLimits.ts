@@ -49,7 +49,11 @@ function liveHoldersExcept(itemId: ObjectId): Document {
  * Takes a place for `item` (just claimed in `session`'s transaction): matches only while the
  * kind's live holders are fewer than its limit. Returns false when the kind is full.
  */
-export async function takePlace(limits: Collection<KindLimitDoc>, item: WorkItemDoc, session: ClientSession): Promise<boolean> {
+export async function takePlace(
+  limits: Collection<KindLimitDoc>,
+  item: WorkItemDoc,
+  session: ClientSession,
+): Promise<boolean> {
   const holder = { itemId: item._id, leaseExpiresAt: item.leaseExpiresAt };
   const reply = await limits.updateOne(
     { _id: item.kind, $expr: { $lt: [{ $size: liveHoldersExcept(item._id) }, '$limit'] } },
@@ -60,7 +64,11 @@ export async function takePlace(limits: Collection<KindLimitDoc>, item: WorkItem
 }
 
 /** The holder's lease follows its item's (a heartbeat), in the heartbeat's transaction. */
-export async function extendPlace(limits: Collection<KindLimitDoc>, item: WorkItemDoc, session: ClientSession): Promise<void> {
+export async function extendPlace(
+  limits: Collection<KindLimitDoc>,
+  item: WorkItemDoc,
+  session: ClientSession,
+): Promise<void> {
   await limits.updateOne(
     { _id: item.kind, 'running.itemId': item._id },
     [
@@ -69,7 +77,13 @@ export async function extendPlace(limits: Collection<KindLimitDoc>, item: WorkIt
           running: {
             $map: {
               input: '$running',
-              in: { $cond: [{ $eq: ['$$this.itemId', { $literal: item._id }] }, { itemId: '$$this.itemId', leaseExpiresAt: { $literal: item.leaseExpiresAt } }, '$$this'] },
+              in: {
+                $cond: [
+                  { $eq: ['$$this.itemId', { $literal: item._id }] },
+                  { itemId: '$$this.itemId', leaseExpiresAt: { $literal: item.leaseExpiresAt } },
+                  '$$this',
+                ],
+              },
             },
           },
         },
@@ -80,8 +94,26 @@ export async function extendPlace(limits: Collection<KindLimitDoc>, item: WorkIt
 }
 
 /** The item no longer runs (completed): its place is free at once. */
-export async function releasePlace(limits: Collection<KindLimitDoc>, item: Pick<WorkItemDoc, '_id' | 'kind'>): Promise<void> {
+export async function releasePlace(
+  limits: Collection<KindLimitDoc>,
+  item: Pick<WorkItemDoc, '_id' | 'kind'>,
+): Promise<void> {
   await limits.updateOne({ _id: item.kind, 'running.itemId': item._id }, { $pull: { running: { itemId: item._id } } });
+}
+
+/** The places of several completed items, freed in one write (a batch of completions). */
+export async function releasePlaces(
+  limits: Collection<KindLimitDoc>,
+  items: ReadonlyArray<Pick<WorkItemDoc, '_id' | 'kind'>>,
+): Promise<void> {
+  if (items.length === 0) return;
+  if (items.length === 1) return releasePlace(limits, items[0]!);
+  const ids = items.map((item) => item._id);
+  const kinds = [...new Set(items.map((item) => item.kind))];
+  await limits.updateMany(
+    { _id: { $in: kinds }, 'running.itemId': { $in: ids } },
+    { $pull: { running: { itemId: { $in: ids } } } },
+  );
 }
 
 /** The configured limits (WORK_KIND_LIMITS), written at start-up; a kind left out keeps what it had. */
@@ -92,8 +124,13 @@ export async function setKindLimits(db: Db, limits: Readonly<Record<string, numb
 }
 
 /** The limited kinds: one small document per limited kind (a handful). */
-export async function limitsOf(limits: Collection<KindLimitDoc>, session?: ClientSession): Promise<Map<string, number>> {
-  const found = await limits.find({}, { projection: { limit: 1 }, hint: '_id_', ...(session ? { session } : {}) }).toArray();
+export async function limitsOf(
+  limits: Collection<KindLimitDoc>,
+  session?: ClientSession,
+): Promise<Map<string, number>> {
+  const found = await limits
+    .find({}, { projection: { limit: 1 }, hint: '_id_', ...(session ? { session } : {}) })
+    .toArray();
   return new Map(found.map((doc) => [doc._id, doc.limit]));
 }
 
@@ -102,7 +139,10 @@ export async function limitsOf(limits: Collection<KindLimitDoc>, session?: Clien
  * extra round trip. Only *which* kinds are limited can be that stale: the limit itself is read by
  * the place-taking write from the kind's document, so a changed limit binds the very next claim.
  */
-export function cachedLimits(limits: Collection<KindLimitDoc>, refreshMs: number): () => Promise<ReadonlyMap<string, number>> {
+export function cachedLimits(
+  limits: Collection<KindLimitDoc>,
+  refreshMs: number,
+): () => Promise<ReadonlyMap<string, number>> {
   let cached: { at: number; value: Promise<Map<string, number>> } | null = null;
   return () => {
     const now = performance.now();

@@ -32,6 +32,16 @@ export const WorkLimits = Object.freeze({
    */
   claimBatchRoundsMax: 3,
   /**
+   * Items one `completeWorkItems` (or `heartbeatWorkItems`) may name: each is its own fenced write,
+   * sent side by side, so this bounds the work of one call as `claimBatchMax` does a claim's. A
+   * worker holds at most its concurrency plus one claim batch ahead (`claimBatchMax`), so 64
+   * covers a worker of concurrency 48 in one call; a bigger one splits its batch. Results are up
+   * to `resultMaxBytes` each, so a full batch of the largest results would pass the HTTP body
+   * limit (1 MiB by default): the SDK also splits a batch by its bytes.
+   */
+  completeBatchMax: 64,
+  heartbeatBatchMax: 64,
+  /**
    * How stale an API process's list of limited kinds may be (W5): limits are set at start-up, so a
    * second is plenty, and a claim then needs no extra read (the limit itself is read by the write).
    */

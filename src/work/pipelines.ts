@@ -15,7 +15,12 @@ function lit(value: unknown): Document {
  * The common shape of a transition: remember the status left, move to `to`, bump the version
  * (the fencing token), and append to the bounded history what this very write did.
  */
-function transition(to: unknown, workerId: string | null, fields: Document, historyWorkerId: unknown = lit(workerId)): Document[] {
+function transition(
+  to: unknown,
+  workerId: string | null,
+  fields: Document,
+  historyWorkerId: unknown = lit(workerId),
+): Document[] {
   return [
     { $set: { previousStatus: '$status' } },
     { $set: { ...fields, status: to, version: { $add: ['$version', 1] }, updatedAt: '$$NOW' } },
@@ -26,7 +31,15 @@ function transition(to: unknown, workerId: string | null, fields: Document, hist
             {
               $concatArrays: [
                 { $ifNull: ['$history', []] },
-                [{ from: '$previousStatus', to: '$status', version: '$version', at: '$$NOW', workerId: historyWorkerId }],
+                [
+                  {
+                    from: '$previousStatus',
+                    to: '$status',
+                    version: '$version',
+                    at: '$$NOW',
+                    workerId: historyWorkerId,
+                  },
+                ],
               ],
             },
             -WorkLimits.historyLengthMax,
@@ -96,7 +109,9 @@ export function createIfMissing(item: NewItem): Document[] {
           if: { $eq: [{ $type: '$version' }, 'missing'] },
           // The item as created (less `_id`, which an upsert adds after the pipeline), kept so that
           // a replay answers this outcome, not the item as it is later.
-          then: item.keepsCreateOutcome ? { $mergeObjects: ['$$ROOT', fresh, { createOutcome: { $mergeObjects: ['$$ROOT', fresh] } }] } : { $mergeObjects: ['$$ROOT', fresh] },
+          then: item.keepsCreateOutcome
+            ? { $mergeObjects: ['$$ROOT', fresh, { createOutcome: { $mergeObjects: ['$$ROOT', fresh] } }] }
+            : { $mergeObjects: ['$$ROOT', fresh] },
           else: '$$ROOT',
         },
       },
@@ -171,7 +186,9 @@ export function complete(
     ...(failed
       ? [
           { $set: { completionOutcome: '$$ROOT' } },
-          { $unset: ['completionOutcome.completionOutcome', 'completionOutcome.createOutcome', 'completionOutcome._id'] },
+          {
+            $unset: ['completionOutcome.completionOutcome', 'completionOutcome.createOutcome', 'completionOutcome._id'],
+          },
         ]
       : [{ $unset: 'completionOutcome' }]),
   ];

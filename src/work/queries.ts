@@ -30,15 +30,29 @@ export async function getWorkItem(ctx: WorkDeps, id: ObjectId, options: ReadOpti
  * The item a client created under `idempotencyKey` (its own key, not namespaced); failing that, a
  * scheduled item named by its whole key (`schedule:<name>:<period start ISO>`, as stored).
  */
-export async function workItemByKey(ctx: WorkDeps, idempotencyKey: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
-  const own = await ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.CLIENT, idempotencyKey) }, { hint: ReadIndex.key, session: options.session });
+export async function workItemByKey(
+  ctx: WorkDeps,
+  idempotencyKey: string,
+  options: ReadOptions = {},
+): Promise<WorkItemDoc | null> {
+  const own = await ctx.collection.findOne(
+    { idempotencyKey: namespacedKey(KeyNamespace.CLIENT, idempotencyKey) },
+    { hint: ReadIndex.key, session: options.session },
+  );
   if (own !== null || !idempotencyKey.startsWith(`${KeyNamespace.SCHEDULE}:`)) return own;
   return ctx.collection.findOne({ idempotencyKey }, { hint: ReadIndex.key, session: options.session });
 }
 
 /** The PAYOUT item the projection made for a withdrawal entry, if it has been made. */
-export async function payoutFor(ctx: WorkDeps, entryId: string, options: ReadOptions = {}): Promise<WorkItemDoc | null> {
-  return ctx.collection.findOne({ idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, entryId) }, { hint: ReadIndex.key, session: options.session });
+export async function payoutFor(
+  ctx: WorkDeps,
+  entryId: string,
+  options: ReadOptions = {},
+): Promise<WorkItemDoc | null> {
+  return ctx.collection.findOne(
+    { idempotencyKey: namespacedKey(KeyNamespace.PAYOUT, entryId) },
+    { hint: ReadIndex.key, session: options.session },
+  );
 }
 
 export interface WorkItemPageQuery {
@@ -80,18 +94,28 @@ function itemsFilter(query: Omit<WorkItemPageQuery, 'first' | 'after'>): { filte
     ...(Object.keys(id).length > 0 ? { _id: id } : {}),
     ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}),
   };
-  const hint = query.key !== undefined ? ReadIndex.key : query.kind !== undefined ? ReadIndex.byKindStatus : ReadIndex.byStatus;
+  const hint =
+    query.key !== undefined ? ReadIndex.key : query.kind !== undefined ? ReadIndex.byKindStatus : ReadIndex.byStatus;
   return { filter, hint };
 }
 
 /** Keyset pagination on `_id` (creation order), so a page never shifts when items change status meanwhile. */
-export async function listWorkItems(ctx: WorkDeps, query: WorkItemPageQuery, options: ReadOptions = {}): Promise<WorkItemPage> {
+export async function listWorkItems(
+  ctx: WorkDeps,
+  query: WorkItemPageQuery,
+  options: ReadOptions = {},
+): Promise<WorkItemPage> {
   if (query.first < 1 || query.first > WorkLimits.pageSizeMax) {
     throw new RangeError(`first must be between 1 and ${WorkLimits.pageSizeMax}, got ${query.first}`);
   }
   const { filter, hint } = itemsFilter(query);
-  const page: Filter<WorkItemDoc> = query.after === undefined ? filter : { $and: [filter, { _id: { $gt: query.after } }] };
-  const found = await ctx.collection.find(page, { hint, session: options.session }).sort({ _id: 1 }).limit(query.first + 1).toArray();
+  const page: Filter<WorkItemDoc> =
+    query.after === undefined ? filter : { $and: [filter, { _id: { $gt: query.after } }] };
+  const found = await ctx.collection
+    .find(page, { hint, session: options.session })
+    .sort({ _id: 1 })
+    .limit(query.first + 1)
+    .toArray();
   let counted: Promise<{ totalCount: number; totalCountCapped: boolean }> | null = null;
   return {
     items: found.slice(0, query.first),
@@ -99,8 +123,15 @@ export async function listWorkItems(ctx: WorkDeps, query: WorkItemPageQuery, opt
     count: () =>
       (counted ??= (async () => {
         // The `count` command: on mongod a limited count over an index is a COUNT_SCAN.
-        const total = await ctx.collection.count(filter, { hint, limit: ReadLimits.itemsCountMax + 1, session: options.session });
-        return { totalCount: Math.min(total, ReadLimits.itemsCountMax), totalCountCapped: total > ReadLimits.itemsCountMax };
+        const total = await ctx.collection.count(filter, {
+          hint,
+          limit: ReadLimits.itemsCountMax + 1,
+          session: options.session,
+        });
+        return {
+          totalCount: Math.min(total, ReadLimits.itemsCountMax),
+          totalCountCapped: total > ReadLimits.itemsCountMax,
+        };
       })()),
   };
 }
@@ -154,15 +185,22 @@ export async function workQueueStats(ctx: WorkDeps, options: ReadOptions = {}): 
   const counts = await Promise.all(
     kinds.flatMap((kind) =>
       WORK_STATUSES.map(async (status) => {
-        const n = await ctx.collection.count({ kind, status }, { hint: ReadIndex.kindStatus, limit: ReadLimits.statsCountMax + 1, session: options.session });
+        const n = await ctx.collection.count(
+          { kind, status },
+          { hint: ReadIndex.kindStatus, limit: ReadLimits.statsCountMax + 1, session: options.session },
+        );
         return { status, kind, count: Math.min(n, ReadLimits.statsCountMax), capped: n > ReadLimits.statsCountMax };
       }),
     ),
   );
   const perKind = await Promise.all(kinds.map((kind) => kindStats(ctx, kind, limits.get(kind) ?? null, options)));
-  const perGroup = (await Promise.all(kinds.map((kind) => groupStatsOfKind(ctx, kind, groupLimits.get(kind) ?? null, options)))).flat();
+  const perGroup = (
+    await Promise.all(kinds.map((kind) => groupStatsOfKind(ctx, kind, groupLimits.get(kind) ?? null, options)))
+  ).flat();
   return {
-    counts: counts.filter(({ count }) => count > 0).sort((p, q) => p.status.localeCompare(q.status) || p.kind.localeCompare(q.kind)),
+    counts: counts
+      .filter(({ count }) => count > 0)
+      .sort((p, q) => p.status.localeCompare(q.status) || p.kind.localeCompare(q.kind)),
     oldestPendingAgeMs: oldest,
     conflictsSinceStart,
     kinds: perKind.filter((k) => k.waiting + k.delayed + k.running > 0),
@@ -174,13 +212,23 @@ export async function workQueueStats(ctx: WorkDeps, options: ReadOptions = {}): 
  * A kind's groups with PENDING or PROCESSING items, by a skip scan of `status_kind_group_...`
  * (one seek per group and status, at most `statsGroupsMax`), each counted on the same index.
  */
-async function groupStatsOfKind(ctx: WorkDeps, kind: string, limit: number | null, options: ReadOptions): Promise<GroupStats[]> {
+async function groupStatsOfKind(
+  ctx: WorkDeps,
+  kind: string,
+  limit: number | null,
+  options: ReadOptions,
+): Promise<GroupStats[]> {
   const groups = new Set<string>();
   for (const status of [WorkStatus.PENDING, WorkStatus.PROCESSING]) {
     for (let last = ''; groups.size < ReadLimits.statsGroupsMax; ) {
       const next = await ctx.collection.findOne(
         { status, kind, group: { $gt: last } },
-        { sort: { group: 1 }, projection: { _id: 0, group: 1 }, hint: ReadIndex.pendingOfGroups, session: options.session },
+        {
+          sort: { group: 1 },
+          projection: { _id: 0, group: 1 },
+          hint: ReadIndex.pendingOfGroups,
+          session: options.session,
+        },
       );
       if (next?.group === undefined) break;
       groups.add(next.group);
@@ -188,7 +236,11 @@ async function groupStatsOfKind(ctx: WorkDeps, kind: string, limit: number | nul
     }
   }
   const countOf = async (filter: Filter<WorkItemDoc>) => {
-    const n = await ctx.collection.count(filter, { hint: ReadIndex.pendingOfGroups, limit: ReadLimits.statsCountMax + 1, session: options.session });
+    const n = await ctx.collection.count(filter, {
+      hint: ReadIndex.pendingOfGroups,
+      limit: ReadLimits.statsCountMax + 1,
+      session: options.session,
+    });
     return { n: Math.min(n, ReadLimits.statsCountMax), capped: n > ReadLimits.statsCountMax };
   };
   return Promise.all(
@@ -208,7 +260,11 @@ async function groupStatsOfKind(ctx: WorkDeps, kind: string, limit: number | nul
  */
 async function kindStats(ctx: WorkDeps, kind: string, limit: number | null, options: ReadOptions): Promise<KindStats> {
   const countOf = async (filter: Filter<WorkItemDoc>, hint: string) => {
-    const n = await ctx.collection.count(filter, { hint, limit: ReadLimits.statsCountMax + 1, session: options.session });
+    const n = await ctx.collection.count(filter, {
+      hint,
+      limit: ReadLimits.statsCountMax + 1,
+      session: options.session,
+    });
     return { n: Math.min(n, ReadLimits.statsCountMax), capped: n > ReadLimits.statsCountMax };
   };
   const [waiting, delayed, running] = await Promise.all([
@@ -216,7 +272,14 @@ async function kindStats(ctx: WorkDeps, kind: string, limit: number | null, opti
     countOf({ status: WorkStatus.PENDING, kind, $expr: { $gt: ['$availableAt', '$$NOW'] } }, ReadIndex.pendingOfKind),
     countOf({ kind, status: WorkStatus.PROCESSING }, ReadIndex.kindStatus),
   ]);
-  return { kind, waiting: waiting.n, delayed: delayed.n, running: running.n, capped: waiting.capped || delayed.capped || running.capped, limit };
+  return {
+    kind,
+    waiting: waiting.n,
+    delayed: delayed.n,
+    running: running.n,
+    capped: waiting.capped || delayed.capped || running.capped,
+    limit,
+  };
 }
 
 async function distinctKinds(ctx: WorkDeps, options: ReadOptions): Promise<string[]> {
@@ -239,7 +302,12 @@ async function oldestPendingAgeMs(ctx: WorkDeps, options: ReadOptions): Promise<
   // The smallest availableAt among PENDING items: if even it is not due, none is.
   const first = await ctx.collection.findOne(
     { status: WorkStatus.PENDING },
-    { sort: { availableAt: 1 }, projection: { _id: 0, ageMs: { $subtract: ['$$NOW', '$availableAt'] } }, hint: ReadIndex.pending, session: options.session },
+    {
+      sort: { availableAt: 1 },
+      projection: { _id: 0, ageMs: { $subtract: ['$$NOW', '$availableAt'] } },
+      hint: ReadIndex.pending,
+      session: options.session,
+    },
   );
   const ageMs = first === null ? null : Number((first as unknown as { ageMs: unknown }).ageMs);
   return ageMs === null || !Number.isFinite(ageMs) || ageMs < 0 ? null : ageMs;
@@ -247,5 +315,9 @@ async function oldestPendingAgeMs(ctx: WorkDeps, options: ReadOptions): Promise<
 
 /** The items changed last, newest first: a walk of `updatedAt_id` that stops after `first`. */
 export async function recentWorkItems(ctx: WorkDeps, first: number, options: ReadOptions = {}): Promise<WorkItemDoc[]> {
-  return ctx.collection.find({}, { hint: ReadIndex.recent, session: options.session }).sort({ updatedAt: -1, _id: -1 }).limit(first).toArray();
+  return ctx.collection
+    .find({}, { hint: ReadIndex.recent, session: options.session })
+    .sort({ updatedAt: -1, _id: -1 })
+    .limit(first)
+    .toArray();
 }

@@ -14,7 +14,9 @@ import type { RequeueResult } from './results.ts';
 export async function requeueWorkItem(ctx: WorkDeps, input: RequeueWorkItemInput): Promise<RequeueResult> {
   const requeueId = randomUUID();
   const item = await acrossElections(() =>
-    ctx.collection.findOneAndUpdate(ctx.preconditions.requeue(input.id, input.version), pipelines.requeue(requeueId), { returnDocument: 'after' }),
+    ctx.collection.findOneAndUpdate(ctx.preconditions.requeue(input.id, input.version), pipelines.requeue(requeueId), {
+      returnDocument: 'after',
+    }),
   );
   if (item !== null) {
     applied(ctx, 'requeue', item, null);

@@ -63,4 +63,6 @@ export type ScheduleResult =
   | DuplicateReplayed<ScheduleWorkSuccess>
   | { kind: 'idempotencyKeyReused'; requestId: string; firstSeenAt: Date; field: string | null; detail: string };
 
-export type UnscheduleResult = { kind: 'unscheduleWorkSuccess'; schedule: ScheduleDoc } | { kind: 'scheduleNotFound'; name: string };
+export type UnscheduleResult =
+  | { kind: 'unscheduleWorkSuccess'; schedule: ScheduleDoc }
+  | { kind: 'scheduleNotFound'; name: string };

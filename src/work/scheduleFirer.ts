@@ -53,7 +53,11 @@ export interface FirePass {
  * span's start: one write (`$$NOW`, so every process agrees), an upsert the first time. Only the
  * process's first tick may start a new span.
  */
-export async function markFirerAlive(leases: Collection<LivenessDoc>, outageAfterMs: number, firstTick: boolean): Promise<FireClock> {
+export async function markFirerAlive(
+  leases: Collection<LivenessDoc>,
+  outageAfterMs: number,
+  firstTick: boolean,
+): Promise<FireClock> {
   const recent = { $gte: [{ $ifNull: ['$aliveAt', new Date(0)] }, { $subtract: ['$$NOW', outageAfterMs] }] };
   const doc = await leases.findOneAndUpdate(
     { _id: LIVENESS_ID },
@@ -89,11 +93,18 @@ export async function fireDueSchedules(ctx: WorkDeps, clock: FireClock): Promise
 }
 
 /** Which periods of `schedule` this pass fires, oldest first, and how far its cursor then moves. */
-export function periodsToFire(schedule: Pick<ScheduleDoc, 'cron' | 'timeZone' | 'catchUp' | 'firedThrough'>, clock: FireClock): { fire: Date[]; through: Date; more: boolean } {
+export function periodsToFire(
+  schedule: Pick<ScheduleDoc, 'cron' | 'timeZone' | 'catchUp' | 'firedThrough'>,
+  clock: FireClock,
+): { fire: Date[]; through: Date; more: boolean } {
   const { cron, timeZone, firedThrough } = schedule;
-  const missedBound = schedule.catchUp === CatchUp.ALL ? ScheduleLimits.catchUpAllMax : schedule.catchUp === CatchUp.LATEST ? 1 : 0;
+  const missedBound =
+    schedule.catchUp === CatchUp.ALL ? ScheduleLimits.catchUpAllMax : schedule.catchUp === CatchUp.LATEST ? 1 : 0;
   // Missed while no process ran: after the cursor and before the span began; the newest ones.
-  const missed = clock.upSince > firedThrough && missedBound > 0 ? firesBefore(cron, timeZone, firedThrough, clock.upSince, missedBound).reverse() : [];
+  const missed =
+    clock.upSince > firedThrough && missedBound > 0
+      ? firesBefore(cron, timeZone, firedThrough, clock.upSince, missedBound).reverse()
+      : [];
   // Periods of the current span: every one, late or not.
   const liveAfter = clock.upSince > firedThrough ? new Date(clock.upSince.getTime() - 1) : firedThrough;
   const room = ScheduleLimits.periodsPerPassMax;
@@ -187,7 +198,11 @@ export class ScheduleFirer {
         turn: async () => {
           markedInTurn = true;
           const pass = await fireDueSchedules(work, await markAlive());
-          if (pass.created > 0) logger.info({ component: 'scheduleFirer', created: pass.created, periods: pass.periods }, 'scheduled items created');
+          if (pass.created > 0)
+            logger.info(
+              { component: 'scheduleFirer', created: pass.created, periods: pass.periods },
+              'scheduled items created',
+            );
           return pass.more ? 'more' : 'idle';
         },
         // Held or not: a process that does not fire still says it runs, so that a dead holder's

@@ -3,17 +3,19 @@ import { acrossElections } from '../db/elections.ts';
 import type { ReadOptions } from '../db/readOptions.ts';
 import { claimWorkItem } from './claim.ts';
 import { claimWorkItems } from './claimBatch.ts';
-import { completeWorkItem } from './complete.ts';
+import { completeWorkItem, completeWorkItems } from './complete.ts';
 import type { WorkDeps } from './workDeps.ts';
 import { createPayoutWorkItem, createPayoutWorkItems, createWorkItem, type PayoutInput } from './createItem.ts';
-import { heartbeatWorkItem } from './heartbeat.ts';
+import { heartbeatWorkItem, heartbeatWorkItems } from './heartbeat.ts';
 import { entriesWithPayout } from './payoutItems.ts';
 import type {
   ClaimWorkItemInput,
   ClaimWorkItemsInput,
   CompleteWorkItemInput,
+  CompleteWorkItemsInput,
   CreateWorkItemInput,
   HeartbeatWorkItemInput,
+  HeartbeatWorkItemsInput,
   RequeueWorkItemInput,
   ScheduleWorkInput,
   UnscheduleWorkInput,
@@ -26,7 +28,15 @@ import { listSchedules, nextFireTimes, scheduleWork, unscheduleWork } from './sc
 import { fireDueSchedules, ScheduleFirer, type FireClock, type ScheduleFirerOptions } from './scheduleFirer.ts';
 import { WorkLimits } from './limits.ts';
 import { preconditions } from './preconditions.ts';
-import { getWorkItem, listWorkItems, payoutFor, recentWorkItems, workItemByKey, workQueueStats, type WorkItemPageQuery } from './queries.ts';
+import {
+  getWorkItem,
+  listWorkItems,
+  payoutFor,
+  recentWorkItems,
+  workItemByKey,
+  workQueueStats,
+  type WorkItemPageQuery,
+} from './queries.ts';
 import { requeueWorkItem } from './requeue.ts';
 import { auditWork } from './workAudit.ts';
 import type { WorkTelemetry } from './telemetry.ts';
@@ -72,6 +82,9 @@ export function createWorkService(options: WorkServiceOptions) {
     // which a rerun finds its own applied write instead of claiming another item or losing a race.
     heartbeat: (input: HeartbeatWorkItemInput) => acrossElections(() => heartbeatWorkItem(ctx, input)),
     complete: (input: CompleteWorkItemInput) => acrossElections(() => completeWorkItem(ctx, input)),
+    // Batches rerun each item on its own (complete.ts, heartbeat.ts): one item's election is not another's rerun.
+    heartbeatMany: (input: HeartbeatWorkItemsInput) => heartbeatWorkItems(ctx, input),
+    completeMany: (input: CompleteWorkItemsInput) => completeWorkItems(ctx, input),
     requeue: (input: RequeueWorkItemInput) => requeueWorkItem(ctx, input),
     get: (id: ObjectId, options?: ReadOptions) => getWorkItem(ctx, id, options),
     byKey: (idempotencyKey: string, options?: ReadOptions) => workItemByKey(ctx, idempotencyKey, options),
@@ -92,7 +105,8 @@ export function createWorkService(options: WorkServiceOptions) {
     /** The firing step alone, at a given database-clock instant (the firer's pass; tests drive it too). */
     fireDue: (clock: FireClock) => fireDueSchedules(ctx, clock),
     /** The firer loop under its lease; `start` once per process, `stop` on shutdown. */
-    scheduleFirer: (firer: Omit<ScheduleFirerOptions, 'db' | 'work'>) => new ScheduleFirer({ ...firer, db: options.db, work: ctx }),
+    scheduleFirer: (firer: Omit<ScheduleFirerOptions, 'db' | 'work'>) =>
+      new ScheduleFirer({ ...firer, db: options.db, work: ctx }),
   });
 }
 

@@ -86,11 +86,7 @@ export function createWorkTelemetry(registry: Registry, logger: Logger): WorkTel
 }
 
 /** The trace of a write that went through: the status it left and the one it wrote. */
-export function appliedTrace(
-  operation: WorkOperation,
-  item: WorkItemDoc,
-  workerId: string | null,
-): WorkTrace {
+export function appliedTrace(operation: WorkOperation, item: WorkItemDoc, workerId: string | null): WorkTrace {
   return {
     operation,
     outcome: 'applied',

@@ -41,9 +41,17 @@ export async function auditWork(ctx: WorkDeps, since: Date): Promise<WorkAuditRe
   for (const item of read as Pick<WorkItemDoc, '_id' | 'kind' | 'status' | 'history'>[]) {
     const recent = item.history.filter((step) => step.at >= since);
     const starts = recent.filter((step) => step.to === WorkStatus.PROCESSING).length;
-    const completions = recent.filter((step) => step.from === WorkStatus.PROCESSING && step.to !== WorkStatus.PROCESSING && step.workerId !== null).length;
+    const completions = recent.filter(
+      (step) => step.from === WorkStatus.PROCESSING && step.to !== WorkStatus.PROCESSING && step.workerId !== null,
+    ).length;
     const running = item.status === WorkStatus.PROCESSING ? 1 : 0;
-    if (starts > completions + running) found.push({ id: item._id.toHexString(), kind: item.kind, status: item.status, starts, completions });
+    if (starts > completions + running)
+      found.push({ id: item._id.toHexString(), kind: item.kind, status: item.status, starts, completions });
   }
-  return { since, itemsRead: read.length, capped: items.length > ReadLimits.auditItemsMax, startedMoreThanCompleted: found };
+  return {
+    since,
+    itemsRead: read.length,
+    capped: items.length > ReadLimits.auditItemsMax,
+    startedMoreThanCompleted: found,
+  };
 }

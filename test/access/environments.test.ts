@@ -51,15 +51,24 @@ describe('development without API_KEYS', () => {
       const key = server.generatedAdminKey as string;
       expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
       const file = join(keyDir, 'admin-key');
-      expect(announced).toEqual([`API_KEYS is unset: generated a development admin key (kept in ${file}, mode 0600; delete the file for a new one): ${key}`]);
+      expect(announced).toEqual([
+        `API_KEYS is unset: generated a development admin key (kept in ${file}, mode 0600; delete the file for a new one): ${key}`,
+      ]);
       expect((await readFile(file, 'utf8')).trim()).toBe(key);
       expect((await stat(file)).mode & 0o777).toBe(0o600);
       // Admin-only rights work with it; another token does not.
-      expect((await post(server.url, PROBE_MUTATIONS.requeueWork, `Bearer ${key}`)).data).toEqual({ probeRequeueWork: 'requeueWork' });
-      const unknown = (await post(server.url, '{ probeQuery }', `Bearer ${key}x`)).errors?.[0] as { message?: string; extensions?: { code?: string } };
+      expect((await post(server.url, PROBE_MUTATIONS.requeueWork, `Bearer ${key}`)).data).toEqual({
+        probeRequeueWork: 'requeueWork',
+      });
+      const unknown = (await post(server.url, '{ probeQuery }', `Bearer ${key}x`)).errors?.[0] as {
+        message?: string;
+        extensions?: { code?: string };
+      };
       expect(unknown.extensions?.code).toBe('UNAUTHENTICATED');
       // An old key (another DATA_DIR, a deleted file) hears where a development key lives.
-      expect(unknown.message).toContain('npm start keeps its generated admin key in DATA_DIR/admin-key (by default .data/admin-key)');
+      expect(unknown.message).toContain(
+        'npm start keeps its generated admin key in DATA_DIR/admin-key (by default .data/admin-key)',
+      );
       expect(logged).not.toContain(key);
     } finally {
       await server.stop();

@@ -52,16 +52,19 @@ describe('access over HTTP', () => {
     ['malformed', { authorization: 'Token abc' }, 'Malformed Authorization header'],
     ['unknown', { authorization: 'Bearer not-a-key-of-this-server' }, 'Unknown API key'],
     ['empty bearer', { authorization: 'Bearer ' }, 'Malformed Authorization header'],
-  ] as const)('refuses a %s key as UNAUTHENTICATED, for queries and mutations alike', async (_name, options, message) => {
-    const before = await effects();
-    for (const query of ['{ probeQuery }', PROBE_MUTATIONS.moveMoney]) {
-      const res = await app.gql(query, {}, { key: null, ...options });
-      expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-      expect(res.errors?.[0]?.message).toContain(message);
-      expect(res.data).toBeNull();
-    }
-    expect(await effects()).toBe(before);
-  });
+  ] as const)(
+    'refuses a %s key as UNAUTHENTICATED, for queries and mutations alike',
+    async (_name, options, message) => {
+      const before = await effects();
+      for (const query of ['{ probeQuery }', PROBE_MUTATIONS.moveMoney]) {
+        const res = await app.gql(query, {}, { key: null, ...options });
+        expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+        expect(res.errors?.[0]?.message).toContain(message);
+        expect(res.data).toBeNull();
+      }
+      expect(await effects()).toBe(before);
+    },
+  );
 
   it('accepts the scheme name in any case', async () => {
     const res = await app.gql('{ probeQuery }', {}, { authorization: `bearer ${app.keys.dashboard}` });

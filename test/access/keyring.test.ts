@@ -16,8 +16,14 @@ describe('the keyring', () => {
     const offByOne = `${service.slice(0, -1)}X`;
     for (let round = 0; round < 3; round += 1) {
       expect(keyring.authenticate(`Bearer ${offByOne}`)).toEqual({ ok: false, failure: 'unknown' });
-      expect(keyring.authenticate(`Bearer ${service}`)).toEqual({ ok: true, principal: { role: 'service', keyId: keyFingerprint(service) } });
-      expect(keyring.authenticate(`bearer ${admin} `)).toEqual({ ok: true, principal: { role: 'admin', keyId: keyFingerprint(admin) } });
+      expect(keyring.authenticate(`Bearer ${service}`)).toEqual({
+        ok: true,
+        principal: { role: 'service', keyId: keyFingerprint(service) },
+      });
+      expect(keyring.authenticate(`bearer ${admin} `)).toEqual({
+        ok: true,
+        principal: { role: 'admin', keyId: keyFingerprint(admin) },
+      });
       expect(keyring.authenticate(`Bearer ${service}x`)).toEqual({ ok: false, failure: 'unknown' });
       expect(keyring.authenticate(`Bearer ${service.slice(1)}`)).toEqual({ ok: false, failure: 'unknown' });
       expect(keyring.authenticate(service)).toEqual({ ok: false, failure: 'malformed' });

@@ -38,6 +38,8 @@ const MUTATION_RIGHTS: Record<string, Right> = {
   claimWorkItems: 'processWork',
   heartbeatWorkItem: 'processWork',
   completeWorkItem: 'processWork',
+  heartbeatWorkItems: 'processWork',
+  completeWorkItems: 'processWork',
   requeueWorkItem: 'requeueWork',
   scheduleWork: 'scheduleWork',
   unscheduleWork: 'scheduleWork',
@@ -65,7 +67,10 @@ describe('access rules', () => {
     const rules = listRootFieldRules(await buildAppSchema());
     expect(rules.map((rule) => rule.coordinate)).toContain('Query.health');
     for (const rule of rules) {
-      expect({ field: rule.coordinate, right: rule.right }).toEqual({ field: rule.coordinate, right: expectedRight(rule.coordinate) });
+      expect({ field: rule.coordinate, right: rule.right }).toEqual({
+        field: rule.coordinate,
+        right: expectedRight(rule.coordinate),
+      });
     }
   });
 

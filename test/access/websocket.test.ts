@@ -25,16 +25,28 @@ describe('access over WebSocket', () => {
     ['unknown', { authorization: 'Bearer not-a-key-of-this-server' }],
     ['non-string', { authorization: 42 }],
   ] as const)('closes a connection with %s credentials with 4401', async (_name, payload) => {
-    expect(await tryWsConnection(app.wsUrl, payload)).toEqual({ kind: 'closed', code: 4401, reason: expect.stringMatching(/^Unauthorized: (An API key is required|Malformed Authorization header|Unknown API key)/) });
+    expect(await tryWsConnection(app.wsUrl, payload)).toEqual({
+      kind: 'closed',
+      code: 4401,
+      reason: expect.stringMatching(
+        /^Unauthorized: (An API key is required|Malformed Authorization header|Unknown API key)/,
+      ),
+    });
   });
 
   it('closes a dashboard connection with 4403: dashboards may not subscribe', async () => {
     const outcome = await tryWsConnection(app.wsUrl, { authorization: `Bearer ${app.keys.dashboard}` });
-    expect(outcome).toEqual({ kind: 'closed', code: 4403, reason: 'Forbidden: role dashboard may open no subscription (allowed: ops, worker, service, admin)' });
+    expect(outcome).toEqual({
+      kind: 'closed',
+      code: 4403,
+      reason: 'Forbidden: role dashboard may open no subscription (allowed: ops, worker, service, admin)',
+    });
   });
 
   it.each(['ops', 'worker', 'service', 'admin'] as const)('acknowledges a %s connection', async (role) => {
-    expect(await tryWsConnection(app.wsUrl, { authorization: `Bearer ${app.keys[role]}` })).toEqual({ kind: 'acknowledged' });
+    expect(await tryWsConnection(app.wsUrl, { authorization: `Bearer ${app.keys[role]}` })).toEqual({
+      kind: 'acknowledged',
+    });
   });
 
   it.each(['ops', 'service', 'admin'] as const)('lets %s open every subscription', async (role) => {
@@ -50,7 +62,10 @@ describe('access over WebSocket', () => {
     const allowed = await ws.subscribe(PROBE_SUBSCRIPTIONS.subscribeWorkItemStatus).next();
     expect(allowed).toEqual({ data: { probeWorkItemStatus: 1 } });
     const refused = ws.subscribe(PROBE_SUBSCRIPTIONS.subscribe);
-    const outcome = await Promise.race([refused.next().then((result) => ({ result })), refused.ended.then((error) => ({ error }))]);
+    const outcome = await Promise.race([
+      refused.next().then((result) => ({ result })),
+      refused.ended.then((error) => ({ error })),
+    ]);
     expect(JSON.stringify(outcome)).toContain('FORBIDDEN');
   });
 
@@ -61,7 +76,10 @@ describe('access over WebSocket', () => {
     expect(await effects(app)).toBe(before);
     const allowed = await app.ws('worker').execute(PROBE_MUTATIONS.processWork);
     // As over HTTP, a mutation's result carries its consistency token.
-    expect(allowed).toEqual({ data: { probeProcessWork: 'processWork' }, extensions: { consistencyToken: expect.any(String) } });
+    expect(allowed).toEqual({
+      data: { probeProcessWork: 'processWork' },
+      extensions: { consistencyToken: expect.any(String) },
+    });
     expect(await effects(app)).toBe(before + 1);
   });
 });

@@ -14,7 +14,10 @@ import { connectTestDb, testMongoEngine, type TestDb } from '../support/mongo.ts
 /** The `graphql_operations_total` of successful queries in an app's GET /metrics, every operation name summed; 0 when absent. */
 async function okQueries(app: TestApp): Promise<number> {
   const text = await (await fetch(new URL('/metrics', app.url))).text();
-  return [...text.matchAll(/^graphql_operations_total\{type="query",outcome="ok",operation="[^"]*"\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  return [...text.matchAll(/^graphql_operations_total\{type="query",outcome="ok",operation="[^"]*"\} (\d+)$/gm)].reduce(
+    (sum, match) => sum + Number(match[1]),
+    0,
+  );
 }
 
 describe('composition root', () => {
@@ -29,7 +32,8 @@ describe('composition root', () => {
   });
 
   it("serves each app's own registry: one app's operations are not counted on the other's", async () => {
-    for (let i = 0; i < 3; i += 1) expect((await a.gql('{ health { engine } }', {}, { key: 'dashboard' })).errors).toBeUndefined();
+    for (let i = 0; i < 3; i += 1)
+      expect((await a.gql('{ health { engine } }', {}, { key: 'dashboard' })).errors).toBeUndefined();
     expect(await okQueries(a)).toBe(3);
     expect(await okQueries(b)).toBe(0);
     // Each registry still carries the process metrics.
@@ -50,7 +54,11 @@ describe('composition root', () => {
   it("hands resolvers the app's services in the context, and no database or client handle", () => {
     const logger = pino({ level: 'silent' });
     const services = buildServices({ db: test.db, engine: testMongoEngine(), logger, registry: new Registry() });
-    const context = createContext({ db: test.db, logger, services }, { ok: true, principal: { role: 'admin', keyId: 'test' } }, 'http');
+    const context = createContext(
+      { db: test.db, logger, services },
+      { ok: true, principal: { role: 'admin', keyId: 'test' } },
+      'http',
+    );
     expect(context.services).toBe(services);
     expect(Object.keys(context)).not.toContain('db');
     expect(Object.keys(context)).not.toContain('client');

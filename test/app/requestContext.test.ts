@@ -29,7 +29,12 @@ describe('the request context', () => {
     expect(app.child).not.toHaveBeenCalled();
     expect(context.logger).toBe(context.logger);
     expect(app.child).toHaveBeenCalledTimes(1);
-    expect(app.child).toHaveBeenCalledWith({ requestId: context.requestId, transport: 'http', keyId: 'key-1', role: 'service' });
+    expect(app.child).toHaveBeenCalledWith({
+      requestId: context.requestId,
+      transport: 'http',
+      keyId: 'key-1',
+      role: 'service',
+    });
     expect(context.loaders).toBe(context.loaders);
     expect(context.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(context.requestId).toBe(context.requestId);
@@ -50,12 +55,17 @@ describe('the request context', () => {
 
   it('gives each request its own id and loaders, and holds no database handle', () => {
     const app = source();
-    const [a, b] = [createContext(app, { ok: true, principal }, 'ws'), createContext(app, { ok: false, failure: 'missing' }, 'http')];
+    const [a, b] = [
+      createContext(app, { ok: true, principal }, 'ws'),
+      createContext(app, { ok: false, failure: 'missing' }, 'http'),
+    ];
     expect(a.requestId).not.toBe(b.requestId);
     expect(a.loaders).not.toBe(b.loaders);
     expect(b).toMatchObject({ principal: null, role: null, authFailure: 'missing', transport: 'http' });
     const reachable = (value: unknown, depth: number): unknown[] =>
-      depth === 0 || value === null || typeof value !== 'object' ? [value] : [value, ...Object.values(value).flatMap((inner) => reachable(inner, depth - 1))];
+      depth === 0 || value === null || typeof value !== 'object'
+        ? [value]
+        : [value, ...Object.values(value).flatMap((inner) => reachable(inner, depth - 1))];
     expect(reachable(a, 3)).not.toContain(app.db);
   });
 });

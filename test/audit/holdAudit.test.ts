@@ -32,10 +32,17 @@ describe('ledger audit: holds', () => {
     await fundedAccount(ledger, 'ha');
     await fundedAccount(ledger, 'hb');
     const held = await ledger.authorizeHold({ requestId: 'ha-1', accountId: 'ha', amount: 100, expiresInSeconds: 600 });
-    const voided = await ledger.authorizeHold({ requestId: 'ha-2', accountId: 'ha', amount: 50, expiresInSeconds: 600 });
+    const voided = await ledger.authorizeHold({
+      requestId: 'ha-2',
+      accountId: 'ha',
+      amount: 50,
+      expiresInSeconds: 600,
+    });
     if (held.kind !== 'authorizeHoldSuccess' || voided.kind !== 'authorizeHoldSuccess') throw new Error('setup');
     expect((await ledger.voidHold({ requestId: 'ha-3', holdId: voided.hold.id })).kind).toBe('voidHoldSuccess');
-    expect((await ledger.authorizeHold({ requestId: 'hb-1', accountId: 'hb', amount: 10, expiresInSeconds: 600 })).kind).toBe('authorizeHoldSuccess');
+    expect(
+      (await ledger.authorizeHold({ requestId: 'hb-1', accountId: 'hb', amount: 10, expiresInSeconds: 600 })).kind,
+    ).toBe('authorizeHoldSuccess');
     const audit = new LedgerAudit(db, silent, fast, createAuditTelemetry(new Registry()));
     expect(await audit.runNow()).toMatchObject({ kind: 'finished', run: { mismatchCount: 0 } });
 
@@ -44,15 +51,19 @@ describe('ledger audit: holds', () => {
     await accounts.updateOne({ _id: 'ha' as never }, { $inc: { held: Long.fromNumber(7) } });
     // hb's pending hold grows past its balance, and its `held` with it: only available is wrong.
     const balance = Number((await accounts.findOne({ _id: 'hb' as never }))!['balance']);
-    await db.collection(collectionNames.holds).updateOne({ accountId: 'hb' }, { $set: { amount: Long.fromNumber(balance + 5) } });
+    await db
+      .collection(collectionNames.holds)
+      .updateOne({ accountId: 'hb' }, { $set: { amount: Long.fromNumber(balance + 5) } });
     await accounts.updateOne({ _id: 'hb' as never }, { $set: { held: Long.fromNumber(balance + 5) } });
 
     const result = await audit.runNow();
     const run = result.kind === 'finished' ? result.run : undefined;
     expect(run?.mismatches).toHaveLength(2);
-    expect(run?.mismatches).toEqual(expect.arrayContaining([
-      { kind: MismatchKind.HELD, accountId: 'ha', subject: 'ha', expected: 100, actual: 107 },
-      { kind: MismatchKind.NEGATIVE_AVAILABLE, accountId: 'hb', subject: 'hb', expected: 0, actual: -5 },
-    ]));
+    expect(run?.mismatches).toEqual(
+      expect.arrayContaining([
+        { kind: MismatchKind.HELD, accountId: 'ha', subject: 'ha', expected: 100, actual: 107 },
+        { kind: MismatchKind.NEGATIVE_AVAILABLE, accountId: 'hb', subject: 'hb', expected: 0, actual: -5 },
+      ]),
+    );
   });
 });

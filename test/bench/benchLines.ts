@@ -11,4 +11,5 @@ export async function bench(argv: string[]): Promise<{ code: number; lines: stri
 }
 
 /** A measurement's line: its count of operations, no errors, and its target met or missed. */
-export const figureLine = (name: string) => new RegExp(`^${name}\\s+\\d+ ops .* errors 0 .*\\| target .*: (MET|MISSED)$`);
+export const figureLine = (name: string) =>
+  new RegExp(`^${name}\\s+\\d+ ops .* errors 0 .*\\| target .*: (MET|MISSED)$`);

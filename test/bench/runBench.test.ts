@@ -10,7 +10,6 @@ import { bench, figureLine } from './benchLines.ts';
 // mode takes minutes: that run is test/bench/allScenarios.smoke.ts (`npm run test:bench`, in CI).
 // Speed is not asserted here: targets only report.
 
-
 describe('npm run bench', () => {
   it('runs only the scenarios a name picks, then checks the invariants', async () => {
     const { code, lines } = await bench(['--quick', 'replay']);
@@ -24,9 +23,18 @@ describe('npm run bench', () => {
 
   it('reports a scenario that fails, goes on with the next, checks the invariants and exits 1', async () => {
     const replay = scenarios.find((scenario) => scenario.name === 'replay')!;
-    const failing = { name: 'fails', describe: () => 'throws in its set-up', run: () => Promise.reject(new Error('the engine stopped answering')) };
+    const failing = {
+      name: 'fails',
+      describe: () => 'throws in its set-up',
+      run: () => Promise.reject(new Error('the engine stopped answering')),
+    };
     const lines: string[] = [];
-    const code = await runBench({ argv: ['--quick'], env: { MONGODB_URI: testMongoUri() }, write: (line) => void lines.push(line), scenarios: [failing, replay] });
+    const code = await runBench({
+      argv: ['--quick'],
+      env: { MONGODB_URI: testMongoUri() },
+      write: (line) => void lines.push(line),
+      scenarios: [failing, replay],
+    });
     expect(code).toBe(1);
     expect(lines).toContain('✗ fails failed: Error: the engine stopped answering');
     expect(lines.some((line) => figureLine('replay').test(line))).toBe(true);
@@ -37,9 +45,13 @@ describe('npm run bench', () => {
   it('with --tracing on, exports every span of the run over OTLP/HTTP (the overhead figure is this run beside one without)', async () => {
     const { code, lines } = await bench(['--quick', '--tracing', 'on', 'withdraw-c32-spread']);
     expect(code, lines.join('\n')).toBe(0);
-    expect(lines).toContainEqual(expect.stringMatching(/^tracing: on, every span exported over OTLP\/HTTP to http:\/\/127\.0\.0\.1:\d+$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^tracing: on, every span exported over OTLP\/HTTP to http:\/\/127\.0\.0\.1:\d+$/),
+    );
     expect(lines.filter((line) => figureLine('withdraw-c32-spread').test(line))).toHaveLength(1);
-    const received = Number(/^tracing: (\d+) OTLP export\(s\) received$/.exec(lines.find((line) => line.endsWith('received')) ?? '')?.[1]);
+    const received = Number(
+      /^tracing: (\d+) OTLP export\(s\) received$/.exec(lines.find((line) => line.endsWith('received')) ?? '')?.[1],
+    );
     expect(received).toBeGreaterThan(0);
   }, 30_000);
 

@@ -50,12 +50,24 @@ describe('the soak verdict', () => {
     const leak = run(60, (t, s) => void (s.engineHeapMb[1] = 60 * (1 + (0.1 * Math.max(0, t - 1_200)) / 2_400)));
     const verdict = judge(leak, clean);
     expect(verdict.ok).toBe(false);
-    expect(verdict.lines.filter((l) => l.startsWith('FAIL'))).toEqual([expect.stringMatching(/^FAIL engine heap 1: 60.0 -> 66.0 MB, growth [5-9]\.\d%/)]);
+    expect(verdict.lines.filter((l) => l.startsWith('FAIL'))).toEqual([
+      expect.stringMatching(/^FAIL engine heap 1: 60.0 -> 66.0 MB, growth [5-9]\.\d%/),
+    ]);
   });
 
   it('fails a p99 that climbs, and not one that wobbles within its slack', () => {
-    expect(judge(run(60, (t, s) => void (s.p99Ms = 120 + (t > 3_000 ? 200 : 0))), clean).ok).toBe(false);
-    expect(judge(run(60, (t, s) => void (s.p99Ms = 120 + (t % 20 === 0 ? 40 : 0))), clean).ok).toBe(true);
+    expect(
+      judge(
+        run(60, (t, s) => void (s.p99Ms = 120 + (t > 3_000 ? 200 : 0))),
+        clean,
+      ).ok,
+    ).toBe(false);
+    expect(
+      judge(
+        run(60, (t, s) => void (s.p99Ms = 120 + (t % 20 === 0 ? 40 : 0))),
+        clean,
+      ).ok,
+    ).toBe(true);
   });
 
   it('fails on one error and on one lost write', () => {

@@ -27,7 +27,10 @@ const FAST: ReopenBackoff = { baseMs: 10, maxMs: 100 };
 const WAIT = { timeout: 20_000, interval: 25 };
 
 /** A stream on `collection` whose handler records what it is told; `onChange` may fail or block on purpose. */
-function follow(collection: Collection<Document>, options: { backoff?: ReopenBackoff; awaitTimeMs?: number; onChange?: (n: number) => Promise<void> | void } = {}) {
+function follow(
+  collection: Collection<Document>,
+  options: { backoff?: ReopenBackoff; awaitTimeMs?: number; onChange?: (n: number) => Promise<void> | void } = {},
+) {
   const seen: number[] = [];
   const opened: StreamOpened[] = [];
   const failures: StreamFailure[] = [];
@@ -58,8 +61,14 @@ async function seenExactly(seen: number[], expected: number[]): Promise<void> {
 }
 
 /** The change stream cursors the server holds on `collection`, with their ids and whether a getMore is waiting on them. */
-async function cursorsOn(client: MongoClient, collection: Collection<Document>): Promise<Array<{ id: bigint; active: boolean }>> {
-  const ops = await client.db('admin').aggregate([{ $currentOp: { idleCursors: true } }], { useBigInt64: true }).toArray();
+async function cursorsOn(
+  client: MongoClient,
+  collection: Collection<Document>,
+): Promise<Array<{ id: bigint; active: boolean }>> {
+  const ops = await client
+    .db('admin')
+    .aggregate([{ $currentOp: { idleCursors: true } }], { useBigInt64: true })
+    .toArray();
   return ops
     .filter((op) => op['ns'] === collection.namespace && op['cursor']?.cursorId !== undefined)
     .map((op) => ({ id: op['cursor'].cursorId as bigint, active: op['type'] === 'op' }));
@@ -131,7 +140,12 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     await insert(collection, 1, 2, 3);
     await seenExactly(followed.seen, [1, 2, 3]);
     expect(followed.failures).toEqual([expect.objectContaining({ kind: 'error', failures: 1 })]);
-    expect(followed.stream.status).toMatchObject({ state: 'open', reopens: 1, consecutiveFailures: 0, lastError: null });
+    expect(followed.stream.status).toMatchObject({
+      state: 'open',
+      reopens: 1,
+      consecutiveFailures: 0,
+      lastError: null,
+    });
   });
 
   it('in batch mode hands over what one answer brought together, in order, and all of it again when the batch failed', async () => {
@@ -171,9 +185,16 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
   });
 
   it('refuses a handler with both or neither of change and batch', () => {
-    const source = { collection: test.db.collection('neither'), pipeline: INSERTS, awaitTimeMs: 200, countOpen: () => undefined };
+    const source = {
+      collection: test.db.collection('neither'),
+      pipeline: INSERTS,
+      awaitTimeMs: 200,
+      countOpen: () => undefined,
+    };
     expect(() => new ResumableStream(source, {})).toThrow(/one of the two/);
-    expect(() => new ResumableStream(source, { change: () => undefined, batch: () => undefined })).toThrow(/one of the two/);
+    expect(() => new ResumableStream(source, { change: () => undefined, batch: () => undefined })).toThrow(
+      /one of the two/,
+    );
   });
 
   it('restarts from now when the server invalidates the stream (its collection dropped), reporting the gap', async () => {
@@ -209,7 +230,10 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     await eventually(() => expect(stream.status.state).toBe('open'), WAIT);
     await insert(collection, 1);
     await run; // resolves: no rejection escapes, nothing reopens
-    expect(stream.status).toMatchObject({ state: 'stopped', lastError: expect.stringContaining('failure handler broken on purpose') });
+    expect(stream.status).toMatchObject({
+      state: 'stopped',
+      lastError: expect.stringContaining('failure handler broken on purpose'),
+    });
     expect(open).toBe(0);
   });
 
@@ -233,12 +257,16 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     await followed.stream.start(StreamStart.now);
     await insert(collection, 1);
     await seenExactly(followed.seen, [1]);
-    expect((await changeStreamsOn(test.client, test.dbName)).filter((op) => op.ns === collection.namespace)).toHaveLength(1);
+    expect(
+      (await changeStreamsOn(test.client, test.dbName)).filter((op) => op.ns === collection.namespace),
+    ).toHaveLength(1);
 
     await followed.stream.stop();
     expect(followed.stream.status.state).toBe('stopped');
     expect(followed.cursorsOpen()).toBe(0);
-    expect((await changeStreamsOn(test.client, test.dbName)).filter((op) => op.ns === collection.namespace)).toEqual([]);
+    expect((await changeStreamsOn(test.client, test.dbName)).filter((op) => op.ns === collection.namespace)).toEqual(
+      [],
+    );
     await insert(collection, 2);
     expect(await collection.countDocuments({ n: 2 })).toBe(1); // one more round trip
     expect(followed.seen).toEqual([1]);
@@ -256,7 +284,10 @@ describe('resumable stream: delivery across failures (shared engine)', () => {
     });
     await followed.stream.start(StreamStart.now);
     await insert(collection, 1);
-    await eventually(() => expect(followed.stream.status).toMatchObject({ state: 'reopening', consecutiveFailures: 1 }), WAIT);
+    await eventually(
+      () => expect(followed.stream.status).toMatchObject({ state: 'reopening', consecutiveFailures: 1 }),
+      WAIT,
+    );
     expect(followed.cursorsOpen()).toBe(0); // the failed cursor is closed before the wait
     await followed.stream.stop();
     expect(followed.stream.status.state).toBe('stopped');
@@ -289,13 +320,22 @@ describe('resumable stream: the driver gives up (own emulator)', () => {
 
     // Every getMore and aggregate of this client fails with an unlabelled error: the driver does
     // not resume (not a resumable error) and every reopen fails until the fail point goes.
-    await withFailCommand(client, 'resumableStreamTest', 'alwaysOn', { failCommands: ['getMore', 'aggregate'], errorCode: 8, errorLabels: [] }, async () => {
-      await eventually(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThanOrEqual(2), WAIT);
-      expect(followed.stream.status.state).toBe('reopening');
-      await insert(collection, 3, 4, 5); // written while no stream is open
-    });
+    await withFailCommand(
+      client,
+      'resumableStreamTest',
+      'alwaysOn',
+      { failCommands: ['getMore', 'aggregate'], errorCode: 8, errorLabels: [] },
+      async () => {
+        await eventually(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThanOrEqual(2), WAIT);
+        expect(followed.stream.status.state).toBe('reopening');
+        await insert(collection, 3, 4, 5); // written while no stream is open
+      },
+    );
     await seenExactly(followed.seen, [1, 2, 3, 4, 5]);
-    await eventually(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), WAIT);
+    await eventually(
+      () => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }),
+      WAIT,
+    );
     expect(followed.stream.status.reopens).toBeGreaterThanOrEqual(1);
     expect(followed.failures.every((failure) => failure.kind === 'error')).toBe(true);
     expect(followed.opened.map((event) => event.gap)).toEqual(followed.opened.map(() => null));
@@ -315,7 +355,10 @@ describe('resumable stream: lost history (own emulator, tiny oplog)', () => {
     await emulator?.stop();
   });
   const overrunOplog = (name: string) =>
-    client.db('history').collection(`${name}Filler`).insertMany(Array.from({ length: 2 * OPLOG_MAX_ENTRIES }, (_, i) => ({ i })));
+    client
+      .db('history')
+      .collection(`${name}Filler`)
+      .insertMany(Array.from({ length: 2 * OPLOG_MAX_ENTRIES }, (_, i) => ({ i })));
 
   it('reports lost history when resuming from a token older than the oplog, then follows from now', async () => {
     const collection = client.db('history').collection('fromOldToken');
@@ -384,13 +427,19 @@ describe('resumable stream: the engine goes away and comes back (own emulator)',
 
       await emulator.stop();
       // More failed reopens in a row than the projection's old give-up count (8): it never gives up.
-      await eventually(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThan(8), { ...WAIT, timeout: 60_000 });
+      await eventually(() => expect(followed.stream.status.consecutiveFailures).toBeGreaterThan(8), {
+        ...WAIT,
+        timeout: 60_000,
+      });
       expect(followed.stream.status.state).toBe('reopening');
       expect(followed.stream.status.lastError).not.toBeNull();
       expect(followed.cursorsOpen()).toBe(0);
 
       emulator = await startEmulator({ port, replSetName: 'rs0' });
-      await eventually(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), { ...WAIT, timeout: 60_000 });
+      await eventually(() => expect(followed.stream.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), {
+        ...WAIT,
+        timeout: 60_000,
+      });
       await insert(collection, 2);
       await seenExactly(followed.seen, [1, 2]);
       expect(followed.stream.status.reopens).toBeGreaterThanOrEqual(1);

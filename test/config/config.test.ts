@@ -17,7 +17,13 @@ describe('loadConfig', () => {
       mongodbDb: 'precondition',
       mongoEngine: undefined,
       apiKeys: undefined,
-      limits: { mongoSocketTimeoutMs: 10_000, httpBodyLimitBytes: 1_048_576, httpHeadersTimeoutMs: 10_000, httpRequestTimeoutMs: 30_000, httpKeepAliveTimeoutMs: 5_000 },
+      limits: {
+        mongoSocketTimeoutMs: 10_000,
+        httpBodyLimitBytes: 1_048_576,
+        httpHeadersTimeoutMs: 10_000,
+        httpRequestTimeoutMs: 30_000,
+        httpKeepAliveTimeoutMs: 5_000,
+      },
     });
   });
 
@@ -42,7 +48,10 @@ describe('loadConfig', () => {
     [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI: expected a mongodb:// or mongodb+srv:// connection string'],
     [{ MONGO_ENGINE: 'uri' }, 'MONGODB_URI: required when MONGO_ENGINE=uri'],
     [{ MONGO_SOCKET_TIMEOUT_MS: '5' }, 'MONGO_SOCKET_TIMEOUT_MS: expected an integer between 100 and 600000'],
-    [{ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }, 'HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS'],
+    [
+      { HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' },
+      'HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS',
+    ],
     [{ API_KEYS: `${KEY}=root` }, 'API_KEYS: entry 1: expected a role among dashboard, ops, worker, service, admin'],
     [{ API_KEYS: 'short=admin' }, 'API_KEYS: entry 1: expected a token of 16 to 512 characters'],
     [{ API_KEYS: `${KEY}=admin,${KEY}=ops` }, 'API_KEYS: entry 2: the same token appears twice'],
@@ -71,19 +80,32 @@ describe('the payout queue (PAYOUT_QUEUE, REDIS_URL, PAYOUT_QUEUE_NAME)', () => 
   });
 
   it('takes a BullMQ queue on REDIS_URL, named payouts unless PAYOUT_QUEUE_NAME says otherwise', () => {
-    expect(loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://127.0.0.1:6379' }).payoutQueue).toEqual({ kind: 'bullmq', redisUrl: 'redis://127.0.0.1:6379', queueName: 'payouts' });
-    expect(loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'rediss://u:p@cache:6380/2', PAYOUT_QUEUE_NAME: 'eu-payouts' }).payoutQueue).toMatchObject({ queueName: 'eu-payouts' });
+    expect(loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://127.0.0.1:6379' }).payoutQueue).toEqual({
+      kind: 'bullmq',
+      redisUrl: 'redis://127.0.0.1:6379',
+      queueName: 'payouts',
+    });
+    expect(
+      loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'rediss://u:p@cache:6380/2', PAYOUT_QUEUE_NAME: 'eu-payouts' })
+        .payoutQueue,
+    ).toMatchObject({ queueName: 'eu-payouts' });
   });
 
   it('refuses bullmq without REDIS_URL, an unknown queue kind, a URL that is not redis and a name with a colon, naming each variable', () => {
     expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq' })).toThrow(/REDIS_URL: required when PAYOUT_QUEUE=bullmq/);
     expect(() => loadConfig({ PAYOUT_QUEUE: 'kafka' })).toThrow(/PAYOUT_QUEUE: expected work-items or bullmq/);
-    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'http://cache:6379' })).toThrow(/REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL/);
-    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://cache', PAYOUT_QUEUE_NAME: 'a:b' })).toThrow(/PAYOUT_QUEUE_NAME: expected a queue name/);
+    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'http://cache:6379' })).toThrow(
+      /REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL/,
+    );
+    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://cache', PAYOUT_QUEUE_NAME: 'a:b' })).toThrow(
+      /PAYOUT_QUEUE_NAME: expected a queue name/,
+    );
   });
 
   it('never echoes REDIS_URL, which may carry a password', () => {
-    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://:s3cret-pw@cache bad' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://:s3cret-pw@cache bad' })).toThrow(
+      ConfigError,
+    );
     try {
       loadConfig({ PAYOUT_QUEUE: 'bullmq', REDIS_URL: 'redis://:s3cret-pw@cache bad' });
     } catch (error) {

@@ -9,8 +9,8 @@ describe('hardening configuration', () => {
     expect(config.limits).toMatchObject({
       graphqlDepthMax: 10,
       graphqlAliasesMax: 30,
-      graphqlCostMax: 7_000,
-      graphqlTokensMax: 1_500,
+      graphqlCostMax: 12_000,
+      graphqlTokensMax: 2_400,
       graphqlDirectivesMax: 10,
       graphqlBatchMax: 10,
     });

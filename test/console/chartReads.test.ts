@@ -14,7 +14,14 @@ const MOVE_OUTCOMES = `{ moveOutcomes { operation outcome count } }`;
 const LIVE_FEEDS = `{ liveFeeds { feed up status subscribers eventsDelivered resyncs } }`;
 
 type Outcome = { operation: string; outcome: string; count: number };
-type Feed = { feed: string; up: boolean; status: string; subscribers: number; eventsDelivered: number; resyncs: number };
+type Feed = {
+  feed: string;
+  up: boolean;
+  status: string;
+  subscribers: number;
+  eventsDelivered: number;
+  resyncs: number;
+};
 
 describe('the reads behind the console charts', () => {
   let app: TestApp;
@@ -44,13 +51,21 @@ describe('the reads behind the console charts', () => {
     expect(await withdraw(app, 'cr-a', 30, 'cr-w1')).toBe('WithdrawSuccess');
     expect(await withdraw(app, 'cr-a', 30, 'cr-w1')).toBe('DuplicateReplayed');
     expect(await withdraw(app, 'cr-a', 1_000, 'cr-w2')).toBe('InsufficientFunds');
-    const batch = await app.gql(`mutation ($input: SubmitMovesInput!) { submitMoves(input: $input) { __typename } }`, {
-      input: { atomic: false, moves: [{ kind: 'DEPOSIT', accountId: 'cr-a', amount: 5, requestId: 'cr-b1' }] },
-    }, { key: 'service' });
+    const batch = await app.gql(
+      `mutation ($input: SubmitMovesInput!) { submitMoves(input: $input) { __typename } }`,
+      {
+        input: { atomic: false, moves: [{ kind: 'DEPOSIT', accountId: 'cr-a', amount: 5, requestId: 'cr-b1' }] },
+      },
+      { key: 'service' },
+    );
     expect(batch.data.submitMoves.__typename).toBe('SubmitMovesSuccess');
 
     const after = await outcomes();
-    const grown = Object.fromEntries([...after].map(([series, count]) => [series, count - (before.get(series) ?? 0)]).filter(([, delta]) => delta !== 0));
+    const grown = Object.fromEntries(
+      [...after]
+        .map(([series, count]) => [series, count - (before.get(series) ?? 0)])
+        .filter(([, delta]) => delta !== 0),
+    );
     expect(grown).toEqual({
       'deposit DepositSuccess': 2,
       'withdraw WithdrawSuccess': 1,
@@ -60,24 +75,43 @@ describe('the reads behind the console charts', () => {
     });
     // The same numbers as the process's counter: one series each, the label's kind capitalised.
     const { values } = await (app.registry.getSingleMetric('ledger_outcomes_total') as Counter).get();
-    expect(new Map(values.map(({ labels, value }) => [`${labels['op']} ${String(labels['outcome']).replace(/^./, (c) => c.toUpperCase())}`, value]))).toEqual(after);
+    expect(
+      new Map(
+        values.map(({ labels, value }) => [
+          `${labels['op']} ${String(labels['outcome']).replace(/^./, (c) => c.toUpperCase())}`,
+          value,
+        ]),
+      ),
+    ).toEqual(after);
   });
 
   it('liveFeeds shows every feed up, a subscriber attached and the events delivered to it', async () => {
     await openAccount(app, 'cr-f');
     const start = await feeds();
     expect([...start.keys()].sort()).toEqual(['accountBalances', 'holds', 'ledgerEntries', 'workItems']);
-    for (const feed of start.values()) expect(feed).toMatchObject({ up: true, status: 'OPEN', subscribers: 0, resyncs: 0 });
+    for (const feed of start.values())
+      expect(feed).toMatchObject({ up: true, status: 'OPEN', subscribers: 0, resyncs: 0 });
 
     const ws = app.ws('ops');
-    const sub = ws.subscribe(`subscription ($ids: [ID!]!) { accountBalanceChanged(accountIds: $ids) { __typename } }`, { ids: ['cr-f'] });
-    await eventually(async () => expect((await feeds()).get('accountBalances')).toMatchObject({ up: true, subscribers: 1 }));
+    const sub = ws.subscribe(`subscription ($ids: [ID!]!) { accountBalanceChanged(accountIds: $ids) { __typename } }`, {
+      ids: ['cr-f'],
+    });
+    await eventually(async () =>
+      expect((await feeds()).get('accountBalances')).toMatchObject({ up: true, subscribers: 1 }),
+    );
     await deposit(app, 'cr-f', 7, 'cr-f1');
     await deposit(app, 'cr-f', 8, 'cr-f2');
-    for (let i = 0; i < 2; i++) expect((await sub.next()).data).toEqual({ accountBalanceChanged: { __typename: 'AccountBalanceChanged' } });
+    for (let i = 0; i < 2; i++)
+      expect((await sub.next()).data).toEqual({ accountBalanceChanged: { __typename: 'AccountBalanceChanged' } });
     const delivered = (await feeds()).get('accountBalances')!;
-    expect(delivered).toMatchObject({ subscribers: 1, eventsDelivered: start.get('accountBalances')!.eventsDelivered + 2 });
-    expect((await feeds()).get('holds')).toMatchObject({ subscribers: 0, eventsDelivered: start.get('holds')!.eventsDelivered });
+    expect(delivered).toMatchObject({
+      subscribers: 1,
+      eventsDelivered: start.get('accountBalances')!.eventsDelivered + 2,
+    });
+    expect((await feeds()).get('holds')).toMatchObject({
+      subscribers: 0,
+      eventsDelivered: start.get('holds')!.eventsDelivered,
+    });
 
     sub.unsubscribe();
     await eventually(async () => expect((await feeds()).get('accountBalances')!.subscribers).toBe(0));
@@ -88,7 +122,11 @@ describe('the reads behind the console charts', () => {
     await app.services.liveFeeds.stop();
     const stopped = await feeds();
     expect([...stopped.values()].map(({ feed, up, status }) => ({ feed, up, status }))).toEqual(
-      ['workItems', 'ledgerEntries', 'accountBalances', 'holds'].map((feed) => ({ feed, up: false, status: 'STOPPED' })),
+      ['workItems', 'ledgerEntries', 'accountBalances', 'holds'].map((feed) => ({
+        feed,
+        up: false,
+        status: 'STOPPED',
+      })),
     );
   });
 });

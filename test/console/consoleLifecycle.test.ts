@@ -1,3 +1,4 @@
+// @module-tag processes
 // The console's life-cycle views, in a real browser (Debian's chromium, headless, offline): an
 // account's status, its statement's reference and reversal columns (what a reversal reverses, how
 // much of a move was reversed), and the balance-at picker on the statement, which reads the
@@ -29,14 +30,27 @@ describe('ops console: the life cycle', () => {
   it('shows a closed account, its reversals and references, and its balance at a picked time', async () => {
     await openAccount(app, 'cl-a');
     await openAccount(app, 'cl-b');
-    await mutate('mutation { deposit(input: { accountId: "cl-a", amount: 1000, requestId: "cl-dep", reference: "bank-77" }) { __typename } }');
-    const history = await app.gql('query { balanceHistory(accountId: "cl-a") { items { at balance } } }', {}, { key: 'dashboard' });
+    await mutate(
+      'mutation { deposit(input: { accountId: "cl-a", amount: 1000, requestId: "cl-dep", reference: "bank-77" }) { __typename } }',
+    );
+    const history = await app.gql(
+      'query { balanceHistory(accountId: "cl-a") { items { at balance } } }',
+      {},
+      { key: 'dashboard' },
+    );
     // The picker has whole seconds: the next whole second after the deposit committed, and the
     // reversal only once the clock is past it (the database's clock is this machine's here).
     const afterDeposit = new Date(Math.ceil((Date.parse(history.data.balanceHistory.items[0].at) + 1) / 1_000) * 1_000);
-    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(afterDeposit.getTime() + 50), { timeout: 5_000, interval: 50 });
-    await mutate('mutation { reverseMove(input: { requestId: "cl-rev", originalRequestId: "cl-dep", amount: 250 }) { __typename } }');
-    await mutate('mutation { closeAccount(input: { requestId: "cl-close", accountId: "cl-a", transferBalanceTo: "cl-b" }) { __typename } }');
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(afterDeposit.getTime() + 50), {
+      timeout: 5_000,
+      interval: 50,
+    });
+    await mutate(
+      'mutation { reverseMove(input: { requestId: "cl-rev", originalRequestId: "cl-dep", amount: 250 }) { __typename } }',
+    );
+    await mutate(
+      'mutation { closeAccount(input: { requestId: "cl-close", accountId: "cl-a", transferBalanceTo: "cl-b" }) { __typename } }',
+    );
 
     const page = await browser.newPage({ locale: 'en-US', timezoneId: 'UTC' });
     try {

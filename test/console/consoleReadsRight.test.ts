@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
 import { launchChromium } from '../support/browser.ts';
+import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { screenshotPath } from '../support/screenshots.ts';
 import { waitFor } from '../support/waiting.ts';
@@ -108,7 +109,8 @@ describe('the ops console reads right', () => {
     await page.getByLabel('API key').fill(app.keys[role]);
     await page.keyboard.press('Enter');
     await page.locator('#who', { hasText: `Signed in as ${role}` }).waitFor();
-    if (role !== 'dashboard') await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
+    if (role !== 'dashboard')
+      await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
     return page;
   }
 
@@ -118,15 +120,27 @@ describe('the ops console reads right', () => {
   }
 
   async function createItem(kind: string, key: string, maxAttempts = 5): Promise<string> {
-    const created = await app.gql(`mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { ... on CreateWorkItemSuccess { item { id } } } }`, { input: { kind, idempotencyKey: key, maxAttempts } }, { key: 'service' });
+    const created = await app.gql(
+      `mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { ... on CreateWorkItemSuccess { item { id } } } }`,
+      { input: { kind, idempotencyKey: key, maxAttempts } },
+      { key: 'service' },
+    );
     return created.data.createWorkItem.item.id as string;
   }
 
   async function failedItem(kind: string, key: string): Promise<string> {
     const id = await createItem(kind, key, 1);
-    const claim = await app.gql(`mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { ... on ClaimSuccess { item { version } } } }`, { input: { id, workerId: 'reads-right' } }, { key: 'worker' });
+    const claim = await app.gql(
+      `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { ... on ClaimSuccess { item { version } } } }`,
+      { input: { id, workerId: 'reads-right' } },
+      { key: 'worker' },
+    );
     const version = claim.data.claimWorkItem.item.version as number;
-    await app.gql(`mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`, { input: { id, workerId: 'reads-right', version, outcome: 'FAILED' } }, { key: 'worker' });
+    await app.gql(
+      `mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`,
+      { input: { id, workerId: 'reads-right', version, outcome: 'FAILED' } },
+      { key: 'worker' },
+    );
     return id;
   }
 
@@ -138,7 +152,9 @@ describe('the ops console reads right', () => {
     const failed = await failedItem('reads-right', 'rr-failed');
     const page = await signIn('ops');
     for (const id of [...ids, failed]) await row(page, 'transitions', id).first().waitFor();
-    const shown = await Promise.all(ids.map((id) => row(page, 'transitions', id).first().locator('td.id code').innerText()));
+    const shown = await Promise.all(
+      ids.map((id) => row(page, 'transitions', id).first().locator('td.id code').innerText()),
+    );
     expect(new Set(shown).size).toBe(2);
     expect(shown.map((text) => text.slice(-10))).toEqual(ids.map((id) => id.slice(-10)));
 
@@ -150,59 +166,91 @@ describe('the ops console reads right', () => {
     expect(aligned.display).toBe('table-row-group');
     expect(Math.max(...aligned.offsets)).toBeLessThan(1);
 
-    await row(page, 'transitions', ids[0]!).first().getByRole('button', { name: `Copy id ${ids[0]}` }).click();
+    await row(page, 'transitions', ids[0]!)
+      .first()
+      .getByRole('button', { name: `Copy id ${ids[0]}` })
+      .click();
     await page.locator('#notice', { hasText: ids[0]! }).waitFor();
     await closePage(page);
   });
 
-  it.each([1280, 420])('nothing overflows at %i px, a 64-character kind included; saves its screenshot', async (width) => {
-    await failedItem(LONG_KIND, `rr-long-${width}`);
-    const page = await signIn('ops', width);
-    await page.locator('#failed button.requeue').first().waitFor();
-    await page.locator('#transitions td', { hasText: LONG_KIND }).first().waitFor();
-    const overflow = (await page.evaluate(OVERFLOWS)) as string[];
-    expect(overflow).toEqual([]);
-    await page.screenshot({ path: screenshotPath(`console-${width}.png`), fullPage: true });
-    await closePage(page);
-  });
-
-  it.each([1280, 420])('at %i px: lists end on a row, cards fit their content, headers sit over their columns, rows with buttons are as tall, no 404', async (width) => {
-    const failed = await failedItem('layout', `layout-failed-${width}`);
-    // Enough transitions to scroll their box, whatever the width.
-    for (let i = 0; i < 30; i++) await createItem('layout', `layout-${width}-${i}`);
-    const missing: string[] = [];
-    const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' });
-    page.on('response', (response) => {
-      if (response.status() >= 400) missing.push(`${response.status()} ${response.url()}`);
-    });
-    const before = app.services.liveFeeds.workItems.subscriberCount;
-    try {
-    await page.goto(consoleUrl);
-    await page.getByLabel('API key').fill(app.keys.ops);
-    await page.keyboard.press('Enter');
-    await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
-    await row(page, 'failed', failed).waitFor();
-    await waitFor(async () => (await page.locator('#transitions tbody tr').count()) >= 30, 'the transitions to show');
-    // The item page, with its history table (the Version header), opened from the list.
-    await page.getByRole('button', { name: `Open item ${failed}` }).first().click();
-    await page.locator('#item-history tbody tr').first().waitFor();
-    await page.locator('#queue tbody tr').first().waitFor();
-    // The boxes are fitted a frame after their rows change.
-    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
-    expect(await row(page, 'transitions', failed).locator('button.requeue').count()).toBeGreaterThan(0);
-    const faults = (await page.evaluate(`${LAYOUT}(${JSON.stringify(width === 1280 ? ['transitions', 'failed'] : [])})`)) as string[];
-    expect(faults).toEqual([]);
-    expect(missing).toEqual([]);
-    const icon = await page.evaluate(() => (globalThis as unknown as { document: { querySelector(selector: string): { href: string } | null } }).document.querySelector('link[rel=icon]')?.href);
-    expect((await fetch(icon!)).status).toBe(200);
-    } finally {
+  it.each([1280, 420])(
+    'nothing overflows at %i px, a 64-character kind included; saves its screenshot',
+    async (width) => {
+      await failedItem(LONG_KIND, `rr-long-${width}`);
+      const page = await signIn('ops', width);
+      await page.locator('#failed button.requeue').first().waitFor();
+      await page.locator('#transitions td', { hasText: LONG_KIND }).first().waitFor();
+      const overflow = (await page.evaluate(OVERFLOWS)) as string[];
+      expect(overflow).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`console-${width}.png`), fullPage: true });
       await closePage(page);
-    }
-  }, 90_000);
+    },
+  );
+
+  it.each([1280, 420])(
+    'at %i px: lists end on a row, cards fit their content, headers sit over their columns, rows with buttons are as tall, no 404',
+    async (width) => {
+      const failed = await failedItem('layout', `layout-failed-${width}`);
+      // Enough transitions to scroll their box, whatever the width.
+      for (let i = 0; i < 30; i++) await createItem('layout', `layout-${width}-${i}`);
+      const missing: string[] = [];
+      const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' });
+      page.on('response', (response) => {
+        if (response.status() >= 400) missing.push(`${response.status()} ${response.url()}`);
+      });
+      const before = app.services.liveFeeds.workItems.subscriberCount;
+      try {
+        await page.goto(consoleUrl);
+        await page.getByLabel('API key').fill(app.keys.ops);
+        await page.keyboard.press('Enter');
+        await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
+        await row(page, 'failed', failed).waitFor();
+        await waitFor(
+          async () => (await page.locator('#transitions tbody tr').count()) >= 30,
+          'the transitions to show',
+        );
+        // The item page, with its history table (the Version header), opened from the list.
+        await page
+          .getByRole('button', { name: `Open item ${failed}` })
+          .first()
+          .click();
+        await page.locator('#item-history tbody tr').first().waitFor();
+        await page.locator('#queue tbody tr').first().waitFor();
+        // The boxes are fitted a frame after their rows change.
+        await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+        expect(await row(page, 'transitions', failed).locator('button.requeue').count()).toBeGreaterThan(0);
+        const faults = (await page.evaluate(
+          `${LAYOUT}(${JSON.stringify(width === 1280 ? ['transitions', 'failed'] : [])})`,
+        )) as string[];
+        expect(faults).toEqual([]);
+        expect(missing).toEqual([]);
+        const icon = await page.evaluate(
+          () =>
+            (
+              globalThis as unknown as { document: { querySelector(selector: string): { href: string } | null } }
+            ).document.querySelector('link[rel=icon]')?.href,
+        );
+        expect((await fetch(icon!)).status).toBe(200);
+      } finally {
+        await closePage(page);
+      }
+    },
+    90_000,
+  );
 
   it('says how many moves the process answered since it started, those made before the page opened included', async () => {
-    await app.gql('mutation { openAccount(input: { accountId: "rr-moves", currency: "EUR" }) { __typename } }', {}, { key: 'service' });
-    for (let i = 0; i < 20; i++) await app.gql(`mutation { deposit(input: { accountId: "rr-moves", amount: 100, requestId: "rr-moves-${i}" }) { __typename } }`, {}, { key: 'service' });
+    await app.gql(
+      'mutation { openAccount(input: { accountId: "rr-moves", currency: "EUR" }) { __typename } }',
+      {},
+      { key: 'service' },
+    );
+    for (let i = 0; i < 20; i++)
+      await app.gql(
+        `mutation { deposit(input: { accountId: "rr-moves", amount: 100, requestId: "rr-moves-${i}" }) { __typename } }`,
+        {},
+        { key: 'service' },
+      );
     const page = await signIn('ops');
     await page.locator('#moves-total', { hasText: /^20$/ }).waitFor();
     expect(await page.locator('#moves-totals').innerText()).toBe('applied 20, refused 0, replayed 0, transient 0');
@@ -210,13 +258,19 @@ describe('the ops console reads right', () => {
   });
 
   it('clears a stale "could not refresh" notice once the connection is back', async () => {
-    const page = await signIn('ops');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const sockets = await droppableSockets(page);
+    const before = app.services.liveFeeds.workItems.subscriberCount;
+    await page.goto(consoleUrl);
+    await page.getByLabel('API key').fill(app.keys.ops);
+    await page.keyboard.press('Enter');
+    await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
     await page.route('**/graphql', (route) => route.abort('failed'));
     await page.locator('#notice[data-kind="poll"]', { hasText: 'Could not refresh' }).waitFor({ timeout: 10_000 });
-    await page.evaluate(() => (globalThis as unknown as { precondition: { drop(options: { hold: boolean }): void } }).precondition.drop({ hold: true }));
+    sockets.drop({ hold: true });
     await page.locator('#connection[data-status="disconnected"]').waitFor();
     await page.unroute('**/graphql');
-    await page.evaluate(() => (globalThis as unknown as { precondition: { resume(): void } }).precondition.resume());
+    sockets.resume();
     await page.locator('#connection', { hasText: 'reconnected' }).waitFor();
     await page.locator('#notice').waitFor({ state: 'hidden' });
     await closePage(page);
@@ -224,7 +278,9 @@ describe('the ops console reads right', () => {
 
   it('opens only the feeds a worker key may: work items live, the ledger polled, no refusal shown', async () => {
     const page = await signIn('worker');
-    await page.locator('#connection', { hasText: 'Live updates (work items): live; ledger entries refresh every few seconds' }).waitFor();
+    await page
+      .locator('#connection', { hasText: 'Live updates (work items): live; ledger entries refresh every few seconds' })
+      .waitFor();
     const id = await createItem('reads-right-worker', 'rr-worker');
     await row(page, 'transitions', id).first().waitFor();
     expect(await page.locator('#notice').isHidden()).toBe(true);

@@ -1,3 +1,4 @@
+// @module-tag processes
 // The ops console's schedules panel, in a real browser (Debian's chromium through playwright-core):
 // a schedule made through the API is listed with its cron, zone and next fire, and its last fire
 // shows once the firer has fired a period (the page polls).

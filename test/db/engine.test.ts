@@ -15,7 +15,14 @@ import { chooseEngine, emulatorDbpath, resolveEngine, type EngineConfig } from '
 const URI = 'mongodb://db.example:27017/?replicaSet=rs0';
 
 function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
-  return { mongodbUri: undefined, mongoEngine: undefined, mongodSystemBinary: undefined, mongodDownloadUrl: undefined, limits: { mongodDownloadProbeTimeoutMs: 300 }, ...overrides };
+  return {
+    mongodbUri: undefined,
+    mongoEngine: undefined,
+    mongodSystemBinary: undefined,
+    mongodDownloadUrl: undefined,
+    limits: { mongodDownloadProbeTimeoutMs: 300 },
+    ...overrides,
+  };
 }
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<number> {
@@ -35,7 +42,10 @@ describe('chooseEngine', () => {
   });
 
   it('uses MONGODB_URI when set', async () => {
-    expect(await chooseEngine(engineConfig({ mongodbUri: URI }))).toEqual({ kind: 'uri', reason: 'MONGODB_URI is set' });
+    expect(await chooseEngine(engineConfig({ mongodbUri: URI }))).toEqual({
+      kind: 'uri',
+      reason: 'MONGODB_URI is set',
+    });
   });
 
   it('uses mongod from MONGOMS_SYSTEM_BINARY when the file exists', async () => {
@@ -75,7 +85,8 @@ describe('chooseEngine', () => {
     try {
       const choice = await chooseEngine(engineConfig({ mongodDownloadUrl: `http://127.0.0.1:${port}` }));
       expect(choice.kind).toBe('memory-server');
-      if (!cachedMongod) expect(choice.reason).toBe(`no MONGODB_URI; no cached mongod, downloading from 127.0.0.1:${port}`);
+      if (!cachedMongod)
+        expect(choice.reason).toBe(`no MONGODB_URI; no cached mongod, downloading from 127.0.0.1:${port}`);
     } finally {
       mirror.close();
     }

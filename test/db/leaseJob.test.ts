@@ -28,9 +28,23 @@ const leases = () => leaseCollection<LeaseDoc>(test.db, 'lease_jobs');
 const metric = async (name: string, labels: string) =>
   Number(new RegExp(`${name}\\{${labels}\\} (\\d+)`).exec(await registry.getSingleMetricAsString(name))?.[1] ?? 0);
 
-function job(name: string, processId: string, work: LeaseWork, overrides: { leaseDurationMs?: number; stopGraceMs?: number } = {}): LeaseJob {
+function job(
+  name: string,
+  processId: string,
+  work: LeaseWork,
+  overrides: { leaseDurationMs?: number; stopGraceMs?: number } = {},
+): LeaseJob {
   const created = new LeaseJob(
-    { name, leases: leases(), holder: holderOf(processId, name), leaseDurationMs: overrides.leaseDurationMs ?? 5_000, intervalMs: 20, logger, telemetry, ...overrides },
+    {
+      name,
+      leases: leases(),
+      holder: holderOf(processId, name),
+      leaseDurationMs: overrides.leaseDurationMs ?? 5_000,
+      intervalMs: 20,
+      logger,
+      telemetry,
+      ...overrides,
+    },
     work,
   );
   jobs.push(created);
@@ -99,12 +113,17 @@ describe('the lease-job runner', () => {
   it('stops within its grace whatever a turn waits on, and at once when the turn heeds the signal', async () => {
     const name = `grace-${randomBytes(3).toString('hex')}`;
     let started = false;
-    const stuck = job(name, 'proc-stuck', {
-      turn: async () => {
-        started = true;
-        return new Promise<never>(() => undefined); // waits on something that never answers
+    const stuck = job(
+      name,
+      'proc-stuck',
+      {
+        turn: async () => {
+          started = true;
+          return new Promise<never>(() => undefined); // waits on something that never answers
+        },
       },
-    }, { stopGraceMs: 500 });
+      { stopGraceMs: 500 },
+    );
     stuck.start();
     await expect.poll(() => started).toBe(true);
     const stopStartedMs = Date.now();
@@ -115,13 +134,18 @@ describe('the lease-job runner', () => {
 
     const heeding = `heeding-${randomBytes(3).toString('hex')}`;
     let waiting = false;
-    const polite = job(heeding, 'proc-polite', {
-      turn: ({ signal }) =>
-        new Promise((resolve) => {
-          waiting = true;
-          signal.addEventListener('abort', () => resolve('idle'), { once: true });
-        }),
-    }, { stopGraceMs: 60_000 });
+    const polite = job(
+      heeding,
+      'proc-polite',
+      {
+        turn: ({ signal }) =>
+          new Promise((resolve) => {
+            waiting = true;
+            signal.addEventListener('abort', () => resolve('idle'), { once: true });
+          }),
+      },
+      { stopGraceMs: 60_000 },
+    );
     polite.start();
     await expect.poll(() => waiting).toBe(true);
     const politeStartedMs = Date.now();

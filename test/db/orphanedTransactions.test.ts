@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 
 const withdraw = `mutation($r: String!) { withdraw(input: { accountId: "busy", amount: ${amount}, requestId: $r }) { __typename } }`;
-const depositMutation = 'mutation($r: String!, $a: SafeInt!) { deposit(input: { accountId: "busy", amount: $a, requestId: $r }) { __typename } }';
+const depositMutation =
+  'mutation($r: String!, $a: SafeInt!) { deposit(input: { accountId: "busy", amount: $a, requestId: $r }) { __typename } }';
 
 async function gql(api: AppProcess, query: string, variables: Document): Promise<Document> {
   const body = await api.gql(query, variables, { key: 'service' });
@@ -44,16 +45,29 @@ describe('a process killed mid-transaction (R3, real processes, default server s
     client = new MongoClient(engine.uri);
     const admin = client.db('admin');
     const db = client.db(dbName);
-    expect((await admin.command({ getParameter: 1, transactionLifetimeLimitSeconds: 1 })).transactionLifetimeLimitSeconds).toBe(60);
-    const [a, b] = await Promise.all([startAppProcess({ mongoUri: engine.uri, dbName }), startAppProcess({ mongoUri: engine.uri, dbName })]);
+    expect(
+      (await admin.command({ getParameter: 1, transactionLifetimeLimitSeconds: 1 })).transactionLifetimeLimitSeconds,
+    ).toBe(60);
+    const [a, b] = await Promise.all([
+      startAppProcess({ mongoUri: engine.uri, dbName }),
+      startAppProcess({ mongoUri: engine.uri, dbName }),
+    ]);
     apis.push(a, b);
     await openAccount(a, 'busy');
     await gql(a, depositMutation, { r: 'fund', a: opening });
 
     // A's client announces its process id; its lease in process_liveness names it with its pid.
-    const lease = await waitFor(async () => (await db.collection('process_liveness').findOne({ pid: a.pid })) ?? undefined, "A's liveness lease");
+    const lease = await waitFor(
+      async () => (await db.collection('process_liveness').findOne({ pid: a.pid })) ?? undefined,
+      "A's liveness lease",
+    );
     const appNameOfA = `precondition/${String(lease._id)}`;
-    const orphansOfA = async () => (await admin.aggregate([{ $currentOp: { idleSessions: true } }, { $match: { type: 'idleSession', appName: appNameOfA } }]).toArray()).length;
+    const orphansOfA = async () =>
+      (
+        await admin
+          .aggregate([{ $currentOp: { idleSessions: true } }, { $match: { type: 'idleSession', appName: appNameOfA } }])
+          .toArray()
+      ).length;
     const turnOff = await failCommand(client, appNameOfA, 'alwaysOn', {
       failCommands: ['insert'],
       namespace: `${dbName}.ledger_entries`,
@@ -62,7 +76,11 @@ describe('a process killed mid-transaction (R3, real processes, default server s
     });
 
     // A's withdrawals on the busy account: the first transaction holds the account, the rest queue.
-    const burst = inLanes(withdrawalsThroughA, 8, async (i) => void (await gql(a, withdraw, { r: `a-${i}` }).catch(() => undefined)));
+    const burst = inLanes(
+      withdrawalsThroughA,
+      8,
+      async (i) => void (await gql(a, withdraw, { r: `a-${i}` }).catch(() => undefined)),
+    );
     await waitFor(async () => (await orphansOfA()) > 0, 'A holding an open transaction on the account');
     const killedAt = Date.now();
     a.main.child.kill('SIGKILL');
@@ -93,7 +111,9 @@ describe('a process killed mid-transaction (R3, real processes, default server s
     // Every transaction A left open (on this account or elsewhere) is ended within the bound too.
     await waitFor(async () => (await orphansOfA()) === 0, "A's open transactions ended");
     const allEndedAfterMs = Date.now() - killedAt;
-    console.log(`orphanedTransactions: every open transaction of A ended ${allEndedAfterMs} ms after the kill (or sooner: polled)`);
+    console.log(
+      `orphanedTransactions: every open transaction of A ended ${allEndedAfterMs} ms after the kill (or sooner: polled)`,
+    );
     expect(allEndedAfterMs).toBeLessThanOrEqual(ProcessLivenessLimits.orphanEndBoundMs);
 
     // The survivor counted it; the money is whole: the balance equals its journal.

@@ -7,7 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type ClientSession } from 'mongodb';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appNameOf, createLivenessTelemetry, createProcessLiveness, type ProcessLiveness } from '../../src/db/processLiveness.ts';
+import {
+  appNameOf,
+  createLivenessTelemetry,
+  createProcessLiveness,
+  type ProcessLiveness,
+} from '../../src/db/processLiveness.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 
@@ -36,17 +41,25 @@ async function openTransaction(appName: string, _id: string): Promise<ClientSess
   clients.push(client);
   const session = client.startSession();
   session.startTransaction();
-  await client.db(test.dbName).collection<{ _id: string }>('docs').updateOne({ _id }, { $set: { touched: appName } }, { session });
+  await client
+    .db(test.dbName)
+    .collection<{ _id: string }>('docs')
+    .updateOne({ _id }, { $set: { touched: appName } }, { session });
   return session;
 }
 
 async function openAppNames(): Promise<string[]> {
-  const ops = await test.client.db('admin').aggregate([{ $currentOp: { idleSessions: true } }, { $match: { type: 'idleSession' } }]).toArray();
+  const ops = await test.client
+    .db('admin')
+    .aggregate([{ $currentOp: { idleSessions: true } }, { $match: { type: 'idleSession' } }])
+    .toArray();
   return ops.map((op) => String(op['appName']));
 }
 
 async function lapse(processId: string): Promise<void> {
-  await test.db.collection<{ _id: string }>('process_liveness').updateOne({ _id: processId }, { $set: { expiresAt: new Date(0) } });
+  await test.db
+    .collection<{ _id: string }>('process_liveness')
+    .updateOne({ _id: processId }, { $set: { expiresAt: new Date(0) } });
 }
 
 describe('orphan sweep', () => {
@@ -70,7 +83,9 @@ describe('orphan sweep', () => {
     await expect(ofX.commitTransaction()).rejects.toMatchObject({ codeName: 'NoSuchTransaction' });
     for (const session of [ofZ, ofSelf, ofOther]) await session.commitTransaction();
     expect(await sweeper.sweepOnce()).toBe(0);
-    expect((await registry.getSingleMetricAsString('orphan_transactions_ended_total'))).toMatch(/orphan_transactions_ended_total 1$/m);
+    expect(await registry.getSingleMetricAsString('orphan_transactions_ended_total')).toMatch(
+      /orphan_transactions_ended_total 1$/m,
+    );
   });
 
   it('renews its own lease by the database clock', async () => {

@@ -25,6 +25,10 @@ describe('subscription access', () => {
   });
 
   it('refuses a dashboard before any subscription starts', async () => {
-    expect(await tryWsConnection(app.wsUrl, { authorization: `Bearer ${app.keys.dashboard}` })).toEqual({ kind: 'closed', code: 4403, reason: expect.stringMatching(/^Forbidden: role dashboard may open no subscription/) });
+    expect(await tryWsConnection(app.wsUrl, { authorization: `Bearer ${app.keys.dashboard}` })).toEqual({
+      kind: 'closed',
+      code: 4403,
+      reason: expect.stringMatching(/^Forbidden: role dashboard may open no subscription/),
+    });
   });
 });

@@ -33,7 +33,8 @@ describe('a live feed whose collection is dropped', () => {
       name: 'scratch',
       collection,
       pipeline: [],
-      toEvent: (change: Document) => (change['operationType'] === 'insert' ? { n: (change['fullDocument'] as { n: number }).n } : null),
+      toEvent: (change: Document) =>
+        change['operationType'] === 'insert' ? { n: (change['fullDocument'] as { n: number }).n } : null,
     };
     const feed = new ChangeFeed(spec, pino({ level: 'silent' }), createStreamsTelemetry(new Registry()));
     await feed.start();
@@ -46,7 +47,10 @@ describe('a live feed whose collection is dropped', () => {
 
       await collection.drop();
       expect(await next(items)).toMatchObject({ kind: 'resync', reason: 'INVALIDATED', cursor: expect.any(String) });
-      await eventually(() => expect(feed.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), { timeout: 20_000, interval: 25 });
+      await eventually(() => expect(feed.status).toMatchObject({ state: 'open', consecutiveFailures: 0 }), {
+        timeout: 20_000,
+        interval: 25,
+      });
       await collection.insertOne({ n: 2 });
       expect(await next(items)).toMatchObject({ kind: 'event', data: { n: 2 } });
     } finally {

@@ -9,7 +9,12 @@ import { claimAndComplete, createItem, expectNoMore, groupByItem, subscribeAll, 
 
 const ITEMS_PER_KIND = 8;
 const SUBSCRIBERS_PER_FILTER = 6;
-const FILTERS: ReadonlyArray<{ kinds?: string[] }> = [{}, { kinds: ['s1-a'] }, { kinds: ['s1-b'] }, { kinds: ['s1-a', 's1-b'] }];
+const FILTERS: ReadonlyArray<{ kinds?: string[] }> = [
+  {},
+  { kinds: ['s1-a'] },
+  { kinds: ['s1-b'] },
+  { kinds: ['s1-a', 's1-b'] },
+];
 
 describe('S1: work-item transitions reach every matching subscriber in order', () => {
   let app: TestApp;
@@ -26,7 +31,11 @@ describe('S1: work-item transitions reach every matching subscriber in order', (
 
     const kinds = ['s1-a', 's1-b'];
     const items = await Promise.all(
-      kinds.flatMap((kind) => Array.from({ length: ITEMS_PER_KIND }, (_, i) => createItem(app, kind, `s1-${kind}-${i}`).then((id) => ({ id, kind })))),
+      kinds.flatMap((kind) =>
+        Array.from({ length: ITEMS_PER_KIND }, (_, i) =>
+          createItem(app, kind, `s1-${kind}-${i}`).then((id) => ({ id, kind })),
+        ),
+      ),
     );
     await Promise.all(items.map(({ id }, i) => claimAndComplete(app, id, `s1-worker-${i}`)));
 
@@ -36,7 +45,14 @@ describe('S1: work-item transitions reach every matching subscriber in order', (
       const byItem = groupByItem(await take(sub, wanted.length * 3));
       expect([...byItem.keys()].sort()).toEqual(wanted.map(({ id }) => id).sort());
       for (const itemEvents of byItem.values()) {
-        expect(itemEvents.map(({ __typename, status, previousStatus, version }) => ({ __typename, status, previousStatus, version }))).toEqual([
+        expect(
+          itemEvents.map(({ __typename, status, previousStatus, version }) => ({
+            __typename,
+            status,
+            previousStatus,
+            version,
+          })),
+        ).toEqual([
           { __typename: 'WorkItemStatusChanged', status: 'PENDING', previousStatus: null, version: 1 },
           { __typename: 'WorkItemStatusChanged', status: 'PROCESSING', previousStatus: 'PENDING', version: 2 },
           { __typename: 'WorkItemStatusChanged', status: 'DONE', previousStatus: 'PROCESSING', version: 3 },
@@ -55,12 +71,18 @@ describe('S1: work-item transitions reach every matching subscriber in order', (
     const id = await createItem(app, 's1-c', 's1-reclaim');
     const [sub] = await subscribeAll(app, 1, () => ({ id }), 'worker');
     const claim = `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`;
-    expect((await app.gql(claim, { input: { id, workerId: 'w1', leaseSeconds: 1 } }, { key: 'worker' })).data.claimWorkItem.__typename).toBe('ClaimSuccess');
+    expect(
+      (await app.gql(claim, { input: { id, workerId: 'w1', leaseSeconds: 1 } }, { key: 'worker' })).data.claimWorkItem
+        .__typename,
+    ).toBe('ClaimSuccess');
     // w2 reclaims once w1's one-second lease has expired by the server's clock (a refused claim writes nothing).
-    const reclaim = async () => (await app.gql(claim, { input: { id, workerId: 'w2' } }, { key: 'worker' })).data.claimWorkItem.__typename;
+    const reclaim = async () =>
+      (await app.gql(claim, { input: { id, workerId: 'w2' } }, { key: 'worker' })).data.claimWorkItem.__typename;
     await eventually(async () => expect(await reclaim()).toBe('ClaimSuccess'), { timeout: 10_000, interval: 100 });
     const events = await take(sub!, 2);
-    expect(events.map(({ itemId, status, previousStatus, version }) => ({ itemId, status, previousStatus, version }))).toEqual([
+    expect(
+      events.map(({ itemId, status, previousStatus, version }) => ({ itemId, status, previousStatus, version })),
+    ).toEqual([
       { itemId: id, status: 'PROCESSING', previousStatus: 'PENDING', version: 2 },
       { itemId: id, status: 'PROCESSING', previousStatus: 'PROCESSING', version: 3 },
     ]);

@@ -6,11 +6,23 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { changeStreamsOn, claimAndComplete, createItem, expectNoMore, subscribeAll, subscriberCount, take, type StatusEvent } from './support/streamsTest.ts';
+import {
+  changeStreamsOn,
+  claimAndComplete,
+  createItem,
+  expectNoMore,
+  subscribeAll,
+  subscriberCount,
+  take,
+  type StatusEvent,
+} from './support/streamsTest.ts';
 import { waitFor } from '../support/waiting.ts';
 
 const countByNs = (streams: Array<{ ns: string }>) =>
-  streams.reduce<Record<string, number>>((counts, { ns }) => ({ ...counts, [ns]: (counts[ns] ?? 0) + 1 }), {});
+  streams.reduce<Record<string, number>>((counts, { ns }) => {
+    counts[ns] = (counts[ns] ?? 0) + 1;
+    return counts;
+  }, {});
 
 describe('S2: shared change streams', () => {
   const dbName = `test_streams_s2_${randomBytes(4).toString('hex')}`;
@@ -20,7 +32,10 @@ describe('S2: shared change streams', () => {
     a = await startTestApp({ dbName });
     b = await startTestApp({ dbName });
     // One of the two holds the projection's lease and its entries stream.
-    await waitFor(async () => (await projectionLeases(a.db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder, 'the projection lease');
+    await waitFor(
+      async () => (await projectionLeases(a.db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder,
+      'the projection lease',
+    );
   });
   afterAll(async () => {
     await b?.close();
@@ -59,28 +74,48 @@ describe('S2: shared change streams', () => {
     await Promise.all(ids.map((id, i) => claimAndComplete(a, id, `s2-w-${i}`)));
     // Resume on the other process while more transitions commit concurrently.
     const later = await Promise.all([4, 5, 6].map((i) => createItem(a, 's2-resume', `s2-r-${i}`)));
-    const resumed = b.ws('service').subscribe(`subscription ($kinds: [String!], $after: String) {
-      workItemStatusChanged(kinds: $kinds, after: $after) { __typename ... on WorkItemStatusChanged { itemId version } } }`, { kinds, after: cursor });
+    const resumed = b.ws('service').subscribe(
+      `subscription ($kinds: [String!], $after: String) {
+      workItemStatusChanged(kinds: $kinds, after: $after) { __typename ... on WorkItemStatusChanged { itemId version } } }`,
+      { kinds, after: cursor },
+    );
     await Promise.all(later.map((id, i) => claimAndComplete(b, id, `s2-l-${i}`)));
 
     const events = await take(resumed, ids.length * 2 + later.length * 3);
     const keys = events.map((event) => `${event.itemId}@${event.version}`);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(keys.sort()).toEqual([...ids.flatMap((id) => [`${id}@2`, `${id}@3`]), ...later.flatMap((id) => [`${id}@1`, `${id}@2`, `${id}@3`])].sort());
+    expect(keys.sort()).toEqual(
+      [
+        ...ids.flatMap((id) => [`${id}@2`, `${id}@3`]),
+        ...later.flatMap((id) => [`${id}@1`, `${id}@2`, `${id}@3`]),
+      ].sort(),
+    );
     for (const id of [...ids, ...later]) {
       const versions = events.filter((event) => event.itemId === id).map((event) => event.version);
       expect(versions).toEqual([...versions].sort());
     }
     let marker = '';
-    await expectNoMore([resumed], async () => (marker = await createItem(a, 's2-resume', 's2-r-marker')), (event) => event['itemId'] === marker);
+    await expectNoMore(
+      [resumed],
+      async () => (marker = await createItem(a, 's2-resume', 's2-r-marker')),
+      (event) => event['itemId'] === marker,
+    );
 
     // The catch-up stream is gone: back to one stream per collection per process.
-    await waitFor(async () => countByNs(await changeStreamsOn(a.client, dbName))[`${dbName}.workItems`] === 2, 'the catch-up stream to close');
+    await waitFor(
+      async () => countByNs(await changeStreamsOn(a.client, dbName))[`${dbName}.workItems`] === 2,
+      'the catch-up stream to close',
+    );
   });
 
   it('refuses a cursor that is not one of ours', async () => {
-    const sub = a.ws('ops').subscribe(`subscription { workItemStatusChanged(after: "bm90IGEgY3Vyc29y") { __typename } }`);
-    const outcome = await Promise.race([sub.next().then((result) => ({ result })), sub.ended.then((error) => ({ error }))]);
+    const sub = a
+      .ws('ops')
+      .subscribe(`subscription { workItemStatusChanged(after: "bm90IGEgY3Vyc29y") { __typename } }`);
+    const outcome = await Promise.race([
+      sub.next().then((result) => ({ result })),
+      sub.ended.then((error) => ({ error })),
+    ]);
     expect(JSON.stringify(outcome)).toContain('BAD_USER_INPUT');
   });
 });

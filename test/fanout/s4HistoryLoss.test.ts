@@ -7,7 +7,15 @@ import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workItems } from '../../src/work/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { awaitAllProjected, expectExactlyOnePayoutEach, fundedAccount, ledgerOn, metricValue, withdrawMany, withProjection } from '../payouts/support/payouts.ts';
+import {
+  awaitAllProjected,
+  expectExactlyOnePayoutEach,
+  fundedAccount,
+  ledgerOn,
+  metricValue,
+  withdrawMany,
+  withProjection,
+} from '../payouts/support/payouts.ts';
 import { createItem, subscribeAll, take, WORK_ITEM_STATUS } from './support/streamsTest.ts';
 
 const OPLOG_MAX_ENTRIES = 100;

@@ -28,7 +28,12 @@ describe('SubscriberQueue.nextOrWait', () => {
     expect([queue.push('a'), queue.push('b'), queue.push('c')]).toEqual([true, true, false]);
     queue.end('last');
     const onNext = () => undefined;
-    expect([queue.nextOrWait(onNext), queue.nextOrWait(onNext), queue.nextOrWait(onNext), queue.nextOrWait(onNext)]).toEqual([
+    expect([
+      queue.nextOrWait(onNext),
+      queue.nextOrWait(onNext),
+      queue.nextOrWait(onNext),
+      queue.nextOrWait(onNext),
+    ]).toEqual([
       { value: 'a', done: false },
       { value: 'b', done: false },
       { value: 'last', done: false },
@@ -45,7 +50,10 @@ describe('SubscriberQueue.nextOrWait', () => {
     };
     expect(ended.nextOrWait(rearm)).toBeUndefined();
     ended.end('last');
-    expect(got).toEqual([{ value: 'last', done: false }, { value: undefined, done: true }]);
+    expect(got).toEqual([
+      { value: 'last', done: false },
+      { value: undefined, done: true },
+    ]);
 
     const returned = new SubscriberQueue<string>(2, () => undefined);
     const steps: Array<IteratorResult<string>> = [];

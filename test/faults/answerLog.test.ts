@@ -62,7 +62,13 @@ function overWs(client: WsClient, query: string): Promise<void> {
 describe("the fault run's R5 checker (test/support/answerLog.ts)", () => {
   it('counts codes by operation on both transports, passes UNAVAILABLE and fails the run on INTERNAL_SERVER_ERROR', async () => {
     const log = answerLog();
-    const ws = createWsClient({ url: app.wsUrl, webSocketImpl: log.WebSocket, connectionParams: { authorization: `Bearer ${app.keys.ops}` }, lazy: true, retryAttempts: 0 });
+    const ws = createWsClient({
+      url: app.wsUrl,
+      webSocketImpl: log.WebSocket,
+      connectionParams: { authorization: `Bearer ${app.keys.ops}` },
+      lazy: true,
+      retryAttempts: 0,
+    });
     try {
       expect(await overHttp(log, app.url, 'query ProbeFailover { probeFailover }')).toBe(503);
       await overWs(ws, 'query ProbeFailover { probeFailover }');
@@ -76,7 +82,13 @@ describe("the fault run's R5 checker (test/support/answerLog.ts)", () => {
     expect(log.codes.get('ProbeFailover')).toEqual(new Map([['UNAVAILABLE', 2]]));
     expect(log.codes.get('ProbeBug')).toEqual(new Map([['INTERNAL_SERVER_ERROR', 2]]));
     expect([...(log.codes.get('ProbeRefused')?.keys() ?? [])]).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-    expect(log.timeline.map((e) => `${e.operation} ${e.code}`).sort()).toEqual(['ProbeBug INTERNAL_SERVER_ERROR', 'ProbeBug INTERNAL_SERVER_ERROR', 'ProbeFailover UNAVAILABLE', 'ProbeFailover UNAVAILABLE', 'ProbeRefused GRAPHQL_VALIDATION_FAILED']);
+    expect(log.timeline.map((e) => `${e.operation} ${e.code}`).sort()).toEqual([
+      'ProbeBug INTERNAL_SERVER_ERROR',
+      'ProbeBug INTERNAL_SERVER_ERROR',
+      'ProbeFailover UNAVAILABLE',
+      'ProbeFailover UNAVAILABLE',
+      'ProbeRefused GRAPHQL_VALIDATION_FAILED',
+    ]);
     expect(log.badUnavailable).toEqual([]);
     expect(r5Violations(log)).toEqual(['R5: 2 INTERNAL_SERVER_ERROR answers to ProbeBug (first: a bug in a resolver)']);
   });
@@ -85,7 +97,12 @@ describe("the fault run's R5 checker (test/support/answerLog.ts)", () => {
     // A server that codes the error but not the status: what the app would answer without unavailablePlugin.
     const bare: Server = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ data: null, errors: [{ message: 'no primary', path: ['probeFailover'], extensions: { code: 'UNAVAILABLE' } }] }));
+      response.end(
+        JSON.stringify({
+          data: null,
+          errors: [{ message: 'no primary', path: ['probeFailover'], extensions: { code: 'UNAVAILABLE' } }],
+        }),
+      );
     });
     await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
     try {

@@ -4,7 +4,13 @@
 // acknowledged majority writes, seed 002's third question (w:1 j:true through a crash and through
 // a failover), and a member that fell off the oplog, the launcher run again on its dbpath. The cases: packages/mongo-emulator/test/durability/replicaSetCases.ts.
 import { singleNodeD1 } from '../../packages/mongo-emulator/test/durability/singleNodeCases.ts';
-import { launcherBringsTheSetBack, memberFellOffTheOplog, memberRejoins, seed002Q3, wholeSetKill } from '../../packages/mongo-emulator/test/durability/replicaSetCases.ts';
+import {
+  launcherBringsTheSetBack,
+  memberFellOffTheOplog,
+  memberRejoins,
+  seed002Q3,
+  wholeSetKill,
+} from '../../packages/mongo-emulator/test/durability/replicaSetCases.ts';
 
 singleNodeD1(true);
 wholeSetKill();

@@ -17,14 +17,28 @@
 // - Checker: see `check` below; each violation is a line of the report, and the test expects none.
 import { randomBytes } from 'node:crypto';
 import { MongoClient, ReadPreference, type Db, type Document } from 'mongodb';
-import { createClient, createWorker, PreconditionError, type PreconditionClient, type Worker } from '../../packages/sdk/src/index.ts';
+import {
+  createClient,
+  createWorker,
+  PreconditionError,
+  type PreconditionClient,
+  type Worker,
+} from '../../packages/sdk/src/index.ts';
 import { PAYOUT_LEASE_NAME, projectionLeases } from '../../src/payouts/index.ts';
 import { startAppProcess, type AppProcess } from '../support/app.ts';
 import { answerLog, r5Violations, type AnswerLog } from '../support/answerLog.ts';
 import { holdBack, startTestReplSet, stepDown, type TestReplSet, type TestSetMember } from '../support/replSet.ts';
 import { waitFor } from '../support/waiting.ts';
 
-export const FAULT_KINDS = ['primarySigkill', 'primaryPause', 'stepDown', 'laggingSecondary', 'apiSigkill', 'leaseHolderSigkill', 'wholeSetSigkill'] as const;
+export const FAULT_KINDS = [
+  'primarySigkill',
+  'primaryPause',
+  'stepDown',
+  'laggingSecondary',
+  'apiSigkill',
+  'leaseHolderSigkill',
+  'wholeSetSigkill',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRunOptions {
@@ -76,7 +90,14 @@ type HoldOp = { kind: 'hold'; accountId: string; amount: number; capture: number
 type ReversalOp = { kind: 'reversal'; accountId: string; amount: number; reverse: number };
 /** A fresh account opened and funded (`<key>-d`), then closed into a workload account (`<key>-c`): L2 under faults. */
 type CloseOp = { kind: 'close'; accountId: string; amount: number; toAccountId: string };
-type Op = { kind: 'batch'; moves: BatchMove[] } | { kind: 'deposit'; accountId: string; amount: number } | { kind: 'withdraw'; accountId: string; amount: number } | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number } | HoldOp | ReversalOp | CloseOp;
+type Op =
+  | { kind: 'batch'; moves: BatchMove[] }
+  | { kind: 'deposit'; accountId: string; amount: number }
+  | { kind: 'withdraw'; accountId: string; amount: number }
+  | { kind: 'transfer'; fromAccountId: string; toAccountId: string; amount: number }
+  | HoldOp
+  | ReversalOp
+  | CloseOp;
 
 interface MoveRecord {
   key: string;
@@ -162,12 +183,27 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
         attemptTimeoutMs: 15_000,
       });
     // One set of keys for every process of the run, replacements included: a client's key stays valid.
-    const keys = { service: `fault-service-${randomBytes(8).toString('hex')}`, ops: `fault-ops-${randomBytes(8).toString('hex')}` } as const;
+    const keys = {
+      service: `fault-service-${randomBytes(8).toString('hex')}`,
+      ops: `fault-ops-${randomBytes(8).toString('hex')}`,
+    } as const;
     const startApi = (port = 0) =>
-      startAppProcess({ mongoUri: set.uri, dbName, startTimeoutMs: API_START_TIMEOUT_MS, apiKeys: { [keys.service]: 'service', [keys.ops]: 'ops' }, env: { PORT: String(port) } });
+      startAppProcess({
+        mongoUri: set.uri,
+        dbName,
+        startTimeoutMs: API_START_TIMEOUT_MS,
+        apiKeys: { [keys.service]: 'service', [keys.ops]: 'ops' },
+        env: { PORT: String(port) },
+      });
     const started = await Promise.all(Array.from({ length: options.apiProcesses }, () => startApi()));
     for (const [index, proc] of started.entries()) {
-      slots.push({ index, port: Number(new URL(proc.url).port), process: proc, client: clientFor(proc, keys.service), inFlight: 0 });
+      slots.push({
+        index,
+        port: Number(new URL(proc.url).port),
+        process: proc,
+        client: clientFor(proc, keys.service),
+        inFlight: 0,
+      });
     }
     checkClient = await MongoClient.connect(set.uri);
     const db = checkClient.db(dbName);
@@ -175,7 +211,9 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     const accounts = Array.from({ length: options.accounts }, (_, i) => `fault-${i}`);
     for (const accountId of accounts) {
       await settingUp(() => slots[0]!.client.openAccount({ accountId, currency: 'EUR' }));
-      await settingUp(() => slots[0]!.client.deposit({ accountId, amount: OPENING_BALANCE, requestId: `${dbName}-open-${accountId}` }));
+      await settingUp(() =>
+        slots[0]!.client.deposit({ accountId, amount: OPENING_BALANCE, requestId: `${dbName}-open-${accountId}` }),
+      );
     }
 
     // Subscribers on the first two processes, from now on.
@@ -186,7 +224,13 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
       void (async () => {
         for await (const event of client.subscribe.ledgerEntryAdded({})) {
           if (event.__typename === 'ResyncRequired') seen.resyncs += 1;
-          else if (event.__typename === 'LedgerEntryAdded') seen.entries.push({ entryId: event.entryId, requestId: event.requestId, accountId: event.accountId, versionAfter: Number(event.versionAfter) });
+          else if (event.__typename === 'LedgerEntryAdded')
+            seen.entries.push({
+              entryId: event.entryId,
+              requestId: event.requestId,
+              accountId: event.accountId,
+              versionAfter: Number(event.versionAfter),
+            });
         }
       })().catch((error: unknown) => (seen.failed = String(error)));
       return seen;
@@ -206,7 +250,10 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
         leaseSeconds: WORKER_LEASE_SECONDS,
         subscribe: false,
         poll: { minMs: 50, maxMs: 500 },
-        handler: ({ item }) => ({ paidBy: `fault-worker-${i}`, entryId: (item.payload as { entryId?: string } | null)?.entryId ?? null }),
+        handler: ({ item }) => ({
+          paidBy: `fault-worker-${i}`,
+          entryId: (item.payload as { entryId?: string } | null)?.entryId ?? null,
+        }),
         on: {
           completed: ({ item }) => completedByWorkers.push({ itemId: item.id, workerId: `fault-worker-${i}` }),
           leaseLost: () => (workerStats.leaseLost += 1),
@@ -220,12 +267,22 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     const marker = `${dbName}-open-marker`;
     await settingUp(() => slots[0]!.client.deposit({ accountId: accounts[0]!, amount: 1, requestId: marker }));
     for (const [i, subscriber] of subscribers.entries()) {
-      await waitFor(async () => {
-        if (subscriber.entries.some((e) => e.requestId === marker)) return true;
-        // Not attached yet when the marker committed: another marker until one arrives.
-        await settingUp(() => slots[0]!.client.deposit({ accountId: accounts[0]!, amount: 1, requestId: `${marker}-${i}-${randomBytes(3).toString('hex')}` }));
-        return subscriber.entries.some((e) => e.requestId.startsWith(marker));
-      }, `subscriber ${i} live`, 60_000);
+      await waitFor(
+        async () => {
+          if (subscriber.entries.some((e) => e.requestId === marker)) return true;
+          // Not attached yet when the marker committed: another marker until one arrives.
+          await settingUp(() =>
+            slots[0]!.client.deposit({
+              accountId: accounts[0]!,
+              amount: 1,
+              requestId: `${marker}-${i}-${randomBytes(3).toString('hex')}`,
+            }),
+          );
+          return subscriber.entries.some((e) => e.requestId.startsWith(marker));
+        },
+        `subscriber ${i} live`,
+        60_000,
+      );
     }
 
     // ---- workload
@@ -241,12 +298,26 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
       if (roll < 0.1) {
         const size = Math.min(accounts.length, 2 + Math.floor(random() * 3));
         const chosen = [...accounts].sort(() => random() - 0.5).slice(0, size);
-        return { kind: 'batch', moves: chosen.map((accountId) => ({ kind: random() < 0.5 ? 'DEPOSIT' : 'WITHDRAW', accountId, amount: 1 + Math.floor(random() * 40) })) };
+        return {
+          kind: 'batch',
+          moves: chosen.map((accountId) => ({
+            kind: random() < 0.5 ? 'DEPOSIT' : 'WITHDRAW',
+            accountId,
+            amount: 1 + Math.floor(random() * 40),
+          })),
+        };
       }
       // H1, H2 under faults: a hold authorized, then captured in part or voided, each step by its own key.
-      if (roll < 0.18) return { kind: 'hold', accountId: pick(accounts), amount, capture: random() < 0.6 ? Math.max(1, Math.floor(amount / 2)) : null };
+      if (roll < 0.18)
+        return {
+          kind: 'hold',
+          accountId: pick(accounts),
+          amount,
+          capture: random() < 0.6 ? Math.max(1, Math.floor(amount / 2)) : null,
+        };
       // L1, L2 under faults: a deposit reversed in part; a fresh account funded, then closed into a workload account.
-      if (roll < 0.22) return { kind: 'reversal', accountId: pick(accounts), amount, reverse: Math.max(1, Math.floor(amount / 2)) };
+      if (roll < 0.22)
+        return { kind: 'reversal', accountId: pick(accounts), amount, reverse: Math.max(1, Math.floor(amount / 2)) };
       if (roll < 0.24) {
         const accountId = `${dbName}-close-${sent}`;
         closeAccounts.push(accountId);
@@ -255,7 +326,12 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
       if (roll < 0.3) return { kind: 'deposit', accountId: pick(accounts), amount };
       if (roll < 0.65) return { kind: 'withdraw', accountId: pick(accounts), amount };
       const fromAccountId = pick(accounts);
-      return { kind: 'transfer', fromAccountId, toAccountId: pick(accounts.filter((a) => a !== fromAccountId)), amount };
+      return {
+        kind: 'transfer',
+        fromAccountId,
+        toAccountId: pick(accounts.filter((a) => a !== fromAccountId)),
+        amount,
+      };
     };
     // Callers keep going until the workload time is over AND every fault was injected and
     // recovered from: each fault meets load, however long the ones before it took.
@@ -263,7 +339,14 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
     const lanes = Array.from({ length: options.lanes }, async (_, lane) => {
       while (Date.now() < workloadEnd || !faultsFinished) {
         const n = sent++;
-        const record: MoveRecord = { key: `${dbName}-m${n}`, op: nextOp(), sentAt: Date.now(), attempts: 0, errors: [], calls: [] };
+        const record: MoveRecord = {
+          key: `${dbName}-m${n}`,
+          op: nextOp(),
+          sentAt: Date.now(),
+          attempts: 0,
+          errors: [],
+          calls: [],
+        };
         moves.push(record);
         await untilFinal(record, slots, (lane + n) % slots.length);
       }
@@ -278,7 +361,15 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
         await waitFor(() => Date.now() >= due, `fault ${i} due`, options.workloadMs + 60_000);
         const startedAt = Date.now();
         const marks: { backAt?: number } = {};
-        const target = await inject(kind, { set, slots, db, random: faultRandom, moves, marks, restartApi: async (slot) => restartApi(slot, startApi, clientFor, keys.service) });
+        const target = await inject(kind, {
+          set,
+          slots,
+          db,
+          random: faultRandom,
+          moves,
+          marks,
+          restartApi: async (slot) => restartApi(slot, startApi, clientFor, keys.service),
+        });
         // Whole again before the next fault: every member primary or secondary (a restarted one
         // has finished its initial sync), so faults do not pile up into a lost majority.
         await set.allMembersUp();
@@ -320,20 +411,32 @@ export async function runFaultSuite(options: FaultRunOptions): Promise<FaultRunR
  * completion from a worker whose lease had been taken over was accepted. The workers' own record of
  * accepted completions must name the same worker, once per item.
  */
-async function checkWork(db: Db, completedByWorkers: ReadonlyArray<{ itemId: string; workerId: string }>): Promise<{ violations: string[]; line: string }> {
+async function checkWork(
+  db: Db,
+  completedByWorkers: ReadonlyArray<{ itemId: string; workerId: string }>,
+): Promise<{ violations: string[]; line: string }> {
   const violations: string[] = [];
   const read = { readPreference: ReadPreference.primary } as const;
   type Transition = { from: string | null; to: string; version: number; workerId: string | null };
   const items = db.collection<{ kind: string; status: string; version: number; history: Transition[] }>('workItems');
   const done = await waitFor(
-    async () => ((await items.countDocuments({ kind: 'PAYOUT', status: { $ne: 'DONE' } }, read)) === 0 ? true : undefined),
+    async () =>
+      (await items.countDocuments({ kind: 'PAYOUT', status: { $ne: 'DONE' } }, read)) === 0 ? true : undefined,
     'the workers to finish every payout',
     SETTLE_TIMEOUT_MS,
   ).catch(() => false);
   const all = await items.find({ kind: 'PAYOUT' }, read).toArray();
-  if (!done) violations.push(`W2: ${all.filter((item) => item.status !== 'DONE').length} of ${all.length} payouts not DONE after the settle wait`);
+  if (!done)
+    violations.push(
+      `W2: ${all.filter((item) => item.status !== 'DONE').length} of ${all.length} payouts not DONE after the settle wait`,
+    );
   // docs/design.md, "Work-item transitions": a reclaim after the lease expired is PROCESSING -> PROCESSING.
-  const lawful: Record<string, string[]> = { PENDING: ['PROCESSING'], PROCESSING: ['PROCESSING', 'DONE', 'PENDING', 'FAILED'], FAILED: ['PENDING'], DONE: [] };
+  const lawful: Record<string, string[]> = {
+    PENDING: ['PROCESSING'],
+    PROCESSING: ['PROCESSING', 'DONE', 'PENDING', 'FAILED'],
+    FAILED: ['PENDING'],
+    DONE: [],
+  };
   const accepted = new Map<string, string[]>();
   for (const c of completedByWorkers) accepted.set(c.itemId, [...(accepted.get(c.itemId) ?? []), c.workerId]);
   let takeovers = 0;
@@ -342,20 +445,28 @@ async function checkWork(db: Db, completedByWorkers: ReadonlyArray<{ itemId: str
     const history = item.history;
     for (let i = 1; i < history.length; i++) {
       const [before, after] = [history[i - 1]!, history[i]!];
-      if (after.version !== before.version + 1) violations.push(`W2: item ${id} history jumps from v${before.version} to v${after.version}`);
-      if (after.from !== before.to || !(lawful[before.to] ?? []).includes(after.to)) violations.push(`W2: item ${id} went ${before.to}, then ${after.from} -> ${after.to} at v${after.version}`);
+      if (after.version !== before.version + 1)
+        violations.push(`W2: item ${id} history jumps from v${before.version} to v${after.version}`);
+      if (after.from !== before.to || !(lawful[before.to] ?? []).includes(after.to))
+        violations.push(`W2: item ${id} went ${before.to}, then ${after.from} -> ${after.to} at v${after.version}`);
     }
     if (item.status !== 'DONE') continue;
     const last = history.at(-1);
-    if (last?.to !== 'DONE' || last.version !== item.version) violations.push(`W2: item ${id} is DONE at v${item.version} but its history ends ${JSON.stringify(last)}`);
+    if (last?.to !== 'DONE' || last.version !== item.version)
+      violations.push(`W2: item ${id} is DONE at v${item.version} but its history ends ${JSON.stringify(last)}`);
     const claim = history.at(-2);
-    if (claim?.to !== 'PROCESSING' || claim.workerId !== last?.workerId) violations.push(`W3: item ${id} completed by ${last?.workerId} after a claim by ${claim?.workerId}`);
+    if (claim?.to !== 'PROCESSING' || claim.workerId !== last?.workerId)
+      violations.push(`W3: item ${id} completed by ${last?.workerId} after a claim by ${claim?.workerId}`);
     if (history.filter((t) => t.to === 'PROCESSING').length > 1) takeovers += 1;
     const byWorkers = accepted.get(id) ?? [];
-    if (byWorkers.length > 1 || (byWorkers.length === 1 && byWorkers[0] !== last?.workerId)) violations.push(`W3: item ${id} completion accepted for ${byWorkers.join(', ')}, stored for ${last?.workerId}`);
+    if (byWorkers.length > 1 || (byWorkers.length === 1 && byWorkers[0] !== last?.workerId))
+      violations.push(`W3: item ${id} completion accepted for ${byWorkers.join(', ')}, stored for ${last?.workerId}`);
   }
   const doneCount = all.filter((item) => item.status === 'DONE').length;
-  return { violations, line: `work: ${all.length} payouts, ${doneCount} DONE by 2 workers, ${takeovers} claimed more than once` };
+  return {
+    violations,
+    line: `work: ${all.length} payouts, ${doneCount} DONE by 2 workers, ${takeovers} claimed more than once`,
+  };
 }
 
 interface SubscriberLog {
@@ -411,7 +522,10 @@ async function untilFinal(record: MoveRecord, slots: ApiSlot[], first: number): 
       record.attempts += 1;
       const answer = await send(slot.client, record);
       record.calls.push({ endedAt: Date.now(), ms: performance.now() - started, ok: true });
-      const kind = answer.__typename === 'DuplicateReplayed' ? (answer.original?.__typename ?? 'DuplicateReplayed') : answer.__typename;
+      const kind =
+        answer.__typename === 'DuplicateReplayed'
+          ? (answer.original?.__typename ?? 'DuplicateReplayed')
+          : answer.__typename;
       if (!TRANSIENT.has(kind)) {
         record.final = kind;
         record.finalAt = Date.now();
@@ -434,9 +548,16 @@ async function send(client: PreconditionClient, record: MoveRecord): Promise<Ans
   switch (op.kind) {
     case 'batch': {
       // The same keys on every attempt; the batch is final when every move's answer is.
-      const answer = await client.submitMoves({ atomic: true, moves: op.moves.map((m, i) => ({ ...m, requestId: batchKey(key, i) })) });
+      const answer = await client.submitMoves({
+        atomic: true,
+        moves: op.moves.map((m, i) => ({ ...m, requestId: batchKey(key, i) })),
+      });
       if (answer.__typename !== 'SubmitMovesSuccess') return answer as Answer;
-      const kinds = answer.results.map((r) => (r.__typename === 'DuplicateReplayed' ? ((r as Answer).original?.__typename ?? 'DuplicateReplayed') : String(r.__typename)));
+      const kinds = answer.results.map((r) =>
+        r.__typename === 'DuplicateReplayed'
+          ? ((r as Answer).original?.__typename ?? 'DuplicateReplayed')
+          : String(r.__typename),
+      );
       if (kinds.some((k) => TRANSIENT.has(k))) return { __typename: 'RequestInProgress' };
       return { __typename: kinds.every((k) => APPLIED.has(k)) ? 'BatchApplied' : 'BatchRefused' };
     }
@@ -445,7 +566,12 @@ async function send(client: PreconditionClient, record: MoveRecord): Promise<Ans
     case 'withdraw':
       return (await client.withdraw({ accountId: op.accountId, amount: op.amount, requestId: key })) as Answer;
     case 'transfer':
-      return (await client.transfer({ fromAccountId: op.fromAccountId, toAccountId: op.toAccountId, amount: op.amount, requestId: key })) as Answer;
+      return (await client.transfer({
+        fromAccountId: op.fromAccountId,
+        toAccountId: op.toAccountId,
+        amount: op.amount,
+        requestId: key,
+      })) as Answer;
     case 'hold':
       return sendHold(client, record, op);
     case 'reversal':
@@ -456,13 +582,27 @@ async function send(client: PreconditionClient, record: MoveRecord): Promise<Ans
 }
 
 /** The member of an answer, a replay's original's; transient members pass through. */
-const memberOf = (answer: Answer): string => (answer.__typename === 'DuplicateReplayed' ? (answer.original?.__typename ?? 'DuplicateReplayed') : answer.__typename);
+const memberOf = (answer: Answer): string =>
+  answer.__typename === 'DuplicateReplayed' ? (answer.original?.__typename ?? 'DuplicateReplayed') : answer.__typename;
 
 /** A deposit, then its partial reversal, each under its own key on every attempt: Reversed or ReversalRefused once both are final. */
 async function sendReversal(client: PreconditionClient, record: MoveRecord, op: ReversalOp): Promise<Answer> {
-  const deposited = memberOf((await client.deposit({ accountId: op.accountId, amount: op.amount, requestId: stepKey(record.key, 'd') })) as Answer);
-  if (deposited !== 'DepositSuccess') return { __typename: TRANSIENT.has(deposited) ? deposited : `deposit: ${deposited}` };
-  const reversed = memberOf((await client.reverseMove({ originalRequestId: stepKey(record.key, 'd'), amount: op.reverse, requestId: stepKey(record.key, 'r') })) as Answer);
+  const deposited = memberOf(
+    (await client.deposit({
+      accountId: op.accountId,
+      amount: op.amount,
+      requestId: stepKey(record.key, 'd'),
+    })) as Answer,
+  );
+  if (deposited !== 'DepositSuccess')
+    return { __typename: TRANSIENT.has(deposited) ? deposited : `deposit: ${deposited}` };
+  const reversed = memberOf(
+    (await client.reverseMove({
+      originalRequestId: stepKey(record.key, 'd'),
+      amount: op.reverse,
+      requestId: stepKey(record.key, 'r'),
+    })) as Answer,
+  );
   if (TRANSIENT.has(reversed)) return { __typename: reversed };
   if (reversed === 'ReverseMoveSuccess') return { __typename: 'Reversed' };
   // The workload's withdrawals may have taken the money first: refused, recorded for its key.
@@ -473,9 +613,22 @@ async function sendReversal(client: PreconditionClient, record: MoveRecord, op: 
 async function sendClose(client: PreconditionClient, record: MoveRecord, op: CloseOp): Promise<Answer> {
   const opened = memberOf((await client.openAccount({ accountId: op.accountId, currency: 'EUR' })) as Answer);
   if (opened !== 'OpenAccountSuccess') return { __typename: `openAccount: ${opened}` };
-  const deposited = memberOf((await client.deposit({ accountId: op.accountId, amount: op.amount, requestId: stepKey(record.key, 'd') })) as Answer);
-  if (deposited !== 'DepositSuccess') return { __typename: TRANSIENT.has(deposited) ? deposited : `deposit: ${deposited}` };
-  const closed = memberOf((await client.closeAccount({ accountId: op.accountId, transferBalanceTo: op.toAccountId, requestId: stepKey(record.key, 'c') })) as Answer);
+  const deposited = memberOf(
+    (await client.deposit({
+      accountId: op.accountId,
+      amount: op.amount,
+      requestId: stepKey(record.key, 'd'),
+    })) as Answer,
+  );
+  if (deposited !== 'DepositSuccess')
+    return { __typename: TRANSIENT.has(deposited) ? deposited : `deposit: ${deposited}` };
+  const closed = memberOf(
+    (await client.closeAccount({
+      accountId: op.accountId,
+      transferBalanceTo: op.toAccountId,
+      requestId: stepKey(record.key, 'c'),
+    })) as Answer,
+  );
   if (TRANSIENT.has(closed)) return { __typename: closed };
   return { __typename: closed === 'CloseAccountSuccess' ? 'Closed' : `closeAccount: ${closed}` };
 }
@@ -488,24 +641,40 @@ type HoldAnswer = Answer & { hold?: { id: string }; original?: (Answer & { hold?
  * HoldRefused when the authorization was refused (too little available).
  */
 async function sendHold(client: PreconditionClient, record: MoveRecord, op: HoldOp): Promise<Answer> {
-  const authorized = (await client.authorizeHold({ accountId: op.accountId, amount: op.amount, expiresInSeconds: 600, requestId: holdKey(record.key, 'a') })) as HoldAnswer;
+  const authorized = (await client.authorizeHold({
+    accountId: op.accountId,
+    amount: op.amount,
+    expiresInSeconds: 600,
+    requestId: holdKey(record.key, 'a'),
+  })) as HoldAnswer;
   const outcome = authorized.__typename === 'DuplicateReplayed' ? authorized.original : authorized;
   if (!outcome || TRANSIENT.has(outcome.__typename)) return { __typename: outcome?.__typename ?? 'RequestInProgress' };
-  if (outcome.__typename !== 'AuthorizeHoldSuccess') return { __typename: outcome.__typename === 'InsufficientFunds' ? 'HoldRefused' : `authorizeHold: ${outcome.__typename}` };
+  if (outcome.__typename !== 'AuthorizeHoldSuccess')
+    return {
+      __typename: outcome.__typename === 'InsufficientFunds' ? 'HoldRefused' : `authorizeHold: ${outcome.__typename}`,
+    };
   record.holdId = outcome.hold!.id;
   const resolved = (
     op.capture === null
       ? await client.voidHold({ holdId: record.holdId, requestId: holdKey(record.key, 'c') })
       : await client.captureHold({ holdId: record.holdId, amount: op.capture, requestId: holdKey(record.key, 'c') })
   ) as HoldAnswer;
-  const kind = resolved.__typename === 'DuplicateReplayed' ? (resolved.original?.__typename ?? 'DuplicateReplayed') : resolved.__typename;
+  const kind =
+    resolved.__typename === 'DuplicateReplayed'
+      ? (resolved.original?.__typename ?? 'DuplicateReplayed')
+      : resolved.__typename;
   if (TRANSIENT.has(kind)) return { __typename: kind };
   if (kind === 'CaptureHoldSuccess') return { __typename: 'HoldCaptured' };
   if (kind === 'VoidHoldSuccess') return { __typename: 'HoldVoided' };
   return { __typename: `${op.capture === null ? 'voidHold' : 'captureHold'}: ${kind}` };
 }
 
-async function restartApi(slot: ApiSlot, startApi: (port: number) => Promise<AppProcess>, clientFor: (proc: AppProcess, key: string) => PreconditionClient, serviceKey: string): Promise<void> {
+async function restartApi(
+  slot: ApiSlot,
+  startApi: (port: number) => Promise<AppProcess>,
+  clientFor: (proc: AppProcess, key: string) => PreconditionClient,
+  serviceKey: string,
+): Promise<void> {
   await slot.process.main.exited;
   // On its port again, as a supervisor restarts a service: SDK clients and subscribers find it.
   const proc = await startApi(slot.port);
@@ -559,7 +728,8 @@ async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
           await stepDown(primary, 2);
         } catch (error) {
           if (attempt < 3 && error instanceof Error && /not primary/i.test(error.message)) continue;
-          if (attempt < 10 && error instanceof Error && /no electable secondaries caught up/i.test(error.message)) continue;
+          if (attempt < 10 && error instanceof Error && /no electable secondaries caught up/i.test(error.message))
+            continue;
           throw error;
         }
         await set.primary(primary);
@@ -574,7 +744,11 @@ async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
       const before = acknowledged();
       try {
         // Under load: held until the workload acknowledged some moves.
-        await waitFor(() => acknowledged() >= before + MOVES_WHILE_LAGGING, `${MOVES_WHILE_LAGGING} moves acknowledged while member ${secondary.index} lags`, 60_000);
+        await waitFor(
+          () => acknowledged() >= before + MOVES_WHILE_LAGGING,
+          `${MOVES_WHILE_LAGGING} moves acknowledged while member ${secondary.index} lags`,
+          60_000,
+        );
       } finally {
         await release();
       }
@@ -599,7 +773,17 @@ async function inject(kind: FaultKind, deps: InjectDeps): Promise<string> {
       return `all ${set.members.length} members`;
     }
     case 'leaseHolderSigkill': {
-      const holder = await waitFor(async () => (await projectionLeases(deps.db).findOne({ _id: PAYOUT_LEASE_NAME }, { readPreference: ReadPreference.primary }))?.holder, 'a projection lease holder', 60_000);
+      const holder = await waitFor(
+        async () =>
+          (
+            await projectionLeases(deps.db).findOne(
+              { _id: PAYOUT_LEASE_NAME },
+              { readPreference: ReadPreference.primary },
+            )
+          )?.holder,
+        'a projection lease holder',
+        60_000,
+      );
       // A holder names its process as src/db/processLiveness.ts's newProcessId does: `<pid>-<random>`, then `/<lease>`.
       const slot = slots.find((s) => holder.startsWith(`${s.process.pid}-`));
       if (slot === undefined) return `none (holder ${holder} is no process of the run)`;
@@ -618,7 +802,16 @@ interface CheckDeps {
   slots: ApiSlot[];
 }
 
-const APPLIED = new Set(['DepositSuccess', 'WithdrawSuccess', 'TransferSuccess', 'BatchApplied', 'HoldCaptured', 'HoldVoided', 'Reversed', 'Closed']);
+const APPLIED = new Set([
+  'DepositSuccess',
+  'WithdrawSuccess',
+  'TransferSuccess',
+  'BatchApplied',
+  'HoldCaptured',
+  'HoldVoided',
+  'Reversed',
+  'Closed',
+]);
 const REFUSED = new Set(['InsufficientFunds', 'BatchRefused', 'HoldRefused', 'ReversalRefused']);
 const stepKey = (key: string, step: 'd' | 'r' | 'c') => `${key}-${step}`;
 const holdKey = (key: string, step: 'a' | 'c') => `${key}-${step}`;
@@ -632,9 +825,13 @@ function checkWholeSetBound(faults: readonly FaultRecord[], moves: readonly Move
   const violations: string[] = [];
   for (const fault of faults) {
     if (fault.backAt === undefined) continue;
-    const late = moves.filter((m) => m.sentAt < fault.backAt! && (m.finalAt ?? Infinity) > fault.backAt! + WHOLE_SET_FINAL_BOUND_MS);
+    const late = moves.filter(
+      (m) => m.sentAt < fault.backAt! && (m.finalAt ?? Infinity) > fault.backAt! + WHOLE_SET_FINAL_BOUND_MS,
+    );
     for (const move of late.slice(0, 10)) {
-      violations.push(`G5 (whole set): ${move.key} ${move.finalAt === undefined ? 'never final' : `final ${move.finalAt - fault.backAt!} ms`} after the set was back (bound ${WHOLE_SET_FINAL_BOUND_MS} ms)`);
+      violations.push(
+        `G5 (whole set): ${move.key} ${move.finalAt === undefined ? 'never final' : `final ${move.finalAt - fault.backAt!} ms`} after the set was back (bound ${WHOLE_SET_FINAL_BOUND_MS} ms)`,
+      );
     }
   }
   return violations;
@@ -644,7 +841,10 @@ function checkWholeSetBound(faults: readonly FaultRecord[], moves: readonly Move
 async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Promise<string[]> {
   const violations: string[] = [];
   const read = { readPreference: ReadPreference.primary } as const;
-  const entries = await db.collection('ledger_entries').find({ accountId: { $in: accounts } }, read).toArray();
+  const entries = await db
+    .collection('ledger_entries')
+    .find({ accountId: { $in: accounts } }, read)
+    .toArray();
   const byRequest = new Map<string, typeof entries>();
   for (const entry of entries) {
     const list = byRequest.get(String(entry['requestId'])) ?? [];
@@ -653,9 +853,12 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
   }
   // G5: every key final, within the bound.
   for (const move of moves) {
-    if (move.final === undefined) violations.push(`G5: ${move.key} never final (${move.attempts} attempts, errors ${move.errors.join(',')})`);
-    else if (move.finalAt! - move.sentAt > FINAL_BOUND_MS) violations.push(`G5: ${move.key} final after ${move.finalAt! - move.sentAt} ms (> ${FINAL_BOUND_MS})`);
-    else if (!APPLIED.has(move.final) && !REFUSED.has(move.final)) violations.push(`${move.key}: unexpected final answer ${move.final}`);
+    if (move.final === undefined)
+      violations.push(`G5: ${move.key} never final (${move.attempts} attempts, errors ${move.errors.join(',')})`);
+    else if (move.finalAt! - move.sentAt > FINAL_BOUND_MS)
+      violations.push(`G5: ${move.key} final after ${move.finalAt! - move.sentAt} ms (> ${FINAL_BOUND_MS})`);
+    else if (!APPLIED.has(move.final) && !REFUSED.has(move.final))
+      violations.push(`${move.key}: unexpected final answer ${move.final}`);
   }
   // R1, G3: each acknowledged move present once; nothing for a refused one.
   for (const move of moves) {
@@ -663,14 +866,20 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
       // B2: an acknowledged atomic batch has each of its moves once, or none of them.
       const applied = move.final === 'BatchApplied';
       const counts = move.op.moves.map((_, i) => (byRequest.get(batchKey(move.key, i)) ?? []).length);
-      if (counts.some((c) => c !== (applied ? 1 : 0))) violations.push(`R1/G3/B2: ${move.key} (${move.final}) has ${counts.reduce((a, b) => a + b, 0)} entries over its ${counts.length} moves (${counts.join(',')}), expected ${applied ? 'one each' : 'none'}`);
+      if (counts.some((c) => c !== (applied ? 1 : 0)))
+        violations.push(
+          `R1/G3/B2: ${move.key} (${move.final}) has ${counts.reduce((a, b) => a + b, 0)} entries over its ${counts.length} moves (${counts.join(',')}), expected ${applied ? 'one each' : 'none'}`,
+        );
       continue;
     }
     if (move.op.kind === 'hold') {
       // A captured hold is one withdrawal entry under the capture's key; an authorization or a void writes none.
       const captured = (byRequest.get(holdKey(move.key, 'c')) ?? []).length;
       const authorizing = (byRequest.get(holdKey(move.key, 'a')) ?? []).length;
-      if (captured !== (move.final === 'HoldCaptured' ? 1 : 0) || authorizing !== 0) violations.push(`R1/G3/H2: hold ${move.key} (${move.final}) has ${captured} capture entries and ${authorizing} authorization entries`);
+      if (captured !== (move.final === 'HoldCaptured' ? 1 : 0) || authorizing !== 0)
+        violations.push(
+          `R1/G3/H2: hold ${move.key} (${move.final}) has ${captured} capture entries and ${authorizing} authorization entries`,
+        );
       continue;
     }
     if (move.op.kind === 'reversal' || move.op.kind === 'close') {
@@ -679,52 +888,97 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
     }
     const written = byRequest.get(move.key) ?? [];
     const expected = move.final !== undefined && APPLIED.has(move.final) ? (move.op.kind === 'transfer' ? 2 : 1) : 0;
-    if (written.length !== expected) violations.push(`R1/G3: ${move.key} (${move.final}) has ${written.length} entries, expected ${expected}`);
+    if (written.length !== expected)
+      violations.push(`R1/G3: ${move.key} (${move.final}) has ${written.length} entries, expected ${expected}`);
   }
   // G2: balance = journal, and money conserved: the balances' sum is deposits minus withdrawals.
-  const accountDocs = await db.collection<{ _id: string; balance: unknown }>('accounts').find({ _id: { $in: accounts } }, read).toArray();
+  const accountDocs = await db
+    .collection<{ _id: string; balance: unknown }>('accounts')
+    .find({ _id: { $in: accounts } }, read)
+    .toArray();
   let balances = 0;
   for (const account of accountDocs) {
-    const journal = entries.filter((e) => e['accountId'] === account._id).reduce((sum, e) => sum + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']), 0);
-    if (Number(account.balance) !== journal) violations.push(`G2: ${account._id} balance ${Number(account.balance)} != journal ${journal}`);
+    const journal = entries
+      .filter((e) => e['accountId'] === account._id)
+      .reduce(
+        (sum, e) => sum + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']),
+        0,
+      );
+    if (Number(account.balance) !== journal)
+      violations.push(`G2: ${account._id} balance ${Number(account.balance)} != journal ${journal}`);
     if (Number(account.balance) < 0) violations.push(`G1: ${account._id} balance ${Number(account.balance)} < 0`);
     balances += Number(account.balance);
   }
   // H1, H2: each account's held is the sum of its pending holds and never more than its balance;
   // each acknowledged hold ended as acknowledged (CAPTURED with the captured amount, or VOIDED).
-  const holds = await db.collection<{ _id: string; accountId: string; status: string; amount: unknown; capturedAmount?: unknown }>('ledger_holds').find({ accountId: { $in: accounts } }, read).toArray();
-  const heldDocs = await db.collection<{ _id: string; balance: unknown; held?: unknown }>('accounts').find({ _id: { $in: accounts } }, read).toArray();
+  const holds = await db
+    .collection<{ _id: string; accountId: string; status: string; amount: unknown; capturedAmount?: unknown }>(
+      'ledger_holds',
+    )
+    .find({ accountId: { $in: accounts } }, read)
+    .toArray();
+  const heldDocs = await db
+    .collection<{ _id: string; balance: unknown; held?: unknown }>('accounts')
+    .find({ _id: { $in: accounts } }, read)
+    .toArray();
   for (const account of heldDocs) {
-    const pending = holds.filter((h) => h.accountId === account._id && h.status === 'PENDING').reduce((sum, h) => sum + Number(h.amount), 0);
-    if (Number(account.held ?? 0) !== pending) violations.push(`H1: ${account._id} held ${Number(account.held ?? 0)} != pending holds ${pending}`);
-    if (Number(account.balance) - Number(account.held ?? 0) < 0) violations.push(`H1: ${account._id} available ${Number(account.balance) - Number(account.held ?? 0)} < 0`);
+    const pending = holds
+      .filter((h) => h.accountId === account._id && h.status === 'PENDING')
+      .reduce((sum, h) => sum + Number(h.amount), 0);
+    if (Number(account.held ?? 0) !== pending)
+      violations.push(`H1: ${account._id} held ${Number(account.held ?? 0)} != pending holds ${pending}`);
+    if (Number(account.balance) - Number(account.held ?? 0) < 0)
+      violations.push(`H1: ${account._id} available ${Number(account.balance) - Number(account.held ?? 0)} < 0`);
   }
   const holdById = new Map(holds.map((h) => [String(h._id), h]));
   for (const move of moves) {
     if (move.op.kind !== 'hold' || (move.final !== 'HoldCaptured' && move.final !== 'HoldVoided')) continue;
     const hold = move.holdId === undefined ? undefined : holdById.get(move.holdId);
     const want = move.final === 'HoldCaptured' ? 'CAPTURED' : 'VOIDED';
-    if (hold?.status !== want) violations.push(`H2: hold ${move.key} acknowledged ${move.final} but stored ${hold?.status ?? 'nothing'}`);
-    else if (want === 'CAPTURED' && hold.capturedAmount !== undefined && Number(hold.capturedAmount) !== move.op.capture) violations.push(`H2: hold ${move.key} captured ${Number(hold.capturedAmount)}, acknowledged ${move.op.capture}`);
+    if (hold?.status !== want)
+      violations.push(`H2: hold ${move.key} acknowledged ${move.final} but stored ${hold?.status ?? 'nothing'}`);
+    else if (
+      want === 'CAPTURED' &&
+      hold.capturedAmount !== undefined &&
+      Number(hold.capturedAmount) !== move.op.capture
+    )
+      violations.push(`H2: hold ${move.key} captured ${Number(hold.capturedAmount)}, acknowledged ${move.op.capture}`);
   }
   const inflow = entries.filter((e) => e['kind'] === 'deposit').reduce((s, e) => s + Number(e['amount']), 0);
   // A reversed deposit's money left too (depositReversal), without a payout.
-  const outflow = entries.filter((e) => e['kind'] === 'withdrawal' || e['kind'] === 'depositReversal').reduce((s, e) => s + Number(e['amount']), 0);
-  if (balances !== inflow - outflow) violations.push(`G2: balances sum ${balances} != deposits ${inflow} - withdrawals ${outflow}`);
+  const outflow = entries
+    .filter((e) => e['kind'] === 'withdrawal' || e['kind'] === 'depositReversal')
+    .reduce((s, e) => s + Number(e['amount']), 0);
+  if (balances !== inflow - outflow)
+    violations.push(`G2: balances sum ${balances} != deposits ${inflow} - withdrawals ${outflow}`);
   // P1: one payout per applied withdrawal, once the projection (possibly a new lease holder) caught up.
   const withdrawals = entries.filter((e) => e['kind'] === 'withdrawal').map((e) => String(e._id));
   const payoutsOk = await waitFor(
     async () => {
-      const payouts = await db.collection('workItems').find({ kind: 'PAYOUT', 'payload.entryId': { $in: withdrawals } }, read).project({ 'payload.entryId': 1 }).toArray();
+      const payouts = await db
+        .collection('workItems')
+        .find({ kind: 'PAYOUT', 'payload.entryId': { $in: withdrawals } }, read)
+        .project({ 'payload.entryId': 1 })
+        .toArray();
       return payouts.length >= withdrawals.length ? payouts : undefined;
     },
     'a payout per withdrawal',
     SETTLE_TIMEOUT_MS,
   ).catch(() => undefined);
-  const payouts = payoutsOk ?? (await db.collection('workItems').find({ kind: 'PAYOUT', 'payload.entryId': { $in: withdrawals } }, read).toArray());
+  const payouts =
+    payoutsOk ??
+    (await db
+      .collection('workItems')
+      .find({ kind: 'PAYOUT', 'payload.entryId': { $in: withdrawals } }, read)
+      .toArray());
   const payoutCount = new Map<string, number>();
-  for (const payout of payouts) payoutCount.set(String(payout['payload']['entryId']), (payoutCount.get(String(payout['payload']['entryId'])) ?? 0) + 1);
-  for (const id of withdrawals) if (payoutCount.get(id) !== 1) violations.push(`P1: withdrawal ${id} has ${payoutCount.get(id) ?? 0} payouts`);
+  for (const payout of payouts)
+    payoutCount.set(
+      String(payout['payload']['entryId']),
+      (payoutCount.get(String(payout['payload']['entryId'])) ?? 0) + 1,
+    );
+  for (const id of withdrawals)
+    if (payoutCount.get(id) !== 1) violations.push(`P1: withdrawal ${id} has ${payoutCount.get(id) ?? 0} payouts`);
   // R4, S1: each subscriber got every entry once, in version order per account, or a ResyncRequired.
   // The openings were written before it subscribed: they are not owed to it.
   const owed = entries.filter((e) => !String(e['requestId']).includes('-open-'));
@@ -733,25 +987,37 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
       const got = new Set(subscriber.entries.map((e) => e.entryId));
       return owed.every((e) => got.has(String(e._id)));
     };
-    await waitFor(() => subscriber.resyncs > 0 || subscriber.failed !== undefined || caughtUp(), `subscriber ${i} to catch up`, SETTLE_TIMEOUT_MS).catch(() => undefined);
+    await waitFor(
+      () => subscriber.resyncs > 0 || subscriber.failed !== undefined || caughtUp(),
+      `subscriber ${i} to catch up`,
+      SETTLE_TIMEOUT_MS,
+    ).catch(() => undefined);
     if (subscriber.failed) violations.push(`R4: subscriber ${i} ended: ${subscriber.failed}`);
     const ids = subscriber.entries.map((e) => e.entryId);
-    if (new Set(ids).size !== ids.length) violations.push(`R4/S1: subscriber ${i} got ${ids.length - new Set(ids).size} entries twice`);
+    if (new Set(ids).size !== ids.length)
+      violations.push(`R4/S1: subscriber ${i} got ${ids.length - new Set(ids).size} entries twice`);
     const last = new Map<string, number>();
     for (const event of subscriber.entries) {
       const previous = last.get(event.accountId);
-      if (previous !== undefined && event.versionAfter <= previous && subscriber.resyncs === 0) violations.push(`R4/S1: subscriber ${i} got ${event.accountId} v${event.versionAfter} after v${previous}`);
+      if (previous !== undefined && event.versionAfter <= previous && subscriber.resyncs === 0)
+        violations.push(`R4/S1: subscriber ${i} got ${event.accountId} v${event.versionAfter} after v${previous}`);
       last.set(event.accountId, event.versionAfter);
     }
     if (subscriber.resyncs === 0 && !caughtUp()) {
       const got = new Set(ids);
-      violations.push(`R4: subscriber ${i} missed ${owed.filter((e) => !got.has(String(e._id))).length} entries without a ResyncRequired`);
+      violations.push(
+        `R4: subscriber ${i} missed ${owed.filter((e) => !got.has(String(e._id))).length} entries without a ResyncRequired`,
+      );
     }
   }
   // The ledger audit, asked of an API process as an admin would: run at once, or queued for the
   // process holding the audit lease (then its next run's result is read).
   const api = slots[0]!.process;
-  const asked = await api.gql('mutation { runLedgerAudit { __typename ... on LedgerAuditFinished { audit { mismatchCount } } ... on LedgerAuditQueued { requestedAt } } }', {}, { key: 'admin' });
+  const asked = await api.gql(
+    'mutation { runLedgerAudit { __typename ... on LedgerAuditFinished { audit { mismatchCount } } ... on LedgerAuditQueued { requestedAt } } }',
+    {},
+    { key: 'admin' },
+  );
   const answer = asked.data?.runLedgerAudit;
   const mismatchCount: number | undefined =
     answer?.__typename === 'LedgerAuditFinished'
@@ -759,14 +1025,18 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
       : answer?.__typename === 'LedgerAuditQueued'
         ? await waitFor(
             async () => {
-              const latest = (await api.gql('{ ledgerAudit { lastRunAt scope mismatchCount } }', {}, { key: 'admin' })).data?.ledgerAudit;
-              return latest && latest.scope === 'full' && new Date(latest.lastRunAt) >= new Date(answer.requestedAt) ? (latest.mismatchCount as number) : undefined;
+              const latest = (await api.gql('{ ledgerAudit { lastRunAt scope mismatchCount } }', {}, { key: 'admin' }))
+                .data?.ledgerAudit;
+              return latest && latest.scope === 'full' && new Date(latest.lastRunAt) >= new Date(answer.requestedAt)
+                ? (latest.mismatchCount as number)
+                : undefined;
             },
             'the queued ledger audit',
             SETTLE_TIMEOUT_MS,
           ).catch(() => undefined)
         : undefined;
-  if (mismatchCount === undefined) violations.push(`audit: no finished run (${JSON.stringify(asked.errors ?? answer)})`);
+  if (mismatchCount === undefined)
+    violations.push(`audit: no finished run (${JSON.stringify(asked.errors ?? answer)})`);
   else if (mismatchCount !== 0) violations.push(`audit: ${mismatchCount} mismatches`);
   return violations;
 }
@@ -777,29 +1047,53 @@ async function check({ db, moves, subscribers, accounts, slots }: CheckDeps): Pr
  * the reversed deposit's record holds the acknowledged reversal (L1); a closed account is CLOSED,
  * holds nothing and has no entry after its close (L2).
  */
-async function checkLifecycleMove(db: Db, move: MoveRecord, op: ReversalOp | CloseOp, byRequest: Map<string, Document[]>): Promise<string[]> {
+async function checkLifecycleMove(
+  db: Db,
+  move: MoveRecord,
+  op: ReversalOp | CloseOp,
+  byRequest: Map<string, Document[]>,
+): Promise<string[]> {
   const violations: string[] = [];
   const read = { readPreference: ReadPreference.primary } as const;
   const count = (step: 'd' | 'r' | 'c') => (byRequest.get(stepKey(move.key, step)) ?? []).length;
   const done = move.final !== undefined && (APPLIED.has(move.final) || REFUSED.has(move.final));
-  if (count('d') !== (done ? 1 : 0)) violations.push(`R1/G3: ${op.kind} ${move.key} (${move.final}) has ${count('d')} entries for its deposit, expected ${done ? 1 : 0}`);
+  if (count('d') !== (done ? 1 : 0))
+    violations.push(
+      `R1/G3: ${op.kind} ${move.key} (${move.final}) has ${count('d')} entries for its deposit, expected ${done ? 1 : 0}`,
+    );
   if (op.kind === 'reversal') {
     const reversed = move.final === 'Reversed';
-    if (count('r') !== (reversed ? 1 : 0)) violations.push(`R1/G3: reversal ${move.key} (${move.final}) has ${count('r')} entries, expected ${reversed ? 1 : 0}`);
-    const original = await db.collection('ledger_requests').findOne({ _id: `ledger:${stepKey(move.key, 'd')}` as never }, read);
+    if (count('r') !== (reversed ? 1 : 0))
+      violations.push(
+        `R1/G3: reversal ${move.key} (${move.final}) has ${count('r')} entries, expected ${reversed ? 1 : 0}`,
+      );
+    const original = await db
+      .collection('ledger_requests')
+      .findOne({ _id: `ledger:${stepKey(move.key, 'd')}` as never }, read);
     const total = Number(original?.['reversedAmount'] ?? 0);
-    if (total !== (reversed ? op.reverse : 0)) violations.push(`L1: deposit ${stepKey(move.key, 'd')} of ${op.amount} has ${total} reversed, acknowledged ${reversed ? op.reverse : 0}`);
+    if (total !== (reversed ? op.reverse : 0))
+      violations.push(
+        `L1: deposit ${stepKey(move.key, 'd')} of ${op.amount} has ${total} reversed, acknowledged ${reversed ? op.reverse : 0}`,
+      );
     return violations;
   }
   const closed = move.final === 'Closed';
-  if (count('c') !== (closed ? 2 : 0)) violations.push(`R1/G3: close ${move.key} (${move.final}) has ${count('c')} entries, expected ${closed ? 2 : 0}`);
+  if (count('c') !== (closed ? 2 : 0))
+    violations.push(`R1/G3: close ${move.key} (${move.final}) has ${count('c')} entries, expected ${closed ? 2 : 0}`);
   if (!closed) return violations;
   const account = await db.collection('accounts').findOne({ _id: op.accountId as never }, read);
   if (account?.['status'] !== 'CLOSED' || Number(account['balance']) !== 0 || Number(account['held'] ?? 0) !== 0) {
-    violations.push(`L2: ${op.accountId} acknowledged closed but stored ${account?.['status'] ?? 'OPEN'} with balance ${Number(account?.['balance'])}`);
+    violations.push(
+      `L2: ${op.accountId} acknowledged closed but stored ${account?.['status'] ?? 'OPEN'} with balance ${Number(account?.['balance'])}`,
+    );
   }
   const closing = (byRequest.get(stepKey(move.key, 'c')) ?? []).find((entry) => entry['accountId'] === op.accountId);
-  const later = closing === undefined ? 0 : await db.collection('ledger_entries').countDocuments({ accountId: op.accountId, versionAfter: { $gt: closing['versionAfter'] } }, read);
+  const later =
+    closing === undefined
+      ? 0
+      : await db
+          .collection('ledger_entries')
+          .countDocuments({ accountId: op.accountId, versionAfter: { $gt: closing['versionAfter'] } }, read);
   if (later > 0) violations.push(`L2: ${op.accountId} has ${later} entries after its close`);
   return violations;
 }
@@ -810,7 +1104,13 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: MoveRecord[], violations: string[], errorTimeline: AnswerLog['timeline']): string {
+function formatTable(
+  options: FaultRunOptions,
+  faults: FaultRecord[],
+  moves: MoveRecord[],
+  violations: string[],
+  errorTimeline: AnswerLog['timeline'],
+): string {
   const lines: string[] = [];
   const acknowledged = moves.filter((m) => m.final !== undefined);
   const applied = acknowledged.filter((m) => APPLIED.has(m.final!));
@@ -818,7 +1118,9 @@ function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: Mov
   const lost = violations.filter((v) => v.startsWith('R1/G3') && / has 0 entries/.test(v)).length;
   const doubled = violations.filter((v) => v.startsWith('R1/G3') && !/ has 0 entries/.test(v)).length;
   const longest = Math.max(0, ...acknowledged.map((m) => m.finalAt! - m.sentAt));
-  lines.push(`fault run: seed ${options.seed}, ${options.apiProcesses} API processes, ${options.lanes} callers, ${options.accounts} accounts, workload ${options.workloadMs} ms`);
+  lines.push(
+    `fault run: seed ${options.seed}, ${options.apiProcesses} API processes, ${options.lanes} callers, ${options.accounts} accounts, workload ${options.workloadMs} ms`,
+  );
   lines.push('');
   lines.push('| faults by kind | count |');
   lines.push('|---|---|');
@@ -826,27 +1128,55 @@ function formatTable(options: FaultRunOptions, faults: FaultRecord[], moves: Mov
   lines.push('');
   lines.push('| moves attempted | acknowledged (final) | applied | refused | lost | doubled | longest time to final |');
   lines.push('|---|---|---|---|---|---|---|');
-  lines.push(`| ${moves.length} | ${acknowledged.length} | ${applied.length} | ${acknowledged.length - applied.length} | ${lost} | ${doubled} | ${longest} ms (bound ${FINAL_BOUND_MS} ms) |`);
-  lines.push(`atomic batches (2-4 moves each, in the counts above): ${batches.length} sent, ${batches.filter((m) => m.final === 'BatchApplied').length} applied whole, ${batches.filter((m) => m.final === 'BatchRefused').length} refused whole`);
+  lines.push(
+    `| ${moves.length} | ${acknowledged.length} | ${applied.length} | ${acknowledged.length - applied.length} | ${lost} | ${doubled} | ${longest} ms (bound ${FINAL_BOUND_MS} ms) |`,
+  );
+  lines.push(
+    `atomic batches (2-4 moves each, in the counts above): ${batches.length} sent, ${batches.filter((m) => m.final === 'BatchApplied').length} applied whole, ${batches.filter((m) => m.final === 'BatchRefused').length} refused whole`,
+  );
   const holdOps = moves.filter((m) => m.op.kind === 'hold');
   const reversalOps = moves.filter((m) => m.op.kind === 'reversal');
   const closeOps = moves.filter((m) => m.op.kind === 'close');
-  lines.push(`reversals and closes (in the counts above): ${reversalOps.length} deposits reversed in part sent, ${reversalOps.filter((m) => m.final === 'Reversed').length} reversed, ${reversalOps.filter((m) => m.final === 'ReversalRefused').length} refused (the money had left); ${closeOps.length} closes sent, ${closeOps.filter((m) => m.final === 'Closed').length} closed`);
-  lines.push(`holds (in the counts above): ${holdOps.length} sent, ${holdOps.filter((m) => m.final === 'HoldCaptured').length} captured in part, ${holdOps.filter((m) => m.final === 'HoldVoided').length} voided, ${holdOps.filter((m) => m.final === 'HoldRefused').length} refused at authorization`);
+  lines.push(
+    `reversals and closes (in the counts above): ${reversalOps.length} deposits reversed in part sent, ${reversalOps.filter((m) => m.final === 'Reversed').length} reversed, ${reversalOps.filter((m) => m.final === 'ReversalRefused').length} refused (the money had left); ${closeOps.length} closes sent, ${closeOps.filter((m) => m.final === 'Closed').length} closed`,
+  );
+  lines.push(
+    `holds (in the counts above): ${holdOps.length} sent, ${holdOps.filter((m) => m.final === 'HoldCaptured').length} captured in part, ${holdOps.filter((m) => m.final === 'HoldVoided').length} voided, ${holdOps.filter((m) => m.final === 'HoldRefused').length} refused at authorization`,
+  );
   lines.push('');
-  lines.push('| fault | target | recovered in | calls during it | failed calls (SDK gave up) | p99 call latency | UNAVAILABLE answers | INTERNAL_SERVER_ERROR answers |');
+  lines.push(
+    '| fault | target | recovered in | calls during it | failed calls (SDK gave up) | p99 call latency | UNAVAILABLE answers | INTERNAL_SERVER_ERROR answers |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|');
   for (const fault of faults) {
-    const during = moves.flatMap((m) => m.calls).filter((c) => c.endedAt >= fault.startedAt && c.endedAt <= fault.recoveredAt + 1_000);
-    const back = fault.backAt === undefined ? '' : ` (a primary after ${fault.backAt - fault.startedAt} ms; keys in flight final ${Math.max(0, ...moves.filter((m) => m.sentAt < fault.backAt! && m.finalAt !== undefined && m.finalAt > fault.backAt!).map((m) => m.finalAt! - fault.backAt!))} ms after)`;
+    const during = moves
+      .flatMap((m) => m.calls)
+      .filter((c) => c.endedAt >= fault.startedAt && c.endedAt <= fault.recoveredAt + 1_000);
+    const back =
+      fault.backAt === undefined
+        ? ''
+        : ` (a primary after ${fault.backAt - fault.startedAt} ms; keys in flight final ${Math.max(0, ...moves.filter((m) => m.sentAt < fault.backAt! && m.finalAt !== undefined && m.finalAt > fault.backAt!).map((m) => m.finalAt! - fault.backAt!))} ms after)`;
     // Every attempt's answer the SDK read, retried ones included (R5): those of this fault's window.
     const answered = errorTimeline.filter((e) => e.at >= fault.startedAt && e.at <= fault.recoveredAt + 1_000);
     const internal = answered.filter((e) => e.code === 'INTERNAL_SERVER_ERROR').length;
-    lines.push(`| ${fault.kind} | ${fault.target} | ${fault.recoveredAt - fault.startedAt} ms${back} | ${during.length} | ${during.filter((c) => !c.ok).length} | ${Math.round(percentile(during.map((c) => c.ms), 99))} ms | ${answered.filter((e) => e.code === 'UNAVAILABLE').length} | ${internal} |`);
+    lines.push(
+      `| ${fault.kind} | ${fault.target} | ${fault.recoveredAt - fault.startedAt} ms${back} | ${during.length} | ${during.filter((c) => !c.ok).length} | ${Math.round(
+        percentile(
+          during.map((c) => c.ms),
+          99,
+        ),
+      )} ms | ${answered.filter((e) => e.code === 'UNAVAILABLE').length} | ${internal} |`,
+    );
   }
   const internalTotal = errorTimeline.filter((e) => e.code === 'INTERNAL_SERVER_ERROR').length;
-  lines.push(`INTERNAL_SERVER_ERROR answers in the whole run: ${internalTotal}; UNAVAILABLE: ${errorTimeline.filter((e) => e.code === 'UNAVAILABLE').length}`);
+  lines.push(
+    `INTERNAL_SERVER_ERROR answers in the whole run: ${internalTotal}; UNAVAILABLE: ${errorTimeline.filter((e) => e.code === 'UNAVAILABLE').length}`,
+  );
   lines.push('');
-  lines.push(violations.length === 0 ? 'checker: no violations' : `checker: ${violations.length} violations:\n${violations.slice(0, 50).join('\n')}`);
+  lines.push(
+    violations.length === 0
+      ? 'checker: no violations'
+      : `checker: ${violations.length} violations:\n${violations.slice(0, 50).join('\n')}`,
+  );
   return lines.join('\n');
 }

@@ -7,7 +7,15 @@ import { expect, it } from 'vitest';
 import { runFaultSuite } from './faultRun.ts';
 
 it('keeps every guarantee over what was acknowledged through a step-down and a killed primary', async () => {
-  const report = await runFaultSuite({ seed: 24, workloadMs: 8_000, faultCount: 2, faultKinds: ['stepDown', 'primarySigkill'], apiProcesses: 2, lanes: 6, accounts: 4 });
+  const report = await runFaultSuite({
+    seed: 24,
+    workloadMs: 8_000,
+    faultCount: 2,
+    faultKinds: ['stepDown', 'primarySigkill'],
+    apiProcesses: 2,
+    lanes: 6,
+    accounts: 4,
+  });
   console.log(report.table);
   expect(report.faults.map((f) => f.kind).sort()).toEqual(['primarySigkill', 'stepDown']);
   expect(report.moves.filter((m) => m.final !== undefined).length).toBeGreaterThan(20);

@@ -12,7 +12,12 @@ const ROUNDS = Number(process.env['PAYOUT_FAULT_ROUNDS'] ?? 16);
 
 it('pays every applied withdrawal exactly once through many kills and pauses mid-call', async () => {
   const dbName = `faults_payouts_${Date.now().toString(36)}`;
-  const api = await startAppProcess({ mongoUri: testMongoUri(), dbName, env: { RATE_LIMITS: 'off' }, startTimeoutMs: 90_000 });
+  const api = await startAppProcess({
+    mongoUri: testMongoUri(),
+    dbName,
+    env: { RATE_LIMITS: 'off' },
+    startTimeoutMs: 90_000,
+  });
   const client = await MongoClient.connect(testMongoUri());
   try {
     const rounds = Array.from({ length: ROUNDS }, (_, i): Disruption => (i % 2 === 0 ? 'kill' : 'pause'));
@@ -34,7 +39,10 @@ it('pays every applied withdrawal exactly once through many kills and pauses mid
     expect(outcome.figures.provider.refusals).toBe(0);
   } finally {
     await api.stop();
-    await client.db(dbName).dropDatabase().catch(() => undefined);
+    await client
+      .db(dbName)
+      .dropDatabase()
+      .catch(() => undefined);
     await client.close();
   }
 });

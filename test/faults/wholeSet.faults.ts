@@ -7,7 +7,15 @@ import { expect, it } from 'vitest';
 import { runFaultSuite, WHOLE_SET_FINAL_BOUND_MS } from './faultRun.ts';
 
 it(`keeps every guarantee over what was acknowledged through two kills of the whole set, each key final within ${WHOLE_SET_FINAL_BOUND_MS} ms of its return`, async () => {
-  const report = await runFaultSuite({ seed: 42, workloadMs: 20_000, faultCount: 2, faultKinds: ['wholeSetSigkill'], apiProcesses: 2, lanes: 8, accounts: 4 });
+  const report = await runFaultSuite({
+    seed: 42,
+    workloadMs: 20_000,
+    faultCount: 2,
+    faultKinds: ['wholeSetSigkill'],
+    apiProcesses: 2,
+    lanes: 8,
+    accounts: 4,
+  });
   console.log(report.table);
   expect(report.faults.map((f) => f.kind)).toEqual(['wholeSetSigkill', 'wholeSetSigkill']);
   expect(report.faults.every((f) => f.backAt !== undefined)).toBe(true);

@@ -26,7 +26,8 @@ describe.each(['development', 'production'] as const)('errors in %s', (nodeEnv) 
   afterAll(async () => {
     await app?.close();
   });
-  const expectedMessage = nodeEnv === 'production' ? 'Internal server error' : 'E11000 something internal about db.accounts';
+  const expectedMessage =
+    nodeEnv === 'production' ? 'Internal server error' : 'E11000 something internal about db.accounts';
 
   it('codes an unexpected fault INTERNAL_SERVER_ERROR over HTTP', async () => {
     const res = await app.gql('{ probeFault }', {}, { key: 'dashboard' });
@@ -37,11 +38,17 @@ describe.each(['development', 'production'] as const)('errors in %s', (nodeEnv) 
 
   it('codes an unexpected fault INTERNAL_SERVER_ERROR over WebSocket', async () => {
     const result = await app.ws('ops').execute('{ probeFault }');
-    expect(result.errors?.[0]).toMatchObject({ message: expectedMessage, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    expect(result.errors?.[0]).toMatchObject({
+      message: expectedMessage,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    });
   });
 
   it('passes client errors through unchanged', async () => {
     const res = await app.gql(PROBE_MUTATIONS.moveMoney, {}, { key: 'dashboard' });
-    expect(res.errors?.[0]).toMatchObject({ message: 'Role dashboard may not use probeMoveMoney (allowed: service, admin)', extensions: { code: 'FORBIDDEN' } });
+    expect(res.errors?.[0]).toMatchObject({
+      message: 'Role dashboard may not use probeMoveMoney (allowed: service, admin)',
+      extensions: { code: 'FORBIDDEN' },
+    });
   });
 });

@@ -37,7 +37,11 @@ describe('read-your-writes over HTTP', () => {
     // The entry's change event tells when the deposit's write committed (its oplog time).
     const entries = app.db.collection('ledger_entries').watch([{ $match: { operationType: 'insert' } }]);
     await entries.tryNext();
-    const res = (await app.gql(DEPOSIT, { input: { accountId: 'ryw', amount: 42, requestId: 'ryw-1' } }, { key: 'service' })) as Document;
+    const res = (await app.gql(
+      DEPOSIT,
+      { input: { accountId: 'ryw', amount: 42, requestId: 'ryw-1' } },
+      { key: 'service' },
+    )) as Document;
     expect(res.data.deposit).toEqual({ __typename: 'DepositSuccess', account: { balance: 42 } });
     const token = res.extensions?.consistencyToken as string;
     const time = decodeConsistencyToken(token);
@@ -51,7 +55,11 @@ describe('read-your-writes over HTTP', () => {
     expect(read.errors).toBeUndefined();
     expect(read.data.account).toEqual({ balance: 42 });
 
-    const work = (await app.gql(`mutation { createWorkItem(input: { kind: "ryw", idempotencyKey: "ryw-item" }) { __typename } }`, {}, { key: 'service' })) as Document;
+    const work = (await app.gql(
+      `mutation { createWorkItem(input: { kind: "ryw", idempotencyKey: "ryw-item" }) { __typename } }`,
+      {},
+      { key: 'service' },
+    )) as Document;
     expect(typeof work.extensions?.consistencyToken).toBe('string');
     const query = (await app.gql(`{ health { engine } }`, {}, { key: 'dashboard' })) as Document;
     expect(query.extensions?.consistencyToken).toBeUndefined();
@@ -75,9 +83,15 @@ describe('read-your-writes: the reads a consistent query sends', () => {
     await ensureLedgerIndexes(test.db);
     await ensureLedgerDashboardIndexes(test.db);
     await ensureWorkItemIndexes(test.db);
-    await test.db.collection('accounts').insertOne({ _id: 'c1' as never, currency: 'EUR', balance: 5, version: 1, openedAt: new Date() });
+    await test.db
+      .collection('accounts')
+      .insertOne({ _id: 'c1' as never, currency: 'EUR', balance: 5, version: 1, openedAt: new Date() });
     const logger = createLogger({ level: 'silent' });
-    source = { db: test.db, logger, services: buildServices({ db: test.db, engine: testMongoEngine(), logger, registry: new Registry() }) };
+    source = {
+      db: test.db,
+      logger,
+      services: buildServices({ db: test.db, engine: testMongoEngine(), logger, registry: new Registry() }),
+    };
     apollo = new ApolloServer<AppContext>({ schema: await buildAppSchema(), plugins: [consistencyPlugin()] });
     await apollo.start();
     test.client.on('commandStarted', (event) => {
@@ -100,11 +114,34 @@ describe('read-your-writes: the reads a consistent query sends', () => {
 
   it('sends afterClusterTime on every read, under one session, when the query names a token', async () => {
     const time = new Timestamp({ t: 1, i: 7 });
-    const sent = await run(`query ($t: String!) @consistentAfter(token: $t) { ${READS} }`, { t: encodeConsistencyToken(time) });
+    const sent = await run(`query ($t: String!) @consistentAfter(token: $t) { ${READS} }`, {
+      t: encodeConsistencyToken(time),
+    });
     expect(sent.length).toBeGreaterThanOrEqual(6);
-    // At least the token's time; later reads of the session may carry a later one (causal order only moves forward).
-    for (const event of sent) expect((event.command['readConcern']?.afterClusterTime as Timestamp | undefined)?.compare(time), event.commandName).toBeGreaterThanOrEqual(0);
-    expect(new Set(sent.map((event) => JSON.stringify(event.command['lsid'])) ).size).toBe(1);
+    // ledgerTotals sums the accounts in one snapshot: a read-only transaction on a session chained
+    // to the query's. Its first read carries afterClusterTime; its later reads read that snapshot.
+    const transactionOf = (event: (typeof sent)[number]) =>
+      event.command['txnNumber'] === undefined
+        ? undefined
+        : `${JSON.stringify(event.command['lsid'])}:${String(event.command['txnNumber'])}`;
+    const firstOfTransaction = new Map<string, (typeof sent)[number]>();
+    for (const event of sent) {
+      const transaction = transactionOf(event);
+      if (transaction !== undefined && !firstOfTransaction.has(transaction)) firstOfTransaction.set(transaction, event);
+    }
+    expect(firstOfTransaction.size, 'ledgerTotals walks its accounts in one transaction').toBe(1);
+    for (const event of sent) {
+      const transaction = transactionOf(event);
+      const carrier = transaction === undefined ? event : firstOfTransaction.get(transaction)!;
+      // At least the token's time; later reads of the session may carry a later one (causal order only moves forward).
+      const after = carrier.command['readConcern']?.afterClusterTime as Timestamp | undefined;
+      expect(
+        after?.compare(time),
+        `${event.commandName} ${JSON.stringify(event.command['filter'] ?? event.command['pipeline'] ?? {})}`,
+      ).toBeGreaterThanOrEqual(0);
+    }
+    const outside = sent.filter((event) => transactionOf(event) === undefined);
+    expect(new Set(outside.map((event) => JSON.stringify(event.command['lsid']))).size).toBe(1);
   });
 
   it('sends none without the directive', async () => {

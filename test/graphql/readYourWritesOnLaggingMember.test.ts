@@ -41,7 +41,11 @@ afterAll(async () => {
 }, 30_000);
 
 async function depositWithToken(amount: number, requestId: string): Promise<string> {
-  const res = (await app.gql(DEPOSIT, { input: { accountId: 'lag', amount, requestId } }, { key: 'service' })) as Document;
+  const res = (await app.gql(
+    DEPOSIT,
+    { input: { accountId: 'lag', amount, requestId } },
+    { key: 'service' },
+  )) as Document;
   expect(res.data.deposit.__typename).toBe('DepositSuccess');
   return res.extensions.consistencyToken as string;
 }
@@ -50,7 +54,11 @@ describe('R2: read-your-writes on a lagging secondary', () => {
   it('answers the fresh balance with the token, within a bounded wait, while the plain read is stale', async () => {
     await depositWithToken(100, 'lag-1');
     // The visible secondary has the first deposit before it is held back.
-    await expect.poll(async () => (await app.gql(BALANCE, { id: 'lag' }, { key: 'dashboard' })).data?.account?.balance, { timeout: 10_000 }).toBe(100);
+    await expect
+      .poll(async () => (await app.gql(BALANCE, { id: 'lag' }, { key: 'dashboard' })).data?.account?.balance, {
+        timeout: 10_000,
+      })
+      .toBe(100);
     const release = await holdBack(visibleSecondary, 'rsSyncApplyStop');
     try {
       // w: majority, acknowledged by the primary and the hidden member.
@@ -66,28 +74,44 @@ describe('R2: read-your-writes on a lagging secondary', () => {
       // It waited on the lagging member first (the bound), then asked the primary: not forever.
       expect(tookMs).toBeGreaterThanOrEqual(DbLimits.consistentReadWaitMs * 0.9);
       expect(tookMs).toBeLessThan(DbLimits.consistentReadWaitMs + 5_000);
-      console.log(`[R2] stale read without the token: 100; read with the token: 150 after ${Math.round(tookMs)} ms (bound ${DbLimits.consistentReadWaitMs} ms)`);
+      console.log(
+        `[R2] stale read without the token: 100; read with the token: 150 after ${Math.round(tookMs)} ms (bound ${DbLimits.consistentReadWaitMs} ms)`,
+      );
 
       // Still stale without the token: the fresh answer came from another member, not a caught-up one.
       expect((await app.gql(BALANCE, { id: 'lag' }, { key: 'dashboard' })).data?.account?.balance).toBe(100);
     } finally {
       await release();
     }
-    await expect.poll(async () => (await app.gql(BALANCE, { id: 'lag' }, { key: 'dashboard' })).data?.account?.balance, { timeout: 10_000 }).toBe(150);
+    await expect
+      .poll(async () => (await app.gql(BALANCE, { id: 'lag' }, { key: 'dashboard' })).data?.account?.balance, {
+        timeout: 10_000,
+      })
+      .toBe(150);
   });
 
   it('never holds a work-item read on the lagging member: work items are read from the primary', async () => {
     // Only the ledger's read collections opt into secondaries (src/ledger/model.ts); the client's
     // default is the primary (src/db/connect.ts), so a claim's token is met at once however far a
     // secondary lags.
-    const created = (await app.gql(CREATE_ITEM, { input: { kind: 'LAG', idempotencyKey: 'lag-item' } }, { key: 'service' })) as Document;
+    const created = (await app.gql(
+      CREATE_ITEM,
+      { input: { kind: 'LAG', idempotencyKey: 'lag-item' } },
+      { key: 'service' },
+    )) as Document;
     const id = created.data.createWorkItem.item.id as string;
     const release = await holdBack(visibleSecondary, 'rsSyncApplyStop');
     try {
-      const claimed = (await app.gql(CLAIM_ITEM, { input: { id, workerId: 'lag-worker' } }, { key: 'service' })) as Document;
+      const claimed = (await app.gql(
+        CLAIM_ITEM,
+        { input: { id, workerId: 'lag-worker' } },
+        { key: 'service' },
+      )) as Document;
       expect(claimed.data.claimWorkItem.__typename).toBe('ClaimSuccess');
       const token = claimed.extensions.consistencyToken as string;
-      expect((await app.gql(ITEM, { id }, { key: 'dashboard' })).data?.workItem?.status, 'the plain read').toBe('PROCESSING');
+      expect((await app.gql(ITEM, { id }, { key: 'dashboard' })).data?.workItem?.status, 'the plain read').toBe(
+        'PROCESSING',
+      );
       const started = performance.now();
       const fresh = await app.gql(ITEM_AFTER, { token, id }, { key: 'dashboard' });
       const tookMs = performance.now() - started;

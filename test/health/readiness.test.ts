@@ -35,7 +35,9 @@ describe('readiness', () => {
   });
 
   it('is 503 without live feeds, naming the reason', async () => {
-    const noFeeds = await startTestApp({ startupTasks: (tasks) => tasks.filter((task) => task.name !== LIVE_WATCHERS_TASK) });
+    const noFeeds = await startTestApp({
+      startupTasks: (tasks) => tasks.filter((task) => task.name !== LIVE_WATCHERS_TASK),
+    });
     try {
       const { status, body } = await readyz(noFeeds);
       expect(status).toBe(503);

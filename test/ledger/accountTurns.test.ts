@@ -90,7 +90,9 @@ describe('per-account turns', () => {
     const stuck = hold(turns, ['m2']);
     await stuck.taken;
     // Takes m1 (free), then waits for m2 (held) and gives up: m1 must be free again.
-    await expect(turns.run(['m2', 'm1'], async () => undefined, { deadlineMs: Date.now() + 50 })).rejects.toBeInstanceOf(TurnNotTaken);
+    await expect(
+      turns.run(['m2', 'm1'], async () => undefined, { deadlineMs: Date.now() + 50 }),
+    ).rejects.toBeInstanceOf(TurnNotTaken);
     await turns.run(['m1'], async () => undefined, { deadlineMs: soon() });
     stuck.release();
     await stuck.done;

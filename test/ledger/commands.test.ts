@@ -33,13 +33,19 @@ function expectPrimaryAndMajority(commands: CommandStartedEvent[]) {
     const w = (command.writeConcern as { w?: unknown } | undefined)?.w;
     const inTransaction = command.autocommit === false;
     if (commandName === 'commitTransaction') expect({ commandName, w }).toEqual({ commandName, w: 'majority' });
-    if (writeCommands.has(commandName)) expect({ commandName, w: inTransaction ? 'in transaction' : w }).toEqual({ commandName, w: inTransaction ? 'in transaction' : 'majority' });
+    if (writeCommands.has(commandName))
+      expect({ commandName, w: inTransaction ? 'in transaction' : w }).toEqual({
+        commandName,
+        w: inTransaction ? 'in transaction' : 'majority',
+      });
   }
 }
 
 const open = 'mutation($id: String!) { openAccount(input: { accountId: $id, currency: "EUR" }) { __typename } }';
-const deposit = 'mutation($id: String!, $r: String!, $a: SafeInt!) { deposit(input: { accountId: $id, amount: $a, requestId: $r }) { __typename } }';
-const withdraw = 'mutation($id: String!, $r: String!, $a: SafeInt!) { withdraw(input: { accountId: $id, amount: $a, requestId: $r }) { __typename } }';
+const deposit =
+  'mutation($id: String!, $r: String!, $a: SafeInt!) { deposit(input: { accountId: $id, amount: $a, requestId: $r }) { __typename } }';
+const withdraw =
+  'mutation($id: String!, $r: String!, $a: SafeInt!) { withdraw(input: { accountId: $id, amount: $a, requestId: $r }) { __typename } }';
 const transfer =
   'mutation($f: String!, $t: String!, $r: String!, $a: SafeInt!) { transfer(input: { fromAccountId: $f, toAccountId: $t, amount: $a, requestId: $r }) { __typename } }';
 
@@ -65,7 +71,8 @@ describe('ledger commands', () => {
     const peers = Array.from({ length: 8 }, (_, i) => `np1-peer-${i}`);
     for (const id of ['np1-main', ...peers]) await mutate(open, { id });
     await mutate(deposit, { id: 'np1-main', r: 'np1-fund', a: 10_000 });
-    for (const [i, peer] of peers.entries()) await mutate(transfer, { f: 'np1-main', t: peer, r: `np1-t${i}`, a: 10 + i });
+    for (const [i, peer] of peers.entries())
+      await mutate(transfer, { f: 'np1-main', t: peer, r: `np1-t${i}`, a: 10 + i });
 
     const { result, commands } = await m.run(`{
       ledgerEntries(accountId: "np1-main", first: 9) {
@@ -73,7 +80,8 @@ describe('ledger commands', () => {
       }
     }`);
     expect(result.errors).toBeUndefined();
-    const items = (result.data as { ledgerEntries: { items: { counterparty: { id: string } | null }[] } }).ledgerEntries.items;
+    const items = (result.data as { ledgerEntries: { items: { counterparty: { id: string } | null }[] } }).ledgerEntries
+      .items;
     expect(items).toHaveLength(9);
     expect(new Set(items.map((item) => item.counterparty?.id ?? null))).toEqual(new Set([...peers, null]));
     expect(commands.map((event) => [event.commandName, event.command[event.commandName]])).toEqual([

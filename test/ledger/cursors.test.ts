@@ -10,15 +10,21 @@ describe('made-up page cursors', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();
-    const opened = await app.gql('mutation { openAccount(input: { accountId: "cursor-a", currency: "EUR" }) { __typename } }');
+    const opened = await app.gql(
+      'mutation { openAccount(input: { accountId: "cursor-a", currency: "EUR" }) { __typename } }',
+    );
     expect(opened.errors).toBeUndefined();
   });
   afterAll(async () => {
     await app?.close();
   });
 
-  const entriesAfter = (after: string) => app.gql('query ($after: String) { account(id: "cursor-a") { entries(after: $after) { items { id } } } }', { after });
-  const listAfter = (after: string) => app.gql('query ($after: String) { ledgerEntries(after: $after) { items { id } } }', { after });
+  const entriesAfter = (after: string) =>
+    app.gql('query ($after: String) { account(id: "cursor-a") { entries(after: $after) { items { id } } } }', {
+      after,
+    });
+  const listAfter = (after: string) =>
+    app.gql('query ($after: String) { ledgerEntries(after: $after) { items { id } } }', { after });
 
   it.each([
     ['a version past 2^53', encodeCursor('entry:99999999999999999999999')],

@@ -4,7 +4,13 @@
 // why). Every list walks the index it names: with that index dropped the query is refused (a
 // hint on a missing index is BadValue), so none can fall back to a collection scan unnoticed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DashboardEntryIndex, DashboardAccountIndex, entriesIndexFor, ledgerTotals, listEntriesAcross } from '../../src/ledger/dashboard.ts';
+import {
+  DashboardEntryIndex,
+  DashboardAccountIndex,
+  entriesIndexFor,
+  ledgerTotals,
+  listEntriesAcross,
+} from '../../src/ledger/dashboard.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { clockPasses } from '../support/waiting.ts';
 import { deposit, openAccount, transfer, withdraw } from '../support/callers.ts';
@@ -15,7 +21,14 @@ const ENTRIES = `query ($accountId: ID, $kinds: [LedgerEntryKind!], $currency: S
   }
 }`;
 
-interface Row { id: string; accountId: string; kind: string; amount: number; currency: string; createdAt: string }
+interface Row {
+  id: string;
+  accountId: string;
+  kind: string;
+  amount: number;
+  currency: string;
+  createdAt: string;
+}
 
 describe('dashboard ledger queries', () => {
   let app: TestApp;
@@ -29,7 +42,12 @@ describe('dashboard ledger queries', () => {
     await deposit(app, 'd-u1', 300, 'd-dep-u1');
     // `middle` is just after the newest entry so far (stamped by the in-process app's clock), and
     // the next moves are made once that clock has passed it: every entry after it is newer.
-    const [newest] = await app.db.collection<{ createdAt: Date }>('ledger_entries').find({}).sort({ createdAt: -1 }).limit(1).toArray();
+    const [newest] = await app.db
+      .collection<{ createdAt: Date }>('ledger_entries')
+      .find({})
+      .sort({ createdAt: -1 })
+      .limit(1)
+      .toArray();
     const bound = new Date(newest!.createdAt.getTime() + 1);
     await clockPasses(bound);
     middle = bound.toISOString();
@@ -45,7 +63,13 @@ describe('dashboard ledger queries', () => {
   const entries = async (variables: Record<string, unknown>) => {
     const res = await app.gql(ENTRIES, variables, { key: 'dashboard' });
     expect(res.errors).toBeUndefined();
-    return res.data.ledgerEntries as { items: Row[]; endCursor: string | null; hasNextPage: boolean; totalCount: number; totalCountCapped: boolean };
+    return res.data.ledgerEntries as {
+      items: Row[];
+      endCursor: string | null;
+      hasNextPage: boolean;
+      totalCount: number;
+      totalCountCapped: boolean;
+    };
   };
   const keyOf = (row: Row) => `${row.accountId}/${row.kind}/${row.amount}`;
 
@@ -67,10 +91,23 @@ describe('dashboard ledger queries', () => {
   });
 
   it('filters by account, kinds, currency and time range', async () => {
-    expect((await entries({ accountId: 'd-e1' })).items.map(keyOf).sort()).toEqual(['d-e1/deposit/1000', 'd-e1/transferOut/200', 'd-e1/withdrawal/100']);
-    expect((await entries({ kinds: ['withdrawal'] })).items.map(keyOf).sort()).toEqual(['d-e1/withdrawal/100', 'd-u1/withdrawal/50']);
-    expect((await entries({ currency: 'USD' })).items.map(keyOf).sort()).toEqual(['d-u1/deposit/300', 'd-u1/withdrawal/50']);
-    expect((await entries({ currency: 'EUR', kinds: ['transferIn', 'transferOut'] })).items.map(keyOf).sort()).toEqual(['d-e1/transferOut/200', 'd-e2/transferIn/200']);
+    expect((await entries({ accountId: 'd-e1' })).items.map(keyOf).sort()).toEqual([
+      'd-e1/deposit/1000',
+      'd-e1/transferOut/200',
+      'd-e1/withdrawal/100',
+    ]);
+    expect((await entries({ kinds: ['withdrawal'] })).items.map(keyOf).sort()).toEqual([
+      'd-e1/withdrawal/100',
+      'd-u1/withdrawal/50',
+    ]);
+    expect((await entries({ currency: 'USD' })).items.map(keyOf).sort()).toEqual([
+      'd-u1/deposit/300',
+      'd-u1/withdrawal/50',
+    ]);
+    expect((await entries({ currency: 'EUR', kinds: ['transferIn', 'transferOut'] })).items.map(keyOf).sort()).toEqual([
+      'd-e1/transferOut/200',
+      'd-e2/transferIn/200',
+    ]);
     const before = await entries({ to: middle });
     expect(before.items.map(keyOf).sort()).toEqual(['d-e1/deposit/1000', 'd-e2/deposit/500', 'd-u1/deposit/300']);
     expect(before.totalCount).toBe(3);
@@ -98,23 +135,35 @@ describe('dashboard ledger queries', () => {
       transfers: { count: 1, amount: '200' },
     });
     const usdLater = (await app.gql(query, { currency: 'USD', from: middle }, { key: 'dashboard' })).data.ledgerTotals;
-    expect(usdLater).toMatchObject({ moneyHeld: '250', deposits: { count: 0, amount: '0' }, withdrawals: { count: 1, amount: '50' } });
+    expect(usdLater).toMatchObject({
+      moneyHeld: '250',
+      deposits: { count: 0, amount: '0' },
+      withdrawals: { count: 1, amount: '50' },
+    });
   });
 
   it("tells a request's state: applied with its entries, rejected with why, pending, or never seen", async () => {
     const query = `query ($requestId: String!) { ledgerRequest(requestId: $requestId) {
       requestId status operation amount fromAccountId toAccountId decidedAt entries { accountId kind amount } rejection { accountId balance amount } } }`;
-    const get = async (requestId: string) => (await app.gql(query, { requestId }, { key: 'dashboard' })).data.ledgerRequest;
+    const get = async (requestId: string) =>
+      (await app.gql(query, { requestId }, { key: 'dashboard' })).data.ledgerRequest;
     expect(await get('d-tr-1')).toMatchObject({
       status: 'APPLIED',
       operation: 'transfer',
       amount: 200,
       fromAccountId: 'd-e1',
       toAccountId: 'd-e2',
-      entries: [{ accountId: 'd-e1', kind: 'transferOut', amount: 200 }, { accountId: 'd-e2', kind: 'transferIn', amount: 200 }],
+      entries: [
+        { accountId: 'd-e1', kind: 'transferOut', amount: 200 },
+        { accountId: 'd-e2', kind: 'transferIn', amount: 200 },
+      ],
       rejection: null,
     });
-    expect(await get('d-wd-refused')).toMatchObject({ status: 'REJECTED', entries: [], rejection: { accountId: 'd-e2', balance: 700, amount: 1_000_000 } });
+    expect(await get('d-wd-refused')).toMatchObject({
+      status: 'REJECTED',
+      entries: [],
+      rejection: { accountId: 'd-e2', balance: 700, amount: 1_000_000 },
+    });
     expect(await get('never-seen')).toBeNull();
     // A request claimed but not decided yet, as a crashed process would leave it.
     await app.db.collection('ledger_requests').insertOne({
@@ -127,7 +176,14 @@ describe('dashboard ledger queries', () => {
       firstSeenAt: new Date(),
       decidedAt: null,
     });
-    expect(await get('d-pending')).toMatchObject({ status: 'PENDING', operation: 'deposit', amount: 5, decidedAt: null, entries: [], rejection: null });
+    expect(await get('d-pending')).toMatchObject({
+      status: 'PENDING',
+      operation: 'deposit',
+      amount: 5,
+      decidedAt: null,
+      entries: [],
+      rejection: null,
+    });
   });
 
   it('walks the index each list names, and is refused without it', async () => {
@@ -136,7 +192,9 @@ describe('dashboard ledger queries', () => {
     expect(entriesIndexFor({})).toBe(DashboardEntryIndex.byKind.name);
     const indexes = (await app.db.collection('ledger_entries').indexes()).map((index) => index.name);
     expect(indexes).toEqual(expect.arrayContaining(Object.values(DashboardEntryIndex).map((index) => index.name)));
-    expect((await app.db.collection('accounts').indexes()).map((index) => index.name)).toContain(DashboardAccountIndex.name);
+    expect((await app.db.collection('accounts').indexes()).map((index) => index.name)).toContain(
+      DashboardAccountIndex.name,
+    );
 
     const cases = [
       { index: DashboardEntryIndex.byAccount.name, query: { accountId: 'd-e1', first: 5 } },

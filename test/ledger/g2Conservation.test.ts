@@ -51,16 +51,28 @@ describe('G2 conservation', () => {
       const roll = random();
       if (roll < 0.3) {
         const input = { accountId: pick(), amount: amountUpTo(100), requestId };
-        return finalKindOf(() => service.deposit(input), requestId).then((kind) => ({ op: 'deposit', amount: input.amount, kind }));
+        return finalKindOf(() => service.deposit(input), requestId).then((kind) => ({
+          op: 'deposit',
+          amount: input.amount,
+          kind,
+        }));
       }
       if (roll < 0.65) {
         const input = { accountId: pick(), amount: amountUpTo(200), requestId };
-        return finalKindOf(() => service.withdraw(input), requestId).then((kind) => ({ op: 'withdraw', amount: input.amount, kind }));
+        return finalKindOf(() => service.withdraw(input), requestId).then((kind) => ({
+          op: 'withdraw',
+          amount: input.amount,
+          kind,
+        }));
       }
       const from = pick();
       const to = ids.find((id) => id !== from && random() < 0.2) ?? ids.find((id) => id !== from)!;
       const input = { fromAccountId: from, toAccountId: to, amount: amountUpTo(200), requestId };
-      return finalKindOf(() => service.transfer(input), requestId).then((kind) => ({ op: 'transfer', amount: input.amount, kind }));
+      return finalKindOf(() => service.transfer(input), requestId).then((kind) => ({
+        op: 'transfer',
+        amount: input.amount,
+        kind,
+      }));
     });
     const results = await Promise.all(operations);
 
@@ -69,13 +81,21 @@ describe('G2 conservation', () => {
     const sumOf = (kind: string) => results.filter((r) => r.kind === kind).reduce((sum, r) => sum + r.amount, 0);
     const expectedTotal = accountsCount * openingMinorUnits + sumOf('depositSuccess') - sumOf('withdrawSuccess');
 
-    const accounts = await h.db.db.collection<AccountDoc>('accounts').find({ _id: { $in: ids } }).toArray();
-    const entries = await h.db.db.collection<EntryDoc>('ledger_entries').find({ accountId: { $in: ids } }).toArray();
+    const accounts = await h.db.db
+      .collection<AccountDoc>('accounts')
+      .find({ _id: { $in: ids } })
+      .toArray();
+    const entries = await h.db.db
+      .collection<EntryDoc>('ledger_entries')
+      .find({ accountId: { $in: ids } })
+      .toArray();
     const total = accounts.reduce((sum, account) => sum + Number(account.balance), 0);
     expect(total).toBe(expectedTotal);
 
     for (const account of accounts) {
-      const journal = entries.filter((entry) => entry.accountId === account._id).sort((a, b) => Number(a.versionAfter) - Number(b.versionAfter));
+      const journal = entries
+        .filter((entry) => entry.accountId === account._id)
+        .sort((a, b) => Number(a.versionAfter) - Number(b.versionAfter));
       expect(Number(account.balance)).toBe(journal.reduce((sum, entry) => sum + signed(entry), 0));
       let running = 0;
       for (const entry of journal) {
@@ -93,9 +113,17 @@ describe('G2 conservation', () => {
   it('stores balances and amounts as BSON long', async () => {
     await h.fundedAccount('g2-long', 2 ** 40);
     const { db } = h.db;
-    expect(await countOf(db, 'accounts', { _id: 'g2-long', balance: { $type: 'long' }, version: { $type: 'long' } })).toBe(1);
+    expect(
+      await countOf(db, 'accounts', { _id: 'g2-long', balance: { $type: 'long' }, version: { $type: 'long' } }),
+    ).toBe(1);
     expect(await countOf(db, 'accounts', { balance: { $not: { $type: 'long' } } })).toBe(0);
-    expect(await countOf(db, 'ledger_entries', { accountId: 'g2-long', amount: { $type: 'long' }, balanceAfter: { $type: 'long' } })).toBe(1);
+    expect(
+      await countOf(db, 'ledger_entries', {
+        accountId: 'g2-long',
+        amount: { $type: 'long' },
+        balanceAfter: { $type: 'long' },
+      }),
+    ).toBe(1);
     const notLong = { $or: [{ amount: { $not: { $type: 'long' } } }, { balanceAfter: { $not: { $type: 'long' } } }] };
     expect(await countOf(db, 'ledger_entries', notLong)).toBe(0);
   });

@@ -51,7 +51,12 @@ describe('G3 exactly once per requestId', () => {
   it('keeps a refused withdrawal refused after the money arrives', async () => {
     await h.fundedAccount('g3-poor', 100);
     const input = { accountId: 'g3-poor', amount: 500, requestId: 'g3-refused' };
-    expect(await h.service.withdraw(input)).toEqual({ kind: 'insufficientFunds', accountId: 'g3-poor', balance: 100, amount: 500 });
+    expect(await h.service.withdraw(input)).toEqual({
+      kind: 'insufficientFunds',
+      accountId: 'g3-poor',
+      balance: 100,
+      amount: 500,
+    });
     await h.service.deposit({ accountId: 'g3-poor', amount: 1_000, requestId: 'g3-poor-topup' });
     const replay = await h.service.withdraw(input);
     expect(replay).toMatchObject({
@@ -67,9 +72,13 @@ describe('G3 exactly once per requestId', () => {
     await h.fundedAccount('g3-to', 0);
     const services = await h.services(5);
     const input = { fromAccountId: 'g3-from', toAccountId: 'g3-to', amount: 120, requestId: 'g3-transfer' };
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => services[i % services.length]!.transfer(input)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => services[i % services.length]!.transfer(input)),
+    );
     expect(results.filter((result) => result.kind === 'transferSuccess')).toHaveLength(1);
-    expect(results.every((r) => ['transferSuccess', 'duplicateReplayed', 'requestInProgress'].includes(r.kind))).toBe(true);
+    expect(results.every((r) => ['transferSuccess', 'duplicateReplayed', 'requestInProgress'].includes(r.kind))).toBe(
+      true,
+    );
     expect([await balanceOf('g3-from'), await balanceOf('g3-to')]).toEqual([380, 120]);
     expect(await entriesOf('g3-transfer')).toBe(2);
   });
@@ -88,7 +97,10 @@ describe('G3 exactly once per requestId', () => {
     await h.fundedAccount('$g3.odd', 50);
     const input = { accountId: '$g3.odd', amount: 20, requestId: '$req.odd' };
     expect(await h.service.withdraw(input)).toMatchObject({ kind: 'withdrawSuccess', account: { balance: 30 } });
-    expect(await h.service.withdraw(input)).toMatchObject({ kind: 'duplicateReplayed', original: { kind: 'withdrawSuccess' } });
+    expect(await h.service.withdraw(input)).toMatchObject({
+      kind: 'duplicateReplayed',
+      original: { kind: 'withdrawSuccess' },
+    });
     expect(await balanceOf('$g3.odd')).toBe(30);
   });
 

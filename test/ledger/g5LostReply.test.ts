@@ -1,3 +1,4 @@
+// @module-tag failpoints
 import { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerService } from '../../src/ledger/index.ts';
@@ -37,16 +38,27 @@ afterAll(async () => {
   await h.close();
 });
 
-const setFault = async (...args: Parameters<typeof failCommand> extends [unknown, unknown, ...infer Rest] ? Rest : never) => {
+const setFault = async (
+  ...args: Parameters<typeof failCommand> extends [unknown, unknown, ...infer Rest] ? Rest : never
+) => {
   turnOff = await failCommand(h.db.client, appName, ...args);
 };
 const balanceOf = async (accountId: string) =>
   Number((await h.db.db.collection('accounts').findOne({ _id: accountId as never }))?.balance);
 const entriesOf = (requestId: string) => countOf(h.db.db, 'ledger_entries', { requestId });
 const retries = async (reason: string) =>
-  Number(new RegExp(`reason="${reason}"} (\\d+)`).exec(await h.registry.getSingleMetricAsString('ledger_transaction_retries_total'))?.[1] ?? 0);
+  Number(
+    new RegExp(`reason="${reason}"} (\\d+)`).exec(
+      await h.registry.getSingleMetricAsString('ledger_transaction_retries_total'),
+    )?.[1] ?? 0,
+  );
 
-const writeConcernError = { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } };
+const writeConcernError = {
+  code: 64,
+  codeName: 'WriteConcernFailed',
+  errmsg: 'waiting for replication timed out',
+  errInfo: { wtimeout: true },
+};
 
 describe('G5 applied, reply lost', () => {
   it('answers the success once when the commit applied but its reply carried a writeConcernError', async () => {
@@ -119,7 +131,12 @@ describe('G5 applied, reply lost', () => {
     expect(first).toMatchObject({ kind: 'withdrawSuccess', account: { balance: 90 } });
     // Every debit loses its connection: no attempt reaches the key, only the runner's last read does.
     await setFault('alwaysOn', { failCommands: ['findAndModify'], closeConnection: true });
-    expect(await service.withdraw(input)).toEqual({ kind: 'duplicateReplayed', requestId: 'g5-lookup-1', firstSeenAt: expect.any(Date), original: first });
+    expect(await service.withdraw(input)).toEqual({
+      kind: 'duplicateReplayed',
+      requestId: 'g5-lookup-1',
+      firstSeenAt: expect.any(Date),
+      original: first,
+    });
     expect(await balanceOf('g5-lookup')).toBe(90);
   });
 
@@ -134,7 +151,11 @@ describe('G5 applied, reply lost', () => {
     expect([await balanceOf('g5-from'), await balanceOf('g5-to')]).toEqual([500, 0]);
     expect(await entriesOf('g5-transfer')).toBe(0);
     await turnOff?.();
-    expect(await service.transfer(input)).toMatchObject({ kind: 'transferSuccess', from: { balance: 300 }, to: { balance: 200 } });
+    expect(await service.transfer(input)).toMatchObject({
+      kind: 'transferSuccess',
+      from: { balance: 300 },
+      to: { balance: 200 },
+    });
     expect([await balanceOf('g5-from'), await balanceOf('g5-to')]).toEqual([300, 200]);
     expect(await entriesOf('g5-transfer')).toBe(2);
   });
@@ -172,7 +193,11 @@ describe('G5 applied, reply lost', () => {
     const before = await retries('unknownCommitResult');
     await setFault({ times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
     // Sent at once on three accounts: one group transaction across them (or a lone move and a group).
-    const results = await Promise.all(ids.flatMap((id) => [1, 2].map((i) => service.withdraw({ accountId: id, amount: 10 * i, requestId: `${id}-${i}` }))));
+    const results = await Promise.all(
+      ids.flatMap((id) =>
+        [1, 2].map((i) => service.withdraw({ accountId: id, amount: 10 * i, requestId: `${id}-${i}` })),
+      ),
+    );
     // Each answers as itself, never DuplicateReplayed: its own commit's reply was the one lost.
     expect(results.map((result) => result.kind)).toEqual(Array(6).fill('withdrawSuccess'));
     expect(await retries('unknownCommitResult')).toBe(before + 1);
@@ -187,7 +212,11 @@ describe('G5 applied, reply lost', () => {
     const before = await retries('transient');
     // The group's one account write (an `update` command) loses its connection.
     await setFault({ times: 1 }, { failCommands: ['update'], closeConnection: true });
-    const results = await Promise.all([1, 2, 3].map((i) => service.withdraw({ accountId: 'g5-group-drop', amount: 10, requestId: `g5-group-drop-${i}` })));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) =>
+        service.withdraw({ accountId: 'g5-group-drop', amount: 10, requestId: `g5-group-drop-${i}` }),
+      ),
+    );
     expect(results.map((result) => result.kind)).toEqual(Array(3).fill('withdrawSuccess'));
     expect(await retries('transient')).toBe(before + 1);
     expect(await balanceOf('g5-group-drop')).toBe(70);
@@ -201,16 +230,28 @@ describe('G5 applied, reply lost', () => {
     const input = {
       atomic: true,
       moves: [
-        { kind: 'transfer', accountId: 'g5-atomic-from', toAccountId: 'g5-atomic-to', amount: 60, requestId: 'g5-atomic-1' },
+        {
+          kind: 'transfer',
+          accountId: 'g5-atomic-from',
+          toAccountId: 'g5-atomic-to',
+          amount: 60,
+          requestId: 'g5-atomic-1',
+        },
         { kind: 'withdraw', accountId: 'g5-atomic-from', amount: 40, requestId: 'g5-atomic-2' },
       ],
     } as const;
     const unknown = await service.submitMoves({ atomic: true, moves: [...input.moves] });
-    expect(unknown).toMatchObject({ kind: 'submitMovesSuccess', results: [{ kind: 'outcomeUnknown' }, { kind: 'outcomeUnknown' }] });
+    expect(unknown).toMatchObject({
+      kind: 'submitMovesSuccess',
+      results: [{ kind: 'outcomeUnknown' }, { kind: 'outcomeUnknown' }],
+    });
     expect([await balanceOf('g5-atomic-from'), await balanceOf('g5-atomic-to')]).toEqual([100, 0]);
     await turnOff?.();
     const later = await service.submitMoves({ atomic: true, moves: [...input.moves] });
-    expect(later).toMatchObject({ kind: 'submitMovesSuccess', results: [{ kind: 'transferSuccess' }, { kind: 'withdrawSuccess' }] });
+    expect(later).toMatchObject({
+      kind: 'submitMovesSuccess',
+      results: [{ kind: 'transferSuccess' }, { kind: 'withdrawSuccess' }],
+    });
     expect([await balanceOf('g5-atomic-from'), await balanceOf('g5-atomic-to')]).toEqual([0, 60]);
   });
 });
@@ -225,16 +266,25 @@ describe('openAccount through elections', () => {
 
   it('opens the account when both the insert and the driver retry meet a step-down', async () => {
     await setFault({ times: 2 }, { failCommands: ['insert'], errorCode: steppedDown.code });
-    expect(await service.openAccount({ accountId: 'g5-open-refused', currency: 'EUR' })).toMatchObject({ kind: 'openAccountSuccess', account: { id: 'g5-open-refused', balance: 0 } });
+    expect(await service.openAccount({ accountId: 'g5-open-refused', currency: 'EUR' })).toMatchObject({
+      kind: 'openAccountSuccess',
+      account: { id: 'g5-open-refused', balance: 0 },
+    });
     expect(await accountsOf('g5-open-refused')).toBe(1);
   });
 
   it('answers its own success, not a replay, when its insert applied but both replies carried a step-down', async () => {
     await setFault({ times: 2 }, { failCommands: ['insert'], writeConcernError: steppedDown });
-    expect(await service.openAccount({ accountId: 'g5-open-applied', currency: 'EUR' })).toMatchObject({ kind: 'openAccountSuccess', account: { id: 'g5-open-applied' } });
+    expect(await service.openAccount({ accountId: 'g5-open-applied', currency: 'EUR' })).toMatchObject({
+      kind: 'openAccountSuccess',
+      account: { id: 'g5-open-applied' },
+    });
     expect(await accountsOf('g5-open-applied')).toBe(1);
     // Another call with the same key is a replay, as ever.
-    expect(await service.openAccount({ accountId: 'g5-open-applied', currency: 'EUR' })).toMatchObject({ kind: 'duplicateReplayed', requestId: 'g5-open-applied' });
+    expect(await service.openAccount({ accountId: 'g5-open-applied', currency: 'EUR' })).toMatchObject({
+      kind: 'duplicateReplayed',
+      requestId: 'g5-open-applied',
+    });
   });
 
   it('gives up with the error once its budget is spent while the set stays without a primary', async () => {
@@ -243,7 +293,9 @@ describe('openAccount through elections', () => {
       await setFault('alwaysOn', { failCommands: ['insert'], errorCode: steppedDown.code });
       const accounts = client.db(h.db.dbName).collection<AccountDoc>('accounts');
       const started = Date.now();
-      await expect(openAccount(accounts, { accountId: 'g5-open-never', currency: 'EUR' }, 300)).rejects.toMatchObject({ code: steppedDown.code });
+      await expect(openAccount(accounts, { accountId: 'g5-open-never', currency: 'EUR' }, 300)).rejects.toMatchObject({
+        code: steppedDown.code,
+      });
       // It stopped at the first attempt after its budget: well inside the driver's 30 s server selection.
       expect(Date.now() - started).toBeLessThan(10_000);
       await turnOff?.();

@@ -40,12 +40,24 @@ describe('G6 bounded balances', () => {
   it('refuses a transfer into a full account and leaves the source as it was', async () => {
     await h.fundedAccount('g6-src', 500);
     await h.fundedAccount('g6-dst', max - 100);
-    const refused = await h.service.transfer({ fromAccountId: 'g6-src', toAccountId: 'g6-dst', amount: 101, requestId: 'g6-tr' });
+    const refused = await h.service.transfer({
+      fromAccountId: 'g6-src',
+      toAccountId: 'g6-dst',
+      amount: 101,
+      requestId: 'g6-tr',
+    });
     expect(refused).toEqual({ kind: 'balanceLimitExceeded', accountId: 'g6-dst', balance: max - 100, amount: 101 });
     expect(await accountOf('g6-src')).toMatchObject({ balance: 500, version: 1 });
     expect(await accountOf('g6-dst')).toMatchObject({ balance: max - 100, version: 1 });
     expect(await countOf(h.db.db, 'ledger_entries', { requestId: 'g6-tr' })).toBe(0);
-    expect(await h.service.transfer({ fromAccountId: 'g6-src', toAccountId: 'g6-dst', amount: 100, requestId: 'g6-tr-fits' })).toMatchObject({
+    expect(
+      await h.service.transfer({
+        fromAccountId: 'g6-src',
+        toAccountId: 'g6-dst',
+        amount: 100,
+        requestId: 'g6-tr-fits',
+      }),
+    ).toMatchObject({
       kind: 'transferSuccess',
       from: { balance: 400 },
       to: { balance: max },

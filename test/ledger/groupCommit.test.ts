@@ -1,6 +1,12 @@
 import { BSON } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountPreconditions, type AccountPreconditions, type EntryDoc, type LedgerService, type MoveInput } from '../../src/ledger/index.ts';
+import {
+  accountPreconditions,
+  type AccountPreconditions,
+  type EntryDoc,
+  type LedgerService,
+  type MoveInput,
+} from '../../src/ledger/index.ts';
 import { idLengthMax, moveBytesMax } from '../../src/ledger/limits.ts';
 import { groupCheckedOnOpeningBalance, groupRefusalFailsAll } from './support/brokenPreconditions.ts';
 import { countOf } from './support/count.ts';
@@ -21,12 +27,17 @@ afterAll(async () => {
 });
 
 const kindsOf = (results: readonly { kind: string }[]) => results.map((result) => result.kind);
-const balanceOf = async (accountId: string) => Number((await h.db.db.collection('accounts').findOne({ _id: accountId as never }))?.balance);
+const balanceOf = async (accountId: string) =>
+  Number((await h.db.db.collection('accounts').findOne({ _id: accountId as never }))?.balance);
 
 /** G2 for one account: its balance is the sum of its journal, and the journal a chain of versions. */
 async function expectBalanceIsJournal(accountId: string): Promise<void> {
   const account = await h.db.db.collection('accounts').findOne({ _id: accountId as never });
-  const entries = (await h.db.db.collection<EntryDoc>('ledger_entries').find({ accountId }).sort({ versionAfter: 1 }).toArray()) as EntryDoc[];
+  const entries = (await h.db.db
+    .collection<EntryDoc>('ledger_entries')
+    .find({ accountId })
+    .sort({ versionAfter: 1 })
+    .toArray()) as EntryDoc[];
   let balance = 0;
   entries.forEach((entry, i) => {
     balance += (entry.kind === 'deposit' || entry.kind === 'transferIn' ? 1 : -1) * Number(entry.amount);
@@ -80,9 +91,17 @@ describe('group commit keeps G1-G6 per move', () => {
           const docs = await accounts.find({ _id: { $in: [...accountIds] } }).toArray();
           if (!interfered) {
             interfered = true;
-            expect((await h.service.withdraw({ accountId, amount: 50, requestId: `${accountId}-other` })).kind).toBe('withdrawSuccess');
+            expect((await h.service.withdraw({ accountId, amount: 50, requestId: `${accountId}-other` })).kind).toBe(
+              'withdrawSuccess',
+            );
           }
-          return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: Number(doc.balance), version: Number(doc.version), held: Number(doc.held ?? 0) }));
+          return docs.map((doc) => ({
+            _id: doc._id,
+            currency: doc.currency,
+            balance: Number(doc.balance),
+            version: Number(doc.version),
+            held: Number(doc.held ?? 0),
+          }));
         },
       };
     };
@@ -93,16 +112,26 @@ describe('group commit keeps G1-G6 per move', () => {
     };
     const twoWithdrawals = async (service: LedgerService, accountId: string) => {
       const before = await retries();
-      const results = await Promise.all([1, 2].map((i) => service.withdraw({ accountId, amount: 40, requestId: `${accountId}-${i}` })));
+      const results = await Promise.all(
+        [1, 2].map((i) => service.withdraw({ accountId, amount: 40, requestId: `${accountId}-${i}` })),
+      );
       const after = await retries();
-      return { kinds: kindsOf(results), writeConflict: after.writeConflict - before.writeConflict, transient: after.transient - before.transient };
+      return {
+        kinds: kindsOf(results),
+        writeConflict: after.writeConflict - before.writeConflict,
+        transient: after.transient - before.transient,
+      };
     };
 
     // The group's write filter (balance and version as read) matches nothing: counted as a write
     // conflict, the group reruns on 50, one withdrawal applies.
     await h.fundedAccount('gc-stale', 100);
     const [guarded] = await h.services(1, { preconditions: staleRead('gc-stale', accountPreconditions.groupFilter) });
-    expect(await twoWithdrawals(guarded!, 'gc-stale')).toEqual({ kinds: ['withdrawSuccess', 'insufficientFunds'], writeConflict: 1, transient: 0 });
+    expect(await twoWithdrawals(guarded!, 'gc-stale')).toEqual({
+      kinds: ['withdrawSuccess', 'insufficientFunds'],
+      writeConflict: 1,
+      transient: 0,
+    });
     expect(await balanceOf('gc-stale')).toBe(10);
     await expectBalanceIsJournal('gc-stale');
 
@@ -111,16 +140,35 @@ describe('group commit keeps G1-G6 per move', () => {
     // entry, stops the group (a duplicate key, rerun as transient). The filter is the first guard.
     await h.fundedAccount('gc-stale-id', 100);
     const [unguarded] = await h.services(1, { preconditions: staleRead('gc-stale-id', (read) => ({ _id: read._id })) });
-    expect(await twoWithdrawals(unguarded!, 'gc-stale-id')).toEqual({ kinds: ['withdrawSuccess', 'insufficientFunds'], writeConflict: 0, transient: 1 });
+    expect(await twoWithdrawals(unguarded!, 'gc-stale-id')).toEqual({
+      kinds: ['withdrawSuccess', 'insufficientFunds'],
+      writeConflict: 0,
+      transient: 1,
+    });
     expect(await balanceOf('gc-stale-id')).toBe(10);
   });
 
   it('answers every move of a group on its own: one refusal never fails the others', async () => {
     const check = async (service: LedgerService, accountId: string) => {
       await h.fundedAccount(accountId, 55);
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => service.withdraw({ accountId, amount: 10, requestId: `${accountId}-${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          service.withdraw({ accountId, amount: 10, requestId: `${accountId}-${i}` }),
+        ),
+      );
       expect(kindsOf(results)).toEqual([...Array(5).fill('withdrawSuccess'), ...Array(5).fill('insufficientFunds')]);
-      expect(results.map((result) => ('account' in result ? result.account.balance : null))).toEqual([45, 35, 25, 15, 5, null, null, null, null, null]);
+      expect(results.map((result) => ('account' in result ? result.account.balance : null))).toEqual([
+        45,
+        35,
+        25,
+        15,
+        5,
+        null,
+        null,
+        null,
+        null,
+        null,
+      ]);
       expect(results[5]).toEqual({ kind: 'insufficientFunds', accountId, balance: 5, amount: 10 });
     };
     await check(h.service, 'gc-mixed');
@@ -132,11 +180,20 @@ describe('group commit keeps G1-G6 per move', () => {
   it('G3 and G4: one key sent 20 times at once from two processes, and 20 variants of another, apply once each', async () => {
     await h.fundedAccount('gc-g3', 1_000);
     const services = await h.services(2);
-    const same = await Promise.all(Array.from({ length: 20 }, (_, i) => services[i % 2]!.withdraw({ accountId: 'gc-g3', amount: 7, requestId: 'gc-g3-same' })));
-    const variants = await Promise.all(Array.from({ length: 20 }, (_, i) => h.service.withdraw({ accountId: 'gc-g3', amount: 10 + i, requestId: 'gc-g3-variant' })));
+    const same = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        services[i % 2]!.withdraw({ accountId: 'gc-g3', amount: 7, requestId: 'gc-g3-same' }),
+      ),
+    );
+    const variants = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        h.service.withdraw({ accountId: 'gc-g3', amount: 10 + i, requestId: 'gc-g3-variant' }),
+      ),
+    );
     const first = same.find((result) => result.kind === 'withdrawSuccess');
     expect(kindsOf(same).filter((kind) => kind === 'withdrawSuccess')).toHaveLength(1);
-    for (const result of same) if (result !== first) expect(result).toMatchObject({ kind: 'duplicateReplayed', original: first });
+    for (const result of same)
+      if (result !== first) expect(result).toMatchObject({ kind: 'duplicateReplayed', original: first });
     // The first variant applies (it leads the group); every other amount is another move under the same key.
     expect(kindsOf(variants)).toEqual(['withdrawSuccess', ...Array(19).fill('idempotencyKeyReused')]);
     expect(await balanceOf('gc-g3')).toBe(1_000 - 7 - 10);
@@ -145,7 +202,9 @@ describe('group commit keeps G1-G6 per move', () => {
 
   it('G6: a group of deposits refuses the one that would pass 2^53-1 and applies the rest', async () => {
     await h.fundedAccount('gc-g6', Number.MAX_SAFE_INTEGER - 25);
-    const results = await Promise.all([10, 10, 10, 5].map((amount, i) => h.service.deposit({ accountId: 'gc-g6', amount, requestId: `gc-g6-${i}` })));
+    const results = await Promise.all(
+      [10, 10, 10, 5].map((amount, i) => h.service.deposit({ accountId: 'gc-g6', amount, requestId: `gc-g6-${i}` })),
+    );
     expect(kindsOf(results)).toEqual(['depositSuccess', 'depositSuccess', 'balanceLimitExceeded', 'depositSuccess']);
     expect(await balanceOf('gc-g6')).toBe(Number.MAX_SAFE_INTEGER);
     // Not recorded: the same key may be used again.
@@ -165,7 +224,7 @@ async function transactionsCommitted(): Promise<number> {
 describe('group commit across accounts keeps B1 and G1-G6 per move', () => {
   const accounts = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${i}`);
 
-  it('B1: withdrawals on eight accounts sent at once commit in fewer transactions than accounts, each answered in its account\'s arrival order', async () => {
+  it("B1: withdrawals on eight accounts sent at once commit in fewer transactions than accounts, each answered in its account's arrival order", async () => {
     const ids = accounts('gx-b1', 8);
     for (const id of ids) await h.fundedAccount(id, 100);
     await h.fundedAccount('gx-b1-to', 0);
@@ -183,7 +242,13 @@ describe('group commit across accounts keeps B1 and G1-G6 per move', () => {
     expect(committed).toBeLessThan(ids.length);
     for (const id of ids) {
       const mine = sends.flatMap((send, i) => (send.id === id ? [results[i]!.kind] : []));
-      expect(mine, id).toEqual(['withdrawSuccess', 'withdrawSuccess', 'withdrawSuccess', 'insufficientFunds', 'insufficientFunds']);
+      expect(mine, id).toEqual([
+        'withdrawSuccess',
+        'withdrawSuccess',
+        'withdrawSuccess',
+        'insufficientFunds',
+        'insufficientFunds',
+      ]);
       expect(await balanceOf(id)).toBe(10);
       await expectBalanceIsJournal(id);
     }
@@ -200,10 +265,21 @@ describe('group commit across accounts keeps B1 and G1-G6 per move', () => {
       ]);
     const [broken] = await h.services(1, { groupPolicy: groupRefusalFailsAll });
     const brokenResults = await send(broken!, 'broken');
-    expect(brokenResults.some((result) => result.status === 'rejected' || result.value.kind !== 'withdrawSuccess')).toBe(true);
-    expect(brokenResults.slice(0, ids.length).every((result) => result.status === 'fulfilled' && result.value.kind === 'withdrawSuccess')).toBe(false);
+    expect(
+      brokenResults.some((result) => result.status === 'rejected' || result.value.kind !== 'withdrawSuccess'),
+    ).toBe(true);
+    expect(
+      brokenResults
+        .slice(0, ids.length)
+        .every((result) => result.status === 'fulfilled' && result.value.kind === 'withdrawSuccess'),
+    ).toBe(false);
     const results = await send(h.service, 'real');
-    expect(results.map((result) => (result.status === 'fulfilled' ? result.value.kind : 'rejected'))).toEqual(['withdrawSuccess', 'withdrawSuccess', 'withdrawSuccess', 'accountNotFound']);
+    expect(results.map((result) => (result.status === 'fulfilled' ? result.value.kind : 'rejected'))).toEqual([
+      'withdrawSuccess',
+      'withdrawSuccess',
+      'withdrawSuccess',
+      'accountNotFound',
+    ]);
   });
 
   it('G1: ten processes sending 100 withdrawals of 10 to each of four accounts holding 200 apply exactly 20 on each', async () => {
@@ -212,10 +288,14 @@ describe('group commit across accounts keeps B1 and G1-G6 per move', () => {
     const services = await h.services(10);
     const results = await Promise.all(
       services.flatMap((service, p) =>
-        Array.from({ length: 10 }, (_, i) => ids.map((id) => service.withdraw({ accountId: id, amount: 10, requestId: `${id}-p${p}-${i}` }))).flat(),
+        Array.from({ length: 10 }, (_, i) =>
+          ids.map((id) => service.withdraw({ accountId: id, amount: 10, requestId: `${id}-p${p}-${i}` })),
+        ).flat(),
       ),
     );
-    expect(results.filter((result) => result.kind !== 'withdrawSuccess' && result.kind !== 'insufficientFunds')).toEqual([]);
+    expect(
+      results.filter((result) => result.kind !== 'withdrawSuccess' && result.kind !== 'insufficientFunds'),
+    ).toEqual([]);
     expect(results.filter((result) => result.kind === 'withdrawSuccess')).toHaveLength(20 * ids.length);
     for (const id of ids) {
       expect(await balanceOf(id)).toBe(0);
@@ -229,7 +309,9 @@ describe('group commit across accounts keeps B1 and G1-G6 per move', () => {
     const [broken] = await h.services(1, { groupPolicy: groupCheckedOnOpeningBalance });
     // 4 × 20 withdrawals of 10 at once: one group of up to 100 moves spans the four accounts.
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => ids.map((id) => broken!.withdraw({ accountId: id, amount: 10, requestId: `${id}-${i}` }))).flat(),
+      Array.from({ length: 20 }, (_, i) =>
+        ids.map((id) => broken!.withdraw({ accountId: id, amount: 10, requestId: `${id}-${i}` })),
+      ).flat(),
     );
     expect(results.filter((result) => result.kind === 'withdrawSuccess').length).toBeGreaterThan(10 * ids.length);
     const balances = await Promise.all(ids.map(balanceOf));
@@ -241,11 +323,23 @@ describe('group commit across accounts keeps B1 and G1-G6 per move', () => {
     for (const id of ids) await h.fundedAccount(id, 100);
     const results = await Promise.all([
       ...Array.from({ length: 10 }, (_, round) =>
-        ids.map((id, i) => h.service.transfer({ fromAccountId: id, toAccountId: ids[(i + 1) % ids.length]!, amount: 7 + round, requestId: `${id}-t${round}` })),
+        ids.map((id, i) =>
+          h.service.transfer({
+            fromAccountId: id,
+            toAccountId: ids[(i + 1) % ids.length]!,
+            amount: 7 + round,
+            requestId: `${id}-t${round}`,
+          }),
+        ),
       ).flat(),
       ...ids.map((id) => h.service.deposit({ accountId: id, amount: 3, requestId: `${id}-d` })),
     ]);
-    expect(results.every((result) => result.kind === 'transferSuccess' || result.kind === 'insufficientFunds' || result.kind === 'depositSuccess')).toBe(true);
+    expect(
+      results.every(
+        (result) =>
+          result.kind === 'transferSuccess' || result.kind === 'insufficientFunds' || result.kind === 'depositSuccess',
+      ),
+    ).toBe(true);
     const balances = await Promise.all(ids.map(balanceOf));
     expect(balances.reduce((sum, balance) => sum + balance, 0)).toBe(5 * 100 + 5 * 3);
     expect(Math.min(...balances)).toBeGreaterThanOrEqual(0);
@@ -256,7 +350,9 @@ describe('group commit across accounts keeps B1 and G1-G6 per move', () => {
     const ids = accounts('gx-g3', 3);
     for (const id of ids) await h.fundedAccount(id, 100);
     const results = await Promise.all([
-      ...Array.from({ length: 10 }, () => h.service.withdraw({ accountId: ids[0]!, amount: 5, requestId: 'gx-g3-key' })),
+      ...Array.from({ length: 10 }, () =>
+        h.service.withdraw({ accountId: ids[0]!, amount: 5, requestId: 'gx-g3-key' }),
+      ),
       h.service.withdraw({ accountId: ids[0]!, amount: 6, requestId: 'gx-g3-key' }),
       ...ids.slice(1).map((id) => h.service.withdraw({ accountId: id, amount: 5, requestId: `${id}-own` })),
     ]);
@@ -354,7 +450,10 @@ describe('submitMoves', () => {
       { kind: 'withdraw', accountId: 'sm-meta', amount: 20, requestId: 'sm-meta-1' },
       { kind: 'withdraw', accountId: 'sm-meta', amount: 20, requestId: 'sm-meta-2' },
     ];
-    const expected = { kind: 'submitMovesSuccess', results: [{ kind: 'withdrawSuccess' }, { kind: 'insufficientFunds' }] };
+    const expected = {
+      kind: 'submitMovesSuccess',
+      results: [{ kind: 'withdrawSuccess' }, { kind: 'insufficientFunds' }],
+    };
     expect(await broken!.submitMoves({ atomic: false, moves })).not.toMatchObject(expected);
     expect(await h.service.submitMoves({ atomic: false, moves })).toMatchObject(expected);
   });
@@ -384,7 +483,11 @@ describe('submitMoves', () => {
     // of it answers every move from its record.
     const fixed = moves.map((move) => (move.requestId === 'sm-atomic-3' ? { ...move, amount: 40 } : move));
     const applied = await batch(fixed, true);
-    expect(applied.kind === 'submitMovesSuccess' && kindsOf(applied.results)).toEqual(['transferSuccess', 'depositSuccess', 'withdrawSuccess']);
+    expect(applied.kind === 'submitMovesSuccess' && kindsOf(applied.results)).toEqual([
+      'transferSuccess',
+      'depositSuccess',
+      'withdrawSuccess',
+    ]);
     const resent = await batch(fixed, true);
     expect(resent.kind === 'submitMovesSuccess' && kindsOf(resent.results)).toEqual(Array(3).fill('duplicateReplayed'));
     expect(await balanceOf('sm-atomic')).toBe(0);
@@ -429,7 +532,10 @@ describe('submitMoves', () => {
   });
 
   it('answers BatchTooLarge past submitMovesMax without looking at the moves', async () => {
-    const moves = Array.from({ length: 101 }, (_, i) => ({ kind: 'withdraw', accountId: 'sm-none', amount: 1, requestId: `sm-large-${i}` }) as const);
+    const moves = Array.from(
+      { length: 101 },
+      (_, i) => ({ kind: 'withdraw', accountId: 'sm-none', amount: 1, requestId: `sm-large-${i}` }) as const,
+    );
     expect(await batch(moves)).toEqual({ kind: 'batchTooLarge', moves: 101, movesMax: 100 });
   });
 
@@ -438,7 +544,12 @@ describe('submitMoves', () => {
     await h.fundedAccount(long('sm-bytes-from-'), 10);
     await h.fundedAccount(long('sm-bytes-to-'), 0);
     const requestId = long('sm-bytes-request-');
-    const result = await h.service.transfer({ fromAccountId: long('sm-bytes-from-'), toAccountId: long('sm-bytes-to-'), amount: 1, requestId });
+    const result = await h.service.transfer({
+      fromAccountId: long('sm-bytes-from-'),
+      toAccountId: long('sm-bytes-to-'),
+      amount: 1,
+      requestId,
+    });
     expect(result.kind).toBe('transferSuccess');
     const request = await h.db.db.collection('ledger_requests').findOne({ requestId });
     const entries = await h.db.db.collection('ledger_entries').find({ requestId }).toArray();

@@ -30,7 +30,8 @@ async function gql(api: AppProcess, query: string, variables: Document): Promise
   return body.data!;
 }
 
-const deposit = 'mutation($r: String!, $a: SafeInt!) { deposit(input: { accountId: "hp", amount: $a, requestId: $r }) { __typename } }';
+const deposit =
+  'mutation($r: String!, $a: SafeInt!) { deposit(input: { accountId: "hp", amount: $a, requestId: $r }) { __typename } }';
 const authorize = `mutation($r: String!, $a: SafeInt!) { authorizeHold(input: { requestId: $r, accountId: "hp", amount: $a, expiresInSeconds: 600 }) {
   __typename ... on AuthorizeHoldSuccess { hold { id } } } }`;
 const capture = `mutation($r: String!, $h: String!, $a: SafeInt) { captureHold(input: { requestId: $r, holdId: $h, amount: $a }) {
@@ -47,7 +48,10 @@ async function authorizeHold(api: AppProcess, requestId: string, amount: number)
 describe('holds across API processes', () => {
   it('H2 across two processes, and a SIGKILL mid-capture leaves every capture whole or its hold pending', async () => {
     engine = await startEngineProcess();
-    const [a, b] = await Promise.all([startAppProcess({ mongoUri: engine.uri, dbName }), startAppProcess({ mongoUri: engine.uri, dbName })]);
+    const [a, b] = await Promise.all([
+      startAppProcess({ mongoUri: engine.uri, dbName }),
+      startAppProcess({ mongoUri: engine.uri, dbName }),
+    ]);
     apis.push(a, b);
     client = new MongoClient(engine.uri);
     const db = client.db(dbName);
@@ -64,9 +68,15 @@ describe('holds across API processes', () => {
       }),
     );
     const final = (await gql(b, holdQuery, { id: raced })).hold;
-    const wins = answers.filter((answer) => answer.__typename === 'CaptureHoldSuccess' || answer.__typename === 'VoidHoldSuccess');
+    const wins = answers.filter(
+      (answer) => answer.__typename === 'CaptureHoldSuccess' || answer.__typename === 'VoidHoldSuccess',
+    );
     expect(wins).toHaveLength(1);
-    expect(answers.filter((answer) => !wins.includes(answer)).every((answer) => answer.__typename === 'HoldNotPending' && answer.status === final.status)).toBe(true);
+    expect(
+      answers
+        .filter((answer) => !wins.includes(answer))
+        .every((answer) => answer.__typename === 'HoldNotPending' && answer.status === final.status),
+    ).toBe(true);
     const afterRace = await db.collection('accounts').findOne({ _id: 'hp' as never });
     const balanceBefore = Number(afterRace!['balance']);
 
@@ -94,13 +104,20 @@ describe('holds across API processes', () => {
 
     // Whole or nothing, at once: a CAPTURED hold has its request and its withdrawal entry; a
     // PENDING one has neither; balance and held moved exactly by the captured holds.
-    const holds = await db.collection('ledger_holds').find({ _id: { $in: holdIds as never[] } }).toArray();
+    const holds = await db
+      .collection('ledger_holds')
+      .find({ _id: { $in: holdIds as never[] } })
+      .toArray();
     const capturedAtKill = holds.filter((hold) => hold['status'] === 'CAPTURED').length;
     for (const [i, id] of holdIds.entries()) {
       const hold = holds.find((doc) => doc._id === (id as never))!;
       const request = await db.collection('ledger_requests').countDocuments({ _id: `ledger:hp-cap-${i}` as never });
-      const entry = await db.collection('ledger_entries').countDocuments({ _id: `ledger:hp-cap-${i}:debit` as never, kind: 'withdrawal' });
-      expect([hold['status'], request, entry]).toEqual(hold['status'] === 'CAPTURED' ? ['CAPTURED', 1, 1] : ['PENDING', 0, 0]);
+      const entry = await db
+        .collection('ledger_entries')
+        .countDocuments({ _id: `ledger:hp-cap-${i}:debit` as never, kind: 'withdrawal' });
+      expect([hold['status'], request, entry]).toEqual(
+        hold['status'] === 'CAPTURED' ? ['CAPTURED', 1, 1] : ['PENDING', 0, 0],
+      );
     }
     const atKill = await db.collection('accounts').findOne({ _id: 'hp' as never });
     expect(Number(atKill!['balance'])).toBe(balanceBefore - 60 * capturedAtKill);
@@ -111,14 +128,24 @@ describe('holds across API processes', () => {
     await inLanes(holdsCount, 8, async (i) => {
       const answers = await untilFinal(async () => {
         const result = (await gql(b, capture, { r: `hp-cap-${i}`, h: holdIds[i], a: 60 })).captureHold;
-        return result.__typename === 'DuplicateReplayed' ? `DuplicateReplayed(${result.original.__typename})` : result.__typename;
+        return result.__typename === 'DuplicateReplayed'
+          ? `DuplicateReplayed(${result.original.__typename})`
+          : result.__typename;
       });
       kinds[answers.at(-1)!] = (kinds[answers.at(-1)!] ?? 0) + 1;
     });
-    expect(Object.keys(kinds).every((kind) => kind === 'CaptureHoldSuccess' || kind === 'DuplicateReplayed(CaptureHoldSuccess)')).toBe(true);
+    expect(
+      Object.keys(kinds).every(
+        (kind) => kind === 'CaptureHoldSuccess' || kind === 'DuplicateReplayed(CaptureHoldSuccess)',
+      ),
+    ).toBe(true);
     const end = await db.collection('accounts').findOne({ _id: 'hp' as never });
     expect([Number(end!['balance']), Number(end!['held'])]).toEqual([balanceBefore - 60 * holdsCount, 0]);
-    expect(await db.collection('ledger_entries').countDocuments({ requestId: { $regex: /^hp-cap-/ } })).toBe(holdsCount);
-    console.log(`holdProcesses: H2 across two processes won by ${wins[0]!.__typename}; A answered ${answered} captures before SIGKILL, ${capturedAtKill} of ${holdsCount} were captured at the kill; replays through B: ${JSON.stringify(kinds)}`);
+    expect(await db.collection('ledger_entries').countDocuments({ requestId: { $regex: /^hp-cap-/ } })).toBe(
+      holdsCount,
+    );
+    console.log(
+      `holdProcesses: H2 across two processes won by ${wins[0]!.__typename}; A answered ${answered} captures before SIGKILL, ${capturedAtKill} of ${holdsCount} were captured at the kill; replays through B: ${JSON.stringify(kinds)}`,
+    );
   }, 90_000);
 });

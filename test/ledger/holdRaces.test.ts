@@ -1,5 +1,6 @@
+// @module-tag failpoints
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expired, holdRules, type HoldRules } from '../../src/ledger/holds.ts';
+import { expired, holdRules, type HoldRules } from '../../src/ledger/holdRules.ts';
 import { accountPreconditions, type AccountPreconditions, applyDelta, toLong } from '../../src/ledger/index.ts';
 import type { HoldDoc } from '../../src/ledger/index.ts';
 import type { CaptureHoldResult, InputMistake, LedgerService, VoidHoldResult } from '../../src/ledger/index.ts';
@@ -28,7 +29,12 @@ afterEach(() => {
 const statusCheckedOnARead: HoldRules = {
   ...holdRules,
   async resolve(holds, session, holdId, extra, update) {
-    const seen = await holds.findOne({ _id: holdId, status: 'PENDING', $expr: { $gt: ['$expiresAt', '$$NOW'] }, ...extra } as never);
+    const seen = await holds.findOne({
+      _id: holdId,
+      status: 'PENDING',
+      $expr: { $gt: ['$expiresAt', '$$NOW'] },
+      ...extra,
+    } as never);
     if (!seen) return null;
     return holds.findOneAndUpdate({ _id: holdId }, update, { session, returnDocument: 'after' });
   },
@@ -38,7 +44,11 @@ const statusCheckedOnARead: HoldRules = {
 const expiryOnApiClock: HoldRules = {
   ...holdRules,
   resolve: (holds, session, holdId, extra, update) =>
-    holds.findOneAndUpdate({ _id: holdId, status: 'PENDING', expiresAt: { $gt: new Date() }, ...extra } as never, update, { session, returnDocument: 'after' }),
+    holds.findOneAndUpdate(
+      { _id: holdId, status: 'PENDING', expiresAt: { $gt: new Date() }, ...extra } as never,
+      update,
+      { session, returnDocument: 'after' },
+    ),
 };
 
 async function accountState(accountId: string) {
@@ -47,12 +57,21 @@ async function accountState(accountId: string) {
   const held = Number(doc!['held'] ?? 0);
   const pending = await h.db.db
     .collection<HoldDoc>('ledger_holds')
-    .aggregate<{ sum: number }>([{ $match: { accountId, status: 'PENDING' } }, { $group: { _id: null, sum: { $sum: '$amount' } } }])
+    .aggregate<{ sum: number }>([
+      { $match: { accountId, status: 'PENDING' } },
+      { $group: { _id: null, sum: { $sum: '$amount' } } },
+    ])
     .toArray();
   return { balance, held, available: balance - held, pendingSum: Number(pending[0]?.sum ?? 0) };
 }
 
-async function authorize(service: LedgerService, accountId: string, requestId: string, amount: number, expiresInSeconds = 600): Promise<string> {
+async function authorize(
+  service: LedgerService,
+  accountId: string,
+  requestId: string,
+  amount: number,
+  expiresInSeconds = 600,
+): Promise<string> {
   const auth = await service.authorizeHold({ requestId, accountId, amount, expiresInSeconds });
   if (auth.kind !== 'authorizeHoldSuccess') throw new Error(`setup: ${requestId}: ${auth.kind}`);
   return auth.hold.id;
@@ -61,11 +80,20 @@ async function authorize(service: LedgerService, accountId: string, requestId: s
 type Resolution = CaptureHoldResult | VoidHoldResult | InputMistake;
 
 /** 32 captures and voids of one hold from `services` (round robin), all at once, and sweeper passes beside them. */
-async function raceResolutions(services: LedgerService[], holdId: string, tag: string): Promise<{ answers: Resolution[]; swept: number }> {
+async function raceResolutions(
+  services: LedgerService[],
+  holdId: string,
+  tag: string,
+): Promise<{ answers: Resolution[]; swept: number }> {
   const calls = Array.from({ length: 32 }, (_, i): Promise<Resolution> => {
     const service = services[i % services.length]!;
     if (i % 2 === 1) return service.voidHold({ requestId: `${tag}-void-${i}`, holdId });
-    return service.captureHold({ requestId: `${tag}-cap-${i}`, holdId, amount: i % 4 === 0 ? null : 10, toAccountId: null });
+    return service.captureHold({
+      requestId: `${tag}-cap-${i}`,
+      holdId,
+      amount: i % 4 === 0 ? null : 10,
+      toAccountId: null,
+    });
   });
   const sweeps = services.slice(0, 4).map((service) => service.sweepExpiredHolds(10));
   const [answers, passes] = await Promise.all([Promise.all(calls), Promise.all(sweeps)]);
@@ -74,11 +102,16 @@ async function raceResolutions(services: LedgerService[], holdId: string, tag: s
 
 /** H2: exactly one winner (a capture, a void or the expiry); every other answer HoldNotPending with the final status. */
 async function expectOneWinner(holdId: string, race: { answers: Resolution[]; swept: number }): Promise<void> {
-  const wins = race.answers.filter((answer) => answer.kind === 'captureHoldSuccess' || answer.kind === 'voidHoldSuccess') as Resolution[];
+  const wins = race.answers.filter(
+    (answer) => answer.kind === 'captureHoldSuccess' || answer.kind === 'voidHoldSuccess',
+  ) as Resolution[];
   const final = await h.db.db.collection<HoldDoc>('ledger_holds').findOne({ _id: holdId });
   expect(wins.length + race.swept, `winners: ${wins.map((w) => w.kind).join(',')} + ${race.swept} expiries`).toBe(1);
   const losers = race.answers.filter((answer) => !wins.includes(answer));
-  expect(losers.every((answer) => answer.kind === 'holdNotPending' && answer.status === final!.status), JSON.stringify(losers.slice(0, 3))).toBe(true);
+  expect(
+    losers.every((answer) => answer.kind === 'holdNotPending' && answer.status === final!.status),
+    JSON.stringify(losers.slice(0, 3)),
+  ).toBe(true);
 }
 
 /**
@@ -87,8 +120,10 @@ async function expectOneWinner(holdId: string, race: { answers: Resolution[]; sw
  */
 const heldIgnored: AccountPreconditions = {
   ...accountPreconditions,
-  debit: (accounts, session, { accountId, amount }) => applyDelta(accounts, session, { _id: accountId, balance: { $gte: toLong(amount) } }, -amount),
-  readGroup: async (accounts, session, accountIds) => (await accountPreconditions.readGroup(accounts, session, accountIds)).map((read) => ({ ...read, held: 0 })),
+  debit: (accounts, session, { accountId, amount }) =>
+    applyDelta(accounts, session, { _id: accountId, balance: { $gte: toLong(amount) } }, -amount),
+  readGroup: async (accounts, session, accountIds) =>
+    (await accountPreconditions.readGroup(accounts, session, accountIds)).map((read) => ({ ...read, held: 0 })),
   groupFilter: (read) => ({ _id: read._id, balance: toLong(read.balance), version: toLong(read.version) }),
 };
 
@@ -113,10 +148,21 @@ async function h1Race(services: LedgerService[], accountId: string) {
         if (result.kind === 'withdrawSuccess') counts.withdrawn += 1;
         return;
       }
-      const auth = await service.authorizeHold({ requestId: `${accountId}-a-${i}`, accountId, amount: 30, expiresInSeconds: 600 });
+      const auth = await service.authorizeHold({
+        requestId: `${accountId}-a-${i}`,
+        accountId,
+        amount: 30,
+        expiresInSeconds: 600,
+      });
       if (auth.kind !== 'authorizeHoldSuccess') return;
       counts.authorized += 1;
-      if (i % 3 === 1) await service.captureHold({ requestId: `${accountId}-c-${i}`, holdId: auth.hold.id, amount: 20, toAccountId: null });
+      if (i % 3 === 1)
+        await service.captureHold({
+          requestId: `${accountId}-c-${i}`,
+          holdId: auth.hold.id,
+          amount: 20,
+          toAccountId: null,
+        });
     }),
   );
   racing = false;
@@ -132,7 +178,9 @@ async function h1Race(services: LedgerService[], accountId: string) {
 describe('H1: available never goes below zero', () => {
   it('under concurrent authorizations, withdrawals (lone and group-committed) and partial captures on one account', async () => {
     const race = await h1Race(await h.services(4), 'h1-acct');
-    console.log(`H1: ${race.counts.authorized} holds authorized, ${race.counts.withdrawn} withdrawals applied; lowest available seen ${race.lowest}; end ${JSON.stringify(race.end)}`);
+    console.log(
+      `H1: ${race.counts.authorized} holds authorized, ${race.counts.withdrawn} withdrawals applied; lowest available seen ${race.lowest}; end ${JSON.stringify(race.end)}`,
+    );
     expect(race.counts.authorized).toBeGreaterThan(0);
     expect(race.lowest).toBeGreaterThanOrEqual(0);
     expect(race.end.held).toBe(race.end.pendingSum);
@@ -167,7 +215,12 @@ describe('H2: a hold resolves once', () => {
   it('of the same race on a hold past its expiry, the expiry wins: every capture and void answers HoldNotPending EXPIRED', async () => {
     const services = await h.services(4);
     await h.fundedAccount('h2-exp', 1_000);
-    const auth = await h.service.authorizeHold({ requestId: 'h2-exp-auth', accountId: 'h2-exp', amount: 100, expiresInSeconds: 1 });
+    const auth = await h.service.authorizeHold({
+      requestId: 'h2-exp-auth',
+      accountId: 'h2-exp',
+      amount: 100,
+      expiresInSeconds: 1,
+    });
     if (auth.kind !== 'authorizeHoldSuccess') throw new Error(auth.kind);
     await databaseClockPasses(h.db.db, auth.hold.expiresAt);
     const race = await raceResolutions(services, auth.hold.id, 'h2-exp');
@@ -202,11 +255,21 @@ describe('H3: expiry on the database clock', () => {
     const [mutant] = await h.services(1, { holdRules: statusCheckedOnARead }, { appName, maxPoolSize: 4 });
     await h.fundedAccount('h3-acct', 1_000);
     const captureLate = async (service: LedgerService, tag: string) => {
-      const auth = await h.service.authorizeHold({ requestId: `h3-auth-${tag}`, accountId: 'h3-acct', amount: 100, expiresInSeconds: 1 });
+      const auth = await h.service.authorizeHold({
+        requestId: `h3-auth-${tag}`,
+        accountId: 'h3-acct',
+        amount: 100,
+        expiresInSeconds: 1,
+      });
       if (auth.kind !== 'authorizeHoldSuccess') throw new Error(auth.kind);
       // The capture reads the hold at once (pending, unexpired); its write waits 1.5 s, past the expiry.
-      return withFailCommand(h.db.client, appName, { times: 1 }, { failCommands: ['findAndModify'], blockConnection: true, blockTimeMS: 1_500 }, () =>
-        service.captureHold({ requestId: `h3-cap-${tag}`, holdId: auth.hold.id, amount: null, toAccountId: null }),
+      return withFailCommand(
+        h.db.client,
+        appName,
+        { times: 1 },
+        { failCommands: ['findAndModify'], blockConnection: true, blockTimeMS: 1_500 },
+        () =>
+          service.captureHold({ requestId: `h3-cap-${tag}`, holdId: auth.hold.id, amount: null, toAccountId: null }),
       );
     };
     const answered = await captureLate(real!, 'real');
@@ -222,18 +285,37 @@ describe('H3: expiry on the database clock', () => {
     const [mutant] = await h.services(1, { holdRules: expiryOnApiClock });
     await h.fundedAccount('h3-skew', 1_000);
     const expiredHold = async (tag: string) => {
-      const auth = await h.service.authorizeHold({ requestId: `h3-skew-auth-${tag}`, accountId: 'h3-skew', amount: 100, expiresInSeconds: 1 });
+      const auth = await h.service.authorizeHold({
+        requestId: `h3-skew-auth-${tag}`,
+        accountId: 'h3-skew',
+        amount: 100,
+        expiresInSeconds: 1,
+      });
       if (auth.kind !== 'authorizeHoldSuccess') throw new Error(auth.kind);
       await databaseClockPasses(h.db.db, auth.hold.expiresAt);
-      expect(await h.db.db.collection('ledger_holds').countDocuments({ _id: auth.hold.id as never, status: 'PENDING', ...expired })).toBe(1);
+      expect(
+        await h.db.db
+          .collection('ledger_holds')
+          .countDocuments({ _id: auth.hold.id as never, status: 'PENDING', ...expired }),
+      ).toBe(1);
       return auth.hold.id;
     };
     const realHold = await expiredHold('real');
     const mutantHold = await expiredHold('mutant');
     // This process's clock now reads an hour ago; the database's does not move.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 3_600_000 });
-    const answered = await real!.captureHold({ requestId: 'h3-skew-cap-real', holdId: realHold, amount: null, toAccountId: null });
-    const mutated = await mutant!.captureHold({ requestId: 'h3-skew-cap-mutant', holdId: mutantHold, amount: null, toAccountId: null });
+    const answered = await real!.captureHold({
+      requestId: 'h3-skew-cap-real',
+      holdId: realHold,
+      amount: null,
+      toAccountId: null,
+    });
+    const mutated = await mutant!.captureHold({
+      requestId: 'h3-skew-cap-mutant',
+      holdId: mutantHold,
+      amount: null,
+      toAccountId: null,
+    });
     vi.useRealTimers();
     expect(answered).toEqual({ kind: 'holdNotPending', holdId: realHold, status: 'EXPIRED' });
     expect(mutated.kind).toBe('captureHoldSuccess');
@@ -246,6 +328,10 @@ describe('H3: expiry on the database clock', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3_600_000 });
     const answered = await real!.captureHold({ requestId: 'h3-ahead-cap', holdId, amount: 40, toAccountId: null });
     vi.useRealTimers();
-    expect(answered).toMatchObject({ kind: 'captureHoldSuccess', hold: { capturedAmount: 40 }, account: { balance: 960, held: 0 } });
+    expect(answered).toMatchObject({
+      kind: 'captureHoldSuccess',
+      hold: { capturedAmount: 40 },
+      account: { balance: 960, held: 0 },
+    });
   });
 });

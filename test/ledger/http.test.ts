@@ -8,7 +8,12 @@ import { openAccount } from '../support/callers.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ env: { SEED_DEMO: '0' } });
-  for (const [id, currency] of [['h-a', 'EUR'], ['h-b', 'EUR'], ['h-usd', 'USD']] as const) await openAccount(app, id, currency);
+  for (const [id, currency] of [
+    ['h-a', 'EUR'],
+    ['h-b', 'EUR'],
+    ['h-usd', 'USD'],
+  ] as const)
+    await openAccount(app, id, currency);
   await call('deposit', { accountId: 'h-a', amount: 1_000, requestId: 'h-fund-a' });
 });
 afterAll(async () => {
@@ -25,7 +30,11 @@ const operations = {
 /** One money mutation with the service key; returns the whole response. */
 function call(op: keyof typeof operations, input: Record<string, unknown>, key = 'service') {
   const { input: inputType, members } = operations[op];
-  return app.gql(`mutation($input: ${inputType}!) { ${op}(input: $input) { __typename ${members} } }`, { input }, { key });
+  return app.gql(
+    `mutation($input: ${inputType}!) { ${op}(input: $input) { __typename ${members} } }`,
+    { input },
+    { key },
+  );
 }
 
 const balance = async (id: string) =>
@@ -37,10 +46,17 @@ describe('ledger over HTTP', () => {
       const refused = await call('withdraw', { accountId: 'h-a', amount: 1, requestId: `h-role-${key}` }, key);
       expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }
-    const anonymous = await app.gql('mutation { openAccount(input: { accountId: "h-anon", currency: "EUR" }) { __typename } }', {}, { key: null });
+    const anonymous = await app.gql(
+      'mutation { openAccount(input: { accountId: "h-anon", currency: "EUR" }) { __typename } }',
+      {},
+      { key: null },
+    );
     expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect(await balance('h-a')).toBe(1_000);
-    expect((await call('withdraw', { accountId: 'h-a', amount: 1, requestId: 'h-role-admin' }, 'admin')).data.withdraw.__typename).toBe('WithdrawSuccess');
+    expect(
+      (await call('withdraw', { accountId: 'h-a', amount: 1, requestId: 'h-role-admin' }, 'admin')).data.withdraw
+        .__typename,
+    ).toBe('WithdrawSuccess');
   });
 
   it.each([
@@ -49,7 +65,11 @@ describe('ledger over HTTP', () => {
     ['an amount above 2^53-1', 'deposit', { accountId: 'h-a', amount: 2 ** 53, requestId: 'h-bad-3' }],
     ['an empty request id', 'deposit', { accountId: 'h-a', amount: 5, requestId: '' }],
     ['a request id with spaces', 'deposit', { accountId: 'h-a', amount: 5, requestId: 'a b' }],
-    ['a transfer to the same account', 'transfer', { fromAccountId: 'h-a', toAccountId: 'h-a', amount: 5, requestId: 'h-bad-4' }],
+    [
+      'a transfer to the same account',
+      'transfer',
+      { fromAccountId: 'h-a', toAccountId: 'h-a', amount: 5, requestId: 'h-bad-4' },
+    ],
   ] as const)('refuses %s as BAD_USER_INPUT and changes nothing', async (_name, op, input) => {
     const before = await balance('h-a');
     const response = await call(op, input);
@@ -58,25 +78,40 @@ describe('ledger over HTTP', () => {
   });
 
   it('refuses a malformed currency as BAD_USER_INPUT without opening anything', async () => {
-    const response = await app.gql('mutation { openAccount(input: { accountId: "h-bad-ccy", currency: "euro" }) { __typename } }', {}, { key: 'service' });
+    const response = await app.gql(
+      'mutation { openAccount(input: { accountId: "h-bad-ccy", currency: "euro" }) { __typename } }',
+      {},
+      { key: 'service' },
+    );
     expect(response.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(response.errors?.[0]?.message).toMatch(/currency must be a 3-letter/);
     expect(await app.gql('{ account(id: "h-bad-ccy") { id } }').then((r) => r.data.account)).toBeNull();
   });
 
   it('answers AccountNotFound and CurrencyMismatch without claiming the key', async () => {
-    expect((await call('deposit', { accountId: 'h-nobody', amount: 5, requestId: 'h-nf' })).data.deposit.__typename).toBe('AccountNotFound');
-    const mismatch = await call('transfer', { fromAccountId: 'h-a', toAccountId: 'h-usd', amount: 5, requestId: 'h-mm' });
+    expect(
+      (await call('deposit', { accountId: 'h-nobody', amount: 5, requestId: 'h-nf' })).data.deposit.__typename,
+    ).toBe('AccountNotFound');
+    const mismatch = await call('transfer', {
+      fromAccountId: 'h-a',
+      toAccountId: 'h-usd',
+      amount: 5,
+      requestId: 'h-mm',
+    });
     expect(mismatch.data.transfer).toEqual({ __typename: 'CurrencyMismatch', fromCurrency: 'EUR', toCurrency: 'USD' });
-    expect((await call('transfer', { fromAccountId: 'h-a', toAccountId: 'h-b', amount: 5, requestId: 'h-mm' })).data.transfer.__typename).toBe(
-      'TransferSuccess',
-    );
+    expect(
+      (await call('transfer', { fromAccountId: 'h-a', toAccountId: 'h-b', amount: 5, requestId: 'h-mm' })).data.transfer
+        .__typename,
+    ).toBe('TransferSuccess');
   });
 
   it('pages entries newest first and accounts by id, with cursors', async () => {
     for (let i = 1; i <= 5; i += 1) await call('deposit', { accountId: 'h-b', amount: i, requestId: `h-page-${i}` });
     const page = (after: string | null) =>
-      app.gql('query($after: String) { ledgerEntries(accountId: "h-b", first: 2, after: $after) { items { amount } endCursor hasNextPage } }', { after });
+      app.gql(
+        'query($after: String) { ledgerEntries(accountId: "h-b", first: 2, after: $after) { items { amount } endCursor hasNextPage } }',
+        { after },
+      );
     const first = (await page(null)).data.ledgerEntries;
     expect(first.items).toEqual([{ amount: 5 }, { amount: 4 }]);
     expect(first.hasNextPage).toBe(true);
@@ -84,7 +119,10 @@ describe('ledger over HTTP', () => {
     expect(second.items).toEqual([{ amount: 3 }, { amount: 2 }]);
     const accounts = await app.gql('{ accounts(first: 2) { items { id } endCursor hasNextPage } }');
     expect(accounts.data.accounts).toMatchObject({ items: [{ id: 'h-a' }, { id: 'h-b' }], hasNextPage: true });
-    const rest = await app.gql('query($after: String) { accounts(first: 2, after: $after) { items { id } hasNextPage } }', { after: accounts.data.accounts.endCursor });
+    const rest = await app.gql(
+      'query($after: String) { accounts(first: 2, after: $after) { items { id } hasNextPage } }',
+      { after: accounts.data.accounts.endCursor },
+    );
     expect(rest.data.accounts).toEqual({ items: [{ id: 'h-usd' }], hasNextPage: false });
     const tooMany = await app.gql('{ accounts(first: 101) { items { id } } }');
     expect(tooMany.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -96,7 +134,9 @@ describe('ledger over HTTP', () => {
     await openAccount(app, 'h-race');
     await call('deposit', { accountId: 'h-race', amount: 400, requestId: 'h-race-fund' });
     const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => call('withdraw', { accountId: 'h-race', amount: 10, requestId: `h-race-${i}` })),
+      Array.from({ length: 100 }, (_, i) =>
+        call('withdraw', { accountId: 'h-race', amount: 10, requestId: `h-race-${i}` }),
+      ),
     );
     const kinds = responses.map((response) => response.data.withdraw.__typename);
     expect(kinds.filter((kind) => kind === 'WithdrawSuccess')).toHaveLength(40);

@@ -45,32 +45,63 @@ const submit = `mutation($input: SubmitMovesInput!) { submitMoves(input: $input)
   __typename ... on SubmitMovesSuccess { results { __typename ... on DuplicateReplayed { original { __typename } } } } } }`;
 
 function batchInput(b: number): Document {
-  const moves = Array.from({ length: movesPerBatch - 1 }, (_, m) => ({ kind: 'WITHDRAW', accountId: accountId(b + m), amount: 1, requestId: `kb-${b}-w${m}` }));
-  moves.push({ kind: 'TRANSFER', accountId: accountId(b), toAccountId: accountId(b + 10), amount: 7, requestId: `kb-${b}-t` } as never);
+  const moves = Array.from({ length: movesPerBatch - 1 }, (_, m) => ({
+    kind: 'WITHDRAW',
+    accountId: accountId(b + m),
+    amount: 1,
+    requestId: `kb-${b}-w${m}`,
+  }));
+  moves.push({
+    kind: 'TRANSFER',
+    accountId: accountId(b),
+    toAccountId: accountId(b + 10),
+    amount: 7,
+    requestId: `kb-${b}-t`,
+  } as never);
   return { input: { atomic: true, moves } };
 }
 
 /** A batch's answers, a replay counted as its original: ['WithdrawSuccess', ...]. */
 const kindsOf = (data: Document): string[] =>
-  (data['submitMoves'].results as Document[]).map((r) => (r['__typename'] === 'DuplicateReplayed' ? r['original'].__typename : r['__typename']));
+  (data['submitMoves'].results as Document[]).map((r) =>
+    r['__typename'] === 'DuplicateReplayed' ? r['original'].__typename : r['__typename'],
+  );
 
 describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
   it('leaves every batch whole or absent at the kill, and whole once sent again', async () => {
     const t0 = Date.now();
-    const phase = (name: string) => process.env['KILL_TEST_TRACE'] && process.stderr.write(`[killed batch] ${Date.now() - t0} ms ${name}\n`);
+    const phase = (name: string) =>
+      process.env['KILL_TEST_TRACE'] && process.stderr.write(`[killed batch] ${Date.now() - t0} ms ${name}\n`);
     engine = await startEngineProcess();
     client = new MongoClient(engine.uri);
-    [a, b] = await Promise.all([startAppProcess({ mongoUri: engine.uri, dbName }), startAppProcess({ mongoUri: engine.uri, dbName })]);
+    [a, b] = await Promise.all([
+      startAppProcess({ mongoUri: engine.uri, dbName }),
+      startAppProcess({ mongoUri: engine.uri, dbName }),
+    ]);
     const api = a;
     const db = client.db(dbName);
-    const survivor = createLedgerService({ db, telemetry: createLedgerTelemetry(new Registry(), pino({ level: 'silent' })) });
+    const survivor = createLedgerService({
+      db,
+      telemetry: createLedgerTelemetry(new Registry(), pino({ level: 'silent' })),
+    });
     phase('processes up');
     await Promise.all(Array.from({ length: accountsCount }, (_, i) => openAccount(api, accountId(i))));
-    const funding = Array.from({ length: accountsCount }, (_, i) => ({ kind: 'DEPOSIT', accountId: accountId(i), amount: openingMinorUnits, requestId: `kb-fund-${i}` }));
-    expect(kindsOf(await gql(api, submit, { input: { atomic: true, moves: funding } }))).toEqual(Array(accountsCount).fill('DepositSuccess'));
+    const funding = Array.from({ length: accountsCount }, (_, i) => ({
+      kind: 'DEPOSIT',
+      accountId: accountId(i),
+      amount: openingMinorUnits,
+      requestId: `kb-fund-${i}`,
+    }));
+    expect(kindsOf(await gql(api, submit, { input: { atomic: true, moves: funding } }))).toEqual(
+      Array(accountsCount).fill('DepositSuccess'),
+    );
     /** Requests written per batch, and whether every account equals its journal. */
     const requestsPerBatch = async () => {
-      const docs = await db.collection('ledger_requests').find({ requestId: /^kb-\d+-/ }).project({ requestId: 1 }).toArray();
+      const docs = await db
+        .collection('ledger_requests')
+        .find({ requestId: /^kb-\d+-/ })
+        .project({ requestId: 1 })
+        .toArray();
       const counts = new Map<number, number>();
       for (const doc of docs) {
         const batch = Number(/^kb-(\d+)-/.exec(doc['requestId'])![1]);
@@ -81,7 +112,10 @@ describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
     const expectBalancesAreJournals = async () => {
       for (const account of await db.collection('accounts').find({}).toArray()) {
         const entries = await db.collection('ledger_entries').find({ accountId: account._id }).toArray();
-        const sum = entries.reduce((total, e) => total + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']), 0);
+        const sum = entries.reduce(
+          (total, e) => total + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']),
+          0,
+        );
         expect(Number(account['balance'])).toBe(sum);
       }
     };
@@ -115,7 +149,9 @@ describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
     let replayedWhole = 0;
     let transientResends = 0;
     await inLanes(batchesCount, 8, async (i) => {
-      const moves = (batchInput(i)['input'].moves as Document[]).map((move) => ({ ...move, kind: String(move['kind']).toLowerCase() }) as MoveInput);
+      const moves = (batchInput(i)['input'].moves as Document[]).map(
+        (move) => ({ ...move, kind: String(move['kind']).toLowerCase() }) as MoveInput,
+      );
       for (;;) {
         const result = await survivor.submitMoves({ atomic: true, moves });
         if (result.kind !== 'submitMovesSuccess') throw new Error(result.kind);
@@ -123,7 +159,9 @@ describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
           transientResends += 1; // accounts still held by a transaction A left open, until the engine ends it
           continue;
         }
-        const kinds = result.results.map((move) => (move.kind === 'duplicateReplayed' ? move.original.kind : move.kind));
+        const kinds = result.results.map((move) =>
+          move.kind === 'duplicateReplayed' ? move.original.kind : move.kind,
+        );
         expect(kinds).toEqual([...Array(movesPerBatch - 1).fill('withdrawSuccess'), 'transferSuccess']);
         if (result.results.every((move) => move.kind === 'duplicateReplayed')) replayedWhole += 1;
         return;
@@ -135,8 +173,13 @@ describe('an atomic batch through a SIGKILL (B2, real processes)', () => {
     for (const count of end.values()) expect(count).toBe(movesPerBatch);
     expect(replayedWhole).toBe(atKill.size);
     await expectBalancesAreJournals();
-    const total = (await db.collection('accounts').find({}).toArray()).reduce((sum, doc) => sum + Number(doc['balance']), 0);
+    const total = (await db.collection('accounts').find({}).toArray()).reduce(
+      (sum, doc) => sum + Number(doc['balance']),
+      0,
+    );
     expect(total).toBe(accountsCount * openingMinorUnits - batchesCount * (movesPerBatch - 1));
-    console.log(`killedBatch: A answered ${answered} atomic batches before SIGKILL, ${atKill.size} were whole at the kill, none partial; the survivor replayed those whole and applied the other ${batchesCount - atKill.size} (${transientResends} transient answers resent)`);
+    console.log(
+      `killedBatch: A answered ${answered} atomic batches before SIGKILL, ${atKill.size} were whole at the kill, none partial; the survivor replayed those whole and applied the other ${batchesCount - atKill.size} (${transientResends} transient answers resent)`,
+    );
   }, 90_000);
 });

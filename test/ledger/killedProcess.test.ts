@@ -47,15 +47,16 @@ async function gql(api: AppProcess, query: string, variables: Document): Promise
   return body.data!;
 }
 
-const deposit = 'mutation($id: String!, $r: String!, $a: SafeInt!) { deposit(input: { accountId: $id, amount: $a, requestId: $r }) { __typename } }';
+const deposit =
+  'mutation($id: String!, $r: String!, $a: SafeInt!) { deposit(input: { accountId: $id, amount: $a, requestId: $r }) { __typename } }';
 const transfer = `mutation($r: String!) { transfer(input: { fromAccountId: "src", toAccountId: "dst", amount: ${transferAmount}, requestId: $r }) {
   __typename ... on DuplicateReplayed { original { __typename } } } }`;
-
 
 describe('a process killed mid-burst (G5, real processes)', () => {
   it('leaves the money whole at once, and every key final, while the other process keeps serving', async () => {
     const t0 = Date.now();
-    const phase = (name: string) => process.env['KILL_TEST_TRACE'] && process.stderr.write(`[kill test] ${Date.now() - t0} ms ${name}\n`);
+    const phase = (name: string) =>
+      process.env['KILL_TEST_TRACE'] && process.stderr.write(`[kill test] ${Date.now() - t0} ms ${name}\n`);
     // The emulator's CLI, as an operator runs the engine, at its default settings.
     engine = await startEngineProcess();
     const uri = engine.uri;
@@ -68,7 +69,10 @@ describe('a process killed mid-burst (G5, real processes)', () => {
     };
     const journalSum = async (accountId: string) => {
       const entries = await db.collection('ledger_entries').find({ accountId }).toArray();
-      return entries.reduce((sum, e) => sum + (e.kind === 'deposit' || e.kind === 'transferIn' ? 1 : -1) * Number(e.amount), 0);
+      return entries.reduce(
+        (sum, e) => sum + (e.kind === 'deposit' || e.kind === 'transferIn' ? 1 : -1) * Number(e.amount),
+        0,
+      );
     };
 
     phase('processes up');
@@ -108,7 +112,9 @@ describe('a process killed mid-burst (G5, real processes)', () => {
     let lastTransientMs = 0;
     await inLanes(2 * depositsPerAccount, 16, async (i) => {
       const id = i % 2 === 0 ? 'src' : 'dst';
-      const answers = await untilFinal(async () => (await gql(b, deposit, { id, r: `kill-dep-${i}`, a: 1 })).deposit.__typename as string);
+      const answers = await untilFinal(
+        async () => (await gql(b, deposit, { id, r: `kill-dep-${i}`, a: 1 })).deposit.__typename as string,
+      );
       transientAnswers += answers.length - 1;
       expect(answers.at(-1)).toBe('DepositSuccess');
       if (answers.length > 1) lastTransientMs = Math.max(lastTransientMs, Date.now() - killedAt);
@@ -121,14 +127,20 @@ describe('a process killed mid-burst (G5, real processes)', () => {
     await inLanes(transfersCount, 16, async (i) => {
       const answers = await untilFinal(async () => {
         const result = (await gql(b, transfer, { r: `kill-tr-${i}` })).transfer;
-        return result.__typename === 'DuplicateReplayed' ? `DuplicateReplayed(${result.original.__typename})` : result.__typename;
+        return result.__typename === 'DuplicateReplayed'
+          ? `DuplicateReplayed(${result.original.__typename})`
+          : result.__typename;
       });
       transientAnswers += answers.length - 1;
       if (answers.length > 1) lastTransientMs = Math.max(lastTransientMs, Date.now() - killedAt);
       const final = answers.at(-1)!;
       replayKinds[final] = (replayKinds[final] ?? 0) + 1;
     });
-    expect(Object.keys(replayKinds).every((kind) => kind === 'TransferSuccess' || kind === 'DuplicateReplayed(TransferSuccess)')).toBe(true);
+    expect(
+      Object.keys(replayKinds).every(
+        (kind) => kind === 'TransferSuccess' || kind === 'DuplicateReplayed(TransferSuccess)',
+      ),
+    ).toBe(true);
 
     const deposited = openingMinorUnits + 2 * depositsPerAccount;
     const end = await balances();

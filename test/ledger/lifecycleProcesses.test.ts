@@ -1,3 +1,4 @@
+// @module-tag processes
 import { type Document, MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAppProcess, startEngineProcess, type AppProcess, type EngineProcess } from '../support/app.ts';
@@ -34,13 +35,16 @@ const reverse = `mutation($r: String!, $o: String!, $a: SafeInt) { reverseMove(i
   __typename ... on DuplicateReplayed { original { __typename } } } }`;
 const close = `mutation($r: String!, $id: String!, $to: String!) { closeAccount(input: { requestId: $r, accountId: $id, transferBalanceTo: $to }) {
   __typename ... on CloseAccountSuccess { movedAmount } ... on DuplicateReplayed { original { __typename } } } }`;
-const depositQuery = 'mutation($r: String!, $id: String!) { deposit(input: { accountId: $id, amount: 1, requestId: $r }) { __typename } }';
+const depositQuery =
+  'mutation($r: String!, $id: String!) { deposit(input: { accountId: $id, amount: 1, requestId: $r }) { __typename } }';
 
 /** The final answer's member (a replay as `DuplicateReplayed(<original>)`), resent while transient. */
 async function finalOf(api: AppProcess, query: string, variables: Document, field: string): Promise<string> {
   const answers = await untilFinal(async () => {
     const result = (await gql(api, query, variables))[field];
-    return result.__typename === 'DuplicateReplayed' ? `DuplicateReplayed(${result.original.__typename})` : result.__typename;
+    return result.__typename === 'DuplicateReplayed'
+      ? `DuplicateReplayed(${result.original.__typename})`
+      : result.__typename;
   });
   return answers.at(-1)!;
 }
@@ -54,7 +58,10 @@ function tally(kinds: readonly string[]): Record<string, number> {
 describe('the life cycle across API processes', () => {
   it('L1 and L2 across two processes, and a SIGKILL mid-reversal and mid-close leaves each whole or absent', async () => {
     engine = await startEngineProcess();
-    const [a, b] = await Promise.all([startAppProcess({ mongoUri: engine.uri, dbName }), startAppProcess({ mongoUri: engine.uri, dbName })]);
+    const [a, b] = await Promise.all([
+      startAppProcess({ mongoUri: engine.uri, dbName }),
+      startAppProcess({ mongoUri: engine.uri, dbName }),
+    ]);
     apis.push(a, b);
     client = new MongoClient(engine.uri);
     const db = client.db(dbName);
@@ -63,9 +70,17 @@ describe('the life cycle across API processes', () => {
     await openAccount(a, 'lp-rev');
     await deposit(a, 'lp-rev', 5_000, 'lp-rev-spare');
     await deposit(a, 'lp-rev', 1_000, 'lp-rev-orig');
-    const reversals = tally(await Promise.all(Array.from({ length: 40 }, (_, i) => finalOf(i % 2 === 0 ? a : b, reverse, { r: `lp-rev-${i}`, o: 'lp-rev-orig', a: 50 }, 'reverseMove'))));
+    const reversals = tally(
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          finalOf(i % 2 === 0 ? a : b, reverse, { r: `lp-rev-${i}`, o: 'lp-rev-orig', a: 50 }, 'reverseMove'),
+        ),
+      ),
+    );
     expect(reversals).toEqual({ ReverseMoveSuccess: 20, ReversalExceedsOriginal: 20 });
-    expect(await db.collection('ledger_requests').findOne({ _id: 'ledger:lp-rev-orig' as never })).toMatchObject({ reversedAmount: 1_000 });
+    expect(await db.collection('ledger_requests').findOne({ _id: 'ledger:lp-rev-orig' as never })).toMatchObject({
+      reversedAmount: 1_000,
+    });
 
     // L2: a close through B racing 120 deposits through both.
     await openAccount(a, 'lp-close');
@@ -76,8 +91,14 @@ describe('the life cycle across API processes', () => {
     const deposits = tally(
       await Promise.all(
         Array.from({ length: 120 }, async (_, i) => {
-          const kind = await finalOf(i % 2 === 0 ? a : b, depositQuery, { r: `lp-close-d${i}`, id: 'lp-close' }, 'deposit');
-          if (++answered === 30) closing = finalOf(b, close, { r: 'lp-close-it', id: 'lp-close', to: 'lp-close-to' }, 'closeAccount');
+          const kind = await finalOf(
+            i % 2 === 0 ? a : b,
+            depositQuery,
+            { r: `lp-close-d${i}`, id: 'lp-close' },
+            'deposit',
+          );
+          if (++answered === 30)
+            closing = finalOf(b, close, { r: 'lp-close-it', id: 'lp-close', to: 'lp-close-to' }, 'closeAccount');
           return kind;
         }),
       ),
@@ -103,7 +124,10 @@ describe('the life cycle across API processes', () => {
     await inLanes(2 * burst, 8, async (n) => {
       if (killed) return;
       const i = Math.floor(n / 2);
-      const sent = n % 2 === 0 ? gql(a, reverse, { r: `lp-k-rev-${i}`, o: `lp-k-dep-${i}`, a: 60 }) : gql(a, close, { r: `lp-kc-close-${i}`, id: `lp-kc-${i}`, to: 'lp-k-to' });
+      const sent =
+        n % 2 === 0
+          ? gql(a, reverse, { r: `lp-k-rev-${i}`, o: `lp-k-dep-${i}`, a: 60 })
+          : gql(a, close, { r: `lp-kc-close-${i}`, id: `lp-kc-${i}`, to: 'lp-k-to' });
       await sent.then(
         () => {
           answeredA += 1;
@@ -123,14 +147,18 @@ describe('the life cycle across API processes', () => {
     let movedAtKill = 0;
     for (let i = 0; i < burst; i += 1) {
       const request = await db.collection('ledger_requests').countDocuments({ _id: `ledger:lp-k-rev-${i}` as never });
-      const entry = await db.collection('ledger_entries').countDocuments({ requestId: `lp-k-rev-${i}`, reversalOf: `lp-k-dep-${i}` });
+      const entry = await db
+        .collection('ledger_entries')
+        .countDocuments({ requestId: `lp-k-rev-${i}`, reversalOf: `lp-k-dep-${i}` });
       const original = await db.collection('ledger_requests').findOne({ _id: `ledger:lp-k-dep-${i}` as never });
       const reversed = Number(original!['reversedAmount'] ?? 0);
       expect([request, entry, reversed]).toEqual(request === 1 ? [1, 1, 60] : [0, 0, 0]);
       reversedAtKill += request;
 
       const account = await db.collection('accounts').findOne({ _id: `lp-kc-${i}` as never });
-      const closeRequest = await db.collection('ledger_requests').countDocuments({ _id: `ledger:lp-kc-close-${i}` as never });
+      const closeRequest = await db
+        .collection('ledger_requests')
+        .countDocuments({ _id: `ledger:lp-kc-close-${i}` as never });
       const closeEntries = await db.collection('ledger_entries').countDocuments({ requestId: `lp-kc-close-${i}` });
       const state = [account!['status'] ?? 'OPEN', Number(account!['balance']), closeRequest, closeEntries];
       expect(state).toEqual(closeRequest === 1 ? ['CLOSED', 0, 1, 2] : ['OPEN', 10 + i, 0, 0]);
@@ -141,7 +169,9 @@ describe('the life cycle across API processes', () => {
     }
     const lpk = await db.collection('accounts').findOne({ _id: 'lp-k' as never });
     expect(Number(lpk!['balance'])).toBe(100 * burst - 60 * reversedAtKill);
-    expect(Number((await db.collection('accounts').findOne({ _id: 'lp-k-to' as never }))!['balance'])).toBe(movedAtKill);
+    expect(Number((await db.collection('accounts').findOne({ _id: 'lp-k-to' as never }))!['balance'])).toBe(
+      movedAtKill,
+    );
 
     // The same keys through B: each reversal and close final, and applied once.
     const finals = await Promise.all(
@@ -151,12 +181,20 @@ describe('the life cycle across API processes', () => {
       ]),
     );
     const kinds = tally(finals.flat());
-    expect(Object.keys(kinds).every((kind) => /^(DuplicateReplayed\()?(ReverseMoveSuccess|CloseAccountSuccess)\)?$/.test(kind))).toBe(true);
-    expect(Number((await db.collection('accounts').findOne({ _id: 'lp-k' as never }))!['balance'])).toBe(100 * burst - 60 * burst);
+    expect(
+      Object.keys(kinds).every((kind) =>
+        /^(DuplicateReplayed\()?(ReverseMoveSuccess|CloseAccountSuccess)\)?$/.test(kind),
+      ),
+    ).toBe(true);
+    expect(Number((await db.collection('accounts').findOne({ _id: 'lp-k' as never }))!['balance'])).toBe(
+      100 * burst - 60 * burst,
+    );
     const everyFund = Array.from({ length: burst }, (_, i) => 10 + i).reduce((sum, n) => sum + n, 0);
     expect(Number((await db.collection('accounts').findOne({ _id: 'lp-k-to' as never }))!['balance'])).toBe(everyFund);
     expect(await db.collection('ledger_entries').countDocuments({ requestId: { $regex: /^lp-k-rev-/ } })).toBe(burst);
-    expect(await db.collection('ledger_entries').countDocuments({ requestId: { $regex: /^lp-kc-close-/ } })).toBe(2 * burst);
+    expect(await db.collection('ledger_entries').countDocuments({ requestId: { $regex: /^lp-kc-close-/ } })).toBe(
+      2 * burst,
+    );
     console.log(
       `lifecycleProcesses: L1 ${JSON.stringify(reversals)}, L2 ${JSON.stringify(deposits)}; A answered ${answeredA} before SIGKILL, ${reversedAtKill} reversals and ${closedAtKill} closes of ${burst} each were whole at the kill; replays through B: ${JSON.stringify(kinds)}`,
     );

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCheckedOnARead, reversalCheckedOnARead } from './support/brokenPreconditions.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
-import { type CloseRace, expectCloseWholeAndFinal, expectNoOverReversal, raceDepositsWithClose, raceReversals, type ReversalRace } from './support/lifecycleScenarios.ts';
+import {
+  type CloseRace,
+  expectCloseWholeAndFinal,
+  expectNoOverReversal,
+  raceDepositsWithClose,
+  raceReversals,
+  type ReversalRace,
+} from './support/lifecycleScenarios.ts';
 
 // L1 and L2 under concurrency: services on separate clients stand for separate API processes
 // (each has its own turns, so their transactions really race on the server). Each race runs
@@ -39,8 +46,13 @@ describe('L1: a reversal never takes back more than its original', () => {
   it('meta: the reversed total checked on a read made before the transaction passes alone, and over-reverses under concurrency', async () => {
     const [alone] = await h.services(1, { lifecycleRules: reversalCheckedOnARead });
     await depositToReverse('l1m-calm', 'l1m-calm-orig', 100, 1_000);
-    for (let i = 0; i < 2; i += 1) expect((await alone!.reverseMove({ requestId: `l1m-calm-${i}`, originalRequestId: 'l1m-calm-orig', amount: 50 })).kind).toBe('reverseMoveSuccess');
-    expect((await alone!.reverseMove({ requestId: 'l1m-calm-over', originalRequestId: 'l1m-calm-orig', amount: 1 })).kind).toBe('reversalExceedsOriginal');
+    for (let i = 0; i < 2; i += 1)
+      expect(
+        (await alone!.reverseMove({ requestId: `l1m-calm-${i}`, originalRequestId: 'l1m-calm-orig', amount: 50 })).kind,
+      ).toBe('reverseMoveSuccess');
+    expect(
+      (await alone!.reverseMove({ requestId: 'l1m-calm-over', originalRequestId: 'l1m-calm-orig', amount: 1 })).kind,
+    ).toBe('reversalExceedsOriginal');
 
     const services = await h.services(8, { lifecycleRules: reversalCheckedOnARead });
     let broken: ReversalRace | null = null;
@@ -107,23 +119,37 @@ describe('L3: balanceAt is the balance a read at that time returned', () => {
     await reader;
 
     // Every decision, in journal order: its commit time never goes back, and balanceAt at it is its balance.
-    const points = await h.db.db.collection('ledger_entries').find({ accountId: 'l3-acct' }).sort({ versionAfter: 1 }).toArray();
+    const points = await h.db.db
+      .collection('ledger_entries')
+      .find({ accountId: 'l3-acct' })
+      .sort({ versionAfter: 1 })
+      .toArray();
     expect(points.length).toBe(1 + 160);
     for (const [i, point] of points.entries()) {
       const at = point['committedAt'] as Date;
       if (i > 0) expect(at.getTime()).toBeGreaterThanOrEqual((points[i - 1]!['committedAt'] as Date).getTime());
       const next = points[i + 1]?.['committedAt'] as Date | undefined;
       // The last decision at that instant (several may share a millisecond: the last of them counts).
-      if (next === undefined || next.getTime() > at.getTime()) expect(await h.service.balanceAt('l3-acct', at)).toBe(Number(point['balanceAfter']));
+      if (next === undefined || next.getTime() > at.getTime())
+        expect(await h.service.balanceAt('l3-acct', at)).toBe(Number(point['balanceAfter']));
     }
     // A read taken during the race saw the balance after some decision committed up to its end: one
     // balanceAt names between its start (less the window between an entry's stamp and its commit,
     // one round trip) and its end.
     const windowMs = 1_000;
     const balanceAtTimes = (from: number, to: number) => [
-      ...new Set([points.filter((p) => (p['committedAt'] as Date).getTime() <= from).at(-1), ...points.filter((p) => (p['committedAt'] as Date).getTime() > from && (p['committedAt'] as Date).getTime() <= to)].map((p) => Number(p?.['balanceAfter'] ?? 0))),
+      ...new Set(
+        [
+          points.filter((p) => (p['committedAt'] as Date).getTime() <= from).at(-1),
+          ...points.filter(
+            (p) => (p['committedAt'] as Date).getTime() > from && (p['committedAt'] as Date).getTime() <= to,
+          ),
+        ].map((p) => Number(p?.['balanceAfter'] ?? 0)),
+      ),
     ];
-    const unexplained = samples.filter((sample) => !balanceAtTimes(sample.before - windowMs, sample.after).includes(sample.balance));
+    const unexplained = samples.filter(
+      (sample) => !balanceAtTimes(sample.before - windowMs, sample.after).includes(sample.balance),
+    );
     expect(samples.length).toBeGreaterThan(10);
     expect(unexplained).toEqual([]);
   }, 120_000);

@@ -24,9 +24,14 @@ describe('meta: the guarantee tests catch a broken precondition', () => {
     await h.fundedAccount('meta-calm', 50);
     // One call at a time, the mistake is invisible.
     for (let i = 0; i < 5; i += 1) {
-      expect((await broken!.withdraw({ accountId: 'meta-calm', amount: 10, requestId: `meta-calm-${i}` })).kind).toBe('withdrawSuccess');
+      expect((await broken!.withdraw({ accountId: 'meta-calm', amount: 10, requestId: `meta-calm-${i}` })).kind).toBe(
+        'withdrawSuccess',
+      );
     }
-    expect(await broken!.withdraw({ accountId: 'meta-calm', amount: 10, requestId: 'meta-calm-over' })).toMatchObject({ kind: 'insufficientFunds', balance: 0 });
+    expect(await broken!.withdraw({ accountId: 'meta-calm', amount: 10, requestId: 'meta-calm-over' })).toMatchObject({
+      kind: 'insufficientFunds',
+      balance: 0,
+    });
 
     // Under concurrency it overdraws when a debit's read lands before another move's commit and
     // its transaction starts after it: a window of one round trip, which a race opens often but
@@ -48,10 +53,15 @@ describe('meta: the guarantee tests catch a broken precondition', () => {
   it('G4: ignoring the parameters hash replays another move instead of refusing it', async () => {
     await h.fundedAccount('meta-g4', 1_000);
     const [broken] = await h.services(1, { rules: paramsHashIgnored });
-    expect((await broken!.withdraw({ accountId: 'meta-g4', amount: 100, requestId: 'meta-g4-key' })).kind).toBe('withdrawSuccess');
+    expect((await broken!.withdraw({ accountId: 'meta-g4', amount: 100, requestId: 'meta-g4-key' })).kind).toBe(
+      'withdrawSuccess',
+    );
     // The G4 check (g4KeyReused.test.ts): the same key with another amount is IdempotencyKeyReused.
     const reused = await broken!.withdraw({ accountId: 'meta-g4', amount: 101, requestId: 'meta-g4-key' });
     expect(() => expect(reused).toEqual({ kind: 'idempotencyKeyReused', requestId: 'meta-g4-key' })).toThrow();
-    expect(reused).toMatchObject({ kind: 'duplicateReplayed', original: { kind: 'withdrawSuccess', entry: { amount: 100 } } });
+    expect(reused).toMatchObject({
+      kind: 'duplicateReplayed',
+      original: { kind: 'withdrawSuccess', entry: { amount: 100 } },
+    });
   });
 });

@@ -10,7 +10,13 @@ const move = (name: string, ...accountIds: string[]) => ({ item: name, accountId
 describe('the move queue across accounts', () => {
   it('takes everything queued, on any accounts, in arrival order, when nothing is in flight', () => {
     const queue = new MoveDispatch<string>(2);
-    for (const [name, ...ids] of [['w1', 'a'], ['t1', 'a', 'b'], ['d1', 'c'], ['w2', 'a']]) queue.push(move(name!, ...ids));
+    for (const [name, ...ids] of [
+      ['w1', 'a'],
+      ['t1', 'a', 'b'],
+      ['d1', 'c'],
+      ['w2', 'a'],
+    ])
+      queue.push(move(name!, ...ids));
     const group = queue.take();
     expect(group?.items).toEqual(['w1', 't1', 'd1', 'w2']);
     expect(new Set(group?.accountIds)).toEqual(new Set(['a', 'b', 'c']));

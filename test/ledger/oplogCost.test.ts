@@ -29,7 +29,10 @@ async function oplogOf(write: () => Promise<unknown>): Promise<{ entries: Docume
   await write();
   const ours = new RegExp(`^${h.db.dbName}\\.`);
   const entries = await oplog
-    .find({ ts: { $gt: last!['ts'] as Timestamp }, $or: [{ ns: ours }, { 'o.applyOps.ns': ours }] }, { promoteLongs: false })
+    .find(
+      { ts: { $gt: last!['ts'] as Timestamp }, $or: [{ ns: ours }, { 'o.applyOps.ns': ours }] },
+      { promoteLongs: false },
+    )
     .toArray();
   return { entries, bytes: entries.reduce((sum, entry) => sum + BSON.calculateObjectSize(entry), 0) };
 }
@@ -61,10 +64,21 @@ describe('oplog cost of a money move', () => {
     const seeded = pastDecisions - 51;
     for (let start = 0; start < seeded; start += 1_000) {
       const batch = Array.from({ length: Math.min(1_000, seeded - start) }, (_, i) => 100_000 + start + i);
-      await requests.insertMany(batch.map((n) => ({ ...sampleRequest, _id: `ledger:${id30('h-', n)}`, requestId: id30('h-', n) })));
-      await entries.insertMany(batch.map((n) => ({ ...sampleEntry, _id: `ledger:${id30('h-', n)}:debit`, requestId: id30('h-', n), versionAfter: BSON.Long.fromNumber(n) })));
+      await requests.insertMany(
+        batch.map((n) => ({ ...sampleRequest, _id: `ledger:${id30('h-', n)}`, requestId: id30('h-', n) })),
+      );
+      await entries.insertMany(
+        batch.map((n) => ({
+          ...sampleEntry,
+          _id: `ledger:${id30('h-', n)}:debit`,
+          requestId: id30('h-', n),
+          versionAfter: BSON.Long.fromNumber(n),
+        })),
+      );
     }
-    await h.db.db.collection(collectionNames.accounts).updateOne({ _id: accountId } as Document, { $inc: { version: BSON.Long.fromNumber(seeded) } });
+    await h.db.db
+      .collection(collectionNames.accounts)
+      .updateOne({ _id: accountId } as Document, { $inc: { version: BSON.Long.fromNumber(seeded) } });
     const account = await h.db.db.collection(collectionNames.accounts).findOne({ _id: accountId } as Document);
     expect(Number(account!['version'])).toBeGreaterThanOrEqual(pastDecisions);
 
@@ -81,12 +95,16 @@ describe('oplog cost of a money move', () => {
     const metadata = JSON.stringify({ note: 'm'.repeat(1_000) });
     const plain = await withdrawal(accountId, 200);
     const annotated = await oplogOf(async () => {
-      expect((await h.service.withdraw({ accountId, amount: 1, requestId: id30('w-', 201), metadata })).kind).toBe('withdrawSuccess');
+      expect((await h.service.withdraw({ accountId, amount: 1, requestId: id30('w-', 201), metadata })).kind).toBe(
+        'withdrawSuccess',
+      );
     });
     const grown = annotated.bytes - plain.bytes;
     // The metadata's text, its field name and a string's length prefix: stored on the request only.
     expect(grown).toBeGreaterThanOrEqual(metadata.length);
     expect(grown).toBeLessThan(metadata.length + 64);
-    console.log(`oplogCost: a withdrawal logs ${plain.bytes} bytes, ${annotated.bytes} with ${metadata.length} bytes of metadata (+${grown})`);
+    console.log(
+      `oplogCost: a withdrawal logs ${plain.bytes} bytes, ${annotated.bytes} with ${metadata.length} bytes of metadata (+${grown})`,
+    );
   });
 });

@@ -28,7 +28,11 @@ describe('README ledger session', () => {
     expect(steps.length).toBeGreaterThanOrEqual(6);
     for (const { query, expected } of steps) {
       const response = await app.gql(query, {}, { key: 'service' });
-      expect({ query, errors: response.errors, data: response.data }).toEqual({ query, errors: undefined, data: expected });
+      expect({ query, errors: response.errors, data: response.data }).toEqual({
+        query,
+        errors: undefined,
+        data: expected,
+      });
     }
   });
 });

@@ -30,7 +30,11 @@ afterAll(async () => {
 }, 30_000);
 
 /** The seed's withdrawal: balance read on a secondary, then an unconditional `$inc`. */
-async function seedWithdraw(accounts: Collection<SeedAccount>, id: string, amount: number): Promise<'applied' | 'insufficient'> {
+async function seedWithdraw(
+  accounts: Collection<SeedAccount>,
+  id: string,
+  amount: number,
+): Promise<'applied' | 'insufficient'> {
   const account = await accounts.findOne({ _id: id }, { readPreference: ReadPreference.secondaryPreferred });
   if (account === null || account.balance < amount) return 'insufficient';
   await accounts.updateOne({ _id: id }, { $inc: { balance: -amount } }, { writeConcern: { w: 'majority' } });
@@ -46,7 +50,11 @@ describe('seed 002 on a replica set', () => {
     await openAccount(app, 'product');
     await deposit(app, 'product', 100, 'seed002-deposit');
     // Both balances visible on the secondary before it is held back.
-    await eventually(async () => expect((await accounts.findOne({ _id: 'seed' }, { readPreference: ReadPreference.secondaryPreferred }))?.balance).toBe(100));
+    await eventually(async () =>
+      expect(
+        (await accounts.findOne({ _id: 'seed' }, { readPreference: ReadPreference.secondaryPreferred }))?.balance,
+      ).toBe(100),
+    );
     await eventually(async () => expect((await accountNow(app, 'product')).balance).toBe(100));
 
     const release = await holdBack(visibleSecondary, 'rsSyncApplyStop');
@@ -55,7 +63,10 @@ describe('seed 002 on a replica set', () => {
       // secondary, which has not applied the first.
       expect(await seedWithdraw(accounts, 'seed', 100)).toBe('applied');
       expect(await seedWithdraw(accounts, 'seed', 100)).toBe('applied');
-      expect((await accounts.findOne({ _id: 'seed' }, { readPreference: ReadPreference.primary }))?.balance, 'the seed spent 200 of 100').toBe(-100);
+      expect(
+        (await accounts.findOne({ _id: 'seed' }, { readPreference: ReadPreference.primary }))?.balance,
+        'the seed spent 200 of 100',
+      ).toBe(-100);
 
       // The product: the dashboard still shows 100 (the same lag), the second debit is refused.
       expect(await withdraw(app, 'product', 100, 'seed002-w1')).toBe('WithdrawSuccess');
@@ -80,7 +91,10 @@ describe('seed 002 on a replica set', () => {
     const releases = await Promise.all(secondaries.map((member) => holdBack(member, 'stopReplProducer')));
     const isolated = directClient(primary);
     try {
-      const debit = await isolated.db(app.db.databaseName).collection<SeedAccount>('seed002_rollback').updateOne({ _id: 'seed' }, { $inc: { balance: -60 } }, { writeConcern: { w: 1 } });
+      const debit = await isolated
+        .db(app.db.databaseName)
+        .collection<SeedAccount>('seed002_rollback')
+        .updateOne({ _id: 'seed' }, { $inc: { balance: -60 } }, { writeConcern: { w: 1 } });
       expect(debit.modifiedCount, 'acknowledged by the isolated primary alone').toBe(1);
     } finally {
       await isolated.close();
@@ -98,7 +112,10 @@ describe('seed 002 on a replica set', () => {
       async () => {
         const direct = directClient(primary);
         try {
-          const seen = await direct.db(app.db.databaseName).collection<SeedAccount>('seed002_rollback').findOne({ _id: 'seed' }, { readPreference: ReadPreference.secondaryPreferred });
+          const seen = await direct
+            .db(app.db.databaseName)
+            .collection<SeedAccount>('seed002_rollback')
+            .findOne({ _id: 'seed' }, { readPreference: ReadPreference.secondaryPreferred });
           expect(seen?.balance, 'the w:1 debit, rolled back on the old primary').toBe(100);
         } finally {
           await direct.close();
@@ -109,7 +126,9 @@ describe('seed 002 on a replica set', () => {
     expect((await accounts.findOne({ _id: 'seed' }, { readPreference: ReadPreference.primary }))?.balance).toBe(100);
     // The product's moves were acknowledged by a majority: the new primary has both.
     await eventually(async () => expect((await accountNow(app, 'survivor')).balance).toBe(50), { timeout: 20_000 });
-    const entries = await app.db.collection('ledger_entries').countDocuments({ accountId: 'survivor' }, { readPreference: ReadPreference.primary });
+    const entries = await app.db
+      .collection('ledger_entries')
+      .countDocuments({ accountId: 'survivor' }, { readPreference: ReadPreference.primary });
     expect(entries).toBe(2);
   });
 });

@@ -1,6 +1,12 @@
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type FetchLike, match, PreconditionError, type PreconditionClient } from '../../packages/sdk/src/index.ts';
+import {
+  createClient,
+  type FetchLike,
+  match,
+  PreconditionError,
+  type PreconditionClient,
+} from '../../packages/sdk/src/index.ts';
 import { RATE_LIMITS_DEFAULT } from '../../src/config.ts';
 import { RateLimiter } from '../../src/server/rateLimit.ts';
 import { createGraphqlTelemetry } from '../../src/server/telemetry.ts';
@@ -35,7 +41,12 @@ describe('submitMoves over HTTP', () => {
       if (++sent === 1) throw new TypeError('fetch failed: socket hang up');
       return response;
     };
-    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch: losesFirstReply, retry: { baseDelayMs: 1 } });
+    const client = createClient({
+      url: app.url,
+      apiKey: app.keys.admin,
+      fetch: losesFirstReply,
+      retry: { baseDelayMs: 1 },
+    });
     const result = await client.submitMoves({
       atomic: true,
       moves: [
@@ -71,7 +82,11 @@ describe('submitMoves over HTTP', () => {
         unknown: (other) => other.__typename,
       }),
     );
-    expect(originals).toEqual([`${keys[0]}: DepositSuccess`, 'smh-mine: TransferSuccess', `${keys[2]}: WithdrawSuccess`]);
+    expect(originals).toEqual([
+      `${keys[0]}: DepositSuccess`,
+      'smh-mine: TransferSuccess',
+      `${keys[2]}: WithdrawSuccess`,
+    ]);
     expect(await admin.account('smh-a')).toMatchObject({ balance: 70 });
     expect(await admin.account('smh-b')).toMatchObject({ balance: 20 });
   });
@@ -85,12 +100,26 @@ describe('submitMoves over HTTP', () => {
       bodies.push(String(init?.body));
       const response = await globalThis.fetch(url, init);
       if (bodies.length > 1) return response;
-      const keys = (JSON.parse(String(init?.body)) as { variables: { input: { moves: { requestId: string }[] } } }).variables.input.moves.map((move) => move.requestId);
+      const keys = (
+        JSON.parse(String(init?.body)) as { variables: { input: { moves: { requestId: string }[] } } }
+      ).variables.input.moves.map((move) => move.requestId);
       const undecided = { __typename: 'RequestInProgress', requestId: keys[1], firstSeenAt: new Date().toISOString() };
-      const body = { data: { submitMoves: { __typename: 'SubmitMovesSuccess', results: [{ __typename: 'LinkedMoveFailed', requestId: keys[0] }, undecided] } } };
+      const body = {
+        data: {
+          submitMoves: {
+            __typename: 'SubmitMovesSuccess',
+            results: [{ __typename: 'LinkedMoveFailed', requestId: keys[0] }, undecided],
+          },
+        },
+      };
       return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
     };
-    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch: firstUndecided, retry: { baseDelayMs: 1 } });
+    const client = createClient({
+      url: app.url,
+      apiKey: app.keys.admin,
+      fetch: firstUndecided,
+      retry: { baseDelayMs: 1 },
+    });
     const result = await client.submitMoves({
       atomic: true,
       moves: [
@@ -100,14 +129,23 @@ describe('submitMoves over HTTP', () => {
     });
     expect(result.$meta.attempts).toBe(2);
     expect(bodies[1]).toBe(bodies[0]);
-    expect(result.__typename === 'SubmitMovesSuccess' && result.results.map((move) => move.__typename)).toEqual(['DuplicateReplayed', 'DuplicateReplayed']);
+    expect(result.__typename === 'SubmitMovesSuccess' && result.results.map((move) => move.__typename)).toEqual([
+      'DuplicateReplayed',
+      'DuplicateReplayed',
+    ]);
     expect(await admin.account('smh-c')).toMatchObject({ balance: 11 });
   });
 
   it('answers BatchTooLarge past 100 moves, and BAD_USER_INPUT for a transfer without toAccountId', async () => {
     const moves = Array.from({ length: 101 }, () => ({ kind: 'WITHDRAW' as const, accountId: 'smh-a', amount: 1 }));
-    expect(await admin.submitMoves({ atomic: false, moves })).toMatchObject({ __typename: 'BatchTooLarge', moves: 101, movesMax: 100 });
-    const bad = await admin.submitMoves({ atomic: false, moves: [{ kind: 'TRANSFER', accountId: 'smh-a', amount: 1 }] }).catch((error: unknown) => error);
+    expect(await admin.submitMoves({ atomic: false, moves })).toMatchObject({
+      __typename: 'BatchTooLarge',
+      moves: 101,
+      movesMax: 100,
+    });
+    const bad = await admin
+      .submitMoves({ atomic: false, moves: [{ kind: 'TRANSFER', accountId: 'smh-a', amount: 1 }] })
+      .catch((error: unknown) => error);
     expect(bad).toBeInstanceOf(PreconditionError);
     expect((bad as PreconditionError).code).toBe('BAD_USER_INPUT');
   });
@@ -119,7 +157,9 @@ describe('submitMoves over HTTP', () => {
       const res = await app.gql(query, { input }, { key: role });
       expect(res.errors?.[0]?.extensions?.code, role).toBe('FORBIDDEN');
     }
-    expect((await app.gql(query, { input }, { key: 'service' })).data).toEqual({ submitMoves: { __typename: 'SubmitMovesSuccess' } });
+    expect((await app.gql(query, { input }, { key: 'service' })).data).toEqual({
+      submitMoves: { __typename: 'SubmitMovesSuccess' },
+    });
   });
 });
 
@@ -127,19 +167,35 @@ describe('rate limit counts moves', () => {
   it('takes one token per move: a batch of 100 leaves 49 of 150, so a batch of 50 is refused and one of 49 passes', async () => {
     const query = 'mutation($input: SubmitMovesInput!) { submitMoves(input: $input) { __typename } }';
     const batch = (tag: string, count: number) => ({
-      input: { atomic: false, moves: Array.from({ length: count }, (_, i) => ({ kind: 'DEPOSIT', accountId: 'smh-missing', amount: 1, requestId: `${tag}-${i}` })) },
+      input: {
+        atomic: false,
+        moves: Array.from({ length: count }, (_, i) => ({
+          kind: 'DEPOSIT',
+          accountId: 'smh-missing',
+          amount: 1,
+          requestId: `${tag}-${i}`,
+        })),
+      },
     });
     // The previous test spent one token of the service key.
-    expect((await app.gql(query, batch('rl-100', 100), { key: 'service' })).data).toEqual({ submitMoves: { __typename: 'SubmitMovesSuccess' } });
+    expect((await app.gql(query, batch('rl-100', 100), { key: 'service' })).data).toEqual({
+      submitMoves: { __typename: 'SubmitMovesSuccess' },
+    });
     const refused = await app.gql(query, batch('rl-50', 50), { key: 'service' });
     expect(refused.status).toBe(429);
     expect(refused.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
-    expect((await app.gql(query, batch('rl-49', 49), { key: 'service' })).data).toEqual({ submitMoves: { __typename: 'SubmitMovesSuccess' } });
+    expect((await app.gql(query, batch('rl-49', 49), { key: 'service' })).data).toEqual({
+      submitMoves: { __typename: 'SubmitMovesSuccess' },
+    });
   });
 
   it('lets a batch larger than the whole bucket through a full bucket, leaving it in debt', () => {
     let now = 0;
-    const limiter = new RateLimiter({ ...RATE_LIMITS_DEFAULT, service: { perSecond: 10, burst: 50 } }, createGraphqlTelemetry(new Registry()), () => now);
+    const limiter = new RateLimiter(
+      { ...RATE_LIMITS_DEFAULT, service: { perSecond: 10, burst: 50 } },
+      createGraphqlTelemetry(new Registry()),
+      () => now,
+    );
     expect(limiter.take('k', 'service', 100)).toBeNull();
     // 50 tokens of debt: the next single move waits (50 + 1) / 10 s.
     expect(limiter.take('k', 'service', 1)).toBe(6);

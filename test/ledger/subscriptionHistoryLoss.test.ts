@@ -5,7 +5,12 @@
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { ACCOUNT_BALANCE_CHANGED, LEDGER_ENTRY_ADDED, subscribeLedger, takeLedger } from '../fanout/support/ledgerStreams.ts';
+import {
+  ACCOUNT_BALANCE_CHANGED,
+  LEDGER_ENTRY_ADDED,
+  subscribeLedger,
+  takeLedger,
+} from '../fanout/support/ledgerStreams.ts';
 import { deposit, openAccount } from '../support/callers.ts';
 import { withProjection } from '../payouts/support/payouts.ts';
 
@@ -33,21 +38,40 @@ describe('ledger subscriptions on history loss', () => {
 
     // More than the whole oplog in one command: both shared streams lose their place.
     await app.db.collection('filler').insertMany(Array.from({ length: 2 * OPLOG_MAX_ENTRIES }, (_, i) => ({ i })));
-    for (const live of [liveEntries, liveBalances]) expect((await takeLedger(live, 1))[0]).toMatchObject({ __typename: 'ResyncRequired', reason: 'HISTORY_LOST' });
+    for (const live of [liveEntries, liveBalances])
+      expect((await takeLedger(live, 1))[0]).toMatchObject({ __typename: 'ResyncRequired', reason: 'HISTORY_LOST' });
     await deposit(app, 'h', 2, 'h-2');
-    expect((await takeLedger(liveEntries, 1))[0]).toMatchObject({ __typename: 'LedgerEntryAdded', amount: 2, balanceAfter: 3 });
-    expect((await takeLedger(liveBalances, 1))[0]).toMatchObject({ __typename: 'AccountBalanceChanged', balance: 3, version: 2 });
+    expect((await takeLedger(liveEntries, 1))[0]).toMatchObject({
+      __typename: 'LedgerEntryAdded',
+      amount: 2,
+      balanceAfter: 3,
+    });
+    expect((await takeLedger(liveBalances, 1))[0]).toMatchObject({
+      __typename: 'AccountBalanceChanged',
+      balance: 3,
+      version: 2,
+    });
 
     // Resuming from cursors older than the window: a notice with a cursor, then live events.
     const resumedEntries = app.ws('ops').subscribe(LEDGER_ENTRY_ADDED, { accountId: 'h', after: entryBefore!.cursor });
-    const resumedBalances = app.ws('ops').subscribe(ACCOUNT_BALANCE_CHANGED, { accountIds: ['h'], after: balanceBefore!.cursor });
+    const resumedBalances = app
+      .ws('ops')
+      .subscribe(ACCOUNT_BALANCE_CHANGED, { accountIds: ['h'], after: balanceBefore!.cursor });
     for (const resumed of [resumedEntries, resumedBalances]) {
       const [notice] = await takeLedger(resumed, 1);
       expect(notice).toMatchObject({ __typename: 'ResyncRequired', reason: 'HISTORY_LOST' });
       expect(typeof notice!.cursor).toBe('string');
     }
     await deposit(app, 'h', 4, 'h-3');
-    expect((await takeLedger(resumedEntries, 1))[0]).toMatchObject({ __typename: 'LedgerEntryAdded', amount: 4, balanceAfter: 7 });
-    expect((await takeLedger(resumedBalances, 1))[0]).toMatchObject({ __typename: 'AccountBalanceChanged', balance: 7, version: 3 });
+    expect((await takeLedger(resumedEntries, 1))[0]).toMatchObject({
+      __typename: 'LedgerEntryAdded',
+      amount: 4,
+      balanceAfter: 7,
+    });
+    expect((await takeLedger(resumedBalances, 1))[0]).toMatchObject({
+      __typename: 'AccountBalanceChanged',
+      balance: 7,
+      version: 3,
+    });
   });
 });

@@ -16,13 +16,17 @@ import { type LedgerHarness, openLedgerHarness } from './support/harness.ts';
 /** AccountTurns that records which accounts each call asked for. */
 class WatchedTurns extends AccountTurns {
   readonly asked: string[][] = [];
-  override run<T>(accountIds: readonly string[], work: () => Promise<T>, options?: Parameters<AccountTurns['run']>[2]): Promise<T> {
+  override run<T>(
+    accountIds: readonly string[],
+    work: () => Promise<T>,
+    options?: Parameters<AccountTurns['run']>[2],
+  ): Promise<T> {
     this.asked.push([...accountIds]);
     return super.run(accountIds, work, options);
   }
 }
 
-describe("a turn that never comes: the watchdog", () => {
+describe('a turn that never comes: the watchdog', () => {
   let h: LedgerHarness;
   let turns: WatchedTurns;
   let service: LedgerService;
@@ -35,11 +39,19 @@ describe("a turn that never comes: the watchdog", () => {
     await h.fundedAccount('wd-a', 10_000);
     await h.fundedAccount('wd-b', 10_000);
     await h.fundedAccount('wd-c', 10_000);
-    const auth = await h.service.authorizeHold({ requestId: 'wd-hold', accountId: 'wd-a', amount: 100, expiresInSeconds: 600 });
+    const auth = await h.service.authorizeHold({
+      requestId: 'wd-hold',
+      accountId: 'wd-a',
+      amount: 100,
+      expiresInSeconds: 600,
+    });
     if (auth.kind !== 'authorizeHoldSuccess') throw new Error(`setup: ${auth.kind}`);
     holdId = auth.hold.id;
     turns = new WatchedTurns();
-    service = createLedgerServiceForTest({ db: h.db.db, telemetry: createLedgerTelemetry(h.registry, pino({ level: 'silent' })) }, { turns });
+    service = createLedgerServiceForTest(
+      { db: h.db.db, telemetry: createLedgerTelemetry(h.registry, pino({ level: 'silent' })) },
+      { turns },
+    );
     // The turn of wd-a, held by "a bug" until the test lets it go.
     let taken!: () => void;
     const isTaken = new Promise<void>((resolve) => (taken = resolve));
@@ -61,18 +73,35 @@ describe("a turn that never comes: the watchdog", () => {
       service.deposit({ requestId: 'wd-dep', accountId: 'wd-a', amount: 5 }),
       service.withdraw({ requestId: 'wd-wd', accountId: 'wd-a', amount: 5 }),
       service.transfer({ requestId: 'wd-tr', fromAccountId: 'wd-b', toAccountId: 'wd-a', amount: 5 }),
-      service.submitMoves({ atomic: true, moves: [{ kind: 'deposit', requestId: 'wd-batch-1', accountId: 'wd-a', amount: 5 }, { kind: 'withdraw', requestId: 'wd-batch-2', accountId: 'wd-b', amount: 5 }] }),
+      service.submitMoves({
+        atomic: true,
+        moves: [
+          { kind: 'deposit', requestId: 'wd-batch-1', accountId: 'wd-a', amount: 5 },
+          { kind: 'withdraw', requestId: 'wd-batch-2', accountId: 'wd-b', amount: 5 },
+        ],
+      }),
       service.authorizeHold({ requestId: 'wd-auth', accountId: 'wd-a', amount: 5, expiresInSeconds: 60 }),
       service.captureHold({ requestId: 'wd-cap', holdId, amount: 10, toAccountId: null }),
     ]).finally(() => (answered = true));
     // Meanwhile the process's other accounts are served as usual (sent after that burst: a move sent
     // in the same burst is grouped with it across accounts, and shares its wait up to the budget).
     await new Promise((resolve) => setImmediate(resolve));
-    expect((await service.deposit({ requestId: 'wd-other', accountId: 'wd-c', amount: 5 })).kind).toBe('depositSuccess');
+    expect((await service.deposit({ requestId: 'wd-other', accountId: 'wd-c', amount: 5 })).kind).toBe(
+      'depositSuccess',
+    );
     expect(answered).toBe(false);
     const answers = await waiting;
-    const kinds = answers.map((answer) => (answer.kind === 'submitMovesSuccess' ? answer.results.map((result) => result.kind) : answer.kind));
-    expect(kinds).toEqual(['requestInProgress', 'requestInProgress', 'requestInProgress', ['requestInProgress', 'requestInProgress'], 'requestInProgress', 'requestInProgress']);
+    const kinds = answers.map((answer) =>
+      answer.kind === 'submitMovesSuccess' ? answer.results.map((result) => result.kind) : answer.kind,
+    );
+    expect(kinds).toEqual([
+      'requestInProgress',
+      'requestInProgress',
+      'requestInProgress',
+      ['requestInProgress', 'requestInProgress'],
+      'requestInProgress',
+      'requestInProgress',
+    ]);
     // Not before the budget: the watchdog is the budget, not a shorter guess.
     expect(Date.now() - startedMs).toBeGreaterThanOrEqual(moveRetryBudgetMs - 50);
     // Nothing ran: the account is as it was.
@@ -81,14 +110,30 @@ describe("a turn that never comes: the watchdog", () => {
     releaseStuck();
     await stuck;
     expect((await service.deposit({ requestId: 'wd-dep', accountId: 'wd-a', amount: 5 })).kind).toBe('depositSuccess');
-    expect((await service.captureHold({ requestId: 'wd-cap', holdId, amount: 10, toAccountId: null })).kind).toBe('captureHoldSuccess');
-    const batch = await service.submitMoves({ atomic: true, moves: [{ kind: 'deposit', requestId: 'wd-batch-1', accountId: 'wd-a', amount: 5 }, { kind: 'withdraw', requestId: 'wd-batch-2', accountId: 'wd-b', amount: 5 }] });
-    expect(batch.kind === 'submitMovesSuccess' && batch.results.map((result) => result.kind)).toEqual(['depositSuccess', 'withdrawSuccess']);
+    expect((await service.captureHold({ requestId: 'wd-cap', holdId, amount: 10, toAccountId: null })).kind).toBe(
+      'captureHoldSuccess',
+    );
+    const batch = await service.submitMoves({
+      atomic: true,
+      moves: [
+        { kind: 'deposit', requestId: 'wd-batch-1', accountId: 'wd-a', amount: 5 },
+        { kind: 'withdraw', requestId: 'wd-batch-2', accountId: 'wd-b', amount: 5 },
+      ],
+    });
+    expect(batch.kind === 'submitMovesSuccess' && batch.results.map((result) => result.kind)).toEqual([
+      'depositSuccess',
+      'withdrawSuccess',
+    ]);
     expect(turns.busyAccounts).toBe(0);
   }, 60_000);
 
   it("stops the hold sweeper at once while it waits for an account's turn that does not come", async () => {
-    const auth = await service.authorizeHold({ requestId: 'wd-expiring', accountId: 'wd-b', amount: 10, expiresInSeconds: 1 });
+    const auth = await service.authorizeHold({
+      requestId: 'wd-expiring',
+      accountId: 'wd-b',
+      amount: 10,
+      expiresInSeconds: 1,
+    });
     if (auth.kind !== 'authorizeHoldSuccess') throw new Error(`setup: ${auth.kind}`);
     let taken!: () => void;
     const isTaken = new Promise<void>((resolve) => (taken = resolve));
@@ -100,7 +145,11 @@ describe("a turn that never comes: the watchdog", () => {
     await isTaken;
     const askedForB = () => turns.asked.filter((accounts) => accounts.length === 1 && accounts[0] === 'wd-b').length;
     const before = askedForB();
-    const sweeper = service.holdSweeper({ logger: pino({ level: 'silent' }), holder: 'watchdog-test', sweepIntervalMs: 50 });
+    const sweeper = service.holdSweeper({
+      logger: pino({ level: 'silent' }),
+      holder: 'watchdog-test',
+      sweepIntervalMs: 50,
+    });
     sweeper.start();
     try {
       // The sweeper found the expired hold and waits for wd-b's turn (its only caller from here on).

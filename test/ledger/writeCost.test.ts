@@ -63,7 +63,8 @@ function tally(sent: string[]): Record<string, number> {
 
 /** Committed transactions of `kind` and the moves they carried (ledger_transactions_total, ledger_transaction_moves_total). */
 async function committed(kind: string): Promise<{ transactions: number; moves: number }> {
-  const read = async (name: string) => Number(new RegExp(`kind="${kind}"} (\\d+)`).exec(await registry.getSingleMetricAsString(name))?.[1] ?? 0);
+  const read = async (name: string) =>
+    Number(new RegExp(`kind="${kind}"} (\\d+)`).exec(await registry.getSingleMetricAsString(name))?.[1] ?? 0);
   return { transactions: await read('ledger_transactions_total'), moves: await read('ledger_transaction_moves_total') };
 }
 
@@ -75,7 +76,8 @@ async function conflictsRetried(): Promise<number> {
 describe('ledger write cost', () => {
   it('withdraws in four commands, the commit included', async () => {
     await h.fundedAccount('wc-acct', 1_000);
-    for (let i = 0; i < 20; i += 1) await h.service.deposit({ accountId: 'wc-acct', amount: 1, requestId: `wc-dep-${i}` });
+    for (let i = 0; i < 20; i += 1)
+      await h.service.deposit({ accountId: 'wc-acct', amount: 1, requestId: `wc-dep-${i}` });
 
     const { sent } = await observe(() => service.withdraw({ accountId: 'wc-acct', amount: 5, requestId: 'wc-w1' }));
     expect(sent).toEqual([
@@ -97,41 +99,66 @@ describe('ledger write cost', () => {
   };
   const perMove = new Map<string, number>();
 
-  it.each([10, 100])('commits %i withdrawals queued on one account in one group: six commands, no conflict', async (count) => {
-    await h.fundedAccount(`wc-hot-${count}`, 1_000);
-    const before = await conflictsRetried();
-    const groupsBefore = await committed('group');
-    const { sent } = await observe(() =>
-      Promise.all(Array.from({ length: count }, (_, i) => service.withdraw({ accountId: `wc-hot-${count}`, amount: 1, requestId: `wc-hot-${count}-${i}` }))),
-    );
-    expect(tally(sent)).toEqual(groupCommands);
-    expect(await conflictsRetried()).toBe(before);
-    // The metrics say so too: one more group transaction, carrying `count` moves.
-    expect(await committed('group')).toEqual({ transactions: groupsBefore.transactions + 1, moves: groupsBefore.moves + count });
-    expect(await h.db.db.collection('accounts').findOne({ _id: `wc-hot-${count}` as never })).toMatchObject({ balance: 1_000 - count });
-    perMove.set(`group of ${count}`, sent.length / count);
-  });
+  it.each([10, 100])(
+    'commits %i withdrawals queued on one account in one group: six commands, no conflict',
+    async (count) => {
+      await h.fundedAccount(`wc-hot-${count}`, 1_000);
+      const before = await conflictsRetried();
+      const groupsBefore = await committed('group');
+      const { sent } = await observe(() =>
+        Promise.all(
+          Array.from({ length: count }, (_, i) =>
+            service.withdraw({ accountId: `wc-hot-${count}`, amount: 1, requestId: `wc-hot-${count}-${i}` }),
+          ),
+        ),
+      );
+      expect(tally(sent)).toEqual(groupCommands);
+      expect(await conflictsRetried()).toBe(before);
+      // The metrics say so too: one more group transaction, carrying `count` moves.
+      expect(await committed('group')).toEqual({
+        transactions: groupsBefore.transactions + 1,
+        moves: groupsBefore.moves + count,
+      });
+      expect(await h.db.db.collection('accounts').findOne({ _id: `wc-hot-${count}` as never })).toMatchObject({
+        balance: 1_000 - count,
+      });
+      perMove.set(`group of ${count}`, sent.length / count);
+    },
+  );
 
-  it.each([1, 10, 100])('submits %i withdrawals in one submitMoves: six commands, on one account or on as many', async (count) => {
-    await h.fundedAccount(`wc-batch-${count}`, 1_000);
-    await Promise.all(Array.from({ length: count }, (_, i) => h.fundedAccount(`wc-spread-${count}-${i}`, 10)));
-    const oneAccount = await observe(() =>
-      service.submitMoves({
-        atomic: false,
-        moves: Array.from({ length: count }, (_, i) => ({ kind: 'withdraw', accountId: `wc-batch-${count}`, amount: 1, requestId: `wc-batch-${count}-${i}` })),
-      }),
-    );
-    expect(tally(oneAccount.sent)).toEqual(groupCommands);
-    const spread = await observe(() =>
-      service.submitMoves({
-        atomic: true,
-        moves: Array.from({ length: count }, (_, i) => ({ kind: 'withdraw', accountId: `wc-spread-${count}-${i}`, amount: 1, requestId: `wc-spread-${count}-${i}` })),
-      }),
-    );
-    // However many accounts: their conditional writes go in one `update` command.
-    expect(tally(spread.sent)).toEqual(groupCommands);
-    perMove.set(`submitMoves of ${count}`, oneAccount.sent.length / count);
-  });
+  it.each([1, 10, 100])(
+    'submits %i withdrawals in one submitMoves: six commands, on one account or on as many',
+    async (count) => {
+      await h.fundedAccount(`wc-batch-${count}`, 1_000);
+      await Promise.all(Array.from({ length: count }, (_, i) => h.fundedAccount(`wc-spread-${count}-${i}`, 10)));
+      const oneAccount = await observe(() =>
+        service.submitMoves({
+          atomic: false,
+          moves: Array.from({ length: count }, (_, i) => ({
+            kind: 'withdraw',
+            accountId: `wc-batch-${count}`,
+            amount: 1,
+            requestId: `wc-batch-${count}-${i}`,
+          })),
+        }),
+      );
+      expect(tally(oneAccount.sent)).toEqual(groupCommands);
+      const spread = await observe(() =>
+        service.submitMoves({
+          atomic: true,
+          moves: Array.from({ length: count }, (_, i) => ({
+            kind: 'withdraw',
+            accountId: `wc-spread-${count}-${i}`,
+            amount: 1,
+            requestId: `wc-spread-${count}-${i}`,
+          })),
+        }),
+      );
+      // However many accounts: their conditional writes go in one `update` command.
+      expect(tally(spread.sent)).toEqual(groupCommands);
+      perMove.set(`submitMoves of ${count}`, oneAccount.sent.length / count);
+    },
+  );
 
   it('finishes 32 withdrawals racing on one account from four processes, retrying and counting every conflict', async () => {
     await h.fundedAccount('wc-race', 1_000);
@@ -140,7 +167,9 @@ describe('ledger write cost', () => {
     let results: { kind: string }[] = [];
     const { sent } = await observe(async () => {
       results = await Promise.all(
-        Array.from({ length: count }, (_, i) => services[i % clientCount]!.withdraw({ accountId: 'wc-race', amount: 1, requestId: `wc-race-${i}` })),
+        Array.from({ length: count }, (_, i) =>
+          services[i % clientCount]!.withdraw({ accountId: 'wc-race', amount: 1, requestId: `wc-race-${i}` }),
+        ),
       );
     });
     expect(results.map((result) => result.kind)).toEqual(Array(count).fill('withdrawSuccess'));
@@ -152,8 +181,12 @@ describe('ledger write cost', () => {
     const conflicts = counts['abortTransaction 1'] ?? 0;
     expect(writes).toBe(counts['commitTransaction 1']! + conflicts);
     expect(await conflictsRetried()).toBe(before + conflicts);
-    console.log(`writeCost: ${count} withdrawals on one account from ${clientCount} processes: ${counts['commitTransaction 1']} commits, ${conflicts} write conflicts retried`);
-    expect(await h.db.db.collection('accounts').findOne({ _id: 'wc-race' as never })).toMatchObject({ balance: 1_000 - count });
+    console.log(
+      `writeCost: ${count} withdrawals on one account from ${clientCount} processes: ${counts['commitTransaction 1']} commits, ${conflicts} write conflicts retried`,
+    );
+    expect(await h.db.db.collection('accounts').findOne({ _id: 'wc-race' as never })).toMatchObject({
+      balance: 1_000 - count,
+    });
   });
 
   it('costs fewer commands per move as the group grows', () => {

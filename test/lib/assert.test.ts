@@ -5,7 +5,9 @@ describe('invariant and present (src/lib/assert.ts)', () => {
   it('pass through what holds and throw InvariantViolation with the invariant: prefix otherwise', () => {
     expect(() => invariant(true, 'never shown')).not.toThrow();
     expect(present(0, 'zero is present')).toBe(0);
-    expect(() => invariant(false, 'a group of lone moves is never linked')).toThrow(new InvariantViolation('invariant: a group of lone moves is never linked'));
+    expect(() => invariant(false, 'a group of lone moves is never linked')).toThrow(
+      new InvariantViolation('invariant: a group of lone moves is never linked'),
+    );
     expect(() => present(null, () => 'request k vanished')).toThrow(/^invariant: request k vanished$/);
   });
 

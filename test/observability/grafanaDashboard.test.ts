@@ -21,19 +21,20 @@ interface Panel {
 }
 
 /** Grafana's range macros are not PromQL: a duration stands in for them, as Grafana substitutes one. */
-export function asPromql(expr: string): string {
+function asPromql(expr: string): string {
   return expr.replace(/\$__(rate_interval|interval|range)\b/g, '5m');
 }
 
 /** The metric names an expression selects, or the syntax errors the PromQL grammar found in it. */
-export function metricsOf(expr: string): { metrics: string[]; errors: string[] } {
+function metricsOf(expr: string): { metrics: string[]; errors: string[] } {
   const text = asPromql(expr);
   const tree = parser.parse(text);
   const metrics: string[] = [];
   const errors: string[] = [];
   tree.iterate({
     enter(node) {
-      if (node.type.isError) errors.push(`syntax error at ${node.from}: …${text.slice(Math.max(0, node.from - 20), node.to + 20)}…`);
+      if (node.type.isError)
+        errors.push(`syntax error at ${node.from}: …${text.slice(Math.max(0, node.from - 20), node.to + 20)}…`);
       if (node.name === 'VectorSelector') {
         const name = node.node.getChild('Identifier');
         if (name) metrics.push(text.slice(name.from, name.to));
@@ -82,28 +83,56 @@ describe('the Grafana dashboard', () => {
 
   it('has its sections: moves, work items and claim conflicts, payouts, feeds, the audit, rate limits, process health', () => {
     const rows = panels.filter((panel) => panel.type === 'row').map((panel) => panel.title);
-    expect(rows).toEqual(['Moves', 'Work items', 'Payouts', 'Feeds', 'Audit', 'Rate limits and admission', 'Process health']);
+    expect(rows).toEqual([
+      'Moves',
+      'Work items',
+      'Payouts',
+      'Feeds',
+      'Audit',
+      'Rate limits and admission',
+      'Process health',
+    ]);
     const titles = panels.map((panel) => panel.title);
-    expect(titles).toEqual(expect.arrayContaining(['Moves by result', 'Claim conflicts', 'Payout lag', 'Feeds up', 'Audit mismatches', 'Rate limited', 'CPU']));
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        'Moves by result',
+        'Claim conflicts',
+        'Payout lag',
+        'Feeds up',
+        'Audit mismatches',
+        'Rate limited',
+        'CPU',
+      ]),
+    );
     expect(new Set(panels.map((panel) => panel.id)).size).toBe(panels.length);
   });
 
   it('parses every query with the PromQL grammar and names only metrics the app exports', () => {
-    const queries = panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `${panel.title} ${target.refId}`, expr: target.expr })));
+    const queries = panels.flatMap((panel) =>
+      (panel.targets ?? []).map((target) => ({ where: `${panel.title} ${target.refId}`, expr: target.expr })),
+    );
     expect(queries.length).toBeGreaterThan(20);
-    for (const panel of panels.filter((candidate) => candidate.type !== 'row')) expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+    for (const panel of panels.filter((candidate) => candidate.type !== 'row'))
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
     const problems: string[] = [];
     for (const { where, expr } of queries) {
       const { metrics, errors } = metricsOf(expr);
       problems.push(...errors.map((error) => `${where}: ${error}`));
       if (metrics.length === 0) problems.push(`${where}: selects no metric`);
-      problems.push(...metrics.filter((metric) => !exported.has(metric)).map((metric) => `${where}: ${metric} is not exported by the app`));
+      problems.push(
+        ...metrics
+          .filter((metric) => !exported.has(metric))
+          .map((metric) => `${where}: ${metric} is not exported by the app`),
+      );
     }
     expect(problems).toEqual([]);
   });
 
   it('tells a broken query and an unknown metric apart from a good one (the checks can fail)', () => {
-    expect(metricsOf('sum by (op) (rate(ledger_outcomes_total[$__rate_interval]))')).toEqual({ metrics: ['ledger_outcomes_total'], errors: [] });
+    expect(metricsOf('sum by (op) (rate(ledger_outcomes_total[$__rate_interval]))')).toEqual({
+      metrics: ['ledger_outcomes_total'],
+      errors: [],
+    });
     expect(metricsOf('sum by (op) (rate(ledger_outcomes_total[5m])').errors).not.toEqual([]);
     expect(exported.has('ledger_outcome_total')).toBe(false);
     expect(exported.has('work_item_claim_duration_seconds_bucket')).toBe(true);

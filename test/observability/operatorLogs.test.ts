@@ -56,7 +56,13 @@ describe('operator logs', () => {
       'claimWorkItem ClaimSuccess',
     ]);
     const withdraw = moves[2]!;
-    expect(withdraw).toMatchObject({ level: 30, msg: 'withdraw: InsufficientFunds', role: 'service', transport: 'http', input: { accountId: 'log-a', amount: 900, requestId: 'log-w1' } });
+    expect(withdraw).toMatchObject({
+      level: 30,
+      msg: 'withdraw: InsufficientFunds',
+      role: 'service',
+      transport: 'http',
+      input: { accountId: 'log-a', amount: 900, requestId: 'log-w1' },
+    });
     expect(withdraw['keyId']).toMatch(/^[0-9a-f]{12}$/);
     expect(withdraw['requestId']).toMatch(/^[0-9a-f-]{36}$/);
     expect(withdraw.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -68,7 +74,11 @@ describe('operator logs', () => {
     for (let i = 0; i < 20; i++) await app.gql('{ health { engine } }', {}, { key: 'not-a-key-of-ours-0123456789' });
     const refused = lines.filter((line) => line.msg.startsWith('refused:')).slice(before);
     expect(refused).toHaveLength(5);
-    expect(refused[0]).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'unknown', msg: expect.stringMatching(/^refused: Unknown API key: /) });
+    expect(refused[0]).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      reason: 'unknown',
+      msg: expect.stringMatching(/^refused: Unknown API key: /),
+    });
   });
 
   it('labels graphql_operations_total by the SDK operation name, anything else as "other"', async () => {
@@ -94,17 +104,25 @@ describe('subscriber resyncs', () => {
     });
     const app = await startTestApp({ mongoUri: emulator.uri, logger: createLogger({ level: 'info', destination }) });
     try {
-      const clients = Array.from({ length: 8 }, () => createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: WebSocket }));
+      const clients = Array.from({ length: 8 }, () =>
+        createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: WebSocket }),
+      );
       const streams = clients.map((client) => client.subscribe.workItemStatusChanged({ kinds: ['LOG_RESYNC'] }));
       const firsts = streams.map((events) => events.next());
       await vi.waitFor(() => expect(app.services.liveFeeds.workItems.subscriberCount).toBe(8));
       // More than the whole oplog in one burst: the shared stream loses its place, every subscriber must resync.
       await app.db.collection('filler').insertMany(Array.from({ length: 2 * OPLOG_MAX_ENTRIES }, (_, i) => ({ i })));
-      for (const first of firsts) expect((await first).value).toMatchObject({ __typename: 'ResyncRequired', reason: 'HISTORY_LOST' });
+      for (const first of firsts)
+        expect((await first).value).toMatchObject({ __typename: 'ResyncRequired', reason: 'HISTORY_LOST' });
       const resyncs = lines.filter((line) => line.msg.startsWith('subscriber told to resync'));
       expect(resyncs.length).toBeGreaterThanOrEqual(1);
       expect(resyncs.length).toBeLessThanOrEqual(5);
-      expect(resyncs[0]).toMatchObject({ level: 30, feed: 'workItems', reason: 'HISTORY_LOST', msg: 'subscriber told to resync: HISTORY_LOST' });
+      expect(resyncs[0]).toMatchObject({
+        level: 30,
+        feed: 'workItems',
+        reason: 'HISTORY_LOST',
+        msg: 'subscriber told to resync: HISTORY_LOST',
+      });
       for (const events of streams) await events.return();
       for (const client of clients) await client.close();
     } finally {
@@ -134,7 +152,14 @@ describe('LOG_FORMAT', () => {
   });
 
   it('pretty prints one readable line: time, level, message, then the fields', () => {
-    const json = JSON.stringify({ level: 30, time: '2026-12-03T22:59:01.123Z', service: 'precondition', msg: 'withdraw: WithdrawSuccess', keyId: 'abc123def456', input: { amount: 5 } });
+    const json = JSON.stringify({
+      level: 30,
+      time: '2026-12-03T22:59:01.123Z',
+      service: 'precondition',
+      msg: 'withdraw: WithdrawSuccess',
+      keyId: 'abc123def456',
+      input: { amount: 5 },
+    });
     expect(prettyLine(json)).toBe('22:59:01.123 INFO  withdraw: WithdrawSuccess keyId=abc123def456 input={"amount":5}');
   });
 });
@@ -146,10 +171,17 @@ describe('a port already in use', () => {
     const { port } = holder.address() as { port: number };
     try {
       const startedMs = Date.now();
-      const main = spawnMain({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'development', MONGO_ENGINE: 'emulator' });
+      const main = spawnMain({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'development',
+        MONGO_ENGINE: 'emulator',
+      });
       const { code } = await main.exited;
       expect(code).toBe(98);
-      expect(main.stderr()).toContain(`port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop the process that holds it, or set PORT`);
+      expect(main.stderr()).toContain(
+        `port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop the process that holds it, or set PORT`,
+      );
       // Nothing was started: no engine chosen, no start-up task run, no key generated.
       expect(main.stdout()).not.toMatch(/engine|start-up task|listening/);
       expect(main.stderr()).not.toContain('generated a development admin key');

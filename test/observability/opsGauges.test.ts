@@ -26,7 +26,9 @@ const scrape = async () => (await fetch(new URL('/metrics', app.url))).text();
 describe('ops gauges', () => {
   it('reports the age of the oldest pending ledger request, 0 when none', async () => {
     expect(await scrape()).toMatch(/^ledger_request_oldest_pending_age_seconds 0$/m);
-    await app.db.collection(collectionNames.requests).insertOne({ _id: 'stuck-1', status: 'pending', firstSeenAt: new Date(Date.now() - 600_000) } as never);
+    await app.db
+      .collection(collectionNames.requests)
+      .insertOne({ _id: 'stuck-1', status: 'pending', firstSeenAt: new Date(Date.now() - 600_000) } as never);
     const age = Number(/^ledger_request_oldest_pending_age_seconds (\S+)$/m.exec(await scrape())?.[1]);
     expect(age).toBeGreaterThanOrEqual(600);
     expect(age).toBeLessThan(3_600);
@@ -52,9 +54,16 @@ describe('ops gauges', () => {
 
   it('reports an unreadable oplog as unavailable, with no window gauge rather than a window of 0', async () => {
     // What a user without read on `local` meets: every oplog read is refused.
-    const refused = new MongoServerError({ ok: 0, code: 13, codeName: 'Unauthorized', errmsg: 'not authorized on local to execute command { find: "oplog.rs" }' });
+    const refused = new MongoServerError({
+      ok: 0,
+      code: 13,
+      codeName: 'Unauthorized',
+      errmsg: 'not authorized on local to execute command { find: "oplog.rs" }',
+    });
     const oplog = { find: () => ({ next: () => Promise.reject(refused) }) };
-    const unreadable = { client: { db: () => ({ collection: () => oplog, command: () => Promise.reject(refused) }) } } as unknown as Db;
+    const unreadable = {
+      client: { db: () => ({ collection: () => oplog, command: () => Promise.reject(refused) }) },
+    } as unknown as Db;
     expect(await readOplogStats(unreadable)).toBeNull();
     const registry = new Registry();
     registerOpsGauges(registry, unreadable);

@@ -23,7 +23,10 @@ interface OtlpSpan {
   attributes?: Array<{ key: string; value: Record<string, unknown> }>;
 }
 interface OtlpExport {
-  resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
+  resourceSpans?: Array<{
+    resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> };
+    scopeSpans?: Array<{ spans?: OtlpSpan[] }>;
+  }>;
 }
 
 /** The receiver: every JSON body posted to /v1/traces, answered 200 as a collector does. */
@@ -33,14 +36,22 @@ function startReceiver(): Promise<{ server: Server; posts: OtlpExport[]; url: st
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/v1/traces') posts.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport);
+      if (req.method === 'POST' && req.url === '/v1/traces')
+        posts.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, posts, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, posts, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
 }
 
-const spansIn = (posts: OtlpExport[]) => posts.flatMap((post) => (post.resourceSpans ?? []).flatMap((rs) => (rs.scopeSpans ?? []).flatMap((ss) => ss.spans ?? [])));
+const spansIn = (posts: OtlpExport[]) =>
+  posts.flatMap((post) =>
+    (post.resourceSpans ?? []).flatMap((rs) => (rs.scopeSpans ?? []).flatMap((ss) => ss.spans ?? [])),
+  );
 const attribute = (span: OtlpSpan, key: string) => span.attributes?.find((a) => a.key === key)?.value;
 
 describe('OTLP/HTTP export from the API process', () => {
@@ -49,7 +60,11 @@ describe('OTLP/HTTP export from the API process', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    api = await startAppProcess({ mongoUri: testMongoUri(), dbName: `test_otlp_${randomBytes(6).toString('hex')}`, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100' } });
+    api = await startAppProcess({
+      mongoUri: testMongoUri(),
+      dbName: `test_otlp_${randomBytes(6).toString('hex')}`,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100' },
+    });
   });
   afterAll(async () => {
     await api?.stop();
@@ -61,10 +76,19 @@ describe('OTLP/HTTP export from the API process', () => {
     const callerSpanId = randomBytes(8).toString('hex');
     const response = await fetch(api.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${api.keys.service}`, traceparent: `00-${traceId}-${callerSpanId}-01` },
-      body: JSON.stringify({ query: 'mutation Open($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', variables: { input: { accountId: 'otlp-a', currency: 'EUR' } } }),
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${api.keys.service}`,
+        traceparent: `00-${traceId}-${callerSpanId}-01`,
+      },
+      body: JSON.stringify({
+        query: 'mutation Open($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }',
+        variables: { input: { accountId: 'otlp-a', currency: 'EUR' } },
+      }),
     });
-    expect(((await response.json()) as { data: { openAccount: { __typename: string } } }).data.openAccount.__typename).toBe('OpenAccountSuccess');
+    expect(
+      ((await response.json()) as { data: { openAccount: { __typename: string } } }).data.openAccount.__typename,
+    ).toBe('OpenAccountSuccess');
     // The batch processor exports within its delay (OTEL_BSP_SCHEDULE_DELAY, 5 s by default; 100 ms here).
     const spans = await eventually(() => {
       const ofTrace = spansIn(receiver.posts).filter((span) => span.traceId === traceId);
@@ -79,12 +103,14 @@ describe('OTLP/HTTP export from the API process', () => {
     const commands = spans.filter((span) => attribute(span, 'db.system.name') !== undefined);
     // The admission screen's rate-limit reservation (src/server/sharedRateLimit.ts) runs before
     // the operation, under the request's span; every command of the mutation is under its field.
-    const isRateLimit = (span: (typeof spans)[number]) => attribute(span, 'db.collection.name')?.stringValue === 'rate_limit_buckets';
+    const isRateLimit = (span: (typeof spans)[number]) =>
+      attribute(span, 'db.collection.name')?.stringValue === 'rate_limit_buckets';
     const moves = commands.filter((span) => !isRateLimit(span));
     expect(moves.length).toBeGreaterThan(0);
     for (const command of moves) expect(command.parentSpanId).toBe(field.spanId);
     for (const command of commands.filter(isRateLimit)) expect(command.parentSpanId).toBe(server.spanId);
-    const service = receiver.posts[0]!.resourceSpans![0]!.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue;
+    const service = receiver.posts[0]!.resourceSpans![0]!.resource?.attributes?.find((a) => a.key === 'service.name')
+      ?.value.stringValue;
     expect(service).toBe('precondition');
   });
 });
@@ -104,8 +130,15 @@ describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       expect(app.client.options.monitorCommands).toBe(false);
       const response = await fetch(app.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.service}`, traceparent: `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01` },
-        body: JSON.stringify({ query: 'mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }', variables: { input: { accountId: 'untraced', currency: 'EUR' } } }),
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${app.keys.service}`,
+          traceparent: `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`,
+        },
+        body: JSON.stringify({
+          query: 'mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }',
+          variables: { input: { accountId: 'untraced', currency: 'EUR' } },
+        }),
       });
       expect(response.status).toBe(200);
       const line = await eventually(() => {

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves the monitoring plugs in as the README's "Monitoring on one machine" says: Debian's
 // `prometheus` (the binary .ci/run installs) started with ops/prometheus/prometheus.yml, its one
 // target pointed at this test's API instead of localhost:4000 (and a 1 s scrape for a quick test),
@@ -52,7 +53,9 @@ afterAll(async () => {
 });
 
 async function query(expr: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
-  const answer = (await (await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+  const answer = (await (await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as {
+    data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+  };
   return answer.data.result;
 }
 
@@ -63,26 +66,58 @@ describe('Prometheus with ops/prometheus/prometheus.yml', () => {
     expect(config).toContain('targets: ["localhost:4000"]');
     // The rules travel with the config (rule_files is relative to it).
     await cp(`${ROOT}ops/prometheus`, join(dir, 'prometheus'), { recursive: true });
-    await writeFile(join(dir, 'prometheus', 'prometheus.yml'), config.replaceAll('localhost:4000', new URL(app.url).host).replace('scrape_interval: 5s', 'scrape_interval: 1s'));
+    await writeFile(
+      join(dir, 'prometheus', 'prometheus.yml'),
+      config.replaceAll('localhost:4000', new URL(app.url).host).replace('scrape_interval: 5s', 'scrape_interval: 1s'),
+    );
     const port = await freePort();
     promUrl = `http://127.0.0.1:${port}`;
-    prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus', 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    prometheus = spawn(
+      'prometheus',
+      [
+        `--config.file=${join(dir, 'prometheus', 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     prometheus.stderr!.on('data', (chunk) => (promLog += String(chunk)));
 
-    await waitFor(async () => (await query('up{job="precondition"}').catch(() => []))[0]?.value[1] === '1', 'Prometheus scraping the API', 60_000).catch(async (error: Error) => {
+    await waitFor(
+      async () => (await query('up{job="precondition"}').catch(() => []))[0]?.value[1] === '1',
+      'Prometheus scraping the API',
+      60_000,
+    ).catch(async (error: Error) => {
       const targets = await fetch(`${promUrl}/api/v1/targets`).then((res) => res.text(), String);
       throw new Error(`${error.message}; targets: ${targets}; log: ${promLog.slice(-1000)}`);
     });
-    const rules = (await (await fetch(`${promUrl}/api/v1/rules`)).json()) as { data: { groups: Array<{ file: string }> } };
-    expect(new Set(rules.data.groups.map((group) => group.file.split('/').at(-1)))).toEqual(new Set(['ledger-audit.rules.yml', 'operations.rules.yml', 'processes.rules.yml', 'replica-set.rules.yml', 'work-items.rules.yml']));
+    const rules = (await (await fetch(`${promUrl}/api/v1/rules`)).json()) as {
+      data: { groups: Array<{ file: string }> };
+    };
+    expect(new Set(rules.data.groups.map((group) => group.file.split('/').at(-1)))).toEqual(
+      new Set([
+        'ledger-audit.rules.yml',
+        'operations.rules.yml',
+        'processes.rules.yml',
+        'replica-set.rules.yml',
+        'work-items.rules.yml',
+      ]),
+    );
 
     // Moves over a few scrapes, so the graph has a slope.
     const before = Number((await query('sum(ledger_outcomes_total{op="deposit"})'))[0]?.value[1] ?? 0);
     await openAccount(app, 'prom-acct');
     for (let round = 0; round < 6; round++) {
-      for (let n = 0; n < 5; n++) await app.gql(`mutation { deposit(input: { accountId: "prom-acct", amount: 100, requestId: "prom-${round}-${n}" }) { __typename } }`);
+      for (let n = 0; n < 5; n++)
+        await app.gql(
+          `mutation { deposit(input: { accountId: "prom-acct", amount: 100, requestId: "prom-${round}-${n}" }) { __typename } }`,
+        );
       const scraped = (await query('sum(ledger_outcomes_total{op="deposit"})'))[0]?.value[1];
-      await waitFor(async () => (await query('sum(ledger_outcomes_total{op="deposit"})'))[0]?.value[1] !== scraped, 'a scrape after the deposits', 20_000);
+      await waitFor(
+        async () => (await query('sum(ledger_outcomes_total{op="deposit"})'))[0]?.value[1] !== scraped,
+        'a scrape after the deposits',
+        20_000,
+      );
     }
     expect(Number((await query('sum(ledger_outcomes_total{op="deposit"})'))[0]?.value[1]) - before).toBe(30);
 

@@ -70,7 +70,16 @@ describe('the payout catch-up through the BullMQ sink (real redis-server)', () =
     const test = await connectTestDb(tag);
     onTestFinished(() => test.close());
     await ensureWalkIndexes(test.db);
-    const sink = createBullmqPayoutSinkForTest({ db: test.db, redisUrl: redis.url, queueName: tag, logger: silent, telemetry: createPayoutQueueTelemetry(new Registry()) }, records(test.db));
+    const sink = createBullmqPayoutSinkForTest(
+      {
+        db: test.db,
+        redisUrl: redis.url,
+        queueName: tag,
+        logger: silent,
+        telemetry: createPayoutQueueTelemetry(new Registry()),
+      },
+      records(test.db),
+    );
     await sink.start();
     onTestFinished(() => sink.close());
     const client = new Redis(redis.url);

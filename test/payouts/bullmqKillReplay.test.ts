@@ -77,7 +77,12 @@ async function startConsumer(queueName: string) {
 }
 
 async function lastCreatedAt(db: Db, requestPrefix: string): Promise<Date> {
-  const [last] = await db.collection(collectionNames.entries).find({ kind: 'withdrawal', requestId: { $regex: `^${requestPrefix}-` } }).sort({ createdAt: -1 }).limit(1).toArray();
+  const [last] = await db
+    .collection(collectionNames.entries)
+    .find({ kind: 'withdrawal', requestId: { $regex: `^${requestPrefix}-` } })
+    .sort({ createdAt: -1 })
+    .limit(1)
+    .toArray();
   return last!['createdAt'] as Date;
 }
 
@@ -102,14 +107,27 @@ async function scenario(test: TestDb, records: 'mongo' | 'none', queueName: stri
   const admin = new Redis(redis.url);
   const queue = new Queue(queueName, { connection: admin });
   const consumer = await startConsumer(queueName);
-  const child = await startProjectionChild({ mongoUri: test.uri, dbName: test.dbName, redisUrl: redis.url, queueName, holdAfterEntries: 5 + BATCH, ...(records === 'none' ? { records } : {}) });
+  const child = await startProjectionChild({
+    mongoUri: test.uri,
+    dbName: test.dbName,
+    redisUrl: redis.url,
+    queueName,
+    holdAfterEntries: 5 + BATCH,
+    ...(records === 'none' ? { records } : {}),
+  });
   const registry = new Registry();
   const sink = createBullmqPayoutSinkForTest(
     { db, redisUrl: redis.url, queueName, logger: silent, telemetry: createPayoutQueueTelemetry(registry) },
     records === 'mongo' ? mongoPayoutJobRecords(db) : noPayoutJobRecords(),
   );
   const successor = createPayoutProjection(
-    { db, logger: silent, telemetry: createStreamsTelemetry(registry), work: createWorkService({ db, telemetry: createWorkTelemetry(registry, silent) }), sink },
+    {
+      db,
+      logger: silent,
+      telemetry: createStreamsTelemetry(registry),
+      work: createWorkService({ db, telemetry: createWorkTelemetry(registry, silent) }),
+      sink,
+    },
     { holder: 'successor', leaseAcquireIntervalMs: 100 },
   );
   try {
@@ -130,22 +148,41 @@ async function scenario(test: TestDb, records: 'mongo' | 'none', queueName: stri
     const window = await child.holding();
     await child.kill();
     // 4. The consumer handles every job added so far, and the completed jobs are removed (retention).
-    await waitFor(async () => (await queueIdle(queue)) || undefined, 'the consumer to handle every job added before the kill');
+    await waitFor(
+      async () => (await queueIdle(queue)) || undefined,
+      'the consumer to handle every job added before the kill',
+    );
     await queue.clean(0, 10_000, 'completed');
     expect(await queue.getJobCounts('completed')).toEqual({ completed: 0 });
     // 5. More withdrawals while nobody projects; then the replay from the early token.
     await withdrawMany(ledger, `${queueName}-acct`, `${queueName}-w3`, BATCH);
-    await projectionLeases(db).updateOne({ _id: PAYOUT_LEASE_NAME }, { $set: { resumeToken: early, expiresAt: new Date(0) } });
+    await projectionLeases(db).updateOne(
+      { _id: PAYOUT_LEASE_NAME },
+      { $set: { resumeToken: early, expiresAt: new Date(0) } },
+    );
     await sink.start();
     successor.start();
-    const withdrawals = (await db.collection(collectionNames.entries).find({ kind: 'withdrawal' }, { projection: { _id: 1 } }).toArray()).map((entry) => String(entry._id));
+    const withdrawals = (
+      await db
+        .collection(collectionNames.entries)
+        .find({ kind: 'withdrawal' }, { projection: { _id: 1 } })
+        .toArray()
+    ).map((entry) => String(entry._id));
     expect(withdrawals).toHaveLength(5 + 3 * BATCH);
     // Everything after the early token handled again (w1, w2, w3: 60 events), every job handled, the queue idle.
-    await waitFor(async () => (await metricValue(registry, 'payout_projection_events_total')) >= 3 * BATCH || undefined, 'the replay of every event after the early token', 30_000);
-    await waitFor(async () => {
-      const paid = consumer.provider.payoutsByEntry();
-      return (withdrawals.every((id) => paid.has(id)) && (await queueIdle(queue))) || undefined;
-    }, 'every withdrawal to be paid', 30_000);
+    await waitFor(
+      async () => (await metricValue(registry, 'payout_projection_events_total')) >= 3 * BATCH || undefined,
+      'the replay of every event after the early token',
+      30_000,
+    );
+    await waitFor(
+      async () => {
+        const paid = consumer.provider.payoutsByEntry();
+        return (withdrawals.every((id) => paid.has(id)) && (await queueIdle(queue))) || undefined;
+      },
+      'every withdrawal to be paid',
+      30_000,
+    );
     const events = await queueEventCounts(admin, queueName);
     const snapshot = consumer.provider.snapshot();
     return {
@@ -157,7 +194,10 @@ async function scenario(test: TestDb, records: 'mongo' | 'none', queueName: stri
       payouts: consumer.provider.payoutsByEntry(),
       provider: { calls: snapshot.calls, paid: snapshot.paid, duplicates: snapshot.duplicates },
       replayed: await metricValue(registry, 'payout_projection_events_total', { outcome: 'replayed' }),
-      skipped: { recorded: await metricValue(registry, 'payout_queue_adds_skipped_total', { reason: 'recorded' }), taken: await metricValue(registry, 'payout_queue_adds_skipped_total', { reason: 'taken' }) },
+      skipped: {
+        recorded: await metricValue(registry, 'payout_queue_adds_skipped_total', { reason: 'recorded' }),
+        taken: await metricValue(registry, 'payout_queue_adds_skipped_total', { reason: 'taken' }),
+      },
       addedBySuccessor: await metricValue(registry, 'payout_queue_jobs_added_total'),
     };
   } finally {

@@ -21,7 +21,11 @@ const ROUND = 10;
 
 interface ReadyzBody {
   payoutProjection: { state: string } | null;
-  payoutSink: { kind: string; queueName: string | null; dependency: { name: string; ok: boolean; error: string | null } | null };
+  payoutSink: {
+    kind: string;
+    queueName: string | null;
+    dependency: { name: string; ok: boolean; error: string | null } | null;
+  };
 }
 
 describe('PAYOUT_QUEUE=bullmq while Redis stops and starts again (real redis-server)', () => {
@@ -39,7 +43,8 @@ describe('PAYOUT_QUEUE=bullmq while Redis stops and starts again (real redis-ser
     await redis?.stop({ remove: true });
   });
 
-  const readyz = async (): Promise<ReadyzBody> => (await fetch(app.url.replace(/\/graphql$/, '/readyz'))).json() as Promise<ReadyzBody>;
+  const readyz = async (): Promise<ReadyzBody> =>
+    (await fetch(app.url.replace(/\/graphql$/, '/readyz'))).json() as Promise<ReadyzBody>;
   const addedRecords = () => payoutJobs(app.db).countDocuments({ state: 'added' });
 
   it('waits while Redis is down, shows it on /readyz, and catches up with one job per withdrawal', async () => {
@@ -47,7 +52,11 @@ describe('PAYOUT_QUEUE=bullmq while Redis stops and starts again (real redis-ser
     const state = await app.gql('{ payoutProjectionState { sink queueName } }', {}, { key: 'ops' });
     expect(state.data).toEqual({ payoutProjectionState: { sink: 'bullmq', queueName: QUEUE } });
     await waitFor(async () => (await readyz()).payoutSink.dependency?.ok || undefined, '/readyz to show Redis up');
-    expect((await readyz()).payoutSink).toMatchObject({ kind: 'bullmq', queueName: QUEUE, dependency: { name: 'redis', ok: true } });
+    expect((await readyz()).payoutSink).toMatchObject({
+      kind: 'bullmq',
+      queueName: QUEUE,
+      dependency: { name: 'redis', ok: true },
+    });
 
     const ledger = ledgerOn(app.db);
     await fundedAccount(ledger, 'restart-acct');
@@ -64,25 +73,45 @@ describe('PAYOUT_QUEUE=bullmq while Redis stops and starts again (real redis-ser
     }, '/readyz to show Redis down');
     expect(down.payoutSink.dependency?.error).toBeTruthy();
     // The projection tried, failed, and waits: nothing of the outage's withdrawals is marked added.
-    await waitFor(async () => (await metricValue(app.registry, 'payout_queue_add_failures_total')) > 0 || undefined, 'an add to fail');
-    await waitFor(async () => app.services.payoutProjection.status.state === 'retrying' || undefined, 'the projection to be retrying');
+    await waitFor(
+      async () => (await metricValue(app.registry, 'payout_queue_add_failures_total')) > 0 || undefined,
+      'an add to fail',
+    );
+    await waitFor(
+      async () => app.services.payoutProjection.status.state === 'retrying' || undefined,
+      'the projection to be retrying',
+    );
     expect(await addedRecords()).toBe(ROUND);
 
     // Back, and more withdrawals.
     await redis.start();
     await withdrawMany(ledger, 'restart-acct', 'after', ROUND);
-    await waitFor(async () => (await addedRecords()) === 3 * ROUND || undefined, 'every withdrawal to be added', 30_000);
-    await waitFor(async () => (await readyz()).payoutSink.dependency?.ok || undefined, '/readyz to show Redis up again');
+    await waitFor(
+      async () => (await addedRecords()) === 3 * ROUND || undefined,
+      'every withdrawal to be added',
+      30_000,
+    );
+    await waitFor(
+      async () => (await readyz()).payoutSink.dependency?.ok || undefined,
+      '/readyz to show Redis up again',
+    );
 
     // Every withdrawal has its job in the queue (no worker runs here, so none was removed), created once.
-    const withdrawals = (await app.db.collection(collectionNames.entries).find({ kind: 'withdrawal' }, { projection: { _id: 1 } }).toArray()).map((entry) => String(entry._id));
+    const withdrawals = (
+      await app.db
+        .collection(collectionNames.entries)
+        .find({ kind: 'withdrawal' }, { projection: { _id: 1 } })
+        .toArray()
+    ).map((entry) => String(entry._id));
     expect(withdrawals).toHaveLength(3 * ROUND);
     const client = new Redis(redis.url);
     const queue = new Queue(QUEUE, { connection: client });
     try {
       const jobs = await Promise.all(withdrawals.map((id) => queue.getJob(payoutJobId(id))));
       expect(jobs.filter((job) => job === undefined)).toEqual([]);
-      expect(jobs.map((job) => job!.data)).toEqual(withdrawals.map((id) => expect.objectContaining({ entryId: id, currency: 'EUR' })));
+      expect(jobs.map((job) => job!.data)).toEqual(
+        withdrawals.map((id) => expect.objectContaining({ entryId: id, currency: 'EUR' })),
+      );
       const { added } = await queueEventCounts(client, QUEUE);
       expect([...added.keys()].sort()).toEqual(withdrawals.map(payoutJobId).sort());
       expect([...added.values()].filter((n) => n !== 1)).toEqual([]);
@@ -113,7 +142,11 @@ describe('PAYOUT_QUEUE=bullmq when Redis is down at start-up (real redis-server)
       expect(((await readyz.json()) as ReadyzBody).payoutSink.dependency).toMatchObject({ name: 'redis', ok: false });
       expect(await payoutJobs(app.db).countDocuments({ state: 'added' })).toBe(0);
       await redis.start();
-      await waitFor(async () => (await payoutJobs(app.db).countDocuments({ state: 'added' })) === ROUND || undefined, 'every withdrawal to be added once Redis is up', 30_000);
+      await waitFor(
+        async () => (await payoutJobs(app.db).countDocuments({ state: 'added' })) === ROUND || undefined,
+        'every withdrawal to be added once Redis is up',
+        30_000,
+      );
       const client = new Redis(redis.url);
       try {
         const { added } = await queueEventCounts(client, 'late-redis');

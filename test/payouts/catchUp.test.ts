@@ -62,7 +62,12 @@ describe('payout catch-up', () => {
     const recent = await seedWithdrawals(db, 'wm-new', 12, new Date(watermark.getTime() - marginMs / 2));
     const work = createWorkService({ db, telemetry: createWorkTelemetry(new Registry(), silent) });
     const saved: CatchUpProgress[] = [];
-    const start: CatchUpProgress = { reason: 'HISTORY_LOST', startToken: { _data: '00' }, after: null, from: catchUpStart(watermark, marginMs) };
+    const start: CatchUpProgress = {
+      reason: 'HISTORY_LOST',
+      startToken: { _data: '00' },
+      after: null,
+      from: catchUpStart(watermark, marginMs),
+    };
     const created = await catchUpPayouts(
       {
         entries: journalForWalk(db),
@@ -94,16 +99,27 @@ describe('payout catch-up', () => {
     const leases = projectionLeases(db);
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/payouts/support/catchUpChild.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', CATCH_UP_MONGO_URI: own.uri, CATCH_UP_DB_NAME: own.dbName },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        CATCH_UP_MONGO_URI: own.uri,
+        CATCH_UP_DB_NAME: own.dbName,
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       // No checkpoint: the child walks from the beginning, 10 withdrawals a page, pausing between pages.
-      await waitFor(async () => {
-        const doc = await leases.findOne({ _id: PAYOUT_LEASE_NAME });
-        return doc?.holder === 'doomed-child' && doc.catchUp?.after && doc.catchUp.after.id >= ids[100]! ? doc : undefined;
-      }, 'the child to be a quarter through its catch-up', 60_000);
+      await waitFor(
+        async () => {
+          const doc = await leases.findOne({ _id: PAYOUT_LEASE_NAME });
+          return doc?.holder === 'doomed-child' && doc.catchUp?.after && doc.catchUp.after.id >= ids[100]!
+            ? doc
+            : undefined;
+        },
+        'the child to be a quarter through its catch-up',
+        60_000,
+      );
     } finally {
       child.kill('SIGKILL');
       await exited;
@@ -117,17 +133,26 @@ describe('payout catch-up', () => {
 
     const registry = new Registry();
     const next = createPayoutProjection(
-      { db, logger: silent, telemetry: createStreamsTelemetry(registry), work: createWorkService({ db, telemetry: createWorkTelemetry(registry, silent) }) },
+      {
+        db,
+        logger: silent,
+        telemetry: createStreamsTelemetry(registry),
+        work: createWorkService({ db, telemetry: createWorkTelemetry(registry, silent) }),
+      },
       { holder: 'successor', leaseAcquireIntervalMs: 100 },
     );
     next.start();
     try {
-      const counts = await waitFor(async () => {
-        const doc = await leases.findOne({ _id: PAYOUT_LEASE_NAME });
-        if (doc?.holder !== 'successor' || doc.catchUp !== null) return undefined;
-        const found = await payoutsPerWithdrawal(db);
-        return ids.every((id) => found.payouts.has(id)) ? found : undefined;
-      }, 'the successor to finish the catch-up', 60_000);
+      const counts = await waitFor(
+        async () => {
+          const doc = await leases.findOne({ _id: PAYOUT_LEASE_NAME });
+          if (doc?.holder !== 'successor' || doc.catchUp !== null) return undefined;
+          const found = await payoutsPerWithdrawal(db);
+          return ids.every((id) => found.payouts.has(id)) ? found : undefined;
+        },
+        'the successor to finish the catch-up',
+        60_000,
+      );
       expectExactlyOnePayoutEach(counts);
     } finally {
       await next.stop();

@@ -4,15 +4,24 @@
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as shared from '../../src/db/lease.ts';
-import { acquireProjectionLease, projectionLeases, renewProjectionLease, storeResumeToken } from '../../src/payouts/lease.ts';
+import {
+  acquireProjectionLease,
+  projectionLeases,
+  renewProjectionLease,
+  storeResumeToken,
+} from '../../src/payouts/lease.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { waitFor } from '../support/waiting.ts';
 
 const token = (hex: string) => ({ _data: hex });
 
 /** Resolves once the server's clock has passed the lease's expiry (either lease API's collection). */
-async function leaseExpired(leases: { countDocuments(filter: Document): Promise<number> }, name: string): Promise<void> {
-  const expired = async () => (await leases.countDocuments({ _id: name, $expr: { $lte: ['$expiresAt', '$$NOW'] } })) === 1;
+async function leaseExpired(
+  leases: { countDocuments(filter: Document): Promise<number> },
+  name: string,
+): Promise<void> {
+  const expired = async () =>
+    (await leases.countDocuments({ _id: name, $expr: { $lte: ['$expiresAt', '$$NOW'] } })) === 1;
   await waitFor(expired, `lease ${name} to expire`, 10_000);
 }
 
@@ -27,7 +36,9 @@ describe('projection lease', () => {
 
   it('lets one of many concurrent claimers win', async () => {
     const leases = projectionLeases(test.db);
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => acquireProjectionLease(leases, 'race', `holder-${i}`, 10_000)));
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => acquireProjectionLease(leases, 'race', `holder-${i}`, 10_000)),
+    );
     expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
   });
 
@@ -46,7 +57,11 @@ describe('projection lease', () => {
     expect(await storeResumeToken(leases, stale!.lease, token('bb'))).toBe(false);
     expect(await renewProjectionLease(leases, stale!.lease, 10_000, token('bb'))).toBe(false);
     await shared.releaseLease(leases, stale!.lease); // a no-op for a stale holder
-    expect(await leases.findOne({ _id: 'fenced' })).toMatchObject({ holder: 'new', version: 2, resumeToken: token('aa') });
+    expect(await leases.findOne({ _id: 'fenced' })).toMatchObject({
+      holder: 'new',
+      version: 2,
+      resumeToken: token('aa'),
+    });
     expect(await storeResumeToken(leases, fresh!.lease, token('cc'))).toBe(true);
   });
 
@@ -87,12 +102,16 @@ describe('the shared lease helper on mongod', () => {
 
   it('never sends $expr in the query of an upsert, which mongod refuses (QueryFeatureNotAllowed), and still lets one claimer win', async () => {
     const leases = shared.leaseCollection<shared.LeaseDoc>(test.db, 'leases');
-    const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => shared.acquireLease(leases, 'upsert', `holder-${i}`, 10_000)));
+    const claims = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => shared.acquireLease(leases, 'upsert', `holder-${i}`, 10_000)),
+    );
     expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
     const upserts = commands.flatMap((command) =>
-      command['findAndModify'] !== undefined && command['upsert'] === true ? [command['query'] as Document]
-      : command['update'] !== undefined ? (command['updates'] as Document[]).filter((u) => u['upsert'] === true).map((u) => u['q'] as Document)
-      : [],
+      command['findAndModify'] !== undefined && command['upsert'] === true
+        ? [command['query'] as Document]
+        : command['update'] !== undefined
+          ? (command['updates'] as Document[]).filter((u) => u['upsert'] === true).map((u) => u['q'] as Document)
+          : [],
     );
     expect(upserts.length).toBeGreaterThan(0);
     // The emulator accepts `$expr` there, so only the command itself can tell (src/db/lease.ts).

@@ -57,7 +57,10 @@ async function runScenario(test: TestDb, writer: (db: Db) => PayoutWriter) {
     const each = await startTestApp({
       mongoUri: test.uri,
       dbName: test.dbName,
-      ...withProjection({ leaseAcquireIntervalMs: 100 }, options.crashEvery ? crashingAfterWrite(writer(test.db), options.crashEvery) : writer(test.db)),
+      ...withProjection(
+        { leaseAcquireIntervalMs: 100 },
+        options.crashEvery ? crashingAfterWrite(writer(test.db), options.crashEvery) : writer(test.db),
+      ),
     });
     started.push(each);
     return each;
@@ -87,11 +90,20 @@ async function runScenario(test: TestDb, writer: (db: Db) => PayoutWriter) {
   await withdrawMany(ledger, 'p1-acct', 'p1-e', BATCH);
   await awaitAllProjected(test.db, 5 * BATCH);
   // The stream reads the rewound events before p1-e's: handling more than p1-e's batch means they were handled again.
-  await waitFor(async () => (await metricValue(third.registry, 'payout_projection_events_total')) > BATCH || undefined, 'the rewound events to be handled again');
+  await waitFor(
+    async () => (await metricValue(third.registry, 'payout_projection_events_total')) > BATCH || undefined,
+    'the rewound events to be handled again',
+  );
   const replayed = await metricValue(third.registry, 'payout_projection_events_total', { outcome: 'replayed' });
   await third.close();
-  const reconciliations = await Promise.all(started.map((each) => metricValue(each.registry, 'payout_reconciliations_total', { reason: 'HISTORY_LOST' })));
-  return { counts: await payoutsPerWithdrawal(test.db), replayed, historyLostReconciliations: reconciliations.reduce((sum, n) => sum + n, 0) };
+  const reconciliations = await Promise.all(
+    started.map((each) => metricValue(each.registry, 'payout_reconciliations_total', { reason: 'HISTORY_LOST' })),
+  );
+  return {
+    counts: await payoutsPerWithdrawal(test.db),
+    replayed,
+    historyLostReconciliations: reconciliations.reduce((sum, n) => sum + n, 0),
+  };
 }
 
 describe('P1 / S3: exactly one payout per applied withdrawal', () => {
@@ -129,7 +141,13 @@ describe('the projection lease', () => {
     const test = await connectTestDb('streams_lease', {}, engineUri());
     const holders = ['lease-app-0', 'lease-app-1'];
     const apps = await Promise.all(
-      holders.map((holder) => startTestApp({ mongoUri: test.uri, dbName: test.dbName, ...withProjection({ holder, leaseAcquireIntervalMs: 100 }) })),
+      holders.map((holder) =>
+        startTestApp({
+          mongoUri: test.uri,
+          dbName: test.dbName,
+          ...withProjection({ holder, leaseAcquireIntervalMs: 100 }),
+        }),
+      ),
     );
     try {
       const lease = () => projectionLeases(test.db).findOne({ _id: PAYOUT_LEASE_NAME });

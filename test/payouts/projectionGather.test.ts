@@ -9,7 +9,13 @@ import type { PayoutWriters } from '../../src/testing/index.ts';
 import { createWorkService, createWorkTelemetry } from '../../src/work/index.ts';
 import { connectTestDb, type TestDb } from '../support/mongo.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { awaitAllProjected, expectExactlyOnePayoutEach, fundedAccount, ledgerOn, withProjection } from './support/payouts.ts';
+import {
+  awaitAllProjected,
+  expectExactlyOnePayoutEach,
+  fundedAccount,
+  ledgerOn,
+  withProjection,
+} from './support/payouts.ts';
 import { waitFor } from '../support/waiting.ts';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -29,7 +35,10 @@ afterAll(async () => {
 
 /** The real batch upsert, recording the size of every batch it is given. */
 function recordingWriter(batches: number[]): PayoutWriters {
-  const work = createWorkService({ db: test.db, telemetry: createWorkTelemetry(new Registry(), pino({ level: 'silent' })) });
+  const work = createWorkService({
+    db: test.db,
+    telemetry: createWorkTelemetry(new Registry(), pino({ level: 'silent' })),
+  });
   return {
     writePayout: work.createPayout,
     writePayouts: async (payouts) => {
@@ -44,12 +53,19 @@ describe('the payout projection gathers withdrawals between batches', () => {
     const ledger = ledgerOn(test.db);
     await fundedAccount(ledger, 'gather-acct');
     const batches: number[] = [];
-    app = await startTestApp({ dbName: test.dbName, ...withProjection({ batchGatherMs: 3_000 }, recordingWriter(batches)) });
-    expect((await ledger.withdraw({ accountId: 'gather-acct', amount: 1, requestId: 'gather-0' })).kind).toBe('withdrawSuccess');
+    app = await startTestApp({
+      dbName: test.dbName,
+      ...withProjection({ batchGatherMs: 3_000 }, recordingWriter(batches)),
+    });
+    expect((await ledger.withdraw({ accountId: 'gather-acct', amount: 1, requestId: 'gather-0' })).kind).toBe(
+      'withdrawSuccess',
+    );
     await awaitAllProjected(test.db, 1);
     // The holder now pauses; these ten, one after the other, wait for it in the stream.
     for (let i = 1; i <= 10; i += 1) {
-      expect((await ledger.withdraw({ accountId: 'gather-acct', amount: 1, requestId: `gather-${i}` })).kind).toBe('withdrawSuccess');
+      expect((await ledger.withdraw({ accountId: 'gather-acct', amount: 1, requestId: `gather-${i}` })).kind).toBe(
+        'withdrawSuccess',
+      );
     }
     expectExactlyOnePayoutEach(await awaitAllProjected(test.db, 11));
     expect(batches).toEqual([1, 10]);
@@ -60,8 +76,13 @@ describe('the payout projection gathers withdrawals between batches', () => {
     await fundedAccount(ledger, 'gather-stop');
     const batches: number[] = [];
     // Ten minutes: a stop that waited for the pause would outlast the test's timeout.
-    app = await startTestApp({ dbName: test.dbName, ...withProjection({ batchGatherMs: 600_000 }, recordingWriter(batches)) });
-    expect((await ledger.withdraw({ accountId: 'gather-stop', amount: 1, requestId: 'gather-stop-0' })).kind).toBe('withdrawSuccess');
+    app = await startTestApp({
+      dbName: test.dbName,
+      ...withProjection({ batchGatherMs: 600_000 }, recordingWriter(batches)),
+    });
+    expect((await ledger.withdraw({ accountId: 'gather-stop', amount: 1, requestId: 'gather-stop-0' })).kind).toBe(
+      'withdrawSuccess',
+    );
     await waitFor(() => (batches.length > 0 ? true : undefined), 'the first batch');
     await app.close();
     app = undefined;

@@ -44,7 +44,8 @@ function projectionOn(db: Db, options: Parameters<typeof createPayoutProjection>
   return createPayoutProjection({ db, logger, telemetry: createStreamsTelemetry(registry), work }, options);
 }
 
-const payoutFor = (db: Db, id: string) => workItems(db).countDocuments({ kind: 'PAYOUT', 'payload.entryId': `${id}:debit` });
+const payoutFor = (db: Db, id: string) =>
+  workItems(db).countDocuments({ kind: 'PAYOUT', 'payload.entryId': `${id}:debit` });
 
 describe('payout projection whose lease is taken over', () => {
   let test: TestDb;
@@ -71,7 +72,11 @@ describe('payout projection whose lease is taken over', () => {
     try {
       await withdrawal(db, 'before');
       await eventually(async () => expect(await payoutFor(db, 'before')).toBe(1), WAIT);
-      await eventually(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'first', catchUp: null }), WAIT);
+      await eventually(
+        async () =>
+          expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'first', catchUp: null }),
+        WAIT,
+      );
       expect(projection.status.state).toBe('projecting');
 
       // Another process takes the lease over (as after a stall past the expiry): a new holder and version.
@@ -86,7 +91,11 @@ describe('payout projection whose lease is taken over', () => {
       await eventually(() => expect(projection.status.state).toBe('standby'), WAIT);
       // Its payout may exist (written before the refused token write; the new holder's replay is a
       // no-op), but the position stays the new holder's.
-      expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'usurper', version: taken!['version'], resumeToken: taken!['resumeToken'] });
+      expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({
+        holder: 'usurper',
+        version: taken!['version'],
+        resumeToken: taken!['resumeToken'],
+      });
     } finally {
       await projection.stop();
     }
@@ -107,13 +116,24 @@ describe('payout projection whose lease is taken over', () => {
     const projection = projectionOn(db, { holder: 'failing', leaseAcquireIntervalMs: 100 });
     projection.start();
     try {
-      await eventually(async () => expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({ holder: 'failing', version: 1, catchUp: null }), WAIT);
+      await eventually(
+        async () =>
+          expect(await leases.findOne({ _id: PAYOUT_LEASE_NAME })).toMatchObject({
+            holder: 'failing',
+            version: 1,
+            catchUp: null,
+          }),
+        WAIT,
+      );
       // Every getMore and aggregate of this process's client fails, unlabelled: its stream cannot be (re)opened.
       const unlabelled = { failCommands: ['getMore', 'aggregate'], errorCode: 8, errorLabels: [] };
       await withFailCommand(client, 'projectionFailingTest', 'alwaysOn', unlabelled, async () => {
         await eventually(() => expect(projection.status).toMatchObject({ state: 'retrying' }), WAIT);
         // It released the lease after the failures and took it again: a new version.
-        await eventually(async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2), { ...WAIT, timeout: 60_000 });
+        await eventually(
+          async () => expect((await leases.findOne({ _id: PAYOUT_LEASE_NAME }))?.['version']).toBeGreaterThanOrEqual(2),
+          { ...WAIT, timeout: 60_000 },
+        );
         expect(projection.status.consecutiveFailures).toBeGreaterThanOrEqual(ProjectionLimits.streamFailuresMax);
       });
     } finally {

@@ -12,7 +12,18 @@ const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 
 function entry(id: string, kind: string, createdAt: Date) {
   const zero = Long.fromNumber(0);
-  return { _id: id, requestId: id, accountId: 'a', currency: 'EUR', kind, amount: Long.fromNumber(1), balanceAfter: zero, versionAfter: zero, counterpartyAccountId: null, createdAt };
+  return {
+    _id: id,
+    requestId: id,
+    accountId: 'a',
+    currency: 'EUR',
+    kind,
+    amount: Long.fromNumber(1),
+    balanceAfter: zero,
+    versionAfter: zero,
+    counterpartyAccountId: null,
+    createdAt,
+  };
 }
 
 describe('withdrawalsAfter (catch-up walk)', () => {
@@ -46,7 +57,14 @@ describe('withdrawalsAfter (catch-up walk)', () => {
       after = { createdAt: last.createdAt, id: last._id };
     }
     expect(walked).toEqual(['w-early', 'w-a', 'w-b', 'w-c', 'w-d', 'w-e', 'w-late']);
-    expect((await withdrawalsAfter(entries, null, at(10), 100)).map((doc) => doc._id)).toEqual(['w-a', 'w-b', 'w-c', 'w-d', 'w-e', 'w-late']);
+    expect((await withdrawalsAfter(entries, null, at(10), 100)).map((doc) => doc._id)).toEqual([
+      'w-a',
+      'w-b',
+      'w-c',
+      'w-d',
+      'w-e',
+      'w-late',
+    ]);
 
     await test.db.collection(collectionNames.entries).dropIndex('kind_createdAt_id');
     await expect(withdrawalsAfter(entries, null, null, 4)).rejects.toMatchObject({ codeName: 'BadValue' });

@@ -11,7 +11,14 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { failCommand } from '../support/failPoints.ts';
 import { connectTestDb, testMongoEngine, testMongoUri, type TestDb } from '../support/mongo.ts';
 import { waitFor } from '../support/waiting.ts';
-import { awaitAllProjected, expectExactlyOnePayoutEach, fundedAccount, ledgerOn, withdrawMany, withProjection } from './support/payouts.ts';
+import {
+  awaitAllProjected,
+  expectExactlyOnePayoutEach,
+  fundedAccount,
+  ledgerOn,
+  withdrawMany,
+  withProjection,
+} from './support/payouts.ts';
 
 /** Short, so the takeover comes soon: the holder renews every 500 ms, a lapsed lease is taken within 100 ms. */
 const LEASE = { leaseDurationMs: 2_000, leaseRenewIntervalMs: 500, leaseAcquireIntervalMs: 100 } as const;
@@ -56,17 +63,26 @@ describe('a projection lease holder that is alive but cannot write', () => {
     expect((await lease())?.holder).toBe('stuck-a');
 
     const appName = a.client.options.appName!;
-    const writesWork = await failCommand(test.client, appName, 'alwaysOn', { failCommands: WRITES, errorCode: MAX_TIME_MS_EXPIRED });
+    const writesWork = await failCommand(test.client, appName, 'alwaysOn', {
+      failCommands: WRITES,
+      errorCode: MAX_TIME_MS_EXPIRED,
+    });
     const stuckAt = Date.now();
     try {
       await withdrawMany(ledger, 'stuck-acct', 'stuck-2', 10);
-      const taken = await waitFor(async () => {
-        const doc = await lease();
-        return doc?.holder === 'stuck-b' ? doc : undefined;
-      }, 'B to take the lease from A, which cannot renew it', TAKEOVER_BOUND_MS);
+      const taken = await waitFor(
+        async () => {
+          const doc = await lease();
+          return doc?.holder === 'stuck-b' ? doc : undefined;
+        },
+        'B to take the lease from A, which cannot renew it',
+        TAKEOVER_BOUND_MS,
+      );
       const takeoverMs = Date.now() - stuckAt;
       await awaitAllProjected(test.db, 15);
-      console.log(`[stuck holder] B took the lease (version ${taken.version}) ${takeoverMs} ms after A's writes began to fail (lease ${LEASE.leaseDurationMs} ms); all 15 withdrawals projected`);
+      console.log(
+        `[stuck holder] B took the lease (version ${taken.version}) ${takeoverMs} ms after A's writes began to fail (lease ${LEASE.leaseDurationMs} ms); all 15 withdrawals projected`,
+      );
       expect(b.services.payoutProjection.status.state).toBe('projecting');
     } finally {
       await writesWork();
@@ -75,7 +91,10 @@ describe('a projection lease holder that is alive but cannot write', () => {
     // A writes again: B keeps the lease, A waits, and the next withdrawals are projected once.
     await withdrawMany(ledger, 'stuck-acct', 'stuck-3', 5);
     expectExactlyOnePayoutEach(await awaitAllProjected(test.db, 20));
-    await waitFor(() => a.services.payoutProjection.status.state === 'standby' || undefined, 'A to stand by once it can write again');
+    await waitFor(
+      () => a.services.payoutProjection.status.state === 'standby' || undefined,
+      'A to stand by once it can write again',
+    );
     expect((await lease())?.holder).toBe('stuck-b');
   });
 });

@@ -41,7 +41,9 @@ const DEPOSIT_DETAIL = `mutation ($input: DepositInput!) { deposit(input: $input
 
 /** A union answer as one word: `DuplicateReplayed(WithdrawSuccess)` for a replay. */
 function kindOf(outcome: { __typename: string; original?: { __typename: string } }): string {
-  return outcome.__typename === 'DuplicateReplayed' ? `DuplicateReplayed(${outcome.original!.__typename})` : outcome.__typename;
+  return outcome.__typename === 'DuplicateReplayed'
+    ? `DuplicateReplayed(${outcome.original!.__typename})`
+    : outcome.__typename;
 }
 
 /** The final answer of one key, sent again with the same key while the answer is transient. */
@@ -53,7 +55,10 @@ async function finalAnswer(send: () => Promise<string>): Promise<string> {
 async function balanceAndJournal(db: Db, accountId: string): Promise<{ balance: number; journal: number }> {
   const account = await db.collection<{ _id: string; balance: unknown }>('accounts').findOne({ _id: accountId });
   const entries = await db.collection('ledger_entries').find({ accountId }).toArray();
-  const journal = entries.reduce((sum, e) => sum + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']), 0);
+  const journal = entries.reduce(
+    (sum, e) => sum + (e['kind'] === 'deposit' || e['kind'] === 'transferIn' ? 1 : -1) * Number(e['amount']),
+    0,
+  );
   return { balance: Number(account?.balance), journal };
 }
 
@@ -154,11 +159,16 @@ describe('three API processes on one engine process', () => {
     const fundingMinor = 50;
     for (const accountId of accounts) {
       await openAccount(apis[0]!, accountId);
-      expect((await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: fundingMinor, requestId: `${accountId}-fund` } })).deposit.__typename).toBe('DepositSuccess');
+      expect(
+        (await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: fundingMinor, requestId: `${accountId}-fund` } }))
+          .deposit.__typename,
+      ).toBe('DepositSuccess');
     }
     // 30 withdrawals of 3 per account (90 asked, 50 held): most succeed, the rest must be refused.
     const amount = 3;
-    const keys = accounts.flatMap((accountId) => Array.from({ length: 30 }, (_, i) => ({ accountId, requestId: `${accountId}-w${i}` })));
+    const keys = accounts.flatMap((accountId) =>
+      Array.from({ length: 30 }, (_, i) => ({ accountId, requestId: `${accountId}-w${i}` })),
+    );
     const answers = await Promise.all(
       keys.flatMap((key, i) =>
         [0, 1].map(async (copy) => {
@@ -167,18 +177,25 @@ describe('three API processes on one engine process', () => {
         }),
       ),
     );
-    const entries = await db.collection('ledger_entries').find({ accountId: { $in: accounts }, kind: 'withdrawal' }).toArray();
+    const entries = await db
+      .collection('ledger_entries')
+      .find({ accountId: { $in: accounts }, kind: 'withdrawal' })
+      .toArray();
     // G3: at most one entry per key, and every answered success names that one entry.
     const entryByRequest = new Map<string, string>();
     for (const entry of entries) {
       const requestId = String(entry['requestId']);
-      expect(keys.some((key) => key.requestId === requestId), String(entry._id)).toBe(true);
+      expect(
+        keys.some((key) => key.requestId === requestId),
+        String(entry._id),
+      ).toBe(true);
       expect(entryByRequest.has(requestId!), `two entries for ${requestId}`).toBe(false);
       entryByRequest.set(requestId!, String(entry._id));
     }
     for (const answer of answers) {
       const success = answer.outcome.__typename === 'WithdrawSuccess' ? answer.outcome : answer.outcome.original;
-      if (success?.__typename === 'WithdrawSuccess') expect(success.entry.id).toBe(entryByRequest.get(answer.requestId));
+      if (success?.__typename === 'WithdrawSuccess')
+        expect(success.entry.id).toBe(entryByRequest.get(answer.requestId));
     }
     // G1 and exact balances: balance = funding − amount × entries, never below zero.
     for (const accountId of accounts) {
@@ -207,18 +224,27 @@ describe('three API processes on one engine process', () => {
     }));
     const finals = await Promise.all(
       transfers.flatMap((input, i) =>
-        [0, 1].map((copy) => finalAnswer(async () => kindOf((await gql(apis[(i + copy) % 3]!, TRANSFER, { input })).transfer))),
+        [0, 1].map((copy) =>
+          finalAnswer(async () => kindOf((await gql(apis[(i + copy) % 3]!, TRANSFER, { input })).transfer)),
+        ),
       ),
     );
-    expect(finals.every((kind) => kind === 'TransferSuccess' || kind === 'DuplicateReplayed(TransferSuccess)'), finals.join()).toBe(true);
+    expect(
+      finals.every((kind) => kind === 'TransferSuccess' || kind === 'DuplicateReplayed(TransferSuccess)'),
+      finals.join(),
+    ).toBe(true);
     const totals = await Promise.all(ring.map((accountId) => balanceAndJournal(db, accountId)));
     for (const { balance, journal } of totals) expect(balance).toBe(journal);
     expect(totals.reduce((sum, t) => sum + t.balance, 0)).toBe(ring.length * openingMinor);
-    expect(await db.collection('ledger_entries').countDocuments({ accountId: { $in: ring }, kind: 'transferOut' })).toBe(transfers.length);
+    expect(
+      await db.collection('ledger_entries').countDocuments({ accountId: { $in: ring }, kind: 'transferOut' }),
+    ).toBe(transfers.length);
 
     // G4: every key again, with another amount, on the third process: refused, nothing moves.
     const reused = await Promise.all(
-      transfers.map(async (input, i) => kindOf((await gql(apis[(i + 2) % 3]!, TRANSFER, { input: { ...input, amount: input.amount + 1 } })).transfer)),
+      transfers.map(async (input, i) =>
+        kindOf((await gql(apis[(i + 2) % 3]!, TRANSFER, { input: { ...input, amount: input.amount + 1 } })).transfer),
+      ),
     );
     expect(new Set(reused)).toEqual(new Set(['IdempotencyKeyReused']));
     expect(await Promise.all(ring.map((accountId) => balanceAndJournal(db, accountId)))).toEqual(totals);
@@ -230,7 +256,15 @@ describe('three API processes on one engine process', () => {
     await gql(apis[0]!, DEPOSIT, { input: { accountId: near, amount: BALANCE_MAX - 5, requestId: `${near}-fund` } });
     const credits = await Promise.all(
       Array.from({ length: 9 }, (_, i) =>
-        finalAnswer(async () => kindOf((await gql(apis[i % 3]!, DEPOSIT_DETAIL, { input: { accountId: near, amount: 3, requestId: `${near}-c${i}` } })).deposit)),
+        finalAnswer(async () =>
+          kindOf(
+            (
+              await gql(apis[i % 3]!, DEPOSIT_DETAIL, {
+                input: { accountId: near, amount: 3, requestId: `${near}-c${i}` },
+              })
+            ).deposit,
+          ),
+        ),
       ),
     );
     expect(credits.filter((kind) => kind === 'DepositSuccess')).toHaveLength(1);
@@ -246,20 +280,34 @@ describe('three API processes on one engine process', () => {
     const ids = Array.from({ length: 6 }, (_, i) => `scale-batch-${tag}-${i}`);
     const openingMinor = 40;
     for (const accountId of ids) await openAccount(apis[0]!, accountId);
-    const funding = ids.map((accountId) => ({ kind: 'DEPOSIT', accountId, amount: openingMinor, requestId: `${accountId}-fund` }));
-    expect((await gql(apis[1]!, SUBMIT, { input: { atomic: true, moves: funding } })).submitMoves.__typename).toBe('SubmitMovesSuccess');
+    const funding = ids.map((accountId) => ({
+      kind: 'DEPOSIT',
+      accountId,
+      amount: openingMinor,
+      requestId: `${accountId}-fund`,
+    }));
+    expect((await gql(apis[1]!, SUBMIT, { input: { atomic: true, moves: funding } })).submitMoves.__typename).toBe(
+      'SubmitMovesSuccess',
+    );
     // 30 atomic batches, each a transfer of 5 and a withdrawal of 9 from the next account: each
     // account loses 9 a round of six, so the last round runs dry and its batches fail whole. Each
     // batch goes to two processes.
     const batches = Array.from({ length: 30 }, (_, b) => [
-      { kind: 'TRANSFER', accountId: ids[b % 6], toAccountId: ids[(b + 1) % 6], amount: 5, requestId: `scale-moves-${tag}-${b}-t` },
+      {
+        kind: 'TRANSFER',
+        accountId: ids[b % 6],
+        toAccountId: ids[(b + 1) % 6],
+        amount: 5,
+        requestId: `scale-moves-${tag}-${b}-t`,
+      },
       { kind: 'WITHDRAW', accountId: ids[(b + 1) % 6], amount: 9, requestId: `scale-moves-${tag}-${b}-w` },
     ]);
     const answers = await Promise.all(
       batches.flatMap((moves, b) =>
         [0, 1].map(async (copy) => {
           for (;;) {
-            const results = (await gql(apis[(b + copy) % 3]!, SUBMIT, { input: { atomic: true, moves } })).submitMoves.results as Array<{ __typename: string; original?: { __typename: string } }>;
+            const results = (await gql(apis[(b + copy) % 3]!, SUBMIT, { input: { atomic: true, moves } })).submitMoves
+              .results as Array<{ __typename: string; original?: { __typename: string } }>;
             const kinds = results.map(kindOf);
             if (!kinds.some((kind) => kind === 'RequestInProgress' || kind === 'OutcomeUnknown')) return { b, kinds };
           }
@@ -269,7 +317,9 @@ describe('three API processes on one engine process', () => {
     // B2: each batch whole (both moves' requests and entries) or absent, whatever either copy answered.
     let wholes = 0;
     for (let b = 0; b < batches.length; b += 1) {
-      const requests = await db.collection('ledger_requests').countDocuments({ requestId: { $in: batches[b]!.map((move) => move.requestId) } });
+      const requests = await db
+        .collection('ledger_requests')
+        .countDocuments({ requestId: { $in: batches[b]!.map((move) => move.requestId) } });
       const whole = requests === 2;
       expect([0, 2], `batch ${b}`).toContain(requests);
       if (whole) wholes += 1;
@@ -277,11 +327,13 @@ describe('three API processes on one engine process', () => {
       // have stood answers LinkedMoveFailed): never a part. A failed copy wrote nothing, so the
       // other copy may still have applied the batch.
       const isApplied = (kind: string) => kind.endsWith('Success') || kind.endsWith('Success)');
-      const applied = answers.filter((answer) => answer.b === b).map(({ kinds }) => {
-        const allApplied = kinds.every(isApplied);
-        if (!allApplied) expect(kinds.filter(isApplied), `batch ${b}: ${kinds}`).toEqual([]);
-        return allApplied;
-      });
+      const applied = answers
+        .filter((answer) => answer.b === b)
+        .map(({ kinds }) => {
+          const allApplied = kinds.every(isApplied);
+          if (!allApplied) expect(kinds.filter(isApplied), `batch ${b}: ${kinds}`).toEqual([]);
+          return allApplied;
+        });
       expect(applied.some(Boolean), `batch ${b}`).toBe(whole);
     }
     expect(wholes).toBeGreaterThan(0);
@@ -292,95 +344,147 @@ describe('three API processes on one engine process', () => {
       expect(balance).toBe(journal);
       expect(balance).toBeGreaterThanOrEqual(0);
     }
-    const entries = await db.collection('ledger_entries').find({ requestId: new RegExp(`^scale-moves-${tag}-`) }).toArray();
+    const entries = await db
+      .collection('ledger_entries')
+      .find({ requestId: new RegExp(`^scale-moves-${tag}-`) })
+      .toArray();
     expect(new Set(entries.map((entry) => entry._id)).size).toBe(entries.length);
-    const applied = await db.collection('ledger_requests').countDocuments({ requestId: new RegExp(`^scale-moves-${tag}-`) });
-    expect(entries.length).toBe(applied * 3 / 2); // a transfer's two entries and a withdrawal's one
+    const applied = await db
+      .collection('ledger_requests')
+      .countDocuments({ requestId: new RegExp(`^scale-moves-${tag}-`) });
+    expect(entries.length).toBe((applied * 3) / 2); // a transfer's two entries and a withdrawal's one
   }, 120_000);
 
-  it('keeps every key final and applied at most once when a fourth process is SIGKILLed mid-burst (G5, G1, G3)', async () => {
-    const tag = randomBytes(3).toString('hex');
-    const victim = await startApi();
-    const accounts = [`scale-g5-${tag}-a`, `scale-g5-${tag}-b`];
-    const fundingMinor = 200;
-    const amount = 5;
-    for (const accountId of accounts) {
-      await openAccount(apis[0]!, accountId);
-      await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: fundingMinor, requestId: `${accountId}-fund` } });
-    }
-    // 60 withdrawals per account (300 asked, 200 held), sent round-robin over all four; the
-    // fourth is killed once 8 of its 30 answers came back, whatever it has in flight.
-    const keys = Array.from({ length: 120 }, (_, i) => ({ accountId: accounts[i % 2]!, amount, requestId: `scale-g5-${tag}-w${i}` }));
-    const targets = [...apis, victim];
-    let victimAnswers = 0;
-    let cut = 0;
-    await inLanes(keys.length, 16, async (i) => {
-      const target = targets[i % 4]!;
-      if (target === victim && victim.main.child.signalCode) return;
-      await gql(target, WITHDRAW, { input: keys[i] }).then(
-        () => {
-          if (target === victim && ++victimAnswers === 8) victim.main.child.kill('SIGKILL');
-        },
-        () => void cut++, // the connection died with the fourth process
+  it(
+    'keeps every key final and applied at most once when a fourth process is SIGKILLed mid-burst (G5, G1, G3)',
+    async () => {
+      const tag = randomBytes(3).toString('hex');
+      const victim = await startApi();
+      const accounts = [`scale-g5-${tag}-a`, `scale-g5-${tag}-b`];
+      const fundingMinor = 200;
+      const amount = 5;
+      for (const accountId of accounts) {
+        await openAccount(apis[0]!, accountId);
+        await gql(apis[1]!, DEPOSIT, { input: { accountId, amount: fundingMinor, requestId: `${accountId}-fund` } });
+      }
+      // 60 withdrawals per account (300 asked, 200 held), sent round-robin over all four; the
+      // fourth is killed once 8 of its 30 answers came back, whatever it has in flight.
+      const keys = Array.from({ length: 120 }, (_, i) => ({
+        accountId: accounts[i % 2]!,
+        amount,
+        requestId: `scale-g5-${tag}-w${i}`,
+      }));
+      const targets = [...apis, victim];
+      let victimAnswers = 0;
+      let cut = 0;
+      await inLanes(keys.length, 16, async (i) => {
+        const target = targets[i % 4]!;
+        if (target === victim && victim.main.child.signalCode) return;
+        await gql(target, WITHDRAW, { input: keys[i] }).then(
+          () => {
+            if (target === victim && ++victimAnswers === 8) victim.main.child.kill('SIGKILL');
+          },
+          () => void cut++, // the connection died with the fourth process
+        );
+      });
+      console.log(
+        `threeProcesses G5: the fourth process answered ${victimAnswers} withdrawals, ${cut} were cut by its SIGKILL`,
       );
-    });
-    console.log(`threeProcesses G5: the fourth process answered ${victimAnswers} withdrawals, ${cut} were cut by its SIGKILL`);
-    if (!victim.main.child.signalCode) victim.main.child.kill('SIGKILL');
-    expect(await victim.main.exited).toMatchObject({ signal: 'SIGKILL' });
+      if (!victim.main.child.signalCode) victim.main.child.kill('SIGKILL');
+      expect(await victim.main.exited).toMatchObject({ signal: 'SIGKILL' });
 
-    // Every key, retried by its caller on the survivors with the same key, ends final.
-    const finals = new Map<string, string>();
-    await inLanes(keys.length, 16, async (i) => {
-      finals.set(keys[i]!.requestId, await finalAnswer(async () => kindOf((await gql(apis[i % 3]!, WITHDRAW, { input: keys[i] })).withdraw)));
-    });
-    const entries = await db.collection('ledger_entries').find({ accountId: { $in: accounts }, kind: 'withdrawal' }).toArray();
-    const entryKeys = entries.map((entry) => String(entry['requestId']));
-    expect(new Set(entryKeys).size).toBe(entryKeys.length); // G3: one entry per key at most
-    for (const { requestId } of keys) {
-      const final = finals.get(requestId)!;
-      const applied = final === 'WithdrawSuccess' || final === 'DuplicateReplayed(WithdrawSuccess)';
-      expect(applied || final === 'InsufficientFunds' || final === 'DuplicateReplayed(InsufficientFunds)', `${requestId}: ${final}`).toBe(true);
-      expect(entryKeys.includes(requestId), `${requestId}: ${final}`).toBe(applied);
-    }
-    for (const accountId of accounts) {
-      // G1 and G2: the balance is exactly what the journal says, 40 withdrawals of 5, never below zero.
-      expect(await balanceAndJournal(db, accountId)).toEqual({ balance: 0, journal: 0 });
-    }
-    // G5: every key was decided, none left pending by the process that died.
-    const requests = await db.collection('ledger_requests').find({ requestId: { $in: keys.map((key) => key.requestId) } }).toArray();
-    expect(requests).toHaveLength(keys.length);
-    expect(requests.filter((request) => request['status'] !== 'applied' && request['status'] !== 'rejected')).toEqual([]);
-    // The projection lease never stays with the dead process: one of the three holds it.
-    await waitFor(
-      async () => {
-        const holder = (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder;
-        return holder && apis.some((api) => holder.includes(`:${api.pid}:`)) ? holder : undefined;
-      },
-      'the lease on one of the three',
-      LEASE_MOVE_TIMEOUT_MS,
-    );
-  }, START_TIMEOUT_MS + LEASE_MOVE_TIMEOUT_MS + 180_000);
+      // Every key, retried by its caller on the survivors with the same key, ends final.
+      const finals = new Map<string, string>();
+      await inLanes(keys.length, 16, async (i) => {
+        finals.set(
+          keys[i]!.requestId,
+          await finalAnswer(async () => kindOf((await gql(apis[i % 3]!, WITHDRAW, { input: keys[i] })).withdraw)),
+        );
+      });
+      const entries = await db
+        .collection('ledger_entries')
+        .find({ accountId: { $in: accounts }, kind: 'withdrawal' })
+        .toArray();
+      const entryKeys = entries.map((entry) => String(entry['requestId']));
+      expect(new Set(entryKeys).size).toBe(entryKeys.length); // G3: one entry per key at most
+      for (const { requestId } of keys) {
+        const final = finals.get(requestId)!;
+        const applied = final === 'WithdrawSuccess' || final === 'DuplicateReplayed(WithdrawSuccess)';
+        expect(
+          applied || final === 'InsufficientFunds' || final === 'DuplicateReplayed(InsufficientFunds)',
+          `${requestId}: ${final}`,
+        ).toBe(true);
+        expect(entryKeys.includes(requestId), `${requestId}: ${final}`).toBe(applied);
+      }
+      for (const accountId of accounts) {
+        // G1 and G2: the balance is exactly what the journal says, 40 withdrawals of 5, never below zero.
+        expect(await balanceAndJournal(db, accountId)).toEqual({ balance: 0, journal: 0 });
+      }
+      // G5: every key was decided, none left pending by the process that died.
+      const requests = await db
+        .collection('ledger_requests')
+        .find({ requestId: { $in: keys.map((key) => key.requestId) } })
+        .toArray();
+      expect(requests).toHaveLength(keys.length);
+      expect(requests.filter((request) => request['status'] !== 'applied' && request['status'] !== 'rejected')).toEqual(
+        [],
+      );
+      // The projection lease never stays with the dead process: one of the three holds it.
+      await waitFor(
+        async () => {
+          const holder = (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder;
+          return holder && apis.some((api) => holder.includes(`:${api.pid}:`)) ? holder : undefined;
+        },
+        'the lease on one of the three',
+        LEASE_MOVE_TIMEOUT_MS,
+      );
+    },
+    START_TIMEOUT_MS + LEASE_MOVE_TIMEOUT_MS + 180_000,
+  );
 
-  it('moves the projection lease to a survivor when its holder is SIGKILLed, and the survivor projects', async () => {
-    const lease = await waitFor(async () => (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder, 'a lease holder', 60_000);
-    const holder = apis.find((api) => lease.includes(`:${api.pid}:`));
-    expect(holder, lease).toBeDefined();
-    holder!.main.child.kill('SIGKILL');
-    await holder!.main.exited;
-    const survivors = apis.filter((api) => api !== holder);
-    const next = await waitFor(async () => {
-      const doc = await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME });
-      return doc && doc.holder !== lease ? doc.holder : undefined;
-    }, 'the lease to move', LEASE_MOVE_TIMEOUT_MS);
-    expect(survivors.some((api) => next.includes(`:${api.pid}:`)), next).toBe(true);
+  it(
+    'moves the projection lease to a survivor when its holder is SIGKILLed, and the survivor projects',
+    async () => {
+      const lease = await waitFor(
+        async () => (await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME }))?.holder,
+        'a lease holder',
+        60_000,
+      );
+      const holder = apis.find((api) => lease.includes(`:${api.pid}:`));
+      expect(holder, lease).toBeDefined();
+      holder!.main.child.kill('SIGKILL');
+      await holder!.main.exited;
+      const survivors = apis.filter((api) => api !== holder);
+      const next = await waitFor(
+        async () => {
+          const doc = await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME });
+          return doc && doc.holder !== lease ? doc.holder : undefined;
+        },
+        'the lease to move',
+        LEASE_MOVE_TIMEOUT_MS,
+      );
+      expect(
+        survivors.some((api) => next.includes(`:${api.pid}:`)),
+        next,
+      ).toBe(true);
 
-    // A withdrawal after the kill becomes a payout: the new holder projects.
-    const accountId = `scale-after-kill-${randomBytes(3).toString('hex')}`;
-    await openAccount(survivors[0]!, accountId);
-    await gql(survivors[0]!, DEPOSIT, { input: { accountId, amount: 10, requestId: `${accountId}-fund` } });
-    const withdrawn = await gql(survivors[1]!, WITHDRAW, { input: { accountId, amount: 4, requestId: `${accountId}-w` } });
-    expect(withdrawn.withdraw.__typename).toBe('WithdrawSuccess');
-    await waitFor(async () => (await db.collection('workItems').countDocuments({ kind: 'PAYOUT', 'payload.entryId': withdrawn.withdraw.entry.id })) === 1, 'the payout', 60_000);
-  }, LEASE_MOVE_TIMEOUT_MS + 120_000);
+      // A withdrawal after the kill becomes a payout: the new holder projects.
+      const accountId = `scale-after-kill-${randomBytes(3).toString('hex')}`;
+      await openAccount(survivors[0]!, accountId);
+      await gql(survivors[0]!, DEPOSIT, { input: { accountId, amount: 10, requestId: `${accountId}-fund` } });
+      const withdrawn = await gql(survivors[1]!, WITHDRAW, {
+        input: { accountId, amount: 4, requestId: `${accountId}-w` },
+      });
+      expect(withdrawn.withdraw.__typename).toBe('WithdrawSuccess');
+      await waitFor(
+        async () =>
+          (await db
+            .collection('workItems')
+            .countDocuments({ kind: 'PAYOUT', 'payload.entryId': withdrawn.withdraw.entry.id })) === 1,
+        'the payout',
+        60_000,
+      );
+    },
+    LEASE_MOVE_TIMEOUT_MS + 120_000,
+  );
 });
-

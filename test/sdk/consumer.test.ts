@@ -23,7 +23,16 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 /** What the tarball and the example need besides the SDK, packed from the repo's own copies. */
-const PACKED_DEPENDENCIES = ['graphql-ws', '@opentelemetry/api', '@graphql-typed-document-node/core', 'graphql', 'ws', '@types/node', 'undici-types', '@types/ws'];
+const PACKED_DEPENDENCIES = [
+  'graphql-ws',
+  '@opentelemetry/api',
+  '@graphql-typed-document-node/core',
+  'graphql',
+  'ws',
+  '@types/node',
+  'undici-types',
+  '@types/ws',
+];
 
 function readmeExample(readme: string): string {
   const block = /<!-- sdk-example:start -->\s*```ts\n([\s\S]*?)```\s*<!-- sdk-example:end -->/.exec(readme);
@@ -51,7 +60,11 @@ function installedByReadme(readme: string): string[] {
 }
 
 /** Runs a compiled program with the API's URL and key, to its end; its exit code and output. */
-async function runToEnd(project: string, file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+async function runToEnd(
+  project: string,
+  file: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   const child = spawn(process.execPath, [file], { cwd: project, env: { PATH: process.env['PATH'], ...env } });
   let stdout = '';
@@ -66,9 +79,15 @@ async function runToEnd(project: string, file: string, env: Record<string, strin
 
 type Packed = { name: string; filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
 
-async function pack(specs: string[], destination: string, options: { cwd?: string; scripts?: boolean } = {}): Promise<Packed[]> {
+async function pack(
+  specs: string[],
+  destination: string,
+  options: { cwd?: string; scripts?: boolean } = {},
+): Promise<Packed[]> {
   const flags = options.scripts ? [] : ['--ignore-scripts'];
-  const { stdout } = await run('npm', ['pack', '--json', ...flags, '--pack-destination', destination, ...specs], { cwd: options.cwd ?? ROOT });
+  const { stdout } = await run('npm', ['pack', '--json', ...flags, '--pack-destination', destination, ...specs], {
+    cwd: options.cwd ?? ROOT,
+  });
   // npm prints the lifecycle scripts' output before the JSON when scripts run.
   return JSON.parse(stdout.slice(stdout.search(/^\[/m))) as Packed[];
 }
@@ -79,7 +98,10 @@ async function pack(specs: string[], destination: string, options: { cwd?: strin
  */
 async function unbuiltSdkCopy(into: string): Promise<string> {
   const sdk = join(into, 'packages/sdk');
-  await cp(`${ROOT}packages/sdk`, sdk, { recursive: true, filter: (source) => !/[\\/](dist|node_modules)$/.test(source) });
+  await cp(`${ROOT}packages/sdk`, sdk, {
+    recursive: true,
+    filter: (source) => !/[\\/](dist|node_modules)$/.test(source),
+  });
   await symlink(`${ROOT}node_modules`, join(into, 'node_modules'), 'dir');
   return sdk;
 }
@@ -102,9 +124,16 @@ describe('the packed SDK in a project outside the repository', () => {
     await mkdir(deps);
     const [sdk] = await pack([], dir, { cwd: source, scripts: true });
     const files = sdk!.files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'trusted-documents.json']));
-    const packed = await pack(PACKED_DEPENDENCIES.map((name) => `./node_modules/${name}`), deps);
-    console.log(`@precondition/sdk tarball: ${sdk!.filename}, ${sdk!.size} bytes packed, ${sdk!.unpackedSize} unpacked`);
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'trusted-documents.json']),
+    );
+    const packed = await pack(
+      PACKED_DEPENDENCIES.map((name) => `./node_modules/${name}`),
+      deps,
+    );
+    console.log(
+      `@precondition/sdk tarball: ${sdk!.filename}, ${sdk!.size} bytes packed, ${sdk!.unpackedSize} unpacked`,
+    );
 
     const project = join(dir, 'consumer');
     await mkdir(project);
@@ -112,8 +141,21 @@ describe('the packed SDK in a project outside the repository', () => {
       ['@precondition/sdk', `file:../${sdk!.filename}`],
       ...packed.map((dep) => [dep.name, `file:../deps/${dep.filename}`]),
     ]);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2));
-    const tsconfig = { compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], outDir: 'dist' }, files: ['example.ts', 'sdk-readme.ts'] };
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2),
+    );
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        types: ['node'],
+        outDir: 'dist',
+      },
+      files: ['example.ts', 'sdk-readme.ts'],
+    };
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
     await writeFile(join(project, 'example.ts'), readmeExample(await readFile(`${ROOT}README.md`, 'utf8')));
     const sdkReadme = await readFile(`${ROOT}packages/sdk/README.md`, 'utf8');
@@ -124,11 +166,15 @@ describe('the packed SDK in a project outside the repository', () => {
     for (const name of named.filter((name) => name !== 'typescript')) expect(PACKED_DEPENDENCIES).toContain(name);
 
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project });
-    const installed = JSON.parse(await readFile(join(project, 'node_modules/@precondition/sdk/package.json'), 'utf8')) as { version: string };
+    const installed = JSON.parse(
+      await readFile(join(project, 'node_modules/@precondition/sdk/package.json'), 'utf8'),
+    ) as { version: string };
     expect(installed.version).toBe('0.1.0');
-    await run(`${ROOT}node_modules/.bin/tsc`, ['-p', 'tsconfig.json', '--strict'], { cwd: project }).catch((error: { stdout?: string; message: string }) => {
-      throw new Error(`the examples do not compile under --strict:\n${error.stdout ?? error.message}`);
-    });
+    await run(`${ROOT}node_modules/.bin/tsc`, ['-p', 'tsconfig.json', '--strict'], { cwd: project }).catch(
+      (error: { stdout?: string; message: string }) => {
+        throw new Error(`the examples do not compile under --strict:\n${error.stdout ?? error.message}`);
+      },
+    );
 
     const env = { PRECONDITION_URL: app.url, PRECONDITION_API_KEY: app.keys.admin };
     const example = await runToEnd(project, 'dist/example.js', env);
@@ -147,7 +193,10 @@ describe('the packed SDK in a project outside the repository', () => {
     console.log(`SDK README program output (${program.ms} ms):\n${program.stdout}${program.stderr}`);
     expect(program.code, program.stderr).toBe(0);
     expect(program.stderr).toBe('');
-    const lines = program.stdout.trim().split('\n').map((line) => line.replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g, '<uuid>'));
+    const lines = program.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g, '<uuid>'));
     // The creation's event arrives if the subscription was open by then (usually); the rest always.
     expect(lines.filter((line) => line !== 'event: EMAIL PENDING version 1').sort()).toEqual(
       [

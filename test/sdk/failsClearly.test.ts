@@ -14,7 +14,12 @@ import { startTcpProxy, type TcpProxy } from './support/tcpProxy.ts';
 
 type StatusEvent = Event<'workItemStatusChanged'>;
 
-const itemIdOf = (event: StatusEvent) => match(event, { WorkItemStatusChanged: (e) => e.itemId, ResyncRequired: (e) => `resync ${e.reason}`, unknown: (e) => e.__typename });
+const itemIdOf = (event: StatusEvent) =>
+  match(event, {
+    WorkItemStatusChanged: (e) => e.itemId,
+    ResyncRequired: (e) => `resync ${e.reason}`,
+    unknown: (e) => e.__typename,
+  });
 
 async function take(events: AsyncIterator<StatusEvent>, count: number): Promise<string[]> {
   const taken: string[] = [];
@@ -37,11 +42,17 @@ async function closedPort(): Promise<number> {
 
 describe('configuration mistakes, thrown at once', () => {
   it('refuses a bad URL, an empty key and a key with its Bearer prefix, naming the option', () => {
-    expect(() => createClient({ url: 'localhost:4000/graphql', apiKey: 'k' })).toThrow(/options\.url must be an absolute http:\/\/ or https:\/\/ URL .*got "localhost:4000\/graphql"/);
+    expect(() => createClient({ url: 'localhost:4000/graphql', apiKey: 'k' })).toThrow(
+      /options\.url must be an absolute http:\/\/ or https:\/\/ URL .*got "localhost:4000\/graphql"/,
+    );
     expect(() => createClient({ url: 'http://127.0.0.1:1/graphql', apiKey: '' })).toThrow(/options\.apiKey is empty/);
     expect(() => createClient({ url: 'http://127.0.0.1:1/graphql', apiKey: 'Bearer abc' })).toThrow(/bare token/);
-    expect(() => createClient({ url: 'http://127.0.0.1:1/graphql', apiKey: 'k', wsUrl: 'http://x/graphql' })).toThrow(/wsUrl must be a ws:\/\/ or wss:\/\/ URL/);
-    expect(() => createClient({ url: 'http://127.0.0.1:1/graphql', apiKey: 'k', subscriptionRetry: { maxAttempts: 0 } })).toThrow(/subscriptionRetry\.maxAttempts must be at least 1/);
+    expect(() => createClient({ url: 'http://127.0.0.1:1/graphql', apiKey: 'k', wsUrl: 'http://x/graphql' })).toThrow(
+      /wsUrl must be a ws:\/\/ or wss:\/\/ URL/,
+    );
+    expect(() =>
+      createClient({ url: 'http://127.0.0.1:1/graphql', apiKey: 'k', subscriptionRetry: { maxAttempts: 0 } }),
+    ).toThrow(/subscriptionRetry\.maxAttempts must be at least 1/);
   });
 
   it('throws from the subscribe call itself when the runtime has no WebSocket, saying what to pass', () => {
@@ -49,7 +60,9 @@ describe('configuration mistakes, thrown at once', () => {
     delete (globalThis as { WebSocket?: unknown }).WebSocket;
     try {
       const client = createClient({ url: 'http://127.0.0.1:1/graphql', apiKey: 'k' });
-      expect(() => client.subscribe.workItemStatusChanged()).toThrow(/subscribe\.workItemStatusChanged: no WebSocket implementation: .*pass createClient\(\{ webSocketImpl \}\)/);
+      expect(() => client.subscribe.workItemStatusChanged()).toThrow(
+        /subscribe\.workItemStatusChanged: no WebSocket implementation: .*pass createClient\(\{ webSocketImpl \}\)/,
+      );
     } finally {
       if (saved !== undefined) (globalThis as { WebSocket?: unknown }).WebSocket = saved;
     }
@@ -57,9 +70,18 @@ describe('configuration mistakes, thrown at once', () => {
 
   it('puts the cause chain in the message of a network failure', async () => {
     const port = await closedPort();
-    const client = createClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: 'k', retry: { maxAttempts: 2, baseDelayMs: 1 } });
-    const error = (await client.health().then(() => null, (e: unknown) => e)) as Error;
-    expect(error.message).toMatch(new RegExp(`^NETWORK_ERROR after 2 attempts: fetch failed: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+    const client = createClient({
+      url: `http://127.0.0.1:${port}/graphql`,
+      apiKey: 'k',
+      retry: { maxAttempts: 2, baseDelayMs: 1 },
+    });
+    const error = (await client.health().then(
+      () => null,
+      (e: unknown) => e,
+    )) as Error;
+    expect(error.message).toMatch(
+      new RegExp(`^NETWORK_ERROR after 2 attempts: fetch failed: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`),
+    );
   });
 });
 
@@ -72,7 +94,8 @@ describe('subscriptions that fail clearly and stay alive', () => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const created = await service.createWorkItem({ kind });
-      if (created.__typename !== 'CreateWorkItemSuccess') throw new Error(`createWorkItem answered ${created.__typename}`);
+      if (created.__typename !== 'CreateWorkItemSuccess')
+        throw new Error(`createWorkItem answered ${created.__typename}`);
       ids.push(created.item.id);
     }
     return ids;
@@ -89,16 +112,26 @@ describe('subscriptions that fail clearly and stay alive', () => {
 
   it('says why a subscription was refused: the code, the server message and the roles that may', async () => {
     const worker = createClient({ url: app.url, apiKey: app.keys.worker, webSocketImpl: WebSocket });
-    await expect(worker.subscribe.ledgerEntryAdded().next()).rejects.toThrow('FORBIDDEN: Role worker may not use ledgerEntryAdded (allowed: ops, service, admin)');
+    await expect(worker.subscribe.ledgerEntryAdded().next()).rejects.toThrow(
+      'FORBIDDEN: Role worker may not use ledgerEntryAdded (allowed: ops, service, admin)',
+    );
     await worker.close();
     const dashboard = createClient({ url: app.url, apiKey: app.keys.dashboard, webSocketImpl: WebSocket });
-    await expect(dashboard.subscribe.workItemStatusChanged().next()).rejects.toThrow(/^FORBIDDEN: role dashboard may open no subscription \(allowed: ops, worker, service, admin\)/);
+    await expect(dashboard.subscribe.workItemStatusChanged().next()).rejects.toThrow(
+      /^FORBIDDEN: role dashboard may open no subscription \(allowed: ops, worker, service, admin\)/,
+    );
     await dashboard.close();
   });
 
   it('keeps resuming through an outage longer than the mutation policy allows (its own policy: forever by default)', async () => {
     // The mutation policy is 2 attempts here: a subscription governed by it would give up.
-    const ops = createClient({ url: proxy.url(app.url), apiKey: app.keys.ops, webSocketImpl: WebSocket, retry: { maxAttempts: 2 }, subscriptionRetry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    const ops = createClient({
+      url: proxy.url(app.url),
+      apiKey: app.keys.ops,
+      webSocketImpl: WebSocket,
+      retry: { maxAttempts: 2 },
+      subscriptionRetry: { baseDelayMs: 1, maxDelayMs: 5 },
+    });
     const before = subscriberCount();
     const events = ops.subscribe.workItemStatusChanged({ kinds: ['SDK_OUTAGE'] });
     const first = events.next();
@@ -121,7 +154,13 @@ describe('subscriptions that fail clearly and stay alive', () => {
   });
 
   it('notices a socket that hangs without closing (no pong) and resumes from the last cursor on a new socket', async () => {
-    const ops = createClient({ url: proxy.url(app.url), apiKey: app.keys.ops, webSocketImpl: WebSocket, keepAlive: { intervalMs: 100, pongTimeoutMs: 300 }, subscriptionRetry: { baseDelayMs: 1 } });
+    const ops = createClient({
+      url: proxy.url(app.url),
+      apiKey: app.keys.ops,
+      webSocketImpl: WebSocket,
+      keepAlive: { intervalMs: 100, pongTimeoutMs: 300 },
+      subscriptionRetry: { baseDelayMs: 1 },
+    });
     const before = subscriberCount();
     const events = ops.subscribe.workItemStatusChanged({ kinds: ['SDK_HANG'] });
     const first = events.next();

@@ -11,7 +11,12 @@ import { failCommand } from '../support/failPoints.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { recordingFetch, UUID_V4 } from './support/fetches.ts';
 
-const writeConcernError = { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } };
+const writeConcernError = {
+  code: 64,
+  codeName: 'WriteConcernFailed',
+  errmsg: 'waiting for replication timed out',
+  errInfo: { wtimeout: true },
+};
 
 let emulator: RunningEmulator;
 let app: TestApp;
@@ -37,7 +42,10 @@ describe('a lost reply', () => {
   it('retries an OutcomeUnknown with the same key until the move is decided: applied once', async () => {
     await admin.openAccount({ accountId: 'sdk-lost', currency: 'EUR' });
     await admin.deposit({ accountId: 'sdk-lost', amount: 100 });
-    turnOff = await failCommand(app.client, app.client.options.appName!, 'alwaysOn', { failCommands: ['commitTransaction'], closeConnection: true });
+    turnOff = await failCommand(app.client, app.client.options.appName!, 'alwaysOn', {
+      failCommands: ['commitTransaction'],
+      closeConnection: true,
+    });
     // The first answer (OutcomeUnknown) is what clears the fault, so the retry is what applies the move.
     const answers: string[] = [];
     const { fetch, bodies } = recordingFetch([], async () => {
@@ -68,7 +76,12 @@ describe('a lost reply', () => {
   it('needs no retry when the commit applied but its reply carried a writeConcernError: the server settles it', async () => {
     await admin.openAccount({ accountId: 'sdk-wce', currency: 'EUR' });
     await admin.deposit({ accountId: 'sdk-wce', amount: 100 });
-    turnOff = await failCommand(app.client, app.client.options.appName!, { times: 1 }, { failCommands: ['commitTransaction'], writeConcernError });
+    turnOff = await failCommand(
+      app.client,
+      app.client.options.appName!,
+      { times: 1 },
+      { failCommands: ['commitTransaction'], writeConcernError },
+    );
     const result = await admin.withdraw({ accountId: 'sdk-wce', amount: 40 });
     expect(result).toMatchObject({ __typename: 'WithdrawSuccess', account: { balance: 60 } });
     expect(result.$meta.attempts).toBe(1);
@@ -85,11 +98,19 @@ describe('a lost reply', () => {
       if (++sent === 1) throw new TypeError('fetch failed: socket hang up');
       return response;
     };
-    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch: losesFirstReply, retry: { baseDelayMs: 1 } });
+    const client = createClient({
+      url: app.url,
+      apiKey: app.keys.admin,
+      fetch: losesFirstReply,
+      retry: { baseDelayMs: 1 },
+    });
 
     const result = await client.transfer({ fromAccountId: 'sdk-from', toAccountId: 'sdk-to', amount: 30 });
 
-    expect(result).toMatchObject({ __typename: 'DuplicateReplayed', original: { __typename: 'TransferSuccess', from: { balance: 70 }, to: { balance: 30 } } });
+    expect(result).toMatchObject({
+      __typename: 'DuplicateReplayed',
+      original: { __typename: 'TransferSuccess', from: { balance: 70 }, to: { balance: 30 } },
+    });
     expect(result.$meta.attempts).toBe(2);
     expect(await admin.account('sdk-from')).toMatchObject({ balance: 70 });
     expect(await admin.account('sdk-to')).toMatchObject({ balance: 30 });

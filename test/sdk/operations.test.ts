@@ -4,7 +4,13 @@
 // branch; retries happen with the same key exactly on what the contract lists, never on
 // BAD_USER_INPUT, FORBIDDEN or UNAUTHENTICATED.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, match, PreconditionError, type FetchLike, type PreconditionClient } from '../../packages/sdk/src/index.ts';
+import {
+  createClient,
+  match,
+  PreconditionError,
+  type FetchLike,
+  type PreconditionClient,
+} from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testMongoEngine } from '../support/mongo.ts';
 import { recordingFetch, UUID_V4 } from './support/fetches.ts';
@@ -22,12 +28,19 @@ afterAll(async () => {
 describe('queries and mutations', () => {
   it('moves money through openAccount, deposit, withdraw and transfer, and reads it back through every ledger query', async () => {
     const opened = await admin.openAccount({ accountId: 'sdk-a', currency: 'EUR' });
-    expect(opened).toMatchObject({ __typename: 'OpenAccountSuccess', account: { id: 'sdk-a', balance: 0, currency: 'EUR' } });
+    expect(opened).toMatchObject({
+      __typename: 'OpenAccountSuccess',
+      account: { id: 'sdk-a', balance: 0, currency: 'EUR' },
+    });
     expect(opened.$meta).toEqual({ idempotencyKey: null, attempts: 1 });
     await admin.openAccount({ accountId: 'sdk-b', currency: 'EUR' });
 
     const deposit = await admin.deposit({ accountId: 'sdk-a', amount: 100 });
-    expect(deposit).toMatchObject({ __typename: 'DepositSuccess', account: { balance: 100 }, entry: { kind: 'deposit', amount: 100 } });
+    expect(deposit).toMatchObject({
+      __typename: 'DepositSuccess',
+      account: { balance: 100 },
+      entry: { kind: 'deposit', amount: 100 },
+    });
     expect(deposit.$meta.idempotencyKey).toMatch(UUID_V4);
     expect(deposit.__typename === 'DepositSuccess' && deposit.entry.requestId).toBe(deposit.$meta.idempotencyKey);
 
@@ -35,8 +48,15 @@ describe('queries and mutations', () => {
     expect(withdraw).toMatchObject({ __typename: 'WithdrawSuccess', account: { balance: 70 } });
     expect(withdraw.$meta).toEqual({ idempotencyKey: 'sdk-w-1', attempts: 1 });
     const replay = await admin.withdraw({ accountId: 'sdk-a', amount: 30, requestId: 'sdk-w-1' });
-    expect(replay).toMatchObject({ __typename: 'DuplicateReplayed', requestId: 'sdk-w-1', original: { __typename: 'WithdrawSuccess' } });
-    expect(await admin.withdraw({ accountId: 'sdk-a', amount: 1000 })).toMatchObject({ __typename: 'InsufficientFunds', balance: 70 });
+    expect(replay).toMatchObject({
+      __typename: 'DuplicateReplayed',
+      requestId: 'sdk-w-1',
+      original: { __typename: 'WithdrawSuccess' },
+    });
+    expect(await admin.withdraw({ accountId: 'sdk-a', amount: 1000 })).toMatchObject({
+      __typename: 'InsufficientFunds',
+      balance: 70,
+    });
 
     const transfer = await admin.transfer({ fromAccountId: 'sdk-a', toAccountId: 'sdk-b', amount: 20 });
     expect(transfer).toMatchObject({ __typename: 'TransferSuccess', from: { balance: 50 }, to: { balance: 20 } });
@@ -57,32 +77,62 @@ describe('queries and mutations', () => {
     expect(created.__typename).toBe('CreateWorkItemSuccess');
     expect(created.$meta.idempotencyKey).toMatch(UUID_V4);
     if (created.__typename !== 'CreateWorkItemSuccess') throw new Error('not created');
-    const again = await admin.createWorkItem({ kind: 'SDK_JOB', payload: { n: 1 }, maxAttempts: 1, idempotencyKey: created.$meta.idempotencyKey! });
-    expect(again).toMatchObject({ __typename: 'DuplicateReplayed', original: { __typename: 'CreateWorkItemSuccess', item: { id: created.item.id } } });
+    const again = await admin.createWorkItem({
+      kind: 'SDK_JOB',
+      payload: { n: 1 },
+      maxAttempts: 1,
+      idempotencyKey: created.$meta.idempotencyKey!,
+    });
+    expect(again).toMatchObject({
+      __typename: 'DuplicateReplayed',
+      original: { __typename: 'CreateWorkItemSuccess', item: { id: created.item.id } },
+    });
 
     const claimed = await admin.claimWorkItem({ workerId: 'sdk-worker', kinds: ['SDK_JOB'] });
     if (claimed.__typename !== 'ClaimSuccess') throw new Error(`claim answered ${claimed.__typename}`);
     expect(claimed.item).toMatchObject({ id: created.item.id, status: 'PROCESSING', lockedBy: 'sdk-worker' });
-    expect(await admin.claimWorkItem({ workerId: 'sdk-worker', kinds: ['SDK_JOB'] })).toMatchObject({ __typename: 'NothingToClaim' });
-    const beat = await admin.heartbeatWorkItem({ id: claimed.item.id, workerId: 'sdk-worker', version: claimed.item.version });
+    expect(await admin.claimWorkItem({ workerId: 'sdk-worker', kinds: ['SDK_JOB'] })).toMatchObject({
+      __typename: 'NothingToClaim',
+    });
+    const beat = await admin.heartbeatWorkItem({
+      id: claimed.item.id,
+      workerId: 'sdk-worker',
+      version: claimed.item.version,
+    });
     if (beat.__typename !== 'HeartbeatSuccess') throw new Error(`heartbeat answered ${beat.__typename}`);
-    const failed = await admin.completeWorkItem({ id: claimed.item.id, workerId: 'sdk-worker', version: beat.item.version, outcome: 'FAILED' });
+    const failed = await admin.completeWorkItem({
+      id: claimed.item.id,
+      workerId: 'sdk-worker',
+      version: beat.item.version,
+      outcome: 'FAILED',
+    });
     if (failed.__typename !== 'CompleteSuccess') throw new Error(`complete answered ${failed.__typename}`);
     expect(failed.item.status).toBe('FAILED');
     const requeued = await admin.requeueWorkItem({ id: failed.item.id, version: failed.item.version });
     expect(requeued).toMatchObject({ __typename: 'RequeueSuccess', item: { status: 'PENDING' } });
-    expect(await admin.requeueWorkItem({ id: failed.item.id, version: failed.item.version })).toMatchObject({ __typename: 'ConflictLost', operation: 'requeue' });
+    expect(await admin.requeueWorkItem({ id: failed.item.id, version: failed.item.version })).toMatchObject({
+      __typename: 'ConflictLost',
+      operation: 'requeue',
+    });
 
-    expect(await admin.workItem(created.item.id)).toMatchObject({ id: created.item.id, status: 'PENDING', payload: { n: 1 } });
+    expect(await admin.workItem(created.item.id)).toMatchObject({
+      id: created.item.id,
+      status: 'PENDING',
+      payload: { n: 1 },
+    });
     expect((await admin.workItems({ kind: 'SDK_JOB' })).items.map((item) => item.id)).toEqual([created.item.id]);
     const stats = await admin.workQueueStats();
     expect(stats.counts).toContainEqual({ kind: 'SDK_JOB', status: 'PENDING', count: 1 });
     expect((await admin.health()).engine).toBe(testMongoEngine().kind);
   });
 
-  it('reads the console charts\' moveOutcomes and liveFeeds', async () => {
+  it("reads the console charts' moveOutcomes and liveFeeds", async () => {
     await admin.openAccount({ accountId: 'sdk-charts', currency: 'EUR' });
-    expect(await admin.moveOutcomes()).toContainEqual({ operation: 'openAccount', outcome: 'OpenAccountSuccess', count: expect.any(Number) });
+    expect(await admin.moveOutcomes()).toContainEqual({
+      operation: 'openAccount',
+      outcome: 'OpenAccountSuccess',
+      count: expect.any(Number),
+    });
     expect((await admin.liveFeeds()).map((feed) => [feed.feed, feed.up, feed.status])).toEqual([
       ['workItems', true, 'OPEN'],
       ['ledgerEntries', true, 'OPEN'],
@@ -109,8 +159,12 @@ describe('queries and mutations', () => {
     expect(describe(await admin.withdraw({ accountId: 'sdk-none', amount: 5 }))).toBe('no sdk-none');
 
     // A newer server answers with a member this client was generated without.
-    const newer: FetchLike = async () => new Response(JSON.stringify({ data: { withdraw: { __typename: 'BalanceLimitExceeded', limit: 10 } } }));
-    const fromNewer = await createClient({ url: app.url, apiKey: app.keys.admin, fetch: newer }).withdraw({ accountId: 'x', amount: 1 });
+    const newer: FetchLike = async () =>
+      new Response(JSON.stringify({ data: { withdraw: { __typename: 'BalanceLimitExceeded', limit: 10 } } }));
+    const fromNewer = await createClient({ url: app.url, apiKey: app.keys.admin, fetch: newer }).withdraw({
+      accountId: 'x',
+      amount: 1,
+    });
     expect(describe(fromNewer)).toBe('newer server: BalanceLimitExceeded');
   });
 });
@@ -118,7 +172,9 @@ describe('queries and mutations', () => {
 describe('retries', () => {
   it('makes a distinct key per call, so concurrent calls without keys each move money once', async () => {
     await admin.openAccount({ accountId: 'sdk-many', currency: 'EUR' });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => admin.deposit({ accountId: 'sdk-many', amount: i + 1 })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => admin.deposit({ accountId: 'sdk-many', amount: i + 1 })),
+    );
     expect(new Set(results.map((result) => result.__typename))).toEqual(new Set(['DepositSuccess']));
     expect(new Set(results.map((result) => result.$meta.idempotencyKey)).size).toBe(20);
     expect(await admin.account('sdk-many')).toMatchObject({ balance: 210, version: 20 });
@@ -144,8 +200,15 @@ describe('retries', () => {
 
   it('stops after maxAttempts and throws with the key to retry with later', async () => {
     const { fetch, bodies } = recordingFetch(Array(5).fill({ status: 'network' }));
-    const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch, retry: { maxAttempts: 3, baseDelayMs: 1 } });
-    const failure = (await client.withdraw({ accountId: 'sdk-retry', amount: 1 }).catch((error: unknown) => error)) as PreconditionError;
+    const client = createClient({
+      url: app.url,
+      apiKey: app.keys.admin,
+      fetch,
+      retry: { maxAttempts: 3, baseDelayMs: 1 },
+    });
+    const failure = (await client
+      .withdraw({ accountId: 'sdk-retry', amount: 1 })
+      .catch((error: unknown) => error)) as PreconditionError;
     expect(failure).toBeInstanceOf(PreconditionError);
     expect(failure).toMatchObject({ code: 'NETWORK_ERROR', attempts: 3 });
     expect(failure.idempotencyKey).toMatch(UUID_V4);
@@ -162,13 +225,18 @@ describe('retries', () => {
   it('sends the same key again after UNAVAILABLE (a failover), no sooner than its Retry-After', async () => {
     await admin.openAccount({ accountId: 'sdk-unavailable', currency: 'EUR' });
     const sentAt: number[] = [];
-    const { fetch, bodies } = recordingFetch([{ status: 503, retryAfter: '1', code: 'UNAVAILABLE' }, { status: 503, retryAfter: '1', code: 'UNAVAILABLE' }]);
+    const { fetch, bodies } = recordingFetch([
+      { status: 503, retryAfter: '1', code: 'UNAVAILABLE' },
+      { status: 503, retryAfter: '1', code: 'UNAVAILABLE' },
+    ]);
     const timed: typeof fetch = (url, init) => (sentAt.push(performance.now()), fetch(url, init));
     const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch: timed, retry: { baseDelayMs: 1 } });
     const result = await client.deposit({ accountId: 'sdk-unavailable', amount: 5 });
     expect(result).toMatchObject({ __typename: 'DepositSuccess', account: { balance: 5 } });
     expect(result.$meta.attempts).toBe(3);
-    expect(new Set(bodies.map((body) => (body.variables as { input: { requestId: string } }).input.requestId))).toEqual(new Set([result.$meta.idempotencyKey]));
+    expect(new Set(bodies.map((body) => (body.variables as { input: { requestId: string } }).input.requestId))).toEqual(
+      new Set([result.$meta.idempotencyKey]),
+    );
     // Node's timers may fire up to a millisecond before the performance clock says they are due.
     expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(995);
     expect(sentAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(995);
@@ -177,28 +245,44 @@ describe('retries', () => {
   it('never sends a request again after INTERNAL_SERVER_ERROR: that would retry a bug', async () => {
     const { fetch, bodies } = recordingFetch([{ status: 500, code: 'INTERNAL_SERVER_ERROR' }]);
     const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch, retry: { baseDelayMs: 1 } });
-    await expect(client.deposit({ accountId: 'sdk-unavailable', amount: 5 })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR', status: 500, attempts: 1 });
+    await expect(client.deposit({ accountId: 'sdk-unavailable', amount: 5 })).rejects.toMatchObject({
+      code: 'INTERNAL_SERVER_ERROR',
+      status: 500,
+      attempts: 1,
+    });
     expect(bodies).toHaveLength(1);
   });
 
   it('never sends an operation that does not replay again after an ambiguous failure (the claim may have happened)', async () => {
     const { fetch, bodies } = recordingFetch([{ status: 503 }]);
     const client = createClient({ url: app.url, apiKey: app.keys.admin, fetch, retry: { baseDelayMs: 1 } });
-    await expect(client.claimWorkItem({ workerId: 'w', kinds: ['SDK_NONE'] })).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 503 });
+    await expect(client.claimWorkItem({ workerId: 'w', kinds: ['SDK_NONE'] })).rejects.toMatchObject({
+      code: 'HTTP_ERROR',
+      status: 503,
+    });
     expect(bodies).toHaveLength(1);
   });
 
   it.each([
     ['BAD_USER_INPUT', 'admin', (client: PreconditionClient) => client.withdraw({ accountId: 'sdk-a', amount: -5 })],
     ['FORBIDDEN', 'dashboard', (client: PreconditionClient) => client.withdraw({ accountId: 'sdk-a', amount: 5 })],
-    ['UNAUTHENTICATED', 'no-such-key', (client: PreconditionClient) => client.withdraw({ accountId: 'sdk-a', amount: 5 })],
-  ] as const)('never retries %s: one attempt, thrown as PreconditionError with the server errors', async (code, key, call) => {
-    const { fetch, bodies } = recordingFetch([]);
-    const apiKey = key in app.keys ? app.keys[key as keyof TestApp['keys']] : key;
-    const failure = (await call(createClient({ url: app.url, apiKey, fetch, retry: { baseDelayMs: 1 } })).catch((error: unknown) => error)) as PreconditionError;
-    expect(failure).toBeInstanceOf(PreconditionError);
-    expect(failure).toMatchObject({ code, attempts: 1 });
-    expect(failure.errors[0]?.extensions?.code).toBe(code);
-    expect(bodies).toHaveLength(1);
-  });
+    [
+      'UNAUTHENTICATED',
+      'no-such-key',
+      (client: PreconditionClient) => client.withdraw({ accountId: 'sdk-a', amount: 5 }),
+    ],
+  ] as const)(
+    'never retries %s: one attempt, thrown as PreconditionError with the server errors',
+    async (code, key, call) => {
+      const { fetch, bodies } = recordingFetch([]);
+      const apiKey = key in app.keys ? app.keys[key as keyof TestApp['keys']] : key;
+      const failure = (await call(createClient({ url: app.url, apiKey, fetch, retry: { baseDelayMs: 1 } })).catch(
+        (error: unknown) => error,
+      )) as PreconditionError;
+      expect(failure).toBeInstanceOf(PreconditionError);
+      expect(failure).toMatchObject({ code, attempts: 1 });
+      expect(failure.errors[0]?.extensions?.code).toBe(code);
+      expect(bodies).toHaveLength(1);
+    },
+  );
 });

@@ -12,7 +12,9 @@ afterEach(() => {
 describe('backoff', () => {
   it('draws each wait from [0, min(maxDelayMs, baseDelayMs * 2^(failures-1))]', () => {
     const highest = retryPolicy({ baseDelayMs: 100, maxDelayMs: 1_000, random: () => 0.999_999 });
-    expect([1, 2, 3, 4, 5, 6].map((failures) => Math.round(backoffMs(highest, failures) / 10) * 10)).toEqual([100, 200, 400, 800, 1_000, 1_000]);
+    expect([1, 2, 3, 4, 5, 6].map((failures) => Math.round(backoffMs(highest, failures) / 10) * 10)).toEqual([
+      100, 200, 400, 800, 1_000, 1_000,
+    ]);
     const lowest = retryPolicy({ random: () => 0 });
     expect([1, 2, 3].map((failures) => backoffMs(lowest, failures))).toEqual([0, 0, 0]);
     const half = retryPolicy({ baseDelayMs: 100, random: () => 0.5 });
@@ -37,7 +39,12 @@ describe('the client', () => {
   it('sends the next attempt only once retry-after has passed', async () => {
     vi.useFakeTimers();
     const { fetch, bodies } = recordingFetch([{ status: 429, retryAfter: '2' }, { status: 'network' }]);
-    const client = createClient({ url: 'http://127.0.0.1:1/graphql', apiKey: 'k', fetch, retry: { maxAttempts: 2, random: () => 0 } });
+    const client = createClient({
+      url: 'http://127.0.0.1:1/graphql',
+      apiKey: 'k',
+      fetch,
+      retry: { maxAttempts: 2, random: () => 0 },
+    });
     const settled = client.health().catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(1_999);
     expect(bodies).toHaveLength(1);

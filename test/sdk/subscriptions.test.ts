@@ -1,12 +1,19 @@
 // Proves the SDK's subscriptions: typed events as an AsyncIterable; after a dropped socket the
 // SDK reconnects and resumes after the last event it yielded (events written while the socket was
 // down arrive once, in order, none twice); ResyncRequired arrives as a typed event and the stream
-// goes on; break closes the server's subscription.
+// goes on; break closes the server's subscription; the caller is told when the socket is
+// acknowledged and when it closes (onConnection), a refusal with its close code.
 import { startEmulator, type RunningEmulator } from '@precondition/mongo-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/waiting.ts';
 import WebSocket from 'ws';
-import { createClient, match, type Event, type PreconditionClient } from '../../packages/sdk/src/index.ts';
+import {
+  createClient,
+  match,
+  type ConnectionEvent,
+  type Event,
+  type PreconditionClient,
+} from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 type StatusEvent = Event<'workItemStatusChanged'>;
@@ -29,7 +36,8 @@ async function createItems(client: PreconditionClient, kind: string, count: numb
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const created = await client.createWorkItem({ kind });
-    if (created.__typename !== 'CreateWorkItemSuccess') throw new Error(`createWorkItem answered ${created.__typename}`);
+    if (created.__typename !== 'CreateWorkItemSuccess')
+      throw new Error(`createWorkItem answered ${created.__typename}`);
     ids.push(created.item.id);
   }
   return ids;
@@ -46,7 +54,11 @@ async function take(events: AsyncIterator<StatusEvent>, count: number): Promise<
 }
 
 const itemIdOf = (event: StatusEvent) =>
-  match(event, { WorkItemStatusChanged: (e) => e.itemId, ResyncRequired: (e) => `resync ${e.reason}`, unknown: (e) => `unknown ${e.__typename}` });
+  match(event, {
+    WorkItemStatusChanged: (e) => e.itemId,
+    ResyncRequired: (e) => `resync ${e.reason}`,
+    unknown: (e) => `unknown ${e.__typename}`,
+  });
 
 describe('subscriptions on the run engine', () => {
   let app: TestApp;
@@ -61,7 +73,14 @@ describe('subscriptions on the run engine', () => {
 
   it('resumes after a dropped socket from the last cursor it yielded: no event lost, none twice', async () => {
     const { TrackedWebSocket, sockets } = trackedWebSocket();
-    const ops = createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: TrackedWebSocket, retry: { baseDelayMs: 1 } });
+    const connection: ConnectionEvent[] = [];
+    const ops = createClient({
+      url: app.url,
+      apiKey: app.keys.ops,
+      webSocketImpl: TrackedWebSocket,
+      retry: { baseDelayMs: 1 },
+      onConnection: (event) => connection.push(event),
+    });
     const kinds = ['SDK_DROP'];
     const events = ops.subscribe.workItemStatusChanged({ kinds });
     const before = subscriberCount(app);
@@ -79,8 +98,15 @@ describe('subscriptions on the run engine', () => {
 
     const resumed = await take(events, 3);
     expect(resumed.map(itemIdOf)).toEqual(late);
-    expect(resumed.every((event) => event.__typename === 'WorkItemStatusChanged' && event.version === 1 && event.status === 'PENDING')).toBe(true);
+    expect(
+      resumed.every(
+        (event) => event.__typename === 'WorkItemStatusChanged' && event.version === 1 && event.status === 'PENDING',
+      ),
+    ).toBe(true);
     expect(sockets).toHaveLength(2);
+    // The caller was told of each state: a page says "live", then "reconnecting", then "reconnected".
+    expect(connection.map((event) => event.state)).toEqual(['connected', 'closed', 'connected']);
+    expect(connection[1]).toEqual({ state: 'closed', code: expect.any(Number) });
     // Nothing of before the drop comes again: the next event is the next write.
     const [last] = await createItems(service, 'SDK_DROP', 1);
     expect((await take(events, 1)).map(itemIdOf)).toEqual([last]);
@@ -99,14 +125,28 @@ describe('subscriptions on the run engine', () => {
         const message = JSON.parse(String(data)) as { id?: string; type?: string };
         if (message.type === 'subscribe' && refusals > 0) {
           refusals -= 1;
-          const answer = { id: message.id, type: 'error', payload: [{ message: 'The database cannot answer right now', extensions: { code: 'UNAVAILABLE', retryAfterSeconds: 0 } }] };
+          const answer = {
+            id: message.id,
+            type: 'error',
+            payload: [
+              {
+                message: 'The database cannot answer right now',
+                extensions: { code: 'UNAVAILABLE', retryAfterSeconds: 0 },
+              },
+            ],
+          };
           setImmediate(() => this.emit('message', Buffer.from(JSON.stringify(answer)), false));
           return;
         }
         (super.send as (...args: unknown[]) => void)(data, ...rest);
       }
     }
-    const ops = createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: UnavailableOnce, subscriptionRetry: { baseDelayMs: 1 } });
+    const ops = createClient({
+      url: app.url,
+      apiKey: app.keys.ops,
+      webSocketImpl: UnavailableOnce,
+      subscriptionRetry: { baseDelayMs: 1 },
+    });
     const before = subscriberCount(app);
     const events = ops.subscribe.workItemStatusChanged({ kinds: ['SDK_UNAVAILABLE'] });
     const first = events.next();
@@ -129,10 +169,15 @@ describe('subscriptions on the run engine', () => {
           super.send(data, ...rest);
         }
       };
-    const clients = subscribeIds.map((sent) => createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: recording(sent) }));
+    const clients = subscribeIds.map((sent) =>
+      createClient({ url: app.url, apiKey: app.keys.ops, webSocketImpl: recording(sent) }),
+    );
     const before = subscriberCount(app);
     // Each client: two subscriptions of one selection on its one connection.
-    const streams = clients.flatMap((client) => [client.subscribe.workItemStatusChanged({ kinds: ['SDK_IDS'] }), client.subscribe.workItemStatusChanged({ kinds: ['SDK_IDS'] })]);
+    const streams = clients.flatMap((client) => [
+      client.subscribe.workItemStatusChanged({ kinds: ['SDK_IDS'] }),
+      client.subscribe.workItemStatusChanged({ kinds: ['SDK_IDS'] }),
+    ]);
     const firsts = streams.map((events) => events.next());
     await eventually(() => expect(subscriberCount(app)).toBe(before + 4));
     const [id] = await createItems(service, 'SDK_IDS', 1);
@@ -164,9 +209,21 @@ describe('subscriptions on the run engine', () => {
 
   it('throws FORBIDDEN as a PreconditionError for a role that may not subscribe, without reconnecting', async () => {
     const { TrackedWebSocket, sockets } = trackedWebSocket();
-    const dashboard = createClient({ url: app.url, apiKey: app.keys.dashboard, webSocketImpl: TrackedWebSocket, retry: { baseDelayMs: 1 } });
-    await expect(dashboard.subscribe.workItemStatusChanged().next()).rejects.toMatchObject({ name: 'PreconditionError', code: 'FORBIDDEN' });
+    const connection: ConnectionEvent[] = [];
+    const dashboard = createClient({
+      url: app.url,
+      apiKey: app.keys.dashboard,
+      webSocketImpl: TrackedWebSocket,
+      retry: { baseDelayMs: 1 },
+      onConnection: (event) => connection.push(event),
+    });
+    await expect(dashboard.subscribe.workItemStatusChanged().next()).rejects.toMatchObject({
+      name: 'PreconditionError',
+      code: 'FORBIDDEN',
+    });
     expect(sockets).toHaveLength(1);
+    // Never acknowledged; closed with the refusal's code, which a page shows as "refused".
+    expect(connection).toEqual([{ state: 'closed', code: 4403 }]);
     await dashboard.close();
   });
 });
@@ -206,7 +263,13 @@ describe('subscriptions after lost history', () => {
     const resumed = client.subscribe.workItemStatusChanged({ kinds, after: seen.cursor });
     const [notice] = await take(resumed, 1);
     expect(notice).toMatchObject({ __typename: 'ResyncRequired', reason: 'HISTORY_LOST' });
-    expect(match(notice!, { ResyncRequired: (e) => typeof e.cursor, WorkItemStatusChanged: () => 'event', unknown: () => 'unknown' })).toBe('string');
+    expect(
+      match(notice!, {
+        ResyncRequired: (e) => typeof e.cursor,
+        WorkItemStatusChanged: () => 'event',
+        unknown: () => 'unknown',
+      }),
+    ).toBe('string');
     const [later] = await createItems(client, 'SDK_RESYNC', 1);
     expect((await take(resumed, 1)).map(itemIdOf)).toEqual([later]);
     await resumed.return();

@@ -5,7 +5,13 @@
 import { ObjectId } from 'mongodb';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, createWorker, type PreconditionClient, type Worker, type WorkerEvents } from '../../packages/sdk/src/index.ts';
+import {
+  createClient,
+  createWorker,
+  type PreconditionClient,
+  type Worker,
+  type WorkerEvents,
+} from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { subscriberCount } from '../fanout/support/streamsTest.ts';
 
@@ -38,7 +44,13 @@ async function item(id: string) {
 }
 
 function recorder(worker: Worker) {
-  const seen = { claimed: [] as string[], completed: [] as string[], failed: [] as string[], leaseLost: [] as string[], errors: [] as unknown[] };
+  const seen = {
+    claimed: [] as string[],
+    completed: [] as string[],
+    failed: [] as string[],
+    leaseLost: [] as string[],
+    errors: [] as unknown[],
+  };
   worker.on('claimed', (e: WorkerEvents['claimed']) => seen.claimed.push(e.item.id));
   worker.on('completed', (e) => seen.completed.push(e.item.id));
   worker.on('failed', (e) => seen.failed.push(e.item.id));
@@ -51,7 +63,7 @@ function recorder(worker: Worker) {
 const NO_POLL = { minMs: 60_000, maxMs: 60_000 };
 
 describe('createWorker', () => {
-  it('claims in batches up to its concurrency and completes each item with its handler\'s result', async () => {
+  it("claims in batches up to its concurrency and completes each item with its handler's result", async () => {
     const ids = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => create('W_BATCH', `batch-${i}`)));
     let inFlight = 0;
     let mostInFlight = 0;
@@ -74,7 +86,11 @@ describe('createWorker', () => {
     for (const id of ids) {
       const done = await item(id);
       expect(done).toMatchObject({ status: 'DONE', lockedBy: null });
-      expect(done.result).toMatchObject({ handled: (done.payload as { key: string }).key, attempt: 1, fencingToken: done.version - 1 });
+      expect(done.result).toMatchObject({
+        handled: (done.payload as { key: string }).key,
+        attempt: 1,
+        fencingToken: done.version - 1,
+      });
     }
     await worker.close();
   });
@@ -91,9 +107,15 @@ describe('createWorker', () => {
     await worker.close();
   });
 
-  it('fails an item whose handler throws: back to PENDING with the server\'s backoff, then dead-lettered', async () => {
+  it("fails an item whose handler throws: back to PENDING with the server's backoff, then dead-lettered", async () => {
     const id = await create('W_FAIL', 'fail-1', 1);
-    const worker = createWorker({ client: workerClient, kinds: ['W_FAIL'], handler: () => { throw new Error('provider said no'); } });
+    const worker = createWorker({
+      client: workerClient,
+      kinds: ['W_FAIL'],
+      handler: () => {
+        throw new Error('provider said no');
+      },
+    });
     workers.push(worker);
     const seen = recorder(worker);
     await expect.poll(() => seen.failed, { timeout: 10_000 }).toEqual([id]);
@@ -101,7 +123,7 @@ describe('createWorker', () => {
     await worker.close();
   });
 
-  it('aborts the handler\'s signal when its lease is taken over mid-handler, and never completes it', async () => {
+  it("aborts the handler's signal when its lease is taken over mid-handler, and never completes it", async () => {
     const id = await create('W_LOST', 'lost-1');
     let signal: AbortSignal | undefined;
     let finishedAfterAbort = false;
@@ -109,7 +131,12 @@ describe('createWorker', () => {
     const completions: string[] = [];
     const watched = new Proxy(workerClient, {
       get(target, property, receiver) {
-        if (property === 'completeWorkItem') return (input: { id: string }) => (completions.push(input.id), target.completeWorkItem(input as never));
+        if (property === 'completeWorkItem')
+          return (input: { id: string }) => (completions.push(input.id), target.completeWorkItem(input as never));
+        if (property === 'completeWorkItems')
+          return (input: { items: Array<{ id: string }> }) => (
+            completions.push(...input.items.map((i) => i.id)), target.completeWorkItems(input as never)
+          );
         return Reflect.get(target, property, receiver);
       },
     });
@@ -129,12 +156,22 @@ describe('createWorker', () => {
     await expect.poll(() => signal !== undefined, { timeout: 10_000 }).toBe(true);
     // Another worker takes the item over, as after a lease expiry: the lease is ended by the
     // database clock and a claim by id at its version wins it.
+    // A heartbeat landing between the two writes extends the lease again: then end it again.
     const held = await item(id);
-    await app.db.collection('workItems').updateOne({ _id: new ObjectId(id) }, [{ $set: { leaseExpiresAt: '$$NOW' } }]);
-    const taken = await app.gql(`mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`, {
-      input: { workerId: 'thief', id, expectedVersion: held.version, leaseSeconds: 60 },
-    }, { key: 'worker' });
-    expect(taken.data?.claimWorkItem.__typename).toBe('ClaimSuccess');
+    const takeOver = async () => {
+      await app.db
+        .collection('workItems')
+        .updateOne({ _id: new ObjectId(id) }, [{ $set: { leaseExpiresAt: '$$NOW' } }]);
+      const taken = await app.gql(
+        `mutation ($input: ClaimWorkItemInput!) { claimWorkItem(input: $input) { __typename } }`,
+        {
+          input: { workerId: 'thief', id, expectedVersion: held.version, leaseSeconds: 60 },
+        },
+        { key: 'worker' },
+      );
+      return taken.data?.claimWorkItem.__typename;
+    };
+    await expect.poll(takeOver, { timeout: 5_000 }).toBe('ClaimSuccess');
     await expect.poll(() => signal!.aborted, { timeout: 5_000 }).toBe(true);
     expect(seen.leaseLost).toEqual([id]);
     await expect.poll(() => finishedAfterAbort).toBe(true);
@@ -153,6 +190,9 @@ describe('createWorker', () => {
       const worker = createWorker({
         client: workerClient,
         kinds: ['W_CLOSE'],
+        // No claim ahead: with its one slot busy the worker claims nothing, so an item created
+        // after close() stays PENDING (a prefetching worker runs what it claimed before closing).
+        prefetch: 0,
         handler: () => {
           resolveStarted();
           return new Promise<string>((resolve) => (release = () => resolve('finished')));

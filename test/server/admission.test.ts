@@ -22,7 +22,11 @@ function aliases(count: number): string {
 const REFUSED: ReadonlyArray<readonly [name: string, document: string, message: RegExp]> = [
   ['introspection', '{ __schema { mutationType { fields { name } } } }', /introspection is not allowed/i],
   ['a misspelled field', '{ acount { id } }', /^Cannot query field "acount" on type "Query"\.$/],
-  ['a misspelled enum value', '{ workItems(status: PENDINGG) { totalCount } }', /^Value "PENDINGG" does not exist in "WorkItemStatus" enum\.$/],
+  [
+    'a misspelled enum value',
+    '{ workItems(status: PENDINGG) { totalCount } }',
+    /^Value "PENDINGG" does not exist in "WorkItemStatus" enum\.$/,
+  ],
   ['an over-deep document', deepAccount(11), /depth limit/i],
   ['an over-aliased document', aliases(31), /aliases limit/i],
 ];
@@ -33,23 +37,31 @@ interface Refusal {
 }
 
 /** One operation over graphql-ws: its result, or the errors of its `error` message. */
-function overSocket(app: TestApp, document: string): Promise<{ data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }> {
+function overSocket(
+  app: TestApp,
+  document: string,
+): Promise<{ data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }> {
   const socket = app.ws('service');
-  return new Promise<{ data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>((resolve, reject) => {
-    let result: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } | undefined;
-    socket.client.subscribe(
-      { query: document },
-      {
-        next: (value) => (result = value as typeof result),
-        error: (error) => (Array.isArray(error) ? resolve({ errors: error }) : reject(error)),
-        complete: () => (result ? resolve(result) : reject(new Error('completed without a result'))),
-      },
-    );
-  }).finally(() => socket.close());
+  return new Promise<{ data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>(
+    (resolve, reject) => {
+      let result:
+        | { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }
+        | undefined;
+      socket.client.subscribe(
+        { query: document },
+        {
+          next: (value) => (result = value as typeof result),
+          error: (error) => (Array.isArray(error) ? resolve({ errors: error }) : reject(error)),
+          complete: () => (result ? resolve(result) : reject(new Error('completed without a result'))),
+        },
+      );
+    },
+  ).finally(() => socket.close());
 }
 
-const refusalsOf = (errors: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> | undefined): Refusal[] =>
-  (errors ?? []).map((error) => ({ message: error.message, code: error.extensions?.['code'] }));
+const refusalsOf = (
+  errors: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> | undefined,
+): Refusal[] => (errors ?? []).map((error) => ({ message: error.message, code: error.extensions?.['code'] }));
 
 describe('one admission screen, in production', () => {
   let app: TestApp;
@@ -60,23 +72,28 @@ describe('one admission screen, in production', () => {
     await app?.close();
   });
 
-  it.each(REFUSED)('refuses %s alike over HTTP and graphql-ws, without a suggestion', async (_name, document, message) => {
-    const overHttp = await app.gql(document, {}, { key: 'service' });
-    const overWs = await overSocket(app, document);
+  it.each(REFUSED)(
+    'refuses %s alike over HTTP and graphql-ws, without a suggestion',
+    async (_name, document, message) => {
+      const overHttp = await app.gql(document, {}, { key: 'service' });
+      const overWs = await overSocket(app, document);
 
-    expect(overHttp.data ?? undefined).toBeUndefined();
-    const httpRefusals = refusalsOf(overHttp.errors);
-    expect(httpRefusals.length).toBeGreaterThan(0);
-    expect(httpRefusals[0]!.message).toMatch(message);
-    expect(JSON.stringify(httpRefusals)).not.toMatch(/Did you mean/);
-    expect(refusalsOf(overWs.errors)).toEqual(httpRefusals);
-    expect(overWs.data ?? undefined).toBeUndefined();
-  });
+      expect(overHttp.data ?? undefined).toBeUndefined();
+      const httpRefusals = refusalsOf(overHttp.errors);
+      expect(httpRefusals.length).toBeGreaterThan(0);
+      expect(httpRefusals[0]!.message).toMatch(message);
+      expect(JSON.stringify(httpRefusals)).not.toMatch(/Did you mean/);
+      expect(refusalsOf(overWs.errors)).toEqual(httpRefusals);
+      expect(overWs.data ?? undefined).toBeUndefined();
+    },
+  );
 
   it('still answers a valid operation over both', async () => {
     const overWs = await overSocket(app, '{ viewer { role } }');
     expect(overWs).toEqual({ data: { viewer: { role: 'service' } } });
-    expect((await app.gql('{ viewer { role } }', {}, { key: 'service' })).data).toEqual({ viewer: { role: 'service' } });
+    expect((await app.gql('{ viewer { role } }', {}, { key: 'service' })).data).toEqual({
+      viewer: { role: 'service' },
+    });
   });
 
   it.each([
@@ -86,7 +103,11 @@ describe('one admission screen, in production', () => {
   ])('closes a socket that sends %s with 4400, not 4500', async (_name, frame) => {
     const closed = await new Promise<{ code: number; reason: string }>((resolve, reject) => {
       const socket = new WebSocket(app.wsUrl, 'graphql-transport-ws');
-      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${app.keys.service}` } })));
+      socket.on('open', () =>
+        socket.send(
+          JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${app.keys.service}` } }),
+        ),
+      );
       socket.on('message', (data) => {
         if (JSON.parse(String(data)).type === 'connection_ack') socket.send(JSON.stringify(frame));
       });

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves the embedded default keeps its data (issue 36 item 5): `npm start` without MONGODB_URI,
 // on a machine with no mongod, runs the emulator on DATA_DIR/db and says so; money moved before
 // a restart is there after it, with the same generated admin key, after a clean stop and after a
@@ -13,7 +14,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'precondition-embedded-'));
 const running: MainProcess[] = [];
 
 afterEach(() => {
-  for (const main of running.splice(0)) if (main.child.exitCode === null && main.child.signalCode === null) main.child.kill('SIGKILL');
+  for (const main of running.splice(0))
+    if (main.child.exitCode === null && main.child.signalCode === null) main.child.kill('SIGKILL');
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -28,13 +30,24 @@ async function start(): Promise<{ main: MainProcess; url: string; key: string }>
     SEED_DEMO: '0',
   });
   running.push(main);
-  const [, key] = await main.waitFor(/admin key \(kept in \S+admin-key, mode 0600; delete the file for a new one\): (\S+)/, START_TIMEOUT_MS);
+  const [, key] = await main.waitFor(
+    /admin key \(kept in \S+admin-key, mode 0600; delete the file for a new one\): (\S+)/,
+    START_TIMEOUT_MS,
+  );
   const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, START_TIMEOUT_MS);
   return { main, url: url!, key: key! };
 }
 
-async function gql(server: { url: string; key: string }, query: string, variables: Record<string, unknown> = {}): Promise<any> {
-  const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${server.key}` }, body: JSON.stringify({ query, variables }) });
+async function gql(
+  server: { url: string; key: string },
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${server.key}` },
+    body: JSON.stringify({ query, variables }),
+  });
   return res.json();
 }
 
@@ -44,8 +57,12 @@ describe('npm start without MONGODB_URI', () => {
   it('keeps the money and the admin key in DATA_DIR across a clean stop and a SIGKILL', async () => {
     const first = await start();
     expect(first.main.stdout() + first.main.stderr()).toContain(`its data is kept in ${join(dataDir, 'db')}`);
-    await gql(first, 'mutation ($i: OpenAccountInput!) { openAccount(input: $i) { __typename } }', { i: { accountId: 'embedded-alice', currency: 'EUR' } });
-    const deposit = await gql(first, 'mutation ($i: DepositInput!) { deposit(input: $i) { __typename } }', { i: { accountId: 'embedded-alice', amount: 10000, requestId: 'embedded-dep-1' } });
+    await gql(first, 'mutation ($i: OpenAccountInput!) { openAccount(input: $i) { __typename } }', {
+      i: { accountId: 'embedded-alice', currency: 'EUR' },
+    });
+    const deposit = await gql(first, 'mutation ($i: DepositInput!) { deposit(input: $i) { __typename } }', {
+      i: { accountId: 'embedded-alice', amount: 10000, requestId: 'embedded-dep-1' },
+    });
     expect(deposit.data.deposit.__typename).toBe('DepositSuccess');
     first.main.child.kill('SIGTERM');
     await first.main.exited;
@@ -54,7 +71,9 @@ describe('npm start without MONGODB_URI', () => {
     expect(second.key).toBe(first.key);
     expect((await gql(second, BALANCE)).data.account).toEqual({ balance: 10000 });
     // Acknowledged (the default write concern is majority: journaled), then the server is killed.
-    await gql(second, 'mutation ($i: DepositInput!) { deposit(input: $i) { __typename } }', { i: { accountId: 'embedded-alice', amount: 500, requestId: 'embedded-dep-2' } });
+    await gql(second, 'mutation ($i: DepositInput!) { deposit(input: $i) { __typename } }', {
+      i: { accountId: 'embedded-alice', amount: 500, requestId: 'embedded-dep-2' },
+    });
     second.main.child.kill('SIGKILL');
     await second.main.exited;
 

@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves what a newcomer's first calls get (issue 37 items 9 and 10), run with the real curl as a
 // user types them: a GET of /graphql, a POST without a JSON content type and GET / each say how to
 // call the API instead of Apollo's CSRF paragraph or `Cannot GET /`; the README's first call
@@ -13,7 +14,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const RECIPE = 'Call the API with POST /graphql, the headers content-type: application/json and authorization: Bearer <key>';
+const RECIPE =
+  'Call the API with POST /graphql, the headers content-type: application/json and authorization: Bearer <key>';
 
 let app: TestApp;
 let origin: string;
@@ -41,10 +43,26 @@ describe('first contacts', () => {
   });
 
   it('a POST without a JSON content type (curl -d, or none at all) says to send JSON, and how', async () => {
-    const form = await curl(app.url, '-H', `authorization: Bearer ${app.keys.admin}`, '-d', '{"query":"{ health { engine } }"}');
+    const form = await curl(
+      app.url,
+      '-H',
+      `authorization: Bearer ${app.keys.admin}`,
+      '-d',
+      '{"query":"{ health { engine } }"}',
+    );
     expect(form.status).toBe(415);
-    expect(JSON.parse(form.body).errors[0].message).toMatch(/^The request body must be JSON, sent with content-type: application\/json \(this request had content-type application\/x-www-form-urlencoded\)\. Call the API/);
-    const none = await curl(app.url, '-H', 'content-type:', '-H', `authorization: Bearer ${app.keys.admin}`, '--data-binary', '{"query":"{ health { engine } }"}');
+    expect(JSON.parse(form.body).errors[0].message).toMatch(
+      /^The request body must be JSON, sent with content-type: application\/json \(this request had content-type application\/x-www-form-urlencoded\)\. Call the API/,
+    );
+    const none = await curl(
+      app.url,
+      '-H',
+      'content-type:',
+      '-H',
+      `authorization: Bearer ${app.keys.admin}`,
+      '--data-binary',
+      '{"query":"{ health { engine } }"}',
+    );
     expect(none.status).toBe(415);
     expect(JSON.parse(none.body).errors[0].message).toContain('(this request had no content-type)');
   });
@@ -52,8 +70,16 @@ describe('first contacts', () => {
   it('GET / points a program at /graphql and a browser at the console; /favicon.ico is found', async () => {
     const plain = await curl(`${origin}/`);
     expect(plain.status).toBe(200);
-    expect(JSON.parse(plain.body)).toMatchObject({ graphql: '/graphql', console: '/console', ready: '/readyz', howToCall: expect.stringContaining(RECIPE) });
-    const browser = await fetch(`${origin}/`, { headers: { accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
+    expect(JSON.parse(plain.body)).toMatchObject({
+      graphql: '/graphql',
+      console: '/console',
+      ready: '/readyz',
+      howToCall: expect.stringContaining(RECIPE),
+    });
+    const browser = await fetch(`${origin}/`, {
+      headers: { accept: 'text/html,application/xhtml+xml' },
+      redirect: 'manual',
+    });
     expect(browser.status).toBe(302);
     expect(browser.headers.get('location')).toBe('/console');
     const icon = await fetch(`${origin}/favicon.ico`);
@@ -67,12 +93,20 @@ describe('first contacts', () => {
     expect(block).toContain('<the printed key>');
     // The README says to wait for /readyz before calling, not /healthz.
     expect(readme.slice(0, readme.indexOf('<!-- first-call:start -->'))).toContain('curl -sf localhost:4000/readyz');
-    const { stdout } = await run('bash', ['-c', block!.replaceAll('localhost:4000', new URL(app.url).host)], { timeout: 20_000 });
+    const { stdout } = await run('bash', ['-c', block!.replaceAll('localhost:4000', new URL(app.url).host)], {
+      timeout: 20_000,
+    });
     const error = JSON.parse(stdout).errors[0];
     expect(error.extensions.code).toBe('UNAUTHENTICATED');
-    expect(error.message).toMatch(/^The Authorization header holds a placeholder \(<\.\.\.>\): paste the key itself; npm start prints it/);
+    expect(error.message).toMatch(
+      /^The Authorization header holds a placeholder \(<\.\.\.>\): paste the key itself; npm start prints it/,
+    );
     // With the key pasted, the same block answers.
-    const pasted = await run('bash', ['-c', block!.replaceAll('localhost:4000', new URL(app.url).host).replace('<the printed key>', app.keys.admin)], { timeout: 20_000 });
+    const pasted = await run(
+      'bash',
+      ['-c', block!.replaceAll('localhost:4000', new URL(app.url).host).replace('<the printed key>', app.keys.admin)],
+      { timeout: 20_000 },
+    );
     expect(JSON.parse(pasted.stdout).data.health.engine).toEqual(expect.any(String));
   });
 });
@@ -83,6 +117,7 @@ describe("the README's slips (issue 37 item 10)", () => {
     const heads = [...readme.matchAll(/^- \*\*([^*]+)\*\*/gm)].map(([, head]) => head!);
     expect(heads.filter((head, index) => heads.indexOf(head) !== index)).toEqual([]);
     expect(readme.replaceAll('docs/design.md', '')).not.toMatch(/DESIGN\.md/i);
-    for (const path of ['precondition-sdk-0.1.0.tgz', '.data/admin-key']) await run('git', ['check-ignore', '-q', path], { cwd: ROOT });
+    for (const path of ['precondition-sdk-0.1.0.tgz', '.data/admin-key'])
+      await run('git', ['check-ignore', '-q', path], { cwd: ROOT });
   });
 });

@@ -31,14 +31,23 @@ const validCurrency = (v: unknown) => isString(v) && /^[A-Z]{3}$/.test(v);
 const validKind = (v: unknown) => isString(v) && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(v);
 const validKey = (v: unknown) => isString(v) && v.length >= 1 && v.length <= 200;
 const validObjectId = (v: unknown) => isString(v) && /^[0-9a-fA-F]{24}$/.test(v);
-const validInt = (min: number, max: number) => (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const validInt = (min: number, max: number) => (v: unknown) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const validVersion = validInt(1, 2 ** 31 - 1);
 /** GraphQL's ID takes an integer too, as its decimal string (spec 3.5.5). */
 const asId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? String(v) : v);
 const optional = (rule: (v: unknown) => boolean) => (v: unknown) => v === undefined || v === null || rule(v);
 
 // --- generators: each field is valid or wrong in one of the ways it can be ---
-const junk = fc.oneof(fc.constant(null), fc.boolean(), fc.double(), fc.integer(), fc.string({ maxLength: 8 }), fc.constant({}), fc.constant([]));
+const junk = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.integer(),
+  fc.string({ maxLength: 8 }),
+  fc.constant({}),
+  fc.constant([]),
+);
 const weirdString = fc.oneof(
   fc.constant(''),
   fc.constant(' '),
@@ -50,7 +59,12 @@ const weirdString = fc.oneof(
   fc.constant('a.b'),
   fc.constant('tab\there'),
 );
-const idArb = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...ACCOUNTS) }, { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9-]{1,12}$/) }, weirdString, junk);
+const idArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...ACCOUNTS) },
+  { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9-]{1,12}$/) },
+  weirdString,
+  junk,
+);
 const amountArb = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 1, max: 5_000 }) },
   fc.integer({ min: -1_000, max: 0 }),
@@ -60,18 +74,44 @@ const amountArb = fc.oneof(
   fc.constantFrom(Number.MAX_SAFE_INTEGER, 2 ** 53, 0.5, -0),
   junk,
 );
-const currencyArb = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('EUR', 'USD', 'JPY') }, fc.stringMatching(/^[A-Za-z]{2,4}$/), weirdString, junk);
-const kindArb = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('FUZZ', 'FUZZ_B', 'fz.c-1') }, fc.constant('9starts-with-digit'), fc.constant('k'.repeat(65)), weirdString, junk);
-const keyArb = fc.oneof({ weight: 3, arbitrary: fc.stringMatching(/^[a-z0-9]{1,16}$/) }, fc.constant(''), fc.constant('k'.repeat(201)), junk);
+const currencyArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('EUR', 'USD', 'JPY') },
+  fc.stringMatching(/^[A-Za-z]{2,4}$/),
+  weirdString,
+  junk,
+);
+const kindArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('FUZZ', 'FUZZ_B', 'fz.c-1') },
+  fc.constant('9starts-with-digit'),
+  fc.constant('k'.repeat(65)),
+  weirdString,
+  junk,
+);
+const keyArb = fc.oneof(
+  { weight: 3, arbitrary: fc.stringMatching(/^[a-z0-9]{1,16}$/) },
+  fc.constant(''),
+  fc.constant('k'.repeat(201)),
+  junk,
+);
 const intArb = (min: number, max: number) =>
-  fc.oneof({ weight: 3, arbitrary: fc.integer({ min, max }) }, fc.integer({ min: -5, max: 0 }), fc.constantFrom(max + 1, 2 ** 31, 1.5), junk);
+  fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min, max }) },
+    fc.integer({ min: -5, max: 0 }),
+    fc.constantFrom(max + 1, 2 ** 31, 1.5),
+    junk,
+  );
 const jsonArb = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined));
 
 /** An input object from per-field arbitraries; a field drawn as undefined is left out. */
 const inputOf = (fields: Record<string, fc.Arbitrary<unknown>>) =>
-  fc.record(Object.fromEntries(Object.entries(fields).map(([name, arb]) => [name, fc.option(arb, { nil: undefined, freq: 8 })])));
+  fc.record(
+    Object.fromEntries(
+      Object.entries(fields).map(([name, arb]) => [name, fc.option(arb, { nil: undefined, freq: 8 })]),
+    ),
+  );
 
-const strip = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+const strip = (input: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 
 interface Case {
   name: string;
@@ -80,7 +120,12 @@ interface Case {
   arbitrary: fc.Arbitrary<{ variables: Record<string, unknown>; valid: boolean }>;
 }
 
-function mutationCase(field: string, inputType: string, fields: Record<string, fc.Arbitrary<unknown>>, valid: (i: Record<string, unknown>) => boolean): Case {
+function mutationCase(
+  field: string,
+  inputType: string,
+  fields: Record<string, fc.Arbitrary<unknown>>,
+  valid: (i: Record<string, unknown>) => boolean,
+): Case {
   return {
     name: `mutation ${field}`,
     document: `mutation ($input: ${inputType}!) { ${field}(input: $input) { __typename } }`,
@@ -91,9 +136,18 @@ function mutationCase(field: string, inputType: string, fields: Record<string, f
   };
 }
 
-function queryCase(field: string, args: Record<string, [string, fc.Arbitrary<unknown>]>, selection: string, valid: (a: Record<string, unknown>) => boolean): Case {
-  const signature = Object.entries(args).map(([name, [type]]) => `$${name}: ${type}`).join(', ');
-  const call = Object.keys(args).map((name) => `${name}: $${name}`).join(', ');
+function queryCase(
+  field: string,
+  args: Record<string, [string, fc.Arbitrary<unknown>]>,
+  selection: string,
+  valid: (a: Record<string, unknown>) => boolean,
+): Case {
+  const signature = Object.entries(args)
+    .map(([name, [type]]) => `$${name}: ${type}`)
+    .join(', ');
+  const call = Object.keys(args)
+    .map((name) => `${name}: $${name}`)
+    .join(', ');
   return {
     name: `query ${field}`,
     document: `query${signature ? ` (${signature})` : ''} { ${field}${call ? `(${call})` : ''} ${selection} }`,
@@ -108,13 +162,21 @@ const has = (i: Record<string, unknown>, name: string) => i[name] !== undefined 
 
 let itemIds: string[] = [];
 const objectIdArb = fc.oneof(
-  { weight: 3, arbitrary: fc.constant(null).map(() => itemIds[Math.floor(Math.random() * itemIds.length)] ?? 'f'.repeat(24)) },
+  {
+    weight: 3,
+    arbitrary: fc.constant(null).map(() => itemIds[Math.floor(Math.random() * itemIds.length)] ?? 'f'.repeat(24)),
+  },
   fc.stringMatching(/^[0-9a-f]{24}$/),
   fc.constant('not-an-object-id'),
   fc.constant('g'.repeat(24)),
   junk,
 );
-const cursorArb = fc.oneof(fc.constant(null), fc.string({ maxLength: 20 }), fc.constant('x'.repeat(cursorLengthMax + 1)), fc.base64String({ maxLength: 40 }));
+const cursorArb = fc.oneof(
+  fc.constant(null),
+  fc.string({ maxLength: 20 }),
+  fc.constant('x'.repeat(cursorLengthMax + 1)),
+  fc.base64String({ maxLength: 40 }),
+);
 
 // Holds and batches over random account pairs, the same account on both sides included (issue 41:
 // a capture to the hold's own account took its account's turn twice and hung for good, so this
@@ -122,7 +184,10 @@ const cursorArb = fc.oneof(fc.constant(null), fc.string({ maxLength: 20 }), fc.c
 // beforeAll; the oracle knows each one's account.
 let holds: Array<{ id: string; accountId: string }> = [];
 const holdAccount = (id: unknown) => holds.find((hold) => hold.id === id)?.accountId;
-const holdIdArb = fc.oneof({ weight: 5, arbitrary: fc.nat().map((i) => holds[i % Math.max(1, holds.length)]?.id ?? 'hold-none') }, idArb);
+const holdIdArb = fc.oneof(
+  { weight: 5, arbitrary: fc.nat().map((i) => holds[i % Math.max(1, holds.length)]?.id ?? 'hold-none') },
+  idArb,
+);
 const pairAccountArb = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...ACCOUNTS) }, idArb);
 const moveKindArb = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('DEPOSIT', 'WITHDRAW', 'TRANSFER') }, weirdString);
 const moveArb = fc
@@ -138,14 +203,20 @@ const validMove = (move: Record<string, unknown>) =>
   ['DEPOSIT', 'WITHDRAW', 'TRANSFER'].includes(move['kind'] as string) &&
   validAmount(move['amount']) &&
   validId(move['requestId']) &&
-  (move['kind'] === 'TRANSFER' ? validId(move['toAccountId']) && move['toAccountId'] !== move['accountId'] : !has(move, 'toAccountId'));
+  (move['kind'] === 'TRANSFER'
+    ? validId(move['toAccountId']) && move['toAccountId'] !== move['accountId']
+    : !has(move, 'toAccountId'));
 
 const cases: Case[] = [
   mutationCase(
     'authorizeHold',
     'AuthorizeHoldInput',
     { accountId: pairAccountArb, amount: amountArb, expiresInSeconds: intArb(1, 3_600), requestId: idArb },
-    (i) => validId(i['accountId']) && validAmount(i['amount']) && validInt(1, 30 * 24 * 3_600)(i['expiresInSeconds']) && validId(i['requestId']),
+    (i) =>
+      validId(i['accountId']) &&
+      validAmount(i['amount']) &&
+      validInt(1, 30 * 24 * 3_600)(i['expiresInSeconds']) &&
+      validId(i['requestId']),
   ),
   mutationCase(
     'captureHold',
@@ -159,29 +230,60 @@ const cases: Case[] = [
       // A capture to the hold's own account is the client's mistake.
       (!has(i, 'toAccountId') || i['toAccountId'] !== holdAccount(i['holdId'])),
   ),
-  mutationCase('voidHold', 'VoidHoldInput', { holdId: holdIdArb, requestId: idArb }, (i) => validId(i['holdId']) && validId(i['requestId'])),
+  mutationCase(
+    'voidHold',
+    'VoidHoldInput',
+    { holdId: holdIdArb, requestId: idArb },
+    (i) => validId(i['holdId']) && validId(i['requestId']),
+  ),
   {
     name: 'mutation submitMoves',
-    document: 'mutation ($input: SubmitMovesInput!) { submitMoves(input: $input) { __typename ... on SubmitMovesSuccess { results { __typename } } } }',
-    arbitrary: fc.record({ atomic: fc.boolean(), moves: fc.array(moveArb, { minLength: 0, maxLength: 6 }) }).map((input) => ({
-      variables: { input },
-      valid: input.moves.length > 0 && input.moves.every(validMove),
-    })),
+    document:
+      'mutation ($input: SubmitMovesInput!) { submitMoves(input: $input) { __typename ... on SubmitMovesSuccess { results { __typename } } } }',
+    arbitrary: fc
+      .record({ atomic: fc.boolean(), moves: fc.array(moveArb, { minLength: 0, maxLength: 6 }) })
+      .map((input) => ({
+        variables: { input },
+        valid: input.moves.length > 0 && input.moves.every(validMove),
+      })),
   },
-  mutationCase('openAccount', 'OpenAccountInput', { accountId: idArb, currency: currencyArb }, (i) => validId(i['accountId']) && validCurrency(i['currency'])),
-  mutationCase('deposit', 'DepositInput', { accountId: idArb, amount: amountArb, requestId: idArb }, (i) => validId(i['accountId']) && validAmount(i['amount']) && validId(i['requestId'])),
-  mutationCase('withdraw', 'WithdrawInput', { accountId: idArb, amount: amountArb, requestId: idArb }, (i) => validId(i['accountId']) && validAmount(i['amount']) && validId(i['requestId'])),
+  mutationCase(
+    'openAccount',
+    'OpenAccountInput',
+    { accountId: idArb, currency: currencyArb },
+    (i) => validId(i['accountId']) && validCurrency(i['currency']),
+  ),
+  mutationCase(
+    'deposit',
+    'DepositInput',
+    { accountId: idArb, amount: amountArb, requestId: idArb },
+    (i) => validId(i['accountId']) && validAmount(i['amount']) && validId(i['requestId']),
+  ),
+  mutationCase(
+    'withdraw',
+    'WithdrawInput',
+    { accountId: idArb, amount: amountArb, requestId: idArb },
+    (i) => validId(i['accountId']) && validAmount(i['amount']) && validId(i['requestId']),
+  ),
   mutationCase(
     'transfer',
     'TransferInput',
     { fromAccountId: idArb, toAccountId: idArb, amount: amountArb, requestId: idArb },
-    (i) => validId(i['fromAccountId']) && validId(i['toAccountId']) && i['fromAccountId'] !== i['toAccountId'] && validAmount(i['amount']) && validId(i['requestId']),
+    (i) =>
+      validId(i['fromAccountId']) &&
+      validId(i['toAccountId']) &&
+      i['fromAccountId'] !== i['toAccountId'] &&
+      validAmount(i['amount']) &&
+      validId(i['requestId']),
   ),
   mutationCase(
     'createWorkItem',
     'CreateWorkItemInput',
     { kind: kindArb, payload: jsonArb, idempotencyKey: keyArb, maxAttempts: intArb(1, WorkLimits.maxAttemptsMax) },
-    (i) => validKind(i['kind']) && validKey(i['idempotencyKey']) && optional(validInt(1, WorkLimits.maxAttemptsMax))(i['maxAttempts']),
+    (i) =>
+      validKind(i['kind']) &&
+      validKey(i['idempotencyKey']) &&
+      optional(validInt(1, WorkLimits.maxAttemptsMax))(i['maxAttempts']),
   ),
   mutationCase(
     'claimWorkItem',
@@ -190,7 +292,10 @@ const cases: Case[] = [
       workerId: keyArb,
       id: objectIdArb,
       expectedVersion: intArb(1, 10),
-      kinds: fc.oneof(fc.array(kindArb, { maxLength: 3 }), fc.constant(Array.from({ length: WorkLimits.kindsPerClaimMax + 1 }, () => 'FUZZ'))),
+      kinds: fc.oneof(
+        fc.array(kindArb, { maxLength: 3 }),
+        fc.constant(Array.from({ length: WorkLimits.kindsPerClaimMax + 1 }, () => 'FUZZ')),
+      ),
       leaseSeconds: intArb(1, WorkLimits.leaseMaxSeconds),
     },
     (i) =>
@@ -200,17 +305,42 @@ const cases: Case[] = [
       optional((k) => Array.isArray(k) && k.length <= WorkLimits.kindsPerClaimMax && k.every(validKind))(i['kinds']) &&
       optional(validInt(1, WorkLimits.leaseMaxSeconds))(i['leaseSeconds']),
   ),
-  mutationCase('heartbeatWorkItem', 'HeartbeatWorkItemInput', { id: objectIdArb, workerId: keyArb, version: intArb(1, 10) }, (i) => validObjectId(i['id']) && validKey(i['workerId']) && validVersion(i['version'])),
+  mutationCase(
+    'heartbeatWorkItem',
+    'HeartbeatWorkItemInput',
+    { id: objectIdArb, workerId: keyArb, version: intArb(1, 10) },
+    (i) => validObjectId(i['id']) && validKey(i['workerId']) && validVersion(i['version']),
+  ),
   mutationCase(
     'completeWorkItem',
     'CompleteWorkItemInput',
-    { id: objectIdArb, workerId: keyArb, version: intArb(1, 10), outcome: fc.oneof(fc.constantFrom('DONE', 'FAILED'), weirdString, junk), result: jsonArb },
-    (i) => validObjectId(i['id']) && validKey(i['workerId']) && validVersion(i['version']) && (i['outcome'] === 'DONE' || i['outcome'] === 'FAILED'),
+    {
+      id: objectIdArb,
+      workerId: keyArb,
+      version: intArb(1, 10),
+      outcome: fc.oneof(fc.constantFrom('DONE', 'FAILED'), weirdString, junk),
+      result: jsonArb,
+    },
+    (i) =>
+      validObjectId(i['id']) &&
+      validKey(i['workerId']) &&
+      validVersion(i['version']) &&
+      (i['outcome'] === 'DONE' || i['outcome'] === 'FAILED'),
   ),
-  mutationCase('requeueWorkItem', 'RequeueWorkItemInput', { id: objectIdArb, version: intArb(1, 10) }, (i) => validObjectId(i['id']) && validVersion(i['version'])),
+  mutationCase(
+    'requeueWorkItem',
+    'RequeueWorkItemInput',
+    { id: objectIdArb, version: intArb(1, 10) },
+    (i) => validObjectId(i['id']) && validVersion(i['version']),
+  ),
 
   queryCase('account', { id: ['ID!', idArb] }, '{ id balance }', (a) => validId(asId(a['id']))),
-  queryCase('accounts', { first: ['Int', intArb(1, pageSizeMax)], after: ['String', cursorArb] }, '{ items { id } hasNextPage }', (a) => optional(validInt(1, pageSizeMax))(a['first']) && !has(a, 'after')),
+  queryCase(
+    'accounts',
+    { first: ['Int', intArb(1, pageSizeMax)], after: ['String', cursorArb] },
+    '{ items { id } hasNextPage }',
+    (a) => optional(validInt(1, pageSizeMax))(a['first']) && !has(a, 'after'),
+  ),
   queryCase(
     'ledgerEntries',
     { accountId: ['ID!', idArb], first: ['Int', intArb(1, pageSizeMax)], after: ['String', cursorArb] },
@@ -251,7 +381,8 @@ interface Tally {
 function judge(tally: Tally, name: string, res: GqlResponse, valid: boolean, variables: unknown): void {
   tally.runs++;
   const codes = (res.errors ?? []).map((error) => error.extensions?.code);
-  const show = () => `${name} ${JSON.stringify(variables)} → ${res.status} ${JSON.stringify(res.errors ?? res.data).slice(0, 300)}`;
+  const show = () =>
+    `${name} ${JSON.stringify(variables)} → ${res.status} ${JSON.stringify(res.errors ?? res.data).slice(0, 300)}`;
   if (res.status >= 500 || codes.includes('INTERNAL_SERVER_ERROR')) tally.internalErrors.push(show());
   else if (valid && res.errors === undefined) tally.validAnswered++;
   else if (valid) tally.validRefused.push(show());
@@ -268,11 +399,15 @@ describe('fuzzing every mutation and query over HTTP', () => {
       await deposit(app, accountId, 100_000, `seed-${accountId}`);
     }
     for (const [n, accountId] of [...ACCOUNTS, ...ACCOUNTS].entries()) {
-      const res = await app.gql(`mutation { authorizeHold(input: { accountId: "${accountId}", amount: 10, expiresInSeconds: 3600, requestId: "seed-hold-${n}" }) { ... on AuthorizeHoldSuccess { hold { id } } } }`);
+      const res = await app.gql(
+        `mutation { authorizeHold(input: { accountId: "${accountId}", amount: 10, expiresInSeconds: 3600, requestId: "seed-hold-${n}" }) { ... on AuthorizeHoldSuccess { hold { id } } } }`,
+      );
       holds.push({ id: res.data.authorizeHold.hold.id, accountId });
     }
     for (let i = 0; i < 5; i++) {
-      const res = await app.gql(`mutation { createWorkItem(input: { kind: "FUZZ", idempotencyKey: "seed-${i}" }) { ... on CreateWorkItemSuccess { item { id } } } }`);
+      const res = await app.gql(
+        `mutation { createWorkItem(input: { kind: "FUZZ", idempotencyKey: "seed-${i}" }) { ... on CreateWorkItemSuccess { item { id } } } }`,
+      );
       itemIds.push(res.data.createWorkItem.item.id);
     }
   });
@@ -283,7 +418,14 @@ describe('fuzzing every mutation and query over HTTP', () => {
   });
 
   it('accepts no invalid input, answers no INTERNAL_SERVER_ERROR, and refuses nothing valid', async () => {
-    const tally: Tally = { runs: 0, validAnswered: 0, invalidRefused: 0, invalidAccepted: [], validRefused: [], internalErrors: [] };
+    const tally: Tally = {
+      runs: 0,
+      validAnswered: 0,
+      invalidRefused: 0,
+      invalidAccepted: [],
+      validRefused: [],
+      internalErrors: [],
+    };
     for (const testCase of cases) {
       const runs = testCase.name.startsWith('mutation') ? MUTATION_RUNS : QUERY_RUNS;
       await fc.assert(
@@ -297,7 +439,11 @@ describe('fuzzing every mutation and query over HTTP', () => {
       `fuzz: ${tally.runs} requests over ${cases.length} operations; valid answered ${tally.validAnswered}, invalid refused ${tally.invalidRefused}, ` +
         `invalid accepted ${tally.invalidAccepted.length}, valid refused ${tally.validRefused.length}, INTERNAL_SERVER_ERROR ${tally.internalErrors.length}`,
     );
-    for (const [what, list] of Object.entries({ internal: tally.internalErrors, invalidAccepted: tally.invalidAccepted, validRefused: tally.validRefused })) {
+    for (const [what, list] of Object.entries({
+      internal: tally.internalErrors,
+      invalidAccepted: tally.invalidAccepted,
+      validRefused: tally.validRefused,
+    })) {
       if (list.length > 0) console.log(`fuzz ${what}:\n${list.join('\n')}`);
     }
     expect(tally.internalErrors).toEqual([]);
@@ -315,7 +461,10 @@ describe('fuzzing every mutation and query over HTTP', () => {
   it('leaves the ledger and the work items consistent', async () => {
     const accounts: Array<{ id: string; balance: number }> = [];
     for (let after: string | null = null; ; ) {
-      const res: GqlResponse = await app.gql('query ($after: String) { accounts(first: 100, after: $after) { items { id balance } endCursor hasNextPage } }', { after });
+      const res: GqlResponse = await app.gql(
+        'query ($after: String) { accounts(first: 100, after: $after) { items { id balance } endCursor hasNextPage } }',
+        { after },
+      );
       accounts.push(...res.data.accounts.items);
       if (!res.data.accounts.hasNextPage) break;
       after = res.data.accounts.endCursor;
@@ -343,7 +492,9 @@ describe('fuzzing every mutation and query over HTTP', () => {
     }
     // Holds (H1): each account holds exactly its pending holds, and never more than its balance.
     for (const accountId of ACCOUNTS) {
-      const res: GqlResponse = await app.gql(`{ account(id: "${accountId}") { balance held } holds(accountId: "${accountId}", status: PENDING, first: 100) { items { amount } hasNextPage } }`);
+      const res: GqlResponse = await app.gql(
+        `{ account(id: "${accountId}") { balance held } holds(accountId: "${accountId}", status: PENDING, first: 100) { items { amount } hasNextPage } }`,
+      );
       expect(res.data.holds.hasNextPage).toBe(false);
       const pending = res.data.holds.items.reduce((sum: number, hold: { amount: number }) => sum + hold.amount, 0);
       expect({ accountId, held: res.data.account.held }).toEqual({ accountId, held: pending });

@@ -33,7 +33,11 @@ describe('graceful shutdown under load', () => {
 
   it('refuses new requests with 503, finishes those in flight, closes subscriptions with 1001, and applies each key at most once', async () => {
     const dbName = `test_shutdown_${randomBytes(4).toString('hex')}`;
-    const api = await startAppProcess({ mongoUri: testMongoUri(), dbName, env: { SHUTDOWN_GRACE_MS: '20000', RATE_LIMITS: 'off', LOG_LEVEL: 'info' } });
+    const api = await startAppProcess({
+      mongoUri: testMongoUri(),
+      dbName,
+      env: { SHUTDOWN_GRACE_MS: '20000', RATE_LIMITS: 'off', LOG_LEVEL: 'info' },
+    });
     main = api.main;
     const { url } = api;
     const token = api.keys.admin;
@@ -44,7 +48,10 @@ describe('graceful shutdown under load', () => {
         body: JSON.stringify({ query, variables }),
       });
     await openAccount(api, ACCOUNT);
-    const funded = await call(`mutation { deposit(input: { accountId: "${ACCOUNT}", amount: ${FUNDING}, requestId: "fund" }) { __typename } }`, {});
+    const funded = await call(
+      `mutation { deposit(input: { accountId: "${ACCOUNT}", amount: ${FUNDING}, requestId: "fund" }) { __typename } }`,
+      {},
+    );
     expect(((await funded.json()) as any).data.deposit.__typename).toBe('DepositSuccess');
 
     // A live subscription, to see how shutdown closes it.
@@ -53,7 +60,13 @@ describe('graceful shutdown under load', () => {
     await new Promise((resolve) => socket.on('open', resolve));
     socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
     await new Promise((resolve) => socket.once('message', resolve)); // connection_ack
-    socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { workItemStatusChanged { __typename } }' } }));
+    socket.send(
+      JSON.stringify({
+        id: '1',
+        type: 'subscribe',
+        payload: { query: 'subscription { workItemStatusChanged { __typename } }' },
+      }),
+    );
 
     const outcomes: Outcome[] = [];
     let stopping = false;
@@ -63,7 +76,10 @@ describe('graceful shutdown under load', () => {
         let answer: string;
         try {
           const res = await call(WITHDRAW, { input: { accountId: ACCOUNT, amount: AMOUNT, requestId: key } });
-          answer = res.status === 200 ? (((await res.json()) as any).data?.withdraw?.__typename ?? 'error') : `http ${res.status}`;
+          answer =
+            res.status === 200
+              ? (((await res.json()) as any).data?.withdraw?.__typename ?? 'error')
+              : `http ${res.status}`;
         } catch (error) {
           const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
           answer = `fetch ${cause}`;
@@ -75,7 +91,11 @@ describe('graceful shutdown under load', () => {
       }
     };
     const burst = Promise.all(Array.from({ length: CALLERS }, (_, n) => caller(n)));
-    await waitFor(() => outcomes.filter((o) => o.answer === 'WithdrawSuccess').length >= 200, '200 withdrawals applied', 60_000);
+    await waitFor(
+      () => outcomes.filter((o) => o.answer === 'WithdrawSuccess').length >= 200,
+      '200 withdrawals applied',
+      60_000,
+    );
     stopping = true;
     main.child.kill('SIGTERM');
     await burst;
@@ -89,7 +109,9 @@ describe('graceful shutdown under load', () => {
     // Every request was answered (applied, or 503) or failed at the connection: refused once the
     // listener closed, or reset when it was sent on a keep-alive socket the server was closing.
     const connectionFailure = (a: string) => /^fetch (ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(a);
-    expect([...answers].filter((a) => !['WithdrawSuccess', 'http 503'].includes(a) && !connectionFailure(a))).toEqual([]);
+    expect([...answers].filter((a) => !['WithdrawSuccess', 'http 503'].includes(a) && !connectionFailure(a))).toEqual(
+      [],
+    );
 
     // Replay every key on a fresh app on the same database.
     app = await startTestApp({ dbName, mongoUri: testMongoUri(), env: { RATE_LIMITS: 'off' } });
@@ -97,7 +119,11 @@ describe('graceful shutdown under load', () => {
     for (let start = 0; start < outcomes.length; start += CALLERS) {
       await Promise.all(
         outcomes.slice(start, start + CALLERS).map(async ({ key }) => {
-          const res = await app!.gql(WITHDRAW, { input: { accountId: ACCOUNT, amount: AMOUNT, requestId: key } }, { key: 'service' });
+          const res = await app!.gql(
+            WITHDRAW,
+            { input: { accountId: ACCOUNT, amount: AMOUNT, requestId: key } },
+            { key: 'service' },
+          );
           replayed.set(key, res.data.withdraw.__typename);
         }),
       );
@@ -111,7 +137,9 @@ describe('graceful shutdown under load', () => {
     expect([...replayed.values()].every((v) => v === 'DuplicateReplayed' || v === 'WithdrawSuccess')).toBe(true);
     const account = await app.gql(`{ account(id: "${ACCOUNT}") { balance } }`, {}, { key: 'service' });
     expect(account.data.account.balance).toBe(FUNDING - AMOUNT * outcomes.length);
-    const entries = await app.db.collection('ledger_entries').countDocuments({ accountId: ACCOUNT, kind: 'withdrawal' });
+    const entries = await app.db
+      .collection('ledger_entries')
+      .countDocuments({ accountId: ACCOUNT, kind: 'withdrawal' });
     expect(entries).toBe(outcomes.length);
   }, 240_000);
 });

@@ -28,7 +28,9 @@ async function post(body: string, headers: Record<string, string> = {}) {
 
 describe('GraphQL over HTTP', () => {
   it('answers a POST, a GET and a batch as before', async () => {
-    expect((await post(JSON.stringify({ query: '{ __typename }' }))).json).toMatchObject({ data: { __typename: 'Query' } });
+    expect((await post(JSON.stringify({ query: '{ __typename }' }))).json).toMatchObject({
+      data: { __typename: 'Query' },
+    });
     const get = await fetch(`${app.url}?query=${encodeURIComponent('{ __typename }')}`, {
       headers: { authorization: `Bearer ${app.keys.admin}`, 'apollo-require-preflight': 'true' },
     });
@@ -42,12 +44,18 @@ describe('GraphQL over HTTP', () => {
     const answers = [
       JSON.stringify({ query: '{ __typename }' }),
       JSON.stringify({ query: '{ account(id: "no-store") { id } }' }),
-      JSON.stringify({ query: 'mutation { openAccount(input: { accountId: "no-store", currency: "EUR" }) { __typename } }' }),
+      JSON.stringify({
+        query: 'mutation { openAccount(input: { accountId: "no-store", currency: "EUR" }) { __typename } }',
+      }),
       JSON.stringify({ query: '{ nope }' }),
       JSON.stringify([{ query: '{ __typename }' }, { query: '{ health { engine } }' }]),
     ];
     for (const body of answers) {
-      const response = await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.admin}` }, body });
+      const response = await fetch(app.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.admin}` },
+        body,
+      });
       expect(response.headers.get('cache-control'), body).toBe('no-store');
       await response.arrayBuffer();
     }
@@ -55,7 +63,11 @@ describe('GraphQL over HTTP', () => {
 
   it('refuses a body over the limit with 413 and runs nothing of it', async () => {
     const padding = 'x'.repeat(BODY_LIMIT_BYTES);
-    const refused = await post(JSON.stringify({ query: `mutation { openAccount(input: { accountId: "too-big", currency: "EUR" }) { __typename } } # ${padding}` }));
+    const refused = await post(
+      JSON.stringify({
+        query: `mutation { openAccount(input: { accountId: "too-big", currency: "EUR" }) { __typename } } # ${padding}`,
+      }),
+    );
     expect(refused.status).toBe(413);
     expect(refused.type).toMatch(/^application\/json/);
     expect(refused.json.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -66,7 +78,10 @@ describe('GraphQL over HTTP', () => {
   it('refuses malformed JSON with 400 and a GraphQL error body', async () => {
     const refused = await post('{"query": "{ __typename }"');
     expect(refused.status).toBe(400);
-    expect(refused.json.errors[0]).toMatchObject({ message: expect.stringMatching(/^The request body is not valid JSON\. Call the API with POST/), extensions: { code: 'BAD_USER_INPUT' } });
+    expect(refused.json.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^The request body is not valid JSON\. Call the API with POST/),
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 
   it('refuses a compressed body with 415', async () => {
@@ -78,7 +93,9 @@ describe('GraphQL over HTTP', () => {
   it('refuses a body that is not sent as JSON (a simple request, CSRF prevention) with 415 and how to call', async () => {
     const refused = await post(JSON.stringify({ query: '{ __typename }' }), { 'content-type': 'text/plain' });
     expect(refused.status).toBe(415);
-    expect(refused.json.errors[0].message).toMatch(/^The request body must be JSON, sent with content-type: application\/json \(this request had content-type text\/plain\)\. Call the API/);
+    expect(refused.json.errors[0].message).toMatch(
+      /^The request body must be JSON, sent with content-type: application\/json \(this request had content-type text\/plain\)\. Call the API/,
+    );
   });
 
   it('leaves the other paths to Express', async () => {

@@ -14,7 +14,9 @@ describe('main', () => {
 
   it('starts, answers { health { engine } } with the generated development key, and stops on SIGTERM', async () => {
     main = spawnMain({ MONGODB_URI: testMongoUri(), MONGODB_DB: 'test_main_process', PORT: '0', HOST: '127.0.0.1' });
-    const [, key] = await main.waitFor(/API_KEYS is unset: generated a development admin key \(kept in \S+admin-key, mode 0600; delete the file for a new one\): (\S+)/);
+    const [, key] = await main.waitFor(
+      /API_KEYS is unset: generated a development admin key \(kept in \S+admin-key, mode 0600; delete the file for a new one\): (\S+)/,
+    );
     const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/);
     const res = await fetch(url as string, {
       method: 'POST',

@@ -5,7 +5,14 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { createItem, expectNoMore, subscribeAll, subscriberCount, take, WORK_ITEM_STATUS } from '../fanout/support/streamsTest.ts';
+import {
+  createItem,
+  expectNoMore,
+  subscribeAll,
+  subscriberCount,
+  take,
+  WORK_ITEM_STATUS,
+} from '../fanout/support/streamsTest.ts';
 import { waitFor } from '../support/waiting.ts';
 
 async function results(app: TestApp): Promise<{ executed: number; shared: number }> {
@@ -33,18 +40,30 @@ describe('subscription multiplexing', () => {
 
     const id = await createItem(app, kind, `${kind}-1`);
     for (const sub of [...same, ...otherVariables, ...otherRole]) {
-      expect(await take(sub, 1)).toEqual([expect.objectContaining({ __typename: 'WorkItemStatusChanged', itemId: id, kind, version: 1, status: 'PENDING' })]);
+      expect(await take(sub, 1)).toEqual([
+        expect.objectContaining({
+          __typename: 'WorkItemStatusChanged',
+          itemId: id,
+          kind,
+          version: 1,
+          status: 'PENDING',
+        }),
+      ]);
     }
     const after = await results(app);
     expect(after.executed - before.executed).toBe(3);
     expect(after.shared - before.shared).toBe(20 + 5 + 5 - 3);
     let marker = '';
-    await expectNoMore([...same, ...otherVariables, ...otherRole], async () => (marker = await createItem(app, kind, `${kind}-marker`)), (event) => event['itemId'] === marker);
+    await expectNoMore(
+      [...same, ...otherVariables, ...otherRole],
+      async () => (marker = await createItem(app, kind, `${kind}-marker`)),
+      (event) => event['itemId'] === marker,
+    );
     for (const sub of [...same, ...otherVariables, ...otherRole]) sub.unsubscribe();
     await waitFor(() => subscriberCount(app) === 0, 'every subscriber to detach');
   });
 
-  it('writes a shared frame under each subscriber\'s own id, whatever the id', async () => {
+  it("writes a shared frame under each subscriber's own id, whatever the id", async () => {
     const kind = `mux-id-${randomBytes(3).toString('hex')}`;
     // An id that looks like the server's internal placeholder must still come back as sent.
     const ids = ['plain', '\u0000shared-payload', 'x"}\u0000shared-payload'];
@@ -55,7 +74,10 @@ describe('subscription multiplexing', () => {
     socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${app.keys.ops}` } }));
     await waitFor(() => frames.some((frame) => frame.type === 'connection_ack'), 'connection_ack');
     const before = subscriberCount(app);
-    for (const id of ids) socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: WORK_ITEM_STATUS, variables: { kinds: [kind] } } }));
+    for (const id of ids)
+      socket.send(
+        JSON.stringify({ id, type: 'subscribe', payload: { query: WORK_ITEM_STATUS, variables: { kinds: [kind] } } }),
+      );
     await waitFor(() => subscriberCount(app) === before + ids.length, 'three subscribers');
 
     const itemId = await createItem(app, kind, `${kind}-1`);
@@ -64,7 +86,8 @@ describe('subscription multiplexing', () => {
       return got.length === ids.length ? got : undefined;
     }, 'one next frame per subscription');
     expect(next.map((frame) => frame.id).sort()).toEqual([...ids].sort());
-    for (const frame of next) expect(frame.payload.data.workItemStatusChanged).toMatchObject({ itemId, kind, version: 1 });
+    for (const frame of next)
+      expect(frame.payload.data.workItemStatusChanged).toMatchObject({ itemId, kind, version: 1 });
     socket.close();
     await waitFor(() => subscriberCount(app) === before, 'the subscribers to detach');
   });

@@ -15,22 +15,38 @@ import type { AppServices } from '../../src/app/services.ts';
 import { buildSchema } from 'graphql';
 
 // Its mutation fields log as the server's do (startServer wraps the app's schema the same way).
-const schema = logMutationResults(buildSchema('type Query { ok: Boolean, boom: Boolean } type Mutation { touch: Boolean }'));
-const rootValue = { ok: () => true, boom: () => { throw new Error('kaboom'); }, touch: () => true };
+const schema = logMutationResults(
+  buildSchema('type Query { ok: Boolean, boom: Boolean } type Mutation { touch: Boolean }'),
+);
+const rootValue = {
+  ok: () => true,
+  boom: () => {
+    throw new Error('kaboom');
+  },
+  touch: () => true,
+};
 
 async function run(level: 'info' | 'debug', documents: string[]) {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = pino(
+    { level },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   let childLoggers = 0;
   const child = logger.child.bind(logger);
-  logger.child = ((...args: Parameters<typeof logger.child>) => (childLoggers++, child(...args))) as typeof logger.child;
+  logger.child = ((...args: Parameters<typeof logger.child>) => (
+    childLoggers++, child(...args)
+  )) as typeof logger.child;
   const registry = new Registry();
   const telemetry = createGraphqlTelemetry(registry);
   const apollo = new ApolloServer({ schema, rootValue, plugins: [observabilityPlugin(telemetry, logger)] });
   await apollo.start();
   const source = { db: { client: {} } as unknown as Db, logger, services: {} as AppServices };
   for (const query of documents) {
-    await apollo.executeOperation({ query }, { contextValue: createContext(source, { ok: true, principal: { role: 'admin', keyId: 'k1' } }, 'http') });
+    await apollo.executeOperation(
+      { query },
+      { contextValue: createContext(source, { ok: true, principal: { role: 'admin', keyId: 'k1' } }, 'http') },
+    );
   }
   await apollo.stop();
   const metrics = await registry.metrics();
@@ -48,7 +64,9 @@ describe('the observability plugin', () => {
     expect(sum).toBeGreaterThan(0);
     expect(sum).toBeLessThan(60);
     // Only the mutation writes its one info line (and builds its request's logger for it).
-    expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'touch: Boolean', mutation: 'touch', result: 'Boolean', keyId: 'k1' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, msg: 'touch: Boolean', mutation: 'touch', result: 'Boolean', keyId: 'k1' }),
+    ]);
     expect(childLoggers).toBe(1);
   });
 
@@ -57,9 +75,18 @@ describe('the observability plugin', () => {
     expect(metrics).toMatch(/^graphql_operations_total\{type="query",outcome="error",operation="other"\} 1$/m);
     const debug = lines.filter((line) => line['msg'] === 'graphql operation');
     expect(debug).toEqual([
-      expect.objectContaining({ type: 'query', outcome: 'ok', transport: 'http', keyId: 'k1', role: 'admin', requestId: expect.any(String) }),
+      expect.objectContaining({
+        type: 'query',
+        outcome: 'ok',
+        transport: 'http',
+        keyId: 'k1',
+        role: 'admin',
+        requestId: expect.any(String),
+      }),
       expect.objectContaining({ type: 'query', outcome: 'error', keyId: 'k1' }),
     ]);
-    expect(lines.filter((line) => line['msg'] === 'graphql operation failed')).toEqual([expect.objectContaining({ keyId: 'k1', err: expect.objectContaining({ message: 'kaboom' }) })]);
+    expect(lines.filter((line) => line['msg'] === 'graphql operation failed')).toEqual([
+      expect.objectContaining({ keyId: 'k1', err: expect.objectContaining({ message: 'kaboom' }) }),
+    ]);
   });
 });

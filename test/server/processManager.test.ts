@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves `npm start` stops as a process manager stops it (issue 37 item 2): systemd, or a container
 // whose command is `npm start`, sends SIGTERM (or SIGINT) to the pid it started, which is npm's.
 // The script `exec`s node, so no shell sits between npm and the server, and npm passes the signal
@@ -22,11 +23,31 @@ const START_TIMEOUT_MS = 60_000;
 
 let dataDir: string;
 const running: MainProcess[] = [];
+/** node pids a test saw: a red test whose npm is gone must not leave its server running. */
+const nodes: number[] = [];
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'precondition-npm-start-'));
 });
 afterEach(() => {
-  for (const process of running.splice(0)) if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill('SIGKILL');
+  // node first: a SIGKILLed npm cannot pass anything on, and its orphan would serve on.
+  for (const process of running.splice(0)) {
+    if (process.child.exitCode !== null || process.child.signalCode !== null) continue;
+    for (const node of childrenOf(process.child.pid!)) {
+      try {
+        globalThis.process.kill(node, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    process.child.kill('SIGKILL');
+  }
+  for (const node of nodes.splice(0)) {
+    try {
+      globalThis.process.kill(node, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 });
 afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -55,7 +76,10 @@ async function listening(main: MainProcess): Promise<{ url: string; port: number
 /** The pids whose parent is `pid` (npm's child: node itself, since the script execs). */
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // ps exits 1 when there are none
   }
@@ -82,7 +106,7 @@ async function health(url: string): Promise<number> {
   return (await fetch(url.replace(/\/graphql$/, '/healthz'))).status;
 }
 
-async function stopsWithin(npm: MainProcess, server: { port: number }, node: number, send: () => void): Promise<number> {
+async function stopsWithin(server: { port: number }, node: number, send: () => void): Promise<number> {
   const sent = Date.now();
   send();
   await waitFor(async () => !(await portAccepts(server.port)), `the port ${server.port} freed`, GRACE_MS);
@@ -91,37 +115,65 @@ async function stopsWithin(npm: MainProcess, server: { port: number }, node: num
 }
 
 describe('npm start under a process manager', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s to npm stops the server: port freed within the grace, node gone, npm exits', async (signal) => {
-    const npm = npmStart();
-    const server = await listening(npm);
-    expect(await health(server.url)).toBe(200);
-    const [node] = childrenOf(npm.child.pid!);
-    expect(node, 'npm has one child').toBeDefined();
-    // No shell between npm and node: sh would die of the signal npm passes on and leave node behind.
-    expect(execFileSync('ps', ['-o', 'comm=', '-p', String(node)], { encoding: 'utf8' }).trim()).toBe('node');
-    const tookMs = await stopsWithin(npm, server, node!, () => npm.child.kill(signal));
-    console.log(`${signal} to npm start: port freed and node gone in ${tookMs} ms`);
-    expect(npm.stdout()).toContain('"msg":"stopped"');
-    const exit = await npm.exited;
-    expect(exit.code === 0 || exit.signal === signal, `npm exited with ${JSON.stringify(exit)}`).toBe(true);
-  }, 120_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to npm stops the server: port freed within the grace, node gone, npm exits',
+    async (signal) => {
+      const npm = npmStart();
+      const server = await listening(npm);
+      expect(await health(server.url)).toBe(200);
+      const [node] = childrenOf(npm.child.pid!);
+      expect(node, 'npm has one child').toBeDefined();
+      // No shell between npm and node: sh would die of the signal npm passes on and leave node behind.
+      expect(execFileSync('ps', ['-o', 'comm=', '-p', String(node)], { encoding: 'utf8' }).trim()).toBe('node');
+      const tookMs = await stopsWithin(server, node!, () => npm.child.kill(signal));
+      console.log(`${signal} to npm start: port freed and node gone in ${tookMs} ms`);
+      expect(npm.stdout()).toContain('"msg":"stopped"');
+      const exit = await npm.exited;
+      expect(exit.code === 0 || exit.signal === signal, `npm exited with ${JSON.stringify(exit)}`).toBe(true);
+    },
+    120_000,
+  );
 
   it('stops by itself when npm dies without passing a signal on (re-parented)', async () => {
     const npm = npmStart();
     const server = await listening(npm);
     const [node] = childrenOf(npm.child.pid!);
-    const tookMs = await stopsWithin(npm, server, node!, () => npm.child.kill('SIGKILL'));
+    const tookMs = await stopsWithin(server, node!, () => npm.child.kill('SIGKILL'));
     console.log(`npm SIGKILLed: the orphaned server stopped in ${tookMs} ms`);
+  }, 120_000);
+
+  it('stops by itself when npm dies while the server is still loading (before it could read its parent)', async () => {
+    const npm = npmStart();
+    const node = await waitFor(
+      () => childrenOf(npm.child.pid!)[0],
+      "npm's child (node, exec'd by the script)",
+      START_TIMEOUT_MS,
+    );
+    nodes.push(node);
+    npm.child.kill('SIGKILL');
+    await waitFor(
+      () => isGone(node),
+      `node (pid ${node}) gone after its npm was SIGKILLed during start-up`,
+      START_TIMEOUT_MS,
+    );
+    expect(npm.stdout()).not.toMatch(/listening on/);
   }, 120_000);
 
   it('keeps the generated admin key in DATA_DIR across a restart, and says where an unknown key comes from', async () => {
     const keyDir = join(dataDir, 'restart');
     const keyOf = async () => {
       const npm = npmStart({ DATA_DIR: keyDir });
-      const [, key] = await npm.waitFor(/API_KEYS is unset: .*admin key \(kept in \S+admin-key, mode 0600; delete the file for a new one\): (\S+)/, START_TIMEOUT_MS);
+      const [, key] = await npm.waitFor(
+        /API_KEYS is unset: .*admin key \(kept in \S+admin-key, mode 0600; delete the file for a new one\): (\S+)/,
+        START_TIMEOUT_MS,
+      );
       const { url } = await listening(npm);
       const call = (token: string) =>
-        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ viewer { role } }' }) }).then((res) => res.json() as Promise<any>);
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: '{ viewer { role } }' }),
+        }).then((res) => res.json() as Promise<any>);
       const answers = { mine: await call(key!), stale: await call('an-old-key-from-yesterday-0123456789') };
       npm.child.kill('SIGTERM');
       await npm.exited;
@@ -132,7 +184,9 @@ describe('npm start under a process manager', () => {
     expect(second.key).toBe(first.key);
     expect(second.answers.mine).toEqual({ data: { viewer: { role: 'admin' } } });
     expect((await readFile(join(keyDir, 'admin-key'), 'utf8')).trim()).toBe(first.key);
-    expect(second.answers.stale.errors[0].message).toContain('npm start keeps its generated admin key in DATA_DIR/admin-key');
+    expect(second.answers.stale.errors[0].message).toContain(
+      'npm start keeps its generated admin key in DATA_DIR/admin-key',
+    );
   }, 180_000);
 });
 
@@ -160,20 +214,32 @@ describe('an unreachable trace collector', () => {
     });
     running.push(main);
     const { url } = await listening(main);
-    const call = () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer otlp-test-admin-key-0123456789' }, body: JSON.stringify({ query: '{ health { engine } }' }) });
+    const call = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer otlp-test-admin-key-0123456789' },
+        body: JSON.stringify({ query: '{ health { engine } }' }),
+      });
     // Requests keep making spans until the first failed export is said, then for as long again.
     let calls = 0;
-    await waitFor(async () => {
-      expect((await call()).status).toBe(200);
-      calls++;
-      return /could not export/.test(main.stdout());
-    }, 'a warning about the failed export', 30_000);
+    await waitFor(
+      async () => {
+        expect((await call()).status).toBe(200);
+        calls++;
+        return /could not export/.test(main.stdout());
+      },
+      'a warning about the failed export',
+      30_000,
+    );
     const firstSaidAt = Date.now();
     while (Date.now() - firstSaidAt < 3_000) {
       expect((await call()).status).toBe(200);
       calls++;
     }
-    const warnings = main.stdout().split('\n').filter((line) => line.includes('could not export'));
+    const warnings = main
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('could not export'));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, error: expect.stringContaining('ECONNREFUSED') });
 

@@ -16,7 +16,11 @@ const telemetry = createGraphqlTelemetry(new Registry());
 describe('RateLimiter', () => {
   it('allows a burst, then refuses until a token refills, per key', () => {
     let now = 0;
-    const limiter = new RateLimiter({ ...RATE_LIMITS_DEFAULT, worker: { perSecond: 2, burst: 3 } }, telemetry, () => now);
+    const limiter = new RateLimiter(
+      { ...RATE_LIMITS_DEFAULT, worker: { perSecond: 2, burst: 3 } },
+      telemetry,
+      () => now,
+    );
     expect([1, 2, 3].map(() => limiter.take('k1', 'worker'))).toEqual([null, null, null]);
     expect(limiter.take('k1', 'worker')).toBe(1); // half a second to the next token, rounded up
     expect(limiter.take('k2', 'worker')).toBeNull(); // another key has its own bucket
@@ -37,7 +41,10 @@ describe('RateLimiter', () => {
 
 describe('RATE_LIMITS', () => {
   it('overrides the defaults role by role, and off turns the limit off', () => {
-    expect(loadConfig({ RATE_LIMITS: 'worker=5/10' }).rateLimits).toEqual({ ...RATE_LIMITS_DEFAULT, worker: { perSecond: 5, burst: 10 } });
+    expect(loadConfig({ RATE_LIMITS: 'worker=5/10' }).rateLimits).toEqual({
+      ...RATE_LIMITS_DEFAULT,
+      worker: { perSecond: 5, burst: 10 },
+    });
     expect(loadConfig({}).rateLimits).toEqual(RATE_LIMITS_DEFAULT);
     expect(loadConfig({ RATE_LIMITS: 'off' }).rateLimits).toBeNull();
   });
@@ -66,7 +73,9 @@ describe('rate limit over HTTP and WebSocket', () => {
       fetch(app.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.service}` },
-        body: JSON.stringify({ query: `mutation { openAccount(input: { accountId: "${id}", currency: "EUR" }) { __typename } }` }),
+        body: JSON.stringify({
+          query: `mutation { openAccount(input: { accountId: "${id}", currency: "EUR" }) { __typename } }`,
+        }),
       });
     const before = await metricValue(app.registry, 'graphql_rate_limited_total', { role: 'service' });
     const first = await open('rate-1');
@@ -95,6 +104,10 @@ describe('rate limit over HTTP and WebSocket', () => {
     expect((await ws.execute('{ health { engine } }')).errors).toBeUndefined();
     expect((await app.gql('{ health { engine } }', {}, { key: 'worker' })).errors).toBeUndefined();
     const limited = await ws.execute('{ health { engine } }').catch((error: unknown) => error);
-    expect(limited).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'RATE_LIMITED', retryAfterSeconds: 100 }) })]);
+    expect(limited).toEqual([
+      expect.objectContaining({
+        extensions: expect.objectContaining({ code: 'RATE_LIMITED', retryAfterSeconds: 100 }),
+      }),
+    ]);
   });
 });

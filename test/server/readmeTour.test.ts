@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves the README's curl tour works as written: its ```sh blocks (between the tour markers) run
 // in order in one bash with the real curl against a running API, the printed key pasted where the
 // README says and localhost:4000 pointed at this test's server, and each block prints exactly the
@@ -24,7 +25,12 @@ async function readTour(): Promise<Step[]> {
   if (tour === undefined) throw new Error('README.md has no tour between its markers');
   const again = /<!-- tour-again:start -->([\s\S]*?)<!-- tour-again:end -->/.exec(readme)?.[1];
   if (again === undefined) throw new Error('README.md has no second run of the tour between its markers');
-  const secondRun = new Map([...again.matchAll(/\*\*Block (\d+)\*\*[^\n]*\n+```json\n([\s\S]*?)```/g)].map(([, block, json]) => [Number(block), json!.trim().split('\n')]));
+  const secondRun = new Map(
+    [...again.matchAll(/\*\*Block (\d+)\*\*[^\n]*\n+```json\n([\s\S]*?)```/g)].map(([, block, json]) => [
+      Number(block),
+      json!.trim().split('\n'),
+    ]),
+  );
   const steps = [...tour.matchAll(/```sh\n([\s\S]*?)```\s*```json\n([\s\S]*?)```/g)].map(([, script, json], index) => {
     const expected = json!.trim().split('\n');
     return { script: script!, expected, again: secondRun.get(index + 1) ?? expected };
@@ -34,7 +40,8 @@ async function readTour(): Promise<Step[]> {
 }
 
 /** What changes from run to run: ObjectIds and consistency tokens. */
-const normalized = (line: string) => line.replace(/\b[0-9a-f]{24}\b/g, '<id>').replace(/"consistencyToken":"[^"]+"/g, '"consistencyToken":"<token>"');
+const normalized = (line: string) =>
+  line.replace(/\b[0-9a-f]{24}\b/g, '<id>').replace(/"consistencyToken":"[^"]+"/g, '"consistencyToken":"<token>"');
 
 let app: TestApp;
 beforeAll(async () => {
@@ -54,7 +61,12 @@ async function runTour(steps: Step[]): Promise<string[][]> {
   console.log(`the tour printed:\n${stdout}`);
   const printed = stdout.split(`${STEP_MARKER}\n`).slice(0, steps.length);
   expect(printed).toHaveLength(steps.length);
-  return printed.map((output) => output.split('\n').filter((line) => line.trim() !== '').map(normalized));
+  return printed.map((output) =>
+    output
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map(normalized),
+  );
 }
 
 describe('the README tour', () => {
@@ -63,8 +75,10 @@ describe('the README tour', () => {
     expect(steps.length).toBeGreaterThanOrEqual(4);
     expect(steps[0]!.script).toContain(KEY_PLACEHOLDER);
     const first = await runTour(steps);
-    first.forEach((lines, index) => expect({ step: index + 1, lines }).toEqual({ step: index + 1, lines: steps[index]!.expected }));
+    for (const [index, lines] of first.entries())
+      expect({ step: index + 1, lines }).toEqual({ step: index + 1, lines: steps[index]!.expected });
     const second = await runTour(steps);
-    second.forEach((lines, index) => expect({ step: index + 1, run: 2, lines }).toEqual({ step: index + 1, run: 2, lines: steps[index]!.again }));
+    for (const [index, lines] of second.entries())
+      expect({ step: index + 1, run: 2, lines }).toEqual({ step: index + 1, run: 2, lines: steps[index]!.again });
   }, 90_000);
 });

@@ -21,7 +21,17 @@ describe('rate limit across API processes', () => {
   it("admits one key's budget once, whichever process serves it", async () => {
     const dbName = `test_shared_rate_limit_${randomBytes(4).toString('hex')}`;
     const shared = `shared-ops-${randomBytes(12).toString('hex')}`;
-    apps.push(...(await Promise.all([0, 1, 2].map(() => startTestApp({ dbName, apiKeys: { [shared]: 'ops' }, env: { RATE_LIMITS: `ops=${perSecond}/${burst}`, SEED_DEMO: '0' } })))));
+    apps.push(
+      ...(await Promise.all(
+        [0, 1, 2].map(() =>
+          startTestApp({
+            dbName,
+            apiKeys: { [shared]: 'ops' },
+            env: { RATE_LIMITS: `ops=${perSecond}/${burst}`, SEED_DEMO: '0' },
+          }),
+        ),
+      )),
+    );
     const [a, b, c] = apps as [TestApp, TestApp, TestApp];
     const asShared = { authorization: `Bearer ${shared}` };
 

@@ -45,7 +45,12 @@ describe('SharedRateLimiter', () => {
   });
 
   it('serves a burst of concurrent operations with a few round trips, and admits no more than the bucket holds', async () => {
-    const limiter = new SharedRateLimiter({ ...RATE_LIMITS_DEFAULT, ops: { perSecond: 0.01, burst: 10 } }, test.db, createGraphqlTelemetry(new Registry()), logger);
+    const limiter = new SharedRateLimiter(
+      { ...RATE_LIMITS_DEFAULT, ops: { perSecond: 0.01, burst: 10 } },
+      test.db,
+      createGraphqlTelemetry(new Registry()),
+      logger,
+    );
     let roundTrips = 0;
     const count = (event: { commandName: string }) => void (event.commandName === 'findAndModify' && roundTrips++);
     test.client.on('commandStarted', count);
@@ -64,7 +69,12 @@ describe('SharedRateLimiter', () => {
   });
 
   it('lets a batch larger than the whole bucket through a full bucket, leaving it in debt', async () => {
-    const limiter = new SharedRateLimiter({ ...RATE_LIMITS_DEFAULT, ops: { perSecond: 1, burst: 50 } }, test.db, createGraphqlTelemetry(new Registry()), logger);
+    const limiter = new SharedRateLimiter(
+      { ...RATE_LIMITS_DEFAULT, ops: { perSecond: 1, burst: 50 } },
+      test.db,
+      createGraphqlTelemetry(new Registry()),
+      logger,
+    );
     const k = key();
     expect(await limiter.take(k, 'ops', 100)).toBeNull();
     // 50 tokens of debt: the next operation waits about 51 s.
@@ -76,11 +86,18 @@ describe('SharedRateLimiter', () => {
   it('falls back on its own bucket while the database is unreachable, and counts it', async () => {
     const registry = new Registry();
     const closed = new MongoClient(test.uri, { serverSelectionTimeoutMS: 200 });
-    const limiter = new SharedRateLimiter({ ...RATE_LIMITS_DEFAULT, ops: { perSecond: 0.01, burst: 2 } }, closed.db('unreachable'), createGraphqlTelemetry(registry), logger);
+    const limiter = new SharedRateLimiter(
+      { ...RATE_LIMITS_DEFAULT, ops: { perSecond: 0.01, burst: 2 } },
+      closed.db('unreachable'),
+      createGraphqlTelemetry(registry),
+      logger,
+    );
     await closed.close();
     const k = key();
     expect([await limiter.take(k, 'ops'), await limiter.take(k, 'ops')]).toEqual([null, null]);
     expect(await limiter.take(k, 'ops')).toBeGreaterThan(0);
-    expect(await registry.getSingleMetricAsString('graphql_rate_limit_fallbacks_total')).toMatch(/graphql_rate_limit_fallbacks_total 3$/m);
+    expect(await registry.getSingleMetricAsString('graphql_rate_limit_fallbacks_total')).toMatch(
+      /graphql_rate_limit_fallbacks_total 3$/m,
+    );
   });
 });

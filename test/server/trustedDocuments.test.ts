@@ -21,9 +21,16 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
   let app: TestApp;
   let adminAdHoc: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: MANIFEST, SEED_DEMO: '0' } });
+    app = await startTestApp({
+      env: { TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: MANIFEST, SEED_DEMO: '0' },
+    });
     adminAdHoc = await startTestApp({
-      env: { TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: MANIFEST, TRUSTED_DOCUMENTS_ADMIN_ADHOC: '1', SEED_DEMO: '0' },
+      env: {
+        TRUSTED_DOCUMENTS: 'enforce',
+        TRUSTED_DOCUMENTS_MANIFEST: MANIFEST,
+        TRUSTED_DOCUMENTS_ADMIN_ADHOC: '1',
+        SEED_DEMO: '0',
+      },
     });
   });
   afterAll(async () => {
@@ -43,10 +50,15 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
     expect(res.status).toBe(400);
     expect(res.data).toBeUndefined();
     expect(res.errors).toEqual([
-      { message: expect.stringMatching(/^This document is not a trusted document \(sha256 [0-9a-f]{64}\)/), extensions: { code: 'UNTRUSTED_DOCUMENT' } },
+      {
+        message: expect.stringMatching(/^This document is not a trusted document \(sha256 [0-9a-f]{64}\)/),
+        extensions: { code: 'UNTRUSTED_DOCUMENT' },
+      },
     ]);
     expect(await app.db.collection('accounts').countDocuments({ _id: 'adhoc-1' } as never)).toBe(0);
-    expect((await app.gql(`${HEALTH} `, {}, { key: 'dashboard' })).errors?.[0]?.extensions?.code).toBe('UNTRUSTED_DOCUMENT');
+    expect((await app.gql(`${HEALTH} `, {}, { key: 'dashboard' })).errors?.[0]?.extensions?.code).toBe(
+      'UNTRUSTED_DOCUMENT',
+    );
   });
 
   it('refuses a bare persisted-query hash, and unknown documents inside a batch', async () => {
@@ -95,11 +107,15 @@ describe('TRUSTED_DOCUMENTS=log', () => {
 describe('trusted documents configuration', () => {
   it('makes enforce without a manifest a start-up error naming the variable', () => {
     const missing = join(tmpdir(), 'no-such-dir', 'trusted-documents.json');
-    expect(() => loadConfig({ TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: missing })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: missing })).toThrow(
+      ConfigError,
+    );
     expect(() => loadConfig({ TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: missing })).toThrow(
       /TRUSTED_DOCUMENTS_MANIFEST: TRUSTED_DOCUMENTS=enforce, but the manifest .* does not exist/,
     );
-    expect(loadConfig({ TRUSTED_DOCUMENTS: 'log', TRUSTED_DOCUMENTS_MANIFEST: missing }).trustedDocuments.mode).toBe('log');
+    expect(loadConfig({ TRUSTED_DOCUMENTS: 'log', TRUSTED_DOCUMENTS_MANIFEST: missing }).trustedDocuments.mode).toBe(
+      'log',
+    );
     expect(() => loadConfig({ TRUSTED_DOCUMENTS: 'strict' })).toThrow(/TRUSTED_DOCUMENTS/);
   });
 
@@ -107,6 +123,8 @@ describe('trusted documents configuration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trusted-'));
     const path = join(dir, 'manifest.json');
     writeFileSync(path, JSON.stringify({ ['0'.repeat(64)]: HEALTH }));
-    expect(() => loadConfig({ TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: path })).toThrow(/whose sha256 differs/);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: path })).toThrow(
+      /whose sha256 differs/,
+    );
   });
 });

@@ -1,3 +1,4 @@
+// @module-tag failpoints
 // R5 at the transports: an operation that meets a deployment that cannot answer now (a member
 // going away, not the primary, no primary to select, a dropped connection), once the driver's one
 // retry has failed too, is answered UNAVAILABLE: over HTTP with 503 and Retry-After, over
@@ -43,7 +44,11 @@ let app: TestApp;
 let turnOff: (() => Promise<void>) | null = null;
 beforeAll(async () => {
   // Short selection and heartbeats: a member marked unknown by the fault is seen again at once.
-  probes.engine = await new MongoClient(testMongoUri(), { appName: PROBE_APP_NAME, serverSelectionTimeoutMS: 500, heartbeatFrequencyMS: 500 }).connect();
+  probes.engine = await new MongoClient(testMongoUri(), {
+    appName: PROBE_APP_NAME,
+    serverSelectionTimeoutMS: 500,
+    heartbeatFrequencyMS: 500,
+  }).connect();
   probes.nowhere = new MongoClient('mongodb://127.0.0.1:1/?directConnection=true', { serverSelectionTimeoutMS: 300 });
   const schema = await buildAppSchema({ extraResolvers: [UnavailableProbeResolver] });
   app = await startTestApp({ schema, env: { SEED_DEMO: '0', NODE_ENV: 'production' } });
@@ -59,26 +64,44 @@ afterAll(async () => {
 });
 
 async function post(query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.ops}` }, body: JSON.stringify({ query, variables }) });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } };
+  const response = await fetch(app.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${app.keys.ops}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as {
+      data?: unknown;
+      errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+    },
+  };
 }
 
 const UNAVAILABLE = { code: 'UNAVAILABLE', retryAfterSeconds: 1 };
 
 describe('over HTTP', () => {
-  it.for(FAILOVERS)('answers a read that met %s (and its retry) as UNAVAILABLE, 503 with Retry-After', async ([, fault], context) => {
-    await skipIfFailPointsRefused(context, app.client);
-    turnOff = await failCommand(app.client, PROBE_APP_NAME, 'alwaysOn', { failCommands: ['aggregate'], ...fault });
-    const answer = await post('{ probeRead }');
-    expect(answer.status).toBe(503);
-    expect(answer.retryAfter).toBe('1');
-    expect(answer.body.errors).toEqual([expect.objectContaining({ path: ['probeRead'], extensions: UNAVAILABLE })]);
-    expect(answer.body.errors![0]!.message).toMatch(/send the same request again/);
-  });
+  it.for(FAILOVERS)(
+    'answers a read that met %s (and its retry) as UNAVAILABLE, 503 with Retry-After',
+    async ([, fault], context) => {
+      await skipIfFailPointsRefused(context, app.client);
+      turnOff = await failCommand(app.client, PROBE_APP_NAME, 'alwaysOn', { failCommands: ['aggregate'], ...fault });
+      const answer = await post('{ probeRead }');
+      expect(answer.status).toBe(503);
+      expect(answer.retryAfter).toBe('1');
+      expect(answer.body.errors).toEqual([expect.objectContaining({ path: ['probeRead'], extensions: UNAVAILABLE })]);
+      expect(answer.body.errors![0]!.message).toMatch(/send the same request again/);
+    },
+  );
 
   it('answers a read with no member to select as UNAVAILABLE, 503 with Retry-After', async () => {
     const answer = await post('{ probeRead(nowhere: true) }');
-    expect(answer).toMatchObject({ status: 503, retryAfter: '1', body: { errors: [expect.objectContaining({ extensions: UNAVAILABLE })] } });
+    expect(answer).toMatchObject({
+      status: 503,
+      retryAfter: '1',
+      body: { errors: [expect.objectContaining({ extensions: UNAVAILABLE })] },
+    });
   });
 
   it('keeps an error that is no failover an internal one: no 503, no Retry-After', async (context) => {
@@ -87,28 +110,50 @@ describe('over HTTP', () => {
     turnOff = await failCommand(app.client, PROBE_APP_NAME, 'alwaysOn', { failCommands: ['aggregate'], errorCode: 8 });
     const answer = await post('{ probeRead }');
     // A field's error beside the (null) data: the status of a GraphQL answer, as any internal fault's.
-    expect(answer).toMatchObject({ status: 200, retryAfter: null, body: { errors: [expect.objectContaining({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } })] } });
+    expect(answer).toMatchObject({
+      status: 200,
+      retryAfter: null,
+      body: {
+        errors: [
+          expect.objectContaining({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }),
+        ],
+      },
+    });
   });
 
   it('answers a consistency token it could not check (the deployment had no primary) as UNAVAILABLE, 503', async (context) => {
     await skipIfFailPointsRefused(context, app.client);
     // Ahead of what this process has seen, so the server pings the deployment to check it.
     const ahead = encodeConsistencyToken(new Timestamp({ t: Math.floor(Date.now() / 1000) + 3_600, i: 1 }));
-    turnOff = await failCommand(app.client, app.client.options.appName!, { times: 2 }, { failCommands: ['ping'], errorCode: 91 });
-    const answer = await post('query ($token: String!) @consistentAfter(token: $token) { viewer { role } }', { token: ahead });
-    expect(answer).toMatchObject({ status: 503, retryAfter: '1', body: { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAVAILABLE' }) })] } });
+    turnOff = await failCommand(
+      app.client,
+      app.client.options.appName!,
+      { times: 2 },
+      { failCommands: ['ping'], errorCode: 91 },
+    );
+    const answer = await post('query ($token: String!) @consistentAfter(token: $token) { viewer { role } }', {
+      token: ahead,
+    });
+    expect(answer).toMatchObject({
+      status: 503,
+      retryAfter: '1',
+      body: { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAVAILABLE' }) })] },
+    });
   });
 });
 
 describe('over graphql-ws', () => {
-  it.for(FAILOVERS)('answers a read that met %s with the same code, and the socket goes on', async ([, fault], context) => {
-    await skipIfFailPointsRefused(context, app.client);
-    const ws = app.ws('ops');
-    turnOff = await failCommand(app.client, PROBE_APP_NAME, 'alwaysOn', { failCommands: ['aggregate'], ...fault });
-    const failed = await ws.execute('{ probeRead }');
-    expect(failed.errors).toEqual([expect.objectContaining({ path: ['probeRead'], extensions: UNAVAILABLE })]);
-    await turnOff();
-    turnOff = null;
-    expect((await ws.execute('{ viewer { role } }')).data).toEqual({ viewer: { role: 'ops' } });
-  });
+  it.for(FAILOVERS)(
+    'answers a read that met %s with the same code, and the socket goes on',
+    async ([, fault], context) => {
+      await skipIfFailPointsRefused(context, app.client);
+      const ws = app.ws('ops');
+      turnOff = await failCommand(app.client, PROBE_APP_NAME, 'alwaysOn', { failCommands: ['aggregate'], ...fault });
+      const failed = await ws.execute('{ probeRead }');
+      expect(failed.errors).toEqual([expect.objectContaining({ path: ['probeRead'], extensions: UNAVAILABLE })]);
+      await turnOff();
+      turnOff = null;
+      expect((await ws.execute('{ viewer { role } }')).data).toEqual({ viewer: { role: 'ops' } });
+    },
+  );
 });

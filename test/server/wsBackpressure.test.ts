@@ -39,11 +39,10 @@ function start() {
   const multiplexer = createSubscriptionMultiplexer(() => 'any', createGraphqlTelemetry(new Registry()));
   const httpServer: Server = createServer();
   const wss = new WebSocketServer({ server: httpServer });
-  const served = serveGraphqlWs(
-    { schema, subscribe: (args) => multiplexer.subscribe(args) },
-    wss,
-    { frameFlushIntervalMs: 1, socketBufferedMaxBytes: BUFFERED_MAX_BYTES },
-  );
+  const served = serveGraphqlWs({ schema, subscribe: (args) => multiplexer.subscribe(args) }, wss, {
+    frameFlushIntervalMs: 1,
+    socketBufferedMaxBytes: BUFFERED_MAX_BYTES,
+  });
   return { httpServer, wss, served, queues };
 }
 

@@ -53,7 +53,10 @@ async function start() {
   const multiplexer = createSubscriptionMultiplexer(() => 'any', createGraphqlTelemetry(new Registry()));
   const httpServer: Server = createServer();
   const wss = new WebSocketServer({ server: httpServer });
-  const served = serveGraphqlWs({ schema, subscribe: (args) => multiplexer.subscribe(args) }, wss, { frameFlushIntervalMs: 1, socketBufferedMaxBytes: 64 * 1024 });
+  const served = serveGraphqlWs({ schema, subscribe: (args) => multiplexer.subscribe(args) }, wss, {
+    frameFlushIntervalMs: 1,
+    socketBufferedMaxBytes: 64 * 1024,
+  });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const url = `ws://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   // Messages the server sent through `ws` (graphql-ws's own path), per socket.
@@ -88,7 +91,8 @@ async function rawConnection(url: string) {
     socket,
     frames,
     bytes,
-    subscribe: (id: string) => socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: 'subscription { text }' } })),
+    subscribe: (id: string) =>
+      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: 'subscription { text }' } })),
     /** Resolves once the server answered a ping sent now, i.e. once it wrote everything it wrote before. */
     roundTrip: async () => {
       const pongs = frames.filter((frame) => frame.type === 'pong').length;
@@ -115,10 +119,13 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     return { connection, queues };
   }
 
-
   it('builds the WebSocket frame header for each length encoding (7-bit, 16-bit, 64-bit)', () => {
     const prefix = nextFramePrefix('1');
-    for (const [size, header] of [[50, [0x81, 50 + prefix.length + 1]], [300, [0x81, 126]], [70_000, [0x81, 127]]] as const) {
+    for (const [size, header] of [
+      [50, [0x81, 50 + prefix.length + 1]],
+      [300, [0x81, 126]],
+      [70_000, [0x81, 127]],
+    ] as const) {
       const payload = Buffer.from(`"${'x'.repeat(size - 2)}"`);
       const frame = nextFrame(prefix, payload);
       const length = prefix.length + size + 1;
@@ -143,7 +150,11 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     let failed: unknown = null;
     client.subscribe<{ text: string }>(
       { query: 'subscription { text }' },
-      { next: (result) => void received.push(result), error: (error) => void (failed = error), complete: () => void (completed = true) },
+      {
+        next: (result) => void received.push(result),
+        error: (error) => void (failed = error),
+        complete: () => void (completed = true),
+      },
     );
     await waitFor(() => queues.length === 1, 'the subscription');
     // Quotes, backslashes and non-ASCII too: the payload is written as JSON bytes, not as a JS string's length.
@@ -160,7 +171,9 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
 
   it('serializes each event once for graphql-ws clients that each name their operation with a UUID', async () => {
     const { url, queues, sentByWs, stats, stop } = await start();
-    const clients = Array.from({ length: 25 }, () => createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false }));
+    const clients = Array.from({ length: 25 }, () =>
+      createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false }),
+    );
     const ids: string[] = [];
     cleanup = async () => {
       await Promise.all(clients.map((client) => client.dispose()));
@@ -170,7 +183,10 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     const received = clients.map((client) => {
       const results: unknown[] = [];
       client.on('message', (message) => void (message.type === 'next' && ids.push(message.id)));
-      client.subscribe({ query: 'subscription { text }' }, { next: (result) => void results.push(result), error: () => undefined, complete: () => undefined });
+      client.subscribe(
+        { query: 'subscription { text }' },
+        { next: (result) => void results.push(result), error: () => undefined, complete: () => undefined },
+      );
       return results;
     });
     await waitFor(() => queues.length === clients.length, 'every subscription');
@@ -202,9 +218,18 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     await waitFor(() => queues.length === 3, 'three subscriptions');
     const item = { text: 'event' };
     for (const queue of queues) queue.push(item);
-    await waitFor(() => one.frames.filter((frame) => frame.type === 'next').length === 2 && other.frames.some((frame) => frame.type === 'next'), 'three frames');
+    await waitFor(
+      () =>
+        one.frames.filter((frame) => frame.type === 'next').length === 2 &&
+        other.frames.some((frame) => frame.type === 'next'),
+      'three frames',
+    );
     const nextOf = (frames: Frame[]) => frames.filter((frame) => frame.type === 'next');
-    expect(nextOf(one.frames).map((frame) => frame.id).sort()).toEqual(['a', 'b']);
+    expect(
+      nextOf(one.frames)
+        .map((frame) => frame.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
     expect(nextOf(other.frames)).toEqual([{ id: 'a', type: 'next', payload: { data: { text: 'event' } } }]);
     for (const frame of nextOf(one.frames)) expect(frame.payload).toEqual({ data: { text: 'event' } });
     const bytesOf = (connection: { frames: Frame[]; bytes: Buffer[] }, id: string) =>
@@ -220,7 +245,9 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     queues[0]!.end();
     await waitFor(() => connection.frames.some((frame) => frame.type === 'complete'), 'complete');
     await connection.roundTrip();
-    expect(connection.frames.filter((frame) => frame.id === 's').map((frame) => frame.payload?.data?.text ?? frame.type)).toEqual(['a', 'b', 'c', 'complete']);
+    expect(
+      connection.frames.filter((frame) => frame.id === 's').map((frame) => frame.payload?.data?.text ?? frame.type),
+    ).toEqual(['a', 'b', 'c', 'complete']);
   });
 
   it('writes nothing after the client completes, not even an event whose execution was under way', async () => {
@@ -236,6 +263,8 @@ describe('graphql-ws frames written by serveGraphqlWs', () => {
     await waitFor(() => queue.ended, 'the source to be returned');
     open();
     await connection.roundTrip();
-    expect(connection.frames.filter((frame) => frame.type === 'next').map((frame) => frame.payload?.data?.text)).toEqual(['before']);
+    expect(
+      connection.frames.filter((frame) => frame.type === 'next').map((frame) => frame.payload?.data?.text),
+    ).toEqual(['before']);
   });
 });

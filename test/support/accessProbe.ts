@@ -13,7 +13,12 @@ import { workItems } from '../../src/work/index.ts';
 const PROBE_EFFECT_KIND = 'PROBE_EFFECT';
 
 async function recordEffect(ctx: AppContext, right: Right): Promise<string> {
-  const created = await ctx.services.work.create({ kind: PROBE_EFFECT_KIND, payload: { right, role: ctx.role }, idempotencyKey: `probe-${randomUUID()}`, maxAttempts: 1 });
+  const created = await ctx.services.work.create({
+    kind: PROBE_EFFECT_KIND,
+    payload: { right, role: ctx.role },
+    idempotencyKey: `probe-${randomUUID()}`,
+    maxAttempts: 1,
+  });
   if (created.kind !== 'createWorkItemSuccess') throw new Error(`probe effect not recorded: ${created.kind}`);
   return right;
 }

@@ -28,7 +28,9 @@ export interface AnswerLog {
  */
 export function r5Violations(log: Pick<AnswerLog, 'internalErrors' | 'badUnavailable'>): string[] {
   return [
-    ...[...log.internalErrors].map(([operation, seen]) => `R5: ${seen.count} INTERNAL_SERVER_ERROR answers to ${operation} (first: ${seen.first})`),
+    ...[...log.internalErrors].map(
+      ([operation, seen]) => `R5: ${seen.count} INTERNAL_SERVER_ERROR answers to ${operation} (first: ${seen.first})`,
+    ),
     ...log.badUnavailable.map((line) => `R5: ${line}`),
   ];
 }
@@ -59,7 +61,8 @@ export function answerLog(): AnswerLog {
       }
     }
   };
-  const operationOf = (query: unknown) => (typeof query === 'string' ? (OPERATION.exec(query)?.[1] ?? 'anonymous') : 'unknown');
+  const operationOf = (query: unknown) =>
+    typeof query === 'string' ? (OPERATION.exec(query)?.[1] ?? 'anonymous') : 'unknown';
 
   const fetchAndRead: FetchLike = async (url, init) => {
     const response = await fetch(url, init as RequestInit);
@@ -72,8 +75,13 @@ export function answerLog(): AnswerLog {
       errors = undefined; // not GraphQL (a proxy's page): the SDK says so itself
     }
     count(operation, errors);
-    if (errors?.some((e) => e.extensions?.code === 'UNAVAILABLE') && (response.status !== 503 || !response.headers.get('retry-after'))) {
-      badUnavailable.push(`${operation}: UNAVAILABLE with status ${response.status}, retry-after ${response.headers.get('retry-after')}`);
+    if (
+      errors?.some((e) => e.extensions?.code === 'UNAVAILABLE') &&
+      (response.status !== 503 || !response.headers.get('retry-after'))
+    ) {
+      badUnavailable.push(
+        `${operation}: UNAVAILABLE with status ${response.status}, retry-after ${response.headers.get('retry-after')}`,
+      );
     }
     return { status: response.status, headers: response.headers, text: async () => text };
   };
@@ -90,14 +98,16 @@ export function answerLog(): AnswerLog {
           return;
         }
         const operation = this.#operations.get(message.id ?? '') ?? 'unknown';
-        if (message.type === 'next') count(operation, (message.payload as { errors?: ErrorPayload[] } | undefined)?.errors);
+        if (message.type === 'next')
+          count(operation, (message.payload as { errors?: ErrorPayload[] } | undefined)?.errors);
         else if (message.type === 'error') count(operation, message.payload as ErrorPayload[]);
       });
     }
     override send(data: unknown, ...rest: unknown[]): void {
       try {
         const message = JSON.parse(String(data)) as { id?: string; type?: string; payload?: { query?: unknown } };
-        if (message.type === 'subscribe' && message.id) this.#operations.set(message.id, operationOf(message.payload?.query));
+        if (message.type === 'subscribe' && message.id)
+          this.#operations.set(message.id, operationOf(message.payload?.query));
       } catch {
         // not JSON: not graphql-ws's, nothing to read
       }
@@ -113,7 +123,9 @@ export function answerLog(): AnswerLog {
     internalErrors,
     badUnavailable,
     line() {
-      const parts = [...codes].map(([operation, byCode]) => `${operation} ${[...byCode].map(([code, n]) => `${code} ${n}`).join(', ')}`);
+      const parts = [...codes].map(
+        ([operation, byCode]) => `${operation} ${[...byCode].map(([code, n]) => `${code} ${n}`).join(', ')}`,
+      );
       return `error answers by operation (every attempt): ${parts.length === 0 ? 'none' : parts.join('; ')}`;
     },
   };

@@ -32,7 +32,8 @@ import { createTestWsClient, type TestWsClient } from './ws.ts';
 export { startEngineProcess, type EngineProcess } from '../../bench/engineProcess.ts';
 
 /** How src/app/createApp.ts builds the app: which start-up tasks run, the projection's and audit's settings. */
-export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | 'payoutProjection' | 'buildPayoutProjection' | 'ledgerAudit'> {
+export interface StartTestAppOptions
+  extends Pick<AppOptions, 'startupTasks' | 'payoutProjection' | 'buildPayoutProjection' | 'ledgerAudit'> {
   /** Extra keys, token → role, besides the one generated per role. */
   apiKeys?: Record<string, Role>;
   /** An exact database name, e.g. to run two app instances on one database; kept on close.
@@ -44,6 +45,8 @@ export interface StartTestAppOptions extends Pick<AppOptions, 'startupTasks' | '
   logger?: Logger;
   /** Another engine than the run's (e.g. an emulator with a tiny oplog started by the test). */
   mongoUri?: string;
+  /** How HTTP executes trusted documents (src/server/startServer.ts); compiled plans by default. */
+  trustedExecution?: 'compiled' | 'graphql-js';
   /** The app's client emits `commandStarted` for every command (on `TestApp.client`): a test reads what goes on the wire. */
   monitorCommands?: boolean;
 }
@@ -58,7 +61,11 @@ export interface GqlOptions {
 export interface GqlResponse<TData = any> {
   status: number;
   data?: TData | null;
-  errors?: Array<{ message: string; path?: Array<string | number>; extensions?: { code?: string; [key: string]: unknown } }>;
+  errors?: Array<{
+    message: string;
+    path?: Array<string | number>;
+    extensions?: { code?: string; [key: string]: unknown };
+  }>;
 }
 
 export interface TestApp {
@@ -73,7 +80,11 @@ export interface TestApp {
   /** The app's own metrics registry, as GET /metrics serves it. */
   registry: Registry;
   keys: Record<Role, string>;
-  gql<TData = any>(query: string, variables?: Record<string, unknown>, options?: GqlOptions): Promise<GqlResponse<TData>>;
+  gql<TData = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: GqlOptions,
+  ): Promise<GqlResponse<TData>>;
   /** A graphql-ws client authenticated with `key` (a role, a raw token, or null for none). */
   ws(key?: Role | string | null): TestWsClient;
   close(): Promise<void>;
@@ -81,9 +92,16 @@ export interface TestApp {
 
 /** One fresh key per role, and the API_KEYS value that grants them (plus `extra`, token → role). */
 function keysPerRole(extra: Record<string, Role> = {}): { keys: Record<Role, string>; apiKeys: string } {
-  const keys = Object.fromEntries(ROLES.map((role) => [role, `test-${role}-${randomBytes(12).toString('hex')}`])) as Record<Role, string>;
+  const keys = Object.fromEntries(
+    ROLES.map((role) => [role, `test-${role}-${randomBytes(12).toString('hex')}`]),
+  ) as Record<Role, string>;
   const allKeys: Record<string, Role> = { ...Object.fromEntries(ROLES.map((role) => [keys[role], role])), ...extra };
-  return { keys, apiKeys: Object.entries(allKeys).map(([token, role]) => `${token}=${role}`).join(',') };
+  return {
+    keys,
+    apiKeys: Object.entries(allKeys)
+      .map(([token, role]) => `${token}=${role}`)
+      .join(','),
+  };
 }
 
 /** The Authorization header for a role (its generated key), a raw token, or null (none). Default: admin. */
@@ -94,7 +112,13 @@ function authorizationFor(keys: Record<Role, string>, key: Role | string | null 
 }
 
 /** One GraphQL request over HTTP, as a client sends it. */
-async function postGql(url: string, keys: Record<Role, string>, query: string, variables: Record<string, unknown>, options: GqlOptions): Promise<GqlResponse> {
+async function postGql(
+  url: string,
+  keys: Record<Role, string>,
+  query: string,
+  variables: Record<string, unknown>,
+  options: GqlOptions,
+): Promise<GqlResponse> {
   const authorization = options.authorization ?? authorizationFor(keys, options.key);
   const response = await fetch(url, {
     method: 'POST',
@@ -117,7 +141,12 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
   // Named as an API process names its client, so this app's open transactions are told apart too.
   // Without monitorCommands the client monitors as the app's would: when tracing is on (connect.ts).
   const processId = newProcessId();
-  const client = await connectMongo(options.mongoUri ?? testMongoUri(), config.limits, appNameOf(processId), options.monitorCommands === undefined ? {} : { monitorCommands: options.monitorCommands });
+  const client = await connectMongo(
+    options.mongoUri ?? testMongoUri(),
+    config.limits,
+    appNameOf(processId),
+    options.monitorCommands === undefined ? {} : { monitorCommands: options.monitorCommands },
+  );
   const ownsDatabase = options.dbName === undefined;
   const db = client.db(options.dbName ?? `test_app_${randomBytes(6).toString('hex')}`);
   const wsClients = new Set<TestWsClient>();
@@ -134,6 +163,7 @@ export async function startTestApp(options: StartTestAppOptions = {}): Promise<T
       ...(options.payoutProjection ? { payoutProjection: options.payoutProjection } : {}),
       ...(options.buildPayoutProjection ? { buildPayoutProjection: options.buildPayoutProjection } : {}),
       ...(options.ledgerAudit ? { ledgerAudit: options.ledgerAudit } : {}),
+      ...(options.trustedExecution ? { trustedExecution: options.trustedExecution } : {}),
     });
   } catch (error) {
     await client.close();
@@ -203,7 +233,12 @@ export function spawnCommand(command: string, args: string[], env: Record<string
   const dataDir = env['DATA_DIR'] === undefined ? mkdtempSync(join(tmpdir(), 'precondition-process-')) : null;
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      ...(dataDir ? { DATA_DIR: dataDir } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (dataDir) child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
@@ -274,7 +309,11 @@ export interface AppProcess {
   pid: number;
   keys: Record<Role, string>;
   /** As TestApp's: the role's key (default admin), a raw token, or null for none. */
-  gql<TData = any>(query: string, variables?: Record<string, unknown>, options?: GqlOptions): Promise<GqlResponse<TData>>;
+  gql<TData = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: GqlOptions,
+  ): Promise<GqlResponse<TData>>;
   /** SIGTERM (unless it already exited), then waits for the exit. */
   stop(): Promise<void>;
 }
@@ -291,10 +330,12 @@ export async function startAppProcess(options: StartAppProcessOptions): Promise<
     SEED_DEMO: '0',
     ...options.env,
   });
-  const [, url] = await main.waitFor(/listening on (http:\S+\/graphql)/, options.startTimeoutMs ?? PROCESS_START_TIMEOUT_MS).catch((error: unknown) => {
-    main.child.kill('SIGKILL');
-    throw error;
-  });
+  const [, url] = await main
+    .waitFor(/listening on (http:\S+\/graphql)/, options.startTimeoutMs ?? PROCESS_START_TIMEOUT_MS)
+    .catch((error: unknown) => {
+      main.child.kill('SIGKILL');
+      throw error;
+    });
   return {
     main,
     url: url!,

@@ -7,7 +7,11 @@ import type { GqlOptions, GqlResponse } from './app.ts';
 
 /** What a caller needs of an app: TestApp and AppProcess both fit. */
 export interface GqlTarget {
-  gql<TData = any>(query: string, variables?: Record<string, unknown>, options?: GqlOptions): Promise<GqlResponse<TData>>;
+  gql<TData = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: GqlOptions,
+  ): Promise<GqlResponse<TData>>;
 }
 
 const OPEN_ACCOUNT = `mutation ($input: OpenAccountInput!) { openAccount(input: $input) { __typename } }`;
@@ -35,7 +39,13 @@ export async function withdraw(app: GqlTarget, accountId: string, amount: number
 }
 
 /** Transfers with the service key and expects TransferSuccess. */
-export async function transfer(app: GqlTarget, fromAccountId: string, toAccountId: string, amount: number, requestId: string): Promise<void> {
+export async function transfer(
+  app: GqlTarget,
+  fromAccountId: string,
+  toAccountId: string,
+  amount: number,
+  requestId: string,
+): Promise<void> {
   const res = await app.gql(TRANSFER, { input: { fromAccountId, toAccountId, amount, requestId } }, { key: 'service' });
   expect(res.data?.transfer.__typename).toBe('TransferSuccess');
 }

@@ -24,7 +24,11 @@ export function testMongoEngine(): { kind: 'uri' | 'memory-server' | 'emulator';
  * A client and a database of this test file's own, so that files can run in parallel on one
  * engine. `tag` names the file in the database name to make leftovers easy to trace.
  */
-export async function connectTestDb(tag: string, options: MongoClientOptions = {}, uri: string = testMongoUri()): Promise<TestDb> {
+export async function connectTestDb(
+  tag: string,
+  options: MongoClientOptions = {},
+  uri: string = testMongoUri(),
+): Promise<TestDb> {
   const dbName = `test_${tag.replace(/[^A-Za-z0-9_]/g, '_')}_${randomBytes(4).toString('hex')}`;
   const client = new MongoClient(uri, options);
   await client.connect();

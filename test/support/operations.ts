@@ -20,7 +20,10 @@ export function fullSelection(type: GraphQLNamedType, path: readonly string[] = 
   if (path.includes(type.name)) return '{ __typename }';
   const inner = [...path, type.name];
   if (isUnionType(type)) {
-    return `{ __typename ${type.getTypes().map((member) => `... on ${member.name} ${fullSelection(member, inner)}`).join(' ')} }`;
+    return `{ __typename ${type
+      .getTypes()
+      .map((member) => `... on ${member.name} ${fullSelection(member, inner)}`)
+      .join(' ')} }`;
   }
   if (isObjectType(type) || isInterfaceType(type)) {
     const fields = Object.values(type.getFields()) as Array<GraphQLField<unknown, unknown>>;
@@ -34,7 +37,8 @@ export function exhaustiveOperations(schema: GraphQLSchema): Array<{ name: strin
   const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
   return roots.flatMap((root) => {
     if (!root) return [];
-    const keyword = root === schema.getQueryType() ? 'query' : root === schema.getMutationType() ? 'mutation' : 'subscription';
+    const keyword =
+      root === schema.getQueryType() ? 'query' : root === schema.getMutationType() ? 'mutation' : 'subscription';
     return Object.values(root.getFields()).map((field) => ({
       name: `${keyword} ${field.name}`,
       document: `${keyword} { ${field.name} ${fullSelection(getNamedType(field.type))} }`,

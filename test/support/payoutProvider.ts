@@ -90,7 +90,10 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 }
 
 /** The request's payout, or why it is not one. */
-function parsePayout(body: string, header: string | undefined): { ok: true; payout: Omit<StoredPayout, 'id' | 'paidAt' | 'calls'> } | { ok: false; error: string } {
+function parsePayout(
+  body: string,
+  header: string | undefined,
+): { ok: true; payout: Omit<StoredPayout, 'id' | 'paidAt' | 'calls'> } | { ok: false; error: string } {
   let parsed: Record<string, unknown>;
   try {
     parsed = JSON.parse(body) as Record<string, unknown>;
@@ -99,12 +102,19 @@ function parsePayout(body: string, header: string | undefined): { ok: true; payo
   }
   if (parsed === null || typeof parsed !== 'object') return { ok: false, error: 'body is not an object' };
   const { key, entryId, accountId, amount, currency } = parsed;
-  if (typeof key !== 'string' || typeof entryId !== 'string' || typeof accountId !== 'string' || typeof currency !== 'string') {
+  if (
+    typeof key !== 'string' ||
+    typeof entryId !== 'string' ||
+    typeof accountId !== 'string' ||
+    typeof currency !== 'string'
+  ) {
     return { ok: false, error: 'key, entryId, accountId and currency must be strings' };
   }
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) return { ok: false, error: 'amount must be a positive integer (minor units)' };
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0)
+    return { ok: false, error: 'amount must be a positive integer (minor units)' };
   if (header === undefined) return { ok: false, error: 'missing Idempotency-Key header' };
-  if (header !== key) return { ok: false, error: `Idempotency-Key header ${header} differs from the body's key ${key}` };
+  if (header !== key)
+    return { ok: false, error: `Idempotency-Key header ${header} differs from the body's key ${key}` };
   return { ok: true, payout: { key, entryId, accountId, amount, currency } };
 }
 
@@ -141,7 +151,12 @@ export async function startTestPayoutProvider(options: TestPayoutProviderOptions
       callsByKey.set(payout.key, attempt);
       const stored = byKey.get(payout.key);
       if (!stored) {
-        const created: StoredPayout = { ...payout, id: `po_${randomBytes(8).toString('hex')}`, paidAt: Date.now(), calls: 1 };
+        const created: StoredPayout = {
+          ...payout,
+          id: `po_${randomBytes(8).toString('hex')}`,
+          paidAt: Date.now(),
+          calls: 1,
+        };
         byKey.set(payout.key, created);
         counts.paid++;
         options.onPayout?.({ ...created });
@@ -159,7 +174,10 @@ export async function startTestPayoutProvider(options: TestPayoutProviderOptions
         } else {
           counts.refusals++;
           status = 422;
-          answer = { error: `Idempotency-Key ${payout.key} was first used for another payout (${differs.join(', ')} differ)`, id: null };
+          answer = {
+            error: `Idempotency-Key ${payout.key} was first used for another payout (${differs.join(', ')} differ)`,
+            id: null,
+          };
           call = { key: payout.key, entryId: payout.entryId, attempt, outcome: 'refused' };
         }
       }
@@ -186,10 +204,15 @@ export async function startTestPayoutProvider(options: TestPayoutProviderOptions
 
   return {
     url: `http://127.0.0.1:${port}`,
-    snapshot: () => ({ ...counts, payouts: [...byKey.values()].map((payout) => ({ ...payout })), held: [...held].map(({ key, entryId, since }) => ({ key, entryId, heldMs: Date.now() - since })) }),
+    snapshot: () => ({
+      ...counts,
+      payouts: [...byKey.values()].map((payout) => ({ ...payout })),
+      held: [...held].map(({ key, entryId, since }) => ({ key, entryId, heldMs: Date.now() - since })),
+    }),
     payoutsByEntry() {
       const grouped = new Map<string, StoredPayout[]>();
-      for (const payout of byKey.values()) grouped.set(payout.entryId, [...(grouped.get(payout.entryId) ?? []), { ...payout }]);
+      for (const payout of byKey.values())
+        grouped.set(payout.entryId, [...(grouped.get(payout.entryId) ?? []), { ...payout }]);
       return grouped;
     },
     async stop() {

@@ -30,7 +30,9 @@ const START_TIMEOUT_MS = 10_000;
 export function redisServerBinary(): string {
   const binary = process.env['REDIS_SERVER'] ?? 'redis-server';
   if (spawnSync(binary, ['--version'], { stdio: 'ignore' }).status !== 0) {
-    throw new Error(`${binary} not found: install Debian's redis-server package (apt-get install -y --no-install-recommends redis-server; .ci/run does), or set REDIS_SERVER`);
+    throw new Error(
+      `${binary} not found: install Debian's redis-server package (apt-get install -y --no-install-recommends redis-server; .ci/run does), or set REDIS_SERVER`,
+    );
   }
   return binary;
 }
@@ -49,7 +51,25 @@ export async function startTestRedis(options: { durable?: boolean } = {}): Promi
   const port = await freePort();
   const persistence = options.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   // No RDB snapshots either way; BullMQ asks for noeviction (a queue must not lose keys to memory pressure).
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction', '--daemonize', 'no', '--loglevel', 'notice', '--logfile', ''];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    ...persistence,
+    '--maxmemory-policy',
+    'noeviction',
+    '--daemonize',
+    'no',
+    '--loglevel',
+    'notice',
+    '--logfile',
+    '',
+  ];
   let child: ChildProcess | null = null;
 
   async function start(): Promise<void> {
@@ -58,7 +78,10 @@ export async function startTestRedis(options: { durable?: boolean } = {}): Promi
     child = started;
     let output = '';
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not become ready within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`redis-server did not become ready within ${START_TIMEOUT_MS} ms:\n${output}`)),
+        START_TIMEOUT_MS,
+      );
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         // Printed at every log level once it listens (and, with an AOF, once it has loaded it).

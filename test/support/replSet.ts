@@ -88,7 +88,9 @@ async function startEmulatorReplSet(options: StartTestReplSetOptions): Promise<T
     heartbeatIntervalMillis: TEST_SET_HEARTBEAT_INTERVAL_MS,
     ...(dbpath ? { dbpath } : {}),
     ...(options.memberConfig ? { memberConfig: options.memberConfig } : {}),
-    ...(process.env['REPL_TEST_LOG'] ? { onOutput: (i: number, line: string) => console.log(`[member ${i}] ${line}`) } : {}),
+    ...(process.env['REPL_TEST_LOG']
+      ? { onOutput: (i: number, line: string) => console.log(`[member ${i}] ${line}`) }
+      : {}),
   }).catch((error: unknown) => {
     if (dbpath) rmSync(dbpath, { recursive: true, force: true });
     throw error;
@@ -106,14 +108,20 @@ async function startMemoryReplSet(options: StartTestReplSetOptions): Promise<Tes
       count: 3,
       // enableTestCommands: the fail points, as on the emulator.
       args: ['--setParameter', 'enableTestCommands=1'],
-      configSettings: { electionTimeoutMillis: TEST_SET_ELECTION_TIMEOUT_MS, heartbeatIntervalMillis: TEST_SET_HEARTBEAT_INTERVAL_MS },
+      configSettings: {
+        electionTimeoutMillis: TEST_SET_ELECTION_TIMEOUT_MS,
+        heartbeatIntervalMillis: TEST_SET_HEARTBEAT_INTERVAL_MS,
+      },
     },
   });
   if (options.memberConfig) {
     const client = new MongoClient(replSet.getUri());
     try {
       const { config } = await client.db('admin').command({ replSetGetConfig: 1 });
-      config.members = config.members.map((member: Document, i: number) => ({ ...member, ...(options.memberConfig?.[i] ?? {}) }));
+      config.members = config.members.map((member: Document, i: number) => ({
+        ...member,
+        ...(options.memberConfig?.[i] ?? {}),
+      }));
       config.version += 1;
       await client.db('admin').command({ replSetReconfig: config });
     } finally {
@@ -143,7 +151,12 @@ async function startMemoryReplSet(options: StartTestReplSetOptions): Promise<Tes
   });
 }
 
-function withHelpers(engine: TestReplSet['engine'], uri: string, members: readonly TestSetMember[], stop: () => Promise<void>): TestReplSet {
+function withHelpers(
+  engine: TestReplSet['engine'],
+  uri: string,
+  members: readonly TestSetMember[],
+  stop: () => Promise<void>,
+): TestReplSet {
   return {
     engine,
     uri,
@@ -189,7 +202,10 @@ async function memberView(member: TestSetMember): Promise<string> {
     const status = await adminCommand(member, { replSetGetStatus: 1 });
     const others = (status.members as Document[])
       .filter((m) => m.self !== true)
-      .map((m) => `${String(m.name)} ${String(m.stateStr)} health ${String(m.health)} at ${String(m.optime?.ts)}${m.lastHeartbeatMessage ? ` (${String(m.lastHeartbeatMessage)})` : ''}`);
+      .map(
+        (m) =>
+          `${String(m.name)} ${String(m.stateStr)} health ${String(m.health)} at ${String(m.optime?.ts)}${m.lastHeartbeatMessage ? ` (${String(m.lastHeartbeatMessage)})` : ''}`,
+      );
     const self = (status.members as Document[]).find((m) => m.self === true);
     return `${member.address} says: self ${String(self?.stateStr)} at ${String(self?.optime?.ts)} term ${String(status.term)}, ${others.join(', ')}`;
   } catch (error) {
@@ -204,7 +220,11 @@ export function directClient(member: TestSetMember): MongoClient {
 
 /** One admin command on one member. Short timeouts: a stopped member must not hang the caller. */
 export async function adminCommand(member: TestSetMember, command: Document): Promise<Document> {
-  const client = new MongoClient(`mongodb://${member.address}/?directConnection=true`, { serverSelectionTimeoutMS: 2000, socketTimeoutMS: 5000, connectTimeoutMS: 2000 });
+  const client = new MongoClient(`mongodb://${member.address}/?directConnection=true`, {
+    serverSelectionTimeoutMS: 2000,
+    socketTimeoutMS: 5000,
+    connectTimeoutMS: 2000,
+  });
   try {
     return await client.db('admin').command(command);
   } finally {
@@ -216,7 +236,10 @@ export async function adminCommand(member: TestSetMember, command: Document): Pr
  * Holds a secondary back with one of mongod's replication fail points: `rsSyncApplyStop` (it
  * fetches but stops applying) or `stopReplProducer` (it stops fetching). Returns the release.
  */
-export async function holdBack(member: TestSetMember, failPoint: 'rsSyncApplyStop' | 'stopReplProducer'): Promise<() => Promise<void>> {
+export async function holdBack(
+  member: TestSetMember,
+  failPoint: 'rsSyncApplyStop' | 'stopReplProducer',
+): Promise<() => Promise<void>> {
   await adminCommand(member, { configureFailPoint: failPoint, mode: 'alwaysOn' });
   return async () => void (await adminCommand(member, { configureFailPoint: failPoint, mode: 'off' }));
 }
@@ -224,7 +247,10 @@ export async function holdBack(member: TestSetMember, failPoint: 'rsSyncApplySto
 /** `replSetStepDown` on the primary: it hands off to a caught-up secondary and does not stand for `secs`. */
 export async function stepDown(primary: TestSetMember, secs = 10): Promise<void> {
   // mongod wants the step-down period longer than the catch-up period.
-  await adminCommand(primary, { replSetStepDown: secs, secondaryCatchUpPeriodSecs: Math.max(1, Math.min(5, secs - 1)) }).catch((error: unknown) => {
+  await adminCommand(primary, {
+    replSetStepDown: secs,
+    secondaryCatchUpPeriodSecs: Math.max(1, Math.min(5, secs - 1)),
+  }).catch((error: unknown) => {
     // mongod before 4.2 closed the connection on step-down; a reply is not needed, the new state is.
     if (!(error instanceof Error && /connection|closed|socket/i.test(error.message))) throw error;
   });

@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -9,17 +10,21 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Ends every run with where its time went (the slowest files with their import time and group,
- * the slowest tests, each group's wall time, the run's wall time beside the files' summed time)
+ * the slowest tests, each group's wall time, the run's wall time beside the files' summed time,
+ * the machine's load average)
  * and one plain line, `tests: N passed, M failed, K skipped`, that any CI can read without
  * knowing vitest's own summary format.
  */
 export default class SummaryReporter implements Reporter {
   private runStartedAt = performance.now();
+  /** The machine's 1-minute load average when the run started: wall times read against it. */
+  private loadAtStart = loadavg()[0]!;
   /** Per group (vitest project): when its first file started and its last one ended, on this process's clock. */
   private readonly groupSpans = new Map<string, { start: number; end: number }>();
 
   onTestRunStart(): void {
     this.runStartedAt = performance.now();
+    this.loadAtStart = loadavg()[0]!;
     this.groupSpans.clear();
   }
 
@@ -65,20 +70,29 @@ export default class SummaryReporter implements Reporter {
 
     const lines: string[] = ['', `slowest files (of ${files.length}; import time in brackets):`];
     for (const file of [...files].sort((a, b) => b.totalMs - a.totalMs).slice(0, SLOWEST_FILES)) {
-      lines.push(`  ${seconds(file.totalMs).padStart(8)}  ${file.name}  [${file.group}] (import ${seconds(file.importMs)})`);
+      lines.push(
+        `  ${seconds(file.totalMs).padStart(8)}  ${file.name}  [${file.group}] (import ${seconds(file.importMs)})`,
+      );
     }
     lines.push('slowest tests:');
     for (const test of [...tests].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_TESTS)) {
       lines.push(`  ${seconds(test.ms).padStart(8)}  ${test.name}`);
     }
-    const sum = (list: typeof files, pick: (f: (typeof files)[number]) => number) => list.reduce((total, f) => total + pick(f), 0);
+    const sum = (list: typeof files, pick: (f: (typeof files)[number]) => number) =>
+      list.reduce((total, f) => total + pick(f), 0);
     for (const [group, span] of this.groupSpans) {
       const inGroup = files.filter((f) => f.group === group);
       lines.push(
         `group ${group}: ${inGroup.length} files, ${seconds(span.end - span.start)} wall, ${seconds(sum(inGroup, (f) => f.totalMs))} summed over its files (import ${seconds(sum(inGroup, (f) => f.importMs))})`,
       );
     }
-    lines.push(`run: ${seconds(wallMs)} wall, ${seconds(sum(files, (f) => f.totalMs))} summed over ${files.length} files (import ${seconds(sum(files, (f) => f.importMs))})`);
+    lines.push(
+      `run: ${seconds(wallMs)} wall, ${seconds(sum(files, (f) => f.totalMs))} summed over ${files.length} files (import ${seconds(sum(files, (f) => f.importMs))})`,
+    );
+    // Other work on the machine stretches every wall time above; the load says how much there was.
+    lines.push(
+      `load average (1 min): ${this.loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} cores`,
+    );
     lines.push(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -22,7 +22,10 @@ export interface WaitOptions {
  * The one polling loop: runs `attempt` until it settles, at most `timeout` long. `attempt` answers
  * `{ done: true, value }` or the reason it is not done yet, which the final error carries.
  */
-async function poll<T>(attempt: () => Promise<{ done: true; value: T } | { done: false; reason: Error }>, options: WaitOptions): Promise<T> {
+async function poll<T>(
+  attempt: () => Promise<{ done: true; value: T } | { done: false; reason: Error }>,
+  options: WaitOptions,
+): Promise<T> {
   const timeoutMs = options.timeout ?? WAIT_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -37,11 +40,20 @@ async function poll<T>(attempt: () => Promise<{ done: true; value: T } | { done:
 }
 
 /** Polls `check` until it returns a value other than undefined/false, which it returns; fails after `timeoutMs`. */
-export function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<T> {
-  return poll(async () => {
-    const value = await check();
-    return value !== undefined && value !== false ? { done: true, value } : { done: false, reason: new Error(`waiting for ${what}`) };
-  }, { timeout: timeoutMs });
+export function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  timeoutMs = WAIT_TIMEOUT_MS,
+): Promise<T> {
+  return poll(
+    async () => {
+      const value = await check();
+      return value !== undefined && value !== false
+        ? { done: true, value }
+        : { done: false, reason: new Error(`waiting for ${what}`) };
+    },
+    { timeout: timeoutMs },
+  );
 }
 
 /**
@@ -76,5 +88,8 @@ interface CommandTarget {
  * than `instant`: what a test needs before a write must be stamped after it.
  */
 export async function databaseClockPasses(db: CommandTarget, instant: Date): Promise<void> {
-  await waitFor(async () => ((await db.command({ hello: 1 })).localTime?.getTime() ?? 0) > instant.getTime(), `the database clock to pass ${instant.toISOString()}`);
+  await waitFor(
+    async () => ((await db.command({ hello: 1 })).localTime?.getTime() ?? 0) > instant.getTime(),
+    `the database clock to pass ${instant.toISOString()}`,
+  );
 }

@@ -19,7 +19,10 @@ export interface TestWsClient {
   client: Client;
   subscribe<TData = any>(query: string, variables?: Record<string, unknown>): TestSubscription<TData>;
   /** A query or mutation over the socket: its single result. */
-  execute<TData = any>(query: string, variables?: Record<string, unknown>): Promise<FormattedExecutionResult<TData, unknown>>;
+  execute<TData = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<FormattedExecutionResult<TData, unknown>>;
   close(): Promise<void>;
 }
 
@@ -55,7 +58,13 @@ export function createTestWsClient(wsUrl: string, connectionParams: Record<strin
         const ready = buffered.shift();
         if (ready) return Promise.resolve(ready);
         return new Promise((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no subscription event within ${timeoutMs}ms${endedWith ? ' (subscription ended)' : ''}`)), timeoutMs);
+          const timer = setTimeout(
+            () =>
+              reject(
+                new Error(`no subscription event within ${timeoutMs}ms${endedWith ? ' (subscription ended)' : ''}`),
+              ),
+            timeoutMs,
+          );
           waiters.push((result) => {
             clearTimeout(timer);
             resolve(result);
@@ -82,7 +91,10 @@ export function createTestWsClient(wsUrl: string, connectionParams: Record<strin
 export type ConnectionOutcome = { kind: 'acknowledged' } | { kind: 'closed'; code: number; reason: string };
 
 /** Opens a raw graphql-transport-ws socket, sends connection_init, and reports the answer. */
-export function tryWsConnection(wsUrl: string, payload: Record<string, unknown> | undefined): Promise<ConnectionOutcome> {
+export function tryWsConnection(
+  wsUrl: string,
+  payload: Record<string, unknown> | undefined,
+): Promise<ConnectionOutcome> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', ...(payload ? { payload } : {}) })));

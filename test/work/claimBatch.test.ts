@@ -14,15 +14,31 @@ afterAll(async () => {
   await h.close();
 });
 
-async function createMany(service: WorkService, kind: string, count: number, extra: { priority?: number; runAt?: Date } = {}): Promise<void> {
+async function createMany(
+  service: WorkService,
+  kind: string,
+  count: number,
+  extra: { priority?: number; runAt?: Date } = {},
+): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const created = await service.create({ kind, payload: { i }, idempotencyKey: `${kind}-${i}-${extra.priority ?? 0}`, maxAttempts: 3, ...extra });
+    const created = await service.create({
+      kind,
+      payload: { i },
+      idempotencyKey: `${kind}-${i}-${extra.priority ?? 0}`,
+      maxAttempts: 3,
+      ...extra,
+    });
     if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
   }
 }
 
 /** Claims with `service` until the kinds have nothing left; the ids claimed and the conflicts answered. */
-async function drain(service: WorkService, kinds: string[], workerId: string, max: number): Promise<{ ids: string[]; conflicts: number }> {
+async function drain(
+  service: WorkService,
+  kinds: string[],
+  workerId: string,
+  max: number,
+): Promise<{ ids: string[]; conflicts: number }> {
   const ids: string[] = [];
   let conflicts = 0;
   for (;;) {
@@ -50,10 +66,13 @@ describe('claimWorkItems', () => {
   });
 
   it('answers NothingToClaim for kinds with nothing due', async () => {
-    expect(await h.service.claimMany({ kinds: ['EMPTY'], workerId: 'w', max: 4, leaseSeconds: 30 })).toEqual({ kind: 'nothingToClaim', kinds: ['EMPTY'] });
+    expect(await h.service.claimMany({ kinds: ['EMPTY'], workerId: 'w', max: 4, leaseSeconds: 30 })).toEqual({
+      kind: 'nothingToClaim',
+      kinds: ['EMPTY'],
+    });
   });
 
-  it('takes a kind\'s due items highest priority first, then oldest first', async () => {
+  it("takes a kind's due items highest priority first, then oldest first", async () => {
     await createMany(h.service, 'PRIO', 2, { priority: 0 });
     await createMany(h.service, 'PRIO', 2, { priority: 5 });
     await createMany(h.service, 'PRIO', 1, { priority: -3 });
@@ -70,11 +89,18 @@ describe('claimWorkItems', () => {
     const runAt = new Date(Date.now() + 1_500);
     await createMany(h.service, 'LATER', 1, { runAt });
     await createMany(h.service, 'FAR', 1, { runAt: new Date(Date.now() + 3_600_000) });
-    expect((await h.service.claimMany({ kinds: ['LATER', 'FAR'], workerId: 'w', max: 4, leaseSeconds: 30 })).kind).toBe('nothingToClaim');
+    expect((await h.service.claimMany({ kinds: ['LATER', 'FAR'], workerId: 'w', max: 4, leaseSeconds: 30 })).kind).toBe(
+      'nothingToClaim',
+    );
     expect((await h.service.claim({ workerId: 'w', kinds: ['LATER'], leaseSeconds: 30 })).kind).toBe('nothingToClaim');
     let claimed: Awaited<ReturnType<WorkService['claimMany']>> | undefined;
     await expect
-      .poll(async () => (claimed = await h.service.claimMany({ kinds: ['LATER', 'FAR'], workerId: 'w', max: 4, leaseSeconds: 30 })).kind, { timeout: 5_000, interval: 100 })
+      .poll(
+        async () =>
+          (claimed = await h.service.claimMany({ kinds: ['LATER', 'FAR'], workerId: 'w', max: 4, leaseSeconds: 30 }))
+            .kind,
+        { timeout: 5_000, interval: 100 },
+      )
       .toBe('claimWorkItemsSuccess');
     if (claimed?.kind !== 'claimWorkItemsSuccess') throw new Error('unreachable');
     expect(claimed.items.map((item) => item.kind)).toEqual(['LATER']);
@@ -108,6 +134,8 @@ describe('claimWorkItems', () => {
   it('walks only its indexes: without the kind-led claim index the batch claim is refused, not a scan', async () => {
     await createMany(h.service, 'NOINDEX', 1);
     await h.db.db.collection('workItems').dropIndex('status_kind_priority_availableAt');
-    await expect(h.service.claimMany({ kinds: ['NOINDEX'], workerId: 'w', max: 1, leaseSeconds: 30 })).rejects.toMatchObject({ codeName: 'BadValue' });
+    await expect(
+      h.service.claimMany({ kinds: ['NOINDEX'], workerId: 'w', max: 1, leaseSeconds: 30 }),
+    ).rejects.toMatchObject({ codeName: 'BadValue' });
   });
 });

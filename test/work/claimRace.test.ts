@@ -27,7 +27,10 @@ describe('W1: one winner per claim race', () => {
     const stale = await h.service.claim({ workerId: 'x', id: created.item._id, expectedVersion: 7, leaseSeconds: 30 });
     expect(stale.kind).toBe('conflictLost');
     const fresh = await h.service.claim({ workerId: 'x', id: created.item._id, expectedVersion: 1, leaseSeconds: 30 });
-    expect(fresh).toMatchObject({ kind: 'claimSuccess', item: { status: 'PROCESSING', previousStatus: 'PENDING', version: 2 } });
+    expect(fresh).toMatchObject({
+      kind: 'claimSuccess',
+      item: { status: 'PROCESSING', previousStatus: 'PENDING', version: 2 },
+    });
   });
 
   it('answers WorkItemNotFound for an id that does not exist, and NothingToClaim for an empty kind', async () => {

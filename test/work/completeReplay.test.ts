@@ -23,7 +23,13 @@ async function claimedItem(key: string) {
 describe('W4: replayed completions', () => {
   it('answers DuplicateReplayed for the same result and ConflictLost for another, changing nothing', async () => {
     const item = await claimedItem('w4-1');
-    const done = { id: item._id, workerId: 'w', version: item.version, outcome: 'DONE' as const, result: { paid: 12, ref: 'x' } };
+    const done = {
+      id: item._id,
+      workerId: 'w',
+      version: item.version,
+      outcome: 'DONE' as const,
+      result: { paid: 12, ref: 'x' },
+    };
     const first = await h.service.complete(done);
     expect(first).toMatchObject({ kind: 'completeSuccess', item: { status: 'DONE', version: item.version + 1 } });
 

@@ -26,7 +26,12 @@ async function createItems(services: WorkService[]): Promise<void> {
   await Promise.all(
     services.slice(0, CREATE_CONCURRENCY).map(async (service, lane) => {
       for (let i = lane; i < ITEM_COUNT; i += CREATE_CONCURRENCY) {
-        const created = await service.create({ kind: i % 2 ? 'ODD' : 'EVEN', payload: { i }, idempotencyKey: `d-${i}`, maxAttempts: 3 });
+        const created = await service.create({
+          kind: i % 2 ? 'ODD' : 'EVEN',
+          payload: { i },
+          idempotencyKey: `d-${i}`,
+          maxAttempts: 3,
+        });
         if (created.kind !== 'createWorkItemSuccess') throw new Error(`create ${i}: ${created.kind}`);
       }
     }),
@@ -58,20 +63,24 @@ function expectLawfulHistory(item: WorkItemDoc): void {
 }
 
 describe('W1/W2: draining a queue with concurrent claim-next loops', () => {
-  it(`completes each of ${ITEM_COUNT} items exactly once with ${WORKER_COUNT} workers, through lawful transitions only`, async () => {
-    const services = await h.services(WORKER_COUNT);
-    await createItems(services);
+  it(
+    `completes each of ${ITEM_COUNT} items exactly once with ${WORKER_COUNT} workers, through lawful transitions only`,
+    async () => {
+      const services = await h.services(WORKER_COUNT);
+      await createItems(services);
 
-    const perWorker = await Promise.all(services.map((service, i) => drain(service, `w${i}`)));
-    const completed = perWorker.flat();
-    expect(completed).toHaveLength(ITEM_COUNT);
-    expect(new Set(completed).size).toBe(ITEM_COUNT);
+      const perWorker = await Promise.all(services.map((service, i) => drain(service, `w${i}`)));
+      const completed = perWorker.flat();
+      expect(completed).toHaveLength(ITEM_COUNT);
+      expect(new Set(completed).size).toBe(ITEM_COUNT);
 
-    const items = await h.db.db.collection<WorkItemDoc>('workItems').find().toArray();
-    expect(items).toHaveLength(ITEM_COUNT);
-    for (const item of items) {
-      expect(item).toMatchObject({ status: 'DONE', previousStatus: 'PROCESSING', version: 3, attempts: 1 });
-      expectLawfulHistory(item);
-    }
-  }, DRAIN_TIMEOUT_MS);
+      const items = await h.db.db.collection<WorkItemDoc>('workItems').find().toArray();
+      expect(items).toHaveLength(ITEM_COUNT);
+      for (const item of items) {
+        expect(item).toMatchObject({ status: 'DONE', previousStatus: 'PROCESSING', version: 3, attempts: 1 });
+        expectLawfulHistory(item);
+      }
+    },
+    DRAIN_TIMEOUT_MS,
+  );
 });

@@ -41,11 +41,19 @@ describe('expired leases', () => {
     const third = await h.service.claim({ workerId: 'c', kinds: ['EXPIRE1'], leaseSeconds: 30 });
     expect(third.kind).toBe('nothingToClaim');
     const after = await h.service.get(item._id);
-    expect(after).toMatchObject({ status: 'FAILED', previousStatus: 'PROCESSING', attempts: 2, lockedBy: null, leaseExpiresAt: null });
+    expect(after).toMatchObject({
+      status: 'FAILED',
+      previousStatus: 'PROCESSING',
+      attempts: 2,
+      lockedBy: null,
+      leaseExpiresAt: null,
+    });
     expect(after?.history.at(-1)).toMatchObject({ from: 'PROCESSING', to: 'FAILED', workerId: null });
 
     // A dead letter stays put until an operator requeues it.
-    expect((await h.service.claim({ workerId: 'd', kinds: ['EXPIRE1'], leaseSeconds: 30 })).kind).toBe('nothingToClaim');
+    expect((await h.service.claim({ workerId: 'd', kinds: ['EXPIRE1'], leaseSeconds: 30 })).kind).toBe(
+      'nothingToClaim',
+    );
     expect((await h.service.claim({ workerId: 'd', id: item._id, leaseSeconds: 30 })).kind).toBe('conflictLost');
     const requeued = await h.service.requeue({ id: item._id, version: after!.version });
     expect(requeued).toMatchObject({ kind: 'requeueSuccess', item: { status: 'PENDING', attempts: 0 } });
@@ -56,7 +64,11 @@ describe('expired leases', () => {
     expect((await h.service.claim({ workerId: 'a', id: item._id, leaseSeconds: 30 })).kind).toBe('claimSuccess');
     await expireLease(item._id);
     const reclaim = await h.service.claim({ workerId: 'b', id: item._id, leaseSeconds: 30 });
-    expect(reclaim).toMatchObject({ kind: 'conflictLost', operation: 'claim', current: { status: 'FAILED', attempts: 1 } });
+    expect(reclaim).toMatchObject({
+      kind: 'conflictLost',
+      operation: 'claim',
+      current: { status: 'FAILED', attempts: 1 },
+    });
   });
 
   it('dead-letters exhausted items on the way to a claimable one, and 8 racing claimers dead-letter each once', async () => {
@@ -67,7 +79,9 @@ describe('expired leases', () => {
     }
     const fresh = await createItem('expire-3-fresh', 'EXPIRE3', 1);
     const claimers = await h.services(8);
-    const results = await Promise.all(claimers.map((service, i) => service.claim({ workerId: `w${i}`, kinds: ['EXPIRE3'], leaseSeconds: 30 })));
+    const results = await Promise.all(
+      claimers.map((service, i) => service.claim({ workerId: `w${i}`, kinds: ['EXPIRE3'], leaseSeconds: 30 })),
+    );
     const claimed = results.filter((result) => result.kind === 'claimSuccess');
     expect(claimed).toHaveLength(1);
     expect(claimed[0]).toMatchObject({ item: { _id: fresh._id } });
@@ -86,12 +100,25 @@ describe('DuplicateReplayed.original is the first outcome as recorded then', () 
     if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
     const claimed = await h.service.claim({ workerId: 'w', id: created.item._id, leaseSeconds: 30 });
     if (claimed.kind !== 'claimSuccess') throw new Error(claimed.kind);
-    await h.service.complete({ id: created.item._id, workerId: 'w', version: claimed.item.version, outcome: 'DONE', result: { ok: true } });
+    await h.service.complete({
+      id: created.item._id,
+      workerId: 'w',
+      version: claimed.item.version,
+      outcome: 'DONE',
+      result: { ok: true },
+    });
 
     const replay = await h.service.create(input);
     expect(replay.kind).toBe('duplicateReplayed');
     if (replay.kind !== 'duplicateReplayed') return;
-    expect(replay.original.item).toMatchObject({ _id: created.item._id, status: 'PENDING', version: 1, attempts: 0, lockedBy: null, result: null });
+    expect(replay.original.item).toMatchObject({
+      _id: created.item._id,
+      status: 'PENDING',
+      version: 1,
+      attempts: 0,
+      lockedBy: null,
+      result: null,
+    });
     expect(replay.original.item.createdAt).toEqual(created.item.createdAt);
   });
 
@@ -100,12 +127,20 @@ describe('DuplicateReplayed.original is the first outcome as recorded then', () 
     if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
     const claimed = await h.service.claim({ workerId: 'w', id: created.item._id, leaseSeconds: 30 });
     if (claimed.kind !== 'claimSuccess') throw new Error(claimed.kind);
-    const completion = { id: created.item._id, workerId: 'w', version: claimed.item.version, outcome: 'FAILED' as const, result: { reason: 'x' } };
+    const completion = {
+      id: created.item._id,
+      workerId: 'w',
+      version: claimed.item.version,
+      outcome: 'FAILED' as const,
+      result: { reason: 'x' },
+    };
     const first = await h.service.complete(completion);
     expect(first).toMatchObject({ kind: 'completeSuccess', item: { status: 'FAILED' } });
     if (first.kind !== 'completeSuccess') return;
     // Later history: an operator requeues it.
-    expect((await h.service.requeue({ id: created.item._id, version: first.item.version })).kind).toBe('requeueSuccess');
+    expect((await h.service.requeue({ id: created.item._id, version: first.item.version })).kind).toBe(
+      'requeueSuccess',
+    );
 
     const replay = await h.service.complete(completion);
     expect(replay.kind).toBe('duplicateReplayed');
@@ -121,19 +156,36 @@ describe('DuplicateReplayed.original is the first outcome as recorded then', () 
     if (created.kind !== 'createWorkItemSuccess') throw new Error(created.kind);
     const firstClaim = await h.service.claim({ workerId: 'w', id: created.item._id, leaseSeconds: 30 });
     if (firstClaim.kind !== 'claimSuccess') throw new Error(firstClaim.kind);
-    const failed = await h.service.complete({ id: created.item._id, workerId: 'w', version: firstClaim.item.version, outcome: 'FAILED', result: { reason: 'x' } });
+    const failed = await h.service.complete({
+      id: created.item._id,
+      workerId: 'w',
+      version: firstClaim.item.version,
+      outcome: 'FAILED',
+      result: { reason: 'x' },
+    });
     expect(failed).toMatchObject({ kind: 'completeSuccess', item: { status: 'PENDING' } });
     // Due after its backoff: made due now, as the clock would.
     await workItems(h.db.db).updateOne({ _id: created.item._id }, { $set: { availableAt: new Date(0) } });
     const secondClaim = await h.service.claim({ workerId: 'v', id: created.item._id, leaseSeconds: 30 });
     if (secondClaim.kind !== 'claimSuccess') throw new Error(secondClaim.kind);
-    const completion = { id: created.item._id, workerId: 'v', version: secondClaim.item.version, outcome: 'DONE' as const, result: { ok: 1 } };
+    const completion = {
+      id: created.item._id,
+      workerId: 'v',
+      version: secondClaim.item.version,
+      outcome: 'DONE' as const,
+      result: { ok: 1 },
+    };
     const done = await h.service.complete(completion);
     if (done.kind !== 'completeSuccess') throw new Error(done.kind);
 
     const replay = await h.service.complete(completion);
     if (replay.kind !== 'duplicateReplayed') throw new Error(replay.kind);
-    expect(replay.original.item).toMatchObject({ status: 'DONE', version: done.item.version, result: { ok: 1 }, lastCompletion: { workerId: 'v', outcome: 'DONE' } });
+    expect(replay.original.item).toMatchObject({
+      status: 'DONE',
+      version: done.item.version,
+      result: { ok: 1 },
+      lastCompletion: { workerId: 'v', outcome: 'DONE' },
+    });
     expect(await workItems(h.db.db).findOne({ _id: created.item._id })).not.toHaveProperty('completionOutcome');
   });
 });
@@ -156,16 +208,34 @@ describe('claims, as mutation testing found them untested at the service level',
     const older = await createItem('order-1', 'ORDER', 3);
     const newer = await createItem('order-2', 'ORDER', 3);
     await workItems(h.db.db).updateOne({ _id: older._id }, { $set: { availableAt: new Date(Date.now() - 60_000) } });
-    expect(await h.service.claim({ workerId: 'a', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({ kind: 'claimSuccess', item: { _id: older._id } });
+    expect(await h.service.claim({ workerId: 'a', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({
+      kind: 'claimSuccess',
+      item: { _id: older._id },
+    });
     await expireLease(older._id);
     // The stalled one comes back before the due newer one.
-    expect(await h.service.claim({ workerId: 'b', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({ kind: 'claimSuccess', item: { _id: older._id } });
-    expect(await h.service.claim({ workerId: 'c', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({ kind: 'claimSuccess', item: { _id: newer._id } });
+    expect(await h.service.claim({ workerId: 'b', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({
+      kind: 'claimSuccess',
+      item: { _id: older._id },
+    });
+    expect(await h.service.claim({ workerId: 'c', kinds: ['ORDER'], leaseSeconds: 30 })).toMatchObject({
+      kind: 'claimSuccess',
+      item: { _id: newer._id },
+    });
     const any = await createItem('order-any', 'ORDER_ANY', 3);
-    await workItems(h.db.db).updateMany({ status: 'PENDING', _id: { $ne: any._id } }, { $set: { availableAt: new Date(Date.now() + 3_600_000) } });
-    expect(await h.service.claim({ workerId: 'd', kinds: [], leaseSeconds: 30 })).toMatchObject({ kind: 'claimSuccess', item: { _id: any._id } });
+    await workItems(h.db.db).updateMany(
+      { status: 'PENDING', _id: { $ne: any._id } },
+      { $set: { availableAt: new Date(Date.now() + 3_600_000) } },
+    );
+    expect(await h.service.claim({ workerId: 'd', kinds: [], leaseSeconds: 30 })).toMatchObject({
+      kind: 'claimSuccess',
+      item: { _id: any._id },
+    });
     const another = await createItem('order-any-2', 'ORDER_ANY2', 3);
-    expect(await h.service.claim({ workerId: 'e', leaseSeconds: 30 })).toMatchObject({ kind: 'claimSuccess', item: { _id: another._id } });
+    expect(await h.service.claim({ workerId: 'e', leaseSeconds: 30 })).toMatchObject({
+      kind: 'claimSuccess',
+      item: { _id: another._id },
+    });
   });
 
   it('leases for exactly leaseSeconds, by the server clock', async () => {
@@ -180,7 +250,13 @@ describe('claims, as mutation testing found them untested at the service level',
     const item = await createItem('replay-other-1', 'REPLAYOTHER', 3);
     const claimed = await h.service.claim({ workerId: 'w', id: item._id, leaseSeconds: 30 });
     if (claimed.kind !== 'claimSuccess') throw new Error(claimed.kind);
-    const done = { id: item._id, workerId: 'w', version: claimed.item.version, outcome: 'DONE' as const, result: { r: 1 } };
+    const done = {
+      id: item._id,
+      workerId: 'w',
+      version: claimed.item.version,
+      outcome: 'DONE' as const,
+      result: { r: 1 },
+    };
     expect((await h.service.complete(done)).kind).toBe('completeSuccess');
     expect((await h.service.complete(done)).kind).toBe('duplicateReplayed');
     expect((await h.service.complete({ ...done, workerId: 'x' })).kind).toBe('conflictLost');

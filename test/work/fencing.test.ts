@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openWorkHarness, type WorkHarness } from './support/harness.ts';
-import { expectFenced, expectOneOfLateCompletionOrTakeover, raceLateCompletion, takeOverExpiredLease } from './support/scenarios.ts';
+import {
+  expectFenced,
+  expectOneOfLateCompletionOrTakeover,
+  raceLateCompletion,
+  takeOverExpiredLease,
+} from './support/scenarios.ts';
 
 // W3: the version is a fencing token. Once another worker has reclaimed an expired lease, the
 // old holder's heartbeat and completion match nothing and change nothing.

@@ -1,3 +1,4 @@
+// @module-tag processes
 // W9: groups within a kind. A group's limit (WORK_GROUP_LIMITS) holds across two API processes
 // (src/main.ts, as `npm start` runs it), and the same scenario run on two services whose group
 // places are counted in memory (the mutant) exceeds it; claims take turns across the groups with
@@ -23,7 +24,9 @@ interface Claimer {
 }
 
 function liveRunning(db: Db, kind: string, group: string): Promise<number> {
-  return db.collection('workItems').countDocuments({ kind, group, status: 'PROCESSING', $expr: { $gt: ['$leaseExpiresAt', '$$NOW'] } });
+  return db
+    .collection('workItems')
+    .countDocuments({ kind, group, status: 'PROCESSING', $expr: { $gt: ['$leaseExpiresAt', '$$NOW'] } });
 }
 
 /**
@@ -38,7 +41,9 @@ async function drainSampling(claimers: Claimer[], db: Db, kind: string): Promise
   let maxSeen = 0;
   const workers = [0, 1, 2, 3].map((i) => ({ api: claimers[i % claimers.length]!, workerId: `w${i}` }));
   for (let round = 0; done < total && round < 100; round++) {
-    const held = await Promise.all(workers.map(async ({ api, workerId }) => ({ api, workerId, items: await api.claimMany(workerId, 2) })));
+    const held = await Promise.all(
+      workers.map(async ({ api, workerId }) => ({ api, workerId, items: await api.claimMany(workerId, 2) })),
+    );
     for (const group of GROUPS) maxSeen = Math.max(maxSeen, await liveRunning(db, kind, group));
     await Promise.all(
       held.flatMap(({ api, workerId, items }) =>
@@ -52,7 +57,7 @@ async function drainSampling(claimers: Claimer[], db: Db, kind: string): Promise
   return { maxSeen, done };
 }
 
-describe('W9: a group\'s limit holds across API processes; counted in memory it does not', () => {
+describe("W9: a group's limit holds across API processes; counted in memory it does not", () => {
   let apis: AppProcess[] = [];
   let client: MongoClient;
   let db: Db;
@@ -60,7 +65,9 @@ describe('W9: a group\'s limit holds across API processes; counted in memory it 
 
   beforeAll(async () => {
     const env = { WORK_GROUP_LIMITS: `GRP=${LIMIT}`, RATE_LIMITS: 'off' };
-    apis = await Promise.all([0, 1].map(() => startAppProcess({ mongoUri: testMongoUri(), dbName, env, startTimeoutMs: START_TIMEOUT_MS })));
+    apis = await Promise.all(
+      [0, 1].map(() => startAppProcess({ mongoUri: testMongoUri(), dbName, env, startTimeoutMs: START_TIMEOUT_MS })),
+    );
     client = new MongoClient(testMongoUri());
     db = client.db(dbName);
   }, START_TIMEOUT_MS * 2);
@@ -72,26 +79,46 @@ describe('W9: a group\'s limit holds across API processes; counted in memory it 
 
   const gqlClaimer = (api: AppProcess): Claimer => ({
     async claimMany(workerId, max) {
-      const body = await api.gql(`mutation ($input: ClaimWorkItemsInput!) { claimWorkItems(input: $input) { __typename ... on ClaimWorkItemsSuccess { items { id version group } } } }`, { input: { kinds: ['GRP'], workerId, max, leaseSeconds: 30 } }, { key: 'worker' });
+      const body = await api.gql(
+        `mutation ($input: ClaimWorkItemsInput!) { claimWorkItems(input: $input) { __typename ... on ClaimWorkItemsSuccess { items { id version group } } } }`,
+        { input: { kinds: ['GRP'], workerId, max, leaseSeconds: 30 } },
+        { key: 'worker' },
+      );
       if (body.errors) throw new Error(JSON.stringify(body.errors));
       return body.data.claimWorkItems.__typename === 'ClaimWorkItemsSuccess' ? body.data.claimWorkItems.items : [];
     },
     async complete(id, workerId, version) {
-      const body = await api.gql(`mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`, { input: { id, workerId, version, outcome: 'DONE' } }, { key: 'worker' });
+      const body = await api.gql(
+        `mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`,
+        { input: { id, workerId, version, outcome: 'DONE' } },
+        { key: 'worker' },
+      );
       if (body.errors) throw new Error(JSON.stringify(body.errors));
-      return body.data.completeWorkItem.__typename === 'CompleteSuccess' ? 'completeSuccess' : body.data.completeWorkItem.__typename;
+      return body.data.completeWorkItem.__typename === 'CompleteSuccess'
+        ? 'completeSuccess'
+        : body.data.completeWorkItem.__typename;
     },
   });
 
   it(`never runs more than ${LIMIT} items of a group at once, with four workers on two processes`, async () => {
     for (const group of GROUPS) {
       for (let i = 0; i < ITEMS_PER_GROUP; i++) {
-        const body = await apis[i % 2]!.gql(`mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { __typename ... on CreateWorkItemSuccess { item { group } } } }`, { input: { kind: 'GRP', idempotencyKey: `${group}-${i}`, group } }, { key: 'service' });
+        const body = await apis[i % 2]!.gql(
+          `mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { __typename ... on CreateWorkItemSuccess { item { group } } } }`,
+          { input: { kind: 'GRP', idempotencyKey: `${group}-${i}`, group } },
+          { key: 'service' },
+        );
         expect(body.data?.createWorkItem).toEqual({ __typename: 'CreateWorkItemSuccess', item: { group } });
       }
     }
-    const stats = await apis[0]!.gql(`{ workQueueStats { groups { kind group waiting running limit } } }`, {}, { key: 'dashboard' });
-    expect(stats.data.workQueueStats.groups).toEqual(GROUPS.map((group) => ({ kind: 'GRP', group, waiting: ITEMS_PER_GROUP, running: 0, limit: LIMIT })));
+    const stats = await apis[0]!.gql(
+      `{ workQueueStats { groups { kind group waiting running limit } } }`,
+      {},
+      { key: 'dashboard' },
+    );
+    expect(stats.data.workQueueStats.groups).toEqual(
+      GROUPS.map((group) => ({ kind: 'GRP', group, waiting: ITEMS_PER_GROUP, running: 0, limit: LIMIT })),
+    );
     const { maxSeen, done } = await drainSampling(apis.map(gqlClaimer), db, 'GRP');
     expect(done).toBe(GROUPS.length * ITEMS_PER_GROUP);
     expect(maxSeen).toBeLessThanOrEqual(LIMIT);
@@ -101,22 +128,33 @@ describe('W9: a group\'s limit holds across API processes; counted in memory it 
     for (const doc of await db.collection('work_group_places').find({}).toArray()) expect(doc['running']).toEqual([]);
   }, 90_000);
 
-  it('the same scenario with the limit counted in each process\'s memory runs more than the limit (the mutant is caught)', async () => {
+  it("the same scenario with the limit counted in each process's memory runs more than the limit (the mutant is caught)", async () => {
     const h: WorkHarness = await openWorkHarness('groups_mutant');
     try {
       await setGroupLimits(h.db.db, { GRP: LIMIT });
       for (const group of GROUPS) {
-        for (let i = 0; i < ITEMS_PER_GROUP; i++) await h.service.create({ kind: 'GRP', payload: null, idempotencyKey: `${group}-${i}`, maxAttempts: 3, group });
+        for (let i = 0; i < ITEMS_PER_GROUP; i++)
+          await h.service.create({
+            kind: 'GRP',
+            payload: null,
+            idempotencyKey: `${group}-${i}`,
+            maxAttempts: 3,
+            group,
+          });
       }
       const mutants = await h.services(2, {}, inMemoryGroupLimit);
       const claimers = mutants.map(
         (service): Claimer => ({
           async claimMany(workerId, max) {
             const result = await service.claimMany({ kinds: ['GRP'], workerId, max, leaseSeconds: 30 });
-            return result.kind === 'claimWorkItemsSuccess' ? result.items.map((item) => ({ id: item._id.toHexString(), version: item.version, group: item.group! })) : [];
+            return result.kind === 'claimWorkItemsSuccess'
+              ? result.items.map((item) => ({ id: item._id.toHexString(), version: item.version, group: item.group! }))
+              : [];
           },
           async complete(id, workerId, version) {
-            return (await service.complete({ id: ObjectId.createFromHexString(id), workerId, version, outcome: 'DONE' })).kind;
+            return (
+              await service.complete({ id: ObjectId.createFromHexString(id), workerId, version, outcome: 'DONE' })
+            ).kind;
           },
         }),
       );
@@ -138,7 +176,15 @@ describe('W9: claims take turns across groups', () => {
   async function createMany(kind: string, group: string, count: number): Promise<void> {
     for (let from = 0; from < count; from += 50) {
       await Promise.all(
-        Array.from({ length: Math.min(50, count - from) }, (_, i) => h.service.create({ kind, payload: null, idempotencyKey: `${kind}-${group}-${from + i}`, maxAttempts: 3, group })),
+        Array.from({ length: Math.min(50, count - from) }, (_, i) =>
+          h.service.create({
+            kind,
+            payload: null,
+            idempotencyKey: `${kind}-${group}-${from + i}`,
+            maxAttempts: 3,
+            group,
+          }),
+        ),
       );
     }
   }
@@ -167,17 +213,25 @@ describe('W9: claims take turns across groups', () => {
   }
 
   it('leaves callers without groups as they were: oldest first within a kind', async () => {
-    for (let i = 0; i < 5; i++) await h.service.create({ kind: 'PLAIN', payload: null, idempotencyKey: `plain-${i}`, maxAttempts: 3 });
+    for (let i = 0; i < 5; i++)
+      await h.service.create({ kind: 'PLAIN', payload: null, idempotencyKey: `plain-${i}`, maxAttempts: 3 });
     const claimed = await h.service.claimMany({ kinds: ['PLAIN'], workerId: 'w', max: 4, leaseSeconds: 60 });
     if (claimed.kind !== 'claimWorkItemsSuccess') throw new Error(claimed.kind);
     expect(claimed.items.map((item) => item.idempotencyKey)).toEqual([0, 1, 2, 3].map((i) => `client:plain-${i}`));
     expect(claimed.items.every((item) => item.group === undefined)).toBe(true);
-    expect(await h.service.claim({ kinds: ['PLAIN'], workerId: 'w', leaseSeconds: 60 })).toMatchObject({ kind: 'claimSuccess', item: { idempotencyKey: 'client:plain-4' } });
+    expect(await h.service.claim({ kinds: ['PLAIN'], workerId: 'w', leaseSeconds: 60 })).toMatchObject({
+      kind: 'claimSuccess',
+      item: { idempotencyKey: 'client:plain-4' },
+    });
   });
 
   it('a replay with another group is IdempotencyKeyReused', async () => {
     await h.service.create({ kind: 'G', payload: null, idempotencyKey: 'g-1', maxAttempts: 3, group: 'one' });
-    expect(await h.service.create({ kind: 'G', payload: null, idempotencyKey: 'g-1', maxAttempts: 3, group: 'one' })).toMatchObject({ kind: 'duplicateReplayed' });
-    expect(await h.service.create({ kind: 'G', payload: null, idempotencyKey: 'g-1', maxAttempts: 3, group: 'two' })).toMatchObject({ kind: 'idempotencyKeyReused', field: 'group' });
+    expect(
+      await h.service.create({ kind: 'G', payload: null, idempotencyKey: 'g-1', maxAttempts: 3, group: 'one' }),
+    ).toMatchObject({ kind: 'duplicateReplayed' });
+    expect(
+      await h.service.create({ kind: 'G', payload: null, idempotencyKey: 'g-1', maxAttempts: 3, group: 'two' }),
+    ).toMatchObject({ kind: 'idempotencyKeyReused', field: 'group' });
   });
 });

@@ -49,10 +49,15 @@ describe('work items over HTTP', () => {
     expect(kinds.filter((k) => k === 'ConflictLost')).toHaveLength(31);
     const winner = answers.find((a) => a.claimWorkItem.__typename === 'ClaimSuccess')!.claimWorkItem.item;
     for (const a of answers.filter((x) => x.claimWorkItem.__typename === 'ConflictLost')) {
-      expect(a.claimWorkItem).toMatchObject({ operation: 'claim', item: { status: 'PROCESSING', version: 2, lockedBy: winner.lockedBy } });
+      expect(a.claimWorkItem).toMatchObject({
+        operation: 'claim',
+        item: { status: 'PROCESSING', version: 2, lockedBy: winner.lockedBy },
+      });
     }
     expect(await metricValue('claim_conflict_total', 'operation="claim",kind="HTTP_RACE"')).toBe(conflictsBefore + 31);
-    expect(await metricValue('work_item_transitions_total', 'from="PENDING",to="PROCESSING"')).toBeGreaterThanOrEqual(1);
+    expect(await metricValue('work_item_transitions_total', 'from="PENDING",to="PROCESSING"')).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 
   it('logs each claim and completion with workItemId, readStatus, writeStatus, version and workerId', async () => {
@@ -62,9 +67,15 @@ describe('work items over HTTP', () => {
     await worker(`mutation ($input: CompleteWorkItemInput!) { completeWorkItem(input: $input) { __typename } }`, {
       input: { id, workerId: 'logger', version: claim.claimWorkItem.item.version, outcome: 'DONE', result: null },
     });
-    const traced = logLines.filter((l) => l['workItemId'] === id).map((l) => ({
-      operation: l['operation'], readStatus: l['readStatus'], writeStatus: l['writeStatus'], version: l['version'], workerId: l['workerId'],
-    }));
+    const traced = logLines
+      .filter((l) => l['workItemId'] === id)
+      .map((l) => ({
+        operation: l['operation'],
+        readStatus: l['readStatus'],
+        writeStatus: l['writeStatus'],
+        version: l['version'],
+        workerId: l['workerId'],
+      }));
     expect(traced).toEqual([
       { operation: 'claim', readStatus: 'PENDING', writeStatus: 'PROCESSING', version: 2, workerId: 'logger' },
       { operation: 'complete', readStatus: 'PROCESSING', writeStatus: 'DONE', version: 3, workerId: 'logger' },
@@ -84,11 +95,17 @@ describe('work items over HTTP', () => {
       requestId: `${id}:r:${input.version}`,
       original: { __typename: 'CompleteSuccess', item: { status: 'DONE' } },
     });
-    expect((await worker(complete, { input: { ...input, result: { n: 2 } } })).completeWorkItem.__typename).toBe('ConflictLost');
+    expect((await worker(complete, { input: { ...input, result: { n: 2 } } })).completeWorkItem.__typename).toBe(
+      'ConflictLost',
+    );
   });
 
   it('enforces the roles table: dashboard cannot create, worker cannot requeue', async () => {
-    const create = await app.gql(CREATE, { input: { kind: 'X', payload: null, idempotencyKey: 'denied' } }, { key: 'dashboard' });
+    const create = await app.gql(
+      CREATE,
+      { input: { kind: 'X', payload: null, idempotencyKey: 'denied' } },
+      { key: 'dashboard' },
+    );
     expect(create.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const requeue = await app.gql(
       `mutation { requeueWorkItem(input: { id: "${'0'.repeat(24)}", version: 1 }) { __typename } }`,
@@ -96,26 +113,43 @@ describe('work items over HTTP', () => {
       { key: 'worker' },
     );
     expect(requeue.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const ops = await app.gql(`mutation { requeueWorkItem(input: { id: "${'0'.repeat(24)}", version: 1 }) { __typename } }`, {}, { key: 'ops' });
+    const ops = await app.gql(
+      `mutation { requeueWorkItem(input: { id: "${'0'.repeat(24)}", version: 1 }) { __typename } }`,
+      {},
+      { key: 'ops' },
+    );
     expect(ops.data?.requeueWorkItem.__typename).toBe('WorkItemNotFound');
   });
 
   it('refuses bad input as BAD_USER_INPUT, not as a union member', async () => {
-    const bad = await app.gql(CLAIM_BY_ID, { input: { id: 'not-an-id', workerId: 'x', leaseSeconds: 0 } }, { key: 'worker' });
+    const bad = await app.gql(
+      CLAIM_BY_ID,
+      { input: { id: 'not-an-id', workerId: 'x', leaseSeconds: 0 } },
+      { key: 'worker' },
+    );
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(bad.errors?.[0]?.message).toMatch(/id: .*ObjectId/);
   });
 
   it('reports queue stats per status and kind, with conflicts since start', async () => {
     const stats = async () =>
-      (await callAs(app, 'dashboard')(`{ workQueueStats { counts { status kind count } oldestPendingAgeSeconds conflictsSinceStart } }`)).workQueueStats;
+      (
+        await callAs(
+          app,
+          'dashboard',
+        )(`{ workQueueStats { counts { status kind count } oldestPendingAgeSeconds conflictsSinceStart } }`)
+      ).workQueueStats;
     const before = await stats();
     // Conflicts of its own, whatever ran before: one claim wins, three later claims of the same item lose.
     const raced = await createItem('http-stats-raced', 'HTTP_STATS_RACED');
     const worker = callAs(app, 'worker');
-    expect((await worker(CLAIM_BY_ID, { input: { id: raced, workerId: 'stats-first' } })).claimWorkItem.__typename).toBe('ClaimSuccess');
+    expect(
+      (await worker(CLAIM_BY_ID, { input: { id: raced, workerId: 'stats-first' } })).claimWorkItem.__typename,
+    ).toBe('ClaimSuccess');
     for (let i = 0; i < 3; i++) {
-      expect((await worker(CLAIM_BY_ID, { input: { id: raced, workerId: `stats-late-${i}` } })).claimWorkItem.__typename).toBe('ConflictLost');
+      expect(
+        (await worker(CLAIM_BY_ID, { input: { id: raced, workerId: `stats-late-${i}` } })).claimWorkItem.__typename,
+      ).toBe('ConflictLost');
     }
     await createItem('http-stats', 'HTTP_STATS');
     const after = await stats();

@@ -16,10 +16,15 @@ afterAll(async () => {
 });
 
 const payouts = (tag: string, from: number, to: number) =>
-  Array.from({ length: to - from }, (_, i) => ({ entryId: `${tag}-${from + i}:debit`, payload: { entryId: `${tag}-${from + i}:debit`, amount: 1 } }));
+  Array.from({ length: to - from }, (_, i) => ({
+    entryId: `${tag}-${from + i}:debit`,
+    payload: { entryId: `${tag}-${from + i}:debit`, amount: 1 },
+  }));
 
 async function itemsPerEntry(tag: string): Promise<Map<string, number>> {
-  const items = await workItems(h.db.db).find({ kind: 'PAYOUT', 'payload.entryId': { $regex: `^${tag}-` } }).toArray();
+  const items = await workItems(h.db.db)
+    .find({ kind: 'PAYOUT', 'payload.entryId': { $regex: `^${tag}-` } })
+    .toArray();
   const counts = new Map<string, number>();
   for (const item of items) {
     const entryId = (item.payload as { entryId: string }).entryId;
@@ -38,17 +43,29 @@ describe('a batch of payouts', () => {
     expect(counts.size).toBe(30);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     const item = await h.service.payoutFor('batch-3:debit');
-    expect(item).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', version: 1, payload: { entryId: 'batch-3:debit' } });
+    expect(item).toMatchObject({
+      kind: 'PAYOUT',
+      status: 'PENDING',
+      version: 1,
+      payload: { entryId: 'batch-3:debit' },
+    });
   });
 
   it("stores payouts without the creation outcome a client's item keeps for replays (half of a payout's oplog)", async () => {
     await h.service.createPayouts(payouts('lean', 0, 2));
     await h.service.createPayout(payouts('lean', 2, 3)[0]!);
-    const stored = await workItems(h.db.db).find({ kind: 'PAYOUT', 'payload.entryId': { $regex: '^lean-' } }).toArray();
+    const stored = await workItems(h.db.db)
+      .find({ kind: 'PAYOUT', 'payload.entryId': { $regex: '^lean-' } })
+      .toArray();
     expect(stored).toHaveLength(3);
     for (const item of stored) expect(item).not.toHaveProperty('createOutcome');
     // A client's item keeps it: its createWorkItem replay answers the item as first created.
-    const created = await h.service.create({ idempotencyKey: 'lean-client', kind: 'lean', payload: { n: 1 }, maxAttempts: 3 });
+    const created = await h.service.create({
+      idempotencyKey: 'lean-client',
+      kind: 'lean',
+      payload: { n: 1 },
+      maxAttempts: 3,
+    });
     expect(created.kind).toBe('createWorkItemSuccess');
     const client = await workItems(h.db.db).findOne({ kind: 'lean' });
     expect(client?.createOutcome).toMatchObject({ kind: 'lean', status: 'PENDING', version: 1 });

@@ -46,38 +46,79 @@ describe('dashboard work-item queries', () => {
   const items = async (variables: Record<string, unknown>) => {
     const res = await app.gql(ITEMS, { first: 100, ...variables }, { key: 'dashboard' });
     expect(res.errors).toBeUndefined();
-    return res.data.workItems as { items: Array<{ id: string; kind: string; status: string }>; endCursor: string | null; hasNextPage: boolean; totalCount: number; totalCountCapped: boolean };
+    return res.data.workItems as {
+      items: Array<{ id: string; kind: string; status: string }>;
+      endCursor: string | null;
+      hasNextPage: boolean;
+      totalCount: number;
+      totalCountCapped: boolean;
+    };
   };
 
   it('filters by status, kind, creation range and key, oldest first, with a count', async () => {
     expect((await items({ kind: 'dq-a' })).items.map((item) => item.id)).toEqual([ids['a1'], ids['a2'], ids['a3']]);
-    expect(await items({ kind: 'dq-a', status: 'PENDING' })).toMatchObject({ items: [{ id: ids['a1'] }, { id: ids['a3'] }], totalCount: 2, totalCountCapped: false });
+    expect(await items({ kind: 'dq-a', status: 'PENDING' })).toMatchObject({
+      items: [{ id: ids['a1'] }, { id: ids['a3'] }],
+      totalCount: 2,
+      totalCountCapped: false,
+    });
     expect((await items({ status: 'DONE' })).items.map((item) => item.id)).toEqual([ids['a2']]);
     expect((await items({ createdTo: middle })).items.map((item) => item.id)).toEqual([ids['a1'], ids['b1']]);
-    expect((await items({ createdFrom: middle, kind: 'dq-a' })).items.map((item) => item.id)).toEqual([ids['a2'], ids['a3']]);
+    expect((await items({ createdFrom: middle, kind: 'dq-a' })).items.map((item) => item.id)).toEqual([
+      ids['a2'],
+      ids['a3'],
+    ]);
     expect((await items({ key: 'dq-b1' })).items.map((item) => item.id)).toEqual([ids['b1']]);
     expect((await items({ key: 'dq-b1', kind: 'dq-a' })).items).toEqual([]);
     const first = await items({ first: 2 });
     const rest = await items({ first: 100, after: first.endCursor });
-    expect([...first.items, ...rest.items].map((item) => item.id)).toEqual([ids['a1'], ids['b1'], ids['a2'], ids['a3']]);
+    expect([...first.items, ...rest.items].map((item) => item.id)).toEqual([
+      ids['a1'],
+      ids['b1'],
+      ids['a2'],
+      ids['a3'],
+    ]);
     expect(first).toMatchObject({ hasNextPage: true, totalCount: 4 });
   });
 
   it('finds an item by its client key, and a withdrawal’s payout', async () => {
-    const byKey = await app.gql(`{ workItemByKey(idempotencyKey: "dq-a3") { id idempotencyKey } }`, {}, { key: 'dashboard' });
+    const byKey = await app.gql(
+      `{ workItemByKey(idempotencyKey: "dq-a3") { id idempotencyKey } }`,
+      {},
+      { key: 'dashboard' },
+    );
     expect(byKey.data.workItemByKey).toEqual({ id: ids['a3'], idempotencyKey: 'client:dq-a3' });
-    expect((await app.gql(`{ workItemByKey(idempotencyKey: "nope") { id } }`, {}, { key: 'dashboard' })).data.workItemByKey).toBeNull();
+    expect(
+      (await app.gql(`{ workItemByKey(idempotencyKey: "nope") { id } }`, {}, { key: 'dashboard' })).data.workItemByKey,
+    ).toBeNull();
 
     await openAccount(app, 'dq-acct');
     await deposit(app, 'dq-acct', 100, 'dq-fund');
     expect(await withdraw(app, 'dq-acct', 40, 'dq-payout')).toBe('WithdrawSuccess');
-    const entryId = (await app.gql(`{ ledgerEntry(requestId: "dq-payout") { id } }`, {}, { key: 'dashboard' })).data.ledgerEntry.id as string;
-    const payout = await waitFor(async () => (await app.gql(`query ($e: ID!) { payoutFor(entryId: $e) { kind status idempotencyKey } }`, { e: entryId }, { key: 'dashboard' })).data.payoutFor, 'the payout item');
+    const entryId = (await app.gql(`{ ledgerEntry(requestId: "dq-payout") { id } }`, {}, { key: 'dashboard' })).data
+      .ledgerEntry.id as string;
+    const payout = await waitFor(
+      async () =>
+        (
+          await app.gql(
+            `query ($e: ID!) { payoutFor(entryId: $e) { kind status idempotencyKey } }`,
+            { e: entryId },
+            { key: 'dashboard' },
+          )
+        ).data.payoutFor,
+      'the payout item',
+    );
     expect(payout).toEqual({ kind: 'PAYOUT', status: 'PENDING', idempotencyKey: `payout:${entryId}` });
   });
 
   it('reports the queue per status and kind', async () => {
-    const stats = (await app.gql(`{ workQueueStats { counts { status kind count capped } oldestPendingAgeSeconds conflictsSinceStart } }`, {}, { key: 'dashboard' })).data.workQueueStats;
+    const stats = (
+      await app.gql(
+        `{ workQueueStats { counts { status kind count capped } oldestPendingAgeSeconds conflictsSinceStart } }`,
+        {},
+        { key: 'dashboard' },
+      )
+    ).data.workQueueStats;
     const mine = stats.counts.filter((count: { kind: string }) => count.kind.startsWith('dq-'));
     expect(mine).toEqual([
       { status: 'DONE', kind: 'dq-a', count: 1, capped: false },
@@ -101,11 +142,18 @@ describe('workQueueStats cost', () => {
   });
 
   it('sends only index-hinted finds and counts (no aggregation), and is refused without its index', async () => {
-    const work = createWorkService({ db: test.db, telemetry: createWorkTelemetry(new Registry(), pino({ level: 'silent' })) });
-    for (const kind of ['k1', 'k2', 'k3']) for (let i = 0; i < 3; i++) await work.create({ kind, idempotencyKey: `${kind}-${i}`, payload: null, maxAttempts: 1 });
+    const work = createWorkService({
+      db: test.db,
+      telemetry: createWorkTelemetry(new Registry(), pino({ level: 'silent' })),
+    });
+    for (const kind of ['k1', 'k2', 'k3'])
+      for (let i = 0; i < 3; i++)
+        await work.create({ kind, idempotencyKey: `${kind}-${i}`, payload: null, maxAttempts: 1 });
     commands.length = 0;
     const stats = await work.stats();
-    expect(stats.counts).toEqual(['k1', 'k2', 'k3'].map((kind) => ({ status: 'PENDING', kind, count: 3, capped: false })));
+    expect(stats.counts).toEqual(
+      ['k1', 'k2', 'k3'].map((kind) => ({ status: 'PENDING', kind, count: 3, capped: false })),
+    );
     const sent = commands.filter((event) => event.commandName !== 'endSessions');
     expect(new Set(sent.map((event) => event.commandName))).toEqual(new Set(['find', 'count']));
     // One seek per kind plus the end of the kinds, the oldest pending item, the kinds' limits, the

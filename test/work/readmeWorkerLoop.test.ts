@@ -35,7 +35,9 @@ describe('README worker loop', () => {
     const service = callAs(app, 'service');
     const itemCount = 24;
     for (let i = 0; i < itemCount; i++) {
-      await service(CREATE, { input: { kind: 'README_EMAIL', payload: { to: `u${i}` }, idempotencyKey: `readme-${i}` } });
+      await service(CREATE, {
+        input: { kind: 'README_EMAIL', payload: { to: `u${i}` }, idempotencyKey: `readme-${i}` },
+      });
     }
     const heartbeats: boolean[] = [];
     const work = async (payload: { to: string }, heartbeat: () => Promise<boolean>) => {
@@ -46,7 +48,9 @@ describe('README worker loop', () => {
     await Promise.all(['a', 'b', 'c', 'd'].map((id) => workerLoop(worker, id, ['README_EMAIL'], work)));
 
     expect(heartbeats).toEqual(Array<boolean>(itemCount).fill(true));
-    const page = await worker(`{ workItems(kind: "README_EMAIL", first: 100) { items { status version payload result } } }`);
+    const page = await worker(
+      `{ workItems(kind: "README_EMAIL", first: 100) { items { status version payload result } } }`,
+    );
     expect(page.workItems.items).toHaveLength(itemCount);
     for (const item of page.workItems.items) {
       expect(item).toMatchObject({ status: 'DONE', version: 3, result: { sentTo: item.payload.to } });

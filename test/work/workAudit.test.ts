@@ -36,7 +36,8 @@ async function race(workers: WorkService[], kind: string, round = 1): Promise<vo
   await Promise.all(
     workers.map(async (worker, i) => {
       const claimed = await worker.claim({ workerId: `w${i}`, id, leaseSeconds: 30 });
-      if (claimed.kind === 'claimSuccess') await worker.complete({ id, workerId: `w${i}`, version: claimed.item.version, outcome: 'DONE' });
+      if (claimed.kind === 'claimSuccess')
+        await worker.complete({ id, workerId: `w${i}`, version: claimed.item.version, outcome: 'DONE' });
     }),
   );
 }
@@ -44,20 +45,39 @@ async function race(workers: WorkService[], kind: string, round = 1): Promise<vo
 describe('work audit: items started more often than completed', () => {
   it('finds an item whose lease was taken over (started twice, completed once), and not a clean one', async () => {
     const since = new Date(Date.now() - 1_000);
-    const clean = await h.service.create({ kind: 'AUDIT_CLEAN', payload: null, idempotencyKey: 'clean', maxAttempts: 3 });
-    const twice = await h.service.create({ kind: 'AUDIT_TAKEOVER', payload: null, idempotencyKey: 'twice', maxAttempts: 3 });
+    const clean = await h.service.create({
+      kind: 'AUDIT_CLEAN',
+      payload: null,
+      idempotencyKey: 'clean',
+      maxAttempts: 3,
+    });
+    const twice = await h.service.create({
+      kind: 'AUDIT_TAKEOVER',
+      payload: null,
+      idempotencyKey: 'twice',
+      maxAttempts: 3,
+    });
     if (clean.kind !== 'createWorkItemSuccess' || twice.kind !== 'createWorkItemSuccess') throw new Error('setup');
     const a = await h.service.claim({ workerId: 'a', id: clean.item._id, leaseSeconds: 30 });
     if (a.kind !== 'claimSuccess') throw new Error(a.kind);
     await h.service.complete({ id: clean.item._id, workerId: 'a', version: a.item.version, outcome: 'DONE' });
-    expect((await h.service.claim({ workerId: 'slow', id: twice.item._id, leaseSeconds: 1 })).kind).toBe('claimSuccess');
+    expect((await h.service.claim({ workerId: 'slow', id: twice.item._id, leaseSeconds: 1 })).kind).toBe(
+      'claimSuccess',
+    );
     let taken: Awaited<ReturnType<WorkService['claim']>> | undefined;
-    await expect.poll(async () => (taken = await h.service.claim({ workerId: 'b', id: twice.item._id, leaseSeconds: 30 })).kind, { timeout: 5_000, interval: 100 }).toBe('claimSuccess');
+    await expect
+      .poll(async () => (taken = await h.service.claim({ workerId: 'b', id: twice.item._id, leaseSeconds: 30 })).kind, {
+        timeout: 5_000,
+        interval: 100,
+      })
+      .toBe('claimSuccess');
     if (taken?.kind !== 'claimSuccess') throw new Error('unreachable');
     await h.service.complete({ id: twice.item._id, workerId: 'b', version: taken.item.version, outcome: 'DONE' });
 
     const report = await h.service.audit(since);
-    expect(report.startedMoreThanCompleted).toEqual([{ id: twice.item._id.toHexString(), kind: 'AUDIT_TAKEOVER', status: 'DONE', starts: 2, completions: 1 }]);
+    expect(report.startedMoreThanCompleted).toEqual([
+      { id: twice.item._id.toHexString(), kind: 'AUDIT_TAKEOVER', status: 'DONE', starts: 2, completions: 1 },
+    ]);
     expect(await counter('work_started_total', 'AUDIT_TAKEOVER')).toBe(2);
     expect(await counter('work_completed_total', 'AUDIT_TAKEOVER')).toBe(1);
     expect(await counter('work_started_total', 'AUDIT_CLEAN')).toBe(1);
@@ -66,28 +86,43 @@ describe('work audit: items started more often than completed', () => {
 
   it('does not count an item running now as a double start', async () => {
     const since = new Date(Date.now() - 1_000);
-    const running = await h.service.create({ kind: 'AUDIT_RUNNING', payload: null, idempotencyKey: 'running', maxAttempts: 3 });
+    const running = await h.service.create({
+      kind: 'AUDIT_RUNNING',
+      payload: null,
+      idempotencyKey: 'running',
+      maxAttempts: 3,
+    });
     if (running.kind !== 'createWorkItemSuccess') throw new Error('setup');
-    expect((await h.service.claim({ workerId: 'a', id: running.item._id, leaseSeconds: 30 })).kind).toBe('claimSuccess');
+    expect((await h.service.claim({ workerId: 'a', id: running.item._id, leaseSeconds: 30 })).kind).toBe(
+      'claimSuccess',
+    );
     expectNoDoubleStart(await h.service.audit(since), 'AUDIT_RUNNING');
   });
 
-  it('meta: seed 000\'s race with find-then-save workers is caught by the audit and the counters; the real service passes', async () => {
+  it("meta: seed 000's race with find-then-save workers is caught by the audit and the counters; the real service passes", async () => {
     const since = new Date(Date.now() - 1_000);
     const real = await h.services(8);
     for (let round = 1; round <= 3; round++) await race(real, 'SEED000_REAL', round);
     expectNoDoubleStart(await h.service.audit(since), 'SEED000_REAL');
-    expect(await counter('work_started_total', 'SEED000_REAL')).toBe(await counter('work_completed_total', 'SEED000_REAL'));
+    expect(await counter('work_started_total', 'SEED000_REAL')).toBe(
+      await counter('work_completed_total', 'SEED000_REAL'),
+    );
 
     // A race needs two reads before either write: on a busy machine a round may serialize, so
     // up to 5 rounds, each on a fresh item, until one overlaps.
     const findThenSave = await h.services(8, {}, readThenWrite);
     let report = await h.service.audit(since);
-    for (let round = 1; round <= 5 && report.startedMoreThanCompleted.every((found) => found.kind !== 'SEED000_FIND_THEN_SAVE'); round++) {
+    for (
+      let round = 1;
+      round <= 5 && report.startedMoreThanCompleted.every((found) => found.kind !== 'SEED000_FIND_THEN_SAVE');
+      round++
+    ) {
       await race(findThenSave, 'SEED000_FIND_THEN_SAVE', round);
       report = await h.service.audit(since);
     }
     expect(() => expectNoDoubleStart(report, 'SEED000_FIND_THEN_SAVE')).toThrow();
-    expect(await counter('work_started_total', 'SEED000_FIND_THEN_SAVE')).toBeGreaterThan(await counter('work_completed_total', 'SEED000_FIND_THEN_SAVE'));
+    expect(await counter('work_started_total', 'SEED000_FIND_THEN_SAVE')).toBeGreaterThan(
+      await counter('work_completed_total', 'SEED000_FIND_THEN_SAVE'),
+    );
   });
 });

@@ -21,7 +21,13 @@ const QUEUE = 'worker-payouts';
 
 describe('the sink and the BullMQ worker', () => {
   it('derive the same job id from an entry, one-to-one and without a colon, and name the same taken-marks hash', () => {
-    const entries = ['ledger:req-1:debit', 'ledger:a:b:c:debit', 'ledger:100%:debit', 'ledger:é ü/#?:debit', 'ledger:a%3Ab:debit'];
+    const entries = [
+      'ledger:req-1:debit',
+      'ledger:a:b:c:debit',
+      'ledger:100%:debit',
+      'ledger:é ü/#?:debit',
+      'ledger:a%3Ab:debit',
+    ];
     for (const entryId of entries) {
       expect(payoutJobIdOf(entryId)).toBe(payoutJobId(entryId));
       expect(payoutJobId(entryId)).not.toContain(':');
@@ -77,23 +83,42 @@ describe('npm run worker:payouts -- --queue bullmq (real redis-server)', () => {
     try {
       const first = await startWorker();
       const entries = ['ledger:w-1:debit', 'ledger:w-2:debit', 'ledger:w-3:debit'];
-      await queue.addBulk(entries.map((entryId, i) => ({ name: PAYOUT_JOB_NAME, data: { entryId, accountId: 'acct-1', amount: 100 + i, currency: 'EUR' }, opts: payoutJobOptions(entryId) })));
+      await queue.addBulk(
+        entries.map((entryId, i) => ({
+          name: PAYOUT_JOB_NAME,
+          data: { entryId, accountId: 'acct-1', amount: 100 + i, currency: 'EUR' },
+          opts: payoutJobOptions(entryId),
+        })),
+      );
       // Not the projection's: the id is not its entry's.
-      await queue.add(PAYOUT_JOB_NAME, { entryId: 'ledger:w-9:debit', accountId: 'acct-1', amount: 5, currency: 'EUR' }, { jobId: 'stray-job', attempts: 3 });
-      await waitFor(() => provider.snapshot().calls >= entries.length || undefined, 'the first worker to call the provider for every entry');
+      await queue.add(
+        PAYOUT_JOB_NAME,
+        { entryId: 'ledger:w-9:debit', accountId: 'acct-1', amount: 5, currency: 'EUR' },
+        { jobId: 'stray-job', attempts: 3 },
+      );
+      await waitFor(
+        () => provider.snapshot().calls >= entries.length || undefined,
+        'the first worker to call the provider for every entry',
+      );
       first.child.kill('SIGKILL');
       await first.exited;
       await startWorker();
-      const results = await waitFor(async () => {
-        const jobs = await Promise.all(entries.map((entryId) => queue.getJob(payoutJobId(entryId))));
-        return jobs.every((job) => job?.finishedOn && job.returnvalue) ? jobs.map((job) => job!) : undefined;
-      }, 'every job to complete on the second worker', 20_000);
+      const results = await waitFor(
+        async () => {
+          const jobs = await Promise.all(entries.map((entryId) => queue.getJob(payoutJobId(entryId))));
+          return jobs.every((job) => job?.finishedOn && job.returnvalue) ? jobs.map((job) => job!) : undefined;
+        },
+        'every job to complete on the second worker',
+        20_000,
+      );
       const paid = provider.payoutsByEntry();
       expect([...paid.keys()].sort()).toEqual(entries);
       expect([...paid.values()].map((payouts) => payouts.length)).toEqual([1, 1, 1]);
       // The second worker's calls were answered by key, with the first payout's id.
       expect(provider.snapshot()).toMatchObject({ paid: 3, duplicates: 3, refusals: 0 });
-      expect(results.map((job) => job.returnvalue)).toEqual(entries.map((entryId) => ({ providerId: paid.get(entryId)![0]!.id, key: `payout:${entryId}` })));
+      expect(results.map((job) => job.returnvalue)).toEqual(
+        entries.map((entryId) => ({ providerId: paid.get(entryId)![0]!.id, key: `payout:${entryId}` })),
+      );
       // Each entry was marked taken before its first call (the sink's evidence after a crash).
       expect(Object.keys(await client.hgetall(takenMarksKey(QUEUE))).sort()).toEqual(entries);
       const stray = await waitFor(async () => {

@@ -4,7 +4,12 @@
 // the key answers the first payout, another payout under the key is refused, and any answer that
 // is not a receipt throws an error that says what came back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpPayoutProvider, payoutKey, PayoutProviderError, type PayoutRequest } from '../../workers/payouts/provider.ts';
+import {
+  createHttpPayoutProvider,
+  payoutKey,
+  PayoutProviderError,
+  type PayoutRequest,
+} from '../../workers/payouts/provider.ts';
 import { startTestPayoutProvider, type TestPayoutProvider } from '../support/payoutProvider.ts';
 
 let provider: TestPayoutProvider;
@@ -39,7 +44,14 @@ describe('createHttpPayoutProvider', () => {
     const receipt = await pay.pay(request('e-first'));
     expect(receipt.id).toMatch(/^po_/);
     const stored = provider.snapshot().payouts.find((payout) => payout.key === 'payout:e-first');
-    expect(stored).toMatchObject({ id: receipt.id, entryId: 'e-first', accountId: 'acct-1', amount: 125, currency: 'EUR', calls: 1 });
+    expect(stored).toMatchObject({
+      id: receipt.id,
+      entryId: 'e-first',
+      accountId: 'acct-1',
+      amount: 125,
+      currency: 'EUR',
+      calls: 1,
+    });
   });
 
   it('a second call with the same key and payout gets the first payout back, and nothing is paid twice', async () => {
@@ -61,7 +73,12 @@ describe('createHttpPayoutProvider', () => {
     expect(refused).toBeInstanceOf(PayoutProviderError);
     expect((refused as PayoutProviderError).status).toBe(422);
     expect((refused as Error).message).toMatch(/payout:e-reused.*HTTP 422.*another payout \(amount differ\)/);
-    expect(provider.payoutsByEntry().get('e-reused')!.map((payout) => payout.amount)).toEqual([100]);
+    expect(
+      provider
+        .payoutsByEntry()
+        .get('e-reused')!
+        .map((payout) => payout.amount),
+    ).toEqual([100]);
     expect(provider.snapshot().refusals).toBeGreaterThanOrEqual(1);
   });
 
@@ -92,8 +109,17 @@ describe('createHttpPayoutProvider', () => {
     await pay.pay({ ...request('e-shape'), extra: 'not sent' } as PayoutRequest);
     expect(seen!.url).toBe('http://provider.invalid/v1/payouts');
     expect(seen!.init.method).toBe('POST');
-    expect(seen!.init.headers).toMatchObject({ 'content-type': 'application/json', 'idempotency-key': 'payout:e-shape' });
-    expect(JSON.parse(String(seen!.init.body))).toEqual({ key: 'payout:e-shape', entryId: 'e-shape', accountId: 'acct-1', amount: 125, currency: 'EUR' });
+    expect(seen!.init.headers).toMatchObject({
+      'content-type': 'application/json',
+      'idempotency-key': 'payout:e-shape',
+    });
+    expect(JSON.parse(String(seen!.init.body))).toEqual({
+      key: 'payout:e-shape',
+      entryId: 'e-shape',
+      accountId: 'acct-1',
+      amount: 125,
+      currency: 'EUR',
+    });
   });
 
   it('gives up when the caller aborts (a lost lease) or after timeoutMs, the payout staying stored under its key', async () => {

@@ -21,22 +21,45 @@ function recordingProvider() {
 const payload = { entryId: '6650c0ffee:debit', requestId: 'w-1', accountId: 'acct-9', currency: 'EUR', amount: 2_500 };
 
 function item(overrides: Partial<WorkerItem> = {}): WorkerItem {
-  return { id: 'item-1', kind: 'PAYOUT', idempotencyKey: `payout:${payload.entryId}`, payload, version: 2, attempts: 1, ...overrides } as WorkerItem;
+  return {
+    id: 'item-1',
+    kind: 'PAYOUT',
+    idempotencyKey: `payout:${payload.entryId}`,
+    payload,
+    version: 2,
+    attempts: 1,
+    ...overrides,
+  } as WorkerItem;
 }
 
 describe('the payout handler', () => {
-  it('pays under payout:<entryId> with the item\'s account, amount and currency, and returns the provider\'s id', async () => {
+  it("pays under payout:<entryId> with the item's account, amount and currency, and returns the provider's id", async () => {
     const { provider, calls } = recordingProvider();
     const signal = new AbortController().signal;
     const result = await createPayoutHandler(provider)({ item: item(), signal });
     expect(result).toEqual({ providerId: 'po_1', key: 'payout:6650c0ffee:debit' });
-    expect(calls).toEqual([{ request: { key: 'payout:6650c0ffee:debit', entryId: payload.entryId, accountId: 'acct-9', amount: 2_500, currency: 'EUR' }, signal }]);
+    expect(calls).toEqual([
+      {
+        request: {
+          key: 'payout:6650c0ffee:debit',
+          entryId: payload.entryId,
+          accountId: 'acct-9',
+          amount: 2_500,
+          currency: 'EUR',
+        },
+        signal,
+      },
+    ]);
   });
 
   it('sends the same key on every attempt, whatever the version (fencing token) or worker', async () => {
     const { provider, calls } = recordingProvider();
     const handle = createPayoutHandler(provider);
-    for (const [version, attempts, lockedBy] of [[2, 1, 'w-a'], [3, 2, 'w-b'], [7, 4, 'w-c']] as const) {
+    for (const [version, attempts, lockedBy] of [
+      [2, 1, 'w-a'],
+      [3, 2, 'w-b'],
+      [7, 4, 'w-c'],
+    ] as const) {
       await handle({ item: item({ version, attempts, lockedBy }), signal: new AbortController().signal });
     }
     expect(new Set(calls.map((call) => call.request.key))).toEqual(new Set(['payout:6650c0ffee:debit']));
@@ -46,9 +69,15 @@ describe('the payout handler', () => {
     const { provider, calls } = recordingProvider();
     const handle = createPayoutHandler(provider);
     const signal = new AbortController().signal;
-    await expect(handle({ item: item({ idempotencyKey: `client:${payload.entryId}` }), signal })).rejects.toThrow(/was not created by the payout projection/);
-    await expect(handle({ item: item({ payload: { ...payload, amount: 0 } }), signal })).rejects.toThrow(/is not a payout: .*amount/);
-    await expect(handle({ item: item({ payload: { entryId: payload.entryId } }), signal })).rejects.toThrow(/is not a payout: .*accountId/);
+    await expect(handle({ item: item({ idempotencyKey: `client:${payload.entryId}` }), signal })).rejects.toThrow(
+      /was not created by the payout projection/,
+    );
+    await expect(handle({ item: item({ payload: { ...payload, amount: 0 } }), signal })).rejects.toThrow(
+      /is not a payout: .*amount/,
+    );
+    await expect(handle({ item: item({ payload: { entryId: payload.entryId } }), signal })).rejects.toThrow(
+      /is not a payout: .*accountId/,
+    );
     await expect(handle({ item: item({ payload: null }), signal })).rejects.toThrow(/is not a payout/);
     expect(calls).toEqual([]);
   });

@@ -7,7 +7,11 @@ import { loadPayoutWorkerConfig, PayoutWorkerConfigError } from '../../workers/p
 import { spawnNode } from '../support/app.ts';
 import { workerScriptArgs } from './support/payoutRun.ts';
 
-const valid = { API_URL: 'http://127.0.0.1:4000/graphql', API_KEY: 'worker-key-1', PAYOUT_PROVIDER_URL: 'https://payouts.example.com' };
+const valid = {
+  API_URL: 'http://127.0.0.1:4000/graphql',
+  API_KEY: 'worker-key-1',
+  PAYOUT_PROVIDER_URL: 'https://payouts.example.com',
+};
 
 describe('loadPayoutWorkerConfig', () => {
   it('reads the three required variables and fills the optional ones with defaults', () => {
@@ -36,14 +40,28 @@ describe('loadPayoutWorkerConfig', () => {
       PAYOUT_WORKER_ID: 'payouts-eu-1',
       PAYOUT_WORKER_LOG_LEVEL: 'debug',
     });
-    expect(config).toMatchObject({ concurrency: 16, leaseSeconds: 5, providerTimeoutMs: 2_500, shutdownGraceMs: 0, pollMaxMs: 5_000, workerId: 'payouts-eu-1', logLevel: 'debug' });
+    expect(config).toMatchObject({
+      concurrency: 16,
+      leaseSeconds: 5,
+      providerTimeoutMs: 2_500,
+      shutdownGraceMs: 0,
+      pollMaxMs: 5_000,
+      workerId: 'payouts-eu-1',
+      logLevel: 'debug',
+    });
   });
 
   it('names every missing or wrong variable with what it expected, and never echoes the key', () => {
     const secret = 'Bearer s3cret-value';
     let error: unknown;
     try {
-      loadPayoutWorkerConfig({ API_URL: 'localhost:4000', API_KEY: secret, PAYOUT_WORKER_CONCURRENCY: '0', PAYOUT_WORKER_LEASE_SECONDS: '1.5', PAYOUT_WORKER_LOG_LEVEL: 'loud' });
+      loadPayoutWorkerConfig({
+        API_URL: 'localhost:4000',
+        API_KEY: secret,
+        PAYOUT_WORKER_CONCURRENCY: '0',
+        PAYOUT_WORKER_LEASE_SECONDS: '1.5',
+        PAYOUT_WORKER_LOG_LEVEL: 'loud',
+      });
     } catch (caught) {
       error = caught;
     }
@@ -57,8 +75,12 @@ describe('loadPayoutWorkerConfig', () => {
     expect(message).toMatch(/PAYOUT_WORKER_LEASE_SECONDS: expected an integer between 1 and 3600/);
     expect(message).toMatch(/PAYOUT_WORKER_LOG_LEVEL: /);
     expect(message).not.toContain('s3cret');
-    expect(() => loadPayoutWorkerConfig({ ...valid, API_URL: 'ftp://example.com/graphql' })).toThrow(/API_URL: expected an http/);
-    expect(() => loadPayoutWorkerConfig({ ...valid, API_KEY: undefined })).toThrow(/API_KEY: required; expected an API key of the worker role/);
+    expect(() => loadPayoutWorkerConfig({ ...valid, API_URL: 'ftp://example.com/graphql' })).toThrow(
+      /API_URL: expected an http/,
+    );
+    expect(() => loadPayoutWorkerConfig({ ...valid, API_KEY: undefined })).toThrow(
+      /API_KEY: required; expected an API key of the worker role/,
+    );
   });
 });
 
@@ -67,7 +89,9 @@ describe('npm run worker:payouts with bad configuration', () => {
     const worker = spawnNode(workerScriptArgs(), { API_URL: valid.API_URL, PAYOUT_PROVIDER_URL: 'not a url' });
     const exit = await worker.exited;
     expect(exit.code).toBe(2);
-    expect(worker.stderr()).toMatch(/Invalid payout worker configuration:\n {2}API_KEY: required.*\n {2}PAYOUT_PROVIDER_URL: expected an http/);
+    expect(worker.stderr()).toMatch(
+      /Invalid payout worker configuration:\n {2}API_KEY: required.*\n {2}PAYOUT_PROVIDER_URL: expected an http/,
+    );
     expect(worker.stdout()).toBe('');
   });
 });

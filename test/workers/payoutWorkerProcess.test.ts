@@ -1,3 +1,4 @@
+// @module-tag processes
 // Proves `npm run worker:payouts` as an operator runs it (issue 37 item 8, and item 2 for the
 // worker): started by npm, it logs each payout it made at info; a key the API refuses stops it at
 // once with exit code 77 and a message saying which key to set, instead of polling forever; the
@@ -17,12 +18,17 @@ let provider: TestPayoutProvider;
 const workers: MainProcess[] = [];
 beforeAll(async () => {
   [api, provider] = await Promise.all([
-    startAppProcess({ mongoUri: testMongoUri(), dbName: `test_worker_process_${randomBytes(4).toString('hex')}`, env: { LOG_LEVEL: 'info' } }),
+    startAppProcess({
+      mongoUri: testMongoUri(),
+      dbName: `test_worker_process_${randomBytes(4).toString('hex')}`,
+      env: { LOG_LEVEL: 'info' },
+    }),
     startTestPayoutProvider(),
   ]);
 }, 90_000);
 afterEach(() => {
-  for (const worker of workers.splice(0)) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+  for (const worker of workers.splice(0))
+    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
 });
 afterAll(async () => {
   await api?.stop();
@@ -43,7 +49,11 @@ function npmWorker(apiKey: string): MainProcess {
 /** How many claimWorkItems calls the API has answered (its own counter, by the SDK's operation name). */
 async function claimCalls(): Promise<number> {
   const text = await (await fetch(api.url.replace(/\/graphql$/, '/metrics'))).text();
-  return [...text.matchAll(/^graphql_operations_total\{type="mutation",outcome="[a-z_]+",operation="ClaimWorkItems"\} (\d+)$/gm)].reduce((sum, [, n]) => sum + Number(n), 0);
+  return [
+    ...text.matchAll(
+      /^graphql_operations_total\{type="mutation",outcome="[a-z_]+",operation="ClaimWorkItems"\} (\d+)$/gm,
+    ),
+  ].reduce((sum, [, n]) => sum + Number(n), 0);
 }
 
 describe('npm run worker:payouts', () => {
@@ -51,12 +61,24 @@ describe('npm run worker:payouts', () => {
     const worker = npmWorker(api.keys.worker);
     await worker.waitFor(/"msg":"payout worker started"/, 60_000);
     await openAccount(api, 'worker-process-acct');
-    await api.gql('mutation { deposit(input: { accountId: "worker-process-acct", amount: 1000, requestId: "wp-dep" }) { __typename } }', {}, { key: 'service' });
-    const withdrawal = await api.gql('mutation { withdraw(input: { accountId: "worker-process-acct", amount: 300, requestId: "wp-wd" }) { __typename } }', {}, { key: 'service' });
+    await api.gql(
+      'mutation { deposit(input: { accountId: "worker-process-acct", amount: 1000, requestId: "wp-dep" }) { __typename } }',
+      {},
+      { key: 'service' },
+    );
+    const withdrawal = await api.gql(
+      'mutation { withdraw(input: { accountId: "worker-process-acct", amount: 300, requestId: "wp-wd" }) { __typename } }',
+      {},
+      { key: 'service' },
+    );
     expect(withdrawal.data?.withdraw.__typename).toBe('WithdrawSuccess');
 
     const [done] = await worker.waitFor(/\{[^\n]*"msg":"payout done"[^\n]*\}/, 60_000);
-    expect(JSON.parse(done!)).toMatchObject({ level: 'info', key: expect.stringMatching(/^payout:/), result: { providerId: expect.any(String) } });
+    expect(JSON.parse(done!)).toMatchObject({
+      level: 'info',
+      key: expect.stringMatching(/^payout:/),
+      result: { providerId: expect.any(String) },
+    });
     expect(provider.snapshot().paid).toBe(1);
 
     // Idle now: let it poll a dozen more times, none of which the API writes at info.
@@ -65,25 +87,36 @@ describe('npm run worker:payouts', () => {
     expect(api.main.stdout()).toContain('"msg":"claimWorkItems: ClaimWorkItemsSuccess"');
     expect(api.main.stdout()).not.toContain('claimWorkItems: NothingToClaim');
 
-    const [node] = execFileSync('ps', ['-o', 'pid=', '--ppid', String(worker.child.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    const [node] = execFileSync('ps', ['-o', 'pid=', '--ppid', String(worker.child.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
     expect(execFileSync('ps', ['-o', 'comm=', '-p', String(node)], { encoding: 'utf8' }).trim()).toBe('node');
     worker.child.kill('SIGTERM');
     await worker.waitFor(/"msg":"payout worker stopped"/, 20_000);
     expect((await worker.exited).code).toBe(0);
-    await waitFor(() => {
-      try {
-        return execFileSync('ps', ['-o', 'stat=', '-p', String(node)], { encoding: 'utf8' }).trim().startsWith('Z');
-      } catch {
-        return true; // gone
-      }
-    }, 'the worker node process gone', 20_000);
+    await waitFor(
+      () => {
+        try {
+          return execFileSync('ps', ['-o', 'stat=', '-p', String(node)], { encoding: 'utf8' })
+            .trim()
+            .startsWith('Z');
+        } catch {
+          return true; // gone
+        }
+      },
+      'the worker node process gone',
+      20_000,
+    );
   }, 180_000);
 
   it('stops at once with exit code 77 and says which key to set when the API refuses its key', async () => {
     const worker = npmWorker('not-a-key-of-this-api-0123456789');
     const exit = await worker.exited;
     expect(exit.code, `${worker.stdout()}\n${worker.stderr()}`).toBe(77);
-    expect(worker.stderr()).toContain(`payout worker: the API at ${api.url} refused API_KEY (UNAUTHENTICATED: Unknown API key`);
+    expect(worker.stderr()).toContain(
+      `payout worker: the API at ${api.url} refused API_KEY (UNAUTHENTICATED: Unknown API key`,
+    );
     expect(worker.stderr()).toContain('set API_KEY to a key of the worker role');
     expect(worker.stdout()).not.toContain('payout worker error');
   }, 120_000);
@@ -92,6 +125,8 @@ describe('npm run worker:payouts', () => {
     const worker = npmWorker(api.keys.dashboard);
     expect((await worker.exited).code).toBe(77);
     // Whichever the API refuses first: the claim, or the subscription that wakes the worker.
-    expect(worker.stderr()).toMatch(/refused API_KEY \(FORBIDDEN: (Role dashboard may not use claimWorkItems|role dashboard may open no subscription)/);
+    expect(worker.stderr()).toMatch(
+      /refused API_KEY \(FORBIDDEN: (Role dashboard may not use claimWorkItems|role dashboard may open no subscription)/,
+    );
   }, 120_000);
 });

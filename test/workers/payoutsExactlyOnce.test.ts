@@ -12,7 +12,14 @@ import { workItems } from '../../src/work/index.ts';
 import { spawnNode } from '../support/app.ts';
 import { startTestPayoutProvider } from '../support/payoutProvider.ts';
 import { waitFor } from '../support/waiting.ts';
-import { expectPaidExactlyOnce, openFundedAccount, runPayouts, withdrawOnce, workerScriptArgs, type PayoutRunOptions } from './support/payoutRun.ts';
+import {
+  expectPaidExactlyOnce,
+  openFundedAccount,
+  runPayouts,
+  withdrawOnce,
+  workerScriptArgs,
+  type PayoutRunOptions,
+} from './support/payoutRun.ts';
 
 let api: AppProcess;
 let client: MongoClient;
@@ -20,7 +27,12 @@ let db: Db;
 const dbName = `workers_payouts_${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  api = await startAppProcess({ mongoUri: testMongoUri(), dbName, env: { RATE_LIMITS: 'off' }, startTimeoutMs: 90_000 });
+  api = await startAppProcess({
+    mongoUri: testMongoUri(),
+    dbName,
+    env: { RATE_LIMITS: 'off' },
+    startTimeoutMs: 90_000,
+  });
   client = await MongoClient.connect(testMongoUri());
   db = client.db(dbName);
 }, 120_000);
@@ -56,8 +68,16 @@ describe('payout workers (W7, real processes)', () => {
   }, 120_000);
 
   it('meta: a worker whose provider key is minted per attempt pays an entry twice, and the check goes red', async () => {
-    const args = workerScriptArgs().map((arg) => (arg === 'workers/payouts/main.ts' ? 'test/workers/support/perAttemptKeyWorker.ts' : arg));
-    const outcome = await runPayouts({ ...base(), workers: 2, withdrawalsPerWave: 4, rounds: ['kill'], workerArgs: args });
+    const args = workerScriptArgs().map((arg) =>
+      arg === 'workers/payouts/main.ts' ? 'test/workers/support/perAttemptKeyWorker.ts' : arg,
+    );
+    const outcome = await runPayouts({
+      ...base(),
+      workers: 2,
+      withdrawalsPerWave: 4,
+      rounds: ['kill'],
+      workerArgs: args,
+    });
     console.log(`[W7 mutant] ${JSON.stringify(outcome.figures)}`);
     expect(() => expectPaidExactlyOnce(outcome, expect)).toThrow(/entries paid more than once/);
   }, 120_000);
@@ -75,7 +95,11 @@ describe('payout workers (W7, real processes)', () => {
       await worker.waitFor(/payout worker started/, 60_000);
       await openFundedAccount(api, 'payout-sigterm');
       const { entryId } = await withdrawOnce(api, 'payout-sigterm', 4_200, 'payout-sigterm-w1');
-      await waitFor(() => provider.snapshot().held.some((call) => call.entryId === entryId), 'the worker to be mid-call', 30_000);
+      await waitFor(
+        () => provider.snapshot().held.some((call) => call.entryId === entryId),
+        'the worker to be mid-call',
+        30_000,
+      );
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toEqual({ code: 0, signal: null });
       expect(worker.stdout()).toMatch(/"payout worker stopped"/);

@@ -46,9 +46,19 @@ export class BullmqPayoutWorkerConfigError extends Error {
 }
 
 const envSchema = z.object({
-  REDIS_URL: z.string({ error: 'required with --queue bullmq: the Redis the API adds payout jobs to (redis://host:6379)' }).regex(/^rediss?:\/\/\S+$/, { error: 'expected a redis:// or rediss:// URL' }),
-  PAYOUT_QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: 'expected a queue name of 1 to 100 letters, digits, _, . or - (no colon)' }).default('payouts'),
-  PAYOUT_PROVIDER_URL: z.url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL (payouts are POSTed to <url>/payouts)' }),
+  REDIS_URL: z
+    .string({ error: 'required with --queue bullmq: the Redis the API adds payout jobs to (redis://host:6379)' })
+    .regex(/^rediss?:\/\/\S+$/, { error: 'expected a redis:// or rediss:// URL' }),
+  PAYOUT_QUEUE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/, {
+      error: 'expected a queue name of 1 to 100 letters, digits, _, . or - (no colon)',
+    })
+    .default('payouts'),
+  PAYOUT_PROVIDER_URL: z.url({
+    protocol: /^https?$/,
+    error: 'expected an http:// or https:// URL (payouts are POSTed to <url>/payouts)',
+  }),
   PAYOUT_WORKER_CONCURRENCY: int(1, 256, 4),
   PAYOUT_PROVIDER_TIMEOUT_MS: int(100, 600_000, 10_000),
   PAYOUT_WORKER_SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
@@ -65,7 +75,9 @@ export function loadBullmqPayoutWorkerConfig(env: NodeJS.ProcessEnv = process.en
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
-    throw new BullmqPayoutWorkerConfigError(`Invalid payout worker configuration (--queue bullmq):\n${lines.join('\n')}`);
+    throw new BullmqPayoutWorkerConfigError(
+      `Invalid payout worker configuration (--queue bullmq):\n${lines.join('\n')}`,
+    );
   }
   const e = parsed.data;
   return {
@@ -100,9 +112,13 @@ export interface RunningBullmqPayoutWorker {
   close(): Promise<void>;
 }
 
-export function startBullmqPayoutWorker(config: BullmqPayoutWorkerConfig, options: { provider?: PayoutProvider; log?: PayoutWorkerLog } = {}): RunningBullmqPayoutWorker {
+export function startBullmqPayoutWorker(
+  config: BullmqPayoutWorkerConfig,
+  options: { provider?: PayoutProvider; log?: PayoutWorkerLog } = {},
+): RunningBullmqPayoutWorker {
   const log = options.log ?? jsonLog(config.logLevel);
-  const provider = options.provider ?? createHttpPayoutProvider({ url: config.providerUrl, timeoutMs: config.providerTimeoutMs });
+  const provider =
+    options.provider ?? createHttpPayoutProvider({ url: config.providerUrl, timeoutMs: config.providerTimeoutMs });
   const marks = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
   marks.on('error', () => undefined); // the worker's own connection reports Redis errors
   const marksKey = takenMarksKey(config.queueName);
@@ -110,10 +126,16 @@ export function startBullmqPayoutWorker(config: BullmqPayoutWorkerConfig, option
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<PayoutJobResult> => {
     const data = payoutJobData.safeParse(job.data);
     // Not retried: no attempt would make a malformed job payable.
-    if (!data.success) throw new UnrecoverableError(`job ${job.id} is not a payout: ${data.error.issues.map((issue) => `${issue.path.join('.') || 'data'}: ${issue.message}`).join('; ')}`);
+    if (!data.success)
+      throw new UnrecoverableError(
+        `job ${job.id} is not a payout: ${data.error.issues.map((issue) => `${issue.path.join('.') || 'data'}: ${issue.message}`).join('; ')}`,
+      );
     const { entryId, accountId, amount, currency } = data.data;
     // Only the projection's jobs carry the id derived from their entry; any other job pays nothing.
-    if (job.id !== payoutJobIdOf(entryId)) throw new UnrecoverableError(`job ${job.id} was not added by the payout projection for entry ${entryId}: not paid`);
+    if (job.id !== payoutJobIdOf(entryId))
+      throw new UnrecoverableError(
+        `job ${job.id} was not added by the payout projection for entry ${entryId}: not paid`,
+      );
     // Before the provider call: once a job was taken, the API's sink never adds it again.
     await marks.hsetnx(marksKey, entryId, job.id);
     const key = payoutKey(entryId);
@@ -128,11 +150,37 @@ export function startBullmqPayoutWorker(config: BullmqPayoutWorkerConfig, option
     stalledInterval: config.stalledIntervalMs,
     maxStalledCount: config.maxStalledCount,
   });
-  worker.on('completed', (job, result: PayoutJobResult) => log.debug({ msg: 'payout done', jobId: job.id, key: result.key, providerId: result.providerId, attempt: job.attemptsMade }));
-  worker.on('failed', (job, error) => log.info({ msg: 'payout failed', jobId: job?.id, attempt: job?.attemptsMade, attempts: job?.opts.attempts, error: error.message }));
-  worker.on('stalled', (jobId) => log.info({ msg: 'payout job stalled (its worker stopped renewing the lock); it runs again', jobId }));
+  worker.on('completed', (job, result: PayoutJobResult) =>
+    log.debug({
+      msg: 'payout done',
+      jobId: job.id,
+      key: result.key,
+      providerId: result.providerId,
+      attempt: job.attemptsMade,
+    }),
+  );
+  worker.on('failed', (job, error) =>
+    log.info({
+      msg: 'payout failed',
+      jobId: job?.id,
+      attempt: job?.attemptsMade,
+      attempts: job?.opts.attempts,
+      error: error.message,
+    }),
+  );
+  worker.on('stalled', (jobId) =>
+    log.info({ msg: 'payout job stalled (its worker stopped renewing the lock); it runs again', jobId }),
+  );
   worker.on('error', (error) => log.info({ msg: 'payout worker error', error: error.message }));
-  log.info({ msg: 'payout worker started', queue: config.queueName, concurrency: config.concurrency, lockDurationMs: config.lockDurationMs, stalledIntervalMs: config.stalledIntervalMs, maxStalledCount: config.maxStalledCount, provider: config.providerUrl });
+  log.info({
+    msg: 'payout worker started',
+    queue: config.queueName,
+    concurrency: config.concurrency,
+    lockDurationMs: config.lockDurationMs,
+    stalledIntervalMs: config.stalledIntervalMs,
+    maxStalledCount: config.maxStalledCount,
+    provider: config.providerUrl,
+  });
 
   let closed: Promise<void> | null = null;
   return {
@@ -142,7 +190,9 @@ export function startBullmqPayoutWorker(config: BullmqPayoutWorkerConfig, option
         // Running payouts get the grace period; past it the worker closes without them and their
         // locks run out, so another worker takes them as stalled (same key, paid once).
         let timer: NodeJS.Timeout | undefined;
-        const graceOver = new Promise<'grace over'>((resolve) => (timer = setTimeout(() => resolve('grace over'), config.shutdownGraceMs)));
+        const graceOver = new Promise<'grace over'>(
+          (resolve) => (timer = setTimeout(() => resolve('grace over'), config.shutdownGraceMs)),
+        );
         const outcome = await Promise.race([worker.close(), graceOver]);
         clearTimeout(timer);
         if (outcome === 'grace over') await worker.close(true);

@@ -33,7 +33,12 @@ export class PayoutWorkerConfigError extends Error {
 /** An integer variable between `min` and `max`, `fallback` when unset; one message for every way it can be wrong. */
 export const int = (min: number, max: number, fallback: number) => {
   const expected = `expected an integer between ${min} and ${max}`;
-  return z.coerce.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected }).default(fallback);
+  return z.coerce
+    .number({ error: expected })
+    .int({ error: expected })
+    .min(min, { error: expected })
+    .max(max, { error: expected })
+    .default(fallback);
 };
 
 const httpUrl = (example: string) =>
@@ -42,7 +47,7 @@ const httpUrl = (example: string) =>
 const envSchema = z.object({
   API_URL: httpUrl('http://localhost:4000/graphql'),
   API_KEY: z
-    .string({ error: 'expected an API key of the worker role, as the API\'s API_KEYS grants it' })
+    .string({ error: "expected an API key of the worker role, as the API's API_KEYS grants it" })
     .regex(/^\S+$/, { error: 'expected the bare key (no spaces, no "Bearer " prefix)' }),
   PAYOUT_PROVIDER_URL: httpUrl('https://payouts.example.com (payouts are POSTed to <url>/payouts)'),
   PAYOUT_WORKER_CONCURRENCY: int(1, 256, 4),
@@ -51,7 +56,10 @@ const envSchema = z.object({
   PAYOUT_PROVIDER_TIMEOUT_MS: int(100, 600_000, 10_000),
   PAYOUT_WORKER_SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
   PAYOUT_WORKER_POLL_MAX_MS: int(10, 600_000, 5_000),
-  PAYOUT_WORKER_ID: z.string().regex(/^[\w.:-]{1,128}$/, { error: 'expected 1 to 128 letters, digits, or . _ : -' }).optional(),
+  PAYOUT_WORKER_ID: z
+    .string()
+    .regex(/^[\w.:-]{1,128}$/, { error: 'expected 1 to 128 letters, digits, or . _ : -' })
+    .optional(),
   PAYOUT_WORKER_LOG_LEVEL: z.enum(['silent', 'info', 'debug']).default('info'),
 });
 

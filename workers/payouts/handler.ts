@@ -24,11 +24,15 @@ export interface PayoutResult {
   key: string;
 }
 
-export function createPayoutHandler(provider: PayoutProvider): (context: Pick<HandlerContext, 'item' | 'signal'>) => Promise<PayoutResult> {
+export function createPayoutHandler(
+  provider: PayoutProvider,
+): (context: Pick<HandlerContext, 'item' | 'signal'>) => Promise<PayoutResult> {
   return async ({ item, signal }) => {
     const payload = payoutPayload.safeParse(item.payload);
     if (!payload.success) {
-      throw new Error(`item ${item.id} is not a payout: its payload has ${payload.error.issues.map((issue) => `${issue.path.join('.') || 'payload'}: ${issue.message}`).join('; ')}`);
+      throw new Error(
+        `item ${item.id} is not a payout: its payload has ${payload.error.issues.map((issue) => `${issue.path.join('.') || 'payload'}: ${issue.message}`).join('; ')}`,
+      );
     }
     const { entryId, accountId, amount, currency } = payload.data;
     // From the entry, so the same on every attempt and every worker: a retry after a kill or a
@@ -37,7 +41,9 @@ export function createPayoutHandler(provider: PayoutProvider): (context: Pick<Ha
     // The projection's items are keyed `payout:<entryId>` too (clients' keys are stored as
     // `client:<key>`): any other PAYOUT item was not made from a withdrawal, and pays nothing.
     if (item.idempotencyKey !== key) {
-      throw new Error(`item ${item.id} (key ${item.idempotencyKey}) was not created by the payout projection for entry ${entryId}: not paid`);
+      throw new Error(
+        `item ${item.id} (key ${item.idempotencyKey}) was not created by the payout projection for entry ${entryId}: not paid`,
+      );
     }
     const receipt = await provider.pay({ key, entryId, accountId, amount, currency }, signal);
     return { providerId: receipt.id, key };

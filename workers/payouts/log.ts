@@ -6,8 +6,12 @@ export interface PayoutWorkerLog {
   debug(line: Record<string, unknown>): void;
 }
 
-export function jsonLog(level: 'silent' | 'info' | 'debug', write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): PayoutWorkerLog {
-  const emit = (name: string) => (line: Record<string, unknown>) => write(JSON.stringify({ time: new Date().toISOString(), level: name, ...line }));
+export function jsonLog(
+  level: 'silent' | 'info' | 'debug',
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): PayoutWorkerLog {
+  const emit = (name: string) => (line: Record<string, unknown>) =>
+    write(JSON.stringify({ time: new Date().toISOString(), level: name, ...line }));
   const nothing = () => undefined;
   return { info: level === 'silent' ? nothing : emit('info'), debug: level === 'debug' ? emit('debug') : nothing };
 }

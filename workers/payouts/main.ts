@@ -17,7 +17,9 @@ function start(): { close(): Promise<void>; refused?: Promise<string> } {
   try {
     queue = parseArgs({ options: { queue: { type: 'string', default: 'work-items' } }, strict: true }).values.queue!;
   } catch (error) {
-    process.stderr.write(`payout worker: ${error instanceof Error ? error.message : String(error)} (usage: npm run worker:payouts [-- --queue work-items|bullmq])\n`);
+    process.stderr.write(
+      `payout worker: ${error instanceof Error ? error.message : String(error)} (usage: npm run worker:payouts [-- --queue work-items|bullmq])\n`,
+    );
     process.exit(2);
   }
   if (!(QUEUES as readonly string[]).includes(queue)) {
@@ -25,7 +27,9 @@ function start(): { close(): Promise<void>; refused?: Promise<string> } {
     process.exit(2);
   }
   try {
-    return queue === 'bullmq' ? startBullmqPayoutWorker(loadBullmqPayoutWorkerConfig(process.env)) : startPayoutWorker(loadPayoutWorkerConfig(process.env));
+    return queue === 'bullmq'
+      ? startBullmqPayoutWorker(loadBullmqPayoutWorkerConfig(process.env))
+      : startPayoutWorker(loadPayoutWorkerConfig(process.env));
   } catch (error) {
     if (!(error instanceof PayoutWorkerConfigError) && !(error instanceof BullmqPayoutWorkerConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -54,8 +58,9 @@ void running.refused?.then((message) => {
 });
 
 // As src/main.ts: npm `exec`s this process and passes signals on; should the parent die without
-// passing one, a changed parent stops the worker as SIGTERM would.
-const parentPid = process.ppid;
+// passing one, a changed parent stops the worker as SIGTERM would; the script names its parent
+// (PRECONDITION_PARENT_PID=$PPID), so one that died while this process was loading is seen too.
+const parentPid = Number(process.env['PRECONDITION_PARENT_PID']) || process.ppid;
 setInterval(() => {
   if (process.ppid !== parentPid && !stopping) stop(0);
 }, 1_000).unref();

@@ -68,7 +68,13 @@ export function createHttpPayoutProvider(options: HttpPayoutProviderOptions): Pa
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return {
     async pay(request, signal) {
-      const body = JSON.stringify({ key: request.key, entryId: request.entryId, accountId: request.accountId, amount: request.amount, currency: request.currency });
+      const body = JSON.stringify({
+        key: request.key,
+        entryId: request.entryId,
+        accountId: request.accountId,
+        amount: request.amount,
+        currency: request.currency,
+      });
       const timeout = AbortSignal.timeout(timeoutMs);
       const response = await fetchImpl(endpoint, {
         method: 'POST',
@@ -79,17 +85,29 @@ export function createHttpPayoutProvider(options: HttpPayoutProviderOptions): Pa
       const text = await response.text();
       const excerpt = text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}…` : text;
       if (response.status < 200 || response.status > 299) {
-        throw new PayoutProviderError(`payout provider refused ${request.key}: HTTP ${response.status}: ${excerpt || '(empty body)'}`, response.status, text);
+        throw new PayoutProviderError(
+          `payout provider refused ${request.key}: HTTP ${response.status}: ${excerpt || '(empty body)'}`,
+          response.status,
+          text,
+        );
       }
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw new PayoutProviderError(`payout provider answered ${request.key} with HTTP ${response.status} but a body that is not JSON: ${excerpt || '(empty body)'}`, null, text);
+        throw new PayoutProviderError(
+          `payout provider answered ${request.key} with HTTP ${response.status} but a body that is not JSON: ${excerpt || '(empty body)'}`,
+          null,
+          text,
+        );
       }
       const id = (parsed as { id?: unknown } | null)?.id;
       if (typeof id !== 'string' || id === '') {
-        throw new PayoutProviderError(`payout provider answered ${request.key} with HTTP ${response.status} but no string "id": ${excerpt}`, null, text);
+        throw new PayoutProviderError(
+          `payout provider answered ${request.key} with HTTP ${response.status} but no string "id": ${excerpt}`,
+          null,
+          text,
+        );
       }
       return { id };
     },

@@ -22,9 +22,13 @@ export interface RunningPayoutWorker {
   close(): Promise<void>;
 }
 
-export function startPayoutWorker(config: PayoutWorkerConfig, options: { provider?: PayoutProvider; log?: PayoutWorkerLog } = {}): RunningPayoutWorker {
+export function startPayoutWorker(
+  config: PayoutWorkerConfig,
+  options: { provider?: PayoutProvider; log?: PayoutWorkerLog } = {},
+): RunningPayoutWorker {
   const log = options.log ?? jsonLog(config.logLevel);
-  const provider = options.provider ?? createHttpPayoutProvider({ url: config.providerUrl, timeoutMs: config.providerTimeoutMs });
+  const provider =
+    options.provider ?? createHttpPayoutProvider({ url: config.providerUrl, timeoutMs: config.providerTimeoutMs });
   const client = createClient({ url: config.apiUrl, apiKey: config.apiKey, webSocketImpl: WebSocket });
   let refuse: (message: string) => void = () => undefined;
   const refused = new Promise<string>((resolve) => (refuse = resolve));
@@ -37,22 +41,54 @@ export function startPayoutWorker(config: PayoutWorkerConfig, options: { provide
     ...(config.workerId ? { workerId: config.workerId } : {}),
     handler: createPayoutHandler(provider),
     on: {
-      claimed: ({ item }) => log.debug({ msg: 'payout claimed', itemId: item.id, key: item.idempotencyKey, attempt: item.attempts, version: item.version }),
+      claimed: ({ item }) =>
+        log.debug({
+          msg: 'payout claimed',
+          itemId: item.id,
+          key: item.idempotencyKey,
+          attempt: item.attempts,
+          version: item.version,
+        }),
       // A working worker says what it paid: one line per payout, as the API logs one per withdrawal.
-      completed: ({ item, result }) => log.info({ msg: 'payout done', itemId: item.id, key: item.idempotencyKey, result }),
-      failed: ({ item, error }) => log.info({ msg: 'payout failed', itemId: item.id, key: item.idempotencyKey, attempt: item.attempts, error: messageOf(error) }),
-      leaseLost: ({ item, reason }) => log.info({ msg: 'payout lease lost', itemId: item.id, key: item.idempotencyKey, version: item.version, reason }),
+      completed: ({ item, result }) =>
+        log.info({ msg: 'payout done', itemId: item.id, key: item.idempotencyKey, result }),
+      failed: ({ item, error }) =>
+        log.info({
+          msg: 'payout failed',
+          itemId: item.id,
+          key: item.idempotencyKey,
+          attempt: item.attempts,
+          error: messageOf(error),
+        }),
+      leaseLost: ({ item, reason }) =>
+        log.info({
+          msg: 'payout lease lost',
+          itemId: item.id,
+          key: item.idempotencyKey,
+          version: item.version,
+          reason,
+        }),
       error: ({ error }) => {
         const code = (error as { code?: unknown }).code;
         if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') {
-          refuse(`the API at ${config.apiUrl} refused API_KEY (${messageOf(error)}): set API_KEY to a key of the worker role from the API's API_KEYS (or, against a development server, the admin key npm start printed)`);
+          refuse(
+            `the API at ${config.apiUrl} refused API_KEY (${messageOf(error)}): set API_KEY to a key of the worker role from the API's API_KEYS (or, against a development server, the admin key npm start printed)`,
+          );
           return;
         }
         log.info({ msg: 'payout worker error', error: messageOf(error) });
       },
     },
   });
-  log.info({ msg: 'payout worker started', workerId: worker.workerId, kind: PAYOUT_KIND, concurrency: config.concurrency, leaseSeconds: config.leaseSeconds, api: config.apiUrl, provider: config.providerUrl });
+  log.info({
+    msg: 'payout worker started',
+    workerId: worker.workerId,
+    kind: PAYOUT_KIND,
+    concurrency: config.concurrency,
+    leaseSeconds: config.leaseSeconds,
+    api: config.apiUrl,
+    provider: config.providerUrl,
+  });
   let closed: Promise<void> | null = null;
   return {
     worker,

@@ -50,13 +50,18 @@ let emulator: ChildProcess;
 for (const mode of ['in memory', '--dbpath'] as const) {
   if (ONLY_TRANSACTIONS && mode !== 'in memory') break;
   const dbpath = mode === '--dbpath' ? mkdtempSync(join(tmpdir(), 'bench-dbpath-')) : undefined;
-  emulator = spawn(process.execPath, [bin, '--port', '0', ...(dbpath ? ['--dbpath', dbpath] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  emulator = spawn(process.execPath, [bin, '--port', '0', ...(dbpath ? ['--dbpath', dbpath] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const uri = await readyUri();
-    console.log(`mongo-emulator bench, ${mode}, on ${uri} (node ${process.version}, emulator pid ${emulator.pid}, ${RUNS} run(s) of ${WRITE_DURATION_MS} ms per write line)`);
+    console.log(
+      `mongo-emulator bench, ${mode}, on ${uri} (node ${process.version}, emulator pid ${emulator.pid}, ${RUNS} run(s) of ${WRITE_DURATION_MS} ms per write line)`,
+    );
     if (!ONLY_TRANSACTIONS) await writeLines(uri, { delivery: mode === 'in memory' && !ONLY_DURABILITY });
     if (!ONLY_TRANSACTIONS) await journaledLatency(uri);
-    if (mode === 'in memory' && !ONLY_DURABILITY) for (const size of TRANSACTION_COLLECTION_SIZES) await transactionLatency(uri, size);
+    if (mode === 'in memory' && !ONLY_DURABILITY)
+      for (const size of TRANSACTION_COLLECTION_SIZES) await transactionLatency(uri, size);
   } finally {
     emulator.kill('SIGTERM');
     if (emulator.exitCode === null && emulator.signalCode === null) await once(emulator, 'exit');
@@ -87,7 +92,9 @@ async function journaledLatency(uri: string): Promise<void> {
     await client.close();
     latencies.sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2);
-    console.log(`insertOne {w: 1, j: true}, ${String(connections).padStart(2)} connection(s): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, ${fmt((J_TRUE_WRITES * 1000) / elapsed)} ops/s`);
+    console.log(
+      `insertOne {w: 1, j: true}, ${String(connections).padStart(2)} connection(s): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, ${fmt((J_TRUE_WRITES * 1000) / elapsed)} ops/s`,
+    );
   }
 }
 
@@ -100,7 +107,9 @@ async function recoveryTime(): Promise<void> {
   try {
     const start = async (): Promise<{ uri: string; readyMs: number; recovered: string }> => {
       const t0 = performance.now();
-      emulator = spawn(process.execPath, [bin, '--port', '0', '--dbpath', dbpath], { stdio: ['ignore', 'pipe', 'inherit'] });
+      emulator = spawn(process.execPath, [bin, '--port', '0', '--dbpath', dbpath], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let output = '';
       emulator.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const uri = await readyUri(120_000);
@@ -111,17 +120,24 @@ async function recoveryTime(): Promise<void> {
     const coll = client.db('bench').collection<{ _id: number; pad: string }>('recovery');
     const pad = 'r'.repeat(1000);
     for (let i = 0; i < RECOVERY_DOCUMENTS; i += 1000) {
-      await coll.insertMany(Array.from({ length: Math.min(1000, RECOVERY_DOCUMENTS - i) }, (_, k) => ({ _id: i + k, pad })), { writeConcern: { w: 1, journal: true } });
+      await coll.insertMany(
+        Array.from({ length: Math.min(1000, RECOVERY_DOCUMENTS - i) }, (_, k) => ({ _id: i + k, pad })),
+        { writeConcern: { w: 1, journal: true } },
+      );
     }
     await client.close();
     emulator.kill('SIGKILL');
     await once(emulator, 'exit');
     const fromJournal = await start();
-    console.log(`recovery of ${fmt(RECOVERY_DOCUMENTS)} documents of 1 KB (~${Math.round(RECOVERY_DOCUMENTS / 1000)} MB) after a SIGKILL (journal replay): ready in ${fmt(fromJournal.readyMs)} ms (${fromJournal.recovered})`);
+    console.log(
+      `recovery of ${fmt(RECOVERY_DOCUMENTS)} documents of 1 KB (~${Math.round(RECOVERY_DOCUMENTS / 1000)} MB) after a SIGKILL (journal replay): ready in ${fmt(fromJournal.readyMs)} ms (${fromJournal.recovered})`,
+    );
     emulator.kill('SIGTERM');
     await once(emulator, 'exit');
     const fromCheckpoint = await start();
-    console.log(`recovery of the same after a clean stop (checkpoint only): ready in ${fmt(fromCheckpoint.readyMs)} ms (${fromCheckpoint.recovered})`);
+    console.log(
+      `recovery of the same after a clean stop (checkpoint only): ready in ${fmt(fromCheckpoint.readyMs)} ms (${fromCheckpoint.recovered})`,
+    );
     emulator.kill('SIGTERM');
     await once(emulator, 'exit');
   } finally {
@@ -131,8 +147,12 @@ async function recoveryTime(): Promise<void> {
 
 async function writeLines(uri: string, options: { delivery: boolean }): Promise<void> {
   await writeThroughput(uri, SCENARIOS.at(-1)!, { warmup: true });
-  console.log(`findOneAndUpdate ({$inc} by _id), ${CORES} cores; µs are CPU time per op; "alone" = 1e6 / server µs (one core);`);
-  console.log(`"ceiling" = ${CORES} cores × 1e6 / (server + client µs), the most these clients and this server can do here`);
+  console.log(
+    `findOneAndUpdate ({$inc} by _id), ${CORES} cores; µs are CPU time per op; "alone" = 1e6 / server µs (one core);`,
+  );
+  console.log(
+    `"ceiling" = ${CORES} cores × 1e6 / (server + client µs), the most these clients and this server can do here`,
+  );
   console.log('client conns procs  ops/s (median, range)  server µs client µs alone ops/s ceiling ops/s      load');
   for (const scenario of SCENARIOS) await writeThroughput(uri, scenario);
   if (options.delivery) for (const streams of [1, 100]) await deliveryLatency(uri, streams);
@@ -155,13 +175,27 @@ function readyUri(timeoutMs = STARTUP_TIMEOUT_MS): Promise<string> {
   });
 }
 
-async function writeThroughput(uri: string, scenario: WriteScenario, options: { warmup?: boolean } = {}): Promise<void> {
+async function writeThroughput(
+  uri: string,
+  scenario: WriteScenario,
+  options: { warmup?: boolean } = {},
+): Promise<void> {
   const collection = `fam_${scenario.client}_${scenario.connections}_${scenario.processes}${options.warmup ? '_warmup' : ''}`;
   const seeder = await new MongoClient(uri).connect();
-  await seeder.db('bench').collection<{ _id: number; n: number }>(collection).insertMany(Array.from({ length: DOCUMENTS }, (_, i) => ({ _id: i, n: 0 })));
+  await seeder
+    .db('bench')
+    .collection<{ _id: number; n: number }>(collection)
+    .insertMany(Array.from({ length: DOCUMENTS }, (_, i) => ({ _id: i, n: 0 })));
   await seeder.close();
   const loadBefore = loadavg()[0]!;
-  const target = { uri, db: 'bench', collection, documents: DOCUMENTS, durationMs: WRITE_DURATION_MS, serverPid: emulator.pid! };
+  const target = {
+    uri,
+    db: 'bench',
+    collection,
+    documents: DOCUMENTS,
+    durationMs: WRITE_DURATION_MS,
+    serverPid: emulator.pid!,
+  };
   if (options.warmup) {
     await runWriteScenario(scenario, { ...target, durationMs: SERVER_WARMUP_MS });
     return;

@@ -23,7 +23,9 @@ function timeIt(label: string, count: number, fn: (i: number) => void): void {
   }
   const totalMs = Number(process.hrtime.bigint() - start) / 1e6;
   const median = perOpUs.sort((a, b) => a - b)[Math.floor(perOpUs.length / 2)]!;
-  console.log(`${label.padEnd(58)} ${String(count).padStart(7)} ops  ${totalMs.toFixed(1).padStart(9)} ms  median ${median.toFixed(2).padStart(9)} µs/op`);
+  console.log(
+    `${label.padEnd(58)} ${String(count).padStart(7)} ops  ${totalMs.toFixed(1).padStart(9)} ms  median ${median.toFixed(2).padStart(9)} µs/op`,
+  );
 }
 
 const catalog = new Catalog();
@@ -69,7 +71,10 @@ timeIt('find on an unindexed field (collection scan)', 20, (i) => {
 });
 
 timeIt('aggregate $match+$group over the collection', 5, () => {
-  catalog.aggregate('bench', 'workItems', [{ $match: { status: 'DONE' } }, { $group: { _id: '$kind', n: { $sum: 1 } } }]);
+  catalog.aggregate('bench', 'workItems', [
+    { $match: { status: 'DONE' } },
+    { $group: { _id: '$kind', n: { $sum: 1 } } },
+  ]);
 });
 
 let duplicates = 0;
@@ -88,8 +93,18 @@ const TRACE_LENGTH = 1_000;
 const TRACE_WRITES = 2_000;
 const accounts = catalog.getOrCreateCollection('bench', 'accounts');
 const traceRecord = (i: number) => ({ r: `req:${i}`, d: BigInt(-i) });
-accounts.insertOne({ _id: 'big', balance: 0n, version: 0n, trace: Array.from({ length: TRACE_LENGTH }, (_, i) => traceRecord(i)) });
-accounts.insertOne({ _id: 'small', balance: 0n, version: 0n, trace: Array.from({ length: 100 }, (_, i) => traceRecord(i)) });
+accounts.insertOne({
+  _id: 'big',
+  balance: 0n,
+  version: 0n,
+  trace: Array.from({ length: TRACE_LENGTH }, (_, i) => traceRecord(i)),
+});
+accounts.insertOne({
+  _id: 'small',
+  balance: 0n,
+  version: 0n,
+  trace: Array.from({ length: 100 }, (_, i) => traceRecord(i)),
+});
 
 for (const id of ['small', 'big']) {
   timeIt(`$inc on a document with a ${id === 'big' ? '1,000' : '100'}-element trace`, TRACE_WRITES, () => {
@@ -98,14 +113,20 @@ for (const id of ['small', 'big']) {
 }
 
 timeIt('$push $each + $slice -1000 on the 1,000-element trace', TRACE_WRITES, (i) => {
-  accounts.update({ q: { _id: 'big' }, u: { $push: { trace: { $each: [traceRecord(TRACE_LENGTH + i)], $slice: -TRACE_LENGTH } } } });
+  accounts.update({
+    q: { _id: 'big' },
+    u: { $push: { trace: { $each: [traceRecord(TRACE_LENGTH + i)], $slice: -TRACE_LENGTH } } },
+  });
 });
 
 timeIt('ledger decision: findAndModify $inc+$push, projection trace $slice -1', TRACE_WRITES, (i) => {
   const key = `dec:${i}`;
   accounts.findAndModify({
     query: { _id: 'big', 'trace.r': { $ne: key } },
-    update: { $inc: { balance: -1n, version: 1n }, $push: { trace: { $each: [{ r: key, d: -1n }], $slice: -TRACE_LENGTH } } },
+    update: {
+      $inc: { balance: -1n, version: 1n },
+      $push: { trace: { $each: [{ r: key, d: -1n }], $slice: -TRACE_LENGTH } },
+    },
     fields: { balance: 1, version: 1, trace: { $slice: -1 } },
     new: true,
   });

@@ -27,11 +27,18 @@ function percentile(values: number[], p: number): number {
 }
 
 async function failover(): Promise<void> {
-  const set = await startReplicaSet({ nodes: 3, electionTimeoutMillis: ELECTION_TIMEOUT_MS, heartbeatIntervalMillis: HEARTBEAT_INTERVAL_MS });
+  const set = await startReplicaSet({
+    nodes: 3,
+    electionTimeoutMillis: ELECTION_TIMEOUT_MS,
+    heartbeatIntervalMillis: HEARTBEAT_INTERVAL_MS,
+  });
   const times: number[] = [];
   try {
     for (let trial = 0; trial < TRIALS; trial++) {
-      const primaryAddress = await waitForPrimary(set.members.map((m) => m.address), SETTLE_TIMEOUT_MS);
+      const primaryAddress = await waitForPrimary(
+        set.members.map((m) => m.address),
+        SETTLE_TIMEOUT_MS,
+      );
       const client = new MongoClient(set.uri, { heartbeatFrequencyMS: 500, serverSelectionTimeoutMS: 30_000 });
       try {
         const coll = client.db('bench').collection<{ trial: number; at: string }>('failover');
@@ -62,11 +69,17 @@ async function failover(): Promise<void> {
   } finally {
     await set.stop();
   }
-  console.log(`failover (SIGKILL primary -> first write acknowledged), ${TRIALS} trials, electionTimeoutMillis ${ELECTION_TIMEOUT_MS}: p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (target p50 <= 2000, max <= 5000)`);
+  console.log(
+    `failover (SIGKILL primary -> first write acknowledged), ${TRIALS} trials, electionTimeoutMillis ${ELECTION_TIMEOUT_MS}: p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (target p50 <= 2000, max <= 5000)`,
+  );
 }
 
 async function replicationLag(): Promise<void> {
-  const set = await startReplicaSet({ nodes: 3, electionTimeoutMillis: ELECTION_TIMEOUT_MS, heartbeatIntervalMillis: HEARTBEAT_INTERVAL_MS });
+  const set = await startReplicaSet({
+    nodes: 3,
+    electionTimeoutMillis: ELECTION_TIMEOUT_MS,
+    heartbeatIntervalMillis: HEARTBEAT_INTERVAL_MS,
+  });
   const client = new MongoClient(set.uri, { maxPoolSize: LAG_WRITERS + 2 });
   const admin = new MongoClient(set.uri);
   try {
@@ -80,7 +93,11 @@ async function replicationLag(): Promise<void> {
       while (sampling) {
         const status = await admin.db('admin').command({ replSetGetStatus: 1 });
         const primary = status.members.find((m: { stateStr: string }) => m.stateStr === 'PRIMARY');
-        for (const member of status.members as { stateStr: string; optime: { ts: { high: number; low: number } }; lastAppliedWallTime: Date }[]) {
+        for (const member of status.members as {
+          stateStr: string;
+          optime: { ts: { high: number; low: number } };
+          lastAppliedWallTime: Date;
+        }[]) {
           if (member.stateStr !== 'SECONDARY' || !primary) continue;
           lags.push(Math.max(0, primary.lastAppliedWallTime.getTime() - member.lastAppliedWallTime.getTime()));
         }

@@ -22,7 +22,15 @@ const HEADER_AND_FLAGS_BYTES = 21;
 
 const stop = new AbortController();
 const logger = { info: () => undefined, warn: () => undefined };
-const state = createServerState({ address: '127.0.0.1:0', host: '127.0.0.1', port: 0, replSetName: 'rs0', oplogMaxEntries: 10_000, logger, stopSignal: stop.signal });
+const state = createServerState({
+  address: '127.0.0.1:0',
+  host: '127.0.0.1',
+  port: 0,
+  replSetName: 'rs0',
+  oplogMaxEntries: 10_000,
+  logger,
+  stopSignal: stop.signal,
+});
 const dispatcher = new CommandDispatcher(state, new CommandRegistry());
 const connection = new Connection(1, new Socket(), dispatcher, logger);
 const collection = state.catalog.getOrCreateCollection('bench', 'items');
@@ -34,9 +42,16 @@ function request(i: number): Buffer {
   const session = sessions[i % SESSIONS]!;
   session.txnNumber += 1n;
   const body = serialize({
-    findAndModify: 'items', query: { _id: i % DOCUMENTS }, remove: false, new: true, upsert: false, update: { $inc: { n: 1 } },
-    lsid: session.lsid, txnNumber: Long.fromBigInt(session.txnNumber),
-    $clusterTime: { clusterTime: state.clock.now(), signature: { hash: new Binary(Buffer.alloc(20)), keyId: 0 } }, $db: 'bench',
+    findAndModify: 'items',
+    query: { _id: i % DOCUMENTS },
+    remove: false,
+    new: true,
+    upsert: false,
+    update: { $inc: { n: 1 } },
+    lsid: session.lsid,
+    txnNumber: Long.fromBigInt(session.txnNumber),
+    $clusterTime: { clusterTime: state.clock.now(), signature: { hash: new Binary(Buffer.alloc(20)), keyId: 0 } },
+    $db: 'bench',
   });
   const message = Buffer.alloc(HEADER_AND_FLAGS_BYTES + body.length);
   message.writeInt32LE(message.length, 0);
@@ -48,7 +63,8 @@ function request(i: number): Buffer {
 
 async function serve(frame: Buffer): Promise<void> {
   const response = await dispatcher.handle(decodeMessage(frame), connection);
-  if (response.action !== 'reply' || response.document.ok !== 1) throw new Error(`findAndModify failed: ${JSON.stringify(response)}`);
+  if (response.action !== 'reply' || response.document.ok !== 1)
+    throw new Error(`findAndModify failed: ${JSON.stringify(response)}`);
   encodeOpMsgReply(response.document, 1, 1);
 }
 
@@ -64,7 +80,9 @@ for (let b = 0; b < BATCHES; b++) {
 }
 cpuUsPerOp.sort((a, b) => a - b);
 const at = (q: number) => cpuUsPerOp[Math.floor(q * (cpuUsPerOp.length - 1))]!.toFixed(1);
-console.log(`findAndModify through decode, dispatch and encode: CPU per op p10 ${at(0.1)} µs, median ${at(0.5)} µs (${BATCHES} batches of ${OPS_PER_BATCH}, node ${process.version})`);
+console.log(
+  `findAndModify through decode, dispatch and encode: CPU per op p10 ${at(0.1)} µs, median ${at(0.5)} µs (${BATCHES} batches of ${OPS_PER_BATCH}, node ${process.version})`,
+);
 stop.abort();
 state.transactions.stop();
 connection.close();

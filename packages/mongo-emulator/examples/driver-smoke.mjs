@@ -14,7 +14,10 @@ function check(condition, message) {
   console.log(`ok - ${message}`);
 }
 
-const clients = Array.from({ length: CONNECTIONS }, () => new MongoClient(uri, { maxPoolSize: 1, heartbeatFrequencyMS: 500 }));
+const clients = Array.from(
+  { length: CONNECTIONS },
+  () => new MongoClient(uri, { maxPoolSize: 1, heartbeatFrequencyMS: 500 }),
+);
 try {
   await Promise.all(clients.map((client) => client.connect()));
   const db = clients[0].db(DB_NAME);
@@ -23,7 +26,10 @@ try {
   const users = db.collection('users');
   await users.createIndex({ email: 1 }, { unique: true });
   await users.insertOne({ email: 'ada@example.com' });
-  const duplicate = await users.insertOne({ email: 'ada@example.com' }).then(() => null, (error) => error);
+  const duplicate = await users.insertOne({ email: 'ada@example.com' }).then(
+    () => null,
+    (error) => error,
+  );
   check(duplicate?.code === 11000, `duplicate insert fails with code 11000 (${duplicate?.message})`);
   check(duplicate?.keyValue?.email === 'ada@example.com', 'the error carries keyValue');
 
@@ -53,7 +59,14 @@ try {
   const noRetry = new MongoClient(uri, { retryWrites: false });
   try {
     await noRetry.connect();
-    const failed = await noRetry.db(DB_NAME).collection('events').insertOne({ kind: 'failpoint' }).then(() => null, (error) => error);
+    const failed = await noRetry
+      .db(DB_NAME)
+      .collection('events')
+      .insertOne({ kind: 'failpoint' })
+      .then(
+        () => null,
+        (error) => error,
+      );
     check(failed?.code === 2, `failCommand failed the insert with code 2 (${failed?.message})`);
   } finally {
     await noRetry.close();

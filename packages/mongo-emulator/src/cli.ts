@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_OPLOG_MAX_ENTRIES, DEFAULT_OPLOG_SIZE_MB, startEmulator, type EmulatorOptions } from './server.ts';
-import { DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS, parseTransactionLifetimeLimitSeconds } from './serverParameters.ts';
+import {
+  DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS,
+  parseTransactionLifetimeLimitSeconds,
+} from './serverParameters.ts';
 import { startReplicaSet } from './replicaSet.ts';
 import { resolve } from 'node:path';
 import { StorageError } from './storage/Storage.ts';
@@ -78,32 +81,45 @@ export function parseCli(argv: string[]): { help: true } | { options: CliOptions
   }
   if (values.help) return { help: true };
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) return { error: `--port must be 0-65535, got '${values.port}'` };
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    return { error: `--port must be 0-65535, got '${values.port}'` };
   const oplogMaxEntries = Number(values.oplogMaxEntries);
   if (!Number.isInteger(oplogMaxEntries) || oplogMaxEntries < 1) {
     return { error: `--oplogMaxEntries must be a positive integer, got '${values.oplogMaxEntries}'` };
   }
   const oplogSizeMB = Number(values.oplogSizeMB);
-  if (!Number.isFinite(oplogSizeMB) || oplogSizeMB <= 0) return { error: `--oplogSizeMB must be a positive number, got '${values.oplogSizeMB}'` };
+  if (!Number.isFinite(oplogSizeMB) || oplogSizeMB <= 0)
+    return { error: `--oplogSizeMB must be a positive number, got '${values.oplogSizeMB}'` };
   if (!/^[A-Za-z0-9_-]+$/.test(values.replSet)) return { error: `--replSet '${values.replSet}' is not a valid name` };
   const parameters = parseSetParameters(values.setParameter);
   if ('error' in parameters) return parameters;
-  const options: CliOptions = { port, host: values.host, replSetName: values.replSet, oplogMaxEntries, oplogSizeMB, ...parameters, exitWhenStdinCloses: values.exitWhenStdinCloses };
+  const options: CliOptions = {
+    port,
+    host: values.host,
+    replSetName: values.replSet,
+    oplogMaxEntries,
+    oplogSizeMB,
+    ...parameters,
+    exitWhenStdinCloses: values.exitWhenStdinCloses,
+  };
   const storageArgs: string[] = [];
   if (values.syncdelay !== undefined) {
     const secs = Number(values.syncdelay);
-    if (!Number.isFinite(secs) || secs <= 0) return { error: `--syncdelay must be a positive number of seconds, got '${values.syncdelay}'` };
+    if (!Number.isFinite(secs) || secs <= 0)
+      return { error: `--syncdelay must be a positive number of seconds, got '${values.syncdelay}'` };
     options.syncDelaySecs = secs;
     storageArgs.push('--syncdelay', values.syncdelay);
   }
   if (values.journalCommitInterval !== undefined) {
     // mongod's range for storage.journal.commitIntervalMs: 1-500.
     const ms = Number(values.journalCommitInterval);
-    if (!Number.isInteger(ms) || ms < 1 || ms > 500) return { error: `--journalCommitInterval must be 1-500 ms, got '${values.journalCommitInterval}'` };
+    if (!Number.isInteger(ms) || ms < 1 || ms > 500)
+      return { error: `--journalCommitInterval must be 1-500 ms, got '${values.journalCommitInterval}'` };
     options.journalCommitIntervalMs = ms;
     storageArgs.push('--journalCommitInterval', values.journalCommitInterval);
   }
-  if ((values.syncdelay !== undefined || values.journalCommitInterval !== undefined) && values.dbpath === undefined) return { error: '--syncdelay and --journalCommitInterval need --dbpath' };
+  if ((values.syncdelay !== undefined || values.journalCommitInterval !== undefined) && values.dbpath === undefined)
+    return { error: '--syncdelay and --journalCommitInterval need --dbpath' };
   if (values.dbpath !== undefined) {
     if (values.dbpath === '') return { error: '--dbpath must name a directory' };
     options.dbpath = values.dbpath;
@@ -118,11 +134,22 @@ export function parseCli(argv: string[]): { help: true } | { options: CliOptions
   }
   if (values.nodes !== undefined) {
     const nodes = Number(values.nodes);
-    if (!Number.isInteger(nodes) || nodes < 1 || nodes > 50) return { error: `--nodes must be 1-50, got '${values.nodes}'` };
+    if (!Number.isInteger(nodes) || nodes < 1 || nodes > 50)
+      return { error: `--nodes must be 1-50, got '${values.nodes}'` };
     if (values.uninitiated) return { error: '--nodes and --uninitiated do not go together' };
     options.nodes = nodes;
-    options.memberArgs = ['--oplogMaxEntries', String(oplogMaxEntries), '--oplogSizeMB', String(oplogSizeMB), ...values.setParameter.flatMap((p) => ['--setParameter', p]), ...storageArgs];
-    Object.assign(options, { electionTimeoutMillis: millis.electionTimeoutMillis, heartbeatIntervalMillis: millis.heartbeatIntervalMillis });
+    options.memberArgs = [
+      '--oplogMaxEntries',
+      String(oplogMaxEntries),
+      '--oplogSizeMB',
+      String(oplogSizeMB),
+      ...values.setParameter.flatMap((p) => ['--setParameter', p]),
+      ...storageArgs,
+    ];
+    Object.assign(options, {
+      electionTimeoutMillis: millis.electionTimeoutMillis,
+      heartbeatIntervalMillis: millis.heartbeatIntervalMillis,
+    });
   } else if (values.uninitiated) {
     options.replMember = { ...millis, ...(values.rollbackDir ? { rollbackDir: values.rollbackDir } : {}) };
   } else if (Object.keys(millis).length > 0) {
@@ -146,7 +173,8 @@ function parseSetParameters(pairs: string[]): { transactionLifetimeLimitSeconds?
       }
     } else if (name === 'enableTestCommands') {
       // Test commands (configureFailPoint, ...) are always on in the emulator.
-      if (value !== '1' && value !== 'true') return { error: `--setParameter enableTestCommands=${value}: the emulator always enables test commands` };
+      if (value !== '1' && value !== 'true')
+        return { error: `--setParameter enableTestCommands=${value}: the emulator always enables test commands` };
     } else {
       return { error: `Illegal --setParameter parameter: "${name}"` };
     }
@@ -172,7 +200,12 @@ export async function main(argv: string[]): Promise<void> {
   }
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
-    emulator = await startEmulator({ ...parsed.options, logger, argv: ['mongo-emulator', ...argv], onShutdownCommand: () => shutdown('shutdown command') });
+    emulator = await startEmulator({
+      ...parsed.options,
+      logger,
+      argv: ['mongo-emulator', ...argv],
+      onShutdownCommand: () => shutdown('shutdown command'),
+    });
   } catch (error) {
     if (!(error instanceof StorageError)) throw error;
     // mongod exits 100 when initAndListen fails (DBPathInUse, a damaged data directory).
@@ -198,9 +231,13 @@ export async function main(argv: string[]): Promise<void> {
   if (parsed.options.replMember) {
     // A member alone is not what a client should connect to: its line names its address, not a
     // connection string, so nobody copies one member's URI for the set's (the launcher prints that).
-    console.log(`mongo-emulator member ready on ${emulator.host}:${emulator.port} (a member of replica set ${emulator.replSetName}, ${where}; connect with the set's URI, not to this member)`);
+    console.log(
+      `mongo-emulator member ready on ${emulator.host}:${emulator.port} (a member of replica set ${emulator.replSetName}, ${where}; connect with the set's URI, not to this member)`,
+    );
   } else {
-    console.log(`mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, ${where}; not for production)`);
+    console.log(
+      `mongo-emulator ready on ${emulator.uri} (replica set ${emulator.replSetName}, ${where}; not for production)`,
+    );
   }
   if (parsed.options.exitWhenStdinCloses) {
     process.stdin.on('end', () => shutdown('end of stdin'));
@@ -234,7 +271,9 @@ async function runReplicaSet(options: CliOptions & { nodes: number }): Promise<v
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  console.log(`mongo-emulator ready on ${set.uri} (replica set ${set.replSetName} of ${options.nodes} member processes, pids ${set.members.map((m) => m.pid).join(', ')}, ${options.dbpath === undefined ? 'in-memory' : `data in ${resolve(options.dbpath)}/<member>`}; not for production)`);
+  console.log(
+    `mongo-emulator ready on ${set.uri} (replica set ${set.replSetName} of ${options.nodes} member processes, pids ${set.members.map((m) => m.pid).join(', ')}, ${options.dbpath === undefined ? 'in-memory' : `data in ${resolve(options.dbpath)}/<member>`}; not for production)`,
+  );
   // The set's URI alone on the last line: the one to copy (the driver finds the primary through it
   // and follows failovers); the member lines above name addresses only.
   console.log('Connect with this URI (the whole set; not a single member):');

@@ -182,7 +182,11 @@ export class CommandError extends Error {
    * An error whose code a client chose (fail points inject any code mongod could answer with);
    * everything the server decides itself goes through the table.
    */
-  static withCode(code: number, message: string, options: { errorLabels?: string[]; extra?: Record<string, unknown> } = {}): CommandError {
+  static withCode(
+    code: number,
+    message: string,
+    options: { errorLabels?: string[]; extra?: Record<string, unknown> } = {},
+  ): CommandError {
     const error = new CommandError('InternalError', message, options);
     return Object.assign(error, { code, codeName: codeNameOf(code) });
   }

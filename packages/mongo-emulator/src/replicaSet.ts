@@ -113,12 +113,18 @@ class MemberProcess implements ReplicaSetMember {
   async start(): Promise<void> {
     // stdin stays open while this process lives: a member stops when it closes (--exitWhenStdinCloses).
     const where = this.dbpath === undefined ? ['--rollbackDir', this.rollbackDir] : ['--dbpath', this.dbpath];
-    const child = spawn(process.execPath, [BIN, ...this.args(this.port), ...where, '--exitWhenStdinCloses'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...this.args(this.port), ...where, '--exitWhenStdinCloses'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
     let output = '';
     const ready = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`member ${this.index} printed no ready line in ${MEMBER_READY_TIMEOUT_MS} ms: ${output}`)), MEMBER_READY_TIMEOUT_MS);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`member ${this.index} printed no ready line in ${MEMBER_READY_TIMEOUT_MS} ms: ${output}`)),
+        MEMBER_READY_TIMEOUT_MS,
+      );
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         for (const line of chunk.toString().split('\n')) if (line) this.onOutput?.(this.index, line);
@@ -162,18 +168,34 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
   const replSetName = options.replSetName ?? 'rs0';
   const firstPort = options.port ?? 0;
   const flags: string[] = ['--host', host, '--replSet', replSetName, '--uninitiated'];
-  if (options.electionTimeoutMillis !== undefined) flags.push('--electionTimeoutMillis', String(options.electionTimeoutMillis));
-  if (options.heartbeatIntervalMillis !== undefined) flags.push('--heartbeatIntervalMillis', String(options.heartbeatIntervalMillis));
+  if (options.electionTimeoutMillis !== undefined)
+    flags.push('--electionTimeoutMillis', String(options.electionTimeoutMillis));
+  if (options.heartbeatIntervalMillis !== undefined)
+    flags.push('--heartbeatIntervalMillis', String(options.heartbeatIntervalMillis));
   flags.push(...(options.memberArgs ?? []));
   // A set kept on a dbpath comes back on the ports its config names, without a new initiate.
-  const dbpaths = options.dbpath === undefined ? undefined : Array.from({ length: nodes }, (_, index) => join(options.dbpath!, String(index)));
+  const dbpaths =
+    options.dbpath === undefined
+      ? undefined
+      : Array.from({ length: nodes }, (_, index) => join(options.dbpath!, String(index)));
   const persisted = dbpaths ? existingConfig(dbpaths, replSetName) : undefined;
   const portOf = (index: number) => {
     const known = persisted?.[index];
     if (known) return Number(known.slice(known.lastIndexOf(':') + 1));
     return firstPort === 0 ? 0 : firstPort + index;
   };
-  const members = Array.from({ length: nodes }, (_, index) => new MemberProcess(index, (port) => ['--port', String(port), ...flags], host, portOf(index), options.onOutput, dbpaths?.[index]));
+  const members = Array.from(
+    { length: nodes },
+    (_, index) =>
+      new MemberProcess(
+        index,
+        (port) => ['--port', String(port), ...flags],
+        host,
+        portOf(index),
+        options.onOutput,
+        dbpaths?.[index],
+      ),
+  );
   const stop = async () => {
     for (const member of members) member.kill('SIGCONT');
     for (const member of members) member.kill('SIGTERM');
@@ -183,17 +205,26 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
   try {
     await Promise.all(members.map((m) => m.start()));
     if (persisted) {
-      await waitForPrimary(members.map((m) => m.address), PRIMARY_TIMEOUT_MS);
+      await waitForPrimary(
+        members.map((m) => m.address),
+        PRIMARY_TIMEOUT_MS,
+      );
       const hosts = members.map((m) => m.address).join(',');
       return { uri: `mongodb://${hosts}/?replicaSet=${encodeURIComponent(replSetName)}`, replSetName, members, stop };
     }
     const config = {
       _id: replSetName,
       members: members.map((m, index) => ({ _id: index, host: m.address, ...(options.memberConfig?.[index] ?? {}) })),
-      ...(options.writeConcernMajorityJournalDefault !== undefined ? { writeConcernMajorityJournalDefault: options.writeConcernMajorityJournalDefault } : {}),
+      ...(options.writeConcernMajorityJournalDefault !== undefined
+        ? { writeConcernMajorityJournalDefault: options.writeConcernMajorityJournalDefault }
+        : {}),
       settings: {
-        ...(options.electionTimeoutMillis !== undefined ? { electionTimeoutMillis: options.electionTimeoutMillis } : {}),
-        ...(options.heartbeatIntervalMillis !== undefined ? { heartbeatIntervalMillis: options.heartbeatIntervalMillis } : {}),
+        ...(options.electionTimeoutMillis !== undefined
+          ? { electionTimeoutMillis: options.electionTimeoutMillis }
+          : {}),
+        ...(options.heartbeatIntervalMillis !== undefined
+          ? { heartbeatIntervalMillis: options.heartbeatIntervalMillis }
+          : {}),
       },
     };
     const client = new PeerClient(members[0]!.address);
@@ -203,7 +234,10 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
     } finally {
       client.close();
     }
-    await waitForPrimary(members.map((m) => m.address), PRIMARY_TIMEOUT_MS);
+    await waitForPrimary(
+      members.map((m) => m.address),
+      PRIMARY_TIMEOUT_MS,
+    );
   } catch (error) {
     for (const member of members) member.kill('SIGKILL');
     await Promise.all(members.map((m) => m.exited()));
@@ -222,9 +256,11 @@ function existingConfig(dbpaths: string[], replSetName: string): string[] | unde
   const states = dbpaths.map((dir) => (existsSync(dir) ? readReplState(dir) : undefined));
   if (states.every((s) => s === undefined)) return undefined;
   const config = states.find((s) => s !== undefined)!.config;
-  if (String(config._id) !== replSetName) throw new Error(`${dbpaths[0]} holds replica set ${String(config._id)}, not ${replSetName}`);
+  if (String(config._id) !== replSetName)
+    throw new Error(`${dbpaths[0]} holds replica set ${String(config._id)}, not ${replSetName}`);
   const hosts = (config.members as Document[]).map((m) => String(m.host));
-  if (hosts.length !== dbpaths.length) throw new Error(`the set kept in ${dirname(dbpaths[0]!)} has ${hosts.length} members, not ${dbpaths.length}`);
+  if (hosts.length !== dbpaths.length)
+    throw new Error(`the set kept in ${dirname(dbpaths[0]!)} has ${hosts.length} members, not ${dbpaths.length}`);
   return hosts;
 }
 
@@ -234,7 +270,9 @@ export async function waitForPrimary(addresses: string[], timeoutMs: number): Pr
   const clients = addresses.map((a) => new PeerClient(a));
   try {
     for (;;) {
-      const replies = await Promise.all(clients.map((c) => c.command('admin', { hello: 1 }, 1000).catch(() => undefined)));
+      const replies = await Promise.all(
+        clients.map((c) => c.command('admin', { hello: 1 }, 1000).catch(() => undefined)),
+      );
       const primaries = replies.filter((r) => r?.isWritablePrimary === true);
       const settled = replies.every((r) => r && (r.isWritablePrimary === true || r.secondary === true));
       if (primaries.length === 1 && settled) return String(primaries[0]!.me);

@@ -74,7 +74,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = options.host ?? '127.0.0.1';
   const replSetName = options.replSetName ?? 'rs0';
   const logger = options.logger ?? SILENT_LOGGER;
-  const storage = options.dbpath === undefined ? undefined : Storage.open({ dir: options.dbpath, logger, syncDelaySecs: options.syncDelaySecs, commitIntervalMs: options.journalCommitIntervalMs });
+  const storage =
+    options.dbpath === undefined
+      ? undefined
+      : Storage.open({
+          dir: options.dbpath,
+          logger,
+          syncDelaySecs: options.syncDelaySecs,
+          commitIntervalMs: options.journalCommitIntervalMs,
+        });
   const listener = createServer();
   try {
     await listen(listener, options.port ?? 0, host);
@@ -99,7 +107,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       replMember: member && {
         ...member,
         // mongod writes rollback files under <dbpath>/rollback.
-        rollbackDir: member.rollbackDir ?? (options.dbpath !== undefined ? join(options.dbpath, 'rollback') : join(tmpdir(), `mongo-emulator-${port}-${process.pid}`, 'rollback')),
+        rollbackDir:
+          member.rollbackDir ??
+          (options.dbpath !== undefined
+            ? join(options.dbpath, 'rollback')
+            : join(tmpdir(), `mongo-emulator-${port}-${process.pid}`, 'rollback')),
         closeClientConnections: () => {
           for (const connection of connections) connection.close();
         },

@@ -10,8 +10,15 @@ export const DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS = 60;
 export function parseTransactionLifetimeLimitSeconds(value: unknown): number {
   const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n)) {
-    throw new CommandError('BadValue', `Invalid value for parameter transactionLifetimeLimitSeconds: ${String(value)} is not an integer`);
+    throw new CommandError(
+      'BadValue',
+      `Invalid value for parameter transactionLifetimeLimitSeconds: ${String(value)} is not an integer`,
+    );
   }
-  if (n < 1) throw new CommandError('BadValue', `Invalid value for parameter transactionLifetimeLimitSeconds: ${n} is not greater than or equal to 1`);
+  if (n < 1)
+    throw new CommandError(
+      'BadValue',
+      `Invalid value for parameter transactionLifetimeLimitSeconds: ${n} is not greater than or equal to 1`,
+    );
   return n;
 }

@@ -106,11 +106,15 @@ export interface ServerStateOptions {
 export function createServerState(options: ServerStateOptions): ServerState {
   const { logger, stopSignal, oplogMaxEntries, oplogSizeMB } = options;
   const clock = new ClusterClock();
-  const catalog = new Catalog({ clock: () => ({ now: new Date(), clusterTime: clock.now() }), freezeDocuments: options.freezeDocuments });
+  const catalog = new Catalog({
+    clock: () => ({ now: new Date(), clusterTime: clock.now() }),
+    freezeDocuments: options.freezeDocuments,
+  });
   // Every document-level change is one write on the logical clock.
   catalog.observe(() => clock.tick());
   const transactions = new TransactionCoordinator(catalog, clock, {
-    transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS) * 1000,
+    transactionLifetimeLimitMs:
+      (options.transactionLifetimeLimitSeconds ?? DEFAULT_TRANSACTION_LIFETIME_LIMIT_SECONDS) * 1000,
     logger,
   });
   const changeStreams = new ChangeStreams({ catalog, clock, oplogMaxEntries, oplogSizeMB, stopSignal });
@@ -121,7 +125,20 @@ export function createServerState(options: ServerStateOptions): ServerState {
   const member = options.replMember;
   const repl = member
     ? new ReplCoordinator(
-        { address: options.address, setName: options.replSetName, catalog, changeStreams, sessions, transactions, failPoints, clock, logger, stopSignal, closeClientConnections: member.closeClientConnections, storage: options.storage },
+        {
+          address: options.address,
+          setName: options.replSetName,
+          catalog,
+          changeStreams,
+          sessions,
+          transactions,
+          failPoints,
+          clock,
+          logger,
+          stopSignal,
+          closeClientConnections: member.closeClientConnections,
+          storage: options.storage,
+        },
         member,
       )
     : undefined;
@@ -145,7 +162,10 @@ export function createServerState(options: ServerStateOptions): ServerState {
     failPoints,
     startOptions: {
       argv: options.argv ?? ['mongo-emulator'],
-      parsed: { net: { bindIp: options.host, port: options.port }, replication: { replSet: options.replSetName, oplogSizeMB, oplogMaxEntries } },
+      parsed: {
+        net: { bindIp: options.host, port: options.port },
+        replication: { replSet: options.replSetName, oplogSizeMB, oplogMaxEntries },
+      },
     },
     counters: newCounters(),
     logger,

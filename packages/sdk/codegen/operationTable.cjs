@@ -11,7 +11,17 @@
 // It refuses operations the client could not call safely: not exactly one root field, an alias,
 // a name that is not the field's, a union without __typename.
 'use strict';
-const { Kind, getNamedType, getNullableType, isInputObjectType, isListType, isNonNullType, isUnionType, isAbstractType } = require('graphql');
+const {
+  Kind,
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isUnionType,
+  isAbstractType,
+} = require('graphql');
 
 const KEY_FIELDS = ['requestId', 'idempotencyKey'];
 
@@ -29,31 +39,61 @@ function keyListOf(inputFields) {
   return null;
 }
 
+/** An object whose `results` list holds a union with DuplicateReplayed (a batch of keyed items). */
+function resultsReplay(returnType) {
+  if (!isObjectType(returnType)) return false;
+  const results = returnType.getFields().results;
+  if (!results || !isListType(getNullableType(results.type))) return false;
+  const member = getNamedType(results.type);
+  return isUnionType(member) && member.getTypes().some((t) => t.name === 'DuplicateReplayed');
+}
+
 function entryFor(schema, operation) {
   const name = operation.name?.value;
   const where = `operation ${name ?? '(anonymous)'}`;
-  const rootType = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[operation.operation];
+  const rootType = {
+    query: schema.getQueryType(),
+    mutation: schema.getMutationType(),
+    subscription: schema.getSubscriptionType(),
+  }[operation.operation];
   const selections = operation.selectionSet.selections;
-  if (selections.length !== 1 || selections[0].kind !== Kind.FIELD) throw new Error(`${where}: select exactly one root field`);
+  if (selections.length !== 1 || selections[0].kind !== Kind.FIELD)
+    throw new Error(`${where}: select exactly one root field`);
   const selection = selections[0];
   if (selection.alias) throw new Error(`${where}: no alias on the root field`);
   const field = selection.name.value;
   const fieldDef = rootType?.getFields()[field];
   if (!fieldDef) throw new Error(`${where}: ${operation.operation} has no field ${field}`);
-  if (name !== field[0].toUpperCase() + field.slice(1)) throw new Error(`${where}: name it ${field[0].toUpperCase()}${field.slice(1)}, after its field`);
+  if (name !== field[0].toUpperCase() + field.slice(1))
+    throw new Error(`${where}: name it ${field[0].toUpperCase()}${field.slice(1)}, after its field`);
   const returnType = getNamedType(fieldDef.type);
   if (isAbstractType(returnType)) {
-    const typename = selection.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename' && !s.alias);
+    const typename = selection.selectionSet.selections.some(
+      (s) => s.kind === Kind.FIELD && s.name.value === '__typename' && !s.alias,
+    );
     if (!typename) throw new Error(`${where}: select __typename on ${returnType.name}`);
   }
   const variables = operation.variableDefinitions ?? [];
   const required = variables.filter((v) => v.type.kind === Kind.NON_NULL_TYPE && !v.defaultValue);
-  const entry = { field, args: 'object', argName: null, keyField: null, keyList: null, replays: false, resumeArg: null };
+  const entry = {
+    field,
+    args: 'object',
+    argName: null,
+    keyField: null,
+    keyList: null,
+    replays: false,
+    resumeArg: null,
+  };
   if (variables.length === 0) entry.args = 'none';
   else if (variables.length === 1 && required.length === 1) {
     entry.args = 'single';
     entry.argName = variables[0].variable.name.value;
-    const argDef = fieldDef.args.find((arg) => arg.name === selection.arguments?.find((a) => a.value.kind === Kind.VARIABLE && a.value.name.value === entry.argName)?.name.value);
+    const argDef = fieldDef.args.find(
+      (arg) =>
+        arg.name ===
+        selection.arguments?.find((a) => a.value.kind === Kind.VARIABLE && a.value.name.value === entry.argName)?.name
+          .value,
+    );
     const argType = argDef && getNullableType(argDef.type);
     if (operation.operation === 'mutation' && argType && isInputObjectType(argType)) {
       const inputFields = argType.getFields();
@@ -62,10 +102,15 @@ function entryFor(schema, operation) {
     }
   }
   if (operation.operation === 'query') entry.replays = true;
-  if (operation.operation === 'mutation' && isUnionType(returnType)) entry.replays = returnType.getTypes().some((t) => t.name === 'DuplicateReplayed');
+  if (operation.operation === 'mutation' && isUnionType(returnType))
+    entry.replays = returnType.getTypes().some((t) => t.name === 'DuplicateReplayed');
   // Every item keyed: a repeat replays each item (its own DuplicateReplayed), so it may be resent.
   if (entry.keyList !== null) entry.replays = true;
-  if (operation.operation === 'subscription' && variables.some((v) => v.variable.name.value === 'after')) entry.resumeArg = 'after';
+  // One answer per item (`results`), each able to say DuplicateReplayed: each item carries its own
+  // key (completeWorkItems: id, workerId, version), so a repeat replays item by item.
+  if (operation.operation === 'mutation' && resultsReplay(returnType)) entry.replays = true;
+  if (operation.operation === 'subscription' && variables.some((v) => v.variable.name.value === 'after'))
+    entry.resumeArg = 'after';
   return { kind: operation.operation, name, entry };
 }
 
@@ -76,7 +121,8 @@ module.exports = {
       for (const definition of document.definitions) {
         if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
         const { kind, name, entry } = entryFor(schema, definition);
-        if (byKind[kind].some((other) => other.entry.field === entry.field)) throw new Error(`two operations for ${kind} ${entry.field}`);
+        if (byKind[kind].some((other) => other.entry.field === entry.field))
+          throw new Error(`two operations for ${kind} ${entry.field}`);
         byKind[kind].push({ name, entry });
       }
     }
@@ -90,7 +136,9 @@ module.exports = {
       lines.push(`export const ${constName} = {`);
       for (const { name, entry } of byKind[kind].sort((a, b) => a.entry.field.localeCompare(b.entry.field))) {
         const { field, ...rest } = entry;
-        const props = Object.entries(rest).map(([key, value]) => `${key}: ${JSON.stringify(value)}`).join(', ');
+        const props = Object.entries(rest)
+          .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+          .join(', ');
         lines.push(`  ${field}: { document: documents.${name}Document, ${props} },`);
       }
       lines.push('} as const;', '');

@@ -14,8 +14,12 @@ export function sha256Hex(text: string): string {
 }
 
 export function trustedDocuments(): Record<string, string> {
-  const texts = [queries, mutations, subscriptions].flatMap((table) => Object.values(table).map((entry) => entry.document.toString()));
-  return Object.fromEntries(texts.map((text) => [sha256Hex(text), text] as const).sort(([a], [b]) => a.localeCompare(b)));
+  const texts = [queries, mutations, subscriptions].flatMap((table) =>
+    Object.values(table).map((entry) => entry.document.toString()),
+  );
+  return Object.fromEntries(
+    texts.map((text) => [sha256Hex(text), text] as const).sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 export function manifestText(): string {

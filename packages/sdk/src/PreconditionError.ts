@@ -39,8 +39,10 @@ function describeOne(value: unknown): string {
   if (typeof value !== 'object') return String(value);
   const { message, code, reason } = value as { message?: unknown; code?: unknown; reason?: unknown };
   // A socket's close event carries a code and a reason, not a message.
-  if ((message === undefined || message === '') && typeof code === 'number') return `socket closed with ${code}${reason ? ` ${String(reason)}` : ''}`;
-  if (typeof message === 'string' && message !== '') return typeof code === 'string' && !message.includes(code) ? `${code} ${message}` : message;
+  if ((message === undefined || message === '') && typeof code === 'number')
+    return `socket closed with ${code}${reason ? ` ${String(reason)}` : ''}`;
+  if (typeof message === 'string' && message !== '')
+    return typeof code === 'string' && !message.includes(code) ? `${code} ${message}` : message;
   return Object.prototype.toString.call(value);
 }
 
@@ -65,10 +67,16 @@ export class PreconditionError extends Error {
 
   constructor(errors: readonly GraphQLErrorPayload[], details: PreconditionErrorDetails = {}) {
     const code = errors[0]?.extensions?.code ?? details.code ?? SdkErrorCode.HTTP_ERROR;
-    const summary = errors.length > 0 ? errors.map((error) => `${error.extensions?.code ?? code}: ${error.message}`).join('; ') : `${code}${details.status === undefined ? '' : ` (status ${details.status})`}`;
+    const summary =
+      errors.length > 0
+        ? errors.map((error) => `${error.extensions?.code ?? code}: ${error.message}`).join('; ')
+        : `${code}${details.status === undefined ? '' : ` (status ${details.status})`}`;
     const tries = (details.attempts ?? 1) > 1 ? ` after ${details.attempts} attempts` : '';
     const causes = errors.length > 0 ? '' : describeCauses(details.cause);
-    super(`${summary}${tries}${causes ? `: ${causes}` : ''}`, details.cause === undefined ? undefined : { cause: details.cause });
+    super(
+      `${summary}${tries}${causes ? `: ${causes}` : ''}`,
+      details.cause === undefined ? undefined : { cause: details.cause },
+    );
     this.code = code;
     this.errors = errors;
     this.status = details.status;

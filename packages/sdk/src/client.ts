@@ -11,7 +11,10 @@ import type { MutationMethods, OperationEntry, QueryMethods, RequestMeta, Subscr
 /** What the SDK needs of fetch; the global fetch and undici's satisfy it. */
 export type FetchLike = {
   // Declared as a method so that fetch's wider parameter types are accepted.
-  bivariance(url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AmbientAbortSignal }): Promise<FetchResponseLike>;
+  bivariance(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: string; signal: AmbientAbortSignal },
+  ): Promise<FetchResponseLike>;
 }['bivariance'];
 
 // The platform's AbortSignal type when the program has one (DOM or Node typings), so the SDK's
@@ -96,7 +99,8 @@ type Attempt =
 
 function fetchOf(options: ClientOptions): FetchLike {
   const fetchImpl = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
-  if (typeof fetchImpl !== 'function') throw new TypeError('createClient: this runtime has no global fetch: pass options.fetch (e.g. undici\'s fetch)');
+  if (typeof fetchImpl !== 'function')
+    throw new TypeError("createClient: this runtime has no global fetch: pass options.fetch (e.g. undici's fetch)");
   return fetchImpl;
 }
 
@@ -105,7 +109,8 @@ function fetchOf(options: ClientOptions): FetchLike {
  * later as a network error after every retry.
  */
 function checkOptions(options: ClientOptions): void {
-  if (options === null || typeof options !== 'object') throw new TypeError('createClient: pass an options object { url, apiKey }');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('createClient: pass an options object { url, apiKey }');
   const { url, apiKey } = options as { url?: unknown; apiKey?: unknown };
   let parsed: URL | undefined;
   try {
@@ -114,14 +119,115 @@ function checkOptions(options: ClientOptions): void {
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new TypeError(`createClient: options.url must be an absolute http:// or https:// URL such as http://localhost:4000/graphql (got ${JSON.stringify(url)})`);
+    throw new TypeError(
+      `createClient: options.url must be an absolute http:// or https:// URL such as http://localhost:4000/graphql (got ${JSON.stringify(url)})`,
+    );
   }
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
-    throw new TypeError(`createClient: options.apiKey is ${apiKey === '' ? 'empty' : `not a key (got ${typeof apiKey})`}: pass the API key the server was given in API_KEYS (sent as Authorization: Bearer <key>)`);
+    throw new TypeError(
+      `createClient: options.apiKey is ${apiKey === '' ? 'empty' : `not a key (got ${typeof apiKey})`}: pass the API key the server was given in API_KEYS (sent as Authorization: Bearer <key>)`,
+    );
   }
   if (/\s/.test(apiKey) || apiKey.startsWith('Bearer')) {
-    throw new TypeError('createClient: options.apiKey must be the bare token (no spaces, no "Bearer " prefix: the SDK adds it)');
+    throw new TypeError(
+      'createClient: options.apiKey must be the bare token (no spaces, no "Bearer " prefix: the SDK adds it)',
+    );
   }
+}
+
+/** One POST of an operation, its answer classified: a value, or a failure and whether it may be sent again. */
+async function sendAttempt(
+  options: ClientOptions,
+  fetchImpl: FetchLike,
+  timeoutMs: number,
+  { document, field, variables }: { document: string; field: string; variables: Record<string, unknown> },
+): Promise<Attempt> {
+  let status: number;
+  let text: string;
+  let retryAfter: string | null;
+  try {
+    const response = await fetchImpl(options.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization: `Bearer ${options.apiKey}`,
+        ...traceHeaders(options),
+      },
+      body: JSON.stringify({ query: document, variables }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = response.status;
+    retryAfter = response.headers.get('retry-after');
+    text = await response.text();
+  } catch (cause) {
+    return {
+      kind: 'failed',
+      error: new PreconditionError([], { code: SdkErrorCode.NETWORK_ERROR, cause }),
+      retry: 'if-replayable',
+      retryAfterMs: 0,
+    };
+  }
+  let body: { data?: Record<string, unknown> | null; errors?: GraphQLErrorPayload[] } | undefined;
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    body = undefined;
+  }
+  const errors = body?.errors ?? [];
+  const error = new PreconditionError(errors, { code: SdkErrorCode.HTTP_ERROR, status });
+  const codes = errors.map((e) => e.extensions?.code ?? '');
+  if (codes.some((code) => NEVER_RETRIED.has(code))) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
+  // Refused before running (rate limit): safe to send again whatever the operation.
+  if (status === 429) return { kind: 'failed', error, retry: 'always', retryAfterMs: retryAfterMs(retryAfter) };
+  // The database was between primaries (R5): the same request again, same key, once Retry-After
+  // has passed. It may have applied: only an operation that replays is sent again.
+  if (codes.includes(UNAVAILABLE))
+    return { kind: 'failed', error, retry: 'if-replayable', retryAfterMs: retryAfterMs(retryAfter) };
+  // A fault of the server's own is a bug: sending it again would only retry the bug.
+  if (codes.includes(INTERNAL_SERVER_ERROR)) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
+  // Without a GraphQL answer (starting, shutting down, a proxy): it may have applied, so only an
+  // operation that replays may be sent again.
+  if (status >= 500) return { kind: 'failed', error, retry: 'if-replayable', retryAfterMs: retryAfterMs(retryAfter) };
+  if (errors.length > 0 || !body?.data || !(field in body.data))
+    return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
+  return { kind: 'answer', value: body.data[field] };
+}
+
+/** An operation's variables from the caller's arguments, with its idempotency keys made once. */
+type Variables = { variables: Record<string, unknown>; idempotencyKey: string | null; itemKeys: string[] | null };
+
+function variablesFor(entry: OperationEntry, params: unknown[]): Variables {
+  if (entry.args === 'none') return { variables: {}, idempotencyKey: null, itemKeys: null };
+  if (entry.args === 'object')
+    return {
+      variables: { ...(params[0] as Record<string, unknown> | undefined) },
+      idempotencyKey: null,
+      itemKeys: null,
+    };
+  let value = params[0];
+  let idempotencyKey: string | null = null;
+  if (entry.keyField) {
+    // Made once, before the first attempt, and sent unchanged on every retry.
+    const input = value as Record<string, unknown>;
+    const given = input[entry.keyField];
+    idempotencyKey = typeof given === 'string' ? given : globalThis.crypto.randomUUID();
+    value = { ...input, [entry.keyField]: idempotencyKey };
+  }
+  let itemKeys: string[] | null = null;
+  if (entry.keyList) {
+    // Each item's key likewise: made once per item, sent unchanged on every retry of the batch.
+    const { field, key } = entry.keyList;
+    const input = value as Record<string, unknown>;
+    const items = Array.isArray(input[field]) ? (input[field] as Record<string, unknown>[]) : [];
+    const keyed = items.map((item) => ({
+      ...item,
+      [key]: typeof item[key] === 'string' ? item[key] : globalThis.crypto.randomUUID(),
+    }));
+    itemKeys = keyed.map((item) => item[key] as string);
+    value = { ...input, [field]: keyed };
+  }
+  return { variables: { [entry.argName!]: value }, idempotencyKey, itemKeys };
 }
 
 export function createClient(options: ClientOptions): PreconditionClient {
@@ -131,53 +237,21 @@ export function createClient(options: ClientOptions): PreconditionClient {
   const fetchImpl = fetchOf(options);
   const timeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
 
-  async function attempt(document: string, field: string, variables: Record<string, unknown>): Promise<Attempt> {
-    let status: number;
-    let text: string;
-    let retryAfter: string | null;
-    try {
-      const response = await fetchImpl(options.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${options.apiKey}`, ...traceHeaders(options) },
-        body: JSON.stringify({ query: document, variables }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      retryAfter = response.headers.get('retry-after');
-      text = await response.text();
-    } catch (cause) {
-      return { kind: 'failed', error: new PreconditionError([], { code: SdkErrorCode.NETWORK_ERROR, cause }), retry: 'if-replayable', retryAfterMs: 0 };
-    }
-    let body: { data?: Record<string, unknown> | null; errors?: GraphQLErrorPayload[] } | undefined;
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      body = undefined;
-    }
-    const errors = body?.errors ?? [];
-    const error = new PreconditionError(errors, { code: SdkErrorCode.HTTP_ERROR, status });
-    const codes = errors.map((e) => e.extensions?.code ?? '');
-    if (codes.some((code) => NEVER_RETRIED.has(code))) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
-    // Refused before running (rate limit): safe to send again whatever the operation.
-    if (status === 429) return { kind: 'failed', error, retry: 'always', retryAfterMs: retryAfterMs(retryAfter) };
-    // The database was between primaries (R5): the same request again, same key, once Retry-After
-    // has passed. It may have applied: only an operation that replays is sent again.
-    if (codes.includes(UNAVAILABLE)) return { kind: 'failed', error, retry: 'if-replayable', retryAfterMs: retryAfterMs(retryAfter) };
-    // A fault of the server's own is a bug: sending it again would only retry the bug.
-    if (codes.includes(INTERNAL_SERVER_ERROR)) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
-    // Without a GraphQL answer (starting, shutting down, a proxy): it may have applied, so only an
-    // operation that replays may be sent again.
-    if (status >= 500) return { kind: 'failed', error, retry: 'if-replayable', retryAfterMs: retryAfterMs(retryAfter) };
-    if (errors.length > 0 || !body?.data || !(field in body.data)) return { kind: 'failed', error, retry: 'never', retryAfterMs: 0 };
-    return { kind: 'answer', value: body.data[field] };
-  }
+  const attempt = (document: string, field: string, variables: Record<string, unknown>) =>
+    sendAttempt(options, fetchImpl, timeoutMs, { document, field, variables });
 
-  async function run(field: string, entry: OperationEntry, variables: Record<string, unknown>, idempotencyKey: string | null) {
+  async function run(
+    field: string,
+    entry: OperationEntry,
+    variables: Record<string, unknown>,
+    idempotencyKey: string | null,
+  ) {
     const document = entry.document.toString();
     const startedMs = Date.now();
     for (let attempts = 1; ; attempts++) {
       const outcome = await attempt(document, field, variables);
-      const canRetry = (waitMs: number) => attempts < policy.maxAttempts && Date.now() + waitMs - startedMs <= policy.maxElapsedMs;
+      const canRetry = (waitMs: number) =>
+        attempts < policy.maxAttempts && Date.now() + waitMs - startedMs <= policy.maxElapsedMs;
       if (outcome.kind === 'answer') {
         const askAgain = isAskAgain(outcome.value) || (entry.keyList !== null && someItemAsksAgain(outcome.value));
         const waitMs = backoffMs(policy, attempts);
@@ -191,49 +265,30 @@ export function createClient(options: ClientOptions): PreconditionClient {
       const waitMs = backoffMs(policy, attempts, outcome.retryAfterMs);
       if (!retryable || !canRetry(waitMs)) {
         const { errors, code, status } = outcome.error;
-        throw new PreconditionError(errors, { code, ...(status === undefined ? {} : { status }), idempotencyKey, attempts, ...(outcome.error.cause === undefined ? {} : { cause: outcome.error.cause }) });
+        throw new PreconditionError(errors, {
+          code,
+          ...(status === undefined ? {} : { status }),
+          idempotencyKey,
+          attempts,
+          ...(outcome.error.cause === undefined ? {} : { cause: outcome.error.cause }),
+        });
       }
       await sleep(waitMs);
     }
   }
 
-  type Variables = { variables: Record<string, unknown>; idempotencyKey: string | null; itemKeys: string[] | null };
-
-  function variablesFor(entry: OperationEntry, params: unknown[]): Variables {
-    if (entry.args === 'none') return { variables: {}, idempotencyKey: null, itemKeys: null };
-    if (entry.args === 'object') return { variables: { ...(params[0] as Record<string, unknown> | undefined) }, idempotencyKey: null, itemKeys: null };
-    let value = params[0];
-    let idempotencyKey: string | null = null;
-    if (entry.keyField) {
-      // Made once, before the first attempt, and sent unchanged on every retry.
-      const input = value as Record<string, unknown>;
-      const given = input[entry.keyField];
-      idempotencyKey = typeof given === 'string' ? given : globalThis.crypto.randomUUID();
-      value = { ...input, [entry.keyField]: idempotencyKey };
-    }
-    let itemKeys: string[] | null = null;
-    if (entry.keyList) {
-      // Each item's key likewise: made once per item, sent unchanged on every retry of the batch.
-      const { field, key } = entry.keyList;
-      const input = value as Record<string, unknown>;
-      const items = Array.isArray(input[field]) ? (input[field] as Record<string, unknown>[]) : [];
-      const keyed = items.map((item) => ({ ...item, [key]: typeof item[key] === 'string' ? item[key] : globalThis.crypto.randomUUID() }));
-      itemKeys = keyed.map((item) => item[key] as string);
-      value = { ...input, [field]: keyed };
-    }
-    return { variables: { [entry.argName!]: value }, idempotencyKey, itemKeys };
-  }
-
   const client: Record<string, unknown> = {};
   for (const [field, entry] of Object.entries(queries) as Array<[string, OperationEntry]>) {
-    client[field] = async (...params: unknown[]) => (await run(field, entry, variablesFor(entry, params).variables, null)).value;
+    client[field] = async (...params: unknown[]) =>
+      (await run(field, entry, variablesFor(entry, params).variables, null)).value;
   }
   for (const [field, entry] of Object.entries(mutations) as Array<[string, OperationEntry]>) {
     client[field] = async (...params: unknown[]) => {
       const { variables, idempotencyKey, itemKeys } = variablesFor(entry, params);
       const { value, meta } = await run(field, entry, variables, idempotencyKey);
       const withKeys = itemKeys === null ? meta : { ...meta, itemKeys };
-      if (value !== null && typeof value === 'object') Object.defineProperty(value, '$meta', { value: withKeys, enumerable: false });
+      if (value !== null && typeof value === 'object')
+        Object.defineProperty(value, '$meta', { value: withKeys, enumerable: false });
       return value;
     };
   }

@@ -39,10 +39,16 @@ export const DEFAULT_SUBSCRIPTION_RETRY: RetryPolicy = {
   random: Math.random,
 };
 
-export function retryPolicy(options: RetryOptions = {}, defaults: RetryPolicy = DEFAULT_RETRY, name = 'retry'): RetryPolicy {
+export function retryPolicy(
+  options: RetryOptions = {},
+  defaults: RetryPolicy = DEFAULT_RETRY,
+  name = 'retry',
+): RetryPolicy {
   const policy = { ...defaults, ...options };
-  if (!(policy.maxAttempts >= 1)) throw new RangeError(`${name}.maxAttempts must be at least 1 (got ${String(options.maxAttempts)})`);
-  if (!(policy.maxElapsedMs >= 0)) throw new RangeError(`${name}.maxElapsedMs must be 0 or more (got ${String(options.maxElapsedMs)})`);
+  if (!(policy.maxAttempts >= 1))
+    throw new RangeError(`${name}.maxAttempts must be at least 1 (got ${String(options.maxAttempts)})`);
+  if (!(policy.maxElapsedMs >= 0))
+    throw new RangeError(`${name}.maxElapsedMs must be 0 or more (got ${String(options.maxElapsedMs)})`);
   return policy;
 }
 

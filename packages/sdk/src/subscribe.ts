@@ -25,12 +25,24 @@ export interface WebSocketOptions {
    * `false` turns them off.
    */
   keepAlive?: KeepAliveOptions | false;
+  /**
+   * Told when the subscription socket is acknowledged and when it closes, so that a page can say
+   * "live" or "reconnecting" (the subscriptions resume by themselves either way).
+   */
+  onConnection?: (event: ConnectionEvent) => void;
 }
+
+/** The subscription socket's state: acknowledged, or closed with its close code (null when none). */
+export type ConnectionEvent = { state: 'connected' } | { state: 'closed'; code: number | null };
 
 export const DEFAULT_KEEP_ALIVE: Required<KeepAliveOptions> = { intervalMs: 10_000, pongTimeoutMs: 5_000 };
 
 interface Subscriptions {
-  subscribe(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined>;
+  subscribe(
+    field: string,
+    entry: OperationEntry,
+    variables: Record<string, unknown>,
+  ): AsyncGenerator<unknown, void, undefined>;
   close(): Promise<void>;
 }
 
@@ -42,7 +54,13 @@ interface Subscriptions {
 const TRANSIENT_CLOSE_CODES = new Set([4408, 4418, 4499]);
 
 /** Close codes after which reconnecting cannot help (graphql-ws: 4400 bad request, 4401, 4403, ...). */
-function isRefusal(error: unknown): error is { code: number; reason?: string } {
+/** A socket closed by the server with a 44xx code that a retry will not change. */
+interface Refusal {
+  code: number;
+  reason?: string;
+}
+
+function isRefusal(error: unknown): error is Refusal {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'number' && code >= 4400 && code < 4500 && !TRANSIENT_CLOSE_CODES.has(code);
 }
@@ -54,7 +72,9 @@ export function webSocketUrl(options: { url: string; wsUrl?: string }): string {
   try {
     parsed = new URL(url);
   } catch (cause) {
-    throw new TypeError(`createClient: options.wsUrl must be a ws:// or wss:// URL (got ${JSON.stringify(url)})`, { cause });
+    throw new TypeError(`createClient: options.wsUrl must be a ws:// or wss:// URL (got ${JSON.stringify(url)})`, {
+      cause,
+    });
   }
   if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') {
     throw new TypeError(`createClient: options.wsUrl must be a ws:// or wss:// URL (got ${JSON.stringify(url)})`);
@@ -66,7 +86,10 @@ function keepAliveOf(options: WebSocketOptions): Required<KeepAliveOptions> | nu
   if (options.keepAlive === false) return null;
   const keepAlive = { ...DEFAULT_KEEP_ALIVE, ...options.keepAlive };
   for (const [name, value] of Object.entries(keepAlive)) {
-    if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`createClient: options.keepAlive.${name} must be a positive number of milliseconds (got ${String(value)})`);
+    if (!(Number.isFinite(value) && value > 0))
+      throw new RangeError(
+        `createClient: options.keepAlive.${name} must be a positive number of milliseconds (got ${String(value)})`,
+      );
   }
   return keepAlive;
 }
@@ -78,13 +101,62 @@ const REFUSAL_CODES: Record<number, string> = { 4401: 'UNAUTHENTICATED', 4403: '
  * errors or an `error` message): the least wait before resubscribing, in ms. Else null.
  */
 function unavailableRetryAfterMs(error: unknown): number | null {
-  const errors: readonly GraphQLErrorPayload[] | null = error instanceof PreconditionError ? error.errors : Array.isArray(error) ? (error as GraphQLErrorPayload[]) : null;
+  const errors: readonly GraphQLErrorPayload[] | null =
+    error instanceof PreconditionError ? error.errors : Array.isArray(error) ? (error as GraphQLErrorPayload[]) : null;
   if (!errors || errors.length === 0 || !errors.every((e) => e.extensions?.code === 'UNAVAILABLE')) return null;
   const seconds = Math.max(...errors.map((e) => Number(e.extensions?.['retryAfterSeconds'] ?? 0)));
   return Number.isFinite(seconds) ? seconds * 1000 : 0;
 }
 
-export function createSubscriptions(options: { url: string; apiKey: string } & WebSocketOptions, policy: RetryPolicy): Subscriptions {
+/** The WebSocket class to open sockets with: the one passed in, else the runtime's global one. */
+function webSocketImplOf(options: WebSocketOptions, field: string): unknown {
+  const impl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
+  if (typeof impl !== 'function') {
+    throw new TypeError(
+      `subscribe.${field}: no WebSocket implementation: this runtime has no global WebSocket (Node 20 has none); ` +
+        "pass createClient({ webSocketImpl }), e.g. `import WebSocket from 'ws'`",
+    );
+  }
+  return impl;
+}
+
+/** The error a subscription refused by the server ends with; the server's close reason says why. */
+function refusalError(error: Refusal, field: string): PreconditionError {
+  // "Forbidden: role dashboard may open no subscription (allowed: ...)"
+  const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
+  const reason = error.reason
+    ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '')
+    : `socket closed with ${error.code}`;
+  return new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], {
+    code,
+    status: error.code,
+    cause: error,
+  });
+}
+
+/**
+ * How long to wait at least before resuming after `error` (0 for a dropped socket); throws what
+ * the subscription ends with when it is not to be resumed: the server's GraphQL errors, a refusal.
+ */
+function resumableAfterMs(error: unknown, field: string): number {
+  // The database was between primaries (R5): resume from the cursor like after a dropped
+  // socket, no sooner than the server asked (extensions.retryAfterSeconds).
+  const unavailableAfterMs = unavailableRetryAfterMs(error);
+  if (unavailableAfterMs !== null) return unavailableAfterMs;
+  if (error instanceof PreconditionError) throw error;
+  if (Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
+  if (isRefusal(error)) throw refusalError(error, field);
+  return 0;
+}
+
+/** A subscription's variables, and the events it yields. */
+type Variables = Record<string, unknown>;
+type Events = AsyncGenerator<unknown, void, undefined>;
+
+/** Where and as whom subscriptions connect. */
+type SubscriptionsOptions = { url: string; apiKey: string } & WebSocketOptions;
+
+export function createSubscriptions(options: SubscriptionsOptions, policy: RetryPolicy): Subscriptions {
   const url = webSocketUrl(options);
   const keepAlive = keepAliveOf(options);
   let ws: WsClient | undefined;
@@ -102,29 +174,21 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
   // within a client, so never two alike on one connection (graphql-ws closes it with 4409).
   let operations = 0;
 
-  function webSocketImpl(field: string): unknown {
-    const impl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
-    if (typeof impl !== 'function') {
-      throw new TypeError(
-        `subscribe.${field}: no WebSocket implementation: this runtime has no global WebSocket (Node 20 has none); ` +
-          "pass createClient({ webSocketImpl }), e.g. `import WebSocket from 'ws'`",
-      );
-    }
-    return impl;
-  }
-
   function socket(field: string): WsClient {
     if (ws) return ws;
     const client: WsClient = createWsClient({
       url,
-      webSocketImpl: webSocketImpl(field),
+      webSocketImpl: webSocketImplOf(options, field),
       connectionParams: { authorization: `Bearer ${options.apiKey}` },
       retryAttempts: 0,
       lazyCloseTimeout: 0,
       generateID: () => String(++operations),
       ...(keepAlive ? { keepAlive: keepAlive.intervalMs } : {}),
       on: {
-        connected: () => void connections++,
+        connected: () => {
+          connections++;
+          options.onConnection?.({ state: 'connected' });
+        },
         ping: (received) => {
           if (received || !keepAlive) return;
           stopPongWait();
@@ -139,8 +203,10 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         pong: (received) => {
           if (received) stopPongWait();
         },
-        closed: () => {
+        closed: (event) => {
           stopPongWait();
+          const code = (event as { code?: unknown } | null)?.code;
+          options.onConnection?.({ state: 'closed', code: typeof code === 'number' ? code : null });
           // A closed client is not reused: the next subscription opens a fresh one.
           if (ws === client) ws = undefined;
         },
@@ -150,13 +216,13 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
     return client;
   }
 
-  function subscribe(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
+  function subscribe(field: string, entry: OperationEntry, variables: Variables): Events {
     // Checked now, so a missing WebSocket throws from the call, not from the first next().
-    webSocketImpl(field);
+    webSocketImplOf(options, field);
     return events(field, entry, variables);
   }
 
-  async function* events(field: string, entry: OperationEntry, variables: Record<string, unknown>): AsyncGenerator<unknown, void, undefined> {
+  async function* events(field: string, entry: OperationEntry, variables: Variables): Events {
     const query = entry.document.toString();
     const resumeArg = entry.resumeArg;
     let after = resumeArg ? variables[resumeArg] : undefined;
@@ -166,7 +232,10 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
       const connectionsBefore = connections;
       let resyncLast = false;
       try {
-        const results = socket(field).iterate({ query, variables: resumeArg && after != null ? { ...variables, [resumeArg]: after } : variables });
+        const results = socket(field).iterate({
+          query,
+          variables: resumeArg && after != null ? { ...variables, [resumeArg]: after } : variables,
+        });
         for await (const result of results) {
           if (result.errors?.length) throw new PreconditionError(result.errors as GraphQLErrorPayload[]);
           const event = (result.data as Record<string, unknown> | null | undefined)?.[field];
@@ -182,21 +251,11 @@ export function createSubscriptions(options: { url: string; apiKey: string } & W
         if (resumeArg && resyncLast) continue;
         return;
       } catch (error) {
-        // The database was between primaries (R5): resume from the cursor like after a dropped
-        // socket, no sooner than the server asked (extensions.retryAfterSeconds).
-        const unavailableAfterMs = unavailableRetryAfterMs(error);
-        if (unavailableAfterMs === null && error instanceof PreconditionError) throw error;
-        if (unavailableAfterMs === null && Array.isArray(error)) throw new PreconditionError(error as GraphQLErrorPayload[]);
-        if (isRefusal(error)) {
-          // The server's close reason says why ("Forbidden: role dashboard may open no subscription (allowed: ...)").
-          const code = REFUSAL_CODES[error.code] ?? SdkErrorCode.SUBSCRIPTION_REFUSED;
-          const reason = error.reason ? String(error.reason).replace(/^(Forbidden|Unauthorized): /, '') : `socket closed with ${error.code}`;
-          throw new PreconditionError([{ message: `${reason} (subscription ${field})`, extensions: { code } }], { code, status: error.code, cause: error });
-        }
+        const resumeAfterMs = resumableAfterMs(error, field);
         if (connections !== connectionsBefore) failures = 0;
         if (failures === 0) streakStartedMs = Date.now();
         failures++;
-        const waitMs = backoffMs(policy, failures, unavailableAfterMs ?? 0);
+        const waitMs = backoffMs(policy, failures, resumeAfterMs);
         if (failures >= policy.maxAttempts || Date.now() + waitMs - streakStartedMs > policy.maxElapsedMs) {
           throw new PreconditionError([], { code: SdkErrorCode.NETWORK_ERROR, attempts: failures, cause: error });
         }

@@ -33,11 +33,13 @@ type ParamsOf<E extends OperationEntry> = E['args'] extends 'none'
   ? []
   : E['args'] extends 'single'
     ? [value: WithOptionalListKeys<WithOptionalKey<InputOf<E>, E['keyField']>, E['keyList']>]
-    : {} extends VariablesOf<E['document']>
+    : // biome-ignore lint/complexity/noBannedTypes: `{} extends V` asks whether every variable is optional
+      {} extends VariablesOf<E['document']>
       ? [args?: VariablesOf<E['document']>]
       : [args: VariablesOf<E['document']>];
 
-type FieldValue<E extends OperationEntry, F extends PropertyKey> = ResultOf<E['document']>[F & keyof ResultOf<E['document']>];
+type FieldValue<E extends OperationEntry, F extends PropertyKey> = ResultOf<E['document']>[F &
+  keyof ResultOf<E['document']>];
 
 /** How a mutation's answer was obtained: the key it carried and the attempts it took. */
 export interface RequestMeta {
@@ -64,7 +66,9 @@ export type MutationMethods = {
 };
 
 export type SubscriptionMethods = {
-  [F in keyof Subscriptions]: (...params: ParamsOf<Subscriptions[F]>) => AsyncGenerator<FieldValue<Subscriptions[F], F>, void, undefined>;
+  [F in keyof Subscriptions]: (
+    ...params: ParamsOf<Subscriptions[F]>
+  ) => AsyncGenerator<FieldValue<Subscriptions[F], F>, void, undefined>;
 };
 
 /** A query's or mutation's result type by field name, e.g. `Result<'withdraw'>`. */

@@ -14,13 +14,17 @@ export class LedgerAuditMismatch {
   @Field(() => String, { nullable: true, description: 'The account concerned; null for an undecided request' })
   accountId!: string | null;
 
-  @Field(() => String, { description: 'BALANCE, NEGATIVE_BALANCE, TRANSFER_UNBALANCED, PAYOUT_MISSING or REQUEST_UNDECIDED' })
+  @Field(() => String, {
+    description: 'BALANCE, NEGATIVE_BALANCE, TRANSFER_UNBALANCED, PAYOUT_MISSING or REQUEST_UNDECIDED',
+  })
   kind!: string;
 
   @Field(() => String, { description: 'What was checked: the account, the entry or the request id' })
   subject!: string;
 
-  @Field(() => SafeInt, { description: 'Minor units for balances and amounts; 1 for a payout; the bound in ms for a request' })
+  @Field(() => SafeInt, {
+    description: 'Minor units for balances and amounts; 1 for a payout; the bound in ms for a request',
+  })
   expected!: number;
 
   @Field(() => SafeInt, { description: 'What the database holds, in the same unit' })
@@ -79,18 +83,24 @@ function toLedgerAudit(run: AuditRunDoc): LedgerAudit {
 
 @Resolver()
 export class LedgerAuditResolver {
-  @Query(() => LedgerAudit, { nullable: true, description: 'The latest finished ledger audit run; null before the first' })
+  @Query(() => LedgerAudit, {
+    nullable: true,
+    description: 'The latest finished ledger audit run; null before the first',
+  })
   @Allow(Rights.readAudit)
   async ledgerAudit(@Ctx() ctx: AuditRequestContext): Promise<LedgerAudit | null> {
     const run = await ctx.services.ledgerAudit.latest();
     return run ? toLedgerAudit(run) : null;
   }
 
-  @Mutation(() => RunLedgerAuditResult, { description: 'Runs a full ledger audit now, or queues it for the process that holds the audit lease' })
+  @Mutation(() => RunLedgerAuditResult, {
+    description: 'Runs a full ledger audit now, or queues it for the process that holds the audit lease',
+  })
   @Allow(Rights.runAudit)
   async runLedgerAudit(@Ctx() ctx: AuditRequestContext): Promise<typeof RunLedgerAuditResult> {
     const result = await ctx.services.ledgerAudit.runNow();
-    if (result.kind === 'finished') return Object.assign(new LedgerAuditFinished(), { audit: toLedgerAudit(result.run) });
+    if (result.kind === 'finished')
+      return Object.assign(new LedgerAuditFinished(), { audit: toLedgerAudit(result.run) });
     return Object.assign(new LedgerAuditQueued(), { requestedAt: result.requestedAt });
   }
 }

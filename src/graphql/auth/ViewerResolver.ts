@@ -18,7 +18,9 @@ export class Viewer {
   @Field(() => Boolean, { description: 'Whether this key may requeue FAILED work items' })
   mayRequeue!: boolean;
 
-  @Field(() => [String], { description: 'The subscription fields this key may open (e.g. a worker: workItemStatusChanged only)' })
+  @Field(() => [String], {
+    description: 'The subscription fields this key may open (e.g. a worker: workItemStatusChanged only)',
+  })
   subscriptions!: string[];
 }
 
@@ -30,8 +32,16 @@ export class ViewerResolver {
     const role = ctx.role as NonNullable<RequestContext['role']>;
     // Read from the schema's own rules, so the list follows every @Allow on a subscription.
     const subscriptions = listRootFieldRules(info.schema)
-      .filter((rule) => rule.coordinate.startsWith('Subscription.') && rule.right !== undefined && roleHasRight(role, rule.right))
+      .filter(
+        (rule) =>
+          rule.coordinate.startsWith('Subscription.') && rule.right !== undefined && roleHasRight(role, rule.right),
+      )
       .map((rule) => rule.coordinate.slice('Subscription.'.length));
-    return Object.assign(new Viewer(), { role, maySubscribe: roleMaySubscribe(role), mayRequeue: roleHasRight(role, 'requeueWork'), subscriptions });
+    return Object.assign(new Viewer(), {
+      role,
+      maySubscribe: roleMaySubscribe(role),
+      mayRequeue: roleHasRight(role, 'requeueWork'),
+      subscriptions,
+    });
   }
 }

@@ -19,7 +19,11 @@ export const authChecker: AuthCheckerFn<RequestContext, string> = ({ context, in
   if (!roleHasRight(context.principal.role, right)) {
     // Names who may, so the caller knows which key to use instead of guessing.
     const allowed = RIGHTS[right];
-    throw appError(ErrorCode.FORBIDDEN, `Role ${context.principal.role} may not use ${info.fieldName} (allowed: ${allowed.join(', ')})`, { allowedRoles: allowed });
+    throw appError(
+      ErrorCode.FORBIDDEN,
+      `Role ${context.principal.role} may not use ${info.fieldName} (allowed: ${allowed.join(', ')})`,
+      { allowedRoles: allowed },
+    );
   }
   return true;
 };
@@ -27,8 +31,10 @@ export const authChecker: AuthCheckerFn<RequestContext, string> = ({ context, in
 export const unauthenticatedMessage = {
   missing: 'An API key is required: send Authorization: Bearer <token>',
   malformed: 'Malformed Authorization header: expected Bearer <token>',
-  placeholder: 'The Authorization header holds a placeholder (<...>): paste the key itself; npm start prints it and keeps it in DATA_DIR/admin-key (by default .data/admin-key)',
-  unknown: 'Unknown API key: use a key of the server\'s API_KEYS; without API_KEYS, npm start keeps its generated admin key in DATA_DIR/admin-key (by default .data/admin-key) and prints it at every start',
+  placeholder:
+    'The Authorization header holds a placeholder (<...>): paste the key itself; npm start prints it and keeps it in DATA_DIR/admin-key (by default .data/admin-key)',
+  unknown:
+    "Unknown API key: use a key of the server's API_KEYS; without API_KEYS, npm start keeps its generated admin key in DATA_DIR/admin-key (by default .data/admin-key) and prints it at every start",
 } as const;
 
 /** A WebSocket close reason holds at most 123 bytes (RFC 6455 5.5): the message up to the last `;` clause that fits. */

@@ -7,7 +7,8 @@ export class IdempotencyKeyReused {
 
   @Field(() => String, {
     nullable: true,
-    description: 'The first input field that differs from the first request with this key (currency, amount, operation, fromAccountId, toAccountId, kind, maxAttempts, payload); null when not known',
+    description:
+      'The first input field that differs from the first request with this key (currency, amount, operation, fromAccountId, toAccountId, kind, maxAttempts, payload); null when not known',
   })
   field!: string | null;
 

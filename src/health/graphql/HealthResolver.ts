@@ -28,7 +28,10 @@ class Health {
   @Field(() => String, { description: 'The server version the database reports' })
   version!: string;
 
-  @Field(() => ReplicaSetStatus, { nullable: true, description: 'Null when the server is not a replica set or hides its status' })
+  @Field(() => ReplicaSetStatus, {
+    nullable: true,
+    description: 'Null when the server is not a replica set or hides its status',
+  })
   replicaSet!: ReplicaSetStatus | null;
 }
 

@@ -1,6 +1,19 @@
 // The dashboards' ledger queries: entries across accounts, totals per currency, one request's
 // state. Thin: validate with zod, call src/ledger/dashboard.ts, map onto the object types.
-import { Arg, Ctx, Extensions, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
+import {
+  Arg,
+  Ctx,
+  Extensions,
+  Field,
+  FieldResolver,
+  ID,
+  Int,
+  ObjectType,
+  Query,
+  Resolver,
+  Root,
+  registerEnumType,
+} from 'type-graphql';
 import { z } from 'zod';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { readOptions } from '../../graphql/consistency.ts';
@@ -14,11 +27,22 @@ import type { EntryKind } from '../model.ts';
 import { LedgerEntry, LedgerEntryKind, toLedgerEntry } from './types.ts';
 import { RefusalFields } from './results.ts';
 
-const LedgerRequestStatusEnum = Object.freeze({ PENDING: 'PENDING', APPLIED: 'APPLIED', REJECTED: 'REJECTED' } as const);
+const LedgerRequestStatusEnum = Object.freeze({
+  PENDING: 'PENDING',
+  APPLIED: 'APPLIED',
+  REJECTED: 'REJECTED',
+} as const);
 type LedgerRequestStatusEnum = (typeof LedgerRequestStatusEnum)[keyof typeof LedgerRequestStatusEnum];
-registerEnumType(LedgerRequestStatusEnum, { name: 'LedgerRequestStatus', description: 'PENDING until decided; APPLIED and REJECTED are final' });
+registerEnumType(LedgerRequestStatusEnum, {
+  name: 'LedgerRequestStatus',
+  description: 'PENDING until decided; APPLIED and REJECTED are final',
+});
 
-const STATUS_OF: Record<LedgerRequestStatus, LedgerRequestStatusEnum> = { pending: 'PENDING', applied: 'APPLIED', rejected: 'REJECTED' };
+const STATUS_OF: Record<LedgerRequestStatus, LedgerRequestStatusEnum> = {
+  pending: 'PENDING',
+  applied: 'APPLIED',
+  rejected: 'REJECTED',
+};
 
 @ObjectType({ description: 'Newest first' })
 export class LedgerEntryList {
@@ -37,7 +61,9 @@ export class LedgerEntryList {
 
 @Resolver(() => LedgerEntryList)
 export class LedgerEntryListFieldsResolver {
-  @FieldResolver(() => Int, { description: `Matching entries, counted on the index up to ${DashboardLimits.entriesCountMax}` })
+  @FieldResolver(() => Int, {
+    description: `Matching entries, counted on the index up to ${DashboardLimits.entriesCountMax}`,
+  })
   async totalCount(@Root() list: LedgerEntryList): Promise<number> {
     return (await list.count()).totalCount;
   }
@@ -62,10 +88,14 @@ export class LedgerTotals {
   @Field(() => String)
   currency!: string;
 
-  @Field(() => BigIntString, { description: "The sum of the currency's account balances now (not as of `to`), exact at any size" })
+  @Field(() => BigIntString, {
+    description: "The sum of the currency's account balances now (not as of `to`), exact at any size",
+  })
   moneyHeld!: bigint;
 
-  @Field(() => BigIntString, { description: "The sum of the currency's accounts' pending holds now: part of moneyHeld, not available to spend" })
+  @Field(() => BigIntString, {
+    description: "The sum of the currency's accounts' pending holds now: part of moneyHeld, not available to spend",
+  })
   moneyOnHold!: bigint;
 
   @Field(() => Int)
@@ -84,7 +114,9 @@ export class LedgerTotals {
 @ObjectType({ description: 'Why a request was refused' })
 export class LedgerRejection extends RefusalFields {}
 
-@ObjectType({ description: 'A money request under its caller key: pending, applied (with its entries) or rejected (with why)' })
+@ObjectType({
+  description: 'A money request under its caller key: pending, applied (with its entries) or rejected (with why)',
+})
 export class LedgerRequest {
   @Field(() => String)
   requestId!: string;
@@ -117,15 +149,23 @@ export class LedgerRequest {
   rejection!: LedgerRejection | null;
 }
 
-const printable = z.string().min(1).max(idLengthMax).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+const printable = z
+  .string()
+  .min(1)
+  .max(idLengthMax)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case code such as EUR');
-const timeRange = <T extends { from?: Date | undefined; to?: Date | undefined }>(range: T) => range.from === undefined || range.to === undefined || range.from < range.to;
+const timeRange = <T extends { from?: Date | undefined; to?: Date | undefined }>(range: T) =>
+  range.from === undefined || range.to === undefined || range.from < range.to;
 
 const entriesArgs = z
   .object({
     accountId: printable.optional(),
     reference: z.string().min(1).max(LifecycleLimits.referenceLengthMax).optional(),
-    kinds: z.array(z.enum(ENTRY_KINDS as [EntryKind, ...EntryKind[]])).max(ENTRY_KINDS.length).optional(),
+    kinds: z
+      .array(z.enum(ENTRY_KINDS as [EntryKind, ...EntryKind[]]))
+      .max(ENTRY_KINDS.length)
+      .optional(),
     currency: currency.optional(),
     from: z.date().optional(),
     to: z.date().optional(),
@@ -133,12 +173,18 @@ const entriesArgs = z
     after: z
       .string()
       .max(1_024)
-      .transform((cursor, ctx) => decodeEntriesCursor(cursor) ?? (ctx.addIssue({ code: 'custom', message: 'is not a cursor of this list' }), z.NEVER))
+      .transform(
+        (cursor, ctx) =>
+          decodeEntriesCursor(cursor) ??
+          (ctx.addIssue({ code: 'custom', message: 'is not a cursor of this list' }), z.NEVER),
+      )
       .optional(),
   })
   .refine(timeRange, { message: 'from must be before to', path: ['to'] });
 
-const totalsArgs = z.object({ currency, from: z.date().optional(), to: z.date().optional() }).refine(timeRange, { message: 'from must be before to', path: ['to'] });
+const totalsArgs = z
+  .object({ currency, from: z.date().optional(), to: z.date().optional() })
+  .refine(timeRange, { message: 'from must be before to', path: ['to'] });
 
 @Resolver()
 export class DashboardResolver {
@@ -148,7 +194,11 @@ export class DashboardResolver {
   @Allow(Rights.query)
   async ledgerEntries(
     @Arg('accountId', () => ID, { nullable: true }) accountId: string | null,
-    @Arg('reference', () => String, { nullable: true, description: "The moves' reference, exactly as sent (index-backed)" }) reference: string | null,
+    @Arg('reference', () => String, {
+      nullable: true,
+      description: "The moves' reference, exactly as sent (index-backed)",
+    })
+    reference: string | null,
     @Arg('kinds', () => [LedgerEntryKind], { nullable: true }) kinds: EntryKind[] | null,
     @Arg('currency', () => String, { nullable: true }) currency: string | null,
     @Arg('from', () => DateTime, { nullable: true }) from: Date | null,
@@ -162,7 +212,10 @@ export class DashboardResolver {
     return Object.assign(new LedgerEntryList(), { ...page, items: page.items.map(toLedgerEntry) });
   }
 
-  @Query(() => LedgerTotals, { description: 'Money held in a currency now, and its deposits, withdrawals and transfers with createdAt in [from, to)' })
+  @Query(() => LedgerTotals, {
+    description:
+      'Money held in a currency now, and its deposits, withdrawals and transfers with createdAt in [from, to)',
+  })
   @Allow(Rights.query)
   // A walk over the currency's journal and accounts: each use (each alias) takes a rate-limit token.
   @Extensions({ [rateLimitTokensEach]: 1 })
@@ -172,15 +225,32 @@ export class DashboardResolver {
     @Arg('to', () => DateTime, { nullable: true }) to: Date | null,
     @Ctx() ctx: LedgerRequestContext,
   ): Promise<LedgerTotals> {
-    const totals = await ctx.services.ledgerDashboard.totals(parseInput(totalsArgs, { currency: currencyCode, from, to }), readOptions(ctx));
+    const totals = await ctx.services.ledgerDashboard.totals(
+      parseInput(totalsArgs, { currency: currencyCode, from, to }),
+      readOptions(ctx),
+    );
     const flow = (value: { count: number; amount: bigint }) => Object.assign(new MoneyFlow(), value);
-    return Object.assign(new LedgerTotals(), { ...totals, deposits: flow(totals.deposits), withdrawals: flow(totals.withdrawals), transfers: flow(totals.transfers) });
+    return Object.assign(new LedgerTotals(), {
+      ...totals,
+      deposits: flow(totals.deposits),
+      withdrawals: flow(totals.withdrawals),
+      transfers: flow(totals.transfers),
+    });
   }
 
-  @Query(() => LedgerRequest, { nullable: true, description: 'A money request by its caller key, whatever its state; null when never seen' })
+  @Query(() => LedgerRequest, {
+    nullable: true,
+    description: 'A money request by its caller key, whatever its state; null when never seen',
+  })
   @Allow(Rights.query)
-  async ledgerRequest(@Arg('requestId', () => String) requestId: string, @Ctx() ctx: LedgerRequestContext): Promise<LedgerRequest | null> {
-    const view = await ctx.services.ledgerDashboard.request(parseInput(z.object({ requestId: printable }), { requestId }).requestId, readOptions(ctx));
+  async ledgerRequest(
+    @Arg('requestId', () => String) requestId: string,
+    @Ctx() ctx: LedgerRequestContext,
+  ): Promise<LedgerRequest | null> {
+    const view = await ctx.services.ledgerDashboard.request(
+      parseInput(z.object({ requestId: printable }), { requestId }).requestId,
+      readOptions(ctx),
+    );
     if (view === null) return null;
     return Object.assign(new LedgerRequest(), {
       ...view,

@@ -14,13 +14,22 @@ import { AuthorizeHoldInput, CaptureHoldInput, VoidHoldInput } from './inputs.ts
 
 @Resolver()
 export class HoldResolver {
-  @Mutation(() => AuthorizeHoldResult, { description: 'Reserves an amount of the available balance until captured, voided or expired' })
+  @Mutation(() => AuthorizeHoldResult, {
+    description: 'Reserves an amount of the available balance until captured, voided or expired',
+  })
   @Allow(Rights.moveMoney)
-  async authorizeHold(@Arg('input', () => AuthorizeHoldInput) input: AuthorizeHoldInput, @Ctx() ctx: LedgerRequestContext) {
-    return toAuthorizeHoldResult(await ctx.services.ledger.authorizeHold(parseInput(zodInputs.authorizeHoldInput, input)));
+  async authorizeHold(
+    @Arg('input', () => AuthorizeHoldInput) input: AuthorizeHoldInput,
+    @Ctx() ctx: LedgerRequestContext,
+  ) {
+    return toAuthorizeHoldResult(
+      await ctx.services.ledger.authorizeHold(parseInput(zodInputs.authorizeHoldInput, input)),
+    );
   }
 
-  @Mutation(() => CaptureHoldResult, { description: 'Captures all or part of a pending hold (once); the rest is released in the same transaction' })
+  @Mutation(() => CaptureHoldResult, {
+    description: 'Captures all or part of a pending hold (once); the rest is released in the same transaction',
+  })
   @Allow(Rights.moveMoney)
   async captureHold(@Arg('input', () => CaptureHoldInput) input: CaptureHoldInput, @Ctx() ctx: LedgerRequestContext) {
     const result = await ctx.services.ledger.captureHold(parseInput(zodInputs.captureHoldInput, input));
@@ -50,7 +59,9 @@ export class HoldResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: LedgerRequestContext,
   ): Promise<HoldPage> {
-    const page = await ctx.services.ledger.listHolds(parseInput(zodInputs.holdsPageInput, { accountId, status, first, after }));
+    const page = await ctx.services.ledger.listHolds(
+      parseInput(zodInputs.holdsPageInput, { accountId, status, first, after }),
+    );
     return Object.assign(new HoldPage(), { ...page, items: page.items.map(toHold) });
   }
 }

@@ -10,11 +10,39 @@ import { pageSizeMax, submitMovesMax } from '../limits.ts';
 import type { Page } from '../queries.ts';
 import type { LedgerEntry as ServiceEntry } from '../results.ts';
 import type { LedgerService } from '../service.ts';
-import { CloseAccountInput, DepositInput, OpenAccountInput, ReverseMoveInput, SubmitMovesInput, TransferInput, WithdrawInput } from './inputs.ts';
-import { CloseAccountResult, ReverseMoveResult, toCloseAccountResult, toReverseMoveResult } from './lifecycleResults.ts';
+import {
+  CloseAccountInput,
+  DepositInput,
+  OpenAccountInput,
+  ReverseMoveInput,
+  SubmitMovesInput,
+  TransferInput,
+  WithdrawInput,
+} from './inputs.ts';
+import {
+  CloseAccountResult,
+  ReverseMoveResult,
+  toCloseAccountResult,
+  toReverseMoveResult,
+} from './lifecycleResults.ts';
 import { DepositResult, OpenAccountResult, SubmitMovesResult, TransferResult, WithdrawResult } from './results.ts';
-import { toDepositResult, toOpenAccountResult, toSubmitMovesResult, toTransferResult, toWithdrawResult } from './toGraphql.ts';
-import { Account, AccountPage, BalanceHistoryPage, BalancePoint, LedgerEntry, LedgerEntryPage, toAccount, toLedgerEntry } from './types.ts';
+import {
+  toDepositResult,
+  toOpenAccountResult,
+  toSubmitMovesResult,
+  toTransferResult,
+  toWithdrawResult,
+} from './toGraphql.ts';
+import {
+  Account,
+  AccountPage,
+  BalanceHistoryPage,
+  BalancePoint,
+  LedgerEntry,
+  LedgerEntryPage,
+  toAccount,
+  toLedgerEntry,
+} from './types.ts';
 import { DateTime, JSONScalar, SafeInt } from '../../graphql/scalars.ts';
 import { present } from '../../lib/assert.ts';
 
@@ -55,7 +83,9 @@ export class LedgerResolver {
     return toTransferResult(await ledger(ctx).transfer(parseInput(zodInputs.transferInput, input)));
   }
 
-  @Mutation(() => SubmitMovesResult, { description: `Up to ${submitMovesMax} moves in one transaction, one result each, in order` })
+  @Mutation(() => SubmitMovesResult, {
+    description: `Up to ${submitMovesMax} moves in one transaction, one result each, in order`,
+  })
   @Allow(Rights.moveMoney)
   @Extensions({ [rateLimitTokensFrom]: 'input.moves' })
   async submitMoves(@Arg('input', () => SubmitMovesInput) input: SubmitMovesInput, @Ctx() ctx: LedgerRequestContext) {
@@ -66,7 +96,8 @@ export class LedgerResolver {
   }
 
   @Mutation(() => ReverseMoveResult, {
-    description: 'Reverses all or part of a deposit or transfer under its own requestId, never past what is left of it (amount absent: all that is left)',
+    description:
+      'Reverses all or part of a deposit or transfer under its own requestId, never past what is left of it (amount absent: all that is left)',
   })
   @Allow(Rights.moveMoney)
   async reverseMove(@Arg('input', () => ReverseMoveInput) input: ReverseMoveInput, @Ctx() ctx: LedgerRequestContext) {
@@ -74,19 +105,28 @@ export class LedgerResolver {
   }
 
   @Mutation(() => CloseAccountResult, {
-    description: 'Moves the whole balance to transferBalanceTo and closes the account, in one transaction; no move applies to it afterwards',
+    description:
+      'Moves the whole balance to transferBalanceTo and closes the account, in one transaction; no move applies to it afterwards',
   })
   @Allow(Rights.moveMoney)
-  async closeAccount(@Arg('input', () => CloseAccountInput) input: CloseAccountInput, @Ctx() ctx: LedgerRequestContext) {
+  async closeAccount(
+    @Arg('input', () => CloseAccountInput) input: CloseAccountInput,
+    @Ctx() ctx: LedgerRequestContext,
+  ) {
     return toCloseAccountResult(await ledger(ctx).closeAccount(parseInput(zodInputs.closeAccountInput, input)));
   }
 
   @Query(() => SafeInt, {
     nullable: true,
-    description: "An account's balance as of `at` (Account.balanceAt as a root field, for the SDK); null when there is no such account",
+    description:
+      "An account's balance as of `at` (Account.balanceAt as a root field, for the SDK); null when there is no such account",
   })
   @Allow(Rights.query)
-  async balanceAt(@Arg('accountId', () => ID) accountId: string, @Arg('at', () => DateTime) at: Date, @Ctx() ctx: LedgerRequestContext): Promise<number | null> {
+  async balanceAt(
+    @Arg('accountId', () => ID) accountId: string,
+    @Arg('at', () => DateTime) at: Date,
+    @Ctx() ctx: LedgerRequestContext,
+  ): Promise<number | null> {
     const id = parseInput(zodInputs.accountIdQuery, { id: accountId }).id;
     if ((await ctx.loaders.accountById.load(id)) === null) return null;
     return ledger(ctx).balanceAt(id, at);
@@ -103,8 +143,12 @@ export class LedgerResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: LedgerRequestContext,
   ): Promise<BalanceHistoryPage> {
-    const page = await ledger(ctx).balanceHistory(parseInput(zodInputs.balanceHistoryInput, { accountId, at, first, after }));
-    const items = page.items.map((point) => Object.assign(new BalancePoint(), { ...point, entry: toLedgerEntry(point.entry) }));
+    const page = await ledger(ctx).balanceHistory(
+      parseInput(zodInputs.balanceHistoryInput, { accountId, at, first, after }),
+    );
+    const items = page.items.map((point) =>
+      Object.assign(new BalancePoint(), { ...point, entry: toLedgerEntry(point.entry) }),
+    );
     return Object.assign(new BalanceHistoryPage(), { ...page, items });
   }
 
@@ -130,7 +174,10 @@ export class LedgerResolver {
 
   @Query(() => LedgerEntry, { nullable: true, description: "The entry a request wrote; a transfer's debit leg" })
   @Allow(Rights.query)
-  async ledgerEntry(@Arg('requestId', () => String) requestId: string, @Ctx() ctx: LedgerRequestContext): Promise<LedgerEntry | null> {
+  async ledgerEntry(
+    @Arg('requestId', () => String) requestId: string,
+    @Ctx() ctx: LedgerRequestContext,
+  ): Promise<LedgerEntry | null> {
     const entry = await ledger(ctx).entryByRequest(parseInput(zodInputs.ledgerEntryInput, { requestId }).requestId);
     return entry === null ? null : toLedgerEntry(entry);
   }
@@ -145,13 +192,20 @@ export class AccountFieldsResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: LedgerRequestContext,
   ): Promise<LedgerEntryPage> {
-    return entryPage(await ledger(ctx).listEntries(parseInput(zodInputs.entriesPageInput, { accountId: account.id, first, after })));
+    return entryPage(
+      await ledger(ctx).listEntries(parseInput(zodInputs.entriesPageInput, { accountId: account.id, first, after })),
+    );
   }
 
   @FieldResolver(() => SafeInt, {
-    description: "The balance as of `at`: right after the account's last decision committed at or before it, on the database clock (0 before its first)",
+    description:
+      "The balance as of `at`: right after the account's last decision committed at or before it, on the database clock (0 before its first)",
   })
-  async balanceAt(@Root() account: Account, @Arg('at', () => DateTime) at: Date, @Ctx() ctx: LedgerRequestContext): Promise<number> {
+  async balanceAt(
+    @Root() account: Account,
+    @Arg('at', () => DateTime) at: Date,
+    @Ctx() ctx: LedgerRequestContext,
+  ): Promise<number> {
     return ledger(ctx).balanceAt(account.id, at);
   }
 }
@@ -168,13 +222,21 @@ export class LedgerEntryFieldsResolver {
     return entry.counterpartyAccountId === null ? null : loadAccount(ctx, entry.counterpartyAccountId);
   }
 
-  @FieldResolver(() => JSONScalar, { nullable: true, description: "The move's metadata, as sent (stored once, with its request)" })
+  @FieldResolver(() => JSONScalar, {
+    nullable: true,
+    description: "The move's metadata, as sent (stored once, with its request)",
+  })
   async metadata(@Root() entry: LedgerEntry, @Ctx() ctx: LedgerRequestContext): Promise<unknown> {
-    const text = entry.metadata !== undefined ? entry.metadata : (await ctx.loaders.moveAnnotations.load(entry.requestId)).metadata;
+    const text =
+      entry.metadata !== undefined
+        ? entry.metadata
+        : (await ctx.loaders.moveAnnotations.load(entry.requestId)).metadata;
     return text === null ? null : JSON.parse(text);
   }
 
-  @FieldResolver(() => SafeInt, { description: "On a deposit's or transfer's entries: the total its reversals took back so far (0 otherwise)" })
+  @FieldResolver(() => SafeInt, {
+    description: "On a deposit's or transfer's entries: the total its reversals took back so far (0 otherwise)",
+  })
   async reversedAmount(@Root() entry: LedgerEntry, @Ctx() ctx: LedgerRequestContext): Promise<number> {
     if (entry.kind !== 'deposit' && entry.kind !== 'transferOut' && entry.kind !== 'transferIn') return 0;
     return (await ctx.loaders.moveAnnotations.load(entry.requestId)).reversedAmount;
@@ -183,6 +245,9 @@ export class LedgerEntryFieldsResolver {
 
 /** Through the request's loader, so a page of entries costs one accounts query, not one per entry. */
 async function loadAccount(ctx: LedgerRequestContext, accountId: string): Promise<Account> {
-  const snapshot = present(await ctx.loaders.accountById.load(accountId), () => `an entry names the missing account ${accountId}`);
+  const snapshot = present(
+    await ctx.loaders.accountById.load(accountId),
+    () => `an entry names the missing account ${accountId}`,
+  );
   return toAccount(snapshot);
 }

@@ -10,13 +10,23 @@ import { afterCursor, attached, subscriptionOwner } from '../../graphql/subscrip
 import type { AccountBalanceChangedEvent, HoldChangedEvent, LedgerEntryAddedEvent, LedgerFeeds } from '../events.ts';
 import { accountsPerSubscriptionMax, idLengthMax } from '../limits.ts';
 import type { LedgerRequestContext } from './context.ts';
-import { AccountBalanceEventResult, HoldEventResult, LedgerEntryEventResult, toAccountBalanceEventResult, toHoldEventResult, toLedgerEntryEventResult } from './eventTypes.ts';
+import {
+  AccountBalanceEventResult,
+  HoldEventResult,
+  LedgerEntryEventResult,
+  toAccountBalanceEventResult,
+  toHoldEventResult,
+  toLedgerEntryEventResult,
+} from './eventTypes.ts';
 
 const accountId = z.string().min(1).max(idLengthMax);
 
 const ledgerEntryArgs = z.object({ accountId: accountId.optional(), after: afterCursor });
 
-const accountBalanceArgs = z.object({ accountIds: z.array(accountId).min(1).max(accountsPerSubscriptionMax), after: afterCursor });
+const accountBalanceArgs = z.object({
+  accountIds: z.array(accountId).min(1).max(accountsPerSubscriptionMax),
+  after: afterCursor,
+});
 
 /** The app's live feeds (src/app/liveFeeds.ts); a subscription refuses when this process does not run them. */
 function runningFeeds(context: LedgerRequestContext): LedgerFeeds {
@@ -25,13 +35,19 @@ function runningFeeds(context: LedgerRequestContext): LedgerFeeds {
   return feeds;
 }
 
-function subscribeLedgerEntries({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
+function subscribeLedgerEntries({
+  args,
+  context,
+}: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
   const { accountId: id, after } = parseInput(ledgerEntryArgs, args);
   const matches = (event: LedgerEntryAddedEvent) => id === undefined || event.accountId === id;
   return attached(runningFeeds(context).ledgerEntries.subscribe(matches, after ?? null, subscriptionOwner(context)));
 }
 
-function subscribeAccountBalances({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
+function subscribeAccountBalances({
+  args,
+  context,
+}: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
   const { accountIds, after } = parseInput(accountBalanceArgs, args);
   const wanted = new Set(accountIds);
   const matches = (event: AccountBalanceChangedEvent) => wanted.has(event.accountId);
@@ -40,7 +56,10 @@ function subscribeAccountBalances({ args, context }: SubscribeResolverData<unkno
 
 const holdArgs = z.object({ accountId, after: afterCursor });
 
-function subscribeHolds({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
+function subscribeHolds({
+  args,
+  context,
+}: SubscribeResolverData<unknown, Record<string, unknown>, LedgerRequestContext>) {
   const { accountId: id, after } = parseInput(holdArgs, args);
   const matches = (event: HoldChangedEvent) => event.accountId === id;
   return attached(runningFeeds(context).holds.subscribe(matches, after ?? null, subscriptionOwner(context)));
@@ -50,7 +69,8 @@ function subscribeHolds({ args, context }: SubscribeResolverData<unknown, Record
 export class LedgerSubscriptionResolver {
   @Subscription(() => HoldEventResult, {
     subscribe: subscribeHolds,
-    description: "Every authorization and resolution (capture, void, expiry) of one account's holds, in order per hold; `after` resumes from a cursor",
+    description:
+      "Every authorization and resolution (capture, void, expiry) of one account's holds, in order per hold; `after` resumes from a cursor",
   })
   @Allow(Rights.subscribe)
   holdChanged(
@@ -63,7 +83,8 @@ export class LedgerSubscriptionResolver {
 
   @Subscription(() => LedgerEntryEventResult, {
     subscribe: subscribeLedgerEntries,
-    description: 'Every journal entry written (of one account, or of all), in version order per account; `after` resumes from a cursor',
+    description:
+      'Every journal entry written (of one account, or of all), in version order per account; `after` resumes from a cursor',
   })
   @Allow(Rights.subscribe)
   ledgerEntryAdded(

@@ -6,12 +6,20 @@ import { Allow, Rights } from '../../graphql/auth/index.ts';
 import { SafeInt } from '../../graphql/scalars.ts';
 import type { LedgerRequestContext } from './context.ts';
 
-@ObjectType({ description: 'How many times one ledger mutation answered one union member, in this API process since it started' })
+@ObjectType({
+  description: 'How many times one ledger mutation answered one union member, in this API process since it started',
+})
 export class MoveOutcomeCount {
-  @Field(() => String, { description: 'The mutation (deposit, withdraw, transfer, authorizeHold, ...); a batch counts each of its moves under its own kind, and itself as submitMoves' })
+  @Field(() => String, {
+    description:
+      'The mutation (deposit, withdraw, transfer, authorizeHold, ...); a batch counts each of its moves under its own kind, and itself as submitMoves',
+  })
   operation!: string;
 
-  @Field(() => String, { description: 'The union member it answered: WithdrawSuccess, InsufficientFunds, DuplicateReplayed, OutcomeUnknown, ...' })
+  @Field(() => String, {
+    description:
+      'The union member it answered: WithdrawSuccess, InsufficientFunds, DuplicateReplayed, OutcomeUnknown, ...',
+  })
   outcome!: string;
 
   @Field(() => SafeInt, { description: 'Answers counted (ledger_outcomes_total{op,outcome})' })
@@ -26,11 +34,14 @@ function memberName(kind: string): string {
 @Resolver()
 export class MoveOutcomesResolver {
   @Query(() => [MoveOutcomeCount], {
-    description: 'The answers this API process gave to ledger mutations since it started, by operation and result (another process counts its own)',
+    description:
+      'The answers this API process gave to ledger mutations since it started, by operation and result (another process counts its own)',
   })
   @Allow(Rights.query)
   async moveOutcomes(@Ctx() ctx: LedgerRequestContext): Promise<MoveOutcomeCount[]> {
     const counts = await ctx.services.ledger.outcomeCounts();
-    return counts.map(({ op, outcome, count }) => Object.assign(new MoveOutcomeCount(), { operation: op, outcome: memberName(outcome), count }));
+    return counts.map(({ op, outcome, count }) =>
+      Object.assign(new MoveOutcomeCount(), { operation: op, outcome: memberName(outcome), count }),
+    );
   }
 }

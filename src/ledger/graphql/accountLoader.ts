@@ -6,13 +6,23 @@ import { accountsByIds, type MoveAnnotations, moveAnnotations } from '../queries
 import type { AccountSnapshot } from '../results.ts';
 
 /** Accounts by id, batched per request: a page of entries with their accounts is one query. */
-export function accountLoader(db: Db, readSession: () => ClientSession | undefined = () => undefined): DataLoader<string, AccountSnapshot | null> {
+export function accountLoader(
+  db: Db,
+  readSession: () => ClientSession | undefined = () => undefined,
+): DataLoader<string, AccountSnapshot | null> {
   const collections = reportingCollections(db);
-  return new DataLoader((ids: readonly string[]) => accountsByIds(collections, ids, readSession()), { maxBatchSize: pageSizeMax });
+  return new DataLoader((ids: readonly string[]) => accountsByIds(collections, ids, readSession()), {
+    maxBatchSize: pageSizeMax,
+  });
 }
 
 /** The metadata and reversed total of moves by requestId, batched per request (a page of entries: one query). */
-export function moveAnnotationsLoader(db: Db, readSession: () => ClientSession | undefined = () => undefined): DataLoader<string, MoveAnnotations> {
+export function moveAnnotationsLoader(
+  db: Db,
+  readSession: () => ClientSession | undefined = () => undefined,
+): DataLoader<string, MoveAnnotations> {
   const collections = reportingCollections(db);
-  return new DataLoader((ids: readonly string[]) => moveAnnotations(collections, ids, readSession()), { maxBatchSize: pageSizeMax });
+  return new DataLoader((ids: readonly string[]) => moveAnnotations(collections, ids, readSession()), {
+    maxBatchSize: pageSizeMax,
+  });
 }

@@ -7,18 +7,27 @@ import type { AccountBalanceChangedEvent, HoldChangedEvent, LedgerEntryAddedEven
 import { HoldStatus } from './holdTypes.ts';
 import { LedgerEntryFields } from './types.ts';
 
-@ObjectType({ description: 'A journal entry was written (entries are immutable: one event each), in version order per account' })
+@ObjectType({
+  description: 'A journal entry was written (entries are immutable: one event each), in version order per account',
+})
 export class LedgerEntryAdded extends LedgerEntryFields {
-  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
+  @Field(() => String, {
+    description: 'Opaque; pass it as `after` to resume right after this event, on any API process',
+  })
   cursor!: string;
 
   @Field(() => ID)
   entryId!: string;
 }
 
-@ObjectType({ description: "An account's balance changed: the balance and version that one write left, in version order per account" })
+@ObjectType({
+  description:
+    "An account's balance changed: the balance and version that one write left, in version order per account",
+})
 export class AccountBalanceChanged {
-  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
+  @Field(() => String, {
+    description: 'Opaque; pass it as `after` to resume right after this event, on any API process',
+  })
   cursor!: string;
 
   @Field(() => ID)
@@ -34,9 +43,14 @@ export class AccountBalanceChanged {
   at!: Date;
 }
 
-@ObjectType({ description: 'A hold was authorized (PENDING) or resolved (CAPTURED, VOIDED, EXPIRED): one event per transition, in order per hold' })
+@ObjectType({
+  description:
+    'A hold was authorized (PENDING) or resolved (CAPTURED, VOIDED, EXPIRED): one event per transition, in order per hold',
+})
 export class HoldChanged {
-  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
+  @Field(() => String, {
+    description: 'Opaque; pass it as `after` to resume right after this event, on any API process',
+  })
   cursor!: string;
 
   @Field(() => ID)
@@ -83,7 +97,9 @@ export function toLedgerEntryEventResult(item: FeedItem<LedgerEntryAddedEvent>):
   return Object.assign(new LedgerEntryAdded(), { cursor: item.cursor, ...item.data });
 }
 
-export function toAccountBalanceEventResult(item: FeedItem<AccountBalanceChangedEvent>): AccountBalanceChanged | ResyncRequired {
+export function toAccountBalanceEventResult(
+  item: FeedItem<AccountBalanceChangedEvent>,
+): AccountBalanceChanged | ResyncRequired {
   if (item.kind === 'resync') return toResyncRequired(item);
   return Object.assign(new AccountBalanceChanged(), { cursor: item.cursor, ...item.data });
 }

@@ -4,7 +4,15 @@ import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } fr
 import { SafeInt } from '../../graphql/scalars.ts';
 import type { HoldStatusName } from '../results.ts';
 import { Hold, HoldStatus } from './holdTypes.ts';
-import { AccountClosed, AccountNotFound, BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds, OutcomeUnknown, RequestInProgress } from './results.ts';
+import {
+  AccountClosed,
+  AccountNotFound,
+  BalanceLimitExceeded,
+  CurrencyMismatch,
+  InsufficientFunds,
+  OutcomeUnknown,
+  RequestInProgress,
+} from './results.ts';
 import { Account, LedgerEntry } from './types.ts';
 
 const asDecided = 'as this decision left it (the same on every replay)';
@@ -18,12 +26,17 @@ export class AuthorizeHoldSuccess {
   account!: Account;
 }
 
-@ObjectType({ description: 'Captured: the amount left the account (a withdrawal, or a transfer with toAccountId) and the rest of the hold was released' })
+@ObjectType({
+  description:
+    'Captured: the amount left the account (a withdrawal, or a transfer with toAccountId) and the rest of the hold was released',
+})
 export class CaptureHoldSuccess {
   @Field(() => Hold, { description: `The hold ${asDecided}` })
   hold!: Hold;
 
-  @Field(() => LedgerEntry, { description: "The debit: a withdrawal (paid out like any other) or a transfer's out leg" })
+  @Field(() => LedgerEntry, {
+    description: "The debit: a withdrawal (paid out like any other) or a transfer's out leg",
+  })
   entry!: LedgerEntry;
 
   @Field(() => LedgerEntry, { nullable: true, description: "A transfer's in leg; null for a withdrawal" })
@@ -45,7 +58,10 @@ export class VoidHoldSuccess {
   account!: Account;
 }
 
-@ObjectType({ description: 'The hold was already captured, voided or expired (its final status); nothing changed and nothing was recorded' })
+@ObjectType({
+  description:
+    'The hold was already captured, voided or expired (its final status); nothing changed and nothing was recorded',
+})
 export class HoldNotPending {
   @Field(() => ID)
   holdId!: string;
@@ -76,7 +92,17 @@ registerReplayableOutcome(AuthorizeHoldSuccess, CaptureHoldSuccess, VoidHoldSucc
 
 export const AuthorizeHoldResult = createUnionType({
   name: 'AuthorizeHoldResult',
-  types: () => [AuthorizeHoldSuccess, InsufficientFunds, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, AccountClosed, RequestInProgress, OutcomeUnknown] as const,
+  types: () =>
+    [
+      AuthorizeHoldSuccess,
+      InsufficientFunds,
+      DuplicateReplayed,
+      IdempotencyKeyReused,
+      AccountNotFound,
+      AccountClosed,
+      RequestInProgress,
+      OutcomeUnknown,
+    ] as const,
 });
 export const CaptureHoldResult = createUnionType({
   name: 'CaptureHoldResult',
@@ -98,5 +124,14 @@ export const CaptureHoldResult = createUnionType({
 });
 export const VoidHoldResult = createUnionType({
   name: 'VoidHoldResult',
-  types: () => [VoidHoldSuccess, HoldNotPending, HoldNotFound, DuplicateReplayed, IdempotencyKeyReused, RequestInProgress, OutcomeUnknown] as const,
+  types: () =>
+    [
+      VoidHoldSuccess,
+      HoldNotPending,
+      HoldNotFound,
+      DuplicateReplayed,
+      IdempotencyKeyReused,
+      RequestInProgress,
+      OutcomeUnknown,
+    ] as const,
 });

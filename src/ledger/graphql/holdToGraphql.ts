@@ -1,10 +1,23 @@
 // Hold results → GraphQL union members, one mapper per union, exhaustive by the compiler (as toGraphql.ts).
 import { DuplicateReplayed } from '../../graphql/results/index.ts';
 import type * as R from '../results.ts';
-import { AuthorizeHoldSuccess, CaptureExceedsHold, CaptureHoldSuccess, HoldNotFound, HoldNotPending, VoidHoldSuccess } from './holdResults.ts';
+import {
+  AuthorizeHoldSuccess,
+  CaptureExceedsHold,
+  CaptureHoldSuccess,
+  HoldNotFound,
+  HoldNotPending,
+  VoidHoldSuccess,
+} from './holdResults.ts';
 import { toHold } from './holdTypes.ts';
 import type { BalanceLimitExceeded, CurrencyMismatch, InsufficientFunds } from './results.ts';
-import { balanceLimitExceeded, currencyMismatch, insufficientFunds, keyedRequestMember, type KeyedRequestMember } from './toGraphql.ts';
+import {
+  balanceLimitExceeded,
+  currencyMismatch,
+  insufficientFunds,
+  keyedRequestMember,
+  type KeyedRequestMember,
+} from './toGraphql.ts';
 import { toAccount, toLedgerEntry } from './types.ts';
 
 function authorizeHoldSuccess(result: R.AuthorizeHoldSuccess): AuthorizeHoldSuccess {
@@ -33,7 +46,9 @@ function holdNotFound(result: R.HoldNotFound): HoldNotFound {
   return Object.assign(new HoldNotFound(), { holdId: result.holdId });
 }
 
-function holdOutcome(result: R.HoldOutcomeResult): AuthorizeHoldSuccess | CaptureHoldSuccess | VoidHoldSuccess | InsufficientFunds {
+function holdOutcome(
+  result: R.HoldOutcomeResult,
+): AuthorizeHoldSuccess | CaptureHoldSuccess | VoidHoldSuccess | InsufficientFunds {
   switch (result.kind) {
     case 'authorizeHoldSuccess':
       return authorizeHoldSuccess(result);
@@ -47,10 +62,16 @@ function holdOutcome(result: R.HoldOutcomeResult): AuthorizeHoldSuccess | Captur
 }
 
 function replayed(result: R.HoldReplayed): DuplicateReplayed {
-  return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original: holdOutcome(result.original) });
+  return Object.assign(new DuplicateReplayed(), {
+    requestId: result.requestId,
+    firstSeenAt: result.firstSeenAt,
+    original: holdOutcome(result.original),
+  });
 }
 
-export function toAuthorizeHoldResult(result: R.AuthorizeHoldResult): AuthorizeHoldSuccess | InsufficientFunds | DuplicateReplayed | KeyedRequestMember {
+export function toAuthorizeHoldResult(
+  result: R.AuthorizeHoldResult,
+): AuthorizeHoldSuccess | InsufficientFunds | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'authorizeHoldSuccess':
       return authorizeHoldSuccess(result);
@@ -69,14 +90,26 @@ export function toAuthorizeHoldResult(result: R.AuthorizeHoldResult): AuthorizeH
 
 export function toCaptureHoldResult(
   result: R.CaptureHoldResult,
-): CaptureHoldSuccess | HoldNotPending | CaptureExceedsHold | HoldNotFound | CurrencyMismatch | BalanceLimitExceeded | DuplicateReplayed | KeyedRequestMember {
+):
+  | CaptureHoldSuccess
+  | HoldNotPending
+  | CaptureExceedsHold
+  | HoldNotFound
+  | CurrencyMismatch
+  | BalanceLimitExceeded
+  | DuplicateReplayed
+  | KeyedRequestMember {
   switch (result.kind) {
     case 'captureHoldSuccess':
       return captureHoldSuccess(result);
     case 'holdNotPending':
       return holdNotPending(result);
     case 'captureExceedsHold':
-      return Object.assign(new CaptureExceedsHold(), { holdId: result.holdId, holdAmount: result.holdAmount, amount: result.amount });
+      return Object.assign(new CaptureExceedsHold(), {
+        holdId: result.holdId,
+        holdAmount: result.holdAmount,
+        amount: result.amount,
+      });
     case 'holdNotFound':
       return holdNotFound(result);
     case 'currencyMismatch':
@@ -94,7 +127,9 @@ export function toCaptureHoldResult(
   }
 }
 
-export function toVoidHoldResult(result: R.VoidHoldResult): VoidHoldSuccess | HoldNotPending | HoldNotFound | DuplicateReplayed | KeyedRequestMember {
+export function toVoidHoldResult(
+  result: R.VoidHoldResult,
+): VoidHoldSuccess | HoldNotPending | HoldNotFound | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'voidHoldSuccess':
       return voidHoldSuccess(result);

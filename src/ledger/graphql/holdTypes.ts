@@ -12,10 +12,13 @@ export const HoldStatus = Object.freeze({
 
 registerEnumType(HoldStatus, {
   name: 'HoldStatus',
-  description: 'PENDING until captured, voided or past expiresAt (then EXPIRED, on the database clock, even before the sweeper released it)',
+  description:
+    'PENDING until captured, voided or past expiresAt (then EXPIRED, on the database clock, even before the sweeper released it)',
 });
 
-@ObjectType({ description: 'An amount reserved on an account: pending until captured (all or part), voided or expired' })
+@ObjectType({
+  description: 'An amount reserved on an account: pending until captured (all or part), voided or expired',
+})
 export class Hold {
   @Field(() => ID)
   id!: string;

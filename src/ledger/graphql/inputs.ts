@@ -34,7 +34,9 @@ abstract class AccountMovementInput extends AnnotatedInput {
   @Field(() => String)
   accountId!: string;
 
-  @Field(() => SafeInt, { description: 'Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string' })
+  @Field(() => SafeInt, {
+    description: 'Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string',
+  })
   amount!: number;
 
   @Field(() => String, { description: requestIdDescription })
@@ -55,7 +57,9 @@ export class TransferInput extends AnnotatedInput {
   @Field(() => String)
   toAccountId!: string;
 
-  @Field(() => SafeInt, { description: 'Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string' })
+  @Field(() => SafeInt, {
+    description: 'Positive integer minor units (500 is 5.00 EUR), at most 2^53-1; a number, not a string',
+  })
   amount!: number;
 
   @Field(() => String, { description: requestIdDescription })
@@ -102,7 +106,9 @@ export class AuthorizeHoldInput extends AnnotatedInput {
   @Field(() => String)
   accountId!: string;
 
-  @Field(() => SafeInt, { description: 'Positive integer minor units; the available balance (balance - held) must cover it' })
+  @Field(() => SafeInt, {
+    description: 'Positive integer minor units; the available balance (balance - held) must cover it',
+  })
   amount!: number;
 
   @Field(() => Int, { description: "Seconds until the hold expires, on the database server's clock" })
@@ -117,10 +123,16 @@ export class CaptureHoldInput extends AnnotatedInput {
   @Field(() => String)
   holdId!: string;
 
-  @Field(() => SafeInt, { nullable: true, description: 'At most the hold; absent: the whole hold. The rest is released' })
+  @Field(() => SafeInt, {
+    nullable: true,
+    description: 'At most the hold; absent: the whole hold. The rest is released',
+  })
   amount?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Credit this account (a transfer); absent: paid out as a withdrawal' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Credit this account (a transfer); absent: paid out as a withdrawal',
+  })
   toAccountId?: string | null;
 }
 
@@ -141,7 +153,10 @@ export class ReverseMoveInput {
   @Field(() => String, { description: 'The requestId of the deposit or transfer to reverse' })
   originalRequestId!: string;
 
-  @Field(() => SafeInt, { nullable: true, description: 'Positive integer minor units; absent: all that is left to reverse of the original' })
+  @Field(() => SafeInt, {
+    nullable: true,
+    description: 'Positive integer minor units; absent: all that is left to reverse of the original',
+  })
   amount?: number | null;
 }
 
@@ -153,6 +168,8 @@ export class CloseAccountInput {
   @Field(() => String, { description: 'The account to close: it must hold no pending hold' })
   accountId!: string;
 
-  @Field(() => String, { description: 'An open account of the same currency that receives the whole balance, in the same transaction' })
+  @Field(() => String, {
+    description: 'An open account of the same currency that receives the whole balance, in the same transaction',
+  })
   transferBalanceTo!: string;
 }

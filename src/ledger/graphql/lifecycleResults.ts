@@ -4,7 +4,14 @@ import { createUnionType, Field, ID, ObjectType } from 'type-graphql';
 import { DuplicateReplayed, IdempotencyKeyReused, registerReplayableOutcome } from '../../graphql/results/index.ts';
 import { SafeInt } from '../../graphql/scalars.ts';
 import type * as R from '../results.ts';
-import { AccountClosed, AccountNotFound, CurrencyMismatch, InsufficientFunds, OutcomeUnknown, RequestInProgress } from './results.ts';
+import {
+  AccountClosed,
+  AccountNotFound,
+  CurrencyMismatch,
+  InsufficientFunds,
+  OutcomeUnknown,
+  RequestInProgress,
+} from './results.ts';
 import { currencyMismatch, insufficientFunds, keyedRequestMember } from './toGraphql.ts';
 import { Account, LedgerEntry, toAccount, toLedgerEntry } from './types.ts';
 
@@ -19,19 +26,29 @@ export class ReverseMoveSuccess {
   @Field(() => SafeInt, { description: 'What the original moved' })
   originalAmount!: number;
 
-  @Field(() => SafeInt, { description: "The original's total reversed, this reversal included; never above originalAmount" })
+  @Field(() => SafeInt, {
+    description: "The original's total reversed, this reversal included; never above originalAmount",
+  })
   reversedAmount!: number;
 
-  @Field(() => LedgerEntry, { description: "Out of the account the original credited (depositReversal, or a transfer reversal's transferOut)" })
+  @Field(() => LedgerEntry, {
+    description: "Out of the account the original credited (depositReversal, or a transfer reversal's transferOut)",
+  })
   entry!: LedgerEntry;
 
-  @Field(() => LedgerEntry, { nullable: true, description: "Into the account the original debited (a transfer's reversal only)" })
+  @Field(() => LedgerEntry, {
+    nullable: true,
+    description: "Into the account the original debited (a transfer's reversal only)",
+  })
   creditEntry!: LedgerEntry | null;
 
   @Field(() => Account, { description: 'The account the money left, right after the reversal' })
   account!: Account;
 
-  @Field(() => Account, { nullable: true, description: "The account the money returned to (a transfer's reversal only), right after it" })
+  @Field(() => Account, {
+    nullable: true,
+    description: "The account the money returned to (a transfer's reversal only), right after it",
+  })
   toAccount!: Account | null;
 }
 
@@ -41,7 +58,10 @@ export class MoveNotFound {
   requestId!: string;
 }
 
-@ObjectType({ description: 'The original is not a deposit or transfer that moved money; `detail` says what to do instead. Nothing was recorded' })
+@ObjectType({
+  description:
+    'The original is not a deposit or transfer that moved money; `detail` says what to do instead. Nothing was recorded',
+})
 export class NotReversible {
   @Field(() => String)
   originalRequestId!: string;
@@ -53,7 +73,10 @@ export class NotReversible {
   detail!: string;
 }
 
-@ObjectType({ description: 'The reversal would take back more than the original moved, counting every earlier reversal of it. Nothing was recorded' })
+@ObjectType({
+  description:
+    'The reversal would take back more than the original moved, counting every earlier reversal of it. Nothing was recorded',
+})
 export class ReversalExceedsOriginal {
   @Field(() => String)
   originalRequestId!: string;
@@ -77,7 +100,9 @@ export class AccountHasHolds {
   held!: number;
 }
 
-@ObjectType({ description: 'The account is CLOSED with balance 0; its whole balance went to transferredTo in the same transaction' })
+@ObjectType({
+  description: 'The account is CLOSED with balance 0; its whole balance went to transferredTo in the same transaction',
+})
 export class CloseAccountSuccess {
   @Field(() => Account, { description: 'The closed account, right after the close' })
   account!: Account;
@@ -88,10 +113,16 @@ export class CloseAccountSuccess {
   @Field(() => Account, { description: 'The receiving account right after the close' })
   transferredTo!: Account;
 
-  @Field(() => LedgerEntry, { nullable: true, description: "The closed account's transferOut; null when there was nothing to move" })
+  @Field(() => LedgerEntry, {
+    nullable: true,
+    description: "The closed account's transferOut; null when there was nothing to move",
+  })
   debitEntry!: LedgerEntry | null;
 
-  @Field(() => LedgerEntry, { nullable: true, description: "transferBalanceTo's transferIn; null when there was nothing to move" })
+  @Field(() => LedgerEntry, {
+    nullable: true,
+    description: "transferBalanceTo's transferIn; null when there was nothing to move",
+  })
   creditEntry!: LedgerEntry | null;
 }
 
@@ -117,7 +148,17 @@ export const ReverseMoveResult = createUnionType({
 export const CloseAccountResult = createUnionType({
   name: 'CloseAccountResult',
   types: () =>
-    [CloseAccountSuccess, AccountNotFound, AccountHasHolds, CurrencyMismatch, AccountClosed, DuplicateReplayed, IdempotencyKeyReused, RequestInProgress, OutcomeUnknown] as const,
+    [
+      CloseAccountSuccess,
+      AccountNotFound,
+      AccountHasHolds,
+      CurrencyMismatch,
+      AccountClosed,
+      DuplicateReplayed,
+      IdempotencyKeyReused,
+      RequestInProgress,
+      OutcomeUnknown,
+    ] as const,
 });
 
 function reverseMoveSuccess(result: R.ReverseMoveSuccess): ReverseMoveSuccess {
@@ -143,7 +184,9 @@ function closeAccountSuccess(result: R.CloseAccountSuccess): CloseAccountSuccess
   });
 }
 
-function lifecycleOutcome(result: R.LifecycleOutcomeResult): ReverseMoveSuccess | CloseAccountSuccess | InsufficientFunds {
+function lifecycleOutcome(
+  result: R.LifecycleOutcomeResult,
+): ReverseMoveSuccess | CloseAccountSuccess | InsufficientFunds {
   switch (result.kind) {
     case 'reverseMoveSuccess':
       return reverseMoveSuccess(result);
@@ -155,19 +198,34 @@ function lifecycleOutcome(result: R.LifecycleOutcomeResult): ReverseMoveSuccess 
 }
 
 function replayed(result: R.LifecycleReplayed): DuplicateReplayed {
-  return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original: lifecycleOutcome(result.original) });
+  return Object.assign(new DuplicateReplayed(), {
+    requestId: result.requestId,
+    firstSeenAt: result.firstSeenAt,
+    original: lifecycleOutcome(result.original),
+  });
 }
 
 export function toReverseMoveResult(
   result: R.ReverseMoveResult,
-): ReverseMoveSuccess | MoveNotFound | NotReversible | ReversalExceedsOriginal | InsufficientFunds | DuplicateReplayed | ReturnType<typeof keyedRequestMember> {
+):
+  | ReverseMoveSuccess
+  | MoveNotFound
+  | NotReversible
+  | ReversalExceedsOriginal
+  | InsufficientFunds
+  | DuplicateReplayed
+  | ReturnType<typeof keyedRequestMember> {
   switch (result.kind) {
     case 'reverseMoveSuccess':
       return reverseMoveSuccess(result);
     case 'moveNotFound':
       return Object.assign(new MoveNotFound(), { requestId: result.requestId });
     case 'notReversible':
-      return Object.assign(new NotReversible(), { originalRequestId: result.originalRequestId, operation: result.operation, detail: result.detail });
+      return Object.assign(new NotReversible(), {
+        originalRequestId: result.originalRequestId,
+        operation: result.operation,
+        detail: result.detail,
+      });
     case 'reversalExceedsOriginal':
       return Object.assign(new ReversalExceedsOriginal(), {
         originalRequestId: result.originalRequestId,
@@ -187,7 +245,14 @@ export function toReverseMoveResult(
   }
 }
 
-export function toCloseAccountResult(result: R.CloseAccountResult): CloseAccountSuccess | AccountHasHolds | CurrencyMismatch | DuplicateReplayed | ReturnType<typeof keyedRequestMember> {
+export function toCloseAccountResult(
+  result: R.CloseAccountResult,
+):
+  | CloseAccountSuccess
+  | AccountHasHolds
+  | CurrencyMismatch
+  | DuplicateReplayed
+  | ReturnType<typeof keyedRequestMember> {
   switch (result.kind) {
     case 'closeAccountSuccess':
       return closeAccountSuccess(result);

@@ -99,7 +99,10 @@ export class OutcomeUnknown {
   firstSeenAt!: Date;
 }
 
-@ObjectType({ description: 'The account is closed (closeAccount): no move, hold or reversal applies to it. Nothing moved and nothing was recorded' })
+@ObjectType({
+  description:
+    'The account is closed (closeAccount): no move, hold or reversal applies to it. Nothing moved and nothing was recorded',
+})
 export class AccountClosed {
   @Field(() => ID)
   accountId!: string;
@@ -124,7 +127,8 @@ export class CurrencyMismatch {
 }
 
 @ObjectType({
-  description: 'A move of an atomic batch that would have applied, had another move of the batch not failed. Nothing of the batch was written',
+  description:
+    'A move of an atomic batch that would have applied, had another move of the batch not failed. Nothing of the batch was written',
 })
 export class LinkedMoveFailed {
   @Field(() => String)
@@ -149,12 +153,30 @@ export const OpenAccountResult = createUnionType({
 export const DepositResult = createUnionType({
   name: 'DepositResult',
   types: () =>
-    [DepositSuccess, BalanceLimitExceeded, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, AccountClosed, RequestInProgress, OutcomeUnknown] as const,
+    [
+      DepositSuccess,
+      BalanceLimitExceeded,
+      DuplicateReplayed,
+      IdempotencyKeyReused,
+      AccountNotFound,
+      AccountClosed,
+      RequestInProgress,
+      OutcomeUnknown,
+    ] as const,
 });
 export const WithdrawResult = createUnionType({
   name: 'WithdrawResult',
   types: () =>
-    [WithdrawSuccess, InsufficientFunds, DuplicateReplayed, IdempotencyKeyReused, AccountNotFound, AccountClosed, RequestInProgress, OutcomeUnknown] as const,
+    [
+      WithdrawSuccess,
+      InsufficientFunds,
+      DuplicateReplayed,
+      IdempotencyKeyReused,
+      AccountNotFound,
+      AccountClosed,
+      RequestInProgress,
+      OutcomeUnknown,
+    ] as const,
 });
 export const TransferResult = createUnionType({
   name: 'TransferResult',

@@ -23,18 +23,29 @@ import {
 import { toAccount, toLedgerEntry } from './types.ts';
 
 /** The members every keyed request's union shares (not found, closed, in progress, unknown, key reused). */
-export type KeyedRequestMember = AccountNotFound | AccountClosed | RequestInProgress | OutcomeUnknown | IdempotencyKeyReused;
+export type KeyedRequestMember =
+  | AccountNotFound
+  | AccountClosed
+  | RequestInProgress
+  | OutcomeUnknown
+  | IdempotencyKeyReused;
 
 function openAccountSuccess(result: R.OpenAccountSuccess): OpenAccountSuccess {
   return Object.assign(new OpenAccountSuccess(), { account: toAccount(result.account) });
 }
 
 function depositSuccess(result: R.DepositSuccess): DepositSuccess {
-  return Object.assign(new DepositSuccess(), { entry: toLedgerEntry(result.entry), account: toAccount(result.account) });
+  return Object.assign(new DepositSuccess(), {
+    entry: toLedgerEntry(result.entry),
+    account: toAccount(result.account),
+  });
 }
 
 function withdrawSuccess(result: R.WithdrawSuccess): WithdrawSuccess {
-  return Object.assign(new WithdrawSuccess(), { entry: toLedgerEntry(result.entry), account: toAccount(result.account) });
+  return Object.assign(new WithdrawSuccess(), {
+    entry: toLedgerEntry(result.entry),
+    account: toAccount(result.account),
+  });
 }
 
 function transferSuccess(result: R.TransferSuccess): TransferSuccess {
@@ -47,11 +58,19 @@ function transferSuccess(result: R.TransferSuccess): TransferSuccess {
 }
 
 export function insufficientFunds(result: R.InsufficientFunds): InsufficientFunds {
-  return Object.assign(new InsufficientFunds(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
+  return Object.assign(new InsufficientFunds(), {
+    accountId: result.accountId,
+    balance: result.balance,
+    amount: result.amount,
+  });
 }
 
 export function balanceLimitExceeded(result: R.BalanceLimitExceeded): BalanceLimitExceeded {
-  return Object.assign(new BalanceLimitExceeded(), { accountId: result.accountId, balance: result.balance, amount: result.amount });
+  return Object.assign(new BalanceLimitExceeded(), {
+    accountId: result.accountId,
+    balance: result.balance,
+    amount: result.amount,
+  });
 }
 
 export function currencyMismatch(result: R.CurrencyMismatch): CurrencyMismatch {
@@ -64,7 +83,9 @@ export function currencyMismatch(result: R.CurrencyMismatch): CurrencyMismatch {
 }
 
 /** The first decisive outcome, as a replay repeats it. */
-function replayableOutcome(result: R.ReplayableOutcome): OpenAccountSuccess | DepositSuccess | WithdrawSuccess | TransferSuccess | InsufficientFunds {
+function replayableOutcome(
+  result: R.ReplayableOutcome,
+): OpenAccountSuccess | DepositSuccess | WithdrawSuccess | TransferSuccess | InsufficientFunds {
   switch (result.kind) {
     case 'openAccountSuccess':
       return openAccountSuccess(result);
@@ -80,11 +101,17 @@ function replayableOutcome(result: R.ReplayableOutcome): OpenAccountSuccess | De
 }
 
 function replayed(result: R.DuplicateReplayed): DuplicateReplayed {
-  return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original: replayableOutcome(result.original) });
+  return Object.assign(new DuplicateReplayed(), {
+    requestId: result.requestId,
+    firstSeenAt: result.firstSeenAt,
+    original: replayableOutcome(result.original),
+  });
 }
 
 /** The members every keyed request's union shares, from the service result they map from. */
-export function keyedRequestMember(result: R.AccountNotFound | R.AccountClosed | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused): KeyedRequestMember {
+export function keyedRequestMember(
+  result: R.AccountNotFound | R.AccountClosed | R.RequestInProgress | R.OutcomeUnknown | R.IdempotencyKeyReused,
+): KeyedRequestMember {
   switch (result.kind) {
     case 'accountClosed':
       return Object.assign(new AccountClosed(), { accountId: result.accountId, closedAt: result.closedAt });
@@ -95,22 +122,34 @@ export function keyedRequestMember(result: R.AccountNotFound | R.AccountClosed |
     case 'outcomeUnknown':
       return Object.assign(new OutcomeUnknown(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt });
     case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
+      return Object.assign(new IdempotencyKeyReused(), {
+        requestId: result.requestId,
+        field: result.field,
+        detail: result.detail,
+      });
   }
 }
 
-export function toOpenAccountResult(result: R.OpenAccountResult): OpenAccountSuccess | DuplicateReplayed | IdempotencyKeyReused {
+export function toOpenAccountResult(
+  result: R.OpenAccountResult,
+): OpenAccountSuccess | DuplicateReplayed | IdempotencyKeyReused {
   switch (result.kind) {
     case 'openAccountSuccess':
       return openAccountSuccess(result);
     case 'duplicateReplayed':
       return replayed(result);
     case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
+      return Object.assign(new IdempotencyKeyReused(), {
+        requestId: result.requestId,
+        field: result.field,
+        detail: result.detail,
+      });
   }
 }
 
-export function toDepositResult(result: R.DepositResult): DepositSuccess | BalanceLimitExceeded | DuplicateReplayed | KeyedRequestMember {
+export function toDepositResult(
+  result: R.DepositResult,
+): DepositSuccess | BalanceLimitExceeded | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'depositSuccess':
       return depositSuccess(result);
@@ -127,7 +166,9 @@ export function toDepositResult(result: R.DepositResult): DepositSuccess | Balan
   }
 }
 
-export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | InsufficientFunds | DuplicateReplayed | KeyedRequestMember {
+export function toWithdrawResult(
+  result: R.WithdrawResult,
+): WithdrawSuccess | InsufficientFunds | DuplicateReplayed | KeyedRequestMember {
   switch (result.kind) {
     case 'withdrawSuccess':
       return withdrawSuccess(result);
@@ -144,7 +185,15 @@ export function toWithdrawResult(result: R.WithdrawResult): WithdrawSuccess | In
   }
 }
 
-export function toTransferResult(result: R.TransferResult): TransferSuccess | InsufficientFunds | BalanceLimitExceeded | CurrencyMismatch | DuplicateReplayed | KeyedRequestMember {
+export function toTransferResult(
+  result: R.TransferResult,
+):
+  | TransferSuccess
+  | InsufficientFunds
+  | BalanceLimitExceeded
+  | CurrencyMismatch
+  | DuplicateReplayed
+  | KeyedRequestMember {
   switch (result.kind) {
     case 'transferSuccess':
       return transferSuccess(result);
@@ -166,7 +215,9 @@ export function toTransferResult(result: R.TransferResult): TransferSuccess | In
 }
 
 /** One move of a batch: what its deposit, withdraw or transfer would answer, or LinkedMoveFailed. */
-export function toMoveResult(result: R.MoveResult): ReturnType<typeof toTransferResult> | DepositSuccess | WithdrawSuccess | LinkedMoveFailed {
+export function toMoveResult(
+  result: R.MoveResult,
+): ReturnType<typeof toTransferResult> | DepositSuccess | WithdrawSuccess | LinkedMoveFailed {
   switch (result.kind) {
     case 'depositSuccess':
       return depositSuccess(result);

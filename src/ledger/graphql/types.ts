@@ -17,8 +17,14 @@ registerEnumType(LedgerEntryKind, {
   description: 'Which way the money of an entry went; depositReversal: a reversed deposit taken back out (no payout)',
 });
 
-export const AccountStatus = Object.freeze({ OPEN: 'OPEN', CLOSED: 'CLOSED' } as const satisfies Record<AccountStatusName, AccountStatusName>);
-registerEnumType(AccountStatus, { name: 'AccountStatus', description: 'CLOSED: closeAccount moved its balance away; no move applies to it again' });
+export const AccountStatus = Object.freeze({ OPEN: 'OPEN', CLOSED: 'CLOSED' } as const satisfies Record<
+  AccountStatusName,
+  AccountStatusName
+>);
+registerEnumType(AccountStatus, {
+  name: 'AccountStatus',
+  description: 'CLOSED: closeAccount moved its balance away; no move applies to it again',
+});
 
 @ObjectType({ description: 'An account; `entries` is its journal, newest first' })
 export class Account {
@@ -31,7 +37,9 @@ export class Account {
   @Field(() => SafeInt, { description: 'Integer minor units' })
   balance!: number;
 
-  @Field(() => SafeInt, { description: 'Decisions recorded on the account (each applied or refused movement adds one)' })
+  @Field(() => SafeInt, {
+    description: 'Decisions recorded on the account (each applied or refused movement adds one)',
+  })
   version!: number;
 
   @Field(() => SafeInt, {
@@ -41,13 +49,19 @@ export class Account {
   })
   held!: number | null;
 
-  @Field(() => SafeInt, { nullable: true, description: 'balance - held: what withdrawals, transfers and new holds may spend. Null where `held` is' })
+  @Field(() => SafeInt, {
+    nullable: true,
+    description: 'balance - held: what withdrawals, transfers and new holds may spend. Null where `held` is',
+  })
   available!: number | null;
 
   @Field(() => AccountStatus)
   status!: AccountStatusName;
 
-  @Field(() => DateTime, { nullable: true, description: 'When closeAccount closed it (database clock); null while open' })
+  @Field(() => DateTime, {
+    nullable: true,
+    description: 'When closeAccount closed it (database clock); null while open',
+  })
   closedAt!: Date | null;
 }
 
@@ -90,13 +104,23 @@ export class LedgerEntry extends LedgerEntryFields {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => String, { nullable: true, description: "The move's reference, as sent (ledgerEntries(reference:) finds it)" })
+  @Field(() => String, {
+    nullable: true,
+    description: "The move's reference, as sent (ledgerEntries(reference:) finds it)",
+  })
   reference!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'On a reversal\'s entries: the requestId of the deposit or transfer it reverses' })
+  @Field(() => String, {
+    nullable: true,
+    description: "On a reversal's entries: the requestId of the deposit or transfer it reverses",
+  })
   reversalOf!: string | null;
 
-  @Field(() => DateTime, { nullable: true, description: 'When its transaction committed it, on the database clock (what balanceAt orders by); null on entries older than it' })
+  @Field(() => DateTime, {
+    nullable: true,
+    description:
+      'When its transaction committed it, on the database clock (what balanceAt orders by); null on entries older than it',
+  })
   committedAt!: Date | null;
 
   /** JSON text when the answer holds it; undefined: looked up on the request (LedgerEntryFieldsResolver). */

@@ -7,12 +7,18 @@ import type { RequestContext } from '../../graphql/context.ts';
 import type { PayoutLeaseReader } from '../leaseState.ts';
 import type { PayoutSink } from '../sink.ts';
 
-type PayoutRequestContext = RequestContext<{ payoutLease: PayoutLeaseReader; payoutProjection: { readonly sink: Pick<PayoutSink, 'kind' | 'queueName'> } }>;
+type PayoutRequestContext = RequestContext<{
+  payoutLease: PayoutLeaseReader;
+  payoutProjection: { readonly sink: Pick<PayoutSink, 'kind' | 'queueName'> };
+}>;
 import { DateTime } from '../../graphql/scalars.ts';
 
 @ObjectType({ description: "The payout projection's lease and position" })
 export class PayoutProjectionState {
-  @Field(() => String, { nullable: true, description: 'The process holding the lease; null before any process took it' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The process holding the lease; null before any process took it',
+  })
   holder!: string | null;
 
   @Field(() => Boolean, { description: 'False when the lease has expired (no process projects until one takes it)' })
@@ -24,13 +30,20 @@ export class PayoutProjectionState {
   @Field(() => Int, { nullable: true, description: 'Bumped by every acquisition' })
   leaseVersion!: number | null;
 
-  @Field(() => Float, { nullable: true, description: "Seconds between the stored position and the cluster's time now (to the second); null without a position" })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Seconds between the stored position and the cluster's time now (to the second); null without a position",
+  })
   lagSeconds!: number | null;
 
   @Field(() => String, { description: 'Where this process hands payouts (PAYOUT_QUEUE): work-items, or bullmq' })
   sink!: string;
 
-  @Field(() => String, { nullable: true, description: "The BullMQ queue's name (PAYOUT_QUEUE_NAME); null for work items" })
+  @Field(() => String, {
+    nullable: true,
+    description: "The BullMQ queue's name (PAYOUT_QUEUE_NAME); null for work items",
+  })
   queueName!: string | null;
 }
 

@@ -14,7 +14,9 @@ import { Schedule } from './types.ts';
 
 @Resolver()
 export class ScheduleResolver {
-  @Mutation(() => ScheduleWorkResult, { description: 'Stores a cron schedule: each period creates one work item, whichever API processes are alive' })
+  @Mutation(() => ScheduleWorkResult, {
+    description: 'Stores a cron schedule: each period creates one work item, whichever API processes are alive',
+  })
   @Allow(Rights.scheduleWork)
   async scheduleWork(@Arg('input', () => ScheduleWorkInput) input: ScheduleWorkInput, @Ctx() ctx: WorkRequestContext) {
     return toScheduleResult(await ctx.services.work.schedule(parseInput(zodInputs.scheduleWorkInput, input)));
@@ -22,15 +24,26 @@ export class ScheduleResolver {
 
   @Mutation(() => UnscheduleWorkResult)
   @Allow(Rights.scheduleWork)
-  async unscheduleWork(@Arg('input', () => UnscheduleWorkInput) input: UnscheduleWorkInput, @Ctx() ctx: WorkRequestContext) {
+  async unscheduleWork(
+    @Arg('input', () => UnscheduleWorkInput) input: UnscheduleWorkInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
     return toUnscheduleResult(await ctx.services.work.unschedule(parseInput(zodInputs.unscheduleWorkInput, input)));
   }
 
-  @Query(() => [Schedule], { description: `The schedules by name, with their next and last fire; first: default and at most ${ScheduleLimits.listMax}` })
+  @Query(() => [Schedule], {
+    description: `The schedules by name, with their next and last fire; first: default and at most ${ScheduleLimits.listMax}`,
+  })
   @Allow(Rights.query)
-  async schedules(@Arg('first', () => Int, { defaultValue: ScheduleLimits.listMax }) first: number, @Ctx() ctx: WorkRequestContext): Promise<Schedule[]> {
+  async schedules(
+    @Arg('first', () => Int, { defaultValue: ScheduleLimits.listMax }) first: number,
+    @Ctx() ctx: WorkRequestContext,
+  ): Promise<Schedule[]> {
     if (!Number.isInteger(first) || first < 1 || first > ScheduleLimits.listMax) {
-      throw appError(ErrorCode.BAD_USER_INPUT, `first must be an integer from 1 to ${ScheduleLimits.listMax} (got ${first})`);
+      throw appError(
+        ErrorCode.BAD_USER_INPUT,
+        `first must be an integer from 1 to ${ScheduleLimits.listMax} (got ${first})`,
+      );
     }
     return (await ctx.services.work.schedules(first, readOptions(ctx))).map(scheduleOf);
   }

@@ -2,7 +2,7 @@
 // union. Rights mirror docs/design.md's roles table.
 import { Arg, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { readOptions } from '../../graphql/consistency.ts';
-import { rateLimitTokensEach } from '../../graphql/rateLimitTokens.ts';
+import { rateLimitTokensEach, rateLimitTokensFrom } from '../../graphql/rateLimitTokens.ts';
 import { DateTime } from '../../graphql/scalars.ts';
 import { Allow, Rights } from '../../graphql/auth/index.ts';
 import type { WorkRequestContext } from './context.ts';
@@ -14,8 +14,10 @@ import {
   ClaimWorkItemInput,
   ClaimWorkItemsInput,
   CompleteWorkItemInput,
+  CompleteWorkItemsInput,
   CreateWorkItemInput,
   HeartbeatWorkItemInput,
+  HeartbeatWorkItemsInput,
   RequeueWorkItemInput,
 } from './inputs.ts';
 import { parseInput } from '../../graphql/parseInput.ts';
@@ -24,11 +26,20 @@ import {
   ClaimWorkItemResult,
   ClaimWorkItemsResult,
   CompleteWorkItemResult,
+  CompleteWorkItemsResult,
   CreateWorkItemResult,
   HeartbeatWorkItemResult,
+  HeartbeatWorkItemsResult,
   RequeueWorkItemResult,
 } from './results.ts';
-import { toClaimBatchResult, toClaimResult, toCompleteResult, toCreateResult, toHeartbeatResult, toRequeueResult } from './toGraphql.ts';
+import {
+  toClaimBatchResult,
+  toClaimResult,
+  toCompleteResult,
+  toCreateResult,
+  toHeartbeatResult,
+  toRequeueResult,
+} from './toGraphql.ts';
 import { toWorkItem, WorkGroupStats, WorkItem, WorkItemPage, WorkKindStats, WorkQueueStats } from './types.ts';
 
 /** The app's one work service (src/app/createApp.ts), from the request's context. */
@@ -40,37 +51,86 @@ function work(ctx: WorkRequestContext): WorkService {
 export class WorkItemResolver {
   @Mutation(() => CreateWorkItemResult)
   @Allow(Rights.createWork)
-  async createWorkItem(@Arg('input', () => CreateWorkItemInput) input: CreateWorkItemInput, @Ctx() ctx: WorkRequestContext) {
+  async createWorkItem(
+    @Arg('input', () => CreateWorkItemInput) input: CreateWorkItemInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
     return toCreateResult(await work(ctx).create(parseInput(zodInputs.createWorkItemInput, input)));
   }
 
   @Mutation(() => ClaimWorkItemResult)
   @Allow(Rights.processWork)
-  async claimWorkItem(@Arg('input', () => ClaimWorkItemInput) input: ClaimWorkItemInput, @Ctx() ctx: WorkRequestContext) {
+  async claimWorkItem(
+    @Arg('input', () => ClaimWorkItemInput) input: ClaimWorkItemInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
     return toClaimResult(await work(ctx).claim(parseInput(zodInputs.claimWorkItemInput, input)));
   }
 
-  @Mutation(() => ClaimWorkItemsResult, { description: 'Up to `max` items of `kinds` at once, shared fairly between the kinds; each claimed by the same status-and-version precondition as claimWorkItem' })
+  @Mutation(() => ClaimWorkItemsResult, {
+    description:
+      'Up to `max` items of `kinds` at once, shared fairly between the kinds; each claimed by the same status-and-version precondition as claimWorkItem',
+  })
   @Allow(Rights.processWork)
-  async claimWorkItems(@Arg('input', () => ClaimWorkItemsInput) input: ClaimWorkItemsInput, @Ctx() ctx: WorkRequestContext) {
+  async claimWorkItems(
+    @Arg('input', () => ClaimWorkItemsInput) input: ClaimWorkItemsInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
     return toClaimBatchResult(await work(ctx).claimMany(parseInput(zodInputs.claimWorkItemsInput, input)));
   }
 
   @Mutation(() => HeartbeatWorkItemResult)
   @Allow(Rights.processWork)
-  async heartbeatWorkItem(@Arg('input', () => HeartbeatWorkItemInput) input: HeartbeatWorkItemInput, @Ctx() ctx: WorkRequestContext) {
+  async heartbeatWorkItem(
+    @Arg('input', () => HeartbeatWorkItemInput) input: HeartbeatWorkItemInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
     return toHeartbeatResult(await work(ctx).heartbeat(parseInput(zodInputs.heartbeatWorkItemInput, input)));
   }
 
   @Mutation(() => CompleteWorkItemResult)
   @Allow(Rights.processWork)
-  async completeWorkItem(@Arg('input', () => CompleteWorkItemInput) input: CompleteWorkItemInput, @Ctx() ctx: WorkRequestContext) {
+  async completeWorkItem(
+    @Arg('input', () => CompleteWorkItemInput) input: CompleteWorkItemInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
     return toCompleteResult(await work(ctx).complete(parseInput(zodInputs.completeWorkItemInput, input)));
+  }
+
+  @Mutation(() => HeartbeatWorkItemsResult, {
+    description: 'Several heartbeats in one call: each item extends its own lease or is refused on its own',
+  })
+  @Allow(Rights.processWork)
+  // One token per item: a batch costs what its heartbeats would one by one.
+  @Extensions({ [rateLimitTokensFrom]: 'input.items' })
+  async heartbeatWorkItems(
+    @Arg('input', () => HeartbeatWorkItemsInput) input: HeartbeatWorkItemsInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
+    const results = await work(ctx).heartbeatMany(parseInput(zodInputs.heartbeatWorkItemsInput, input));
+    return Object.assign(new HeartbeatWorkItemsResult(), { results: results.map(toHeartbeatResult) });
+  }
+
+  @Mutation(() => CompleteWorkItemsResult, {
+    description:
+      'Several completions in one call: each item is completeWorkItem under its own fence and key (a stale one is refused, the others apply)',
+  })
+  @Allow(Rights.processWork)
+  @Extensions({ [rateLimitTokensFrom]: 'input.items' })
+  async completeWorkItems(
+    @Arg('input', () => CompleteWorkItemsInput) input: CompleteWorkItemsInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
+    const results = await work(ctx).completeMany(parseInput(zodInputs.completeWorkItemsInput, input));
+    return Object.assign(new CompleteWorkItemsResult(), { results: results.map(toCompleteResult) });
   }
 
   @Mutation(() => RequeueWorkItemResult)
   @Allow(Rights.requeueWork)
-  async requeueWorkItem(@Arg('input', () => RequeueWorkItemInput) input: RequeueWorkItemInput, @Ctx() ctx: WorkRequestContext) {
+  async requeueWorkItem(
+    @Arg('input', () => RequeueWorkItemInput) input: RequeueWorkItemInput,
+    @Ctx() ctx: WorkRequestContext,
+  ) {
     return toRequeueResult(await work(ctx).requeue(parseInput(zodInputs.requeueWorkItemInput, input)));
   }
 
@@ -81,21 +141,36 @@ export class WorkItemResolver {
     return doc === null ? null : toWorkItem(doc);
   }
 
-  @Query(() => WorkItem, { nullable: true, description: 'The item created with this idempotency key (as the client sent it), or a scheduled item by its whole key schedule:<name>:<period start ISO>' })
+  @Query(() => WorkItem, {
+    nullable: true,
+    description:
+      'The item created with this idempotency key (as the client sent it), or a scheduled item by its whole key schedule:<name>:<period start ISO>',
+  })
   @Allow(Rights.query)
-  async workItemByKey(@Arg('idempotencyKey', () => String) idempotencyKey: string, @Ctx() ctx: WorkRequestContext): Promise<WorkItem | null> {
-    const doc = await work(ctx).byKey(parseInput(zodInputs.workItemKeyQuery, { idempotencyKey }).idempotencyKey, readOptions(ctx));
+  async workItemByKey(
+    @Arg('idempotencyKey', () => String) idempotencyKey: string,
+    @Ctx() ctx: WorkRequestContext,
+  ): Promise<WorkItem | null> {
+    const doc = await work(ctx).byKey(
+      parseInput(zodInputs.workItemKeyQuery, { idempotencyKey }).idempotencyKey,
+      readOptions(ctx),
+    );
     return doc === null ? null : toWorkItem(doc);
   }
 
-  @Query(() => WorkItem, { nullable: true, description: 'The PAYOUT item of a withdrawal entry; null until the projection has made it' })
+  @Query(() => WorkItem, {
+    nullable: true,
+    description: 'The PAYOUT item of a withdrawal entry; null until the projection has made it',
+  })
   @Allow(Rights.query)
   async payoutFor(@Arg('entryId', () => ID) entryId: string, @Ctx() ctx: WorkRequestContext): Promise<WorkItem | null> {
     const doc = await work(ctx).payoutFor(parseInput(zodInputs.payoutForQuery, { entryId }).entryId, readOptions(ctx));
     return doc === null ? null : toWorkItem(doc);
   }
 
-  @Query(() => WorkItemPage, { description: `Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most ${WorkLimits.pageSizeMax} per page` })
+  @Query(() => WorkItemPage, {
+    description: `Oldest first, filtered by status, kind, createdAt in [createdFrom, createdTo) and client key; at most ${WorkLimits.pageSizeMax} per page`,
+  })
   @Allow(Rights.query)
   async workItems(
     @Arg('status', () => WorkStatus, { nullable: true }) status: WorkStatus | null,
@@ -118,11 +193,19 @@ export class WorkItemResolver {
     });
   }
 
-  @Query(() => [WorkItem], { description: `The items changed most recently, newest first (by updatedAt); first: default 20, 1 to ${ReadLimits.recentItemsMax}` })
+  @Query(() => [WorkItem], {
+    description: `The items changed most recently, newest first (by updatedAt); first: default 20, 1 to ${ReadLimits.recentItemsMax}`,
+  })
   @Allow(Rights.query)
-  async recentWorkItems(@Arg('first', () => Int, { defaultValue: WorkLimits.pageSizeDefault }) first: number, @Ctx() ctx: WorkRequestContext): Promise<WorkItem[]> {
+  async recentWorkItems(
+    @Arg('first', () => Int, { defaultValue: WorkLimits.pageSizeDefault }) first: number,
+    @Ctx() ctx: WorkRequestContext,
+  ): Promise<WorkItem[]> {
     if (!Number.isInteger(first) || first < 1 || first > ReadLimits.recentItemsMax) {
-      throw appError(ErrorCode.BAD_USER_INPUT, `first must be an integer from 1 to ${ReadLimits.recentItemsMax} (got ${first})`);
+      throw appError(
+        ErrorCode.BAD_USER_INPUT,
+        `first must be an integer from 1 to ${ReadLimits.recentItemsMax} (got ${first})`,
+      );
     }
     return (await work(ctx).recent(first, readOptions(ctx))).map(toWorkItem);
   }

@@ -14,7 +14,11 @@ import type { WorkRequestContext } from './context.ts';
 import { toWorkItemStatusEventResult, WorkItemStatusEventResult } from './eventTypes.ts';
 
 const workItemStatusArgs = z.object({
-  id: z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex ObjectId').transform((hex) => ObjectId.createFromHexString(hex).toHexString()).optional(),
+  id: z
+    .string()
+    .regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex ObjectId')
+    .transform((hex) => ObjectId.createFromHexString(hex).toHexString())
+    .optional(),
   kinds: z.array(z.string().min(1).max(WorkLimits.kindLengthMax)).min(1).max(WorkLimits.kindsPerClaimMax).optional(),
   after: afterCursor,
 });
@@ -26,7 +30,10 @@ function runningFeeds(context: WorkRequestContext): WorkItemFeeds {
   return feeds;
 }
 
-function subscribeWorkItemStatus({ args, context }: SubscribeResolverData<unknown, Record<string, unknown>, WorkRequestContext>) {
+function subscribeWorkItemStatus({
+  args,
+  context,
+}: SubscribeResolverData<unknown, Record<string, unknown>, WorkRequestContext>) {
   const { id, kinds, after } = parseInput(workItemStatusArgs, args);
   const matches = (event: WorkItemStatusEvent) =>
     (id === undefined || event.itemId === id) && (kinds === undefined || kinds.includes(event.kind));
@@ -37,7 +44,8 @@ function subscribeWorkItemStatus({ args, context }: SubscribeResolverData<unknow
 export class WorkItemSubscriptionResolver {
   @Subscription(() => WorkItemStatusEventResult, {
     subscribe: subscribeWorkItemStatus,
-    description: 'Every committed transition of matching work items, in version order per item; `after` resumes from a cursor',
+    description:
+      'Every committed transition of matching work items, in version order per item; `after` resumes from a cursor',
   })
   @Allow(Rights.subscribeWorkItemStatus)
   workItemStatusChanged(

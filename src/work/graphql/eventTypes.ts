@@ -9,7 +9,9 @@ import './types.ts'; // registers the WorkItemStatus enum used below
 
 @ObjectType({ description: 'One committed transition of a work item (or its creation), in version order per item' })
 export class WorkItemStatusChanged {
-  @Field(() => String, { description: 'Opaque; pass it as `after` to resume right after this event, on any API process' })
+  @Field(() => String, {
+    description: 'Opaque; pass it as `after` to resume right after this event, on any API process',
+  })
   cursor!: string;
 
   @Field(() => ID)
@@ -36,7 +38,9 @@ export const WorkItemStatusEventResult = createUnionType({
   types: () => [WorkItemStatusChanged, ResyncRequired] as const,
 });
 
-export function toWorkItemStatusEventResult(item: FeedItem<WorkItemStatusEvent>): WorkItemStatusChanged | ResyncRequired {
+export function toWorkItemStatusEventResult(
+  item: FeedItem<WorkItemStatusEvent>,
+): WorkItemStatusChanged | ResyncRequired {
   if (item.kind === 'resync') return toResyncRequired(item);
   return Object.assign(new WorkItemStatusChanged(), { cursor: item.cursor, ...item.data });
 }

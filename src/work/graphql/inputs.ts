@@ -12,10 +12,15 @@ export class CreateWorkItemInput {
   @Field(() => String, { description: 'An identifier of at most 64 characters ([A-Za-z][A-Za-z0-9_.-]*), e.g. PAYOUT' })
   kind!: string;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: `Any JSON, at most ${Limits.payloadMaxBytes} bytes serialized; default null` })
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: `Any JSON, at most ${Limits.payloadMaxBytes} bytes serialized; default null`,
+  })
   payload?: unknown;
 
-  @Field(() => String, { description: 'Your key (1 to 200 characters): the same key and parameters replay the first answer' })
+  @Field(() => String, {
+    description: 'Your key (1 to 200 characters): the same key and parameters replay the first answer',
+  })
   idempotencyKey!: string;
 
   @Field(() => Int, {
@@ -38,14 +43,17 @@ export class CreateWorkItemInput {
 
   @Field(() => String, {
     nullable: true,
-    description: 'The tenant or merchant it belongs to (1 to 128 letters, digits or _.:@-): claims take turns across the groups of a kind, and WORK_GROUP_LIMITS caps the running items of each group; default: none',
+    description:
+      'The tenant or merchant it belongs to (1 to 128 letters, digits or _.:@-): claims take turns across the groups of a kind, and WORK_GROUP_LIMITS caps the running items of each group; default: none',
   })
   group?: string | null;
 }
 
 @InputType()
 export class ClaimWorkItemsInput {
-  @Field(() => [String], { description: `The kinds to claim from (1 to ${Limits.kindsPerClaimMax}); each kind with claimable items gets an equal share of the batch` })
+  @Field(() => [String], {
+    description: `The kinds to claim from (1 to ${Limits.kindsPerClaimMax}); each kind with claimable items gets an equal share of the batch`,
+  })
   kinds!: string[];
 
   @Field(() => String, { description: 'Who claims (1 to 200 characters): heartbeat and complete must name it' })
@@ -54,7 +62,10 @@ export class ClaimWorkItemsInput {
   @Field(() => Int, { description: `At most this many items (1 to ${Limits.claimBatchMax})` })
   max!: number;
 
-  @Field(() => Int, { nullable: true, description: `Each item's lease: default ${Limits.leaseDefaultSeconds}, 1 to ${Limits.leaseMaxSeconds} seconds, on the database clock` })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Each item's lease: default ${Limits.leaseDefaultSeconds}, 1 to ${Limits.leaseMaxSeconds} seconds, on the database clock`,
+  })
   leaseSeconds?: number;
 }
 
@@ -63,7 +74,10 @@ export class ClaimWorkItemInput {
   @Field(() => String, { description: 'Who claims (1 to 200 characters): heartbeat and complete must name it' })
   workerId!: string;
 
-  @Field(() => ID, { nullable: true, description: 'Claim this item if it is claimable; without: the oldest available of `kinds`' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Claim this item if it is claimable; without: the oldest available of `kinds`',
+  })
   id?: string;
 
   @Field(() => Int, { nullable: true, description: 'With `id`: only at this version' })
@@ -100,8 +114,27 @@ export class CompleteWorkItemInput extends HeldWorkItemInput {
   @Field(() => CompletionOutcome)
   outcome!: CompletionOutcome;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: `Any JSON, at most ${Limits.resultMaxBytes} bytes serialized` })
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: `Any JSON, at most ${Limits.resultMaxBytes} bytes serialized`,
+  })
   result?: unknown;
+}
+
+@InputType()
+export class HeartbeatWorkItemsInput {
+  @Field(() => [HeartbeatWorkItemInput], {
+    description: `1 to ${Limits.heartbeatBatchMax} items, each as heartbeatWorkItem takes it`,
+  })
+  items!: HeartbeatWorkItemInput[];
+}
+
+@InputType()
+export class CompleteWorkItemsInput {
+  @Field(() => [CompleteWorkItemInput], {
+    description: `1 to ${Limits.completeBatchMax} items, each as completeWorkItem takes it`,
+  })
+  items!: CompleteWorkItemInput[];
 }
 
 @InputType()
@@ -115,22 +148,37 @@ export class RequeueWorkItemInput {
 
 @InputType()
 export class ScheduleWorkInput {
-  @Field(() => String, { description: `The schedule's key (1 to ${ScheduleLimits.nameLengthMax} letters, digits or _.-): the same name with the same fields replays, with other fields is IdempotencyKeyReused` })
+  @Field(() => String, {
+    description: `The schedule's key (1 to ${ScheduleLimits.nameLengthMax} letters, digits or _.-): the same name with the same fields replays, with other fields is IdempotencyKeyReused`,
+  })
   name!: string;
 
   @Field(() => String, { description: 'The kind of the item each period creates' })
   kind!: string;
 
-  @Field(() => String, { description: '5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), e.g. "0 2 * * *" or "*/10 * * * * *"' })
+  @Field(() => String, {
+    description:
+      '5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), e.g. "0 2 * * *" or "*/10 * * * * *"',
+  })
   cron!: string;
 
-  @Field(() => String, { nullable: true, description: 'An IANA time zone the cron is read in (e.g. Europe/Paris); default UTC. Daylight-saving days follow cron-parser' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'An IANA time zone the cron is read in (e.g. Europe/Paris); default UTC. Daylight-saving days follow cron-parser',
+  })
   timeZone?: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: `The payload of each period's item; any JSON, at most ${Limits.payloadMaxBytes} bytes` })
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: `The payload of each period's item; any JSON, at most ${Limits.payloadMaxBytes} bytes`,
+  })
   payload?: unknown;
 
-  @Field(() => CatchUp, { nullable: true, description: `Periods missed while no API process ran: LATEST (default) fires the latest one, ALL each (the latest ${ScheduleLimits.catchUpAllMax} at most), NONE none` })
+  @Field(() => CatchUp, {
+    nullable: true,
+    description: `Periods missed while no API process ran: LATEST (default) fires the latest one, ALL each (the latest ${ScheduleLimits.catchUpAllMax} at most), NONE none`,
+  })
   catchUp?: CatchUp | null;
 }
 

@@ -10,7 +10,7 @@ registerEnumType(ConflictReasonEnum, {
   description: 'Why a work-item write matched nothing',
   valuesConfig: {
     STATUS: { description: 'The item is in another status than the operation needs (e.g. already DONE)' },
-    VERSION: { description: 'The version presented is not the item\'s: another transition happened since you read it' },
+    VERSION: { description: "The version presented is not the item's: another transition happened since you read it" },
     WORKER: { description: 'Another worker holds the lease (yours was taken over)' },
     LEASE: { description: 'The item is leased to another worker, or not yet due' },
   },
@@ -28,12 +28,21 @@ export class ClaimSuccess {
   item!: WorkItem;
 }
 
-@ObjectType({ description: 'The items are yours until their leaseExpiresAt; each was claimed by its own status-and-version precondition' })
+@ObjectType({
+  description:
+    'The items are yours until their leaseExpiresAt; each was claimed by its own status-and-version precondition',
+})
 export class ClaimWorkItemsSuccess {
-  @Field(() => [WorkItem], { description: 'Possibly empty when every candidate was taken by other claimers first (then `conflicts` > 0): claim again' })
+  @Field(() => [WorkItem], {
+    description:
+      'Possibly empty when every candidate was taken by other claimers first (then `conflicts` > 0): claim again',
+  })
   items!: WorkItem[];
 
-  @Field(() => Int, { description: 'Candidates another claimer took between this call\'s read and its write (counted in claim_conflict_total)' })
+  @Field(() => Int, {
+    description:
+      "Candidates another claimer took between this call's read and its write (counted in claim_conflict_total)",
+  })
   conflicts!: number;
 }
 
@@ -69,7 +78,9 @@ export class ConflictLost {
   @Field(() => ConflictReasonEnum, { description: 'Which precondition failed: STATUS, VERSION, WORKER or LEASE' })
   reason!: ConflictReason;
 
-  @Field(() => String, { description: 'The reason in words, e.g. "version 3 was presented; the item is at version 4: ..."' })
+  @Field(() => String, {
+    description: 'The reason in words, e.g. "version 3 was presented; the item is at version 4: ..."',
+  })
   detail!: string;
 }
 
@@ -85,7 +96,9 @@ export class WorkItemNotFound {
   id!: string;
 }
 
-@ObjectType({ description: 'The schedule is stored; its first period is the first after its creation (database clock)' })
+@ObjectType({
+  description: 'The schedule is stored; its first period is the first after its creation (database clock)',
+})
 export class ScheduleWorkSuccess {
   @Field(() => Schedule)
   schedule!: Schedule;
@@ -96,7 +109,9 @@ export class InvalidSchedule {
   @Field(() => String)
   name!: string;
 
-  @Field(() => String, { description: 'What is wrong, e.g. "cron \\"61 * * * *\\": Constraint error, got value 61 expected range 0-59"' })
+  @Field(() => String, {
+    description: 'What is wrong, e.g. "cron \\"61 * * * *\\": Constraint error, got value 61 expected range 0-59"',
+  })
   detail!: string;
 }
 
@@ -146,3 +161,20 @@ export const UnscheduleWorkResult = createUnionType({
   name: 'UnscheduleWorkResult',
   types: () => [UnscheduleWorkSuccess, ScheduleNotFound] as const,
 });
+
+@ObjectType({
+  description: 'One answer per item, in the order of the input: the member heartbeatWorkItem would answer for it',
+})
+export class HeartbeatWorkItemsResult {
+  @Field(() => [HeartbeatWorkItemResult])
+  results!: Array<typeof HeartbeatWorkItemResult>;
+}
+
+@ObjectType({
+  description:
+    'One answer per item, in the order of the input: the member completeWorkItem would answer for it, each under its own fence and key',
+})
+export class CompleteWorkItemsResult {
+  @Field(() => [CompleteWorkItemResult])
+  results!: Array<typeof CompleteWorkItemResult>;
+}

@@ -24,7 +24,12 @@ import { ScheduleLimits } from '../limits.ts';
 import type { ScheduleDoc } from '../scheduleModel.ts';
 
 function conflictLost(result: R.ConflictLost): ConflictLost {
-  return Object.assign(new ConflictLost(), { operation: result.operation, item: toWorkItem(result.current), reason: result.reason, detail: result.detail });
+  return Object.assign(new ConflictLost(), {
+    operation: result.operation,
+    item: toWorkItem(result.current),
+    reason: result.reason,
+    detail: result.detail,
+  });
 }
 
 function notFound(result: R.WorkItemNotFound): WorkItemNotFound {
@@ -32,7 +37,11 @@ function notFound(result: R.WorkItemNotFound): WorkItemNotFound {
 }
 
 function replayed(result: R.DuplicateReplayed<unknown>, original: object): DuplicateReplayed {
-  return Object.assign(new DuplicateReplayed(), { requestId: result.requestId, firstSeenAt: result.firstSeenAt, original });
+  return Object.assign(new DuplicateReplayed(), {
+    requestId: result.requestId,
+    firstSeenAt: result.firstSeenAt,
+    original,
+  });
 }
 
 function createSuccess(result: R.CreateSuccess): CreateWorkItemSuccess {
@@ -43,14 +52,20 @@ function completeSuccess(result: R.CompleteSuccess): CompleteSuccess {
   return Object.assign(new CompleteSuccess(), { item: toWorkItem(result.item) });
 }
 
-export function toCreateResult(result: R.CreateResult): CreateWorkItemSuccess | DuplicateReplayed | IdempotencyKeyReused {
+export function toCreateResult(
+  result: R.CreateResult,
+): CreateWorkItemSuccess | DuplicateReplayed | IdempotencyKeyReused {
   switch (result.kind) {
     case 'createWorkItemSuccess':
       return createSuccess(result);
     case 'duplicateReplayed':
       return replayed(result, createSuccess(result.original));
     case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
+      return Object.assign(new IdempotencyKeyReused(), {
+        requestId: result.requestId,
+        field: result.field,
+        detail: result.detail,
+      });
   }
 }
 
@@ -70,7 +85,10 @@ export function toClaimResult(result: R.ClaimResult): ClaimSuccess | NothingToCl
 export function toClaimBatchResult(result: R.ClaimBatchResult): ClaimWorkItemsSuccess | NothingToClaim {
   switch (result.kind) {
     case 'claimWorkItemsSuccess':
-      return Object.assign(new ClaimWorkItemsSuccess(), { items: result.items.map(toWorkItem), conflicts: result.conflicts });
+      return Object.assign(new ClaimWorkItemsSuccess(), {
+        items: result.items.map(toWorkItem),
+        conflicts: result.conflicts,
+      });
     case 'nothingToClaim':
       return Object.assign(new NothingToClaim(), { kinds: [...result.kinds] });
   }
@@ -87,7 +105,9 @@ export function toHeartbeatResult(result: R.HeartbeatResult): HeartbeatSuccess |
   }
 }
 
-export function toCompleteResult(result: R.CompleteResult): CompleteSuccess | DuplicateReplayed | ConflictLost | WorkItemNotFound {
+export function toCompleteResult(
+  result: R.CompleteResult,
+): CompleteSuccess | DuplicateReplayed | ConflictLost | WorkItemNotFound {
   switch (result.kind) {
     case 'completeSuccess':
       return completeSuccess(result);
@@ -119,7 +139,9 @@ function scheduleSuccess(result: R.ScheduleWorkSuccess): ScheduleWorkSuccess {
   return Object.assign(new ScheduleWorkSuccess(), { schedule: scheduleOf(result.schedule) });
 }
 
-export function toScheduleResult(result: R.ScheduleResult): ScheduleWorkSuccess | InvalidSchedule | DuplicateReplayed | IdempotencyKeyReused {
+export function toScheduleResult(
+  result: R.ScheduleResult,
+): ScheduleWorkSuccess | InvalidSchedule | DuplicateReplayed | IdempotencyKeyReused {
   switch (result.kind) {
     case 'scheduleWorkSuccess':
       return scheduleSuccess(result);
@@ -128,7 +150,11 @@ export function toScheduleResult(result: R.ScheduleResult): ScheduleWorkSuccess 
     case 'duplicateReplayed':
       return replayed(result, scheduleSuccess(result.original));
     case 'idempotencyKeyReused':
-      return Object.assign(new IdempotencyKeyReused(), { requestId: result.requestId, field: result.field, detail: result.detail });
+      return Object.assign(new IdempotencyKeyReused(), {
+        requestId: result.requestId,
+        field: result.field,
+        detail: result.detail,
+      });
   }
 }
 

@@ -8,8 +8,14 @@ import { CatchUp, type ScheduleDoc } from '../scheduleModel.ts';
 import { ScheduleLimits } from '../limits.ts';
 
 registerEnumType(WorkStatus, { name: 'WorkItemStatus', description: 'Where a work item is in the transition table' });
-registerEnumType(CatchUp, { name: 'CatchUp', description: "What a schedule fires for the periods missed while no API process ran" });
-registerEnumType(CompletionOutcome, { name: 'CompletionOutcome', description: 'DONE is terminal; FAILED retries or dead-letters' });
+registerEnumType(CatchUp, {
+  name: 'CatchUp',
+  description: 'What a schedule fires for the periods missed while no API process ran',
+});
+registerEnumType(CompletionOutcome, {
+  name: 'CompletionOutcome',
+  description: 'DONE is terminal; FAILED retries or dead-letters',
+});
 
 @ObjectType({ description: 'One transition, as the write that made it recorded it' })
 export class WorkItemTransition {
@@ -40,10 +46,15 @@ export class WorkItem {
   @Field(() => GraphQLJSON, { nullable: true })
   payload!: unknown;
 
-  @Field(() => String, { description: 'Namespaced: client:<key>, payout:<entryId> or schedule:<name>:<period start ISO>' })
+  @Field(() => String, {
+    description: 'Namespaced: client:<key>, payout:<entryId> or schedule:<name>:<period start ISO>',
+  })
   idempotencyKey!: string;
 
-  @Field(() => String, { nullable: true, description: 'The tenant or merchant it belongs to within its kind; null: none' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The tenant or merchant it belongs to within its kind; null: none',
+  })
   group!: string | null;
 
   @Field(() => WorkStatus)
@@ -73,7 +84,10 @@ export class WorkItem {
   @Field(() => Int, { description: 'Among the due items of its kind, higher is claimed first' })
   priority!: number;
 
-  @Field(() => DateTime, { nullable: true, description: 'Not claimable before this instant of the database clock, as its creation asked (null: at once)' })
+  @Field(() => DateTime, {
+    nullable: true,
+    description: 'Not claimable before this instant of the database clock, as its creation asked (null: at once)',
+  })
   runAt!: Date | null;
 
   @Field(() => GraphQLJSON, { nullable: true })
@@ -90,7 +104,8 @@ export class WorkItem {
 
   @Field(() => String, {
     nullable: true,
-    description: 'The W3C traceparent of what created it (the withdrawal, for a payout), when that request was traced; its second field is the trace id',
+    description:
+      'The W3C traceparent of what created it (the withdrawal, for a payout), when that request was traced; its second field is the trace id',
   })
   traceparent!: string | null;
 }
@@ -167,7 +182,11 @@ export class WorkKindStats {
   @Field(() => Boolean, { description: 'A count stopped at 10,000' })
   capped!: boolean;
 
-  @Field(() => Int, { nullable: true, description: 'Most items of the kind PROCESSING with a live lease, across all API processes (WORK_KIND_LIMITS); null: unlimited' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Most items of the kind PROCESSING with a live lease, across all API processes (WORK_KIND_LIMITS); null: unlimited',
+  })
   limit!: number | null;
 }
 
@@ -188,7 +207,11 @@ export class WorkGroupStats {
   @Field(() => Boolean, { description: 'A count stopped at 10,000' })
   capped!: boolean;
 
-  @Field(() => Int, { nullable: true, description: 'Most items of each group of the kind PROCESSING with a live lease (WORK_GROUP_LIMITS); null: unlimited' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Most items of each group of the kind PROCESSING with a live lease (WORK_GROUP_LIMITS); null: unlimited',
+  })
   limit!: number | null;
 }
 
@@ -197,7 +220,10 @@ export class WorkQueueStats {
   @Field(() => [WorkQueueCount], { description: 'Items per status and kind' })
   counts!: WorkQueueCount[];
 
-  @Field(() => Float, { nullable: true, description: "How long the oldest due PENDING item has waited, by the server's clock" })
+  @Field(() => Float, {
+    nullable: true,
+    description: "How long the oldest due PENDING item has waited, by the server's clock",
+  })
   oldestPendingAgeSeconds!: number | null;
 
   @Field(() => Int, { description: 'ConflictLost answers counted by this API process since it started' })
@@ -206,11 +232,15 @@ export class WorkQueueStats {
   @Field(() => [WorkKindStats], { description: 'Waiting, delayed and running items per kind, with its limit' })
   kinds!: WorkKindStats[];
 
-  @Field(() => [WorkGroupStats], { description: 'Waiting and running items per group of each kind (groups with some; at most 100 per kind)' })
+  @Field(() => [WorkGroupStats], {
+    description: 'Waiting and running items per group of each kind (groups with some; at most 100 per kind)',
+  })
   groups!: WorkGroupStats[];
 }
 
-@ObjectType({ description: 'A cron schedule: each period creates one work item, keyed schedule:<name>:<period start ISO>' })
+@ObjectType({
+  description: 'A cron schedule: each period creates one work item, keyed schedule:<name>:<period start ISO>',
+})
 export class Schedule {
   @Field(() => String)
   name!: string;
@@ -233,7 +263,10 @@ export class Schedule {
   @Field(() => DateTime, { description: "By the database server's clock; periods count from here" })
   createdAt!: Date;
 
-  @Field(() => DateTime, { nullable: true, description: 'The next period to fire (a period due and not yet fired, if the firer is behind)' })
+  @Field(() => DateTime, {
+    nullable: true,
+    description: 'The next period to fire (a period due and not yet fired, if the firer is behind)',
+  })
   nextFireAt!: Date | null;
 
   @Field(() => [DateTime], { description: `The next ${ScheduleLimits.nextFireTimesMax} periods` })
@@ -245,7 +278,7 @@ export class Schedule {
   @Field(() => DateTime, { nullable: true, description: "When it was fired, by the database server's clock" })
   lastFiredAt!: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'The idempotencyKey of the last period\'s item' })
+  @Field(() => String, { nullable: true, description: "The idempotencyKey of the last period's item" })
   lastItemKey!: string | null;
 }
 

@@ -45,15 +45,26 @@ export function ledgerSubscriberCount(app: TestApp, feed: LedgerFeed): number {
 }
 
 /** Opens a subscription and waits until its feed has attached it. */
-export async function subscribeLedger(app: TestApp, feed: LedgerFeed, variables: Record<string, unknown>, role: Role = 'ops'): Promise<TestSubscription> {
+export async function subscribeLedger(
+  app: TestApp,
+  feed: LedgerFeed,
+  variables: Record<string, unknown>,
+  role: Role = 'ops',
+): Promise<TestSubscription> {
   const before = ledgerSubscriberCount(app, feed);
-  const sub = app.ws(role).subscribe(feed === 'ledgerEntries' ? LEDGER_ENTRY_ADDED : ACCOUNT_BALANCE_CHANGED, variables);
+  const sub = app
+    .ws(role)
+    .subscribe(feed === 'ledgerEntries' ? LEDGER_ENTRY_ADDED : ACCOUNT_BALANCE_CHANGED, variables);
   await waitFor(() => ledgerSubscriberCount(app, feed) > before, `a ${feed} subscriber`);
   return sub;
 }
 
 /** Reads `count` events of either ledger subscription. */
-export async function takeLedger(subscription: TestSubscription, count: number, timeoutMs = 10_000): Promise<LedgerEvent[]> {
+export async function takeLedger(
+  subscription: TestSubscription,
+  count: number,
+  timeoutMs = 10_000,
+): Promise<LedgerEvent[]> {
   const events: LedgerEvent[] = [];
   while (events.length < count) {
     const result = await subscription.next(timeoutMs);
@@ -63,4 +74,3 @@ export async function takeLedger(subscription: TestSubscription, count: number, 
   }
   return events;
 }
-

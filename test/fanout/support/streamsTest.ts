@@ -78,10 +78,17 @@ export async function take(subscription: TestSubscription, count: number, timeou
 
 /** Change streams open on `dbName`'s collections, as the server lists them ($currentOp, idle included). */
 export async function changeStreamsOn(client: MongoClient, dbName: string): Promise<Array<{ ns: string }>> {
-  const ops = await client.db('admin').aggregate([{ $currentOp: { idleCursors: true } }]).toArray();
+  const ops = await client
+    .db('admin')
+    .aggregate([{ $currentOp: { idleCursors: true } }])
+    .toArray();
   return ops
     .filter((op) => typeof op['ns'] === 'string' && op['ns'].startsWith(`${dbName}.`))
-    .filter((op) => JSON.stringify(op['cursor']?.originatingCommand?.pipeline ?? op['command']?.pipeline ?? []).includes('$changeStream'))
+    .filter((op) =>
+      JSON.stringify(op['cursor']?.originatingCommand?.pipeline ?? op['command']?.pipeline ?? []).includes(
+        '$changeStream',
+      ),
+    )
     .map((op) => ({ ns: op['ns'] as string }));
 }
 
@@ -102,7 +109,11 @@ export async function claimAndComplete(app: TestApp, id: string, workerId: strin
   const claim = await app.gql(CLAIM, { input: { id, workerId } }, { key: 'worker' });
   expect(claim.data?.claimWorkItem.__typename).toBe('ClaimSuccess');
   const version = claim.data.claimWorkItem.item.version as number;
-  const done = await app.gql(COMPLETE, { input: { id, workerId, version, outcome: 'DONE', result: null } }, { key: 'worker' });
+  const done = await app.gql(
+    COMPLETE,
+    { input: { id, workerId, version, outcome: 'DONE', result: null } },
+    { key: 'worker' },
+  );
   expect(done.data?.completeWorkItem.__typename).toBe('CompleteSuccess');
 }
 

@@ -36,7 +36,13 @@ export const debitCheckedOnARead: AccountPreconditions = {
   },
   async readGroup(accounts, _session, accountIds) {
     const docs = await accounts.find({ _id: { $in: [...accountIds] } }).toArray();
-    return docs.map((doc) => ({ _id: doc._id, currency: doc.currency, balance: Number(doc.balance), version: Number(doc.version), held: Number(doc.held ?? 0) }));
+    return docs.map((doc) => ({
+      _id: doc._id,
+      currency: doc.currency,
+      balance: Number(doc.balance),
+      version: Number(doc.version),
+      held: Number(doc.held ?? 0),
+    }));
   },
   groupFilter: (read) => ({ _id: read._id }),
 };
@@ -76,8 +82,16 @@ export const paramsHashIgnored: RequestRules = {
  */
 export const reversalCheckedOnARead: LifecycleRules = {
   async takeReversal(requests, session, originalKey, amount, readBefore) {
-    if (!readBefore || readBefore.status !== 'applied' || Number(readBefore.reversedAmount ?? 0) + amount > Number(readBefore.params.amount)) return null;
-    return requests.findOneAndUpdate({ _id: originalKey }, { $inc: { reversedAmount: toLong(amount) } }, { session, returnDocument: 'after' });
+    if (
+      readBefore?.status !== 'applied' ||
+      Number(readBefore.reversedAmount ?? 0) + amount > Number(readBefore.params.amount)
+    )
+      return null;
+    return requests.findOneAndUpdate(
+      { _id: originalKey },
+      { $inc: { reversedAmount: toLong(amount) } },
+      { session, returnDocument: 'after' },
+    );
   },
 };
 
@@ -96,6 +110,11 @@ export const openCheckedOnARead: AccountPreconditions = {
     const seen = await accounts.findOne({ _id: target.accountId });
     if (!seen || seen.status === AccountStatus.CLOSED) return null;
     const currency = target.currency === undefined ? {} : { currency: target.currency };
-    return applyDelta(accounts, session, { _id: target.accountId, balance: { $lte: toLong(Number.MAX_SAFE_INTEGER - target.amount) }, ...currency }, target.amount);
+    return applyDelta(
+      accounts,
+      session,
+      { _id: target.accountId, balance: { $lte: toLong(Number.MAX_SAFE_INTEGER - target.amount) }, ...currency },
+      target.amount,
+    );
   },
 };

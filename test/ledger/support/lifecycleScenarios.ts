@@ -27,12 +27,20 @@ function tally(kinds: readonly string[]): Record<string, number> {
  * `services` (separate clients: separate processes), each sent until its answer is final. One at a
  * time per service, so every reversal goes through the keyed transaction on its own.
  */
-export async function raceReversals(db: TestDb, services: LedgerService[], originalRequestId: string, count: number, amount: number): Promise<ReversalRace> {
+export async function raceReversals(
+  db: TestDb,
+  services: LedgerService[],
+  originalRequestId: string,
+  count: number,
+  amount: number,
+): Promise<ReversalRace> {
   const sendShare = async (service: LedgerService, s: number): Promise<string[]> => {
     const kinds: string[] = [];
     for (let i = s; i < count; i += services.length) {
       const requestId = `${originalRequestId}-rev${i}`;
-      kinds.push(await finalKindOf(() => service.reverseMove({ requestId, originalRequestId, amount }) as never, requestId));
+      kinds.push(
+        await finalKindOf(() => service.reverseMove({ requestId, originalRequestId, amount }) as never, requestId),
+      );
     }
     return kinds;
   };
@@ -76,15 +84,27 @@ export interface CloseRace {
  * either in the balance the close moved or refused AccountClosed, and nothing reaches the
  * account after its close.
  */
-export async function raceDepositsWithClose(db: TestDb, services: LedgerService[], accountId: string, targetId: string, count: number, opening: number): Promise<CloseRace> {
+export async function raceDepositsWithClose(
+  db: TestDb,
+  services: LedgerService[],
+  accountId: string,
+  targetId: string,
+  count: number,
+  opening: number,
+): Promise<CloseRace> {
   let answered = 0;
   let closeSent: Promise<string> | null = null;
   let movedAmount = 0;
   const close = () =>
     finalKindOf(async () => {
-      const result = await services[0]!.closeAccount({ requestId: `${accountId}-close`, accountId, transferBalanceTo: targetId });
+      const result = await services[0]!.closeAccount({
+        requestId: `${accountId}-close`,
+        accountId,
+        transferBalanceTo: targetId,
+      });
       if (result.kind === 'closeAccountSuccess') movedAmount = result.movedAmount;
-      if (result.kind === 'duplicateReplayed' && result.original.kind === 'closeAccountSuccess') movedAmount = result.original.movedAmount;
+      if (result.kind === 'duplicateReplayed' && result.original.kind === 'closeAccountSuccess')
+        movedAmount = result.original.movedAmount;
       return result;
     }, `${accountId}-close`);
   const sendShare = async (service: LedgerService, s: number): Promise<string[]> => {
@@ -101,7 +121,12 @@ export async function raceDepositsWithClose(db: TestDb, services: LedgerService[
   const closeKind = await (closeSent ?? close());
   const account = await db.db.collection('accounts').findOne({ _id: accountId as never });
   const closing = await db.db.collection('ledger_entries').findOne({ requestId: `${accountId}-close`, accountId });
-  const after = closing === null ? 0 : await db.db.collection('ledger_entries').countDocuments({ accountId, versionAfter: { $gt: closing['versionAfter'] } });
+  const after =
+    closing === null
+      ? 0
+      : await db.db
+          .collection('ledger_entries')
+          .countDocuments({ accountId, versionAfter: { $gt: closing['versionAfter'] } });
   return {
     kinds,
     closeKind,
@@ -116,7 +141,9 @@ export async function raceDepositsWithClose(db: TestDb, services: LedgerService[
 /** L2: the close moved the opening balance plus every deposit that applied; the rest were refused. */
 export function expectCloseWholeAndFinal(race: CloseRace, count: number): void {
   expect(race.closeKind).toBe('closeAccountSuccess');
-  expect(Object.keys(race.kinds).sort()).toEqual(['accountClosed', 'depositSuccess'].filter((kind) => race.kinds[kind] !== undefined));
+  expect(Object.keys(race.kinds).sort()).toEqual(
+    ['accountClosed', 'depositSuccess'].filter((kind) => race.kinds[kind] !== undefined),
+  );
   expect(race.applied + (race.kinds['accountClosed'] ?? 0)).toBe(count);
   expect(race.movedAmount).toBe(race.opening + race.applied);
   expect(race.closedBalance).toBe(0);

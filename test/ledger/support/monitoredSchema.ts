@@ -16,7 +16,10 @@ import { connectTestDb, testMongoEngine, type TestDb } from '../../support/mongo
 export interface MonitoredSchema {
   db: TestDb;
   /** Runs `source` and returns its result with the commands it sent (handshakes excluded). */
-  run(source: string, variables?: Record<string, unknown>): Promise<{ result: ExecutionResult; commands: CommandStartedEvent[] }>;
+  run(
+    source: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ result: ExecutionResult; commands: CommandStartedEvent[] }>;
   close(): Promise<void>;
 }
 
@@ -28,7 +31,11 @@ export async function openMonitoredSchema(tag: string): Promise<MonitoredSchema>
   await ensureLedgerDashboardIndexes(db.db);
   const schema: GraphQLSchema = await buildAppSchema();
   const logger = createLogger({ level: 'silent' });
-  const app = { db: db.db, logger, services: buildServices({ db: db.db, engine: testMongoEngine(), logger, registry: new Registry() }) };
+  const app = {
+    db: db.db,
+    logger,
+    services: buildServices({ db: db.db, engine: testMongoEngine(), logger, registry: new Registry() }),
+  };
   const principal = { role: 'admin' as const, keyId: 'test' };
   return {
     db,

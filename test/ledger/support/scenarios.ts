@@ -20,7 +20,10 @@ const resendsMax = 20;
  * Sends one key until its answer is final (a transient answer means: ask again with the same
  * key), and returns the final answer's kind; a replay counts as the kind of its original.
  */
-export async function finalKindOf(send: () => Promise<{ kind: string; original?: { kind: string } }>, what: string): Promise<string> {
+export async function finalKindOf(
+  send: () => Promise<{ kind: string; original?: { kind: string } }>,
+  what: string,
+): Promise<string> {
   for (let sent = 0; sent <= resendsMax; sent += 1) {
     const result = await send();
     if (result.kind === 'duplicateReplayed') return result.original!.kind;
@@ -54,7 +57,9 @@ export async function raceWithdrawals(
     const ids = Array.from({ length: count }, (_, i) => i).filter((i) => i % services.length === s);
     const kinds: string[] = [];
     for (let start = 0; start < ids.length; start += wave) {
-      kinds.push(...(await Promise.all(ids.slice(start, start + wave).map((i) => finalKind(service, `${accountId}-w${i}`)))));
+      kinds.push(
+        ...(await Promise.all(ids.slice(start, start + wave).map((i) => finalKind(service, `${accountId}-w${i}`)))),
+      );
     }
     return kinds;
   };

@@ -55,7 +55,14 @@ export interface ProjectionChild {
 }
 
 /** Starts test/payouts/support/bullmqProjectionChild.ts; it holds after `holdAfterEntries` entries were marked added. */
-export async function startProjectionChild(env: { mongoUri: string; dbName: string; redisUrl: string; queueName: string; holdAfterEntries: number; records?: 'none' }): Promise<ProjectionChild> {
+export async function startProjectionChild(env: {
+  mongoUri: string;
+  dbName: string;
+  redisUrl: string;
+  queueName: string;
+  holdAfterEntries: number;
+  records?: 'none';
+}): Promise<ProjectionChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/payouts/support/bullmqProjectionChild.ts'], {
     cwd: ROOT,
     env: {

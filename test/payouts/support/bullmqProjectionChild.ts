@@ -14,8 +14,17 @@ import { createBullmqPayoutSinkForTest } from '../../../src/testing/index.ts';
 import { createWorkService, createWorkTelemetry } from '../../../src/work/index.ts';
 import { noPayoutJobRecords } from './bullmq.ts';
 
-const { CHILD_MONGO_URI: uri, CHILD_DB_NAME: dbName, CHILD_REDIS_URL: redisUrl, CHILD_QUEUE_NAME: queueName, HOLD_AFTER_ENTRIES: holdAfter } = process.env;
-if (!uri || !dbName || !redisUrl || !queueName || !holdAfter) throw new Error('CHILD_MONGO_URI, CHILD_DB_NAME, CHILD_REDIS_URL, CHILD_QUEUE_NAME and HOLD_AFTER_ENTRIES are required');
+const {
+  CHILD_MONGO_URI: uri,
+  CHILD_DB_NAME: dbName,
+  CHILD_REDIS_URL: redisUrl,
+  CHILD_QUEUE_NAME: queueName,
+  HOLD_AFTER_ENTRIES: holdAfter,
+} = process.env;
+if (!uri || !dbName || !redisUrl || !queueName || !holdAfter)
+  throw new Error(
+    'CHILD_MONGO_URI, CHILD_DB_NAME, CHILD_REDIS_URL, CHILD_QUEUE_NAME and HOLD_AFTER_ENTRIES are required',
+  );
 const client = await MongoClient.connect(uri);
 const db = client.db(dbName);
 const logger = pino({ level: process.env['CHILD_LOG_LEVEL'] ?? 'silent' }, pino.destination(2));
@@ -35,15 +44,21 @@ const holding: PayoutJobRecords = {
     return real.markAdded(entryIds, by);
   },
 };
-const sink = createBullmqPayoutSinkForTest({ db, redisUrl, queueName, logger, telemetry: createPayoutQueueTelemetry(registry) }, holding);
+const sink = createBullmqPayoutSinkForTest(
+  { db, redisUrl, queueName, logger, telemetry: createPayoutQueueTelemetry(registry) },
+  holding,
+);
 await ensureWalkIndexes(db);
 await sink.start();
 const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
-const projection = createPayoutProjection({ db, logger, telemetry: createStreamsTelemetry(registry), work, sink }, {
-  holder: 'doomed-child',
-  leaseDurationMs: 1_000,
-  leaseRenewIntervalMs: 300,
-  leaseAcquireIntervalMs: 100,
-});
+const projection = createPayoutProjection(
+  { db, logger, telemetry: createStreamsTelemetry(registry), work, sink },
+  {
+    holder: 'doomed-child',
+    leaseDurationMs: 1_000,
+    leaseRenewIntervalMs: 300,
+    leaseAcquireIntervalMs: 100,
+  },
+);
 projection.start();
 console.log('bullmq projection child started');

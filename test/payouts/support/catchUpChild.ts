@@ -15,12 +15,15 @@ const db = client.db(dbName);
 const logger = pino({ level: 'info' });
 const registry = new Registry();
 const work = createWorkService({ db, telemetry: createWorkTelemetry(registry, logger) });
-const projection = createPayoutProjection({ db, logger, telemetry: createStreamsTelemetry(registry), work }, {
-  holder: 'doomed-child',
-  leaseDurationMs: 1_000,
-  leaseRenewIntervalMs: 300,
-  leaseAcquireIntervalMs: 100,
-  catchUp: { batchMax: 10, pagesPerSliceMax: 1, pauseMs: 100 },
-});
+const projection = createPayoutProjection(
+  { db, logger, telemetry: createStreamsTelemetry(registry), work },
+  {
+    holder: 'doomed-child',
+    leaseDurationMs: 1_000,
+    leaseRenewIntervalMs: 300,
+    leaseAcquireIntervalMs: 100,
+    catchUp: { batchMax: 10, pagesPerSliceMax: 1, pauseMs: 100 },
+  },
+);
 projection.start();
 console.log('catch-up child started');

@@ -5,7 +5,12 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { Db } from 'mongodb';
 import { expect } from 'vitest';
-import { collectionNames, createLedgerService, createLedgerTelemetry, type LedgerService } from '../../../src/ledger/index.ts';
+import {
+  collectionNames,
+  createLedgerService,
+  createLedgerTelemetry,
+  type LedgerService,
+} from '../../../src/ledger/index.ts';
 import { PAYOUT_PROJECTION_TASK, type PayoutProjectionOptions, type PayoutWriter } from '../../../src/payouts/index.ts';
 import { oneByOne } from '../../../src/payouts/payoutWriter.ts';
 import { createPayoutProjectionForTest, type PayoutWriters } from '../../../src/testing/index.ts';
@@ -22,11 +27,18 @@ export function ledgerOn(db: Db): LedgerService {
 /** Opens `accountId` with enough money for every withdrawal the test makes. */
 export async function fundedAccount(ledger: LedgerService, accountId: string): Promise<void> {
   expect((await ledger.openAccount({ accountId, currency: 'EUR' })).kind).toBe('openAccountSuccess');
-  expect((await ledger.deposit({ accountId, amount: 1_000_000_000, requestId: `${accountId}-funding` })).kind).toBe('depositSuccess');
+  expect((await ledger.deposit({ accountId, amount: 1_000_000_000, requestId: `${accountId}-funding` })).kind).toBe(
+    'depositSuccess',
+  );
 }
 
 /** `count` concurrent withdrawals of 1..count minor units, keyed `${prefix}-i`. */
-export async function withdrawMany(ledger: LedgerService, accountId: string, prefix: string, count: number): Promise<void> {
+export async function withdrawMany(
+  ledger: LedgerService,
+  accountId: string,
+  prefix: string,
+  count: number,
+): Promise<void> {
   const results = await Promise.all(
     Array.from({ length: count }, (_, i) => ledger.withdraw({ accountId, amount: i + 1, requestId: `${prefix}-${i}` })),
   );
@@ -35,22 +47,33 @@ export async function withdrawMany(ledger: LedgerService, accountId: string, pre
 
 /** Every withdrawal entry id, and how many PAYOUT items name it (by payload, whatever their key). */
 export async function payoutsPerWithdrawal(db: Db): Promise<{ withdrawals: string[]; payouts: Map<string, number> }> {
-  const withdrawals = (await db.collection(collectionNames.entries).find({ kind: 'withdrawal' }, { projection: { _id: 1 } }).toArray()).map(
-    (entry) => String(entry._id),
-  );
+  const withdrawals = (
+    await db
+      .collection(collectionNames.entries)
+      .find({ kind: 'withdrawal' }, { projection: { _id: 1 } })
+      .toArray()
+  ).map((entry) => String(entry._id));
   const grouped = await workItems(db)
-    .aggregate<{ _id: string; n: number }>([{ $match: { kind: 'PAYOUT' } }, { $group: { _id: '$payload.entryId', n: { $sum: 1 } } }])
+    .aggregate<{ _id: string; n: number }>([
+      { $match: { kind: 'PAYOUT' } },
+      { $group: { _id: '$payload.entryId', n: { $sum: 1 } } },
+    ])
     .toArray();
   return { withdrawals, payouts: new Map(grouped.map(({ _id, n }) => [_id, n])) };
 }
 
 /** Waits until every withdrawal has at least one payout; returns the counts. */
 export async function awaitAllProjected(db: Db, withdrawalsExpected: number, timeoutMs = 20_000) {
-  return waitFor(async () => {
-    const counts = await payoutsPerWithdrawal(db);
-    const done = counts.withdrawals.length === withdrawalsExpected && counts.withdrawals.every((id) => counts.payouts.has(id));
-    return done ? counts : undefined;
-  }, `${withdrawalsExpected} withdrawals to be projected`, timeoutMs);
+  return waitFor(
+    async () => {
+      const counts = await payoutsPerWithdrawal(db);
+      const done =
+        counts.withdrawals.length === withdrawalsExpected && counts.withdrawals.every((id) => counts.payouts.has(id));
+      return done ? counts : undefined;
+    },
+    `${withdrawalsExpected} withdrawals to be projected`,
+    timeoutMs,
+  );
 }
 
 /** P1's check: one payout per withdrawal, and none for anything else. */
@@ -65,11 +88,24 @@ type ProjectionSettings = Pick<StartTestAppOptions, 'startupTasks' | 'payoutProj
  * An app's projection as the test configures it: null leaves its start-up task out; a `writer`
  * replaces the upsert on `payout:<entryId>` (through src/testing, the only door for it).
  */
-export function withProjection(options: PayoutProjectionOptions | null, writer?: PayoutWriter | PayoutWriters): ProjectionSettings {
-  if (options === null) return { startupTasks: (tasks) => tasks.filter((task) => task.name !== PAYOUT_PROJECTION_TASK) };
+export function withProjection(
+  options: PayoutProjectionOptions | null,
+  writer?: PayoutWriter | PayoutWriters,
+): ProjectionSettings {
+  if (options === null)
+    return { startupTasks: (tasks) => tasks.filter((task) => task.name !== PAYOUT_PROJECTION_TASK) };
   return {
     payoutProjection: options,
-    ...(writer ? { buildPayoutProjection: (deps, settings) => createPayoutProjectionForTest(deps, settings, typeof writer === 'function' ? { writePayout: writer } : writer) } : {}),
+    ...(writer
+      ? {
+          buildPayoutProjection: (deps, settings) =>
+            createPayoutProjectionForTest(
+              deps,
+              settings,
+              typeof writer === 'function' ? { writePayout: writer } : writer,
+            ),
+        }
+      : {}),
   };
 }
 
@@ -90,7 +126,12 @@ let insertingWriterCalls = 0;
 export function insertingWriter(db: Db): PayoutWriter {
   const work = createWorkService({ db, telemetry: createWorkTelemetry(new Registry(), silent) });
   return async ({ entryId, payload }) => {
-    const result = await work.create({ kind: 'PAYOUT', payload, idempotencyKey: `${entryId}#${++insertingWriterCalls}`, maxAttempts: 5 });
+    const result = await work.create({
+      kind: 'PAYOUT',
+      payload,
+      idempotencyKey: `${entryId}#${++insertingWriterCalls}`,
+      maxAttempts: 5,
+    });
     return { created: result.kind === 'createWorkItemSuccess' };
   };
 }
@@ -113,7 +154,11 @@ export function crashingAfterWrite(writer: PayoutWriter, everyN: number): Payout
 }
 
 /** A metric's current value on `registry` (an app's, or a test's own), summed over the matching series. */
-export async function metricValue(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number> {
+export async function metricValue(
+  registry: Registry,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
   const metric = registry.getSingleMetric(name);
   if (!metric) return 0;
   const { values } = await metric.get();

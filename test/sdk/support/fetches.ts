@@ -14,8 +14,13 @@ export function recordingFetch(faults: readonly Fault[], after?: (attempt: numbe
     const fault = faults[bodies.length - 1];
     if (fault?.status === 'network') throw new TypeError('fetch failed');
     if (fault) {
-      const body = fault.code ? { errors: [{ message: `a ${fault.code} answer`, extensions: { code: fault.code } }], data: null } : {};
-      return new Response(JSON.stringify(body), { status: fault.status, headers: fault.retryAfter ? { 'retry-after': fault.retryAfter } : {} });
+      const body = fault.code
+        ? { errors: [{ message: `a ${fault.code} answer`, extensions: { code: fault.code } }], data: null }
+        : {};
+      return new Response(JSON.stringify(body), {
+        status: fault.status,
+        headers: fault.retryAfter ? { 'retry-after': fault.retryAfter } : {},
+      });
     }
     const response = await globalThis.fetch(url, init);
     await after?.(bodies.length);

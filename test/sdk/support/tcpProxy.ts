@@ -50,10 +50,11 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     get refused() {
       return refused;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
   };
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {

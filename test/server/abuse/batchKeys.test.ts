@@ -16,9 +16,15 @@ describe('a batch naming one requestId twice', () => {
   const submit = async (atomic: boolean, moves: Array<Record<string, unknown>>) => {
     const res = await app.gql(SUBMIT, { input: { atomic, moves } }, { key: 'service' });
     expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-    return res.data.submitMoves.results as Array<{ __typename: string; requestId?: string; field?: string; detail?: string }>;
+    return res.data.submitMoves.results as Array<{
+      __typename: string;
+      requestId?: string;
+      field?: string;
+      detail?: string;
+    }>;
   };
-  const balance = async (id: string) => (await app.gql(`{ account(id: "${id}") { balance } }`, {}, { key: 'dashboard' })).data.account.balance as number;
+  const balance = async (id: string) =>
+    (await app.gql(`{ account(id: "${id}") { balance } }`, {}, { key: 'dashboard' })).data.account.balance as number;
 
   beforeAll(async () => {
     app = await startTestApp({ env: { RATE_LIMITS: 'off' } });
@@ -37,7 +43,12 @@ describe('a batch naming one requestId twice', () => {
     ]);
     expect(results).toEqual([
       { __typename: 'LinkedMoveFailed', requestId: 'bk-k1' },
-      { __typename: 'IdempotencyKeyReused', requestId: 'bk-k1', field: 'amount', detail: 'requestId bk-k1 was first used with amount 100, now 200: use a new requestId for a new request' },
+      {
+        __typename: 'IdempotencyKeyReused',
+        requestId: 'bk-k1',
+        field: 'amount',
+        detail: 'requestId bk-k1 was first used with amount 100, now 200: use a new requestId for a new request',
+      },
     ]);
     expect(await balance('bk-a')).toBe(1_000);
     // Nothing was recorded: the corrected batch uses the key.

@@ -30,7 +30,12 @@ function refusals(socket: RawSocket): Array<{ message: string; extensions: Recor
 }
 
 function blast(socket: RawSocket, count: number, tag: string): void {
-  for (let i = 0; i < count; i++) socket.send({ id: `${tag}-${i}`, type: 'subscribe', payload: { query: SUBSCRIBE, variables: { accountId: `hog-${i}` } } });
+  for (let i = 0; i < count; i++)
+    socket.send({
+      id: `${tag}-${i}`,
+      type: 'subscribe',
+      payload: { query: SUBSCRIBE, variables: { accountId: `hog-${i}` } },
+    });
 }
 
 describe('a fair share of every feed', () => {
@@ -46,20 +51,28 @@ describe('a fair share of every feed', () => {
     await app?.close();
   });
 
-  it(`gives one socket asking for ${ASKED} subscriptions its share and refuses the rest SUBSCRIPTION_LIMIT; another client still subscribes and receives`, { timeout: 60_000 }, async () => {
+  it(`gives one socket asking for ${ASKED} subscriptions its share and refuses the rest SUBSCRIPTION_LIMIT; another client still subscribes and receives`, {
+    timeout: 60_000,
+  }, async () => {
     const feed = app.services.liveFeeds.ledgerEntries;
     const hog = await openRawSocket(app.wsUrl, app.keys.service);
     sockets.push(hog);
     blast(hog, ASKED, 'hog');
     const refused = ASKED - FeedLimits.subscriptionsPerSocketMax;
-    await expect.poll(() => hog.messages.filter((m) => m.type === 'complete').length, { timeout: 45_000, interval: 50 }).toBe(refused);
+    await expect
+      .poll(() => hog.messages.filter((m) => m.type === 'complete').length, { timeout: 45_000, interval: 50 })
+      .toBe(refused);
 
     const errors = refusals(hog);
     expect(errors).toHaveLength(refused);
     expect(new Set(errors.map((error) => error.extensions['code']))).toEqual(new Set(['SUBSCRIPTION_LIMIT']));
-    expect(errors[0]).toMatchObject({ extensions: { code: 'SUBSCRIPTION_LIMIT', limit: 'socket', max: FeedLimits.subscriptionsPerSocketMax } });
+    expect(errors[0]).toMatchObject({
+      extensions: { code: 'SUBSCRIPTION_LIMIT', limit: 'socket', max: FeedLimits.subscriptionsPerSocketMax },
+    });
     expect(feed.subscriberCount).toBe(FeedLimits.subscriptionsPerSocketMax);
-    expect(await metricValue(app.registry, 'subscriptions_refused_total', { feed: 'ledgerEntries', limit: 'socket' })).toBe(refused);
+    expect(
+      await metricValue(app.registry, 'subscriptions_refused_total', { feed: 'ledgerEntries', limit: 'socket' }),
+    ).toBe(refused);
 
     // Another client, its own socket and key: attached, and its events arrive.
     const console = await subscribeLedger(app, 'ledgerEntries', { accountId: 'fair-a' }, 'ops');
@@ -69,7 +82,9 @@ describe('a fair share of every feed', () => {
     console.unsubscribe();
   });
 
-  it('stops one key at its share however many sockets it opens, and gives the shares back when the sockets close', { timeout: 60_000 }, async () => {
+  it('stops one key at its share however many sockets it opens, and gives the shares back when the sockets close', {
+    timeout: 60_000,
+  }, async () => {
     const feed = app.services.liveFeeds.ledgerEntries;
     const shares = app.services.liveFeeds.shares;
     // The first test's socket holds a full share; enough more sockets to reach the key's bound, and one past it.
@@ -77,10 +92,14 @@ describe('a fair share of every feed', () => {
     const more: RawSocket[] = [];
     for (let i = sockets.length; i <= socketsNeeded; i++) more.push(await openRawSocket(app.wsUrl, app.keys.service));
     sockets.push(...more);
-    more.forEach((socket, i) => blast(socket, FeedLimits.subscriptionsPerSocketMax, `more${i}`));
+    for (const [i, socket] of more.entries()) blast(socket, FeedLimits.subscriptionsPerSocketMax, `more${i}`);
     const last = more.at(-1)!;
-    await expect.poll(() => last.messages.filter((m) => m.type === 'complete').length, { timeout: 30_000, interval: 50 }).toBe(FeedLimits.subscriptionsPerSocketMax);
-    expect(new Set(refusals(last).map((error) => `${error.extensions['code']}:${error.extensions['limit']}`))).toEqual(new Set(['SUBSCRIPTION_LIMIT:key']));
+    await expect
+      .poll(() => last.messages.filter((m) => m.type === 'complete').length, { timeout: 30_000, interval: 50 })
+      .toBe(FeedLimits.subscriptionsPerSocketMax);
+    expect(new Set(refusals(last).map((error) => `${error.extensions['code']}:${error.extensions['limit']}`))).toEqual(
+      new Set(['SUBSCRIPTION_LIMIT:key']),
+    );
     expect(feed.subscriberCount).toBe(FeedLimits.subscriptionsPerKeyMax);
 
     // Another key is not affected by this key's share.
@@ -96,9 +115,20 @@ describe('a fair share of every feed', () => {
 describe('a feed at its own capacity', () => {
   it('refuses one more subscriber with limit "feed", counted, and admits one again once a subscriber leaves', async () => {
     const test = await connectTestDb('feed_capacity');
-    const spec: FeedSpec<Document> = { name: 'scratch', collection: test.db.collection('scratch'), pipeline: [], toEvent: (change: Document) => change };
+    const spec: FeedSpec<Document> = {
+      name: 'scratch',
+      collection: test.db.collection('scratch'),
+      pipeline: [],
+      toEvent: (change: Document) => change,
+    };
     const registry = new Registry();
-    const feed = new ChangeFeed(spec, pino({ level: 'silent' }), createStreamsTelemetry(registry), new SubscriptionShares(), 2);
+    const feed = new ChangeFeed(
+      spec,
+      pino({ level: 'silent' }),
+      createStreamsTelemetry(registry),
+      new SubscriptionShares(),
+      2,
+    );
     await feed.start();
     try {
       const owner = (n: number) => ({ connectionId: `c${n}`, keyId: `k${n}` });
@@ -120,7 +150,10 @@ describe('SubscriptionShares', () => {
     const shares = new SubscriptionShares({ perSocketMax: 2, perKeyMax: 3 });
     const a1 = shares.admit({ connectionId: 'a', keyId: 'k' });
     shares.admit({ connectionId: 'a', keyId: 'k' });
-    expect(shares.admit({ connectionId: 'a', keyId: 'k' })).toEqual({ ok: false, refusal: { limit: 'socket', max: 2 } });
+    expect(shares.admit({ connectionId: 'a', keyId: 'k' })).toEqual({
+      ok: false,
+      refusal: { limit: 'socket', max: 2 },
+    });
     shares.admit({ connectionId: 'b', keyId: 'k' });
     expect(shares.admit({ connectionId: 'c', keyId: 'k' })).toEqual({ ok: false, refusal: { limit: 'key', max: 3 } });
     expect(shares.admit({ connectionId: 'c', keyId: 'other' }).ok).toBe(true);

@@ -34,7 +34,11 @@ describe('metric labels from client input', () => {
   it(`keeps work_started_total and work_completed_total within ${WorkLimits.metricKindLabelsMax} kinds when ${FLOOD} made-up kinds are created, claimed and completed`, async () => {
     const kinds = Array.from({ length: FLOOD }, (_, i) => `flood${i}`);
     for (const kind of kinds) {
-      const created = await app.gql(`mutation { createWorkItem(input: { kind: "${kind}", idempotencyKey: "flood-${kind}" }) { __typename } }`, {}, { key: 'service' });
+      const created = await app.gql(
+        `mutation { createWorkItem(input: { kind: "${kind}", idempotencyKey: "flood-${kind}" }) { __typename } }`,
+        {},
+        { key: 'service' },
+      );
       expect(created.data?.createWorkItem?.__typename).toBe('CreateWorkItemSuccess');
       const claimed = await app.gql(
         `mutation { claimWorkItem(input: { workerId: "flooder", kinds: ["${kind}"] }) { __typename ... on ClaimSuccess { item { id version } } } }`,
@@ -43,7 +47,11 @@ describe('metric labels from client input', () => {
       );
       expect(claimed.data?.claimWorkItem?.__typename).toBe('ClaimSuccess');
       const { id, version } = claimed.data.claimWorkItem.item;
-      const done = await app.gql(`mutation { completeWorkItem(input: { id: "${id}", workerId: "flooder", version: ${version}, outcome: DONE }) { __typename } }`, {}, { key: 'service' });
+      const done = await app.gql(
+        `mutation { completeWorkItem(input: { id: "${id}", workerId: "flooder", version: ${version}, outcome: DONE }) { __typename } }`,
+        {},
+        { key: 'service' },
+      );
       expect(done.data?.completeWorkItem?.__typename).toBe('CompleteSuccess');
     }
     for (const metric of ['work_started_total', 'work_completed_total']) {
@@ -52,21 +60,29 @@ describe('metric labels from client input', () => {
       expect(ownLabels.length, metric).toBe(WorkLimits.metricKindLabelsMax);
       expect(samples.get(OVERFLOW_LABEL), metric).toBe(FLOOD - WorkLimits.metricKindLabelsMax);
       // Nothing is lost: every claim and completion is counted, under its kind or `_other`.
-      expect([...samples.values()].reduce((sum, value) => sum + value, 0), metric).toBe(FLOOD);
+      expect(
+        [...samples.values()].reduce((sum, value) => sum + value, 0),
+        metric,
+      ).toBe(FLOOD);
     }
   }, 120_000);
 
-  it('runs the hold gauges\' $group over every hold once per 5 s, not once per scrape, for a flood of 50 unauthenticated scrapes', async () => {
+  it("runs the hold gauges' $group over every hold once per 5 s, not once per scrape, for a flood of 50 unauthenticated scrapes", async () => {
     // Past the reuse window of any scrape before this one.
     await new Promise((resolve) => setTimeout(resolve, 5_100));
     const groups: unknown[] = [];
     const listener = (event: { commandName: string; command: Record<string, unknown> }) => {
-      if (event.commandName === 'aggregate' && event.command['aggregate'] === 'ledger_holds') groups.push(event.command);
+      if (event.commandName === 'aggregate' && event.command['aggregate'] === 'ledger_holds')
+        groups.push(event.command);
     };
     app.client.on('commandStarted', listener);
     try {
       const startedMs = Date.now();
-      const scrapes = await Promise.all(Array.from({ length: 50 }, () => fetch(app.url.replace(/\/graphql$/, '/metrics')).then((response) => response.text())));
+      const scrapes = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          fetch(app.url.replace(/\/graphql$/, '/metrics')).then((response) => response.text()),
+        ),
+      );
       expect(scrapes.every((text) => text.includes('ledger_holds'))).toBe(true);
       // One per reuse window (5 s) the flood spanned: 50 before.
       expect(groups.length).toBeGreaterThanOrEqual(1);

@@ -21,7 +21,14 @@ interface Answer {
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
 /** Any JSON-like junk of ordinary depth. */
-const junk = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.string({ maxLength: 16 }), fc.jsonValue({ maxDepth: 4 }));
+const junk = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 16 }),
+  fc.jsonValue({ maxDepth: 4 }),
+);
 
 /**
  * JSON text of junk, or of a value nested 90 to 6,000 levels: written as text, since
@@ -40,18 +47,32 @@ const cursorArb = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
   fc.constantFrom('', '=', '%%%', 'a'.repeat(2_000)),
-  fc.tuple(fc.constantFrom('account', 'entry', 'work', ''), fc.string({ maxLength: 20 })).map(([kind, position]) => b64(`${kind}:${position}`)),
+  fc
+    .tuple(fc.constantFrom('account', 'entry', 'work', ''), fc.string({ maxLength: 20 }))
+    .map(([kind, position]) => b64(`${kind}:${position}`)),
   // Positions past what a number holds exactly (`entry:99999999999999999999999` was a RangeError).
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom('account', 'entry'), fc.stringMatching(/^-?[1-9][0-9]{16,30}$/)).map(([kind, digits]) => b64(`${kind}:${digits}`)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.constantFrom('account', 'entry'), fc.stringMatching(/^-?[1-9][0-9]{16,30}$/))
+      .map(([kind, digits]) => b64(`${kind}:${digits}`)),
+  },
   fc.jsonValue({ maxDepth: 2 }).map((value) => b64(JSON.stringify(value))),
-  fc.record({ t: fc.oneof(fc.integer(), fc.double(), fc.string()), id: fc.string({ maxLength: 10 }) }).map((value) => b64(JSON.stringify(value))),
+  fc
+    .record({ t: fc.oneof(fc.integer(), fc.double(), fc.string()), id: fc.string({ maxLength: 10 }) })
+    .map((value) => b64(JSON.stringify(value))),
   fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('base64url')),
 );
 
 const tokenArb = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.tuple(fc.nat(), fc.nat()).map(([t, i]) => b64(`ct1:${t}.${i}`)),
-  fc.tuple(fc.constantFrom(0xffff_ffff, 2 ** 32, Math.floor(Date.now() / 1000) + 86_400, 1), fc.constantFrom(0, 1, 0xffff_ffff)).map(([t, i]) => b64(`ct1:${t}.${i}`)),
+  fc
+    .tuple(
+      fc.constantFrom(0xffff_ffff, 2 ** 32, Math.floor(Date.now() / 1000) + 86_400, 1),
+      fc.constantFrom(0, 1, 0xffff_ffff),
+    )
+    .map(([t, i]) => b64(`ct1:${t}.${i}`)),
   fc.string({ maxLength: 20 }).map((text) => b64(`ct1:${text}`)),
 );
 
@@ -66,7 +87,11 @@ describe('random client input finds no server fault', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp({ env: { RATE_LIMITS: 'off' } });
-    await app.gql('mutation { openAccount(input: { accountId: "prop-a", currency: "EUR" }) { __typename } }', {}, { key: 'service' });
+    await app.gql(
+      'mutation { openAccount(input: { accountId: "prop-a", currency: "EUR" }) { __typename } }',
+      {},
+      { key: 'service' },
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -92,14 +117,22 @@ describe('random client input finds no server fault', () => {
 
   it('page cursors', { timeout: 60_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...CURSOR_QUERIES), cursorArb, async (query, cursor) => noFault(await post(query, { c: cursor }))),
+      fc.asyncProperty(fc.constantFrom(...CURSOR_QUERIES), cursorArb, async (query, cursor) =>
+        noFault(await post(query, { c: cursor })),
+      ),
       { numRuns: HTTP_RUNS, seed: SEED },
     );
   });
 
   it('consistency tokens', { timeout: 60_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(tokenArb, async (token) => noFault(await post('query ($t: String!) @consistentAfter(token: $t) { account(id: "prop-a") { balance } }', { t: token }))),
+      fc.asyncProperty(tokenArb, async (token) =>
+        noFault(
+          await post('query ($t: String!) @consistentAfter(token: $t) { account(id: "prop-a") { balance } }', {
+            t: token,
+          }),
+        ),
+      ),
       { numRuns: HTTP_RUNS, seed: SEED },
     );
   });
@@ -109,7 +142,12 @@ describe('random client input finds no server fault', () => {
     await fc.assert(
       fc.asyncProperty(jsonText, async (payload) => {
         const input = `{"input":{"kind":"PROP","idempotencyKey":"prop-${n++}","payload":${payload}}}`;
-        noFault(await postText('mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { __typename } }', input));
+        noFault(
+          await postText(
+            'mutation ($input: CreateWorkItemInput!) { createWorkItem(input: $input) { __typename } }',
+            input,
+          ),
+        );
       }),
       { numRuns: HTTP_RUNS, seed: SEED },
     );
@@ -126,21 +164,44 @@ describe('random client input finds no server fault', () => {
     const id = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('1', 'dup'));
     // Variables the documents declare, each right or wrong, the payload possibly deep.
     const variablesText = fc
-      .record({ a: cursorArb, ids: fc.array(fc.string(), { maxLength: 3 }), key: fc.string({ minLength: 1, maxLength: 8 }), payload: jsonText })
-      .map(({ a, ids, key, payload }) => `{"a":${JSON.stringify(a)},"ids":${JSON.stringify(ids)},"input":{"kind":"PROP","idempotencyKey":${JSON.stringify(key)},"payload":${payload}}}`);
+      .record({
+        a: cursorArb,
+        ids: fc.array(fc.string(), { maxLength: 3 }),
+        key: fc.string({ minLength: 1, maxLength: 8 }),
+        payload: jsonText,
+      })
+      .map(
+        ({ a, ids, key, payload }) =>
+          `{"a":${JSON.stringify(a)},"ids":${JSON.stringify(ids)},"input":{"kind":"PROP","idempotencyKey":${JSON.stringify(key)},"payload":${payload}}}`,
+      );
     const frame = fc.oneof(
       fc
-        .record({ id, query: fc.oneof(documents, fc.string({ maxLength: 30 })), variables: fc.oneof(jsonText, variablesText) })
-        .map(({ id, query, variables }) => `{"id":${JSON.stringify(id)},"type":"subscribe","payload":{"query":${JSON.stringify(query)},"variables":${variables}}}`),
-      fc.record({ id: fc.oneof(id, junk), type: fc.constant('subscribe'), payload: junk }).map((m) => JSON.stringify(m)),
+        .record({
+          id,
+          query: fc.oneof(documents, fc.string({ maxLength: 30 })),
+          variables: fc.oneof(jsonText, variablesText),
+        })
+        .map(
+          ({ id, query, variables }) =>
+            `{"id":${JSON.stringify(id)},"type":"subscribe","payload":{"query":${JSON.stringify(query)},"variables":${variables}}}`,
+        ),
+      fc
+        .record({ id: fc.oneof(id, junk), type: fc.constant('subscribe'), payload: junk })
+        .map((m) => JSON.stringify(m)),
       fc.record({ id: fc.oneof(id, junk), type: fc.constant('complete') }).map((m) => JSON.stringify(m)),
-      fc.record({ type: fc.constantFrom('ping', 'pong', 'connection_init'), payload: junk }).map((m) => JSON.stringify(m)),
+      fc
+        .record({ type: fc.constantFrom('ping', 'pong', 'connection_init'), payload: junk })
+        .map((m) => JSON.stringify(m)),
       fc.record({ type: fc.oneof(fc.string({ maxLength: 12 }), junk) }).map((m) => JSON.stringify(m)),
       // The server's own message types, sent by a client (`{"type":"next"}` closed the socket 4500).
       {
         weight: 3,
         arbitrary: fc
-          .record({ id: fc.stringMatching(/^[a-z0-9]{1,6}$/), type: fc.constantFrom('next', 'error', 'connection_ack'), payload: fc.oneof(fc.constant({}), fc.constant([{ message: 'x' }]), junk) })
+          .record({
+            id: fc.stringMatching(/^[a-z0-9]{1,6}$/),
+            type: fc.constantFrom('next', 'error', 'connection_ack'),
+            payload: fc.oneof(fc.constant({}), fc.constant([{ message: 'x' }]), junk),
+          })
           .map((m) => JSON.stringify(m)),
       },
       fc.string({ maxLength: 40 }),
@@ -157,7 +218,12 @@ describe('random client input finds no server fault', () => {
           const closed = await Promise.race([
             socket.closed,
             (async () => {
-              await expect.poll(() => socket.messages.some((m) => m.id === sentinel && m.type === 'complete'), { timeout: 10_000, interval: 10 }).toBe(true);
+              await expect
+                .poll(() => socket.messages.some((m) => m.id === sentinel && m.type === 'complete'), {
+                  timeout: 10_000,
+                  interval: 10,
+                })
+                .toBe(true);
               return null;
             })(),
           ]);
@@ -175,6 +241,7 @@ describe('random client input finds no server fault', () => {
 
 function errorsOf(message: RawMessage): Array<{ extensions?: { code?: string } }> {
   if (message.type === 'error') return message.payload as Array<{ extensions?: { code?: string } }>;
-  if (message.type === 'next') return ((message.payload as { errors?: Array<{ extensions?: { code?: string } }> }).errors ?? []);
+  if (message.type === 'next')
+    return (message.payload as { errors?: Array<{ extensions?: { code?: string } }> }).errors ?? [];
   return [];
 }

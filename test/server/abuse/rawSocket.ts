@@ -25,7 +25,9 @@ export interface RawSocket {
 export async function openRawSocket(wsUrl: string, token: string): Promise<RawSocket> {
   const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
   const messages: RawMessage[] = [];
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
   const acked = new Promise<void>((resolve, reject) => {
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as RawMessage;

@@ -82,10 +82,17 @@ describe('slow clients and noisy logs', () => {
   it('logs a body cut off mid-send once, at debug, without a stack, and nothing at warn or above', async () => {
     const socket = connect(app.server.port, '127.0.0.1');
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    socket.write('POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"{ viewer');
+    socket.write(
+      'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"{ viewer',
+    );
     await new Promise<void>((resolve) => socket.end(resolve));
     socket.destroy();
-    await expect.poll(() => lines.filter((line) => line.msg === 'request body aborted by the client').length, { timeout: 5_000, interval: 20 }).toBe(1);
+    await expect
+      .poll(() => lines.filter((line) => line.msg === 'request body aborted by the client').length, {
+        timeout: 5_000,
+        interval: 20,
+      })
+      .toBe(1);
     // A request after it is answered: whatever the abort logged, it logged before this answer.
     expect((await app.gql('{ viewer { role } }', {}, { key: 'ops' })).status).toBe(200);
     const aborted = lines.filter((line) => line.msg === 'request body aborted by the client');

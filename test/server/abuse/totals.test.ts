@@ -42,9 +42,17 @@ describe('money aggregates past 2^53-1', () => {
 
   it('stays exact past 2^63-1 (1,100 accounts of 2^53-1), where a sum of longs would be a rounded double', async () => {
     const count = 1_100;
-    await app.db.collection('accounts').insertMany(
-      Array.from({ length: count }, (_, i) => ({ _id: `huge-${i}` as never, currency: 'XTH', balance: Long.fromBigInt(MAX), version: Long.fromNumber(1), openedAt: new Date() })),
-    );
+    await app.db
+      .collection('accounts')
+      .insertMany(
+        Array.from({ length: count }, (_, i) => ({
+          _id: `huge-${i}` as never,
+          currency: 'XTH',
+          balance: Long.fromBigInt(MAX),
+          version: Long.fromNumber(1),
+          openedAt: new Date(),
+        })),
+      );
     const res = await app.gql(TOTALS, { currency: 'XTH' }, { key: 'dashboard' });
     expect(res.errors).toBeUndefined();
     expect(BigInt(res.data.ledgerTotals.moneyHeld)).toBe(BigInt(count) * MAX);

@@ -32,7 +32,9 @@ const AMOUNT = 7;
 function hostileOperation(op: number): string {
   const aliases = Array.from({ length: ALIASES }, (_, i) => {
     // Instants 1 ms apart, all before any entry: RANGES_PER_OPERATION walks per operation, none shared across operations.
-    const from = new Date(Date.UTC(1, 0, 1) + op * RANGES_PER_OPERATION + (i % RANGES_PER_OPERATION)).toISOString().replace('+000001', '0001');
+    const from = new Date(Date.UTC(1, 0, 1) + op * RANGES_PER_OPERATION + (i % RANGES_PER_OPERATION))
+      .toISOString()
+      .replace('+000001', '0001');
     return `t${i}: ledgerTotals(currency: "EUR", from: "${from}") { moneyHeld accounts deposits { count amount } withdrawals { count amount } transfers { count amount } }`;
   });
   return `query Hostile${op} { ${aliases.join(' ')} }`;
@@ -48,7 +50,14 @@ describe('a batch of full-ledger totals', () => {
     // In this process, as the embedded engine runs in the API's: its work is this event loop's.
     emulator = await startEmulator({ port: 0, replSetName: 'rs0' });
     app = await startTestApp({ mongoUri: emulator.uri, monitorCommands: true, env: { SEED_DEMO: '0' } });
-    const accounts = Array.from({ length: ACCOUNTS }, (_, i) => ({ _id: `tc-${i}` as never, currency: 'EUR', balance: Long.fromNumber(1_000 + i), version: Long.fromNumber(0), held: Long.fromNumber(0), openedAt: new Date() }));
+    const accounts = Array.from({ length: ACCOUNTS }, (_, i) => ({
+      _id: `tc-${i}` as never,
+      currency: 'EUR',
+      balance: Long.fromNumber(1_000 + i),
+      version: Long.fromNumber(0),
+      held: Long.fromNumber(0),
+      openedAt: new Date(),
+    }));
     await app.db.collection('accounts').insertMany(accounts);
     let n = 0;
     const entries = Object.entries(ENTRIES).flatMap(([kind, count]) =>
@@ -81,11 +90,20 @@ describe('a batch of full-ledger totals', () => {
   it('takes one rate-limit token per ledgerTotals (and workQueueStats), aliases and fragments included', async () => {
     const schema = await buildAppSchema();
     expect(documentTokens(schema, parse(hostileOperation(0)), null, {})).toBe(ALIASES);
-    const viaFragments = parse('query { ...A ... on Query { b: ledgerTotals(currency: "EUR") { accounts } } } fragment A on Query { a: ledgerTotals(currency: "EUR") { accounts } c: viewer { role } }');
+    const viaFragments = parse(
+      'query { ...A ... on Query { b: ledgerTotals(currency: "EUR") { accounts } } } fragment A on Query { a: ledgerTotals(currency: "EUR") { accounts } c: viewer { role } }',
+    );
     expect(documentTokens(schema, viaFragments, null, {})).toBe(2);
     expect(documentTokens(schema, parse('{ viewer { role } }'), null, {})).toBe(1);
     // workQueueStats (kinds x 4 bounded counts) is priced the same way.
-    expect(documentTokens(schema, parse('{ a: workQueueStats { conflictsSinceStart } b: workQueueStats { conflictsSinceStart } }'), null, {})).toBe(2);
+    expect(
+      documentTokens(
+        schema,
+        parse('{ a: workQueueStats { conflictsSinceStart } b: workQueueStats { conflictsSinceStart } }'),
+        null,
+        {},
+      ),
+    ).toBe(2);
   });
 
   it(`answers ${OPERATIONS} x ${ALIASES} aliases exactly, in slices of at most ${DashboardLimits.totalsSliceMax} documents, while another client is served`, async () => {
@@ -101,11 +119,22 @@ describe('a batch of full-ledger totals', () => {
       body: JSON.stringify(Array.from({ length: OPERATIONS }, (_, op) => ({ query: hostileOperation(op) }))),
     }).then(async (response) => {
       batchDone = true;
-      return { status: response.status, body: (await response.json()) as Array<{ data?: Record<string, any>; errors?: unknown[] }> };
+      return {
+        status: response.status,
+        body: (await response.json()) as Array<{ data?: Record<string, any>; errors?: unknown[] }>,
+      };
     });
     // Once the walks have begun, another client asks something small.
-    await expect.poll(() => started.filter((event) => event.commandName === 'find' && event.command['find'] === 'ledger_entries').length, { timeout: 30_000, interval: 5 }).toBeGreaterThan(0);
-    const isTotalsRead = (event: CommandSucceededEvent) => ['find', 'aggregate'].includes(event.commandName) && /\.(ledger_entries|accounts)$/.test(String((event.reply as any).cursor?.ns));
+    await expect
+      .poll(
+        () =>
+          started.filter((event) => event.commandName === 'find' && event.command['find'] === 'ledger_entries').length,
+        { timeout: 30_000, interval: 5 },
+      )
+      .toBeGreaterThan(0);
+    const isTotalsRead = (event: CommandSucceededEvent) =>
+      ['find', 'aggregate'].includes(event.commandName) &&
+      /\.(ledger_entries|accounts)$/.test(String((event.reply as any).cursor?.ns));
     const totalsReadsBefore = succeeded.filter(isTotalsRead).length;
     const viewer = await app.gql('{ viewer { role } }', {}, { key: 'ops' });
     const totalsReadsWhileViewerWaited = succeeded.filter(isTotalsRead).length - totalsReadsBefore;
@@ -120,7 +149,9 @@ describe('a batch of full-ledger totals', () => {
     expect(status).toBe(200);
     expect(body).toHaveLength(OPERATIONS);
     const expected = {
-      moneyHeld: String(Array.from({ length: ACCOUNTS }, (_, i) => 1_000 + i).reduce((sum, balance) => sum + balance, 0)),
+      moneyHeld: String(
+        Array.from({ length: ACCOUNTS }, (_, i) => 1_000 + i).reduce((sum, balance) => sum + balance, 0),
+      ),
       accounts: ACCOUNTS,
       deposits: { count: ENTRIES.deposit, amount: String(ENTRIES.deposit * AMOUNT) },
       withdrawals: { count: ENTRIES.withdrawal, amount: String(ENTRIES.withdrawal * AMOUNT) },
@@ -133,17 +164,38 @@ describe('a batch of full-ledger totals', () => {
 
     // The work, counted on the wire: no aggregation over the ledger; every read a bounded slice on a named index.
     // (The app's own background loops read these collections too: only reads of the currency count.)
-    const ofCurrency = (event: CommandStartedEvent) => JSON.stringify(event.command['filter'] ?? event.command['pipeline'] ?? null).includes('"EUR"');
-    const aggregations = started.filter((event) => event.commandName === 'aggregate' && ['ledger_entries', 'accounts'].includes(event.command['aggregate']) && ofCurrency(event));
+    const ofCurrency = (event: CommandStartedEvent) =>
+      JSON.stringify(event.command['filter'] ?? event.command['pipeline'] ?? null).includes('"EUR"');
+    const aggregations = started.filter(
+      (event) =>
+        event.commandName === 'aggregate' &&
+        ['ledger_entries', 'accounts'].includes(event.command['aggregate']) &&
+        ofCurrency(event),
+    );
     expect(aggregations).toEqual([]);
-    const totalsReads = started.filter((event) => event.commandName === 'find' && ['ledger_entries', 'accounts'].includes(event.command['find']) && ofCurrency(event));
-    expect(new Set(totalsReads.map((event) => event.command['hint']))).toEqual(new Set(['dash_currency_kind_createdAt', 'dash_currency_id']));
-    expect(Math.max(...totalsReads.map((event) => Number(event.command['limit'])))).toBe(DashboardLimits.totalsSliceMax);
-    const returned = succeeded.filter((event) => event.commandName === 'find' && (event.reply as any).cursor?.ns?.match(/\.(ledger_entries|accounts)$/)).map((event) => (event.reply as any).cursor.firstBatch.length as number);
+    const totalsReads = started.filter(
+      (event) =>
+        event.commandName === 'find' &&
+        ['ledger_entries', 'accounts'].includes(event.command['find']) &&
+        ofCurrency(event),
+    );
+    expect(new Set(totalsReads.map((event) => event.command['hint']))).toEqual(
+      new Set(['dash_currency_kind_createdAt', 'dash_currency_id']),
+    );
+    expect(Math.max(...totalsReads.map((event) => Number(event.command['limit'])))).toBe(
+      DashboardLimits.totalsSliceMax,
+    );
+    const returned = succeeded
+      .filter(
+        (event) =>
+          event.commandName === 'find' && (event.reply as any).cursor?.ns?.match(/\.(ledger_entries|accounts)$/),
+      )
+      .map((event) => (event.reply as any).cursor.firstBatch.length as number);
     expect(Math.max(...returned)).toBeLessThanOrEqual(DashboardLimits.totalsSliceMax);
     // 30 walks; a kind of n entries takes floor(n / slice) + 1 reads (the last one short, maybe empty), the accounts one.
     const readsOf = (n: number) => Math.floor(n / DashboardLimits.totalsSliceMax) + 1;
-    const perWalk = readsOf(ENTRIES.deposit) + readsOf(ENTRIES.withdrawal) + readsOf(ENTRIES.transferOut) + readsOf(ACCOUNTS);
+    const perWalk =
+      readsOf(ENTRIES.deposit) + readsOf(ENTRIES.withdrawal) + readsOf(ENTRIES.transferOut) + readsOf(ACCOUNTS);
     expect(totalsReads.length).toBe(OPERATIONS * RANGES_PER_OPERATION * perWalk);
     console.log(
       `totalsCost: ${OPERATIONS}x${ALIASES} aliases over ${ENTRIES.deposit + ENTRIES.withdrawal + ENTRIES.transferOut} entries: ${totalsReads.length} slices, ` +

@@ -28,7 +28,8 @@ export function inMemoryGroupLimit(db: Db): Db {
   return new Proxy(db, {
     get(target, property) {
       if (property === 'collection') {
-        return (name: string, options?: Parameters<Db['collection']>[1]) => (name === WORK_GROUP_PLACES_COLLECTION ? places : target.collection(name, options));
+        return (name: string, options?: Parameters<Db['collection']>[1]) =>
+          name === WORK_GROUP_PLACES_COLLECTION ? places : target.collection(name, options);
       }
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;

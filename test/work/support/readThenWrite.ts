@@ -12,7 +12,8 @@ export function readThenWrite(db: Db): Db {
   return new Proxy(db, {
     get(target, property) {
       if (property === 'collection') {
-        return (name: string, options?: Parameters<Db['collection']>[1]) => checkThenWrite(target.collection(name, options));
+        return (name: string, options?: Parameters<Db['collection']>[1]) =>
+          checkThenWrite(target.collection(name, options));
       }
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
@@ -21,12 +22,21 @@ export function readThenWrite(db: Db): Db {
 }
 
 function checkThenWrite<T extends Document>(collection: Collection<T>): Collection<T> {
-  const findOneAndUpdate = async (filter: Filter<T>, update: UpdateFilter<T> | Document[], options: FindOneAndUpdateOptions = {}) => {
+  const findOneAndUpdate = async (
+    filter: Filter<T>,
+    update: UpdateFilter<T> | Document[],
+    options: FindOneAndUpdateOptions = {},
+  ) => {
     // An upsert creates (by idempotency key), it does not move an item between states: left as is.
     if (options.upsert) return collection.findOneAndUpdate(filter, update, options);
-    const seen = await collection.findOne(filter, { ...(options.sort ? { sort: options.sort } : {}), ...(options.hint ? { hint: options.hint } : {}) });
+    const seen = await collection.findOne(filter, {
+      ...(options.sort ? { sort: options.sort } : {}),
+      ...(options.hint ? { hint: options.hint } : {}),
+    });
     if (seen === null) return null;
-    return collection.findOneAndUpdate({ _id: seen._id } as Filter<T>, update, { returnDocument: options.returnDocument ?? 'before' });
+    return collection.findOneAndUpdate({ _id: seen._id } as Filter<T>, update, {
+      returnDocument: options.returnDocument ?? 'before',
+    });
   };
   return new Proxy(collection, {
     get(target, property) {

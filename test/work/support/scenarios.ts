@@ -19,7 +19,8 @@ async function run<T>(schedule: Schedule, calls: (() => Promise<T>)[]): Promise<
 
 /** Resolves once every one of `ids` has a lease expired by the server's clock (the claim's own test). */
 async function leasesExpired(db: Db, ids: ObjectId[]): Promise<void> {
-  const expired = () => workItems(db).countDocuments({ _id: { $in: ids }, $expr: { $lte: ['$leaseExpiresAt', '$$NOW'] } });
+  const expired = () =>
+    workItems(db).countDocuments({ _id: { $in: ids }, $expr: { $lte: ['$leaseExpiresAt', '$$NOW'] } });
   await eventually(async () => expect(await expired()).toBe(ids.length), { timeout: 10_000, interval: 50 });
 }
 
@@ -100,7 +101,12 @@ export async function takeOverExpiredLease(a: WorkService, b: WorkService, key: 
 export function expectFenced(takeover: Takeover): void {
   expect(takeover.heartbeat).toBe('conflictLost');
   expect(takeover.completion).toBe('conflictLost');
-  expect(takeover.after).toEqual({ status: 'PROCESSING', lockedBy: 'B', version: takeover.newHolderVersion, result: null });
+  expect(takeover.after).toEqual({
+    status: 'PROCESSING',
+    lockedBy: 'B',
+    version: takeover.newHolderVersion,
+    result: null,
+  });
 }
 
 export interface LateCompletionRace {
@@ -122,13 +128,21 @@ export async function raceLateCompletion(
 ): Promise<LateCompletionRace> {
   const claimed = [];
   for (let i = 0; i < rounds; i++) {
-    const created = await a.create({ kind: 'LATE', payload: { key, i }, idempotencyKey: `${key}-${i}`, maxAttempts: 5 });
+    const created = await a.create({
+      kind: 'LATE',
+      payload: { key, i },
+      idempotencyKey: `${key}-${i}`,
+      maxAttempts: 5,
+    });
     if (created.kind !== 'createWorkItemSuccess') throw new Error(`setup: expected a new item, got ${created.kind}`);
     const first = await a.claim({ workerId: 'A', id: created.item._id, leaseSeconds: 1 });
     if (first.kind !== 'claimSuccess') throw new Error(`setup: A could not claim (${first.kind})`);
     claimed.push(first.item);
   }
-  await leasesExpired(db, claimed.map((item) => item._id));
+  await leasesExpired(
+    db,
+    claimed.map((item) => item._id),
+  );
   const results = await Promise.all(
     claimed.map(async (item) => {
       const [completion, claim] = await run<{ kind: string }>(schedule, [
@@ -137,7 +151,11 @@ export async function raceLateCompletion(
       ]);
       const after = await b.get(item._id);
       if (after === null) throw new Error('item vanished');
-      return { completion: completion!.kind, claim: claim!.kind, after: { status: after.status, lockedBy: after.lockedBy, result: after.result } };
+      return {
+        completion: completion!.kind,
+        claim: claim!.kind,
+        after: { status: after.status, lockedBy: after.lockedBy, result: after.result },
+      };
     }),
   );
   return { rounds: results };
@@ -147,9 +165,17 @@ export async function raceLateCompletion(
 export function expectOneOfLateCompletionOrTakeover(race: LateCompletionRace): void {
   for (const round of race.rounds) {
     if (round.completion === 'completeSuccess') {
-      expect(round).toEqual({ completion: 'completeSuccess', claim: 'conflictLost', after: { status: 'DONE', lockedBy: null, result: { by: 'A' } } });
+      expect(round).toEqual({
+        completion: 'completeSuccess',
+        claim: 'conflictLost',
+        after: { status: 'DONE', lockedBy: null, result: { by: 'A' } },
+      });
     } else {
-      expect(round).toEqual({ completion: 'conflictLost', claim: 'claimSuccess', after: { status: 'PROCESSING', lockedBy: 'B', result: null } });
+      expect(round).toEqual({
+        completion: 'conflictLost',
+        claim: 'claimSuccess',
+        after: { status: 'PROCESSING', lockedBy: 'B', result: null },
+      });
     }
   }
 }

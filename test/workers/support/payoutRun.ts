@@ -16,7 +16,11 @@ import { waitFor } from '../../support/waiting.ts';
 
 /** `npm run worker:payouts` as package.json says it, less `node`: the test runs what users run. */
 export function workerScriptArgs(): string[] {
-  const scripts = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   // `exec node ...`: the script replaces npm's shell with node (signals reach it; processManager tests).
   const [node, ...args] = scripts['worker:payouts']!.replace(/^exec\s+/, '').split(/\s+/);
   if (node !== 'node') throw new Error(`worker:payouts is expected to run node, not ${node}`);
@@ -84,7 +88,12 @@ export async function openFundedAccount(api: AppProcess, accountId: string): Pro
 }
 
 /** One withdrawal through the API; returns its journal entry (the payout's entry). */
-export async function withdrawOnce(api: AppProcess, accountId: string, amount: number, requestId: string): Promise<{ entryId: string; accountId: string; amount: number }> {
+export async function withdrawOnce(
+  api: AppProcess,
+  accountId: string,
+  amount: number,
+  requestId: string,
+): Promise<{ entryId: string; accountId: string; amount: number }> {
   const data = await serviceCall(api, WITHDRAW, { accountId, amount, requestId });
   if (data.withdraw.__typename !== 'WithdrawSuccess') throw new Error(`withdraw answered ${data.withdraw.__typename}`);
   return { entryId: String(data.withdraw.entry.id), accountId, amount: Number(data.withdraw.entry.amount) };
@@ -99,7 +108,9 @@ interface WorkerProcess {
 export async function runPayouts(options: PayoutRunOptions): Promise<PayoutRunOutcome> {
   const t0 = Date.now();
   const tag = randomBytes(4).toString('hex');
-  const provider = await startTestPayoutProvider({ delayMs: (call) => (call.attempt === 1 && call.outcome === 'paid' ? options.holdMs : 0) });
+  const provider = await startTestPayoutProvider({
+    delayMs: (call) => (call.attempt === 1 && call.outcome === 'paid' ? options.holdMs : 0),
+  });
   const processes: WorkerProcess[] = [];
   const everyProcess: WorkerProcess[] = [];
   let started = 0;
@@ -132,25 +143,38 @@ export async function runPayouts(options: PayoutRunOptions): Promise<PayoutRunOu
     for (const [round, disruption] of options.rounds.entries()) {
       const wave = await Promise.all(
         Array.from({ length: options.withdrawalsPerWave }, (_, i) =>
-          withdrawOnce(options.api, accountId, round * options.withdrawalsPerWave + i + 1, `${accountId}-w${round}-${i}`),
+          withdrawOnce(
+            options.api,
+            accountId,
+            round * options.withdrawalsPerWave + i + 1,
+            `${accountId}-w${round}-${i}`,
+          ),
         ),
       );
       applied.push(...wave);
       // A call the provider is holding back, by a worker that runs: that worker is mid-call (and
       // stays so for a while yet: a call about to be answered could finish before the signal lands).
-      const target = await waitFor(async () => {
-        for (const call of provider.snapshot().held.filter((held) => held.heldMs < options.holdMs / 2)) {
-          const item = await items.findOne({ kind: 'PAYOUT', 'payload.entryId': call.entryId, status: 'PROCESSING' });
-          const holder = processes.find((worker) => worker.workerId === item?.lockedBy && !worker.paused);
-          if (item && holder) return { item, holder };
-        }
-        return undefined;
-      }, `a worker mid-call to the provider (round ${round + 1})`, 30_000);
+      const target = await waitFor(
+        async () => {
+          for (const call of provider.snapshot().held.filter((held) => held.heldMs < options.holdMs / 2)) {
+            const item = await items.findOne({ kind: 'PAYOUT', 'payload.entryId': call.entryId, status: 'PROCESSING' });
+            const holder = processes.find((worker) => worker.workerId === item?.lockedBy && !worker.paused);
+            if (item && holder) return { item, holder };
+          }
+          return undefined;
+        },
+        `a worker mid-call to the provider (round ${round + 1})`,
+        30_000,
+      );
       const takenOver = () =>
-        waitFor(async () => {
-          const now = await items.findOne({ _id: target.item._id });
-          return now !== null && (now.version > target.item.version) && now.lockedBy !== target.holder.workerId;
-        }, `item ${String(target.item._id)} to be taken from ${target.holder.workerId}`, 30_000);
+        waitFor(
+          async () => {
+            const now = await items.findOne({ _id: target.item._id });
+            return now !== null && now.version > target.item.version && now.lockedBy !== target.holder.workerId;
+          },
+          `item ${String(target.item._id)} to be taken from ${target.holder.workerId}`,
+          30_000,
+        );
       if (disruption === 'kill') {
         target.holder.main.child.kill('SIGKILL');
         await target.holder.main.exited;
@@ -170,7 +194,11 @@ export async function runPayouts(options: PayoutRunOptions): Promise<PayoutRunOu
         // Back, it finds its lease gone (a heartbeat or its completion is fenced) and completes nothing.
         const itemId = String(target.item._id);
         await waitFor(
-          () => target.holder.main.stdout().split('\n').some((line) => line.includes('"payout lease lost"') && line.includes(itemId)),
+          () =>
+            target.holder.main
+              .stdout()
+              .split('\n')
+              .some((line) => line.includes('"payout lease lost"') && line.includes(itemId)),
           `${target.holder.workerId} to report the lease of ${itemId} lost`,
           30_000,
         );
@@ -180,7 +208,12 @@ export async function runPayouts(options: PayoutRunOptions): Promise<PayoutRunOu
     // Every PAYOUT item of the run settled (DONE, or FAILED if it ran out of attempts).
     const entryIds = applied.map((payout) => payout.entryId);
     await waitFor(
-      async () => (await items.countDocuments({ kind: 'PAYOUT', 'payload.entryId': { $in: entryIds }, status: { $in: ['DONE', 'FAILED'] } })) === entryIds.length,
+      async () =>
+        (await items.countDocuments({
+          kind: 'PAYOUT',
+          'payload.entryId': { $in: entryIds },
+          status: { $in: ['DONE', 'FAILED'] },
+        })) === entryIds.length,
       `${entryIds.length} PAYOUT items to be settled`,
       options.settleTimeoutMs,
     );
@@ -193,8 +226,15 @@ export async function runPayouts(options: PayoutRunOptions): Promise<PayoutRunOu
       figures: {
         withdrawals: applied.length,
         provider: counts,
-        leaseTakeovers: settled.reduce((sum, item) => sum + item.history.filter((step) => step.from === 'PROCESSING' && step.to === 'PROCESSING').length, 0),
-        leaseLostReported: everyProcess.reduce((sum, worker) => sum + (worker.main.stdout().match(/"payout lease lost"/g)?.length ?? 0), 0),
+        leaseTakeovers: settled.reduce(
+          (sum, item) =>
+            sum + item.history.filter((step) => step.from === 'PROCESSING' && step.to === 'PROCESSING').length,
+          0,
+        ),
+        leaseLostReported: everyProcess.reduce(
+          (sum, worker) => sum + (worker.main.stdout().match(/"payout lease lost"/g)?.length ?? 0),
+          0,
+        ),
         kills: figures.kills,
         pauses: figures.pauses,
         processesStarted: started,
@@ -219,9 +259,13 @@ export async function runPayouts(options: PayoutRunOptions): Promise<PayoutRunOu
  * account, and its PAYOUT item is DONE with that payout's id recorded; nothing else was paid.
  */
 export function expectPaidExactlyOnce(outcome: PayoutRunOutcome, expect: typeof import('vitest').expect): void {
-  const doublePaid = [...outcome.payoutsByEntry].filter(([, payouts]) => payouts.length > 1).map(([entryId, payouts]) => `${entryId}: ${payouts.map((p) => `${p.key} ${p.id}`).join(', ')}`);
+  const doublePaid = [...outcome.payoutsByEntry]
+    .filter(([, payouts]) => payouts.length > 1)
+    .map(([entryId, payouts]) => `${entryId}: ${payouts.map((p) => `${p.key} ${p.id}`).join(', ')}`);
   expect(doublePaid, 'entries paid more than once').toEqual([]);
-  expect([...outcome.payoutsByEntry.keys()].sort(), 'entries paid').toEqual(outcome.applied.map((payout) => payout.entryId).sort());
+  expect([...outcome.payoutsByEntry.keys()].sort(), 'entries paid').toEqual(
+    outcome.applied.map((payout) => payout.entryId).sort(),
+  );
   for (const { entryId, accountId, amount } of outcome.applied) {
     const [payout] = outcome.payoutsByEntry.get(entryId)!;
     expect(payout, entryId).toMatchObject({ key: `payout:${entryId}`, accountId, amount, currency: 'EUR' });

@@ -9,6 +9,8 @@ import { startPayoutWorker } from '../../../workers/payouts/worker.ts';
 
 const config = loadPayoutWorkerConfig(process.env);
 const http = createHttpPayoutProvider({ url: config.providerUrl, timeoutMs: config.providerTimeoutMs });
-const perAttempt: PayoutProvider = { pay: (request, signal) => http.pay({ ...request, key: `${request.key}:${randomUUID()}` }, signal) };
+const perAttempt: PayoutProvider = {
+  pay: (request, signal) => http.pay({ ...request, key: `${request.key}:${randomUUID()}` }, signal),
+};
 const running = startPayoutWorker(config, { provider: perAttempt });
 process.on('SIGTERM', () => void running.close().then(() => process.exit(0)));

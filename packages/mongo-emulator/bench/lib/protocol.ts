@@ -12,9 +12,7 @@ export interface ClientOrder {
   durationMs: number;
 }
 
-export type ClientMessage =
-  | { kind: 'ready' }
-  | { kind: 'done'; ops: number; cpuUs: number; elapsedMs: number };
+export type ClientMessage = { kind: 'ready' } | { kind: 'done'; ops: number; cpuUs: number; elapsedMs: number };
 
 export type OrchestratorMessage = { kind: 'go' };
 
@@ -26,9 +24,11 @@ export async function runClient(
   order: ClientOrder,
   loop: (connection: number, index: number) => Promise<void>,
 ): Promise<void> {
-  await Promise.all(Array.from({ length: order.connections }, async (_, k) => {
-    for (let i = 0; i < WARMUP_OPS_PER_CONNECTION; i++) await loop(k, i);
-  }));
+  await Promise.all(
+    Array.from({ length: order.connections }, async (_, k) => {
+      for (let i = 0; i < WARMUP_OPS_PER_CONNECTION; i++) await loop(k, i);
+    }),
+  );
   const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
   send({ kind: 'ready' });
   await go;
@@ -36,12 +36,14 @@ export async function runClient(
   const cpuBefore = process.cpuUsage();
   const startMs = performance.now();
   const endMs = startMs + order.durationMs;
-  await Promise.all(Array.from({ length: order.connections }, async (_, k) => {
-    for (let i = k; performance.now() < endMs; i += order.connections) {
-      await loop(k, i);
-      ops += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: order.connections }, async (_, k) => {
+      for (let i = k; performance.now() < endMs; i += order.connections) {
+        await loop(k, i);
+        ops += 1;
+      }
+    }),
+  );
   const cpu = process.cpuUsage(cpuBefore);
   send({ kind: 'done', ops, cpuUs: cpu.user + cpu.system, elapsedMs: performance.now() - startMs });
 }

@@ -48,8 +48,11 @@ export async function transactionLatency(uri: string, size: number): Promise<voi
     await session.endSession();
   }
   samplesMs.sort((a, b) => a - b);
-  const pct = (p: number) => samplesMs[Math.min(samplesMs.length - 1, Math.floor((p / 100) * samplesMs.length))]!.toFixed(1);
-  console.log(`transaction (findOneAndUpdate + 2 inserts + commit), collections of ${String(size).padStart(7)} documents: p50 ${pct(50)} ms, p99 ${pct(99)} ms (${samplesMs.length} transactions, 1 caller)`);
+  const pct = (p: number) =>
+    samplesMs[Math.min(samplesMs.length - 1, Math.floor((p / 100) * samplesMs.length))]!.toFixed(1);
+  console.log(
+    `transaction (findOneAndUpdate + 2 inserts + commit), collections of ${String(size).padStart(7)} documents: p50 ${pct(50)} ms, p99 ${pct(99)} ms (${samplesMs.length} transactions, 1 caller)`,
+  );
   await db.dropDatabase();
   await client.close();
 }

@@ -36,9 +36,17 @@ export async function runWriteScenario(
   target: { uri: string; db: string; collection: string; documents: number; durationMs: number; serverPid: number },
 ): Promise<WriteFigures> {
   const perProcess = scenario.connections / scenario.processes;
-  const order: Omit<ClientOrder, 'connections'> = { uri: target.uri, db: target.db, collection: target.collection, documents: target.documents, durationMs: target.durationMs };
+  const order: Omit<ClientOrder, 'connections'> = {
+    uri: target.uri,
+    db: target.db,
+    collection: target.collection,
+    documents: target.documents,
+    durationMs: target.durationMs,
+  };
   const children = Array.from({ length: scenario.processes }, () =>
-    fork(CLIENTS[scenario.client], [JSON.stringify({ ...order, connections: perProcess })], { execArgv: process.execArgv }),
+    fork(CLIENTS[scenario.client], [JSON.stringify({ ...order, connections: perProcess })], {
+      execArgv: process.execArgv,
+    }),
   );
   try {
     const messages = children.map((child) => nextMessages(child));
@@ -51,26 +59,43 @@ export async function runWriteScenario(
     const elapsedMs = Math.max(...results.map((r) => r.elapsedMs));
     return {
       opsPerS: (ops * 1000) / elapsedMs,
-      serverCpuUsPerOp: serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : (serverCpuAfter - serverCpuBefore) / ops,
+      serverCpuUsPerOp:
+        serverCpuBefore === undefined || serverCpuAfter === undefined
+          ? undefined
+          : (serverCpuAfter - serverCpuBefore) / ops,
       clientCpuUsPerOp: results.reduce((sum, r) => sum + r.cpuUs, 0) / ops,
     };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill();
-    await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+    await Promise.all(
+      children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)),
+    );
   }
 }
 
-function nextMessages(child: ReturnType<typeof fork>): { ready: Promise<void>; done: Promise<Extract<ClientMessage, { kind: 'done' }>> } {
+function nextMessages(child: ReturnType<typeof fork>): {
+  ready: Promise<void>;
+  done: Promise<Extract<ClientMessage, { kind: 'done' }>>;
+} {
   // After a turn of the loop, so a message sent just before a clean exit is taken first.
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => setImmediate(() => reject(new Error(`bench client exited with ${code}`)))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => setImmediate(() => reject(new Error(`bench client exited with ${code}`)))),
+  );
   exited.catch(() => undefined);
-  const ready = new Promise<void>((resolve) => child.on('message', (m: ClientMessage) => m.kind === 'ready' && resolve()));
-  const done = new Promise<Extract<ClientMessage, { kind: 'done' }>>((resolve) => child.on('message', (m: ClientMessage) => m.kind === 'done' && resolve(m)));
+  const ready = new Promise<void>((resolve) =>
+    child.on('message', (m: ClientMessage) => m.kind === 'ready' && resolve()),
+  );
+  const done = new Promise<Extract<ClientMessage, { kind: 'done' }>>((resolve) =>
+    child.on('message', (m: ClientMessage) => m.kind === 'done' && resolve(m)),
+  );
   return { ready: Promise.race([ready, exited]), done: Promise.race([done, exited]) };
 }
 
 function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`bench clients not ready after ${timeoutMs} ms`)), timeoutMs)));
+  const timeout = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(() => reject(new Error(`bench clients not ready after ${timeoutMs} ms`)), timeoutMs)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -65,7 +65,12 @@ export class ChangeStreamCursor {
   ) {
     this.#pipeline = compileEventPipeline(spec.pipeline);
     const { start } = spec;
-    const startTs = start.kind === 'now' ? new Timestamp({ t: nowTs.t, i: nowTs.i + 1 }) : start.kind === 'startAtOperationTime' ? start.clusterTime : start.token.clusterTime;
+    const startTs =
+      start.kind === 'now'
+        ? new Timestamp({ t: nowTs.t, i: nowTs.i + 1 })
+        : start.kind === 'startAtOperationTime'
+          ? start.clusterTime
+          : start.token.clusterTime;
     this.#checkHistory(startTs);
     const token = start.kind === 'resumeAfter' || start.kind === 'startAfter' ? start.token : undefined;
     if (token?.tokenType === 'event') this.#pendingResume = token;
@@ -84,7 +89,10 @@ export class ChangeStreamCursor {
     const events: Document[] = [];
     if (this.closed) return { events, postBatchResumeToken: this.#postBatchResumeToken, closed: true };
     if (this.#nextSeq < this.oplog.firstSeq) {
-      throw new CommandError('CappedPositionLost', `CollectionScan died due to position in capped collection being deleted. Last seen record id: RecordId(${this.#nextSeq - 1})`);
+      throw new CommandError(
+        'CappedPositionLost',
+        `CollectionScan died due to position in capped collection being deleted. Last seen record id: RecordId(${this.#nextSeq - 1})`,
+      );
     }
     const batch = { events, bytes: 0 };
     let scannedTimeKey: bigint | undefined;
@@ -93,7 +101,10 @@ export class ChangeStreamCursor {
     const held = this.#held;
     this.#held = undefined;
     if (held) this.#add(held, batch);
-    for (let scanned = 0; events.length < limit && scanned < SCAN_ENTRIES_PER_BATCH_MAX && !this.#held && !this.closed; ) {
+    for (
+      let scanned = 0;
+      events.length < limit && scanned < SCAN_ENTRIES_PER_BATCH_MAX && !this.#held && !this.closed;
+    ) {
       const invalidating = this.#pendingInvalidate;
       if (invalidating) {
         this.#pendingInvalidate = undefined;
@@ -134,7 +145,11 @@ export class ChangeStreamCursor {
   #checkHistory(startTs: Timestamp): void {
     const earliest = this.oplog.earliest;
     if (earliest && timeKey(startTs) < earliest.tsKey) {
-      throw new CommandError('ChangeStreamHistoryLost', 'Resume of change stream was not possible, as the resume point may no longer be in the oplog.', { errorLabels: [NON_RESUMABLE_LABEL] });
+      throw new CommandError(
+        'ChangeStreamHistoryLost',
+        'Resume of change stream was not possible, as the resume point may no longer be in the oplog.',
+        { errorLabels: [NON_RESUMABLE_LABEL] },
+      );
     }
   }
 
@@ -153,7 +168,11 @@ export class ChangeStreamCursor {
       if (!token.fromInvalidate && invalidates(entry, this.spec.scope)) this.#pendingInvalidate = entry;
       return false;
     }
-    throw new CommandError('ChangeStreamFatalError', `cannot resume stream; the resume token was not found. ${formatDocument(entry.token)}`, { errorLabels: [NON_RESUMABLE_LABEL] });
+    throw new CommandError(
+      'ChangeStreamFatalError',
+      `cannot resume stream; the resume token was not found. ${formatDocument(entry.token)}`,
+      { errorLabels: [NON_RESUMABLE_LABEL] },
+    );
   }
 
   /**
@@ -163,7 +182,10 @@ export class ChangeStreamCursor {
   #add(item: HeldEvent, batch: { events: Document[]; bytes: number }): boolean {
     const size = calculateObjectSize(item.event);
     if (size > EVENT_SIZE_MAX_BYTES) {
-      throw new CommandError('BSONObjectTooLarge', `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${EVENT_SIZE_MAX_BYTES}(16MB) First element: _id: ${formatDocument(item.event._id as Document)}`);
+      throw new CommandError(
+        'BSONObjectTooLarge',
+        `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${EVENT_SIZE_MAX_BYTES}(16MB) First element: _id: ${formatDocument(item.event._id as Document)}`,
+      );
     }
     if (batch.events.length > 0 && batch.bytes + size > BATCH_SIZE_MAX_BYTES) {
       this.#held = item;
@@ -180,11 +202,14 @@ export class ChangeStreamCursor {
   /** Runs the user's stages on one event: the event, or undefined when they filtered it out. */
   #transform(event: Document): Document | undefined {
     const token = event._id as Document;
-    const out = this.spec.pipeline.length === 0 ? event : this.#pipeline(event, {
-      now: new Date(),
-      clusterTime: event.clusterTime as Timestamp,
-      resolve: () => [],
-    });
+    const out =
+      this.spec.pipeline.length === 0
+        ? event
+        : this.#pipeline(event, {
+            now: new Date(),
+            clusterTime: event.clusterTime as Timestamp,
+            resolve: () => [],
+          });
     if (out === undefined) return undefined;
     if (!sameToken(out._id, token)) {
       throw new CommandError(

@@ -70,7 +70,9 @@ export class ChangeStreams {
   /** With --dbpath: the oplog was started afresh (initiate, initial sync), which needs a checkpoint. */
   onReset: (() => void) | undefined;
   /** While a replicated entry is applied: its time, and its transaction's next txnOpIndex. */
-  #replicating: { ts: Timestamp; wallTime: Date; txn: TransactionInfo | undefined; nextIndex: number; quiet: boolean } | undefined;
+  #replicating:
+    | { ts: Timestamp; wallTime: Date; txn: TransactionInfo | undefined; nextIndex: number; quiet: boolean }
+    | undefined;
   readonly #catalog: Catalog;
   readonly #clock: ClusterClock;
   readonly #streams = new Map<bigint, OpenStream>();
@@ -99,7 +101,15 @@ export class ChangeStreams {
   recordChange(change: ChangeRecord): void {
     const collection = this.#catalog.getCollection(change.db, change.coll);
     // Images are recorded by the collection's setting at the time of the write.
-    this.#append({ op: 'crud', change, collectionUUID: collection?.uuid, imagesRecorded: change.op !== 'insert' && recordsImages(collection?.options) }, true);
+    this.#append(
+      {
+        op: 'crud',
+        change,
+        collectionUUID: collection?.uuid,
+        imagesRecorded: change.op !== 'insert' && recordsImages(collection?.options),
+      },
+      true,
+    );
   }
 
   /** A no-op entry (a new primary's "new primary"), a write of its own on the clock. */
@@ -117,7 +127,12 @@ export class ChangeStreams {
     const replicating = this.#replicating;
     if (replicating !== undefined) {
       if (!replicating.quiet) {
-        this.oplog.append(operation, { ts: replicating.ts, wallTime: replicating.wallTime, txn: replicating.txn, txnOpIndex: replicating.txn ? replicating.nextIndex++ : 0 });
+        this.oplog.append(operation, {
+          ts: replicating.ts,
+          wallTime: replicating.wallTime,
+          txn: replicating.txn,
+          txnOpIndex: replicating.txn ? replicating.nextIndex++ : 0,
+        });
       }
       return;
     }
@@ -125,7 +140,12 @@ export class ChangeStreams {
     const latest = this.oplog.latest;
     if (txn && txn.nextIndex > 0 && latest) {
       txn.operations.push(operation);
-      this.oplog.append(operation, { ts: latest.ts, wallTime: latest.wallTime, txn: txn.info, txnOpIndex: txn.nextIndex++ });
+      this.oplog.append(operation, {
+        ts: latest.ts,
+        wallTime: latest.wallTime,
+        txn: txn.info,
+        txnOpIndex: txn.nextIndex++,
+      });
       return;
     }
     const ts = clockTicked ? this.#clock.now() : this.#clock.tick();
@@ -150,7 +170,8 @@ export class ChangeStreams {
     const at = { ts: entry.ts as Timestamp, wallTime: entry.wall as Date };
     this.#replicating = { ...at, txn, nextIndex: 0, quiet: false };
     try {
-      if (entry.op === 'n') this.oplog.append({ op: 'noop', msg: String((entry.o as Document | undefined)?.msg ?? '') }, at);
+      if (entry.op === 'n')
+        this.oplog.append({ op: 'noop', msg: String((entry.o as Document | undefined)?.msg ?? '') }, at);
       apply();
     } finally {
       this.#replicating = undefined;
@@ -182,7 +203,10 @@ export class ChangeStreams {
     this.kill([...this.#streams.keys()]);
     this.tails.killAll();
     this.oplog = new Oplog(this.oplog.maxEntries, this.oplog.maxBytes);
-    this.oplog.append({ op: 'noop', msg: String((entry.o as Document | undefined)?.msg ?? '') }, { ts: entry.ts as Timestamp, wallTime: entry.wall as Date });
+    this.oplog.append(
+      { op: 'noop', msg: String((entry.o as Document | undefined)?.msg ?? '') },
+      { ts: entry.ts as Timestamp, wallTime: entry.wall as Date },
+    );
     this.oplog.log([entry]);
     this.onReset?.();
   }
@@ -245,12 +269,26 @@ export class ChangeStreams {
   }
 
   /** Opens a stream for `aggregate` and answers its first batch. */
-  open(request: { db: string; coll: string | null; pipeline: Document[]; batchSize: number | undefined; command: Document }): Document {
+  open(request: {
+    db: string;
+    coll: string | null;
+    pipeline: Document[];
+    batchSize: number | undefined;
+    command: Document;
+  }): Document {
     const spec = parseChangeStream(request.db, request.coll, request.pipeline);
-    const clientToken = spec.start.kind === 'resumeAfter' || spec.start.kind === 'startAfter'
-      ? ((request.pipeline[0]!.$changeStream as Document)[spec.start.kind] as Document)
-      : undefined;
-    const cursor = new ChangeStreamCursor(spec, this.oplog, (db, coll, key) => this.#lookup(db, coll, key), this.#clock.now(), clientToken, this.majorityVisible);
+    const clientToken =
+      spec.start.kind === 'resumeAfter' || spec.start.kind === 'startAfter'
+        ? ((request.pipeline[0]!.$changeStream as Document)[spec.start.kind] as Document)
+        : undefined;
+    const cursor = new ChangeStreamCursor(
+      spec,
+      this.oplog,
+      (db, coll, key) => this.#lookup(db, coll, key),
+      this.#clock.now(),
+      clientToken,
+      this.majorityVisible,
+    );
     const batch = cursor.nextBatch(request.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
     const ns = request.coll === null ? `${request.db}.$cmd.aggregate` : `${request.db}.${request.coll}`;
     const id = batch.closed ? 0n : this.#register(ns, cursor, request.command);
@@ -276,12 +314,20 @@ export class ChangeStreams {
     const stream = this.#streams.get(request.id);
     if (!stream) throw new CommandError('CursorNotFound', `cursor id ${request.id} not found`);
     if (stream.ns !== request.ns) {
-      throw new CommandError('Unauthorized', `Requested getMore on namespace '${request.ns}', but cursor belongs to a different namespace ${stream.ns}`);
+      throw new CommandError(
+        'Unauthorized',
+        `Requested getMore on namespace '${request.ns}', but cursor belongs to a different namespace ${stream.ns}`,
+      );
     }
     const limit = request.batchSize ?? Number.MAX_SAFE_INTEGER;
     const signals = [...request.signals, stream.killed.signal];
     const deadlineMs = Date.now() + (request.maxTimeMS ?? DEFAULT_AWAIT_DATA_TIMEOUT_MS);
-    stream.active = { opid: this.#nextOpid++, startedAt: new Date(), command: request.command, connection: request.connection };
+    stream.active = {
+      opid: this.#nextOpid++,
+      startedAt: new Date(),
+      command: request.command,
+      connection: request.connection,
+    };
     try {
       request.afterCheckout?.();
       let batch = stream.cursor.nextBatch(limit);
@@ -343,12 +389,23 @@ export class ChangeStreams {
   #register(ns: string, cursor: ChangeStreamCursor, command: Document): bigint {
     this.#dropIdle();
     if (this.#streams.size >= OPEN_STREAMS_MAX) {
-      throw new CommandError('ExceededMemoryLimit', `mongo-emulator: more than ${OPEN_STREAMS_MAX} open change streams; close the ones you no longer read`);
+      throw new CommandError(
+        'ExceededMemoryLimit',
+        `mongo-emulator: more than ${OPEN_STREAMS_MAX} open change streams; close the ones you no longer read`,
+      );
     }
     let id = randomCursorId();
     while (this.#streams.has(id)) id = randomCursorId();
     const { lsid, $clusterTime: _clusterTime, ...originatingCommand } = command;
-    this.#streams.set(id, { id, ns, cursor, originatingCommand, lsid: lsid as Document | undefined, killed: new AbortController(), active: undefined });
+    this.#streams.set(id, {
+      id,
+      ns,
+      cursor,
+      originatingCommand,
+      lsid: lsid as Document | undefined,
+      killed: new AbortController(),
+      active: undefined,
+    });
     return id;
   }
 

@@ -15,13 +15,34 @@ export type ExpandedEventType = 'create' | 'createIndexes' | 'dropIndexes' | 'mo
 export type OplogOperation =
   | { op: 'crud'; change: ChangeRecord; collectionUUID: Binary | undefined; imagesRecorded: boolean }
   | { op: 'drop'; db: string; coll: string; collectionUUID: Binary | undefined }
-  | { op: 'rename'; db: string; coll: string; to: { db: string; coll: string }; collectionUUID: Binary | undefined; dropTarget: Binary | undefined }
+  | {
+      op: 'rename';
+      db: string;
+      coll: string;
+      to: { db: string; coll: string };
+      collectionUUID: Binary | undefined;
+      dropTarget: Binary | undefined;
+    }
   | { op: 'dropDatabase'; db: string }
-  | { op: ExpandedEventType; db: string; coll: string; collectionUUID: Binary; operationDescription: Document; stateBeforeChange?: Document }
+  | {
+      op: ExpandedEventType;
+      db: string;
+      coll: string;
+      collectionUUID: Binary;
+      operationDescription: Document;
+      stateBeforeChange?: Document;
+    }
   | { op: 'noop'; msg: string }
   // A view's create or drop: on mongod a write to <db>.system.views that only a whole-database
   // or whole-cluster stream with showExpandedEvents reports (change_stream_filter_helpers.cpp).
-  | { op: 'create' | 'drop'; db: string; coll: string; collectionUUID: undefined; operationDescription?: Document; view: true };
+  | {
+      op: 'create' | 'drop';
+      db: string;
+      coll: string;
+      collectionUUID: undefined;
+      operationDescription?: Document;
+      view: true;
+    };
 
 /** Set for the writes of a multi-document transaction: they share its commit time. */
 export interface TransactionInfo {
@@ -77,7 +98,8 @@ export class Oplog {
   readonly #waiters = new Set<() => void>();
 
   constructor(maxEntries: number, maxBytes = DEFAULT_OPLOG_SIZE_MB * 1024 * 1024) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`oplogMaxEntries must be a positive integer, got ${maxEntries}`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 1)
+      throw new RangeError(`oplogMaxEntries must be a positive integer, got ${maxEntries}`);
     if (!(maxBytes > 0)) throw new RangeError(`oplog size must be positive, got ${maxBytes} bytes`);
     this.maxEntries = maxEntries;
     this.maxBytes = maxBytes;
@@ -92,7 +114,10 @@ export class Oplog {
   }
 
   /** Appends an event; the entries logging it follow through `log` (a transaction's after its last event). */
-  append(operation: OplogOperation, at: { ts: Timestamp; wallTime: Date; txn?: TransactionInfo; txnOpIndex?: number }): OplogEntry {
+  append(
+    operation: OplogOperation,
+    at: { ts: Timestamp; wallTime: Date; txn?: TransactionInfo; txnOpIndex?: number },
+  ): OplogEntry {
     const entry = new Entry(this.#nextSeq, at.ts, at.txnOpIndex ?? 0, at.wallTime, operation, at.txn);
     this.#events.push(entry);
     this.#nextSeq += 1;
@@ -188,7 +213,14 @@ export class Oplog {
   window(): OplogWindow | undefined {
     const { earliest, latest } = this;
     if (!earliest || !latest) return undefined;
-    return { earliest, latest, entries: this.entries, maxEntries: this.maxEntries, bytes: this.#bytes, maxBytes: this.maxBytes };
+    return {
+      earliest,
+      latest,
+      entries: this.entries,
+      maxEntries: this.maxEntries,
+      bytes: this.#bytes,
+      maxBytes: this.maxBytes,
+    };
   }
 
   /**
@@ -257,7 +289,13 @@ class Entry implements OplogEntry {
   }
 
   get token(): Document {
-    return (this.#token ??= encodeToken({ clusterTime: this.ts, tokenType: 'event', txnOpIndex: this.txnOpIndex, fromInvalidate: false, eventDigest: this.eventDigest }));
+    return (this.#token ??= encodeToken({
+      clusterTime: this.ts,
+      tokenType: 'event',
+      txnOpIndex: this.txnOpIndex,
+      fromInvalidate: false,
+      eventDigest: this.eventDigest,
+    }));
   }
 }
 
@@ -265,18 +303,30 @@ class Entry implements OplogEntry {
 function identityOf(operation: OplogOperation): Document {
   switch (operation.op) {
     case 'crud':
-      return { ns: `${operation.change.db}.${operation.change.coll}`, operationType: operation.change.op, documentKey: operation.change.documentKey };
+      return {
+        ns: `${operation.change.db}.${operation.change.coll}`,
+        operationType: operation.change.op,
+        documentKey: operation.change.documentKey,
+      };
     case 'drop':
       return { ns: `${operation.db}.${operation.coll}`, operationType: 'drop' };
     case 'rename':
-      return { ns: `${operation.db}.${operation.coll}`, operationType: 'rename', to: `${operation.to.db}.${operation.to.coll}` };
+      return {
+        ns: `${operation.db}.${operation.coll}`,
+        operationType: 'rename',
+        to: `${operation.to.db}.${operation.to.coll}`,
+      };
     case 'dropDatabase':
       return { ns: operation.db, operationType: 'dropDatabase' };
     case 'create':
     case 'createIndexes':
     case 'dropIndexes':
     case 'modify':
-      return { ns: `${operation.db}.${operation.coll}`, operationType: operation.op, operationDescription: operation.operationDescription };
+      return {
+        ns: `${operation.db}.${operation.coll}`,
+        operationType: operation.op,
+        operationDescription: operation.operationDescription,
+      };
     case 'noop':
       return { operationType: 'noop', msg: operation.msg };
   }

@@ -9,7 +9,12 @@ import type { ChangeStreamSpec, StreamScope } from './streamSpec.ts';
 /** What shapes an event beyond its entry. */
 export type EventOptions = Pick<ChangeStreamSpec, 'fullDocument' | 'fullDocumentBeforeChange' | 'showExpandedEvents'>;
 
-const EXPANDED_EVENTS: ReadonlySet<string> = new Set<ExpandedEventType>(['create', 'createIndexes', 'dropIndexes', 'modify']);
+const EXPANDED_EVENTS: ReadonlySet<string> = new Set<ExpandedEventType>([
+  'create',
+  'createIndexes',
+  'dropIndexes',
+  'modify',
+]);
 
 /** Databases a whole-cluster stream never reports. */
 const INTERNAL_DATABASES = new Set(['admin', 'config', 'local']);
@@ -25,7 +30,8 @@ export function inScope(entry: OplogEntry, spec: EventOptions & { scope: StreamS
   if ('view' in operation && (!spec.showExpandedEvents || spec.scope.kind === 'collection')) return false;
   const { scope } = spec;
   const db = operation.op === 'crud' ? operation.change.db : operation.db;
-  const coll = operation.op === 'crud' ? operation.change.coll : operation.op === 'dropDatabase' ? undefined : operation.coll;
+  const coll =
+    operation.op === 'crud' ? operation.change.coll : operation.op === 'dropDatabase' ? undefined : operation.coll;
   switch (scope.kind) {
     case 'collection':
       if (operation.op === 'dropDatabase') return db === scope.db;
@@ -67,7 +73,8 @@ export function buildEvent(entry: OplogEntry, options: EventOptions, lookup: Doc
   event._id = entry.token;
   event.operationType = operation.op === 'crud' ? operation.change.op : operation.op;
   event.clusterTime = entry.ts;
-  if (options.showExpandedEvents && operation.op !== 'dropDatabase' && operation.collectionUUID) event.collectionUUID = operation.collectionUUID;
+  if (options.showExpandedEvents && operation.op !== 'dropDatabase' && operation.collectionUUID)
+    event.collectionUUID = operation.collectionUUID;
   event.wallTime = entry.wallTime;
   if (operation.op === 'crud') return Object.assign(event, crudFields(entry, operation, options, lookup));
   event.ns = operation.op === 'dropDatabase' ? { db: operation.db } : { db: operation.db, coll: operation.coll };
@@ -82,7 +89,12 @@ export function buildEvent(entry: OplogEntry, options: EventOptions, lookup: Doc
 type CrudOperation = Extract<OplogOperation, { op: 'crud' }>;
 
 /** A document change's fields after wallTime, in mongod's order (the transform's, then the image stages'). */
-function crudFields(entry: OplogEntry, operation: CrudOperation, options: EventOptions, lookup: DocumentLookup): Document {
+function crudFields(
+  entry: OplogEntry,
+  operation: CrudOperation,
+  options: EventOptions,
+  lookup: DocumentLookup,
+): Document {
   const { change } = operation;
   const fields: Document = {};
   if (change.op === 'insert' || change.op === 'replace') fields.fullDocument = change.fullDocument;
@@ -99,15 +111,19 @@ function crudFields(entry: OplogEntry, operation: CrudOperation, options: EventO
     if (before !== undefined) fields.fullDocumentBeforeChange = before;
   }
   if (change.op === 'update') {
-    if (options.fullDocument === 'updateLookup') fields.fullDocument = lookup(change.db, change.coll, change.documentKey);
-    else if (options.fullDocument !== 'default') fields.fullDocument = postImage(entry, operation, change, options.fullDocument);
+    if (options.fullDocument === 'updateLookup')
+      fields.fullDocument = lookup(change.db, change.coll, change.documentKey);
+    else if (options.fullDocument !== 'default')
+      fields.fullDocument = postImage(entry, operation, change, options.fullDocument);
     else delete fields.fullDocument;
   }
   return fields;
 }
 
 /** showExpandedEvents' description of a namespace command (mongod: the oplog entry's `o` less its name). */
-function operationDescription(operation: Exclude<OplogOperation, CrudOperation | { op: 'noop' }>): Document | undefined {
+function operationDescription(
+  operation: Exclude<OplogOperation, CrudOperation | { op: 'noop' }>,
+): Document | undefined {
   switch (operation.op) {
     case 'rename':
       return { to: { ...operation.to }, ...(operation.dropTarget ? { dropTarget: operation.dropTarget } : {}) };

@@ -50,5 +50,10 @@ export function labelStreamError(error: unknown): unknown {
 export function changeStreamAggregateLabels(reply: Document, command: Document): string[] {
   const { pipeline } = command;
   const opensStream = Array.isArray(pipeline) && isChangeStreamPipeline(pipeline as Document[]);
-  return opensStream && reply.ok === 0 && reply.writeConcernError === undefined && RESUMABLE_CODES.has(Number(reply.code)) ? [RESUMABLE_LABEL] : [];
+  return opensStream &&
+    reply.ok === 0 &&
+    reply.writeConcernError === undefined &&
+    RESUMABLE_CODES.has(Number(reply.code))
+    ? [RESUMABLE_LABEL]
+    : [];
 }

@@ -12,19 +12,39 @@ import { CommandError } from '../errors.ts';
 import { optionalBoolean, optionalDocument } from '../engine/documentFields.ts';
 import type { ChangeStreams, OpenStream } from './ChangeStreams.ts';
 
-const CURRENT_OP_OPTIONS = new Set(['allUsers', 'idleConnections', 'idleCursors', 'idleSessions', 'localOps', 'backtrace', 'truncateOps', 'targetAllNodes']);
+const CURRENT_OP_OPTIONS = new Set([
+  'allUsers',
+  'idleConnections',
+  'idleCursors',
+  'idleSessions',
+  'localOps',
+  'backtrace',
+  'truncateOps',
+  'targetAllNodes',
+]);
 
 /** Reads the `$currentOp` stage (first in an `aggregate: 1` on admin) and lists its documents. */
 /** The idle sessions to list (txn/idleSessions.ts), passed in so changes/ stays beside txn/. */
 export type IdleSessionLister = () => Document[];
 
-export function currentOpStage(db: string, isCollectionless: boolean, stage: Document, streams: ChangeStreams, host: string, idleSessions: IdleSessionLister): Document[] {
+export function currentOpStage(
+  db: string,
+  isCollectionless: boolean,
+  stage: Document,
+  streams: ChangeStreams,
+  host: string,
+  idleSessions: IdleSessionLister,
+): Document[] {
   if (db !== 'admin' || !isCollectionless) {
-    throw new CommandError('InvalidNamespace', "$currentOp must be run against the 'admin' database with {aggregate: 1}");
+    throw new CommandError(
+      'InvalidNamespace',
+      "$currentOp must be run against the 'admin' database with {aggregate: 1}",
+    );
   }
   const options = optionalDocument(stage, '$currentOp') ?? {};
   for (const field of Object.keys(options)) {
-    if (!CURRENT_OP_OPTIONS.has(field)) throw new CommandError('FailedToParse', `Unrecognized option '${field}' in $currentOp stage.`);
+    if (!CURRENT_OP_OPTIONS.has(field))
+      throw new CommandError('FailedToParse', `Unrecognized option '${field}' in $currentOp stage.`);
   }
   const operations = currentOperations(streams, host, optionalBoolean(options, 'idleCursors') ?? false);
   return (optionalBoolean(options, 'idleSessions') ?? true) ? [...operations, ...idleSessions()] : operations;
@@ -107,5 +127,10 @@ export function aggregateCurrentOp(
 ): Document[] {
   const [stage, ...rest] = request.pipeline;
   const source = currentOpStage(request.db, request.coll === null, stage!, streams, host, idleSessions);
-  return aggregateDocuments(source, rest, { now: new Date(), clusterTime: new Timestamp({ t: 0, i: 0 }), variables: request.variables, resolve: () => [] });
+  return aggregateDocuments(source, rest, {
+    now: new Date(),
+    clusterTime: new Timestamp({ t: 0, i: 0 }),
+    variables: request.variables,
+    resolve: () => [],
+  });
 }

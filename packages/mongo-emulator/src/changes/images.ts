@@ -21,15 +21,26 @@ export function recordsImages(options: Document | undefined): boolean {
 }
 
 /** `fullDocumentBeforeChange` of an update, replace or delete event; undefined when the stream asks none. */
-export function preImage(entry: OplogEntry, operation: CrudOperation, change: Exclude<ChangeRecord, { op: 'insert' }>, mode: FullDocumentBeforeChangeMode): Document | null | undefined {
+export function preImage(
+  entry: OplogEntry,
+  operation: CrudOperation,
+  change: Exclude<ChangeRecord, { op: 'insert' }>,
+  mode: FullDocumentBeforeChangeMode,
+): Document | null | undefined {
   if (mode === 'off') return undefined;
   if (operation.imagesRecorded) return cloneValue(change.fullDocumentBefore);
-  if (mode === 'required') throw imageNotFound('a pre-image for all update, delete and replace events', 'pre-image', entry, change);
+  if (mode === 'required')
+    throw imageNotFound('a pre-image for all update, delete and replace events', 'pre-image', entry, change);
   return null;
 }
 
 /** `fullDocument` of an update event for 'whenAvailable' and 'required': the document right after it. */
-export function postImage(entry: OplogEntry, operation: CrudOperation, change: Extract<ChangeRecord, { op: 'update' }>, mode: Extract<FullDocumentMode, 'whenAvailable' | 'required'>): Document | null {
+export function postImage(
+  entry: OplogEntry,
+  operation: CrudOperation,
+  change: Extract<ChangeRecord, { op: 'update' }>,
+  mode: Extract<FullDocumentMode, 'whenAvailable' | 'required'>,
+): Document | null {
   if (operation.imagesRecorded) return cloneValue(change.fullDocument);
   if (mode === 'required') throw imageNotFound('a post-image for all update events', 'post-image', entry, change);
   return null;
@@ -38,5 +49,8 @@ export function postImage(entry: OplogEntry, operation: CrudOperation, change: E
 function imageNotFound(what: string, image: string, entry: OplogEntry, change: ChangeRecord): CommandError {
   const event: Document = { operationType: change.op, ns: { db: change.db, coll: change.coll }, clusterTime: entry.ts };
   if (entry.txn) event.txnNumber = entry.txn.txnNumber;
-  return new CommandError('NoMatchingDocument', `Change stream was configured to require ${what}, but the ${image} was not found for event: ${formatDocument(event)}`);
+  return new CommandError(
+    'NoMatchingDocument',
+    `Change stream was configured to require ${what}, but the ${image} was not found for event: ${formatDocument(event)}`,
+  );
 }

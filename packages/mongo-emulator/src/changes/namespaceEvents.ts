@@ -11,7 +11,11 @@ type NamespaceEvent = Extract<OplogOperation, { op: 'create' | 'createIndexes' |
 const ID_INDEX = { v: 2, key: { _id: 1 }, name: '_id_' };
 
 export function createEvent(collection: Collection): NamespaceEvent {
-  return { ...target(collection), op: 'create', operationDescription: { ...cloneValue(collection.options), idIndex: ID_INDEX } };
+  return {
+    ...target(collection),
+    op: 'create',
+    operationDescription: { ...cloneValue(collection.options), idIndex: ID_INDEX },
+  };
 }
 
 /**
@@ -26,7 +30,11 @@ export function createIndexesEvents(collection: Collection, created: Document[],
 
 /** One entry per dropped index, as mongod logs them. */
 export function dropIndexesEvents(collection: Collection, dropped: Document[]): NamespaceEvent[] {
-  return dropped.map((spec) => ({ ...target(collection), op: 'dropIndexes', operationDescription: { indexes: [spec] } }));
+  return dropped.map((spec) => ({
+    ...target(collection),
+    op: 'dropIndexes',
+    operationDescription: { indexes: [spec] },
+  }));
 }
 
 /** collMod: what it set, and the collection's options before it (o2.collectionOptions_old). */
@@ -44,8 +52,19 @@ function target(collection: Collection): { db: string; coll: string; collectionU
 }
 
 /** A view's creation, described as mongod describes it: its viewOn and pipeline, no UUID. */
-export function viewCreateEvent(db: string, name: string, view: { viewOn: string; pipeline: Document[] }): Extract<OplogOperation, { view: true }> {
-  return { op: 'create', db, coll: name, collectionUUID: undefined, operationDescription: { viewOn: view.viewOn, pipeline: cloneValue(view.pipeline) }, view: true };
+export function viewCreateEvent(
+  db: string,
+  name: string,
+  view: { viewOn: string; pipeline: Document[] },
+): Extract<OplogOperation, { view: true }> {
+  return {
+    op: 'create',
+    db,
+    coll: name,
+    collectionUUID: undefined,
+    operationDescription: { viewOn: view.viewOn, pipeline: cloneValue(view.pipeline) },
+    view: true,
+  };
 }
 
 /** A view's drop: a `drop` event, reported only where its creation is. */

@@ -28,7 +28,8 @@ export function findInOplog(oplog: Oplog, filter: Document, options: FindOptions
   const sort = options.sort ?? {};
   const natural = sort.$natural;
   if (natural !== undefined) {
-    if (Object.keys(sort).length > 1) throw new CommandError('BadValue', '$natural sort cannot be set to a value other than -1 or 1');
+    if (Object.keys(sort).length > 1)
+      throw new CommandError('BadValue', '$natural sort cannot be set to a value other than -1 or 1');
     if (Number(natural) < 0) docs.reverse();
   } else if (Object.keys(sort).length > 0) {
     docs = [...docs].sort(compileSort(sort));
@@ -90,5 +91,10 @@ export function aggregateOplog(oplog: Oplog, pipeline: Document[], host: string)
 
 /** local.oplog.rs in listCollections of local, as mongod lists it. */
 export function oplogCollectionInfo(oplog: Oplog): Document {
-  return { name: OPLOG_COLL, type: 'collection', options: { capped: true, size: oplog.maxBytes, autoIndexId: false }, info: { readOnly: false } };
+  return {
+    name: OPLOG_COLL,
+    type: 'collection',
+    options: { capped: true, size: oplog.maxBytes, autoIndexId: false },
+    info: { readOnly: false },
+  };
 }

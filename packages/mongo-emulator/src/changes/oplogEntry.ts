@@ -70,16 +70,30 @@ function commandFields(operation: Exclude<OplogOperation, { op: 'crud' }>): Docu
         },
       };
     case 'create':
-      return { op: 'c', ns: `${operation.db}.$cmd`, ui: operation.collectionUUID, o: { create: operation.coll, ...operation.operationDescription } };
+      return {
+        op: 'c',
+        ns: `${operation.db}.$cmd`,
+        ui: operation.collectionUUID,
+        o: { create: operation.coll, ...operation.operationDescription },
+      };
     case 'createIndexes': {
       // One entry per index (a direct build); a two-phase build's commitIndexBuild lists them all.
       const indexes = operation.operationDescription.indexes as Document[];
-      const o = indexes.length === 1 ? { createIndexes: operation.coll, ...indexes[0] } : { commitIndexBuild: operation.coll, indexes };
+      const o =
+        indexes.length === 1
+          ? { createIndexes: operation.coll, ...indexes[0] }
+          : { commitIndexBuild: operation.coll, indexes };
       return { op: 'c', ns: `${operation.db}.$cmd`, ui: operation.collectionUUID, o };
     }
     case 'dropIndexes': {
       const [spec] = operation.operationDescription.indexes as Document[];
-      return { op: 'c', ns: `${operation.db}.$cmd`, ui: operation.collectionUUID, o: { dropIndexes: operation.coll, index: spec!.name }, o2: spec };
+      return {
+        op: 'c',
+        ns: `${operation.db}.$cmd`,
+        ui: operation.collectionUUID,
+        o: { dropIndexes: operation.coll, index: spec!.name },
+        o2: spec,
+      };
     }
     case 'modify':
       return {
@@ -87,7 +101,9 @@ function commandFields(operation: Exclude<OplogOperation, { op: 'crud' }>): Docu
         ns: `${operation.db}.$cmd`,
         ui: operation.collectionUUID,
         o: { collMod: operation.coll, ...operation.operationDescription },
-        ...(operation.stateBeforeChange ? { o2: { collectionOptions_old: operation.stateBeforeChange.collectionOptions } } : {}),
+        ...(operation.stateBeforeChange
+          ? { o2: { collectionOptions_old: operation.stateBeforeChange.collectionOptions } }
+          : {}),
       };
   }
   throw new Error(`no oplog format for ${(operation as { op: string }).op}`);
@@ -111,7 +127,13 @@ function uuid(value: unknown): Document {
 }
 
 /** The entry of one write outside a transaction (a retryable one carries its session fields). */
-export function formatEntry(operation: OplogOperation, at: { ts: Timestamp; wallTime: Date }, session?: SessionFields, prevOpTime?: Document, term: bigint = TERM): Document {
+export function formatEntry(
+  operation: OplogOperation,
+  at: { ts: Timestamp; wallTime: Date },
+  session?: SessionFields,
+  prevOpTime?: Document,
+  term: bigint = TERM,
+): Document {
   // Built in place, field by field in mongod's order: every write makes one.
   const entry: Document = session ? { lsid: session.lsid, txnNumber: session.txnNumber } : {};
   operationFields(operation, entry);
@@ -128,7 +150,12 @@ export function formatEntry(operation: OplogOperation, at: { ts: Timestamp; wall
  * A committed transaction's entries: its operations packed into applyOps commands (`admin.$cmd`),
  * as many per entry as fit under APPLY_OPS_MAX_BYTES, chained by prevOpTime.
  */
-export function formatTransaction(operations: OplogOperation[], times: () => { ts: Timestamp; wallTime: Date }, session: Pick<SessionFields, 'lsid' | 'txnNumber'>, term: bigint = TERM): Document[] {
+export function formatTransaction(
+  operations: OplogOperation[],
+  times: () => { ts: Timestamp; wallTime: Date },
+  session: Pick<SessionFields, 'lsid' | 'txnNumber'>,
+  term: bigint = TERM,
+): Document[] {
   const groups: Document[][] = [[]];
   let groupBytes = 0;
   for (const operation of operations) {
@@ -151,7 +178,18 @@ export function formatTransaction(operations: OplogOperation[], times: () => { t
       else o.partialTxn = true;
     }
     const at = times();
-    entries.push({ lsid: session.lsid, txnNumber: session.txnNumber, op: 'c', ns: 'admin.$cmd', o, ts: at.ts, t: term, v: OPLOG_VERSION, wall: at.wallTime, prevOpTime });
+    entries.push({
+      lsid: session.lsid,
+      txnNumber: session.txnNumber,
+      op: 'c',
+      ns: 'admin.$cmd',
+      o,
+      ts: at.ts,
+      t: term,
+      v: OPLOG_VERSION,
+      wall: at.wallTime,
+      prevOpTime,
+    });
     prevOpTime = { ts: at.ts, t: term };
   });
   return entries;

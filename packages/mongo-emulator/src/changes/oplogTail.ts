@@ -50,14 +50,23 @@ export class OplogTails {
     if (firstBatch.length === 0) return { firstBatch, id: 0n, ns: 'local.oplog.rs' };
     const idleSince = Date.now() - TAIL_IDLE_TIMEOUT_MS;
     for (const [id, t] of this.#tails) if (t.lastUsedMs < idleSince) this.#tails.delete(id);
-    if (this.#tails.size >= OPEN_TAILS_MAX) throw new CommandError('ExceededMemoryLimit', `mongo-emulator: more than ${OPEN_TAILS_MAX} tailable oplog cursors`);
+    if (this.#tails.size >= OPEN_TAILS_MAX)
+      throw new CommandError(
+        'ExceededMemoryLimit',
+        `mongo-emulator: more than ${OPEN_TAILS_MAX} tailable oplog cursors`,
+      );
     const id = randomBytes(8).readBigInt64LE() & 0x7fffffffffffffffn || 1n;
     this.#tails.set(id, { ns: 'local.oplog.rs', lastUsedMs: Date.now(), lastKey, batchSize: size });
     return { firstBatch, id, ns: 'local.oplog.rs' };
   }
 
   /** The entries after the cursor's last, waiting up to `maxTimeMS` for one when there are none. */
-  async getMore(id: bigint, batchSize: number | undefined, maxTimeMS: number, signals: AbortSignal[]): Promise<Document> {
+  async getMore(
+    id: bigint,
+    batchSize: number | undefined,
+    maxTimeMS: number,
+    signals: AbortSignal[],
+  ): Promise<Document> {
     const tail = this.#tails.get(id);
     if (!tail) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
     tail.lastUsedMs = Date.now();
@@ -85,11 +94,13 @@ export class OplogTails {
     const first = oplog.firstRecord;
     if (first && tail.lastKey >= 0n && timeKey(first.doc.ts as Timestamp) > tail.lastKey) {
       for (const [id, t] of this.#tails) if (t === tail) this.#tails.delete(id);
-      throw new CommandError('CappedPositionLost', 'CollectionScan died due to position in capped collection being deleted');
+      throw new CommandError(
+        'CappedPositionLost',
+        'CollectionScan died due to position in capped collection being deleted',
+      );
     }
     const batch = oplog.recordsAfter(tail.lastKey, size);
     if (batch.length > 0) tail.lastKey = timeKey(batch[batch.length - 1]!.ts as Timestamp);
     return batch;
   }
-
 }

@@ -58,14 +58,24 @@ export function encodeToken(data: ResumeTokenData): Document {
 export function decodeToken(token: unknown): ResumeTokenData {
   const data = (token as Document | null)?._data;
   if (token === null || typeof token !== 'object' || typeof data !== 'string') {
-    throw new CommandError('Location40647', `Bad resume token: _data of missing or of wrong type. Expected string, got ${formatDocument((token ?? {}) as Document)}`);
+    throw new CommandError(
+      'Location40647',
+      `Bad resume token: _data of missing or of wrong type. Expected string, got ${formatDocument((token ?? {}) as Document)}`,
+    );
   }
-  if (!/^([0-9a-fA-F]{2})*$/.test(data)) throw new CommandError('FailedToParse', 'resume token string was not a valid hex string');
+  if (!/^([0-9a-fA-F]{2})*$/.test(data))
+    throw new CommandError('FailedToParse', 'resume token string was not a valid hex string');
   const bytes = Buffer.from(data, 'hex');
-  if (bytes.length < 9 || bytes[0] !== MARKER) throw new CommandError('FailedToParse', `resume token does not start with a cluster time: ${data}`);
+  if (bytes.length < 9 || bytes[0] !== MARKER)
+    throw new CommandError('FailedToParse', `resume token does not start with a cluster time: ${data}`);
   const clusterTime = new Timestamp({ t: bytes.readUInt32BE(1), i: bytes.readUInt32BE(5) });
-  const ours = bytes.length === TOKEN_BYTES && bytes[9] === FORMAT && bytes[24] === TERMINATOR && (bytes[10] === EVENT || bytes[10] === HIGH_WATER_MARK);
-  if (!ours) return { clusterTime, tokenType: 'event', txnOpIndex: 0, fromInvalidate: false, eventDigest: `foreign:${data}` };
+  const ours =
+    bytes.length === TOKEN_BYTES &&
+    bytes[9] === FORMAT &&
+    bytes[24] === TERMINATOR &&
+    (bytes[10] === EVENT || bytes[10] === HIGH_WATER_MARK);
+  if (!ours)
+    return { clusterTime, tokenType: 'event', txnOpIndex: 0, fromInvalidate: false, eventDigest: `foreign:${data}` };
   return {
     clusterTime,
     tokenType: bytes[10] === EVENT ? 'event' : 'highWaterMark',

@@ -35,18 +35,57 @@ const FULL_DOCUMENT_MODES: ReadonlySet<string> = new Set(['default', 'updateLook
 const FULL_DOCUMENT_BEFORE_CHANGE_MODES: ReadonlySet<string> = new Set(['off', 'whenAvailable', 'required']);
 
 const OPTIONS = new Set([
-  'resumeAfter', 'startAfter', 'startAtOperationTime', 'fullDocument', 'fullDocumentBeforeChange',
-  'allChangesForCluster', 'showExpandedEvents', 'showSystemEvents', 'showRawUpdateDescription',
+  'resumeAfter',
+  'startAfter',
+  'startAtOperationTime',
+  'fullDocument',
+  'fullDocumentBeforeChange',
+  'allChangesForCluster',
+  'showExpandedEvents',
+  'showSystemEvents',
+  'showRawUpdateDescription',
 ]);
 
 /** Stages mongod allows after `$changeStream` (each keeps one event one document). */
-const EVENT_STAGES = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$redact']);
+const EVENT_STAGES = new Set([
+  '$match',
+  '$project',
+  '$addFields',
+  '$set',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+  '$redact',
+]);
 
 /** Stages mongod knows but refuses in a change stream (others are unrecognized). */
 const OTHER_KNOWN_STAGES = new Set([
-  '$sort', '$limit', '$skip', '$group', '$count', '$lookup', '$unwind', '$facet', '$sortByCount', '$bucket',
-  '$bucketAuto', '$sample', '$documents', '$unionWith', '$graphLookup', '$setWindowFields', '$densify', '$fill',
-  '$out', '$merge', '$geoNear', '$indexStats', '$collStats', '$currentOp', '$listSessions', '$planCacheStats',
+  '$sort',
+  '$limit',
+  '$skip',
+  '$group',
+  '$count',
+  '$lookup',
+  '$unwind',
+  '$facet',
+  '$sortByCount',
+  '$bucket',
+  '$bucketAuto',
+  '$sample',
+  '$documents',
+  '$unionWith',
+  '$graphLookup',
+  '$setWindowFields',
+  '$densify',
+  '$fill',
+  '$out',
+  '$merge',
+  '$geoNear',
+  '$indexStats',
+  '$collStats',
+  '$currentOp',
+  '$listSessions',
+  '$planCacheStats',
   '$changeStreamSplitLargeEvent',
 ]);
 
@@ -61,19 +100,30 @@ export function parseChangeStream(db: string, coll: string | null, pipeline: Doc
     throw new CommandError('Location40602', '$changeStream is only valid as the first stage in a pipeline');
   }
   const options = first.$changeStream;
-  if (options === null || typeof options !== 'object' || Array.isArray(options) || (options as { _bsontype?: string })._bsontype) {
+  if (
+    options === null ||
+    typeof options !== 'object' ||
+    Array.isArray(options) ||
+    (options as { _bsontype?: string })._bsontype
+  ) {
     throw new CommandError('Location50808', '$changeStream stage expects a document as argument');
   }
   const spec = options as Document;
   for (const field of Object.keys(spec)) {
-    if (!OPTIONS.has(field)) throw new CommandError('Location40415', `BSON field '$changeStream.${field}' is an unknown field.`);
+    if (!OPTIONS.has(field))
+      throw new CommandError('Location40415', `BSON field '$changeStream.${field}' is an unknown field.`);
   }
   checkUserStages(rest);
   return {
     scope: scopeOf(db, coll, spec.allChangesForCluster === true),
     start: startOf(spec),
     fullDocument: enumOption(spec, 'fullDocument', FULL_DOCUMENT_MODES, 'default') as FullDocumentMode,
-    fullDocumentBeforeChange: enumOption(spec, 'fullDocumentBeforeChange', FULL_DOCUMENT_BEFORE_CHANGE_MODES, 'off') as FullDocumentBeforeChangeMode,
+    fullDocumentBeforeChange: enumOption(
+      spec,
+      'fullDocumentBeforeChange',
+      FULL_DOCUMENT_BEFORE_CHANGE_MODES,
+      'off',
+    ) as FullDocumentBeforeChangeMode,
     showExpandedEvents: booleanOption(spec, 'showExpandedEvents'),
     pipeline: rest,
   };
@@ -82,9 +132,11 @@ export function parseChangeStream(db: string, coll: string | null, pipeline: Doc
 function checkUserStages(stages: Document[]): void {
   for (const stage of stages) {
     const name = Object.keys(stage ?? {})[0] ?? '';
-    if (name === '$changeStream') throw new CommandError('Location40602', '$changeStream is only valid as the first stage in a pipeline');
+    if (name === '$changeStream')
+      throw new CommandError('Location40602', '$changeStream is only valid as the first stage in a pipeline');
     if (EVENT_STAGES.has(name)) continue;
-    if (OTHER_KNOWN_STAGES.has(name)) throw new CommandError('IllegalOperation', `${name} is not permitted in a $changeStream pipeline`);
+    if (OTHER_KNOWN_STAGES.has(name))
+      throw new CommandError('IllegalOperation', `${name} is not permitted in a $changeStream pipeline`);
     throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${name}'`);
   }
 }
@@ -92,36 +144,54 @@ function checkUserStages(stages: Document[]): void {
 function scopeOf(db: string, coll: string | null, allChangesForCluster: boolean): StreamScope {
   if (allChangesForCluster && (db !== 'admin' || coll !== null)) {
     const ns = coll === null ? `${db}.$cmd.aggregate` : `${db}.${coll}`;
-    throw new CommandError('InvalidOptions', `A $changeStream with 'allChangesForCluster:true' may only be opened on the 'admin' database, and with no collection name; found ${ns}`);
+    throw new CommandError(
+      'InvalidOptions',
+      `A $changeStream with 'allChangesForCluster:true' may only be opened on the 'admin' database, and with no collection name; found ${ns}`,
+    );
   }
   if (db === 'admin') {
     if (allChangesForCluster) return { kind: 'cluster' };
     throw new CommandError('InvalidNamespace', '$changeStream may not be opened on the internal admin database');
   }
-  if (db === 'local' || db === 'config') throw new CommandError('InvalidNamespace', `$changeStream may not be opened on the internal ${db} database`);
+  if (db === 'local' || db === 'config')
+    throw new CommandError('InvalidNamespace', `$changeStream may not be opened on the internal ${db} database`);
   if (coll === null) return { kind: 'database', db };
-  if (coll.startsWith('system.')) throw new CommandError('InvalidNamespace', `$changeStream may not be opened on the internal ${db}.${coll} collection`);
+  if (coll.startsWith('system.'))
+    throw new CommandError(
+      'InvalidNamespace',
+      `$changeStream may not be opened on the internal ${db}.${coll} collection`,
+    );
   return { kind: 'collection', db, coll };
 }
 
 function startOf(spec: Document): StreamStart {
   if (spec.resumeAfter !== undefined && spec.startAfter !== undefined) {
-    throw new CommandError('Location50865', "Do not specify both 'resumeAfter' and 'startAfter' in a $changeStream stage");
+    throw new CommandError(
+      'Location50865',
+      "Do not specify both 'resumeAfter' and 'startAfter' in a $changeStream stage",
+    );
   }
-  const tokenField = spec.resumeAfter !== undefined ? 'resumeAfter' : spec.startAfter !== undefined ? 'startAfter' : undefined;
+  const tokenField =
+    spec.resumeAfter !== undefined ? 'resumeAfter' : spec.startAfter !== undefined ? 'startAfter' : undefined;
   if (tokenField && spec.startAtOperationTime !== undefined) {
     throw new CommandError('Location40674', 'Only one type of resume option is allowed, but multiple were found');
   }
   if (tokenField) {
     const token = decodeToken(spec[tokenField]);
     if (tokenField === 'resumeAfter' && token.fromInvalidate) {
-      throw new CommandError('InvalidResumeToken', "Attempting to resume a change stream using 'resumeAfter' is not allowed from an invalidate notification");
+      throw new CommandError(
+        'InvalidResumeToken',
+        "Attempting to resume a change stream using 'resumeAfter' is not allowed from an invalidate notification",
+      );
     }
     return { kind: tokenField, token };
   }
   if (spec.startAtOperationTime !== undefined) {
     if (!(spec.startAtOperationTime instanceof Timestamp)) {
-      throw new CommandError('TypeMismatch', `BSON field '$changeStream.startAtOperationTime' is the wrong type '${bsonTypeName(spec.startAtOperationTime)}', expected type 'timestamp'`);
+      throw new CommandError(
+        'TypeMismatch',
+        `BSON field '$changeStream.startAtOperationTime' is the wrong type '${bsonTypeName(spec.startAtOperationTime)}', expected type 'timestamp'`,
+      );
     }
     return { kind: 'startAtOperationTime', clusterTime: spec.startAtOperationTime };
   }
@@ -133,9 +203,16 @@ function enumOption(spec: Document, field: string, values: ReadonlySet<string>, 
   const value = spec[field];
   if (value === undefined) return fallback;
   if (typeof value !== 'string') {
-    throw new CommandError('TypeMismatch', `BSON field '$changeStream.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'string'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '$changeStream.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'string'`,
+    );
   }
-  if (!values.has(value)) throw new CommandError('BadValue', `Enumeration value '${value}' for field '$changeStream.${field}' is not a valid value.`);
+  if (!values.has(value))
+    throw new CommandError(
+      'BadValue',
+      `Enumeration value '${value}' for field '$changeStream.${field}' is not a valid value.`,
+    );
   return value;
 }
 
@@ -143,7 +220,10 @@ function booleanOption(spec: Document, field: string): boolean {
   const value = spec[field];
   if (value === undefined) return false;
   if (typeof value !== 'boolean') {
-    throw new CommandError('TypeMismatch', `BSON field '$changeStream.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'bool'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '$changeStream.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'bool'`,
+    );
   }
   return value;
 }

@@ -1,5 +1,11 @@
 import { idleSessionReports } from '../txn/idleSessions.ts';
-import { aggregateCurrentOp, aggregateOplog, isChangeStreamPipeline, isCurrentOpPipeline, isOplog } from '../changes/index.ts';
+import {
+  aggregateCurrentOp,
+  aggregateOplog,
+  isChangeStreamPipeline,
+  isCurrentOpPipeline,
+  isOplog,
+} from '../changes/index.ts';
 import { CommandError } from '../errors.ts';
 import type { Document } from '../engine/types.ts';
 import { bsonTypeName } from '../engine/bsonTypeName.ts';
@@ -32,13 +38,15 @@ export const aggregate: CommandDefinition = {
     if (coll !== null && server.catalog.view(db, coll)) checkViewCollation(optionalDocument(command, 'collation'));
     const variables = letVariables(context);
     const results = isCurrentOpPipeline(pipeline)
-      ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address, () => idleSessionReports(server.transactions, server.node.address))
+      ? aggregateCurrentOp({ db, coll, pipeline, variables }, server.changeStreams, server.node.address, () =>
+          idleSessionReports(server.transactions, server.node.address),
+        )
       : isOplog(db, coll)
-      ? aggregateOplog(server.changeStreams.oplog, pipeline, server.node.address)
-      : server.catalog.aggregate(db, coll, pipeline, {
-          ...(variables ? { let: variables } : {}),
-          ...(command.collation !== undefined ? { collation: command.collation as never } : {}),
-        });
+        ? aggregateOplog(server.changeStreams.oplog, pipeline, server.node.address)
+        : server.catalog.aggregate(db, coll, pipeline, {
+            ...(variables ? { let: variables } : {}),
+            ...(command.collation !== undefined ? { collation: command.collation as never } : {}),
+          });
     const ns = coll === null ? `${db}.$cmd.aggregate` : `${db}.${coll}`;
     return { cursor: server.cursors.open(ns, results, { batchSize }) };
   },
@@ -46,9 +54,13 @@ export const aggregate: CommandDefinition = {
 
 function cursorOption(command: CommandContext['command']): Document {
   if (command.cursor === undefined) {
-    throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+    throw new CommandError(
+      'FailedToParse',
+      "The 'cursor' option is required, except for aggregate with the explain argument",
+    );
   }
   const cursor = optionalDocument(command, 'cursor');
-  if (!cursor) throw new CommandError('TypeMismatch', `cursor field must be an object, got ${bsonTypeName(command.cursor)}`);
+  if (!cursor)
+    throw new CommandError('TypeMismatch', `cursor field must be an object, got ${bsonTypeName(command.cursor)}`);
   return cursor;
 }

@@ -7,7 +7,12 @@ import { refuseUnknownFields } from '../engine/documentFields.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** The collection options collMod can change here; mongod's other ones are refused by name. */
-const MODIFIABLE: ReadonlySet<string> = new Set(['validator', 'validationLevel', 'validationAction', 'changeStreamPreAndPostImages']);
+const MODIFIABLE: ReadonlySet<string> = new Set([
+  'validator',
+  'validationLevel',
+  'validationAction',
+  'changeStreamPreAndPostImages',
+]);
 
 /** `collMod`: changes a collection's validation options (and its pre-/post-image setting). */
 export const collMod: CommandDefinition = {

@@ -15,7 +15,10 @@ export const collStats: CommandDefinition = {
     const scale = context.command.scale === undefined ? 1 : Number(context.command.scale);
     if (!(scale >= 1)) throw new CommandError('BadValue', 'scale has to be >= 1');
     if (!isOplog(context.db, coll)) {
-      throw new CommandError('CommandNotSupported', `mongo-emulator answers collStats only for local.oplog.rs, not ${context.db}.${coll}`);
+      throw new CommandError(
+        'CommandNotSupported',
+        `mongo-emulator answers collStats only for local.oplog.rs, not ${context.db}.${coll}`,
+      );
     }
     return oplogCollStats(context.server.changeStreams.oplog, Math.floor(scale));
   },

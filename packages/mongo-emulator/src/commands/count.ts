@@ -13,7 +13,11 @@ export const count: CommandDefinition = {
     const query = optionalDocument(command, 'query') ?? {};
     // mongod plans a count like a find: with `hint`, on that index or refused (BadValue).
     const hint = command.hint as string | Document | undefined;
-    const options = { skip: optionalCount(command, 'skip'), limit: optionalCount(command, 'limit'), ...(hint === undefined ? {} : { hint }) };
+    const options = {
+      skip: optionalCount(command, 'skip'),
+      limit: optionalCount(command, 'limit'),
+      ...(hint === undefined ? {} : { hint }),
+    };
     if (server.catalog.view(db, coll)) return { n: countOnView(server.catalog, db, coll, query, options) };
     return { n: server.catalog.getCollection(db, coll)?.count(query, options) ?? 0 };
   },

@@ -20,7 +20,8 @@ export const create: CommandDefinition = {
       context.server.changeStreams.recordCommand(viewCreateEvent(context.db, coll, view));
       return {};
     }
-    if (options.pipeline !== undefined) throw new CommandError('BadValue', "'pipeline' requires 'viewOn' to also be specified");
+    if (options.pipeline !== undefined)
+      throw new CommandError('BadValue', "'pipeline' requires 'viewOn' to also be specified");
     checkValidationOptions(options, { now: new Date() });
     catalog.createCollection(context.db, coll, options);
     return {};

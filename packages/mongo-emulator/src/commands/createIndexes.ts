@@ -18,7 +18,10 @@ export const createIndexes: CommandDefinition = {
         throw new CommandError('FailedToParse', "Error in specification: the 'key' field is required");
       }
       if (typeof spec.name !== 'string' || spec.name.length === 0) {
-        throw new CommandError('FailedToParse', `Error in specification ${JSON.stringify(spec)} :: caused by :: The 'name' field is a required property of an index specification`);
+        throw new CommandError(
+          'FailedToParse',
+          `Error in specification ${JSON.stringify(spec)} :: caused by :: The 'name' field is a required property of an index specification`,
+        );
       }
     }
     const { catalog } = context.server;
@@ -27,7 +30,8 @@ export const createIndexes: CommandDefinition = {
     const before = new Set(collection.listIndexes().map((i) => i.name));
     const result = collection.createIndexes(specs as IndexSpec[]);
     const created = collection.listIndexes().filter((i) => !before.has(i.name));
-    for (const event of createIndexesEvents(collection, created, collection.size === 0)) context.server.changeStreams.recordCommand(event);
+    for (const event of createIndexesEvents(collection, created, collection.size === 0))
+      context.server.changeStreams.recordCommand(event);
     return { ...result, createdCollectionAutomatically: !existed };
   },
 };

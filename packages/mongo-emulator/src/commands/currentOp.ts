@@ -3,7 +3,19 @@ import { compileFilter } from '../engine/match.ts';
 import type { CommandDefinition } from './types.ts';
 
 /** Fields of the command that are not part of its filter. */
-const NOT_FILTER_FIELDS = new Set(['currentOp', '$all', '$ownOps', 'comment', '$db', 'lsid', '$clusterTime', '$readPreference', 'apiVersion', 'apiStrict', 'apiDeprecationErrors']);
+const NOT_FILTER_FIELDS = new Set([
+  'currentOp',
+  '$all',
+  '$ownOps',
+  'comment',
+  '$db',
+  'lsid',
+  '$clusterTime',
+  '$readPreference',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+]);
 
 /**
  * `currentOp`: the operations in progress that match the command's other fields as a filter.

@@ -31,10 +31,14 @@ const STATEMENT_FIELDS: ReadonlySet<string> = new Set(['q', 'limit', 'collation'
 function toSpec(statement: Document, variables: Document | undefined): DeleteSpec {
   refuseUnknownFields(statement, STATEMENT_FIELDS, 'delete.deletes');
   const q = optionalDocument(statement, 'q');
-  if (q === undefined) throw new CommandError('Location40414', "BSON field 'delete.deletes.q' is missing but a required field");
+  if (q === undefined)
+    throw new CommandError('Location40414', "BSON field 'delete.deletes.q' is missing but a required field");
   const limit = Number(statement.limit);
   if (limit !== 0 && limit !== 1) {
-    throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(statement.limit)}`);
+    throw new CommandError(
+      'FailedToParse',
+      `The limit field in delete objects must be 0 or 1. Got ${String(statement.limit)}`,
+    );
   }
   const spec: DeleteSpec = { q, limit };
   if (statement.collation !== undefined) spec.collation = statement.collation as DeleteSpec['collation'];

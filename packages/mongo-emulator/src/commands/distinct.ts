@@ -10,11 +10,13 @@ export const distinct: CommandDefinition = {
   run(context) {
     const coll = collectionName(context);
     const { command, db, server } = context;
-    if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
+    if (typeof command.key !== 'string')
+      throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
     server.counters.opcounters.query += 1;
     const query = optionalDocument(command, 'query') ?? {};
     const collation = optionalDocument(command, 'collation') as Collation | undefined;
-    if (server.catalog.view(db, coll)) return { values: distinctOnView(server.catalog, db, coll, command.key, query, collation) };
+    if (server.catalog.view(db, coll))
+      return { values: distinctOnView(server.catalog, db, coll, command.key, query, collation) };
     return { values: server.catalog.getCollection(db, coll)?.distinct(command.key, query, { collation }) ?? [] };
   },
 };

@@ -13,7 +13,11 @@ export const drop: CommandDefinition = {
     const nIndexesWas = collection?.listIndexes().length;
     const isView = catalog.view(context.db, coll) !== undefined;
     if (catalog.dropCollection(context.db, coll)) {
-      context.server.changeStreams.recordCommand(isView ? viewDropEvent(context.db, coll) : { op: 'drop', db: context.db, coll, collectionUUID: collection?.uuid });
+      context.server.changeStreams.recordCommand(
+        isView
+          ? viewDropEvent(context.db, coll)
+          : { op: 'drop', db: context.db, coll, collectionUUID: collection?.uuid },
+      );
     }
     const ns = `${context.db}.${coll}`;
     return nIndexesWas === undefined ? { ns } : { nIndexesWas, ns };

@@ -13,7 +13,8 @@ export const dropIndexes: CommandDefinition = {
     const collection = server.catalog.getCollection(db, coll);
     if (!collection) throw new CommandError('NamespaceNotFound', `ns not found ${db}.${coll}`);
     const which = command.index;
-    if (which === undefined) throw new CommandError('Location40414', "BSON field 'dropIndexes.index' is missing but a required field");
+    if (which === undefined)
+      throw new CommandError('Location40414', "BSON field 'dropIndexes.index' is missing but a required field");
     const before = collection.listIndexes();
     const result = collection.dropIndexes(which as string | string[] | Document);
     const remaining = new Set(collection.listIndexes().map((i) => i.name));

@@ -7,7 +7,8 @@ export const endSessions: CommandDefinition = {
   names: ['endSessions'],
   run({ command, server }) {
     const lsids = command.endSessions;
-    if (!Array.isArray(lsids)) throw new CommandError('TypeMismatch', "BSON field 'endSessions' must be an array of session ids");
+    if (!Array.isArray(lsids))
+      throw new CommandError('TypeMismatch', "BSON field 'endSessions' must be an array of session ids");
     server.transactions.abandonSessions(lsids.map(sessionKey));
     server.sessions.end(lsids);
     return {};

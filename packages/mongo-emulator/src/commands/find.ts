@@ -22,8 +22,8 @@ export const find: CommandDefinition = {
     const results = isOplog(db, coll)
       ? findInOplog(server.changeStreams.oplog, filter, options)
       : server.catalog.view(db, coll)
-      ? findOnView(server.catalog, db, coll, filter, options)
-      : (server.catalog.getCollection(db, coll)?.find(filter, options) ?? []);
+        ? findOnView(server.catalog, db, coll, filter, options)
+        : (server.catalog.getCollection(db, coll)?.find(filter, options) ?? []);
     const cursor = server.cursors.open(`${db}.${coll}`, results, {
       batchSize: optionalCount(command, 'batchSize'),
       singleBatch: optionalBoolean(command, 'singleBatch') ?? false,

@@ -26,11 +26,15 @@ export const findAndModify: CommandDefinition = {
     const { catalog, counters } = context.server;
     if (spec.remove) counters.opcounters.delete += 1;
     else counters.opcounters.update += 1;
-    const collection = spec.upsert ? catalog.getOrCreateCollection(context.db, coll) : catalog.getCollection(context.db, coll);
+    const collection = spec.upsert
+      ? catalog.getOrCreateCollection(context.db, coll)
+      : catalog.getCollection(context.db, coll);
     const reply: Document = collection
       ? (({ value, lastErrorObject }) => ({ lastErrorObject, value }))(
           retryable
-            ? context.server.changeStreams.withStatement(retryable.sessionFields(context.command, 0), () => validatedWrite(context, collection, (c) => c.findAndModify(spec)))
+            ? context.server.changeStreams.withStatement(retryable.sessionFields(context.command, 0), () =>
+                validatedWrite(context, collection, (c) => c.findAndModify(spec)),
+              )
             : validatedWrite(context, collection, (c) => c.findAndModify(spec)),
         )
       : { lastErrorObject: spec.remove ? { n: 0 } : { n: 0, updatedExisting: false }, value: null };
@@ -44,14 +48,19 @@ function toSpec(command: Document, variables: Document | undefined): FindAndModi
   const update = command.update;
   const returnNew = optionalBoolean(command, 'new') ?? false;
   const upsert = optionalBoolean(command, 'upsert') ?? false;
-  if (remove && update !== undefined) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
-  if (!remove && update === undefined) throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
+  if (remove && update !== undefined)
+    throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
+  if (!remove && update === undefined)
+    throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
   if (remove && returnNew) {
-    throw new CommandError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    throw new CommandError(
+      'FailedToParse',
+      "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+    );
   }
   if (remove && upsert) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   if (update !== undefined && (update === null || typeof update !== 'object')) {
-    throw new CommandError('FailedToParse', "Update argument must be either an object or an array");
+    throw new CommandError('FailedToParse', 'Update argument must be either an object or an array');
   }
   const spec: FindAndModifySpec = { remove, new: returnNew, upsert };
   const query = optionalDocument(command, 'query');

@@ -11,7 +11,10 @@ export const getMore: CommandDefinition = {
   run({ command, db, server, connection }) {
     const id = command.getMore;
     if (typeof id !== 'bigint') {
-      throw new CommandError('TypeMismatch', `BSON field 'getMore.getMore' is the wrong type '${bsonTypeName(id)}', expected type 'long'`);
+      throw new CommandError(
+        'TypeMismatch',
+        `BSON field 'getMore.getMore' is the wrong type '${bsonTypeName(id)}', expected type 'long'`,
+      );
     }
     if (typeof command.collection !== 'string') {
       throw new CommandError('TypeMismatch', "BSON field 'getMore.collection' is missing or not a string");
@@ -19,7 +22,8 @@ export const getMore: CommandDefinition = {
     server.counters.opcounters.getmore += 1;
     const batchSize = optionalCount(command, 'batchSize') || undefined;
     const ns = `${db}.${command.collection}`;
-    const afterCheckout = () => server.failPoints.checkGetMoreAfterCheckout({ appName: connection.appName, namespace: ns });
+    const afterCheckout = () =>
+      server.failPoints.checkGetMoreAfterCheckout({ appName: connection.appName, namespace: ns });
     if (server.changeStreams.tails.owns(id)) {
       const maxTimeMS = optionalCount(command, 'maxTimeMS') ?? DEFAULT_AWAIT_DATA_TIMEOUT_MS;
       // The fetcher learns the commit point from its sync source's reply (oplog_fetcher.cpp's $replData).

@@ -22,7 +22,9 @@ export const getParameter: CommandDefinition = {
   run({ command, server }) {
     const parameters = serverParameters(server);
     if (command.getParameter === '*') return parameters;
-    const wanted = Object.keys(command).filter((key) => key !== 'getParameter' && !key.startsWith('$') && key !== 'lsid');
+    const wanted = Object.keys(command).filter(
+      (key) => key !== 'getParameter' && !key.startsWith('$') && key !== 'lsid',
+    );
     const reply: Document = {};
     for (const key of wanted) if (Object.hasOwn(parameters, key)) reply[key] = parameters[key];
     if (Object.keys(reply).length === 0) throw new CommandError('InvalidOptions', 'no option found to get');

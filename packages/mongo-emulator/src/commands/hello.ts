@@ -4,7 +4,8 @@ import { MAX_BSON_OBJECT_SIZE_BYTES, MAX_MESSAGE_SIZE_BYTES } from '../wire/cons
 import { CommandError } from '../errors.ts';
 import { sleep } from './lib/sleep.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
-import { MemberState, type ReplCoordinator } from '../repl/ReplCoordinator.ts';
+import { MemberState } from '../repl/memberState.ts';
+import type { ReplCoordinator } from '../repl/ReplCoordinator.ts';
 
 const MAX_WRITE_BATCH_SIZE = 100_000;
 const LOGICAL_SESSION_TIMEOUT_MINUTES = 30;
@@ -27,7 +28,8 @@ export const hello: CommandDefinition = {
     await awaitTopologyChange(context);
     const reply = describeNode(context);
     // An exhaust stream re-runs this same request: the next reply waits for a change after this one.
-    if (context.server.repl && context.command.topologyVersion !== undefined) context.command.topologyVersion = reply.topologyVersion;
+    if (context.server.repl && context.command.topologyVersion !== undefined)
+      context.command.topologyVersion = reply.topologyVersion;
     return reply;
   },
 };
@@ -66,7 +68,11 @@ async function awaitTopologyChange({ command, server, connection }: CommandConte
   const repl = server.repl;
   if (repl) {
     // A member answers as soon as its topology changes (a step-down, an election, a new config).
-    if (sameProcess) await repl.waitForTopologyChange(BigInt(asked.counter as bigint | number), Math.min(waitMs, AWAIT_TIME_MAX_MS), [connection.closeSignal, server.stopSignal]);
+    if (sameProcess)
+      await repl.waitForTopologyChange(BigInt(asked.counter as bigint | number), Math.min(waitMs, AWAIT_TIME_MAX_MS), [
+        connection.closeSignal,
+        server.stopSignal,
+      ]);
     return;
   }
   const current = sameProcess && BigInt(asked.counter as bigint | number) === server.node.topologyCounter;
@@ -129,7 +135,15 @@ function describeMember({ command, name, server, connection }: CommandContext, r
   };
   const helloOk = command.helloOk === true ? { helloOk: true } : {};
   if (!config || repl.selfIndex < 0) {
-    return { topologyVersion: { processId: server.node.processId, counter: repl.topologyCounter }, [primaryKey]: false, secondary: false, info: 'Does not have a valid replica set config', isreplicaset: true, ...limits, ...helloOk };
+    return {
+      topologyVersion: { processId: server.node.processId, counter: repl.topologyCounter },
+      [primaryKey]: false,
+      secondary: false,
+      info: 'Does not have a valid replica set config',
+      isreplicaset: true,
+      ...limits,
+      ...helloOk,
+    };
   }
   const self = config.members[repl.selfIndex]!;
   const applied = repl.lastApplied;

@@ -14,11 +14,16 @@ export const insert: CommandDefinition = {
     const coll = writableCollectionName(context);
     const documents = requiredArray(context.command, 'documents', 'insert');
     const { catalog, counters } = context.server;
-    const outcome = runWriteBatch(context, documents, (document: Document) => {
-      counters.opcounters.insert += 1;
-      validatedWrite(context, catalog.getOrCreateCollection(context.db, coll), (c) => c.insertOne(document));
-      return { n: 1 };
-    }, { groupCommit: true });
+    const outcome = runWriteBatch(
+      context,
+      documents,
+      (document: Document) => {
+        counters.opcounters.insert += 1;
+        validatedWrite(context, catalog.getOrCreateCollection(context.db, coll), (c) => c.insertOne(document));
+        return { n: 1 };
+      },
+      { groupCommit: true },
+    );
     return { n: outcome.results.length, ...batchReplyFields(outcome) };
   },
 };

@@ -13,7 +13,10 @@ export const killCursors: CommandDefinition = {
     if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'bigint')) {
       throw new CommandError('TypeMismatch', "BSON field 'killCursors.cursors' must be an array of longs");
     }
-    const streams = [...context.server.changeStreams.kill(ids as bigint[]), ...context.server.changeStreams.tails.kill(ids as bigint[])];
+    const streams = [
+      ...context.server.changeStreams.kill(ids as bigint[]),
+      ...context.server.changeStreams.tails.kill(ids as bigint[]),
+    ];
     const { killed, notFound } = context.server.cursors.kill((ids as bigint[]).filter((id) => !streams.includes(id)));
     return { cursorsKilled: [...streams, ...killed], cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [] };
   },

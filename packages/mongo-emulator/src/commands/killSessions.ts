@@ -17,7 +17,11 @@ export const killSessions: CommandDefinition = {
   names: ['killSessions'],
   run({ command, server }) {
     const lsids = command.killSessions;
-    if (!Array.isArray(lsids)) throw new CommandError('TypeMismatch', "BSON field 'KillSessionsCmdFromClient.killSessions' is the wrong type, expected type 'array'");
+    if (!Array.isArray(lsids))
+      throw new CommandError(
+        'TypeMismatch',
+        "BSON field 'KillSessionsCmdFromClient.killSessions' is the wrong type, expected type 'array'",
+      );
     if (lsids.length === 0) {
       server.transactions.killSessions('all');
       return {};
@@ -29,12 +33,21 @@ export const killSessions: CommandDefinition = {
 
 function checkedSessionKey(lsid: unknown): string {
   if (lsid === null || typeof lsid !== 'object' || Array.isArray(lsid)) {
-    throw new CommandError('TypeMismatch', "BSON field 'KillSessionsCmdFromClient.killSessions' must be an array of objects");
+    throw new CommandError(
+      'TypeMismatch',
+      "BSON field 'KillSessionsCmdFromClient.killSessions' must be an array of objects",
+    );
   }
   const { id, uid, ...rest } = lsid as Document;
   const unknown = Object.keys(rest)[0];
-  if (unknown !== undefined) throw new CommandError('Location40415', `BSON field 'LogicalSessionFromClient.${unknown}' is an unknown field.`);
-  if (!(id instanceof Binary)) throw new CommandError('Location40414', "BSON field 'LogicalSessionFromClient.id' is missing but a required field");
-  if (uid !== undefined && !(uid instanceof Binary)) throw new CommandError('TypeMismatch', "BSON field 'LogicalSessionFromClient.uid' is the wrong type, expected type 'binData'");
+  if (unknown !== undefined)
+    throw new CommandError('Location40415', `BSON field 'LogicalSessionFromClient.${unknown}' is an unknown field.`);
+  if (!(id instanceof Binary))
+    throw new CommandError('Location40414', "BSON field 'LogicalSessionFromClient.id' is missing but a required field");
+  if (uid !== undefined && !(uid instanceof Binary))
+    throw new CommandError(
+      'TypeMismatch',
+      "BSON field 'LogicalSessionFromClient.uid' is the wrong type, expected type 'binData'",
+    );
   return sessionKey(lsid);
 }

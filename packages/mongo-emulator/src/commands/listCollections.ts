@@ -9,14 +9,18 @@ export const listCollections: CommandDefinition = {
   run({ command, db, server }) {
     const nameOnly = optionalBoolean(command, 'nameOnly') ?? false;
     const filter = optionalDocument(command, 'filter');
-    let infos: Document[] = [...server.catalog.listCollections(db), ...(db === 'local' ? [oplogCollectionInfo(server.changeStreams.oplog)] : [])]
-      .map((info) => (nameOnly ? { name: info.name, type: info.type } : { ...info }));
+    let infos: Document[] = [
+      ...server.catalog.listCollections(db),
+      ...(db === 'local' ? [oplogCollectionInfo(server.changeStreams.oplog)] : []),
+    ].map((info) => (nameOnly ? { name: info.name, type: info.type } : { ...info }));
     if (filter) {
       const matches = compileFilter(filter, { now: new Date() });
       infos = infos.filter(matches);
     }
     const cursorOptions = optionalDocument(command, 'cursor') ?? {};
-    const cursor = server.cursors.open(`${db}.$cmd.listCollections`, infos, { batchSize: optionalCount(cursorOptions, 'batchSize') });
+    const cursor = server.cursors.open(`${db}.$cmd.listCollections`, infos, {
+      batchSize: optionalCount(cursorOptions, 'batchSize'),
+    });
     return { cursor };
   },
 };

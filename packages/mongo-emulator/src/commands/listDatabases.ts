@@ -14,7 +14,15 @@ export const listDatabases: CommandDefinition = {
     let databases: Document[] = catalog.listDatabaseNames().map((name) => {
       const sizeOnDisk = catalog
         .listCollections(name)
-        .reduce((sum, info) => sum + (catalog.getCollection(name, info.name)?.allDocuments() ?? []).reduce((s, d) => s + calculateObjectSize(d), 0), 0);
+        .reduce(
+          (sum, info) =>
+            sum +
+            (catalog.getCollection(name, info.name)?.allDocuments() ?? []).reduce(
+              (s, d) => s + calculateObjectSize(d),
+              0,
+            ),
+          0,
+        );
       return nameOnly ? { name } : { name, sizeOnDisk, empty: sizeOnDisk === 0 };
     });
     if (filter) {

@@ -11,6 +11,10 @@ export const listIndexes: CommandDefinition = {
     const collection = server.catalog.getCollection(db, coll);
     if (!collection) throw new CommandError('NamespaceNotFound', `ns does not exist: ${db}.${coll}`);
     const cursorOptions = optionalDocument(command, 'cursor') ?? {};
-    return { cursor: server.cursors.open(`${db}.${coll}`, collection.listIndexes(), { batchSize: optionalCount(cursorOptions, 'batchSize') }) };
+    return {
+      cursor: server.cursors.open(`${db}.${coll}`, collection.listIndexes(), {
+        batchSize: optionalCount(cursorOptions, 'batchSize'),
+      }),
+    };
   },
 };

@@ -11,13 +11,21 @@ export const renameCollection: CommandDefinition = {
   adminOnly: true,
   run({ command, server }) {
     const from = fullNamespace(command.renameCollection, 'source');
-    if (command.to === undefined) throw new CommandError('Location40414', "BSON field 'renameCollection.to' is missing but a required field");
+    if (command.to === undefined)
+      throw new CommandError('Location40414', "BSON field 'renameCollection.to' is missing but a required field");
     const to = fullNamespace(command.to, 'target');
     const { catalog } = server;
     const collectionUUID = catalog.getCollection(from.db, from.coll)?.uuid;
     const target = catalog.getCollection(to.db, to.coll)?.uuid;
     catalog.renameCollection(from, to, { dropTarget: optionalBoolean(command, 'dropTarget') ?? false });
-    server.changeStreams.recordCommand({ op: 'rename', db: from.db, coll: from.coll, to, collectionUUID, dropTarget: target });
+    server.changeStreams.recordCommand({
+      op: 'rename',
+      db: from.db,
+      coll: from.coll,
+      to,
+      collectionUUID,
+      dropTarget: target,
+    });
     return {};
   },
 };

@@ -2,7 +2,8 @@ import { oplogWindowDocument } from '../changes/index.ts';
 import type { Oplog } from '../changes/index.ts';
 import type { Document } from '../engine/types.ts';
 import { CommandError } from '../errors.ts';
-import { MemberState, type ReplCoordinator } from '../repl/ReplCoordinator.ts';
+import { MemberState } from '../repl/memberState.ts';
+import type { ReplCoordinator } from '../repl/ReplCoordinator.ts';
 import type { CommandDefinition } from './types.ts';
 
 const PRIMARY_STATE = 1;
@@ -101,7 +102,9 @@ function memberStatus(repl: ReplCoordinator, oplog: Oplog): Document {
         syncSourceHost: repl.syncSource ?? '',
         syncSourceId: repl.config!.members.find((m) => m.host === repl.syncSource)?._id ?? -1,
         infoMessage: '',
-        ...(repl.isPrimary && repl.electionTime ? { electionTime: repl.electionTime, electionDate: repl.electionDate } : {}),
+        ...(repl.isPrimary && repl.electionTime
+          ? { electionTime: repl.electionTime, electionDate: repl.electionDate }
+          : {}),
         configVersion: repl.config!.version,
         configTerm: Number(repl.term),
         self: true,
@@ -114,7 +117,22 @@ function memberStatus(repl: ReplCoordinator, oplog: Oplog): Document {
       name: config.host,
       health: data?.health ?? 0,
       state,
-      stateStr: state === MemberState.DOWN ? '(not reachable/healthy)' : ['STARTUP', 'PRIMARY', 'SECONDARY', 'RECOVERING', '', 'STARTUP2', 'UNKNOWN', 'ARBITER', 'DOWN', 'ROLLBACK', 'REMOVED'][state] ?? 'UNKNOWN',
+      stateStr:
+        state === MemberState.DOWN
+          ? '(not reachable/healthy)'
+          : ([
+              'STARTUP',
+              'PRIMARY',
+              'SECONDARY',
+              'RECOVERING',
+              '',
+              'STARTUP2',
+              'UNKNOWN',
+              'ARBITER',
+              'DOWN',
+              'ROLLBACK',
+              'REMOVED',
+            ][state] ?? 'UNKNOWN'),
       uptime: 0,
       optime: data?.appliedOpTime,
       optimeDurable: data?.durableOpTime,

@@ -9,7 +9,8 @@ export const replSetReconfig: CommandDefinition = {
   adminOnly: true,
   run(context) {
     const config = context.command.replSetReconfig;
-    if (!config || typeof config !== 'object') throw new CommandError('TypeMismatch', "BSON field 'replSetReconfig' is the wrong type, expected type 'object'");
+    if (!config || typeof config !== 'object')
+      throw new CommandError('TypeMismatch', "BSON field 'replSetReconfig' is the wrong type, expected type 'object'");
     replCoordinator(context).reconfig(config as Document, context.command.force === true);
     return {};
   },

@@ -16,8 +16,12 @@ export const replSetStepDown: CommandDefinition = {
     const repl = replCoordinator(context);
     const secs = Number(command.replSetStepDown ?? DEFAULT_STEP_DOWN_SECS);
     const catchUpSecs = Number(command.secondaryCatchUpPeriodSecs ?? Math.min(DEFAULT_CATCH_UP_SECS, secs));
-    if (!Number.isFinite(secs) || secs < 0) throw new CommandError('BadValue', 'replSetStepDown requires a non-negative number of seconds');
-    await repl.stepDown({ secs, catchUpSecs, force: command.force === true }, [connection.closeSignal, server.stopSignal]);
+    if (!Number.isFinite(secs) || secs < 0)
+      throw new CommandError('BadValue', 'replSetStepDown requires a non-negative number of seconds');
+    await repl.stepDown({ secs, catchUpSecs, force: command.force === true }, [
+      connection.closeSignal,
+      server.stopSignal,
+    ]);
     return {};
   },
 };

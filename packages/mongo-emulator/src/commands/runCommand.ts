@@ -45,7 +45,8 @@ export async function runCommand(
     });
     if (action?.blockTimeMS !== undefined) await sleep(action.blockTimeMS, [connection.closeSignal, server.stopSignal]);
     if (action?.closeConnection) return { kind: 'close' };
-    if (action?.errorCode !== undefined) return { kind: 'reply', document: addAutomaticLabels(failCommandErrorReply(action), labels) };
+    if (action?.errorCode !== undefined)
+      return { kind: 'reply', document: addAutomaticLabels(failCommandErrorReply(action), labels) };
     const repl = server.repl;
     if (repl !== undefined) {
       // A member's clock moves with the cluster time its clients gossip (mongod's VectorClock).
@@ -58,17 +59,32 @@ export async function runCommand(
     checkReadConcern(command, server.clock);
     if (repl !== undefined && command.readConcern !== undefined) {
       const maxTimeMS = Number(command.maxTimeMS ?? 0);
-      await repl.awaitReadConcern(command.readConcern as Document, maxTimeMS > 0 ? Date.now() + maxTimeMS : undefined, [connection.closeSignal, server.stopSignal]);
+      await repl.awaitReadConcern(command.readConcern as Document, maxTimeMS > 0 ? Date.now() + maxTimeMS : undefined, [
+        connection.closeSignal,
+        server.stopSignal,
+      ]);
     }
     const session = server.sessions.touch(command.lsid);
     scope = enterStatement(server, definition, command, session);
     // A transaction's statement or a snapshot read sees the server through its own catalog.
     const { catalog, transaction, command: statement } = scope.context;
-    const context: CommandContext = { connection, ...request, server: catalog ? { ...server, catalog } : server, transaction, command: statement, session };
+    const context: CommandContext = {
+      connection,
+      ...request,
+      server: catalog ? { ...server, catalog } : server,
+      transaction,
+      command: statement,
+      session,
+    };
     await scope.prepare(context);
     // The transaction is active while its statement runs, idle (a `$currentOp` idle session
     // naming this client) between statements.
-    transaction?.checkOut({ connectionId: connection.id, client: connection.remoteAddress, appName: connection.appName, clientMetadata: connection.clientMetadata });
+    transaction?.checkOut({
+      connectionId: connection.id,
+      client: connection.remoteAddress,
+      appName: connection.appName,
+      clientMetadata: connection.clientMetadata,
+    });
     let result: Document;
     try {
       result = await definition.run(context);
@@ -76,11 +92,21 @@ export async function runCommand(
       transaction?.checkIn();
     }
     const reply: Document = scope.finish({ ...result, ok: 1 });
-    const waitsForWriteConcern = definition.acceptsWriteConcern && (command.autocommit === undefined || definition.adminOnly === true);
+    const waitsForWriteConcern =
+      definition.acceptsWriteConcern && (command.autocommit === undefined || definition.adminOnly === true);
     // One node on a dbpath: j:true and w:majority (the implicit default) wait for the journal,
     // as mongod's do (writeConcernMajorityJournalDefault is true on a one-node set).
-    if (repl === undefined && waitsForWriteConcern && server.storage !== undefined && journals(command.writeConcern as Document | undefined)) await server.storage.waitDurable();
-    const replicated = repl !== undefined && waitsForWriteConcern ? await awaitReplication(server, command, connection) : writeConcernError;
+    if (
+      repl === undefined &&
+      waitsForWriteConcern &&
+      server.storage !== undefined &&
+      journals(command.writeConcern as Document | undefined)
+    )
+      await server.storage.waitDurable();
+    const replicated =
+      repl !== undefined && waitsForWriteConcern
+        ? await awaitReplication(server, command, connection)
+        : writeConcernError;
     attachAfterWrite(reply, replicated, action);
     return { kind: 'reply', document: addAutomaticLabels(reply, labels) };
   } catch (error) {
@@ -95,7 +121,11 @@ export async function runCommand(
  * mongod 5.0+ set without arbiters (the implicit default write concern). Transaction statements
  * wait at commit (commitTransaction and abortTransaction, the adminOnly ones), not per statement.
  */
-async function awaitReplication(server: ServerState, command: Document, connection: ClientConnection): Promise<Document | undefined> {
+async function awaitReplication(
+  server: ServerState,
+  command: Document,
+  connection: ClientConnection,
+): Promise<Document | undefined> {
   const repl = server.repl!;
   const writeConcern = (command.writeConcern as Document | undefined) ?? { w: 'majority' };
   return repl.awaitWriteConcern(writeConcern, repl.lastApplied, [connection.closeSignal, server.stopSignal]);
@@ -128,7 +158,11 @@ function refuseUnsupported(definition: CommandDefinition, { db, name }: { db: st
 }
 
 /** A write concern the set cannot satisfy, or failCommand's writeConcernError, goes on after the write. */
-function attachAfterWrite(reply: Document, writeConcernError: Document | undefined, action: FailCommandAction | undefined): void {
+function attachAfterWrite(
+  reply: Document,
+  writeConcernError: Document | undefined,
+  action: FailCommandAction | undefined,
+): void {
   const injected = action?.writeConcernError;
   if (injected) {
     reply.writeConcernError = injected;

@@ -51,7 +51,12 @@ export const serverStatus: CommandDefinition = {
       },
       opcounters: { ...counters.opcounters },
       metrics: {
-        commands: Object.fromEntries([...counters.commands].map(([name, { total, failed }]) => [name, { failed: BigInt(failed), total: BigInt(total) }])),
+        commands: Object.fromEntries(
+          [...counters.commands].map(([name, { total, failed }]) => [
+            name,
+            { failed: BigInt(failed), total: BigInt(total) },
+          ]),
+        ),
         cursor: { open: { total: cursors.openCount } },
         operation: { writeConflicts: BigInt(transactions.writeConflicts) },
       },
@@ -71,7 +76,14 @@ export const serverStatus: CommandDefinition = {
             rbid: server.repl.rollbackCount,
             rollbackDir: server.repl.rollbackDir,
           }
-        : { setName: node.setName, isWritablePrimary: true, secondary: false, primary: node.address, me: node.address, hosts: [node.address] },
+        : {
+            setName: node.setName,
+            isWritablePrimary: true,
+            secondary: false,
+            primary: node.address,
+            me: node.address,
+            hosts: [node.address],
+          },
       storageEngine: { name: 'emulator', supportsCommittedReads: true, persistent: false },
       oplog: oplogWindowDocument(server.changeStreams.oplog),
       ...memorySections(),

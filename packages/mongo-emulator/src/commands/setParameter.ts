@@ -15,15 +15,30 @@ export const setParameter: CommandDefinition = {
   names: ['setParameter'],
   adminOnly: true,
   run({ command, server }) {
-    const names = Object.keys(command).filter((key) => key !== 'setParameter' && !key.startsWith('$') && key !== 'lsid' && key !== 'comment');
-    if (names.length === 0) throw new CommandError('InvalidOptions', 'no option found to set, use help:true to see options ');
+    const names = Object.keys(command).filter(
+      (key) => key !== 'setParameter' && !key.startsWith('$') && key !== 'lsid' && key !== 'comment',
+    );
+    if (names.length === 0)
+      throw new CommandError('InvalidOptions', 'no option found to set, use help:true to see options ');
     const known = serverParameters(server);
     const seconds: number[] = [];
     for (const name of names) {
-      if (!Object.hasOwn(known, name)) throw new CommandError('InvalidOptions', `attempted to set unrecognized parameter [${name}], use help:true to see options `);
-      if (name !== 'transactionLifetimeLimitSeconds') throw new CommandError('IllegalOperation', `not allowed to change [${name}] at runtime`);
+      if (!Object.hasOwn(known, name))
+        throw new CommandError(
+          'InvalidOptions',
+          `attempted to set unrecognized parameter [${name}], use help:true to see options `,
+        );
+      if (name !== 'transactionLifetimeLimitSeconds')
+        throw new CommandError('IllegalOperation', `not allowed to change [${name}] at runtime`);
       const value = command[name] as unknown;
-      const number = value instanceof Int32 || value instanceof Double ? value.value : value instanceof Long ? value.toNumber() : typeof value === 'bigint' ? Number(value) : value;
+      const number =
+        value instanceof Int32 || value instanceof Double
+          ? value.value
+          : value instanceof Long
+            ? value.toNumber()
+            : typeof value === 'bigint'
+              ? Number(value)
+              : value;
       seconds.push(parseTransactionLifetimeLimitSeconds(number));
     }
     const reply: Document = { was: known[names[0]!] };

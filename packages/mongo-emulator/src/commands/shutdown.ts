@@ -15,11 +15,15 @@ export const shutdown: CommandDefinition = {
   adminOnly: true,
   async run({ server, command, connection }) {
     const stopProcess = server.stopProcess;
-    if (!stopProcess) throw new CommandError('CommandNotSupported', 'shutdown: stop an embedded mongo-emulator through its stop() API');
+    if (!stopProcess)
+      throw new CommandError('CommandNotSupported', 'shutdown: stop an embedded mongo-emulator through its stop() API');
     const force = command.force === true;
     if (server.repl?.isPrimary) {
       const secs = Number(command.timeoutSecs ?? PRIMARY_SHUTDOWN_CATCH_UP_SECS);
-      await server.repl.stepDown({ secs: Math.max(secs, 1), catchUpSecs: secs, force }, [connection.closeSignal, server.stopSignal]);
+      await server.repl.stepDown({ secs: Math.max(secs, 1), catchUpSecs: secs, force }, [
+        connection.closeSignal,
+        server.stopSignal,
+      ]);
     }
     setImmediate(stopProcess);
     return {};

@@ -21,7 +21,6 @@ export interface ClientConnection {
   close(): void;
 }
 
-
 export interface CommandContext {
   readonly server: ServerState;
   readonly connection: ClientConnection;

@@ -25,7 +25,9 @@ export const update: CommandDefinition = {
     const { catalog, counters } = context.server;
     const outcome = runWriteBatch(context, statements, (spec): StatementResult => {
       counters.opcounters.update += 1;
-      const collection = spec.upsert ? catalog.getOrCreateCollection(context.db, coll) : catalog.getCollection(context.db, coll);
+      const collection = spec.upsert
+        ? catalog.getOrCreateCollection(context.db, coll)
+        : catalog.getCollection(context.db, coll);
       if (!collection) return { n: 0, nModified: 0 };
       const result = validatedWrite(context, collection, (c) => c.update(spec));
       if (result.upsertedId !== undefined) return { n: 1, nModified: 0, upsertedId: result.upsertedId };
@@ -45,7 +47,16 @@ export const update: CommandDefinition = {
 
 /** The fields of one update statement in mongod 7.0 (write_ops.idl UpdateOpEntry). */
 const STATEMENT_FIELDS: ReadonlySet<string> = new Set([
-  'q', 'u', 'c', 'arrayFilters', 'multi', 'upsert', 'upsertSupplied', 'collation', 'hint', 'sampleId',
+  'q',
+  'u',
+  'c',
+  'arrayFilters',
+  'multi',
+  'upsert',
+  'upsertSupplied',
+  'collation',
+  'hint',
+  'sampleId',
   'allowShardKeyUpdatesWithoutFullShardKeyInQuery',
 ]);
 
@@ -53,7 +64,8 @@ function toSpec(statement: Document, variables: Document | undefined): UpdateSpe
   refuseUnknownFields(statement, STATEMENT_FIELDS, 'update.updates');
   const q = optionalDocument(statement, 'q');
   const u = statement.u;
-  if (q === undefined) throw new CommandError('Location40414', "BSON field 'update.updates.q' is missing but a required field");
+  if (q === undefined)
+    throw new CommandError('Location40414', "BSON field 'update.updates.q' is missing but a required field");
   if (u === null || typeof u !== 'object') {
     throw new CommandError('FailedToParse', "BSON field 'update.updates.u' is missing or not an object or pipeline");
   }

@@ -40,7 +40,10 @@ export class CursorManager {
     const cursor = this.cursors.get(id);
     if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
     if (cursor.ns !== ns) {
-      throw new CommandError('Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+      throw new CommandError(
+        'Unauthorized',
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
+      );
     }
     try {
       afterCheckout?.();
@@ -69,7 +72,10 @@ export class CursorManager {
   private register(ns: string, remaining: Document[]): bigint {
     this.dropIdle();
     if (this.cursors.size >= OPEN_CURSORS_MAX) {
-      throw new CommandError('ExceededMemoryLimit', `mongo-emulator: more than ${OPEN_CURSORS_MAX} open cursors; close cursors you do not exhaust`);
+      throw new CommandError(
+        'ExceededMemoryLimit',
+        `mongo-emulator: more than ${OPEN_CURSORS_MAX} open cursors; close cursors you do not exhaust`,
+      );
     }
     let id = randomCursorId();
     while (this.cursors.has(id)) id = randomCursorId();

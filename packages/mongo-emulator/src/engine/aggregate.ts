@@ -23,9 +23,32 @@ export interface PipelineContext {
 }
 
 const SUPPORTED_STAGES = new Set([
-  '$match', '$project', '$addFields', '$set', '$unset', '$sort', '$limit', '$skip', '$group', '$count',
-  '$lookup', '$unwind', '$replaceRoot', '$replaceWith', '$facet', '$sortByCount', '$bucket', '$bucketAuto',
-  '$sample', '$documents', '$unionWith', '$redact', '$graphLookup', '$setWindowFields', '$densify', '$fill',
+  '$match',
+  '$project',
+  '$addFields',
+  '$set',
+  '$unset',
+  '$sort',
+  '$limit',
+  '$skip',
+  '$group',
+  '$count',
+  '$lookup',
+  '$unwind',
+  '$replaceRoot',
+  '$replaceWith',
+  '$facet',
+  '$sortByCount',
+  '$bucket',
+  '$bucketAuto',
+  '$sample',
+  '$documents',
+  '$unionWith',
+  '$redact',
+  '$graphLookup',
+  '$setWindowFields',
+  '$densify',
+  '$fill',
 ]);
 
 /** Writing stages: recognised, but applied by the catalog rather than here. */
@@ -65,7 +88,12 @@ const pipelineContext = Context.from(
         // $lookup's `let` variables live in the compute options' locals.
         const locals = (options as { local?: { variables?: Document } }).local?.variables;
         const variables = { ...options.variables, ...locals };
-        const test = compileFilter(filter, { now: ctx.now, clusterTime: ctx.clusterTime, variables, collation: ctx.collation });
+        const test = compileFilter(filter, {
+          now: ctx.now,
+          clusterTime: ctx.clusterTime,
+          variables,
+          collation: ctx.collation,
+        });
         return coll.filter((doc) => test(doc as Document));
       },
       $sort: (coll: Iterator, spec: Document, _options: Options) => {
@@ -102,8 +130,12 @@ export function aggregateDocuments(source: Document[], pipeline: Document[], ctx
   const outer = active;
   active = ctx;
   try {
-    return translateMingoErrors(() =>
-      new Aggregator(bound, computeOptions(pipelineContext, { variables: { ...ctx.variables }, collectionResolver: ctx.resolve })).run(source) as Document[],
+    return translateMingoErrors(
+      () =>
+        new Aggregator(
+          bound,
+          computeOptions(pipelineContext, { variables: { ...ctx.variables }, collectionResolver: ctx.resolve }),
+        ).run(source) as Document[],
     );
   } finally {
     active = outer;
@@ -116,7 +148,9 @@ export function aggregateDocuments(source: Document[], pipeline: Document[], ctx
  * `$project` that only includes paths is applied directly; anything else runs as
  * `aggregateDocuments`. Returns undefined when the document is filtered out.
  */
-export function compileEventPipeline(pipeline: Document[]): (doc: Document, ctx: PipelineContext) => Document | undefined {
+export function compileEventPipeline(
+  pipeline: Document[],
+): (doc: Document, ctx: PipelineContext) => Document | undefined {
   checkStages(pipeline);
   const tests: Array<(doc: Document) => boolean> = [];
   let i = 0;
@@ -142,7 +176,10 @@ export function compileEventPipeline(pipeline: Document[]): (doc: Document, ctx:
 function isStatic(value: unknown): boolean {
   if (typeof value === 'string') return !value.startsWith('$$');
   if (Array.isArray(value)) return value.every(isStatic);
-  if (isPlainObject(value)) return Object.entries(value).every(([key, v]) => key !== '$expr' && key !== '$where' && key !== '$function' && isStatic(v));
+  if (isPlainObject(value))
+    return Object.entries(value).every(
+      ([key, v]) => key !== '$expr' && key !== '$where' && key !== '$function' && isStatic(v),
+    );
   return true;
 }
 

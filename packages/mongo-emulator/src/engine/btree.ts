@@ -3,5 +3,7 @@
 import BTreeImport from 'sorted-btree';
 
 const btreeExport: unknown = BTreeImport;
-export const BTree = (typeof btreeExport === 'function' ? btreeExport : BTreeImport.default) as typeof BTreeImport.default;
+export const BTree = (
+  typeof btreeExport === 'function' ? btreeExport : BTreeImport.default
+) as typeof BTreeImport.default;
 export type BTree<K, V> = InstanceType<typeof BTreeImport.default<K, V>>;

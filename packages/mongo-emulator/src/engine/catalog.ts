@@ -101,7 +101,10 @@ export class Catalog {
   }
 
   listDatabaseNames(): string[] {
-    return [...this.#databases.entries()].filter(([, colls]) => colls.size > 0).map(([name]) => name).sort();
+    return [...this.#databases.entries()]
+      .filter(([, colls]) => colls.size > 0)
+      .map(([name]) => name)
+      .sort();
   }
 
   listCollections(db: string): CollectionInfo[] {
@@ -127,7 +130,8 @@ export class Catalog {
   }
 
   createView(db: string, name: string, view: ViewDefinition): void {
-    if (this.getCollection(db, name) || this.view(db, name)) throw new CommandError('NamespaceExists', `Namespace ${db}.${name} already exists`);
+    if (this.getCollection(db, name) || this.view(db, name))
+      throw new CommandError('NamespaceExists', `Namespace ${db}.${name} already exists`);
     let views = this.#views.get(db);
     if (!views) this.#views.set(db, (views = new Map()));
     views.set(name, view);
@@ -144,7 +148,8 @@ export class Catalog {
   }
 
   getOrCreateCollection(db: string, name: string): Collection {
-    if (this.view(db, name)) throw new CommandError('CommandNotSupportedOnView', `Namespace ${db}.${name} is a view, not a collection`);
+    if (this.view(db, name))
+      throw new CommandError('CommandNotSupportedOnView', `Namespace ${db}.${name} is a view, not a collection`);
     return this.getCollection(db, name) ?? this.#create(db, name, {});
   }
 
@@ -171,8 +176,10 @@ export class Catalog {
   /** renameCollection: moves a collection, replacing the target only when `dropTarget` says so. */
   renameCollection(from: Namespace, to: Namespace, options: { dropTarget: boolean }): void {
     const source = this.getCollection(from.db, from.coll);
-    if (!source) throw new CommandError('NamespaceNotFound', `Source collection ${from.db}.${from.coll} does not exist`);
-    if (from.db === to.db && from.coll === to.coll) throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
+    if (!source)
+      throw new CommandError('NamespaceNotFound', `Source collection ${from.db}.${from.coll} does not exist`);
+    if (from.db === to.db && from.coll === to.coll)
+      throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
     if (this.getCollection(to.db, to.coll)) {
       if (!options.dropTarget) throw new CommandError('NamespaceExists', 'target namespace exists');
       this.dropCollection(to.db, to.coll);
@@ -192,8 +199,13 @@ export class Catalog {
     const { body: stages, output } = splitOutputStage([...resolved.pipeline, ...pipeline]);
     const coll = resolved.coll === null ? undefined : this.getCollection(db, resolved.coll);
     // A leading $match is answered by the collection itself, so it can walk an index.
-    const leading = stages[0] && Object.keys(stages[0]).length === 1 ? (stages[0].$match as Document | undefined) : undefined;
-    const source = !coll ? [] : leading ? coll.find(leading, { collation: options.collation, let: options.let }) : coll.allDocuments();
+    const leading =
+      stages[0] && Object.keys(stages[0]).length === 1 ? (stages[0].$match as Document | undefined) : undefined;
+    const source = !coll
+      ? []
+      : leading
+        ? coll.find(leading, { collation: options.collation, let: options.let })
+        : coll.allDocuments();
     const body = coll && leading ? stages.slice(1) : stages;
     const clock = this.#clock();
     const results = aggregateDocuments(source, body, {
@@ -226,7 +238,10 @@ export class Catalog {
       pipeline.unshift(...view.pipeline);
       coll = view.viewOn;
     }
-    throw new CommandError('ViewDepthLimitExceeded', `View depth too deep or view cycle detected. Maximum depth is ${VIEW_DEPTH_MAX}`);
+    throw new CommandError(
+      'ViewDepthLimitExceeded',
+      `View depth too deep or view cycle detected. Maximum depth is ${VIEW_DEPTH_MAX}`,
+    );
   }
 
   /**
@@ -251,7 +266,9 @@ export class Catalog {
       },
     };
     const fresh = new Collection(db, name, host, old?.options ?? {}, { freezeDocuments: this.freezeDocuments });
-    const specs = (old?.listIndexes() ?? []).filter((i) => i.name !== '_id_').map(({ v: _v, ...spec }) => spec as IndexSpec);
+    const specs = (old?.listIndexes() ?? [])
+      .filter((i) => i.name !== '_id_')
+      .map(({ v: _v, ...spec }) => spec as IndexSpec);
     if (specs.length > 0) fresh.createIndexes(specs);
     for (const doc of docs) fresh.insertOne(doc);
     this.#collections(db).set(name, fresh);

@@ -8,14 +8,22 @@
 // (a transaction's snapshot) costs O(1) and shares every node until one side writes to it.
 // Beside it, by concern: collectionReads.ts (query, count, distinct), collectionIndexes.ts
 // (index DDL), commitCheck.ts (a transaction's commit check).
-import { Binary, ObjectId, Timestamp, UUID } from 'bson';
+import { type Binary, ObjectId, type Timestamp, UUID } from 'bson';
 import { CommandError } from '../errors.ts';
 import { BTree } from './btree.ts';
 import { cloneValue } from './clone.ts';
 import { identical } from './compare.ts';
 import { commitRefusal } from './commitCheck.ts';
 import { createIndexes, dropIndexes } from './collectionIndexes.ts';
-import { countDocuments, distinctValues, selectRows, type CountOptions, type ReadSource, type ReadWork, type Row, type SelectOptions } from './collectionReads.ts';
+import {
+  countDocuments,
+  distinctValues,
+  selectRows,
+  type CountOptions,
+  type ReadSource,
+  type Row,
+  type SelectOptions,
+} from './collectionReads.ts';
 import type { UpdateLog } from './deltaDiff.ts';
 import { updateRecord } from './diff.ts';
 import { Index } from './indexes.ts';
@@ -76,7 +84,15 @@ export class Collection {
   readonly #freezeDocuments: boolean;
 
   /** `uuid` and `indexes` are given by clone() only: a snapshot of a collection is that collection. */
-  constructor(db: string, name: string, host: CollectionHost, options: Document = {}, storage: { freezeDocuments?: boolean } = {}, uuid: Binary = new UUID(), indexes?: Index[]) {
+  constructor(
+    db: string,
+    name: string,
+    host: CollectionHost,
+    options: Document = {},
+    storage: { freezeDocuments?: boolean } = {},
+    uuid: Binary = new UUID(),
+    indexes?: Index[],
+  ) {
     this.#freezeDocuments = storage.freezeDocuments ?? false;
     this.#indexes = indexes ?? [new Index({ key: { _id: 1 }, name: '_id_' })];
     this.#db = db;
@@ -92,7 +108,15 @@ export class Collection {
    * either side never show on the other.
    */
   clone(host: CollectionHost): Collection {
-    const copy = new Collection(this.#db, this.#name, host, this.options, { freezeDocuments: this.#freezeDocuments }, this.uuid, this.#indexes.map((index) => index.clone()));
+    const copy = new Collection(
+      this.#db,
+      this.#name,
+      host,
+      this.options,
+      { freezeDocuments: this.#freezeDocuments },
+      this.uuid,
+      this.#indexes.map((index) => index.clone()),
+    );
     copy.#records = this.#records.clone();
     copy.#nextRecordId = this.#nextRecordId;
     copy.indexEpoch = this.indexEpoch;
@@ -188,7 +212,13 @@ export class Collection {
     if (spec.multi && !Array.isArray(spec.u) && !isOperatorUpdate(spec.u)) {
       throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
     }
-    const targets = this.#select(spec.q, { sort: spec.sort, hint: spec.hint, collation: spec.collation, let: spec.let, limit: spec.multi ? 0 : 1 });
+    const targets = this.#select(spec.q, {
+      sort: spec.sort,
+      hint: spec.hint,
+      collation: spec.collation,
+      let: spec.let,
+      limit: spec.multi ? 0 : 1,
+    });
     if (targets.length === 0) {
       if (!spec.upsert) return { matched: 0, modified: 0, changes: [] };
       const change = this.#upsert(spec.q, spec.u, spec);
@@ -203,7 +233,12 @@ export class Collection {
   }
 
   delete(spec: DeleteSpec): { deleted: number; changes: ChangeRecord[] } {
-    const targets = this.#select(spec.q, { hint: spec.hint, collation: spec.collation, let: spec.let, limit: spec.limit });
+    const targets = this.#select(spec.q, {
+      hint: spec.hint,
+      collation: spec.collation,
+      let: spec.let,
+      limit: spec.limit,
+    });
     const changes = targets.map(([id, before]) => this.#deleteRecord(id, before));
     return { deleted: changes.length, changes };
   }
@@ -211,7 +246,13 @@ export class Collection {
   findAndModify(spec: FindAndModifySpec): FindAndModifyResult {
     const query = spec.query ?? {};
     if (!spec.remove) validateUpdate(spec.update ?? {});
-    const [target] = this.#select(query, { sort: spec.sort, hint: spec.hint, collation: spec.collation, let: spec.let, limit: 1 });
+    const [target] = this.#select(query, {
+      sort: spec.sort,
+      hint: spec.hint,
+      collation: spec.collation,
+      let: spec.let,
+      limit: 1,
+    });
     if (spec.remove) {
       if (!target) return { value: null, lastErrorObject: { n: 0 }, changes: [] };
       const change = this.#deleteRecord(target[0], target[1]);
@@ -295,11 +336,22 @@ export class Collection {
     return cloneValue(project(doc, fields, { filter: query, now: this.#host.clock().now }));
   }
 
-  #updateRecord(id: number, before: Document, u: Document | Document[], spec: { q: Document; arrayFilters?: Document[]; let?: Document }): ChangeRecord | undefined {
+  #updateRecord(
+    id: number,
+    before: Document,
+    u: Document | Document[],
+    spec: { q: Document; arrayFilters?: Document[]; let?: Document },
+  ): ChangeRecord | undefined {
     const clock = this.#host.clock();
     const replacement = !Array.isArray(u) && !isOperatorUpdate(u);
     const log: UpdateLog | undefined = replacement || Array.isArray(u) ? undefined : [];
-    const after = applyUpdate(before, u, { ...clock, arrayFilters: spec.arrayFilters, variables: spec.let, query: spec.q, log });
+    const after = applyUpdate(before, u, {
+      ...clock,
+      arrayFilters: spec.arrayFilters,
+      variables: spec.let,
+      query: spec.q,
+      log,
+    });
     if (identical(before, after)) return undefined;
     const common = {
       db: this.db,
@@ -331,12 +383,23 @@ export class Collection {
     const replacement = !Array.isArray(u) && !isOperatorUpdate(u);
     const built = replacement
       ? { ...('_id' in seed ? { _id: seed._id } : {}), ...cloneValue(u as Document) }
-      : applyUpdate(seed, u, { ...clock, arrayFilters: spec.arrayFilters, variables: spec.let, query: q, isUpsertInsert: true });
+      : applyUpdate(seed, u, {
+          ...clock,
+          arrayFilters: spec.arrayFilters,
+          variables: spec.let,
+          query: q,
+          isUpsertInsert: true,
+        });
     return this.insertOne(built);
   }
 
   /** The mutation path of every command's write. `before`/`after` undefined mean insert/delete. */
-  #apply(id: number | undefined, before: Document | undefined, after: Document | undefined, change: ChangeRecord): void {
+  #apply(
+    id: number | undefined,
+    before: Document | undefined,
+    after: Document | undefined,
+    change: ChangeRecord,
+  ): void {
     if (after) {
       validateForStorage(after);
       if (!this.#bypassValidation) enforceValidator(this.options, before, after, this.#host.clock());
@@ -348,7 +411,8 @@ export class Collection {
     for (const entry of keyChanges) {
       if (!entry?.index.unique) continue;
       for (const key of entry.newKeys) {
-        if (entry.index.findDuplicate(id ?? -1, key) !== undefined) throw entry.index.duplicateKeyError(this.db, this.name, key);
+        if (entry.index.findDuplicate(id ?? -1, key) !== undefined)
+          throw entry.index.duplicateKeyError(this.db, this.name, key);
       }
     }
     this.#store(id, after, keyChanges, change);

@@ -19,7 +19,10 @@ export interface IndexedCollection {
 }
 
 /** Builds the indexes `specs` asks for that do not exist yet; all or none are added. */
-export function createIndexes(target: IndexedCollection, specs: IndexSpec[]): { numIndexesBefore: number; numIndexesAfter: number; note?: string } {
+export function createIndexes(
+  target: IndexedCollection,
+  specs: IndexSpec[],
+): { numIndexesBefore: number; numIndexesAfter: number; note?: string } {
   const indexes = target.indexes;
   const numIndexesBefore = indexes.length;
   const fresh: Index[] = [];
@@ -31,16 +34,25 @@ export function createIndexes(target: IndexedCollection, specs: IndexSpec[]): { 
     if (sameName) {
       if (valuesEqual(sameName.spec.key, spec.key) && indexOptionsEqual(sameName.spec, spec)) continue;
       if (valuesEqual(sameName.spec.key, spec.key)) {
-        throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(sameName.spec))}`);
+        throw new CommandError(
+          'IndexOptionsConflict',
+          `An equivalent index already exists with the same name but different options. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(sameName.spec))}`,
+        );
       }
-      throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(sameName.spec))}`);
+      throw new CommandError(
+        'IndexKeySpecsConflict',
+        `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(sameName.spec))}`,
+      );
     }
     const twin = sameKey[0];
     if (twin && indexOptionsEqual(twin.spec, spec)) {
       throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${twin.name}`);
     }
     if (twin && !twin.spec.partialFilterExpression && !spec.partialFilterExpression) {
-      throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with a different name and options. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(twin.spec))}`);
+      throw new CommandError(
+        'IndexOptionsConflict',
+        `An equivalent index already exists with a different name and options. Requested index: ${formatDocument(listedSpec(spec))}, existing index: ${formatDocument(listedSpec(twin.spec))}`,
+      );
     }
     fresh.push(buildIndex(target, spec));
   }
@@ -60,7 +72,8 @@ export function dropIndexes(target: IndexedCollection, which: string | string[] 
     return { nIndexesWas };
   }
   const targets = (Array.isArray(which) ? which : [which]).map((w) => {
-    const found = typeof w === 'string' ? indexes.find((i) => i.name === w) : indexes.find((i) => valuesEqual(i.spec.key, w));
+    const found =
+      typeof w === 'string' ? indexes.find((i) => i.name === w) : indexes.find((i) => valuesEqual(i.spec.key, w));
     if (!found) {
       throw typeof w === 'string'
         ? new CommandError('IndexNotFound', `index not found with name [${w}]`)

@@ -47,10 +47,20 @@ export interface ReadWork {
 /** The rows a read selects (stored versions, not copies), in result order, with skip and limit applied. */
 export function selectRows(source: ReadSource, filter: Document, options: SelectOptions, work: ReadWork): Row[] {
   const { clock } = source;
-  const test = compileFilter(filter, { now: clock.now, clusterTime: clock.clusterTime, variables: options.let, collation: options.collation });
+  const test = compileFilter(filter, {
+    now: clock.now,
+    clusterTime: clock.clusterTime,
+    variables: options.let,
+    collation: options.collation,
+  });
   const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
   const variables = { NOW: clock.now, CLUSTER_TIME: clock.clusterTime, ...options.let };
-  const plan = planQuery(filter, source.indexes as Index[], { sort, hint: options.hint, collation: options.collation, variables });
+  const plan = planQuery(filter, source.indexes as Index[], {
+    sort,
+    hint: options.hint,
+    collation: options.collation,
+    variables,
+  });
   const skip = options.skip ?? 0;
   const limit = options.limit ?? 0;
   const stopAfter = limit > 0 && (!sort || plan.ordered) ? skip + limit : Infinity;
@@ -90,10 +100,16 @@ export function countDocuments(source: ReadSource, filter: Document, options: Co
  */
 function countKeys(source: ReadSource, filter: Document, options: CountOptions, work: ReadWork): number | undefined {
   const entries = Object.entries(filter);
-  if (options.collation || entries.length === 0 || !entries.every(([key, value]) => !key.startsWith('$') && isCountableScalar(value))) return undefined;
+  if (
+    options.collation ||
+    entries.length === 0 ||
+    !entries.every(([key, value]) => !key.startsWith('$') && isCountableScalar(value))
+  )
+    return undefined;
   const plan = planQuery(filter, source.indexes as Index[], { hint: options.hint, variables: {} });
   const index = plan.index;
-  if (!index || index.multikey || index.spec.sparse || index.spec.partialFilterExpression || index.spec.collation) return undefined;
+  if (!index || index.multikey || index.spec.sparse || index.spec.partialFilterExpression || index.spec.collation)
+    return undefined;
   if (!Object.values(index.spec.key).every((direction) => typeof direction === 'number')) return undefined;
   // Equalities on a prefix of the index's fields are point bounds that say all the filter says.
   const prefix = new Set(index.fields.slice(0, entries.length).map(({ path }) => path));
@@ -117,7 +133,13 @@ function countKeys(source: ReadSource, filter: Document, options: CountOptions, 
  * distinct as mongod answers it: values that compare equal under the collation are one value
  * (the first met stands for them), listed in the collation's order. Values are not copied.
  */
-export function distinctValues(source: ReadSource, key: string, filter: Document, options: { collation?: Collation }, work: ReadWork): unknown[] {
+export function distinctValues(
+  source: ReadSource,
+  key: string,
+  filter: Document,
+  options: { collation?: Collation },
+  work: ReadWork,
+): unknown[] {
   const compare = collationComparator(options.collation);
   const out: unknown[] = [];
   for (const [, d] of selectRows(source, filter, options, work)) {

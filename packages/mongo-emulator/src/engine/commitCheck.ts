@@ -25,7 +25,10 @@ export interface CommittedCollection {
  */
 export function commitRefusal(live: CommittedCollection, changes: ChangeRecord[]): string | undefined {
   // Each document the transaction wrote, by _id: its live record and its final version.
-  const touched = new BTree<unknown, { recordId: number | undefined; final: Document | undefined }>(undefined, compareValues);
+  const touched = new BTree<unknown, { recordId: number | undefined; final: Document | undefined }>(
+    undefined,
+    compareValues,
+  );
   for (const change of changes) {
     const id = change.documentKey._id;
     let entry = touched.get(id);

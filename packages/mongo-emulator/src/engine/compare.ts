@@ -1,7 +1,7 @@
 // MongoDB's total order over BSON values (mongod: BSONElement::compareElements and
 // canonicalizeBSONType). Used by sort, index keys, $min/$max and range queries, so it must agree
 // with mongod exactly: numbers of every width compare by exact value, strings by UTF-8 bytes.
-import { Binary, Decimal128, ObjectId, Timestamp } from 'bson';
+import { type Binary, Decimal128, type ObjectId, type Timestamp } from 'bson';
 import { compareWithDecimal, decimalToDouble } from './decimal128.ts';
 
 /** Canonical type ranks as mongod assigns them; values of one rank compare by value. */
@@ -169,7 +169,8 @@ function compareEntries(a: [string, unknown][], b: [string, unknown][], compareN
 export function compareValues(a: unknown, b: unknown): number {
   // Fast paths for the common key types; the general path below gives the same answers.
   if (typeof a === 'string' && typeof b === 'string') return a === b ? 0 : compareStrings(a, b);
-  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isNaN(a) && !Number.isNaN(b))
+    return a < b ? -1 : a > b ? 1 : 0;
   if (a instanceof Date && b instanceof Date) return compareNumbers(a.getTime(), b.getTime());
   const ta = canonicalType(a);
   const tb = canonicalType(b);
@@ -198,7 +199,11 @@ export function compareValues(a: unknown, b: unknown): number {
     case TypeRank.binData: {
       const x = a as Binary;
       const y = b as Binary;
-      return sign(x.length() - y.length()) || sign(x.sub_type - y.sub_type) || compareBytes(x.buffer.subarray(0, x.length()), y.buffer.subarray(0, y.length()));
+      return (
+        sign(x.length() - y.length()) ||
+        sign(x.sub_type - y.sub_type) ||
+        compareBytes(x.buffer.subarray(0, x.length()), y.buffer.subarray(0, y.length()))
+      );
     }
     case TypeRank.objectId:
       return compareBytes((a as ObjectId).id, (b as ObjectId).id);
@@ -241,5 +246,8 @@ export function identical(a: unknown, b: unknown): boolean {
   if (Object.getPrototypeOf(a) !== Object.prototype) return compareValues(a, b) === 0;
   const ka = Object.keys(a);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && identical((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k, i) => k === kb[i] && identical((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }

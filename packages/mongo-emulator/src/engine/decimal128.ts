@@ -75,7 +75,12 @@ export function fromDecimal128(value: Decimal128): Decimal {
   const match = DECIMAL_TEXT.exec(text);
   if (!match) throw new Error(`unexpected Decimal128 text ${text}`);
   const [, minus, whole, fraction = '', exp = '0'] = match;
-  return { kind: 'finite', negative: minus === '-', coefficient: BigInt(whole! + fraction), exponent: Number(exp) - fraction.length };
+  return {
+    kind: 'finite',
+    negative: minus === '-',
+    coefficient: BigInt(whole! + fraction),
+    exponent: Number(exp) - fraction.length,
+  };
 }
 
 /** The bson Decimal128 of a value, encoded directly (coefficient < 10^34 < 2^113). */
@@ -85,7 +90,8 @@ export function toDecimal128(value: Decimal): Decimal128 {
   if (value.kind === 'nan') high = 0x7c00000000000000n;
   else if (value.kind === 'infinity') high = 0x7800000000000000n | (value.negative ? 1n << 63n : 0n);
   else {
-    high = (value.negative ? 1n << 63n : 0n) | (BigInt(value.exponent + EXPONENT_BIAS) << 49n) | (value.coefficient >> 64n);
+    high =
+      (value.negative ? 1n << 63n : 0n) | (BigInt(value.exponent + EXPONENT_BIAS) << 49n) | (value.coefficient >> 64n);
     low = value.coefficient & UINT64_MASK;
   }
   const bytes = Buffer.alloc(16);
@@ -125,7 +131,9 @@ export function fromDouble(x: number, digits = DOUBLE_TO_DECIMAL_DIGITS): Decima
   if (rounded.kind !== 'finite') return rounded;
   // Quantized to exactly `digits` digits: a shorter coefficient takes trailing zeros.
   const pad = digits - digitCount(rounded.coefficient);
-  return pad > 0 ? { ...rounded, coefficient: rounded.coefficient * pow10(pad), exponent: rounded.exponent - pad } : rounded;
+  return pad > 0
+    ? { ...rounded, coefficient: rounded.coefficient * pow10(pad), exponent: rounded.exponent - pad }
+    : rounded;
 }
 
 const INT32_MIN = -(2 ** 31);
@@ -216,7 +224,8 @@ export function divide(a: Decimal, b: Decimal): Decimal {
 /** Sort order as mongod's: NaN below every number and equal to itself, -0 equal to 0. */
 export function compare(a: Decimal, b: Decimal): number {
   if (a.kind === 'nan' || b.kind === 'nan') return a.kind === b.kind ? 0 : a.kind === 'nan' ? -1 : 1;
-  const rank = (d: Exclude<Decimal, { kind: 'nan' }>) => (d.kind === 'infinity' ? (d.negative ? -2 : 2) : d.coefficient === 0n ? 0 : d.negative ? -1 : 1);
+  const rank = (d: Exclude<Decimal, { kind: 'nan' }>) =>
+    d.kind === 'infinity' ? (d.negative ? -2 : 2) : d.coefficient === 0n ? 0 : d.negative ? -1 : 1;
   const [ra, rb] = [rank(a), rank(b)];
   if (ra !== rb || a.kind !== 'finite' || b.kind !== 'finite' || ra === 0) return Math.sign(ra - rb);
   const exponent = Math.min(a.exponent, b.exponent);

@@ -244,7 +244,8 @@ function withPart(path: PathPart[], name: string, index: boolean): PathPart[] {
 
 function note(path: PathPart[], out: UpdateDescription): string {
   const dotted = path.map((p) => p.name).join('.');
-  if (path[path.length - 1]!.ambiguous) out.disambiguatedPaths[dotted] = path.map((p) => (p.index ? Number(p.name) : p.name));
+  if (path[path.length - 1]!.ambiguous)
+    out.disambiguatedPaths[dotted] = path.map((p) => (p.index ? Number(p.name) : p.name));
   return dotted;
 }
 
@@ -252,9 +253,11 @@ function readDocDiff(diff: Document, path: PathPart[], out: UpdateDescription): 
   for (const section of ['u', 'i', 'b']) {
     const fields = diff[section] as Document | undefined;
     if (!fields) continue;
-    for (const [name, value] of Object.entries(fields)) out.updatedFields[note(withPart(path, name, false), out)] = value;
+    for (const [name, value] of Object.entries(fields))
+      out.updatedFields[note(withPart(path, name, false), out)] = value;
   }
-  for (const name of Object.keys((diff.d as Document | undefined) ?? {})) out.removedFields.push(note(withPart(path, name, false), out));
+  for (const name of Object.keys((diff.d as Document | undefined) ?? {}))
+    out.removedFields.push(note(withPart(path, name, false), out));
   for (const [key, sub] of Object.entries(diff)) {
     if (key.length < 2 || key[0] !== 's') continue;
     readSubDiff(sub as Document, withPart(path, key.slice(1), false), out);

@@ -20,7 +20,10 @@ export function optionalDocument(command: Document, field: string): Document | u
   const value = command[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value) || (value as { _bsontype?: string })._bsontype) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${bsonTypeName(value)}', expected type 'object'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${bsonTypeName(value)}', expected type 'object'`,
+    );
   }
   return value as Document;
 }
@@ -30,13 +33,17 @@ export function optionalBoolean(command: Document, field: string): boolean | und
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return Number(value) !== 0;
-  throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${bsonTypeName(value)}', expected type 'bool'`);
+  throw new CommandError(
+    'TypeMismatch',
+    `BSON field '${field}' is the wrong type '${bsonTypeName(value)}', expected type 'bool'`,
+  );
 }
 
 /** mongod's IDL parsers refuse a field they do not declare (e.g. 8.0's update `sort` on 7.0). */
 export function refuseUnknownFields(value: Document, known: ReadonlySet<string>, path: string): void {
   const unknown = Object.keys(value).find((field) => !known.has(field));
-  if (unknown !== undefined) throw new CommandError('Location40415', `BSON field '${path}.${unknown}' is an unknown field.`);
+  if (unknown !== undefined)
+    throw new CommandError('Location40415', `BSON field '${path}.${unknown}' is an unknown field.`);
 }
 
 export function requiredArray(command: Document, field: string, commandName: string): Document[] {
@@ -45,7 +52,10 @@ export function requiredArray(command: Document, field: string, commandName: str
     throw new CommandError('Location40414', `BSON field '${commandName}.${field}' is missing but a required field`);
   }
   if (!Array.isArray(value)) {
-    throw new CommandError('TypeMismatch', `BSON field '${commandName}.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'array'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${commandName}.${field}' is the wrong type '${bsonTypeName(value)}', expected type 'array'`,
+    );
   }
   return value as Document[];
 }

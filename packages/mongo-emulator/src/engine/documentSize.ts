@@ -33,7 +33,8 @@ export function transientSize(container: object): number {
   if (Array.isArray(container)) {
     for (let i = 0; i < container.length; i++) size += elementSize(String(i), container[i], transientSize);
   } else {
-    for (const key of Object.keys(container)) size += elementSize(key, (container as Record<string, unknown>)[key], transientSize);
+    for (const key of Object.keys(container))
+      size += elementSize(key, (container as Record<string, unknown>)[key], transientSize);
   }
   return size;
 }
@@ -53,7 +54,10 @@ function elementSize(key: string, value: unknown, sizeOf: (container: object) =>
       return header + 1;
     case 'number':
       // bson's rule: an integral value in int32 range (not -0) is an int32, anything else a double.
-      return header + (Math.floor(value) === value && value >= INT32_MIN && value <= INT32_MAX && !Object.is(value, -0) ? 4 : 8);
+      return (
+        header +
+        (Math.floor(value) === value && value >= INT32_MIN && value <= INT32_MAX && !Object.is(value, -0) ? 4 : 8)
+      );
     case 'object': {
       // The fixed-size types every oplog entry holds (ts, wall, ui, lsid.id), as bson counts them.
       if (value === null) return header;

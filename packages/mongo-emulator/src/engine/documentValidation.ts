@@ -20,14 +20,21 @@ const ACTIONS = new Set(['error', 'warn']);
 export function checkValidationOptions(options: Document, ctx: MatchContext): void {
   const { validator, validationLevel, validationAction } = options;
   if (validator !== undefined) {
-    if (!isPlainObject(validator)) throw new CommandError('TypeMismatch', "BSON field 'validator' is the wrong type, expected type 'object'");
+    if (!isPlainObject(validator))
+      throw new CommandError('TypeMismatch', "BSON field 'validator' is the wrong type, expected type 'object'");
     compileFilter(validator, ctx);
   }
   if (validationLevel !== undefined && !LEVELS.has(String(validationLevel))) {
-    throw new CommandError('BadValue', `Enumeration value '${String(validationLevel)}' for field 'validationLevel' is not a valid value.`);
+    throw new CommandError(
+      'BadValue',
+      `Enumeration value '${String(validationLevel)}' for field 'validationLevel' is not a valid value.`,
+    );
   }
   if (validationAction !== undefined && !ACTIONS.has(String(validationAction))) {
-    throw new CommandError('BadValue', `Enumeration value '${String(validationAction)}' for field 'validationAction' is not a valid value.`);
+    throw new CommandError(
+      'BadValue',
+      `Enumeration value '${String(validationAction)}' for field 'validationAction' is not a valid value.`,
+    );
   }
 }
 
@@ -36,10 +43,16 @@ export function checkValidationOptions(options: Document, ctx: MatchContext): vo
  * `moderate` an update of a document that already failed is let through; action `warn` only
  * lets it through (mongod logs it).
  */
-export function enforceValidator(options: ValidationOptions, before: Document | undefined, after: Document, ctx: MatchContext): void {
+export function enforceValidator(
+  options: ValidationOptions,
+  before: Document | undefined,
+  after: Document,
+  ctx: MatchContext,
+): void {
   const { validator } = options;
   const level = options.validationLevel ?? 'strict';
-  if (!validator || Object.keys(validator).length === 0 || level === 'off' || options.validationAction === 'warn') return;
+  if (!validator || Object.keys(validator).length === 0 || level === 'off' || options.validationAction === 'warn')
+    return;
   const test = compileFilter(validator, ctx);
   if (test(after)) return;
   if (level === 'moderate' && before !== undefined && !test(before)) return;
@@ -63,11 +76,13 @@ function failureDetails(validator: Document, doc: Document, ctx: MatchContext): 
 function clauseDetails(clause: Document, doc: Document): Document {
   const [key, condition] = Object.entries(clause)[0]!;
   if (key.startsWith('$')) return { operatorName: key, specifiedAs: clause, reason: 'expression did not match' };
-  const operator = isPlainObject(condition) && Object.keys(condition)[0]?.startsWith('$') ? Object.keys(condition)[0]! : '$eq';
+  const operator =
+    isPlainObject(condition) && Object.keys(condition)[0]?.startsWith('$') ? Object.keys(condition)[0]! : '$eq';
   const values = valuesAtPath(doc, key, false);
   const details: Document = { operatorName: operator, specifiedAs: clause };
   if (values.length === 1 && values[0] === undefined) return { ...details, reason: 'field was missing' };
   const consideredValue = values.length === 1 ? values[0] : values;
-  if (operator === '$type') return { ...details, reason: 'type did not match', consideredValue, consideredType: typeName(consideredValue) };
+  if (operator === '$type')
+    return { ...details, reason: 'type did not match', consideredValue, consideredType: typeName(consideredValue) };
   return { ...details, reason: 'comparison failed', consideredValue };
 }

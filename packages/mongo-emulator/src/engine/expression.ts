@@ -87,7 +87,8 @@ function $divide(obj: unknown, expr: unknown, options: Options): unknown {
   if (isNumeric(a) && isNumeric(b)) {
     if (a instanceof Decimal128 || b instanceof Decimal128) {
       const denominator = decimal.toDecimal(b);
-      if (denominator.kind === 'finite' && denominator.coefficient === 0n) throw new CommandError('BadValue', "can't $divide by zero");
+      if (denominator.kind === 'finite' && denominator.coefficient === 0n)
+        throw new CommandError('BadValue', "can't $divide by zero");
       return decimal.toDecimal128(decimal.divide(decimal.toDecimal(a), denominator));
     }
     if (toDouble(b) === 0) throw new CommandError('BadValue', "can't $divide by zero");
@@ -102,7 +103,8 @@ function average(values: unknown[]): unknown {
   const nums = values.filter(isNumeric);
   if (nums.length === 0) return null;
   const total = sumValues(nums);
-  if (total instanceof Decimal128) return decimal.toDecimal128(decimal.divide(decimal.fromDecimal128(total), decimal.fromInteger(nums.length)));
+  if (total instanceof Decimal128)
+    return decimal.toDecimal128(decimal.divide(decimal.fromDecimal128(total), decimal.fromInteger(nums.length)));
   return toDouble(total) / nums.length;
 }
 
@@ -190,7 +192,10 @@ export function evaluate(doc: Document, expr: unknown, vars: ExpressionVariables
 }
 
 const CAPTURE = '$__engineCaptureOptions';
-const captureContext = Context.from(Context.init({ expression: { [CAPTURE]: (_o: unknown, _e: unknown, options: Options) => options } }), engineContext);
+const captureContext = Context.from(
+  Context.init({ expression: { [CAPTURE]: (_o: unknown, _e: unknown, options: Options) => options } }),
+  engineContext,
+);
 
 type ComputeOptions = Options & { update(locals: { root: null }): ComputeOptions };
 
@@ -200,14 +205,26 @@ type ComputeOptions = Options & { update(locals: { root: null }): ComputeOptions
  * options make mingo copy every operator table of the context (about 30 µs) on each use: per
  * aggregate, per update pipeline, per change-stream event.
  */
-const ComputeOptionsClass = (
-  evalExpr({}, { [CAPTURE]: 1 }, { context: captureContext } as Options) as object
-).constructor as new (options: Document) => ComputeOptions;
+const ComputeOptionsClass = (evalExpr({}, { [CAPTURE]: 1 }, { context: captureContext } as Options) as object)
+  .constructor as new (
+  options: Document,
+) => ComputeOptions;
 
 /** Compute options over `context`, built without copying it (see ComputeOptionsClass). */
-export function computeOptions(context: Context, extra: { variables?: Document; collectionResolver?: (name: string) => Document[] } = {}): ComputeOptions {
+export function computeOptions(
+  context: Context,
+  extra: { variables?: Document; collectionResolver?: (name: string) => Document[] } = {},
+): ComputeOptions {
   // mingo's own defaults (ComputeOptions.init), which a directly built instance does not get.
-  return new ComputeOptionsClass({ idKey: '_id', scriptEnabled: true, useStrictMode: true, failOnError: true, processingMode: 0, context, ...extra });
+  return new ComputeOptionsClass({
+    idKey: '_id',
+    scriptEnabled: true,
+    useStrictMode: true,
+    failOnError: true,
+    processingMode: 0,
+    context,
+    ...extra,
+  });
 }
 
 /**
@@ -236,7 +253,10 @@ export function translateMingoErrors<T>(run: () => T): T {
     return run();
   } catch (err) {
     if (err instanceof CommandError || !(err instanceof Error)) throw err;
-    const unknownOp = /(?:accumulator|operator) '?(\$\w+)'? is not registered|unknown (?:query )?operator:? '?(\$\w+)/.exec(err.message);
+    const unknownOp =
+      /(?:accumulator|operator) '?(\$\w+)'? is not registered|unknown (?:query )?operator:? '?(\$\w+)/.exec(
+        err.message,
+      );
     if (unknownOp) {
       throw new CommandError('InvalidPipelineOperator', `Unrecognized expression '${unknownOp[1] ?? unknownOp[2]}'`);
     }

@@ -5,12 +5,37 @@ import { valuesEqual } from './compare.ts';
 import type { Document, IndexSpec } from './types.ts';
 
 /** Options that make two indexes on one key pattern different indexes. */
-const DISTINGUISHING_OPTIONS = ['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'collation', 'hidden'];
+const DISTINGUISHING_OPTIONS = [
+  'unique',
+  'sparse',
+  'partialFilterExpression',
+  'expireAfterSeconds',
+  'collation',
+  'hidden',
+];
 
 const KNOWN_OPTIONS = new Set([
-  'key', 'name', 'v', 'unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'collation',
-  'hidden', 'background', 'ns', 'weights', 'default_language', 'language_override', 'textIndexVersion',
-  '2dsphereIndexVersion', 'bits', 'min', 'max', 'wildcardProjection', 'storageEngine',
+  'key',
+  'name',
+  'v',
+  'unique',
+  'sparse',
+  'partialFilterExpression',
+  'expireAfterSeconds',
+  'collation',
+  'hidden',
+  'background',
+  'ns',
+  'weights',
+  'default_language',
+  'language_override',
+  'textIndexVersion',
+  '2dsphereIndexVersion',
+  'bits',
+  'min',
+  'max',
+  'wildcardProjection',
+  'storageEngine',
 ]);
 
 export function checkIndexSpec(spec: IndexSpec): void {
@@ -22,11 +47,18 @@ export function checkIndexSpec(spec: IndexSpec): void {
   }
   for (const option of Object.keys(spec)) {
     if (!KNOWN_OPTIONS.has(option)) {
-      throw new CommandError('InvalidIndexSpecificationOption', `The field '${option}' is not valid for an index specification. Specification: ${spec.name}`);
+      throw new CommandError(
+        'InvalidIndexSpecificationOption',
+        `The field '${option}' is not valid for an index specification. Specification: ${spec.name}`,
+      );
     }
   }
   if (spec.name === '_id_' || Object.keys(spec.key).join() === '_id') {
-    if (spec.unique === false) throw new CommandError('InvalidIndexSpecificationOption', "The field 'unique' is not valid for an _id index specification");
+    if (spec.unique === false)
+      throw new CommandError(
+        'InvalidIndexSpecificationOption',
+        "The field 'unique' is not valid for an _id index specification",
+      );
   }
 }
 

@@ -193,7 +193,9 @@ export class Index {
     this.fields.forEach(({ path }, i) => {
       keyValue[path] = key[i] === undefined ? null : key[i];
     });
-    const shown = Object.entries(keyValue).map(([k, v]) => `${k}: ${formatValue(v)}`).join(', ');
+    const shown = Object.entries(keyValue)
+      .map(([k, v]) => `${k}: ${formatValue(v)}`)
+      .join(', ');
     return new CommandError(
       'DuplicateKey',
       `E11000 duplicate key error collection: ${db}.${coll} index: ${this.name} dup key: { ${shown} }`,

@@ -46,7 +46,7 @@ const isPlainObject = (v: unknown): v is Document =>
 const isOperatorObject = (v: unknown): v is Document => {
   if (!isPlainObject(v)) return false;
   const first = Object.keys(v)[0];
-  return first !== undefined && first.startsWith('$');
+  return first?.startsWith('$') === true;
 };
 
 /**
@@ -113,7 +113,11 @@ function compileClause(key: string, value: unknown, ctx: MatchContext): Predicat
       return (doc) => !subs.some((p) => p(doc));
     }
     case '$expr': {
-      const compute = compileExpression(value, { now: ctx.now, clusterTime: ctx.clusterTime, variables: ctx.variables });
+      const compute = compileExpression(value, {
+        now: ctx.now,
+        clusterTime: ctx.clusterTime,
+        variables: ctx.variables,
+      });
       return (doc) => isTruthy(compute(doc));
     }
     case '$comment':
@@ -185,14 +189,16 @@ function rangeTest(operand: unknown, ctx: MatchContext, accept: (c: number) => b
   const cmp = comparator(ctx);
   const rank = canonicalType(operand);
   // MinKey and MaxKey bound every type, as in mongod's index bounds.
-  if (rank === TypeRank.minKey || rank === TypeRank.maxKey) return someValue((v) => v !== undefined && accept(compareValues(v, operand)));
+  if (rank === TypeRank.minKey || rank === TypeRank.maxKey)
+    return someValue((v) => v !== undefined && accept(compareValues(v, operand)));
   return someValue((v) => canonicalType(v) === rank && accept(cmp(v, operand)));
 }
 
 function regexTest(re: RegExp): ValueTest {
   return someValue((v) => {
     if (typeof v === 'string') return re.test(v);
-    if ((v as { _bsontype?: string } | null)?._bsontype === 'BSONSymbol') return re.test(String((v as { value: string }).value));
+    if ((v as { _bsontype?: string } | null)?._bsontype === 'BSONSymbol')
+      return re.test(String((v as { value: string }).value));
     if (isRegexValue(v)) return compareValues(v, re) === 0;
     return false;
   });
@@ -208,9 +214,27 @@ function inTest(operand: unknown, ctx: MatchContext, op: string): ValueTest {
 }
 
 const TYPE_ALIASES: Record<string, number> = {
-  double: 1, string: 2, object: 3, array: 4, binData: 5, undefined: 6, objectId: 7, bool: 8, date: 9,
-  null: 10, regex: 11, dbPointer: 12, javascript: 13, symbol: 14, javascriptWithScope: 15, int: 16,
-  timestamp: 17, long: 18, decimal: 19, minKey: -1, maxKey: 127,
+  double: 1,
+  string: 2,
+  object: 3,
+  array: 4,
+  binData: 5,
+  undefined: 6,
+  objectId: 7,
+  bool: 8,
+  date: 9,
+  null: 10,
+  regex: 11,
+  dbPointer: 12,
+  javascript: 13,
+  symbol: 14,
+  javascriptWithScope: 15,
+  int: 16,
+  timestamp: 17,
+  long: 18,
+  decimal: 19,
+  minKey: -1,
+  maxKey: 127,
 };
 
 function typeTest(operand: unknown): ValueTest {
@@ -233,7 +257,9 @@ function typeTest(operand: unknown): ValueTest {
 
 function modTest(operand: unknown): ValueTest {
   if (!Array.isArray(operand) || operand.length !== 2) badValue('malformed mod, needs to be an array of two numbers');
-  const [d, r] = operand.map((x) => (isNumeric(x) ? BigInt(Math.trunc(toDouble(x))) : badValue('malformed mod, divisor not a number')));
+  const [d, r] = operand.map((x) =>
+    isNumeric(x) ? BigInt(Math.trunc(toDouble(x))) : badValue('malformed mod, divisor not a number'),
+  );
   if (d === 0n) badValue('divisor cannot be 0');
   return someValue((v) => {
     if (!isNumeric(v)) return false;
@@ -272,7 +298,8 @@ function bitsTest(op: string, operand: unknown): ValueTest {
 
 function elemMatchTest(path: string, operand: unknown, ctx: MatchContext): ValueTest {
   if (!isPlainObject(operand)) badValue('$elemMatch needs an Object');
-  const valueOps = isOperatorObject(operand) && !['$and', '$or', '$nor', '$expr', '$where'].includes(Object.keys(operand)[0]!);
+  const valueOps =
+    isOperatorObject(operand) && !['$and', '$or', '$nor', '$expr', '$where'].includes(Object.keys(operand)[0]!);
   const elementTest: (el: unknown) => boolean = valueOps
     ? (() => {
         const t = compileValueTest(path, operand, ctx);
@@ -289,7 +316,9 @@ function allTest(path: string, operand: unknown, ctx: MatchContext): ValueTest {
   if (!Array.isArray(operand)) badValue('$all needs an array');
   if (operand.length === 0) return () => false;
   const tests = operand.map((item) =>
-    isPlainObject(item) && '$elemMatch' in item ? elemMatchTest(path, item.$elemMatch, ctx) : compileValueTest(path, item, ctx),
+    isPlainObject(item) && '$elemMatch' in item
+      ? elemMatchTest(path, item.$elemMatch, ctx)
+      : compileValueTest(path, item, ctx),
   );
   return (c) => tests.every((t) => t(c));
 }

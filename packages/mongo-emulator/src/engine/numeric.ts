@@ -72,17 +72,35 @@ function combine(
 
 /** a + b with mongod's types; undefined when an int64 result overflows. */
 export function addNumbers(a: unknown, b: unknown): unknown {
-  return combine(a, b, (x, y) => x + y, (x, y) => x + y, decimal.add);
+  return combine(
+    a,
+    b,
+    (x, y) => x + y,
+    (x, y) => x + y,
+    decimal.add,
+  );
 }
 
 /** a * b with mongod's types; undefined when an int64 result overflows. */
 export function multiplyNumbers(a: unknown, b: unknown): unknown {
-  return combine(a, b, (x, y) => x * y, (x, y) => x * y, decimal.multiply);
+  return combine(
+    a,
+    b,
+    (x, y) => x * y,
+    (x, y) => x * y,
+    decimal.multiply,
+  );
 }
 
 /** a - b with mongod's types; undefined when an int64 result overflows. */
 export function subtractNumbers(a: unknown, b: unknown): unknown {
-  return combine(a, b, (x, y) => x - y, (x, y) => x - y, decimal.subtract);
+  return combine(
+    a,
+    b,
+    (x, y) => x - y,
+    (x, y) => x - y,
+    decimal.subtract,
+  );
 }
 
 /** The name mongod gives a value's type in messages and `$type`. */

@@ -26,7 +26,8 @@ export function splitOutputStage(pipeline: Document[]): { body: Document[]; outp
 
 export function outputTarget(db: string, spec: unknown): OutputTarget {
   if (typeof spec === 'string') return { db, coll: spec };
-  if (isPlainObject(spec) && typeof spec.coll === 'string') return { db: typeof spec.db === 'string' ? spec.db : db, coll: spec.coll };
+  if (isPlainObject(spec) && typeof spec.coll === 'string')
+    return { db: typeof spec.db === 'string' ? spec.db : db, coll: spec.coll };
   throw new CommandError('FailedToParse', 'the target of $out/$merge must be a collection name or {db, coll}');
 }
 
@@ -46,7 +47,10 @@ export function mergeInto(target: Collection, spec: Document, docs: Document[]):
     if (!existing) {
       if (whenNotMatched === 'insert') target.insertOne(doc);
       else if (whenNotMatched === 'fail') {
-        throw new CommandError('Location13113', '$merge could not find a matching document in the target collection for at least one document in the source collection');
+        throw new CommandError(
+          'Location13113',
+          '$merge could not find a matching document in the target collection for at least one document in the source collection',
+        );
       }
       continue;
     }
@@ -59,7 +63,10 @@ export function mergeInto(target: Collection, spec: Document, docs: Document[]):
     } else if (Array.isArray(whenMatched)) {
       target.update({ q, u: whenMatched as Document[], let: { ...(spec.let as Document | undefined), new: doc } });
     } else if (whenMatched !== 'keepExisting') {
-      throw new CommandError('BadValue', `Enumeration value '${String(whenMatched)}' for field '$merge.whenMatched' is not a valid value.`);
+      throw new CommandError(
+        'BadValue',
+        `Enumeration value '${String(whenMatched)}' for field '$merge.whenMatched' is not a valid value.`,
+      );
     }
   }
 }

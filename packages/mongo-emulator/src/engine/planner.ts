@@ -86,7 +86,8 @@ function exprConstant(operand: unknown, variables: PlanVariables): { value: unkn
   return Array.isArray(operand) ? undefined : { value: operand };
 }
 
-const isFieldPath = (v: unknown): v is string => typeof v === 'string' && v.startsWith('$') && !v.startsWith('$$') && v.length > 1;
+const isFieldPath = (v: unknown): v is string =>
+  typeof v === 'string' && v.startsWith('$') && !v.startsWith('$$') && v.length > 1;
 
 /** The field comparisons of a `$expr` (and of its top-level `$and`), as ExprBound conditions. */
 function exprConjunction(expr: unknown, variables: PlanVariables, out: Map<string, unknown[]>): void {
@@ -110,7 +111,11 @@ function exprConjunction(expr: unknown, variables: PlanVariables, out: Map<strin
  * The conditions on each path of the filter's top-level AND (including nested $and), and its
  * `$expr` comparisons unless `variables` is undefined (a collation: string bounds are not built).
  */
-function conjunction(filter: Document, variables: PlanVariables | undefined, out = new Map<string, unknown[]>()): Map<string, unknown[]> {
+function conjunction(
+  filter: Document,
+  variables: PlanVariables | undefined,
+  out = new Map<string, unknown[]>(),
+): Map<string, unknown[]> {
   for (const [key, cond] of Object.entries(filter)) {
     if (key === '$and' && Array.isArray(cond)) {
       for (const sub of cond) if (isPlainObject(sub)) conjunction(sub, variables, out);
@@ -128,7 +133,12 @@ function conjunction(filter: Document, variables: PlanVariables | undefined, out
  * point too: missing fields are indexed as null, so the null key holds every candidate.
  */
 function isPointValue(v: unknown): boolean {
-  return v !== undefined && !Array.isArray(v) && !isRegexValue(v) && !(isPlainObject(v) && Object.keys(v)[0]?.startsWith('$'));
+  return (
+    v !== undefined &&
+    !Array.isArray(v) &&
+    !isRegexValue(v) &&
+    !(isPlainObject(v) && Object.keys(v)[0]?.startsWith('$'))
+  );
 }
 
 function bracketEnds(v: unknown): Interval {
@@ -149,7 +159,14 @@ function exprIntervals(conds: unknown[], multikey: boolean): { intervals: Interv
   const low = bounds.find((b) => b.op === '$gt' || b.op === '$gte');
   const high = bounds.find((b) => b.op === '$lt' || b.op === '$lte');
   return {
-    intervals: [{ low: low ? low.value : KEY_MIN, high: high ? high.value : KEY_MAX, lowExclusive: low?.op === '$gt', highExclusive: high?.op === '$lt' }],
+    intervals: [
+      {
+        low: low ? low.value : KEY_MIN,
+        high: high ? high.value : KEY_MAX,
+        lowExclusive: low?.op === '$gt',
+        highExclusive: high?.op === '$lt',
+      },
+    ],
     point: false,
   };
 }
@@ -169,7 +186,8 @@ function fieldIntervals(conds: unknown[], multikey: boolean): { intervals: Inter
 function queryIntervals(conds: unknown[], multikey: boolean): { intervals: Interval[]; point: boolean } | undefined {
   for (const cond of conds) {
     if (isPointValue(cond) && !isPlainObject(cond)) return { intervals: [{ low: cond, high: cond }], point: true };
-    if (isPlainObject(cond) && !Object.keys(cond)[0]?.startsWith('$')) return { intervals: [{ low: cond, high: cond }], point: true };
+    if (isPlainObject(cond) && !Object.keys(cond)[0]?.startsWith('$'))
+      return { intervals: [{ low: cond, high: cond }], point: true };
     if (!isPlainObject(cond)) continue;
     if ('$eq' in cond && isPointValue(cond.$eq)) return { intervals: [{ low: cond.$eq, high: cond.$eq }], point: true };
     if ('$in' in cond && Array.isArray(cond.$in) && cond.$in.length > 0 && cond.$in.every(isPointValue)) {
@@ -188,7 +206,14 @@ function queryIntervals(conds: unknown[], multikey: boolean): { intervals: Inter
     // A multikey field may satisfy each side with a different element: use one side only.
     const useHigh = highOp && (!lowOp || !multikey) && canonicalType(cond[highOp]) === canonicalType(operand);
     return {
-      intervals: [{ low: lowOp ? cond[lowOp] : ends.low, high: useHigh ? cond[highOp!] : ends.high, lowExclusive: lowOp === '$gt', highExclusive: Boolean(useHigh) && highOp === '$lt' }],
+      intervals: [
+        {
+          low: lowOp ? cond[lowOp] : ends.low,
+          high: useHigh ? cond[highOp!] : ends.high,
+          lowExclusive: lowOp === '$gt',
+          highExclusive: Boolean(useHigh) && highOp === '$lt',
+        },
+      ],
       point: false,
     };
   }
@@ -225,14 +250,24 @@ function candidateFor(index: Index, conds: Map<string, unknown[]>): Candidate | 
  * points (an exploded `$in`) varies between ranges, so the sort must not name it: the ranges
  * are then merged on the fields after the prefix (`merge`).
  */
-function sortCoverage(index: Index, perField: Interval[][], points: number, sort: Document | undefined): { ordered: boolean; reverse: boolean; merge: boolean } {
+function sortCoverage(
+  index: Index,
+  perField: Interval[][],
+  points: number,
+  sort: Document | undefined,
+): { ordered: boolean; reverse: boolean; merge: boolean } {
   const UNORDERED = { ordered: false, reverse: false, merge: false };
   const prefix = perField.slice(0, points);
   const merge = prefix.some((ivs) => ivs.length > 1);
   const entries = sort ? Object.entries(sort) : [];
   if (entries.length === 0) return { ordered: !merge, reverse: false, merge: false };
   if (index.multikey) return UNORDERED;
-  const fixed = new Set(index.fields.slice(0, points).filter((_, i) => prefix[i]!.length === 1).map((f) => f.path));
+  const fixed = new Set(
+    index.fields
+      .slice(0, points)
+      .filter((_, i) => prefix[i]!.length === 1)
+      .map((f) => f.path),
+  );
   const wanted = entries.filter(([path]) => !fixed.has(path));
   let reverse: boolean | undefined;
   for (const [i, [path, dir]] of wanted.entries()) {
@@ -279,9 +314,10 @@ function toRanges(index: Index, perField: Interval[][]): { start: unknown[]; end
 }
 
 function findHinted(indexes: Index[], hint: string | Document): Index {
-  const found = typeof hint === 'string'
-    ? indexes.find((i) => i.name === hint)
-    : indexes.find((i) => compareValues(i.spec.key, hint) === 0);
+  const found =
+    typeof hint === 'string'
+      ? indexes.find((i) => i.name === hint)
+      : indexes.find((i) => compareValues(i.spec.key, hint) === 0);
   if (!found) throw new CommandError('BadValue', 'hint provided does not correspond to an existing index');
   return found;
 }
@@ -291,9 +327,10 @@ export function planQuery(
   indexes: Index[],
   options: { sort?: Document; hint?: string | Document; collation?: unknown; variables?: PlanVariables },
 ): Plan {
-  const hinted = options.hint !== undefined && !(isPlainObject(options.hint) && '$natural' in options.hint)
-    ? findHinted(indexes, options.hint)
-    : undefined;
+  const hinted =
+    options.hint !== undefined && !(isPlainObject(options.hint) && '$natural' in options.hint)
+      ? findHinted(indexes, options.hint)
+      : undefined;
   if (options.hint !== undefined && !hinted) return SCAN;
   // Collation-aware string bounds are not built; such queries scan (results stay correct).
   if (options.collation && !hinted) return SCAN;
@@ -307,10 +344,12 @@ export function planQuery(
     const coverage = sortCoverage(index, c.perField, c.points, options.sort);
     const rangeCount = c.perField.reduce((n, ivs) => n * ivs.length, 1);
     // Ranges after a non-point field overlap in sort order and cannot be merged.
-    const mergeable = c.perField.slice(c.points).every((ivs) => ivs.length === 1) && rangeCount <= PLAN_EXPLODE_SCANS_MAX;
+    const mergeable =
+      c.perField.slice(c.points).every((ivs) => ivs.length === 1) && rangeCount <= PLAN_EXPLODE_SCANS_MAX;
     const ordered = coverage.ordered && (!coverage.merge || mergeable);
     const score = c.score + (options.sort && ordered ? 3 : 0);
-    if (!best || score > best.score) best = { candidate: c, score, ordered, reverse: coverage.reverse, merge: coverage.merge && ordered };
+    if (!best || score > best.score)
+      best = { candidate: c, score, ordered, reverse: coverage.reverse, merge: coverage.merge && ordered };
   }
   if (best) {
     const { index, perField, points } = best.candidate;

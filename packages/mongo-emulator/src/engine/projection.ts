@@ -29,7 +29,8 @@ function ruleOf(value: unknown): Rule {
     if (op === '$elemMatch') return { kind: 'elemMatch', cond: value.$elemMatch as Document };
     return { kind: 'compute', expr: value };
   }
-  if (typeof value === 'boolean' || isNumeric(value)) return isTruthy(value) ? { kind: 'include' } : { kind: 'exclude' };
+  if (typeof value === 'boolean' || isNumeric(value))
+    return isTruthy(value) ? { kind: 'include' } : { kind: 'exclude' };
   return { kind: 'compute', expr: value };
 }
 
@@ -46,8 +47,10 @@ export function project(doc: Document, projection: Document | undefined, ctx: Pr
   const inclusion = deciding !== undefined && deciding.rule.kind !== 'exclude';
   for (const { path, rule } of rules) {
     if (path === '_id' || rule.kind === 'slice' || rule.kind === 'elemMatch') continue;
-    if (inclusion && rule.kind === 'exclude') throw new CommandError('Location31254', `Cannot do exclusion on field ${path} in inclusion projection`);
-    if (!inclusion && rule.kind !== 'exclude') throw new CommandError('Location31253', `Cannot do inclusion on field ${path} in exclusion projection`);
+    if (inclusion && rule.kind === 'exclude')
+      throw new CommandError('Location31254', `Cannot do exclusion on field ${path} in inclusion projection`);
+    if (!inclusion && rule.kind !== 'exclude')
+      throw new CommandError('Location31253', `Cannot do inclusion on field ${path} in exclusion projection`);
   }
   const idRule = rules.find((r) => r.path === '_id')?.rule;
   let out: Document;
@@ -151,7 +154,10 @@ function applySpecial(doc: Document, out: Document, path: string, rule: Rule, ct
     case 'positional': {
       const idx = firstMatchingIndex(doc, path, ctx.filter, { now: ctx.now });
       if (idx === undefined) {
-        throw new CommandError('BadValue', 'Executor error during find command :: caused by :: positional operator \'.$\' couldn\'t find a matching element in the array');
+        throw new CommandError(
+          'BadValue',
+          "Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array",
+        );
       }
       const arr = path.split('.').reduce<unknown>((v, p) => (isPlainObject(v) ? v[p] : undefined), doc) as unknown[];
       setTop(out, path, [arr[idx]]);

@@ -56,7 +56,7 @@ export function toRegExp(value: unknown, options?: string): RegExp {
   const source = flags.includes('x') ? stripExtended(pattern) : pattern;
   let re: RegExp;
   try {
-    re = new RegExp(source, [...new Set(flags.replace(/[xu]/g, ''))].join('') + 'u');
+    re = new RegExp(source, `${[...new Set(flags.replace(/[xu]/g, ''))].join('')}u`);
   } catch {
     try {
       re = new RegExp(source, [...new Set(flags.replace(/[xu]/g, ''))].join(''));

@@ -32,7 +32,7 @@ const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unse
 export function isOperatorUpdate(u: Document | Document[]): boolean {
   if (Array.isArray(u)) return false;
   const first = Object.keys(u)[0];
-  return first !== undefined && first.startsWith('$');
+  return first?.startsWith('$') === true;
 }
 
 /** Checks an update document once per statement, before any document is touched. */
@@ -48,24 +48,40 @@ export function validateUpdate(u: Document | Document[]): void {
   }
   if (!isOperatorUpdate(u)) {
     for (const key of Object.keys(u)) {
-      if (key.startsWith('$')) throw new CommandError('DollarPrefixedFieldName', `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
+      if (key.startsWith('$'))
+        throw new CommandError(
+          'DollarPrefixedFieldName',
+          `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+        );
     }
     return;
   }
   const seen: string[] = [];
   for (const [op, args] of Object.entries(u)) {
     if (!op.startsWith('$') || (!(op in OPERATORS) && op !== '$rename')) {
-      throw new CommandError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      throw new CommandError(
+        'FailedToParse',
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
     if (!isPlainObject(args)) {
-      throw new CommandError('FailedToParse', `Modifiers operate on fields but we found type ${typeof args} instead. For example: {$mod: {<field>: ...}} not {${op}: ${formatValue(args)}}`);
+      throw new CommandError(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${typeof args} instead. For example: {$mod: {<field>: ...}} not {${op}: ${formatValue(args)}}`,
+      );
     }
     if (Object.keys(args).length === 0) {
-      throw new CommandError('FailedToParse', `'${op}' is empty. You must specify a field like so: {${op}: {<field_name>: <value>}}`);
+      throw new CommandError(
+        'FailedToParse',
+        `'${op}' is empty. You must specify a field like so: {${op}: {<field_name>: <value>}}`,
+      );
     }
     for (const [path, arg] of Object.entries(args)) {
       if (path === '' || path.split('.').some((p) => p === '')) {
-        throw new CommandError('EmptyFieldName', `The update path '${path}' contains an empty field name, which is not allowed.`);
+        throw new CommandError(
+          'EmptyFieldName',
+          `The update path '${path}' contains an empty field name, which is not allowed.`,
+        );
       }
       checkArgument(op, path, arg);
       const targets = op === '$rename' ? [path, String(arg)] : [path];
@@ -73,7 +89,10 @@ export function validateUpdate(u: Document | Document[]): void {
         const clash = seen.find((s) => s === target || s.startsWith(`${target}.`) || target.startsWith(`${s}.`));
         if (clash !== undefined) {
           const shorter = clash.length <= target.length ? clash : target;
-          throw new CommandError('ConflictingUpdateOperators', `Updating the path '${target}' would create a conflict at '${shorter}'`);
+          throw new CommandError(
+            'ConflictingUpdateOperators',
+            `Updating the path '${target}' would create a conflict at '${shorter}'`,
+          );
         }
         seen.push(target);
       }
@@ -91,7 +110,12 @@ export function applyUpdate(doc: Document, u: Document | Document[], ctx: Update
   if (!isOperatorUpdate(u)) return keepId(doc, cloneValue(u));
   const draft = new Draft(doc);
   const matchCtx: MatchContext = { now: ctx.now, clusterTime: ctx.clusterTime, variables: ctx.variables };
-  const opCtx: OperatorContext = { now: ctx.now, clusterTime: ctx.clusterTime, isUpsertInsert: ctx.isUpsertInsert ?? false, match: matchCtx };
+  const opCtx: OperatorContext = {
+    now: ctx.now,
+    clusterTime: ctx.clusterTime,
+    isUpsertInsert: ctx.isUpsertInsert ?? false,
+    match: matchCtx,
+  };
   const pos = positionalContext(doc, ctx, matchCtx);
   for (const [op, args] of Object.entries(u)) {
     for (const [path, arg] of Object.entries(args as Document)) {
@@ -117,7 +141,10 @@ export function applyUpdate(doc: Document, u: Document | Document[], ctx: Update
 }
 
 function immutableId(): never {
-  throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+  throw new CommandError(
+    'ImmutableField',
+    "Performing an update on the path '_id' would modify the immutable field '_id'",
+  );
 }
 
 /** A replacement keeps the stored _id first; a different _id is refused. */
@@ -147,7 +174,15 @@ function keepId(doc: Document, replacement: Document): Document {
  * - $pull, $pullAll (array_culling_node.cpp), $pop (pop_node.cpp) and an $addToSet that adds
  *   (addtoset_node.cpp) log the whole array.
  */
-function logOperator(log: UpdateLog, op: string, parts: string[], old: unknown, value: unknown, arg: unknown, missingFrom: number): void {
+function logOperator(
+  log: UpdateLog,
+  op: string,
+  parts: string[],
+  old: unknown,
+  value: unknown,
+  arg: unknown,
+  missingFrom: number,
+): void {
   if (value === undefined) {
     if (old !== undefined) log.push({ kind: 'd', parts });
     return;
@@ -158,14 +193,16 @@ function logOperator(log: UpdateLog, op: string, parts: string[], old: unknown, 
   }
   if (unchanged(old, value)) return;
   if (op === '$push' && Array.isArray(old) && Array.isArray(value) && onlyAppended(old, value, arg)) {
-    for (let index = old.length; index < value.length; index++) log.push({ kind: 'i', parts: [...parts, String(index)] });
+    for (let index = old.length; index < value.length; index++)
+      log.push({ kind: 'i', parts: [...parts, String(index)] });
     return;
   }
   log.push({ kind: 'u', parts });
 }
 
 function unchanged(old: unknown, value: unknown): boolean {
-  if (Array.isArray(old) && Array.isArray(value)) return old.length === value.length && old.every((el, i) => sameValue(el, value[i]));
+  if (Array.isArray(old) && Array.isArray(value))
+    return old.length === value.length && old.every((el, i) => sameValue(el, value[i]));
   return sameValue(old, value);
 }
 
@@ -191,11 +228,16 @@ function firstMissing(doc: Document, parts: string[]): number {
 
 /** rename_node.cpp: the target is set (created or updated), then the source unset. */
 function rename(draft: Draft, from: string, to: string, log?: UpdateLog): void {
-  if (from === to) throw new CommandError('BadValue', `The source and target field for $rename must differ: ${from}: "${to}"`);
+  if (from === to)
+    throw new CommandError('BadValue', `The source and target field for $rename must differ: ${from}: "${to}"`);
   if (from.startsWith(`${to}.`) || to.startsWith(`${from}.`)) {
-    throw new CommandError('BadValue', `The source and target field for $rename must not be on the same path: ${from}: "${to}"`);
+    throw new CommandError(
+      'BadValue',
+      `The source and target field for $rename must not be on the same path: ${from}: "${to}"`,
+    );
   }
-  if (from.includes('$') || to.includes('$')) throw new CommandError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
+  if (from.includes('$') || to.includes('$'))
+    throw new CommandError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
   const parts = from.split('.');
   const value = getAt(draft.root, parts);
   if (value === undefined) return;
@@ -225,7 +267,10 @@ function applyPipeline(doc: Document, pipeline: Document[], ctx: UpdateContext):
   const out = result ?? {};
   if ('_id' in doc && !('_id' in out)) return { _id: doc._id, ...out };
   if ('_id' in doc && !valuesEqual(doc._id, out._id)) {
-    throw new CommandError('ImmutableField', `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(out._id)}`);
+    throw new CommandError(
+      'ImmutableField',
+      `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(out._id)}`,
+    );
   }
   return '_id' in out ? { _id: out._id, ...out } : out;
 }
@@ -245,9 +290,14 @@ function positionalContext(doc: Document, ctx: UpdateContext, matchCtx: MatchCon
   const arrayFilters = new Map<string, Predicate>();
   for (const filter of ctx.arrayFilters ?? []) {
     const first = Object.keys(filter)[0];
-    if (first === undefined) throw new CommandError('FailedToParse', 'Cannot use an expression without a top-level field name in arrayFilters');
+    if (first === undefined)
+      throw new CommandError(
+        'FailedToParse',
+        'Cannot use an expression without a top-level field name in arrayFilters',
+      );
     const id = first.split('.')[0]!;
-    if (arrayFilters.has(id)) throw new CommandError('FailedToParse', `Found multiple array filters with the same top-level field name ${id}`);
+    if (arrayFilters.has(id))
+      throw new CommandError('FailedToParse', `Found multiple array filters with the same top-level field name ${id}`);
     arrayFilters.set(id, compileFilter(filter, matchCtx));
   }
   // A method, not an arrow property: tsx names each arrow it creates (a defineProperty per update).
@@ -260,7 +310,12 @@ function positionalContext(doc: Document, ctx: UpdateContext, matchCtx: MatchCon
 }
 
 /** The index of the first element of the array at `arrayPath` that the query's clauses on it match. */
-export function firstMatchingIndex(doc: Document, arrayPath: string, query: Document, matchCtx: MatchContext): number | undefined {
+export function firstMatchingIndex(
+  doc: Document,
+  arrayPath: string,
+  query: Document,
+  matchCtx: MatchContext,
+): number | undefined {
   const arr = getAt(doc, arrayPath.split('.'));
   if (!Array.isArray(arr)) return undefined;
   const tests = Object.entries(query)

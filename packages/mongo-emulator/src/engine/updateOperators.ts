@@ -1,6 +1,6 @@
 // The update operators, each applied at one concrete path of a copy-on-write draft. Messages and codes
 // follow mongod's update nodes (src/mongo/db/update/*_node.cpp).
-import { Timestamp } from 'bson';
+import type { Timestamp } from 'bson';
 import { CommandError } from '../errors.ts';
 import { compareValues, valuesEqual } from './compare.ts';
 import { formatValue } from './format.ts';
@@ -37,8 +37,12 @@ function arithmetic(op: '$inc' | '$mul', combine: (a: unknown, b: unknown) => un
     }
     const result = combine(current, arg);
     if (result === undefined) {
-      const shown = numericKind(current) === 'long' ? `(NumberLong)${String(current)}` : `(NumberInt)${String(current)}`;
-      throw new CommandError('BadValue', `Failed to apply ${op} operations to current value (${shown}) for document {${idOf(draft.root)}}`);
+      const shown =
+        numericKind(current) === 'long' ? `(NumberLong)${String(current)}` : `(NumberInt)${String(current)}`;
+      throw new CommandError(
+        'BadValue',
+        `Failed to apply ${op} operations to current value (${shown}) for document {${idOf(draft.root)}}`,
+      );
     }
     setAt(draft, parts, result);
   };
@@ -84,7 +88,10 @@ const push: Apply = (draft, parts, arg) => {
   const arr = [...(arrayAt(draft.root, parts) ?? [])];
   const modifiers = isPlainObject(arg) && '$each' in arg ? arg : { $each: [arg] };
   if (!Array.isArray(modifiers.$each)) {
-    throw new CommandError('BadValue', `The argument to $each in $push must be an array but it was of type: ${typeName(modifiers.$each)}`);
+    throw new CommandError(
+      'BadValue',
+      `The argument to $each in $push must be an array but it was of type: ${typeName(modifiers.$each)}`,
+    );
   }
   let position = modifiers.$position === undefined ? arr.length : toDouble(modifiers.$position);
   if (position < 0) position = Math.max(0, arr.length + position);
@@ -102,7 +109,10 @@ const addToSet: Apply = (draft, parts, arg) => {
   const arr = [...(arrayAt(draft.root, parts) ?? [])];
   const items = isPlainObject(arg) && '$each' in arg ? arg.$each : [arg];
   if (!Array.isArray(items)) {
-    throw new CommandError('TypeMismatch', `The argument to $each in $addToSet must be an array but it was of type ${typeName(items)}`);
+    throw new CommandError(
+      'TypeMismatch',
+      `The argument to $each in $addToSet must be an array but it was of type ${typeName(items)}`,
+    );
   }
   for (const item of items) if (!arr.some((el) => valuesEqual(el, item))) arr.push(item);
   setAt(draft, parts, arr);
@@ -130,7 +140,8 @@ const pull: Apply = (draft, parts, arg, ctx) => {
 };
 
 const pullAll: Apply = (draft, parts, arg) => {
-  if (!Array.isArray(arg)) throw new CommandError('BadValue', `$pullAll requires an array argument but was given a ${typeName(arg)}`);
+  if (!Array.isArray(arg))
+    throw new CommandError('BadValue', `$pullAll requires an array argument but was given a ${typeName(arg)}`);
   const arr = arrayAt(draft.root, parts);
   if (!arr) return;
   const kept = arr.filter((el) => !arg.some((x) => valuesEqual(el, x)));
@@ -144,7 +155,8 @@ const pop: Apply = (draft, parts, arg) => {
 };
 
 const bit: Apply = (draft, parts, arg) => {
-  if (!isPlainObject(arg)) throw new CommandError('BadValue', `The $bit modifier is not compatible with a ${typeName(arg)}`);
+  if (!isPlainObject(arg))
+    throw new CommandError('BadValue', `The $bit modifier is not compatible with a ${typeName(arg)}`);
   const current = getAt(draft.root, parts) ?? 0;
   if (numericKind(current) !== 'int' && numericKind(current) !== 'long') {
     throw new CommandError(
@@ -156,14 +168,21 @@ const bit: Apply = (draft, parts, arg) => {
   let long = typeof current === 'bigint';
   for (const [op, operand] of Object.entries(arg)) {
     if (numericKind(operand) !== 'int' && numericKind(operand) !== 'long') {
-      throw new CommandError('BadValue', `The $bit modifier field must be an Integer(32/64 bit); a '${typeName(operand)}' is not supported here`);
+      throw new CommandError(
+        'BadValue',
+        `The $bit modifier field must be an Integer(32/64 bit); a '${typeName(operand)}' is not supported here`,
+      );
     }
     long ||= typeof operand === 'bigint';
     const o = BigInt(operand as number | bigint);
     if (op === 'and') value &= o;
     else if (op === 'or') value |= o;
     else if (op === 'xor') value ^= o;
-    else throw new CommandError('BadValue', `The $bit modifier only supports 'and', 'or', and 'xor', not '${op}' which is an unknown operator: {${op}: ${formatValue(operand)}}`);
+    else
+      throw new CommandError(
+        'BadValue',
+        `The $bit modifier only supports 'and', 'or', and 'xor', not '${op}' which is an unknown operator: {${op}: ${formatValue(operand)}}`,
+      );
   }
   setAt(draft, parts, long ? BigInt.asIntN(64, value) : Number(BigInt.asIntN(32, value)));
 };
@@ -172,7 +191,11 @@ const currentDate: Apply = (draft, parts, arg, ctx) => {
   const type = isPlainObject(arg) ? arg.$type : 'date';
   if (type === 'timestamp') setAt(draft, parts, ctx.clusterTime);
   else if (type === 'date' || arg === true) setAt(draft, parts, new Date(ctx.now.getTime()));
-  else if (isPlainObject(arg)) throw new CommandError('BadValue', "The '$type' string field is required to be 'date' or 'timestamp': {$currentDate: {field : {$type: 'date'}}}");
+  else if (isPlainObject(arg))
+    throw new CommandError(
+      'BadValue',
+      "The '$type' string field is required to be 'date' or 'timestamp': {$currentDate: {field : {$type: 'date'}}}",
+    );
   else setAt(draft, parts, new Date(ctx.now.getTime()));
 };
 

@@ -68,7 +68,10 @@ export function expandPath(doc: Document, path: string, pos: PositionalContext):
       }
       if (!Array.isArray(arr)) {
         if (arr === undefined) continue;
-        throw new CommandError('BadValue', `The path '${p.join('.')}' must exist in the document in order to apply array updates.`);
+        throw new CommandError(
+          'BadValue',
+          `The path '${p.join('.')}' must exist in the document in order to apply array updates.`,
+        );
       }
       const id = part.slice(2, -1);
       const test = id === '' ? undefined : pos.arrayFilters.get(id);
@@ -130,7 +133,10 @@ function pathNotViable(parts: string[], i: number, container: unknown, create: b
   if (!create) return undefined;
   const field = parts[i]!;
   const parentName = parts[i - 1] ?? '';
-  throw new CommandError('PathNotViable', `Cannot create field '${field}' in element {${parentName}: ${formatValue(container)}}`);
+  throw new CommandError(
+    'PathNotViable',
+    `Cannot create field '${field}' in element {${parentName}: ${formatValue(container)}}`,
+  );
 }
 
 function setChild(container: Document | unknown[], key: string, value: unknown): void {

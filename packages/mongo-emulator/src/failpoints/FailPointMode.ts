@@ -19,7 +19,11 @@ export function parseMode(mode: unknown): FailPointMode {
     if (entries.length === 1 && (key === 'times' || key === 'skip')) {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 0) throw new CommandError('BadValue', `'${key}' must be a non-negative integer`);
-      return key === 'times' ? (n === 0 ? { kind: 'off' } : { kind: 'times', remaining: n }) : { kind: 'skip', remaining: n };
+      return key === 'times'
+        ? n === 0
+          ? { kind: 'off' }
+          : { kind: 'times', remaining: n }
+        : { kind: 'skip', remaining: n };
     }
   }
   throw new CommandError('TypeMismatch', "'mode' must be 'off', 'alwaysOn', {times: n} or {skip: n}");
@@ -33,8 +37,13 @@ export function consume(mode: FailPointMode): { fires: boolean; next: FailPointM
     case 'alwaysOn':
       return { fires: true, next: mode };
     case 'times':
-      return { fires: true, next: mode.remaining <= 1 ? { kind: 'off' } : { kind: 'times', remaining: mode.remaining - 1 } };
+      return {
+        fires: true,
+        next: mode.remaining <= 1 ? { kind: 'off' } : { kind: 'times', remaining: mode.remaining - 1 },
+      };
     case 'skip':
-      return mode.remaining > 0 ? { fires: false, next: { kind: 'skip', remaining: mode.remaining - 1 } } : { fires: true, next: mode };
+      return mode.remaining > 0
+        ? { fires: false, next: { kind: 'skip', remaining: mode.remaining - 1 } }
+        : { fires: true, next: mode };
   }
 }

@@ -18,7 +18,10 @@ export interface CommandProbe {
 
 /** failCommand's client filters, which mongod applies to the fail points that act like it. */
 function matchesClient(filter: { appName?: string; namespace?: string }, probe: Omit<CommandProbe, 'names'>): boolean {
-  return (filter.appName === undefined || filter.appName === probe.appName) && (filter.namespace === undefined || filter.namespace === probe.namespace);
+  return (
+    (filter.appName === undefined || filter.appName === probe.appName) &&
+    (filter.namespace === undefined || filter.namespace === probe.namespace)
+  );
 }
 
 /** The fail points of one server; configuring any other name is refused as mongod does. */
@@ -44,7 +47,12 @@ export class FailPointRegistry {
 
   /** Whether a replication fail point is on now (each check counts as one hit, as mongod's shouldFail). */
   replicationStopped(name: 'stopReplProducer' | 'rsSyncApplyStop' | 'pauseJournalFlusherThread'): boolean {
-    const failPoint = name === 'stopReplProducer' ? this.stopReplProducer : name === 'rsSyncApplyStop' ? this.rsSyncApplyStop : this.pauseJournalFlusherThread;
+    const failPoint =
+      name === 'stopReplProducer'
+        ? this.stopReplProducer
+        : name === 'rsSyncApplyStop'
+          ? this.rsSyncApplyStop
+          : this.pauseJournalFlusherThread;
     return failPoint.evaluate() !== undefined;
   }
 
@@ -62,7 +70,10 @@ export class FailPointRegistry {
   failCommandFor(probe: CommandProbe): FailCommandAction | undefined {
     if (probe.names.includes('configureFailPoint')) return undefined;
     const data = this.failCommand.evaluate(
-      (d) => (!probe.internalClient || d.failInternalCommands) && d.failCommands.some((name) => probe.names.includes(name)) && matchesClient(d, probe),
+      (d) =>
+        (!probe.internalClient || d.failInternalCommands) &&
+        d.failCommands.some((name) => probe.names.includes(name)) &&
+        matchesClient(d, probe),
     );
     return data?.action;
   }

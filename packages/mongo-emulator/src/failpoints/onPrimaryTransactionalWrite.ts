@@ -19,6 +19,7 @@ export function parseTransactionalWriteData(data: unknown): TransactionalWriteAc
   }
   const d = data as Document;
   const action: TransactionalWriteAction = { closeConnection: d.closeConnection !== false };
-  if (d.failBeforeCommitExceptionCode !== undefined) action.failBeforeCommitExceptionCode = Number(d.failBeforeCommitExceptionCode);
+  if (d.failBeforeCommitExceptionCode !== undefined)
+    action.failBeforeCommitExceptionCode = Number(d.failBeforeCommitExceptionCode);
   return action;
 }

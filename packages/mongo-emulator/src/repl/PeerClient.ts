@@ -11,11 +11,39 @@ const OP_MSG = 2013;
 /** A peer that did not answer, or closed: the caller treats the member as unreachable. */
 export class PeerUnreachable extends Error {}
 
+/** What the replication pieces need of a peer connection (tests hand them a scripted one). */
+export interface PeerCommander {
+  readonly address: string;
+  command(db: string, command: Document, timeoutMs: number): Promise<Document>;
+  close(): void;
+}
+
+/** One connection per peer for the member's life: heartbeats, votes and positions share it. */
+export class PeerPool {
+  readonly #clients = new Map<string, PeerClient>();
+
+  get(host: string): PeerClient {
+    let client = this.#clients.get(host);
+    if (!client) {
+      client = new PeerClient(host);
+      this.#clients.set(host, client);
+    }
+    return client;
+  }
+
+  closeAll(): void {
+    for (const client of this.#clients.values()) client.close();
+  }
+}
+
 export class PeerClient {
   #socket: Socket | undefined;
   #connecting: Promise<Socket> | undefined;
   #nextRequestId = 1;
-  readonly #pending = new Map<number, { resolve: (doc: Document) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  readonly #pending = new Map<
+    number,
+    { resolve: (doc: Document) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
+  >();
   #buffered: Buffer = Buffer.alloc(0);
   #closed = false;
 
@@ -29,7 +57,12 @@ export class PeerClient {
     // failCommand spares it unless failInternalCommands.
     if (fresh && this.#socket === socket && !this.#handshaken.has(socket)) {
       this.#handshaken.add(socket);
-      await this.#send(socket, 'admin', { hello: 1, internalClient: { minWireVersion: 0, maxWireVersion: 21 } }, timeoutMs);
+      await this.#send(
+        socket,
+        'admin',
+        { hello: 1, internalClient: { minWireVersion: 0, maxWireVersion: 21 } },
+        timeoutMs,
+      );
     }
     return this.#send(socket, db, command, timeoutMs);
   }

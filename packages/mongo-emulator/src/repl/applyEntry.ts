@@ -8,9 +8,8 @@
 // `idempotent` is initial sync's mode (oplog.cpp's kInitialSync): the clone may already hold a
 // write the tail replays, so an update or delete of a missing document, or a command on a missing
 // namespace, is skipped. An insert of an existing _id replaces it in either mode.
-import { Timestamp } from 'bson';
+import type { Timestamp } from 'bson';
 import type { Catalog } from '../engine/catalog.ts';
-import type { Collection } from '../engine/collection.ts';
 import { isPlainObject } from '../engine/updatePath.ts';
 import type { Document } from '../engine/types.ts';
 import type { ChangeStreams } from '../changes/ChangeStreams.ts';
@@ -26,12 +25,17 @@ export interface ApplyTarget {
 
 /** Applies one oplog document; throws when the entry cannot be applied (the applier stops, as mongod's fasserts). */
 export function applyEntry(target: ApplyTarget, entry: Document, idempotent: boolean): void {
-  const txn = entry.op === 'c' && isPlainObject(entry.o) && Array.isArray((entry.o as Document).applyOps) && entry.lsid !== undefined
-    ? { lsid: entry.lsid as Document, txnNumber: BigInt(entry.txnNumber as bigint) }
-    : undefined;
+  const txn =
+    entry.op === 'c' &&
+    isPlainObject(entry.o) &&
+    Array.isArray((entry.o as Document).applyOps) &&
+    entry.lsid !== undefined
+      ? { lsid: entry.lsid as Document, txnNumber: BigInt(entry.txnNumber as bigint) }
+      : undefined;
   target.changeStreams.replicate(entry, txn, () => {
     const result = applyOperation(target.catalog, entry, idempotent);
-    if (entry.lsid !== undefined && entry.stmtId !== undefined && txn === undefined) recordRetryableWrite(target.sessions, entry, result);
+    if (entry.lsid !== undefined && entry.stmtId !== undefined && txn === undefined)
+      recordRetryableWrite(target.sessions, entry, result);
   });
   if (txn) {
     const session = target.sessions.touch(txn.lsid);
@@ -56,7 +60,11 @@ function applyOperation(catalog: Catalog, entry: Document, idempotent: boolean):
         const { _id, viewOn, pipeline, ...rest } = o;
         const name = String(_id).slice(db.length + 1);
         if (idempotent && catalog.view(db, name)) return { kind: 'skipped' };
-        catalog.createView(db, name, { viewOn: String(viewOn), pipeline: (pipeline as Document[]) ?? [], ...rest } as never);
+        catalog.createView(db, name, {
+          viewOn: String(viewOn),
+          pipeline: (pipeline as Document[]) ?? [],
+          ...rest,
+        } as never);
         return { kind: 'command' };
       }
       const collection = catalog.getOrCreateCollection(db, coll);
@@ -118,7 +126,10 @@ function applyCommand(catalog: Catalog, db: string, o: Document, entry: Document
       // that the primary logged before the create entry of its implicit creation.
       if (catalog.getCollection(db, String(create))) return;
       if (options.viewOn !== undefined) {
-        catalog.createView(db, String(create), { viewOn: String(options.viewOn), pipeline: (options.pipeline as Document[]) ?? [] } as never);
+        catalog.createView(db, String(create), {
+          viewOn: String(options.viewOn),
+          pipeline: (options.pipeline as Document[]) ?? [],
+        } as never);
         return;
       }
       delete options.idIndex;
@@ -135,12 +146,18 @@ function applyCommand(catalog: Catalog, db: string, o: Document, entry: Document
       const [fromDb, ...fromRest] = String(o.renameCollection).split('.');
       const [toDb, ...toRest] = String(o.to).split('.');
       if (idempotent && !catalog.getCollection(fromDb!, fromRest.join('.'))) return;
-      catalog.renameCollection({ db: fromDb!, coll: fromRest.join('.') }, { db: toDb!, coll: toRest.join('.') }, { dropTarget: o.dropTarget !== undefined });
+      catalog.renameCollection(
+        { db: fromDb!, coll: fromRest.join('.') },
+        { db: toDb!, coll: toRest.join('.') },
+        { dropTarget: o.dropTarget !== undefined },
+      );
       return;
     }
     case 'createIndexes': {
       const { createIndexes, ...spec } = o;
-      skipMissing(catalog.getOrCreateCollection(db, String(createIndexes)), 'createIndexes')?.createIndexes([spec as never]);
+      skipMissing(catalog.getOrCreateCollection(db, String(createIndexes)), 'createIndexes')?.createIndexes([
+        spec as never,
+      ]);
       return;
     }
     case 'commitIndexBuild':
@@ -148,7 +165,8 @@ function applyCommand(catalog: Catalog, db: string, o: Document, entry: Document
       return;
     case 'dropIndexes': {
       const collection = skipMissing(catalog.getCollection(db, String(o.dropIndexes)), 'dropIndexes');
-      if (collection && collection.listIndexes().some((index) => index.name === o.index)) collection.dropIndexes(String(o.index));
+      if (collection?.listIndexes().some((index) => index.name === o.index))
+        collection.dropIndexes(String(o.index));
       return;
     }
     case 'collMod': {
@@ -206,7 +224,8 @@ export function diffToOperators(diff: Document, current: Document): Document {
 function walkDocumentDiff(diff: Document, path: string[], value: unknown, $set: Document, $unset: Document): void {
   for (const [key, section] of Object.entries(diff)) {
     if (key === 'd') for (const field of Object.keys(section as Document)) $unset[[...path, field].join('.')] = '';
-    else if (key === 'u' || key === 'i') for (const [field, v] of Object.entries(section as Document)) $set[[...path, field].join('.')] = v;
+    else if (key === 'u' || key === 'i')
+      for (const [field, v] of Object.entries(section as Document)) $set[[...path, field].join('.')] = v;
     else if (key.startsWith('s')) {
       const field = key.slice(1);
       const sub = section as Document;
@@ -244,7 +263,10 @@ function applyArrayDiff(diff: Document, value: unknown[]): unknown[] {
     if (key.startsWith('u')) out[index] = section;
     else {
       const sub = section as Document;
-      out[index] = sub.a === true ? applyArrayDiff(sub, Array.isArray(out[index]) ? (out[index] as unknown[]) : []) : applyDocumentDiff(sub, (out[index] as Document) ?? {});
+      out[index] =
+        sub.a === true
+          ? applyArrayDiff(sub, Array.isArray(out[index]) ? (out[index] as unknown[]) : [])
+          : applyDocumentDiff(sub, (out[index] as Document) ?? {});
     }
   }
   return out;
@@ -258,7 +280,10 @@ function applyDocumentDiff(diff: Document, value: Document): Document {
     else if (key.startsWith('s')) {
       const field = key.slice(1);
       const sub = section as Document;
-      out[field] = sub.a === true ? applyArrayDiff(sub, Array.isArray(out[field]) ? (out[field] as unknown[]) : []) : applyDocumentDiff(sub, (out[field] as Document) ?? {});
+      out[field] =
+        sub.a === true
+          ? applyArrayDiff(sub, Array.isArray(out[field]) ? (out[field] as unknown[]) : [])
+          : applyDocumentDiff(sub, (out[field] as Document) ?? {});
     }
   }
   return out;

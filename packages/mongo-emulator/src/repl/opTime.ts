@@ -42,3 +42,8 @@ export function electionIdForTerm(term: bigint): ObjectId {
 export function wallOf(opTime: OpTime): Date {
   return new Date(opTime.ts.high * 1000);
 }
+
+/** An optime as mongod logs it: { ts: Timestamp(s, i), t: n }. */
+export function formatOpTime(opTime: OpTime): string {
+  return `{ ts: Timestamp(${opTime.ts.high}, ${opTime.ts.low}), t: ${opTime.t} }`;
+}

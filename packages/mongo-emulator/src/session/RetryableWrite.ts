@@ -59,8 +59,16 @@ export class RetryableWrite {
   }
 
   /** The oplog session fields of statement `index` (its entries carry them). */
-  sessionFields(command: Document, index: number): { owner: object; lsid: Document; txnNumber: bigint; stmtId: number } {
-    return { owner: this.session, lsid: command.lsid as Document, txnNumber: this.session.txnNumber, stmtId: this.stmtIdOf(index) };
+  sessionFields(
+    command: Document,
+    index: number,
+  ): { owner: object; lsid: Document; txnNumber: bigint; stmtId: number } {
+    return {
+      owner: this.session,
+      lsid: command.lsid as Document,
+      txnNumber: this.session.txnNumber,
+      stmtId: this.stmtIdOf(index),
+    };
   }
 
   private stmtIdOf(index: number): number {

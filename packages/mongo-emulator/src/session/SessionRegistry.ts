@@ -28,7 +28,10 @@ export class SessionRegistry {
     if (!session) {
       if (this.sessions.size >= SESSIONS_MAX) this.dropIdle();
       if (this.sessions.size >= SESSIONS_MAX) {
-        throw new CommandError('TooManyLogicalSessions', `Unable to add session into the cache because the number of active sessions is too high`);
+        throw new CommandError(
+          'TooManyLogicalSessions',
+          `Unable to add session into the cache because the number of active sessions is too high`,
+        );
       }
       session = { key, txnNumber: -1n, executed: new Map(), lastUsedMs: Date.now() };
       this.sessions.set(key, session);
@@ -39,7 +42,10 @@ export class SessionRegistry {
 
   /** Every session in the cache: its lsid.id and when it was last used ($listLocalSessions). */
   list(): { id: Binary; lastUse: Date }[] {
-    return [...this.sessions.values()].map((s) => ({ id: new Binary(Buffer.from(s.key, 'hex'), Binary.SUBTYPE_UUID), lastUse: new Date(s.lastUsedMs) }));
+    return [...this.sessions.values()].map((s) => ({
+      id: new Binary(Buffer.from(s.key, 'hex'), Binary.SUBTYPE_UUID),
+      lastUse: new Date(s.lastUsedMs),
+    }));
   }
 
   /** Every session in the cache (a checkpoint saves their retryable-write records). */

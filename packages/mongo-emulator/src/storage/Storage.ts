@@ -4,47 +4,70 @@
 //   checksum (records.ts) in journal/j.<n>, flushed as a group every commitIntervalMs (mongod's
 //   journalCommitInterval, 100 ms) and at once when a write waits for it (j: true, w: majority).
 //   What is flushed is this member's durable optime.
-// - A checkpoint (checkpoint.bson, written aside and renamed) holds every collection (options,
-//   indexes, documents), view, the oplog, and the sessions' retryable-write and transaction
-//   records (mongod's config.transactions) at one point in time; one is taken every syncdelay
-//   (60 s) and at a clean stop.
+// - A checkpoint (checkpoint.bson, written aside and renamed; its format is checkpoint.ts) holds
+//   every collection (options, indexes, documents), view, the oplog, and the sessions'
+//   retryable-write and transaction records (mongod's config.transactions) at one point in time;
+//   one is taken every syncdelay (60 s) and at a clean stop.
 // - Recovery is mongod's replication recovery from its stable checkpoint: the last whole
 //   checkpoint, then the journal after it applied as a secondary applies oplog entries.
 // - replset.bson holds a member's replica-set config, term and vote (mongod's local.system.replset
 //   and local.replset.election), written before the member acts on them.
 // - mongod.lock: one process per directory (lock.ts).
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Binary, deserialize, serialize, Timestamp } from 'bson';
+import { deserialize, serialize, Timestamp } from 'bson';
 import { BSON_READ_OPTIONS, type Document } from '../engine/types.ts';
-import type { Catalog } from '../engine/catalog.ts';
-import type { ChangeStreams } from '../changes/ChangeStreams.ts';
-import type { ClusterClock } from '../session/ClusterClock.ts';
-import type { SessionRegistry } from '../session/SessionRegistry.ts';
-import type { TransactionCoordinator } from '../txn/TransactionCoordinator.ts';
 import { applyEntry } from '../repl/applyEntry.ts';
 import { timeKey } from '../changes/resumeToken.ts';
+import {
+  checkpointChunks,
+  FORMAT,
+  FORMAT_VERSION,
+  readCheckpoint,
+  restoreCheckpoint,
+  type Checkpoint,
+  type OpTimeLike,
+  type StorageTarget,
+} from './checkpoint.ts';
 import { acquireLock, type DbPathLock } from './lock.ts';
-import { frame, readRecords, StorageError } from './records.ts';
+import { BSON_WRITE_OPTIONS, frame, readRecords, StorageError } from './records.ts';
 
 export { StorageError } from './records.ts';
 
-const FORMAT = 'precondition-mongo-emulator';
-const FORMAT_VERSION = 1;
 const META_FILE = 'emulator.meta.json';
 const CHECKPOINT_FILE = 'checkpoint.bson';
 const REPL_FILE = 'replset.bson';
 const JOURNAL_DIR = 'journal';
 /** Files and directories the emulator itself keeps in a data directory. */
-const OWN_NAMES = new Set([META_FILE, 'mongod.lock', CHECKPOINT_FILE, `${CHECKPOINT_FILE}.tmp`, REPL_FILE, `${REPL_FILE}.tmp`, JOURNAL_DIR, 'rollback']);
+const OWN_NAMES = new Set([
+  META_FILE,
+  'mongod.lock',
+  CHECKPOINT_FILE,
+  `${CHECKPOINT_FILE}.tmp`,
+  REPL_FILE,
+  `${REPL_FILE}.tmp`,
+  JOURNAL_DIR,
+  'rollback',
+]);
 /** mongod's journalCommitInterval default (storage.journal.commitIntervalMs). */
 export const DEFAULT_COMMIT_INTERVAL_MS = 100;
 /** mongod's --syncdelay default: a checkpoint every 60 seconds. */
 export const DEFAULT_SYNC_DELAY_SECS = 60;
-/** Documents (or oplog entries, or sessions) per checkpoint record. */
-const CHECKPOINT_BATCH = 1_000;
-const WRITE_OPTIONS = { ignoreUndefined: true } as const;
 
 export interface StorageOptions {
   dir: string;
@@ -60,25 +83,6 @@ export interface PersistedReplState {
   votedFor: { term: bigint; candidateIndex: number } | undefined;
   /** False until the member holds the set's data (initiated or initial-synced). */
   hasData: boolean;
-}
-
-export interface StorageTarget {
-  catalog: Catalog;
-  changeStreams: ChangeStreams;
-  sessions: SessionRegistry;
-  transactions: TransactionCoordinator;
-  clock: ClusterClock;
-}
-
-interface Checkpoint {
-  journalFrom: number;
-  ts: Timestamp;
-  records: Document[];
-}
-
-export interface OpTimeLike {
-  ts: Timestamp;
-  t: bigint;
 }
 
 interface Snapshot {
@@ -164,25 +168,41 @@ export class Storage {
     const files = journalFiles(journalDir);
     if (existsSync(checkpointFile)) this.#checkpoint = readCheckpoint(checkpointFile);
     else if (files.some((f) => statSync(join(journalDir, `j.${f}`)).size > 0)) {
-      throw new StorageError('DataDirectoryDamaged', `${checkpointFile} is missing but ${journalDir} holds a journal: the directory is damaged`);
+      throw new StorageError(
+        'DataDirectoryDamaged',
+        `${checkpointFile} is missing but ${journalDir} holds a journal: the directory is damaged`,
+      );
     }
     const from = this.#checkpoint?.journalFrom ?? 0;
     const replay = files.filter((n) => n >= from);
     for (const [i, n] of replay.entries()) {
-      if (n !== from + i) throw new StorageError('DataDirectoryDamaged', `${join(journalDir, `j.${from + i}`)} is missing (the journal goes from j.${from} to j.${replay.at(-1)})`);
+      if (n !== from + i)
+        throw new StorageError(
+          'DataDirectoryDamaged',
+          `${join(journalDir, `j.${from + i}`)} is missing (the journal goes from j.${from} to j.${replay.at(-1)})`,
+        );
       const file = join(journalDir, `j.${n}`);
       const bytes = readFileSync(file);
       const { records, tornAt } = readRecords(bytes, file);
       if (tornAt !== undefined) {
-        if (i !== replay.length - 1) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it ends in a partial record at byte ${tornAt} but is not the last journal file`);
-        this.#logger.warn(`storage: ${file}: a torn last record at byte ${tornAt} (${bytes.length - tornAt} bytes, a crash during a write) was truncated`);
+        if (i !== replay.length - 1)
+          throw new StorageError(
+            'DataDirectoryDamaged',
+            `${file} is damaged: it ends in a partial record at byte ${tornAt} but is not the last journal file`,
+          );
+        this.#logger.warn(
+          `storage: ${file}: a torn last record at byte ${tornAt} (${bytes.length - tornAt} bytes, a crash during a write) was truncated`,
+        );
         truncateSync(file, tornAt);
       }
       for (const record of records) {
         try {
           this.#journal.push(deserialize(record, BSON_READ_OPTIONS) as Document);
         } catch (error) {
-          throw new StorageError('DataDirectoryDamaged', `${file} is damaged: a record does not decode (${(error as Error).message})`);
+          throw new StorageError(
+            'DataDirectoryDamaged',
+            `${file} is damaged: a record does not decode (${(error as Error).message})`,
+          );
         }
       }
     }
@@ -209,7 +229,7 @@ export class Storage {
     const started = Date.now();
     this.#target = target;
     const checkpoint = this.#checkpoint;
-    if (checkpoint) this.#restore(target, checkpoint);
+    if (checkpoint) restoreCheckpoint(target, checkpoint);
     this.#replaying = true;
     try {
       const after = checkpoint ? timeKey(checkpoint.ts) : -1n;
@@ -219,7 +239,10 @@ export class Storage {
           // Idempotent, as mongod's recovery applies oplog entries from the stable timestamp.
           applyEntry(target, entry, true);
         } catch (error) {
-          throw new StorageError('DataDirectoryDamaged', `${join(this.dir, JOURNAL_DIR)}: the entry at Timestamp(${(entry.ts as Timestamp).high}, ${(entry.ts as Timestamp).low}) cannot be applied: ${(error as Error).message}`);
+          throw new StorageError(
+            'DataDirectoryDamaged',
+            `${join(this.dir, JOURNAL_DIR)}: the entry at Timestamp(${(entry.ts as Timestamp).high}, ${(entry.ts as Timestamp).low}) cannot be applied: ${(error as Error).message}`,
+          );
         }
         target.clock.advanceTo(entry.ts as Timestamp);
         this.stats.recoveredEntries += 1;
@@ -234,60 +257,24 @@ export class Storage {
     target.changeStreams.journal = (docs) => this.#append(docs);
     target.changeStreams.onReset = () => this.checkpointNow();
     if (!checkpoint) {
-      writeFileSync(join(this.dir, META_FILE), `${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString() })}\n`, { mode: 0o600 });
+      writeFileSync(
+        join(this.dir, META_FILE),
+        `${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString() })}\n`,
+        { mode: 0o600 },
+      );
       this.checkpointNow();
     }
     this.stats.recoveryMs = Date.now() - started;
     if (checkpoint || this.stats.recoveredEntries > 0) {
-      this.#logger.info(`storage: recovered ${this.dir} from ${checkpoint ? `the checkpoint at Timestamp(${checkpoint.ts.high}, ${checkpoint.ts.low})` : 'no checkpoint'} and ${this.stats.recoveredEntries} journal entries in ${this.stats.recoveryMs} ms`);
+      this.#logger.info(
+        `storage: recovered ${this.dir} from ${checkpoint ? `the checkpoint at Timestamp(${checkpoint.ts.high}, ${checkpoint.ts.low})` : 'no checkpoint'} and ${this.stats.recoveredEntries} journal entries in ${this.stats.recoveryMs} ms`,
+      );
     }
     const flushTimer = setInterval(() => void this.#flush(), this.commitIntervalMs);
     const checkpointTimer = setInterval(() => void this.checkpoint(), this.syncDelaySecs * 1000);
     flushTimer.unref();
     checkpointTimer.unref();
     this.#timers = [flushTimer, checkpointTimer];
-  }
-
-  #restore(target: StorageTarget, checkpoint: Checkpoint): void {
-    const { catalog, changeStreams, sessions, transactions } = target;
-    const oplog: Document[] = [];
-    changeStreams.quiet(() => {
-      for (const record of checkpoint.records) {
-        switch (record.kind) {
-          case 'collection': {
-            const collection = catalog.createCollection(String(record.db), String(record.name), record.options as Document, record.uuid as Binary);
-            const indexes = record.indexes as Document[];
-            if (indexes.length > 0) collection.createIndexes(indexes as never[]);
-            break;
-          }
-          case 'docs': {
-            const collection = catalog.getCollection(String(record.db), String(record.name))!;
-            collection.withoutValidation(() => {
-              for (const doc of record.docs as Document[]) collection.insertOne(doc);
-            });
-            break;
-          }
-          case 'view':
-            catalog.createView(String(record.db), String(record.name), { viewOn: String(record.viewOn), pipeline: record.pipeline as Document[] } as never);
-            break;
-          case 'oplog':
-            oplog.push(...(record.docs as Document[]));
-            break;
-          case 'sessions':
-            for (const saved of record.sessions as Document[]) {
-              const lsid = { id: new Binary(Buffer.from(String(saved.key), 'hex'), Binary.SUBTYPE_UUID) };
-              const session = sessions.touch(lsid)!;
-              const txnNumber = BigInt(saved.txnNumber as bigint);
-              if (saved.committed === true) transactions.recordReplicatedCommit(session, lsid, txnNumber);
-              session.txnNumber = txnNumber;
-              for (const [stmtId, result] of saved.executed as [number, unknown][]) session.executed.set(Number(stmtId), result);
-            }
-            break;
-        }
-      }
-    });
-    changeStreams.restoreOplog(oplog);
-    target.clock.advanceTo(checkpoint.ts);
   }
 
   /** The journal hook: oplog documents just written, flushed with the next group. */
@@ -347,7 +334,7 @@ export class Storage {
     try {
       for (const batch of batches) {
         const file = await this.#journalHandle(batch.fileNo);
-        const bytes = Buffer.concat(batch.docs.map((doc) => frame(serialize(doc, WRITE_OPTIONS))));
+        const bytes = Buffer.concat(batch.docs.map((doc) => frame(serialize(doc, BSON_WRITE_OPTIONS))));
         await file.write(bytes);
         await file.datasync();
       }
@@ -385,7 +372,8 @@ export class Storage {
 
   /** A checkpoint in the background (every syncdelay seconds): the server keeps serving while it is written. */
   checkpoint(): Promise<void> {
-    if (this.#checkpointing || !this.#target || this.#closed || !this.#dirty) return this.#checkpointing ?? Promise.resolve();
+    if (this.#checkpointing || !this.#target || this.#closed || !this.#dirty)
+      return this.#checkpointing ?? Promise.resolve();
     const snapshot = this.#snapshot();
     this.#checkpointing = (async () => {
       try {
@@ -430,57 +418,13 @@ export class Storage {
    * the server goes on. New journal entries go to a new file from here.
    */
   #snapshot(): Snapshot {
-    const { catalog, changeStreams, sessions, transactions } = this.#target!;
+    const { changeStreams } = this.#target!;
     this.#dirty = false;
     const last = changeStreams.oplog.lastRecord.doc;
     const opTime = { ts: last.ts as Timestamp, t: BigInt(last.t as bigint) };
     this.#rotate();
     const journalFrom = this.#fileNo;
-    const collections: { db: string; name: string; options: Document; uuid: Binary; indexes: Document[]; docs: Iterable<Document> }[] = [];
-    const views: Document[] = [];
-    for (const db of catalog.listDatabaseNames()) {
-      for (const info of catalog.listCollections(db)) {
-        if (info.type === 'view') {
-          views.push({ kind: 'view', db, name: info.name, viewOn: info.options.viewOn, pipeline: info.options.pipeline });
-          continue;
-        }
-        const collection = catalog.getCollection(db, info.name)!;
-        const indexes = collection.listIndexes().filter((spec) => spec.name !== '_id_').map(({ v: _v, ...spec }) => spec);
-        collections.push({ db, name: info.name, options: { ...collection.options }, uuid: collection.uuid, indexes, docs: collection.frozenDocuments() });
-      }
-    }
-    const oplog = changeStreams.oplog.records().map((r) => r.doc);
-    const savedSessions = sessions.entries().map((s) => ({
-      key: s.key,
-      txnNumber: s.txnNumber,
-      executed: [...s.executed.entries()],
-      committed: transactions.committedTxnNumber(s.key) === s.txnNumber,
-    }));
-    const header = { kind: 'header', format: FORMAT, version: FORMAT_VERSION, journalFrom, ts: opTime.ts, t: opTime.t, createdAt: new Date() };
-    function* chunks(): Generator<Buffer> {
-      let count = 0;
-      const record = (doc: Document) => {
-        count += 1;
-        return frame(serialize(doc, WRITE_OPTIONS));
-      };
-      yield record(header);
-      for (const c of collections) {
-        yield record({ kind: 'collection', db: c.db, name: c.name, options: c.options, uuid: c.uuid, indexes: c.indexes });
-        let docs: Document[] = [];
-        for (const doc of c.docs) {
-          docs.push(doc);
-          if (docs.length === CHECKPOINT_BATCH) {
-            yield record({ kind: 'docs', db: c.db, name: c.name, docs });
-            docs = [];
-          }
-        }
-        if (docs.length > 0) yield record({ kind: 'docs', db: c.db, name: c.name, docs });
-      }
-      for (const view of views) yield record(view);
-      for (let i = 0; i < oplog.length; i += CHECKPOINT_BATCH) yield record({ kind: 'oplog', docs: oplog.slice(i, i + CHECKPOINT_BATCH) });
-      for (let i = 0; i < savedSessions.length; i += CHECKPOINT_BATCH) yield record({ kind: 'sessions', sessions: savedSessions.slice(i, i + CHECKPOINT_BATCH) });
-      yield record({ kind: 'end', records: count + 1 });
-    }
+    const chunks = checkpointChunks(this.#target!, { journalFrom, opTime });
     return { opTime, journalFrom, chunks };
   }
 
@@ -534,7 +478,7 @@ export class Storage {
     const file = join(this.dir, REPL_FILE);
     const fd = openSync(`${file}.tmp`, 'w', 0o600);
     try {
-      writeSync(fd, frame(serialize({ ...state, votedFor: state.votedFor ?? null }, WRITE_OPTIONS)));
+      writeSync(fd, frame(serialize({ ...state, votedFor: state.votedFor ?? null }, BSON_WRITE_OPTIONS)));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -575,10 +519,16 @@ function checkOwnDirectory(dir: string): void {
   if (!names.includes(META_FILE)) {
     const foreign = names.find((n) => n !== 'mongod.lock' && !OWN_NAMES.has(n));
     if (foreign !== undefined) {
-      const what = /^(WiredTiger|.*\.wt$|storage\.bson$)/.test(foreign) ? "a mongod data directory (WiredTiger files), which the emulator cannot read" : 'not an emulator data directory';
-      throw new StorageError('DataDirectoryForeign', `${dir} is ${what}: it holds ${join(dir, foreign)} and no ${META_FILE}; use an empty directory`);
+      const what = /^(WiredTiger|.*\.wt$|storage\.bson$)/.test(foreign)
+        ? 'a mongod data directory (WiredTiger files), which the emulator cannot read'
+        : 'not an emulator data directory';
+      throw new StorageError(
+        'DataDirectoryForeign',
+        `${dir} is ${what}: it holds ${join(dir, foreign)} and no ${META_FILE}; use an empty directory`,
+      );
     }
-    if (names.includes(CHECKPOINT_FILE)) throw new StorageError('DataDirectoryDamaged', `${metaFile} is missing beside ${join(dir, CHECKPOINT_FILE)}`);
+    if (names.includes(CHECKPOINT_FILE))
+      throw new StorageError('DataDirectoryDamaged', `${metaFile} is missing beside ${join(dir, CHECKPOINT_FILE)}`);
     return;
   }
   let meta: Document;
@@ -587,25 +537,16 @@ function checkOwnDirectory(dir: string): void {
   } catch (error) {
     throw new StorageError('DataDirectoryDamaged', `${metaFile} is damaged: ${(error as Error).message}`);
   }
-  if (meta.format !== FORMAT) throw new StorageError('DataDirectoryForeign', `${metaFile} names format ${JSON.stringify(meta.format)}, not ${FORMAT}`);
-  if (meta.version !== FORMAT_VERSION) throw new StorageError('DataDirectoryForeign', `${metaFile} is of format version ${String(meta.version)}; this emulator reads version ${FORMAT_VERSION}`);
-}
-
-function readCheckpoint(file: string): Checkpoint {
-  const bytes = readFileSync(file);
-  const { records, tornAt } = readRecords(bytes, file);
-  if (tornAt !== undefined) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it ends in a partial record at byte ${tornAt}`);
-  let docs: Document[];
-  try {
-    docs = records.map((r) => deserialize(r, BSON_READ_OPTIONS) as Document);
-  } catch (error) {
-    throw new StorageError('DataDirectoryDamaged', `${file} is damaged: a record does not decode (${(error as Error).message})`);
-  }
-  const header = docs[0];
-  const end = docs.at(-1);
-  if (header?.kind !== 'header' || header.format !== FORMAT) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it does not start with a checkpoint header`);
-  if (end?.kind !== 'end' || Number(end.records) !== docs.length) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it is incomplete (${docs.length} records, no matching end record)`);
-  return { journalFrom: Number(header.journalFrom), ts: header.ts as Timestamp, records: docs.slice(1, -1) };
+  if (meta.format !== FORMAT)
+    throw new StorageError(
+      'DataDirectoryForeign',
+      `${metaFile} names format ${JSON.stringify(meta.format)}, not ${FORMAT}`,
+    );
+  if (meta.version !== FORMAT_VERSION)
+    throw new StorageError(
+      'DataDirectoryForeign',
+      `${metaFile} is of format version ${String(meta.version)}; this emulator reads version ${FORMAT_VERSION}`,
+    );
 }
 
 /** A member's persisted replica-set state in `dir`, if it has one (the launcher reads it to bring a set back). */
@@ -614,13 +555,16 @@ export function readReplState(dir: string): PersistedReplState | undefined {
   if (!existsSync(file)) return undefined;
   const bytes = readFileSync(file);
   const { records, tornAt } = readRecords(bytes, file);
-  if (tornAt !== undefined || records.length !== 1) throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it does not hold one whole record`);
+  if (tornAt !== undefined || records.length !== 1)
+    throw new StorageError('DataDirectoryDamaged', `${file} is damaged: it does not hold one whole record`);
   const doc = deserialize(records[0]!, BSON_READ_OPTIONS) as Document;
   const votedFor = doc.votedFor as Document | null;
   return {
     config: doc.config as Document,
     term: BigInt(doc.term as bigint),
-    votedFor: votedFor ? { term: BigInt(votedFor.term as bigint), candidateIndex: Number(votedFor.candidateIndex) } : undefined,
+    votedFor: votedFor
+      ? { term: BigInt(votedFor.term as bigint), candidateIndex: Number(votedFor.candidateIndex) }
+      : undefined,
     hasData: doc.hasData === true,
   };
 }

@@ -4,6 +4,8 @@
 import { crc32 } from 'node:zlib';
 
 export const RECORD_HEADER_BYTES = 8;
+/** How every record's document is serialised: undefined fields are left out, as mongod stores no undefined. */
+export const BSON_WRITE_OPTIONS = { ignoreUndefined: true } as const;
 
 /** Why a data directory is refused: exit code 100, as mongod's initAndListen failures. */
 export class StorageError extends Error {
@@ -47,7 +49,10 @@ export function readRecords(bytes: Buffer, file: string): ReadRecords {
     const payload = bytes.subarray(offset + RECORD_HEADER_BYTES, end);
     if (crc32(payload) !== bytes.readUInt32LE(offset + 4)) {
       if (end === bytes.length) return { records, tornAt: offset };
-      throw new StorageError('DataDirectoryDamaged', `${file} is damaged: the record at byte ${offset} fails its checksum and is not the last one`);
+      throw new StorageError(
+        'DataDirectoryDamaged',
+        `${file} is damaged: the record at byte ${offset} fails its checksum and is not the last one`,
+      );
     }
     records.push(payload);
     offset = end;

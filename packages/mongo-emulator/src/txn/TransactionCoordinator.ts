@@ -87,23 +87,36 @@ export class TransactionCoordinator {
    * undefined when the command is not part of one. A retryable write with a newer txnNumber
    * ends the session's open transaction.
    */
-  statement(session: LogicalSession | undefined, name: string, command: Document, options: SessionOptions): Transaction | undefined {
+  statement(
+    session: LogicalSession | undefined,
+    name: string,
+    command: Document,
+    options: SessionOptions,
+  ): Transaction | undefined {
     if (options.txnNumber === undefined || !session) return undefined;
     const n = options.txnNumber;
     const current = this.#bySession.get(session.key);
     if (options.autocommit === undefined) {
-      if (current?.state === 'inProgress' && n > current.txnNumber) this.#abort(current, 'a newer txnNumber started on its session');
+      if (current?.state === 'inProgress' && n > current.txnNumber)
+        this.#abort(current, 'a newer txnNumber started on its session');
       return undefined;
     }
     checkTransactionStatement(name, command, options);
     if (n < session.txnNumber) {
-      throw new CommandError('TransactionTooOld', `Cannot start transaction ${n} on session ${session.key} because a newer transaction ${session.txnNumber} has already started.`);
+      throw new CommandError(
+        'TransactionTooOld',
+        `Cannot start transaction ${n} on session ${session.key} because a newer transaction ${session.txnNumber} has already started.`,
+      );
     }
     if (options.startTransaction) return this.#begin(session, command.lsid as Document, n);
     if (!current || current.txnNumber !== n) {
-      throw new CommandError('NoSuchTransaction', `Given transaction number ${n} does not match any in-progress transactions. The active transaction number is ${session.txnNumber}`);
+      throw new CommandError(
+        'NoSuchTransaction',
+        `Given transaction number ${n} does not match any in-progress transactions. The active transaction number is ${session.txnNumber}`,
+      );
     }
-    if (current.state === 'aborted') throw new CommandError('NoSuchTransaction', `Transaction with { txnNumber: ${n} } has been aborted.`);
+    if (current.state === 'aborted')
+      throw new CommandError('NoSuchTransaction', `Transaction with { txnNumber: ${n} } has been aborted.`);
     if (current.state === 'committed' && name !== 'commitTransaction') {
       throw new CommandError('TransactionCommitted', `Transaction with { txnNumber: ${n} } has been committed.`);
     }
@@ -113,7 +126,8 @@ export class TransactionCoordinator {
   /** Applies a transaction's writes; a retried commit of a committed transaction does nothing. */
   commit(txn: Transaction): void {
     if (txn.state === 'committed') return;
-    if (txn.state === 'aborted') throw new CommandError('NoSuchTransaction', `Transaction with { txnNumber: ${txn.txnNumber} } has been aborted.`);
+    if (txn.state === 'aborted')
+      throw new CommandError('NoSuchTransaction', `Transaction with { txnNumber: ${txn.txnNumber} } has been aborted.`);
     if (this.#history.writtenAfter(txn.locks, txn.snapshotTime)) {
       this.#abort(txn, 'a key it wrote changed after its snapshot');
       throw writeConflict();
@@ -130,7 +144,9 @@ export class TransactionCoordinator {
       installCommit(this.#live, txn.catalog, txn.changes);
     } catch (error) {
       // commitRefusal makes this unreachable; if it happens the partial commit must be visible in the log.
-      this.#logger?.warn(`transaction ${txn.txnNumber} on session ${txn.session.key} failed while committing: ${String(error)}`);
+      this.#logger?.warn(
+        `transaction ${txn.txnNumber} on session ${txn.session.key} failed while committing: ${String(error)}`,
+      );
       throw error;
     } finally {
       this.#committing = undefined;
@@ -200,7 +216,10 @@ export class TransactionCoordinator {
       if (outcome === 'timeout') throw new CommandError('MaxTimeMSExpired', 'operation exceeded time limit');
       if (outcome === 'aborted') throw new CommandError('InterruptedAtShutdown', 'interrupted at shutdown');
     }
-    throw new CommandError('WriteConflict', `still conflicting after ${LOCK_WAIT_ROUNDS_MAX} waits for open transactions`);
+    throw new CommandError(
+      'WriteConflict',
+      `still conflicting after ${LOCK_WAIT_ROUNDS_MAX} waits for open transactions`,
+    );
   }
 
   /** Stops the lifetime timers (the server is stopping). */
@@ -233,7 +252,10 @@ export class TransactionCoordinator {
 
   #begin(session: LogicalSession, lsid: Document, n: bigint): Transaction {
     if (n === session.txnNumber) {
-      throw new CommandError('ConflictingOperationInProgress', `Cannot start a transaction at given transaction number ${n} on session ${session.key} because it is already in use.`);
+      throw new CommandError(
+        'ConflictingOperationInProgress',
+        `Cannot start a transaction at given transaction number ${n} on session ${session.key} because it is already in use.`,
+      );
     }
     const previous = this.#bySession.get(session.key);
     if (previous) this.#abort(previous, 'a newer transaction started on its session');
@@ -245,16 +267,22 @@ export class TransactionCoordinator {
     const catalog = new SnapshotCatalog(this.#live, this.#history, time, (change) => this.#stage(txn, change));
     txn = new Transaction(session, lsid, n, catalog);
     this.#pins.add(catalog);
-    txn.expireAfter(this.#lifetimeLimitMs, () => this.#abort(txn, "it ran longer than 'transactionLifetimeLimitSeconds'"));
+    txn.expireAfter(this.#lifetimeLimitMs, () =>
+      this.#abort(txn, "it ran longer than 'transactionLifetimeLimitSeconds'"),
+    );
     this.#bySession.set(session.key, txn);
     return txn;
   }
 
   /** A write inside the transaction's snapshot: first writer of a key wins, later ones conflict. */
   #stage(txn: Transaction, change: ChangeRecord): void {
-    if (txn.state !== 'inProgress') throw new CommandError('NoSuchTransaction', `Transaction with { txnNumber: ${txn.txnNumber} } has been aborted.`);
+    if (txn.state !== 'inProgress')
+      throw new CommandError('NoSuchTransaction', `Transaction with { txnNumber: ${txn.txnNumber} } has been aborted.`);
     if (txn.changes.length >= TRANSACTION_CHANGES_MAX) {
-      throw new CommandError('TransactionTooLarge', `Total size of all transaction operations must be less than ${TRANSACTION_CHANGES_MAX} operations`);
+      throw new CommandError(
+        'TransactionTooLarge',
+        `Total size of all transaction operations must be less than ${TRANSACTION_CHANGES_MAX} operations`,
+      );
     }
     const keys = keysOfChange(change, uniqueIndexesOf(txn.catalog.getCollection(change.db, change.coll)));
     if (this.#locks.conflictFor(keys, txn) || this.#history.writtenAfter(keys, txn.snapshotTime)) throw writeConflict();
@@ -293,7 +321,10 @@ export class TransactionCoordinator {
 
   #checkAvailable(time: Timestamp): void {
     if (!this.#history.covers(time)) {
-      throw new CommandError('SnapshotTooOld', `Read timestamp ${time.toString()} is older than the oldest available timestamp.`);
+      throw new CommandError(
+        'SnapshotTooOld',
+        `Read timestamp ${time.toString()} is older than the oldest available timestamp.`,
+      );
     }
   }
 }
@@ -307,10 +338,15 @@ function writeConflict(): CommandError {
   );
 }
 
-function waitFor(ended: Promise<void>, deadlineMs: number | undefined, signals: AbortSignal[]): Promise<'ended' | 'timeout' | 'aborted'> {
+function waitFor(
+  ended: Promise<void>,
+  deadlineMs: number | undefined,
+  signals: AbortSignal[],
+): Promise<'ended' | 'timeout' | 'aborted'> {
   return new Promise((resolve) => {
     if (signals.some((s) => s.aborted)) return resolve('aborted');
-    const timer = deadlineMs === undefined ? undefined : setTimeout(() => finish('timeout'), Math.max(0, deadlineMs - Date.now()));
+    const timer =
+      deadlineMs === undefined ? undefined : setTimeout(() => finish('timeout'), Math.max(0, deadlineMs - Date.now()));
     const onAbort = () => finish('aborted');
     function finish(outcome: 'ended' | 'timeout' | 'aborted') {
       clearTimeout(timer);

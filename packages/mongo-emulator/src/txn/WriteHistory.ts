@@ -80,7 +80,7 @@ export class WriteHistory {
     if (!this.covers(time)) return true;
     for (const key of keys) {
       const last = this.#lastWritten.get(key);
-      if (last !== undefined && last.time.greaterThan(time)) return true;
+      if (last?.time.greaterThan(time)) return true;
     }
     return false;
   }

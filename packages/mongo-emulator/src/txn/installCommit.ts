@@ -38,7 +38,8 @@ export function commitRefusal(live: Catalog, snapshot: SnapshotCatalog, changes:
  */
 export function installCommit(live: Catalog, snapshot: SnapshotCatalog, changes: ChangeRecord[]): void {
   for (const { db, name, collection, createdHere } of snapshot.touched()) {
-    const target = live.getCollection(db, name) ?? (createdHere ? live.createCollection(db, name, collection.options) : undefined);
+    const target =
+      live.getCollection(db, name) ?? (createdHere ? live.createCollection(db, name, collection.options) : undefined);
     // Listing both sides' indexes on every commit cost more than the rest of a small one.
     if (!target || !collection.indexesChangedSinceClone()) continue;
     const have = new Set((target.listIndexes() as IndexSpec[]).map((spec) => spec.name));

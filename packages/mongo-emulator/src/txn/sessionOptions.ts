@@ -37,10 +37,14 @@ export function parseSessionOptions(command: Document, hasSession: boolean): Ses
     throw new CommandError('InvalidOptions', 'Transaction number requires a session ID to also be specified');
   }
   if (autocommit !== undefined) {
-    if (txnNumber === undefined) throw new CommandError('InvalidOptions', "'autocommit' field requires a transaction number to also be specified");
+    if (txnNumber === undefined)
+      throw new CommandError('InvalidOptions', "'autocommit' field requires a transaction number to also be specified");
     if (autocommit !== false) throw new CommandError('InvalidOptions', 'Specifying autocommit=true is not allowed.');
   } else if (startTransaction !== undefined) {
-    throw new CommandError('InvalidOptions', "'startTransaction' field requires 'autocommit' field to also be specified");
+    throw new CommandError(
+      'InvalidOptions',
+      "'startTransaction' field requires 'autocommit' field to also be specified",
+    );
   }
   if (startTransaction !== undefined && startTransaction !== true) {
     throw new CommandError('InvalidOptions', 'Specifying startTransaction=false is not allowed.');
@@ -55,7 +59,10 @@ export function parseSessionOptions(command: Document, hasSession: boolean): Ses
 /** The checks on a statement's own options once it is known to run in a transaction. */
 export function checkTransactionStatement(name: string, command: Document, options: SessionOptions): void {
   if (!TRANSACTION_COMMANDS.has(name)) {
-    throw new CommandError('OperationNotSupportedInTransaction', `Cannot run '${name}' in a multi-document transaction.`);
+    throw new CommandError(
+      'OperationNotSupportedInTransaction',
+      `Cannot run '${name}' in a multi-document transaction.`,
+    );
   }
   if (command.writeConcern !== undefined && !COMMIT_OR_ABORT.has(name)) {
     throw new CommandError('InvalidOptions', 'writeConcern is not allowed within a multi-statement transaction');
@@ -67,6 +74,9 @@ export function checkTransactionStatement(name: string, command: Document, optio
   }
   const level = readConcern.level;
   if (level !== undefined && !TRANSACTION_READ_CONCERN_LEVELS.has(String(level))) {
-    throw new CommandError('InvalidOptions', "The readConcern level must be either 'local' (default), 'majority' or 'snapshot' in order to run in a transaction");
+    throw new CommandError(
+      'InvalidOptions',
+      "The readConcern level must be either 'local' (default), 'majority' or 'snapshot' in order to run in a transaction",
+    );
   }
 }

@@ -66,8 +66,13 @@ const NOTHING_TO_UNDO = () => undefined;
 /** A plain (non-transaction) write waits for the open transactions holding the keys it writes. */
 function waitForWriteKeys(context: StatementContext): Promise<void> {
   const { server, command } = context;
-  const deadlineMs = typeof command.maxTimeMS === 'number' && command.maxTimeMS > 0 ? Date.now() + command.maxTimeMS : undefined;
-  return server.transactions.waitForKeys(() => writeTargets(server.catalog, context.db, context.name, command), deadlineMs, [context.connection.closeSignal, server.stopSignal]);
+  const deadlineMs =
+    typeof command.maxTimeMS === 'number' && command.maxTimeMS > 0 ? Date.now() + command.maxTimeMS : undefined;
+  return server.transactions.waitForKeys(
+    () => writeTargets(server.catalog, context.db, context.name, command),
+    deadlineMs,
+    [context.connection.closeSignal, server.stopSignal],
+  );
 }
 
 /**
@@ -75,7 +80,12 @@ function waitForWriteKeys(context: StatementContext): Promise<void> {
  * writing the snapshot), as a snapshot read, or as a plain command that must not overwrite what
  * an open transaction holds. Throws mongod's errors for transaction fields that do not fit.
  */
-export function enterStatement(server: StatementServer, definition: StatementCommand, command: Document, session: LogicalSession | undefined): StatementScope {
+export function enterStatement(
+  server: StatementServer,
+  definition: StatementCommand,
+  command: Document,
+  session: LogicalSession | undefined,
+): StatementScope {
   const canonical = definition.names[0]!;
   const options = parseSessionOptions(command, session !== undefined);
   const transaction = server.transactions.statement(session, canonical, command, options);
@@ -83,12 +93,27 @@ export function enterStatement(server: StatementServer, definition: StatementCom
   const readConcern = command.readConcern as Document | undefined;
   if (readConcern?.level === 'snapshot') return snapshotRead(server, command, canonical, readConcern);
   const prepare = definition.retryableWrite ? waitForWriteKeys : NOTHING_TO_PREPARE;
-  return { context: { catalog: undefined, transaction: undefined, command }, prepare, finish: KEEP_REPLY, fail: NOTHING_TO_UNDO };
+  return {
+    context: { catalog: undefined, transaction: undefined, command },
+    prepare,
+    finish: KEEP_REPLY,
+    fail: NOTHING_TO_UNDO,
+  };
 }
 
-function inTransaction(server: StatementServer, command: Document, transaction: Transaction, commitOrAbort: boolean): StatementScope {
+function inTransaction(
+  server: StatementServer,
+  command: Document,
+  transaction: Transaction,
+  commitOrAbort: boolean,
+): StatementScope {
   if (commitOrAbort) {
-    return { context: { catalog: undefined, transaction, command }, prepare: NOTHING_TO_PREPARE, finish: KEEP_REPLY, fail: NOTHING_TO_UNDO };
+    return {
+      context: { catalog: undefined, transaction, command },
+      prepare: NOTHING_TO_PREPARE,
+      finish: KEEP_REPLY,
+      fail: NOTHING_TO_UNDO,
+    };
   }
   const abort = () => server.transactions.abort(transaction, 'a statement failed');
   const { txnNumber: _txnNumber, ...statement } = command;
@@ -111,7 +136,10 @@ function inTransaction(server: StatementServer, command: Document, transaction: 
 
 function snapshotRead(server: StatementServer, command: Document, name: string, readConcern: Document): StatementScope {
   if (!SNAPSHOT_READ_COMMANDS.has(name)) {
-    throw new CommandError('InvalidOptions', `read concern level snapshot is not supported on ${name} outside of a multi-document transaction`);
+    throw new CommandError(
+      'InvalidOptions',
+      `read concern level snapshot is not supported on ${name} outside of a multi-document transaction`,
+    );
   }
   const catalog = server.transactions.snapshotAt(readConcern.atClusterTime as never);
   const atClusterTime = catalog.time;

@@ -39,7 +39,11 @@ export function writeTargets(catalog: Catalog, db: string, name: string, command
   return keys;
 }
 
-function safeFind(collection: Collection | undefined, filter: unknown, options: { limit: number; sort?: Document }): Document[] {
+function safeFind(
+  collection: Collection | undefined,
+  filter: unknown,
+  options: { limit: number; sort?: Document },
+): Document[] {
   if (!collection || filter === null || typeof filter !== 'object') return [];
   try {
     return collection.find(filter as Document, options);

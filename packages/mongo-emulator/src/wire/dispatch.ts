@@ -54,7 +54,11 @@ export class CommandDispatcher implements RequestHandler {
     return { action: 'reply', document: first.document };
   }
 
-  private async run(connection: Connection, definition: CommandDefinition, parsed: ParsedRequest): Promise<CommandOutcome> {
+  private async run(
+    connection: Connection,
+    definition: CommandDefinition,
+    parsed: ParsedRequest,
+  ): Promise<CommandOutcome> {
     const outcome = await runCommand(this.server, connection, definition, parsed);
     return outcome.kind === 'reply' ? { kind: 'reply', document: this.finish(outcome.document) } : outcome;
   }

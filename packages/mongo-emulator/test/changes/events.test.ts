@@ -2,7 +2,7 @@
 // type, the namespaces a collection, database and cluster stream see, invalidation, updateLookup,
 // stages after $changeStream, and the errors mongod answers for bad pipelines.
 import { describe, expect, it } from 'vitest';
-import { Timestamp, type ChangeStream, type Document } from 'mongodb';
+import { Timestamp, type Document } from 'mongodb';
 import { useEmulator, cursorIdOf } from '../driver/emulatorFixture.ts';
 import { take, opened } from './streamHelpers.ts';
 
@@ -10,8 +10,6 @@ import { take, opened } from './streamHelpers.ts';
 type Doc = { _id: number; [field: string]: unknown };
 const fixture = useEmulator();
 const db = (name: string) => fixture.client.db(name);
-
-
 
 describe('change events', () => {
   it('reports insert, update, replace and delete with mongod’s fields, in order', async () => {
@@ -23,18 +21,43 @@ describe('change events', () => {
     await coll.deleteOne({ _id: 1 });
     const [insert, update, replace, del] = await take(stream, 4);
     const ns = { db: 'events', coll: 'crud' };
-    expect(Object.keys(insert!)).toEqual(['_id', 'operationType', 'clusterTime', 'wallTime', 'fullDocument', 'ns', 'documentKey']);
-    expect(insert).toMatchObject({ operationType: 'insert', fullDocument: { _id: 1, a: 1, arr: [1, 2, 3] }, ns, documentKey: { _id: 1 } });
+    expect(Object.keys(insert!)).toEqual([
+      '_id',
+      'operationType',
+      'clusterTime',
+      'wallTime',
+      'fullDocument',
+      'ns',
+      'documentKey',
+    ]);
+    expect(insert).toMatchObject({
+      operationType: 'insert',
+      fullDocument: { _id: 1, a: 1, arr: [1, 2, 3] },
+      ns,
+      documentKey: { _id: 1 },
+    });
     expect(insert!._id).toEqual({ _data: expect.stringMatching(/^82[0-9A-F]+$/) });
     expect(insert!.clusterTime).toBeInstanceOf(Timestamp);
     expect((insert as Document).wallTime).toBeInstanceOf(Date);
-    expect(Object.keys(update!)).toEqual(['_id', 'operationType', 'clusterTime', 'wallTime', 'ns', 'documentKey', 'updateDescription']);
+    expect(Object.keys(update!)).toEqual([
+      '_id',
+      'operationType',
+      'clusterTime',
+      'wallTime',
+      'ns',
+      'documentKey',
+      'updateDescription',
+    ]);
     expect(update).toMatchObject({
       operationType: 'update',
       // $set of a whole array logs (and reports) the array, not a truncation (modifier_node.cpp).
       updateDescription: { updatedFields: { b: 2, arr: [1] }, removedFields: ['a'], truncatedArrays: [] },
     });
-    expect(replace).toMatchObject({ operationType: 'replace', fullDocument: { _id: 1, c: 3 }, documentKey: { _id: 1 } });
+    expect(replace).toMatchObject({
+      operationType: 'replace',
+      fullDocument: { _id: 1, c: 3 },
+      documentKey: { _id: 1 },
+    });
     expect(Object.keys(del!)).toEqual(['_id', 'operationType', 'clusterTime', 'wallTime', 'ns', 'documentKey']);
     const times = [insert, update, replace, del].map((e) => (e!.clusterTime as Timestamp).toBigInt());
     expect([...times].sort((a, b) => (a < b ? -1 : 1))).toEqual(times);
@@ -44,13 +67,21 @@ describe('change events', () => {
 
   it('gives one event per document changed by a multi-document update, and none for a no-op', async () => {
     const coll = db('events').collection<Doc>('multi');
-    await coll.insertMany([{ _id: 1, n: 0 }, { _id: 2, n: 0 }, { _id: 3, n: 5 }]);
+    await coll.insertMany([
+      { _id: 1, n: 0 },
+      { _id: 2, n: 0 },
+      { _id: 3, n: 5 },
+    ]);
     const stream = await opened(coll.watch([], { maxAwaitTimeMS: 50 }));
     await coll.updateMany({ n: 0 }, { $set: { n: 1 } });
     await coll.updateOne({ _id: 3 }, { $set: { n: 5 } });
     await coll.insertOne({ _id: 4 });
     const events = await take(stream, 3);
-    expect(events.map((e) => [e.operationType, (e as { documentKey: Document }).documentKey._id])).toEqual([['update', 1], ['update', 2], ['insert', 4]]);
+    expect(events.map((e) => [e.operationType, (e as { documentKey: Document }).documentKey._id])).toEqual([
+      ['update', 1],
+      ['update', 2],
+      ['insert', 4],
+    ]);
     await stream.close();
   });
 
@@ -62,7 +93,16 @@ describe('change events', () => {
     const [update] = await take(stream, 1);
     expect(update).toMatchObject({ operationType: 'update', fullDocument: { _id: 1, v: 2 } });
     // mongod's transform reserves fullDocument's slot after wallTime; the lookup fills it there.
-    expect(Object.keys(update!)).toEqual(['_id', 'operationType', 'clusterTime', 'wallTime', 'fullDocument', 'ns', 'documentKey', 'updateDescription']);
+    expect(Object.keys(update!)).toEqual([
+      '_id',
+      'operationType',
+      'clusterTime',
+      'wallTime',
+      'fullDocument',
+      'ns',
+      'documentKey',
+      'updateDescription',
+    ]);
     await coll.updateOne({ _id: 1 }, { $inc: { v: 1 } });
     await coll.deleteOne({ _id: 1 });
     const [gone, del] = await take(stream, 2);
@@ -129,9 +169,16 @@ describe('change events', () => {
         { maxAwaitTimeMS: 50 },
       ),
     );
-    await coll.insertMany([{ _id: 1, keep: false }, { _id: 2, keep: true }]);
+    await coll.insertMany([
+      { _id: 1, keep: false },
+      { _id: 2, keep: true },
+    ]);
     const [event] = await take(stream, 1);
-    expect(event).toEqual({ _id: expect.objectContaining({ _data: expect.any(String) }), doc: { _id: 2, keep: true }, tag: 'kept' });
+    expect(event).toEqual({
+      _id: expect.objectContaining({ _data: expect.any(String) }),
+      doc: { _id: 2, keep: true },
+      tag: 'kept',
+    });
     await stream.close();
   });
 
@@ -142,26 +189,39 @@ describe('change events', () => {
     const error = await stream.next().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 280, codeName: 'ChangeStreamFatalError' });
     expect((error as { errorLabels: string[] }).errorLabels).toContain('NonResumableChangeStreamError');
-    expect((error as Error).message).toMatch(/^Encountered an event whose _id field, which contains the resume token, was modified by the pipeline/);
+    expect((error as Error).message).toMatch(
+      /^Encountered an event whose _id field, which contains the resume token, was modified by the pipeline/,
+    );
     await stream.close();
   });
 
   it('refuses stages a change stream cannot run, and a $changeStream that is not first, as mongod does', async () => {
     const command = (pipeline: Document[]) => db('events').command({ aggregate: 'c', pipeline, cursor: {} });
-    await expect(command([{ $changeStream: {} }, { $group: { _id: null } }])).rejects.toMatchObject({ code: 20, message: '$group is not permitted in a $changeStream pipeline' });
+    await expect(command([{ $changeStream: {} }, { $group: { _id: null } }])).rejects.toMatchObject({
+      code: 20,
+      message: '$group is not permitted in a $changeStream pipeline',
+    });
     await expect(command([{ $changeStream: {} }, { $unsupported: 'foo' }])).rejects.toMatchObject({ code: 40324 });
     await expect(command([{ $match: {} }, { $changeStream: {} }])).rejects.toMatchObject({ code: 40602 });
     await expect(command([{ $changeStream: { bogus: 1 } }])).rejects.toMatchObject({ code: 40415 });
     await expect(command([{ $changeStream: { fullDocument: 'sometimes' } }])).rejects.toMatchObject({ code: 2 });
-    await expect(db('admin').command({ aggregate: 1, pipeline: [{ $changeStream: {} }], cursor: {} })).rejects.toMatchObject({ code: 73 });
-    await expect(db('events').command({ aggregate: 1, pipeline: [{ $changeStream: { allChangesForCluster: true } }], cursor: {} })).rejects.toMatchObject({ code: 72 });
+    await expect(
+      db('admin').command({ aggregate: 1, pipeline: [{ $changeStream: {} }], cursor: {} }),
+    ).rejects.toMatchObject({ code: 73 });
+    await expect(
+      db('events').command({ aggregate: 1, pipeline: [{ $changeStream: { allChangesForCluster: true } }], cursor: {} }),
+    ).rejects.toMatchObject({ code: 72 });
   });
 
   it('answers the first batch with a cursor that carries a postBatchResumeToken, and advances operationTime', async () => {
     const coll = db('events').collection<Doc>('batches');
     const first = await db('events').command({ aggregate: 'batches', pipeline: [{ $changeStream: {} }], cursor: {} });
     expect(Object.keys(first.cursor)).toEqual(['firstBatch', 'postBatchResumeToken', 'id', 'ns']);
-    expect(first.cursor).toMatchObject({ firstBatch: [], ns: 'events.batches', postBatchResumeToken: { _data: expect.any(String) } });
+    expect(first.cursor).toMatchObject({
+      firstBatch: [],
+      ns: 'events.batches',
+      postBatchResumeToken: { _data: expect.any(String) },
+    });
     await coll.insertOne({ _id: 1 });
     const more = await db('events').command({ getMore: cursorIdOf(first), collection: 'batches', maxTimeMS: 1000 });
     expect(more.cursor.nextBatch).toHaveLength(1);

@@ -9,7 +9,8 @@ import { opened, take } from './streamHelpers.ts';
 type Doc = { _id: number; [field: string]: unknown };
 const fixture = useEmulator();
 const db = () => fixture.client.db('expanded');
-const uuidOf = async (coll: string) => ((await db().listCollections({ name: coll }).toArray())[0] as { info: { uuid: Binary } }).info.uuid;
+const uuidOf = async (coll: string) =>
+  ((await db().listCollections({ name: coll }).toArray())[0] as { info: { uuid: Binary } }).info.uuid;
 
 describe('showExpandedEvents', () => {
   it('reports DDL with collectionUUID and operationDescription, and hides it from other streams', async () => {
@@ -24,17 +25,44 @@ describe('showExpandedEvents', () => {
     await db().command({ collMod: 'ddl', validationLevel: 'off' });
     await db().collection<Doc>('implicit').insertOne({ _id: 2 });
     const events = await take(expanded, 8);
-    expect(events.map((e) => e.operationType)).toEqual(['create', 'createIndexes', 'insert', 'createIndexes', 'dropIndexes', 'modify', 'create', 'insert']);
+    expect(events.map((e) => e.operationType)).toEqual([
+      'create',
+      'createIndexes',
+      'insert',
+      'createIndexes',
+      'dropIndexes',
+      'modify',
+      'create',
+      'insert',
+    ]);
     const [create, oneIndex, insert, twoIndexes, dropIndex, modify, implicit] = events as Document[];
     const uuid = await uuidOf('ddl');
-    expect(Object.keys(create!)).toEqual(['_id', 'operationType', 'clusterTime', 'collectionUUID', 'wallTime', 'ns', 'operationDescription']);
-    expect(create).toMatchObject({ collectionUUID: uuid, ns: { db: 'expanded', coll: 'ddl' }, operationDescription: { validator: { v: { $type: 'int' } }, idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } } });
+    expect(Object.keys(create!)).toEqual([
+      '_id',
+      'operationType',
+      'clusterTime',
+      'collectionUUID',
+      'wallTime',
+      'ns',
+      'operationDescription',
+    ]);
+    expect(create).toMatchObject({
+      collectionUUID: uuid,
+      ns: { db: 'expanded', coll: 'ddl' },
+      operationDescription: { validator: { v: { $type: 'int' } }, idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } },
+    });
     expect(oneIndex!.operationDescription).toEqual({ indexes: [{ v: 2, key: { a: 1 }, name: 'a_1' }] });
     expect(insert!.collectionUUID).toEqual(uuid);
     expect(twoIndexes!.operationDescription.indexes.map((i: Document) => i.name)).toEqual(['b_1', 'c_1']);
     expect(dropIndex!.operationDescription).toEqual({ indexes: [{ v: 2, key: { a: 1 }, name: 'a_1' }] });
-    expect(modify).toMatchObject({ operationDescription: { validationLevel: 'off' }, stateBeforeChange: { collectionOptions: { uuid, validator: { v: { $type: 'int' } } } } });
-    expect(implicit).toMatchObject({ ns: { db: 'expanded', coll: 'implicit' }, collectionUUID: await uuidOf('implicit') });
+    expect(modify).toMatchObject({
+      operationDescription: { validationLevel: 'off' },
+      stateBeforeChange: { collectionOptions: { uuid, validator: { v: { $type: 'int' } } } },
+    });
+    expect(implicit).toMatchObject({
+      ns: { db: 'expanded', coll: 'implicit' },
+      collectionUUID: await uuidOf('implicit'),
+    });
     const seen = await take(plain, 2);
     expect(seen.map((e) => e.operationType)).toEqual(['insert', 'insert']);
     await Promise.all([expanded.close(), plain.close()]);
@@ -45,9 +73,15 @@ describe('showExpandedEvents', () => {
     await db().collection<Doc>('onto').insertOne({ _id: 2 });
     const dropped = await uuidOf('onto');
     const stream = await opened(db().collection('from').watch([], { showExpandedEvents: true, maxAwaitTimeMS: 50 }));
-    await fixture.client.db('admin').command({ renameCollection: 'expanded.from', to: 'expanded.onto', dropTarget: true });
+    await fixture.client
+      .db('admin')
+      .command({ renameCollection: 'expanded.from', to: 'expanded.onto', dropTarget: true });
     const [rename, invalidate] = await take(stream, 2);
-    expect(rename).toMatchObject({ operationType: 'rename', to: { db: 'expanded', coll: 'onto' }, operationDescription: { to: { db: 'expanded', coll: 'onto' }, dropTarget: dropped } });
+    expect(rename).toMatchObject({
+      operationType: 'rename',
+      to: { db: 'expanded', coll: 'onto' },
+      operationDescription: { to: { db: 'expanded', coll: 'onto' }, dropTarget: dropped },
+    });
     expect(invalidate!.operationType).toBe('invalidate');
   });
 });

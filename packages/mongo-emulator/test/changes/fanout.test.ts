@@ -30,18 +30,31 @@ async function drainToEnd(stream: ChangeStream): Promise<Document[]> {
 }
 
 describe('fan-out', () => {
-  it(`delivers every one of ${WRITES} concurrent writes to each of ${STREAMS} streams, in commit order`, { timeout: 60_000 }, async () => {
-    const readers: MongoClient[] = await Promise.all(Array.from({ length: STREAMS }, () => fixture.newClient({ maxPoolSize: 1 })));
+  it(`delivers every one of ${WRITES} concurrent writes to each of ${STREAMS} streams, in commit order`, {
+    timeout: 60_000,
+  }, async () => {
+    const readers: MongoClient[] = await Promise.all(
+      Array.from({ length: STREAMS }, () => fixture.newClient({ maxPoolSize: 1 })),
+    );
     const streams = readers.map((c) => c.db('fanout').collection('c').watch([], { maxAwaitTimeMS: 100 }));
     await Promise.all(streams.map((s) => s.tryNext()));
     const writers = await Promise.all(Array.from({ length: WRITERS }, () => fixture.newClient()));
     const receiving = streams.map((s) => drainToEnd(s));
-    await Promise.all(writers.map(async (w, k) => {
-      for (let i = k; i < WRITES; i += WRITERS) await w.db('fanout').collection<Doc>('c').insertOne({ _id: i, writer: k });
-    }));
+    await Promise.all(
+      writers.map(async (w, k) => {
+        for (let i = k; i < WRITES; i += WRITERS)
+          await w.db('fanout').collection<Doc>('c').insertOne({ _id: i, writer: k });
+      }),
+    );
     await fixture.client.db('fanout').collection<Doc>('c').insertOne({ _id: END_ID });
     const received = await Promise.all(receiving);
-    const commitOrder = (await fixture.client.db('fanout').collection<Doc>('c').find({ _id: { $ne: END_ID } }).toArray()).map((d) => d._id);
+    const commitOrder = (
+      await fixture.client
+        .db('fanout')
+        .collection<Doc>('c')
+        .find({ _id: { $ne: END_ID } })
+        .toArray()
+    ).map((d) => d._id);
     for (const events of received) {
       expect(events.map((e) => e.documentKey._id)).toEqual(commitOrder);
     }
@@ -51,25 +64,47 @@ describe('fan-out', () => {
 
   it('lists open change-stream cursors in $currentOp (idleCursors: true), active or idle, and drops closed ones', async () => {
     const count = async () => {
-      const ops = await fixture.client.db('admin').aggregate([
-        { $currentOp: { idleCursors: true } },
-        { $match: { 'cursor.tailable': true, 'cursor.originatingCommand.pipeline.0.$changeStream': { $exists: true } } },
-      ]).toArray();
+      const ops = await fixture.client
+        .db('admin')
+        .aggregate([
+          { $currentOp: { idleCursors: true } },
+          {
+            $match: {
+              'cursor.tailable': true,
+              'cursor.originatingCommand.pipeline.0.$changeStream': { $exists: true },
+            },
+          },
+        ])
+        .toArray();
       return ops.length;
     };
     const before = await count();
     const client = await fixture.newClient();
     // op0's getMore waits (up to a minute) until the test writes to op0, so it can be seen waiting.
-    const streams = Array.from({ length: 3 }, (_, i) => client.db('fanout').collection(`op${i}`).watch([], { maxAwaitTimeMS: i === 0 ? 60_000 : 500 }));
+    const streams = Array.from({ length: 3 }, (_, i) =>
+      client
+        .db('fanout')
+        .collection(`op${i}`)
+        .watch([], { maxAwaitTimeMS: i === 0 ? 60_000 : 500 }),
+    );
     const waiting = streams[0]!.tryNext();
     await Promise.all(streams.slice(1).map((s) => s.tryNext()));
     const waitingGetMores = async () => {
       const { inprog } = await fixture.client.db('admin').command({ currentOp: 1, op: 'getmore' });
       return inprog as Document[];
     };
-    await expect.poll(waitingGetMores, { timeout: 10_000 }).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'op', op: 'getmore', ns: 'fanout.op0', cursor: expect.objectContaining({ tailable: true, awaitData: true }) })]),
-    );
+    await expect
+      .poll(waitingGetMores, { timeout: 10_000 })
+      .toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            type: 'op',
+            op: 'getmore',
+            ns: 'fanout.op0',
+            cursor: expect.objectContaining({ tailable: true, awaitData: true }),
+          }),
+        ]),
+      );
     expect(await count()).toBe(before + 3);
     await client.db('fanout').collection<Doc>('op0').insertOne({ _id: 1 });
     expect(await waiting).toMatchObject({ operationType: 'insert', documentKey: { _id: 1 } });

@@ -43,7 +43,8 @@ async function tokenOfInsert(id: number): Promise<Document> {
   return event._id as Document;
 }
 
-const open = (changeStream: Document) => client.db('history').command({ aggregate: 'c', pipeline: [{ $changeStream: changeStream }], cursor: {} });
+const open = (changeStream: Document) =>
+  client.db('history').command({ aggregate: 'c', pipeline: [{ $changeStream: changeStream }], cursor: {} });
 
 describe('a bounded oplog', () => {
   it('resumes from a token still in the window', async () => {
@@ -80,7 +81,11 @@ describe('a bounded oplog', () => {
     // Same time and position, another event identity: a token from some other deployment.
     const forged = { _data: `${real.slice(0, 32)}${'0'.repeat(16)}${real.slice(48)}` };
     const error = await open({ resumeAfter: forged }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 280, codeName: 'ChangeStreamFatalError', errorLabels: ['NonResumableChangeStreamError'] });
+    expect(error).toMatchObject({
+      code: 280,
+      codeName: 'ChangeStreamFatalError',
+      errorLabels: ['NonResumableChangeStreamError'],
+    });
     expect((error as Error).message).toMatch(/^cannot resume stream; the resume token was not found\. \{ _data: "82/);
   });
 
@@ -90,20 +95,32 @@ describe('a bounded oplog', () => {
     const future = { _data: `82${seconds.toString(16).toUpperCase().padStart(8, '0')}${real.slice(10)}` };
     const opened = await open({ resumeAfter: future });
     expect(opened.cursor.firstBatch).toEqual([]);
-    await expect(client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c', maxTimeMS: 20 })).resolves.toMatchObject({ cursor: { nextBatch: [] } });
+    await expect(
+      client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c', maxTimeMS: 20 }),
+    ).resolves.toMatchObject({ cursor: { nextBatch: [] } });
   });
 
   it('refuses malformed tokens with mongod’s parse errors', async () => {
-    await expect(open({ resumeAfter: { _data: 'zz' } })).rejects.toMatchObject({ code: 9, message: 'resume token string was not a valid hex string' });
+    await expect(open({ resumeAfter: { _data: 'zz' } })).rejects.toMatchObject({
+      code: 9,
+      message: 'resume token string was not a valid hex string',
+    });
     await expect(open({ resumeAfter: { _data: 42 } })).rejects.toMatchObject({ code: 40647 });
-    await expect(open({ resumeAfter: { _data: '8200' }, startAfter: { _data: '8200' } })).rejects.toMatchObject({ code: 50865 });
+    await expect(open({ resumeAfter: { _data: '8200' }, startAfter: { _data: '8200' } })).rejects.toMatchObject({
+      code: 50865,
+    });
   });
 
   it('fails an open stream that fell behind the window instead of skipping events silently', async () => {
     const opened = await open({});
     await coll().insertMany(Array.from({ length: OPLOG_MAX_ENTRIES + 1 }, (_, i) => ({ _id: 100 + i })));
-    await expect(client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c' })).rejects.toMatchObject({ code: 136, codeName: 'CappedPositionLost' });
-    await expect(client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c' })).rejects.toMatchObject({ code: 43 });
+    await expect(client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c' })).rejects.toMatchObject({
+      code: 136,
+      codeName: 'CappedPositionLost',
+    });
+    await expect(client.db('history').command({ getMore: cursorIdOf(opened), collection: 'c' })).rejects.toMatchObject({
+      code: 43,
+    });
   });
 
   it('reports the window (first and last entry) in serverStatus and replSetGetStatus', async () => {
@@ -118,4 +135,3 @@ describe('a bounded oplog', () => {
     }
   });
 });
-

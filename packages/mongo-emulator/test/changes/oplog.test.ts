@@ -65,7 +65,13 @@ describe('Oplog', () => {
   });
 
   it('encodes tokens that decode to themselves and order as (time, type, txnOpIndex, fromInvalidate)', () => {
-    const event = { clusterTime: new Timestamp({ t: 7, i: 2 }), tokenType: 'event' as const, txnOpIndex: 1, fromInvalidate: false, eventDigest: '0123456789ABCDEF' };
+    const event = {
+      clusterTime: new Timestamp({ t: 7, i: 2 }),
+      tokenType: 'event' as const,
+      txnOpIndex: 1,
+      fromInvalidate: false,
+      eventDigest: '0123456789ABCDEF',
+    };
     expect(decodeToken(encodeToken(event))).toEqual(event);
     const ordered = [
       encodeToken(highWaterMark(new Timestamp({ t: 7, i: 2 }))),
@@ -117,7 +123,9 @@ afterAll(async () => {
 
 /** The newest oplog entry's ts: entries written after it are those with a greater ts. */
 async function lastTs(): Promise<Timestamp> {
-  const [last] = await oplogColl().find({}, { sort: { $natural: -1 }, limit: 1, projection: { ts: 1 } }).toArray();
+  const [last] = await oplogColl()
+    .find({}, { sort: { $natural: -1 }, limit: 1, projection: { ts: 1 } })
+    .toArray();
   return last!.ts as Timestamp;
 }
 
@@ -125,7 +133,9 @@ async function lastTs(): Promise<Timestamp> {
 async function logged(write: () => Promise<unknown>): Promise<{ entries: Document[]; bytes: number }> {
   const before = await lastTs();
   await write();
-  const entries = await oplogColl().find({ ts: { $gt: before } }).toArray();
+  const entries = await oplogColl()
+    .find({ ts: { $gt: before } })
+    .toArray();
   return { entries, bytes: entries.reduce((sum, e) => sum + BSON.calculateObjectSize(e), 0) };
 }
 
@@ -149,7 +159,14 @@ describe('local.oplog.rs through the driver', () => {
     });
     const [insert, update, del] = entries;
     expect(Object.keys(insert!)).toEqual(['op', 'ns', 'ui', 'o', 'o2', 'ts', 't', 'v', 'wall']);
-    expect(insert).toMatchObject({ op: 'i', ns: 'oplogdb.c', o: { _id: 1, a: 1 }, o2: { _id: 1 }, t: Long.fromNumber(1), v: Long.fromNumber(2) });
+    expect(insert).toMatchObject({
+      op: 'i',
+      ns: 'oplogdb.c',
+      o: { _id: 1, a: 1 },
+      o2: { _id: 1 },
+      t: Long.fromNumber(1),
+      v: Long.fromNumber(2),
+    });
     expect(insert!.ui).toBeInstanceOf(Binary);
     expect((insert!.ui as Binary).sub_type).toBe(4);
     expect(insert!.wall).toBeInstanceOf(Date);
@@ -161,10 +178,14 @@ describe('local.oplog.rs through the driver', () => {
 
   it('reads in natural order, reversed with $natural: -1, with a filter, a projection and a limit', async () => {
     const forward = await oplogColl().find({}).toArray();
-    const backward = await oplogColl().find({}, { sort: { $natural: -1 } }).toArray();
+    const backward = await oplogColl()
+      .find({}, { sort: { $natural: -1 } })
+      .toArray();
     expect(backward.map((e) => e.ts)).toEqual([...forward].reverse().map((e) => e.ts));
     expect(forward[0]).toMatchObject({ op: 'n', ns: '', o: { msg: 'initiating set' } });
-    const inserts = await oplogColl().find({ op: 'i', ns: 'oplogdb.c' }, { projection: { _id: 0, o: 1 }, limit: 1 }).toArray();
+    const inserts = await oplogColl()
+      .find({ op: 'i', ns: 'oplogdb.c' }, { projection: { _id: 0, o: 1 }, limit: 1 })
+      .toArray();
     expect(inserts).toEqual([{ o: { _id: 0, a: 1 } }]);
   });
 
@@ -172,9 +193,32 @@ describe('local.oplog.rs through the driver', () => {
     const { entries } = await logged(() => coll().insertMany([{ _id: 10 }, { _id: 11 }]));
     expect(entries).toHaveLength(2);
     const [first, second] = entries;
-    expect(Object.keys(first!)).toEqual(['lsid', 'txnNumber', 'op', 'ns', 'ui', 'o', 'o2', 'stmtId', 'ts', 't', 'v', 'wall', 'prevOpTime']);
-    expect(first).toMatchObject({ op: 'i', stmtId: 0, prevOpTime: { ts: new Timestamp({ t: 0, i: 0 }), t: Long.fromNumber(-1) } });
-    expect(second).toMatchObject({ stmtId: 1, txnNumber: first!.txnNumber, lsid: first!.lsid, prevOpTime: { ts: first!.ts, t: Long.fromNumber(1) } });
+    expect(Object.keys(first!)).toEqual([
+      'lsid',
+      'txnNumber',
+      'op',
+      'ns',
+      'ui',
+      'o',
+      'o2',
+      'stmtId',
+      'ts',
+      't',
+      'v',
+      'wall',
+      'prevOpTime',
+    ]);
+    expect(first).toMatchObject({
+      op: 'i',
+      stmtId: 0,
+      prevOpTime: { ts: new Timestamp({ t: 0, i: 0 }), t: Long.fromNumber(-1) },
+    });
+    expect(second).toMatchObject({
+      stmtId: 1,
+      txnNumber: first!.txnNumber,
+      lsid: first!.lsid,
+      prevOpTime: { ts: first!.ts, t: Long.fromNumber(1) },
+    });
   });
 
   it('logs a committed transaction as one applyOps command entry', async () => {
@@ -206,29 +250,59 @@ describe('local.oplog.rs through the driver', () => {
   });
 
   it('$set and $inc log the fields they change only, nested as sub-diffs (modifier_node.cpp)', async () => {
-    await coll().insertOne({ _id: 30, n: 1, big: 'x'.repeat(1000), nested: { a: 1, b: 'y'.repeat(500) }, arr: [{ k: 1 }, { k: 2 }] });
+    await coll().insertOne({
+      _id: 30,
+      n: 1,
+      big: 'x'.repeat(1000),
+      nested: { a: 1, b: 'y'.repeat(500) },
+      arr: [{ k: 1 }, { k: 2 }],
+    });
     expect(await diffOf(() => coll().updateOne({ _id: 30 }, { $inc: { n: 1 } }))).toEqual({ u: { n: 2 } });
-    expect(await diffOf(() => coll().updateOne({ _id: 30 }, { $set: { 'nested.a': 5, created: true } }))).toEqual({ i: { created: true }, snested: { u: { a: 5 } } });
-    expect(await diffOf(() => coll().updateOne({ _id: 30 }, { $set: { 'arr.1.k': 9, 'deep.x.y': 1 } }))).toEqual({ i: { deep: { x: { y: 1 } } }, sarr: { a: true, s1: { u: { k: 9 } } } });
-    expect(await diffOf(() => coll().updateOne({ _id: 30 }, { $unset: { created: '' } }))).toEqual({ d: { created: false } });
+    expect(await diffOf(() => coll().updateOne({ _id: 30 }, { $set: { 'nested.a': 5, created: true } }))).toEqual({
+      i: { created: true },
+      snested: { u: { a: 5 } },
+    });
+    expect(await diffOf(() => coll().updateOne({ _id: 30 }, { $set: { 'arr.1.k': 9, 'deep.x.y': 1 } }))).toEqual({
+      i: { deep: { x: { y: 1 } } },
+      sarr: { a: true, s1: { u: { k: 9 } } },
+    });
+    expect(await diffOf(() => coll().updateOne({ _id: 30 }, { $unset: { created: '' } }))).toEqual({
+      d: { created: false },
+    });
   });
 
   it('$push that only appends logs one u<index> per element; with $slice, $sort or $position the whole array (push_node.cpp)', async () => {
     await coll().insertOne({ _id: 40, list: [1, 2, 3] });
-    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [4, 5] } } }))).toEqual({ slist: { a: true, u3: 4, u4: 5 } });
-    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [6], $slice: -3 } } }))).toEqual({ u: { list: [4, 5, 6] } });
-    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [0], $sort: 1 } } }))).toEqual({ u: { list: [0, 4, 5, 6] } });
-    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [9], $position: 0 } } }))).toEqual({ u: { list: [9, 0, 4, 5, 6] } });
+    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [4, 5] } } }))).toEqual({
+      slist: { a: true, u3: 4, u4: 5 },
+    });
+    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [6], $slice: -3 } } }))).toEqual({
+      u: { list: [4, 5, 6] },
+    });
+    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [0], $sort: 1 } } }))).toEqual({
+      u: { list: [0, 4, 5, 6] },
+    });
+    expect(
+      await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [9], $position: 0 } } })),
+    ).toEqual({ u: { list: [9, 0, 4, 5, 6] } });
     // A $slice that removes nothing is still an append.
-    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [7], $slice: 100 } } }))).toEqual({ slist: { a: true, u5: 7 } });
+    expect(await diffOf(() => coll().updateOne({ _id: 40 }, { $push: { list: { $each: [7], $slice: 100 } } }))).toEqual(
+      { slist: { a: true, u5: 7 } },
+    );
   });
 
   it('$pull, $pullAll, $pop and an $addToSet that adds log the whole array (array_culling_node.cpp, pop_node.cpp, addtoset_node.cpp)', async () => {
     await coll().insertOne({ _id: 50, list: [1, 2, 3, 4, 5] });
-    expect(await diffOf(() => coll().updateOne({ _id: 50 }, { $pull: { list: 1 } }))).toEqual({ u: { list: [2, 3, 4, 5] } });
-    expect(await diffOf(() => coll().updateOne({ _id: 50 }, { $pullAll: { list: [2] } }))).toEqual({ u: { list: [3, 4, 5] } });
+    expect(await diffOf(() => coll().updateOne({ _id: 50 }, { $pull: { list: 1 } }))).toEqual({
+      u: { list: [2, 3, 4, 5] },
+    });
+    expect(await diffOf(() => coll().updateOne({ _id: 50 }, { $pullAll: { list: [2] } }))).toEqual({
+      u: { list: [3, 4, 5] },
+    });
     expect(await diffOf(() => coll().updateOne({ _id: 50 }, { $pop: { list: 1 } }))).toEqual({ u: { list: [3, 4] } });
-    expect(await diffOf(() => coll().updateOne({ _id: 50 }, { $addToSet: { list: 9 } }))).toEqual({ u: { list: [3, 4, 9] } });
+    expect(await diffOf(() => coll().updateOne({ _id: 50 }, { $addToSet: { list: 9 } }))).toEqual({
+      u: { list: [3, 4, 9] },
+    });
     const unchanged = await logged(() => coll().updateOne({ _id: 50 }, { $addToSet: { list: 9 } }));
     expect(unchanged.entries).toEqual([]);
   });
@@ -241,9 +315,16 @@ describe('local.oplog.rs through the driver', () => {
 
   it('logs a view as a document of <db>.system.views: its creation an insert, its drop a delete (durable_view_catalog.cpp)', async () => {
     const db = client.db('oplogdb');
-    const created = await logged(() => db.createCollection('v_view', { viewOn: 'c', pipeline: [{ $match: { a: 1 } }] }));
+    const created = await logged(() =>
+      db.createCollection('v_view', { viewOn: 'c', pipeline: [{ $match: { a: 1 } }] }),
+    );
     expect(created.entries).toMatchObject([
-      { op: 'i', ns: 'oplogdb.system.views', o: { _id: 'oplogdb.v_view', viewOn: 'c', pipeline: [{ $match: { a: 1 } }] }, o2: { _id: 'oplogdb.v_view' } },
+      {
+        op: 'i',
+        ns: 'oplogdb.system.views',
+        o: { _id: 'oplogdb.v_view', viewOn: 'c', pipeline: [{ $match: { a: 1 } }] },
+        o2: { _id: 'oplogdb.v_view' },
+      },
     ]);
     expect(created.entries[0]).not.toHaveProperty('ui');
     const dropped = await logged(() => db.dropCollection('v_view'));
@@ -252,7 +333,11 @@ describe('local.oplog.rs through the driver', () => {
 
   it('diffs pipeline updates (document_diff_calculator.cpp), and logs them whole when the diff is not smaller', async () => {
     await coll().insertOne({ _id: 70, keep: 'k'.repeat(200), list: range(10), n: 1 });
-    expect(await diffOf(() => coll().updateOne({ _id: 70 }, [{ $set: { n: { $add: ['$n', 1] }, list: { $slice: ['$list', 4] } } }]))).toEqual({
+    expect(
+      await diffOf(() =>
+        coll().updateOne({ _id: 70 }, [{ $set: { n: { $add: ['$n', 1] }, list: { $slice: ['$list', 4] } } }]),
+      ),
+    ).toEqual({
       u: { n: 2 },
       slist: { a: true, l: 4 },
     });
@@ -266,12 +351,23 @@ describe('local.oplog.rs through the driver', () => {
     await coll().insertMany([{ _id: 'window-1' as never }, { _id: 'window-2' as never }]);
     const stats = await client.db('local').command({ collStats: 'oplog.rs' });
     const entries = await oplogColl().find({}).toArray();
-    expect(stats).toMatchObject({ ns: 'local.oplog.rs', capped: true, count: entries.length, maxSize: 990 * 1024 * 1024 });
+    expect(stats).toMatchObject({
+      ns: 'local.oplog.rs',
+      capped: true,
+      count: entries.length,
+      maxSize: 990 * 1024 * 1024,
+    });
     expect(stats.size).toBe(entries.reduce((sum, e) => sum + BSON.calculateObjectSize(e), 0));
-    const [agg] = await oplogColl().aggregate([{ $collStats: { storageStats: {} } }]).toArray();
+    const [agg] = await oplogColl()
+      .aggregate([{ $collStats: { storageStats: {} } }])
+      .toArray();
     expect(agg!.storageStats).toMatchObject({ size: stats.size, count: stats.count, maxSize: stats.maxSize });
-    const [first] = await oplogColl().find({}, { sort: { $natural: 1 }, limit: 1 }).toArray();
-    const [last] = await oplogColl().find({}, { sort: { $natural: -1 }, limit: 1 }).toArray();
+    const [first] = await oplogColl()
+      .find({}, { sort: { $natural: 1 }, limit: 1 })
+      .toArray();
+    const [last] = await oplogColl()
+      .find({}, { sort: { $natural: -1 }, limit: 1 })
+      .toArray();
     // getReplicationInfo's window runs from the oldest entry kept to the newest: $natural order
     // on the oplog must be time order, both ways.
     const byTime = entries.map((e) => e.ts as Timestamp).sort((a, b) => a.compare(b));
@@ -298,16 +394,32 @@ describe('updateDescription read from the $v: 2 delta (change_stream_document_di
 
   it('reports appended elements by index, whole arrays, truncations and disambiguatedPaths', async () => {
     await coll().insertOne({ _id: 80, list: range(8), pad: 'p'.repeat(200), obj: { '1': { 'a.b': 1 } } });
-    const stream = coll().watch([{ $match: { 'documentKey._id': 80 } }], { maxAwaitTimeMS: 50, showExpandedEvents: true });
+    const stream = coll().watch([{ $match: { 'documentKey._id': 80 } }], {
+      maxAwaitTimeMS: 50,
+      showExpandedEvents: true,
+    });
     await stream.tryNext();
     await coll().updateOne({ _id: 80 }, { $push: { list: 8 } });
     await coll().updateOne({ _id: 80 }, { $pop: { list: 1 } });
     await coll().updateOne({ _id: 80 }, [{ $set: { list: { $slice: ['$list', 2] } } }]);
     await coll().updateOne({ _id: 80 }, { $set: { 'obj.1': { 'a.b': 2 } } });
-    const [push, pop, slice, ambiguous] = [await nextEvent(stream), await nextEvent(stream), await nextEvent(stream), await nextEvent(stream)];
-    expect(push.updateDescription).toEqual({ updatedFields: { 'list.8': 8 }, removedFields: [], truncatedArrays: [], disambiguatedPaths: {} });
+    const [push, pop, slice, ambiguous] = [
+      await nextEvent(stream),
+      await nextEvent(stream),
+      await nextEvent(stream),
+      await nextEvent(stream),
+    ];
+    expect(push.updateDescription).toEqual({
+      updatedFields: { 'list.8': 8 },
+      removedFields: [],
+      truncatedArrays: [],
+      disambiguatedPaths: {},
+    });
     expect(pop.updateDescription).toMatchObject({ updatedFields: { list: range(8) }, truncatedArrays: [] });
-    expect(slice.updateDescription).toMatchObject({ updatedFields: {}, truncatedArrays: [{ field: 'list', newSize: 2 }] });
+    expect(slice.updateDescription).toMatchObject({
+      updatedFields: {},
+      truncatedArrays: [{ field: 'list', newSize: 2 }],
+    });
     expect(ambiguous.updateDescription).toEqual({
       updatedFields: { 'obj.1': { 'a.b': 2 } },
       removedFields: [],
@@ -322,7 +434,11 @@ describe('updateDescription read from the $v: 2 delta (change_stream_document_di
     const stream = coll().watch([{ $match: { 'documentKey._id': 81 } }], { maxAwaitTimeMS: 50 });
     await stream.tryNext();
     await coll().updateOne({ _id: 81 }, { $inc: { n: 1 } });
-    expect((await nextEvent(stream)).updateDescription).toEqual({ updatedFields: { n: 2 }, removedFields: [], truncatedArrays: [] });
+    expect((await nextEvent(stream)).updateDescription).toEqual({
+      updatedFields: { n: 2 },
+      removedFields: [],
+      truncatedArrays: [],
+    });
     await stream.close();
   });
 });
@@ -346,7 +462,10 @@ describe('the oplog bounded in bytes (--oplogSizeMB)', () => {
    * Writes until the first write's event leaves the oplog (its oldest entry is newer), checks that
    * resuming after that event then fails with 286, and answers how many writes it took.
    */
-  async function writesUntilHistoryLost(name: string, write: (c: ReturnType<typeof collection>, i: number) => Promise<unknown>): Promise<number> {
+  async function writesUntilHistoryLost(
+    name: string,
+    write: (c: ReturnType<typeof collection>, i: number) => Promise<unknown>,
+  ): Promise<number> {
     const c = collection(name);
     await c.insertOne({ _id: 1, list: range(1000), n: 0 });
     const stream = c.watch([], { maxAwaitTimeMS: 50 });
@@ -377,7 +496,9 @@ describe('the oplog bounded in bytes (--oplogSizeMB)', () => {
   }
 
   it('loses history after fewer writes when each rewrites a 1,000-element array than when each appends', async () => {
-    const rewrites = await writesUntilHistoryLost('rewrite', (c, i) => c.updateOne({ _id: 1 }, { $push: { list: { $each: [i], $slice: -1000 } } }));
+    const rewrites = await writesUntilHistoryLost('rewrite', (c, i) =>
+      c.updateOne({ _id: 1 }, { $push: { list: { $each: [i], $slice: -1000 } } }),
+    );
     const appends = await writesUntilHistoryLost('append', (c, i) => c.updateOne({ _id: 1 }, { $push: { list: i } }));
     expect(rewrites).toBeLessThan(appends / 10);
     const stats = await smallClient.db('local').command({ collStats: 'oplog.rs' });

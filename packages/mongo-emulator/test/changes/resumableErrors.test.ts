@@ -10,7 +10,8 @@ import { opened, take } from './streamHelpers.ts';
 type Doc = { _id: number };
 const fixture = useEmulator();
 const db = () => fixture.client.db('resumable');
-const failPoint = (name: string, mode: Document | string, data?: Document) => fixture.client.db('admin').command({ configureFailPoint: name, mode, ...(data ? { data } : {}) });
+const failPoint = (name: string, mode: Document | string, data?: Document) =>
+  fixture.client.db('admin').command({ configureFailPoint: name, mode, ...(data ? { data } : {}) });
 
 /** The labels the server put on an error (the driver keeps them behind a getter). */
 const labels = (error: unknown) => (error as MongoServerError).errorLabels;
@@ -24,14 +25,20 @@ describe('getMore errors on change streams', () => {
   it('labels a resumable code after checkout, deletes the cursor, and lets the driver resume without loss', async () => {
     const first = await db().command({ aggregate: 'labelled', pipeline: [{ $changeStream: {} }], cursor: {} });
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, { errorCode: 262 });
-    const error = await db().command({ getMore: cursorIdOf(first), collection: 'labelled' }).catch((e: unknown) => e);
+    const error = await db()
+      .command({ getMore: cursorIdOf(first), collection: 'labelled' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 262, codeName: 'ExceededTimeLimit' });
     expect(labels(error)).toEqual(['ResumableChangeStreamError']);
-    await expect(db().command({ getMore: cursorIdOf(first), collection: 'labelled' })).rejects.toMatchObject({ code: 43 });
+    await expect(db().command({ getMore: cursorIdOf(first), collection: 'labelled' })).rejects.toMatchObject({
+      code: 43,
+    });
 
     const stream = await opened(db().collection<Doc>('labelled').watch([], { maxAwaitTimeMS: 50 }));
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, { errorCode: 6 });
-    await db().collection<Doc>('labelled').insertMany([{ _id: 1 }, { _id: 2 }]);
+    await db()
+      .collection<Doc>('labelled')
+      .insertMany([{ _id: 1 }, { _id: 2 }]);
     const events = (await take(stream, 2)) as Document[];
     expect(events.map((e) => e.documentKey._id)).toEqual([1, 2]);
     await stream.close();
@@ -41,24 +48,36 @@ describe('getMore errors on change streams', () => {
     const open = () => db().command({ aggregate: 'unlabelled', pipeline: [{ $changeStream: {} }], cursor: {} });
     const first = await open();
     await failPoint('failCommand', { times: 1 }, { failCommands: ['getMore'], errorCode: 6 });
-    const error = await db().command({ getMore: cursorIdOf(first), collection: 'unlabelled' }).catch((e: unknown) => e);
+    const error = await db()
+      .command({ getMore: cursorIdOf(first), collection: 'unlabelled' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 6 });
     expect(labels(error)).toEqual([]);
     const second = await open();
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, {});
-    const internal = await db().command({ getMore: cursorIdOf(second), collection: 'unlabelled' }).catch((e: unknown) => e);
-    expect(internal).toMatchObject({ code: 1, codeName: 'InternalError', message: "Hit the 'failGetMoreAfterCursorCheckout' failpoint" });
+    const internal = await db()
+      .command({ getMore: cursorIdOf(second), collection: 'unlabelled' })
+      .catch((e: unknown) => e);
+    expect(internal).toMatchObject({
+      code: 1,
+      codeName: 'InternalError',
+      message: "Hit the 'failGetMoreAfterCursorCheckout' failpoint",
+    });
     expect(labels(internal)).toEqual([]);
   });
 
   it('fails find cursors too, without a label, and only in the namespace it names', async () => {
-    await db().collection<Doc>('plain').insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
+    await db()
+      .collection<Doc>('plain')
+      .insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
     const cursor = async () => cursorIdOf(await db().command({ find: 'plain', batchSize: 1 }));
     const [other, target] = [await cursor(), await cursor()];
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, { errorCode: 6, namespace: 'resumable.elsewhere' });
     await expect(db().command({ getMore: other, collection: 'plain', batchSize: 1 })).resolves.toMatchObject({ ok: 1 });
     await failPoint('failGetMoreAfterCursorCheckout', { times: 1 }, { errorCode: 6, namespace: 'resumable.plain' });
-    const error = await db().command({ getMore: target, collection: 'plain' }).catch((e: unknown) => e);
+    const error = await db()
+      .command({ getMore: target, collection: 'plain' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 6 });
     expect(labels(error)).toEqual([]);
     await expect(db().command({ getMore: target, collection: 'plain' })).rejects.toMatchObject({ code: 43 });
@@ -74,7 +93,9 @@ describe('getMore errors on change streams', () => {
     const error = await open().catch((e: unknown) => e);
     expect(labels(error)).toEqual([]);
     await failPoint('failCommand', { times: 1 }, { failCommands: ['aggregate'], errorCode: 6 });
-    const plain = await db().command({ aggregate: 'agg', pipeline: [], cursor: {} }).catch((e: unknown) => e);
+    const plain = await db()
+      .command({ aggregate: 'agg', pipeline: [], cursor: {} })
+      .catch((e: unknown) => e);
     expect(labels(plain)).toEqual([]);
   });
 });

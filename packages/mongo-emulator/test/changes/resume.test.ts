@@ -3,7 +3,7 @@
 // first one stored after it closed; and the driver's own resume after a dropped connection, with
 // nothing lost and nothing delivered twice.
 import { describe, expect, it } from 'vitest';
-import type { ChangeStream, Document, ResumeToken, Timestamp } from 'mongodb';
+import type { Document, ResumeToken, Timestamp } from 'mongodb';
 import { useEmulator, cursorIdOf } from '../driver/emulatorFixture.ts';
 import { take } from './streamHelpers.ts';
 
@@ -11,7 +11,6 @@ import { take } from './streamHelpers.ts';
 type Doc = { _id: number; [field: string]: unknown };
 const fixture = useEmulator();
 const db = () => fixture.client.db('resume');
-
 
 const ids = (events: Document[]) => events.map((e) => e.documentKey?._id ?? e.operationType);
 
@@ -58,8 +57,13 @@ describe('resuming a change stream', () => {
     const after = coll.watch([], { startAfter: invalidate!._id, maxAwaitTimeMS: 50 });
     expect(ids(await take(after, 1))).toEqual([2]);
     await after.close();
-    await expect(db().command({ aggregate: 'recreated', pipeline: [{ $changeStream: { resumeAfter: invalidate!._id } }], cursor: {} }))
-      .rejects.toMatchObject({ code: 260, codeName: 'InvalidResumeToken' });
+    await expect(
+      db().command({
+        aggregate: 'recreated',
+        pipeline: [{ $changeStream: { resumeAfter: invalidate!._id } }],
+        cursor: {},
+      }),
+    ).rejects.toMatchObject({ code: 260, codeName: 'InvalidResumeToken' });
   });
 
   it('resumeAfter the drop event itself still delivers the invalidate', async () => {
@@ -130,8 +134,16 @@ describe('resuming a change stream', () => {
     // failCommand acts before mongod parses the getMore, so it adds no label (spec test
     // "change stream does not resume if error does not contain ResumableChangeStreamError").
     const opened = await db().command({ aggregate: 'labels', pipeline: [{ $changeStream: {} }], cursor: {} });
-    await fixture.client.db('admin').command({ configureFailPoint: 'failCommand', mode: { times: 1 }, data: { failCommands: ['getMore'], errorCode: 6 } });
-    const error = await db().command({ getMore: cursorIdOf(opened), collection: 'labels', maxTimeMS: 10 }).catch((e: unknown) => e);
+    await fixture.client
+      .db('admin')
+      .command({
+        configureFailPoint: 'failCommand',
+        mode: { times: 1 },
+        data: { failCommands: ['getMore'], errorCode: 6 },
+      });
+    const error = await db()
+      .command({ getMore: cursorIdOf(opened), collection: 'labels', maxTimeMS: 10 })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 6 });
     expect((error as { errorLabels?: string[] }).errorLabels ?? []).not.toContain('ResumableChangeStreamError');
     await db().command({ killCursors: 'labels', cursors: [cursorIdOf(opened)] });

@@ -17,7 +17,9 @@ export async function take<T extends Document>(stream: ChangeStream<Document, T>
 }
 
 /** Opens a stream and waits for its aggregate, so writes made next are after its start. */
-export async function opened<T extends Document>(stream: ChangeStream<Document, T>): Promise<ChangeStream<Document, T>> {
+export async function opened<T extends Document>(
+  stream: ChangeStream<Document, T>,
+): Promise<ChangeStream<Document, T>> {
   await stream.tryNext();
   return stream;
 }

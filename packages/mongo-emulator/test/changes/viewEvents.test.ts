@@ -16,15 +16,27 @@ describe('view events', () => {
     await db().createCollection('base');
     const expanded = await opened(db().watch([], { showExpandedEvents: true, maxAwaitTimeMS: 50 }));
     const plain = await opened(db().watch([], { maxAwaitTimeMS: 50 }));
-    const onViewName = await opened(db().collection('view').watch([], { showExpandedEvents: true, maxAwaitTimeMS: 50 }));
+    const onViewName = await opened(
+      db().collection('view').watch([], { showExpandedEvents: true, maxAwaitTimeMS: 50 }),
+    );
     await db().createCollection('view', { viewOn: 'base', pipeline: viewPipeline });
     await db().collection('view').drop();
     await db().collection<{ _id: number }>('base').insertOne({ _id: 1 });
     const events: Document[] = await take(expanded, 3);
     expect(events.map((e) => e.operationType)).toEqual(['create', 'drop', 'insert']);
     const [create, drop] = events;
-    expect(Object.keys(create!)).toEqual(['_id', 'operationType', 'clusterTime', 'wallTime', 'ns', 'operationDescription']);
-    expect(create).toMatchObject({ ns: { db: 'viewEvents', coll: 'view' }, operationDescription: { viewOn: 'base', pipeline: viewPipeline } });
+    expect(Object.keys(create!)).toEqual([
+      '_id',
+      'operationType',
+      'clusterTime',
+      'wallTime',
+      'ns',
+      'operationDescription',
+    ]);
+    expect(create).toMatchObject({
+      ns: { db: 'viewEvents', coll: 'view' },
+      operationDescription: { viewOn: 'base', pipeline: viewPipeline },
+    });
     expect(drop).toMatchObject({ ns: { db: 'viewEvents', coll: 'view' } });
     expect(drop!.collectionUUID).toBeUndefined();
     // The stream without the option sees only the insert; the stream on the view's name nothing.
@@ -44,7 +56,11 @@ describe('view events', () => {
     // Not opened(): its first read would swallow the event the resumed stream starts with.
     const resumed = db().watch([], { showExpandedEvents: true, resumeAfter: first!._id, maxAwaitTimeMS: 50 });
     const [next] = await take(resumed, 1);
-    expect(next).toMatchObject({ operationType: 'create', ns: { coll: 'v2' }, operationDescription: { viewOn: 'v1', pipeline: [] } });
+    expect(next).toMatchObject({
+      operationType: 'create',
+      ns: { coll: 'v2' },
+      operationDescription: { viewOn: 'v1', pipeline: [] },
+    });
     await resumed.close();
   });
 });

@@ -39,9 +39,12 @@ describe('admin commands', () => {
     await collection.insertOne({ _id: 1 } as never);
     await collection.insertOne({ _id: 2 } as never);
     await expect(collection.insertOne({ _id: 1 } as never)).rejects.toMatchObject({ code: 11000 });
-    await expect(fixture.client.db('adm').command({ find: 'counted', filter: { $bogus: 1 } })).rejects.toMatchObject({ code: 2 });
+    await expect(fixture.client.db('adm').command({ find: 'counted', filter: { $bogus: 1 } })).rejects.toMatchObject({
+      code: 2,
+    });
     const after = (await admin().command({ serverStatus: 1 })).metrics.commands;
-    const grew = (name: string, field: 'total' | 'failed') => Number(after[name]?.[field] ?? 0) - Number(before[name]?.[field] ?? 0);
+    const grew = (name: string, field: 'total' | 'failed') =>
+      Number(after[name]?.[field] ?? 0) - Number(before[name]?.[field] ?? 0);
     // A duplicate key is a write error in an ok reply: the command itself did not fail.
     expect([grew('insert', 'total'), grew('insert', 'failed')]).toEqual([3, 0]);
     expect([grew('find', 'total'), grew('find', 'failed')]).toEqual([1, 1]);
@@ -62,10 +65,15 @@ describe('admin commands', () => {
     expect((await admin().command({ whatsmyuri: 1 })).you).toMatch(/:\d+$/);
     expect((await admin().command({ getCmdLineOpts: 1 })).parsed.replication.replSet).toBe('rs0');
     expect((await admin().command({ currentOp: 1 })).inprog).toEqual([]);
-    expect((await admin().command({ getParameter: 1, featureCompatibilityVersion: 1 })).featureCompatibilityVersion.version).toBe('7.0');
+    expect(
+      (await admin().command({ getParameter: 1, featureCompatibilityVersion: 1 })).featureCompatibilityVersion.version,
+    ).toBe('7.0');
   });
 
   it('refuses deliberately unsupported commands with CommandNotSupported', async () => {
-    await expect(admin().command({ mapReduce: 'c', map: 'x', reduce: 'y' })).rejects.toMatchObject({ code: 115, codeName: 'CommandNotSupported' });
+    await expect(admin().command({ mapReduce: 'c', map: 'x', reduce: 'y' })).rejects.toMatchObject({
+      code: 115,
+      codeName: 'CommandNotSupported',
+    });
   });
 });

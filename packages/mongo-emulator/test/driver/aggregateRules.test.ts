@@ -42,31 +42,56 @@ describe('aggregate: 1 on a database', () => {
     const id = cursor.id!;
     await cursor.close();
     // Closed on the server: the cursor is gone, not merely forgotten by the driver.
-    expect(await refusal(() => db().command({ getMore: id, collection: '$cmd.aggregate' }))).toMatchObject({ code: 43, codeName: 'CursorNotFound' });
+    expect(await refusal(() => db().command({ getMore: id, collection: '$cmd.aggregate' }))).toMatchObject({
+      code: 43,
+      codeName: 'CursorNotFound',
+    });
   });
 
   it('refuses an empty pipeline and a first stage that needs a collection', async () => {
-    expect(await refusal(() => aggregate1([]))).toEqual({ code: 73, codeName: 'InvalidNamespace', message: '{aggregate: 1} is not valid for an empty pipeline.' });
+    expect(await refusal(() => aggregate1([]))).toEqual({
+      code: 73,
+      codeName: 'InvalidNamespace',
+      message: '{aggregate: 1} is not valid for an empty pipeline.',
+    });
     expect(await refusal(() => aggregate1([{ $match: {} }]))).toEqual({
       code: 73,
       codeName: 'InvalidNamespace',
       message: "{aggregate: 1} is not valid for '$match'; a collection is required.",
     });
-    expect((await refusal(() => aggregate1([{ $group: { _id: null } }]))).message).toBe("{aggregate: 1} is not valid for '$group'; a collection is required.");
+    expect((await refusal(() => aggregate1([{ $group: { _id: null } }]))).message).toBe(
+      "{aggregate: 1} is not valid for '$group'; a collection is required.",
+    );
   });
 
   it('refuses the stages that read no collection on a collection', async () => {
-    expect(await refusal(() => db().collection('c').aggregate([{ $documents: [{ x: 1 }] }]).toArray())).toEqual({
+    expect(
+      await refusal(() =>
+        db()
+          .collection('c')
+          .aggregate([{ $documents: [{ x: 1 }] }])
+          .toArray(),
+      ),
+    ).toEqual({
       code: 73,
       codeName: 'InvalidNamespace',
       message: "'$documents' can only be run with {aggregate: 1}",
     });
-    expect(await refusal(() => db().collection('c').aggregate([{ $currentOp: {} }]).toArray())).toEqual({
+    expect(
+      await refusal(() =>
+        db()
+          .collection('c')
+          .aggregate([{ $currentOp: {} }])
+          .toArray(),
+      ),
+    ).toEqual({
       code: 73,
       codeName: 'InvalidNamespace',
       message: "$currentOp must be run against the 'admin' database with {aggregate: 1}",
     });
-    expect((await refusal(() => aggregate1([{ $currentOp: {} }]))).message).toBe("$currentOp must be run against the 'admin' database with {aggregate: 1}");
+    expect((await refusal(() => aggregate1([{ $currentOp: {} }]))).message).toBe(
+      "$currentOp must be run against the 'admin' database with {aggregate: 1}",
+    );
   });
 
   it('still lets $documents feed a $lookup or $unionWith on a collection', async () => {
@@ -83,7 +108,11 @@ describe('$out and $merge', () => {
     await db().collection<{ _id: number }>('src').insertOne({ _id: 1 });
     for (const stage of [{ $out: 'outTarget' }, { $merge: { into: 'mergeTarget' } }]) {
       const name = Object.keys(stage)[0];
-      expect(await refusal(() => db().command({ aggregate: 'src', pipeline: [stage], cursor: {}, readConcern: { level: 'linearizable' } }))).toEqual({
+      expect(
+        await refusal(() =>
+          db().command({ aggregate: 'src', pipeline: [stage], cursor: {}, readConcern: { level: 'linearizable' } }),
+        ),
+      ).toEqual({
         code: 72,
         codeName: 'InvalidOptions',
         message: `${name} cannot be used with a 'linearizable' read concern level`,
@@ -96,7 +125,12 @@ describe('$out and $merge', () => {
 
   it("run under 'majority' and 'local'", async () => {
     for (const level of ['majority', 'local']) {
-      await db().command({ aggregate: 'src', pipeline: [{ $merge: { into: `merged_${level}` } }], cursor: {}, readConcern: { level } });
+      await db().command({
+        aggregate: 'src',
+        pipeline: [{ $merge: { into: `merged_${level}` } }],
+        cursor: {},
+        readConcern: { level },
+      });
       expect(await db().collection(`merged_${level}`).countDocuments()).toBe(1);
     }
   });
@@ -106,8 +140,17 @@ describe('$out and $merge', () => {
     try {
       session.startTransaction();
       await db().collection<{ _id: number }>('src').insertOne({ _id: 2 }, { session });
-      const error = await refusal(() => db().collection('src').aggregate([{ $out: 'inTxn' }], { session }).toArray());
-      expect(error).toEqual({ code: 263, codeName: 'OperationNotSupportedInTransaction', message: '$out cannot be used in a transaction' });
+      const error = await refusal(() =>
+        db()
+          .collection('src')
+          .aggregate([{ $out: 'inTxn' }], { session })
+          .toArray(),
+      );
+      expect(error).toEqual({
+        code: 263,
+        codeName: 'OperationNotSupportedInTransaction',
+        message: '$out cannot be used in a transaction',
+      });
       await expect(session.commitTransaction()).rejects.toMatchObject({ codeName: 'NoSuchTransaction' });
     } finally {
       await session.endSession();

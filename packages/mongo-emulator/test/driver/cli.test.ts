@@ -22,7 +22,9 @@ function run(args: string[]): { child: ChildProcess; output: () => string; exite
 async function readyUri(output: () => string): Promise<string> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    const match = /mongo-emulator ready on (mongodb:\/\/\S+) \(replica set rs0, in-memory; not for production\)/.exec(output());
+    const match = /mongo-emulator ready on (mongodb:\/\/\S+) \(replica set rs0, in-memory; not for production\)/.exec(
+      output(),
+    );
     if (match) return match[1]!;
     if (Date.now() > deadline) throw new Error(`no ready line: ${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -54,7 +56,10 @@ describe('mongo-emulator CLI', () => {
       const client = new MongoClient(uri, { retryReads: false });
       try {
         // The process stops before it answers: the driver sees the connection close.
-        await client.db('admin').command({ shutdown: 1 }).catch(() => undefined);
+        await client
+          .db('admin')
+          .command({ shutdown: 1 })
+          .catch(() => undefined);
       } finally {
         await client.close();
       }
@@ -66,11 +71,26 @@ describe('mongo-emulator CLI', () => {
   });
 
   it('--nodes 3 starts a replica set of three member processes, prints its URI and stops them all on SIGTERM', async () => {
-    const { child, output, exited } = run(['--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000', '--heartbeatIntervalMillis', '200']);
+    const { child, output, exited } = run([
+      '--nodes',
+      '3',
+      '--port',
+      '0',
+      '--replSet',
+      'rs0',
+      '--electionTimeoutMillis',
+      '1000',
+      '--heartbeatIntervalMillis',
+      '200',
+    ]);
     try {
       const deadline = Date.now() + 30_000;
       let match: RegExpExecArray | null = null;
-      while (!(match = /ready on (mongodb:\/\/\S+) \(replica set rs0 of 3 member processes, pids (\d+), (\d+), (\d+)/.exec(output()))) {
+      while (
+        !(match = /ready on (mongodb:\/\/\S+) \(replica set rs0 of 3 member processes, pids (\d+), (\d+), (\d+)/.exec(
+          output(),
+        ))
+      ) {
         if (Date.now() > deadline) throw new Error(`no ready line: ${output()}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -78,7 +98,10 @@ describe('mongo-emulator CLI', () => {
       expect(uri!.split('/')[2]!.split(',')).toHaveLength(3);
       const client = new MongoClient(uri!);
       try {
-        await client.db('cli').collection('t').insertOne({ _id: 1 } as never, { writeConcern: { w: 3 } });
+        await client
+          .db('cli')
+          .collection('t')
+          .insertOne({ _id: 1 } as never, { writeConcern: { w: 3 } });
         const hello = await client.db('admin').command({ hello: 1 });
         expect(hello.hosts).toHaveLength(3);
       } finally {
@@ -128,11 +151,20 @@ describe('mongo-emulator CLI', () => {
   });
 
   it("takes mongod's --setParameter transactionLifetimeLimitSeconds=N, as getParameter reports", async () => {
-    const { child, output, exited } = run(['--port', '0', '--setParameter', 'transactionLifetimeLimitSeconds=10', '--setParameter', 'enableTestCommands=1']);
+    const { child, output, exited } = run([
+      '--port',
+      '0',
+      '--setParameter',
+      'transactionLifetimeLimitSeconds=10',
+      '--setParameter',
+      'enableTestCommands=1',
+    ]);
     try {
       const client = new MongoClient(await readyUri(output));
       try {
-        expect(await client.db('admin').command({ getParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject({ transactionLifetimeLimitSeconds: 10 });
+        expect(await client.db('admin').command({ getParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject(
+          { transactionLifetimeLimitSeconds: 10 },
+        );
       } finally {
         await client.close();
       }

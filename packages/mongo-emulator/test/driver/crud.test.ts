@@ -18,7 +18,12 @@ describe('insert / find / getMore / killCursors', () => {
 
   it('honours skip, limit, projection and singleBatch', async () => {
     const coll = db().collection('many');
-    const page = await coll.find({ i: { $gte: 10 } }, { projection: { _id: 0, i: 1 } }).sort({ i: 1 }).skip(5).limit(3).toArray();
+    const page = await coll
+      .find({ i: { $gte: 10 } }, { projection: { _id: 0, i: 1 } })
+      .sort({ i: 1 })
+      .skip(5)
+      .limit(3)
+      .toArray();
     expect(page).toEqual([{ i: 15 }, { i: 16 }, { i: 17 }]);
     const reply = await db().command({ find: 'many', filter: {}, batchSize: 2, singleBatch: true });
     expect(reply.cursor.firstBatch).toHaveLength(2);
@@ -32,7 +37,10 @@ describe('insert / find / getMore / killCursors', () => {
     expect(id.toString()).not.toBe('0');
     const killed = await db().command({ killCursors: 'many', cursors: [id] });
     expect(killed.cursorsKilled.map(String)).toEqual([id.toString()]);
-    await expect(db().command({ getMore: id, collection: 'many' })).rejects.toMatchObject({ code: 43, codeName: 'CursorNotFound' });
+    await expect(db().command({ getMore: id, collection: 'many' })).rejects.toMatchObject({
+      code: 43,
+      codeName: 'CursorNotFound',
+    });
   });
 
   it('finds nothing in a collection that does not exist', async () => {
@@ -61,7 +69,11 @@ describe('a null _id', () => {
 describe('update / delete / findAndModify', () => {
   it('reports n, nModified and upserted ids', async () => {
     const coll = db().collection('upd');
-    await coll.insertMany([{ k: 1, v: 0 }, { k: 1, v: 0 }, { k: 2, v: 0 }]);
+    await coll.insertMany([
+      { k: 1, v: 0 },
+      { k: 1, v: 0 },
+      { k: 2, v: 0 },
+    ]);
     const many = await coll.updateMany({ k: 1 }, { $inc: { v: 1 } });
     expect(many).toMatchObject({ matchedCount: 2, modifiedCount: 2, upsertedCount: 0 });
     const upsert = await coll.updateOne({ k: 3 }, { $set: { v: 9 } }, { upsert: true });
@@ -83,15 +95,25 @@ describe('update / delete / findAndModify', () => {
     const coll = db().collection('fam');
     await coll.insertOne({ _id: 'a', n: 1 } as never);
     expect(await coll.findOneAndUpdate({ _id: 'a' } as never, { $inc: { n: 1 } })).toMatchObject({ n: 1 });
-    expect(await coll.findOneAndUpdate({ _id: 'a' } as never, { $inc: { n: 1 } }, { returnDocument: 'after' })).toMatchObject({ n: 3 });
-    const raw = await db().command({ findAndModify: 'fam', query: { _id: 'b' }, update: { $set: { n: 0 } }, upsert: true, new: true });
+    expect(
+      await coll.findOneAndUpdate({ _id: 'a' } as never, { $inc: { n: 1 } }, { returnDocument: 'after' }),
+    ).toMatchObject({ n: 3 });
+    const raw = await db().command({
+      findAndModify: 'fam',
+      query: { _id: 'b' },
+      update: { $set: { n: 0 } },
+      upsert: true,
+      new: true,
+    });
     expect(raw.lastErrorObject).toMatchObject({ n: 1, updatedExisting: false, upserted: 'b' });
     expect(await coll.findOneAndDelete({ _id: 'a' } as never)).toMatchObject({ n: 3 });
     expect(await coll.countDocuments()).toBe(1);
   });
 
   it('refuses a findAndModify with both update and remove', async () => {
-    await expect(db().command({ findAndModify: 'fam', query: {}, update: { $set: { x: 1 } }, remove: true })).rejects.toMatchObject({
+    await expect(
+      db().command({ findAndModify: 'fam', query: {}, update: { $set: { x: 1 } }, remove: true }),
+    ).rejects.toMatchObject({
       code: 9,
       codeName: 'FailedToParse',
     });
@@ -101,9 +123,18 @@ describe('update / delete / findAndModify', () => {
 describe('aggregate / count / distinct', () => {
   it('aggregates through a cursor', async () => {
     const coll = db().collection('agg');
-    await coll.insertMany([{ g: 'a', x: 1 }, { g: 'a', x: 2 }, { g: 'b', x: 5 }]);
-    const groups = await coll.aggregate([{ $group: { _id: '$g', total: { $sum: '$x' } } }, { $sort: { _id: 1 } }]).toArray();
-    expect(groups).toEqual([{ _id: 'a', total: 3 }, { _id: 'b', total: 5 }]);
+    await coll.insertMany([
+      { g: 'a', x: 1 },
+      { g: 'a', x: 2 },
+      { g: 'b', x: 5 },
+    ]);
+    const groups = await coll
+      .aggregate([{ $group: { _id: '$g', total: { $sum: '$x' } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(groups).toEqual([
+      { _id: 'a', total: 3 },
+      { _id: 'b', total: 5 },
+    ]);
   });
 
   it('requires the cursor option and refuses explain clearly', async () => {
@@ -113,7 +144,11 @@ describe('aggregate / count / distinct', () => {
 
   it('counts and lists distinct values', async () => {
     expect((await db().command({ count: 'agg', query: { g: 'a' } })).n).toBe(2);
-    expect(await db().collection('agg').countDocuments({ x: { $gt: 1 } })).toBe(2);
+    expect(
+      await db()
+        .collection('agg')
+        .countDocuments({ x: { $gt: 1 } }),
+    ).toBe(2);
     expect(await db().collection('agg').distinct('g')).toEqual(['a', 'b']);
   });
 });
@@ -124,7 +159,10 @@ describe('catalog commands', () => {
     await other.createCollection('c1');
     await expect(other.createCollection('c1')).rejects.toMatchObject({ code: 48, codeName: 'NamespaceExists' });
     await other.collection('c2').insertOne({});
-    expect((await other.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort()).toEqual(['c1', 'c2']);
+    expect((await other.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort()).toEqual([
+      'c1',
+      'c2',
+    ]);
     expect((await other.listCollections({ name: 'c2' }).toArray()).map((c) => c.name)).toEqual(['c2']);
     const names = (await fixture.client.db('admin').admin().listDatabases()).databases.map((d) => d.name);
     expect(names).toContain('catalog');
@@ -141,7 +179,10 @@ describe('catalog commands', () => {
     expect(names).toEqual(['_id_', 'a_b']);
     await coll.dropIndex('a_b');
     expect((await coll.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_']);
-    await expect(db().command({ listIndexes: 'no-such' })).rejects.toMatchObject({ code: 26, codeName: 'NamespaceNotFound' });
+    await expect(db().command({ listIndexes: 'no-such' })).rejects.toMatchObject({
+      code: 26,
+      codeName: 'NamespaceNotFound',
+    });
     await expect(coll.dropIndex('nope')).rejects.toMatchObject({ code: 27, codeName: 'IndexNotFound' });
   });
 });
@@ -169,7 +210,10 @@ describe('duplicate keys', () => {
     expect(unordered.n).toBe(2);
     expect(unordered.writeErrors).toHaveLength(1);
     expect(unordered.writeErrors[0]).toMatchObject({ index: 1, code: 11000, keyValue: { email: 'a@x' } });
-    const ordered = await db().command({ insert: 'uniq', documents: [{ email: 'e@x' }, { email: 'a@x' }, { email: 'f@x' }] });
+    const ordered = await db().command({
+      insert: 'uniq',
+      documents: [{ email: 'e@x' }, { email: 'a@x' }, { email: 'f@x' }],
+    });
     expect(ordered.n).toBe(1);
     expect(await coll.countDocuments({ email: 'f@x' })).toBe(0);
   });

@@ -27,7 +27,9 @@ describe('Decimal128 through the driver', () => {
     await entries.insertMany([1, 2, 3].map((_id) => ({ _id, balance: D(`0.${_id}`) })));
     const [total] = await entries.aggregate([{ $group: { _id: null, total: { $sum: '$balance' } } }]).toArray();
     expect((total!.total as Decimal128).toString()).toBe('0.6');
-    const added = await entries.aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, x: { $add: ['$balance', D('0.2')] } } }]).toArray();
+    const added = await entries
+      .aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, x: { $add: ['$balance', D('0.2')] } } }])
+      .toArray();
     expect((added[0]!.x as Decimal128).toString()).toBe('0.3');
     expect(await entries.countDocuments({ balance: D('0.3') })).toBe(1);
     expect(await entries.countDocuments({ balance: 0.3 as unknown as Decimal128 })).toBe(0);
@@ -36,12 +38,24 @@ describe('Decimal128 through the driver', () => {
 
   it('$divide and $avg stay decimal and exact; a zero divisor is refused as mongod refuses it', async () => {
     const entries = db().collection<Account>('divide');
-    await entries.insertMany([{ _id: 1, balance: D('1.00') }, { _id: 2, balance: D('2.00') }, { _id: 3, balance: D('7.00') }]);
+    await entries.insertMany([
+      { _id: 1, balance: D('1.00') },
+      { _id: 2, balance: D('2.00') },
+      { _id: 3, balance: D('7.00') },
+    ]);
     const [group] = await entries.aggregate([{ $group: { _id: null, avg: { $avg: '$balance' } } }]).toArray();
     expect((group!.avg as Decimal128).toString()).toBe('3.333333333333333333333333333333333');
-    const split = await entries.aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, q: { $divide: ['$balance', 4] } } }]).toArray();
+    const split = await entries
+      .aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, q: { $divide: ['$balance', 4] } } }])
+      .toArray();
     expect((split[0]!.q as Decimal128).toString()).toBe('0.25');
-    await expect(entries.aggregate([{ $project: { q: { $divide: ['$balance', 0] } } }]).toArray()).rejects.toMatchObject({ code: 2, codeName: 'BadValue', message: expect.stringContaining("can't $divide by zero") });
+    await expect(
+      entries.aggregate([{ $project: { q: { $divide: ['$balance', 0] } } }]).toArray(),
+    ).rejects.toMatchObject({
+      code: 2,
+      codeName: 'BadValue',
+      message: expect.stringContaining("can't $divide by zero"),
+    });
   });
 
   it('sorts and ranges by exact value beyond a double precision', async () => {
@@ -53,7 +67,11 @@ describe('Decimal128 through the driver', () => {
       { _id: 3, balance: D('100000000000000000') },
     ]);
     expect((await ranked.find({}, { sort: { balance: 1 } }).toArray()).map((a) => a._id)).toEqual([3, 2, 1]);
-    expect((await ranked.find({ balance: { $gt: D('100000000000000000') } }).toArray()).map((a) => a._id).sort()).toEqual([1, 2]);
-    expect((await ranked.find({ balance: { $gt: D('100000000000000000.0000000000000001') } }).toArray()).map((a) => a._id)).toEqual([1]);
+    expect(
+      (await ranked.find({ balance: { $gt: D('100000000000000000') } }).toArray()).map((a) => a._id).sort(),
+    ).toEqual([1, 2]);
+    expect(
+      (await ranked.find({ balance: { $gt: D('100000000000000000.0000000000000001') } }).toArray()).map((a) => a._id),
+    ).toEqual([1]);
   });
 });

@@ -34,7 +34,10 @@ describe('failCommand', () => {
   it('skips the first n matches, then fails every one', async () => {
     await failCommand({ skip: 1 }, { failCommands: ['count'], errorCode: 11600 });
     await expect(fixture.client.db('fp').command({ count: 'c' })).resolves.toMatchObject({ ok: 1 });
-    await expect(fixture.client.db('fp').command({ count: 'c' })).rejects.toMatchObject({ code: 11600, codeName: 'InterruptedAtShutdown' });
+    await expect(fixture.client.db('fp').command({ count: 'c' })).rejects.toMatchObject({
+      code: 11600,
+      codeName: 'InterruptedAtShutdown',
+    });
     await expect(fixture.client.db('fp').command({ count: 'c' })).rejects.toMatchObject({ code: 11600 });
   });
 
@@ -59,10 +62,13 @@ describe('failCommand', () => {
   });
 
   it('attaches writeConcernError after the write was applied', async () => {
-    await failCommand({ times: 1 }, {
-      failCommands: ['insert'],
-      writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out' },
-    });
+    await failCommand(
+      { times: 1 },
+      {
+        failCommands: ['insert'],
+        writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out' },
+      },
+    );
     await expect(coll().insertOne({ k: 'wce' })).rejects.toMatchObject({ code: 64 });
     expect((await coll().find({ k: 'wce' }).toArray()).length).toBe(1);
   });
@@ -80,9 +86,13 @@ describe('failCommand', () => {
     await failCommand({ times: 1 }, data);
     const blocked = await fixture.newClient({ appName: 'blocked', retryWrites: false });
     let settled = false;
-    const insert = blocked.db('fp').collection('c').insertOne({ k: 'blocked' }).finally(() => {
-      settled = true;
-    });
+    const insert = blocked
+      .db('fp')
+      .collection('c')
+      .insertOne({ k: 'blocked' })
+      .finally(() => {
+        settled = true;
+      });
     // Re-sending the same configuration reads the count and re-arms the same single block, which
     // nothing else matches (only this client has the appName, and it sends nothing else).
     const fired = async () => Number((await failCommand({ times: 1 }, data)).count);
@@ -102,10 +112,14 @@ describe('failCommand', () => {
     await expect(victim.db('fp').collection('c').findOne({})).rejects.toMatchObject({ code: 2 });
   });
 
-  it('matches a connection\'s appName on its handshake hello already, as mongod preloads the metadata', async () => {
+  it("matches a connection's appName on its handshake hello already, as mongod preloads the metadata", async () => {
     await failCommand({ times: 1 }, { failCommands: ['hello', 'isMaster'], errorCode: 91, appName: 'handshake' });
     // Polling, one heartbeat a minute: the only hellos before connect() resolves are handshakes.
-    const client = new MongoClient(fixture.emulator.uri, { appName: 'handshake', serverMonitoringMode: 'poll', heartbeatFrequencyMS: 60_000 });
+    const client = new MongoClient(fixture.emulator.uri, {
+      appName: 'handshake',
+      serverMonitoringMode: 'poll',
+      heartbeatFrequencyMS: 60_000,
+    });
     const failedCodes: unknown[] = [];
     client.on('serverHeartbeatFailed', (event) => failedCodes.push((event.failure as { code?: unknown }).code));
     try {
@@ -117,7 +131,9 @@ describe('failCommand', () => {
   });
 
   it('is refused outside admin, and never fails configureFailPoint itself', async () => {
-    await expect(fixture.client.db('fp').command({ configureFailPoint: 'failCommand', mode: 'off' })).rejects.toMatchObject({
+    await expect(
+      fixture.client.db('fp').command({ configureFailPoint: 'failCommand', mode: 'off' }),
+    ).rejects.toMatchObject({
       code: 13,
       codeName: 'Unauthorized',
     });
@@ -128,7 +144,9 @@ describe('failCommand', () => {
   });
 
   it('refuses an unknown fail point', async () => {
-    await expect(admin().command({ configureFailPoint: 'noSuchFailPoint', mode: 'alwaysOn' })).rejects.toMatchObject({ code: 2 });
+    await expect(admin().command({ configureFailPoint: 'noSuchFailPoint', mode: 'alwaysOn' })).rejects.toMatchObject({
+      code: 2,
+    });
   });
 });
 
@@ -146,10 +164,13 @@ describe('failCommand with retryable writes', () => {
     const accounts = client.db('fp').collection('accounts');
     await accounts.insertOne({ _id: 'a', balance: 10 } as never);
     // The write applies, then its reply carries a retryable writeConcernError: the driver retries.
-    await failCommand({ times: 1 }, {
-      failCommands: ['update'],
-      writeConcernError: { code: 91, codeName: 'ShutdownInProgress', errmsg: 'shutting down' },
-    });
+    await failCommand(
+      { times: 1 },
+      {
+        failCommands: ['update'],
+        writeConcernError: { code: 91, codeName: 'ShutdownInProgress', errmsg: 'shutting down' },
+      },
+    );
     const result = await accounts.updateOne({ _id: 'a' } as never, { $inc: { balance: -3 } });
     expect(result.modifiedCount).toBe(1);
     expect(await accounts.findOne({ _id: 'a' } as never)).toMatchObject({ balance: 7 });

@@ -19,12 +19,21 @@ describe('let variables', () => {
   });
 
   it('reaches find, aggregate, findAndModify and delete filters through $expr', async () => {
-    await coll('r').insertMany([{ _id: 1, k: '$x' }, { _id: 2, k: 'y' }] as never[]);
+    await coll('r').insertMany([
+      { _id: 1, k: '$x' },
+      { _id: 2, k: 'y' },
+    ] as never[]);
     const options = { let: { want: { $literal: '$x' } } };
     const filter = { $expr: { $eq: ['$k', '$$want'] } };
     expect(await coll('r').find(filter, options).toArray()).toEqual([{ _id: 1, k: '$x' }]);
-    expect(await coll('r').aggregate([{ $match: filter }, { $project: { v: '$$want' } }], options).toArray()).toEqual([{ _id: 1, v: '$x' }]);
-    expect(await coll('r').findOneAndUpdate(filter, { $set: { hit: true } }, { ...options, returnDocument: 'after' })).toEqual({ _id: 1, k: '$x', hit: true });
+    expect(
+      await coll('r')
+        .aggregate([{ $match: filter }, { $project: { v: '$$want' } }], options)
+        .toArray(),
+    ).toEqual([{ _id: 1, v: '$x' }]);
+    expect(
+      await coll('r').findOneAndUpdate(filter, { $set: { hit: true } }, { ...options, returnDocument: 'after' }),
+    ).toEqual({ _id: 1, k: '$x', hit: true });
     expect(await coll('r').deleteMany(filter, options)).toMatchObject({ deletedCount: 1 });
     expect(await coll('r').countDocuments()).toBe(1);
   });

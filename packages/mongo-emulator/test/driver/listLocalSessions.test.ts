@@ -17,7 +17,12 @@ describe('$listLocalSessions', () => {
         .toArray();
       expect(listed).toHaveLength(1);
       expect(listed[0]).toMatchObject({ _id: { id, uid: expect.anything() }, lastUse: expect.any(Date) });
-      expect(await fixture.client.db('admin').aggregate([{ $listLocalSessions: { users: [{ user: 'u', db: 'admin' }] } }]).toArray()).toEqual([]);
+      expect(
+        await fixture.client
+          .db('admin')
+          .aggregate([{ $listLocalSessions: { users: [{ user: 'u', db: 'admin' }] } }])
+          .toArray(),
+      ).toEqual([]);
     } finally {
       await session.endSession();
     }
@@ -25,8 +30,21 @@ describe('$listLocalSessions', () => {
 
   it('runs with aggregate: 1 on any database, and refuses a collection', async () => {
     await fixture.client.db('lls').collection('c').insertOne({});
-    expect((await fixture.client.db('lls').aggregate([{ $listLocalSessions: {} }]).toArray()).length).toBeGreaterThan(0);
-    await expect(fixture.client.db('admin').collection('c').aggregate([{ $listLocalSessions: {} }]).toArray()).rejects.toMatchObject({
+    expect(
+      (
+        await fixture.client
+          .db('lls')
+          .aggregate([{ $listLocalSessions: {} }])
+          .toArray()
+      ).length,
+    ).toBeGreaterThan(0);
+    await expect(
+      fixture.client
+        .db('admin')
+        .collection('c')
+        .aggregate([{ $listLocalSessions: {} }])
+        .toArray(),
+    ).rejects.toMatchObject({
       code: 73,
       message: '$listLocalSessions must be run against the database with {aggregate: 1}, not a collection',
     });

@@ -19,7 +19,9 @@ afterEach(async () => {
 describe('onPrimaryTransactionalWrite', () => {
   it('applies the write, closes the connection, and the driver retry returns the first result', async () => {
     await failPoint({ times: 1 });
-    await db().collection('committed').insertOne({ _id: 1 } as never);
+    await db()
+      .collection('committed')
+      .insertOne({ _id: 1 } as never);
     expect(await db().collection('committed').countDocuments()).toBe(1);
     const { count } = await failPoint('off');
     expect(count).toBe(1);
@@ -27,7 +29,11 @@ describe('onPrimaryTransactionalWrite', () => {
 
   it('leaves the write unapplied with failBeforeCommitExceptionCode', async () => {
     await failPoint({ times: 2 }, { failBeforeCommitExceptionCode: 1 });
-    await expect(db().collection('never').insertOne({ _id: 1 } as never)).rejects.toMatchObject({ name: 'MongoNetworkError' });
+    await expect(
+      db()
+        .collection('never')
+        .insertOne({ _id: 1 } as never),
+    ).rejects.toMatchObject({ name: 'MongoNetworkError' });
     expect(await db().collection('never').countDocuments()).toBe(0);
   });
 
@@ -36,7 +42,9 @@ describe('onPrimaryTransactionalWrite', () => {
     const session = client.startSession();
     try {
       await failPoint({ times: 1 }, { failBeforeCommitExceptionCode: 2, closeConnection: false });
-      const reply = await client.db('optw').command({ insert: 'open', documents: [{ _id: 1 }], txnNumber: 1n }, { session });
+      const reply = await client
+        .db('optw')
+        .command({ insert: 'open', documents: [{ _id: 1 }], txnNumber: 1n }, { session });
       expect(reply.writeErrors).toEqual([expect.objectContaining({ index: 0, code: 2 })]);
       expect(await db().collection('open').countDocuments()).toBe(0);
     } finally {
@@ -50,7 +58,10 @@ describe('onPrimaryTransactionalWrite', () => {
     try {
       await failPoint('alwaysOn', { closeConnection: false });
       const raw = client.db('optw');
-      await raw.command({ insert: 'batch', documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }], txnNumber: 1n }, { session });
+      await raw.command(
+        { insert: 'batch', documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }], txnNumber: 1n },
+        { session },
+      );
       const updates = [1, 2, 3].map((_id) => ({ q: { _id }, u: { $set: { seen: true } } }));
       await raw.command({ update: 'batch', updates, txnNumber: 2n }, { session });
       // A retried statement commits nothing, so it does not count.
@@ -64,7 +75,9 @@ describe('onPrimaryTransactionalWrite', () => {
 
   it('never fires for a write without a txnNumber', async () => {
     await failPoint('alwaysOn', { failBeforeCommitExceptionCode: 1 });
-    await db().collection('plain').updateMany({}, { $set: { a: 1 } });
+    await db()
+      .collection('plain')
+      .updateMany({}, { $set: { a: 1 } });
     await db().command({ insert: 'plain', documents: [{ _id: 1 }] });
     expect(await db().collection('plain').countDocuments()).toBe(1);
   });

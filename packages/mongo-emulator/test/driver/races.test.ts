@@ -19,10 +19,9 @@ describe('races', () => {
     const debit = Long.fromNumber(100);
     const results = await Promise.all(
       Array.from({ length: 64 }, (_, i) =>
-        pool[i % CLIENTS]!.db('races').collection('accounts').updateOne(
-          { _id: 'acct', balance: { $gte: debit } } as never,
-          { $inc: { balance: debit.negate() } },
-        ),
+        pool[i % CLIENTS]!.db('races')
+          .collection('accounts')
+          .updateOne({ _id: 'acct', balance: { $gte: debit } } as never, { $inc: { balance: debit.negate() } }),
       ),
     );
     expect(results.filter((r) => r.modifiedCount === 1)).toHaveLength(1);
@@ -36,11 +35,13 @@ describe('races', () => {
     await items.insertOne({ _id: 'job', status: 'PENDING', version: 1 } as never);
     const results = await Promise.all(
       Array.from({ length: 32 }, (_, i) =>
-        pool[i % CLIENTS]!.db('races').collection('items').findOneAndUpdate(
-          { _id: 'job', status: 'PENDING', version: 1 } as never,
-          { $set: { status: 'PROCESSING', worker: `w${i}` }, $inc: { version: 1 } },
-          { returnDocument: 'after' },
-        ),
+        pool[i % CLIENTS]!.db('races')
+          .collection('items')
+          .findOneAndUpdate(
+            { _id: 'job', status: 'PENDING', version: 1 } as never,
+            { $set: { status: 'PROCESSING', worker: `w${i}` }, $inc: { version: 1 } },
+            { returnDocument: 'after' },
+          ),
       ),
     );
     const winners = results.filter((doc) => doc !== null);

@@ -28,8 +28,16 @@ describe('read concern', () => {
     client.on('commandStarted', listener);
     const clientSession = client.startSession({ causalConsistency: true });
     try {
-      await client.db('rc').collection('cc').insertOne({ _id: 1 } as never, { session: clientSession });
-      expect(await client.db('rc').collection('cc').findOne({ _id: 1 } as never, { session: clientSession })).toEqual({ _id: 1 });
+      await client
+        .db('rc')
+        .collection('cc')
+        .insertOne({ _id: 1 } as never, { session: clientSession });
+      expect(
+        await client
+          .db('rc')
+          .collection('cc')
+          .findOne({ _id: 1 } as never, { session: clientSession }),
+      ).toEqual({ _id: 1 });
       expect(started).toHaveLength(1);
       expect(started[0]).toMatchObject({ afterClusterTime: { _bsontype: 'Timestamp' } });
     } finally {
@@ -39,11 +47,17 @@ describe('read concern', () => {
 
   it('refuses an afterClusterTime ahead of the cluster time, and with linearizable', async () => {
     const future = new Timestamp({ t: 4_000_000_000, i: 1 });
-    await expect(db().command({ find: 'c', readConcern: { level: 'majority', afterClusterTime: future } })).rejects.toMatchObject({
+    await expect(
+      db().command({ find: 'c', readConcern: { level: 'majority', afterClusterTime: future } }),
+    ).rejects.toMatchObject({
       code: 72,
-      message: expect.stringMatching(/^readConcern afterClusterTime value must not be greater than the current clusterTime/),
+      message: expect.stringMatching(
+        /^readConcern afterClusterTime value must not be greater than the current clusterTime/,
+      ),
     });
     const past = new Timestamp({ t: 1, i: 1 });
-    await expect(db().command({ find: 'c', readConcern: { level: 'linearizable', afterClusterTime: past } })).rejects.toMatchObject({ code: 72 });
+    await expect(
+      db().command({ find: 'c', readConcern: { level: 'linearizable', afterClusterTime: past } }),
+    ).rejects.toMatchObject({ code: 72 });
   });
 });

@@ -24,7 +24,9 @@ describe('retryable writes', () => {
   it('returns the first result of an update and of a findAndModify', async () => {
     const session = fixture.client.startSession();
     try {
-      await db().collection('u').insertOne({ _id: 'x', n: 0 } as never);
+      await db()
+        .collection('u')
+        .insertOne({ _id: 'x', n: 0 } as never);
       const update = { update: 'u', updates: [{ q: { _id: 'x' }, u: { $inc: { n: 1 } } }], txnNumber: 5n };
       expect(await db().command(update, { session })).toMatchObject({ n: 1, nModified: 1 });
       expect(await db().command(update, { session })).toMatchObject({ n: 1, nModified: 1, retriedStmtIds: [0] });
@@ -33,7 +35,11 @@ describe('retryable writes', () => {
       const second = await db().command(fam, { session });
       expect(first.value).toMatchObject({ n: 11 });
       expect(second.value).toEqual(first.value);
-      expect(await db().collection('u').findOne({ _id: 'x' } as never)).toMatchObject({ n: 11 });
+      expect(
+        await db()
+          .collection('u')
+          .findOne({ _id: 'x' } as never),
+      ).toMatchObject({ n: 11 });
     } finally {
       await session.endSession();
     }

@@ -8,7 +8,12 @@ const db = () => fixture.client.db('fields');
 
 describe('write statement fields', () => {
   it('refuses sort in an update statement, as 7.0 does', async () => {
-    await db().collection('s').insertMany([{ _id: 1, n: 0 }, { _id: 2, n: 0 }] as never[]);
+    await db()
+      .collection('s')
+      .insertMany([
+        { _id: 1, n: 0 },
+        { _id: 2, n: 0 },
+      ] as never[]);
     const update = { update: 's', updates: [{ q: {}, u: { $inc: { n: 1 } }, sort: { _id: -1 } }] };
     await expect(db().command(update)).rejects.toMatchObject({
       code: 40415,

@@ -1,3 +1,4 @@
+// @module-tag processes
 // D3: a data directory is the emulator's or it is refused. A torn last journal record (what a
 // crash during a write leaves) is truncated and logged; a damaged checkpoint or journal, or a
 // directory of something else, is refused with exit code 100 and the file named, never opened as
@@ -51,7 +52,9 @@ async function count(node: NodeProcess): Promise<number> {
 }
 
 function journalFiles(): string[] {
-  return readdirSync(join(dir, 'journal')).filter((f) => readFileSync(join(dir, 'journal', f)).length > 0).map((f) => join(dir, 'journal', f));
+  return readdirSync(join(dir, 'journal'))
+    .filter((f) => readFileSync(join(dir, 'journal', f)).length > 0)
+    .map((f) => join(dir, 'journal', f));
 }
 
 describe('a data directory (--dbpath)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
@@ -130,7 +133,10 @@ describe('a data directory (--dbpath)', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     const again = await start();
     const resumed = new MongoClient(again.uri);
     try {
-      const stream = resumed.db('d3').collection<{ _id: number }>('docs').watch([], { resumeAfter: token, maxAwaitTimeMS: 100 });
+      const stream = resumed
+        .db('d3')
+        .collection<{ _id: number }>('docs')
+        .watch([], { resumeAfter: token, maxAwaitTimeMS: 100 });
       const seen: unknown[] = [];
       while (seen.length < 2) {
         const event = await stream.tryNext();
@@ -159,7 +165,12 @@ describe('a data directory (--dbpath)', { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     expect(await count(again)).toBe(50);
     const check = new MongoClient(again.uri);
     try {
-      await expect(check.db('d3').collection('docs').insertOne({ _id: 99, k: 1 } as never)).rejects.toMatchObject({ code: 11000 });
+      await expect(
+        check
+          .db('d3')
+          .collection('docs')
+          .insertOne({ _id: 99, k: 1 } as never),
+      ).rejects.toMatchObject({ code: 11000 });
     } finally {
       await check.close();
     }

@@ -30,11 +30,16 @@ export async function runToExit(args: string[]): Promise<{ code: number | null; 
 
 /** Starts `mongo-emulator --port 0 --dbpath DIR ...args` and waits for its ready line. */
 export async function startNode(dbpath: string, args: string[] = []): Promise<NodeProcess> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, '--port', '0', '--dbpath', dbpath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [BIN, '--port', '0', '--dbpath', dbpath, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const uri = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line in ${READY_TIMEOUT_MS} ms: ${output}`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no ready line in ${READY_TIMEOUT_MS} ms: ${output}`)),
+      READY_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /mongo-emulator ready on (mongodb:\/\/\S+)/.exec(output);

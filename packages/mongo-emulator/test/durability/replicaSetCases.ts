@@ -13,7 +13,15 @@ import { MongoClient, type WriteConcernSettings } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReplicaSet, waitForPrimary, type ReplicaSetMember, type RunningReplicaSet } from '../../src/index.ts';
 import { PROCESS_TEST_TIMEOUT_MS } from './nodeProcess.ts';
-import { adminCommand, directClient, failPoint, secondariesOf, settledPrimary, TEST_ELECTION_TIMEOUT_MS, TEST_HEARTBEAT_INTERVAL_MS } from '../repl/replSetHelpers.ts';
+import {
+  adminCommand,
+  directClient,
+  failPoint,
+  secondariesOf,
+  settledPrimary,
+  TEST_ELECTION_TIMEOUT_MS,
+  TEST_HEARTBEAT_INTERVAL_MS,
+} from '../repl/replSetHelpers.ts';
 
 const WRITERS = 6;
 const ACKS_BEFORE_KILL = 150;
@@ -32,7 +40,9 @@ function cleanUp(): void {
   });
 }
 
-async function startSet(options: { writeConcernMajorityJournalDefault?: boolean; memberArgs?: string[] } = {}): Promise<RunningReplicaSet> {
+async function startSet(
+  options: { writeConcernMajorityJournalDefault?: boolean; memberArgs?: string[] } = {},
+): Promise<RunningReplicaSet> {
   dir = mkdtempSync(join(tmpdir(), 'emulator-set-'));
   output = [[], [], []];
   set = await startReplicaSet({
@@ -53,14 +63,23 @@ async function killAll(running: RunningReplicaSet): Promise<void> {
 
 async function startAll(running: RunningReplicaSet): Promise<void> {
   await Promise.all(running.members.map((m) => m.start()));
-  await waitForPrimary(running.members.map((m) => m.address), 30_000);
+  await waitForPrimary(
+    running.members.map((m) => m.address),
+    30_000,
+  );
 }
 
 /** WRITERS clients insert at `writeConcern` until ACKS_BEFORE_KILL acknowledgements, then every member is SIGKILLed at once. */
-async function writeThroughWholeSetKill(running: RunningReplicaSet, writeConcern: WriteConcernSettings): Promise<string[]> {
+async function writeThroughWholeSetKill(
+  running: RunningReplicaSet,
+  writeConcern: WriteConcernSettings,
+): Promise<string[]> {
   const acks: string[] = [];
   let killing: Promise<void> | undefined;
-  const clients = Array.from({ length: WRITERS }, () => new MongoClient(running.uri, { maxPoolSize: 1, retryWrites: false, serverSelectionTimeoutMS: 1000 }));
+  const clients = Array.from(
+    { length: WRITERS },
+    () => new MongoClient(running.uri, { maxPoolSize: 1, retryWrites: false, serverSelectionTimeoutMS: 1000 }),
+  );
   await Promise.all(
     clients.map(async (client, w) => {
       const coll = client.db('d1').collection<{ _id: string }>('docs');
@@ -83,7 +102,11 @@ async function writeThroughWholeSetKill(running: RunningReplicaSet, writeConcern
 async function idsOnSet(running: RunningReplicaSet): Promise<Set<string>> {
   const client = new MongoClient(running.uri);
   try {
-    const docs = await client.db('d1').collection<{ _id: string }>('docs').find({}, { readConcern: { level: 'majority' } }).toArray();
+    const docs = await client
+      .db('d1')
+      .collection<{ _id: string }>('docs')
+      .find({}, { readConcern: { level: 'majority' } })
+      .toArray();
     return new Set(docs.map((d) => d._id));
   } finally {
     await client.close();
@@ -93,7 +116,11 @@ async function idsOnSet(running: RunningReplicaSet): Promise<Set<string>> {
 async function idsOn(member: ReplicaSetMember, db: string, coll: string): Promise<string[]> {
   const client = directClient(member);
   try {
-    const docs = await client.db(db).collection<{ _id: string }>(coll).find({}, { readPreference: 'nearest' }).toArray();
+    const docs = await client
+      .db(db)
+      .collection<{ _id: string }>(coll)
+      .find({}, { readPreference: 'nearest' })
+      .toArray();
     return docs.map((d) => d._id).sort();
   } finally {
     await client.close();
@@ -130,7 +157,9 @@ export function wholeSetKill(): void {
         // Applied by a majority is enough: acknowledged at once.
         await coll.insertOne({ _id: 'applied-only' }, { writeConcern: { w: 'majority' } });
         // j: true still waits for a journal, which never comes.
-        await expect(coll.insertOne({ _id: 'waits' }, { writeConcern: { w: 'majority', journal: true, wtimeoutMS: 500 } })).rejects.toMatchObject({ code: 64 });
+        await expect(
+          coll.insertOne({ _id: 'waits' }, { writeConcern: { w: 'majority', journal: true, wtimeoutMS: 500 } }),
+        ).rejects.toMatchObject({ code: 64 });
       } finally {
         await client.close();
       }
@@ -147,7 +176,9 @@ export function wholeSetKill(): void {
       try {
         for (const member of running.members) await failPoint(member, 'pauseJournalFlusherThread', 'alwaysOn');
         const coll = client.db('d1').collection<{ _id: string }>('docs');
-        await expect(coll.insertOne({ _id: 'waits' }, { writeConcern: { w: 'majority', wtimeoutMS: 500 } })).rejects.toMatchObject({ code: 64 });
+        await expect(
+          coll.insertOne({ _id: 'waits' }, { writeConcern: { w: 'majority', wtimeoutMS: 500 } }),
+        ).rejects.toMatchObject({ code: 64 });
         const paused = await adminCommand(running.members[0]!, { replSetGetStatus: 1 });
         // Applied past what the journal holds while the flusher is paused.
         expect(paused.optimes.appliedOpTime.ts.greaterThan(paused.optimes.durableOpTime.ts)).toBe(true);
@@ -181,7 +212,10 @@ export function seed002Q3(): void {
         expect(await settledPrimary(running)).toBe(primary);
         for (const s of secondaries) await adminCommand(s, { replSetFreeze: 0 });
         for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'off');
-        for (const member of running.members) await expect.poll(() => idsOn(member, 'q3', 'docs'), { timeout: 15_000 }).toEqual(['j-survives', 'majority-1']);
+        for (const member of running.members)
+          await expect
+            .poll(() => idsOn(member, 'q3', 'docs'), { timeout: 15_000 })
+            .toEqual(['j-survives', 'majority-1']);
 
         // 2. Again, but the others elect a new primary while it is down: its write is rolled back.
         secondaries = secondariesOf(running, primary);
@@ -194,7 +228,10 @@ export function seed002Q3(): void {
         expect(newPrimary).not.toBe(primary);
         await coll.insertOne({ _id: 'majority-2' }, { writeConcern: { w: 'majority' } });
         await primary.start();
-        for (const member of running.members) await expect.poll(() => idsOn(member, 'q3', 'docs'), { timeout: 20_000 }).toEqual(['j-survives', 'majority-1', 'majority-2']);
+        for (const member of running.members)
+          await expect
+            .poll(() => idsOn(member, 'q3', 'docs'), { timeout: 20_000 })
+            .toEqual(['j-survives', 'majority-1', 'majority-2']);
         // The old primary recovered the write from its journal, then rolled it back into its rollback files.
         const rollbackDir = join(primary.rollbackDir, 'q3.docs');
         const saved = readdirSync(rollbackDir).map((f) => deserialize(readFileSync(join(rollbackDir, f))));
@@ -215,12 +252,18 @@ export function memberRejoins(): void {
       const client = new MongoClient(running.uri);
       try {
         const coll = client.db('d2').collection<{ _id: string }>('docs');
-        await coll.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `before-${i}` })), { writeConcern: { w: 3 } });
+        await coll.insertMany(
+          Array.from({ length: 50 }, (_, i) => ({ _id: `before-${i}` })),
+          { writeConcern: { w: 3 } },
+        );
         const primary = await settledPrimary(running);
         const [victim] = secondariesOf(running, primary);
         victim!.kill('SIGKILL');
         await victim!.exited();
-        await coll.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `during-${i}` })), { writeConcern: { w: 'majority' } });
+        await coll.insertMany(
+          Array.from({ length: 50 }, (_, i) => ({ _id: `during-${i}` })),
+          { writeConcern: { w: 'majority' } },
+        );
         const before = output[victim!.index]!.length;
         await victim!.start();
         await expect.poll(async () => (await idsOn(victim!, 'd2', 'docs')).length, { timeout: 15_000 }).toBe(100);
@@ -283,7 +326,9 @@ export function launcherBringsTheSetBack(): void {
           const client = new MongoClient(second.uri);
           expect(await client.db('kept').collection('docs').findOne({})).toEqual({ _id: 'before the restart' });
           // A new initiate would have made a new set (another replicaSetId).
-          expect((await client.db('admin').command({ replSetGetConfig: 1 })).config.settings.replicaSetId).toEqual(replicaSetId);
+          expect((await client.db('admin').command({ replSetGetConfig: 1 })).config.settings.replicaSetId).toEqual(
+            replicaSetId,
+          );
           await client.close();
         } finally {
           await second.stop();
@@ -298,7 +343,11 @@ export function launcherBringsTheSetBack(): void {
 /** `mongo-emulator --nodes 3 --port 0 --replSet rs0 --dbpath root`, as a user runs it: its set URI and a SIGTERM stop. */
 async function runLauncher(root: string): Promise<{ uri: string; stop(): Promise<void> }> {
   const bin = fileURLToPath(new URL('../../bin/mongo-emulator.mjs', import.meta.url));
-  const child = spawn(process.execPath, [bin, '--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000', '--dbpath', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [bin, '--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000', '--dbpath', root],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));

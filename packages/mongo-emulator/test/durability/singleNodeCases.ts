@@ -37,12 +37,19 @@ interface Ack {
  * WRITERS connections insert at `writeConcern` until ACKS_BEFORE_KILL are acknowledged, then the
  * process is SIGKILLed while they still write. Returns every acknowledgement and the kill time.
  */
-async function writeThroughKill(node: NodeProcess, writeConcern: WriteConcernSettings, minWritingMs = 0): Promise<{ acks: Ack[]; killedAtMs: number }> {
+async function writeThroughKill(
+  node: NodeProcess,
+  writeConcern: WriteConcernSettings,
+  minWritingMs = 0,
+): Promise<{ acks: Ack[]; killedAtMs: number }> {
   const acks: Ack[] = [];
   const startedMs = performance.now();
   let killedAtMs = 0;
   let killing: Promise<void> | undefined;
-  const clients = Array.from({ length: WRITERS }, () => new MongoClient(node.uri, { maxPoolSize: 1, retryWrites: false, serverSelectionTimeoutMS: 2000 }));
+  const clients = Array.from(
+    { length: WRITERS },
+    () => new MongoClient(node.uri, { maxPoolSize: 1, retryWrites: false, serverSelectionTimeoutMS: 2000 }),
+  );
   const writer = async (w: number) => {
     const coll = clients[w]!.db('d1').collection<{ _id: string }>('docs');
     for (let i = 0; ; i++) {
@@ -86,16 +93,19 @@ const ACKNOWLEDGED_CASES = [
 export function singleNodeD1(all: boolean): void {
   describe('D1 on one node (--dbpath)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     directories();
-    it.each(all ? ACKNOWLEDGED_CASES : ACKNOWLEDGED_CASES.slice(0, 2))('keeps every write acknowledged at %s through a SIGKILL mid-stream', async (_, writeConcern, args, writingMs) => {
-      const node = await startNode(dir, [...args]);
-      const { acks } = await writeThroughKill(node, writeConcern as WriteConcernSettings, writingMs);
-      expect(acks.length).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL);
-      const restarted = await startNode(dir);
-      running.push(restarted);
-      const present = await presentIds(restarted);
-      const lost = acks.filter((a) => !present.has(a.id));
-      expect(lost).toEqual([]);
-    });
+    it.each(all ? ACKNOWLEDGED_CASES : ACKNOWLEDGED_CASES.slice(0, 2))(
+      'keeps every write acknowledged at %s through a SIGKILL mid-stream',
+      async (_, writeConcern, args, writingMs) => {
+        const node = await startNode(dir, [...args]);
+        const { acks } = await writeThroughKill(node, writeConcern as WriteConcernSettings, writingMs);
+        expect(acks.length).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL);
+        const restarted = await startNode(dir);
+        running.push(restarted);
+        const present = await presentIds(restarted);
+        const lost = acks.filter((a) => !present.has(a.id));
+        expect(lost).toEqual([]);
+      },
+    );
 
     if (all) {
       it('at w: 1, j: false loses at most the writes of the last commit interval', async () => {

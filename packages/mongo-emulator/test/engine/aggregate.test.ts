@@ -21,13 +21,20 @@ const run = (pipeline: object[]) => ledger().aggregate('db', 'entries', pipeline
 
 describe('aggregation stages', () => {
   it('matches, sorts, skips and limits', () => {
-    expect(run([{ $match: { amount: { $gte: 50 } } }, { $sort: { amount: -1 } }, { $skip: 1 }, { $limit: 1 }]).map((d) => d._id)).toEqual([2]);
+    expect(
+      run([{ $match: { amount: { $gte: 50 } } }, { $sort: { amount: -1 } }, { $skip: 1 }, { $limit: 1 }]).map(
+        (d) => d._id,
+      ),
+    ).toEqual([2]);
   });
   it('answers a leading $match through the collection, walking an index', () => {
     const cat = ledger();
     const entries = cat.getCollection('db', 'entries')!;
     entries.createIndexes([{ key: { acct: 1 }, name: 'acct_1' }]);
-    const out = cat.aggregate('db', 'entries', [{ $match: { acct: 'a' } }, { $group: { _id: '$acct', total: { $sum: '$amount' } } }]);
+    const out = cat.aggregate('db', 'entries', [
+      { $match: { acct: 'a' } },
+      { $group: { _id: '$acct', total: { $sum: '$amount' } } },
+    ]);
     expect(out).toEqual([{ _id: 'a', total: 150n }]);
     expect(entries.lastIndexUsed).toBe('acct_1');
     expect(entries.lastExamined).toBe(2);
@@ -37,14 +44,32 @@ describe('aggregation stages', () => {
   });
   it('groups with accumulators and keeps long sums long', () => {
     const out = run([
-      { $group: { _id: '$acct', total: { $sum: '$amount' }, n: { $sum: 1 }, max: { $max: '$amount' }, avg: { $avg: '$amount' }, kinds: { $addToSet: '$kind' }, first: { $first: '$_id' }, all: { $push: '$_id' } } },
+      {
+        $group: {
+          _id: '$acct',
+          total: { $sum: '$amount' },
+          n: { $sum: 1 },
+          max: { $max: '$amount' },
+          avg: { $avg: '$amount' },
+          kinds: { $addToSet: '$kind' },
+          first: { $first: '$_id' },
+          all: { $push: '$_id' },
+        },
+      },
       { $sort: { _id: 1 } },
     ]);
     expect(out[0]).toMatchObject({ _id: 'a', total: 150n, n: 2, max: 100n, avg: 75, first: 1, all: [1, 2] });
     expect(out[1]).toMatchObject({ _id: 'b', total: 7n });
   });
   it('projects, adds fields, unsets and replaces the root', () => {
-    expect(run([{ $match: { _id: 1 } }, { $project: { acct: 1 } }, { $addFields: { x: { $literal: 1 } } }, { $unset: 'acct' }])).toEqual([{ _id: 1, x: 1 }]);
+    expect(
+      run([
+        { $match: { _id: 1 } },
+        { $project: { acct: 1 } },
+        { $addFields: { x: { $literal: 1 } } },
+        { $unset: 'acct' },
+      ]),
+    ).toEqual([{ _id: 1, x: 1 }]);
     expect(run([{ $match: { _id: 1 } }, { $replaceWith: { a: '$acct' } }])).toEqual([{ a: 'a' }]);
     expect(run([{ $match: { _id: 1 } }, { $replaceRoot: { newRoot: { k: '$kind' } } }])).toEqual([{ k: 'dep' }]);
   });
@@ -54,21 +79,36 @@ describe('aggregation stages', () => {
   });
   it('unwinds arrays with options', () => {
     expect(run([{ $unwind: '$tags' }]).map((d) => d.tags)).toEqual(['x', 'y']);
-    expect(run([{ $unwind: { path: '$tags', preserveNullAndEmptyArrays: true, includeArrayIndex: 'i' } }])).toHaveLength(4);
+    expect(
+      run([{ $unwind: { path: '$tags', preserveNullAndEmptyArrays: true, includeArrayIndex: 'i' } }]),
+    ).toHaveLength(4);
   });
   it('looks up by field equality and by pipeline', () => {
-    const byField = run([{ $match: { _id: 3 } }, { $lookup: { from: 'accounts', localField: 'acct', foreignField: '_id', as: 'acc' } }]);
+    const byField = run([
+      { $match: { _id: 3 } },
+      { $lookup: { from: 'accounts', localField: 'acct', foreignField: '_id', as: 'acc' } },
+    ]);
     expect(byField[0]!.acc).toEqual([{ _id: 'b', owner: 'bob' }]);
     const byPipeline = run([
       { $match: { _id: 1 } },
-      { $lookup: { from: 'accounts', let: { a: '$acct' }, pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$a'] } } }], as: 'acc' } },
+      {
+        $lookup: {
+          from: 'accounts',
+          let: { a: '$acct' },
+          pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$a'] } } }],
+          as: 'acc',
+        },
+      },
     ]);
     expect(byPipeline[0]!.acc).toEqual([{ _id: 'a', owner: 'ann' }]);
   });
   it('runs facets and buckets', () => {
     const [facets] = run([{ $facet: { n: [{ $count: 'n' }], ids: [{ $project: { _id: 1 } }] } }]);
     expect(facets).toEqual({ n: [{ n: 3 }], ids: [{ _id: 1 }, { _id: 2 }, { _id: 3 }] });
-    expect(run([{ $bucket: { groupBy: '$_id', boundaries: [0, 2, 10] } }])).toEqual([{ _id: 0, count: 1 }, { _id: 2, count: 2 }]);
+    expect(run([{ $bucket: { groupBy: '$_id', boundaries: [0, 2, 10] } }])).toEqual([
+      { _id: 0, count: 1 },
+      { _id: 2, count: 2 },
+    ]);
   });
   it('samples and reads $documents without a collection', () => {
     expect(run([{ $sample: { size: 2 } }])).toHaveLength(2);
@@ -79,7 +119,9 @@ describe('aggregation stages', () => {
     const cat = newCatalog();
     const id = new ObjectId();
     cat.getOrCreateCollection('db', 'o').insertOne({ _id: id });
-    expect(cat.aggregate('db', 'o', [{ $match: { $expr: { $eq: ['$_id', new ObjectId(id.toHexString())] } } }])).toHaveLength(1);
+    expect(
+      cat.aggregate('db', 'o', [{ $match: { $expr: { $eq: ['$_id', new ObjectId(id.toHexString())] } } }]),
+    ).toHaveLength(1);
   });
   it('refuses an unknown stage with 40324', () => {
     const err = errorOf(() => run([{ $foo: {} }]));

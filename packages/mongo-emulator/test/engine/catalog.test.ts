@@ -2,7 +2,7 @@
 // write reaches the observer in apply order.
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/engine/catalog.ts';
-import { CommandError } from '../../src/errors.ts';
+import type { CommandError } from '../../src/errors.ts';
 
 describe('Catalog', () => {
   it('creates a collection implicitly on first write and lists it', () => {
@@ -44,7 +44,9 @@ describe('Catalog', () => {
     const c = cat.getOrCreateCollection('db', 'c');
     c.insertOne({ k: 'a', n: 1 });
     c.insertOne({ k: 'a', n: 2 });
-    expect(cat.aggregate('db', 'c', [{ $group: { _id: '$k', total: { $sum: '$n' } } }])).toEqual([{ _id: 'a', total: 3 }]);
+    expect(cat.aggregate('db', 'c', [{ $group: { _id: '$k', total: { $sum: '$n' } } }])).toEqual([
+      { _id: 'a', total: 3 },
+    ]);
   });
 
   it('refuses an unknown stage with code 40324', () => {

@@ -23,12 +23,16 @@ describe('collation', () => {
   it('sorts by the locale instead of code points', () => {
     const { c } = names();
     expect(c.find({}, { sort: { name: 1 } }).map((d) => d.name)).toEqual(['A', 'B', 'a', 'b', 'á']);
-    const sorted = c.find({}, { sort: { name: 1, _id: 1 }, collation: { locale: 'en', strength: 1 } }).map((d) => d.name);
+    const sorted = c
+      .find({}, { sort: { name: 1, _id: 1 }, collation: { locale: 'en', strength: 1 } })
+      .map((d) => d.name);
     expect(sorted).toEqual(['A', 'a', 'á', 'b', 'B']);
   });
   it('applies to aggregate $match and $sort', () => {
     const { cat } = names();
-    const out = cat.aggregate('db', 'names', [{ $match: { name: 'B' } }, { $sort: { _id: -1 } }], { collation: { locale: 'en', strength: 2 } });
+    const out = cat.aggregate('db', 'names', [{ $match: { name: 'B' } }, { $sort: { _id: -1 } }], {
+      collation: { locale: 'en', strength: 2 },
+    });
     expect(out.map((d) => d._id)).toEqual([4, 0]);
   });
 });

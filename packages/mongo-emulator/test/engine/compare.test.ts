@@ -6,8 +6,19 @@ import { compareValues } from '../../src/engine/compare.ts';
 describe('compareValues', () => {
   it('orders values by canonical type bracket', () => {
     const ordered = [
-      new MinKey(), null, 1, 'a', { a: 1 }, [1], new Binary(Buffer.from([1])), new ObjectId(),
-      false, new Date(0), new Timestamp({ t: 1, i: 1 }), new BSONRegExp('a', ''), new MaxKey(),
+      new MinKey(),
+      null,
+      1,
+      'a',
+      { a: 1 },
+      [1],
+      new Binary(Buffer.from([1])),
+      new ObjectId(),
+      false,
+      new Date(0),
+      new Timestamp({ t: 1, i: 1 }),
+      new BSONRegExp('a', ''),
+      new MaxKey(),
     ];
     for (let i = 0; i + 1 < ordered.length; i++) {
       expect(compareValues(ordered[i], ordered[i + 1])).toBeLessThan(0);

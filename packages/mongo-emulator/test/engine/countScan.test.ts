@@ -15,7 +15,13 @@ function seeded() {
   c.createIndexes([{ key: { kind: 1, status: 1 }, name: 'kind_status' }]);
   const docs: Document[] = [];
   for (let i = 0; i < 600; i++) {
-    const doc: Document = { _id: i, kind: KINDS[i % 3], status: STATUSES[(i * 7) % 4], n: i % 5, at: new Date(Date.UTC(2026, 0, 1 + (i % 9))) };
+    const doc: Document = {
+      _id: i,
+      kind: KINDS[i % 3],
+      status: STATUSES[(i * 7) % 4],
+      n: i % 5,
+      at: new Date(Date.UTC(2026, 0, 1 + (i % 9))),
+    };
     if (i % 50 === 0) delete doc['status']; // missing: indexes as null
     if (i % 97 === 0) doc['status'] = 1; // another type on the same field
     docs.push(doc);
@@ -25,7 +31,11 @@ function seeded() {
 }
 
 /** What a scan of the documents counts: the filter through find, with skip and limit applied. */
-function scanned(c: ReturnType<typeof newCollection>, filter: Document, options: { skip?: number; limit?: number } = {}): number {
+function scanned(
+  c: ReturnType<typeof newCollection>,
+  filter: Document,
+  options: { skip?: number; limit?: number } = {},
+): number {
   const all = c.find(filter).length;
   const afterSkip = Math.max(0, all - (options.skip ?? 0));
   return options.limit ? Math.min(afterSkip, options.limit) : afterSkip;
@@ -43,7 +53,11 @@ describe('count from index keys', () => {
     ];
     for (const filter of filters) {
       for (const options of [{}, { limit: 7 }, { skip: 5 }, { skip: 3, limit: 4 }, { limit: 10_001 }]) {
-        expect({ filter, options, n: c.count(filter, { ...options, hint: 'kind_status' }) }).toEqual({ filter, options, n: scanned(c, filter, options) });
+        expect({ filter, options, n: c.count(filter, { ...options, hint: 'kind_status' }) }).toEqual({
+          filter,
+          options,
+          n: scanned(c, filter, options),
+        });
         expect(c.count(filter, options)).toBe(scanned(c, filter, options));
       }
     }
@@ -69,15 +83,21 @@ describe('count from index keys', () => {
     const before = c.count({ kind: 'PAYOUT' }, { hint: 'kind_status' });
     c.insertOne({ _id: 'arr', kind: ['PAYOUT', 'ORDER'], status: 'DONE' });
     expect(c.count({ kind: 'PAYOUT' }, { hint: 'kind_status' })).toBe(before + 1);
-    expect(c.count({ kind: 'ORDER', status: 'DONE' }, { hint: 'kind_status' })).toBe(scanned(c, { kind: 'ORDER', status: 'DONE' }));
+    expect(c.count({ kind: 'ORDER', status: 'DONE' }, { hint: 'kind_status' })).toBe(
+      scanned(c, { kind: 'ORDER', status: 'DONE' }),
+    );
   });
 
   it('counts ObjectId and Date equalities on their own indexes', () => {
     const c = newCollection();
-    c.createIndexes([{ key: { owner: 1 }, name: 'owner' }, { key: { at: -1 }, name: 'at' }]);
+    c.createIndexes([
+      { key: { owner: 1 }, name: 'owner' },
+      { key: { at: -1 }, name: 'at' },
+    ]);
     const owners = [new ObjectId(), new ObjectId()];
     const day = new Date(Date.UTC(2026, 5, 1));
-    for (let i = 0; i < 40; i++) c.insertOne({ _id: i, owner: owners[i % 2], at: i % 4 === 0 ? day : new Date(Date.UTC(2026, 5, 2)) });
+    for (let i = 0; i < 40; i++)
+      c.insertOne({ _id: i, owner: owners[i % 2], at: i % 4 === 0 ? day : new Date(Date.UTC(2026, 5, 2)) });
     expect(c.count({ owner: owners[0] })).toBe(20);
     expect(c.count({ at: day })).toBe(10);
   });

@@ -18,17 +18,31 @@ describe('decimal128 arithmetic', () => {
     expect(text(subtractNumbers(D('1.00'), D('0.01')))).toBe('0.99');
     expect(text(multiplyNumbers(D('1.10'), D('2.0')))).toBe('2.200');
     // 34 significant digits survive: a double keeps 15 to 17.
-    expect(text(addNumbers(D('1234567890123456789012345678901233'), D('1')))).toBe('1234567890123456789012345678901234');
-    expect(text(addNumbers(D('0.000000000000000000000000000000001'), D('1')))).toBe('1.000000000000000000000000000000001');
+    expect(text(addNumbers(D('1234567890123456789012345678901233'), D('1')))).toBe(
+      '1234567890123456789012345678901234',
+    );
+    expect(text(addNumbers(D('0.000000000000000000000000000000001'), D('1')))).toBe(
+      '1.000000000000000000000000000000001',
+    );
     // One digit more than 34 is rounded away, as IEEE says.
-    expect(text(addNumbers(D('0.0000000000000000000000000000000001'), D('1')))).toBe('1.000000000000000000000000000000000');
+    expect(text(addNumbers(D('0.0000000000000000000000000000000001'), D('1')))).toBe(
+      '1.000000000000000000000000000000000',
+    );
   });
 
   it('rounds once to 34 digits, ties to even', () => {
-    expect(text(addNumbers(D('1234567890123456789012345678901234'), D('0.5')))).toBe('1234567890123456789012345678901234');
-    expect(text(addNumbers(D('1234567890123456789012345678901235'), D('0.5')))).toBe('1234567890123456789012345678901236');
-    expect(text(addNumbers(D('1234567890123456789012345678901234'), D('0.51')))).toBe('1234567890123456789012345678901235');
-    expect(text(addNumbers(D('9999999999999999999999999999999999'), 1))).toBe('1.000000000000000000000000000000000E+34');
+    expect(text(addNumbers(D('1234567890123456789012345678901234'), D('0.5')))).toBe(
+      '1234567890123456789012345678901234',
+    );
+    expect(text(addNumbers(D('1234567890123456789012345678901235'), D('0.5')))).toBe(
+      '1234567890123456789012345678901236',
+    );
+    expect(text(addNumbers(D('1234567890123456789012345678901234'), D('0.51')))).toBe(
+      '1234567890123456789012345678901235',
+    );
+    expect(text(addNumbers(D('9999999999999999999999999999999999'), 1))).toBe(
+      '1.000000000000000000000000000000000E+34',
+    );
   });
 
   it('turns ints and longs into decimals exactly, and doubles with 15 significant digits', () => {
@@ -53,7 +67,8 @@ describe('decimal128 arithmetic', () => {
 });
 
 describe('decimal128 division', () => {
-  const quotient = (a: string, b: string) => toDecimal128(divide(fromDecimal128(D(a)), fromDecimal128(D(b)))).toString();
+  const quotient = (a: string, b: string) =>
+    toDecimal128(divide(fromDecimal128(D(a)), fromDecimal128(D(b)))).toString();
 
   it('gives an exact quotient the exponent nearest the ideal one', () => {
     expect(quotient('1.00', '4')).toBe('0.25');

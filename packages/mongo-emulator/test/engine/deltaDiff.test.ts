@@ -19,13 +19,21 @@ function deltaOf(doc: Document, u: Document | Document[], extra: Document = {}):
 
 describe('the $v: 2 delta of an operator update', () => {
   it('logs $rename as the target set and the source deleted (rename_node.cpp)', () => {
-    expect(deltaOf({ _id: 1, a: 1, b: { c: 2 } }, { $rename: { a: 'z', 'b.c': 'b.d' } })).toEqual({ d: { a: false }, i: { z: 1 }, sb: { d: { c: false }, i: { d: 2 } } });
+    expect(deltaOf({ _id: 1, a: 1, b: { c: 2 } }, { $rename: { a: 'z', 'b.c': 'b.d' } })).toEqual({
+      d: { a: false },
+      i: { z: 1 },
+      sb: { d: { c: false }, i: { d: 2 } },
+    });
   });
 
   it('logs positional and all-elements paths per element, and an unset element as null', () => {
     const doc = { _id: 1, arr: [{ k: 1 }, { k: 2 }, { k: 3 }] };
-    expect(deltaOf(doc, { $set: { 'arr.$.k': 9 } }, { q: { _id: 1, 'arr.k': 2 } })).toEqual({ sarr: { a: true, s1: { u: { k: 9 } } } });
-    expect(deltaOf(doc, { $inc: { 'arr.$[].k': 1 } })).toEqual({ sarr: { a: true, s0: { u: { k: 2 } }, s1: { u: { k: 3 } }, s2: { u: { k: 4 } } } });
+    expect(deltaOf(doc, { $set: { 'arr.$.k': 9 } }, { q: { _id: 1, 'arr.k': 2 } })).toEqual({
+      sarr: { a: true, s1: { u: { k: 9 } } },
+    });
+    expect(deltaOf(doc, { $inc: { 'arr.$[].k': 1 } })).toEqual({
+      sarr: { a: true, s0: { u: { k: 2 } }, s1: { u: { k: 3 } }, s2: { u: { k: 4 } } },
+    });
     expect(deltaOf(doc, { $unset: { 'arr.0': '' } })).toEqual({ sarr: { a: true, u0: null } });
   });
 
@@ -44,7 +52,9 @@ describe('the $v: 2 delta of an operator update', () => {
 describe('the $v: 2 delta of a pipeline update (document_diff_calculator.cpp)', () => {
   it('diffs nested documents and arrays, with l for a shrunk array', () => {
     const doc = { _id: 1, pad: 'x'.repeat(100), o: { keep: 'y'.repeat(50), list: [1, 2, 3, 4, 5, 6], n: 1 } };
-    expect(deltaOf(doc, [{ $set: { 'o.n': 2, 'o.list': { $slice: ['$o.list', 3] } } }])).toEqual({ so: { u: { n: 2 }, slist: { a: true, l: 3 } } });
+    expect(deltaOf(doc, [{ $set: { 'o.n': 2, 'o.list': { $slice: ['$o.list', 3] } } }])).toEqual({
+      so: { u: { n: 2 }, slist: { a: true, l: 3 } },
+    });
   });
 });
 
@@ -59,7 +69,12 @@ describe('updateDescription from a delta', () => {
       updatedFields: { 'a.b': 1, top: 2, 'obj.3': 'x', 'arr.1.0': true },
       removedFields: ['obj.c.d'],
       truncatedArrays: [{ field: 'arr', newSize: 2 }],
-      disambiguatedPaths: { 'a.b': ['a.b'], 'obj.3': ['obj', '3'], 'obj.c.d': ['obj', 'c.d'], 'arr.1.0': ['arr', 1, '0'] },
+      disambiguatedPaths: {
+        'a.b': ['a.b'],
+        'obj.3': ['obj', '3'],
+        'obj.c.d': ['obj', 'c.d'],
+        'arr.1.0': ['arr', 1, '0'],
+      },
     });
   });
 });

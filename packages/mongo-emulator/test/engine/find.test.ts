@@ -6,13 +6,25 @@ function people() {
   const c = newCollection();
   c.insertOne({ _id: 1, name: 'b', age: 30, tags: [3, 1], addr: { city: 'X', zip: 1 } });
   c.insertOne({ _id: 2, name: 'a', age: 25, tags: [2], addr: { city: 'Y', zip: 2 } });
-  c.insertOne({ _id: 3, name: 'c', tags: [], items: [{ k: 1, v: 'p' }, { k: 2, v: 'q' }] });
+  c.insertOne({
+    _id: 3,
+    name: 'c',
+    tags: [],
+    items: [
+      { k: 1, v: 'p' },
+      { k: 2, v: 'q' },
+    ],
+  });
   return c;
 }
 
 describe('sort, skip, limit', () => {
   it('sorts missing fields as null, first ascending', () => {
-    expect(people().find({}, { sort: { age: 1 } }).map((d) => d._id)).toEqual([3, 2, 1]);
+    expect(
+      people()
+        .find({}, { sort: { age: 1 } })
+        .map((d) => d._id),
+    ).toEqual([3, 2, 1]);
   });
   it('sorts arrays by their smallest element ascending and largest descending', () => {
     const c = people();
@@ -20,7 +32,11 @@ describe('sort, skip, limit', () => {
     expect(c.find({ _id: { $lt: 3 } }, { sort: { tags: -1 } }).map((d) => d._id)).toEqual([1, 2]);
   });
   it('applies skip then limit after sorting', () => {
-    expect(people().find({}, { sort: { name: 1 }, skip: 1, limit: 1 }).map((d) => d._id)).toEqual([1]);
+    expect(
+      people()
+        .find({}, { sort: { name: 1 }, skip: 1, limit: 1 })
+        .map((d) => d._id),
+    ).toEqual([1]);
   });
   it('counts with skip and limit', () => {
     const c = people();
@@ -39,18 +55,26 @@ describe('projection', () => {
     expect(c.find({ _id: 1 }, { projection: { name: 1, _id: 0 } })).toEqual([{ name: 'b' }]);
   });
   it('excludes fields, dotted included', () => {
-    expect(people().find({ _id: 2 }, { projection: { tags: 0, 'addr.zip': 0 } })).toEqual([{ _id: 2, name: 'a', age: 25, addr: { city: 'Y' } }]);
+    expect(people().find({ _id: 2 }, { projection: { tags: 0, 'addr.zip': 0 } })).toEqual([
+      { _id: 2, name: 'a', age: 25, addr: { city: 'Y' } },
+    ]);
   });
   it('includes dotted paths through arrays of documents', () => {
-    expect(people().find({ _id: 3 }, { projection: { 'items.v': 1, _id: 0 } })).toEqual([{ items: [{ v: 'p' }, { v: 'q' }] }]);
+    expect(people().find({ _id: 3 }, { projection: { 'items.v': 1, _id: 0 } })).toEqual([
+      { items: [{ v: 'p' }, { v: 'q' }] },
+    ]);
   });
   it('computes expression fields', () => {
-    expect(people().find({ _id: 1 }, { projection: { older: { $add: ['$age', 1] }, _id: 0 } })).toEqual([{ older: 31 }]);
+    expect(people().find({ _id: 1 }, { projection: { older: { $add: ['$age', 1] }, _id: 0 } })).toEqual([
+      { older: 31 },
+    ]);
   });
   it('slices arrays and picks $elemMatch and positional elements', () => {
     const c = people();
     expect(c.find({ _id: 1 }, { projection: { tags: { $slice: 1 } } })[0]!.tags).toEqual([3]);
-    expect(c.find({ _id: 3 }, { projection: { items: { $elemMatch: { k: 2 } } } })).toEqual([{ _id: 3, items: [{ k: 2, v: 'q' }] }]);
+    expect(c.find({ _id: 3 }, { projection: { items: { $elemMatch: { k: 2 } } } })).toEqual([
+      { _id: 3, items: [{ k: 2, v: 'q' }] },
+    ]);
     expect(c.find({ 'items.k': 2 }, { projection: { 'items.$': 1 } })).toEqual([{ _id: 3, items: [{ k: 2, v: 'q' }] }]);
   });
   it('refuses mixing inclusion and exclusion with 31254 / 31253', () => {

@@ -26,7 +26,9 @@ describe('duplicate keys', () => {
     const id = new ObjectId('65f000000000000000000001');
     c.insertOne({ a: id, b: 2 });
     const err = errorOf(() => c.insertOne({ a: id, b: 2 }));
-    expect(err.message).toBe("E11000 duplicate key error collection: db.c index: a_1_b_-1 dup key: { a: ObjectId('65f000000000000000000001'), b: 2 }");
+    expect(err.message).toBe(
+      "E11000 duplicate key error collection: db.c index: a_1_b_-1 dup key: { a: ObjectId('65f000000000000000000001'), b: 2 }",
+    );
     expect(err.extra.keyPattern).toEqual({ a: 1, b: -1 });
   });
   it('counts a missing field as null in a non-sparse unique index', () => {
@@ -70,7 +72,9 @@ describe('duplicate keys', () => {
     const c = newCollection();
     c.createIndexes([{ key: { k: 1 }, name: 'k_1', unique: true }]);
     c.insertOne({ k: 'payout:1', state: 'x' });
-    expect(errorOf(() => c.update({ q: { state: 'y' }, u: { $set: { k: 'payout:1' } }, upsert: true })).code).toBe(11000);
+    expect(errorOf(() => c.update({ q: { state: 'y' }, u: { $set: { k: 'payout:1' } }, upsert: true })).code).toBe(
+      11000,
+    );
     expect(c.count({})).toBe(1);
   });
   it('refuses to build a unique index over existing duplicates', () => {
@@ -94,7 +98,11 @@ describe('index management', () => {
   it('treats the same spec twice as a no-op', () => {
     const c = newCollection();
     c.createIndexes([{ key: { a: 1 }, name: 'a_1' }]);
-    expect(c.createIndexes([{ key: { a: 1 }, name: 'a_1' }])).toEqual({ numIndexesBefore: 2, numIndexesAfter: 2, note: 'all indexes already exist' });
+    expect(c.createIndexes([{ key: { a: 1 }, name: 'a_1' }])).toEqual({
+      numIndexesBefore: 2,
+      numIndexesAfter: 2,
+      note: 'all indexes already exist',
+    });
   });
   it('answers IndexOptionsConflict and IndexKeySpecsConflict', () => {
     const c = newCollection();
@@ -105,7 +113,11 @@ describe('index management', () => {
   });
   it('drops indexes by name, key or *, but never _id_', () => {
     const c = newCollection();
-    c.createIndexes([{ key: { a: 1 }, name: 'a_1' }, { key: { b: 1 }, name: 'b_1' }, { key: { d: 1 }, name: 'd_1' }]);
+    c.createIndexes([
+      { key: { a: 1 }, name: 'a_1' },
+      { key: { b: 1 }, name: 'b_1' },
+      { key: { d: 1 }, name: 'd_1' },
+    ]);
     expect(c.dropIndexes('a_1')).toEqual({ nIndexesWas: 4 });
     c.dropIndexes({ b: 1 });
     expect(c.listIndexes().map((i) => i.name)).toEqual(['_id_', 'd_1']);
@@ -128,7 +140,10 @@ describe('document validation', () => {
     c.insertOne({ _id: 1, $a: 1 });
     expect(c.find({ _id: 1 })).toEqual([{ _id: 1, $a: 1 }]);
     const err = errorOf(() => c.insertOne({ _id: { a: [{ $b: 1 }] } }));
-    expect([err.code, err.message]).toEqual([52, "_id fields may not contain '$'-prefixed fields: $b is not valid for storage."]);
+    expect([err.code, err.message]).toEqual([
+      52,
+      "_id fields may not contain '$'-prefixed fields: $b is not valid for storage.",
+    ]);
     c.insertOne({ _id: { $ref: 'c', $id: 1 } });
   });
   it('refuses documents over 16 MiB', () => {

@@ -140,7 +140,13 @@ describe('element and evaluation operators', () => {
 
 describe('array operators', () => {
   it('match $elemMatch on documents and on values', () => {
-    const doc = { a: [{ x: 1, y: 2 }, { x: 2, y: 1 }], n: [1, 5, 9] };
+    const doc = {
+      a: [
+        { x: 1, y: 2 },
+        { x: 2, y: 1 },
+      ],
+      n: [1, 5, 9],
+    };
     expect(matches({ a: { $elemMatch: { x: 1, y: 1 } } }, doc)).toBe(false);
     expect(matches({ a: { $elemMatch: { x: 2, y: 1 } } }, doc)).toBe(true);
     expect(matches({ n: { $elemMatch: { $gt: 4, $lt: 6 } } }, doc)).toBe(true);

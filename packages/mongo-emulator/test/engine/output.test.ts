@@ -13,14 +13,18 @@ function seeded() {
   return cat;
 }
 
-const docsOf = (cat: ReturnType<typeof newCatalog>, name: string) => cat.getCollection('db', name)?.find({}, { sort: { _id: 1 } }) ?? [];
+const docsOf = (cat: ReturnType<typeof newCatalog>, name: string) =>
+  cat.getCollection('db', name)?.find({}, { sort: { _id: 1 } }) ?? [];
 
 describe('$out', () => {
   it('replaces the target with the results and returns nothing', () => {
     const cat = seeded();
     cat.getOrCreateCollection('db', 'out').insertOne({ _id: 99 });
     expect(cat.aggregate('db', 'src', [{ $match: { _id: { $gt: 1 } } }, { $out: 'out' }])).toEqual([]);
-    expect(docsOf(cat, 'out')).toEqual([{ _id: 2, x: 22 }, { _id: 3, x: 33 }]);
+    expect(docsOf(cat, 'out')).toEqual([
+      { _id: 2, x: 22 },
+      { _id: 3, x: 33 },
+    ]);
   });
   it('reports the writes made to the new collection after it replaced the target', () => {
     const cat = seeded();
@@ -36,10 +40,17 @@ describe('$out', () => {
     const out = cat.getOrCreateCollection('db', 'out');
     out.createIndexes([{ key: { k: 1 }, name: 'k_1', unique: true }]);
     out.insertOne({ _id: 99, k: 1 });
-    expect(errorOf(() => cat.aggregate('db', 'src', [{ $project: { k: { $literal: 5 } } }, { $out: 'out' }])).code).toBe(11000);
+    expect(
+      errorOf(() => cat.aggregate('db', 'src', [{ $project: { k: { $literal: 5 } } }, { $out: 'out' }])).code,
+    ).toBe(11000);
     expect(docsOf(cat, 'out')).toEqual([{ _id: 99, k: 1 }]);
     cat.aggregate('db', 'src', [{ $project: { k: '$x' } }, { $out: 'out' }]);
-    expect(cat.getCollection('db', 'out')!.listIndexes().map((i) => i.name)).toEqual(['_id_', 'k_1']);
+    expect(
+      cat
+        .getCollection('db', 'out')!
+        .listIndexes()
+        .map((i) => i.name),
+    ).toEqual(['_id_', 'k_1']);
   });
   it('refuses $out before the last stage with 40601', () => {
     expect(errorOf(() => seeded().aggregate('db', 'src', [{ $out: 'o' }, { $match: {} }])).code).toBe(40601);
@@ -58,22 +69,32 @@ describe('$merge', () => {
     return docsOf(cat, 't');
   };
   it('merges matched documents and inserts the rest by default', () => {
-    expect(merge({})).toEqual([{ _id: 1, x: 11 }, { _id: 2, x: 22, keep: true }, { _id: 3, x: 33 }]);
+    expect(merge({})).toEqual([
+      { _id: 1, x: 11 },
+      { _id: 2, x: 22, keep: true },
+      { _id: 3, x: 33 },
+    ]);
   });
   it('replaces, keeps existing, or discards as asked', () => {
     expect(merge({ whenMatched: 'replace' })[1]).toEqual({ _id: 2, x: 22 });
     expect(merge({ whenMatched: 'keepExisting', whenNotMatched: 'discard' })).toEqual([{ _id: 2, x: 0, keep: true }]);
   });
   it('runs a whenMatched pipeline with $$new', () => {
-    expect(merge({ whenMatched: [{ $set: { x: { $add: ['$x', '$$new.x'] } } }], whenNotMatched: 'discard' })).toEqual([{ _id: 2, x: 22, keep: true }]);
+    expect(merge({ whenMatched: [{ $set: { x: { $add: ['$x', '$$new.x'] } } }], whenNotMatched: 'discard' })).toEqual([
+      { _id: 2, x: 22, keep: true },
+    ]);
   });
   it('fails on a match with a real duplicate-key error', () => {
     const cat = target();
-    const err = errorOf(() => cat.aggregate('db', null, [{ $documents: [{ _id: 2, x: 1 }] }, { $merge: { into: 't', whenMatched: 'fail' } }]));
+    const err = errorOf(() =>
+      cat.aggregate('db', null, [{ $documents: [{ _id: 2, x: 1 }] }, { $merge: { into: 't', whenMatched: 'fail' } }]),
+    );
     expect(err.code).toBe(11000);
     expect(err.extra).toEqual({ keyPattern: { _id: 1 }, keyValue: { _id: 2 } });
   });
   it('fails when nothing matches and whenNotMatched is fail', () => {
-    expect(errorOf(() => target().aggregate('db', 'src', [{ $merge: { into: 't', whenNotMatched: 'fail' } }])).code).toBe(13113);
+    expect(
+      errorOf(() => target().aggregate('db', 'src', [{ $merge: { into: 't', whenNotMatched: 'fail' } }])).code,
+    ).toBe(13113);
   });
 });

@@ -17,7 +17,11 @@ const base = (): Document => ({
   _id: 1,
   n: 1,
   a: { b: { c: 1, d: { deep: [1, 2] } }, e: { untouched: true } },
-  list: [{ k: 1, v: 'x' }, { k: 2, v: 'y' }, { k: 3, v: 'z' }],
+  list: [
+    { k: 1, v: 'x' },
+    { k: 2, v: 'y' },
+    { k: 3, v: 'z' },
+  ],
   trace: Array.from({ length: 50 }, (_, i) => ({ r: `req:${i}`, d: BigInt(i) })),
 });
 
@@ -43,7 +47,9 @@ describe('an update', () => {
   });
 
   it('shares the elements of an array it rebuilds', () => {
-    const { fullDocumentBefore: before, fullDocument: after } = versionsOf({ $push: { trace: { $each: [{ r: 'new', d: 0n }], $slice: -50 } } });
+    const { fullDocumentBefore: before, fullDocument: after } = versionsOf({
+      $push: { trace: { $each: [{ r: 'new', d: 0n }], $slice: -50 } },
+    });
     const [was, now] = [before.trace as Document[], after.trace as Document[]];
     expect(now).not.toBe(was);
     expect(now[0]).toBe(was[1]);
@@ -62,7 +68,11 @@ describe('an update', () => {
     ['$push with $position and $sort', { $push: { list: { $each: [{ k: 0 }], $position: 0, $sort: { k: -1 } } } }],
     ['$addToSet, $pull and $pop', { $addToSet: { 'a.b.d.deep': 3 }, $pull: { list: { k: 1 } }, $pop: { trace: -1 } }],
     ['positional $', { $set: { 'list.$.v': 'matched' } }],
-    ['$[] and $[id]', { $inc: { 'list.$[].k': 10 }, $set: { 'list.$[big].v': 'big' } }, { arrayFilters: [{ 'big.k': { $gte: 2 } }] }],
+    [
+      '$[] and $[id]',
+      { $inc: { 'list.$[].k': 10 }, $set: { 'list.$[big].v': 'big' } },
+      { arrayFilters: [{ 'big.k': { $gte: 2 } }] },
+    ],
     ['a pipeline', [{ $set: { n: { $add: ['$n', 1] } } }] as unknown as Document],
   ];
   for (const [name, u, extra] of updates) {
@@ -99,7 +109,12 @@ describe('stored versions', () => {
     const [found] = c.find({ _id: 1 });
     (found!.a as Document).e = 'mine';
     (found!.trace as Document[]).length = 0;
-    const { value } = c.findAndModify({ query: { _id: 1 }, update: { $inc: { n: 1 } }, fields: { n: 1, trace: { $slice: -1 } }, new: true });
+    const { value } = c.findAndModify({
+      query: { _id: 1 },
+      update: { $inc: { n: 1 } },
+      fields: { n: 1, trace: { $slice: -1 } },
+      new: true,
+    });
     expect(value).toEqual({ _id: 1, n: 2, trace: [{ r: 'req:49', d: 49n }] });
     (value!.trace as Document[])[0]!.r = 'mine';
     expect(c.find({ _id: 1 })[0]).toEqual({ ...base(), n: 2 });
@@ -118,7 +133,10 @@ describe('stored versions', () => {
 describe('index maintenance on shared versions', () => {
   it('moves the keys of an indexed path changed deep inside shared documents, and only those', () => {
     const c = newCollection();
-    c.createIndexes([{ key: { 'a.b.c': 1 }, name: 'abc' }, { key: { 'list.k': 1 }, name: 'listK' }]);
+    c.createIndexes([
+      { key: { 'a.b.c': 1 }, name: 'abc' },
+      { key: { 'list.k': 1 }, name: 'listK' },
+    ]);
     c.insertOne(base());
     c.update({ q: { _id: 1 }, u: { $set: { 'a.b.c': 7 }, $inc: { n: 1 } } });
     expect(c.find({ 'a.b.c': 7 })).toHaveLength(1);
@@ -159,13 +177,20 @@ describe('what the engine derives from versions', () => {
       big: 9007199254740993n,
       when: new Date(0),
       flags: [true, false, null],
-      misc: { dec: Decimal128.fromString('1.5'), bin: new Binary(Buffer.from('abc')), ts: new Timestamp({ t: 1, i: 2 }), re: new BSONRegExp('a', 'i'), js: /x/g },
+      misc: {
+        dec: Decimal128.fromString('1.5'),
+        bin: new Binary(Buffer.from('abc')),
+        ts: new Timestamp({ t: 1, i: 2 }),
+        re: new BSONRegExp('a', 'i'),
+        js: /x/g,
+      },
       nested: { deeper: [[1, [2, { three: 'é' }]], {}] },
     };
     expect(documentSize(doc)).toBe(calculateObjectSize(doc));
     const c = newCollection();
     c.insertOne(doc);
-    const { fullDocument } = c.update({ q: {}, u: { $set: { 'nested.deeper.1.x': 'ü' }, $push: { ints: 7 } } }).changes[0] as Versions;
+    const { fullDocument } = c.update({ q: {}, u: { $set: { 'nested.deeper.1.x': 'ü' }, $push: { ints: 7 } } })
+      .changes[0] as Versions;
     expect(documentSize(fullDocument)).toBe(calculateObjectSize(fullDocument));
   });
 
@@ -173,7 +198,9 @@ describe('what the engine derives from versions', () => {
     const c = newCollection();
     c.insertOne({ _id: 1, chunks: ['x'.repeat(8 * 1024 * 1024)] });
     c.update({ q: {}, u: { $set: { n: 1 } } });
-    expect(errorOf(() => c.update({ q: {}, u: { $push: { chunks: 'y'.repeat(8 * 1024 * 1024) } } })).codeName).toBe('BSONObjectTooLarge');
+    expect(errorOf(() => c.update({ q: {}, u: { $push: { chunks: 'y'.repeat(8 * 1024 * 1024) } } })).codeName).toBe(
+      'BSONObjectTooLarge',
+    );
     expect(c.find({})[0]!.chunks).toHaveLength(1);
   });
 
@@ -183,7 +210,14 @@ describe('what the engine derives from versions', () => {
     // $pop logs the whole array (pop_node.cpp), so it is an updated field, not a truncation.
     expect(expected.updatedFields).toEqual({ 'a.b.c': 2, trace: change.fullDocument.trace });
     expect(expected.truncatedArrays).toEqual([]);
-    expect(change).toMatchObject({ op: 'update', db: 'db', coll: 'c', documentKey: { _id: 1 }, fullDocumentBefore: change.fullDocumentBefore, fullDocument: change.fullDocument });
+    expect(change).toMatchObject({
+      op: 'update',
+      db: 'db',
+      coll: 'c',
+      documentKey: { _id: 1 },
+      fullDocumentBefore: change.fullDocumentBefore,
+      fullDocument: change.fullDocument,
+    });
     expect(change.updateDescription).toEqual(expected);
     expect(change.updateDescription).toBe(change.updateDescription);
   });

@@ -1,6 +1,6 @@
 // Proves update operators apply with mongod's semantics (numeric widening, array modifiers,
 // positional paths), report updateDescription, and reject bad updates with mongod's codes.
-import { Decimal128, Timestamp } from 'bson';
+import { Decimal128, type Timestamp } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { errorOf, FIXED_CLUSTER_TIME, FIXED_NOW, newCollection } from './helpers.ts';
 import type { Document } from '../../src/engine/types.ts';
@@ -45,7 +45,9 @@ describe('numeric operators', () => {
     c.insertOne({ _id: 'x', n: 2n ** 63n - 1n });
     const err = errorOf(() => c.update({ q: {}, u: { $inc: { n: 1 } } }));
     expect(err.code).toBe(2);
-    expect(err.message).toBe('Failed to apply $inc operations to current value ((NumberLong)9223372036854775807) for document {_id: "x"}');
+    expect(err.message).toBe(
+      'Failed to apply $inc operations to current value ((NumberLong)9223372036854775807) for document {_id: "x"}',
+    );
     expect(c.find({})[0]!.n).toBe(2n ** 63n - 1n);
   });
   it('turns int plus double into a double', () => {
@@ -56,12 +58,16 @@ describe('numeric operators', () => {
     c.insertOne({ _id: 1, s: 'x' });
     const err = errorOf(() => c.update({ q: {}, u: { $inc: { s: 1 } } }));
     expect(err.code).toBe(14);
-    expect(err.message).toBe("Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 's' of non-numeric type string");
+    expect(err.message).toBe(
+      "Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 's' of non-numeric type string",
+    );
   });
   it('refuses a non-numeric $inc argument with TypeMismatch', () => {
     const c = newCollection();
     c.insertOne({ _id: 1 });
-    expect(errorOf(() => c.update({ q: {}, u: { $inc: { a: 'x' } } })).message).toBe('Cannot increment with non-numeric argument: {a: "x"}');
+    expect(errorOf(() => c.update({ q: {}, u: { $inc: { a: 'x' } } })).message).toBe(
+      'Cannot increment with non-numeric argument: {a: "x"}',
+    );
   });
   it('multiplies, and $mul on a missing field sets zero', () => {
     expect(updated({ n: 3 }, { $mul: { n: 2, m: 5 } })).toEqual({ _id: 1, n: 6, m: 0 });
@@ -106,14 +112,27 @@ describe('array operators', () => {
   });
   it('updates the element the query matched with positional $', () => {
     const c = newCollection();
-    c.insertOne({ _id: 1, items: [{ k: 'a', n: 1 }, { k: 'b', n: 1 }] });
+    c.insertOne({
+      _id: 1,
+      items: [
+        { k: 'a', n: 1 },
+        { k: 'b', n: 1 },
+      ],
+    });
     c.update({ q: { 'items.k': 'b' }, u: { $inc: { 'items.$.n': 5 } } });
-    expect(c.find({})[0]!.items).toEqual([{ k: 'a', n: 1 }, { k: 'b', n: 6 }]);
+    expect(c.find({})[0]!.items).toEqual([
+      { k: 'a', n: 1 },
+      { k: 'b', n: 6 },
+    ]);
   });
   it('updates every element with $[] and filtered ones with $[id]', () => {
     expect(updated({ a: [1, 2, 3] }, { $inc: { 'a.$[]': 10 } }).a).toEqual([11, 12, 13]);
-    expect(updated({ a: [1, 5, 9] }, { $set: { 'a.$[big]': 0 } }, { arrayFilters: [{ big: { $gte: 5 } }] }).a).toEqual([1, 0, 0]);
-    expect(updated({ a: [{ n: 1 }, { n: 7 }] }, { $set: { 'a.$[e].hit': true } }, { arrayFilters: [{ 'e.n': 7 }] }).a).toEqual([{ n: 1 }, { n: 7, hit: true }]);
+    expect(updated({ a: [1, 5, 9] }, { $set: { 'a.$[big]': 0 } }, { arrayFilters: [{ big: { $gte: 5 } }] }).a).toEqual([
+      1, 0, 0,
+    ]);
+    expect(
+      updated({ a: [{ n: 1 }, { n: 7 }] }, { $set: { 'a.$[e].hit': true } }, { arrayFilters: [{ 'e.n': 7 }] }).a,
+    ).toEqual([{ n: 1 }, { n: 7, hit: true }]);
   });
 });
 
@@ -153,7 +172,11 @@ describe('replacement and pipeline updates', () => {
     expect(r.changes[0]!.op).toBe('replace');
   });
   it('runs pipeline updates with $$NOW', () => {
-    expect(updated({ a: 1 }, [{ $set: { at: '$$NOW', b: { $add: ['$a', 1] } } }, { $unset: 'a' }])).toEqual({ _id: 1, at: FIXED_NOW, b: 2 });
+    expect(updated({ a: 1 }, [{ $set: { at: '$$NOW', b: { $add: ['$a', 1] } } }, { $unset: 'a' }])).toEqual({
+      _id: 1,
+      at: FIXED_NOW,
+      b: 2,
+    });
   });
 });
 
@@ -161,7 +184,10 @@ describe('change records', () => {
   it('report updatedFields with dotted paths and removedFields', () => {
     const c = newCollection();
     c.insertOne({ _id: 1, status: 'PENDING', meta: { n: 1, m: 2 }, gone: 1 });
-    const r = c.update({ q: {}, u: { $set: { status: 'DONE', 'meta.n': 2 }, $unset: { gone: '' }, $inc: { version: 1 } } });
+    const r = c.update({
+      q: {},
+      u: { $set: { status: 'DONE', 'meta.n': 2 }, $unset: { gone: '' }, $inc: { version: 1 } },
+    });
     const change = r.changes[0]!;
     expect(change.op).toBe('update');
     if (change.op !== 'update') return;
@@ -178,7 +204,10 @@ describe('change records', () => {
     const sliced = c.update({ q: {}, u: [{ $set: { a: { $slice: ['$a', 2] } } }] }).changes[0]!;
     expect(sliced.op === 'update' && sliced.updateDescription.truncatedArrays).toEqual([{ field: 'a', newSize: 2 }]);
     const popped = c.update({ q: {}, u: { $pop: { a: 1 } } }).changes[0]!;
-    expect(popped.op === 'update' && popped.updateDescription).toMatchObject({ updatedFields: { a: [1] }, truncatedArrays: [] });
+    expect(popped.op === 'update' && popped.updateDescription).toMatchObject({
+      updatedFields: { a: [1] },
+      truncatedArrays: [],
+    });
   });
   it('count a no-op update as matched but not modified, without a change', () => {
     const c = newCollection();
@@ -195,7 +224,11 @@ describe('change records', () => {
 describe('upserts', () => {
   it('build the document from the query equalities and the update', () => {
     const c = newCollection();
-    const r = c.update({ q: { k: 'x', 'm.n': 1, $and: [{ z: { $eq: 2 } }], r: { $gt: 1 } }, u: { $set: { v: 1 }, $setOnInsert: { created: true } }, upsert: true });
+    const r = c.update({
+      q: { k: 'x', 'm.n': 1, $and: [{ z: { $eq: 2 } }], r: { $gt: 1 } },
+      u: { $set: { v: 1 }, $setOnInsert: { created: true } },
+      upsert: true,
+    });
     expect(r.matched).toBe(0);
     const doc = c.find({})[0]!;
     expect(doc).toEqual({ _id: r.upsertedId, k: 'x', m: { n: 1 }, z: 2, v: 1, created: true });

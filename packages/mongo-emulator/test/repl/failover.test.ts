@@ -8,17 +8,42 @@ import { deserialize } from 'bson';
 import { MongoClient, ReadPreference } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplicaSet, type RunningReplicaSet } from '../../src/index.ts';
-import { adminCommand, directClient, failPoint, secondariesOf, settledPrimary, TEST_ELECTION_TIMEOUT_MS, TEST_HEARTBEAT_INTERVAL_MS } from './replSetHelpers.ts';
+import {
+  adminCommand,
+  directClient,
+  failPoint,
+  secondariesOf,
+  settledPrimary,
+  TEST_ELECTION_TIMEOUT_MS,
+  TEST_HEARTBEAT_INTERVAL_MS,
+} from './replSetHelpers.ts';
 
 /** Test documents: _id of any type, any fields. */
-type Doc = { _id: string | number; a?: number; n?: number; t?: number; list?: number[]; nested?: { x: number }; note?: string };
+type Doc = {
+  _id: string | number;
+  a?: number;
+  n?: number;
+  t?: number;
+  list?: number[];
+  nested?: { x: number };
+  note?: string;
+};
 
 let set: RunningReplicaSet;
 let client: MongoClient;
 
 beforeAll(async () => {
-  set = await startReplicaSet({ nodes: 3, electionTimeoutMillis: TEST_ELECTION_TIMEOUT_MS, heartbeatIntervalMillis: TEST_HEARTBEAT_INTERVAL_MS, onOutput: process.env.REPL_TEST_LOG ? (i, line) => console.log(`[${i}] ${line}`) : undefined });
-  client = new MongoClient(set.uri, { heartbeatFrequencyMS: 500, serverSelectionTimeoutMS: 15_000, monitorCommands: true });
+  set = await startReplicaSet({
+    nodes: 3,
+    electionTimeoutMillis: TEST_ELECTION_TIMEOUT_MS,
+    heartbeatIntervalMillis: TEST_HEARTBEAT_INTERVAL_MS,
+    onOutput: process.env.REPL_TEST_LOG ? (i, line) => console.log(`[${i}] ${line}`) : undefined,
+  });
+  client = new MongoClient(set.uri, {
+    heartbeatFrequencyMS: 500,
+    serverSelectionTimeoutMS: 15_000,
+    monitorCommands: true,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -29,7 +54,12 @@ afterAll(async () => {
 async function idsOn(member: RunningReplicaSet['members'][number], coll: string): Promise<unknown[]> {
   const direct = directClient(member);
   try {
-    const docs = await direct.db('fo').collection(coll).find({}, { readPreference: ReadPreference.secondaryPreferred }).sort({ _id: 1 }).toArray();
+    const docs = await direct
+      .db('fo')
+      .collection(coll)
+      .find({}, { readPreference: ReadPreference.secondaryPreferred })
+      .sort({ _id: 1 })
+      .toArray();
     return docs.map((d) => d._id);
   } catch {
     return ['unreachable'];
@@ -54,7 +84,10 @@ describe('failover', () => {
       // Straight to the new primary: the set's client may still hold a request to the stopped one.
       const direct = directClient(newPrimary);
       try {
-        await direct.db('fo').collection<Doc>('rb').insertOne({ _id: 'after' }, { writeConcern: { w: 'majority' } });
+        await direct
+          .db('fo')
+          .collection<Doc>('rb')
+          .insertOne({ _id: 'after' }, { writeConcern: { w: 'majority' } });
       } finally {
         await direct.close();
       }
@@ -63,11 +96,15 @@ describe('failover', () => {
     }
     // The old primary steps down on the new term, finds its last entry missing on the new
     // primary, rolls back to the common point and follows.
-    for (const member of set.members) await expect.poll(() => idsOn(member, 'rb'), { timeout: 20_000 }).toEqual(['after', 'majority']);
+    for (const member of set.members)
+      await expect.poll(() => idsOn(member, 'rb'), { timeout: 20_000 }).toEqual(['after', 'majority']);
     const dir = join(primary.rollbackDir, 'fo.rb');
     const files = readdirSync(dir).filter((f) => /^removed\..+\.bson$/.test(f));
     expect(files).toHaveLength(1);
-    expect(deserialize(readFileSync(join(dir, files[0]!)))).toEqual({ _id: 'w1', note: 'acknowledged by the isolated primary only' });
+    expect(deserialize(readFileSync(join(dir, files[0]!)))).toEqual({
+      _id: 'w1',
+      note: 'acknowledged by the isolated primary only',
+    });
     expect((await adminCommand(primary, { serverStatus: 1 })).repl.rbid).toBe(1);
   });
 
@@ -98,7 +135,9 @@ describe('failover', () => {
     const coll = client.db('fo').collection<Doc>('cs');
     const resumes: string[] = [];
     const onStarted = (event: { commandName: string; command: Record<string, unknown>; address: string }) => {
-      const spec = (event.command.pipeline as Record<string, unknown>[] | undefined)?.[0]?.$changeStream as Record<string, unknown> | undefined;
+      const spec = (event.command.pipeline as Record<string, unknown>[] | undefined)?.[0]?.$changeStream as
+        | Record<string, unknown>
+        | undefined;
       if (event.commandName === 'aggregate' && spec?.resumeAfter) resumes.push(event.address);
     };
     client.on('commandStarted', onStarted);

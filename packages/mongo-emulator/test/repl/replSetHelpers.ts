@@ -30,7 +30,9 @@ export async function settledPrimary(set: RunningReplicaSet, except?: ReplicaSet
         const live = set.members.filter((m) => m !== except);
         const hellos = await Promise.all(live.map((m) => adminCommand(m, { hello: 1 }).catch(() => undefined)));
         const primaries = live.filter((_, i) => hellos[i]?.isWritablePrimary === true);
-        const agreed = hellos.every((h) => h && (h.isWritablePrimary === true || h.secondary === true) && h.primary === primaries[0]?.address);
+        const agreed = hellos.every(
+          (h) => h && (h.isWritablePrimary === true || h.secondary === true) && h.primary === primaries[0]?.address,
+        );
         primary = primaries.length === 1 && agreed ? primaries[0] : undefined;
         return primary !== undefined;
       },

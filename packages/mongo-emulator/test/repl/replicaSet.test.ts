@@ -4,22 +4,42 @@
 // refusals on a secondary, write concern, reads on a lagging secondary, and the driver following
 // a step-down without applying a retried write or transaction twice. One set for the file; each
 // test leaves it with a primary and both secondaries applying.
-import { MongoServerError, ReadPreference, type MongoClient } from 'mongodb';
-import { Long, ObjectId } from 'bson';
+import { type MongoServerError, ReadPreference, type MongoClient } from 'mongodb';
+import { Long, type ObjectId } from 'bson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplicaSet, type RunningReplicaSet } from '../../src/index.ts';
-import { adminCommand, directClient, failPoint, secondariesOf, settledPrimary, TEST_ELECTION_TIMEOUT_MS, TEST_HEARTBEAT_INTERVAL_MS } from './replSetHelpers.ts';
+import {
+  adminCommand,
+  directClient,
+  failPoint,
+  secondariesOf,
+  settledPrimary,
+  TEST_ELECTION_TIMEOUT_MS,
+  TEST_HEARTBEAT_INTERVAL_MS,
+} from './replSetHelpers.ts';
 import { MongoClient as Client } from 'mongodb';
 import { PeerClient } from '../../src/repl/PeerClient.ts';
 
 /** Test documents: _id of any type, any fields. */
-type Doc = { _id: string | number; a?: number; n?: number; t?: number; list?: number[]; nested?: { x: number }; note?: string };
+type Doc = {
+  _id: string | number;
+  a?: number;
+  n?: number;
+  t?: number;
+  list?: number[];
+  nested?: { x: number };
+  note?: string;
+};
 
 let set: RunningReplicaSet;
 let client: MongoClient;
 
 beforeAll(async () => {
-  set = await startReplicaSet({ nodes: 3, electionTimeoutMillis: TEST_ELECTION_TIMEOUT_MS, heartbeatIntervalMillis: TEST_HEARTBEAT_INTERVAL_MS });
+  set = await startReplicaSet({
+    nodes: 3,
+    electionTimeoutMillis: TEST_ELECTION_TIMEOUT_MS,
+    heartbeatIntervalMillis: TEST_HEARTBEAT_INTERVAL_MS,
+  });
   client = new Client(set.uri, { heartbeatFrequencyMS: 500, serverSelectionTimeoutMS: 15_000 });
 }, 60_000);
 
@@ -85,7 +105,10 @@ describe('a three-member replica set of emulator processes', () => {
     const db = client.db('repl');
     await db.createCollection('made', { validator: { a: { $exists: true } } });
     const coll = db.collection<Doc>('items');
-    await coll.insertMany([{ _id: 1, a: 1, list: [1, 2, 3] }, { _id: 2, a: 2 }]);
+    await coll.insertMany([
+      { _id: 1, a: 1, list: [1, 2, 3] },
+      { _id: 2, a: 2 },
+    ]);
     await coll.updateOne({ _id: 1 }, { $set: { 'nested.x': 1 }, $push: { list: 4 }, $inc: { a: 10 } });
     await coll.updateOne({ _id: 1 }, [{ $set: { list: { $slice: ['$list', 2] } } }]);
     await coll.deleteOne({ _id: 2 });
@@ -101,16 +124,33 @@ describe('a three-member replica set of emulator processes', () => {
     }
     const primary = await settledPrimary(set);
     const expected = await coll.find().sort({ _id: 1 }).toArray();
-    expect(expected).toEqual([{ _id: 1, a: 11, list: [1, 2] }, { _id: 3, a: 3 }]);
+    expect(expected).toEqual([
+      { _id: 1, a: 11, list: [1, 2] },
+      { _id: 3, a: 3 },
+    ]);
     for (const member of secondariesOf(set, primary)) {
       const direct = directClient(member);
       try {
-        const docs = await direct.db('repl').collection<Doc>('items').find({}, { readPreference: ReadPreference.secondaryPreferred }).sort({ _id: 1 }).toArray();
+        const docs = await direct
+          .db('repl')
+          .collection<Doc>('items')
+          .find({}, { readPreference: ReadPreference.secondaryPreferred })
+          .sort({ _id: 1 })
+          .toArray();
         expect(docs).toEqual(expected);
-        const indexes = await direct.db('repl').collection<Doc>('items').listIndexes({ readPreference: ReadPreference.secondaryPreferred } as never).toArray();
+        const indexes = await direct
+          .db('repl')
+          .collection<Doc>('items')
+          .listIndexes({ readPreference: ReadPreference.secondaryPreferred } as never)
+          .toArray();
         expect(indexes.map((i) => i.name).sort()).toEqual(['_id_', 'a_unique']);
-        const collections = await direct.db('repl').listCollections({ name: 'made' }, { readPreference: ReadPreference.secondaryPreferred }).toArray();
-        expect((collections[0] as { options?: unknown } | undefined)?.options).toEqual({ validator: { a: { $exists: true } } });
+        const collections = await direct
+          .db('repl')
+          .listCollections({ name: 'made' }, { readPreference: ReadPreference.secondaryPreferred })
+          .toArray();
+        expect((collections[0] as { options?: unknown } | undefined)?.options).toEqual({
+          validator: { a: { $exists: true } },
+        });
       } finally {
         await direct.close();
       }
@@ -120,7 +160,13 @@ describe('a three-member replica set of emulator processes', () => {
       set.members.map(async (m) => {
         const direct = directClient(m);
         try {
-          const [last] = await direct.db('local').collection('oplog.rs').find({}, { readPreference: ReadPreference.secondaryPreferred }).sort({ $natural: -1 }).limit(1).toArray();
+          const [last] = await direct
+            .db('local')
+            .collection('oplog.rs')
+            .find({}, { readPreference: ReadPreference.secondaryPreferred })
+            .sort({ $natural: -1 })
+            .limit(1)
+            .toArray();
           return `${String(last!.ts)}/${String(last!.t)}`;
         } finally {
           await direct.close();
@@ -130,25 +176,39 @@ describe('a three-member replica set of emulator processes', () => {
     expect(new Set(lasts).size).toBe(1);
   });
 
-  it("refuses writes on a secondary with 10107 and reads without secondaryOk with 13435, as mongod", async () => {
+  it('refuses writes on a secondary with 10107 and reads without secondaryOk with 13435, as mongod', async () => {
     const primary = await settledPrimary(set);
     const [secondary] = secondariesOf(set, primary);
     const direct = directClient(secondary!);
     try {
       await direct.connect();
-      const write = await direct.db('repl').command({ insert: 'items', documents: [{ _id: 'x' }] }).catch((e: MongoServerError) => e);
+      const write = await direct
+        .db('repl')
+        .command({ insert: 'items', documents: [{ _id: 'x' }] })
+        .catch((e: MongoServerError) => e);
       expect(write).toMatchObject({ code: 10107, codeName: 'NotWritablePrimary' });
       // The driver adds a secondaryOk read preference on a direct connection, so this read goes raw.
       const raw = new PeerClient(secondary!.address);
       try {
-        expect(await raw.command('repl', { find: 'items' }, 5000)).toMatchObject({ ok: 0, code: 13435, codeName: 'NotPrimaryNoSecondaryOk' });
-        expect(await raw.command('repl', { find: 'items', $readPreference: { mode: 'secondaryPreferred' } }, 5000)).toMatchObject({ ok: 1 });
+        expect(await raw.command('repl', { find: 'items' }, 5000)).toMatchObject({
+          ok: 0,
+          code: 13435,
+          codeName: 'NotPrimaryNoSecondaryOk',
+        });
+        expect(
+          await raw.command('repl', { find: 'items', $readPreference: { mode: 'secondaryPreferred' } }, 5000),
+        ).toMatchObject({ ok: 1 });
       } finally {
         raw.close();
       }
       const retryable = await direct
         .db('repl')
-        .command({ insert: 'items', documents: [{ _id: 'y' }], lsid: { id: new (await import('bson')).UUID() }, txnNumber: Long.fromNumber(1) })
+        .command({
+          insert: 'items',
+          documents: [{ _id: 'y' }],
+          lsid: { id: new (await import('bson')).UUID() },
+          txnNumber: Long.fromNumber(1),
+        })
         .catch((e: MongoServerError) => e);
       expect((retryable as MongoServerError).errorLabels).toContain('RetryableWriteError');
     } finally {
@@ -164,8 +224,13 @@ describe('a three-member replica set of emulator processes', () => {
     const secondaries = secondariesOf(set, primary);
     for (const s of secondaries) await failPoint(s, 'rsSyncApplyStop', 'alwaysOn');
     try {
-      const error = await coll.insertOne({ _id: 'late' }, { writeConcern: { w: 'majority', wtimeoutMS: 300 } }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 64, errInfo: { wtimeout: true, writeConcern: { w: 'majority', wtimeout: 300 } } });
+      const error = await coll
+        .insertOne({ _id: 'late' }, { writeConcern: { w: 'majority', wtimeoutMS: 300 } })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 64,
+        errInfo: { wtimeout: true, writeConcern: { w: 'majority', wtimeout: 300 } },
+      });
       expect(await coll.findOne({ _id: 'late' })).toEqual({ _id: 'late' });
     } finally {
       for (const s of secondaries) await failPoint(s, 'rsSyncApplyStop', 'off');
@@ -191,9 +256,14 @@ describe('a three-member replica set of emulator processes', () => {
       const causal = direct.startSession({ causalConsistency: true });
       causal.advanceClusterTime(session.clusterTime!);
       causal.advanceOperationTime(operationTime);
-      const timedOut = await secondaryColl.findOne({ _id: 'v' }, { session: causal, readPreference: ReadPreference.secondaryPreferred, maxTimeMS: 200 }).catch((e: unknown) => e);
+      const timedOut = await secondaryColl
+        .findOne({ _id: 'v' }, { session: causal, readPreference: ReadPreference.secondaryPreferred, maxTimeMS: 200 })
+        .catch((e: unknown) => e);
       expect(timedOut).toMatchObject({ code: 50, codeName: 'MaxTimeMSExpired' });
-      const waiting = secondaryColl.findOne({ _id: 'v' }, { session: causal, readPreference: ReadPreference.secondaryPreferred });
+      const waiting = secondaryColl.findOne(
+        { _id: 'v' },
+        { session: causal, readPreference: ReadPreference.secondaryPreferred },
+      );
       await failPoint(lagging!, 'rsSyncApplyStop', 'off');
       expect(await waiting).toEqual({ _id: 'v', n: 2 });
       await causal.endSession();
@@ -224,7 +294,13 @@ describe('a three-member replica set of emulator processes', () => {
       const followerClient = directClient(follower!);
       try {
         const onFollower = followerClient.db('repl').collection<Doc>('once');
-        await expect.poll(async () => await onFollower.findOne({ _id: 'counter' }, { readPreference: ReadPreference.secondaryPreferred }), { timeout: 10_000 }).toEqual({ _id: 'counter', n: 1, t: 1 });
+        await expect
+          .poll(
+            async () =>
+              await onFollower.findOne({ _id: 'counter' }, { readPreference: ReadPreference.secondaryPreferred }),
+            { timeout: 10_000 },
+          )
+          .toEqual({ _id: 'counter', n: 1, t: 1 });
       } finally {
         await followerClient.close();
       }
@@ -244,9 +320,13 @@ describe('a three-member replica set of emulator processes', () => {
     const [passive, other] = secondariesOf(set, primary);
     const reconfigure = async (on: typeof primary, priority: number) => {
       const { config } = await adminCommand(on, { replSetGetConfig: 1 });
-      const members = (config.members as { host: string; priority: number }[]).map((m) => (m.host === passive!.address ? { ...m, priority } : m));
+      const members = (config.members as { host: string; priority: number }[]).map((m) =>
+        m.host === passive!.address ? { ...m, priority } : m,
+      );
       await adminCommand(on, { replSetReconfig: { ...config, version: config.version + 1, members } });
-      await expect.poll(async () => (await adminCommand(passive!, { replSetGetConfig: 1 })).config.version, { timeout: 10_000 }).toBe(config.version + 1);
+      await expect
+        .poll(async () => (await adminCommand(passive!, { replSetGetConfig: 1 })).config.version, { timeout: 10_000 })
+        .toBe(config.version + 1);
     };
     await reconfigure(primary, 0);
     expect((await adminCommand(passive!, { hello: 1 })).passive).toBe(true);
@@ -255,7 +335,11 @@ describe('a three-member replica set of emulator processes', () => {
     expect(next).toBe(other);
     const status = await adminCommand(next, { replSetGetStatus: 1 });
     expect(status.members.map((m: { name: string; stateStr: string }) => [m.name, m.stateStr]).sort()).toEqual(
-      [[primary.address, 'SECONDARY'], [passive!.address, 'SECONDARY'], [next.address, 'PRIMARY']].sort(),
+      [
+        [primary.address, 'SECONDARY'],
+        [passive!.address, 'SECONDARY'],
+        [next.address, 'PRIMARY'],
+      ].sort(),
     );
     for (const member of status.members) expect(member.optime.ts).toBeDefined();
     await reconfigure(next, 1);
@@ -268,9 +352,13 @@ describe('a three-member replica set of emulator processes', () => {
     const [delayed] = secondariesOf(set, primary);
     const reconfigure = async (fields: Record<string, unknown>) => {
       const { config } = await adminCommand(primary, { replSetGetConfig: 1 });
-      const members = (config.members as { host: string }[]).map((m) => (m.host === delayed!.address ? { ...m, ...fields } : m));
+      const members = (config.members as { host: string }[]).map((m) =>
+        m.host === delayed!.address ? { ...m, ...fields } : m,
+      );
       await adminCommand(primary, { replSetReconfig: { ...config, version: config.version + 1, members } });
-      await expect.poll(async () => (await adminCommand(delayed!, { replSetGetConfig: 1 })).config.version, { timeout: 10_000 }).toBe(config.version + 1);
+      await expect
+        .poll(async () => (await adminCommand(delayed!, { replSetGetConfig: 1 })).config.version, { timeout: 10_000 })
+        .toBe(config.version + 1);
     };
     await reconfigure({ priority: 0, hidden: true, secondaryDelaySecs: 2 });
     try {
@@ -282,8 +370,15 @@ describe('a three-member replica set of emulator processes', () => {
       const direct = directClient(delayed!);
       try {
         const onDelayed = direct.db('repl').collection<Doc>('delayed');
-        expect(await onDelayed.findOne({ _id: 'late' }, { readPreference: ReadPreference.secondaryPreferred })).toBeNull();
-        await expect.poll(() => onDelayed.findOne({ _id: 'late' }, { readPreference: ReadPreference.secondaryPreferred }), { timeout: 10_000, interval: 100 }).toEqual({ _id: 'late' });
+        expect(
+          await onDelayed.findOne({ _id: 'late' }, { readPreference: ReadPreference.secondaryPreferred }),
+        ).toBeNull();
+        await expect
+          .poll(() => onDelayed.findOne({ _id: 'late' }, { readPreference: ReadPreference.secondaryPreferred }), {
+            timeout: 10_000,
+            interval: 100,
+          })
+          .toEqual({ _id: 'late' });
         expect(Date.now() - writtenAt).toBeGreaterThanOrEqual(2000);
       } finally {
         await direct.close();
@@ -311,7 +406,19 @@ describe('a three-member replica set of emulator processes', () => {
     const direct = directClient(primary);
     try {
       await expect
-        .poll(async () => (await direct.db('repl').collection<Doc>('failover').find({}, { readPreference: ReadPreference.secondaryPreferred }).sort({ _id: 1 }).toArray().catch(() => [])).map((d) => d._id), { timeout: 20_000 })
+        .poll(
+          async () =>
+            (
+              await direct
+                .db('repl')
+                .collection<Doc>('failover')
+                .find({}, { readPreference: ReadPreference.secondaryPreferred })
+                .sort({ _id: 1 })
+                .toArray()
+                .catch(() => [])
+            ).map((d) => d._id),
+          { timeout: 20_000 },
+        )
         .toEqual(['after', 'before']);
       expect((await direct.db('admin').command({ hello: 1 })).secondary).toBe(true);
     } finally {

@@ -1,3 +1,4 @@
+// @module-tag processes
 // The README's replica-set command keeps its primary: a secondary fetching from a sync source
 // that names a primary postpones its election timer (as mongod's processMetadata does), so the
 // 2 s default heartbeats against a 1 s election timeout elect nobody. The minute-long run is in

@@ -19,7 +19,11 @@ export interface StabilityOutcome {
 
 /** Starts `mongo-emulator --nodes 3 --port 0 --replSet rs0 --electionTimeoutMillis 1000` and watches its terms for `watchMs`. */
 export async function watchReadmeSet(watchMs: number): Promise<StabilityOutcome> {
-  const child = spawn(process.execPath, [BIN, '--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [BIN, '--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -35,7 +39,9 @@ export async function watchReadmeSet(watchMs: number): Promise<StabilityOutcome>
     const startOutput = lines.slice(0, uriLine + 1);
     const uri = lines[uriLine]!;
     const hosts = uri.slice('mongodb://'.length, uri.indexOf('/?')).split(',');
-    const clients = hosts.map((h) => new MongoClient(`mongodb://${h}/?directConnection=true`, { serverSelectionTimeoutMS: 5000 }));
+    const clients = hosts.map(
+      (h) => new MongoClient(`mongodb://${h}/?directConnection=true`, { serverSelectionTimeoutMS: 5000 }),
+    );
     const set = new MongoClient(uri);
     const terms = new Set<bigint>();
     try {
@@ -43,7 +49,10 @@ export async function watchReadmeSet(watchMs: number): Promise<StabilityOutcome>
       let n = 0;
       while (Date.now() < until) {
         // A little traffic, as a user's would be, then every member's term.
-        await set.db('stability').collection<{ _id: number }>('t').insertOne({ _id: n++ }, { writeConcern: { w: 'majority', wtimeoutMS: 10_000 } });
+        await set
+          .db('stability')
+          .collection<{ _id: number }>('t')
+          .insertOne({ _id: n++ }, { writeConcern: { w: 'majority', wtimeoutMS: 10_000 } });
         for (const client of clients) {
           const status = await client.db('admin').command({ replSetGetStatus: 1 });
           terms.add(BigInt(status.term));

@@ -20,7 +20,10 @@ const DEFAULT_SPEC_PATH = resolve(REPO_ROOT, '../shared/mongo-spec-tests');
  * The ratchet's list per topology: the one-node emulator (`known-failures.json`) and the
  * three-member replica set of processes (`--topology three`: `known-failures.three.json`).
  */
-const KNOWN_FAILURES_PATHS = { one: join(HERE, 'known-failures.json'), three: join(HERE, 'known-failures.three.json') } as const;
+const KNOWN_FAILURES_PATHS = {
+  one: join(HERE, 'known-failures.json'),
+  three: join(HERE, 'known-failures.three.json'),
+} as const;
 /** The three-member topology's election timeout: failovers within a test's bound (mongod's default is 10 s). */
 const THREE_MEMBER_ELECTION_TIMEOUT_MS = 2000;
 const THREE_MEMBER_HEARTBEAT_INTERVAL_MS = 500;
@@ -45,10 +48,10 @@ function parseArgs(argv: string[]): CliOptions {
     if (arg === '--write-known-failures') options.writeKnownFailures = true;
     else if (arg === '--topology') {
       const topology = argv[++i];
-      if (topology !== 'one' && topology !== 'three') throw new Error(`--topology must be one or three, got ${String(topology)}`);
+      if (topology !== 'one' && topology !== 'three')
+        throw new Error(`--topology must be one or three, got ${String(topology)}`);
       options.topology = topology;
-    }
-    else if (arg === '--filter') options.filter = argv[++i];
+    } else if (arg === '--filter') options.filter = argv[++i];
     else if (arg === '--dbpath') options.dbpath = true;
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else options.paths.push(resolve(arg));
@@ -70,12 +73,16 @@ function testFiles(path: string, depth = 0): string[] {
 
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
-  const files = options.paths.flatMap((path) => testFiles(path)).filter((f) => options.filter === undefined || f.includes(options.filter));
+  const files = options.paths
+    .flatMap((path) => testFiles(path))
+    .filter((f) => options.filter === undefined || f.includes(options.filter));
   // Loaded only when needed, so a run against MONGODB_URI does not depend on the emulator's code.
   const emulator = process.env.MONGODB_URI ? undefined : await startTopology(options.topology, options.dbpath);
   const uri = process.env.MONGODB_URI ?? emulator!.uri;
   const KNOWN_FAILURES_PATH = KNOWN_FAILURES_PATHS[options.topology];
-  console.log(`[test:spec] ${files.length} files against ${emulator ? `the emulator (${options.topology === 'one' ? 'one node' : 'three member processes'}${options.dbpath ? ', on a dbpath' : ', in memory'}) at ${uri}` : 'MONGODB_URI'}`);
+  console.log(
+    `[test:spec] ${files.length} files against ${emulator ? `the emulator (${options.topology === 'one' ? 'one node' : 'three member processes'}${options.dbpath ? ', on a dbpath' : ', in memory'}) at ${uri}` : 'MONGODB_URI'}`,
+  );
   const internalClient = new MongoClient(uri);
   const reports: TestReport[] = [];
   try {
@@ -99,12 +106,16 @@ async function main(): Promise<number> {
   }
   const verdict = judge(reports, options.writeKnownFailures ? loadKnownFailures(KNOWN_FAILURES_PATH) : known);
   console.log('');
-  for (const line of [...formatSkips(reports), '', ...formatTable(reports), '', ...formatVerdict(verdict)]) console.log(line);
+  for (const line of [...formatSkips(reports), '', ...formatTable(reports), '', ...formatVerdict(verdict)])
+    console.log(line);
   console.log(summaryLine(reports));
   return ratchetFails(verdict) ? 1 : 0;
 }
 
-async function startTopology(topology: CliOptions['topology'], onDbpath: boolean): Promise<{ uri: string; stop(): Promise<void> }> {
+async function startTopology(
+  topology: CliOptions['topology'],
+  onDbpath: boolean,
+): Promise<{ uri: string; stop(): Promise<void> }> {
   const emulator = await import('@precondition/mongo-emulator');
   const dbpath = onDbpath ? mkdtempSync(join(tmpdir(), 'spec-dbpath-')) : undefined;
   const removing = <T extends { stop(): Promise<void> }>(running: T): T & { uri: string } => {
@@ -116,17 +127,20 @@ async function startTopology(topology: CliOptions['topology'], onDbpath: boolean
       },
     }) as T & { uri: string };
   };
-  if (topology === 'one') return removing(await emulator.startEmulator({ port: 0, replSetName: 'rs0', ...(dbpath ? { dbpath } : {}) }));
+  if (topology === 'one')
+    return removing(await emulator.startEmulator({ port: 0, replSetName: 'rs0', ...(dbpath ? { dbpath } : {}) }));
   // SPEC_MEMBER_LOG=path keeps the members' own logs (elections, syncing, warnings) for a failed run.
   const log = process.env.SPEC_MEMBER_LOG;
-  return emulator.startReplicaSet({
-    nodes: 3,
-    replSetName: 'rs0',
-    electionTimeoutMillis: THREE_MEMBER_ELECTION_TIMEOUT_MS,
-    heartbeatIntervalMillis: THREE_MEMBER_HEARTBEAT_INTERVAL_MS,
-    onOutput: log ? (index, line) => appendFileSync(log, `[member ${index}] ${line}\n`) : undefined,
-    ...(dbpath ? { dbpath } : {}),
-  }).then(removing);
+  return emulator
+    .startReplicaSet({
+      nodes: 3,
+      replSetName: 'rs0',
+      electionTimeoutMillis: THREE_MEMBER_ELECTION_TIMEOUT_MS,
+      heartbeatIntervalMillis: THREE_MEMBER_HEARTBEAT_INTERVAL_MS,
+      onOutput: log ? (index, line) => appendFileSync(log, `[member ${index}] ${line}\n`) : undefined,
+      ...(dbpath ? { dbpath } : {}),
+    })
+    .then(removing);
 }
 
 main().then(

@@ -71,8 +71,15 @@ function sdamRecord(event: Record<string, unknown>): Record<string, unknown> {
 
 // Command Logging and Monitoring spec, "Security": these commands are never observed unless asked.
 const SENSITIVE_COMMANDS = new Set([
-  'authenticate', 'saslstart', 'saslcontinue', 'getnonce', 'createuser', 'updateuser',
-  'copydbgetnonce', 'copydbsaslstart', 'copydb',
+  'authenticate',
+  'saslstart',
+  'saslcontinue',
+  'getnonce',
+  'createuser',
+  'updateuser',
+  'copydbgetnonce',
+  'copydbsaslstart',
+  'copydb',
 ]);
 const HELLO_COMMANDS = new Set(['hello', 'ismaster']);
 
@@ -96,7 +103,8 @@ export class ClientEntity {
     if (definition.autoEncryptOpts !== undefined) unsupported('client autoEncryptOpts (CSFLE)');
     const observe = new Set(definition.observeEvents ?? []);
     for (const name of observe) {
-      if (!Object.values(COMMAND_EVENTS).includes(name) && !CMAP_EVENT_NAMES.has(name) && !SDAM_EVENT_NAMES.has(name)) unsupported(`observing ${name}`);
+      if (!Object.values(COMMAND_EVENTS).includes(name) && !CMAP_EVENT_NAMES.has(name) && !SDAM_EVENT_NAMES.has(name))
+        unsupported(`observing ${name}`);
     }
     // Int64 values arrive as bigint, never as JS numbers, so `$$type: "long"` is told from an int
     // or a double (the Node driver's own runner promotes them and cannot tell).
@@ -107,7 +115,10 @@ export class ClientEntity {
     if (definition.serverApi !== undefined) options.serverApi = definition.serverApi as MongoClientOptions['serverApi'];
     const client = new MongoClient(withUriOptions(baseUri, definition.uriOptions ?? {}), options);
     const entity = new ClientEntity(definition.id, client);
-    const ignored = new Set(['configurefailpoint', ...(definition.ignoreCommandMonitoringEvents ?? []).map((c) => c.toLowerCase())]);
+    const ignored = new Set([
+      'configurefailpoint',
+      ...(definition.ignoreCommandMonitoringEvents ?? []).map((c) => c.toLowerCase()),
+    ]);
     for (const [driverName, name] of Object.entries(COMMAND_EVENTS)) {
       client.on(driverName as 'commandStarted', (event) => {
         const record = snapshotEvent(event as unknown as Record<string, unknown>);
@@ -119,11 +130,17 @@ export class ClientEntity {
       });
     }
     for (const [driverName, name] of Object.entries(CMAP_EVENTS)) {
-      if (observe.has(name)) client.on(driverName as 'connectionCreated', (event) => entity.record(name, event as unknown as Record<string, unknown>));
+      if (observe.has(name))
+        client.on(driverName as 'connectionCreated', (event) =>
+          entity.record(name, event as unknown as Record<string, unknown>),
+        );
     }
     // Attached before connect(): the opening and the first description changes are events too.
     for (const [driverName, name] of Object.entries(SDAM_EVENTS)) {
-      if (observe.has(name)) client.on(driverName as 'topologyOpening', (event) => entity.record(name, sdamRecord(event as unknown as Record<string, unknown>)));
+      if (observe.has(name))
+        client.on(driverName as 'topologyOpening', (event) =>
+          entity.record(name, sdamRecord(event as unknown as Record<string, unknown>)),
+        );
     }
     await client.connect();
     return entity;
@@ -131,7 +148,8 @@ export class ClientEntity {
 
   private record(name: string, event: Record<string, unknown>): void {
     if (!this.observing) return;
-    if (this.events.length >= EVENTS_PER_CLIENT_MAX) throw new Error(`client ${this.id} observed more than ${EVENTS_PER_CLIENT_MAX} events`);
+    if (this.events.length >= EVENTS_PER_CLIENT_MAX)
+      throw new Error(`client ${this.id} observed more than ${EVENTS_PER_CLIENT_MAX} events`);
     this.events.push({ name, event });
   }
 
@@ -159,7 +177,15 @@ export class ClientEntity {
 export function snapshotEvent(event: Record<string, unknown>): Record<string, unknown> {
   const copy = snapshotValue(event) as Record<string, unknown>;
   // The driver's getters (e.g. commandName on some versions) are kept as plain values.
-  for (const key of ['name', 'commandName', 'databaseName', 'requestId', 'serviceId', 'serverConnectionId', 'address']) {
+  for (const key of [
+    'name',
+    'commandName',
+    'databaseName',
+    'requestId',
+    'serviceId',
+    'serverConnectionId',
+    'address',
+  ]) {
     if (!Object.hasOwn(copy, key) && (event as Record<string, unknown>)[key] !== undefined) copy[key] = event[key];
   }
   return copy;
@@ -169,7 +195,8 @@ function snapshotValue(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(snapshotValue);
   if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, snapshotValue(v)]));
-  if ('_bsontype' in value || value instanceof Date || value instanceof RegExp || value instanceof Uint8Array) return value;
+  if ('_bsontype' in value || value instanceof Date || value instanceof RegExp || value instanceof Uint8Array)
+    return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snapshotValue(v)]));
 }
 
@@ -191,8 +218,10 @@ export function withUriOptions(baseUri: string, uriOptions: Record<string, unkno
   }
   for (const [key, rawValue] of Object.entries(uriOptions)) {
     const value = plain(rawValue);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) unsupported(`uriOptions.${key} as a document ($$placeholder)`);
-    for (const existing of [...params.keys()]) if (existing.toLowerCase() === key.toLowerCase()) params.delete(existing);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      unsupported(`uriOptions.${key} as a document ($$placeholder)`);
+    for (const existing of [...params.keys()])
+      if (existing.toLowerCase() === key.toLowerCase()) params.delete(existing);
     const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
     params.set(key, encodeURIComponent(text));
   }

@@ -8,7 +8,10 @@ import { isDocument, numericValue } from './bsonTypes.ts';
 export function plain(value: unknown): unknown {
   const number = numericValue(value);
   if (number !== undefined) {
-    return typeof number === 'bigint' && (number > BigInt(Number.MAX_SAFE_INTEGER) || number < BigInt(Number.MIN_SAFE_INTEGER)) ? value : Number(number);
+    return typeof number === 'bigint' &&
+      (number > BigInt(Number.MAX_SAFE_INTEGER) || number < BigInt(Number.MIN_SAFE_INTEGER))
+      ? value
+      : Number(number);
   }
   if (Array.isArray(value)) return value.map(plain);
   if (isDocument(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));

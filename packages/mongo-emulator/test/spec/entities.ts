@@ -81,26 +81,42 @@ export class EntityMap implements MatchEntities {
           break;
         case 'database': {
           const client = this.get(String(spec.client), 'client').client;
-          this.set(id, 'database', client.db(String(spec.databaseName), commonOptions((spec.databaseOptions ?? {}) as Record<string, unknown>)));
+          this.set(
+            id,
+            'database',
+            client.db(
+              String(spec.databaseName),
+              commonOptions((spec.databaseOptions ?? {}) as Record<string, unknown>),
+            ),
+          );
           break;
         }
         case 'collection': {
           const db = this.get(String(spec.database), 'database');
-          this.set(id, 'collection', db.collection(String(spec.collectionName), commonOptions((spec.collectionOptions ?? {}) as Record<string, unknown>)));
+          this.set(
+            id,
+            'collection',
+            db.collection(
+              String(spec.collectionName),
+              commonOptions((spec.collectionOptions ?? {}) as Record<string, unknown>),
+            ),
+          );
           break;
         }
         case 'session': {
           const client = this.get(String(spec.client), 'client');
-          const session = client.client.startSession(sessionOptions((spec.sessionOptions ?? {}) as Record<string, unknown>));
+          const session = client.client.startSession(
+            sessionOptions((spec.sessionOptions ?? {}) as Record<string, unknown>),
+          );
           this.set(id, 'session', { session, client, lsid: session.id });
           break;
         }
         case 'bucket':
-          unsupported('GridFS (bucket entities are out of scope)');
+          return unsupported('GridFS (bucket entities are out of scope)');
         case 'clientEncryption':
-          unsupported('clientEncryption entities (CSFLE)');
+          return unsupported('clientEncryption entities (CSFLE)');
         case 'thread':
-          unsupported('thread entities');
+          return unsupported('thread entities');
         default:
           throw new Error(`unknown entity type ${type}`);
       }

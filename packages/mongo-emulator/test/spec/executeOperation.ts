@@ -3,7 +3,13 @@
 import { describe } from './bsonTypes.ts';
 import { errorDifference, type ExpectedError } from './expectError.ts';
 import { SkipTest, TestFailure, fail, unsupported } from './outcomes.ts';
-import { Arguments, type Operation, type OperationHandler, type OperationResult, type TestContext } from './operations/context.ts';
+import {
+  Arguments,
+  type Operation,
+  type OperationHandler,
+  type OperationResult,
+  type TestContext,
+} from './operations/context.ts';
 import { clientOperations } from './operations/client.ts';
 import { collectionOperations } from './operations/collection.ts';
 import { cursorOperations } from './operations/cursor.ts';
@@ -28,7 +34,8 @@ async function invoke(operation: Operation, context: TestContext): Promise<Opera
     return handler(undefined, args, context);
   }
   const kind = context.entities.kindOf(operation.object);
-  if (kind === 'bson' || kind === 'topologyDescription') throw new Error(`entity ${operation.object} is a value, it has no operations`);
+  if (kind === 'bson' || kind === 'topologyDescription')
+    throw new Error(`entity ${operation.object} is a value, it has no operations`);
   const handler = (HANDLERS[kind] as Record<string, OperationHandler<unknown>>)[operation.name];
   if (handler === undefined) unsupported(`the ${kind} operation ${operation.name}`);
   return handler(context.entities.get(operation.object, kind), args, context);
@@ -39,7 +46,11 @@ async function invoke(operation: Operation, context: TestContext): Promise<Opera
  * inside a withTransaction callback) the operation's own error is rethrown once checked, so that
  * withTransaction sees it, as the format requires.
  */
-export async function executeOperation(operation: Operation, context: TestContext, propagateErrors = false): Promise<void> {
+export async function executeOperation(
+  operation: Operation,
+  context: TestContext,
+  propagateErrors = false,
+): Promise<void> {
   let result: OperationResult | undefined;
   let error: unknown;
   try {

@@ -1,6 +1,12 @@
 // expectError: every key of the format's expectedError, checked against a driver error. Bulk write
 // errors aggregate several server errors; codes and messages are looked for in all of them.
-import { MongoBulkWriteError, MongoError, MongoOperationTimeoutError, MongoServerError, MongoWriteConcernError } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoError,
+  MongoOperationTimeoutError,
+  MongoServerError,
+  MongoWriteConcernError,
+} from 'mongodb';
 import { ErrorCodes } from '../../src/errors.ts';
 import { describe } from './bsonTypes.ts';
 import type { Matcher } from './matcher.ts';
@@ -38,7 +44,7 @@ function serverParts(error: unknown): ServerParts {
     if (typeof error.codeName === 'string') parts.codeNames.push(error.codeName);
   }
   if (error instanceof MongoBulkWriteError) {
-    for (const writeError of error.writeErrors instanceof Array ? error.writeErrors : [error.writeErrors]) {
+    for (const writeError of Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]) {
       if (typeof writeError.code === 'number') parts.codes.push(writeError.code);
       parts.messages.push(writeError.errmsg ?? '');
     }
@@ -66,7 +72,9 @@ export function errorDifference(expected: ExpectedError, error: unknown, matcher
   const text = error instanceof Error ? `${error.name}: ${error.message}` : describe(error);
   const isServerError = error instanceof MongoServerError;
   if (expected.isClientError !== undefined && expected.isClientError === isServerError) {
-    return expected.isClientError ? `expected a client error, got a server error (${text})` : `expected a server error, got a client error (${text})`;
+    return expected.isClientError
+      ? `expected a client error, got a server error (${text})`
+      : `expected a server error, got a client error (${text})`;
   }
   const isTimeout = error instanceof MongoOperationTimeoutError;
   if (expected.isTimeoutError !== undefined && expected.isTimeoutError !== isTimeout) {
@@ -75,7 +83,8 @@ export function errorDifference(expected: ExpectedError, error: unknown, matcher
   const parts = serverParts(error);
   if (expected.errorContains !== undefined) {
     const needle = expected.errorContains.toLowerCase();
-    if (!parts.messages.some((m) => m.toLowerCase().includes(needle))) return `error message does not contain "${expected.errorContains}": ${text}`;
+    if (!parts.messages.some((m) => m.toLowerCase().includes(needle)))
+      return `error message does not contain "${expected.errorContains}": ${text}`;
   }
   if (expected.errorCode !== undefined && !parts.codes.includes(Number(expected.errorCode))) {
     return `expected error code ${expected.errorCode}, got ${parts.codes.join(',') || 'none'} (${text})`;
@@ -84,11 +93,15 @@ export function errorDifference(expected: ExpectedError, error: unknown, matcher
     const name = expected.errorCodeName.toLowerCase();
     // Write errors carry a code but no codeName: translate the name (the format allows it).
     const code = (ErrorCodes as Record<string, number>)[expected.errorCodeName];
-    const named = parts.codeNames.some((n) => n.toLowerCase() === name) || (code !== undefined && error instanceof MongoBulkWriteError && parts.codes.includes(code));
-    if (!named) return `expected error code name ${expected.errorCodeName}, got ${parts.codeNames.join(',') || 'none'} (${text})`;
+    const named =
+      parts.codeNames.some((n) => n.toLowerCase() === name) ||
+      (code !== undefined && error instanceof MongoBulkWriteError && parts.codes.includes(code));
+    if (!named)
+      return `expected error code name ${expected.errorCodeName}, got ${parts.codeNames.join(',') || 'none'} (${text})`;
   }
   for (const label of expected.errorLabelsContain ?? []) {
-    if (!hasLabel(error, label)) return `expected error label ${label}, got ${describe(error instanceof MongoError ? error.errorLabels : [])} (${text})`;
+    if (!hasLabel(error, label))
+      return `expected error label ${label}, got ${describe(error instanceof MongoError ? error.errorLabels : [])} (${text})`;
   }
   for (const label of expected.errorLabelsOmit ?? []) {
     if (hasLabel(error, label)) return `expected no error label ${label} (${text})`;

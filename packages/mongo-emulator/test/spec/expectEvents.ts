@@ -50,9 +50,14 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Null when one observed event satisfies one expected event, else its differences. */
-export function eventDifference(expected: Record<string, Record<string, unknown>>, observed: ObservedEvent, matcher: Matcher): string | null {
+export function eventDifference(
+  expected: Record<string, Record<string, unknown>>,
+  observed: ObservedEvent,
+  matcher: Matcher,
+): string | null {
   const [name, assertions = {}] = Object.entries(expected)[0] ?? [];
-  if (observed.name !== name) return `expected ${name}, observed ${observed.name} (${String(observed.event.commandName ?? '')})`;
+  if (observed.name !== name)
+    return `expected ${name}, observed ${observed.name} (${String(observed.event.commandName ?? '')})`;
   const event = observed.event;
   const differences: string[] = [];
   for (const [key, value] of Object.entries(assertions)) {
@@ -74,9 +79,11 @@ export function eventDifference(expected: Record<string, Record<string, unknown>
       case 'newDescription': {
         // An expected server or topology description names its type only (expectedSdamEvent).
         const { type, ...rest } = value as { type?: unknown };
-        if (Object.keys(rest).length > 0) unsupported(`the event assertion ${name}.${key}.${Object.keys(rest).join(',')}`);
+        if (Object.keys(rest).length > 0)
+          unsupported(`the event assertion ${name}.${key}.${Object.keys(rest).join(',')}`);
         const actualType = (event[key] as { type?: unknown } | undefined)?.type;
-        if (type !== undefined && actualType !== type) difference = `${key}.type: expected ${String(type)}, got ${String(actualType)}`;
+        if (type !== undefined && actualType !== type)
+          difference = `${key}.type: expected ${String(type)}, got ${String(actualType)}`;
         break;
       }
       case 'awaited':
@@ -97,16 +104,25 @@ export function eventDifference(expected: Record<string, Record<string, unknown>
   return differences.length === 0 ? null : differences.join('\n');
 }
 
-export function eventsDifference(expectation: ExpectedEventsForClient, entities: EntityMap, matcher: Matcher): string | null {
+export function eventsDifference(
+  expectation: ExpectedEventsForClient,
+  entities: EntityMap,
+  matcher: Matcher,
+): string | null {
   const eventType = expectation.eventType ?? 'command';
-  const names = eventType === 'command' ? COMMAND_EVENT_NAMES : eventType === 'cmap' ? CMAP_EVENT_NAMES : SDAM_EVENT_NAMES;
+  const names =
+    eventType === 'command' ? COMMAND_EVENT_NAMES : eventType === 'cmap' ? CMAP_EVENT_NAMES : SDAM_EVENT_NAMES;
   const observed = entities.get(expectation.client, 'client').events.filter((e) => names.has(e.name));
   const expected = expectation.events;
   const where = `expectEvents[${expectation.client}]`;
-  const summary = () => observed.map((e) => `${e.name.replace('Event', '')}:${String(e.event.commandName ?? '')}`).join(', ');
-  const countOk = expectation.ignoreExtraEvents ? observed.length >= expected.length : observed.length === expected.length;
+  const summary = () =>
+    observed.map((e) => `${e.name.replace('Event', '')}:${String(e.event.commandName ?? '')}`).join(', ');
+  const countOk = expectation.ignoreExtraEvents
+    ? observed.length >= expected.length
+    : observed.length === expected.length;
   const differences: string[] = [];
-  if (!countOk) differences.push(`${where}: expected ${expected.length} events, observed ${observed.length}: [${summary()}]`);
+  if (!countOk)
+    differences.push(`${where}: expected ${expected.length} events, observed ${observed.length}: [${summary()}]`);
   for (let i = 0; i < Math.min(expected.length, observed.length); i += 1) {
     const difference = eventDifference(expected[i]!, observed[i]!, matcher);
     if (difference !== null) differences.push(...difference.split('\n').map((line) => `${where}[${i}] ${line}`));

@@ -19,13 +19,19 @@ describe('numbers', () => {
     expect(matcher.matchRoot(new Int32(1), 1)).toBeNull();
     expect(matcher.matchRoot(new Long(1), new Double(1))).toBeNull();
     expect(matcher.matchRoot(parse('{"n": 1}'), { n: 1.0 })).toBeNull();
-    expect(matcher.matchRoot(parse('{"n": {"$numberLong": "9007199254740993"}}'), { n: Long.fromString('9007199254740993') })).toBeNull();
+    expect(
+      matcher.matchRoot(parse('{"n": {"$numberLong": "9007199254740993"}}'), {
+        n: Long.fromString('9007199254740993'),
+      }),
+    ).toBeNull();
   });
 
   it('refuses different values and non-numbers', () => {
     expect(matcher.matchRoot(new Int32(1), 1.5)).toMatch(/expected 1, got 1.5/);
     expect(matcher.matchRoot(new Int32(1), '1')).not.toBeNull();
-    expect(matcher.matchRoot(parse('{"n": {"$numberLong": "9007199254740993"}}'), { n: 9007199254740992 })).not.toBeNull();
+    expect(
+      matcher.matchRoot(parse('{"n": {"$numberLong": "9007199254740993"}}'), { n: 9007199254740992 }),
+    ).not.toBeNull();
   });
 });
 
@@ -96,8 +102,12 @@ describe('special operators', () => {
   });
 
   it('$$sessionLsid compares with the session entity id', () => {
-    expect(matcher.matchRoot({ lsid: { $$sessionLsid: 'session0' } }, { lsid: { id: new Binary(Buffer.alloc(16, 7), 4) } })).toBeNull();
-    expect(matcher.matchRoot({ lsid: { $$sessionLsid: 'session0' } }, { lsid: { id: new Binary(Buffer.alloc(16, 8), 4) } })).not.toBeNull();
+    expect(
+      matcher.matchRoot({ lsid: { $$sessionLsid: 'session0' } }, { lsid: { id: new Binary(Buffer.alloc(16, 7), 4) } }),
+    ).toBeNull();
+    expect(
+      matcher.matchRoot({ lsid: { $$sessionLsid: 'session0' } }, { lsid: { id: new Binary(Buffer.alloc(16, 8), 4) } }),
+    ).not.toBeNull();
     expect(() => matcher.matchRoot({ lsid: { $$sessionLsid: 'nope' } }, { lsid })).toThrow(/no session nope/);
   });
 
@@ -117,16 +127,25 @@ describe('special operators', () => {
 
 describe('every difference', () => {
   it('reports each differing key, element and document, one per line', () => {
-    expect(matcher.matchRoot({ a: 1, b: { c: 2, d: 3 }, e: [1, 2] }, { a: 9, b: { c: 8, d: 3, z: 0 }, e: [7, 2] })?.split('\n')).toEqual([
+    expect(
+      matcher
+        .matchRoot({ a: 1, b: { c: 2, d: 3 }, e: [1, 2] }, { a: 9, b: { c: 8, d: 3, z: 0 }, e: [7, 2] })
+        ?.split('\n'),
+    ).toEqual([
       'a: expected 1, got 9',
       'b.c: expected 2, got 8',
       'b: unexpected key(s) z in nested document {"c":8,"d":3,"z":0}',
       'e[0]: expected 1, got 7',
     ]);
-    expect(exactDifference([{ _id: 1, x: 1 }, { _id: 2, x: 2 }], [{ _id: 1, x: 0 }, { _id: 2 }])?.split('\n')).toEqual([
-      '[0].x: expected 1, got 0',
-      '[1].x: missing, expected 2',
-    ]);
+    expect(
+      exactDifference(
+        [
+          { _id: 1, x: 1 },
+          { _id: 2, x: 2 },
+        ],
+        [{ _id: 1, x: 0 }, { _id: 2 }],
+      )?.split('\n'),
+    ).toEqual(['[0].x: expected 1, got 0', '[1].x: missing, expected 2']);
   });
 });
 

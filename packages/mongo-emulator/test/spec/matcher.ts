@@ -73,7 +73,8 @@ export class Matcher {
       return at(path, `expected ${expected.length} documents, got ${actual.length}: ${describe(actual)}`);
     }
     const differences: string[] = [];
-    for (let i = 0; i < expected.length; i += 1) collect(differences, this.matchRoot(expected[i], actual[i], `${path}[${i}]`));
+    for (let i = 0; i < expected.length; i += 1)
+      collect(differences, this.matchRoot(expected[i], actual[i], `${path}[${i}]`));
     return joined(differences);
   }
 
@@ -97,7 +98,10 @@ export class Matcher {
       const present = Object.hasOwn(actual, key) && actual[key] !== undefined;
       if (operator === '$$exists') {
         const wanted = (value as Record<string, unknown>)[operator] === true;
-        if (wanted !== present) differences.push(at(keyPath, wanted ? 'expected the key to exist' : `expected no key, got ${describe(actual[key])}`));
+        if (wanted !== present)
+          differences.push(
+            at(keyPath, wanted ? 'expected the key to exist' : `expected no key, got ${describe(actual[key])}`),
+          );
         continue;
       }
       if (operator === '$$unsetOrMatches' && !present) continue;
@@ -106,7 +110,8 @@ export class Matcher {
     }
     if (!isRoot) {
       const extra = Object.keys(actual).filter((key) => actual[key] !== undefined && !Object.hasOwn(expected, key));
-      if (extra.length > 0) differences.push(at(path, `unexpected key(s) ${extra.join(', ')} in nested document ${describe(actual)}`));
+      if (extra.length > 0)
+        differences.push(at(path, `unexpected key(s) ${extra.join(', ')} in nested document ${describe(actual)}`));
     }
     return joined(differences);
   }
@@ -117,22 +122,33 @@ export class Matcher {
       return at(path, `expected ${expected.length} elements, got ${actual.length}: ${describe(actual)}`);
     }
     const differences: string[] = [];
-    for (let i = 0; i < expected.length; i += 1) collect(differences, this.match(expected[i], actual[i], `${path}[${i}]`, false));
+    for (let i = 0; i < expected.length; i += 1)
+      collect(differences, this.match(expected[i], actual[i], `${path}[${i}]`, false));
     return joined(differences);
   }
 
-  private matchOperator(operator: string, argument: unknown, actual: unknown, path: string, isRoot: boolean): Difference {
+  private matchOperator(
+    operator: string,
+    argument: unknown,
+    actual: unknown,
+    path: string,
+    isRoot: boolean,
+  ): Difference {
     switch (operator) {
       case '$$exists':
         // Outside a document key position $$exists can only speak about the value itself.
-        return (argument === true) === (actual !== undefined) ? null : at(path, `$$exists: ${String(argument)} not satisfied`);
+        return (argument === true) === (actual !== undefined)
+          ? null
+          : at(path, `$$exists: ${String(argument)} not satisfied`);
       case '$$unsetOrMatches':
         return actual === undefined ? null : this.match(argument, actual, path, isRoot);
       case '$$type': {
         if (actual === undefined) return at(path, `expected a value of type ${describe(argument)}, got nothing`);
         const wanted = Array.isArray(argument) ? (argument as string[]) : [argument as string];
         const names = bsonTypeNames(actual);
-        return wanted.some((type) => names.includes(type)) ? null : at(path, `expected type ${wanted.join('|')}, got ${names[0]} ${describe(actual)}`);
+        return wanted.some((type) => names.includes(type))
+          ? null
+          : at(path, `expected type ${wanted.join('|')}, got ${names[0]} ${describe(actual)}`);
       }
       case '$$sessionLsid':
         return this.match(this.entities.sessionLsid(String(argument)), actual, path, false);
@@ -143,7 +159,9 @@ export class Matcher {
       case '$$lte': {
         const [limit, value] = [numericValue(argument), numericValue(actual)];
         if (limit === undefined) throw new Error(`$$lte needs a number, got ${describe(argument)}`);
-        return value !== undefined && numberLessOrEqual(value, limit) ? null : at(path, `expected <= ${describe(argument)}, got ${describe(actual)}`);
+        return value !== undefined && numberLessOrEqual(value, limit)
+          ? null
+          : at(path, `expected <= ${describe(argument)}, got ${describe(actual)}`);
       }
       case '$$matchAsDocument': {
         if (typeof actual !== 'string') return at(path, `expected an Extended JSON string, got ${describe(actual)}`);
@@ -181,7 +199,9 @@ function matchHexBytes(hex: string, actual: unknown, path: string): Difference {
   else if (actual instanceof Binary) bytes = actual.value();
   else if (typeof actual === 'string') bytes = Buffer.from(actual, 'latin1');
   if (bytes === undefined) return at(path, `expected bytes ${hex}, got ${describe(actual)}`);
-  return Buffer.from(bytes).toString('hex') === hex.toLowerCase() ? null : at(path, `expected bytes ${hex}, got ${Buffer.from(bytes).toString('hex')}`);
+  return Buffer.from(bytes).toString('hex') === hex.toLowerCase()
+    ? null
+    : at(path, `expected bytes ${hex}, got ${Buffer.from(bytes).toString('hex')}`);
 }
 
 /**
@@ -197,16 +217,19 @@ export function exactDifference(expected: unknown, rawActual: unknown, path = ''
     for (const key of keys) {
       const keyPath = path ? `${path}.${key}` : key;
       if (!Object.hasOwn(actual, key)) differences.push(at(keyPath, `missing, expected ${describe(expected[key])}`));
-      else if (!Object.hasOwn(expected, key)) differences.push(at(keyPath, `unexpected key with value ${describe(actual[key])}`));
+      else if (!Object.hasOwn(expected, key))
+        differences.push(at(keyPath, `unexpected key with value ${describe(actual[key])}`));
       else collect(differences, exactDifference(expected[key], actual[key], keyPath));
     }
     return joined(differences);
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return at(path, `expected an array, got ${describe(actual)}`);
-    if (expected.length !== actual.length) return at(path, `expected ${expected.length} elements, got ${actual.length}: ${describe(actual)}`);
+    if (expected.length !== actual.length)
+      return at(path, `expected ${expected.length} elements, got ${actual.length}: ${describe(actual)}`);
     const differences: string[] = [];
-    for (let i = 0; i < expected.length; i += 1) collect(differences, exactDifference(expected[i], actual[i], `${path}[${i}]`));
+    for (let i = 0; i < expected.length; i += 1)
+      collect(differences, exactDifference(expected[i], actual[i], `${path}[${i}]`));
     return joined(differences);
   }
   return matchScalar(expected, actual, path);

@@ -32,17 +32,22 @@ export function formatFailure(report: TestReport): string {
 
 export function formatSkips(reports: TestReport[]): string[] {
   const reasons = new Map<string, number>();
-  for (const r of reports.filter((r) => r.status === 'skipped')) reasons.set(`${r.area}: ${r.detail}`, (reasons.get(`${r.area}: ${r.detail}`) ?? 0) + 1);
+  for (const r of reports.filter((r) => r.status === 'skipped'))
+    reasons.set(`${r.area}: ${r.detail}`, (reasons.get(`${r.area}: ${r.detail}`) ?? 0) + 1);
   return [...reasons].sort(([a], [b]) => a.localeCompare(b)).map(([reason, count]) => `  skipped ${count}× ${reason}`);
 }
 
 export function formatTable(reports: TestReport[]): string[] {
   const pad = (value: string | number, width: number) => String(value).padStart(width);
-  const lines = [`${'area'.padEnd(30)}${pad('applicable', 11)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}${pad('pass %', 8)}`];
+  const lines = [
+    `${'area'.padEnd(30)}${pad('applicable', 11)}${pad('passed', 8)}${pad('failed', 8)}${pad('skipped', 9)}${pad('pass %', 8)}`,
+  ];
   for (const [area, f] of figuresByArea(reports)) {
     const runnable = f.applicable - f.skipped;
     const rate = runnable > 0 ? ((100 * f.passed) / runnable).toFixed(1) : '-';
-    lines.push(`${area.padEnd(30)}${pad(f.applicable, 11)}${pad(f.passed, 8)}${pad(f.failed, 8)}${pad(f.skipped, 9)}${pad(rate, 8)}`);
+    lines.push(
+      `${area.padEnd(30)}${pad(f.applicable, 11)}${pad(f.passed, 8)}${pad(f.failed, 8)}${pad(f.skipped, 9)}${pad(rate, 8)}`,
+    );
   }
   return lines;
 }

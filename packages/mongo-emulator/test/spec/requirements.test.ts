@@ -21,7 +21,9 @@ describe('runOnRequirements', () => {
 
   it('matches topologies, with sharded-replicaset meaning sharded', async () => {
     expect(await unmetRequirement({ topologies: ['single', 'replicaset'] }, facts)).toBeNull();
-    expect(await unmetRequirement({ topologies: ['sharded', 'sharded-replicaset'] }, facts)).toMatch(/deployment is replicaset/);
+    expect(await unmetRequirement({ topologies: ['sharded', 'sharded-replicaset'] }, facts)).toMatch(
+      /deployment is replicaset/,
+    );
   });
 
   it('honours serverless, auth and csfle', async () => {
@@ -34,7 +36,9 @@ describe('runOnRequirements', () => {
   });
 
   it('compares server parameters numerically and treats unknown ones as unmet', async () => {
-    expect(await unmetRequirement({ serverParameters: { enableTestCommands: true } }, facts)).toMatch(/enableTestCommands/);
+    expect(await unmetRequirement({ serverParameters: { enableTestCommands: true } }, facts)).toMatch(
+      /enableTestCommands/,
+    );
     expect(await unmetRequirement({ serverParameters: { enableTestCommands: 1.0 } }, facts)).toBeNull();
     expect(await unmetRequirement({ serverParameters: { nope: 1 } }, facts)).toMatch(/nope/);
   });
@@ -42,6 +46,8 @@ describe('runOnRequirements', () => {
   it('is met when any one requirement is met, and lists the reasons when none is', async () => {
     expect(await unmetRequirements(undefined, facts)).toBeNull();
     expect(await unmetRequirements([{ topologies: ['sharded'] }, { minServerVersion: '4.4' }], facts)).toBeNull();
-    expect(await unmetRequirements([{ topologies: ['sharded'] }, { minServerVersion: '8.0' }], facts)).toMatch(/sharded.*; or needs server >= 8.0/);
+    expect(await unmetRequirements([{ topologies: ['sharded'] }, { minServerVersion: '8.0' }], facts)).toMatch(
+      /sharded.*; or needs server >= 8.0/,
+    );
   });
 });

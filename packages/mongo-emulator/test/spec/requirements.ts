@@ -22,7 +22,9 @@ export async function gatherServerFacts(client: MongoClient, uri: string): Promi
   const buildInfo = await admin.command({ buildInfo: 1 });
   const hello = await admin.command({ hello: 1 });
   const versionArray = buildInfo.versionArray as unknown[] | undefined;
-  const version = Array.isArray(versionArray) ? versionArray.slice(0, 3).map(Number).join('.') : String(buildInfo.version);
+  const version = Array.isArray(versionArray)
+    ? versionArray.slice(0, 3).map(Number).join('.')
+    : String(buildInfo.version);
   const parameters = new Map<string, unknown>();
   return {
     version,
@@ -70,13 +72,15 @@ export async function unmetRequirement(requirement: RunOnRequirement, facts: Ser
   if (topologies !== undefined) {
     // "sharded" implies "sharded-replicaset" (MongoDB 3.6+ shards are always replica sets).
     const accepted = topologies.map((t) => (t === 'sharded-replicaset' ? 'sharded' : t));
-    if (!accepted.includes(facts.topology)) return `needs topology ${topologies.join('|')} (deployment is ${facts.topology})`;
+    if (!accepted.includes(facts.topology))
+      return `needs topology ${topologies.join('|')} (deployment is ${facts.topology})`;
   }
   if (serverless === 'require' && !facts.serverless) return 'needs Atlas Serverless';
   if (serverless === 'forbid' && facts.serverless) return 'cannot run on Atlas Serverless';
   if (auth !== undefined && auth !== facts.auth) return auth ? 'needs authentication' : 'needs authentication disabled';
   if (authMechanism !== undefined) return `needs auth mechanism ${authMechanism} (runner connects without auth)`;
-  if (csfle !== undefined && csfle !== facts.csfle) return csfle ? 'needs client-side field level encryption' : 'needs CSFLE unavailable';
+  if (csfle !== undefined && csfle !== facts.csfle)
+    return csfle ? 'needs client-side field level encryption' : 'needs CSFLE unavailable';
   for (const [name, expected] of Object.entries(requirement.serverParameters ?? {})) {
     const actual = await facts.serverParameter(name);
     if (!parameterMatches(expected, actual)) return `needs server parameter ${name}=${String(expected)}`;
@@ -91,7 +95,10 @@ function parameterMatches(expected: unknown, actual: unknown): boolean {
 }
 
 /** Null when at least one requirement is met (or there are none), else the reasons none is. */
-export async function unmetRequirements(requirements: RunOnRequirement[] | undefined, facts: ServerFacts): Promise<string | null> {
+export async function unmetRequirements(
+  requirements: RunOnRequirement[] | undefined,
+  facts: ServerFacts,
+): Promise<string | null> {
   if (requirements === undefined || requirements.length === 0) return null;
   const reasons: string[] = [];
   for (const requirement of requirements) {

@@ -54,7 +54,10 @@ const UNSUPPORTED_ENTITIES: Record<string, string> = {
 
 function unsupportedEntityReason(file: TestFile, test: TestCase): string | undefined {
   const created = test.operations.filter((o) => o.object === 'testRunner' && o.name === 'createEntities');
-  const definitions = [...(file.createEntities ?? []), ...created.flatMap((o) => (o.arguments?.entities ?? []) as TestFile['createEntities'] & object)];
+  const definitions = [
+    ...(file.createEntities ?? []),
+    ...created.flatMap((o) => (o.arguments?.entities ?? []) as TestFile['createEntities'] & object),
+  ];
   for (const definition of definitions) {
     const reason = UNSUPPORTED_ENTITIES[Object.keys(definition)[0] ?? ''];
     if (reason !== undefined) return `runner: ${reason}`;
@@ -62,7 +65,11 @@ function unsupportedEntityReason(file: TestFile, test: TestCase): string | undef
   return undefined;
 }
 
-async function runOneTest(file: TestFile, index: number, resources: RunnerResources): Promise<Pick<TestReport, 'status' | 'detail'>> {
+async function runOneTest(
+  file: TestFile,
+  index: number,
+  resources: RunnerResources,
+): Promise<Pick<TestReport, 'status' | 'detail'>> {
   const test = file.tests[index]!;
   const unmet = await unmetRequirements(test.runOnRequirements as RunOnRequirement[] | undefined, resources.facts);
   if (unmet !== null) return { status: 'notApplicable', detail: unmet };
@@ -85,7 +92,12 @@ async function runOneTest(file: TestFile, index: number, resources: RunnerResour
 
 export async function runFile(path: string, resources: RunnerResources): Promise<TestReport[]> {
   const { file: fileName, area } = fileKey(path);
-  const report = (test: string, result: Pick<TestReport, 'status' | 'detail'>): TestReport => ({ file: fileName, area, test, ...result });
+  const report = (test: string, result: Pick<TestReport, 'status' | 'detail'>): TestReport => ({
+    file: fileName,
+    area,
+    test,
+    ...result,
+  });
   let file: TestFile;
   try {
     file = EJSON.parse(await readFile(path, 'utf8'), { relaxed: false }) as TestFile;
@@ -94,7 +106,8 @@ export async function runFile(path: string, resources: RunnerResources): Promise
   }
   const tests = Array.isArray(file.tests) ? file.tests : [];
   const versionProblem = schemaVersionProblem(file.schemaVersion);
-  if (versionProblem !== null) return tests.map((t) => report(t.description, { status: 'failed', detail: versionProblem }));
+  if (versionProblem !== null)
+    return tests.map((t) => report(t.description, { status: 'failed', detail: versionProblem }));
   const unmet = await unmetRequirements(file.runOnRequirements as RunOnRequirement[] | undefined, resources.facts);
   if (unmet !== null) return tests.map((t) => report(t.description, { status: 'notApplicable', detail: unmet }));
   const reports: TestReport[] = [];

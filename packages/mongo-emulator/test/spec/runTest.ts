@@ -66,7 +66,10 @@ async function outcomeDifferences(client: MongoClient, outcome: CollectionData[]
 
 /** Kill every open session, so transactions a test left open cannot block the next one. */
 export async function killAllSessions(client: MongoClient): Promise<void> {
-  await client.db('admin').command({ killAllSessions: [] }).catch(() => undefined);
+  await client
+    .db('admin')
+    .command({ killAllSessions: [] })
+    .catch(() => undefined);
 }
 
 /** One test's execution; `cleanup` must run afterwards even when `execute` failed or hung. */

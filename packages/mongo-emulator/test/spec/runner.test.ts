@@ -27,7 +27,10 @@ describe('spec runner on a self-test file', () => {
   });
 
   afterAll(async () => {
-    await client.db('spec-runner-selftest').dropDatabase().catch(() => undefined);
+    await client
+      .db('spec-runner-selftest')
+      .dropDatabase()
+      .catch(() => undefined);
     await client.close();
   });
 
@@ -41,7 +44,8 @@ describe('spec runner on a self-test file', () => {
   });
 
   it('checks events and outcome even after a failed operation, and reports every difference', () => {
-    const detail = reports.get('reports every difference: a wrong result, a wrong event and a wrong outcome')?.detail ?? '';
+    const detail =
+      reports.get('reports every difference: a wrong result, a wrong event and a wrong outcome')?.detail ?? '';
     expect(detail.split('\n')).toEqual([
       'collection0.find: result[0].x: expected 12, got 11',
       'expectEvents[client0][1] commandStartedEvent (find): command.find: expected "other", got "coll0"',
@@ -50,26 +54,53 @@ describe('spec runner on a self-test file', () => {
   });
 
   it('fails each kind of mismatch with its difference', () => {
-    expect(reports.get('fails on a wrong result')).toMatchObject({ status: 'failed', detail: 'collection0.find: result[0].x: expected 12, got 11' });
-    expect(reports.get('fails when a long is expected and an int comes')).toMatchObject({ status: 'failed', detail: 'collection0.find: result[0].x: expected type long, got int 11' });
-    expect(reports.get('fails on a wrong outcome')?.detail).toMatch(/^outcome spec-runner-selftest.coll0: expected 2 elements, got 1/);
-    expect(reports.get('fails when an expected error does not come')?.detail).toMatch(/collection0.insertOne: expected an error/);
-    expect(reports.get('fails on an unexpected extra event')?.detail).toMatch(/expectEvents\[client0\]: expected 0 events, observed 1/);
+    expect(reports.get('fails on a wrong result')).toMatchObject({
+      status: 'failed',
+      detail: 'collection0.find: result[0].x: expected 12, got 11',
+    });
+    expect(reports.get('fails when a long is expected and an int comes')).toMatchObject({
+      status: 'failed',
+      detail: 'collection0.find: result[0].x: expected type long, got int 11',
+    });
+    expect(reports.get('fails on a wrong outcome')?.detail).toMatch(
+      /^outcome spec-runner-selftest.coll0: expected 2 elements, got 1/,
+    );
+    expect(reports.get('fails when an expected error does not come')?.detail).toMatch(
+      /collection0.insertOne: expected an error/,
+    );
+    expect(reports.get('fails on an unexpected extra event')?.detail).toMatch(
+      /expectEvents\[client0\]: expected 0 events, observed 1/,
+    );
   });
 
   it('reports skips and non-applicable tests with their reasons', () => {
-    expect(reports.get('is skipped by its skipReason')).toMatchObject({ status: 'skipped', detail: 'skipReason: a reason stated in the file' });
-    expect(reports.get('is not applicable on a 7.0 server')).toMatchObject({ status: 'notApplicable', detail: expect.stringMatching(/needs server >= 99.0/) });
-    expect(reports.get('is skipped when it needs GridFS')).toMatchObject({ status: 'skipped', detail: expect.stringMatching(/GridFS/) });
+    expect(reports.get('is skipped by its skipReason')).toMatchObject({
+      status: 'skipped',
+      detail: 'skipReason: a reason stated in the file',
+    });
+    expect(reports.get('is not applicable on a 7.0 server')).toMatchObject({
+      status: 'notApplicable',
+      detail: expect.stringMatching(/needs server >= 99.0/),
+    });
+    expect(reports.get('is skipped when it needs GridFS')).toMatchObject({
+      status: 'skipped',
+      detail: expect.stringMatching(/GridFS/),
+    });
   });
 
   it('refuses a file of a newer schema version, failing each of its tests', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spec-runner-'));
     try {
       const path = join(dir, 'future.json');
-      await writeFile(path, JSON.stringify({ description: 'future', schemaVersion: '1.21', tests: [{ description: 't', operations: [] }] }));
+      await writeFile(
+        path,
+        JSON.stringify({ description: 'future', schemaVersion: '1.21', tests: [{ description: 't', operations: [] }] }),
+      );
       const [report] = await runFile(path, resources);
-      expect(report).toMatchObject({ status: 'failed', detail: expect.stringMatching(/schemaVersion 1.21 is not supported/) });
+      expect(report).toMatchObject({
+        status: 'failed',
+        detail: expect.stringMatching(/schemaVersion 1.21 is not supported/),
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -79,10 +110,22 @@ describe('spec runner on a self-test file', () => {
     const dir = await mkdtemp(join(tmpdir(), 'spec-runner-'));
     try {
       const path = join(dir, 'logs.json');
-      const expectLogMessages = [{ client: 'c', messages: [{ level: 'debug', component: 'command', data: { message: 'Command started' } }] }];
-      await writeFile(path, JSON.stringify({ description: 'logs', schemaVersion: '1.16', tests: [{ description: 't', operations: [], expectLogMessages }] }));
+      const expectLogMessages = [
+        { client: 'c', messages: [{ level: 'debug', component: 'command', data: { message: 'Command started' } }] },
+      ];
+      await writeFile(
+        path,
+        JSON.stringify({
+          description: 'logs',
+          schemaVersion: '1.16',
+          tests: [{ description: 't', operations: [], expectLogMessages }],
+        }),
+      );
       const [report] = await runFile(path, resources);
-      expect(report).toMatchObject({ status: 'skipped', detail: 'runner does not support expectLogMessages (log message assertions)' });
+      expect(report).toMatchObject({
+        status: 'skipped',
+        detail: 'runner does not support expectLogMessages (log message assertions)',
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -97,15 +140,38 @@ describe('spec runner on a self-test file', () => {
         description,
         operations: [
           { name: 'createEntities', object: 'testRunner', arguments: { entities: [client] } },
-          { name: 'waitForEvent', object: 'testRunner', arguments: { client: 'c', event: { serverDescriptionChangedEvent: { newDescription: { type: 'RSPrimary' } } }, count: 1 } },
+          {
+            name: 'waitForEvent',
+            object: 'testRunner',
+            arguments: {
+              client: 'c',
+              event: { serverDescriptionChangedEvent: { newDescription: { type: 'RSPrimary' } } },
+              count: 1,
+            },
+          },
         ],
-        expectEvents: [{ client: 'c', eventType: 'sdam', ignoreExtraEvents: true, events: [{ topologyOpeningEvent: {} }, { serverDescriptionChangedEvent: { newDescription: { type } } }] }],
+        expectEvents: [
+          {
+            client: 'c',
+            eventType: 'sdam',
+            ignoreExtraEvents: true,
+            events: [{ topologyOpeningEvent: {} }, { serverDescriptionChangedEvent: { newDescription: { type } } }],
+          },
+        ],
       });
-      const file = { description: 'sdam', schemaVersion: '1.17', tests: [test('primary', 'RSPrimary'), test('standalone', 'Standalone')] };
+      const file = {
+        description: 'sdam',
+        schemaVersion: '1.17',
+        tests: [test('primary', 'RSPrimary'), test('standalone', 'Standalone')],
+      };
       await writeFile(path, JSON.stringify(file));
       const [primary, standalone] = await runFile(path, resources);
       expect(primary).toMatchObject({ status: 'passed' });
-      expect(standalone).toMatchObject({ status: 'failed', detail: 'expectEvents[c][1] serverDescriptionChangedEvent: newDescription.type: expected Standalone, got RSPrimary' });
+      expect(standalone).toMatchObject({
+        status: 'failed',
+        detail:
+          'expectEvents[c][1] serverDescriptionChangedEvent: newDescription.type: expected Standalone, got RSPrimary',
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

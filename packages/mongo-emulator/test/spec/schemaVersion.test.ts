@@ -5,11 +5,14 @@ import { compareVersions, parseVersion, schemaVersionProblem } from './schemaVer
 
 describe('schema versions', () => {
   it('accepts 1.0 through 1.20, with or without a patch component', () => {
-    for (const version of ['1', '1.0', '1.4', '1.9', '1.12', '1.17', '1.20', '1.20.1']) expect(schemaVersionProblem(version)).toBeNull();
+    for (const version of ['1', '1.0', '1.4', '1.9', '1.12', '1.17', '1.20', '1.20.1'])
+      expect(schemaVersionProblem(version)).toBeNull();
   });
 
   it('refuses newer minors, other majors and a missing version, saying why', () => {
-    expect(schemaVersionProblem('1.21')).toMatch(/schemaVersion 1.21 is not supported \(this runner supports 1.0 to 1.20\)/);
+    expect(schemaVersionProblem('1.21')).toMatch(
+      /schemaVersion 1.21 is not supported \(this runner supports 1.0 to 1.20\)/,
+    );
     expect(schemaVersionProblem('2.0')).toMatch(/not supported/);
     expect(schemaVersionProblem('0.9')).toMatch(/not supported/);
     expect(schemaVersionProblem(undefined)).toMatch(/no schemaVersion/);

@@ -51,7 +51,10 @@ async function keysFor(filter: Document): Promise<number> {
 }
 
 async function serverError(promise: Promise<unknown>): Promise<MongoServerError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(MongoServerError);
   return error as MongoServerError;
 }
@@ -93,7 +96,9 @@ describe('a commit that installs its versions', () => {
     await session.commitTransaction();
 
     expect(await accounts.find({ balance: 1 }, { session: other }).hint('balance_1').toArray()).toEqual([]);
-    expect(await accounts.find({ email: 'a@x' }, { session: other }).hint('email_1').toArray()).toEqual([{ _id: 'a', email: 'a@x', balance: 100 }]);
+    expect(await accounts.find({ email: 'a@x' }, { session: other }).hint('email_1').toArray()).toEqual([
+      { _id: 'a', email: 'a@x', balance: 100 },
+    ]);
     expect(await accounts.countDocuments({}, { session: other })).toBe(3);
     await other.commitTransaction();
     expect(await accounts.find({ balance: 1 }).hint('balance_1').toArray()).toHaveLength(2);
@@ -101,7 +106,9 @@ describe('a commit that installs its versions', () => {
 
   it('logs the applyOps entry the write path logged: same operations, same bytes', async () => {
     await accounts.insertOne({ _id: 'r', email: 'r@x', balance: 5, tags: ['x'] });
-    const [last] = await oplog().find({}, { sort: { $natural: -1 }, limit: 1 }).toArray();
+    const [last] = await oplog()
+      .find({}, { sort: { $natural: -1 }, limit: 1 })
+      .toArray();
     session.startTransaction();
     await accounts.insertOne({ _id: 'i', email: 'i@x', balance: 1 }, { session });
     await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -1 }, $set: { 'meta.seen': true } }, { session });
@@ -110,14 +117,28 @@ describe('a commit that installs its versions', () => {
     await accounts.replaceOne({ _id: 'b' }, { email: 'b@x', balance: 51 }, { session });
     await accounts.deleteOne({ _id: 'i' }, { session });
     await session.commitTransaction();
-    const entries = await oplog().find({ ts: { $gt: last!.ts } }).toArray();
+    const entries = await oplog()
+      .find({ ts: { $gt: last!.ts } })
+      .toArray();
     expect(entries).toHaveLength(1);
     const ops = (entries[0]!.o as Document).applyOps as Document[];
     const uuid = ops[0]!.ui;
     expect(ops).toEqual([
       { op: 'i', ns: 'txn_install.accounts', ui: uuid, o: { _id: 'i', email: 'i@x', balance: 1 }, o2: { _id: 'i' } },
-      { op: 'u', ns: 'txn_install.accounts', ui: uuid, o: { $v: 2, diff: { u: { balance: 99 }, i: { meta: { seen: true } } } }, o2: { _id: 'a' } },
-      { op: 'u', ns: 'txn_install.accounts', ui: uuid, o: { $v: 2, diff: { stags: { a: true, u1: 'y' } } }, o2: { _id: 'r' } },
+      {
+        op: 'u',
+        ns: 'txn_install.accounts',
+        ui: uuid,
+        o: { $v: 2, diff: { u: { balance: 99 }, i: { meta: { seen: true } } } },
+        o2: { _id: 'a' },
+      },
+      {
+        op: 'u',
+        ns: 'txn_install.accounts',
+        ui: uuid,
+        o: { $v: 2, diff: { stags: { a: true, u1: 'y' } } },
+        o2: { _id: 'r' },
+      },
       // A pipeline whose diff is not smaller than the document logs it whole.
       { op: 'u', ns: 'txn_install.accounts', ui: uuid, o: { _id: 'c', email: 'c@x', balance: 15 }, o2: { _id: 'c' } },
       { op: 'u', ns: 'txn_install.accounts', ui: uuid, o: { _id: 'b', email: 'b@x', balance: 51 }, o2: { _id: 'b' } },
@@ -155,7 +176,9 @@ describe('a commit that installs its versions', () => {
     // Outside the transaction: a unique index its snapshot lacks, and a document holding the key.
     await accounts.createIndex({ tags: 1 }, { name: 'tags_1', unique: true, sparse: true });
     await accounts.insertOne({ _id: 'x', email: 'x@x', balance: 0, tags: ['late'] });
-    const [last] = await oplog().find({}, { sort: { $natural: -1 }, limit: 1 }).toArray();
+    const [last] = await oplog()
+      .find({}, { sort: { $natural: -1 }, limit: 1 })
+      .toArray();
 
     const error = await serverError(session.commitTransaction());
     expect(error.codeName).toBe('WriteConflict');

@@ -1,7 +1,7 @@
 // What applications rely on through the driver: withTransaction retrying a transient error and
 // committing exactly once, UnknownTransactionCommitResult on a commit write-concern failure,
 // snapshot reads at a cluster time, and a commit reaching change streams as one group.
-import { Long, MongoServerError, type Collection, type Timestamp } from 'mongodb';
+import { type Long, MongoServerError, type Collection, type Timestamp } from 'mongodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../driver/emulatorFixture.ts';
 
@@ -75,12 +75,21 @@ describe('withTransaction', () => {
 
 describe('commit outcomes', () => {
   it('labels a commit writeConcernError UnknownTransactionCommitResult while the writes stay committed', async () => {
-    await failPoint({ times: 1 }, { failCommands: ['commitTransaction'], writeConcernError: { code: 64, errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } } });
+    await failPoint(
+      { times: 1 },
+      {
+        failCommands: ['commitTransaction'],
+        writeConcernError: { code: 64, errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } },
+      },
+    );
     const session = fixture.client.startSession();
     try {
       session.startTransaction();
       await counters.updateOne({ _id: 'c' }, { $inc: { n: 5 } }, { session });
-      const error = await session.commitTransaction().then(() => undefined, (e: unknown) => e);
+      const error = await session.commitTransaction().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(MongoServerError);
       expect((error as MongoServerError).errorLabels).toContain('UnknownTransactionCommitResult');
       await session.commitTransaction();
@@ -127,7 +136,11 @@ describe('change streams', () => {
       await session.commitTransaction();
       const events = [await stream.next(), await stream.next(), await stream.next()];
       expect(events.map((e) => e.operationType)).toEqual(['insert', 'insert', 'update']);
-      const [outside, ...inTxn] = events as unknown as { documentKey: { _id: string }; txnNumber?: Long; lsid?: unknown }[];
+      const [outside, ...inTxn] = events as unknown as {
+        documentKey: { _id: string };
+        txnNumber?: Long;
+        lsid?: unknown;
+      }[];
       expect(outside!.documentKey._id).toBe('outside');
       expect(outside!.txnNumber).toBeUndefined();
       for (const event of inTxn) {

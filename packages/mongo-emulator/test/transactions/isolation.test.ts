@@ -101,7 +101,10 @@ describe('write conflicts', () => {
     t1.startTransaction();
     t2.startTransaction();
     await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -10 } }, { session: t1 });
-    const error = await expectServerError(accounts.updateOne({ _id: 'a' }, { $inc: { balance: -20 } }, { session: t2 }), 'WriteConflict');
+    const error = await expectServerError(
+      accounts.updateOne({ _id: 'a' }, { $inc: { balance: -20 } }, { session: t2 }),
+      'WriteConflict',
+    );
     expect(error.code).toBe(112);
     expect(error.errorLabels).toContain('TransientTransactionError');
 
@@ -115,7 +118,10 @@ describe('write conflicts', () => {
     t1.startTransaction();
     expect(await accounts.findOne({ _id: 'a' }, { session: t1 })).toMatchObject({ balance: 100 });
     await accounts.updateOne({ _id: 'a' }, { $set: { balance: 1 } });
-    await expectServerError(accounts.updateOne({ _id: 'a' }, { $inc: { balance: -10 } }, { session: t1 }), 'WriteConflict');
+    await expectServerError(
+      accounts.updateOne({ _id: 'a' }, { $inc: { balance: -10 } }, { session: t1 }),
+      'WriteConflict',
+    );
     await t1.abortTransaction();
     expect(await accounts.findOne({ _id: 'a' })).toMatchObject({ balance: 1 });
   });
@@ -125,14 +131,20 @@ describe('write conflicts', () => {
     t1.startTransaction();
     t2.startTransaction();
     await accounts.insertOne({ _id: 'x', balance: 0, email: 'same@example.com' }, { session: t1 });
-    await expectServerError(accounts.insertOne({ _id: 'y', balance: 0, email: 'same@example.com' }, { session: t2 }), 'WriteConflict');
+    await expectServerError(
+      accounts.insertOne({ _id: 'y', balance: 0, email: 'same@example.com' }, { session: t2 }),
+      'WriteConflict',
+    );
     await t1.commitTransaction();
     expect(await accounts.countDocuments({ email: 'same@example.com' })).toBe(1);
   });
 
   it('reports a duplicate key inside a transaction as a command error that aborts it', async () => {
     t1.startTransaction();
-    const error = await expectServerError(accounts.insertOne({ _id: 'a', balance: 1 }, { session: t1 }), 'DuplicateKey');
+    const error = await expectServerError(
+      accounts.insertOne({ _id: 'a', balance: 1 }, { session: t1 }),
+      'DuplicateKey',
+    );
     expect(error.errorLabels).not.toContain('TransientTransactionError');
     await expectServerError(accounts.insertOne({ _id: 'z', balance: 1 }, { session: t1 }), 'NoSuchTransaction');
     await t1.abortTransaction();
@@ -164,7 +176,10 @@ describe('plain writes against an open transaction', () => {
   it('give up with MaxTimeMSExpired when maxTimeMS runs out first', async () => {
     t1.startTransaction();
     await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -10 } }, { session: t1 });
-    await expectServerError(accounts.updateOne({ _id: 'a' }, { $set: { balance: 0 } }, { maxTimeMS: 100 }), 'MaxTimeMSExpired');
+    await expectServerError(
+      accounts.updateOne({ _id: 'a' }, { $set: { balance: 0 } }, { maxTimeMS: 100 }),
+      'MaxTimeMSExpired',
+    );
     await accounts.updateOne({ _id: 'b' }, { $inc: { balance: 1 } }, { maxTimeMS: 100 });
     await t1.commitTransaction();
     expect(await accounts.find({}).sort({ _id: 1 }).toArray()).toEqual([

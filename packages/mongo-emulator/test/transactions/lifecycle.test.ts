@@ -34,9 +34,14 @@ async function findAll(s: RawSession, coll: string): Promise<unknown[]> {
 describe('commit and abort', () => {
   it('commits once however often the commit is retried', async () => {
     const s = await session();
-    expect(await s.run(DB, { insert: 'retry', documents: [{ _id: 1 }] }, { txnNumber: 1, start: true })).toMatchObject({ ok: 1, n: 1 });
+    expect(await s.run(DB, { insert: 'retry', documents: [{ _id: 1 }] }, { txnNumber: 1, start: true })).toMatchObject({
+      ok: 1,
+      n: 1,
+    });
     expect(await s.run('admin', commit, { txnNumber: 1 })).toMatchObject({ ok: 1 });
-    expect(await s.run('admin', { ...commit, writeConcern: { w: 'majority' } }, { txnNumber: 1 })).toMatchObject({ ok: 1 });
+    expect(await s.run('admin', { ...commit, writeConcern: { w: 'majority' } }, { txnNumber: 1 })).toMatchObject({
+      ok: 1,
+    });
     expect(await findAll(s, 'retry')).toEqual([{ _id: 1 }]);
   });
 
@@ -57,7 +62,11 @@ describe('commit and abort', () => {
     const s = await session();
     await s.run(DB, { insert: 'committed', documents: [{ _id: 1 }] }, { txnNumber: 1, start: true });
     await s.run('admin', commit, { txnNumber: 1 });
-    expect(await s.run('admin', abort, { txnNumber: 1 })).toMatchObject({ ok: 0, code: 256, codeName: 'TransactionCommitted' });
+    expect(await s.run('admin', abort, { txnNumber: 1 })).toMatchObject({
+      ok: 0,
+      code: 256,
+      codeName: 'TransactionCommitted',
+    });
   });
 
   it('refuses commitTransaction outside the admin database', async () => {
@@ -92,8 +101,14 @@ describe('statement checks', () => {
   it('refuses readConcern after the first statement and a stale txnNumber', async () => {
     const s = await session();
     await s.run(DB, { find: 'rc', filter: {} }, { txnNumber: 5, start: true });
-    expect(await s.run(DB, { find: 'rc', filter: {}, readConcern: { level: 'snapshot' } }, { txnNumber: 5 })).toMatchObject({ ok: 0, codeName: 'InvalidOptions' });
-    expect(await s.run(DB, { find: 'rc', filter: {} }, { txnNumber: 4, start: true })).toMatchObject({ ok: 0, code: 225, codeName: 'TransactionTooOld' });
+    expect(
+      await s.run(DB, { find: 'rc', filter: {}, readConcern: { level: 'snapshot' } }, { txnNumber: 5 }),
+    ).toMatchObject({ ok: 0, codeName: 'InvalidOptions' });
+    expect(await s.run(DB, { find: 'rc', filter: {} }, { txnNumber: 4, start: true })).toMatchObject({
+      ok: 0,
+      code: 225,
+      codeName: 'TransactionTooOld',
+    });
     expect(await s.run(DB, { find: 'rc', filter: {} }, { txnNumber: 6 })).toMatchObject({
       ok: 0,
       codeName: 'NoSuchTransaction',
@@ -103,14 +118,24 @@ describe('statement checks', () => {
 
   it('refuses autocommit: true and startTransaction without autocommit', async () => {
     const s = await session();
-    expect(await s.run(DB, { find: 'opts', filter: {}, txnNumber: 1, autocommit: true })).toMatchObject({ ok: 0, codeName: 'InvalidOptions' });
-    expect(await s.run(DB, { find: 'opts', filter: {}, txnNumber: 1, startTransaction: true })).toMatchObject({ ok: 0, codeName: 'InvalidOptions' });
+    expect(await s.run(DB, { find: 'opts', filter: {}, txnNumber: 1, autocommit: true })).toMatchObject({
+      ok: 0,
+      codeName: 'InvalidOptions',
+    });
+    expect(await s.run(DB, { find: 'opts', filter: {}, txnNumber: 1, startTransaction: true })).toMatchObject({
+      ok: 0,
+      codeName: 'InvalidOptions',
+    });
   });
 
   it('labels a fail-point error inside a transaction TransientTransactionError when its code is transient', async () => {
     const s = await session();
     await s.run(DB, { insert: 'fp', documents: [{ _id: 1 }] }, { txnNumber: 1, start: true });
-    await s.run('admin', { configureFailPoint: 'failCommand', mode: { times: 1 }, data: { failCommands: ['insert'], errorCode: 112 } });
+    await s.run('admin', {
+      configureFailPoint: 'failCommand',
+      mode: { times: 1 },
+      data: { failCommands: ['insert'], errorCode: 112 },
+    });
     expect(await s.run(DB, { insert: 'fp', documents: [{ _id: 2 }] }, { txnNumber: 1 })).toMatchObject({
       ok: 0,
       code: 112,
@@ -128,8 +153,14 @@ describe('the end of a transaction the client left open', () => {
       await s.run(DB, { insert: 'expiry', documents: [{ _id: 1 }] }, { txnNumber: 1, start: true });
       // No sleep: a plain write of the key the transaction holds waits until the transaction ends,
       // which only the lifetime limit can do here (well inside this maxTimeMS).
-      expect(await other.run(DB, { insert: 'expiry', documents: [{ _id: 1 }], maxTimeMS: 20_000 })).toMatchObject({ ok: 1, n: 1 });
-      expect(await s.run(DB, { insert: 'expiry', documents: [{ _id: 2 }] }, { txnNumber: 1 })).toMatchObject({ ok: 0, codeName: 'NoSuchTransaction' });
+      expect(await other.run(DB, { insert: 'expiry', documents: [{ _id: 1 }], maxTimeMS: 20_000 })).toMatchObject({
+        ok: 1,
+        n: 1,
+      });
+      expect(await s.run(DB, { insert: 'expiry', documents: [{ _id: 2 }] }, { txnNumber: 1 })).toMatchObject({
+        ok: 0,
+        codeName: 'NoSuchTransaction',
+      });
     } finally {
       await shortLived.stop();
     }
@@ -141,14 +172,23 @@ describe('the end of a transaction the client left open', () => {
     const limit = { getParameter: 1, transactionLifetimeLimitSeconds: 1 };
     expect(await s.run('admin', limit)).toMatchObject({ ok: 1, transactionLifetimeLimitSeconds: 60 });
     await s.run(DB, { insert: 'limit', documents: [{ _id: 'before' }] }, { txnNumber: 1, start: true });
-    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject({ ok: 1, was: 60 });
+    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject({
+      ok: 1,
+      was: 60,
+    });
     try {
       expect(await s.run('admin', limit)).toMatchObject({ ok: 1, transactionLifetimeLimitSeconds: 1 });
       const late = await session();
       await late.run(DB, { insert: 'limit', documents: [{ _id: 'after' }] }, { txnNumber: 1, start: true });
       // The later transaction expires after 1 s and frees its key; the earlier one keeps 60 s.
-      expect(await other.run(DB, { insert: 'limit', documents: [{ _id: 'after' }], maxTimeMS: 20_000 })).toMatchObject({ ok: 1, n: 1 });
-      expect(await other.run(DB, { insert: 'limit', documents: [{ _id: 'before' }], maxTimeMS: 200 })).toMatchObject({ ok: 0, codeName: 'MaxTimeMSExpired' });
+      expect(await other.run(DB, { insert: 'limit', documents: [{ _id: 'after' }], maxTimeMS: 20_000 })).toMatchObject({
+        ok: 1,
+        n: 1,
+      });
+      expect(await other.run(DB, { insert: 'limit', documents: [{ _id: 'before' }], maxTimeMS: 200 })).toMatchObject({
+        ok: 0,
+        codeName: 'MaxTimeMSExpired',
+      });
       expect(await s.run('admin', commit, { txnNumber: 1 })).toMatchObject({ ok: 1 });
     } finally {
       await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 60 });
@@ -157,17 +197,31 @@ describe('the end of a transaction the client left open', () => {
 
   it('refuses setParameter values and names as mongod does', async () => {
     const s = await session();
-    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 0 })).toMatchObject({ ok: 0, codeName: 'BadValue' });
-    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 'ten' })).toMatchObject({ ok: 0, codeName: 'BadValue' });
+    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 0 })).toMatchObject({
+      ok: 0,
+      codeName: 'BadValue',
+    });
+    expect(await s.run('admin', { setParameter: 1, transactionLifetimeLimitSeconds: 'ten' })).toMatchObject({
+      ok: 0,
+      codeName: 'BadValue',
+    });
     expect(await s.run('admin', { setParameter: 1, noSuchParameter: 1 })).toMatchObject({
       ok: 0,
       codeName: 'InvalidOptions',
       errmsg: 'attempted to set unrecognized parameter [noSuchParameter], use help:true to see options ',
     });
-    expect(await s.run('admin', { setParameter: 1, enableTestCommands: 0 })).toMatchObject({ ok: 0, codeName: 'IllegalOperation' });
+    expect(await s.run('admin', { setParameter: 1, enableTestCommands: 0 })).toMatchObject({
+      ok: 0,
+      codeName: 'IllegalOperation',
+    });
     expect(await s.run('admin', { setParameter: 1 })).toMatchObject({ ok: 0, codeName: 'InvalidOptions' });
-    expect(await s.run(DB, { setParameter: 1, transactionLifetimeLimitSeconds: 5 })).toMatchObject({ ok: 0, codeName: 'Unauthorized' });
-    expect(await s.run('admin', { getParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject({ transactionLifetimeLimitSeconds: 60 });
+    expect(await s.run(DB, { setParameter: 1, transactionLifetimeLimitSeconds: 5 })).toMatchObject({
+      ok: 0,
+      codeName: 'Unauthorized',
+    });
+    expect(await s.run('admin', { getParameter: 1, transactionLifetimeLimitSeconds: 1 })).toMatchObject({
+      transactionLifetimeLimitSeconds: 60,
+    });
   });
 
   it('aborts it when its session ends', async () => {
@@ -175,7 +229,10 @@ describe('the end of a transaction the client left open', () => {
     const other = await session();
     await s.run(DB, { insert: 'ended', documents: [{ _id: 1 }] }, { txnNumber: 1, start: true });
     await other.run('admin', { endSessions: [s.lsid] });
-    expect(await other.run(DB, { insert: 'ended', documents: [{ _id: 1 }], maxTimeMS: 200 })).toMatchObject({ ok: 1, n: 1 });
+    expect(await other.run(DB, { insert: 'ended', documents: [{ _id: 1 }], maxTimeMS: 200 })).toMatchObject({
+      ok: 1,
+      n: 1,
+    });
     expect(await s.run('admin', commit, { txnNumber: 1 })).toMatchObject({ ok: 0, codeName: 'NoSuchTransaction' });
   });
 });

@@ -83,7 +83,7 @@ describe('decodeMessage under fuzzing', () => {
     expect(outcomes.decoded).toBeGreaterThan(0);
   });
 
-  it('decodes every unmutated message, so a refusal above is the mutation\'s doing', () => {
+  it("decodes every unmutated message, so a refusal above is the mutation's doing", () => {
     for (const message of VALID) expect(() => decodeMessage(message)).not.toThrow();
   });
 });

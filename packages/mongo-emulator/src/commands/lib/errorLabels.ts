@@ -59,7 +59,10 @@ const COMMIT_OR_ABORT: ReadonlySet<string> = new Set(['commitTransaction', 'abor
  * retryable writes and of commitTransaction/abortTransaction, `ResumableChangeStreamError` on
  * resumable codes of a change stream's aggregate.
  */
-export function addAutomaticLabels(reply: Document, { commandName, command }: { commandName: string; command: Document }): Document {
+export function addAutomaticLabels(
+  reply: Document,
+  { commandName, command }: { commandName: string; command: Document },
+): Document {
   if (reply.errorLabels !== undefined) return reply;
   if (command.txnNumber === undefined) {
     // A change stream's aggregate (its getMores label their own errors: src/changes).
@@ -71,8 +74,12 @@ export function addAutomaticLabels(reply: Document, { commandName, command }: { 
   const code = reply.ok === 0 ? Number(reply.code) : NaN;
   const writeConcernError = reply.writeConcernError as Document | undefined;
   const labels: string[] = [];
-  if (inTransaction && isTransient(code, writeConcernError !== undefined, commitOrAbort)) labels.push(TRANSIENT_TRANSACTION_ERROR_LABEL);
-  if ((!inTransaction || commitOrAbort) && (RETRYABLE_WRITE_CODES.has(code) || RETRYABLE_WRITE_CODES.has(Number(writeConcernError?.code)))) {
+  if (inTransaction && isTransient(code, writeConcernError !== undefined, commitOrAbort))
+    labels.push(TRANSIENT_TRANSACTION_ERROR_LABEL);
+  if (
+    (!inTransaction || commitOrAbort) &&
+    (RETRYABLE_WRITE_CODES.has(code) || RETRYABLE_WRITE_CODES.has(Number(writeConcernError?.code)))
+  ) {
     labels.push(RETRYABLE_WRITE_ERROR_LABEL);
   }
   return labels.length > 0 ? { ...reply, errorLabels: labels } : reply;

@@ -13,17 +13,26 @@ const ANONYMOUS_UID = new Binary(createHash('sha256').update('').digest(), Binar
  * session cache's entries (`{_id: {id, uid}, lastUse}`), as mongod lists them; any other
  * pipeline is returned as it is.
  */
-export function expandListLocalSessions(collectionless: boolean, pipeline: Document[], sessions: SessionRegistry): Document[] {
+export function expandListLocalSessions(
+  collectionless: boolean,
+  pipeline: Document[],
+  sessions: SessionRegistry,
+): Document[] {
   const [first, ...rest] = pipeline;
   if (!isPlainObject(first) || !('$listLocalSessions' in first)) return pipeline;
   // document_source_list_local_sessions.cpp: any database, but with {aggregate: 1}.
   if (!collectionless) {
-    throw new CommandError('InvalidNamespace', '$listLocalSessions must be run against the database with {aggregate: 1}, not a collection');
+    throw new CommandError(
+      'InvalidNamespace',
+      '$listLocalSessions must be run against the database with {aggregate: 1}, not a collection',
+    );
   }
   const spec = first.$listLocalSessions;
   if (!isPlainObject(spec)) throw new CommandError('TypeMismatch', '$listLocalSessions must be an object');
   // Named users other than the anonymous one own no session here.
   const onlyOthers = Array.isArray(spec.users) && spec.users.length > 0;
-  const listed = onlyOthers ? [] : sessions.list().map(({ id, lastUse }) => ({ _id: { id, uid: ANONYMOUS_UID }, lastUse }));
+  const listed = onlyOthers
+    ? []
+    : sessions.list().map(({ id, lastUse }) => ({ _id: { id, uid: ANONYMOUS_UID }, lastUse }));
   return [{ $documents: listed }, ...rest];
 }

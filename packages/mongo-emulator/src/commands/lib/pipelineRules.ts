@@ -23,10 +23,14 @@ function stageName(stage: unknown): string | undefined {
 export function checkPipelineNamespace(db: string, collectionless: boolean, pipeline: Document[]): void {
   // Checked as the stage parses, before the pipeline's (document_source_current_op.cpp).
   if (pipeline.some((stage) => stageName(stage) === '$currentOp') && (db !== 'admin' || !collectionless)) {
-    throw new CommandError('InvalidNamespace', "$currentOp must be run against the 'admin' database with {aggregate: 1}");
+    throw new CommandError(
+      'InvalidNamespace',
+      "$currentOp must be run against the 'admin' database with {aggregate: 1}",
+    );
   }
   if (pipeline.length === 0) {
-    if (collectionless) throw new CommandError('InvalidNamespace', '{aggregate: 1} is not valid for an empty pipeline.');
+    if (collectionless)
+      throw new CommandError('InvalidNamespace', '{aggregate: 1} is not valid for an empty pipeline.');
     return;
   }
   const first = stageName(pipeline[0]);
@@ -35,7 +39,8 @@ export function checkPipelineNamespace(db: string, collectionless: boolean, pipe
   if (collectionless && !independent) {
     throw new CommandError('InvalidNamespace', `{aggregate: 1} is not valid for '${first}'; a collection is required.`);
   }
-  if (!collectionless && independent) throw new CommandError('InvalidNamespace', `'${first}' can only be run with {aggregate: 1}`);
+  if (!collectionless && independent)
+    throw new CommandError('InvalidNamespace', `'${first}' can only be run with {aggregate: 1}`);
 }
 
 /**
@@ -47,6 +52,8 @@ export function checkOutputStage(pipeline: Document[], command: Document, inTran
   const last = stageName(pipeline.at(-1));
   if (last !== '$out' && last !== '$merge') return;
   const level = isPlainObject(command.readConcern) ? command.readConcern.level : undefined;
-  if (level === 'linearizable') throw new CommandError('InvalidOptions', `${last} cannot be used with a 'linearizable' read concern level`);
-  if (inTransaction) throw new CommandError('OperationNotSupportedInTransaction', `${last} cannot be used in a transaction`);
+  if (level === 'linearizable')
+    throw new CommandError('InvalidOptions', `${last} cannot be used with a 'linearizable' read concern level`);
+  if (inTransaction)
+    throw new CommandError('OperationNotSupportedInTransaction', `${last} cannot be used in a transaction`);
 }

@@ -17,13 +17,20 @@ export function checkReadConcern(command: Document, clock: ClusterClock): void {
   if (!isPlainObject(readConcern)) throw new CommandError('FailedToParse', 'readConcern field should be an object');
   const { level, afterClusterTime } = readConcern;
   if (level !== undefined && !LEVELS.has(String(level))) {
-    throw new CommandError('BadValue', `Enumeration value '${String(level)}' for field 'readConcern.level' is not a valid value.`);
+    throw new CommandError(
+      'BadValue',
+      `Enumeration value '${String(level)}' for field 'readConcern.level' is not a valid value.`,
+    );
   }
   if (afterClusterTime === undefined) return;
   if (!(afterClusterTime instanceof Timestamp)) {
-    throw new CommandError('TypeMismatch', "BSON field 'readConcern.afterClusterTime' is the wrong type, expected type 'timestamp'");
+    throw new CommandError(
+      'TypeMismatch',
+      "BSON field 'readConcern.afterClusterTime' is the wrong type, expected type 'timestamp'",
+    );
   }
-  if (level === 'linearizable') throw new CommandError('InvalidOptions', 'afterClusterTime is not allowed for linearizable read concern');
+  if (level === 'linearizable')
+    throw new CommandError('InvalidOptions', 'afterClusterTime is not allowed for linearizable read concern');
   const current = clock.now();
   if (afterClusterTime.greaterThan(current)) {
     throw new CommandError(

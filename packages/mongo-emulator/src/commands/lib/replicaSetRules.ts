@@ -6,12 +6,36 @@
 // runs anywhere.
 import type { Document } from '../../engine/types.ts';
 import { CommandError } from '../../errors.ts';
-import { MemberState, type ReplCoordinator } from '../../repl/ReplCoordinator.ts';
+import { MemberState } from '../../repl/memberState.ts';
+import type { ReplCoordinator } from '../../repl/ReplCoordinator.ts';
 
 const NEVER_ON_SECONDARY: ReadonlySet<string> = new Set([
-  'abortTransaction', 'appendOplogNote', 'collMod', 'commitTransaction', 'create', 'createIndexes', 'delete', 'drop', 'dropDatabase', 'dropIndexes', 'findAndModify', 'insert', 'renameCollection', 'update',
+  'abortTransaction',
+  'appendOplogNote',
+  'collMod',
+  'commitTransaction',
+  'create',
+  'createIndexes',
+  'delete',
+  'drop',
+  'dropDatabase',
+  'dropIndexes',
+  'findAndModify',
+  'insert',
+  'renameCollection',
+  'update',
 ]);
-const OPT_IN_ON_SECONDARY: ReadonlySet<string> = new Set(['aggregate', 'collStats', 'count', 'dbStats', 'distinct', 'find', 'listCollections', 'listDatabases', 'listIndexes']);
+const OPT_IN_ON_SECONDARY: ReadonlySet<string> = new Set([
+  'aggregate',
+  'collStats',
+  'count',
+  'dbStats',
+  'distinct',
+  'find',
+  'listCollections',
+  'listDatabases',
+  'listIndexes',
+]);
 
 /** secondaryOk, as mongod reads it off an OP_MSG: a read preference other than primary. */
 export function secondaryOk(command: Document): boolean {
@@ -21,9 +45,11 @@ export function secondaryOk(command: Document): boolean {
 
 export function checkCanRunHere(repl: ReplCoordinator, name: string, command: Document): void {
   if (repl.isPrimary) return;
-  if (NEVER_ON_SECONDARY.has(name) || (name === 'aggregate' && writesOut(command))) throw new CommandError('NotWritablePrimary', 'not primary');
+  if (NEVER_ON_SECONDARY.has(name) || (name === 'aggregate' && writesOut(command)))
+    throw new CommandError('NotWritablePrimary', 'not primary');
   if (!OPT_IN_ON_SECONDARY.has(name)) return;
-  if (repl.state !== MemberState.SECONDARY) throw new CommandError('NotPrimaryOrSecondary', 'node is not in primary or recovering state');
+  if (repl.state !== MemberState.SECONDARY)
+    throw new CommandError('NotPrimaryOrSecondary', 'node is not in primary or recovering state');
   if (!secondaryOk(command)) throw new CommandError('NotPrimaryNoSecondaryOk', 'not primary and secondaryOk=false');
 }
 

@@ -16,7 +16,13 @@ export function checkViewCollation(collation: Collation | Document | undefined):
   }
 }
 
-export function findOnView(catalog: Catalog, db: string, view: string, filter: Document, options: FindOptions): Document[] {
+export function findOnView(
+  catalog: Catalog,
+  db: string,
+  view: string,
+  filter: Document,
+  options: FindOptions,
+): Document[] {
   checkViewCollation(options.collation);
   const pipeline: Document[] = [{ $match: filter }];
   if (options.sort) pipeline.push({ $sort: options.sort });
@@ -26,7 +32,13 @@ export function findOnView(catalog: Catalog, db: string, view: string, filter: D
   return catalog.aggregate(db, view, pipeline, { let: options.let, collation: options.collation });
 }
 
-export function countOnView(catalog: Catalog, db: string, view: string, query: Document, options: { skip?: number; limit?: number; collation?: Collation }): number {
+export function countOnView(
+  catalog: Catalog,
+  db: string,
+  view: string,
+  query: Document,
+  options: { skip?: number; limit?: number; collation?: Collation },
+): number {
   checkViewCollation(options.collation);
   const pipeline: Document[] = [{ $match: query }];
   if (options.skip) pipeline.push({ $skip: options.skip });
@@ -36,7 +48,14 @@ export function countOnView(catalog: Catalog, db: string, view: string, query: D
   return Number(result?.n ?? 0);
 }
 
-export function distinctOnView(catalog: Catalog, db: string, view: string, key: string, query: Document, collation?: Collation): unknown[] {
+export function distinctOnView(
+  catalog: Catalog,
+  db: string,
+  view: string,
+  key: string,
+  query: Document,
+  collation?: Collation,
+): unknown[] {
   checkViewCollation(collation);
   const pipeline: Document[] = [
     { $match: query },
@@ -48,6 +67,7 @@ export function distinctOnView(catalog: Catalog, db: string, view: string, key: 
   // $addToSet kept values that differ by bytes; under the collation some of them are one value.
   const compare = collationComparator(collation);
   const values: unknown[] = [];
-  for (const v of (result?.values as unknown[] | undefined) ?? []) if (!values.some((o) => compare(o, v) === 0)) values.push(v);
+  for (const v of (result?.values as unknown[] | undefined) ?? [])
+    if (!values.some((o) => compare(o, v) === 0)) values.push(v);
   return values.sort(compare);
 }

@@ -27,9 +27,13 @@ export function runWriteBatch<S, R>(
   apply: (statement: S, index: number) => R,
   options: { groupCommit?: boolean } = {},
 ): BatchOutcome<R> {
-  if (statements.length === 0) throw new CommandError('InvalidLength', 'Write batch sizes must be between 1 and 100000. Got 0 operations.');
+  if (statements.length === 0)
+    throw new CommandError('InvalidLength', 'Write batch sizes must be between 1 and 100000. Got 0 operations.');
   if (statements.length > WRITE_BATCH_SIZE_MAX) {
-    throw new CommandError('InvalidLength', `Write batch sizes must be between 1 and ${WRITE_BATCH_SIZE_MAX}. Got ${statements.length} operations.`);
+    throw new CommandError(
+      'InvalidLength',
+      `Write batch sizes must be between 1 and ${WRITE_BATCH_SIZE_MAX}. Got ${statements.length} operations.`,
+    );
   }
   const ordered = optionalBoolean(context.command, 'ordered') ?? true;
   const retryable = RetryableWrite.begin(context.session, context.command);
@@ -45,7 +49,9 @@ export function runWriteBatch<S, R>(
     try {
       if (retryable && commitPerStatement) onPrimaryTransactionalWrite(context);
       const result = retryable
-        ? context.server.changeStreams.withStatement(retryable.sessionFields(context.command, index), () => apply(statements[index]!, index))
+        ? context.server.changeStreams.withStatement(retryable.sessionFields(context.command, index), () =>
+            apply(statements[index]!, index),
+          )
         : apply(statements[index]!, index);
       retryable?.record(index, result);
       outcome.results.push({ index, result });

@@ -26,12 +26,21 @@ export function checkWriteConcern(command: Document): Document | undefined {
   if (w === undefined || w === 'majority') return undefined;
   if (typeof w === 'number' || typeof w === 'bigint') {
     const nodes = Number(w);
-    if (!Number.isInteger(nodes) || nodes < 0) throw new CommandError('FailedToParse', 'w has to be a non-negative number and not greater than 50; found: ' + nodes);
+    if (!Number.isInteger(nodes) || nodes < 0)
+      throw new CommandError(
+        'FailedToParse',
+        `w has to be a non-negative number and not greater than 50; found: ${nodes}`,
+      );
     if (nodes <= DATA_BEARING_NODES) return undefined;
     return failure('UnsatisfiableWriteConcern', 100, 'Not enough data-bearing nodes', writeConcern as Document);
   }
   if (typeof w === 'string') {
-    return failure('UnknownReplWriteConcern', 79, `No write concern mode named '${w}' found in replica set configuration`, writeConcern as Document);
+    return failure(
+      'UnknownReplWriteConcern',
+      79,
+      `No write concern mode named '${w}' found in replica set configuration`,
+      writeConcern as Document,
+    );
   }
   throw new CommandError('FailedToParse', 'w has to be a number or string');
 }

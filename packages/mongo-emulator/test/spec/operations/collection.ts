@@ -38,7 +38,11 @@ function writeModel(request: Record<string, unknown>, context: Parameters<Handle
  * secondary depends on which members it has discovered by then, so the test would pass or fail by
  * timing: on a set with secondaries it is skipped with this reason instead.
  */
-async function writeStageOnSecondary(collection: Collection, pipeline: Document[], runnerClient: MongoClient): Promise<boolean> {
+async function writeStageOnSecondary(
+  collection: Collection,
+  pipeline: Document[],
+  runnerClient: MongoClient,
+): Promise<boolean> {
   const last = pipeline[pipeline.length - 1] ?? {};
   if (!('$out' in last) && !('$merge' in last)) return false;
   if ((collection.readPreference?.mode ?? 'primary') === 'primary') return false;

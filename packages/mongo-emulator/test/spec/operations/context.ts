@@ -35,7 +35,18 @@ export interface OperationResult {
 }
 
 // Arguments that are documents sent to the server as-is: their BSON number types must survive.
-const DOCUMENT_ARGUMENTS = new Set(['filter', 'update', 'replacement', 'document', 'documents', 'pipeline', 'arrayFilters', 'let', 'command', 'validator']);
+const DOCUMENT_ARGUMENTS = new Set([
+  'filter',
+  'update',
+  'replacement',
+  'document',
+  'documents',
+  'pipeline',
+  'arrayFilters',
+  'let',
+  'command',
+  'validator',
+]);
 
 export class Arguments {
   private readonly remaining: Map<string, unknown>;

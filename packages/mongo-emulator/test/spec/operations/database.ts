@@ -42,7 +42,9 @@ export const databaseOperations: Record<string, Handler> = {
     // The driver has no collMod helper; this is the command such a helper would send.
     const name = args.required<string>('collection');
     const { session, ...rest } = args.options();
-    return { value: await db.command({ collMod: name, ...rest }, session === undefined ? {} : { session: session as never }) };
+    return {
+      value: await db.command({ collMod: name, ...rest }, session === undefined ? {} : { session: session as never }),
+    };
   },
   async runCommand(db, args) {
     const command = args.required<Document>('command');

@@ -23,7 +23,8 @@ export function clientBulkWriteResultDocument(result: ClientBulkWriteResult): Re
   const document: Record<string, unknown> = { ...(result as unknown as Record<string, unknown>) };
   for (const key of ['insertResults', 'updateResults', 'deleteResults']) {
     const map = document[key];
-    if (map instanceof Map) document[key] = Object.fromEntries([...map].map(([index, value]) => [String(index), { ...value }]));
+    if (map instanceof Map)
+      document[key] = Object.fromEntries([...map].map(([index, value]) => [String(index), { ...value }]));
   }
   return document;
 }

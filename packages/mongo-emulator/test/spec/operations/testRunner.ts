@@ -42,14 +42,21 @@ async function collectionExists(client: MongoClient, args: Arguments): Promise<b
 }
 
 async function indexExists(client: MongoClient, args: Arguments): Promise<boolean> {
-  const [db, name, index] = [args.required<string>('databaseName'), args.required<string>('collectionName'), args.required<string>('indexName')];
-  const indexes = await client.db(db).collection(name).listIndexes().toArray().catch(() => [] as Document[]);
+  const [db, name, index] = [
+    args.required<string>('databaseName'),
+    args.required<string>('collectionName'),
+    args.required<string>('indexName'),
+  ];
+  const indexes = await client
+    .db(db)
+    .collection(name)
+    .listIndexes()
+    .toArray()
+    .catch(() => [] as Document[]);
   return indexes.some((i) => i.name === index);
 }
 
-const UNSUPPORTED = [
-  'targetedFailPoint', 'loop', 'runOnThread', 'waitForThread', 'assertNumberConnectionsCheckedOut',
-];
+const UNSUPPORTED = ['targetedFailPoint', 'loop', 'runOnThread', 'waitForThread', 'assertNumberConnectionsCheckedOut'];
 
 /** waitForEvent's bound: the format names none; 10 s like waitForPrimaryChange's default. */
 const WAIT_FOR_EVENT_TIMEOUT_MS = 10_000;
@@ -59,8 +66,11 @@ const WAIT_FOR_EVENT_POLL_MS = 10;
 function matchingEvents(client: ClientEntity, event: Document, context: TestContext): number {
   const [name] = Object.keys(event);
   if (name === undefined) throw new Error('an event to count needs its name');
-  if (!CMAP_EVENT_NAMES.has(name) && !SDAM_EVENT_NAMES.has(name) && !name.startsWith('command')) unsupported(`counting ${name}`);
-  return client.events.filter((observed) => eventDifference(event as Record<string, Record<string, unknown>>, observed, context.matcher) === null).length;
+  if (!CMAP_EVENT_NAMES.has(name) && !SDAM_EVENT_NAMES.has(name) && !name.startsWith('command'))
+    unsupported(`counting ${name}`);
+  return client.events.filter(
+    (observed) => eventDifference(event as Record<string, Record<string, unknown>>, observed, context.matcher) === null,
+  ).length;
 }
 
 /** waitForPrimaryChange's default timeoutMS (unified test format). */
@@ -72,7 +82,9 @@ const PRIMARY_CHANGE_POLL_MS = 25;
  * (the Node driver keeps it on client.topology.description; not a public API).
  */
 function topologyOf(client: MongoClient): TopologySnapshot {
-  const description = (client as unknown as { topology?: { description: { type: string; servers: Map<string, { type: string }> } } }).topology?.description;
+  const description = (
+    client as unknown as { topology?: { description: { type: string; servers: Map<string, { type: string }> } } }
+  ).topology?.description;
   if (!description) fail('the client has no topology (not connected)');
   const primary = [...description.servers].find(([, server]) => server.type === 'RSPrimary')?.[0];
   return { type: description.type, primary };
@@ -157,7 +169,8 @@ export const testRunnerOperations: Record<string, Handler> = {
     for (;;) {
       const { primary } = topologyOf(client);
       if (primary !== undefined && primary !== prior.primary) return NOTHING;
-      if (Date.now() > deadline) fail(`the primary did not change from ${String(prior.primary)} within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        fail(`the primary did not change from ${String(prior.primary)} within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, PRIMARY_CHANGE_POLL_MS));
     }
   },
@@ -176,7 +189,8 @@ export const testRunnerOperations: Record<string, Handler> = {
     for (;;) {
       const observed = matchingEvents(client, event, context);
       if (observed >= count) return NOTHING;
-      if (Date.now() > deadline) fail(`waitForEvent ${describe(event)}: ${observed} of ${count} within ${WAIT_FOR_EVENT_TIMEOUT_MS} ms`);
+      if (Date.now() > deadline)
+        fail(`waitForEvent ${describe(event)}: ${observed} of ${count} within ${WAIT_FOR_EVENT_TIMEOUT_MS} ms`);
       await new Promise((resolve) => setTimeout(resolve, WAIT_FOR_EVENT_POLL_MS));
     }
   },
