@@ -100,9 +100,23 @@ export function isUnavailable(error: unknown): boolean {
       return true;
     const mongoError = current instanceof MongoError ? current : null;
     if (mongoError && UNAVAILABLE_LABELS.some((label) => mongoError.hasErrorLabel(label))) return true;
-    current = (current as { cause?: unknown }).cause;
+    current = wrappedError(current);
   }
   return false;
+}
+
+/**
+ * The error under `error`: its `cause`, or the driver's error that a bulk write met. The driver
+ * wraps an error of its own (a closed connection, a pool cleared) thrown during a bulkWrite or an
+ * insertMany in a MongoBulkWriteError that keeps the message and copies the fields, but neither the
+ * class nor a `cause`: the wrapped error is left only as `errorResponse`
+ * (node_modules/mongodb/src/bulk/common.ts, executeCommands; MongoServerError's constructor).
+ */
+function wrappedError(error: unknown): unknown {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause != null) return cause;
+  if (error instanceof MongoBulkWriteError && error.errorResponse instanceof Error) return error.errorResponse;
+  return undefined;
 }
 
 export function isDuplicateKey(error: unknown): boolean {

@@ -12,6 +12,7 @@
 import {
   execute,
   getVariableValues,
+  GraphQLError,
   printSchema,
   type DocumentNode,
   type ExecutionResult,
@@ -27,6 +28,29 @@ export type ExecutorRequest = Parameters<GatewayExecutor>[0];
 
 /** graphql-js's own bound on the variable coercion errors of one operation (execute's default). */
 const COERCION_ERRORS_MAX = 50;
+
+/**
+ * graphql-jit's errors as graphql-js's. Its GraphQLError leaves `extensions` undefined when what a
+ * resolver threw has none (a driver's error), where graphql-js's is `{}`; Apollo reads
+ * `extensions.code` of every error before the app's formatError sees it, so such an error threw in
+ * Apollo's formatting and was answered as a bare "Internal server error", its original error (a
+ * failover's: UNAVAILABLE, src/server/unavailable.ts) never looked at. Each such error is made
+ * again by graphql-js, with the same message, locations, path and original error.
+ */
+function withGraphqlJsErrors(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.some((error) => error.extensions === undefined)) return result;
+  const errors = result.errors.map((error) => {
+    if (error.extensions !== undefined) return error;
+    const rebuilt = new GraphQLError(error.message, {
+      ...(error.path ? { path: error.path } : {}),
+      ...(error.originalError ? { originalError: error.originalError } : {}),
+    });
+    // graphql-js computes locations from AST nodes, which graphql-jit keeps only as locations.
+    (rebuilt as { locations: GraphQLError['locations'] }).locations = error.locations;
+    return rebuilt;
+  });
+  return { ...result, errors };
+}
 
 export class CompiledExecution {
   readonly #schema: GraphQLSchema;
@@ -77,7 +101,7 @@ export class CompiledExecution {
         maxErrors: COERCION_ERRORS_MAX,
       });
       if (coerced.errors) return { errors: coerced.errors };
-      return plan.query(undefined, request.context, variables ?? {});
+      return withGraphqlJsErrors(await plan.query(undefined, request.context, variables ?? {}));
     }
     return execute({
       schema: this.#schema,
