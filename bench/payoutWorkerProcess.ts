@@ -17,8 +17,7 @@ export async function startPayoutWorkerProcess(env: Record<string, string>): Pro
   const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> })
     .scripts;
   // `PRECONDITION_PARENT_PID=$PPID exec node <args>`: node's arguments, run here without npm.
-  const [node, ...args] = scripts['worker:payouts']!
-    .replace(/^PRECONDITION_PARENT_PID=\$PPID\s+/, '')
+  const [node, ...args] = scripts['worker:payouts']!.replace(/^PRECONDITION_PARENT_PID=\$PPID\s+/, '')
     .replace(/^exec\s+/, '')
     .split(/\s+/);
   if (node !== 'node') throw new Error(`worker:payouts is expected to run node, not ${node}`);

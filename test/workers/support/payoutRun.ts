@@ -23,8 +23,7 @@ export function workerScriptArgs(): string[] {
   ).scripts;
   // `PRECONDITION_PARENT_PID=$PPID exec node ...`: the script replaces npm's shell with node (signals
   // reach it; processManager tests), naming npm as the parent it watches (src/main.ts).
-  const [node, ...args] = scripts['worker:payouts']!
-    .replace(/^PRECONDITION_PARENT_PID=\$PPID\s+/, '')
+  const [node, ...args] = scripts['worker:payouts']!.replace(/^PRECONDITION_PARENT_PID=\$PPID\s+/, '')
     .replace(/^exec\s+/, '')
     .split(/\s+/);
   if (node !== 'node') throw new Error(`worker:payouts is expected to run node, not ${node}`);
