@@ -122,7 +122,7 @@ describe('queries and mutations', () => {
     });
     expect((await admin.workItems({ kind: 'SDK_JOB' })).items.map((item) => item.id)).toEqual([created.item.id]);
     const stats = await admin.workQueueStats();
-    expect(stats.counts).toContainEqual({ kind: 'SDK_JOB', status: 'PENDING', count: 1 });
+    expect(stats.counts).toContainEqual({ kind: 'SDK_JOB', status: 'PENDING', count: 1, capped: false });
     expect((await admin.health()).engine).toBe(testMongoEngine().kind);
   });
 
