@@ -15,11 +15,15 @@ describe('npm run bench, every scenario', () => {
     const names = [
       ...scenarios
         .map((scenario) => scenario.name)
-        .filter((name) => !['work', 'fanout-1000', 'cost-per-withdrawal', 'payout-e2e'].includes(name)),
+        .filter((name) => !['work', 'work-claim', 'fanout-1000', 'cost-per-withdrawal', 'payout-e2e'].includes(name)),
       'cost-per-withdrawal-money',
       'cost-per-withdrawal-payout-work',
       'work-create',
       'work-drain',
+      'work-claim-kinds',
+      'work-claim-groups-1',
+      'work-claim-groups-10',
+      'work-claim-groups-1000',
       'fanout-1000-writes-alone',
       'fanout-1000-writes',
       'fanout-1000-delivery',
