@@ -7,6 +7,20 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
 
+/**
+ * `npm run worker:payouts` as package.json says it, less `node`: its script is
+ * `PRECONDITION_PARENT_PID=$PPID exec node <args>` (src/main.ts says why), run here without npm.
+ */
+export function workerScriptArgs(): string[] {
+  const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+  const [node, ...args] = scripts['worker:payouts']!.replace(/^PRECONDITION_PARENT_PID=\$PPID\s+/, '')
+    .replace(/^exec\s+/, '')
+    .split(/\s+/);
+  if (node !== 'node') throw new Error(`worker:payouts is expected to run node, not ${node}`);
+  return args;
+}
+
 export interface PayoutWorkerProcess {
   pid: number;
   /** SIGTERM (the worker closes cleanly), then waits for the exit. */
@@ -14,13 +28,7 @@ export interface PayoutWorkerProcess {
 }
 
 export async function startPayoutWorkerProcess(env: Record<string, string>): Promise<PayoutWorkerProcess> {
-  const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> })
-    .scripts;
-  // `PRECONDITION_PARENT_PID=$PPID exec node <args>`: node's arguments, run here without npm.
-  const [node, ...args] = scripts['worker:payouts']!.replace(/^PRECONDITION_PARENT_PID=\$PPID\s+/, '')
-    .replace(/^exec\s+/, '')
-    .split(/\s+/);
-  if (node !== 'node') throw new Error(`worker:payouts is expected to run node, not ${node}`);
+  const args = workerScriptArgs();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },

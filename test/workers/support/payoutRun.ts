@@ -7,7 +7,7 @@
 // GC pause: it comes back to a lease it no longer has). The figures say what happened; the
 // checks say whether every applied withdrawal was paid exactly once.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { workerScriptArgs } from '../../../bench/payoutWorkerProcess.ts';
 import type { Db } from 'mongodb';
 import { workItems, type WorkItemDoc } from '../../../src/work/index.ts';
 import { spawnNode, type AppProcess, type MainProcess } from '../../support/app.ts';
@@ -15,20 +15,7 @@ import { startTestPayoutProvider, type ProviderSnapshot, type StoredPayout } fro
 import { waitFor } from '../../support/waiting.ts';
 
 /** `npm run worker:payouts` as package.json says it, less `node`: the test runs what users run. */
-export function workerScriptArgs(): string[] {
-  const scripts = (
-    JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-      scripts: Record<string, string>;
-    }
-  ).scripts;
-  // `PRECONDITION_PARENT_PID=$PPID exec node ...`: the script replaces npm's shell with node (signals
-  // reach it; processManager tests), naming npm as the parent it watches (src/main.ts).
-  const [node, ...args] = scripts['worker:payouts']!.replace(/^PRECONDITION_PARENT_PID=\$PPID\s+/, '')
-    .replace(/^exec\s+/, '')
-    .split(/\s+/);
-  if (node !== 'node') throw new Error(`worker:payouts is expected to run node, not ${node}`);
-  return args;
-}
+export { workerScriptArgs };
 
 export type Disruption = 'kill' | 'pause';
 
