@@ -7,11 +7,13 @@ const SLOWEST_FILES = 15;
 const SLOWEST_TESTS = 10;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+/** An error's first line, cut to a width a log page keeps. */
+const firstLine = (message: string | undefined): string => (message ?? '(no message)').split('\n')[0]!.slice(0, 200);
 
 /**
  * Ends every run with where its time went (the slowest files with their import time and group,
  * the slowest tests, each group's wall time, the run's wall time beside the files' summed time,
- * the machine's load average)
+ * the machine's load average), the failed tests each with its error's first line,
  * and one plain line, `tests: N passed, M failed, K skipped`, that any CI can read without
  * knowing vitest's own summary format.
  */
@@ -46,17 +48,25 @@ export default class SummaryReporter implements Reporter {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     const files: Array<{ name: string; group: string; totalMs: number; importMs: number }> = [];
     const tests: Array<{ name: string; ms: number }> = [];
+    const failures: string[] = [];
     for (const module of testModules) {
       const all = [...module.children.allTests()];
       for (const test of all) {
         const state = test.result().state;
         if (state === 'passed') counts.passed += 1;
-        else if (state === 'failed') counts.failed += 1;
-        else counts.skipped += 1;
+        else if (state === 'failed') {
+          counts.failed += 1;
+          failures.push(
+            `${module.relativeModuleId} > ${test.fullName}: ${firstLine(test.result().errors?.[0]?.message)}`,
+          );
+        } else counts.skipped += 1;
         tests.push({ name: `${module.relativeModuleId} > ${test.fullName}`, ms: test.diagnostic()?.duration ?? 0 });
       }
       // A file that failed to load has no tests to count, but it is a failure all the same.
-      if (all.length === 0 && module.state() === 'failed') counts.failed += 1;
+      if (all.length === 0 && module.state() === 'failed') {
+        counts.failed += 1;
+        failures.push(`${module.relativeModuleId}: ${firstLine(module.errors()[0]?.message)} (the file did not load)`);
+      }
       const d = module.diagnostic();
       const importMs = d.setupDuration + d.collectDuration;
       files.push({
@@ -67,6 +77,8 @@ export default class SummaryReporter implements Reporter {
       });
     }
     counts.failed += unhandledErrors.length;
+    for (const error of unhandledErrors)
+      failures.push(`unhandled: ${firstLine((error as Error | undefined)?.message)}`);
 
     const lines: string[] = ['', `slowest files (of ${files.length}; import time in brackets):`];
     for (const file of [...files].sort((a, b) => b.totalMs - a.totalMs).slice(0, SLOWEST_FILES)) {
@@ -93,6 +105,8 @@ export default class SummaryReporter implements Reporter {
     lines.push(
       `load average (1 min): ${this.loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} cores`,
     );
+    // Last but one, so that a log cut in the middle (a CI page) still names what failed.
+    if (failures.length > 0) lines.push('failed:', ...failures.map((f) => `  ${f}`));
     lines.push(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
