@@ -27,6 +27,7 @@ import { answerLog, r5Violations } from '../../test/support/answerLog.ts';
 import { startAppProcess, type AppProcess } from '../../test/support/app.ts';
 import { startReplicaSet } from '@precondition/mongo-emulator';
 import { waitFor } from '../../test/support/waiting.ts';
+import { buildProcessBundles } from '../../scripts/buildProcesses.ts';
 import { plotSoak } from './plot.ts';
 import { judge, type SoakSample } from './verdict.ts';
 
@@ -149,6 +150,8 @@ async function main(): Promise<void> {
   const csvPath = join(args.out, `${args.name}.csv`);
   const pngPath = join(args.out, `${args.name}.png`);
   const dbName = `soak_${randomBytes(3).toString('hex')}`;
+  // The API processes and the members run from bundles of the sources (as under npm test).
+  console.log(`[soak] process bundles: ${await buildProcessBundles()}`);
   // The emulator's three member processes, each on its own data directory (--dbpath), at mongod's
   // default election timings: the durable set production would run where no mongod can be had.
   const dbpath = mkdtempSync(join(tmpdir(), 'soak-set-'));
