@@ -100,7 +100,15 @@ export default defineConfig({
     projects: [
       {
         resolve,
-        test: { ...sharedTest, name: 'processes', include: processFiles, maxWorkers: 3, sequence: { groupOrder: 0 } },
+        test: {
+          ...sharedTest,
+          name: 'processes',
+          include: processFiles,
+          maxWorkers: 3,
+          // Reused workers, as in the parallel group: about 3.5 s of imports a file saved.
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         resolve,

@@ -42,6 +42,33 @@ export async function settledPrimary(set: RunningReplicaSet, except?: ReplicaSet
   return primary!;
 }
 
+/**
+ * Sends `command` (a replSetStepDown) to the member that is primary when it is sent, again if an
+ * election made another member primary in between (NotWritablePrimary, 10107); answers the member
+ * that stepped down.
+ */
+export async function stepDownThePrimary(set: RunningReplicaSet, command: Document): Promise<ReplicaSetMember> {
+  let steppedDown: ReplicaSetMember | undefined;
+  await expect
+    .poll(
+      async () => {
+        const primary = await settledPrimary(set);
+        const done = await adminCommand(primary, command).then(
+          () => true,
+          (error: { code?: number }) => {
+            if (error.code === 10107) return false;
+            throw error;
+          },
+        );
+        if (done) steppedDown = primary;
+        return done;
+      },
+      { timeout: 15_000, interval: 50 },
+    )
+    .toBe(true);
+  return steppedDown!;
+}
+
 export function secondariesOf(set: RunningReplicaSet, primary: ReplicaSetMember): ReplicaSetMember[] {
   return set.members.filter((m) => m !== primary);
 }

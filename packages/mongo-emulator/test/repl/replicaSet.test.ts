@@ -14,6 +14,7 @@ import {
   failPoint,
   secondariesOf,
   settledPrimary,
+  stepDownThePrimary,
   TEST_ELECTION_TIMEOUT_MS,
   TEST_HEARTBEAT_INTERVAL_MS,
 } from './replSetHelpers.ts';
@@ -304,11 +305,17 @@ describe('a three-member replica set of emulator processes', () => {
       } finally {
         await followerClient.close();
       }
-      await adminCommand(primary, { replSetStepDown: 5, secondaryCatchUpPeriodSecs: 2, force: true });
+      // The primary now, stepped down: on a loaded machine a member starved past its 1 s election
+      // timeout may have called an election already, which interrupts the waits just the same.
+      const steppedDown = await stepDownThePrimary(set, {
+        replSetStepDown: 5,
+        secondaryCatchUpPeriodSecs: 2,
+        force: true,
+      });
       await failPoint(behind!, 'rsSyncApplyStop', 'off');
       await Promise.all([update, transaction.finally(() => session.endSession())]);
       const newPrimary = await settledPrimary(set);
-      expect(newPrimary).not.toBe(primary);
+      expect(newPrimary).not.toBe(steppedDown);
       expect(await coll.findOne({ _id: 'counter' })).toEqual({ _id: 'counter', n: 1, t: 1 });
     } finally {
       await failPoint(behind!, 'rsSyncApplyStop', 'off');
