@@ -13,7 +13,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCommand, spawnNode, type MainProcess } from '../support/app.ts';
+import { spawnCommand, spawnMain, type MainProcess } from '../support/app.ts';
 import { testMongoUri } from '../support/mongo.ts';
 import { waitFor } from '../support/waiting.ts';
 
@@ -199,7 +199,7 @@ describe('an unreachable trace collector', () => {
         probe.close(() => resolve(port));
       });
     });
-    const main = spawnNode(['--import', 'tsx/esm', 'src/main.ts'], {
+    const main = spawnMain({
       MONGODB_URI: testMongoUri(),
       MONGODB_DB: 'test_otlp_unreachable',
       PORT: '0',
