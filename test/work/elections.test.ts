@@ -24,7 +24,11 @@ let faulted: WorkService;
 let turnOff: (() => Promise<void>) | null = null;
 beforeAll(async () => {
   h = await openWorkHarness('elections');
-  client = new MongoClient(h.db.uri, { appName, maxPoolSize: 4 });
+  // A fail point's ShutdownInProgress (91) marks the server Unknown until the driver's monitor hears
+  // from it again: its streaming hello answers on a topology change or after heartbeatFrequencyMS,
+  // and an injected error changes nothing on the server (as on mongod), so the default 10 s would
+  // be each such test's wait.
+  client = new MongoClient(h.db.uri, { appName, maxPoolSize: 4, heartbeatFrequencyMS: 500 });
   await client.connect();
   faulted = createWorkService({
     db: client.db(h.db.dbName),

@@ -4,7 +4,7 @@ import { checkCanRunHere } from './lib/replicaSetRules.ts';
 import { CommandError } from '../errors.ts';
 import { failCommandErrorReply, type FailCommandAction } from '../failpoints/failCommand.ts';
 import { errorReply } from './lib/errorReply.ts';
-import { addAutomaticLabels } from './lib/errorLabels.ts';
+import { addAutomaticLabels, NOT_PRIMARY_CODES } from './lib/errorLabels.ts';
 import { sleep } from './lib/sleep.ts';
 import { hello, recordClientMetadata } from './hello.ts';
 import { checkReadConcern } from './lib/readConcern.ts';
@@ -46,7 +46,7 @@ export async function runCommand(
     if (action?.blockTimeMS !== undefined) await sleep(action.blockTimeMS, [connection.closeSignal, server.stopSignal]);
     if (action?.closeConnection) return { kind: 'close' };
     if (action?.errorCode !== undefined)
-      return { kind: 'reply', document: addAutomaticLabels(failCommandErrorReply(action), labels) };
+      return { kind: 'reply', document: finished(server, failCommandErrorReply(action), labels) };
     const repl = server.repl;
     if (repl !== undefined) {
       // A member's clock moves with the cluster time its clients gossip (mongod's VectorClock).
@@ -108,12 +108,32 @@ export async function runCommand(
         ? await awaitReplication(server, command, connection)
         : writeConcernError;
     attachAfterWrite(reply, replicated, action);
-    return { kind: 'reply', document: addAutomaticLabels(reply, labels) };
+    return { kind: 'reply', document: finished(server, reply, labels) };
   } catch (error) {
     scope?.fail();
     counted.failed += 1;
-    return { kind: 'reply', document: addAutomaticLabels(errorReply(error, server), labels) };
+    return { kind: 'reply', document: finished(server, errorReply(error, server), labels) };
   }
+}
+
+/**
+ * What mongod adds to every reply before it goes out (service_entry_point_common.cpp,
+ * appendErrorLabelsAndTopologyVersion): the automatic error labels, and on a replica set member a
+ * reply whose error or writeConcernError is a NotPrimaryError carries the member's topologyVersion
+ * (stepping down bumps it first). A driver compares it with the one its monitor last saw: the same
+ * version means the error is stale for topology purposes (SDAM, "Error handling"), so a fail point's
+ * not-primary error on a primary that did not change leaves the server selectable, as on mongod;
+ * without it the driver marked the server Unknown and waited up to a heartbeat for its monitor.
+ */
+function finished(server: ServerState, reply: Document, labels: { commandName: string; command: Document }): Document {
+  const labelled = addAutomaticLabels(reply, labels);
+  const code = labelled.ok === 0 ? Number(labelled.code) : NaN;
+  const concernCode = Number((labelled.writeConcernError as Document | undefined)?.code);
+  if (!NOT_PRIMARY_CODES.has(code) && !NOT_PRIMARY_CODES.has(concernCode)) return labelled;
+  // A standalone's errors carry none (mongod appends it only when it runs as a replica set).
+  if (server.repl === undefined && !server.node.setName) return labelled;
+  const counter = server.repl?.topologyCounter ?? server.node.topologyCounter;
+  return { ...labelled, topologyVersion: { processId: server.node.processId, counter } };
 }
 
 /**

@@ -35,11 +35,11 @@ const TRANSIENT_TRANSACTION_CODES: ReadonlySet<number> = new Set([
 ]);
 const NO_SUCH_TRANSACTION = 251;
 /**
- * Not-primary codes: a statement inside a transaction that fails with one can only be retried
- * as a whole transaction (on the new primary), so it is transient there; commit and abort are
- * retried by themselves instead (RetryableWriteError).
+ * Not-primary codes (error_codes.yml's NotPrimaryError category): a statement inside a transaction
+ * that fails with one can only be retried as a whole transaction (on the new primary), so it is
+ * transient there; commit and abort are retried by themselves instead (RetryableWriteError).
  */
-const NOT_PRIMARY_CODES: ReadonlySet<number> = new Set([
+export const NOT_PRIMARY_CODES: ReadonlySet<number> = new Set([
   189, // PrimarySteppedDown
   10107, // NotWritablePrimary
   11602, // InterruptedDueToReplStateChange
