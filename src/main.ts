@@ -29,9 +29,13 @@ function requestStop(reason: Record<string, unknown>): void {
   }
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => requestStop({ signal }));
-setInterval(() => {
+const checkParent = () => {
   if (process.ppid !== parentPid) requestStop({ reason: 'parent process exited', parentPid });
-}, 1_000).unref();
+};
+// Now, before any start-up work (a parent that died while this process was being exec'd), then
+// every second.
+checkParent();
+setInterval(checkParent, 1_000).unref();
 
 let config;
 try {
