@@ -73,6 +73,47 @@ describe('failCommand', () => {
     expect((await coll().find({ k: 'wce' }).toArray()).length).toBe(1);
   });
 
+  it("puts the member's topologyVersion on a not-primary error or writeConcernError, not on a shutdown error (mongod's appendErrorLabelsAndTopologyVersion)", async () => {
+    const { topologyVersion } = await admin().command({ hello: 1 });
+    const replyOf = (error: unknown) => (error as { errorResponse: Record<string, unknown> }).errorResponse;
+    for (const code of [10107, 11602, 13435, 13436, 189]) {
+      await failCommand({ times: 1 }, { failCommands: ['find'], errorCode: code });
+      const error = await coll()
+        .findOne({})
+        .catch((e: unknown) => e);
+      expect(replyOf(error)).toMatchObject({ code, topologyVersion });
+    }
+    await failCommand(
+      { times: 1 },
+      { failCommands: ['insert'], writeConcernError: { code: 11602, errmsg: 'stepped down' } },
+    );
+    const concern = await coll()
+      .insertOne({ k: 'tv' })
+      .catch((e: unknown) => e);
+    expect(replyOf(concern)).toMatchObject({ writeConcernError: { code: 11602 }, topologyVersion });
+    for (const code of [91, 11600, 2]) {
+      await failCommand({ times: 1 }, { failCommands: ['find'], errorCode: code });
+      const error = await coll()
+        .findOne({})
+        .catch((e: unknown) => e);
+      expect(replyOf(error)).toMatchObject({ code });
+      expect(replyOf(error)).not.toHaveProperty('topologyVersion');
+    }
+  });
+
+  it('leaves the server selectable after a not-primary error on a primary whose topology did not change', async () => {
+    const client = await fixture.newClient({ retryReads: false, heartbeatFrequencyMS: 60_000 });
+    const events: string[] = [];
+    client.on('serverDescriptionChanged', (event) => events.push(event.newDescription.type));
+    await client.db('fp').collection('selectable').findOne({});
+    await failCommand({ times: 1 }, { failCommands: ['find'], errorCode: 10107 });
+    await expect(client.db('fp').collection('selectable').findOne({})).rejects.toMatchObject({ code: 10107 });
+    // The error's topologyVersion is the one the driver holds: stale for SDAM, so no Unknown, and the
+    // next read needs no new hello (the monitor's next one is a minute away).
+    await expect(client.db('fp').collection('selectable').findOne({}, { timeoutMS: 2_000 })).resolves.toBeNull();
+    expect(events).not.toContain('Unknown');
+  });
+
   it('closes the connection without applying the command', async () => {
     await failCommand({ times: 1 }, { failCommands: ['insert'], closeConnection: true });
     await expect(coll().insertOne({ k: 'closed' })).rejects.toThrow(/closed|connection/i);
