@@ -143,8 +143,12 @@ export function startBullmqPayoutWorker(
     return { providerId: receipt.id, key };
   };
 
+  // BullMQ closes the connections it made (its blocking one) but not one it was given: this one is
+  // quit below, after the worker. An ioredis client nobody quits reconnects for ever.
+  const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  connection.on('error', () => undefined); // reported by the worker's 'error' event
   const worker = new Worker(config.queueName, processor, {
-    connection: new Redis(config.redisUrl, { maxRetriesPerRequest: null }),
+    connection,
     concurrency: config.concurrency,
     lockDuration: config.lockDurationMs,
     stalledInterval: config.stalledIntervalMs,
@@ -197,6 +201,7 @@ export function startBullmqPayoutWorker(
         clearTimeout(timer);
         if (outcome === 'grace over') await worker.close(true);
         await marks.quit().catch(() => marks.disconnect());
+        await connection.quit().catch(() => connection.disconnect());
         log.info({ msg: 'payout worker stopped', queue: config.queueName });
       })());
     },
