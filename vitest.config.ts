@@ -21,10 +21,13 @@ const INCLUDE = ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'];
  *
  *   // @module-tag failpoints
  *
- * marks a file that sets failCommand on the run's shared engine: one fail point per server, so a
+ * marks a file whose tests set failCommand: one fail point per server, so on a shared engine a
  * file's fault waits while another file's is on (test/support/failPoints.ts holds the engine's
- * fail-point lock). Beside each other those waits ate the tests' 30 s on a loaded machine, so these
- * files run in a group of their own, one at a time; the lock still guards an untagged file.
+ * fail-point lock), and beside each other those waits ate the tests' 30 s on a loaded machine.
+ * Such a file calls `useOwnEngine()` (test/support/mongo.ts: an in-process emulator of its own when
+ * the run's engine is the emulator) and runs in the parallel group; test/suite/groups.test.ts
+ * checks that each tagged file does. The lock still guards an untagged file, and every file on a
+ * real mongod.
  */
 const PROCESSES_TAG = /^\s*(?:\/\/|\*)\s*@module-tag\s+processes\b/m;
 
@@ -53,7 +56,7 @@ export const testFiles = [
 /** The files tagged `processes`: the group that runs first. */
 export const processFiles = testFiles.filter((file) => PROCESSES_TAG.test(readFileSync(file, 'utf8')));
 const FAILPOINTS_TAG = /^\s*(?:\/\/|\*)\s*@module-tag\s+failpoints\b/m;
-/** The files tagged `failpoints` (and not `processes`): the group that runs one file at a time. */
+/** The files tagged `failpoints` (and not `processes`): each on an engine of its own (useOwnEngine). */
 export const failPointFiles = testFiles.filter(
   (file) => !processFiles.includes(file) && FAILPOINTS_TAG.test(readFileSync(file, 'utf8')),
 );
@@ -76,7 +79,7 @@ export const sharedTest = {
     {
       name: 'failpoints',
       description:
-        "sets fail points on the run's shared engine: in the group that runs one file at a time (vitest.config.ts)",
+        'sets fail points: on an engine of its own (useOwnEngine, test/support/mongo.ts), in the parallel group (vitest.config.ts)',
     },
   ],
 } satisfies TestUserConfig;
@@ -95,7 +98,7 @@ export default defineConfig({
     // Once per run, in the main process: the one engine every file shares (own database names).
     // The groups below do not extend this configuration, so it is not run again per group.
     globalSetup: ['test/globalSetup.ts'],
-    // Three groups, one after the other (vitest runs groupOrder 0, 1, then 2). Most files wait on the
+    // Two groups, one after the other (vitest runs groupOrder 0, then 1). Most files wait on the
     // engine, elections or timers, not the CPU, so more workers than the 2 cores pay.
     projects: [
       {
@@ -114,24 +117,13 @@ export default defineConfig({
         resolve,
         test: {
           ...sharedTest,
-          name: 'failpoints',
-          include: failPointFiles,
-          maxWorkers: 1,
-          isolate: false,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        resolve,
-        test: {
-          ...sharedTest,
           name: 'parallel',
-          exclude: [...configDefaults.exclude, ...processFiles, ...failPointFiles],
+          exclude: [...configDefaults.exclude, ...processFiles],
           maxWorkers: 4,
           // A worker runs file after file without reloading the modules (about 0.5 s of imports a
           // file): files share no module state but the engine's URI, each with its own database.
           isolate: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -4,7 +4,10 @@
 import { MongoClient, MongoServerError, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failCommand, failPointsRefusal, skipIfFailPointsRefused, type AdminCommands } from '../support/failPoints.ts';
-import { connectTestDb, testMongoEngine, testMongoUri, type TestDb } from '../support/mongo.ts';
+import { connectTestDb, testMongoEngine, testMongoUri, type TestDb, useOwnEngine } from '../support/mongo.ts';
+
+// Its fail points on an engine of its own, never waiting on another file's (test/support/mongo.ts).
+useOwnEngine();
 
 /** A server that answers configureFailPoint with `error`, as one without test commands does. */
 function refusing(error: Error): AdminCommands {

@@ -9,6 +9,10 @@ import { countOf } from './support/count.ts';
 import { failCommand } from '../support/failPoints.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
 import { databaseClockPasses } from '../support/waiting.ts';
+import { useOwnEngine } from '../support/mongo.ts';
+
+// Its fail points on an engine of its own, never waiting on another file's (test/support/mongo.ts).
+useOwnEngine();
 
 // G5: a money move is one transaction, so a lost reply leaves the whole move or nothing; the
 // rerun under the same key (internal, or the caller's replay) finds the key decided or decides it,

@@ -1,4 +1,3 @@
-// @module-tag failpoints
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expired, holdRules, type HoldRules } from '../../src/ledger/holdRules.ts';
 import { accountPreconditions, type AccountPreconditions, applyDelta, toLong } from '../../src/ledger/index.ts';
@@ -7,6 +6,10 @@ import type { CaptureHoldResult, InputMistake, LedgerService, VoidHoldResult } f
 import { skipIfFailPointsRefused, withFailCommand } from '../support/failPoints.ts';
 import { databaseClockPasses } from '../support/waiting.ts';
 import { openLedgerHarness, type LedgerHarness } from './support/harness.ts';
+
+// On the run's shared engine, not one of its own in this process (useOwnEngine): the H3 tests fake
+// this process's Date, which must not move the database's clock. Its fail points take their turn
+// at the shared engine's lock (test/support/failPoints.ts).
 
 // H1-H3 under real concurrency: services on separate MongoClients (separate pools and sessions),
 // so calls race on the server, not in one process's queue. Each guarantee is then checked against

@@ -15,7 +15,10 @@ import { Allow } from '../../src/graphql/auth/Allow.ts';
 import { encodeConsistencyToken } from '../../src/graphql/consistency.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { failCommand, skipIfFailPointsRefused } from '../support/failPoints.ts';
-import { testMongoUri } from '../support/mongo.ts';
+import { testMongoUri, useOwnEngine } from '../support/mongo.ts';
+
+// Its fail points on an engine of its own, never waiting on another file's (test/support/mongo.ts).
+useOwnEngine();
 
 const PROBE_APP_NAME = 'unavailable-probe';
 /** The probe's clients: one on the test engine (its reads failed by failCommand), one on a port where nothing listens. */

@@ -22,6 +22,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionNames } from '../../src/ledger/model.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { failCommand, skipIfFailPointsRefused } from '../support/failPoints.ts';
+import { useOwnEngine } from '../support/mongo.ts';
+
+// Its fail points on an engine of its own, never waiting on another file's (test/support/mongo.ts).
+useOwnEngine();
 
 const MANIFEST = fileURLToPath(new URL('../../packages/sdk/trusted-documents.json', import.meta.url));
 const DOCUMENTS = Object.values(JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, string>);

@@ -14,6 +14,10 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { openAccount } from '../support/callers.ts';
 import { skipIfFailPointsRefused, withFailCommand } from '../support/failPoints.ts';
 import type { TestWsClient } from '../support/ws.ts';
+import { useOwnEngine } from '../support/mongo.ts';
+
+// Its fail points on an engine of its own, never waiting on another file's (test/support/mongo.ts).
+useOwnEngine();
 
 const DEPOSIT = `mutation ($input: DepositInput!) { deposit(input: $input) { __typename ... on DepositSuccess { account { balance } } } }`;
 const BALANCE = `query ($token: String!, $id: ID!) @consistentAfter(token: $token) { account(id: $id) { balance } }`;

@@ -1,10 +1,11 @@
 // npm test runs in two groups (vitest.config.ts): the files tagged `// @module-tag processes` first,
-// a few at a time, then every other file four at a time. A file that starts processes of its own
+// a few at a time, then every other file four at a time (those tagged `failpoints` each on an
+// engine of its own). A file that starts processes of its own
 // and forgets the tag lands in the crowded group, where its processes' start-up and elections
 // starve (and slow everything beside them). This names each such file.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { processFiles, testFiles } from '../../vitest.config.ts';
+import { failPointFiles, processFiles, testFiles } from '../../vitest.config.ts';
 import { untaggedProcessFiles } from '../support/untaggedProcessFiles.ts';
 
 describe('test groups', () => {
@@ -15,6 +16,12 @@ describe('test groups', () => {
       .map((file) => ({ file, text: readFileSync(file, 'utf8') }));
     expect(files.length).toBeGreaterThan(200);
     expect(untaggedProcessFiles(files, processFiles)).toEqual([]);
+  });
+
+  it('gives each file tagged failpoints an engine of its own, so that its faults wait on no other file', () => {
+    expect(failPointFiles).toContain('test/work/elections.test.ts');
+    const shared = failPointFiles.filter((file) => !/^useOwnEngine\(\);$/m.test(readFileSync(file, 'utf8')));
+    expect(shared).toEqual([]);
   });
 
   it('meta: a file that spawns without the tag is named, one with the tag is not', () => {

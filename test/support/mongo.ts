@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
 
 export interface TestDb {
@@ -10,9 +10,37 @@ export interface TestDb {
   close(): Promise<void>;
 }
 
-/** The URI of the engine the global setup resolved for this run (real mongod or the emulator). */
+/** The engine of the file running in this worker, when it asked for one of its own (useOwnEngine). */
+let ownEngineUri: string | undefined;
+
+/** The URI of the engine the global setup resolved for this run (real mongod or the emulator), or the file's own. */
 export function testMongoUri(): string {
-  return inject('mongoUri');
+  return ownEngineUri ?? inject('mongoUri');
+}
+
+/**
+ * For a file that sets fail points (tagged `failpoints`): failCommand is one fail point per
+ * server, so files sharing the run's engine take turns at it (test/support/failPoints.ts's lock)
+ * and wait for each other. When the run's engine is the emulator, this gives the file an
+ * in-process emulator of its own for its duration (every testMongoUri() in the file answers it),
+ * so its faults wait for nobody and it runs in the parallel group. On a real mongod (MONGODB_URI)
+ * the file shares the run's engine and the lock keeps the faults apart. Call it first in the
+ * file, before any hook that connects.
+ */
+export function useOwnEngine(): void {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    if (testMongoEngine().kind !== 'emulator') return;
+    const { startEmulator } = await import('@precondition/mongo-emulator');
+    const engine = await startEmulator({ port: 0, replSetName: 'rs0' });
+    ownEngineUri = engine.uri;
+    stop = () => engine.stop();
+  });
+  afterAll(async () => {
+    // Workers run file after file: the next file gets the run's engine again.
+    ownEngineUri = undefined;
+    await stop?.();
+  });
 }
 
 /** Which engine the run uses and why (for the `health` query of test servers). */

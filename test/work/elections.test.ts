@@ -7,6 +7,10 @@ import { createWorkService, createWorkTelemetry, type WorkService } from '../../
 import { KeyNamespace, namespacedKey, workItems } from '../../src/work/model.ts';
 import { failCommand } from '../support/failPoints.ts';
 import { openWorkHarness, type WorkHarness } from './support/harness.ts';
+import { useOwnEngine } from '../support/mongo.ts';
+
+// Its fail points on an engine of its own, never waiting on another file's (test/support/mongo.ts).
+useOwnEngine();
 
 // Work-item writes through two elections in one call: the driver retries a write once after a
 // step-down, and a set settling after a partition may step down again inside that retry. The
