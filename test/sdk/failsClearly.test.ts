@@ -4,7 +4,8 @@
 // subscription outlives an outage longer than the mutation policy's five attempts (its own retry
 // policy resumes forever by default); and a socket that hangs without closing is found by the
 // keep-alive (no pong within the timeout) and the subscription resumes from its last cursor on a
-// new socket, no event lost or doubled. The hang is a TCP proxy that stops forwarding.
+// new socket, no event lost or doubled; so is a socket whose opening handshake is never answered,
+// which no ping can reach. The hangs are a TCP proxy that stops forwarding or answering.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -151,6 +152,34 @@ describe('subscriptions that fail clearly and stay alive', () => {
     expect(await later).toEqual(late);
     await events.return();
     await ops.close();
+    await eventually(() => expect(subscriberCount()).toBe(before));
+  });
+
+  it('gives up a socket whose opening handshake is never answered, and subscribes on a new one', async () => {
+    const ops = createClient({
+      url: proxy.url(app.url),
+      apiKey: app.keys.ops,
+      webSocketImpl: WebSocket,
+      keepAlive: { intervalMs: 100, pongTimeoutMs: 300 },
+      subscriptionRetry: { baseDelayMs: 1 },
+    });
+    const before = subscriberCount();
+    const heldBefore = proxy.held;
+    proxy.holding = true;
+    try {
+      const events = ops.subscribe.workItemStatusChanged({ kinds: ['SDK_SILENT'] });
+      const first = events.next();
+      // Each attempt is dropped once a ping and its pong would have come (400 ms), and another made.
+      await eventually(() => expect(proxy.held - heldBefore).toBeGreaterThanOrEqual(3));
+      proxy.holding = false;
+      await eventually(() => expect(subscriberCount()).toBe(before + 1));
+      const [item] = await createItems('SDK_SILENT', 1);
+      expect(itemIdOf((await first).value as StatusEvent)).toBe(item);
+      await events.return();
+    } finally {
+      proxy.holding = false;
+      await ops.close();
+    }
     await eventually(() => expect(subscriberCount()).toBe(before));
   });
 
