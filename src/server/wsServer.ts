@@ -77,8 +77,10 @@ export function serveGraphqlWs(
       });
       socket.ping();
     }, KEEP_ALIVE_MS);
-    const stream = rawStream(socket);
-    const sink = stream ? frameSinkOf(socket, stream, flusher, limits.socketBufferedMaxBytes) : null;
+    // The TCP socket this connection's frames travel on: node:http passes the 'upgrade' listener
+    // the request's own socket (`request.socket`), and `ws` wraps that very socket (its
+    // handleUpgrade hands it to completeUpgrade, which gives it to the WebSocket's setSocket).
+    const sink = frameSinkOf(socket, request.socket, flusher, limits.socketBufferedMaxBytes);
     if (sink) sinks.set(socket, sink);
     const closed = server.opened(
       {
@@ -408,10 +410,6 @@ class DirectDelivery implements AsyncIterableIterator<ExecutionResult> {
   [Symbol.asyncIterator](): this {
     return this;
   }
-}
-
-function rawStream(socket: WebSocket): RawStream | null {
-  return (socket as unknown as { _socket?: RawStream })._socket ?? null;
 }
 
 /** Holds sockets' frames until one shared timer (or anything else sent on the socket) flushes them. */

@@ -8,7 +8,7 @@
 import { startEmulator } from '@precondition/mongo-emulator';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from '../../packages/sdk/src/index.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -17,6 +17,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { prettyLine } from '../../src/observability/prettyLog.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { spawnMain } from '../support/app.ts';
+import { eventually } from '../support/waiting.ts';
 
 type LogLine = Record<string, unknown> & { msg: string; time: string; level: number };
 
@@ -109,7 +110,7 @@ describe('subscriber resyncs', () => {
       );
       const streams = clients.map((client) => client.subscribe.workItemStatusChanged({ kinds: ['LOG_RESYNC'] }));
       const firsts = streams.map((events) => events.next());
-      await vi.waitFor(() => expect(app.services.liveFeeds.workItems.subscriberCount).toBe(8));
+      await eventually(() => expect(app.services.liveFeeds.workItems.subscriberCount).toBe(8));
       // More than the whole oplog in one burst: the shared stream loses its place, every subscriber must resync.
       await app.db.collection('filler').insertMany(Array.from({ length: 2 * OPLOG_MAX_ENTRIES }, (_, i) => ({ i })));
       for (const first of firsts)

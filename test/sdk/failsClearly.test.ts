@@ -4,12 +4,14 @@
 // subscription outlives an outage longer than the mutation policy's five attempts (its own retry
 // policy resumes forever by default); and a socket that hangs without closing is found by the
 // keep-alive (no pong within the timeout) and the subscription resumes from its last cursor on a
-// new socket, no event lost or doubled. The hang is a TCP proxy that stops forwarding.
+// new socket, no event lost or doubled; so is a socket whose opening handshake is never answered,
+// which no ping can reach. The hangs are a TCP proxy that stops forwarding or answering.
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, match, type Event, type PreconditionClient } from '../../packages/sdk/src/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { eventually } from '../support/waiting.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcpProxy.ts';
 
 type StatusEvent = Event<'workItemStatusChanged'>;
@@ -135,7 +137,7 @@ describe('subscriptions that fail clearly and stay alive', () => {
     const before = subscriberCount();
     const events = ops.subscribe.workItemStatusChanged({ kinds: ['SDK_OUTAGE'] });
     const first = events.next();
-    await vi.waitFor(() => expect(subscriberCount()).toBe(before + 1));
+    await eventually(() => expect(subscriberCount()).toBe(before + 1));
     const [early] = await createItems('SDK_OUTAGE', 1);
     expect(itemIdOf((await first).value as StatusEvent)).toBe(early);
 
@@ -144,13 +146,41 @@ describe('subscriptions that fail clearly and stay alive', () => {
     proxy.refusing = true;
     const refusedBefore = proxy.refused;
     proxy.dropOpen();
-    await vi.waitFor(() => expect(proxy.refused - refusedBefore).toBeGreaterThanOrEqual(10), { timeout: 10_000 });
+    await eventually(() => expect(proxy.refused - refusedBefore).toBeGreaterThanOrEqual(10));
     const late = await createItems('SDK_OUTAGE', 2);
     proxy.refusing = false;
     expect(await later).toEqual(late);
     await events.return();
     await ops.close();
-    await vi.waitFor(() => expect(subscriberCount()).toBe(before));
+    await eventually(() => expect(subscriberCount()).toBe(before));
+  });
+
+  it('gives up a socket whose opening handshake is never answered, and subscribes on a new one', async () => {
+    const ops = createClient({
+      url: proxy.url(app.url),
+      apiKey: app.keys.ops,
+      webSocketImpl: WebSocket,
+      keepAlive: { intervalMs: 100, pongTimeoutMs: 300 },
+      subscriptionRetry: { baseDelayMs: 1 },
+    });
+    const before = subscriberCount();
+    const heldBefore = proxy.held;
+    proxy.holding = true;
+    try {
+      const events = ops.subscribe.workItemStatusChanged({ kinds: ['SDK_SILENT'] });
+      const first = events.next();
+      // Each attempt is dropped once a ping and its pong would have come (400 ms), and another made.
+      await eventually(() => expect(proxy.held - heldBefore).toBeGreaterThanOrEqual(3));
+      proxy.holding = false;
+      await eventually(() => expect(subscriberCount()).toBe(before + 1));
+      const [item] = await createItems('SDK_SILENT', 1);
+      expect(itemIdOf((await first).value as StatusEvent)).toBe(item);
+      await events.return();
+    } finally {
+      proxy.holding = false;
+      await ops.close();
+    }
+    await eventually(() => expect(subscriberCount()).toBe(before));
   });
 
   it('notices a socket that hangs without closing (no pong) and resumes from the last cursor on a new socket', async () => {
@@ -164,7 +194,7 @@ describe('subscriptions that fail clearly and stay alive', () => {
     const before = subscriberCount();
     const events = ops.subscribe.workItemStatusChanged({ kinds: ['SDK_HANG'] });
     const first = events.next();
-    await vi.waitFor(() => expect(subscriberCount()).toBe(before + 1));
+    await eventually(() => expect(subscriberCount()).toBe(before + 1));
     const early = await createItems('SDK_HANG', 2);
     expect([itemIdOf((await first).value as StatusEvent), ...(await take(events, 1))]).toEqual(early);
 

@@ -120,6 +120,22 @@ function webSocketImplOf(options: WebSocketOptions, field: string): unknown {
   return impl;
 }
 
+/**
+ * `impl`, with an error listener on every socket it makes. graphql-ws detaches its own listener
+ * from a socket it gives up, and `ws` reports a socket closed before it opened (the keep-alive
+ * dropping a silent handshake) with an error event a tick later: with no listener, EventEmitter
+ * would throw it out of the event loop. The subscription learns of the drop from the close.
+ */
+function withErrorListener(impl: unknown): unknown {
+  const Base = impl as new (...args: unknown[]) => { addEventListener(type: 'error', listener: () => void): void };
+  return class extends Base {
+    constructor(...args: unknown[]) {
+      super(...args);
+      this.addEventListener('error', () => undefined);
+    }
+  };
+}
+
 /** The error a subscription refused by the server ends with; the server's close reason says why. */
 function refusalError(error: Refusal, field: string): PreconditionError {
   // "Forbidden: role dashboard may open no subscription (allowed: ...)"
@@ -153,6 +169,33 @@ function resumableAfterMs(error: unknown, field: string): number {
 type Variables = Record<string, unknown>;
 type Events = AsyncGenerator<unknown, void, undefined>;
 
+/**
+ * The keep-alive's watch on the socket in use: it is dead, and `drop` is called, unless it opens
+ * within a ping and its pong (a peer or proxy that took the connection and went silent cannot be
+ * pinged, and would be waited for forever) and, once open, unless each ping is answered within
+ * pongTimeoutMs. One timer: a client is dropped before the next one connects.
+ */
+function deadSocketWatch(keepAlive: Required<KeepAliveOptions> | null) {
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => {
+    clearTimeout(deadline);
+    deadline = undefined;
+  };
+  const dropUnlessHeardWithin = (ms: number, drop: () => void) => {
+    stop();
+    deadline = setTimeout(() => {
+      deadline = undefined;
+      drop();
+    }, ms);
+  };
+  return {
+    connecting: (drop: () => void) =>
+      keepAlive && dropUnlessHeardWithin(keepAlive.intervalMs + keepAlive.pongTimeoutMs, drop),
+    pinged: (drop: () => void) => keepAlive && dropUnlessHeardWithin(keepAlive.pongTimeoutMs, drop),
+    stop,
+  };
+}
+
 /** Where and as whom subscriptions connect. */
 type SubscriptionsOptions = { url: string; apiKey: string } & WebSocketOptions;
 
@@ -160,12 +203,7 @@ export function createSubscriptions(options: SubscriptionsOptions, policy: Retry
   const url = webSocketUrl(options);
   const keepAlive = keepAliveOf(options);
   let ws: WsClient | undefined;
-  // The pong the last ping waits for; when it does not come in time the socket is dead.
-  let pongWait: ReturnType<typeof setTimeout> | undefined;
-  const stopPongWait = () => {
-    clearTimeout(pongWait);
-    pongWait = undefined;
-  };
+  const watch = deadSocketWatch(keepAlive);
   // Counts connection acknowledgements, so that a drop after a good connection starts a new streak of failures.
   let connections = 0;
   // Operation ids count up per client, as the console's do, instead of graphql-ws's random UUIDs:
@@ -176,35 +214,35 @@ export function createSubscriptions(options: SubscriptionsOptions, policy: Retry
 
   function socket(field: string): WsClient {
     if (ws) return ws;
+    // terminate() closes at once with 4499, without waiting for a close handshake that a dead
+    // peer would never answer; every subscription on the socket then resumes.
+    const drop = () => {
+      if (ws === client) ws = undefined;
+      client.terminate();
+    };
     const client: WsClient = createWsClient({
       url,
-      webSocketImpl: webSocketImplOf(options, field),
+      webSocketImpl: withErrorListener(webSocketImplOf(options, field)),
       connectionParams: { authorization: `Bearer ${options.apiKey}` },
       retryAttempts: 0,
       lazyCloseTimeout: 0,
       generateID: () => String(++operations),
       ...(keepAlive ? { keepAlive: keepAlive.intervalMs } : {}),
       on: {
+        connecting: () => watch.connecting(drop),
+        opened: () => watch.stop(),
         connected: () => {
           connections++;
           options.onConnection?.({ state: 'connected' });
         },
         ping: (received) => {
-          if (received || !keepAlive) return;
-          stopPongWait();
-          // terminate() closes at once with 4499, without waiting for a close handshake that a
-          // dead peer would never answer; every subscription on the socket then resumes.
-          pongWait = setTimeout(() => {
-            pongWait = undefined;
-            if (ws === client) ws = undefined;
-            client.terminate();
-          }, keepAlive.pongTimeoutMs);
+          if (!received) watch.pinged(drop);
         },
         pong: (received) => {
-          if (received) stopPongWait();
+          if (received) watch.stop();
         },
         closed: (event) => {
-          stopPongWait();
+          watch.stop();
           const code = (event as { code?: unknown } | null)?.code;
           options.onConnection?.({ state: 'closed', code: typeof code === 'number' ? code : null });
           // A closed client is not reused: the next subscription opens a fresh one.
@@ -267,7 +305,7 @@ export function createSubscriptions(options: SubscriptionsOptions, policy: Retry
   return {
     subscribe,
     async close() {
-      stopPongWait();
+      watch.stop();
       const closing = ws;
       ws = undefined;
       await closing?.dispose();

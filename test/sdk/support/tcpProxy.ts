@@ -1,6 +1,7 @@
 // A TCP proxy between a client and the API whose connections a test can freeze (bytes stop
-// flowing both ways, nothing is closed: a hung peer) or refuse (new connections are cut at once:
-// a server that is down), to see what a client does about either.
+// flowing both ways, nothing is closed: a hung peer), refuse (new connections are cut at once:
+// a server that is down) or hold (new connections are taken and never answered: a peer that went
+// silent before the WebSocket handshake's answer), to see what a client does about each.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
 export interface TcpProxy {
@@ -12,8 +13,11 @@ export interface TcpProxy {
   dropOpen(): void;
   /** While true, each new connection is destroyed as soon as it arrives. */
   refusing: boolean;
+  /** While true, each new connection is accepted and left unanswered, open until the client closes it. */
+  holding: boolean;
   readonly accepted: number;
   readonly refused: number;
+  readonly held: number;
   close(): Promise<void>;
 }
 
@@ -21,6 +25,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const open = new Set<{ client: Socket; upstream: Socket }>();
   let accepted = 0;
   let refused = 0;
+  let held = 0;
   const proxy: TcpProxy = {
     url: (targetUrl) => {
       const url = new URL(targetUrl);
@@ -44,11 +49,15 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       open.clear();
     },
     refusing: false,
+    holding: false,
     get accepted() {
       return accepted;
     },
     get refused() {
       return refused;
+    },
+    get held() {
+      return held;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -63,6 +72,12 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     if (proxy.refusing) {
       refused++;
       client.destroy();
+      return;
+    }
+    if (proxy.holding) {
+      held++;
+      client.pause();
+      client.on('error', () => client.destroy());
       return;
     }
     accepted++;

@@ -3,24 +3,23 @@
 // promises through a crash of every member, of the primary alone, and through a failover.
 // The cases are registered by replicaSet.test.ts (npm test: a member that rejoins) and by
 // test/faults/emulatorDurability.faults.ts (all of them: each takes 10-20 s on a busy machine).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deserialize } from 'bson';
 import { MongoClient, MongoServerError, type WriteConcernSettings } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startReplicaSet, waitForPrimary, type ReplicaSetMember, type RunningReplicaSet } from '../../src/index.ts';
+import { waitForPrimary, type RunningReplicaSet } from '../../src/index.ts';
 import { PROCESS_TEST_TIMEOUT_MS } from './nodeProcess.ts';
 import {
   adminCommand,
-  directClient,
   failPoint,
+  idsOn,
+  launchSet,
   secondariesOf,
   settledPrimary,
-  TEST_ELECTION_TIMEOUT_MS,
-  TEST_HEARTBEAT_INTERVAL_MS,
+  startTestSet,
+  withClient,
 } from '../repl/replSetHelpers.ts';
 
 const WRITERS = 6;
@@ -45,10 +44,7 @@ async function startSet(
 ): Promise<RunningReplicaSet> {
   dir = mkdtempSync(join(tmpdir(), 'emulator-set-'));
   output = [[], [], []];
-  set = await startReplicaSet({
-    nodes: 3,
-    electionTimeoutMillis: TEST_ELECTION_TIMEOUT_MS,
-    heartbeatIntervalMillis: TEST_HEARTBEAT_INTERVAL_MS,
+  set = await startTestSet({
     dbpath: dir,
     onOutput: (i, line) => output[i]!.push(line),
     ...options,
@@ -100,31 +96,35 @@ async function writeThroughWholeSetKill(
 }
 
 async function idsOnSet(running: RunningReplicaSet): Promise<Set<string>> {
-  const client = new MongoClient(running.uri);
-  try {
+  return withClient(running.uri, async (client) => {
     const docs = await client
       .db('d1')
       .collection<{ _id: string }>('docs')
       .find({}, { readConcern: { level: 'majority' } })
       .toArray();
     return new Set(docs.map((d) => d._id));
-  } finally {
-    await client.close();
-  }
+  });
 }
 
-async function idsOn(member: ReplicaSetMember, db: string, coll: string): Promise<string[]> {
-  const client = directClient(member);
-  try {
-    const docs = await client
-      .db(db)
-      .collection<{ _id: string }>(coll)
-      .find({}, { readPreference: 'nearest' })
-      .toArray();
-    return docs.map((d) => d._id).sort();
-  } finally {
-    await client.close();
-  }
+/**
+ * SIGKILLs a secondary, runs `whileDown` (writes to d2.docs), starts the member again on its
+ * dbpath and waits until it holds `count` documents of d2.docs; answers the lines it
+ * printed since that start.
+ */
+async function restartASecondary(
+  running: RunningReplicaSet,
+  whileDown: () => Promise<unknown>,
+  count: number,
+): Promise<string[]> {
+  const primary = await settledPrimary(running);
+  const [victim] = secondariesOf(running, primary);
+  victim!.kill('SIGKILL');
+  await victim!.exited();
+  await whileDown();
+  const before = output[victim!.index]!.length;
+  await victim!.start();
+  await expect.poll(async () => (await idsOn(victim!, 'd2', 'docs')).length, { timeout: 20_000 }).toBe(count);
+  return output[victim!.index]!.slice(before);
 }
 
 export function wholeSetKill(): void {
@@ -148,8 +148,7 @@ export function wholeSetKill(): void {
 
     it('with writeConcernMajorityJournalDefault: false acknowledges majority writes no journal holds, and the kill loses them (seed 002)', async () => {
       const running = await startSet({ writeConcernMajorityJournalDefault: false });
-      const client = new MongoClient(running.uri);
-      try {
+      await withClient(running.uri, async (client) => {
         const coll = client.db('d1').collection<{ _id: string }>('docs');
         await coll.insertOne({ _id: 'journaled' }, { writeConcern: { w: 'majority', journal: true } });
         // No member's journal moves from here on (mongod's pauseJournalFlusherThread).
@@ -160,9 +159,7 @@ export function wholeSetKill(): void {
         await expect(
           coll.insertOne({ _id: 'waits' }, { writeConcern: { w: 'majority', journal: true, wtimeoutMS: 500 } }),
         ).rejects.toMatchObject({ code: 64 });
-      } finally {
-        await client.close();
-      }
+      });
       await killAll(running);
       await startAll(running);
       const present = await idsOnSet(running);
@@ -172,8 +169,7 @@ export function wholeSetKill(): void {
 
     it('with writeConcernMajorityJournalDefault: true, a majority write waits for the journals; replSetGetStatus shows durable optimes', async () => {
       const running = await startSet();
-      const client = new MongoClient(running.uri);
-      try {
+      await withClient(running.uri, async (client) => {
         for (const member of running.members) await failPoint(member, 'pauseJournalFlusherThread', 'alwaysOn');
         const coll = client.db('d1').collection<{ _id: string }>('docs');
         await expect(
@@ -184,9 +180,7 @@ export function wholeSetKill(): void {
         expect(paused.optimes.appliedOpTime.ts.greaterThan(paused.optimes.durableOpTime.ts)).toBe(true);
         for (const member of running.members) await failPoint(member, 'pauseJournalFlusherThread', 'off');
         await coll.insertOne({ _id: 'durable' }, { writeConcern: { w: 'majority', wtimeoutMS: 10_000 } });
-      } finally {
-        await client.close();
-      }
+      });
     });
   });
 }
@@ -197,48 +191,49 @@ export function seed002Q3(): void {
 
     it('survives a crash and restart of its primary, but is rolled back when another member was elected meanwhile; majority writes survive both', async () => {
       const running = await startSet();
-      const client = new MongoClient(running.uri, { retryWrites: false });
-      try {
-        const coll = client.db('q3').collection<{ _id: string }>('docs');
-        await coll.insertOne({ _id: 'majority-1' }, { writeConcern: { w: 'majority' } });
-        // 1. The primary alone holds a j:true write; it crashes and comes back before anyone else is elected.
-        const primary = await settledPrimary(running);
-        let secondaries = secondariesOf(running, primary);
-        for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'alwaysOn');
-        for (const s of secondaries) await adminCommand(s, { replSetFreeze: 30 });
-        await coll.insertOne({ _id: 'j-survives' }, { writeConcern: { w: 1, journal: true } });
-        await primary.restart();
-        // It comes back with the write from its journal and is elected again (the others are frozen).
-        expect(await settledPrimary(running)).toBe(primary);
-        for (const s of secondaries) await adminCommand(s, { replSetFreeze: 0 });
-        for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'off');
-        for (const member of running.members)
-          await expect
-            .poll(() => idsOn(member, 'q3', 'docs'), { timeout: 15_000 })
-            .toEqual(['j-survives', 'majority-1']);
+      await withClient(
+        running.uri,
+        async (client) => {
+          const coll = client.db('q3').collection<{ _id: string }>('docs');
+          await coll.insertOne({ _id: 'majority-1' }, { writeConcern: { w: 'majority' } });
+          // 1. The primary alone holds a j:true write; it crashes and comes back before anyone else is elected.
+          const primary = await settledPrimary(running);
+          let secondaries = secondariesOf(running, primary);
+          for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'alwaysOn');
+          for (const s of secondaries) await adminCommand(s, { replSetFreeze: 30 });
+          await coll.insertOne({ _id: 'j-survives' }, { writeConcern: { w: 1, journal: true } });
+          await primary.restart();
+          // It comes back with the write from its journal and is elected again (the others are frozen).
+          expect(await settledPrimary(running)).toBe(primary);
+          for (const s of secondaries) await adminCommand(s, { replSetFreeze: 0 });
+          for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'off');
+          for (const member of running.members)
+            await expect
+              .poll(() => idsOn(member, 'q3', 'docs'), { timeout: 15_000 })
+              .toEqual(['j-survives', 'majority-1']);
 
-        // 2. Again, but the others elect a new primary while it is down: its write is rolled back.
-        secondaries = secondariesOf(running, primary);
-        for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'alwaysOn');
-        await coll.insertOne({ _id: 'j-rolled-back' }, { writeConcern: { w: 1, journal: true } });
-        primary.kill('SIGKILL');
-        await primary.exited();
-        for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'off');
-        const newPrimary = await settledPrimary(running, primary);
-        expect(newPrimary).not.toBe(primary);
-        await coll.insertOne({ _id: 'majority-2' }, { writeConcern: { w: 'majority' } });
-        await primary.start();
-        for (const member of running.members)
-          await expect
-            .poll(() => idsOn(member, 'q3', 'docs'), { timeout: 20_000 })
-            .toEqual(['j-survives', 'majority-1', 'majority-2']);
-        // The old primary recovered the write from its journal, then rolled it back into its rollback files.
-        const rollbackDir = join(primary.rollbackDir, 'q3.docs');
-        const saved = readdirSync(rollbackDir).map((f) => deserialize(readFileSync(join(rollbackDir, f))));
-        expect(saved).toEqual([{ _id: 'j-rolled-back' }]);
-      } finally {
-        await client.close();
-      }
+          // 2. Again, but the others elect a new primary while it is down: its write is rolled back.
+          secondaries = secondariesOf(running, primary);
+          for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'alwaysOn');
+          await coll.insertOne({ _id: 'j-rolled-back' }, { writeConcern: { w: 1, journal: true } });
+          primary.kill('SIGKILL');
+          await primary.exited();
+          for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'off');
+          const newPrimary = await settledPrimary(running, primary);
+          expect(newPrimary).not.toBe(primary);
+          await coll.insertOne({ _id: 'majority-2' }, { writeConcern: { w: 'majority' } });
+          await primary.start();
+          for (const member of running.members)
+            await expect
+              .poll(() => idsOn(member, 'q3', 'docs'), { timeout: 20_000 })
+              .toEqual(['j-survives', 'majority-1', 'majority-2']);
+          // The old primary recovered the write from its journal, then rolled it back into its rollback files.
+          const rollbackDir = join(primary.rollbackDir, 'q3.docs');
+          const saved = readdirSync(rollbackDir).map((f) => deserialize(readFileSync(join(rollbackDir, f))));
+          expect(saved).toEqual([{ _id: 'j-rolled-back' }]);
+        },
+        { retryWrites: false },
+      );
     });
   });
 }
@@ -249,30 +244,24 @@ export function memberRejoins(): void {
 
     it('rejoins on its dbpath without an initial sync and holds every write', async () => {
       const running = await startSet();
-      const client = new MongoClient(running.uri);
-      try {
+      await withClient(running.uri, async (client) => {
         const coll = client.db('d2').collection<{ _id: string }>('docs');
         await coll.insertMany(
           Array.from({ length: 50 }, (_, i) => ({ _id: `before-${i}` })),
           { writeConcern: { w: 3 } },
         );
-        const primary = await settledPrimary(running);
-        const [victim] = secondariesOf(running, primary);
-        victim!.kill('SIGKILL');
-        await victim!.exited();
-        await coll.insertMany(
-          Array.from({ length: 50 }, (_, i) => ({ _id: `during-${i}` })),
-          { writeConcern: { w: 'majority' } },
+        const lines = await restartASecondary(
+          running,
+          () =>
+            coll.insertMany(
+              Array.from({ length: 50 }, (_, i) => ({ _id: `during-${i}` })),
+              { writeConcern: { w: 'majority' } },
+            ),
+          100,
         );
-        const before = output[victim!.index]!.length;
-        await victim!.start();
-        await expect.poll(async () => (await idsOn(victim!, 'd2', 'docs')).length, { timeout: 15_000 }).toBe(100);
-        const lines = output[victim!.index]!.slice(before);
         expect(lines.some((l) => l.includes('storage: recovered'))).toBe(true);
         expect(lines.filter((l) => l.includes('initial sync from'))).toEqual([]);
-      } finally {
-        await client.close();
-      }
+      });
     });
   });
 }
@@ -283,24 +272,20 @@ export function memberFellOffTheOplog(): void {
 
     it('resyncs a member that fell off the oplog of every sync source', async () => {
       const running = await startSet({ memberArgs: ['--oplogMaxEntries', '20'] });
-      const client = new MongoClient(running.uri);
-      try {
+      await withClient(running.uri, async (client) => {
         const coll = client.db('d2').collection<{ _id: string }>('docs');
         await coll.insertOne({ _id: 'before' }, { writeConcern: { w: 3 } });
-        const primary = await settledPrimary(running);
-        const [victim] = secondariesOf(running, primary);
-        victim!.kill('SIGKILL');
-        await victim!.exited();
-        for (let i = 0; i < 60; i++) await coll.insertOne({ _id: `during-${i}` }, { writeConcern: { w: 'majority' } });
-        const before = output[victim!.index]!.length;
-        await victim!.start();
-        await expect.poll(async () => (await idsOn(victim!, 'd2', 'docs')).length, { timeout: 20_000 }).toBe(61);
-        const lines = output[victim!.index]!.slice(before);
+        const lines = await restartASecondary(
+          running,
+          async () => {
+            for (let i = 0; i < 60; i++)
+              await coll.insertOne({ _id: `during-${i}` }, { writeConcern: { w: 'majority' } });
+          },
+          61,
+        );
         expect(lines.some((l) => l.includes('too stale'))).toBe(true);
         expect(lines.some((l) => l.includes('initial sync from'))).toBe(true);
-      } finally {
-        await client.close();
-      }
+      });
     });
   });
 }
@@ -310,7 +295,7 @@ export function launcherBringsTheSetBack(): void {
     it('brings the set back with its data and config, without a new replSetInitiate', async () => {
       const root = mkdtempSync(join(tmpdir(), 'emulator-launcher-'));
       try {
-        const first = await runLauncher(root);
+        const first = await launchSet(['--dbpath', root]);
         let replicaSetId: unknown;
         try {
           const client = new MongoClient(first.uri);
@@ -331,7 +316,7 @@ export function launcherBringsTheSetBack(): void {
         } finally {
           await first.stop();
         }
-        const second = await runLauncher(root);
+        const second = await launchSet(['--dbpath', root]);
         try {
           expect(second.uri).toBe(first.uri);
           const client = new MongoClient(second.uri);
@@ -349,34 +334,4 @@ export function launcherBringsTheSetBack(): void {
       }
     });
   });
-}
-
-/** `mongo-emulator --nodes 3 --port 0 --replSet rs0 --dbpath root`, as a user runs it: its set URI and a SIGTERM stop. */
-async function runLauncher(root: string): Promise<{ uri: string; stop(): Promise<void> }> {
-  const bin = fileURLToPath(new URL('../../bin/mongo-emulator.mjs', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    [bin, '--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000', '--dbpath', root],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  let match: RegExpExecArray | null;
-  while (!(match = /Connect with this URI[^\n]*\n(mongodb:\/\/\S+)\n/.exec(output))) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`the launcher printed no URI: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    uri: match[1]!,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }

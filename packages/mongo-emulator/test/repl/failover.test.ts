@@ -5,99 +5,47 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize } from 'bson';
-import { MongoClient, ReadPreference } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplicaSet, type RunningReplicaSet } from '../../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   adminCommand,
-  directClient,
   failPoint,
+  idsOn,
   secondariesOf,
+  setForFile,
   settledPrimary,
-  TEST_ELECTION_TIMEOUT_MS,
-  TEST_HEARTBEAT_INTERVAL_MS,
+  type TestDoc,
+  withDirectClient,
 } from './replSetHelpers.ts';
 
-/** Test documents: _id of any type, any fields. */
-type Doc = {
-  _id: string | number;
-  a?: number;
-  n?: number;
-  t?: number;
-  list?: number[];
-  nested?: { x: number };
-  note?: string;
-};
-
-let set: RunningReplicaSet;
-let client: MongoClient;
-
-beforeAll(async () => {
-  set = await startReplicaSet({
-    nodes: 3,
-    electionTimeoutMillis: TEST_ELECTION_TIMEOUT_MS,
-    heartbeatIntervalMillis: TEST_HEARTBEAT_INTERVAL_MS,
-    onOutput: process.env.REPL_TEST_LOG ? (i, line) => console.log(`[${i}] ${line}`) : undefined,
-  });
-  client = new MongoClient(set.uri, {
-    heartbeatFrequencyMS: 500,
-    serverSelectionTimeoutMS: 15_000,
-    monitorCommands: true,
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await set?.stop();
-});
-
-async function idsOn(member: RunningReplicaSet['members'][number], coll: string): Promise<unknown[]> {
-  const direct = directClient(member);
-  try {
-    const docs = await direct
-      .db('fo')
-      .collection(coll)
-      .find({}, { readPreference: ReadPreference.secondaryPreferred })
-      .sort({ _id: 1 })
-      .toArray();
-    return docs.map((d) => d._id);
-  } catch {
-    return ['unreachable'];
-  } finally {
-    await direct.close();
-  }
-}
+const rs = setForFile({ monitorCommands: true });
 
 describe('failover', () => {
   it("rolls back an isolated primary's w:1 write when it returns, never a w:majority one", async () => {
-    const primary = await settledPrimary(set);
-    const secondaries = secondariesOf(set, primary);
-    const coll = client.db('fo').collection<Doc>('rb');
+    const primary = await settledPrimary(rs.set);
+    const secondaries = secondariesOf(rs.set, primary);
+    const coll = rs.client.db('fo').collection<TestDoc>('rb');
     await coll.insertOne({ _id: 'majority' }, { writeConcern: { w: 'majority' } });
     for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'alwaysOn');
     await coll.insertOne({ _id: 'w1', note: 'acknowledged by the isolated primary only' }, { writeConcern: { w: 1 } });
     primary.kill('SIGSTOP');
     try {
       for (const s of secondaries) await failPoint(s, 'stopReplProducer', 'off');
-      const newPrimary = await settledPrimary(set, primary);
+      const newPrimary = await settledPrimary(rs.set, primary);
       expect(newPrimary).not.toBe(primary);
       // Straight to the new primary: the set's client may still hold a request to the stopped one.
-      const direct = directClient(newPrimary);
-      try {
-        await direct
+      await withDirectClient(newPrimary, (direct) =>
+        direct
           .db('fo')
-          .collection<Doc>('rb')
-          .insertOne({ _id: 'after' }, { writeConcern: { w: 'majority' } });
-      } finally {
-        await direct.close();
-      }
+          .collection<TestDoc>('rb')
+          .insertOne({ _id: 'after' }, { writeConcern: { w: 'majority' } }),
+      );
     } finally {
       primary.kill('SIGCONT');
     }
     // The old primary steps down on the new term, finds its last entry missing on the new
     // primary, rolls back to the common point and follows.
-    for (const member of set.members)
-      await expect.poll(() => idsOn(member, 'rb'), { timeout: 20_000 }).toEqual(['after', 'majority']);
+    for (const member of rs.set.members)
+      await expect.poll(() => idsOn(member, 'fo', 'rb'), { timeout: 20_000 }).toEqual(['after', 'majority']);
     const dir = join(primary.rollbackDir, 'fo.rb');
     const files = readdirSync(dir).filter((f) => /^removed\..+\.bson$/.test(f));
     expect(files).toHaveLength(1);
@@ -109,9 +57,9 @@ describe('failover', () => {
   });
 
   it('reports only majority-committed events on a change stream', async () => {
-    const primary = await settledPrimary(set);
-    const secondaries = secondariesOf(set, primary);
-    const coll = client.db('fo').collection<Doc>('majority');
+    const primary = await settledPrimary(rs.set);
+    const secondaries = secondariesOf(rs.set, primary);
+    const coll = rs.client.db('fo').collection<TestDoc>('majority');
     const stream = coll.watch([], { maxAwaitTimeMS: 100 });
     try {
       await stream.tryNext();
@@ -132,7 +80,7 @@ describe('failover', () => {
   // A step-down, not a SIGKILL: after a SIGKILL the driver's resume first closes the old cursor on
   // the dead member, which waits 30 s in the driver (its killCursors), with mongod as with us.
   it('resumes a change stream across a step-down with every event once, in order (the demoted member fails the getMore resumably)', async () => {
-    const coll = client.db('fo').collection<Doc>('cs');
+    const coll = rs.client.db('fo').collection<TestDoc>('cs');
     const resumes: string[] = [];
     const onStarted = (event: { commandName: string; command: Record<string, unknown>; address: string }) => {
       const spec = (event.command.pipeline as Record<string, unknown>[] | undefined)?.[0]?.$changeStream as
@@ -140,7 +88,7 @@ describe('failover', () => {
         | undefined;
       if (event.commandName === 'aggregate' && spec?.resumeAfter) resumes.push(event.address);
     };
-    client.on('commandStarted', onStarted);
+    rs.client.on('commandStarted', onStarted);
     const stream = coll.watch([], { maxAwaitTimeMS: 200 });
     try {
       await stream.tryNext();
@@ -150,7 +98,7 @@ describe('failover', () => {
         const event = await stream.tryNext();
         if (event && event.operationType === 'insert') seen.push(event.documentKey._id);
       }
-      const primary = await settledPrimary(set);
+      const primary = await settledPrimary(rs.set);
       await adminCommand(primary, { replSetStepDown: 10 });
       await coll.insertMany([{ _id: 4 }, { _id: 5 }, { _id: 6 }]);
       while (seen.length < 6) {
@@ -158,12 +106,12 @@ describe('failover', () => {
         if (event && event.operationType === 'insert') seen.push(event.documentKey._id);
       }
       expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
-      const newPrimary = await settledPrimary(set);
+      const newPrimary = await settledPrimary(rs.set);
       expect(newPrimary).not.toBe(primary);
       // The driver resumed on the new primary: the demoted member failed the stream's getMore.
       expect(resumes).toEqual([newPrimary.address]);
     } finally {
-      client.off('commandStarted', onStarted);
+      rs.client.off('commandStarted', onStarted);
       await stream.close();
     }
   });

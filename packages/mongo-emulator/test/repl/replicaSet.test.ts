@@ -4,56 +4,31 @@
 // refusals on a secondary, write concern, reads on a lagging secondary, and the driver following
 // a step-down without applying a retried write or transaction twice. One set for the file; each
 // test leaves it with a primary and both secondaries applying.
-import { type MongoServerError, ReadPreference, type MongoClient } from 'mongodb';
+import { type MongoServerError, ReadPreference, MongoClient } from 'mongodb';
 import { Long, type ObjectId } from 'bson';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplicaSet, type RunningReplicaSet } from '../../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   adminCommand,
   directClient,
   failPoint,
+  idsOn,
+  reconfigureMember,
   secondariesOf,
+  setForFile,
   settledPrimary,
   stepDownThePrimary,
-  TEST_ELECTION_TIMEOUT_MS,
-  TEST_HEARTBEAT_INTERVAL_MS,
+  type TestDoc,
+  withDirectClient,
 } from './replSetHelpers.ts';
-import { MongoClient as Client } from 'mongodb';
 import { PeerClient } from '../../src/repl/PeerClient.ts';
 
-/** Test documents: _id of any type, any fields. */
-type Doc = {
-  _id: string | number;
-  a?: number;
-  n?: number;
-  t?: number;
-  list?: number[];
-  nested?: { x: number };
-  note?: string;
-};
-
-let set: RunningReplicaSet;
-let client: MongoClient;
-
-beforeAll(async () => {
-  set = await startReplicaSet({
-    nodes: 3,
-    electionTimeoutMillis: TEST_ELECTION_TIMEOUT_MS,
-    heartbeatIntervalMillis: TEST_HEARTBEAT_INTERVAL_MS,
-  });
-  client = new Client(set.uri, { heartbeatFrequencyMS: 500, serverSelectionTimeoutMS: 15_000 });
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await set?.stop();
-});
+const rs = setForFile();
 
 describe('a three-member replica set of emulator processes', () => {
   it('answers hello on every member as the SDAM spec reads it', async () => {
-    const primary = await settledPrimary(set);
-    const hosts = set.members.map((m) => m.address).sort();
-    for (const member of set.members) {
+    const primary = await settledPrimary(rs.set);
+    const hosts = rs.set.members.map((m) => m.address).sort();
+    for (const member of rs.set.members) {
       const hello = await adminCommand(member, { hello: 1 });
       expect(hello.setName).toBe('rs0');
       expect([...hello.hosts].sort()).toEqual(hosts);
@@ -76,8 +51,8 @@ describe('a three-member replica set of emulator processes', () => {
   });
 
   it('streams hello: a driver that polls once a minute learns of a step-down at once', async () => {
-    const primary = await settledPrimary(set);
-    const slow = new Client(set.uri, { heartbeatFrequencyMS: 60_000, serverSelectionTimeoutMS: 5000 });
+    const primary = await settledPrimary(rs.set);
+    const slow = new MongoClient(rs.set.uri, { heartbeatFrequencyMS: 60_000, serverSelectionTimeoutMS: 5000 });
     // Every member's monitor is waiting in an awaitable hello before the step-down.
     const awaiting = new Set<string>();
     slow.on('serverHeartbeatStarted', (event) => {
@@ -85,7 +60,7 @@ describe('a three-member replica set of emulator processes', () => {
     });
     try {
       await slow.db('admin').command({ ping: 1 });
-      await expect.poll(() => awaiting.size, { timeout: 10_000 }).toBe(set.members.length);
+      await expect.poll(() => awaiting.size, { timeout: 10_000 }).toBe(rs.set.members.length);
       const newPrimary = new Promise<string>((resolve) => {
         slow.on('serverDescriptionChanged', (event) => {
           if (event.newDescription.type === 'RSPrimary' && event.address !== primary.address) resolve(event.address);
@@ -103,9 +78,9 @@ describe('a three-member replica set of emulator processes', () => {
   });
 
   it('replicates writes, transactions, indexes and collection commands to every member', async () => {
-    const db = client.db('repl');
+    const db = rs.client.db('repl');
     await db.createCollection('made', { validator: { a: { $exists: true } } });
-    const coll = db.collection<Doc>('items');
+    const coll = db.collection<TestDoc>('items');
     await coll.insertMany([
       { _id: 1, a: 1, list: [1, 2, 3] },
       { _id: 2, a: 2 },
@@ -114,7 +89,7 @@ describe('a three-member replica set of emulator processes', () => {
     await coll.updateOne({ _id: 1 }, [{ $set: { list: { $slice: ['$list', 2] } } }]);
     await coll.deleteOne({ _id: 2 });
     await coll.createIndex({ a: 1 }, { unique: true, name: 'a_unique' });
-    const session = client.startSession();
+    const session = rs.client.startSession();
     try {
       await session.withTransaction(async () => {
         await coll.insertOne({ _id: 3, a: 3 }, { session });
@@ -123,25 +98,24 @@ describe('a three-member replica set of emulator processes', () => {
     } finally {
       await session.endSession();
     }
-    const primary = await settledPrimary(set);
+    const primary = await settledPrimary(rs.set);
     const expected = await coll.find().sort({ _id: 1 }).toArray();
     expect(expected).toEqual([
       { _id: 1, a: 11, list: [1, 2] },
       { _id: 3, a: 3 },
     ]);
-    for (const member of secondariesOf(set, primary)) {
-      const direct = directClient(member);
-      try {
+    for (const member of secondariesOf(rs.set, primary)) {
+      await withDirectClient(member, async (direct) => {
         const docs = await direct
           .db('repl')
-          .collection<Doc>('items')
+          .collection<TestDoc>('items')
           .find({}, { readPreference: ReadPreference.secondaryPreferred })
           .sort({ _id: 1 })
           .toArray();
         expect(docs).toEqual(expected);
         const indexes = await direct
           .db('repl')
-          .collection<Doc>('items')
+          .collection<TestDoc>('items')
           .listIndexes({ readPreference: ReadPreference.secondaryPreferred } as never)
           .toArray();
         expect(indexes.map((i) => i.name).sort()).toEqual(['_id_', 'a_unique']);
@@ -152,15 +126,12 @@ describe('a three-member replica set of emulator processes', () => {
         expect((collections[0] as { options?: unknown } | undefined)?.options).toEqual({
           validator: { a: { $exists: true } },
         });
-      } finally {
-        await direct.close();
-      }
+      });
     }
     // The same oplog entries (ts, t) on every member: optimes mean the same thing everywhere.
     const lasts = await Promise.all(
-      set.members.map(async (m) => {
-        const direct = directClient(m);
-        try {
+      rs.set.members.map((m) =>
+        withDirectClient(m, async (direct) => {
           const [last] = await direct
             .db('local')
             .collection('oplog.rs')
@@ -169,17 +140,15 @@ describe('a three-member replica set of emulator processes', () => {
             .limit(1)
             .toArray();
           return `${String(last!.ts)}/${String(last!.t)}`;
-        } finally {
-          await direct.close();
-        }
-      }),
+        }),
+      ),
     );
     expect(new Set(lasts).size).toBe(1);
   });
 
   it('refuses writes on a secondary with 10107 and reads without secondaryOk with 13435, as mongod', async () => {
-    const primary = await settledPrimary(set);
-    const [secondary] = secondariesOf(set, primary);
+    const primary = await settledPrimary(rs.set);
+    const [secondary] = secondariesOf(rs.set, primary);
     const direct = directClient(secondary!);
     try {
       await direct.connect();
@@ -218,11 +187,11 @@ describe('a three-member replica set of emulator processes', () => {
   });
 
   it('waits for w:3, fails wtimeout with 64 and keeps the write applied', async () => {
-    const coll = client.db('repl').collection<Doc>('wc');
+    const coll = rs.client.db('repl').collection<TestDoc>('wc');
     const reply = await coll.insertOne({ _id: 'w3' }, { writeConcern: { w: 3, wtimeoutMS: 10_000 } });
     expect(reply.acknowledged).toBe(true);
-    const primary = await settledPrimary(set);
-    const secondaries = secondariesOf(set, primary);
+    const primary = await settledPrimary(rs.set);
+    const secondaries = secondariesOf(rs.set, primary);
     for (const s of secondaries) await failPoint(s, 'rsSyncApplyStop', 'alwaysOn');
     try {
       const error = await coll
@@ -240,17 +209,17 @@ describe('a three-member replica set of emulator processes', () => {
   });
 
   it('serves a lagging secondary stale without afterClusterTime and waits with it (50 when maxTimeMS ends the wait)', async () => {
-    const primary = await settledPrimary(set);
-    const [lagging] = secondariesOf(set, primary);
-    const coll = client.db('repl').collection<Doc>('lag');
+    const primary = await settledPrimary(rs.set);
+    const [lagging] = secondariesOf(rs.set, primary);
+    const coll = rs.client.db('repl').collection<TestDoc>('lag');
     await coll.insertOne({ _id: 'v', n: 1 }, { writeConcern: { w: 3 } });
     await failPoint(lagging!, 'rsSyncApplyStop', 'alwaysOn');
     const direct = directClient(lagging!);
     try {
-      const session = client.startSession({ causalConsistency: true });
+      const session = rs.client.startSession({ causalConsistency: true });
       await coll.updateOne({ _id: 'v' }, { $set: { n: 2 } }, { session, writeConcern: { w: 2 } });
       const operationTime = session.operationTime!;
-      const secondaryColl = direct.db('repl').collection<Doc>('lag');
+      const secondaryColl = direct.db('repl').collection<TestDoc>('lag');
       const stale = await secondaryColl.findOne({ _id: 'v' }, { readPreference: ReadPreference.secondaryPreferred });
       expect(stale).toEqual({ _id: 'v', n: 1 });
       // A causally consistent read that knows the write: the driver sends afterClusterTime.
@@ -276,15 +245,15 @@ describe('a three-member replica set of emulator processes', () => {
   });
 
   it('applies a retryable write and a withTransaction once when a step-down interrupts their write concern', async () => {
-    const primary = await settledPrimary(set);
-    const [follower, behind] = secondariesOf(set, primary);
-    const coll = client.db('repl').collection<Doc>('once');
+    const primary = await settledPrimary(rs.set);
+    const [follower, behind] = secondariesOf(rs.set, primary);
+    const coll = rs.client.db('repl').collection<TestDoc>('once');
     await coll.insertOne({ _id: 'counter', n: 0 }, { writeConcern: { w: 3 } });
     // One secondary stops applying: w:3 cannot be met, and it cannot win the election (it is behind).
     await failPoint(behind!, 'rsSyncApplyStop', 'alwaysOn');
     try {
       const update = coll.updateOne({ _id: 'counter' }, { $inc: { n: 1 } }, { writeConcern: { w: 3 } });
-      const session = client.startSession();
+      const session = rs.client.startSession();
       const transaction = session.withTransaction(
         async () => {
           await coll.updateOne({ _id: 'counter' }, { $inc: { t: 1 } }, { session });
@@ -292,9 +261,8 @@ describe('a three-member replica set of emulator processes', () => {
         { writeConcern: { w: 3 } },
       );
       // Both wait for the lagging member when the primary steps down under them.
-      const followerClient = directClient(follower!);
-      try {
-        const onFollower = followerClient.db('repl').collection<Doc>('once');
+      await withDirectClient(follower!, async (followerClient) => {
+        const onFollower = followerClient.db('repl').collection<TestDoc>('once');
         await expect
           .poll(
             async () =>
@@ -302,19 +270,17 @@ describe('a three-member replica set of emulator processes', () => {
             { timeout: 10_000 },
           )
           .toEqual({ _id: 'counter', n: 1, t: 1 });
-      } finally {
-        await followerClient.close();
-      }
+      });
       // The primary now, stepped down: on a loaded machine a member starved past its 1 s election
       // timeout may have called an election already, which interrupts the waits just the same.
-      const steppedDown = await stepDownThePrimary(set, {
+      const steppedDown = await stepDownThePrimary(rs.set, {
         replSetStepDown: 5,
         secondaryCatchUpPeriodSecs: 2,
         force: true,
       });
       await failPoint(behind!, 'rsSyncApplyStop', 'off');
       await Promise.all([update, transaction.finally(() => session.endSession())]);
-      const newPrimary = await settledPrimary(set);
+      const newPrimary = await settledPrimary(rs.set);
       expect(newPrimary).not.toBe(steppedDown);
       expect(await coll.findOne({ _id: 'counter' })).toEqual({ _id: 'counter', n: 1, t: 1 });
     } finally {
@@ -323,22 +289,12 @@ describe('a three-member replica set of emulator processes', () => {
   });
 
   it('never elects a priority-0 member (replSetReconfig), and reports every member in replSetGetStatus', async () => {
-    const primary = await settledPrimary(set);
-    const [passive, other] = secondariesOf(set, primary);
-    const reconfigure = async (on: typeof primary, priority: number) => {
-      const { config } = await adminCommand(on, { replSetGetConfig: 1 });
-      const members = (config.members as { host: string; priority: number }[]).map((m) =>
-        m.host === passive!.address ? { ...m, priority } : m,
-      );
-      await adminCommand(on, { replSetReconfig: { ...config, version: config.version + 1, members } });
-      await expect
-        .poll(async () => (await adminCommand(passive!, { replSetGetConfig: 1 })).config.version, { timeout: 10_000 })
-        .toBe(config.version + 1);
-    };
-    await reconfigure(primary, 0);
+    const primary = await settledPrimary(rs.set);
+    const [passive, other] = secondariesOf(rs.set, primary);
+    await reconfigureMember(primary, passive!, { priority: 0 });
     expect((await adminCommand(passive!, { hello: 1 })).passive).toBe(true);
     await adminCommand(primary, { replSetStepDown: 10, secondaryCatchUpPeriodSecs: 5 });
-    const next = await settledPrimary(set);
+    const next = await settledPrimary(rs.set);
     expect(next).toBe(other);
     const status = await adminCommand(next, { replSetGetStatus: 1 });
     expect(status.members.map((m: { name: string; stateStr: string }) => [m.name, m.stateStr]).sort()).toEqual(
@@ -349,34 +305,23 @@ describe('a three-member replica set of emulator processes', () => {
       ].sort(),
     );
     for (const member of status.members) expect(member.optime.ts).toBeDefined();
-    await reconfigure(next, 1);
+    await reconfigureMember(next, passive!, { priority: 1 });
     // The stepped-down member may stand again at once.
     expect((await adminCommand(primary, { replSetFreeze: 0 })).info).toBe('unfreezing');
   });
 
   it('hides a delayed member from hello and applies on it only secondaryDelaySecs after the write', async () => {
-    const primary = await settledPrimary(set);
-    const [delayed] = secondariesOf(set, primary);
-    const reconfigure = async (fields: Record<string, unknown>) => {
-      const { config } = await adminCommand(primary, { replSetGetConfig: 1 });
-      const members = (config.members as { host: string }[]).map((m) =>
-        m.host === delayed!.address ? { ...m, ...fields } : m,
-      );
-      await adminCommand(primary, { replSetReconfig: { ...config, version: config.version + 1, members } });
-      await expect
-        .poll(async () => (await adminCommand(delayed!, { replSetGetConfig: 1 })).config.version, { timeout: 10_000 })
-        .toBe(config.version + 1);
-    };
-    await reconfigure({ priority: 0, hidden: true, secondaryDelaySecs: 2 });
+    const primary = await settledPrimary(rs.set);
+    const [delayed] = secondariesOf(rs.set, primary);
+    await reconfigureMember(primary, delayed!, { priority: 0, hidden: true, secondaryDelaySecs: 2 });
     try {
       expect((await adminCommand(primary, { hello: 1 })).hosts).not.toContain(delayed!.address);
       expect((await adminCommand(delayed!, { hello: 1 })).hidden).toBe(true);
-      const coll = client.db('repl').collection<Doc>('delayed');
+      const coll = rs.client.db('repl').collection<TestDoc>('delayed');
       const writtenAt = Date.now();
       await coll.insertOne({ _id: 'late' });
-      const direct = directClient(delayed!);
-      try {
-        const onDelayed = direct.db('repl').collection<Doc>('delayed');
+      await withDirectClient(delayed!, async (direct) => {
+        const onDelayed = direct.db('repl').collection<TestDoc>('delayed');
         expect(
           await onDelayed.findOne({ _id: 'late' }, { readPreference: ReadPreference.secondaryPreferred }),
         ).toBeNull();
@@ -387,49 +332,28 @@ describe('a three-member replica set of emulator processes', () => {
           })
           .toEqual({ _id: 'late' });
         expect(Date.now() - writtenAt).toBeGreaterThanOrEqual(2000);
-      } finally {
-        await direct.close();
-      }
+      });
     } finally {
-      await reconfigure({ priority: 1, hidden: false, secondaryDelaySecs: 0 });
+      await reconfigureMember(primary, delayed!, { priority: 1, hidden: false, secondaryDelaySecs: 0 });
     }
   });
 
   it('follows a SIGKILLed primary, and the restarted member re-syncs', async () => {
-    const primary = await settledPrimary(set);
+    const primary = await settledPrimary(rs.set);
     const before = (await adminCommand(primary, { hello: 1 })).electionId as ObjectId;
-    const coll = client.db('repl').collection<Doc>('failover');
+    const coll = rs.client.db('repl').collection<TestDoc>('failover');
     await coll.insertOne({ _id: 'before' });
     primary.kill('SIGKILL');
     await primary.exited();
     // The survivors elect a primary; the driver's next write goes there. (A write sent at the
     // kill is retried once by the driver, which may still fail while no primary exists yet:
     // bench:failover measures that window.)
-    const newPrimary = await settledPrimary(set, primary);
+    const newPrimary = await settledPrimary(rs.set, primary);
     await coll.insertOne({ _id: 'after' });
     const after = (await adminCommand(newPrimary, { hello: 1 })).electionId as ObjectId;
     expect(after.toHexString() > before.toHexString()).toBe(true);
     await primary.restart();
-    const direct = directClient(primary);
-    try {
-      await expect
-        .poll(
-          async () =>
-            (
-              await direct
-                .db('repl')
-                .collection<Doc>('failover')
-                .find({}, { readPreference: ReadPreference.secondaryPreferred })
-                .sort({ _id: 1 })
-                .toArray()
-                .catch(() => [])
-            ).map((d) => d._id),
-          { timeout: 20_000 },
-        )
-        .toEqual(['after', 'before']);
-      expect((await direct.db('admin').command({ hello: 1 })).secondary).toBe(true);
-    } finally {
-      await direct.close();
-    }
+    await expect.poll(() => idsOn(primary, 'repl', 'failover'), { timeout: 20_000 }).toEqual(['after', 'before']);
+    expect((await adminCommand(primary, { hello: 1 })).secondary).toBe(true);
   });
 });

@@ -1,13 +1,10 @@
 // The README's replica-set command, as a user runs it (the CLI launcher, default heartbeats of 2 s
 // against a 1 s election timeout), watched for a while with no fault: one primary, one term. Shared
 // by the short run in npm test (stability.test.ts) and the minute-long proof in test:faults.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { expect } from 'vitest';
+import { launchSet } from './replSetHelpers.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/mongo-emulator.mjs', import.meta.url));
-const START_TIMEOUT_MS = 60_000;
 const POLL_MS = 250;
 
 export interface StabilityOutcome {
@@ -19,25 +16,12 @@ export interface StabilityOutcome {
 
 /** Starts `mongo-emulator --nodes 3 --port 0 --replSet rs0 --electionTimeoutMillis 1000` and watches its terms for `watchMs`. */
 export async function watchReadmeSet(watchMs: number): Promise<StabilityOutcome> {
-  const child = spawn(
-    process.execPath,
-    [BIN, '--nodes', '3', '--port', '0', '--replSet', 'rs0', '--electionTimeoutMillis', '1000'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  const launched = await launchSet();
   try {
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!/Connect with this URI[^\n]*\n(mongodb:\/\/\S+)\n/.test(output)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the launcher printed no URI: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const lines = output.split('\n');
+    const lines = launched.output().split('\n');
     const uriLine = lines.findIndex((l) => l.startsWith('mongodb://'));
     const startOutput = lines.slice(0, uriLine + 1);
-    const uri = lines[uriLine]!;
+    const uri = launched.uri;
     const hosts = uri.slice('mongodb://'.length, uri.indexOf('/?')).split(',');
     const clients = hosts.map(
       (h) => new MongoClient(`mongodb://${h}/?directConnection=true`, { serverSelectionTimeoutMS: 5000 }),
@@ -65,8 +49,7 @@ export async function watchReadmeSet(watchMs: number): Promise<StabilityOutcome>
     }
     return { terms: [...terms], startOutput };
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await launched.stop();
   }
 }
 
