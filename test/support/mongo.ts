@@ -28,16 +28,21 @@ export function testMongoUri(): string {
  * file, before any hook that connects.
  */
 export function useOwnEngine(): void {
+  let ended = false;
   let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     if (testMongoEngine().kind !== 'emulator') return;
     const { startEmulator } = await import('@precondition/mongo-emulator');
     const engine = await startEmulator({ port: 0, replSetName: 'rs0' });
+    // A start that outlived its hook's timeout ends after the file did: it must not become the
+    // engine of whichever file this worker runs next.
+    if (ended) return void (await engine.stop());
     ownEngineUri = engine.uri;
     stop = () => engine.stop();
   });
   afterAll(async () => {
     // Workers run file after file: the next file gets the run's engine again.
+    ended = true;
     ownEngineUri = undefined;
     await stop?.();
   });
