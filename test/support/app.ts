@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,12 +122,43 @@ async function postGql(
   options: GqlOptions,
 ): Promise<GqlResponse> {
   const authorization = options.authorization ?? authorizationFor(keys, options.key);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-    body: JSON.stringify({ query, variables }),
+  const response = await postJson(url, JSON.stringify({ query, variables }), authorization);
+  return { status: response.status, ...(JSON.parse(response.body) as Omit<GqlResponse, 'status'>) };
+}
+
+/**
+ * A POST of a JSON body through node:http (its global agent keeps connections alive, as fetch
+ * does): the same request on the wire, for less CPU than fetch's web streams, which were a sixth
+ * of a request-bound file's time (test/server/compiledExecution.test.ts sends 2,800).
+ */
+function postJson(
+  url: string,
+  body: string,
+  authorization: string | undefined,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...(authorization ? { authorization } : {}),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    sent.on('error', reject);
+    sent.end(body);
   });
-  return { status: response.status, ...((await response.json()) as Omit<GqlResponse, 'status'>) };
 }
 
 export async function startTestApp(options: StartTestAppOptions = {}): Promise<TestApp> {

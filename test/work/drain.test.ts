@@ -2,16 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAllowedTransition, type WorkItemDoc, type WorkService } from '../../src/work/index.ts';
 import { openWorkHarness, type WorkHarness } from './support/harness.ts';
 
-// W1/W2 under load: 16 workers on 16 clients drain 2,000 items with claim-next loops. Each item
+// W1/W2 under load: 16 workers on 16 clients drain 600 items with claim-next loops. Each item
 // must be completed exactly once, none left behind, and every transition the writes recorded in
 // the stored history must be an edge of the table, with versions rising by one each time.
 
-const ITEM_COUNT = 2_000;
+/**
+ * Items to drain: enough that every worker claims dozens of times while the other 15 race it for
+ * the same head of the queue (2,000 cost the file 9 s of CPU for no other race). With a claim
+ * that checks on a read and writes by _id (support/readThenWrite.ts) this drain goes red.
+ */
+const ITEM_COUNT = 600;
 const WORKER_COUNT = 16;
 const CREATE_CONCURRENCY = 16;
 /** A worker that loops more often than there are items is stuck, not busy. */
 const LOOP_ITERATIONS_MAX = ITEM_COUNT * 2;
-/** 2,000 items through three commands each takes tens of seconds on the in-memory emulator. */
+/** Items through three commands each: seconds on the in-memory emulator, more on a loaded machine. */
 const DRAIN_TIMEOUT_MS = 150_000;
 
 let h: WorkHarness;
