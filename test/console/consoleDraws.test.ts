@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { startTracing, type Tracing } from '../../src/observability/tracing.ts';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, launchChromium, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/waiting.ts';
 import { deposit, openAccount, withdraw } from '../support/callers.ts';
@@ -56,11 +56,16 @@ describe('the ops console draws', () => {
     await deposit(app, 'draw-jpy', 500, 'draw-d2');
     expect(await withdraw(app, 'draw-eur', 5, 'draw-w1')).toBe('WithdrawSuccess');
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    // Polled every TEST_REFRESH_SECONDS (`/console?refresh=`, kept through the redirect to /console/):
+    // the charts below wait a few polls, not 3 s periods.
+    await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
 
     await page.locator('#who', { hasText: 'Signed in as ops' }).waitFor({ timeout: 5000 });
+    expect(await page.locator('#refresh-period').innerText()).toBe(
+      `Queue, charts and schedules refresh every ${TEST_REFRESH_SECONDS} s.`,
+    );
     await page.locator('#entries tr', { hasText: '€12,345.67' }).first().waitFor();
     await page.locator('#entries tr', { hasText: 'draw-eur' }).filter({ hasText: '€0.05' }).first().waitFor();
     await page.locator('#entries tr', { hasText: 'draw-jpy' }).filter({ hasText: '¥500' }).first().waitFor();
@@ -74,7 +79,7 @@ describe('the ops console draws', () => {
       expect.stringMatching(/^deposit\s+€12,345\.67\s+€12,345\.67\s/),
     ]);
 
-    // One point per poll (every 3 s); the conflicts rate needs two polls for its first point. Then a
+    // One point per poll; the conflicts rate needs two polls for its first point. Then a
     // lost race: the next point rises above zero.
     await page.waitForFunction(`Number(document.getElementById('conflicts-chart').dataset.points) >= 1`, undefined, {
       timeout: 20_000,
@@ -110,7 +115,7 @@ describe('the ops console draws', () => {
     await openAccount(app, 'draw-moves', 'EUR');
     await deposit(app, 'draw-moves', 1_000, 'draw-moves-d');
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
     // A rate needs two polls: once the first point is drawn, the moves below count in a later one.
@@ -231,7 +236,7 @@ describe('the ops console draws', () => {
     });
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    await page.goto(consoleAddress(app.url));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
     await page

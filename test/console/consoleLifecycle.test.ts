@@ -5,7 +5,7 @@
 // balance as of the picked time from the journal (balanceAt).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, launchChromium } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { openAccount } from '../support/callers.ts';
 
@@ -54,7 +54,7 @@ describe('ops console: the life cycle', () => {
 
     const page = await browser.newPage({ locale: 'en-US', timezoneId: 'UTC' });
     try {
-      await page.goto(app.url.replace(/\/graphql$/, '/console'));
+      await page.goto(consoleAddress(app.url));
       await page.getByLabel('API key').fill(app.keys.dashboard);
       await page.keyboard.press('Enter');
       await page.locator('#who', { hasText: 'Signed in as dashboard' }).waitFor();

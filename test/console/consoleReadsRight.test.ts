@@ -14,7 +14,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, launchChromium, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { screenshotPath } from '../support/screenshots.ts';
@@ -95,7 +95,7 @@ describe('the ops console reads right', () => {
   beforeAll(async () => {
     browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
-    consoleUrl = app.url.replace(/\/graphql$/, '/console');
+    consoleUrl = consoleAddress(app.url);
   });
   afterAll(async () => {
     await browser?.close();
@@ -261,18 +261,26 @@ describe('the ops console reads right', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     const sockets = await droppableSockets(page);
     const before = app.services.liveFeeds.workItems.subscriberCount;
-    await page.goto(consoleUrl);
+    // Polled every TEST_REFRESH_SECONDS: a refresh fails soon after the API's answers do.
+    await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
     await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
-    await page.route('**/graphql', (route) => route.abort('failed'));
+    // The page's requests to the API fail, then hang: no refresh succeeds from then on (the next
+    // starts only once the last one settled), so what clears the notice is the connection coming
+    // back, not a refresh that went through.
+    let requests: 'fail' | 'hold' = 'fail';
+    // A request held is one the handler leaves unanswered.
+    await page.route('**/graphql', (route) => (requests === 'fail' ? route.abort('failed') : undefined));
     await page.locator('#notice[data-kind="poll"]', { hasText: 'Could not refresh' }).waitFor({ timeout: 10_000 });
+    requests = 'hold';
     sockets.drop({ hold: true });
     await page.locator('#connection[data-status="disconnected"]').waitFor();
-    await page.unroute('**/graphql');
     sockets.resume();
     await page.locator('#connection', { hasText: 'reconnected' }).waitFor();
     await page.locator('#notice').waitFor({ state: 'hidden' });
+    // Removing the handler lets the held requests and any later ones through.
+    await page.unroute('**/graphql');
     await closePage(page);
   });
 

@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import type { Counter } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../packages/sdk/src/index.ts';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, launchChromium, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { waitFor } from '../support/waiting.ts';
 
@@ -63,7 +63,8 @@ describe('ops console under TRUSTED_DOCUMENTS=enforce', () => {
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     try {
-      await page.goto(app.url.replace(/\/graphql$/, '/console'));
+      // Polled every TEST_REFRESH_SECONDS: the moves chart's first point needs a second poll.
+      await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
       await page.getByLabel('API key').fill(app.keys.ops);
       await page.keyboard.press('Enter');
       await page.locator('#who', { hasText: 'Signed in as ops' }).waitFor();

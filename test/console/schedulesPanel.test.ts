@@ -4,7 +4,7 @@
 // shows once the firer has fired a period (the page polls).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, launchChromium, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 describe('ops console: schedules', () => {
@@ -28,7 +28,8 @@ describe('ops console: schedules', () => {
     expect(made.data?.scheduleWork.__typename).toBe('ScheduleWorkSuccess');
     const page = await browser.newPage({ locale: 'en-US' });
     try {
-      await page.goto(app.url.replace(/\/graphql$/, '/console'));
+      // Polled every TEST_REFRESH_SECONDS: the last fire shows at the first poll after it.
+      await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
       await page.getByLabel('API key').fill(app.keys.dashboard);
       await page.keyboard.press('Enter');
       const row = page.locator('#schedules tbody tr', { hasText: 'console-every-2s' });
