@@ -7,10 +7,10 @@
 // dropped socket resumes from its last cursor without losing or doubling a row; the live list
 // stays capped. It saves console.png, the screenshot the README shows (`npm run screenshots`
 // saves it in docs/).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
-import { consoleAddress, launchChromium, TEST_REFRESH_SECONDS } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { deposit, openAccount } from '../support/callers.ts';
@@ -26,11 +26,11 @@ const SHOWS_WITHIN_MS = WAIT_TIMEOUT_MS;
 
 describe('ops console', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   let consoleUrl: string;
   beforeAll(async () => {
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
+    browser = await launchConsoleBrowser(app.url);
     consoleUrl = consoleAddress(app.url);
   });
   /** Pages a test opened and has not closed: a failed test's page is closed after it, so the next starts clean. */
@@ -48,7 +48,7 @@ describe('ops console', () => {
    * subscriptions are attached. `refreshSeconds`: the page's poll period, for a test that waits on a poll.
    */
   async function signIn(role: Role, options: { refreshSeconds?: number } = {}): Promise<Page> {
-    const page = await browser.newPage({ locale: 'en-US' });
+    const page = await browser.newPage();
     openPages.add(page);
     await signInOn(page, role, options);
     return page;
@@ -96,7 +96,7 @@ describe('ops console', () => {
   }
 
   it('serves the page from this process only, and keeps the key in sessionStorage', async () => {
-    const page = await browser.newPage({ locale: 'en-US' });
+    const page = await browser.newPage();
     openPages.add(page);
     const foreign: string[] = [];
     page.on('request', (request) => {
@@ -201,7 +201,7 @@ describe('ops console', () => {
   });
 
   it('resumes a dropped socket from its last cursor: every row once, none lost, with a visible notice', async () => {
-    const page = await browser.newPage({ locale: 'en-US' });
+    const page = await browser.newPage();
     openPages.add(page);
     // The drop is the network's, from outside the page: the page has no hook for it.
     const sockets = await droppableSockets(page);

@@ -8,11 +8,11 @@
 // and state (up, reopening...), readable at 420 px; an account's statement; and a work item's page: its transitions, attempts,
 // the entry a payout pays out and the trace id of the withdrawal that made it (the app traces here,
 // to an in-memory exporter, as it does with OTEL_EXPORTER_OTLP_ENDPOINT set).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { startTracing, type Tracing } from '../../src/observability/tracing.ts';
-import { consoleAddress, launchChromium, TEST_REFRESH_SECONDS } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/waiting.ts';
 import { deposit, openAccount, withdraw } from '../support/callers.ts';
@@ -36,12 +36,12 @@ async function tooltipAt(page: Page, chartId: string): Promise<string> {
 
 describe('the ops console draws', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   let tracing: Tracing;
   beforeAll(async () => {
     tracing = startTracing({ exporter: new InMemorySpanExporter() });
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
+    browser = await launchConsoleBrowser(app.url);
   });
   afterAll(async () => {
     await browser?.close();
@@ -55,7 +55,7 @@ describe('the ops console draws', () => {
     await deposit(app, 'draw-eur', 1_234_567, 'draw-d1');
     await deposit(app, 'draw-jpy', 500, 'draw-d2');
     expect(await withdraw(app, 'draw-eur', 5, 'draw-w1')).toBe('WithdrawSuccess');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Polled every TEST_REFRESH_SECONDS (`/console?refresh=`, kept through the redirect to /console/):
     // the charts below wait a few polls, not 3 s periods.
     await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
@@ -114,7 +114,7 @@ describe('the ops console draws', () => {
   it("charts moves per minute by result and each live feed's subscribers and state", async () => {
     await openAccount(app, 'draw-moves', 'EUR');
     await deposit(app, 'draw-moves', 1_000, 'draw-moves-d');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
@@ -235,7 +235,7 @@ describe('the ops console draws', () => {
       return found.data.payoutFor.id as string;
     });
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(consoleAddress(app.url));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');

@@ -11,10 +11,10 @@
 // numbers (the item page's Version included), a row with a Requeue button is as tall as one
 // without, nothing the page loads answers 404 (its favicon included), and the moves chart says
 // how many moves the process answered since it started, those made before the page opened too.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
-import { consoleAddress, launchChromium, TEST_REFRESH_SECONDS } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { screenshotPath } from '../support/screenshots.ts';
@@ -90,11 +90,11 @@ const LAYOUT = `((uniformTables) => {
 
 describe('the ops console reads right', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   let consoleUrl: string;
   beforeAll(async () => {
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
+    browser = await launchConsoleBrowser(app.url);
     consoleUrl = consoleAddress(app.url);
   });
   afterAll(async () => {
@@ -104,7 +104,7 @@ describe('the ops console reads right', () => {
 
   async function signIn(role: Role, width = 1280): Promise<Page> {
     const before = app.services.liveFeeds.workItems.subscriberCount;
-    const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' });
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(consoleUrl);
     await page.getByLabel('API key').fill(app.keys[role]);
     await page.keyboard.press('Enter');
@@ -195,7 +195,7 @@ describe('the ops console reads right', () => {
       // Enough transitions to scroll their box, whatever the width.
       for (let i = 0; i < 30; i++) await createItem('layout', `layout-${width}-${i}`);
       const missing: string[] = [];
-      const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' });
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
       page.on('response', (response) => {
         if (response.status() >= 400) missing.push(`${response.status()} ${response.url()}`);
       });
@@ -258,7 +258,7 @@ describe('the ops console reads right', () => {
   });
 
   it('clears a stale "could not refresh" notice once the connection is back', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const sockets = await droppableSockets(page);
     const before = app.services.liveFeeds.workItems.subscriberCount;
     // Polled every TEST_REFRESH_SECONDS: a refresh fails soon after the API's answers do.

@@ -1,6 +1,6 @@
 // Debian's chromium, driven by playwright-core: headless, offline, never downloaded by a tool.
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const BROWSER_ARGS = [
   '--headless',
@@ -13,9 +13,54 @@ const BROWSER_ARGS = [
   '--disable-sync',
 ];
 
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-  return chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+  return chromium.launch({ executablePath, headless: true, args: [...BROWSER_ARGS, ...extraArgs] });
+}
+
+/** A chromium for one file of console tests: `newPage` gives each test a page of its own. */
+export interface ConsoleBrowser {
+  /** A new page (a tab: its own sessionStorage, routes and listeners), 1280×720 unless `viewport` says. */
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/**
+ * A chromium for a file of console tests on the API at `apiUrl`: one browser context (en-US, and
+ * `timezoneId` if given) holding, beside the tests' pages, the console's sign-in page, which keeps
+ * the site's renderer process alive; with --process-per-site each test's page runs in that warm
+ * process. A page signed in cost about 3.5 s of CPU in a process of its own (the process started,
+ * its fonts loaded, the bundle compiled), about 1 s in the warm one (measured on this machine),
+ * and the files open some twenty pages. What the pages share is the context's cookies,
+ * localStorage and HTTP cache: the console uses none of them but the cache of its hashed assets
+ * (console.test.ts checks it leaves localStorage empty); its key is in the tab's sessionStorage.
+ */
+export async function launchConsoleBrowser(
+  apiUrl: string,
+  options: { timezoneId?: string } = {},
+): Promise<ConsoleBrowser> {
+  const browser = await launchChromium(['--process-per-site']);
+  try {
+    const context = await browser.newContext({
+      locale: 'en-US',
+      ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
+    });
+    const keeper = await context.newPage();
+    await keeper.goto(consoleAddress(apiUrl));
+    // Its focused key field would blink a caret: a repaint every half second in the shared process.
+    await keeper.evaluate('document.activeElement?.blur()');
+    return {
+      async newPage({ viewport } = {}) {
+        const page = await context.newPage();
+        if (viewport) await page.setViewportSize(viewport);
+        return page;
+      },
+      close: () => browser.close(),
+    };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
 }
 
 /**
