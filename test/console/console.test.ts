@@ -14,7 +14,7 @@ import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH
 import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { deposit, openAccount } from '../support/callers.ts';
-import { screenshotPath } from '../support/screenshots.ts';
+import { saveScreenshot } from '../support/screenshots.ts';
 import { createItem } from '../fanout/support/streamsTest.ts';
 import { WAIT_TIMEOUT_MS, waitFor } from '../support/waiting.ts';
 
@@ -160,7 +160,7 @@ describe('ops console', () => {
     await page.locator('#queue tbody tr', { hasText: 'FAILED' }).first().waitFor();
     await page.locator('#projection-holder').filter({ hasNotText: '–' }).waitFor();
     await page.locator('#projection-sink', { hasText: 'work items' }).waitFor();
-    await page.screenshot({ path: screenshotPath('console.png'), fullPage: true });
+    await saveScreenshot(page, 'console.png', { fullPage: true });
     await closePage(page);
   });
 

@@ -16,7 +16,7 @@ import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/waiting.ts';
 import { deposit, openAccount, withdraw } from '../support/callers.ts';
-import { screenshotPath } from '../support/screenshots.ts';
+import { saveScreenshot } from '../support/screenshots.ts';
 
 /** A clock time as the page writes it in en-US ("7:31:05 PM"). */
 const CLOCK = '\\d{1,2}:\\d{2}:\\d{2}\\s[AP]M';
@@ -184,7 +184,7 @@ describe('the ops console draws', () => {
         .slice(1)
         .map((line) => line.split(':')[0]),
     ).toEqual(['workItems', 'ledgerEntries', 'accountBalances', 'holds']);
-    await page.screenshot({ path: screenshotPath('console-charts.png'), fullPage: true });
+    await saveScreenshot(page, 'console-charts.png', { fullPage: true });
 
     // At 420 px the legends wrap inside their card.
     await page.setViewportSize({ width: 420, height: 900 });
@@ -249,7 +249,7 @@ describe('the ops console draws', () => {
     expect(await page.locator('#item dd[data-term="Attempts"]').innerText()).toBe('0 of 5');
     expect(await page.locator('#item dd[data-term="Status"]').innerText()).toBe('PENDING (version 1)');
     expect(await page.locator('#item-history tbody tr').first().innerText()).toContain('∅');
-    await page.screenshot({ path: screenshotPath('console-item.png'), fullPage: true });
+    await saveScreenshot(page, 'console-item.png', { fullPage: true });
     await page.close();
   });
 });

@@ -17,7 +17,7 @@ import type { Role } from '../../src/access/roles.ts';
 import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { screenshotPath } from '../support/screenshots.ts';
+import { saveScreenshot } from '../support/screenshots.ts';
 import { waitFor } from '../support/waiting.ts';
 
 /** The longest kind the API takes (64 characters): the worst case for a table cell. */
@@ -183,7 +183,7 @@ describe('the ops console reads right', () => {
       await page.locator('#transitions td', { hasText: LONG_KIND }).first().waitFor();
       const overflow = (await page.evaluate(OVERFLOWS)) as string[];
       expect(overflow).toEqual([]);
-      await page.screenshot({ path: screenshotPath(`console-${width}.png`), fullPage: true });
+      await saveScreenshot(page, `console-${width}.png`, { fullPage: true });
       await closePage(page);
     },
   );
@@ -193,7 +193,7 @@ describe('the ops console reads right', () => {
     async (width) => {
       const failed = await failedItem('layout', `layout-failed-${width}`);
       // Enough transitions to scroll their box, whatever the width.
-      for (let i = 0; i < 30; i++) await createItem('layout', `layout-${width}-${i}`);
+      await Promise.all(Array.from({ length: 30 }, (_, i) => createItem('layout', `layout-${width}-${i}`)));
       const missing: string[] = [];
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       page.on('response', (response) => {
