@@ -27,11 +27,11 @@ export interface ConsoleBrowser {
 
 /**
  * A chromium for a file of console tests on the API at `apiUrl`: one browser context (en-US, and
- * `timezoneId` if given) holding, beside the tests' pages, the console's sign-in page, which keeps
- * the site's renderer process alive; with --process-per-site each test's page runs in that warm
- * process. A page signed in cost about 3.5 s of CPU in a process of its own (the process started,
- * its fonts loaded, the bundle compiled), about 1 s in the warm one (measured on this machine),
- * and the files open some twenty pages. What the pages share is the context's cookies,
+ * `timezoneId` if given) holding, beside the tests' pages, a page of the API's site (its /healthz,
+ * a few bytes of JSON) that keeps the site's renderer process alive; with --process-per-site every
+ * test's page runs in that process, warm after the first. A page signed in cost about 3.5 s of CPU
+ * in a process of its own (the process started, its fonts loaded, the bundle compiled), about 1 s
+ * in the warm one (measured on this machine), and the files open some twenty pages. What the pages share is the context's cookies,
  * localStorage and HTTP cache: the console uses none of them but the cache of its hashed assets
  * (console.test.ts checks it leaves localStorage empty); its key is in the tab's sessionStorage.
  */
@@ -45,10 +45,7 @@ export async function launchConsoleBrowser(
       locale: 'en-US',
       ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
     });
-    const keeper = await context.newPage();
-    await keeper.goto(consoleAddress(apiUrl));
-    // Its focused key field would blink a caret: a repaint every half second in the shared process.
-    await keeper.evaluate('document.activeElement?.blur()');
+    await (await context.newPage()).goto(new URL('/healthz', apiUrl).href);
     return {
       async newPage({ viewport } = {}) {
         const page = await context.newPage();
