@@ -13,14 +13,17 @@ import {
   type TooltipModel,
 } from 'chart.js';
 import { $, clock } from './dom.ts';
+import { REFRESH_MIN_MS } from './refresh.ts';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
 
-/** Samples kept per chart: at one per poll (3 s), the last 3 minutes. */
-export const CHART_SAMPLES_MAX = 60;
+/** What a chart shows: the samples of the last 3 minutes, one per poll (every 3 s by default). */
+export const CHART_WINDOW_MS = 180_000;
+/** Samples kept per chart, whatever the period: the last 3 minutes at the shortest one (refresh.ts). */
+export const CHART_SAMPLES_MAX = CHART_WINDOW_MS / REFRESH_MIN_MS;
 /**
- * The time axis's shortest span: from the first sample kept to the latest (at most the last 3
- * minutes, CHART_SAMPLES_MAX polls), but never less than this, so that a page opened a moment ago
+ * The time axis's shortest span: from the first sample kept to the latest (at most the last
+ * CHART_WINDOW_MS), but never less than this, so that a page opened a moment ago
  * draws its few points apart and not the epoch's range Chart.js would pick for one point.
  */
 const CHART_SPAN_MIN_MS = 30_000;
@@ -97,10 +100,12 @@ export class TimeChart {
     });
   }
 
-  /** Adds a sample taken now; the oldest falls off past CHART_SAMPLES_MAX. */
+  /** Adds a sample taken now; samples older than CHART_WINDOW_MS, or past CHART_SAMPLES_MAX, fall off. */
   add(values: Readonly<Record<string, number>>, down: readonly string[] = []): readonly Sample[] {
-    this.#samples.push({ at: Date.now(), values, down });
-    if (this.#samples.length > CHART_SAMPLES_MAX) this.#samples.shift();
+    const at = Date.now();
+    this.#samples.push({ at, values, down });
+    while (this.#samples.length > CHART_SAMPLES_MAX || (this.#samples[0]?.at ?? at) < at - CHART_WINDOW_MS)
+      this.#samples.shift();
     return this.#samples;
   }
 

@@ -5,6 +5,7 @@
 import type { ConnectionEvent, PreconditionClient } from '@precondition/sdk';
 import { $, clearNotice, errorText, showNotice } from './dom.ts';
 import { createLedgerPanel } from './ledger.ts';
+import { refreshEvery, refreshPeriodMs, refreshPeriodText } from './refresh.ts';
 import { refreshSchedules } from './schedules.ts';
 import { keepScrollBoxesFitted } from './scrollBoxes.ts';
 import { createPageClient, follow, sessionOf, type Session } from './session.ts';
@@ -12,7 +13,8 @@ import { createStatsPanel } from './stats.ts';
 import { TRANSITIONS_MAX, WorkItemsPanel } from './workItems.ts';
 
 const KEY_STORAGE = 'precondition.apiKey';
-const POLL_INTERVAL_MS = 3_000;
+/** How often the polled panels refresh: 3 s, or `?refresh=<seconds>` in the page's address (refresh.ts). */
+const REFRESH_PERIOD_MS = refreshPeriodMs(location.search);
 /** graphql-ws close codes for a key refused on the socket: reconnecting cannot help. */
 const REFUSED_CLOSE_CODES = new Set([4401, 4403]);
 
@@ -68,6 +70,8 @@ async function signIn(key: string): Promise<void> {
 }
 
 async function openPanels(session: Session, connection: ReturnType<typeof connectionReporter>): Promise<void> {
+  $('refresh-period').textContent =
+    `Queue, charts and schedules refresh every ${refreshPeriodText(REFRESH_PERIOD_MS)}.`;
   const stats = createStatsPanel(session);
   const workItems = new WorkItemsPanel(session, () => stats.refresh());
   const ledger = createLedgerPanel(session);
@@ -101,7 +105,7 @@ async function openPanels(session: Session, connection: ReturnType<typeof connec
       () => clearNotice('poll'),
       (error: unknown) => showNotice(`Could not refresh: ${errorText(error)}`, 'poll'),
     );
-  setInterval(refreshAll, POLL_INTERVAL_MS);
+  refreshEvery(REFRESH_PERIOD_MS, refreshAll);
 }
 
 function wireAccountForms(ledger: ReturnType<typeof createLedgerPanel>): void {

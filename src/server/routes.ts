@@ -52,8 +52,9 @@ export function createRoutes(options: RoutesOptions): (req: IncomingMessage, res
       (req, res) => (prefersHtml(req.headers.accept) ? redirect(res, 302, consolePath) : sendJson(res, 200, index)),
     ],
     ['/favicon.ico', (_req, res) => redirect(res, 301, `${consolePath}/favicon.svg`)],
-    // Relative links in the page (console.css, console.js) resolve under the folder only.
-    [consolePath, (_req, res) => redirect(res, 301, `${consolePath}/`)],
+    // Relative links in the page (console.css, console.js) resolve under the folder only. The query
+    // goes along: it holds the page's settings (`/console?refresh=10`, src/console/refresh.ts).
+    [consolePath, (req, res) => redirect(res, 301, `${consolePath}/${queryOf(req.url)}`)],
   ]);
   const consolePrefix = `${consolePath}/`;
   return (req, res) => {
@@ -84,6 +85,12 @@ async function serveConsoleFile(dir: string, file: string, req: IncomingMessage,
   // Hashed assets never change under their name; the page itself always revalidates.
   res.setHeader('cache-control', file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   send(res, 200, consoleContentType(file), body);
+}
+
+/** A request target's query, its `?` included ('' when it has none). */
+function queryOf(url: string | undefined): string {
+  const at = (url ?? '').indexOf('?');
+  return at === -1 ? '' : url!.slice(at);
 }
 
 function notFound(req: IncomingMessage, res: ServerResponse, path: string): void {

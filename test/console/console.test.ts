@@ -7,14 +7,14 @@
 // dropped socket resumes from its last cursor without losing or doubling a row; the live list
 // stays capped. It saves console.png, the screenshot the README shows (`npm run screenshots`
 // saves it in docs/).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { deposit, openAccount } from '../support/callers.ts';
-import { screenshotPath } from '../support/screenshots.ts';
+import { saveScreenshot } from '../support/screenshots.ts';
 import { createItem } from '../fanout/support/streamsTest.ts';
 import { WAIT_TIMEOUT_MS, waitFor } from '../support/waiting.ts';
 
@@ -26,12 +26,12 @@ const SHOWS_WITHIN_MS = WAIT_TIMEOUT_MS;
 
 describe('ops console', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   let consoleUrl: string;
   beforeAll(async () => {
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
-    consoleUrl = app.url.replace(/\/graphql$/, '/console');
+    browser = await launchConsoleBrowser(app.url);
+    consoleUrl = consoleAddress(app.url);
   });
   /** Pages a test opened and has not closed: a failed test's page is closed after it, so the next starts clean. */
   const openPages = new Set<Page>();
@@ -43,17 +43,20 @@ describe('ops console', () => {
     await app?.close();
   });
 
-  /** Opens the console and signs in by keyboard; for a role that may subscribe, waits until its subscriptions are attached. */
-  async function signIn(role: Role): Promise<Page> {
-    const page = await browser.newPage({ locale: 'en-US' });
+  /**
+   * Opens the console and signs in by keyboard; for a role that may subscribe, waits until its
+   * subscriptions are attached. `refreshSeconds`: the page's poll period, for a test that waits on a poll.
+   */
+  async function signIn(role: Role, options: { refreshSeconds?: number } = {}): Promise<Page> {
+    const page = await browser.newPage();
     openPages.add(page);
-    await signInOn(page, role);
+    await signInOn(page, role, options);
     return page;
   }
 
-  async function signInOn(page: Page, role: Role): Promise<void> {
+  async function signInOn(page: Page, role: Role, options: { refreshSeconds?: number } = {}): Promise<void> {
     const before = app.services.liveFeeds.workItems.subscriberCount;
-    await page.goto(consoleUrl);
+    await page.goto(consoleAddress(app.url, options));
     await page.getByLabel('API key').fill(app.keys[role]);
     await page.keyboard.press('Enter');
     await page.locator('#who', { hasText: `Signed in as ${role}` }).waitFor();
@@ -93,7 +96,7 @@ describe('ops console', () => {
   }
 
   it('serves the page from this process only, and keeps the key in sessionStorage', async () => {
-    const page = await browser.newPage({ locale: 'en-US' });
+    const page = await browser.newPage();
     openPages.add(page);
     const foreign: string[] = [];
     page.on('request', (request) => {
@@ -114,11 +117,14 @@ describe('ops console', () => {
     expect(foreign).toEqual([]);
     // Tests read the page's DOM; the page hangs nothing of its own on window for them.
     expect(await page.evaluate('typeof window.precondition')).toBe('undefined');
+    // Opened without `?refresh=`, it polls as a user's page does.
+    expect(await page.locator('#refresh-period').innerText()).toBe('Queue, charts and schedules refresh every 3 s.');
     await closePage(page);
   });
 
   it('shows a transition made through the API live, and a live balance; saves the screenshot', async () => {
-    const page = await signIn('ops');
+    // The queue's FAILED row below comes with a poll.
+    const page = await signIn('ops', { refreshSeconds: TEST_REFRESH_SECONDS });
     const id = await createItem(app, 'console', 'console-live');
     const answered = Date.now();
     await row(page, 'transitions', id).waitFor({ timeout: SHOWS_WITHIN_MS });
@@ -154,7 +160,7 @@ describe('ops console', () => {
     await page.locator('#queue tbody tr', { hasText: 'FAILED' }).first().waitFor();
     await page.locator('#projection-holder').filter({ hasNotText: '–' }).waitFor();
     await page.locator('#projection-sink', { hasText: 'work items' }).waitFor();
-    await page.screenshot({ path: screenshotPath('console.png'), fullPage: true });
+    await saveScreenshot(page, 'console.png', { fullPage: true });
     await closePage(page);
   });
 
@@ -195,7 +201,7 @@ describe('ops console', () => {
   });
 
   it('resumes a dropped socket from its last cursor: every row once, none lost, with a visible notice', async () => {
-    const page = await browser.newPage({ locale: 'en-US' });
+    const page = await browser.newPage();
     openPages.add(page);
     // The drop is the network's, from outside the page: the page has no hook for it.
     const sockets = await droppableSockets(page);

@@ -8,15 +8,15 @@
 // and state (up, reopening...), readable at 420 px; an account's statement; and a work item's page: its transitions, attempts,
 // the entry a payout pays out and the trace id of the withdrawal that made it (the app traces here,
 // to an in-memory exporter, as it does with OTEL_EXPORTER_OTLP_ENDPOINT set).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { startTracing, type Tracing } from '../../src/observability/tracing.ts';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/waiting.ts';
 import { deposit, openAccount, withdraw } from '../support/callers.ts';
-import { screenshotPath } from '../support/screenshots.ts';
+import { saveScreenshot } from '../support/screenshots.ts';
 
 /** A clock time as the page writes it in en-US ("7:31:05 PM"). */
 const CLOCK = '\\d{1,2}:\\d{2}:\\d{2}\\s[AP]M';
@@ -36,12 +36,12 @@ async function tooltipAt(page: Page, chartId: string): Promise<string> {
 
 describe('the ops console draws', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   let tracing: Tracing;
   beforeAll(async () => {
     tracing = startTracing({ exporter: new InMemorySpanExporter() });
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
+    browser = await launchConsoleBrowser(app.url);
   });
   afterAll(async () => {
     await browser?.close();
@@ -55,12 +55,17 @@ describe('the ops console draws', () => {
     await deposit(app, 'draw-eur', 1_234_567, 'draw-d1');
     await deposit(app, 'draw-jpy', 500, 'draw-d2');
     expect(await withdraw(app, 'draw-eur', 5, 'draw-w1')).toBe('WithdrawSuccess');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Polled every TEST_REFRESH_SECONDS (`/console?refresh=`, kept through the redirect to /console/):
+    // the charts below wait a few polls, not 3 s periods.
+    await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
 
     await page.locator('#who', { hasText: 'Signed in as ops' }).waitFor({ timeout: 5000 });
+    expect(await page.locator('#refresh-period').innerText()).toBe(
+      `Queue, charts and schedules refresh every ${TEST_REFRESH_SECONDS} s.`,
+    );
     await page.locator('#entries tr', { hasText: '€12,345.67' }).first().waitFor();
     await page.locator('#entries tr', { hasText: 'draw-eur' }).filter({ hasText: '€0.05' }).first().waitFor();
     await page.locator('#entries tr', { hasText: 'draw-jpy' }).filter({ hasText: '¥500' }).first().waitFor();
@@ -74,7 +79,7 @@ describe('the ops console draws', () => {
       expect.stringMatching(/^deposit\s+€12,345\.67\s+€12,345\.67\s/),
     ]);
 
-    // One point per poll (every 3 s); the conflicts rate needs two polls for its first point. Then a
+    // One point per poll; the conflicts rate needs two polls for its first point. Then a
     // lost race: the next point rises above zero.
     await page.waitForFunction(`Number(document.getElementById('conflicts-chart').dataset.points) >= 1`, undefined, {
       timeout: 20_000,
@@ -109,8 +114,8 @@ describe('the ops console draws', () => {
   it("charts moves per minute by result and each live feed's subscribers and state", async () => {
     await openAccount(app, 'draw-moves', 'EUR');
     await deposit(app, 'draw-moves', 1_000, 'draw-moves-d');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
     // A rate needs two polls: once the first point is drawn, the moves below count in a later one.
@@ -179,7 +184,7 @@ describe('the ops console draws', () => {
         .slice(1)
         .map((line) => line.split(':')[0]),
     ).toEqual(['workItems', 'ledgerEntries', 'accountBalances', 'holds']);
-    await page.screenshot({ path: screenshotPath('console-charts.png'), fullPage: true });
+    await saveScreenshot(page, 'console-charts.png', { fullPage: true });
 
     // At 420 px the legends wrap inside their card.
     await page.setViewportSize({ width: 420, height: 900 });
@@ -230,8 +235,8 @@ describe('the ops console draws', () => {
       return found.data.payoutFor.id as string;
     });
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    await page.goto(app.url.replace(/\/graphql$/, '/console'));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(consoleAddress(app.url));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
     await page
@@ -244,7 +249,7 @@ describe('the ops console draws', () => {
     expect(await page.locator('#item dd[data-term="Attempts"]').innerText()).toBe('0 of 5');
     expect(await page.locator('#item dd[data-term="Status"]').innerText()).toBe('PENDING (version 1)');
     expect(await page.locator('#item-history tbody tr').first().innerText()).toContain('∅');
-    await page.screenshot({ path: screenshotPath('console-item.png'), fullPage: true });
+    await saveScreenshot(page, 'console-item.png', { fullPage: true });
     await page.close();
   });
 });

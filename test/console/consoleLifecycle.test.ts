@@ -3,18 +3,17 @@
 // account's status, its statement's reference and reversal columns (what a reversal reverses, how
 // much of a move was reversed), and the balance-at picker on the statement, which reads the
 // balance as of the picked time from the journal (balanceAt).
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { openAccount } from '../support/callers.ts';
 
 describe('ops console: the life cycle', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   beforeAll(async () => {
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
+    browser = await launchConsoleBrowser(app.url, { timezoneId: 'UTC' });
   });
   afterAll(async () => {
     await browser?.close();
@@ -52,9 +51,9 @@ describe('ops console: the life cycle', () => {
       'mutation { closeAccount(input: { requestId: "cl-close", accountId: "cl-a", transferBalanceTo: "cl-b" }) { __typename } }',
     );
 
-    const page = await browser.newPage({ locale: 'en-US', timezoneId: 'UTC' });
+    const page = await browser.newPage();
     try {
-      await page.goto(app.url.replace(/\/graphql$/, '/console'));
+      await page.goto(consoleAddress(app.url));
       await page.getByLabel('API key').fill(app.keys.dashboard);
       await page.keyboard.press('Enter');
       await page.locator('#who', { hasText: 'Signed in as dashboard' }).waitFor();

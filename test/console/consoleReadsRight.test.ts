@@ -11,13 +11,13 @@
 // numbers (the item page's Version included), a row with a Requeue button is as tall as one
 // without, nothing the page loads answers 404 (its favicon included), and the moves chart says
 // how many moves the process answered since it started, those made before the page opened too.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/access/roles.ts';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { droppableSockets } from '../support/droppableSockets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { screenshotPath } from '../support/screenshots.ts';
+import { saveScreenshot } from '../support/screenshots.ts';
 import { waitFor } from '../support/waiting.ts';
 
 /** The longest kind the API takes (64 characters): the worst case for a table cell. */
@@ -90,12 +90,12 @@ const LAYOUT = `((uniformTables) => {
 
 describe('the ops console reads right', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   let consoleUrl: string;
   beforeAll(async () => {
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
-    consoleUrl = app.url.replace(/\/graphql$/, '/console');
+    browser = await launchConsoleBrowser(app.url);
+    consoleUrl = consoleAddress(app.url);
   });
   afterAll(async () => {
     await browser?.close();
@@ -104,7 +104,7 @@ describe('the ops console reads right', () => {
 
   async function signIn(role: Role, width = 1280): Promise<Page> {
     const before = app.services.liveFeeds.workItems.subscriberCount;
-    const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' });
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(consoleUrl);
     await page.getByLabel('API key').fill(app.keys[role]);
     await page.keyboard.press('Enter');
@@ -183,7 +183,7 @@ describe('the ops console reads right', () => {
       await page.locator('#transitions td', { hasText: LONG_KIND }).first().waitFor();
       const overflow = (await page.evaluate(OVERFLOWS)) as string[];
       expect(overflow).toEqual([]);
-      await page.screenshot({ path: screenshotPath(`console-${width}.png`), fullPage: true });
+      await saveScreenshot(page, `console-${width}.png`, { fullPage: true });
       await closePage(page);
     },
   );
@@ -193,9 +193,9 @@ describe('the ops console reads right', () => {
     async (width) => {
       const failed = await failedItem('layout', `layout-failed-${width}`);
       // Enough transitions to scroll their box, whatever the width.
-      for (let i = 0; i < 30; i++) await createItem('layout', `layout-${width}-${i}`);
+      await Promise.all(Array.from({ length: 30 }, (_, i) => createItem('layout', `layout-${width}-${i}`)));
       const missing: string[] = [];
-      const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' });
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
       page.on('response', (response) => {
         if (response.status() >= 400) missing.push(`${response.status()} ${response.url()}`);
       });
@@ -258,21 +258,29 @@ describe('the ops console reads right', () => {
   });
 
   it('clears a stale "could not refresh" notice once the connection is back', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const sockets = await droppableSockets(page);
     const before = app.services.liveFeeds.workItems.subscriberCount;
-    await page.goto(consoleUrl);
+    // Polled every TEST_REFRESH_SECONDS: a refresh fails soon after the API's answers do.
+    await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
     await page.getByLabel('API key').fill(app.keys.ops);
     await page.keyboard.press('Enter');
     await waitFor(() => app.services.liveFeeds.workItems.subscriberCount > before, 'the page to subscribe');
-    await page.route('**/graphql', (route) => route.abort('failed'));
+    // The page's requests to the API fail, then hang: no refresh succeeds from then on (the next
+    // starts only once the last one settled), so what clears the notice is the connection coming
+    // back, not a refresh that went through.
+    let requests: 'fail' | 'hold' = 'fail';
+    // A request held is one the handler leaves unanswered.
+    await page.route('**/graphql', (route) => (requests === 'fail' ? route.abort('failed') : undefined));
     await page.locator('#notice[data-kind="poll"]', { hasText: 'Could not refresh' }).waitFor({ timeout: 10_000 });
+    requests = 'hold';
     sockets.drop({ hold: true });
     await page.locator('#connection[data-status="disconnected"]').waitFor();
-    await page.unroute('**/graphql');
     sockets.resume();
     await page.locator('#connection', { hasText: 'reconnected' }).waitFor();
     await page.locator('#notice').waitFor({ state: 'hidden' });
+    // Removing the handler lets the held requests and any later ones through.
+    await page.unroute('**/graphql');
     await closePage(page);
   });
 

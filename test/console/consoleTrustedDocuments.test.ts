@@ -6,20 +6,19 @@
 // items and Requeue, the item page, an account with its statement and balance-at, the charts'
 // polls, schedules) and by the server's count of refused documents, which stays at the one ad-hoc
 // probe this test sends itself to show that enforcement is on.
-import type { Browser } from 'playwright-core';
 import type { Counter } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../packages/sdk/src/index.ts';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { waitFor } from '../support/waiting.ts';
 
 describe('ops console under TRUSTED_DOCUMENTS=enforce', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   beforeAll(async () => {
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0', TRUSTED_DOCUMENTS: 'enforce' } });
+    browser = await launchConsoleBrowser(app.url);
   });
   afterAll(async () => {
     await browser?.close();
@@ -61,9 +60,10 @@ describe('ops console under TRUSTED_DOCUMENTS=enforce', () => {
     });
     expect(failed.__typename).toBe('CompleteSuccess');
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     try {
-      await page.goto(app.url.replace(/\/graphql$/, '/console'));
+      // Polled every TEST_REFRESH_SECONDS: the moves chart's first point needs a second poll.
+      await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
       await page.getByLabel('API key').fill(app.keys.ops);
       await page.keyboard.press('Enter');
       await page.locator('#who', { hasText: 'Signed in as ops' }).waitFor();

@@ -2,17 +2,16 @@
 // The ops console's schedules panel, in a real browser (Debian's chromium through playwright-core):
 // a schedule made through the API is listed with its cron, zone and next fire, and its last fire
 // shows once the firer has fired a period (the page polls).
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { consoleAddress, type ConsoleBrowser, launchConsoleBrowser, TEST_REFRESH_SECONDS } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 describe('ops console: schedules', () => {
   let app: TestApp;
-  let browser: Browser;
+  let browser: ConsoleBrowser;
   beforeAll(async () => {
-    browser = await launchChromium();
     app = await startTestApp({ env: { SEED_DEMO: '0' } });
+    browser = await launchConsoleBrowser(app.url);
   });
   afterAll(async () => {
     await browser?.close();
@@ -26,9 +25,10 @@ describe('ops console: schedules', () => {
       { key: 'service' },
     );
     expect(made.data?.scheduleWork.__typename).toBe('ScheduleWorkSuccess');
-    const page = await browser.newPage({ locale: 'en-US' });
+    const page = await browser.newPage();
     try {
-      await page.goto(app.url.replace(/\/graphql$/, '/console'));
+      // Polled every TEST_REFRESH_SECONDS: the last fire shows at the first poll after it.
+      await page.goto(consoleAddress(app.url, { refreshSeconds: TEST_REFRESH_SECONDS }));
       await page.getByLabel('API key').fill(app.keys.dashboard);
       await page.keyboard.press('Enter');
       const row = page.locator('#schedules tbody tr', { hasText: 'console-every-2s' });

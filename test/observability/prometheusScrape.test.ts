@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium } from '../support/browser.ts';
 import { openAccount } from '../support/callers.ts';
-import { screenshotPath } from '../support/screenshots.ts';
+import { saveScreenshot } from '../support/screenshots.ts';
 import { waitFor } from '../support/waiting.ts';
 
 const run = promisify(execFile);
@@ -128,7 +128,7 @@ describe('Prometheus with ops/prometheus/prometheus.yml', () => {
       const expr = encodeURIComponent('sum by (op, outcome) (ledger_outcomes_total)');
       await page.goto(`${promUrl}/classic/graph?g0.expr=${expr}&g0.tab=0&g0.range_input=30s`);
       await page.waitForSelector('.graph_area svg path', { timeout: 30_000 });
-      await page.screenshot({ path: screenshotPath('prometheus.png') });
+      await saveScreenshot(page, 'prometheus.png');
     } finally {
       await browser.close();
     }

@@ -1,6 +1,6 @@
 // Proves the routes beside GraphQL (src/server/routes.ts) on a bare node:http server: the probes
 // and metrics answer, the console's built files are served with their types (its folder redirected
-// to its trailing slash, where its relative links resolve), nothing but the files its build wrote
+// to its trailing slash, where its relative links resolve, its query kept), nothing but the files its build wrote
 // is read (and an unbuilt console says how to build it),
 // a HEAD gets headers only, another method is 405 with Allow, an unknown path is a JSON 404 that
 // says how to call the API, and `/` tells a browser from a program by its Accept header.
@@ -66,6 +66,9 @@ describe('routes beside GraphQL', () => {
   it('serves the console under its folder, with each file its type, and nothing else from disk', async () => {
     const bare = await fetch(`${origin}/console`, { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([301, '/console/']);
+    // The page's settings ride in its query (src/console/refresh.ts): the redirect keeps them.
+    const withSettings = await fetch(`${origin}/console?refresh=10`, { redirect: 'manual' });
+    expect([withSettings.status, withSettings.headers.get('location')]).toEqual([301, '/console/?refresh=10']);
     const page = await fetch(`${origin}/console/`);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).toBe('no-cache');
