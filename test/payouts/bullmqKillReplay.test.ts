@@ -86,13 +86,23 @@ async function lastCreatedAt(db: Db, requestPrefix: string): Promise<Date> {
   return last!['createdAt'] as Date;
 }
 
+/** How long the projection child may take to store its position (it shares the machine with the run). */
+const PROJECTION_WAIT_MS = 45_000;
+/** Each scenario waits for the projection a few times. */
+const SCENARIO_TIMEOUT_MS = 180_000;
+
 /** The stored token once the projection's watermark reached the last withdrawal of `requestPrefix`. */
 async function tokenAfter(db: Db, requestPrefix: string) {
   const last = await lastCreatedAt(db, requestPrefix);
-  return waitFor(async () => {
-    const lease = await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME });
-    return lease?.watermark && lease.watermark >= last && lease.resumeToken ? lease.resumeToken : undefined;
-  }, `the projection to store its position after ${requestPrefix}`);
+  return waitFor(
+    async () => {
+      const lease = await projectionLeases(db).findOne({ _id: PAYOUT_LEASE_NAME });
+      return lease?.watermark && lease.watermark >= last && lease.resumeToken ? lease.resumeToken : undefined;
+      // Once a second or so when quiet; a full run's processes group has seen it take over 15 s.
+    },
+    `the projection to store its position after ${requestPrefix}`,
+    PROJECTION_WAIT_MS,
+  );
 }
 
 async function queueIdle(queue: Queue): Promise<boolean> {
@@ -233,36 +243,44 @@ describe('P1 with PAYOUT_QUEUE=bullmq (real redis-server)', () => {
     await test?.close();
   });
 
-  it('adds one job per withdrawal through a SIGKILL inside an add and a replay after the completed jobs were removed', async () => {
-    const result = await scenario(test, 'mongo', 'kill-replay');
-    console.log(
-      `kill-and-replay: ${result.withdrawals.length} withdrawals; ${totalOf(result.events.added)} jobs created; ` +
-        `${result.replayed} events replayed; duplicate adds refused: ${result.skipped.recorded} by an added record, ${result.skipped.taken} by a taken mark, ` +
-        `${totalOf(result.events.duplicated)} by BullMQ's job id; ${result.addedBySuccessor} adds by the successor; ` +
-        `provider: ${result.provider.calls} calls, ${result.provider.paid} payouts, ${result.provider.duplicates} answered by key; killed ${result.window}`,
-    );
-    expectOneJobEach(result);
-    expectOnePayoutEach(result);
-    // The replay met every earlier entry's record: w1 (and w2's jobs that were marked) as added,
-    // the killed batch's as taken by the consumer; it added only what had never been added.
-    expect(result.replayed).toBeGreaterThanOrEqual(2 * BATCH);
-    expect(result.skipped.taken).toBeGreaterThan(0);
-    expect(result.skipped.recorded).toBeGreaterThanOrEqual(BATCH);
-    const left = await payoutJobs(test.db).countDocuments({ state: { $ne: 'added' } });
-    expect(left).toBe(0);
-  });
-
-  it('meta: with the job id alone (no MongoDB record) the same replay adds second jobs, and the check catches it', async () => {
-    const meta = await connectTestDb('payouts_bullmq_kill_meta', {}, engineUri());
-    try {
-      const result = await scenario(meta, 'none', 'kill-replay-meta');
-      expect(() => expectOneJobEach(result)).toThrow();
-      expect([...result.events.added.values()].some((n) => n > 1)).toBe(true);
-      // The provider's key per entry still pays each once (W7): the second jobs were answered by key.
+  it(
+    'adds one job per withdrawal through a SIGKILL inside an add and a replay after the completed jobs were removed',
+    async () => {
+      const result = await scenario(test, 'mongo', 'kill-replay');
+      console.log(
+        `kill-and-replay: ${result.withdrawals.length} withdrawals; ${totalOf(result.events.added)} jobs created; ` +
+          `${result.replayed} events replayed; duplicate adds refused: ${result.skipped.recorded} by an added record, ${result.skipped.taken} by a taken mark, ` +
+          `${totalOf(result.events.duplicated)} by BullMQ's job id; ${result.addedBySuccessor} adds by the successor; ` +
+          `provider: ${result.provider.calls} calls, ${result.provider.paid} payouts, ${result.provider.duplicates} answered by key; killed ${result.window}`,
+      );
+      expectOneJobEach(result);
       expectOnePayoutEach(result);
-      expect(result.provider.duplicates).toBeGreaterThan(0);
-    } finally {
-      await meta.close();
-    }
-  });
+      // The replay met every earlier entry's record: w1 (and w2's jobs that were marked) as added,
+      // the killed batch's as taken by the consumer; it added only what had never been added.
+      expect(result.replayed).toBeGreaterThanOrEqual(2 * BATCH);
+      expect(result.skipped.taken).toBeGreaterThan(0);
+      expect(result.skipped.recorded).toBeGreaterThanOrEqual(BATCH);
+      const left = await payoutJobs(test.db).countDocuments({ state: { $ne: 'added' } });
+      expect(left).toBe(0);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'meta: with the job id alone (no MongoDB record) the same replay adds second jobs, and the check catches it',
+    async () => {
+      const meta = await connectTestDb('payouts_bullmq_kill_meta', {}, engineUri());
+      try {
+        const result = await scenario(meta, 'none', 'kill-replay-meta');
+        expect(() => expectOneJobEach(result)).toThrow();
+        expect([...result.events.added.values()].some((n) => n > 1)).toBe(true);
+        // The provider's key per entry still pays each once (W7): the second jobs were answered by key.
+        expectOnePayoutEach(result);
+        expect(result.provider.duplicates).toBeGreaterThan(0);
+      } finally {
+        await meta.close();
+      }
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
 });
