@@ -200,7 +200,14 @@ describe('the ops console draws', () => {
       undefined,
       { timeout: 20_000 },
     );
-    expect(await page.locator('#feeds-chart-legend li[data-series="holds"] .state').innerText()).toBe('stopped');
+    // The gauge may say down a poll before the feed's state says STOPPED (the stream closes first):
+    // the legend reads "down" for that poll, then "stopped".
+    await page.waitForFunction(
+      `document.querySelector('#feeds-chart-legend li[data-series="holds"] .state')?.innerText === 'stopped'`,
+      undefined,
+      { timeout: 20_000 },
+    );
+    expect(await page.locator('#feeds-chart-legend li[data-series="holds"]').getAttribute('data-up')).toBe('false');
     expect(await page.locator('#feeds-chart-legend li[data-series="accountBalances"] .state').innerText()).toBe('up');
     await page.waitForFunction(`Number(document.getElementById('feeds-chart').dataset.down) >= 1`, undefined, {
       timeout: 20_000,
