@@ -77,13 +77,18 @@ export async function buildConsole(options: { force?: boolean } = {}): Promise<B
   return 'built';
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const startedMs = Date.now();
-  const outcome = await buildConsole({ force: process.argv.includes('--force') });
+/** The build's line for a start's log: a warning when vite is missing. */
+export function reportConsoleBuild(outcome: BuildOutcome, suffix = ''): void {
   const where = relative(process.cwd(), CONSOLE_BUILD_DIR) || '.';
   if (outcome === 'no vite')
     console.warn(
       `ops console: vite is not installed (dev dependencies omitted); serving ${where} as it was built, if it was`,
     );
-  else console.log(`ops console: ${outcome} in ${where} (${Date.now() - startedMs} ms)`);
+  else console.log(`ops console: ${outcome} in ${where}${suffix}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const startedMs = Date.now();
+  const outcome = await buildConsole({ force: process.argv.includes('--force') });
+  reportConsoleBuild(outcome, ` (${Date.now() - startedMs} ms)`);
 }

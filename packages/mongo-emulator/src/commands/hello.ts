@@ -3,6 +3,7 @@ import type { Document } from '../engine/types.ts';
 import { MAX_BSON_OBJECT_SIZE_BYTES, MAX_MESSAGE_SIZE_BYTES } from '../wire/constants.ts';
 import { CommandError } from '../errors.ts';
 import { sleep } from './lib/sleep.ts';
+import { topologyVersionOf } from './lib/topologyVersion.ts';
 import type { CommandContext, CommandDefinition } from './types.ts';
 import { MemberState } from '../repl/memberState.ts';
 import type { ReplCoordinator } from '../repl/ReplCoordinator.ts';
@@ -87,7 +88,7 @@ function describeNode(context: CommandContext): Document {
   const opTime = { ts: clock.now(), t: node.term };
   const lastWriteDate = clock.lastWriteDate;
   const reply: Document = {
-    topologyVersion: { processId: node.processId, counter: node.topologyCounter },
+    topologyVersion: topologyVersionOf(server),
     hosts: [node.address],
     setName: node.setName,
     setVersion: node.setVersion,
@@ -136,7 +137,7 @@ function describeMember({ command, name, server, connection }: CommandContext, r
   const helloOk = command.helloOk === true ? { helloOk: true } : {};
   if (!config || repl.selfIndex < 0) {
     return {
-      topologyVersion: { processId: server.node.processId, counter: repl.topologyCounter },
+      topologyVersion: topologyVersionOf(server),
       [primaryKey]: false,
       secondary: false,
       info: 'Does not have a valid replica set config',
@@ -149,7 +150,7 @@ function describeMember({ command, name, server, connection }: CommandContext, r
   const applied = repl.lastApplied;
   const majority = repl.majorityReadPoint;
   const reply: Document = {
-    topologyVersion: { processId: server.node.processId, counter: repl.topologyCounter },
+    topologyVersion: topologyVersionOf(server),
     hosts: repl.visibleHosts(),
     setName: config._id,
     setVersion: config.version,

@@ -6,6 +6,7 @@ import { failCommandErrorReply, type FailCommandAction } from '../failpoints/fai
 import { errorReply } from './lib/errorReply.ts';
 import { addAutomaticLabels, NOT_PRIMARY_CODES } from './lib/errorLabels.ts';
 import { sleep } from './lib/sleep.ts';
+import { topologyVersionOf } from './lib/topologyVersion.ts';
 import { hello, recordClientMetadata } from './hello.ts';
 import { checkReadConcern } from './lib/readConcern.ts';
 import { checkWriteConcern } from './lib/writeConcern.ts';
@@ -132,8 +133,7 @@ function finished(server: ServerState, reply: Document, labels: { commandName: s
   if (!NOT_PRIMARY_CODES.has(code) && !NOT_PRIMARY_CODES.has(concernCode)) return labelled;
   // A standalone's errors carry none (mongod appends it only when it runs as a replica set).
   if (server.repl === undefined && !server.node.setName) return labelled;
-  const counter = server.repl?.topologyCounter ?? server.node.topologyCounter;
-  return { ...labelled, topologyVersion: { processId: server.node.processId, counter } };
+  return { ...labelled, topologyVersion: topologyVersionOf(server) };
 }
 
 /**
