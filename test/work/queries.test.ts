@@ -105,7 +105,7 @@ describe('dashboard work-item queries', () => {
             { e: entryId },
             { key: 'dashboard' },
           )
-        ).data.payoutFor,
+        ).data.payoutFor ?? undefined, // null until the projection made it: waitFor waits on undefined
       'the payout item',
     );
     expect(payout).toEqual({ kind: 'PAYOUT', status: 'PENDING', idempotencyKey: `payout:${entryId}` });
